@@ -1,0 +1,230 @@
+/**
+ * The CLI's commands. Each reads its arguments from the context, calls into lib/,
+ * and prints either a human summary or one JSON document (`--json`).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import cliProgress from "cli-progress";
+import { WayfinderError } from "../errors.ts";
+import { migrateDatabase } from "../db/migrate.ts";
+import { findRepository, listRepositories, getGeneration, type RepositoryRow } from "../db/index-store.ts";
+import { callersOf, calleesOf, symbolsByName, symbolsByQualifiedName, symbolByQualifiedId } from "../db/code-graph.ts";
+import { indexRepository, type BuildPhase } from "../indexer/build.ts";
+import { hybridSearch, lexicalSearch, vectorSearch } from "../search/hybrid.ts";
+
+export interface CommandContext {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+}
+
+export type Command = (ctx: CommandContext) => Promise<number>;
+
+function print(ctx: CommandContext, text: string): void {
+  ctx.out.write(`${text}\n`);
+}
+
+function json(ctx: CommandContext, value: unknown): void {
+  ctx.out.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function required(ctx: CommandContext, index: number, what: string): string {
+  const value = ctx.positionals[index];
+  if (!value) throw new WayfinderError("bad_request:argument", `Missing ${what}.`);
+  return value;
+}
+
+/** A repository by name, id or path (paths are resolved, so `.` works). */
+export async function resolveRepoArgument(ref: string): Promise<RepositoryRow & { activeGenerationId: string }> {
+  let repo = await findRepository(ref);
+  if (!repo && fs.existsSync(ref)) repo = await findRepository(fs.realpathSync(path.resolve(ref)));
+  if (!repo) throw new WayfinderError("not_found:repository", `No indexed repository "${ref}". Index it first.`);
+  if (!repo.activeGenerationId) {
+    throw new WayfinderError("conflict:not_indexed", `Repository "${repo.name}" has no finished index yet.`);
+  }
+  return repo as RepositoryRow & { activeGenerationId: string };
+}
+
+const PHASE_LABEL: Record<BuildPhase, string> = {
+  discovering: "discovering",
+  parsing: "parsing    ",
+  storing: "storing    ",
+  resolving: "resolving  ",
+  embedding: "embedding  ",
+  activating: "activating ",
+  done: "done       ",
+};
+
+const indexCommand: Command = async (ctx) => {
+  const target = required(ctx, 0, "repository path (npm run wayfinder -- index <path>)");
+  const asJson = Boolean(ctx.values.json);
+  const bar = new cliProgress.SingleBar(
+    { format: " {phase} [{bar}] {value}/{total} files", stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  const { repository, stats } = await indexRepository(target, {
+    name: typeof ctx.values.name === "string" ? ctx.values.name : undefined,
+    onProgress: (p) => {
+      if (asJson || !process.stderr.isTTY) return;
+      if (!started) {
+        bar.start(Math.max(p.filesTotal, 1), p.filesDone, { phase: PHASE_LABEL[p.phase] });
+        started = true;
+      }
+      bar.setTotal(Math.max(p.filesTotal, 1));
+      bar.update(p.filesDone, { phase: PHASE_LABEL[p.phase] });
+    },
+  });
+  if (started) bar.stop();
+  if (asJson) {
+    json(ctx, { repository: { id: repository.id, name: repository.name, rootPath: repository.rootPath }, stats });
+    return 0;
+  }
+  const skipped = Object.entries(stats.skipped)
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join(", ");
+  const languages = Object.entries(stats.languages)
+    .sort((a, b) => b[1] - a[1])
+    .map(([l, n]) => `${l} ${n}`)
+    .join(", ");
+  print(ctx, `Indexed ${repository.name} (${repository.rootPath}) — generation ${stats.generation}`);
+  print(ctx, `  files     ${stats.files} (${stats.parsedFiles} parsed, ${stats.reusedFiles} unchanged, ${stats.removedFiles} removed)`);
+  print(ctx, `  lines     ${stats.lines}`);
+  print(ctx, `  symbols   ${stats.symbols}`);
+  print(ctx, `  edges     ${stats.edges} (${stats.callEdges} calls)`);
+  print(ctx, `  chunks    ${stats.chunks}`);
+  print(ctx, `  languages ${languages || "none"}`);
+  if (skipped) print(ctx, `  skipped   ${skipped}`);
+  if (stats.files === 0) print(ctx, "  note      no indexable files were found in this folder");
+  print(ctx, `  seconds   ${stats.seconds}`);
+  return 0;
+};
+
+const reposCommand: Command = async (ctx) => {
+  const repos = await listRepositories();
+  const rows = await Promise.all(
+    repos.map(async (r) => {
+      const gen = r.activeGenerationId ? await getGeneration(r.activeGenerationId) : null;
+      return { ...r, generation: gen?.number ?? null, stats: gen ? JSON.parse(gen.stats) : null };
+    }),
+  );
+  if (ctx.values.json) {
+    json(ctx, rows);
+    return 0;
+  }
+  if (rows.length === 0) print(ctx, "No repositories yet. Index one: npm run wayfinder -- index <path>");
+  for (const r of rows) {
+    const s = r.stats as { files?: number; symbols?: number } | null;
+    print(ctx, `${r.name}\t${r.rootPath}\tgeneration ${r.generation ?? "-"}\t${s?.files ?? 0} files\t${s?.symbols ?? 0} symbols`);
+  }
+  return 0;
+};
+
+const searchCommand: Command = async (ctx) => {
+  const repo = await resolveRepoArgument(required(ctx, 0, "repository"));
+  const query = required(ctx, 1, "query");
+  const limit = Number(ctx.values.limit ?? 10);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+    throw new WayfinderError("bad_request:limit", "--limit must be a whole number from 1 to 200.");
+  }
+  const mode = String(ctx.values.mode ?? "hybrid");
+  const generationId = repo.activeGenerationId;
+  const hits =
+    mode === "lexical"
+      ? await lexicalSearch(generationId, query, { limit })
+      : mode === "vector"
+        ? await vectorSearch(repo.id, generationId, query, { limit })
+        : mode === "hybrid"
+          ? await hybridSearch(repo.id, generationId, query, { limit })
+          : null;
+  if (!hits) throw new WayfinderError("bad_request:mode", "--mode must be lexical, vector or hybrid.");
+  if (ctx.values.json) {
+    json(
+      ctx,
+      hits.map((h) => ({
+        path: h.path,
+        startLine: h.startLine,
+        endLine: h.endLine,
+        kind: h.kind,
+        title: h.title,
+        symbolId: h.symbolId,
+        score: h.score,
+      })),
+    );
+    return 0;
+  }
+  if (hits.length === 0) print(ctx, "No matches.");
+  for (const h of hits) print(ctx, `${h.score.toFixed(3)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.title}`);
+  return 0;
+};
+
+const symbolCommand: Command = async (ctx) => {
+  const repo = await resolveRepoArgument(required(ctx, 0, "repository"));
+  const name = required(ctx, 1, "symbol name");
+  const gen = repo.activeGenerationId;
+  const matches = name.includes("::")
+    ? [await symbolByQualifiedId(gen, name)].filter((s) => s !== null)
+    : name.includes(".")
+      ? await symbolsByQualifiedName(gen, name)
+      : await symbolsByName(gen, name);
+  if (matches.length === 0) {
+    throw new WayfinderError("not_found:symbol", `No symbol named "${name}" in ${repo.name}.`);
+  }
+  const detailed = await Promise.all(
+    matches.map(async (s) => ({
+      id: s.qualifiedId,
+      kind: s.kind,
+      path: s.path,
+      lines: [s.startLine, s.endLine],
+      signature: s.signature,
+      docstring: s.docstring,
+      calls: (await calleesOf(gen, s.qualifiedId)).map((e) => ({ id: e.dstId, raw: e.raw, line: e.line, confidence: e.confidence })),
+      unresolvedCalls: unresolvedCalls(s.calls, await calleesOf(gen, s.qualifiedId)),
+      calledBy: (await callersOf(gen, s.qualifiedId)).map((e) => ({ id: e.srcId, line: e.line, confidence: e.confidence })),
+      raises: JSON.parse(s.raises) as string[],
+      mutates: JSON.parse(s.mutates) as string[],
+      errorStrings: JSON.parse(s.errorStrings) as string[],
+      fanIn: s.fanIn,
+      fanOut: s.fanOut,
+    })),
+  );
+  if (ctx.values.json) {
+    json(ctx, detailed);
+    return 0;
+  }
+  for (const s of detailed) {
+    print(ctx, `${s.id}  (${s.kind}, ${s.path}:${s.lines[0]}-${s.lines[1]})`);
+    print(ctx, `  ${s.signature}`);
+    if (s.docstring) print(ctx, `  “${s.docstring.split("\n")[0]}”`);
+    const list = (label: string, items: string[]) => print(ctx, `  ${label.padEnd(14)}${items.length ? items.join(", ") : "—"}`);
+    list("calls", s.calls.map((c) => `${c.id} (${c.confidence})`));
+    list("unresolved", s.unresolvedCalls);
+    list("called by", s.calledBy.map((c) => `${c.id} (${c.confidence})`));
+    list("raises", s.raises);
+    list("mutates", s.mutates);
+    list("error strings", s.errorStrings.map((e) => JSON.stringify(e)));
+    print(ctx, "");
+  }
+  return 0;
+};
+
+function unresolvedCalls(callsJson: string, resolved: { raw: string }[]): string[] {
+  const done = new Set(resolved.map((r) => r.raw));
+  const raw = (JSON.parse(callsJson) as { raw: string }[]).map((c) => c.raw);
+  return [...new Set(raw.filter((r) => !done.has(r)))].slice(0, 30);
+}
+
+const migrateCommand: Command = async (ctx) => {
+  print(ctx, (await migrateDatabase()).trim().split("\n").pop() ?? "migrated");
+  return 0;
+};
+
+export const commands: Record<string, Command> = {
+  index: indexCommand,
+  repos: reposCommand,
+  search: searchCommand,
+  symbol: symbolCommand,
+  migrate: migrateCommand,
+};

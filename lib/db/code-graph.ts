@@ -1,0 +1,268 @@
+/**
+ * Read queries over one generation's code index: symbol lookup, callers and callees,
+ * error anchors (raises / error strings), mutators, and BM25 search over chunks.
+ * Every function takes the generation it reads so a question stays pinned to one.
+ */
+import "server-only";
+import { db } from "./client.ts";
+
+export interface SymbolRecord {
+  id: number;
+  path: string;
+  qualifiedId: string;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  language: string;
+  startLine: number;
+  endLine: number;
+  signature: string;
+  docstring: string;
+  parentId: string | null;
+  exported: boolean;
+  calls: string;
+  raises: string;
+  mutates: string;
+  errorStrings: string;
+  decorators: string;
+  bases: string;
+  fanIn: number;
+  fanOut: number;
+}
+
+const SYMBOL_SELECT = {
+  id: true,
+  path: true,
+  qualifiedId: true,
+  name: true,
+  qualifiedName: true,
+  kind: true,
+  language: true,
+  startLine: true,
+  endLine: true,
+  signature: true,
+  docstring: true,
+  parentId: true,
+  exported: true,
+  calls: true,
+  raises: true,
+  mutates: true,
+  errorStrings: true,
+  decorators: true,
+  bases: true,
+  fanIn: true,
+  fanOut: true,
+} as const;
+
+export async function symbolsByName(generationId: string, name: string, limit = 20): Promise<SymbolRecord[]> {
+  const client = await db();
+  return client.symbol.findMany({ where: { generationId, name }, select: SYMBOL_SELECT, take: limit });
+}
+
+export async function symbolsByQualifiedName(
+  generationId: string,
+  qualifiedName: string,
+  limit = 20,
+): Promise<SymbolRecord[]> {
+  const client = await db();
+  return client.symbol.findMany({ where: { generationId, qualifiedName }, select: SYMBOL_SELECT, take: limit });
+}
+
+export async function symbolByQualifiedId(generationId: string, qualifiedId: string): Promise<SymbolRecord | null> {
+  const client = await db();
+  return client.symbol.findFirst({ where: { generationId, qualifiedId }, select: SYMBOL_SELECT });
+}
+
+export async function symbolsByQualifiedIds(generationId: string, ids: string[]): Promise<SymbolRecord[]> {
+  if (ids.length === 0) return [];
+  const client = await db();
+  return client.symbol.findMany({ where: { generationId, qualifiedId: { in: ids } }, select: SYMBOL_SELECT });
+}
+
+export async function symbolsInFile(generationId: string, path: string): Promise<SymbolRecord[]> {
+  const client = await db();
+  return client.symbol.findMany({
+    where: { generationId, path },
+    select: SYMBOL_SELECT,
+    orderBy: { startLine: "asc" },
+  });
+}
+
+/** Files whose path ends with the given suffix (`deps.py` finds `backend/api/deps.py`). */
+export async function filesBySuffix(generationId: string, suffix: string, limit = 10): Promise<string[]> {
+  const client = await db();
+  const rows = await client.file.findMany({
+    where: { generationId, OR: [{ path: suffix }, { path: { endsWith: `/${suffix}` } }] },
+    select: { path: true },
+    take: limit,
+  });
+  return rows.map((r) => r.path).sort((a, b) => a.length - b.length);
+}
+
+/** Symbols whose name or qualified name contains a fragment (case-insensitive in SQLite for ASCII). */
+export async function symbolsMatching(generationId: string, fragment: string, limit = 30): Promise<SymbolRecord[]> {
+  const client = await db();
+  return client.symbol.findMany({
+    where: { generationId, OR: [{ name: { contains: fragment } }, { qualifiedName: { contains: fragment } }] },
+    select: SYMBOL_SELECT,
+    take: limit,
+  });
+}
+
+export interface EdgeRecord {
+  srcId: string;
+  srcPath: string;
+  dstId: string | null;
+  dstPath: string | null;
+  raw: string;
+  confidence: number;
+  line: number;
+  kind: string;
+}
+
+const EDGE_SELECT = {
+  srcId: true,
+  srcPath: true,
+  dstId: true,
+  dstPath: true,
+  raw: true,
+  confidence: true,
+  line: true,
+  kind: true,
+} as const;
+
+export async function callersOf(generationId: string, qualifiedId: string, limit = 50): Promise<EdgeRecord[]> {
+  const client = await db();
+  return client.edge.findMany({
+    where: { generationId, kind: "calls", dstId: qualifiedId },
+    select: EDGE_SELECT,
+    orderBy: { confidence: "desc" },
+    take: limit,
+  });
+}
+
+export async function calleesOf(generationId: string, qualifiedId: string, limit = 50): Promise<EdgeRecord[]> {
+  const client = await db();
+  return client.edge.findMany({
+    where: { generationId, kind: "calls", srcId: qualifiedId },
+    select: EDGE_SELECT,
+    orderBy: [{ line: "asc" }],
+    take: limit,
+  });
+}
+
+export async function edgesOfKind(generationId: string, kind: string, limit = 100_000): Promise<EdgeRecord[]> {
+  const client = await db();
+  return client.edge.findMany({ where: { generationId, kind }, select: EDGE_SELECT, take: limit });
+}
+
+/** Symbols raising one of the given exception types (exact element match in the JSON array). */
+export async function symbolsRaising(generationId: string, types: string[], limit = 40): Promise<SymbolRecord[]> {
+  if (types.length === 0) return [];
+  const client = await db();
+  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.raises != '[]'
+       AND EXISTS (SELECT 1 FROM json_each(s.raises) j WHERE j.value IN (${types.map(() => "?").join(",")}))
+     LIMIT ?`,
+    generationId,
+    ...types,
+    limit,
+  );
+  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+}
+
+/** Symbols with an error string containing a fragment (case-insensitive). */
+export async function symbolsWithErrorString(
+  generationId: string,
+  fragment: string,
+  limit = 40,
+): Promise<SymbolRecord[]> {
+  const client = await db();
+  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s."errorStrings" != '[]'
+       AND EXISTS (SELECT 1 FROM json_each(s."errorStrings") j WHERE lower(j.value) LIKE ? ESCAPE '\\')
+     LIMIT ?`,
+    generationId,
+    `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    limit,
+  );
+  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+}
+
+/** Symbols writing a given piece of state (`self.cache`, `_registry`). */
+export async function symbolsMutating(generationId: string, target: string, limit = 40): Promise<SymbolRecord[]> {
+  const client = await db();
+  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.mutates != '[]'
+       AND EXISTS (SELECT 1 FROM json_each(s.mutates) j WHERE j.value = ?)
+     LIMIT ?`,
+    generationId,
+    target,
+    limit,
+  );
+  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+}
+
+export interface ChunkHit {
+  id: number;
+  path: string;
+  kind: string;
+  symbolId: string | null;
+  title: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  score: number;
+}
+
+/**
+ * BM25 over chunks of one generation. `match` is an FTS5 expression built by
+ * lib/search (never raw user text). Lower bm25() is better; we return -bm25 so
+ * higher is better everywhere.
+ */
+export async function searchChunks(
+  generationId: string,
+  match: string,
+  options: { limit?: number; kinds?: string[]; pathPrefix?: string } = {},
+): Promise<ChunkHit[]> {
+  const client = await db();
+  const params: unknown[] = [match, generationId];
+  let filter = "";
+  if (options.kinds?.length) {
+    filter += ` AND c.kind IN (${options.kinds.map(() => "?").join(",")})`;
+    params.push(...options.kinds);
+  }
+  if (options.pathPrefix) {
+    filter += ` AND c.path LIKE ? ESCAPE '\\'`;
+    params.push(`${options.pathPrefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+  }
+  params.push(options.limit ?? 50);
+  const rows = await client.$queryRawUnsafe<ChunkHit[]>(
+    `SELECT c.id, c.path, c.kind, c."symbolId", c.title, c."startLine", c."endLine", c.text,
+            -bm25(chunk_fts, 2.0, 1.5, 1.0) AS score
+       FROM chunk_fts JOIN "Chunk" c ON c.id = chunk_fts.rowid
+      WHERE chunk_fts MATCH ? AND c."generationId" = ?${filter}
+      ORDER BY bm25(chunk_fts, 2.0, 1.5, 1.0)
+      LIMIT ?`,
+    ...params,
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id), score: Number(r.score) }));
+}
+
+export async function chunksByIds(generationId: string, ids: number[]): Promise<Omit<ChunkHit, "score">[]> {
+  if (ids.length === 0) return [];
+  const client = await db();
+  return client.chunk.findMany({
+    where: { generationId, id: { in: ids } },
+    select: { id: true, path: true, kind: true, symbolId: true, title: true, startLine: true, endLine: true, text: true },
+  });
+}
+
+export async function chunksOfKind(generationId: string, kinds: string[], limit = 200) {
+  const client = await db();
+  return client.chunk.findMany({
+    where: { generationId, kind: { in: kinds } },
+    select: { id: true, path: true, kind: true, symbolId: true, title: true, startLine: true, endLine: true, text: true },
+    take: limit,
+  });
+}

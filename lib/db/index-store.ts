@@ -1,0 +1,509 @@
+/**
+ * Code-index storage: repositories, generations, files, symbols, edges, chunks and
+ * the FTS5 lexical index. Builds write a new generation beside the serving one and
+ * flip `Repository.activeGenerationId` in one transaction; readers always pass the
+ * generation they are pinned to.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { WayfinderError } from "../errors.ts";
+import { db, type Db } from "./client.ts";
+
+/** A build whose heartbeat is older than this is considered dead (killed process). */
+export const STALE_BUILD_MS = 60_000;
+const BATCH = 400;
+
+export interface RepositoryRow {
+  id: string;
+  name: string;
+  rootPath: string;
+  activeGenerationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface GenerationRow {
+  id: string;
+  repositoryId: string;
+  number: number;
+  status: string;
+  phase: string;
+  filesDone: number;
+  filesTotal: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  heartbeatAt: Date;
+  error: string | null;
+  stats: string;
+}
+
+export interface FileInsert {
+  path: string;
+  language: string;
+  kind: "code" | "text";
+  hash: string;
+  size: number;
+  lines: number;
+  imports: string;
+  parseErrors: number;
+}
+
+export interface SymbolInsert {
+  fileId: number;
+  path: string;
+  qualifiedId: string;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  language: string;
+  startLine: number;
+  endLine: number;
+  signature: string;
+  docstring: string;
+  parentId: string | null;
+  exported: boolean;
+  calls: string;
+  raises: string;
+  mutates: string;
+  errorStrings: string;
+  decorators: string;
+  bases: string;
+}
+
+export interface EdgeInsert {
+  kind: string;
+  srcId: string;
+  srcPath: string;
+  dstId: string | null;
+  dstPath: string | null;
+  raw: string;
+  confidence: number;
+  line: number;
+}
+
+export interface ChunkInsert {
+  fileId: number | null;
+  path: string;
+  kind: string;
+  symbolId: string | null;
+  title: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  searchText: string;
+  tokens: number;
+}
+
+function chunks<T>(items: T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+// ---------------------------------------------------------------- repositories
+
+export async function createRepository(input: { name: string; rootPath: string }): Promise<RepositoryRow> {
+  const client = await db();
+  const existing = await client.repository.findFirst({
+    where: { OR: [{ name: input.name }, { rootPath: input.rootPath }] },
+  });
+  if (existing) {
+    if (existing.rootPath === input.rootPath) return existing;
+    throw new WayfinderError(
+      "conflict:repo_name",
+      `A repository named "${input.name}" already exists for ${existing.rootPath}. Choose another name.`,
+    );
+  }
+  return client.repository.create({ data: { id: randomUUID().slice(0, 12), ...input } });
+}
+
+export async function listRepositories(): Promise<RepositoryRow[]> {
+  const client = await db();
+  return client.repository.findMany({ orderBy: { createdAt: "asc" } });
+}
+
+/** Finds a repository by id, name or root path. */
+export async function findRepository(ref: string): Promise<RepositoryRow | null> {
+  const client = await db();
+  return client.repository.findFirst({ where: { OR: [{ id: ref }, { name: ref }, { rootPath: ref }] } });
+}
+
+export async function requireRepository(ref: string): Promise<RepositoryRow> {
+  const repo = await findRepository(ref);
+  if (!repo) throw new WayfinderError("not_found:repository", `No indexed repository "${ref}".`);
+  return repo;
+}
+
+export async function deleteRepository(id: string): Promise<void> {
+  const client = await db();
+  const generations = await client.indexGeneration.findMany({ where: { repositoryId: id }, select: { id: true } });
+  for (const g of generations) await deleteGenerationRows(client, g.id);
+  await client.repository.delete({ where: { id } });
+}
+
+// ----------------------------------------------------------------- generations
+
+export async function getGeneration(id: string): Promise<GenerationRow | null> {
+  const client = await db();
+  return client.indexGeneration.findUnique({ where: { id } });
+}
+
+export async function listGenerations(repositoryId: string, take = 10): Promise<GenerationRow[]> {
+  const client = await db();
+  return client.indexGeneration.findMany({ where: { repositoryId }, orderBy: { number: "desc" }, take });
+}
+
+/**
+ * Starts a build. Refuses when a live build of the same repository is running;
+ * a build whose heartbeat went stale (its process died) is marked failed first.
+ */
+export async function startGeneration(repositoryId: string, workerPid: number): Promise<GenerationRow> {
+  const client = await db();
+  return client.$transaction(async (tx) => {
+    const building = await tx.indexGeneration.findMany({ where: { repositoryId, status: "building" } });
+    const now = Date.now();
+    for (const b of building) {
+      if (now - b.heartbeatAt.getTime() < STALE_BUILD_MS) {
+        throw new WayfinderError(
+          "conflict:index_running",
+          `An index build of this repository is already running (generation ${b.number}, ${b.phase}).`,
+        );
+      }
+      await tx.indexGeneration.update({
+        where: { id: b.id },
+        data: { status: "failed", error: "Interrupted: the indexing process stopped.", finishedAt: new Date() },
+      });
+    }
+    const last = await tx.indexGeneration.findFirst({ where: { repositoryId }, orderBy: { number: "desc" } });
+    return tx.indexGeneration.create({
+      data: {
+        id: randomUUID(),
+        repositoryId,
+        number: (last?.number ?? 0) + 1,
+        status: "building",
+        phase: "discovering",
+        workerPid,
+      },
+    });
+  });
+}
+
+export async function reportProgress(
+  generationId: string,
+  progress: { phase: string; filesDone?: number; filesTotal?: number },
+): Promise<void> {
+  const client = await db();
+  await client.indexGeneration.update({
+    where: { id: generationId },
+    data: { ...progress, heartbeatAt: new Date() },
+  });
+}
+
+/** Atomically makes a finished build the one readers see. */
+export async function activateGeneration(generationId: string, stats: object): Promise<void> {
+  const client = await db();
+  await client.$transaction(async (tx) => {
+    const gen = await tx.indexGeneration.findUniqueOrThrow({ where: { id: generationId } });
+    if (gen.status !== "building") {
+      throw new WayfinderError("conflict:generation", `Generation ${gen.number} is ${gen.status}, not building.`);
+    }
+    await tx.indexGeneration.updateMany({
+      where: { repositoryId: gen.repositoryId, status: "ready" },
+      data: { status: "superseded" },
+    });
+    await tx.indexGeneration.update({
+      where: { id: generationId },
+      data: {
+        status: "ready",
+        phase: "done",
+        finishedAt: new Date(),
+        heartbeatAt: new Date(),
+        stats: JSON.stringify(stats),
+      },
+    });
+    await tx.repository.update({ where: { id: gen.repositoryId }, data: { activeGenerationId: generationId } });
+  });
+}
+
+export async function failGeneration(generationId: string, error: string): Promise<void> {
+  const client = await db();
+  await client.indexGeneration.updateMany({
+    where: { id: generationId, status: "building" },
+    data: { status: "failed", error: error.slice(0, 2000), finishedAt: new Date() },
+  });
+}
+
+/**
+ * Deletes rows of generations nobody should read any more: failed or dead builds,
+ * and superseded generations except the most recent one (kept so questions that
+ * started just before a flip can finish on the generation they were pinned to).
+ */
+export async function collectGarbage(repositoryId: string): Promise<string[]> {
+  const client = await db();
+  const generations = await client.indexGeneration.findMany({
+    where: { repositoryId },
+    orderBy: { number: "desc" },
+  });
+  const now = Date.now();
+  const doomed: string[] = [];
+  let keptSuperseded = 0;
+  for (const g of generations) {
+    if (g.status === "ready") continue;
+    if (g.status === "building" && now - g.heartbeatAt.getTime() < STALE_BUILD_MS) continue;
+    if (g.status === "superseded" && keptSuperseded++ < 1) continue;
+    doomed.push(g.id);
+  }
+  for (const id of doomed) {
+    await deleteGenerationRows(client, id);
+    await client.indexGeneration.updateMany({
+      where: { id, status: { in: ["failed", "building"] } },
+      data: { status: "failed", error: "Interrupted: the indexing process stopped." },
+    });
+    await client.indexGeneration.updateMany({ where: { id, status: "superseded" }, data: { status: "deleted" } });
+  }
+  return doomed;
+}
+
+async function deleteGenerationRows(client: Db, generationId: string): Promise<void> {
+  await client.$executeRawUnsafe(
+    `INSERT INTO chunk_fts(chunk_fts, rowid, title, path, searchText)
+     SELECT 'delete', id, title, path, searchText FROM "Chunk" WHERE "generationId" = ?`,
+    generationId,
+  );
+  await client.chunk.deleteMany({ where: { generationId } });
+  await client.edge.deleteMany({ where: { generationId } });
+  await client.symbol.deleteMany({ where: { generationId } });
+  await client.file.deleteMany({ where: { generationId } });
+}
+
+// ------------------------------------------------------------------- writing
+
+export async function upsertBlobs(blobs: { hash: string; content: string }[]): Promise<void> {
+  const client = await db();
+  for (const batch of chunks(blobs, 200)) {
+    const placeholders = batch.map(() => "(?, ?)").join(", ");
+    await client.$executeRawUnsafe(
+      `INSERT OR IGNORE INTO "Blob" (hash, content) VALUES ${placeholders}`,
+      ...batch.flatMap((b) => [b.hash, b.content]),
+    );
+  }
+}
+
+export async function insertFiles(generationId: string, files: FileInsert[]): Promise<Map<string, number>> {
+  const client = await db();
+  const ids = new Map<string, number>();
+  for (const batch of chunks(files)) {
+    const rows = await client.file.createManyAndReturn({
+      data: batch.map((f) => ({ ...f, generationId })),
+      select: { id: true, path: true },
+    });
+    for (const r of rows) ids.set(r.path, r.id);
+  }
+  return ids;
+}
+
+export async function insertSymbols(generationId: string, symbols: SymbolInsert[]): Promise<void> {
+  const client = await db();
+  for (const batch of chunks(symbols)) {
+    await client.symbol.createMany({ data: batch.map((s) => ({ ...s, generationId })) });
+  }
+}
+
+export async function insertEdges(generationId: string, edges: EdgeInsert[]): Promise<void> {
+  const client = await db();
+  for (const batch of chunks(edges, 800)) {
+    await client.edge.createMany({ data: batch.map((e) => ({ ...e, generationId })) });
+  }
+}
+
+/** Inserts chunks and their FTS rows. */
+export async function insertChunks(generationId: string, rows: ChunkInsert[]): Promise<number[]> {
+  const client = await db();
+  const ids: number[] = [];
+  for (const batch of chunks(rows)) {
+    const created = await client.chunk.createManyAndReturn({
+      data: batch.map((c) => ({ ...c, generationId })),
+      select: { id: true },
+    });
+    ids.push(...created.map((c) => c.id));
+  }
+  await syncFts(client, generationId, ids.length ? Math.min(...ids) : null);
+  return ids;
+}
+
+async function syncFts(client: Db, generationId: string, fromId: number | null): Promise<void> {
+  if (fromId === null) return;
+  await client.$executeRawUnsafe(
+    `INSERT INTO chunk_fts(rowid, title, path, searchText)
+     SELECT id, title, path, searchText FROM "Chunk" WHERE "generationId" = ? AND id >= ?`,
+    generationId,
+    fromId,
+  );
+}
+
+/**
+ * Copies the rows of unchanged files from the previous generation, in SQL: files,
+ * symbols and chunks (with FTS rows). Returns the new file ids by path.
+ */
+export async function copyUnchanged(
+  fromGenerationId: string,
+  toGenerationId: string,
+  paths: string[],
+): Promise<Map<string, number>> {
+  const client = await db();
+  if (paths.length === 0) return new Map();
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.keep_paths`);
+  await client.$executeRawUnsafe(`CREATE TEMP TABLE keep_paths (path TEXT PRIMARY KEY)`);
+  for (const batch of chunks(paths, 500)) {
+    await client.$executeRawUnsafe(
+      `INSERT OR IGNORE INTO temp.keep_paths (path) VALUES ${batch.map(() => "(?)").join(", ")}`,
+      ...batch,
+    );
+  }
+  await client.$executeRawUnsafe(
+    `INSERT INTO "File" ("generationId", path, language, kind, hash, size, lines, imports, "parseErrors")
+     SELECT ?, path, language, kind, hash, size, lines, imports, "parseErrors" FROM "File"
+     WHERE "generationId" = ? AND path IN (SELECT path FROM temp.keep_paths)`,
+    toGenerationId,
+    fromGenerationId,
+  );
+  const files = await client.file.findMany({
+    where: { generationId: toGenerationId },
+    select: { id: true, path: true },
+  });
+  const ids = new Map(files.map((f) => [f.path, f.id]));
+  const symbolColumns = `path, "qualifiedId", name, "qualifiedName", kind, language, "startLine", "endLine", signature,
+    docstring, "parentId", exported, calls, raises, mutates, "errorStrings", decorators, bases`;
+  await client.$executeRawUnsafe(
+    `INSERT INTO "Symbol" ("generationId", "fileId", ${symbolColumns})
+     SELECT ?, nf.id, ${symbolColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1s.")}
+     FROM "Symbol" s JOIN "File" nf ON nf."generationId" = ? AND nf.path = s.path
+     WHERE s."generationId" = ? AND s.path IN (SELECT path FROM temp.keep_paths)`,
+    toGenerationId,
+    toGenerationId,
+    fromGenerationId,
+  );
+  const before = await client.chunk.aggregate({ _max: { id: true } });
+  const chunkColumns = `path, kind, "symbolId", title, "startLine", "endLine", text, "searchText", tokens`;
+  await client.$executeRawUnsafe(
+    `INSERT INTO "Chunk" ("generationId", "fileId", ${chunkColumns})
+     SELECT ?, nf.id, ${chunkColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1c.")}
+     FROM "Chunk" c JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
+     WHERE c."generationId" = ? AND c.path IN (SELECT path FROM temp.keep_paths)`,
+    toGenerationId,
+    toGenerationId,
+    fromGenerationId,
+  );
+  await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.keep_paths`);
+  return ids;
+}
+
+/** Recomputes fan-in / fan-out of every symbol of a generation from its call edges. */
+export async function updateFanCounts(generationId: string): Promise<void> {
+  const client = await db();
+  await client.$executeRawUnsafe(
+    `UPDATE "Symbol" SET
+       "fanOut" = (SELECT count(DISTINCT e."dstId") FROM "Edge" e
+                   WHERE e."generationId" = "Symbol"."generationId" AND e.kind = 'calls' AND e."srcId" = "Symbol"."qualifiedId"),
+       "fanIn"  = (SELECT count(DISTINCT e."srcId") FROM "Edge" e
+                   WHERE e."generationId" = "Symbol"."generationId" AND e.kind = 'calls' AND e."dstId" = "Symbol"."qualifiedId")
+     WHERE "generationId" = ?`,
+    generationId,
+  );
+}
+
+// ------------------------------------------------------------------- reading
+
+export interface ResolverRows {
+  symbols: {
+    qualifiedId: string;
+    path: string;
+    name: string;
+    qualifiedName: string;
+    kind: string;
+    parentId: string | null;
+    language: string;
+    bases: string;
+    calls: string;
+    startLine: number;
+  }[];
+  files: { path: string; language: string; imports: string; kind: string }[];
+}
+
+/** Everything call resolution needs about a generation, without source text. */
+export async function loadResolverRows(generationId: string): Promise<ResolverRows> {
+  const client = await db();
+  const [symbols, files] = await Promise.all([
+    client.symbol.findMany({
+      where: { generationId },
+      select: {
+        qualifiedId: true,
+        path: true,
+        name: true,
+        qualifiedName: true,
+        kind: true,
+        parentId: true,
+        language: true,
+        bases: true,
+        calls: true,
+        startLine: true,
+      },
+    }),
+    client.file.findMany({
+      where: { generationId },
+      select: { path: true, language: true, imports: true, kind: true },
+    }),
+  ]);
+  return { symbols, files };
+}
+
+export async function listFiles(generationId: string) {
+  const client = await db();
+  return client.file.findMany({
+    where: { generationId },
+    select: { id: true, path: true, language: true, kind: true, hash: true, size: true, lines: true },
+    orderBy: { path: "asc" },
+  });
+}
+
+export async function getFile(generationId: string, filePath: string) {
+  const client = await db();
+  return client.file.findUnique({ where: { generationId_path: { generationId, path: filePath } } });
+}
+
+/** File text as indexed in a generation (never read from disk at question time). */
+export async function getFileContent(generationId: string, filePath: string): Promise<string | null> {
+  const client = await db();
+  const file = await client.file.findUnique({
+    where: { generationId_path: { generationId, path: filePath } },
+    select: { hash: true },
+  });
+  if (!file) return null;
+  const blob = await client.blob.findUnique({ where: { hash: file.hash } });
+  return blob?.content ?? null;
+}
+
+export async function generationCounts(generationId: string) {
+  const client = await db();
+  const [files, symbols, edges, chunks, languages] = await Promise.all([
+    client.file.count({ where: { generationId } }),
+    client.symbol.count({ where: { generationId } }),
+    client.edge.count({ where: { generationId } }),
+    client.chunk.count({ where: { generationId } }),
+    client.file.groupBy({ by: ["language"], where: { generationId }, _count: { _all: true } }),
+  ]);
+  return {
+    files,
+    symbols,
+    edges,
+    chunks,
+    languages: Object.fromEntries(languages.map((l) => [l.language, l._count._all])),
+  };
+}
+
+/** Removes blobs no file of any generation references. */
+export async function collectBlobs(): Promise<number> {
+  const client = await db();
+  return client.$executeRawUnsafe(`DELETE FROM "Blob" WHERE hash NOT IN (SELECT DISTINCT hash FROM "File")`);
+}

@@ -1,0 +1,88 @@
+/**
+ * The only reader of process.env. Everything configurable from the environment is
+ * declared and validated here once; a bad value fails fast with a clear message.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const boolish = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  WAYFINDER_HOME: z.string().min(1).default(".wayfinder"),
+  DATABASE_URL: z.string().min(1).optional(),
+  QDRANT_URL: z.url().optional(),
+  QDRANT_API_KEY: z.string().optional(),
+  LLM_PROVIDER: z.enum(["none", "openai", "anthropic", "openai-compatible"]).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  EMBEDDING_PROVIDER: z.enum(["hashing", "openai", "openai-compatible"]).default("hashing"),
+  EMBEDDING_MODEL: z.string().optional(),
+  ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
+  WAYFINDER_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
+  WAYFINDER_MAX_QUESTION_CHARS: z.coerce.number().int().min(100).max(200_000).default(20_000),
+  WAYFINDER_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  WAYFINDER_INDEX_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+  WAYFINDER_EMBEDDINGS: boolish.default(true),
+});
+
+export type RawEnv = z.infer<typeof schema>;
+
+export interface Env extends RawEnv {
+  /** Absolute data directory (SQLite file, vectors, admin token). */
+  home: string;
+  databaseUrl: string;
+  databaseKind: "sqlite" | "postgres";
+  llmProvider: "none" | "openai" | "anthropic" | "openai-compatible";
+  /** CGRAG_* overrides of the engine configuration, keys lower-cased without the prefix. */
+  cgragOverrides: Record<string, string>;
+}
+
+function inferProvider(raw: RawEnv): Env["llmProvider"] {
+  if (raw.LLM_PROVIDER) return raw.LLM_PROVIDER;
+  if (raw.LLM_BASE_URL) return "openai-compatible";
+  if (raw.ANTHROPIC_API_KEY) return "anthropic";
+  if (raw.OPENAI_API_KEY) return "openai";
+  return "none";
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const raw = result.data;
+  const home = path.resolve(raw.WAYFINDER_HOME);
+  const databaseUrl = raw.DATABASE_URL ?? `file:${path.join(home, "wayfinder.db")}`;
+  const databaseKind = /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgres" : "sqlite";
+  const cgragOverrides: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (key.startsWith("CGRAG_") && value !== undefined) cgragOverrides[key.slice(6).toLowerCase()] = value;
+  }
+  return { ...raw, home, databaseUrl, databaseKind, llmProvider: inferProvider(raw), cgragOverrides };
+}
+
+let cached: Env | undefined;
+
+/** Validated environment, parsed on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** For tests that change the environment between cases. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,104 @@
+/**
+ * Turns files into searchable chunks: one per symbol for code (classes keep their
+ * header and member list, members get their own chunks), a file-summary chunk per
+ * code file, and heading-sized sections for Markdown and other text.
+ */
+import type { ExtractedSymbol } from "./types.ts";
+
+export interface ChunkDraft {
+  kind: "code" | "file" | "doc" | "text";
+  title: string;
+  symbolId: string | null;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** Long bodies are cut for the index; question-time fetching reads the full source. */
+const MAX_CODE_LINES = 150;
+const MAX_TEXT_LINES = 60;
+
+function slice(lines: string[], start: number, end: number): string {
+  return lines.slice(start - 1, end).join("\n");
+}
+
+export function chunkCode(
+  path: string,
+  lines: string[],
+  symbols: ExtractedSymbol[],
+  qualifiedId: (s: ExtractedSymbol) => string,
+): ChunkDraft[] {
+  const out: ChunkDraft[] = [];
+  const childrenOf = new Map<string, ExtractedSymbol[]>();
+  for (const s of symbols) {
+    if (!s.parent) continue;
+    const list = childrenOf.get(s.parent) ?? [];
+    list.push(s);
+    childrenOf.set(s.parent, list);
+  }
+  for (const s of symbols) {
+    const children = childrenOf.get(s.qualifiedName) ?? [];
+    const isContainer = s.kind !== "function" && s.kind !== "method" && children.length > 0;
+    let end = Math.min(s.endLine, s.startLine + MAX_CODE_LINES - 1);
+    let text: string;
+    if (isContainer) {
+      // The class header (and docstring / fields) up to its first member, then the member list.
+      const firstChild = Math.min(...children.map((c) => c.startLine));
+      end = Math.max(s.startLine, Math.min(firstChild - 1, s.startLine + 40));
+      const members = children.map((c) => `  ${c.signature}`).join("\n");
+      text = `${slice(lines, s.startLine, end)}\n  # members:\n${members}`;
+    } else {
+      text = slice(lines, s.startLine, end);
+    }
+    out.push({ kind: "code", title: s.qualifiedName, symbolId: qualifiedId(s), startLine: s.startLine, endLine: end, text });
+  }
+  // File summary: leading comments / module docstring and the top-level signatures.
+  const firstSymbol = symbols.length ? Math.min(...symbols.map((s) => s.startLine)) : lines.length + 1;
+  const headEnd = Math.min(firstSymbol - 1, 40);
+  const head = headEnd > 0 ? slice(lines, 1, headEnd) : "";
+  const topLevel = symbols.filter((s) => !s.parent).map((s) => s.signature);
+  out.push({
+    kind: "file",
+    title: path,
+    symbolId: null,
+    startLine: 1,
+    endLine: Math.max(1, lines.length),
+    text: [head, ...topLevel].filter(Boolean).join("\n"),
+  });
+  return out;
+}
+
+export function chunkText(path: string, content: string, language: string): ChunkDraft[] {
+  const lines = content.split("\n");
+  const out: ChunkDraft[] = [];
+  const isMarkdown = language === "markdown";
+  const headingAt = (i: number) => isMarkdown && /^#{1,6}\s/.test(lines[i] ?? "");
+  let start = 0;
+  let title = path;
+  const flush = (endExclusive: number) => {
+    // Split long sections so every chunk stays readable in a prompt.
+    for (let s = start; s < endExclusive; s += MAX_TEXT_LINES) {
+      const e = Math.min(endExclusive, s + MAX_TEXT_LINES);
+      const text = lines.slice(s, e).join("\n");
+      if (text.trim()) {
+        out.push({
+          kind: isMarkdown || language === "restructuredtext" ? "doc" : "text",
+          title,
+          symbolId: null,
+          startLine: s + 1,
+          endLine: e,
+          text,
+        });
+      }
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (i > start && headingAt(i)) {
+      flush(i);
+      start = i;
+    }
+    if (headingAt(i)) title = `${path} › ${(lines[i] ?? "").replace(/^#+\s*/, "").trim()}`;
+  }
+  flush(lines.length);
+  return out;
+}

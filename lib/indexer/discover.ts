@@ -1,0 +1,349 @@
+/**
+ * File discovery: which files of a repository get indexed, and the only place that
+ * reads them from disk. Git-tracked (and untracked, not ignored) files when the root
+ * is a git work tree, else a walk honouring .gitignore. Binaries, oversized and
+ * non-UTF-8 files, vendored/build folders and symlinks are skipped and counted;
+ * nothing outside the resolved root is ever opened.
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import ignore, { type Ignore } from "ignore";
+import { WayfinderError } from "../errors.ts";
+import { languageForPath } from "./parser.ts";
+import type { CodeLanguage } from "./types.ts";
+
+const run = promisify(execFile);
+
+/** Folders that hold vendored code, build output or tool caches, skipped wherever they appear. */
+const SKIPPED_DIRS = new Set([
+  ".git",
+  ".hg",
+  ".svn",
+  "node_modules",
+  "bower_components",
+  "vendor",
+  "third_party",
+  "third-party",
+  "dist",
+  "build",
+  "out",
+  "target",
+  ".next",
+  ".nuxt",
+  "coverage",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".nox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  "site-packages",
+  ".gradle",
+  ".idea",
+  ".vscode",
+  ".wayfinder",
+]);
+
+/** Text files indexed as prose/config chunks (not parsed as code). */
+const TEXT_EXTENSIONS = new Map<string, string>([
+  [".md", "markdown"],
+  [".mdx", "markdown"],
+  [".markdown", "markdown"],
+  [".rst", "restructuredtext"],
+  [".txt", "text"],
+  [".toml", "toml"],
+  [".yaml", "yaml"],
+  [".yml", "yaml"],
+  [".json", "json"],
+  [".cfg", "ini"],
+  [".ini", "ini"],
+  [".sql", "sql"],
+  [".sh", "shell"],
+  [".html", "html"],
+  [".css", "css"],
+]);
+const TEXT_NAMES = new Map<string, string>([
+  ["Dockerfile", "dockerfile"],
+  ["Makefile", "makefile"],
+  ["README", "text"],
+  ["LICENSE", "text"],
+  ["CHANGELOG", "text"],
+]);
+
+const BINARY_EXTENSIONS = new Set(
+  (
+    ".png .jpg .jpeg .gif .bmp .ico .webp .svgz .pdf .zip .gz .tgz .bz2 .xz .7z .rar .jar .war .class " +
+    ".so .dylib .dll .exe .o .a .lib .bin .wasm .pyc .pyo .whl .egg .db .sqlite .sqlite3 .woff .woff2 " +
+    ".ttf .otf .eot .mp3 .mp4 .wav .ogg .mov .avi .webm .npy .npz .pkl .pickle .h5 .hdf5 .nc .parquet .lock"
+  ).split(" "),
+);
+
+export type SkipReason =
+  | "binary"
+  | "too-large"
+  | "not-utf8"
+  | "symlink"
+  | "symlink-outside-root"
+  | "unsupported"
+  | "vendored"
+  | "unreadable";
+
+export interface DiscoveredFile {
+  /** Repository-relative path with forward slashes. */
+  path: string;
+  language: CodeLanguage | string;
+  kind: "code" | "text";
+  content: string;
+  hash: string;
+  size: number;
+  lines: number;
+}
+
+export interface DiscoveryResult {
+  root: string;
+  files: DiscoveredFile[];
+  skipped: Record<SkipReason, number>;
+  /** A few skipped paths per reason, for the summary and the UI. */
+  skippedExamples: Partial<Record<SkipReason, string[]>>;
+  source: "git" | "walk";
+}
+
+export interface DiscoveryOptions {
+  maxFileBytes: number;
+}
+
+/** Resolves and validates a repository root given by a user; clear errors for bad paths. */
+export function resolveRepositoryRoot(input: string): string {
+  if (!input || !input.trim()) {
+    throw new WayfinderError("bad_request:repo_path", "A repository path is required.");
+  }
+  if (input.includes("\0")) throw new WayfinderError("bad_request:repo_path", "The path contains a NUL byte.");
+  const absolute = path.resolve(input.trim());
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(absolute);
+  } catch {
+    throw new WayfinderError("bad_request:repo_path", `No such folder: ${absolute}`);
+  }
+  if (!stat.isDirectory()) {
+    throw new WayfinderError(
+      "bad_request:repo_path",
+      `${absolute} is a file, not a folder. Give the repository's root folder.`,
+    );
+  }
+  try {
+    fs.accessSync(absolute, fs.constants.R_OK | fs.constants.X_OK);
+  } catch {
+    throw new WayfinderError("bad_request:repo_path", `The folder ${absolute} cannot be read.`);
+  }
+  return fs.realpathSync(absolute);
+}
+
+/** True when `relative` is a clean repository-relative path (no traversal, not absolute). */
+export function isSafeRelativePath(relative: string): boolean {
+  if (!relative || relative.includes("\0") || relative.includes("\\")) return false;
+  if (path.posix.isAbsolute(relative) || /^[a-zA-Z]:/.test(relative)) return false;
+  const normalized = path.posix.normalize(relative);
+  return normalized === relative && !normalized.startsWith("../") && normalized !== "..";
+}
+
+/**
+ * Reads a file strictly inside `root`. Rejects traversal, symlinks resolving outside
+ * the root and anything that is not a regular file.
+ */
+export function readInsideRoot(root: string, relative: string): Buffer {
+  if (!isSafeRelativePath(relative)) {
+    throw new WayfinderError("bad_request:path", `Not a path inside the repository: ${relative}`);
+  }
+  const absolute = path.join(root, relative);
+  const real = fs.realpathSync(absolute);
+  if (real !== root && !real.startsWith(root + path.sep)) {
+    throw new WayfinderError("forbidden:path", `${relative} resolves outside the repository.`);
+  }
+  return fs.readFileSync(real);
+}
+
+function emptySkips(): Record<SkipReason, number> {
+  return {
+    binary: 0,
+    "too-large": 0,
+    "not-utf8": 0,
+    symlink: 0,
+    "symlink-outside-root": 0,
+    unsupported: 0,
+    vendored: 0,
+    unreadable: 0,
+  };
+}
+
+function classify(relative: string): { language: string; kind: "code" | "text" } | null {
+  const code = languageForPath(relative);
+  if (code) return { language: code, kind: "code" };
+  const base = path.posix.basename(relative);
+  const named = TEXT_NAMES.get(base) ?? TEXT_NAMES.get(base.split(".")[0] ?? "");
+  if (named) return { language: named, kind: "text" };
+  const text = TEXT_EXTENSIONS.get(path.posix.extname(relative).toLowerCase());
+  return text ? { language: text, kind: "text" } : null;
+}
+
+function inSkippedDir(relative: string): boolean {
+  const parts = relative.split("/");
+  parts.pop();
+  return parts.some((p) => SKIPPED_DIRS.has(p) || p.endsWith(".egg-info"));
+}
+
+async function gitListing(root: string): Promise<string[] | null> {
+  if (!fs.existsSync(path.join(root, ".git"))) return null;
+  try {
+    const { stdout } = await run(
+      "git",
+      ["-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate"],
+      { maxBuffer: 256 * 1024 * 1024 },
+    );
+    return stdout.split("\0").filter(Boolean);
+  } catch {
+    return null;
+  }
+}
+
+function walkListing(root: string): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, rules: { base: string; ig: Ignore }[]) => {
+    const relDir = path.relative(root, dir).split(path.sep).join("/");
+    let local = rules;
+    const gitignore = path.join(dir, ".gitignore");
+    if (fs.existsSync(gitignore)) {
+      try {
+        local = [...rules, { base: relDir, ig: ignore().add(fs.readFileSync(gitignore, "utf8")) }];
+      } catch {
+        // An unreadable .gitignore is treated as absent.
+      }
+    }
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      const ignored = local.some(({ base, ig }) => {
+        const sub = base ? rel.slice(base.length + 1) : rel;
+        return ig.ignores(entry.isDirectory() ? `${sub}/` : sub);
+      });
+      if (ignored) continue;
+      if (entry.isDirectory()) {
+        if (SKIPPED_DIRS.has(entry.name)) continue;
+        visit(path.join(dir, entry.name), local);
+      } else {
+        out.push(rel);
+      }
+    }
+  };
+  visit(root, []);
+  return out.sort();
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function looksBinary(buffer: Buffer): boolean {
+  const probe = buffer.subarray(0, 8192);
+  return probe.includes(0);
+}
+
+export function hashContent(content: string | Buffer): string {
+  return createHash("sha1").update(content).digest("hex");
+}
+
+export function countLines(content: string): number {
+  if (content.length === 0) return 0;
+  let n = 1;
+  for (let i = content.indexOf("\n"); i !== -1; i = content.indexOf("\n", i + 1)) n++;
+  return content.endsWith("\n") ? n - 1 : n;
+}
+
+/** Lists and reads the indexable files of a repository root (already resolved). */
+export async function discoverFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryResult> {
+  const skipped = emptySkips();
+  const skippedExamples: DiscoveryResult["skippedExamples"] = {};
+  const skip = (reason: SkipReason, rel: string) => {
+    skipped[reason]++;
+    const list = (skippedExamples[reason] ??= []);
+    if (list.length < 5) list.push(rel);
+  };
+  const listed = await gitListing(root);
+  const candidates = listed ?? walkListing(root);
+  const files: DiscoveredFile[] = [];
+  for (const rel of candidates) {
+    if (!isSafeRelativePath(rel)) continue;
+    if (inSkippedDir(rel)) {
+      skip("vendored", rel);
+      continue;
+    }
+    const type = classify(rel);
+    if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
+      skip("binary", rel);
+      continue;
+    }
+    if (!type) {
+      skip("unsupported", rel);
+      continue;
+    }
+    const absolute = path.join(root, rel);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(absolute);
+    } catch {
+      continue; // listed by git but deleted in the work tree
+    }
+    if (stat.isSymbolicLink()) {
+      let target = "";
+      try {
+        target = fs.realpathSync(absolute);
+      } catch {
+        // dangling link
+      }
+      skip(target.startsWith(root + path.sep) ? "symlink" : "symlink-outside-root", rel);
+      continue;
+    }
+    if (!stat.isFile()) continue;
+    if (stat.size > options.maxFileBytes) {
+      skip("too-large", rel);
+      continue;
+    }
+    let buffer: Buffer;
+    try {
+      buffer = readInsideRoot(root, rel);
+    } catch {
+      skip("unreadable", rel);
+      continue;
+    }
+    if (looksBinary(buffer)) {
+      skip("binary", rel);
+      continue;
+    }
+    let content: string;
+    try {
+      content = utf8.decode(buffer);
+    } catch {
+      skip("not-utf8", rel);
+      continue;
+    }
+    if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
+    files.push({
+      path: rel,
+      language: type.language,
+      kind: type.kind,
+      content,
+      hash: hashContent(buffer),
+      size: stat.size,
+      lines: countLines(content),
+    });
+  }
+  return { root, files, skipped, skippedExamples, source: listed ? "git" : "walk" };
+}

@@ -1,0 +1,457 @@
+/**
+ * Call, import and inheritance resolution over a whole generation. Raw calls as
+ * written (`self.save`, `utils.parse`, `Foo::new`) become edges to qualified symbol
+ * ids with a confidence that says how the target was found: same class or file and
+ * explicit imports score high, a unique name elsewhere in the repository scores low,
+ * ambiguous names are split across their best candidates or dropped.
+ */
+import path from "node:path";
+import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
+
+export interface ResolverSymbol {
+  qualifiedId: string;
+  path: string;
+  name: string;
+  qualifiedName: string;
+  kind: SymbolKind;
+  parent: string | null;
+  language: string;
+  bases: string[];
+}
+
+export interface ResolverFile {
+  path: string;
+  language: string;
+  imports: ExtractedImport[];
+}
+
+export type EdgeKind = "calls" | "imports" | "inherits" | "contains";
+
+export interface ResolvedEdge {
+  kind: EdgeKind;
+  srcId: string;
+  srcPath: string;
+  dstId: string | null;
+  dstPath: string | null;
+  raw: string;
+  confidence: number;
+  line: number;
+}
+
+/** Edges below this confidence are not stored: they would add noise to call-graph walks. */
+export const MIN_EDGE_CONFIDENCE = 0.25;
+
+const SELF_RECEIVERS = new Set(["self", "this", "cls", "super()", "super", "Self"]);
+
+/** Names so generic that a bare-name match elsewhere says nothing (`x.get()` is rarely repo code). */
+const GENERIC_METHOD_NAMES = new Set(
+  (
+    "get set add append extend insert pop remove update clear copy keys values items format join split " +
+    "strip replace startswith endswith lower upper read write close open find index count sort sorted " +
+    "map filter reduce push shift unshift slice splice forEach then catch finally toString valueOf " +
+    "equals hashCode length size isEmpty contains put next has delete apply call bind emit on off " +
+    "String Error len print str int float bool list dict tuple isinstance getattr setattr hasattr " +
+    "super range enumerate zip min max sum any all iter repr type object new unwrap clone into " +
+    "as_ref to_string iter_mut collect Ok Err Some None Box Vec"
+  ).split(" "),
+);
+
+interface ModuleMaps {
+  /** Python dotted module (and each dotted suffix) → file path. */
+  python: Map<string, string>;
+  /** Repository files by path (all languages). */
+  files: Set<string>;
+  /** Java fully qualified class path suffix (`com/x/Foo`) → file path. */
+  javaClass: Map<string, string>;
+  /** Go directory → files in it. */
+  goDirs: Map<string, string[]>;
+  /** Rust module path (`db::pool`) → file. */
+  rust: Map<string, string>;
+}
+
+function buildModuleMaps(files: ResolverFile[]): ModuleMaps {
+  const python = new Map<string, string>();
+  const javaClass = new Map<string, string>();
+  const goDirs = new Map<string, string[]>();
+  const rust = new Map<string, string>();
+  const all = new Set<string>();
+  const setIfShorter = (map: Map<string, string>, key: string, value: string) => {
+    const existing = map.get(key);
+    if (!existing || value.length < existing.length) map.set(key, value);
+  };
+  for (const file of files) {
+    all.add(file.path);
+    if (file.language === "python") {
+      let parts = file.path.replace(/\.py$/, "").split("/");
+      if (parts[parts.length - 1] === "__init__") parts = parts.slice(0, -1);
+      // Every suffix maps too, so `src/pkg/mod.py` answers `pkg.mod` (src layouts).
+      for (let i = 0; i < parts.length; i++) setIfShorter(python, parts.slice(i).join("."), file.path);
+    } else if (file.language === "java") {
+      const noExt = file.path.replace(/\.java$/, "");
+      const parts = noExt.split("/");
+      for (let i = 0; i < parts.length; i++) setIfShorter(javaClass, parts.slice(i).join("/"), file.path);
+    } else if (file.language === "go") {
+      const dir = path.posix.dirname(file.path);
+      const list = goDirs.get(dir) ?? [];
+      list.push(file.path);
+      goDirs.set(dir, list);
+    } else if (file.language === "rust") {
+      const stripped = file.path.replace(/^(.*\/)?src\//, "").replace(/\.rs$/, "");
+      const mod = stripped.replace(/\/mod$/, "").replace(/^(lib|main)$/, "");
+      if (mod) setIfShorter(rust, mod.split("/").join("::"), file.path);
+    }
+  }
+  return { python, files: all, javaClass, goDirs, rust };
+}
+
+const JS_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+
+/** Maps an import specifier in `fromPath` to repository files (empty for external modules). */
+export function resolveModule(spec: string, fromPath: string, language: string, maps: ModuleMaps): string[] {
+  const dir = path.posix.dirname(fromPath);
+  if (language === "python") {
+    if (spec.startsWith(".")) {
+      const dots = spec.match(/^\.+/)?.[0].length ?? 1;
+      let base = dir;
+      for (let i = 1; i < dots; i++) base = path.posix.dirname(base);
+      const rest = spec.slice(dots).replace(/\./g, "/");
+      const target = [base === "." ? "" : base, rest].filter(Boolean).join("/");
+      for (const candidate of [`${target}.py`, `${target}/__init__.py`]) {
+        if (maps.files.has(candidate)) return [candidate];
+      }
+      return [];
+    }
+    const hit = maps.python.get(spec);
+    return hit ? [hit] : [];
+  }
+  if (language === "typescript" || language === "tsx" || language === "javascript") {
+    let base: string | null = null;
+    if (spec.startsWith("./") || spec.startsWith("../")) base = path.posix.normalize(path.posix.join(dir, spec));
+    else if (spec.startsWith("@/") || spec.startsWith("~/")) base = spec.slice(2);
+    else if (spec.startsWith("/")) base = spec.slice(1);
+    if (base === null || base.startsWith("..")) return [];
+    const stripped = base.replace(/\.(js|jsx|mjs|cjs)$/, "");
+    const candidates = [
+      base,
+      ...JS_EXTENSIONS.map((e) => stripped + e),
+      ...JS_EXTENSIONS.map((e) => `${base}/index${e}`),
+    ];
+    for (const c of candidates) if (maps.files.has(c)) return [c];
+    return [];
+  }
+  if (language === "java") {
+    const hit = maps.javaClass.get(spec.replace(/\.\*$/, "").split(".").join("/"));
+    return hit ? [hit] : [];
+  }
+  if (language === "go") {
+    for (const [goDir, files] of maps.goDirs) {
+      if (spec === goDir || spec.endsWith(`/${goDir}`)) return files;
+    }
+    return [];
+  }
+  if (language === "rust") {
+    const cleaned = spec.replace(/^(crate|self|super)::/, "");
+    const parts = cleaned.split("::");
+    for (let n = parts.length; n > 0; n--) {
+      const hit = maps.rust.get(parts.slice(0, n).join("::"));
+      if (hit) return [hit];
+    }
+    return [];
+  }
+  return [];
+}
+
+interface FileScope {
+  /** Local name → files it was imported from (names imported with `from x import name`). */
+  importedNames: Map<string, string[]>;
+  /** Module alias (`np`, `utils`, `db`) → files of that module. */
+  moduleAliases: Map<string, string[]>;
+}
+
+function aliasOf(spec: string, language: string): string {
+  if (language === "go") return spec.split("/").pop() ?? spec;
+  if (language === "rust") return spec.split("::").pop() ?? spec;
+  if (language === "python") return spec.replace(/^\.+/, "").split(".").pop() ?? spec;
+  return (spec.split("/").pop() ?? spec).replace(/\.[a-z]+$/, "");
+}
+
+function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
+  const importedNames = new Map<string, string[]>();
+  const moduleAliases = new Map<string, string[]>();
+  for (const imp of file.imports) {
+    const targets = resolveModule(imp.module, file.path, file.language, maps);
+    if (targets.length === 0) continue;
+    if (imp.names.length === 0) {
+      moduleAliases.set(aliasOf(imp.module, file.language), targets);
+      if (file.language === "python") moduleAliases.set(imp.module, targets);
+    }
+    for (const name of imp.names) {
+      const local = name.replace(/^.*\s+as\s+/, "").trim();
+      const original = name.replace(/\s+as\s+.*$/, "").trim();
+      // `from pkg import submodule` imports a module, not a symbol.
+      const sub = resolveModule(`${imp.module}${imp.module.endsWith(".") ? "" : "."}${original}`, file.path, file.language, maps);
+      if (file.language === "python" && sub.length > 0) moduleAliases.set(local, sub);
+      importedNames.set(local, targets);
+      if (original !== local) importedNames.set(original, targets);
+    }
+  }
+  return { importedNames, moduleAliases };
+}
+
+export class Resolver {
+  private readonly byName = new Map<string, ResolverSymbol[]>();
+  private readonly byFileQualified = new Map<string, Map<string, ResolverSymbol>>();
+  private readonly byFileName = new Map<string, Map<string, ResolverSymbol[]>>();
+  private readonly scopes = new Map<string, FileScope>();
+  private readonly maps: ModuleMaps;
+
+  constructor(
+    symbols: ResolverSymbol[],
+    private readonly files: ResolverFile[],
+  ) {
+    for (const s of symbols) {
+      push(this.byName, s.name, s);
+      let q = this.byFileQualified.get(s.path);
+      if (!q) this.byFileQualified.set(s.path, (q = new Map()));
+      q.set(s.qualifiedName, s);
+      let n = this.byFileName.get(s.path);
+      if (!n) this.byFileName.set(s.path, (n = new Map()));
+      push(n, s.name, s);
+    }
+    this.maps = buildModuleMaps(files);
+    for (const f of files) this.scopes.set(f.path, buildScope(f, this.maps));
+  }
+
+  /** Import edges of a file: one per import statement, resolved to a repository file or external. */
+  importEdges(file: ResolverFile): ResolvedEdge[] {
+    return file.imports.map((imp) => {
+      const targets = resolveModule(imp.module, file.path, file.language, this.maps);
+      return {
+        kind: "imports",
+        srcId: file.path,
+        srcPath: file.path,
+        dstId: targets[0] ?? null,
+        dstPath: targets[0] ?? null,
+        raw: imp.names.length ? `${imp.module}:${imp.names.join(",")}` : imp.module,
+        confidence: targets.length ? 1 : 0,
+        line: imp.line,
+      };
+    });
+  }
+
+  /** `contains` edges from a class-like symbol to its members, and `inherits` edges to resolved bases. */
+  structureEdges(symbol: ResolverSymbol, line: number): ResolvedEdge[] {
+    const edges: ResolvedEdge[] = [];
+    if (symbol.parent) {
+      const parent = this.byFileQualified.get(symbol.path)?.get(symbol.parent);
+      if (parent) {
+        edges.push({
+          kind: "contains",
+          srcId: parent.qualifiedId,
+          srcPath: parent.path,
+          dstId: symbol.qualifiedId,
+          dstPath: symbol.path,
+          raw: symbol.name,
+          confidence: 1,
+          line,
+        });
+      }
+    }
+    for (const base of symbol.bases) {
+      const name = base.replace(/<.*$/, "").replace(/\(.*$/, "").split(/[.:]+/).pop() ?? base;
+      const target = this.lookupName(name, symbol.path, true);
+      edges.push({
+        kind: "inherits",
+        srcId: symbol.qualifiedId,
+        srcPath: symbol.path,
+        dstId: target?.symbol.qualifiedId ?? null,
+        dstPath: target?.symbol.path ?? null,
+        raw: base,
+        confidence: target?.confidence ?? 0,
+        line,
+      });
+    }
+    return edges;
+  }
+
+  /** Resolves the calls made by one symbol; unresolvable calls produce no edge. */
+  callEdges(symbol: ResolverSymbol, calls: ExtractedCall[]): ResolvedEdge[] {
+    const edges: ResolvedEdge[] = [];
+    const seen = new Set<string>();
+    for (const call of calls) {
+      for (const hit of this.resolveCall(symbol, call)) {
+        if (hit.confidence < MIN_EDGE_CONFIDENCE || hit.symbol.qualifiedId === symbol.qualifiedId) continue;
+        const key = `${hit.symbol.qualifiedId}@${call.line}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        edges.push({
+          kind: "calls",
+          srcId: symbol.qualifiedId,
+          srcPath: symbol.path,
+          dstId: hit.symbol.qualifiedId,
+          dstPath: hit.symbol.path,
+          raw: call.raw,
+          confidence: round(hit.confidence),
+          line: call.line,
+        });
+      }
+    }
+    return edges;
+  }
+
+  private resolveCall(symbol: ResolverSymbol, call: ExtractedCall): Hit[] {
+    const { name } = call;
+    const receiver = call.receiver;
+    const scope = this.scopes.get(symbol.path);
+    if (receiver && SELF_RECEIVERS.has(receiver)) {
+      const cls = this.enclosingClass(symbol);
+      if (cls) {
+        const own = this.memberOf(cls, name);
+        if (own && receiver !== "super()" && receiver !== "super") return [{ symbol: own, confidence: 0.95 }];
+        const inherited = this.inheritedMember(cls, name, new Set());
+        if (inherited) return [{ symbol: inherited, confidence: 0.85 }];
+        if (own) return [{ symbol: own, confidence: 0.6 }];
+      }
+      return this.methodByName(name, symbol.path, 0.4);
+    }
+    if (receiver) {
+      const moduleFiles = scope?.moduleAliases.get(receiver) ?? scope?.moduleAliases.get(receiver.split(".").pop() ?? "");
+      if (moduleFiles) {
+        const hit = this.topLevelIn(moduleFiles, name);
+        if (hit) return [{ symbol: hit, confidence: 0.9 }];
+        return [];
+      }
+      // `Foo::new()` / `Foo.create()` on a known class name.
+      const typeName = receiver.split(/[.:]+/).pop() ?? receiver;
+      if (/^[A-Z]/.test(typeName)) {
+        const type = this.lookupName(typeName, symbol.path, true);
+        if (type) {
+          const member = this.memberOf(type.symbol, name);
+          if (member) return [{ symbol: member, confidence: Math.min(0.9, type.confidence) }];
+        }
+      }
+      if (GENERIC_METHOD_NAMES.has(name)) return [];
+      return this.methodByName(name, symbol.path, 0.5);
+    }
+    const local = this.lookupName(name, symbol.path, false);
+    if (!local) return [];
+    // Calling a class constructs it: link to the class itself.
+    return [local];
+  }
+
+  private enclosingClass(symbol: ResolverSymbol): ResolverSymbol | null {
+    let parentName = symbol.parent;
+    const fileSymbols = this.byFileQualified.get(symbol.path);
+    while (parentName) {
+      const parent = fileSymbols?.get(parentName);
+      if (!parent) return null;
+      if (parent.kind !== "function" && parent.kind !== "method") return parent;
+      parentName = parent.parent;
+    }
+    return null;
+  }
+
+  private memberOf(cls: ResolverSymbol, name: string): ResolverSymbol | null {
+    return this.byFileQualified.get(cls.path)?.get(`${cls.qualifiedName}.${name}`) ?? null;
+  }
+
+  private inheritedMember(cls: ResolverSymbol, name: string, visited: Set<string>): ResolverSymbol | null {
+    if (visited.has(cls.qualifiedId) || visited.size > 8) return null;
+    visited.add(cls.qualifiedId);
+    for (const base of cls.bases) {
+      const baseName = base.replace(/<.*$/, "").replace(/\(.*$/, "").split(/[.:]+/).pop() ?? base;
+      const target = this.lookupName(baseName, cls.path, true);
+      if (!target) continue;
+      const member = this.memberOf(target.symbol, name) ?? this.inheritedMember(target.symbol, name, visited);
+      if (member) return member;
+    }
+    return null;
+  }
+
+  private topLevelIn(files: string[], name: string): ResolverSymbol | null {
+    for (const file of files) {
+      const hit = this.byFileQualified.get(file)?.get(name);
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  /** A bare name as seen from `fromPath`: same file, then imports, then unique elsewhere. */
+  private lookupName(name: string, fromPath: string, typesOnly: boolean): Hit | null {
+    const sameFile = this.byFileQualified.get(fromPath)?.get(name);
+    if (sameFile && (!typesOnly || isType(sameFile))) return { symbol: sameFile, confidence: 0.95 };
+    const scope = this.scopes.get(fromPath);
+    const importedFrom = scope?.importedNames.get(name);
+    if (importedFrom) {
+      const hit = this.topLevelIn(importedFrom, name);
+      if (hit) return { symbol: hit, confidence: 0.9 };
+      // Re-exported through a package __init__ or index file: fall back to the unique name.
+    }
+    const sameFileNested = this.byFileName.get(fromPath)?.get(name)?.filter((s) => !s.parent || isType(s));
+    if (sameFileNested && sameFileNested.length === 1 && sameFileNested[0]) {
+      return { symbol: sameFileNested[0], confidence: 0.8 };
+    }
+    if (GENERIC_METHOD_NAMES.has(name)) return null;
+    const candidates = (this.byName.get(name) ?? []).filter(
+      (s) => (typesOnly ? isType(s) : s.kind !== "method") && !s.parent,
+    );
+    if (candidates.length === 0) return null;
+    const language = this.files.find((f) => f.path === fromPath)?.language;
+    const sameLanguage = candidates.filter((c) => compatibleLanguage(c.language, language));
+    if (sameLanguage.length === 0) return null;
+    const best = closest(sameLanguage, fromPath);
+    const confidence = importedFrom ? 0.75 : sameLanguage.length === 1 ? 0.6 : 0.6 / sameLanguage.length;
+    return { symbol: best, confidence };
+  }
+
+  private methodByName(name: string, fromPath: string, base: number): Hit[] {
+    const candidates = (this.byName.get(name) ?? []).filter((s) => s.kind === "method");
+    if (candidates.length === 0 || candidates.length > 6) return [];
+    const sameFile = candidates.filter((c) => c.path === fromPath);
+    if (sameFile.length === 1 && sameFile[0]) return [{ symbol: sameFile[0], confidence: base + 0.2 }];
+    const confidence = base / candidates.length;
+    return candidates.map((symbol) => ({ symbol, confidence }));
+  }
+}
+
+interface Hit {
+  symbol: ResolverSymbol;
+  confidence: number;
+}
+
+function isType(s: ResolverSymbol): boolean {
+  return s.kind !== "function" && s.kind !== "method";
+}
+
+function compatibleLanguage(a: string, b: string | undefined): boolean {
+  if (!b) return true;
+  const family = (l: string) => (l === "typescript" || l === "tsx" || l === "javascript" ? "js" : l);
+  return family(a) === family(b);
+}
+
+/** Picks the candidate whose path shares the longest directory prefix with `fromPath`. */
+function closest(candidates: ResolverSymbol[], fromPath: string): ResolverSymbol {
+  let best = candidates[0] as ResolverSymbol;
+  let bestScore = -1;
+  const from = fromPath.split("/");
+  for (const c of candidates) {
+    const parts = c.path.split("/");
+    let shared = 0;
+    while (shared < parts.length && shared < from.length && parts[shared] === from[shared]) shared++;
+    if (shared > bestScore) {
+      best = c;
+      bestScore = shared;
+    }
+  }
+  return best;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,66 @@
+/**
+ * Query-time search over one generation: BM25 over identifier-split chunk text,
+ * vector search over chunk embeddings, and their reciprocal-rank fusion.
+ */
+import "server-only";
+import { chunksByIds, searchChunks, type ChunkHit } from "../db/code-graph.ts";
+import { rrf } from "./fusion.ts";
+import { collectionName, searchServices } from "./runtime.ts";
+import { ftsMatchExpression, queryTerms } from "./tokenize.ts";
+
+export interface SearchOptions {
+  limit?: number;
+  kinds?: string[];
+  pathPrefix?: string;
+}
+
+export async function lexicalSearch(generationId: string, query: string, options: SearchOptions = {}): Promise<ChunkHit[]> {
+  const match = ftsMatchExpression(queryTerms(query));
+  if (!match) return [];
+  return searchChunks(generationId, match, options);
+}
+
+export async function vectorSearch(
+  repositoryId: string,
+  generationId: string,
+  query: string,
+  options: SearchOptions = {},
+): Promise<ChunkHit[]> {
+  const { embedder, store } = searchServices();
+  const name = collectionName(repositoryId, generationId);
+  const [vector] = await embedder.embed([query]);
+  if (!vector) return [];
+  const limit = options.limit ?? 20;
+  // Over-fetch when filtering by kind/prefix client-side.
+  const filtered = Boolean(options.kinds?.length || options.pathPrefix);
+  const hits = await store.search(name, vector, filtered ? limit * 4 : limit).catch(() => []);
+  const rows = await chunksByIds(generationId, hits.map((h) => Number(h.id)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const out: ChunkHit[] = [];
+  for (const h of hits) {
+    const row = byId.get(Number(h.id));
+    if (!row) continue;
+    if (options.kinds?.length && !options.kinds.includes(row.kind)) continue;
+    if (options.pathPrefix && !row.path.startsWith(options.pathPrefix)) continue;
+    out.push({ ...row, score: h.score });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** Lexical and vector results fused with RRF, deduplicated by chunk id. */
+export async function hybridSearch(
+  repositoryId: string,
+  generationId: string,
+  query: string,
+  options: SearchOptions = {},
+): Promise<ChunkHit[]> {
+  const limit = options.limit ?? 20;
+  const [lexical, vector] = await Promise.all([
+    lexicalSearch(generationId, query, { ...options, limit: limit * 2 }),
+    vectorSearch(repositoryId, generationId, query, { ...options, limit: limit * 2 }),
+  ]);
+  return rrf([{ items: lexical, weight: 1 }, { items: vector, weight: 0.7 }], (h) => String(h.id))
+    .slice(0, limit)
+    .map((f) => ({ ...f.item, score: f.score }));
+}

@@ -1,0 +1,44 @@
+/**
+ * Process-wide search services configured from the environment: the embedder and
+ * the vector store (embedded under WAYFINDER_HOME, or Qdrant when QDRANT_URL is set).
+ */
+import "server-only";
+import path from "node:path";
+import { env } from "../env.ts";
+import { createEmbedder, type Embedder } from "./embedder.ts";
+import { createVectorStore, type VectorStore } from "./vector-store.ts";
+
+const globalForSearch = globalThis as unknown as { wayfinderSearch?: { embedder: Embedder; store: VectorStore } };
+
+export function searchServices(): { embedder: Embedder; store: VectorStore } {
+  if (!globalForSearch.wayfinderSearch) {
+    const e = env();
+    const embedder =
+      e.EMBEDDING_PROVIDER === "hashing"
+        ? createEmbedder({ provider: "hashing" })
+        : createEmbedder({
+            provider: e.EMBEDDING_PROVIDER,
+            model: e.EMBEDDING_MODEL ?? "text-embedding-3-small",
+            baseURL: e.LLM_BASE_URL,
+            apiKey: e.LLM_API_KEY ?? e.OPENAI_API_KEY,
+          });
+    const store = createVectorStore({
+      qdrantUrl: e.QDRANT_URL,
+      qdrantApiKey: e.QDRANT_API_KEY,
+      dir: path.join(e.home, "vectors"),
+    });
+    globalForSearch.wayfinderSearch = { embedder, store };
+  }
+  return globalForSearch.wayfinderSearch;
+}
+
+/** Vector collection holding one generation's chunk embeddings. */
+export function collectionName(repositoryId: string, generationId: string): string {
+  return `repo_${repositoryId}__gen_${generationId}`.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
+export async function closeSearchServices(): Promise<void> {
+  const services = globalForSearch.wayfinderSearch;
+  globalForSearch.wayfinderSearch = undefined;
+  if (services) await services.store.close();
+}

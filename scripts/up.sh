@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Quick start #1: install, migrate, index a repository, build and serve on :3000.
+# WAYFINDER_REPO picks the repository to index (default: Wayfinder's own source).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npm run --silent db:migrate
+npm run --silent wayfinder -- index "${WAYFINDER_REPO:-$PWD}"
+
+# Rebuild only when a source file is newer than the last build.
+if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.mjs package.json -newer .next/BUILD_ID -type f -not -path 'lib/db/generated/*' -print -quit 2>/dev/null)" ]; then
+  npm run build
+fi
+exec npm run start -- --port "${PORT:-3000}"
