@@ -266,3 +266,36 @@ export async function chunksOfKind(generationId: string, kinds: string[], limit 
     take: limit,
   });
 }
+
+/** Number of files under a path prefix (to tell a path scope from a vague one). */
+export async function countFilesUnder(generationId: string, prefix: string): Promise<number> {
+  const client = await db();
+  return client.file.count({ where: { generationId, path: { startsWith: prefix } } });
+}
+
+/** Symbols of a generation (optionally under a path prefix) ordered by a fan metric. */
+export async function topSymbolsBy(
+  generationId: string,
+  metric: "fanIn" | "fanOut",
+  options: { prefix?: string; limit?: number } = {},
+): Promise<SymbolRecord[]> {
+  const client = await db();
+  return client.symbol.findMany({
+    where: { generationId, ...(options.prefix ? { path: { startsWith: options.prefix } } : {}) },
+    select: SYMBOL_SELECT,
+    orderBy: { [metric]: "desc" },
+    take: options.limit ?? 20,
+  });
+}
+
+/** How many symbols of a generation share each of the given names (for specificity weighting). */
+export async function nameFrequencies(generationId: string, names: string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const client = await db();
+  const rows = await client.symbol.groupBy({
+    by: ["name"],
+    where: { generationId, name: { in: names } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((r) => [r.name, r._count._all]));
+}

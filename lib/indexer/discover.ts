@@ -184,11 +184,11 @@ function emptySkips(): Record<SkipReason, number> {
 function classify(relative: string): { language: string; kind: "code" | "text" } | null {
   const code = languageForPath(relative);
   if (code) return { language: code, kind: "code" };
+  const text = TEXT_EXTENSIONS.get(path.posix.extname(relative).toLowerCase());
+  if (text) return { language: text, kind: "text" };
   const base = path.posix.basename(relative);
   const named = TEXT_NAMES.get(base) ?? TEXT_NAMES.get(base.split(".")[0] ?? "");
-  if (named) return { language: named, kind: "text" };
-  const text = TEXT_EXTENSIONS.get(path.posix.extname(relative).toLowerCase());
-  return text ? { language: text, kind: "text" } : null;
+  return named ? { language: named, kind: "text" } : null;
 }
 
 function inSkippedDir(relative: string): boolean {

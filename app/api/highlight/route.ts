@@ -1,0 +1,18 @@
+/**
+ * POST highlights citation snippets for the chat. The snippets already streamed to
+ * the browser; highlighting them here keeps shiki out of the client bundle.
+ */
+import { highlightCode } from "@/components/source/highlight";
+import { errorResponse } from "@/lib/errors";
+import { parseJsonBody } from "../parse-request";
+import { highlightSchema } from "./schema";
+
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const { items } = await parseJsonBody(request, highlightSchema, "highlight");
+    const html = await Promise.all(items.map((item) => highlightCode(item)));
+    return Response.json({ html });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,54 @@
+import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { askQuestion } from "@/lib/qa/ask";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+import { WayfinderError, asWayfinderError, errorResponse } from "@/lib/errors";
+import { MAX_BODY_BYTES, qaRequestSchema, questionOf } from "./schema";
+
+export const dynamic = "force-dynamic";
+export const maxDuration = 300;
+
+/** POST /api/qa: one question in, one UI message stream out (classification, passes, answer, citations). */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const raw = await request.text();
+    if (Buffer.byteLength(raw) > MAX_BODY_BYTES) {
+      throw new WayfinderError("payload_too_large:body", `The request is too large (limit ${MAX_BODY_BYTES / 1024} KiB).`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new WayfinderError("bad_request:json", "The request body is not valid JSON.");
+    }
+    const parsed = qaRequestSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new WayfinderError("bad_request:qa", `Invalid request: ${issue?.path.join(".") || "body"} ${issue?.message ?? ""}`.trim());
+    }
+    const question = questionOf(parsed.data);
+    if (!question || !question.trim()) throw new WayfinderError("bad_request:question", "The question is empty.");
+    const body = parsed.data;
+    const stream = createUIMessageStream<WayfinderUIMessage>({
+      execute: async ({ writer }) => {
+        await askQuestion(
+          {
+            repository: body.repositoryId,
+            question,
+            sessionId: body.sessionId ?? body.id,
+            overrides: body.options,
+            signal: request.signal,
+          },
+          writer,
+        );
+      },
+      onError: (error) => {
+        const e = asWayfinderError(error);
+        if (e.type === "internal") console.error("[wayfinder] /api/qa failed:", error);
+        return e.message;
+      },
+    });
+    return createUIMessageStreamResponse({ stream });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

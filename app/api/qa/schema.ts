@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+const options = z
+  .object({
+    mode: z.enum(["conceptual", "diagnostic", "exploratory", "analytical"]).optional(),
+    quality: z.enum(["quick", "balanced", "thorough"]).optional(),
+    maxPasses: z.number().int().min(1).max(8).optional(),
+  })
+  .strict()
+  .optional();
+
+const textPart = z.object({ type: z.literal("text"), text: z.string() }).passthrough();
+
+/**
+ * Accepts useChat's default body ({ id, messages, … } plus our repositoryId/options)
+ * or a plain { repositoryId, question, sessionId } for scripts.
+ */
+export const qaRequestSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id").optional(),
+    sessionId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id").optional(),
+    repositoryId: z.string().min(1).max(200),
+    question: z.string().optional(),
+    messages: z
+      .array(
+        z
+          .object({
+            id: z.string().optional(),
+            role: z.enum(["user", "assistant", "system"]),
+            parts: z.array(z.union([textPart, z.object({ type: z.string() }).passthrough()])),
+          })
+          .passthrough(),
+      )
+      .max(500)
+      .optional(),
+    options,
+    trigger: z.string().optional(),
+    messageId: z.string().optional(),
+  })
+  .passthrough();
+
+export type QaRequest = z.infer<typeof qaRequestSchema>;
+
+/** The question: explicit, or the text of the last user message. */
+export function questionOf(body: QaRequest): string | null {
+  if (body.question !== undefined) return body.question;
+  const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
+  if (!last) return null;
+  return last.parts
+    .filter((p): p is { type: "text"; text: string } => p.type === "text" && typeof (p as { text?: unknown }).text === "string")
+    .map((p) => p.text)
+    .join("\n");
+}
+
+/** Requests above this size are refused before parsing (the question limit is separate). */
+export const MAX_BODY_BYTES = 512 * 1024;

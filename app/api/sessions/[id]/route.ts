@@ -1,0 +1,33 @@
+import { getSession, listMessages } from "@/lib/db/sessions";
+import { WayfinderError, errorResponse } from "@/lib/errors";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/sessions/:id — a stored conversation as UI messages. */
+export async function GET(_request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+  try {
+    const { id } = await context.params;
+    const session = await getSession(id);
+    if (!session) throw new WayfinderError("not_found:session", "No such session.");
+    const messages: WayfinderUIMessage[] = (await listMessages(session.id)).map((m) => ({
+      id: m.id,
+      role: m.role as WayfinderUIMessage["role"],
+      metadata: JSON.parse(m.metadata),
+      parts: JSON.parse(m.parts),
+    }));
+    return Response.json({
+      session: {
+        id: session.id,
+        repositoryId: session.repositoryId,
+        generationId: session.generationId,
+        title: session.title,
+        shareId: session.shareId,
+        createdAt: session.createdAt,
+      },
+      messages,
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

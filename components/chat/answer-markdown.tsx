@@ -1,0 +1,37 @@
+"use client";
+/**
+ * The answer as Markdown (GFM tables and lists included), with inline citations
+ * rendered as CitationRefs. Links to other sites open in a new tab; relative links
+ * stay in the app.
+ */
+import type { ComponentProps } from "react";
+import ReactMarkdown from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { CitationRef } from "@/components/citations/citation-ref";
+import { remarkCitations } from "@/components/citations/remark-citations";
+
+const remarkPlugins = [remarkGfm, remarkCitations];
+
+function Span(props: ComponentProps<"span"> & { node?: unknown; "data-citation"?: string; "data-code"?: string }) {
+  const { node: _node, "data-citation": citation, "data-code": code, ...rest } = props;
+  if (citation) return <CitationRef raw={citation} code={code === "true"} />;
+  return <span {...rest} />;
+}
+
+function Anchor(props: ComponentProps<"a"> & { node?: unknown }) {
+  const { node: _node, href, ...rest } = props;
+  const external = !!href && /^https?:\/\//.test(href);
+  return <a href={href} {...rest} {...(external ? { target: "_blank", rel: "noreferrer noopener" } : {})} />;
+}
+
+const components = { span: Span, a: Anchor };
+
+export function AnswerMarkdown({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <ReactMarkdown remarkPlugins={remarkPlugins} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+}

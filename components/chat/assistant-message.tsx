@@ -1,0 +1,135 @@
+"use client";
+/**
+ * One answer with everything the stream carried: notices, the Markdown answer (the
+ * latest pass's draft, earlier drafts collapsed), diagrams and the final numbers in
+ * the main column; the timeline, gaps and citations in the side column. The same
+ * component renders a live answer and a stored one (chat reload, share page).
+ */
+import { CitationContext } from "@/components/citations/citation-context";
+import { CitationList, type CitationDrift } from "@/components/citations/citation-list";
+import { MermaidDiagram } from "@/components/diagrams/mermaid-diagram";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+import { AnswerMarkdown } from "./answer-markdown";
+import { AnswerMeta } from "./answer-meta";
+import { GapsPanel } from "./gaps-panel";
+import {
+  activePassOf,
+  answerOf,
+  citationsOf,
+  classificationOf,
+  diagramsOf,
+  draftsOf,
+  gapsOf,
+  noticesOf,
+  passesOf,
+} from "./message-parts";
+import { NoticeBanner } from "./notice-banner";
+import { PassTimeline, phaseLabel } from "./pass-timeline";
+
+interface AssistantMessageProps {
+  message: WayfinderUIMessage;
+  repositoryId: string;
+  /** true while this message is the one streaming in */
+  streaming: boolean;
+  /** share page extras: server-highlighted snippets and "changed since" per citation */
+  highlighted?: Record<string, string>;
+  drift?: Record<string, CitationDrift>;
+}
+
+export function AssistantMessage({ message, repositoryId, streaming, highlighted, drift }: AssistantMessageProps) {
+  const classification = classificationOf(message);
+  const passes = passesOf(message);
+  const active = streaming ? activePassOf(message) : null;
+  const answer = answerOf(message);
+  const drafts = draftsOf(message);
+  const citations = citationsOf(message);
+  const diagrams = diagramsOf(message);
+  const notices = noticesOf(message);
+  const gaps = gapsOf(message);
+  // Links open the generation the answer was checked against, even after a re-index.
+  const generationId = message.metadata?.generationId ?? null;
+  const stopReason = message.metadata?.stopReason ?? passes.at(-1)?.stopReason ?? null;
+  const settled = !streaming;
+
+  return (
+    <div className="turn-answer" data-testid="assistant-message" data-streaming={String(streaming)}>
+      <div className="turn-main">
+        {notices.map((notice) => (
+          <NoticeBanner key={`${notice.code}:${notice.message}`} notice={notice} />
+        ))}
+        <div className="answer-status" data-testid="answer-status">
+          {active ? (
+            <span className="working">
+              <span className="spinner" aria-hidden /> Pass {active.pass}: {phaseLabel(active)}
+            </span>
+          ) : streaming ? (
+            <span className="working">
+              <span className="spinner" aria-hidden /> {classification ? "Finishing…" : "Classifying the question…"}
+            </span>
+          ) : null}
+        </div>
+        <div className="answer" data-testid="answer" aria-busy={streaming}>
+          {answer ? (
+            <CitationContext.Provider value={{ repositoryId, generationId, citations, pending: streaming }}>
+              <AnswerMarkdown text={answer} />
+            </CitationContext.Provider>
+          ) : streaming ? (
+            <div className="answer-skeleton" aria-hidden>
+              <span />
+              <span />
+              <span />
+            </div>
+          ) : (
+            <p className="muted">No answer was written.</p>
+          )}
+        </div>
+        {drafts.length > 0 ? (
+          <details className="drafts" data-testid="drafts">
+            <summary className="small">Earlier drafts ({drafts.length})</summary>
+            {drafts.map((draft, i) => (
+              <div key={i} className="draft">
+                <p className="small muted">Pass {i + 1} draft</p>
+                <CitationContext.Provider value={{ repositoryId, generationId, citations, pending: streaming }}>
+                  <AnswerMarkdown text={draft} />
+                </CitationContext.Provider>
+              </div>
+            ))}
+          </details>
+        ) : null}
+        {diagrams.map((diagram, i) => (
+          <MermaidDiagram
+            key={`${i}:${diagram.mermaid.length}`}
+            diagram={diagram}
+            repositoryId={repositoryId}
+            generationId={generationId}
+          />
+        ))}
+        <AnswerMeta metadata={settled ? message.metadata : undefined} />
+      </div>
+      <aside className="turn-side" aria-label="How this answer was found">
+        <PassTimeline
+          classification={classification}
+          passes={passes}
+          repositoryId={repositoryId}
+          generationId={generationId}
+          streaming={streaming}
+        />
+        <GapsPanel
+          gaps={gaps}
+          repositoryId={repositoryId}
+          generationId={generationId}
+          streaming={streaming}
+          stopReason={stopReason}
+        />
+        <CitationList
+          citations={citations}
+          repositoryId={repositoryId}
+          generationId={generationId}
+          settled={settled}
+          highlighted={highlighted}
+          drift={drift}
+        />
+      </aside>
+    </div>
+  );
+}

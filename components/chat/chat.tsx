@@ -1,0 +1,130 @@
+"use client";
+/**
+ * The live chat for one repository and session: useChat over POST /api/qa (the
+ * session id is the chat id, so follow-ups continue the stored session), the
+ * question form, the conversation, a screen-reader status line and the retry after
+ * an interrupted stream.
+ */
+import { useChat } from "@ai-sdk/react";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+import { createChatTransport } from "./chat-transport";
+import { Conversation } from "./conversation";
+import { activePassOf } from "./message-parts";
+import { phaseLabel } from "./pass-timeline";
+import { QuestionForm, type QuestionOptions } from "./question-form";
+import { ShareButton } from "./share-button";
+import { StreamError } from "./stream-error";
+
+const EXAMPLES = [
+  "How does the main workflow work?",
+  "Why do I get an error when …?",
+  "What happens when a request comes in?",
+  "How are the modules connected?",
+];
+
+interface ChatProps {
+  repositoryId: string;
+  repositoryName: string;
+  sessionId: string;
+  initialMessages: WayfinderUIMessage[];
+}
+
+function requestBody(repositoryId: string, options: QuestionOptions) {
+  return {
+    repositoryId,
+    options: { quality: options.quality, ...(options.mode === "auto" ? {} : { mode: options.mode }) },
+  };
+}
+
+function statusText(status: string, last: WayfinderUIMessage | undefined): string {
+  if (status === "submitted") return "Question sent, waiting for the first results…";
+  if (status === "streaming") {
+    const active = last?.role === "assistant" ? activePassOf(last) : null;
+    return active ? `Pass ${active.pass}: ${phaseLabel(active)}` : "Writing the answer…";
+  }
+  if (status === "error") return "The answer stream failed.";
+  return last?.role === "assistant" ? "Answer complete." : "";
+}
+
+export function Chat({ repositoryId, repositoryName, sessionId, initialMessages }: ChatProps) {
+  const router = useRouter();
+  const [transport] = useState(createChatTransport);
+  const [draft, setDraft] = useState("");
+  const lastOptions = useRef<QuestionOptions>({ quality: "balanced", mode: "auto" });
+  const rootRef = useRef<HTMLDivElement>(null);
+  const { messages, sendMessage, regenerate, stop, status, error } = useChat<WayfinderUIMessage>({
+    id: sessionId,
+    messages: initialMessages,
+    transport,
+    // Refresh server-rendered parts (the recent sessions list) once the session exists.
+    onFinish: () => router.refresh(),
+  });
+  const busy = status === "submitted" || status === "streaming";
+
+  const ask = (question: string, options: QuestionOptions) => {
+    lastOptions.current = options;
+    setDraft("");
+    // The URL names the session from the first question on, so a reload continues it.
+    const url = new URL(window.location.href);
+    if (url.searchParams.get("session") !== sessionId) {
+      url.searchParams.set("session", sessionId);
+      window.history.replaceState(null, "", url);
+    }
+    void sendMessage({ text: question }, { body: requestBody(repositoryId, options) });
+  };
+
+  const retry = () => void regenerate({ body: requestBody(repositoryId, lastOptions.current) });
+
+  // Bring a newly asked question into view; later streaming does not move the page.
+  const questionCount = messages.filter((m) => m.role === "user").length;
+  useEffect(() => {
+    if (questionCount > initialMessages.filter((m) => m.role === "user").length) {
+      const questions = rootRef.current?.querySelectorAll('[data-testid="user-message"]');
+      questions?.[questions.length - 1]?.scrollIntoView({ block: "start", behavior: "smooth" });
+    }
+  }, [questionCount, initialMessages]);
+
+  return (
+    <div className="chat" data-testid="chat" data-status={status} ref={rootRef}>
+      <div className="chat-toolbar">
+        <ShareButton sessionId={sessionId} disabled={busy || !messages.some((m) => m.role === "assistant")} />
+      </div>
+      {messages.length === 0 ? (
+        <div className="card chat-empty" data-testid="chat-empty">
+          <h2>Ask a question about {repositoryName}</h2>
+          <p className="muted">
+            Answers cite the exact lines they rely on. Wayfinder names what it is missing, fetches it and improves the
+            answer, pass by pass.
+          </p>
+          <ul className="examples">
+            {EXAMPLES.map((example) => (
+              <li key={example}>
+                <button type="button" className="chip" onClick={() => setDraft(example)}>
+                  {example}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <Conversation messages={messages} repositoryId={repositoryId} streaming={busy} />
+      )}
+      {error && status === "error" ? <StreamError error={error} onRetry={retry} /> : null}
+      <div className="composer">
+        <p className="chat-status small" role="status" aria-live="polite" data-testid="chat-status">
+          {statusText(status, messages.at(-1))}
+        </p>
+        <QuestionForm
+          repositoryName={repositoryName}
+          busy={busy}
+          onAsk={ask}
+          onStop={() => void stop()}
+          draft={draft}
+          onDraftChange={setDraft}
+        />
+      </div>
+    </div>
+  );
+}

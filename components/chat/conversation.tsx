@@ -1,0 +1,47 @@
+"use client";
+/**
+ * A conversation as question/answer turns. The live chat passes which answer is
+ * streaming (and a placeholder answer while waiting for the first byte, so the
+ * layout is in place before anything arrives); the share page renders it settled.
+ */
+import type { CitationDrift } from "@/components/citations/citation-list";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+import { AssistantMessage } from "./assistant-message";
+import { questionOf } from "./message-parts";
+
+const PENDING: WayfinderUIMessage = { id: "pending-answer", role: "assistant", parts: [] };
+
+interface ConversationProps {
+  messages: WayfinderUIMessage[];
+  repositoryId: string;
+  /** the last answer is streaming (or about to) */
+  streaming?: boolean;
+  highlighted?: Record<string, string>;
+  drift?: Record<string, CitationDrift>;
+}
+
+export function Conversation({ messages, repositoryId, streaming = false, highlighted, drift }: ConversationProps) {
+  const shown = streaming && messages.at(-1)?.role === "user" ? [...messages, PENDING] : messages;
+  return (
+    <ol className="conversation" data-testid="conversation">
+      {shown.map((message, index) =>
+        message.role === "user" ? (
+          <li key={message.id} className="turn-question" data-testid="user-message">
+            <span className="visually-hidden">Question: </span>
+            <p>{questionOf(message)}</p>
+          </li>
+        ) : message.role === "assistant" ? (
+          <li key={message.id === PENDING.id ? PENDING.id : message.id} className="turn">
+            <AssistantMessage
+              message={message}
+              repositoryId={repositoryId}
+              streaming={streaming && index === shown.length - 1}
+              highlighted={highlighted}
+              drift={drift}
+            />
+          </li>
+        ) : null,
+      )}
+    </ol>
+  );
+}

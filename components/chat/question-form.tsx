@@ -1,0 +1,112 @@
+"use client";
+/**
+ * The question box with its options: quality preset and mode override. Enter sends,
+ * Shift+Enter adds a line (and Enter while composing with an IME does neither).
+ */
+import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { QUALITY_LIST, QUERY_MODE_LIST, type Quality, type QueryMode } from "@/lib/qa/types";
+
+export interface QuestionOptions {
+  quality: Quality;
+  mode: QueryMode | "auto";
+}
+
+interface QuestionFormProps {
+  repositoryName: string;
+  busy: boolean;
+  onAsk: (question: string, options: QuestionOptions) => void;
+  onStop: () => void;
+  /** text put into the box from outside (example questions) */
+  draft: string;
+  onDraftChange: (value: string) => void;
+}
+
+const QUALITY_HELP: Record<Quality, string> = {
+  quick: "quick: fewer passes, smaller budget",
+  balanced: "balanced",
+  thorough: "thorough: more passes, larger budget",
+};
+
+export function QuestionForm({ repositoryName, busy, onAsk, onStop, draft, onDraftChange }: QuestionFormProps) {
+  const id = useId();
+  const [options, setOptions] = useState<QuestionOptions>({ quality: "balanced", mode: "auto" });
+  const canSend = draft.trim().length > 0 && !busy;
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!canSend) return;
+    onAsk(draft.trim(), options);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <form className="question-form" onSubmit={submit} data-testid="question-form">
+      <label htmlFor={`${id}-q`} className="visually-hidden">
+        Question about {repositoryName}
+      </label>
+      <textarea
+        id={`${id}-q`}
+        className="question-input"
+        data-testid="question-input"
+        rows={2}
+        maxLength={20_000}
+        placeholder={`Ask about ${repositoryName}… (Enter to send, Shift+Enter for a new line)`}
+        value={draft}
+        onChange={(e) => onDraftChange(e.target.value)}
+        onKeyDown={onKeyDown}
+        aria-describedby={`${id}-hint`}
+      />
+      <div className="question-bar">
+        <div className="question-options">
+          <label className="field-inline">
+            <span>Quality</span>
+            <select
+              data-testid="quality-select"
+              value={options.quality}
+              onChange={(e) => setOptions((o) => ({ ...o, quality: e.target.value as Quality }))}
+            >
+              {QUALITY_LIST.map((q) => (
+                <option key={q} value={q} title={QUALITY_HELP[q]}>
+                  {q}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline">
+            <span>Mode</span>
+            <select
+              data-testid="mode-select"
+              value={options.mode}
+              onChange={(e) => setOptions((o) => ({ ...o, mode: e.target.value as QueryMode | "auto" }))}
+            >
+              <option value="auto">auto</option>
+              {QUERY_MODE_LIST.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <span id={`${id}-hint`} className="visually-hidden">
+          Enter sends the question; Shift+Enter inserts a new line.
+        </span>
+        {busy ? (
+          <button type="button" className="button secondary" onClick={onStop} data-testid="stop-button">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="button" disabled={!canSend} data-testid="ask-button">
+            Ask
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * The progress of one index build: a bar with files done / total and the phase.
+ * Phases without a file count (resolving, embedding…) show a moving bar so a full
+ * bar never pretends the build is over.
+ */
+import type { BuildView } from "@/lib/db/ui-queries";
+
+const PHASE_LABEL: Record<string, string> = {
+  queued: "queued",
+  discovering: "discovering files",
+  parsing: "parsing",
+  storing: "storing",
+  resolving: "resolving calls",
+  embedding: "embedding",
+  activating: "activating",
+  done: "done",
+};
+
+export function IndexProgress({ build }: { build: BuildView }) {
+  const finished = !build.live;
+  const done = build.status === "ready" || build.status === "superseded" || build.phase === "done";
+  const percent = build.filesTotal > 0 ? Math.round((build.filesDone / build.filesTotal) * 100) : done ? 100 : 0;
+  const counting = build.live && (build.phase === "parsing" || build.phase === "discovering");
+  const phase = build.status === "failed" ? "failed" : (PHASE_LABEL[build.phase] ?? build.phase);
+  return (
+    <div className="progress" data-testid="index-progress" data-phase={build.phase} data-status={build.status}>
+      <div className="progress-label small">
+        <span data-testid="index-phase">
+          {finished ? "" : "Indexing: "}
+          {phase}
+        </span>
+        <span data-testid="index-files">
+          {build.filesDone.toLocaleString("en-US")} / {build.filesTotal.toLocaleString("en-US")} files
+        </span>
+      </div>
+      <div
+        className={`progress-track${build.live && !counting ? " indeterminate" : ""}${build.status === "failed" ? " failed" : ""}`}
+        role="progressbar"
+        aria-label={`Index build ${build.number}: ${phase}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${phase}, ${build.filesDone} of ${build.filesTotal} files`}
+      >
+        <div className="progress-fill" style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}

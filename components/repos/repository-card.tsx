@@ -1,0 +1,92 @@
+"use client";
+/**
+ * One repository: status (ready / indexing / failed / not indexed), the serving
+ * generation with its languages and counts, the latest build's progress, and
+ * re-index. A failed re-index keeps the previous generation serving, so both show.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { fetchJson } from "@/components/api/fetch-json";
+import { formatCount } from "@/components/ui/format";
+import type { RepositoryStatus, RepositoryView } from "@/lib/db/ui-queries";
+import { IndexProgress } from "./index-progress";
+
+const STATUS: Record<RepositoryStatus, { label: string; tone: string }> = {
+  ready: { label: "ready", tone: "ok" },
+  indexing: { label: "indexing", tone: "" },
+  failed: { label: "failed", tone: "bad" },
+  "not-indexed": { label: "not indexed", tone: "warn" },
+};
+
+export function RepositoryCard({ repository }: { repository: RepositoryView }) {
+  const queryClient = useQueryClient();
+  const reindex = useMutation({
+    mutationFn: () =>
+      fetchJson<{ repository: RepositoryView }>(`/api/repos/${encodeURIComponent(repository.id)}/index`, {
+        method: "POST",
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["repositories"] }),
+  });
+  const { active, build } = repository;
+  const status = STATUS[repository.status];
+  const languages = Object.entries(active?.stats.languages ?? {}).sort((a, b) => b[1] - a[1]);
+  const chatHref = `/repos/${encodeURIComponent(repository.id)}`;
+
+  return (
+    <li className="card repo-card" data-testid="repo-card" data-repo-id={repository.id} data-status={repository.status}>
+      <div className="repo-card-head">
+        <h2 className="repo-name">
+          {active ? <Link href={chatHref}>{repository.name}</Link> : repository.name}
+        </h2>
+        <span className={`badge ${status.tone}`} data-testid="repo-status">
+          {status.label}
+        </span>
+      </div>
+      <p className="repo-path muted small">{repository.rootPath}</p>
+      {active ? (
+        <div className="stat-row" data-testid="repo-stats">
+          <span className="badge ok">generation {active.number}</span>
+          <span>{formatCount(active.stats.files, "file")}</span>
+          <span>{formatCount(active.stats.symbols, "symbol")}</span>
+          <span>{formatCount(active.stats.edges, "edge")}</span>
+          <span>{formatCount(active.stats.lines, "line")}</span>
+          {languages.length > 0 ? (
+            <span data-testid="repo-languages">{languages.map(([language, n]) => `${language} ${n}`).join(" · ")}</span>
+          ) : null}
+        </div>
+      ) : (
+        <p className="small muted">
+          {repository.status === "indexing" ? "The first index is being built." : "No finished index yet."}
+        </p>
+      )}
+      {build ? <IndexProgress build={build} /> : null}
+      {build?.status === "failed" && build.error ? (
+        <p className="field-error small" role="alert" data-testid="repo-error">
+          Build {build.number} failed: {build.error}
+          {active ? ` Generation ${active.number} keeps serving.` : ""}
+        </p>
+      ) : null}
+      <div className="repo-actions">
+        {active ? (
+          <Link className="button" href={chatHref} data-testid="open-chat">
+            Ask questions
+          </Link>
+        ) : null}
+        <button
+          type="button"
+          className="button secondary"
+          onClick={() => reindex.mutate()}
+          disabled={repository.status === "indexing" || reindex.isPending}
+          data-testid="reindex-button"
+        >
+          {repository.status === "indexing" ? "Indexing…" : active ? "Re-index" : "Index again"}
+        </button>
+      </div>
+      {reindex.isError ? (
+        <p className="field-error small" role="alert">
+          {reindex.error.message}
+        </p>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,48 @@
+"use client";
+/**
+ * The repositories page body: the add form and the grid of repositories. The list
+ * starts from the server render and is polled from GET /api/repos only while a build
+ * runs, so live progress costs nothing when everything is idle.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { fetchJson } from "@/components/api/fetch-json";
+import type { RepositoryView } from "@/lib/db/ui-queries";
+import { AddRepositoryForm } from "./add-repository-form";
+import { RepositoryCard } from "./repository-card";
+
+const POLL_MS = 700;
+
+export function RepositoryDashboard({ initial }: { initial: RepositoryView[] }) {
+  const { data: repositories = initial, isError } = useQuery({
+    queryKey: ["repositories"],
+    queryFn: async () => (await fetchJson<{ repositories: RepositoryView[] }>("/api/repos")).repositories,
+    initialData: initial,
+    refetchInterval: (query) => ((query.state.data ?? []).some((r) => r.status === "indexing") ? POLL_MS : false),
+  });
+
+  return (
+    <>
+      <AddRepositoryForm />
+      {isError ? (
+        <p className="field-error small" role="alert">
+          Live progress is unavailable right now; the list may be out of date.
+        </p>
+      ) : null}
+      {repositories.length === 0 ? (
+        <div className="card empty" data-testid="repos-empty">
+          <h2>No repository yet</h2>
+          <p className="muted">
+            Add a local folder above. Wayfinder indexes its code (functions, classes, calls, error messages) so you can
+            ask questions with cited answers.
+          </p>
+        </div>
+      ) : (
+        <ul className="repo-grid" data-testid="repo-list">
+          {repositories.map((repository) => (
+            <RepositoryCard key={repository.id} repository={repository} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

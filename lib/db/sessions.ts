@@ -1,0 +1,101 @@
+/**
+ * Conversation storage: sessions (with their cached context and not-found set),
+ * messages as streamed UI messages, and share ids. Any web instance can serve any
+ * session because all of it lives here.
+ */
+import "server-only";
+import { randomBytes, randomUUID } from "node:crypto";
+import { WayfinderError } from "../errors.ts";
+import { db } from "./client.ts";
+
+export interface SessionRow {
+  id: string;
+  repositoryId: string;
+  generationId: string;
+  title: string;
+  shareId: string | null;
+  createdAt: Date;
+  lastAccessedAt: Date;
+  cache: string;
+  notFound: string;
+}
+
+export interface MessageRow {
+  id: string;
+  sessionId: string;
+  role: string;
+  content: string;
+  parts: string;
+  metadata: string;
+  generationId: string;
+  createdAt: Date;
+}
+
+/** Session ids are random UUIDs; ids from clients are checked against this shape. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+export async function createSession(input: {
+  id?: string;
+  repositoryId: string;
+  generationId: string;
+  title: string;
+}): Promise<SessionRow> {
+  const client = await db();
+  return client.session.create({
+    data: {
+      id: input.id ?? randomUUID(),
+      repositoryId: input.repositoryId,
+      generationId: input.generationId,
+      title: input.title.slice(0, 200),
+    },
+  });
+}
+
+export async function getSession(id: string): Promise<SessionRow | null> {
+  if (!SESSION_ID_PATTERN.test(id)) return null;
+  const client = await db();
+  return client.session.findUnique({ where: { id } });
+}
+
+export async function saveSessionState(
+  id: string,
+  state: { cache: string; notFound: string; generationId?: string },
+): Promise<void> {
+  const client = await db();
+  await client.session.update({
+    where: { id },
+    data: { ...state, lastAccessedAt: new Date() },
+  });
+}
+
+export async function appendMessage(input: Omit<MessageRow, "createdAt" | "id"> & { id?: string }): Promise<MessageRow> {
+  const client = await db();
+  return client.message.create({ data: { ...input, id: input.id ?? randomUUID() } });
+}
+
+export async function listMessages(sessionId: string): Promise<MessageRow[]> {
+  const client = await db();
+  return client.message.findMany({ where: { sessionId }, orderBy: { createdAt: "asc" } });
+}
+
+export async function listSessions(repositoryId: string, take = 30): Promise<SessionRow[]> {
+  const client = await db();
+  return client.session.findMany({ where: { repositoryId }, orderBy: { lastAccessedAt: "desc" }, take });
+}
+
+/** Returns the session's share id, creating an unguessable one (128 random bits) on first share. */
+export async function shareSession(id: string): Promise<string> {
+  const client = await db();
+  const session = await client.session.findUnique({ where: { id } });
+  if (!session) throw new WayfinderError("not_found:session", "No such session.");
+  if (session.shareId) return session.shareId;
+  const shareId = randomBytes(16).toString("base64url");
+  await client.session.update({ where: { id }, data: { shareId } });
+  return shareId;
+}
+
+export async function getSessionByShareId(shareId: string): Promise<SessionRow | null> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(shareId)) return null;
+  const client = await db();
+  return client.session.findUnique({ where: { shareId } });
+}

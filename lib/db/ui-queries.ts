@@ -1,0 +1,179 @@
+/**
+ * Read models for the web pages: a repository with its serving generation and its
+ * latest build (the live progress the repositories page polls), and a stored
+ * conversation as UI messages for the read-only share page. Dates leave as ISO
+ * strings so the results cross the server/client boundary and JSON unchanged.
+ */
+import "server-only";
+import type { WayfinderUIMessage } from "../qa/types.ts";
+import { db } from "./client.ts";
+import { STALE_BUILD_MS, type GenerationRow, type RepositoryRow } from "./index-store.ts";
+import { getSessionByShareId, listMessages, type MessageRow, type SessionRow } from "./sessions.ts";
+
+export type RepositoryStatus = "ready" | "indexing" | "failed" | "not-indexed";
+
+export interface GenerationStatsView {
+  files: number;
+  symbols: number;
+  edges: number;
+  chunks: number;
+  lines: number;
+  languages: Record<string, number>;
+  seconds: number | null;
+}
+
+export interface BuildView {
+  generationId: string;
+  number: number;
+  /** building | ready | failed | superseded | deleted; a dead build reads as failed */
+  status: string;
+  /** true while a build is running and its heartbeat is fresh */
+  live: boolean;
+  phase: string;
+  filesDone: number;
+  filesTotal: number;
+  error: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface RepositoryView {
+  id: string;
+  name: string;
+  rootPath: string;
+  status: RepositoryStatus;
+  active: { generationId: string; number: number; finishedAt: string | null; stats: GenerationStatsView } | null;
+  /** the most recent build, finished or not */
+  build: BuildView | null;
+}
+
+function parseStats(json: string): GenerationStatsView {
+  let raw: Record<string, unknown> = {};
+  try {
+    raw = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    // Stats are informative only; a malformed row shows as zeros.
+  }
+  const num = (key: string) => (typeof raw[key] === "number" ? (raw[key] as number) : 0);
+  const languages =
+    raw.languages && typeof raw.languages === "object" ? (raw.languages as Record<string, number>) : {};
+  return {
+    files: num("files"),
+    symbols: num("symbols"),
+    edges: num("edges"),
+    chunks: num("chunks"),
+    lines: num("lines"),
+    languages,
+    seconds: typeof raw.seconds === "number" ? raw.seconds : null,
+  };
+}
+
+function buildView(row: GenerationRow, now: number): BuildView {
+  const dead = row.status === "building" && now - row.heartbeatAt.getTime() >= STALE_BUILD_MS;
+  return {
+    generationId: row.id,
+    number: row.number,
+    status: dead ? "failed" : row.status,
+    live: row.status === "building" && !dead,
+    phase: row.phase,
+    filesDone: row.filesDone,
+    filesTotal: row.filesTotal,
+    error: dead ? "Interrupted: the indexing process stopped." : row.error,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+async function toView(repo: RepositoryRow): Promise<RepositoryView> {
+  const client = await db();
+  const [latest, active] = await Promise.all([
+    client.indexGeneration.findFirst({ where: { repositoryId: repo.id }, orderBy: { number: "desc" } }),
+    repo.activeGenerationId ? client.indexGeneration.findUnique({ where: { id: repo.activeGenerationId } }) : null,
+  ]);
+  const build = latest ? buildView(latest, Date.now()) : null;
+  const status: RepositoryStatus = build?.live
+    ? "indexing"
+    : build?.status === "failed"
+      ? "failed"
+      : active
+        ? "ready"
+        : "not-indexed";
+  return {
+    id: repo.id,
+    name: repo.name,
+    rootPath: repo.rootPath,
+    status,
+    active: active
+      ? {
+          generationId: active.id,
+          number: active.number,
+          finishedAt: active.finishedAt?.toISOString() ?? null,
+          stats: parseStats(active.stats),
+        }
+      : null,
+    build,
+  };
+}
+
+export async function listRepositoryViews(): Promise<RepositoryView[]> {
+  const client = await db();
+  const repos = await client.repository.findMany({ orderBy: { createdAt: "asc" } });
+  return Promise.all(repos.map(toView));
+}
+
+/** A repository by id only (page URLs carry ids; names could collide with ids). */
+export async function getRepositoryView(id: string): Promise<RepositoryView | null> {
+  const client = await db();
+  const repo = await client.repository.findUnique({ where: { id } });
+  return repo ? toView(repo) : null;
+}
+
+/** True when the generation exists, belongs to the repository and still has its rows. */
+export async function generationBelongsTo(generationId: string, repositoryId: string): Promise<boolean> {
+  const client = await db();
+  const row = await client.indexGeneration.findUnique({
+    where: { id: generationId },
+    select: { repositoryId: true, status: true },
+  });
+  return !!row && row.repositoryId === repositoryId && row.status !== "deleted";
+}
+
+function parseJson<T>(json: string, fallback: T): T {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** A stored message row as the UI message it was streamed as. */
+export function toUIMessage(row: MessageRow): WayfinderUIMessage {
+  const parts = parseJson<WayfinderUIMessage["parts"]>(row.parts, []);
+  const metadata = parseJson<WayfinderUIMessage["metadata"]>(row.metadata, {});
+  return {
+    id: row.id,
+    role: row.role === "user" ? "user" : "assistant",
+    // A row stored without parts still shows its plain text.
+    parts: parts.length > 0 ? parts : [{ type: "text", text: row.content }],
+    metadata: { ...metadata, generationId: metadata?.generationId ?? row.generationId },
+  };
+}
+
+export interface SharedConversation {
+  session: SessionRow;
+  repository: RepositoryRow;
+  messages: WayfinderUIMessage[];
+}
+
+/** The conversation behind a share link, or null for an unknown share id. */
+export async function getSharedConversation(shareId: string): Promise<SharedConversation | null> {
+  const session = await getSessionByShareId(shareId);
+  if (!session) return null;
+  const client = await db();
+  const [repository, rows] = await Promise.all([
+    client.repository.findUnique({ where: { id: session.repositoryId } }),
+    listMessages(session.id),
+  ]);
+  if (!repository) return null;
+  return { session, repository, messages: rows.map(toUIMessage) };
+}

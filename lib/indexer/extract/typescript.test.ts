@@ -1,0 +1,191 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ExtractedSymbol, FileExtraction } from "../types";
+import { extractSource } from "./index";
+
+const fixture = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`../__fixtures__/typescript/${name}`, import.meta.url)), "utf8");
+
+const finder = (result: FileExtraction) => (qualifiedName: string) => {
+  const found = result.symbols.find((s) => s.qualifiedName === qualifiedName);
+  if (!found) throw new Error(`no symbol ${qualifiedName}`);
+  return found;
+};
+const callsOf = (s: ExtractedSymbol) => s.calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
+
+describe("typescript extraction", () => {
+  let result: FileExtraction;
+  let symbol: (qualifiedName: string) => ExtractedSymbol;
+  beforeAll(async () => {
+    result = await extractSource("typescript", fixture("order-service.ts"));
+    symbol = finder(result);
+  });
+
+  it("finds declarations, class members and functions bound to variables", () => {
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["OrderNotFound", "class", 12, 13, true],
+      ["OrderRepo", "interface", 15, 17, true],
+      ["OrderStatus", "type", 19, 19, true],
+      ["Priority", "enum", 21, 24, true],
+      ["OrderService", "class", 26, 72, true],
+      ["OrderService.constructor", "method", 35, 38, true],
+      ["OrderService.size", "method", 40, 42, true],
+      ["OrderService.get", "method", 44, 56, true],
+      ["OrderService.handle", "method", 58, 61, false],
+      ["OrderService.#reset", "method", 63, 67, false],
+      ["OrderService.[Symbol.dispose]", "method", 69, 71, true],
+      ["formatOrder", "function", 74, 75, true],
+      ["loadOrders", "function", 77, 84, true],
+      ["loadOrders.helper", "function", 79, 81, false],
+      // Exported through the `export { resetCounters }` list at the bottom.
+      ["resetCounters", "function", 86, 89, true],
+    ]);
+    expect(symbol("OrderService.get").parent).toBe("OrderService");
+    expect(symbol("loadOrders.helper").parent).toBe("loadOrders");
+    expect(result.parseErrors).toBe(0);
+  });
+
+  it("builds signatures", () => {
+    expect(symbol("OrderService").signature).toBe("class OrderService extends EventEmitter implements Disposable");
+    expect(symbol("OrderService.get").signature).toBe("async get(id: OrderId): Promise<Order>");
+    expect(symbol("OrderService.size").signature).toBe("get size(): number");
+    expect(symbol("OrderService.handle").signature).toBe("private handle = async (id: OrderId): Promise<void> =>");
+    expect(symbol("formatOrder").signature).toBe('const formatOrder = (order: Order, currency = "EUR"): string =>');
+    expect(symbol("loadOrders").signature).toBe(
+      "async function loadOrders(ids: OrderId[], limit: number = DEFAULT_LIMIT): Promise<Order[]>",
+    );
+    expect(symbol("loadOrders.helper").signature).toBe("const helper = function (id: OrderId)");
+    expect(symbol("OrderRepo").signature).toBe("interface OrderRepo extends Repo<Order>");
+    expect(symbol("OrderStatus").signature).toBe('type OrderStatus = "open" | "paid" | "shipped"');
+    expect(symbol("Priority").signature).toBe("enum Priority");
+  });
+
+  it("reads doc comments, decorators and bases", () => {
+    expect(symbol("OrderService").docstring).toBe("Loads orders, caching them in memory.\n@see OrderRepo");
+    expect(symbol("OrderService").decorators).toEqual(["Injectable()"]);
+    expect(symbol("OrderService").bases).toEqual(["EventEmitter", "Disposable"]);
+    expect(symbol("OrderNotFound").docstring).toBe("Thrown when an order id is unknown.");
+    expect(symbol("OrderService.handle").docstring).toBe("Arrow field keeps `this` bound when passed as a callback.");
+    expect(symbol("OrderRepo").bases).toEqual(["Repo<Order>"]);
+  });
+
+  it("collects calls, throws, error strings and writes", () => {
+    const get = symbol("OrderService.get");
+    expect(callsOf(get)).toEqual([
+      ["cache.get", "get", "cache", 46],
+      ["this.repo.find", "find", "this.repo", 48],
+      ["console.error", "error", "console", 50],
+      ["new OrderNotFound", "OrderNotFound", null, 51],
+      ["cache.set", "set", "cache", 54],
+    ]);
+    expect(get.raises).toEqual(["OrderNotFound"]);
+    expect(get.errorStrings).toEqual(["order {…} missing", "no order {…}"]);
+    expect(get.mutates).toEqual(["this.lastId", "requestCount"]);
+
+    expect(callsOf(symbol("OrderService.handle"))).toEqual([
+      ["this.emit", "emit", "this", 60],
+      ["this.get", "get", "this", 60],
+    ]);
+    // The local `cache` shadows the module-level one.
+    expect(symbol("OrderService.#reset").mutates).toEqual(["this.lastId"]);
+    expect(symbol("resetCounters").mutates).toEqual(["requestCount"]);
+    expect(symbol("loadOrders").raises).toEqual(["RangeError"]);
+    expect(symbol("loadOrders").errorStrings).toEqual(["too many ids: {…}"]);
+    expect(callsOf(symbol("loadOrders.helper"))).toEqual([["service.get", "get", "service", 80]]);
+  });
+
+  it("reads imports, re-exports and module state", () => {
+    expect(result.imports).toEqual([
+      { module: "node:events", names: ["EventEmitter"], line: 1 },
+      { module: "node:path", names: ["*"], line: 2 },
+      { module: "./types", names: ["Order", "OrderId"], line: 3 },
+      { module: "../db", names: ["db", "transaction"], line: 4 },
+      { module: "./money", names: ["formatPrice"], line: 5 },
+      { module: "./constants", names: ["*"], line: 6 },
+    ]);
+    expect(result.moduleState).toEqual(["requestCount", "cache", "DEFAULT_LIMIT"]);
+  });
+});
+
+describe("tsx extraction", () => {
+  let result: FileExtraction;
+  beforeAll(async () => {
+    result = await extractSource("tsx", fixture("user-card.tsx"));
+  });
+
+  it("treats components as functions and capitalised JSX tags as calls", () => {
+    const symbol = finder(result);
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["UserCardProps", "interface", 4, 7, false],
+      ["UserCard", "function", 9, 22, true],
+      ["UserCard.toggle", "function", 12, 15, false],
+      ["Page", "function", 24, 26, true],
+    ]);
+    expect(symbol("UserCard").docstring).toBe("Shows one user with an edit toggle.");
+    expect(symbol("UserCard").signature).toBe("function UserCard({ user, onSave }: UserCardProps)");
+    expect(callsOf(symbol("UserCard"))).toEqual([
+      ["useState", "useState", null, 11],
+      ["<Card.Frame>", "Frame", "Card", 17],
+      ["<Button>", "Button", null, 18],
+      ["formatName", "formatName", null, 19],
+    ]);
+    expect(callsOf(symbol("UserCard.toggle"))).toEqual([
+      ["setOpen", "setOpen", null, 13],
+      ["onSave", "onSave", null, 14],
+    ]);
+    expect(callsOf(symbol("Page"))).toEqual([["<UserCard>", "UserCard", null, 25]]);
+    expect(result.parseErrors).toBe(0);
+  });
+});
+
+describe("javascript extraction", () => {
+  let result: FileExtraction;
+  let symbol: (qualifiedName: string) => ExtractedSymbol;
+  beforeAll(async () => {
+    result = await extractSource("javascript", fixture("legacy-store.js"));
+    symbol = finder(result);
+  });
+
+  it("reads CommonJS requires and exports", () => {
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["readJson", "function", 8, 16, true],
+      ["Store", "class", 18, 31, true],
+      ["Store.open", "method", 20, 20, true],
+      ["Store.constructor", "method", 22, 25, true],
+      ["Store.set", "method", 27, 30, true],
+      ["loadPlugin", "function", 33, 35, true],
+    ]);
+    expect(result.imports).toEqual([
+      { module: "fs", names: [], line: 2 },
+      { module: "path", names: ["join", "resolve"], line: 3 },
+      { module: "./logger", names: [], line: 4 },
+    ]);
+    // Bindings of require() are imports, not module state.
+    expect(result.moduleState).toEqual(["store"]);
+    expect(symbol("loadPlugin").signature).toBe("exports.loadPlugin = function (name)");
+  });
+
+  it("collects calls, errors and writes in plain JS", () => {
+    const readJson = symbol("readJson");
+    expect(readJson.docstring).toBe("Reads a JSON file from disk.");
+    expect(callsOf(readJson)).toEqual([
+      ["JSON.parse", "parse", "JSON", 11],
+      ["fs.readFileSync", "readFileSync", "fs", 11],
+      ["join", "join", null, 11],
+      ["logger.warn", "warn", "logger", 13],
+      ["new Error", "Error", null, 14],
+    ]);
+    expect(readJson.raises).toEqual(["Error"]);
+    expect(readJson.errorStrings).toEqual(["cannot read {…}", "bad json in {…}"]);
+    expect(symbol("Store.constructor").mutates).toEqual(["this.#path", "this.items"]);
+    expect(symbol("Store.set").mutates).toEqual(["this.items", "store"]);
+    expect(symbol("Store.open").signature).toBe("static open = (file) =>");
+  });
+
+  it("records dynamic imports with literal specifiers", async () => {
+    const out = await extractSource("javascript", 'async function load() { return import("./lazy.js"); }\n');
+    expect(out.imports).toEqual([{ module: "./lazy.js", names: [], line: 1 }]);
+    expect(out.symbols[0]?.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Loads web-tree-sitter and the WASM grammars shipped by @vscode/tree-sitter-wasm,
+ * caching one Parser per language. WASM files are located at runtime from the
+ * working directory's node_modules (not via bundler imports) so the same code works
+ * under tsx, vitest and a bundled Next.js route handler.
+ */
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Language, Parser, type Tree } from "web-tree-sitter";
+import type { CodeLanguage } from "./types";
+
+const GRAMMAR_FILES: Record<CodeLanguage, string> = {
+  python: "tree-sitter-python.wasm",
+  typescript: "tree-sitter-typescript.wasm",
+  tsx: "tree-sitter-tsx.wasm",
+  javascript: "tree-sitter-javascript.wasm",
+  java: "tree-sitter-java.wasm",
+  go: "tree-sitter-go.wasm",
+  rust: "tree-sitter-rust.wasm",
+};
+
+const EXTENSIONS: Record<string, CodeLanguage> = {
+  ".py": "python",
+  ".pyi": "python",
+  ".ts": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".tsx": "tsx",
+  // The javascript grammar parses JSX itself, so .jsx needs no separate grammar.
+  ".js": "javascript",
+  ".mjs": "javascript",
+  ".cjs": "javascript",
+  ".jsx": "javascript",
+  ".java": "java",
+  ".go": "go",
+  ".rs": "rust",
+};
+
+/** Language of a file from its extension, or null when we have no grammar for it. */
+export function languageForPath(filePath: string): CodeLanguage | null {
+  const ext = path.extname(filePath).toLowerCase();
+  return EXTENSIONS[ext] ?? null;
+}
+
+/**
+ * Absolute path of a file inside an installed package. Node resolution from the
+ * working directory comes first; walking up the directories for node_modules is the
+ * fallback for bundles where resolution of a non-exported file fails.
+ */
+function packageFile(pkg: string, entry: string, relative: string): string {
+  const tried: string[] = [];
+  try {
+    const requireFromCwd = createRequire(path.join(process.cwd(), "noop.js"));
+    const resolved = path.join(path.dirname(requireFromCwd.resolve(`${pkg}/${entry}`)), relative);
+    if (fs.existsSync(resolved)) return resolved;
+    tried.push(resolved);
+  } catch {
+    // Fall through to the directory walk below.
+  }
+  let dir = process.cwd();
+  for (;;) {
+    const candidate = path.join(dir, "node_modules", pkg, relative);
+    if (fs.existsSync(candidate)) return candidate;
+    tried.push(candidate);
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  throw new Error(`Cannot find ${pkg}/${relative} (tried ${tried.join(", ")})`);
+}
+
+export function grammarPath(language: CodeLanguage): string {
+  return packageFile("@vscode/tree-sitter-wasm", "package.json", path.join("wasm", GRAMMAR_FILES[language]));
+}
+
+let runtimeReady: Promise<void> | null = null;
+const parsers = new Map<CodeLanguage, Promise<Parser>>();
+
+function initRuntime(): Promise<void> {
+  runtimeReady ??= (async () => {
+    const wasmPath = packageFile("web-tree-sitter", "web-tree-sitter.wasm", "web-tree-sitter.wasm");
+    // Handing over the bytes keeps emscripten from guessing a path relative to a bundled script.
+    const wasmBinary = await fs.promises.readFile(wasmPath);
+    await Parser.init({ wasmBinary, locateFile: () => wasmPath });
+  })().catch((error: unknown) => {
+    runtimeReady = null;
+    throw error;
+  });
+  return runtimeReady;
+}
+
+async function createParser(language: CodeLanguage): Promise<Parser> {
+  await initRuntime();
+  const bytes = await fs.promises.readFile(grammarPath(language));
+  const parser = new Parser();
+  parser.setLanguage(await Language.load(new Uint8Array(bytes)));
+  return parser;
+}
+
+/** Cached parser for a language; the grammar is loaded on first use. */
+export function getParser(language: CodeLanguage): Promise<Parser> {
+  let parser = parsers.get(language);
+  if (!parser) {
+    parser = createParser(language);
+    parsers.set(language, parser);
+    parser.catch(() => parsers.delete(language));
+  }
+  return parser;
+}
+
+/**
+ * Parses `source` and hands the tree to `use`, always freeing the tree's WASM
+ * memory afterwards. `use` must not keep nodes beyond its own call.
+ */
+export async function withTree<T>(language: CodeLanguage, source: string, use: (tree: Tree) => T): Promise<T> {
+  const parser = await getParser(language);
+  const tree = parser.parse(source);
+  if (!tree) throw new Error(`tree-sitter returned no tree for ${language} source`);
+  try {
+    return use(tree);
+  } finally {
+    tree.delete();
+  }
+}

@@ -1,0 +1,470 @@
+// Anchors: the concrete, searchable things inside a question or a pasted bug report —
+// exception types, error messages, stack frames, code identifiers, file paths and the
+// remaining keywords. Diagnostic retrieval looks these up in the code index (raise sites,
+// error strings, frames) because a symptom's wording rarely embeds near its cause.
+// Real issue text is messy (Markdown fences, tracebacks from several languages, absolute
+// paths from someone else's machine), so every extractor here is defensive.
+
+export interface StackFrame {
+  path: string;
+  line: number | null;
+  func: string | null;
+}
+
+export interface Anchors {
+  exceptionTypes: string[];
+  messages: string[];
+  stackFrames: StackFrame[];
+  identifiers: string[];
+  paths: string[];
+  keywords: string[];
+}
+
+const EXTENSIONS = [
+  "py", "pyi", "pyx", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "java", "kt", "kts", "scala",
+  "groovy", "go", "rs", "rb", "php", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "swift", "m", "mm",
+  "md", "mdx", "rst", "json", "yaml", "yml", "toml", "ini", "cfg", "sql", "sh", "bash", "zsh", "html",
+  "css", "scss", "vue", "svelte", "xml", "proto", "graphql", "lua", "dart", "ex", "exs", "hs", "prisma",
+]; // prettier-ignore
+
+/** Source and documentation file extensions recognised as paths (lower-case, no dot). */
+export const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set(EXTENSIONS);
+
+// Product names that happen to end in a source extension ("Node.js") are not files.
+const PRODUCT_NAMES = new Set(["node.js", "next.js", "vue.js", "react.js", "express.js", "nuxt.js", "d3.js"]);
+
+// Top-level folder names common enough that "src/auth" is a path while "and/or" is not.
+const COMMON_ROOTS = new Set([
+  "src", "lib", "app", "apps", "pkg", "cmd", "internal", "test", "tests", "spec", "backend", "frontend",
+  "server", "client", "packages", "components", "scripts", "api", "docs", "bench", "e2e", "prisma",
+]); // prettier-ignore
+
+const MAX_IDENTIFIERS = 25;
+const MAX_KEYWORDS = 30;
+const MAX_MESSAGE_LENGTH = 300;
+
+const EXCEPTION_SUFFIX = "(?:Error|Exception|Warning|Exit|Interrupt|Fault|Panic|Failure)";
+const QUALIFIED_EXCEPTION = new RegExp(
+  `(?<![\\w$])(?:[A-Za-z_]\\w*\\.)*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})(?![\\w$])`,
+  "g",
+);
+const EXCEPTION_WITH_MESSAGE = new RegExp(
+  `(?:^|[\\s(>])(?:[A-Za-z_]\\w*\\.)*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})\\s*:\\s+(\\S.*)$`,
+);
+// Errno-style codes are matched verbatim in code ("ENOENT"), so they act like exception types.
+const ERRNO_CODE =
+  /\bE(?:NOENT|ACCES|PERM|EXIST|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|PIPE|ISDIR|NOTDIR|MFILE|NOTEMPTY|AGAIN)\b/g;
+const GENERIC_ERROR_LINE = /^\s*(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\])?\s*:\s+(\S.*)$/i;
+
+const STOP_IDENTIFIERS = new Set([
+  "self", "cls", "this", "super", "none", "null", "nil", "undefined", "true", "false", "def", "class",
+  "return", "import", "from", "as", "if", "elif", "else", "for", "while", "in", "is", "not", "and", "or",
+  "new", "var", "let", "const", "function", "async", "await", "try", "except", "catch", "finally", "raise",
+  "throw", "with", "yield", "lambda", "pass", "print", "len", "str", "int", "float", "bool", "dict", "list",
+  "set", "tuple", "range", "type", "object", "isinstance", "console.log", "np", "pd", "plt", "sns", "os",
+  "sys", "re", "e.g", "i.e", "etc", "vs", "main", "args", "kwargs", "__init__", "__main__", "<module>",
+  "traceback", "error", "exception", "append", "min", "max", "exit",
+]); // prettier-ignore
+
+const STOPWORDS = new Set(
+  `a about above after again against all also am an and any are aren't as at be because been before being
+  below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during
+  each even ever every few for from further get gets getting got had hadn't has hasn't have haven't having he
+  her here hers him his how however i i'd i'll i'm i've if in into is isn't it it's its itself just know let
+  like likely may maybe me might more most much must my myself need needs no nor not now of off on once one
+  only or other our ours out over own per please perhaps quite rather really same see seems she should
+  shouldn't since so some something still such than thanks thank that that's the their theirs them then there
+  these they this those though through thus to too under until up upon us use used uses using very via want
+  was wasn't way we well were weren't what what's when where whether which while who whom whose why will
+  with within without won't would wouldn't yes yet you your yours hi hello anyone someone thing things
+  example e.g i.e etc lot lots none true false null able actually currently already simply instead sure also think okay ok`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Extracts every anchor kind from free text (question, bug report, pasted log). */
+export function extractAnchors(question: string): Anchors {
+  const text = question.replace(/\r\n?/g, "\n");
+  const { prose, code } = splitFences(text);
+  const stackFrames = extractStackFrames(text);
+  const { exceptionTypes, messages: errorMessages } = extractErrors(text);
+  const paths = extractPaths(prose, code, stackFrames);
+  const messages = dedupe([...errorMessages, ...extractQuotedMessages(stripFrameLines(prose))]);
+  const identifiers = rankIdentifiers(prose, code, stackFrames, new Set(exceptionTypes));
+  const keywords = extractKeywords(prose, identifiers, exceptionTypes);
+  return { exceptionTypes, messages, stackFrames, identifiers, paths, keywords };
+}
+
+/** Separates Markdown fenced blocks from the surrounding prose (an unclosed fence runs to the end). */
+export function splitFences(text: string): { prose: string; code: string } {
+  const prose: string[] = [];
+  const code: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split("\n")) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1] ?? null;
+    if (marker && (fence === null || marker.startsWith(fence))) {
+      fence = fence === null ? marker : null;
+      continue;
+    }
+    (fence === null ? prose : code).push(line);
+  }
+  return { prose: prose.join("\n"), code: code.join("\n") };
+}
+
+/** True for tokens shaped like code: snake_case, camelCase, PascalCase, dotted.names or calls(). */
+export function looksLikeCode(token: string): boolean {
+  const t = token.replace(/\(\)$/, "");
+  if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(t)) return false;
+  if (token.endsWith("()")) return true;
+  return (
+    /[a-z0-9]_[a-z0-9]|^_+[a-z0-9]|[A-Za-z0-9]__?[A-Z]/i.test(t) ||
+    /[a-z][A-Z]/.test(t) ||
+    /^[A-Z][a-z0-9]+[A-Z]/.test(t) ||
+    (t.includes(".") && !STOP_IDENTIFIERS.has(t.toLowerCase()))
+  );
+}
+
+/**
+ * Normalizes a path as written in a report into the form most likely to exist in the
+ * repository: forward slashes, no file:// or drive letter, and no installed-package prefix
+ * (".../site-packages/requests/models.py" is "requests/models.py" in the repo).
+ */
+export function normalizePath(raw: string): string {
+  let p = raw.trim().replace(/^file:\/\//i, "").replace(/\\/g, "/");
+  p = p.replace(/^\/?[A-Za-z]:\//, "/");
+  const installed = /(?:^|\/)(?:site|dist)-packages\/(?:[^/]+\.egg\/)?(.+)$/.exec(p);
+  if (installed?.[1]) return installed[1];
+  const egg = /(?:^|\/)[^/]+\.egg\/(.+)$/.exec(p);
+  if (egg?.[1]) return egg[1];
+  return p.replace(/\/{2,}/g, "/").replace(/^\.\//, "");
+}
+
+/** True when a token (already stripped of quotes and line suffixes) names a file or directory. */
+export function isPathLike(token: string): boolean {
+  const t = token.replace(/\\/g, "/").replace(/^\/?[A-Za-z]:(?=\/)/, "");
+  if (t.includes("://") || !/^[\w@.+~\-/]+$/.test(t) || t.length < 3) return false;
+  if (PRODUCT_NAMES.has(t.toLowerCase())) return false;
+  const ext = /\.([A-Za-z0-9]+)$/.exec(t)?.[1]?.toLowerCase();
+  const base = t.slice(t.lastIndexOf("/") + 1);
+  if (ext && SOURCE_EXTENSIONS.has(ext) && /^[\w@+-]/.test(base) && !/^\d+(\.\d+)*$/.test(base.slice(0, -ext.length - 1))) {
+    return true;
+  }
+  if (!t.includes("/")) return false;
+  const segments = t.split("/").filter(Boolean);
+  if (segments.length === 0 || segments.some((s) => /^\d+$/.test(s))) return false;
+  if (t.endsWith("/") || /^(?:\.{1,2}|~)\//.test(t)) return true;
+  if (segments.length >= 3) return true;
+  return COMMON_ROOTS.has((segments[0] ?? "").toLowerCase());
+}
+
+function extractStackFrames(text: string): StackFrame[] {
+  const frames: StackFrame[] = [];
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
+    const found = parseFrameLine(line, lines[i - 1] ?? "") ?? parseLegacyIPythonFrame(line, lines.slice(i + 1, i + 12));
+    if (found) frames.push(found);
+  });
+  return dedupeFrames(frames);
+}
+
+// Older IPython prints "path in func(args)" and marks the failing line with "-> 2144" below it.
+function parseLegacyIPythonFrame(line: string, following: string[]): StackFrame | null {
+  const m = /^\[?((?:[A-Za-z]:)?[^\s[\]()]+\.py)\]?(?:\([^)]*\))?\s+in\s+([\w<>]+)\(/.exec(line.trim());
+  if (!m?.[1] || !m[2]) return null;
+  const arrow = following.map((l) => /^-+>\s*(\d+)/.exec(l.trim())?.[1]).find(Boolean);
+  return frame(m[1], arrow ?? "", cleanFunc(m[2]));
+}
+
+const PY_FRAME = /\bFile "([^"]+)", line (\d+)(?:, in ([\w.<>]+))?/;
+const IPY_FRAME = /^\s*File\s+([^\s,]+?):(\d+),\s+in\s+([\w.<>]+)/;
+const JAVA_FRAME = /\bat\s+([\w$.<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
+const JS_FRAME = /\bat\s+(?:async\s+)?(?:(?:new\s+)?([^\s(]+)(?:\s+\[as [^\]]+\])?\s+\()?((?:file:\/\/)?[^\s()]+?):(\d+)(?::\d+)?\)?\s*$/;
+const GO_FRAME = /^\s*(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$/;
+const GO_FUNC = /^\s*([\w./*()$-]+)\(.*\)\s*$/;
+const LOCATION = /(?<![\w/.\\-])((?:[A-Za-z]:)?[\w@.+~\-/\\]+\.[A-Za-z0-9]+):(\d+)(?::\d+)?(?![\d])/g;
+
+function parseFrameLine(line: string, previous: string): StackFrame | null {
+  const py = PY_FRAME.exec(line) ?? IPY_FRAME.exec(line);
+  if (py?.[1] && py[2]) return frame(py[1], py[2], cleanFunc(py[3]));
+  const java = JAVA_FRAME.exec(line);
+  if (java?.[1] && java[2] && java[3]) return javaFrame(java[1], java[2], java[3]);
+  const go = GO_FRAME.exec(line);
+  if (go?.[1] && go[2]) return frame(go[1], go[2], cleanFunc(GO_FUNC.exec(previous)?.[1]));
+  const js = JS_FRAME.exec(line);
+  if (js?.[2] && js[3] && isPathLike(js[2].replace(/^file:\/\//, ""))) {
+    return frame(js[2], js[3], cleanFunc(js[1]));
+  }
+  for (const m of line.matchAll(LOCATION)) {
+    if (m[1] && m[2] && !isUrlContext(line, m.index ?? 0) && isPathLike(m[1])) return frame(m[1], m[2], null);
+  }
+  return null;
+}
+
+function frame(path: string, line: string, func: string | null): StackFrame {
+  const n = Number.parseInt(line, 10);
+  return { path: normalizePath(path), line: Number.isFinite(n) && n > 0 ? n : null, func };
+}
+
+// Java frames name the class with its package, which gives a better path than the bare file.
+function javaFrame(qualified: string, file: string, line: string): StackFrame {
+  const parts = qualified.split(".");
+  const classIndex = parts.findIndex((p) => /^[A-Z]/.test(p));
+  const packageDirs = classIndex > 0 ? parts.slice(0, classIndex) : [];
+  const func = classIndex >= 0 ? parts.slice(classIndex).join(".") : qualified;
+  return frame([...packageDirs, file].join("/"), line, cleanFunc(func));
+}
+
+function cleanFunc(func: string | undefined): string | null {
+  if (!func) return null;
+  const f = func.replace(/^(?:async|new)\s+/, "").replace(/^Object\./, "");
+  return f.includes("<") || f === "" ? null : f;
+}
+
+function dedupeFrames(frames: StackFrame[]): StackFrame[] {
+  const byKey = new Map<string, StackFrame>();
+  for (const f of frames) {
+    const key = `${f.path}:${f.line ?? ""}`;
+    const existing = byKey.get(key);
+    if (!existing) byKey.set(key, f);
+    else if (!existing.func && f.func) existing.func = f.func;
+  }
+  return [...byKey.values()];
+}
+
+function isUrlContext(line: string, index: number): boolean {
+  const before = line.slice(0, index);
+  return /[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(before);
+}
+
+function extractErrors(text: string): { exceptionTypes: string[]; messages: string[] } {
+  const types: string[] = [];
+  const messages: string[] = [];
+  for (const m of text.matchAll(QUALIFIED_EXCEPTION)) if (m[1] && !isBareErrorWord(m[1])) types.push(m[1]);
+  for (const m of text.matchAll(ERRNO_CODE)) types.push(m[0]);
+  const lines = text.split("\n");
+  for (const line of lines) {
+    const withMessage = EXCEPTION_WITH_MESSAGE.exec(line);
+    if (withMessage?.[2] && !PY_FRAME.test(line)) messages.push(clipMessage(withMessage[2]));
+    else {
+      const generic = GENERIC_ERROR_LINE.exec(line);
+      if (generic?.[1]) messages.push(clipMessage(generic[1]));
+    }
+  }
+  const terminal = pythonTerminalLines(lines);
+  for (const { type, message } of terminal) {
+    types.push(type);
+    if (message) messages.push(clipMessage(message));
+  }
+  return { exceptionTypes: dedupe(types), messages: dedupe(messages.filter((m) => m.length >= 3)) };
+}
+
+function isBareErrorWord(name: string): boolean {
+  return new RegExp(`^_*${EXCEPTION_SUFFIX}$`).test(name);
+}
+
+// The last line of a Python traceback names the exception even when it is lower-case
+// ("socket.error: [Errno 104] ..."), which the CamelCase pattern cannot see.
+function pythonTerminalLines(lines: string[]): { type: string; message: string | null }[] {
+  const found: { type: string; message: string | null }[] = [];
+  let inTraceback = false;
+  for (const line of lines) {
+    if (/^\s*Traceback \(most recent call last\)/.test(line) || PY_FRAME.test(line)) {
+      inTraceback = true;
+      continue;
+    }
+    if (!inTraceback || /^\s/.test(line) || line.trim() === "") continue;
+    const m = /^([A-Za-z_][\w.]*)(?::\s*(.*))?$/.exec(line.trim());
+    if (m?.[1] && (m[1].includes(".") || /[A-Z]/.test(m[1]))) {
+      const parts = m[1].split(".");
+      const last = parts[parts.length - 1] ?? m[1];
+      found.push({ type: /^_*[A-Z]/.test(last) ? last : m[1], message: m[2]?.trim() || null });
+    }
+    inTraceback = false;
+  }
+  return found;
+}
+
+function clipMessage(message: string): string {
+  const m = message.trim().replace(/\s+/g, " ");
+  return m.length > MAX_MESSAGE_LENGTH ? `${m.slice(0, MAX_MESSAGE_LENGTH).trimEnd()}…` : m;
+}
+
+function extractQuotedMessages(prose: string): string[] {
+  const out: string[] = [];
+  const quoted = /"([^"\n]{3,200})"|“([^”\n]{3,200})”|(?<![\w'])'([^'\n]{3,200})'(?![\w'])/g;
+  for (const m of prose.matchAll(quoted)) {
+    const body = (m[1] ?? m[2] ?? m[3] ?? "").trim();
+    // A single quoted word is an identifier or option, not a message worth searching for.
+    if (/\s/.test(body) && /[A-Za-z]{2}/.test(body)) out.push(clipMessage(body));
+  }
+  return out;
+}
+
+function extractPaths(prose: string, code: string, frames: StackFrame[]): string[] {
+  const fromText = (text: string) => candidateTokens(text).filter(isPathLike).map(normalizePath);
+  const proseFirst = [...fromText(stripFrameLines(prose)), ...fromText(code), ...frames.map((f) => f.path)];
+  return dedupe(proseFirst.filter((p) => p.length > 0 && !p.includes("*")));
+}
+
+// Whitespace-and-punctuation tokens with any trailing ":12", ":12:5", "#L10" or sentence
+// punctuation removed, so "seaborn/_core.py:" and "deps.py:10" both yield the bare path.
+function candidateTokens(text: string): string[] {
+  const tokens: string[] = [];
+  const withoutWebUrls = text.replace(/\b(?:https?|ftp):\/\/\S+/gi, " ");
+  for (const raw of withoutWebUrls.split(/[\s"'`()<>[\]{},;|=]+/)) {
+    const t = raw
+      .replace(/^file:\/\/+/i, "/")
+      .replace(/#L\d+(?:-L?\d+)?$/, "")
+      .replace(/(?::\d+){1,2}:?$/, "")
+      .replace(/[.:!?]+$/, "");
+    if (t) tokens.push(t);
+  }
+  return tokens;
+}
+
+function stripFrameLines(text: string): string {
+  return text
+    .split("\n")
+    .filter((l) => !PY_FRAME.test(l) && !JAVA_FRAME.test(l) && !/^\s+at\s/.test(l) && !/^\s*Traceback \(/.test(l))
+    .join("\n");
+}
+
+interface Candidate {
+  score: number;
+  first: number;
+}
+
+function rankIdentifiers(
+  prose: string,
+  code: string,
+  frames: StackFrame[],
+  exceptionTypes: ReadonlySet<string>,
+): string[] {
+  const candidates = new Map<string, Candidate>();
+  let order = 0;
+  const add = (name: string, score: number) => {
+    const n = name.replace(/^(?:self|this|cls)\./, "").replace(/\(\)$/, "");
+    if (!isUsefulIdentifier(n, exceptionTypes)) return;
+    const existing = candidates.get(n);
+    if (existing) existing.score += score;
+    else candidates.set(n, { score, first: order++ });
+    const last = n.includes(".") ? n.slice(n.lastIndexOf(".") + 1) : null;
+    if (last && isUsefulIdentifier(last, exceptionTypes)) {
+      const e = candidates.get(last);
+      if (e) e.score += score * 0.9;
+      else candidates.set(last, { score: score * 0.9, first: order++ });
+    }
+  };
+
+  const inline = [...prose.matchAll(/`([^`\n]{1,120})`/g)].map((m) => m[1] ?? "");
+  for (const span of inline) {
+    const s = span.trim();
+    if (/^[A-Za-z_$][\w$.]*(?:\(\))?$/.test(s) && !isPathLike(s)) add(s, 3);
+    else mineCode(s, add, 1.5);
+  }
+  mineCode(code, add, 1);
+  const plainProse = maskPaths(stripFrameLines(stripEmphasis(prose.replace(/`[^`\n]{1,120}`/g, " "))));
+  for (const m of plainProse.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\(\))?(?![\w$])/g)) {
+    const token = m[1] ?? "";
+    if (isDomainLike(token)) continue;
+    if (m[2]) add(token, 3);
+    else if (looksLikeCode(token)) add(token, /^[A-Z][a-z0-9]+[A-Z]/.test(token) && !token.includes(".") ? 1 : 2);
+  }
+  for (const f of frames) if (f.func) add(f.func, 1.5);
+
+  // Names that recur in the prose, or appear in the title line, are what the report is about.
+  const title = (prose.split("\n").find((l) => l.trim() !== "") ?? "").toLowerCase();
+  for (const [name, c] of candidates) {
+    const occurrences = countWord(plainProse, name);
+    c.score += Math.min(occurrences, 4) * 0.5;
+    if (containsWord(title, name.toLowerCase())) c.score += 1;
+  }
+  return [...candidates.entries()]
+    .sort((a, b) => b[1].score - a[1].score || a[1].first - b[1].first)
+    .slice(0, MAX_IDENTIFIERS)
+    .map(([name]) => name);
+}
+
+// Markdown emphasis ("_No response_") would otherwise read as a leading-underscore name.
+function stripEmphasis(text: string): string {
+  return text.replace(/(?<![\w])_([^_\n]*\s[^_\n]*)_(?![\w])/g, " $1 ").replace(/\*\*?([^*\n]+)\*\*?/g, " $1 ");
+}
+
+// Path segments ("_core" in "seaborn/_core.py") must not be mistaken for identifiers.
+function maskPaths(text: string): string {
+  return text
+    .replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ")
+    .replace(/[\w@.+~\-/\\:]+/g, (tok) => {
+      const bare = tok.replace(/(?::\d+){0,2}:?$/, "").replace(/[.:]+$/, "");
+      return isPathLike(bare) ? " " : tok;
+    });
+}
+
+function mineCode(code: string, add: (name: string, score: number) => void, weight: number): void {
+  for (const m of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(/g)) {
+    if (m[1]) add(m[1], 2 * weight);
+  }
+  for (const m of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)\s*=(?!=)/g)) {
+    if (m[1] && looksLikeCode(m[1])) add(m[1], weight);
+  }
+  for (const m of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$(])/g)) {
+    if (m[1] && !isPathLike(m[1]) && !isDomainLike(m[1])) add(m[1], weight);
+  }
+  for (const m of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$.(])/g)) {
+    if (m[1] && looksLikeCode(m[1])) add(m[1], weight * 0.5);
+  }
+}
+
+function isUsefulIdentifier(name: string, exceptionTypes: ReadonlySet<string>): boolean {
+  if (name.length < 2 || /^\d/.test(name) || STOP_IDENTIFIERS.has(name.toLowerCase())) return false;
+  const last = name.slice(name.lastIndexOf(".") + 1);
+  if (exceptionTypes.has(name) || exceptionTypes.has(last) || isBareErrorWord(last)) return false;
+  if (!looksLikeCode(name) && STOPWORDS.has(name.toLowerCase())) return false;
+  return !/^[a-z]$/i.test(name);
+}
+
+function isDomainLike(token: string): boolean {
+  return /\.(?:com|org|net|io|dev|local|edu|gov|co|uk|de)$/i.test(token);
+}
+
+function countWord(text: string, word: string): number {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return (text.match(new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, "g")) ?? []).length;
+}
+
+function containsWord(text: string, word: string): boolean {
+  return countWord(text, word) > 0;
+}
+
+function extractKeywords(prose: string, identifiers: string[], exceptionTypes: string[]): string[] {
+  const taken = new Set([...identifiers, ...exceptionTypes].map((s) => s.toLowerCase()));
+  const cleaned = stripFrameLines(prose)
+    .replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ")
+    .replace(/`[^`\n]*`/g, " ");
+  const lines = cleaned.split("\n");
+  const titleIndex = lines.findIndex((l) => l.trim() !== "");
+  const stats = new Map<string, { count: number; first: number; title: boolean }>();
+  let position = 0;
+  lines.forEach((line, i) => {
+    for (const m of line.matchAll(/[A-Za-z][A-Za-z'-]*[A-Za-z]/g)) {
+      const word = m[0].toLowerCase().replace(/'s$/, "");
+      if (word.length < 3 || STOPWORDS.has(word) || taken.has(word)) continue;
+      const s = stats.get(word) ?? { count: 0, first: position++, title: false };
+      s.count += 1;
+      s.title ||= i === titleIndex;
+      stats.set(word, s);
+    }
+  });
+  return [...stats.entries()]
+    .sort((a, b) => score(b[1]) - score(a[1]) || a[1].first - b[1].first)
+    .slice(0, MAX_KEYWORDS)
+    .map(([w]) => w);
+}
+
+function score(s: { count: number; title: boolean }): number {
+  return s.count + (s.title ? 1 : 0);
+}
+
+function dedupe(values: string[]): string[] {
+  return [...new Set(values)];
+}

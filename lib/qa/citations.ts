@@ -1,0 +1,166 @@
+// Inline citations in answers ("lib/db/queries.ts:10-24"). Every citation is checked
+// against the index generation the answer was built from — the file exists, the lines
+// exist, and a symbol named right before the citation is really there — and anything that
+// fails is marked in the text, so an unverifiable reference is never presented as fact.
+
+import { looksLikeCode, SOURCE_EXTENSIONS } from "./anchors";
+
+export interface Citation {
+  /** The citation exactly as written, including any brackets or backticks around it. */
+  raw: string;
+  path: string;
+  startLine: number;
+  /** As written; an inverted range (end < start) is kept so verification can reject it. */
+  endLine: number;
+  /** Character offset of `raw` in the text. */
+  index: number;
+  /** Code name written right before the citation ("`get_db` (deps.py:10-20)"), if any. */
+  namedSymbol: string | null;
+}
+
+export interface CitationLookup {
+  /** Number of lines in an indexed file, or null when the file is not in the index. */
+  fileLines(path: string): number | null;
+  /** Symbols whose span overlaps the given lines. */
+  symbolsAt(path: string, start: number, end: number): { qualifiedId: string; startLine: number; endLine: number }[];
+}
+
+export interface VerifiedCitation extends Citation {
+  verified: boolean;
+  reason: string | null;
+  /** The symbol the citation points at (the named one when given, else the innermost). */
+  symbol: string | null;
+}
+
+/** Appended after each unverified citation by `markUnverifiedCitations`. */
+export const UNVERIFIED_MARK = " (unverified)";
+
+// path, then ":start[-end]" (an optional ":col" is ignored) or "#Lstart[-Lend]". The
+// lookbehind keeps drive letters ("C:\\x.py:3") and URL tails from starting a match.
+const CITATION = new RegExp(
+  String.raw`(\[)?(\x60)?(?<![\w@+~.\\/:-])([\w@+~.\\/-]*[\w@+~-]\.([A-Za-z0-9]{1,10}))` +
+    String.raw`(?::(\d+)(?:\s*[-–]\s*(\d+)|:\d+)?|#L(\d+)(?:-L?(\d+))?)(?![\w.]*[\w/])(\x60)?(\])?`,
+  "g",
+);
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>()\]]+/gi;
+
+/** Finds inline citations, skipping URLs, clock times and Windows drive letters. */
+export function parseCitations(text: string): Citation[] {
+  // URLs are blanked out (same length, so offsets still match the original text).
+  const masked = text.replace(URL, (url) => " ".repeat(url.length));
+  const citations: Citation[] = [];
+  for (const m of masked.matchAll(CITATION)) {
+    const [whole, open, tickOpen, path = "", ext = "", colonStart, colonEnd, hashStart, hashEnd, tickClose, close] = m;
+    if (!SOURCE_EXTENSIONS.has(ext.toLowerCase())) continue;
+    const start = m.index ?? 0;
+    // Brackets and backticks belong to the citation only when they enclose it.
+    const bracketed = Boolean(open && close);
+    const ticked = Boolean(tickOpen && tickClose);
+    const rawStart = start + (bracketed ? 0 : (open?.length ?? 0)) + (ticked ? 0 : (tickOpen?.length ?? 0));
+    let rawEnd = start + whole.length - (bracketed ? 0 : (close?.length ?? 0)) - (ticked ? 0 : (tickClose?.length ?? 0));
+    // "[deps.py:10](#…)" is a Markdown link: the mark must go after the whole link.
+    if (bracketed && text[rawEnd] === "(") {
+      const closing = text.indexOf(")", rawEnd);
+      if (closing !== -1 && !text.slice(rawEnd, closing).includes("\n")) rawEnd = closing + 1;
+    }
+    const startLine = Number(colonStart ?? hashStart);
+    citations.push({
+      raw: text.slice(rawStart, rawEnd),
+      path,
+      startLine,
+      endLine: Number(colonEnd ?? hashEnd ?? startLine),
+      index: rawStart,
+      namedSymbol: symbolBefore(text, rawStart),
+    });
+  }
+  return citations;
+}
+
+// A code name immediately before the citation, joined only by a connector:
+// "`get_db` (deps.py:10)", "get_db() in deps.py:10", "function get_db at deps.py:10".
+function symbolBefore(text: string, index: number): string | null {
+  let before = text.slice(Math.max(0, index - 160), index).split("\n").pop() ?? "";
+  before = before.replace(/[\s([]+$/, "");
+  before = before.replace(/\s+(?:(?:is\s+)?(?:defined|declared|implemented)\s+)?(?:in|at|from|see|lives in)$/i, "");
+  before = before.replace(/\s*[—–:,-]$/, "");
+  const m = /(?:^|[^\w$.`])(`?)([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\(\))?\1$/.exec(before);
+  if (!m?.[2]) return null;
+  const name = m[2];
+  return m[1] || m[3] || looksLikeCode(name) ? name : null;
+}
+
+/** Checks each citation against the index; nothing unsafe or unknown is ever verified. */
+export function verifyCitations(citations: Citation[], lookup: CitationLookup): VerifiedCitation[] {
+  return citations.map((c) => verifyOne(c, lookup));
+}
+
+function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation {
+  const fail = (reason: string): VerifiedCitation => ({ ...citation, verified: false, reason, symbol: null });
+  const path = citation.path.replace(/^\.\//, "");
+  const unsafe = unsafePathReason(path);
+  if (unsafe) return fail(unsafe);
+  if (citation.startLine < 1) return fail("line numbers start at 1");
+  if (citation.endLine < citation.startLine) {
+    return fail(`inverted line range ${citation.startLine}-${citation.endLine}`);
+  }
+  const total = lookup.fileLines(path);
+  if (total === null) return fail("file not in index");
+  if (citation.endLine > total) {
+    const range = citation.startLine === citation.endLine ? `line ${citation.startLine}` : `lines ${citation.startLine}-${citation.endLine}`;
+    return fail(`${range} past end of file (${total} lines)`);
+  }
+
+  const here = lookup.symbolsAt(path, citation.startLine, citation.endLine);
+  const named = citation.namedSymbol;
+  if (named) {
+    const match = here.find((s) => symbolMatches(s.qualifiedId, named));
+    if (match) return { ...citation, verified: true, reason: null, symbol: match.qualifiedId };
+    const elsewhere = lookup.symbolsAt(path, 1, total).find((s) => symbolMatches(s.qualifiedId, named));
+    if (elsewhere) {
+      return fail(`${named} is at lines ${elsewhere.startLine}-${elsewhere.endLine}, not ${rangeText(citation)}`);
+    }
+    // A name that is not a symbol anywhere in the file may be a variable or attribute,
+    // which the index does not track; only clear callable or type references are judged.
+    if (looksLikeSymbolReference(named)) return fail(`no symbol ${named} at these lines`);
+  }
+  const innermost = [...here].sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+  return { ...citation, verified: true, reason: null, symbol: innermost?.qualifiedId ?? null };
+}
+
+function rangeText(c: Citation): string {
+  return c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}-${c.endLine}`;
+}
+
+// Citations are resolved inside the repository only; anything else is never looked up.
+function unsafePathReason(path: string): string | null {
+  if (path.includes("\\")) return "backslash path";
+  if (path.startsWith("/") || path.startsWith("~") || /^[A-Za-z]:/.test(path)) return "absolute path";
+  if (path.split("/").some((segment) => segment === "..")) return "path leaves the repository";
+  return null;
+}
+
+// "Foo.bar" matches "src/foo.ts::Foo.bar"; "bar" matches any "…::X.bar" or "…::bar".
+function symbolMatches(qualifiedId: string, name: string): boolean {
+  const qualified = qualifiedId.includes("::") ? qualifiedId.slice(qualifiedId.lastIndexOf("::") + 2) : qualifiedId;
+  return qualified === name || qualified.endsWith(`.${name}`) || name.endsWith(`.${qualified}`);
+}
+
+function looksLikeSymbolReference(name: string): boolean {
+  return /^[A-Z][a-z0-9]+[A-Z]/.test(name) || /^[A-Z][\w$]*\.[A-Za-z_$]/.test(name);
+}
+
+/**
+ * Marks every unverified citation in the text (" (unverified)" after it) so the answer
+ * never states an unchecked reference as fact. Offsets come from `parseCitations` on the
+ * same text; a result whose text no longer matches is left alone.
+ */
+export function markUnverifiedCitations(text: string, results: VerifiedCitation[], mark = UNVERIFIED_MARK): string {
+  let out = text;
+  const unverified = results.filter((r) => !r.verified).sort((a, b) => b.index - a.index);
+  for (const r of unverified) {
+    const end = r.index + r.raw.length;
+    if (out.slice(r.index, end) !== r.raw || out.startsWith(mark, end)) continue;
+    out = `${out.slice(0, end)}${mark}${out.slice(end)}`;
+  }
+  return out;
+}

@@ -1,0 +1,434 @@
+// Deterministic query classifier: the offline default and the fallback whenever the LLM
+// classifier fails. It scores weighted signals per mode instead of taking the first rule
+// that matches, so a question that mentions a "flow" but pastes a traceback still lands on
+// DIAGNOSTIC, and a vague question with no signal at all falls back to CONCEPTUAL.
+
+import { extractAnchors, isPathLike, normalizePath, splitFences } from "./anchors";
+
+export const QUERY_MODES = ["conceptual", "diagnostic", "exploratory", "analytical"] as const;
+export type QueryMode = (typeof QUERY_MODES)[number];
+
+export interface RuleClassification {
+  mode: QueryMode;
+  reasoning: string;
+  scope: string | null;
+  confidence: number;
+}
+
+interface Prepared {
+  /** Original text, used where case or layout matters (tracebacks, exception names). */
+  raw: string;
+  /** Lower-cased prose with fenced code removed, so code never reads as intent. */
+  prose: string;
+  exceptionTypes: string[];
+  frameCount: number;
+  hasFence: boolean;
+}
+
+interface Signal {
+  mode: QueryMode;
+  weight: number;
+  /** Describes the signal in the reasoning sentence; `$` is replaced by what matched. */
+  label: string;
+  match: (q: Prepared) => string | null;
+}
+
+const inProse =
+  (pattern: RegExp) =>
+  (q: Prepared): string | null =>
+    pattern.exec(q.prose)?.[0]?.trim() ?? null;
+
+// A mode with no signal must still beat nothing: conceptual is the "general question" default.
+const CONCEPTUAL_BASELINE = 0.75;
+
+const SIGNALS: readonly Signal[] = [
+  // Diagnostic: something is failing and the user wants the cause.
+  {
+    mode: "diagnostic",
+    weight: 4,
+    label: "an exception type ($)",
+    match: (q) => q.exceptionTypes[0] ?? null,
+  },
+  {
+    mode: "diagnostic",
+    weight: 3,
+    label: "a stack trace",
+    match: (q) => (q.frameCount > 0 || /Traceback \(most recent call last\)/.test(q.raw) ? "trace" : null),
+  },
+  {
+    mode: "diagnostic",
+    weight: 3,
+    label: 'a "why am I getting" question',
+    match: inProse(/\bwhy (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b/),
+  },
+  {
+    mode: "diagnostic",
+    weight: 2.5,
+    label: 'failure wording ("$")',
+    match: inProse(
+      /\b(?:fail(?:s|ed|ing|ures?)?|crash(?:es|ed|ing)?|broken|breaks|hangs?|hanging|freez(?:es|ing)|stuck|times? ?out|timing out|timed out|segfaults?|panic(?:s|ked)?|leak(?:s|ing)?|regression|exits? with (?:code|status))\b/,
+    ),
+  },
+  {
+    mode: "diagnostic",
+    weight: 2.5,
+    label: 'something not working ("$")',
+    match: inProse(
+      /\b(?:(?:does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|are ?n[o']?t|wo ?n[o']?t|can ?n[o']?t|cannot|never) (?:(?:the|this|my|our|a|an|it|its|\w+'s) (?:[\w-]+ ){0,2})?(?:work|working|load|start|run|update|save|persist|show|appear|return|compile|connect|match|get)\w*|no longer (?:works?|\w+s)|not (?:working|persisted|saved|found|caught|updated|recognized|respected))\b/,
+    ),
+  },
+  {
+    mode: "diagnostic",
+    weight: 3,
+    label: 'expected-versus-actual behaviour ("$")',
+    match: inProse(
+      /\bwhen it should(?:n[o']?t)?\b|\bshould(?:n[o']?t)? (?:\w+ ){0,6}(?:but|instead)\b|\binstead of (?:\w+ing|returning|raising)\b|\bexpected (?:behaviou?r|output|result)\b|\bactual (?:behaviou?r|output|result)\b|\bwrong (?:results?|values?|output|lines?|answers?|order|path|status)\b|\bincorrect(?:ly)?\b|\bunexpected(?:ly)?\b|\bpoint(?:s)? to the wrong\b|\bbut (?:it |they |this |that )?should\b|\b(?:returns?|returning|gives?|shows?|yields?) (?:no|nothing|empty|an empty|none|null|undefined|nan)\b/,
+    ),
+  },
+  {
+    mode: "diagnostic",
+    weight: 2,
+    label: 'error wording ("$")',
+    match: inProse(/\b(?:errors?|exceptions?|stack ?traces?|tracebacks?|warnings?|bugs?|buggy)\b/),
+  },
+  {
+    mode: "diagnostic",
+    weight: 1.5,
+    label: 'a request to fix something ("$")',
+    match: inProse(/\b(?:fix|fixing|debug|debugging|troubleshoot|work ?around|resolve this|solve this)\b/),
+  },
+  {
+    mode: "diagnostic",
+    weight: 2,
+    label: 'raise/throw wording ("$")',
+    match: inProse(/\b(?:raises|raised|raising|throws|threw|thrown)\b/),
+  },
+  {
+    mode: "diagnostic",
+    weight: 2.5,
+    label: "an HTTP status code ($)",
+    match: inProse(
+      /\b(?:returns?|returning|got|gets|getting|status|responds? with|response|http|a|an) (?:(?:status|code|error|http) )?[45]\d\d\b|\b[45]\d\d (?:error|response|status|from)\b/,
+    ),
+  },
+  {
+    mode: "diagnostic",
+    weight: 2,
+    label: 'a performance symptom ("$")',
+    match: inProse(/\b(?:too slow|very slow|so slow|slow(?:er)? than|takes forever|out of memory|oom|memory usage)\b/),
+  },
+  {
+    mode: "diagnostic",
+    weight: 3,
+    label: "bug-report structure ($)",
+    match: inProse(
+      /\b(?:steps to reproduce|to reproduce|expected (?:behaviou?r|result|output)|actual (?:behaviou?r|result|output)|what happened|what you expected|mcve|minimal (?:complete |reproducible |verifiable )*example|mre)\b|^\s*(?:#+\s*)?(?:expected|actual)(?: (?:behaviou?r|result|output))?\s*:/m,
+    ),
+  },
+  {
+    mode: "diagnostic",
+    weight: 1.5,
+    label: 'a stated expectation ("$")',
+    match: inProse(
+      /\b(?:i thought|my understanding (?:was|is)|i (?:would )?expect(?:ed)?|supposed to|should (?:be|return|work|have|not|still))\b/,
+    ),
+  },
+  {
+    mode: "diagnostic",
+    weight: 1.5,
+    label: "pasted code in a long report",
+    match: (q) => (q.hasFence && q.raw.length > 300 ? "fence" : null),
+  },
+  {
+    mode: "diagnostic",
+    weight: 0.5,
+    label: "a why-question",
+    match: inProse(/^\s*why\b(?! (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b)/),
+  },
+
+  // Exploratory: follow execution or data forward through the code.
+  {
+    mode: "exploratory",
+    weight: 3,
+    label: 'a request to trace or walk through code ("$")',
+    match: inProse(/(?<!stack )\btrac(?:e|ing)\b(?!back)|\bwalk (?:me |us )?through\b|\bwalkthrough\b|\bstep[- ]by[- ]step\b/),
+  },
+  {
+    mode: "exploratory",
+    weight: 3,
+    label: 'a "what happens when" question',
+    match: inProse(/\bwhat happens (?:when|after|if|before|during|on|once)\b/),
+  },
+  {
+    mode: "exploratory",
+    weight: 2,
+    label: 'flow wording ("$")',
+    match: inProse(/\b(?:data ?flow|control ?flow|flows?|flowing)\b/),
+  },
+  {
+    mode: "exploratory",
+    weight: 3,
+    label: 'execution order or call chains ("$")',
+    match: inProse(
+      /\b(?:execution|call|calling|startup|boot|request|initiali[sz]ation|middleware) (?:order|sequence|path|chain|graph|lifecycle)\b|\bin (?:what|which) order\b|\border of (?:execution|calls|operations)\b|\bsequence of\b|\bcall (?:chain|path|graph)\b|\bstartup sequence\b/,
+    ),
+  },
+  {
+    mode: "exploratory",
+    weight: 2.5,
+    label: 'callers or callees ("$")',
+    match: inProse(
+      /\b(?:who|what|which functions?) (?:calls|invokes|uses)\b|\bcallers?\b|\bcallees?\b|\bwhere (?:is|are) \S+ (?:called|invoked)\b|\bwhich functions does\b|\bwhat does \S+ call\b/,
+    ),
+  },
+  {
+    mode: "exploratory",
+    weight: 2.5,
+    label: 'how components connect ("$")',
+    match: inProse(
+      /\bhow (?:does|do|is|are) .{1,60}?\b(?:call|calls|invoke|invokes|reach(?:es)?|gets? (?:to|from)|connect(?:s|ed)?|interact(?:s)?|passed to|hand(?:s|ed)? off|triggers?|triggered|wired|routed|dispatch(?:ed|es)?|flow into|restored|propagat(?:e|es|ed))\b/,
+    ),
+  },
+  {
+    mode: "exploratory",
+    weight: 2,
+    label: 'a from-to path ("$")',
+    match: inProse(/\bfrom (?:the |a |an )?[a-z][a-z .\-/_]{1,40}? to (?:the |a |an )?[a-z][a-z\-/_]{1,30}/),
+  },
+  {
+    mode: "exploratory",
+    weight: 2,
+    label: 'a path through the code ("$")',
+    match: inProse(
+      /\bthe path (?:a|an|the) \w+ takes\b|\bend(?:s)? up\b|\bgets? (?:passed|sent|routed|forwarded)\b|\bfollow(?:s|ing)? (?:the |a |an )?(?:request|call|data|flow|path|code|execution|chain|message)\b/,
+    ),
+  },
+  {
+    mode: "exploratory",
+    weight: 1.5,
+    label: 'pipeline or lifecycle wording ("$")',
+    match: inProse(/\b(?:lifecycle|life cycle|end[- ]to[- ]end|entry ?points?|pipeline)\b/),
+  },
+
+  // Analytical: judge the structure or quality of the code.
+  {
+    mode: "analytical",
+    weight: 3,
+    label: 'architecture wording ("$")',
+    match: inProse(/\barchitect(?:ure|ural|urally)\b/),
+  },
+  {
+    mode: "analytical",
+    weight: 3.5,
+    label: 'a "what is wrong with" assessment',
+    match: inProse(/\bwhat(?:'s| is) wrong with\b/),
+  },
+  {
+    mode: "analytical",
+    weight: 3,
+    label: 'a request for problems or flaws ("$")',
+    match: inProse(
+      /\b(?:what|which) (?:are |is )?(?:the )?(?:main |biggest |major |potential |key |architectural |design |structural )*(?:problems?|issues|risks?|flaws?|weaknesses|concerns|shortcomings|downsides)\b|\b(?:problems?|issues|risks|concerns) (?:do you see|you see|with the)\b|\bany (?:problems|issues|risks|concerns|smells)\b/,
+    ),
+  },
+  {
+    mode: "analytical",
+    weight: 3,
+    label: 'quality wording ("$")',
+    match: inProse(
+      /\b(?:code quality|quality|flaws?|flawed|weakness(?:es)?|shortcomings?|code smells?|smells?|anti-?patterns?|tech(?:nical)? debt|hot ?spots?|fan[- ](?:in|out)|god (?:class|object)|dead code)\b/,
+    ),
+  },
+  {
+    mode: "analytical",
+    weight: 3,
+    label: 'a request to assess ("$")',
+    match: inProse(
+      /\b(?:assess(?:ment)?|audit|critique|critici[sz]e)\b|\b(?:evaluate|review|analy[sz]e|judge|rate) (?:the|this|our|my|how|its|whether|code)\b|\b(?:code review|design review|evaluation of (?:the|this|our) (?:code|design|architecture|structure|module)|structural analysis)\b/,
+    ),
+  },
+  {
+    mode: "analytical",
+    weight: 2.5,
+    label: 'dependency or coupling wording ("$")',
+    match: inProse(
+      /\b(?:coupl(?:ed|ing)|cohesi(?:on|ve)|dependenc(?:y|ies)|depend(?:s|ing|ent)? on|circular|layer(?:ing|ed)|modular(?:ity)?|separation of concerns|boundar(?:y|ies))\b/,
+    ),
+  },
+  {
+    mode: "analytical",
+    weight: 2,
+    label: 'structure or design wording ("$")',
+    match: inProse(/(?<!data )\bstructur(?:e|ed|al|ing)\b|\bdesign(?:ed)?\b|\borgani[sz](?:ed|ation)\b/),
+  },
+  {
+    mode: "analytical",
+    weight: 2,
+    label: 'maintainability wording ("$")',
+    match: inProse(
+      /\b(?:maintainab(?:le|ility)|scalab(?:le|ility)|complexity|most complex|refactor(?:ing)?|duplicat(?:ed|ion)|bottlenecks?|trade-?offs?|pros and cons|best practices?|improvements?|well[- ](?:structured|designed|organi[sz]ed)|clean)\b/,
+    ),
+  },
+
+  // Conceptual: what something is, does, or how to use it.
+  {
+    mode: "conceptual",
+    weight: 2,
+    label: 'a what-is/what-does question ("$")',
+    match: inProse(
+      /\bwhat (?:does|do) .{1,60}?\b(?:do|does|mean|produce|return|contain|accept|represent)\b|\bpurpose of\b|\bused for\b|\bwhat is \S+ for\b|\bwhat \S+ (?:is|are) for\b/,
+    ),
+  },
+  {
+    mode: "conceptual",
+    weight: 1,
+    label: 'a what-is question ("$")',
+    match: inProse(/^\s*what(?:'s| is| are) (?:a|an|the)\b/),
+  },
+  {
+    mode: "conceptual",
+    weight: 2,
+    label: 'a how-to question ("$")',
+    match: inProse(/\bhow (?:do|can|should|would) (?:i|we|you|one)\b|\bhow to\b/),
+  },
+  {
+    mode: "conceptual",
+    weight: 2,
+    label: 'a how-does-it-work question ("$")',
+    match: inProse(/\bhow (?:does|do|is|are) .{1,60}?\bwork(?:s|ing)?\b/),
+  },
+  {
+    mode: "conceptual",
+    weight: 1.5,
+    label: 'a request for explanation or location ("$")',
+    match: inProse(
+      /\b(?:explain|describe|overview|introduction|summari[sz]e|difference between|where (?:is|are) .{1,40}?(?:defined|configured|declared|set|stored|located|implemented))\b/,
+    ),
+  },
+  {
+    mode: "conceptual",
+    weight: 1.5,
+    label: 'a question about supported options ("$")',
+    match: inProse(/\b(?:what|which) (?:options|flags|arguments|parameters|languages|formats|providers|commands|settings)\b/),
+  },
+];
+
+// Ties go to the mode whose retrieval is most specific: a symptom beats a flow, a flow beats
+// an assessment, and anything beats the general default.
+const TIE_ORDER: readonly QueryMode[] = ["diagnostic", "exploratory", "analytical", "conceptual"];
+
+/** Classifies a question into a retrieval mode with deterministic weighted rules. */
+export function classifyByRules(question: string): RuleClassification {
+  const q = prepare(question);
+  const scores: Record<QueryMode, number> = { conceptual: CONCEPTUAL_BASELINE, diagnostic: 0, exploratory: 0, analytical: 0 };
+  const hits: Record<QueryMode, string[]> = { conceptual: [], diagnostic: [], exploratory: [], analytical: [] };
+  for (const signal of SIGNALS) {
+    const found = signal.match(q);
+    if (found === null) continue;
+    scores[signal.mode] += signal.weight;
+    hits[signal.mode].push(signal.label.replace("$", clip(found)));
+  }
+  const ranked = [...TIE_ORDER].sort((a, b) => scores[b] - scores[a] || TIE_ORDER.indexOf(a) - TIE_ORDER.indexOf(b));
+  const mode = ranked[0] ?? "conceptual";
+  const runnerUp = ranked[1] ?? "conceptual";
+  const anySignal = QUERY_MODES.some((m) => hits[m].length > 0);
+  return {
+    mode,
+    reasoning: explain(mode, hits[mode], runnerUp, hits[runnerUp]),
+    scope: extractScope(question),
+    confidence: anySignal ? confidenceFrom(scores[mode], scores[runnerUp]) : 0.4,
+  };
+}
+
+/**
+ * The part of the codebase a question is about: a path if one is written in the prose,
+ * else a component named as "the X module/package/layer/…", else null. Paths inside
+ * tracebacks are left out: they locate the failure, not the user's area of interest.
+ */
+export function extractScope(question: string): string | null {
+  const prose = stripTraceLines(splitFences(question.replace(/\r\n?/g, "\n")).prose);
+  for (const raw of prose.split(/[\s"'`()<>[\]{},;|]+/)) {
+    const token = raw.replace(/(?::\d+){1,2}$/, "").replace(/[.:!?]+$/, "");
+    if (!token || /^(?:\/|~|[A-Za-z]:[\\/])/.test(token) || token.includes("://")) continue;
+    if (isPathLike(token)) return normalizePath(token);
+  }
+  const named = new RegExp(
+    `\\b(?:the|our|my|this|that)\\s+((?:[\\w.-]+\\s+){0,2}?[\\w.-]+)\\s+(?:${SCOPE_NOUNS})s?\\b`,
+    "gi",
+  );
+  for (const m of prose.matchAll(named)) {
+    const name = m[1] ? scopeName(m[1]) : null;
+    if (name) return name;
+  }
+  const area = /\b(?:the|our|in)\s+(frontend|backend|cli|ui|client|server)\b/i.exec(prose);
+  return area?.[1]?.toLowerCase() ?? null;
+}
+
+const SCOPE_NOUNS =
+  "module|package|folder|directory|dir|layer|service|component|subsystem|library|crate|namespace|code|system|endpoint|app|router|controller|plugin";
+
+const FUNCTION_WORDS = new Set([
+  "between", "and", "or", "of", "to", "with", "from", "in", "on", "for", "how", "is", "are", "was", "does", "do",
+  "what", "which", "when", "where", "why", "into", "by", "at", "as",
+]); // prettier-ignore
+
+const VAGUE_WORDS = new Set([
+  "whole", "entire", "overall", "current", "same", "new", "old", "other", "existing", "main", "source", "this",
+  "that", "my", "our", "the", "a", "an", "its", "all", "every", "entire",
+]); // prettier-ignore
+
+// "the whole qa module" names "qa"; "the module boundaries between app" names nothing.
+function scopeName(phrase: string): string | null {
+  const words = phrase.split(/\s+/).map((w) => w.toLowerCase());
+  if (words.some((w) => FUNCTION_WORDS.has(w))) return null;
+  const kept = words.filter((w) => !VAGUE_WORDS.has(w));
+  return kept.length > 0 ? kept.join(" ") : null;
+}
+
+function prepare(question: string): Prepared {
+  const raw = question.replace(/\r\n?/g, "\n");
+  const { prose } = splitFences(raw);
+  const anchors = extractAnchors(raw);
+  return {
+    raw,
+    prose: prose.toLowerCase().replace(/[’‘]/g, "'"),
+    exceptionTypes: anchors.exceptionTypes,
+    frameCount: anchors.stackFrames.length,
+    hasFence: /^\s*(?:```|~~~)/m.test(raw),
+  };
+}
+
+function stripTraceLines(text: string): string {
+  return text
+    .split("\n")
+    .filter((l) => !/^\s*(?:File "|at\s|Traceback \()/.test(l))
+    .join("\n");
+}
+
+function confidenceFrom(top: number, second: number): number {
+  const margin = (top - second) / (top + 1);
+  const value = 0.5 + 0.45 * margin;
+  return Math.round(Math.min(0.95, Math.max(0.3, value)) * 100) / 100;
+}
+
+function explain(mode: QueryMode, found: string[], runnerUp: QueryMode, runnerUpFound: string[]): string {
+  const name = mode[0]?.toUpperCase() + mode.slice(1);
+  if (found.length === 0) {
+    return runnerUpFound.length > 0
+      ? `${name} by default: the only signals (${runnerUp}: ${joinList(runnerUpFound)}) were too weak to choose another mode.`
+      : `${name} by default: no error, tracing or assessment signal was found, so it is treated as a general question.`;
+  }
+  const other = runnerUpFound.length > 0 ? `; weaker ${runnerUp} signals: ${joinList(runnerUpFound)}` : "";
+  return `${name} because the question has ${joinList(found)}${other}.`;
+}
+
+function joinList(items: string[]): string {
+  const unique = [...new Set(items)];
+  if (unique.length <= 1) return unique[0] ?? "";
+  return `${unique.slice(0, -1).join(", ")} and ${unique[unique.length - 1]}`;
+}
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ");
+  return oneLine.length > 40 ? `${oneLine.slice(0, 40)}…` : oneLine;
+}

@@ -1,0 +1,89 @@
+/**
+ * The evidence subgraph of a question: (subject, relation, object) triples over the
+ * symbols in context — calls, called-by, raises, mutates, emits — built each pass
+ * and linearized into the prompt so a model (or the offline engine) reasons over
+ * structure, not only text.
+ */
+import "server-only";
+import { callersOf, calleesOf, symbolsByQualifiedIds } from "../db/code-graph.ts";
+import type { ContextItem } from "./context.ts";
+
+export type Relation = "calls" | "called_by" | "raises" | "mutates" | "emits";
+
+export interface Triple {
+  subject: string;
+  relation: Relation;
+  object: string;
+  /** where the object is defined, when it is a symbol of the repository */
+  objectPath: string | null;
+  objectLines: [number, number] | null;
+  /** whether the object symbol is already in the context */
+  inContext: boolean;
+  confidence: number;
+}
+
+export interface EvidenceGraph {
+  triples: Triple[];
+}
+
+const MAX_EDGES_PER_SYMBOL = 12;
+
+export async function buildEvidenceGraph(generationId: string, items: ContextItem[]): Promise<EvidenceGraph> {
+  const inContext = new Set(items.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])));
+  const triples: Triple[] = [];
+  const targets = new Set<string>();
+  const pending: { subject: string; relation: Relation; id: string; confidence: number }[] = [];
+  for (const item of items) {
+    const f = item.facts;
+    if (!f) continue;
+    for (const r of f.raises) triples.push(triple(f.qualifiedName, "raises", r));
+    for (const m of f.mutates) triples.push(triple(f.qualifiedName, "mutates", m));
+    for (const e of f.errorStrings.slice(0, 4)) triples.push(triple(f.qualifiedName, "emits", e));
+    const [callees, callers] = await Promise.all([
+      calleesOf(generationId, f.qualifiedId, MAX_EDGES_PER_SYMBOL * 2),
+      callersOf(generationId, f.qualifiedId, MAX_EDGES_PER_SYMBOL),
+    ]);
+    const seenCallee = new Set<string>();
+    for (const e of callees) {
+      if (!e.dstId || seenCallee.has(e.dstId) || seenCallee.size >= MAX_EDGES_PER_SYMBOL) continue;
+      seenCallee.add(e.dstId);
+      pending.push({ subject: f.qualifiedName, relation: "calls", id: e.dstId, confidence: e.confidence });
+      targets.add(e.dstId);
+    }
+    for (const e of callers) {
+      pending.push({ subject: f.qualifiedName, relation: "called_by", id: e.srcId, confidence: e.confidence });
+      targets.add(e.srcId);
+    }
+  }
+  const symbols = await symbolsByQualifiedIds(generationId, [...targets]);
+  const byId = new Map(symbols.map((s) => [s.qualifiedId, s]));
+  for (const p of pending) {
+    const s = byId.get(p.id);
+    if (!s) continue;
+    triples.push({
+      subject: p.subject,
+      relation: p.relation,
+      object: s.qualifiedName,
+      objectPath: s.path,
+      objectLines: [s.startLine, s.endLine],
+      inContext: inContext.has(s.qualifiedId),
+      confidence: p.confidence,
+    });
+  }
+  return { triples };
+}
+
+function triple(subject: string, relation: Relation, object: string): Triple {
+  return { subject, relation, object, objectPath: null, objectLines: null, inContext: true, confidence: 1 };
+}
+
+/** One line per triple, grouped by subject, for prompts. */
+export function linearizeGraph(graph: EvidenceGraph, maxLines = 80): string {
+  const lines = graph.triples.slice(0, maxLines).map((t) => {
+    const where = t.objectPath && t.objectLines ? ` (${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}${t.inContext ? "" : ", not in context"})` : "";
+    const object = t.relation === "emits" ? JSON.stringify(t.object) : t.object;
+    return `(${t.subject}) -[${t.relation}]-> (${object})${where}`;
+  });
+  if (graph.triples.length > maxLines) lines.push(`… ${graph.triples.length - maxLines} more relations`);
+  return lines.join("\n");
+}

@@ -1,0 +1,236 @@
+/**
+ * Resolves the gaps an answerer named into new context, cheapest and most precise
+ * first: direct lookup (`name in path`, qualified ids), a named file, a function
+ * name, then a mode-specific search, and semantic search (top k) last. Each gap
+ * reports how it was resolved or what was searched, and a gap that cannot be
+ * resolved is remembered so it is never retried in the session.
+ */
+import "server-only";
+import {
+  calleesOf,
+  filesBySuffix,
+  symbolByQualifiedId,
+  symbolsByName,
+  symbolsByQualifiedIds,
+  symbolsByQualifiedName,
+  symbolsInFile,
+  symbolsRaising,
+  symbolsWithErrorString,
+  type SymbolRecord,
+} from "../db/code-graph.ts";
+import { hybridSearch } from "../search/hybrid.ts";
+import { symbolItem, textItem, type ContextItem, type ContextSet, type SourceReader } from "./context.ts";
+import type { CgragConfig } from "./config.ts";
+import { normalizeGap, parseGapTarget } from "./gaps.ts";
+import type { GapReport, QueryMode } from "./types.ts";
+
+export interface GapResolutionInput {
+  gaps: string[];
+  mode: QueryMode;
+  generationId: string;
+  repositoryId: string;
+  config: CgragConfig;
+  reader: SourceReader;
+  context: ContextSet;
+  /** normalized gaps known to be unresolvable (session-wide) */
+  notFound: Set<string>;
+  pass: number;
+  /** token budget for this pass's gap resolution */
+  budget: number;
+  /** sub-queries for fuzzy gaps (from a sufficiency judgment), keyed by gap */
+  subQueries?: Map<string, string>;
+}
+
+export interface GapResolutionResult {
+  items: ContextItem[];
+  reports: GapReport[];
+  tokens: number;
+}
+
+type Via = NonNullable<GapReport["via"]>;
+
+export async function resolveGaps(input: GapResolutionInput): Promise<GapResolutionResult> {
+  const items: ContextItem[] = [];
+  const reports: GapReport[] = [];
+  let used = 0;
+  for (const gap of input.gaps) {
+    const key = normalizeGap(gap);
+    if (input.notFound.has(key)) {
+      reports.push({ gap, status: "skipped", via: null, found: [], searched: [], note: "already known to be unresolvable in this session" });
+      continue;
+    }
+    const remaining = input.budget - used;
+    if (remaining < 60) {
+      reports.push({ gap, status: "skipped", via: null, found: [], searched: [], note: "gap budget for this pass is spent" });
+      continue;
+    }
+    const perGap = Math.min(input.config.perGapBudget, remaining);
+    const attempt = await resolveOne(gap, input, perGap);
+    if (attempt.items.length === 0) {
+      // Already in context counts as resolved: the answerer just has to look again.
+      if (attempt.alreadyInContext.length) {
+        reports.push({ gap, status: "resolved", via: "cache", found: attempt.alreadyInContext, searched: attempt.searched, note: "already in the context" });
+      } else {
+        input.notFound.add(key);
+        reports.push({ gap, status: "unresolved", via: null, found: [], searched: attempt.searched, note: null });
+      }
+      continue;
+    }
+    for (const item of attempt.items) {
+      if (input.context.add(item)) {
+        items.push(item);
+        used += item.tokens;
+      }
+    }
+    reports.push({
+      gap,
+      status: "resolved",
+      via: attempt.via,
+      found: attempt.items.map((i) => (i.path ? `${i.path}:${i.startLine}-${i.endLine}` : i.title)),
+      searched: attempt.searched,
+      note: null,
+    });
+  }
+  return { items, reports, tokens: used };
+}
+
+interface Attempt {
+  items: ContextItem[];
+  via: Via | null;
+  searched: string[];
+  alreadyInContext: string[];
+}
+
+async function resolveOne(gap: string, input: GapResolutionInput, budget: number): Promise<Attempt> {
+  const target = parseGapTarget(gap);
+  const searched: string[] = [];
+  const already: string[] = [];
+  const { generationId } = input;
+  const toItems = async (symbols: SymbolRecord[], via: Via, reason: string): Promise<Attempt | null> => {
+    const fresh = symbols.filter((s) => {
+      if (input.context.has(s.qualifiedId) || input.context.covers(s.path, s.startLine, s.endLine)) {
+        already.push(`${s.path}:${s.startLine}-${s.endLine}`);
+        return false;
+      }
+      return true;
+    });
+    const items: ContextItem[] = [];
+    let used = 0;
+    for (const s of fresh.slice(0, 3)) {
+      const item = await symbolItem(
+        input.reader,
+        s,
+        { reason: `${reason} (gap: ${gap})`, score: 0.5, origin: "gap", pass: input.pass },
+        { maxLines: input.config.maxSourceLinesPerFunction, maxTokens: budget - used, truncate: true },
+      );
+      if (!item || used + item.tokens > budget) continue;
+      items.push(item);
+      used += item.tokens;
+    }
+    return items.length ? { items, via, searched, alreadyInContext: already } : null;
+  };
+
+  // 1. Direct lookup: qualified id, `name in path`, dotted qualified name.
+  if (target.symbol && target.path) {
+    searched.push(`symbol ${target.symbol} in ${target.path}`);
+    if (target.path.includes("::") || gap.includes("::")) {
+      const s = await symbolByQualifiedId(generationId, `${target.path}::${target.symbol}`);
+      const hit = s ? await toItems([s], "direct", "direct lookup") : null;
+      if (hit) return hit;
+    }
+    const files = await filesBySuffix(generationId, target.path.replace(/^\.?\//, ""), 5);
+    const last = target.symbol.split(".").pop() ?? target.symbol;
+    const candidates = (await symbolsByName(generationId, last, 30)).filter(
+      (s) => files.includes(s.path) || s.path.endsWith(target.path as string) || s.path.includes(target.path as string),
+    );
+    const exact = candidates.filter((s) => s.qualifiedName === target.symbol || s.name === target.symbol);
+    const hit = await toItems(exact.length ? exact : candidates, "direct", "direct lookup");
+    if (hit) return hit;
+  }
+  // 2. A file: its top-level symbols' source, or its summary when they do not fit.
+  if (target.path && !target.symbol) {
+    searched.push(`file ${target.path}`);
+    const files = await filesBySuffix(generationId, target.path.replace(/^\.?\//, ""), 3);
+    for (const file of files) {
+      const symbols = (await symbolsInFile(generationId, file)).filter((s) => !s.parentId);
+      const hit = await toItems(symbols, "file", `from ${file}`);
+      if (hit) return hit;
+      const content = await input.reader.slice(file, 1, 80);
+      if (content && !input.context.covers(file, 1, 80)) {
+        const item = textItem(
+          { path: file, startLine: 1, endLine: Math.min(80, content.split("\n").length), title: file, text: content, kind: "file" },
+          { reason: `file named in gap: ${gap}`, score: 0.5, origin: "gap", pass: input.pass, maxTokens: budget },
+        );
+        return { items: [item], via: "file", searched, alreadyInContext: already };
+      }
+    }
+  }
+  // 3. A function or class name.
+  if (target.symbol) {
+    searched.push(`symbol named ${target.symbol}`);
+    const byQualified = target.symbol.includes(".") ? await symbolsByQualifiedName(generationId, target.symbol, 5) : [];
+    const byName = byQualified.length ? byQualified : await symbolsByName(generationId, target.symbol.split(".").pop() ?? target.symbol, 6);
+    // Prefer definitions close to what is already in context (same files first).
+    const contextPaths = new Set(input.context.list().map((i) => i.path));
+    byName.sort((a, b) => Number(contextPaths.has(b.path)) - Number(contextPaths.has(a.path)));
+    const hit = await toItems(byName, "function", "definition by name");
+    if (hit) return hit;
+  }
+  // 4. Mode-specific fallbacks.
+  const modeHit = await modeSpecific(gap, input, searched, toItems);
+  if (modeHit) return modeHit;
+  // 5. Semantic search, top k.
+  const query = input.subQueries?.get(gap) ?? gap;
+  searched.push(`semantic search "${query.slice(0, 80)}" (top ${input.config.semanticTopK})`);
+  const hits = await hybridSearch(input.repositoryId, generationId, query, { limit: input.config.semanticTopK });
+  const symbolIds = hits.flatMap((h) => (h.symbolId ? [h.symbolId] : []));
+  const symbols = await symbolsByQualifiedIds(generationId, symbolIds);
+  const hit = await toItems(symbols, "semantic", "semantic match");
+  if (hit) return hit;
+  const textHits = hits.filter((h) => !h.symbolId && !input.context.has(`${h.path}:${h.startLine}-${h.endLine}`));
+  if (textHits.length) {
+    const items = textHits.slice(0, 2).map((h) =>
+      textItem(h, { reason: `semantic match (gap: ${gap})`, score: 0.4, origin: "gap", pass: input.pass, maxTokens: Math.floor(budget / 2) }),
+    );
+    return { items, via: "semantic", searched, alreadyInContext: already };
+  }
+  return { items: [], via: null, searched, alreadyInContext: already };
+}
+
+async function modeSpecific(
+  gap: string,
+  input: GapResolutionInput,
+  searched: string[],
+  toItems: (s: SymbolRecord[], via: Via, reason: string) => Promise<Attempt | null>,
+): Promise<Attempt | null> {
+  const { generationId } = input;
+  if (input.mode === "diagnostic") {
+    const exception = gap.match(/\b([A-Z]\w*(?:Error|Exception|Declined|Failure|Fault))\b/)?.[1];
+    if (exception) {
+      searched.push(`functions raising ${exception}`);
+      const hit = await toItems(await symbolsRaising(generationId, [exception], 5), "mode", `raises ${exception}`);
+      if (hit) return hit;
+    }
+    const quoted = gap.match(/["'“]([^"'”]{8,})["'”]/)?.[1];
+    if (quoted || /error|exception|fail|invalid|raise|throw/i.test(gap)) {
+      const fragment = quoted ?? gap.replace(/^(the|where|what|which)\s+/i, "").slice(0, 60);
+      searched.push(`error strings containing "${fragment.slice(0, 50)}"`);
+      const hit = await toItems(await symbolsWithErrorString(generationId, fragment, 5), "mode", "emits a matching error");
+      if (hit) return hit;
+    }
+  }
+  if (input.mode === "exploratory") {
+    // "what X calls" / "callees of X": follow the graph from a symbol in context.
+    const name = gap.match(/\b(?:calls?|callees? of|after|from)\s+`?([A-Za-z_][\w.]*)/i)?.[1];
+    if (name) {
+      searched.push(`callees of ${name}`);
+      const origin = (await symbolsByName(generationId, name.split(".").pop() ?? name, 3))[0];
+      if (origin) {
+        const edges = await calleesOf(generationId, origin.qualifiedId, 10);
+        const hit = await toItems(await symbolsByQualifiedIds(generationId, edges.flatMap((e) => (e.dstId ? [e.dstId] : []))), "mode", `called by ${origin.qualifiedName}`);
+        if (hit) return hit;
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,271 @@
+/**
+ * The CGRAG loop. Pass 1 answers from mode retrieval (plus relevant session cache);
+ * every later pass first resolves the gaps the previous answer named, then answers
+ * again with the larger context. It stops when there are no gaps, when every gap is
+ * already known to be unresolvable, at the pass limit, when the budget is spent, or
+ * when a pass adds no new context. A failing model hands over to the evidence engine.
+ */
+import { ProviderError, type Answerer } from "../llm/answerer.ts";
+import type { Anchors } from "./anchors.ts";
+import type { CgragConfig } from "./config.ts";
+import { gapBudgetForPass } from "./config.ts";
+import { ContextSet, type ContextItem } from "./context.ts";
+import type { EvidenceGraph } from "./evidence-graph.ts";
+import type { GapResolutionInput, GapResolutionResult } from "./gap-resolution.ts";
+import { normalizeGap } from "./gaps.ts";
+import type { RetrievalOutput } from "./retrievers/shared.ts";
+import type { Turn } from "./rewrite.ts";
+import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
+
+export interface LoopDependencies {
+  retrieve: (pass: number) => Promise<RetrievalOutput>;
+  resolveGaps: (input: Omit<GapResolutionInput, "generationId" | "repositoryId" | "reader" | "config" | "mode">) => Promise<GapResolutionResult>;
+  buildGraph: (items: ContextItem[]) => Promise<EvidenceGraph>;
+  answerer: Answerer;
+  /** used when `answerer` fails with a ProviderError */
+  fallback: Answerer;
+}
+
+export interface LoopEvents {
+  onPass?: (pass: PassPart) => void;
+  onTextStart?: (pass: number) => void;
+  onTextDelta?: (pass: number, delta: string) => void;
+  onTextEnd?: (pass: number) => void;
+  onFallback?: (reason: string) => void;
+}
+
+export interface LoopInput {
+  question: string;
+  mode: QueryMode;
+  anchors: Anchors;
+  config: CgragConfig;
+  cache: ContextItem[];
+  notFound: Set<string>;
+  history: Turn[];
+  signal?: AbortSignal;
+}
+
+export interface PassRecord {
+  part: PassPart;
+  files: string[];
+  symbols: string[];
+  answer: string | null;
+}
+
+export interface LoopResult {
+  answer: string;
+  passes: PassRecord[];
+  passesUsed: number;
+  context: ContextItem[];
+  stopReason: StopReason;
+  gapsIdentified: string[];
+  gapsResolved: string[];
+  gapsUnresolved: string[];
+  contextFromCache: boolean;
+  diagram: DiagramPart | null;
+  retrieval: RetrievalOutput;
+  budget: { limit: number; used: number; initial: number; perPass: number[]; gapBudget: number; gapUsed: number };
+  fallback: string | null;
+  engine: string;
+  reasoning: string[];
+}
+
+/** Cached items worth reusing for this question: they mention one of its terms. */
+export function relevantCache(cache: ContextItem[], question: string, anchors: Anchors, maxTokens: number): ContextItem[] {
+  const needles = [...anchors.identifiers, ...anchors.keywords].map((n) => n.toLowerCase()).filter((n) => n.length >= 4);
+  if (needles.length === 0) return [];
+  const out: ContextItem[] = [];
+  let used = 0;
+  for (const item of [...cache].reverse()) {
+    const hay = `${item.title}\n${item.text}`.toLowerCase();
+    if (!needles.some((n) => hay.includes(n))) continue;
+    if (used + item.tokens > maxTokens) continue;
+    out.push({ ...item, origin: "cache" });
+    used += item.tokens;
+  }
+  return out;
+}
+
+export async function runLoop(input: LoopInput, deps: LoopDependencies, events: LoopEvents = {}): Promise<LoopResult> {
+  const { config } = input;
+  const maxPasses = config.features.useGapResolution ? config.maxPasses : 1;
+  const context = new ContextSet();
+  const passes: PassRecord[] = [];
+  const reasoning: string[] = [];
+  const gapsIdentified: string[] = [];
+  const gapsResolved: string[] = [];
+  const gapsUnresolved = new Set<string>();
+  let answerer = deps.answerer;
+  let fallback: string | null = null;
+  let answer = "";
+  let stopReason: StopReason = "max-passes";
+  let pendingGaps: string[] = [];
+  let subQueries = new Map<string, string>();
+  let gapUsed = 0;
+  const perPass: number[] = [];
+
+  const started = performance.now();
+  const retrieval = await deps.retrieve(1);
+  const cached = relevantCache(input.cache, input.question, input.anchors, Math.floor(config.initialRetrievalBudget / 3));
+  for (const item of cached) context.add(item);
+  for (const item of retrieval.items) context.add(item);
+  const initialTokens = context.tokens;
+  perPass.push(initialTokens);
+  const contextFromCache = cached.length > 0;
+
+  for (let pass = 1; pass <= maxPasses; pass++) {
+    const passStart = pass === 1 ? started : performance.now();
+    const part: PassPart = {
+      pass,
+      phase: "retrieving",
+      label: pass === 1 ? `Retrieving ${input.mode} context…` : "Retrieving additional context…",
+      gapsIdentified: [],
+      gaps: [],
+      added: [],
+      addedTokens: 0,
+      contextTokens: context.tokens,
+      reasoning: null,
+      durationMs: null,
+      stopReason: null,
+    };
+    let added: ContextItem[];
+    if (pass === 1) {
+      added = context.list();
+    } else {
+      events.onPass?.({ ...part });
+      const budget = Math.min(gapBudgetForPass(config, pass), config.gapResolutionBudget - gapUsed, config.totalContextBudget - context.tokens);
+      const resolved = await deps.resolveGaps({ gaps: pendingGaps, context, notFound: input.notFound, pass, budget, subQueries });
+      added = resolved.items;
+      gapUsed += resolved.tokens;
+      perPass.push(resolved.tokens);
+      part.gaps = resolved.reports;
+      for (const r of resolved.reports) {
+        if (r.status === "resolved") {
+          gapsResolved.push(r.gap);
+          gapsUnresolved.delete(r.gap);
+        } else gapsUnresolved.add(r.gap);
+      }
+      if (added.length === 0 && config.stopOnNoNewContext) {
+        stopReason = "no-new-context";
+        part.phase = "done";
+        part.label = "No new context found; keeping the previous answer";
+        part.stopReason = stopReason;
+        part.durationMs = Math.round(performance.now() - passStart);
+        part.contextTokens = context.tokens;
+        events.onPass?.({ ...part });
+        passes.push({ part, files: [], symbols: [], answer: null });
+        break;
+      }
+    }
+    part.added = added.map((i) => ({ title: i.title, path: i.path ?? "", startLine: i.startLine, endLine: i.endLine, reason: i.reason }));
+    part.addedTokens = added.reduce((n, i) => n + i.tokens, 0);
+    part.contextTokens = context.tokens;
+    part.phase = "answering";
+    part.label = pass === 1 ? "Answering…" : `Refining the answer with ${added.length} new item${added.length === 1 ? "" : "s"}…`;
+    events.onPass?.({ ...part });
+
+    const items = context.list();
+    const graph = await deps.buildGraph(items);
+    const answerInput = {
+      question: input.question,
+      mode: input.mode,
+      pass,
+      maxPasses,
+      context: items,
+      graph,
+      anchors: input.anchors,
+      reasoningHistory: [...reasoning],
+      notFound: input.notFound,
+      history: input.history,
+    };
+    let draft = "";
+    events.onTextStart?.(pass);
+    let output;
+    try {
+      output = await answerer.answer(answerInput, (d) => {
+        draft += d;
+        events.onTextDelta?.(pass, d);
+      }, input.signal);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || answerer === deps.fallback) throw error;
+      fallback = error.message;
+      events.onFallback?.(error.message);
+      answerer = deps.fallback;
+      if (draft) events.onTextDelta?.(pass, "\n\n---\n\n");
+      output = await answerer.answer(answerInput, (d) => events.onTextDelta?.(pass, d), input.signal);
+    }
+    events.onTextEnd?.(pass);
+    answer = output.answer;
+    reasoning.push(output.reasoning);
+    subQueries = output.subQueries;
+    const gaps = output.gaps;
+    gapsIdentified.push(...gaps.filter((g) => !gapsIdentified.includes(g)));
+    part.gapsIdentified = gaps;
+    part.reasoning = output.reasoning;
+
+    // Stop conditions, in priority order.
+    let stop: StopReason | null = null;
+    if (gaps.length === 0) stop = output.sufficient ? "no-gaps" : "no-gaps";
+    else if (gaps.every((g) => input.notFound.has(normalizeGap(g)))) stop = "all-gaps-unresolvable";
+    else if (pass >= maxPasses) stop = "max-passes";
+    else if (context.tokens >= config.totalContextBudget || gapUsed >= config.gapResolutionBudget) stop = "budget-exhausted";
+    if (stop) {
+      for (const g of gaps) if (!gapsResolved.includes(g)) gapsUnresolved.add(g);
+    }
+    part.phase = "done";
+    part.label = pass === 1 ? "Answered from the initial retrieval" : `Answered with ${added.length} more item${added.length === 1 ? "" : "s"}`;
+    part.stopReason = stop;
+    part.durationMs = Math.round(performance.now() - passStart);
+    events.onPass?.({ ...part });
+    passes.push({
+      part,
+      files: rankedFiles(pass === 1 ? retrieval.rankedFiles : [], added),
+      symbols: pass === 1 ? retrieval.rankedSymbols : added.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])),
+      answer,
+    });
+    if (stop) {
+      stopReason = stop;
+      break;
+    }
+    pendingGaps = gaps.filter((g) => !input.notFound.has(normalizeGap(g)));
+    if (pendingGaps.length === 0) {
+      stopReason = "all-gaps-unresolvable";
+      break;
+    }
+  }
+  const resolvedSet = new Set(gapsResolved);
+  return {
+    answer,
+    passes,
+    passesUsed: passes.filter((p) => p.answer !== null).length,
+    context: context.list(),
+    stopReason,
+    gapsIdentified,
+    gapsResolved: [...resolvedSet],
+    gapsUnresolved: [...gapsUnresolved].filter((g) => !resolvedSet.has(g)),
+    contextFromCache,
+    diagram: retrieval.diagram,
+    retrieval,
+    budget: {
+      limit: config.totalContextBudget,
+      used: context.tokens,
+      initial: initialTokens,
+      perPass,
+      gapBudget: config.gapResolutionBudget,
+      gapUsed,
+    },
+    fallback,
+    engine: answerer.name,
+    reasoning,
+  };
+}
+
+function rankedFiles(initial: string[], added: ContextItem[]): string[] {
+  const out = [...initial];
+  for (const i of added) if (i.path && !out.includes(i.path)) out.push(i.path);
+  return out;
+}
+
+export function gapReportsOf(passes: PassRecord[]): GapReport[] {
+  return passes.flatMap((p) => p.part.gaps);
+}

@@ -1,0 +1,199 @@
+/**
+ * Diagnostic retrieval: a symptom rarely reads like its cause, so start from error
+ * anchors (stack frames, quoted messages, exception types, named code) in the code
+ * index, walk callers backwards (mutators first: state that went wrong upstream),
+ * and only then add lexical and vector evidence and a little documentation.
+ */
+import "server-only";
+import {
+  callersOf,
+  filesBySuffix,
+  nameFrequencies,
+  symbolsByName,
+  symbolsByQualifiedIds,
+  symbolsByQualifiedName,
+  symbolsInFile,
+  symbolsRaising,
+  symbolsWithErrorString,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
+import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
+import { parseJsonList } from "../context.ts";
+import {
+  chunkCandidate,
+  fuseSignals,
+  lookupNames,
+  packCandidates,
+  rankFiles,
+  symbolCandidate,
+  type Candidate,
+  type RetrievalInput,
+  type RetrievalOutput,
+  type SignalList,
+} from "./shared.ts";
+
+/** Exception types so common that raising them says little about where a bug is. */
+const COMMON_EXCEPTIONS = new Set(["Exception", "ValueError", "TypeError", "KeyError", "RuntimeError", "Error", "AttributeError", "IndexError", "AssertionError", "NotImplementedError"]);
+
+export async function retrieveDiagnostic(input: RetrievalInput): Promise<RetrievalOutput> {
+  const { generationId, anchors, config } = input;
+  const lists: SignalList[] = [];
+
+  // 1. Stack frames that point into this repository.
+  const frameCandidates: Candidate[] = [];
+  for (const frame of anchors.stackFrames.slice(0, 12)) {
+    const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
+    for (const file of files) {
+      const symbols = await symbolsInFile(generationId, file);
+      const hit =
+        symbols.find((s) => frame.func && (s.name === frame.func || s.qualifiedName === frame.func)) ??
+        symbols.find((s) => frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class");
+      if (hit) frameCandidates.push(symbolCandidate(hit, `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`));
+    }
+  }
+  lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
+
+  // 2. Quoted error messages matched against error strings in raise/log calls.
+  const messageCandidates: Candidate[] = [];
+  for (const message of anchors.messages.slice(0, 6)) {
+    for (const fragment of messageFragments(message)) {
+      const found = await symbolsWithErrorString(generationId, fragment, 10);
+      for (const s of found) messageCandidates.push(symbolCandidate(s, `emits the error "${truncate(fragment, 60)}"`));
+      if (found.length) break;
+    }
+  }
+  lists.push({ name: "messages", weight: 4, candidates: messageCandidates });
+
+  // 3. Exception types raised (rarer types weigh more).
+  if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
+    const specific = anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t));
+    const generic = anchors.exceptionTypes.filter((t) => COMMON_EXCEPTIONS.has(t));
+    const raisers = await symbolsRaising(generationId, specific, 20);
+    lists.push({
+      name: "raises",
+      weight: 3,
+      candidates: raisers.map((s) => symbolCandidate(s, `raises ${intersect(parseJsonList(s.raises), specific).join(", ")}`)),
+    });
+    if (generic.length) {
+      const genericRaisers = await symbolsRaising(generationId, generic, 40);
+      lists.push({ name: "raises-generic", weight: 0.5, candidates: genericRaisers.map((s) => symbolCandidate(s, `raises ${generic.join(", ")}`)) });
+    }
+  }
+
+  // 4. Code named in the question (weighted by how specific the name is).
+  const names = lookupNames(anchors);
+  const frequencies = await nameFrequencies(generationId, names.filter((n) => !n.includes(".")));
+  const named: { s: SymbolRecord; weight: number; name: string }[] = [];
+  for (const name of names) {
+    const matches = name.includes(".")
+      ? await symbolsByQualifiedName(generationId, name, 5)
+      : await symbolsByName(generationId, name, 8);
+    const count = name.includes(".") ? matches.length : (frequencies.get(name) ?? matches.length);
+    for (const s of matches) named.push({ s, weight: 1 / Math.max(1, count), name });
+  }
+  named.sort((a, b) => b.weight - a.weight);
+  lists.push({ name: "named", weight: 3, candidates: named.map((n) => symbolCandidate(n.s, `named in the question (${n.name})`)) });
+
+  // 5. Paths named in the question.
+  const pathCandidates: Candidate[] = [];
+  for (const p of anchors.paths.slice(0, 6)) {
+    for (const file of await filesBySuffix(generationId, trimPath(p), 2)) {
+      const symbols = await symbolsInFile(generationId, file);
+      for (const s of symbols.filter((x) => !x.parentId).slice(0, 4)) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
+    }
+  }
+  lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
+
+  // 6. Lexical evidence over code and file summaries, and hybrid search.
+  const lexical = await lexicalSearch(generationId, input.question, { limit: 30, kinds: ["code", "file"] });
+  lists.push({ name: "bm25", weight: 2, candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")) });
+  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, { limit: 10, kinds: ["code"] });
+  lists.push({ name: "semantic", weight: 0.8, candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")) });
+
+  let ranked = fuseSignals(lists);
+  await attachSymbols(generationId, ranked.map((r) => r.candidate));
+
+  // 7. Walk callers backwards from the strongest error sites, mutators first.
+  if (config.features.useCallGraph && config.maxCallGraphHops > 0) {
+    const sites = ranked.filter((r) => r.candidate.symbol).slice(0, 3);
+    const callerLists: Candidate[] = [];
+    let frontier = sites.map((r) => r.candidate.symbol as SymbolRecord);
+    const seen = new Set(frontier.map((s) => s.qualifiedId));
+    for (let hop = 1; hop <= Math.min(config.maxCallGraphHops, 3) && frontier.length; hop++) {
+      const next: SymbolRecord[] = [];
+      for (const site of frontier) {
+        const edges = await callersOf(generationId, site.qualifiedId, 20);
+        const callers = await symbolsByQualifiedIds(generationId, edges.map((e) => e.srcId).filter((id) => !seen.has(id)));
+        const ordered = callers.sort((a, b) => mutationWeight(b, config) - mutationWeight(a, config)).slice(0, config.maxCallersPerHop);
+        for (const c of ordered) {
+          seen.add(c.qualifiedId);
+          const mutates = parseJsonList(c.mutates);
+          callerLists.push(symbolCandidate(c, `calls ${site.qualifiedName}${mutates.length ? ` and mutates ${mutates.slice(0, 3).join(", ")}` : ""}`));
+          next.push(c);
+        }
+      }
+      frontier = next;
+    }
+    lists.push({ name: "callers", weight: 1.2, candidates: callerLists });
+    ranked = fuseSignals(lists);
+    await attachSymbols(generationId, ranked.map((r) => r.candidate));
+  }
+
+  const budget = config.modeBudgets.diagnostic;
+  const items = await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget));
+  if (budget.docs > 0) {
+    const docs = await lexicalSearch(generationId, input.question, { limit: 3, kinds: ["doc", "wiki"] });
+    items.push(
+      ...(await packCandidates(
+        input,
+        fuseSignals([{ name: "docs", weight: 1, candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")) }]),
+        budget.docs,
+        { maxItems: 2 },
+      )),
+    );
+  }
+  return {
+    items,
+    diagram: null,
+    rankedFiles: rankFiles(ranked).slice(0, 30),
+    rankedSymbols: ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])).slice(0, 50),
+  };
+}
+
+function mutationWeight(s: SymbolRecord, config: RetrievalInput["config"]): number {
+  if (!config.prioritizeMutatingFunctions) return 0;
+  return s.mutates === "[]" ? 0 : 1;
+}
+
+/** Fills in the symbol of chunk candidates that belong to one (so source can be fetched). */
+export async function attachSymbols(generationId: string, candidates: Candidate[]): Promise<void> {
+  const missing = candidates.filter((c) => !c.symbol && c.chunk?.symbolId).map((c) => c.chunk?.symbolId as string);
+  if (missing.length === 0) return;
+  const symbols = await symbolsByQualifiedIds(generationId, [...new Set(missing)]);
+  const byId = new Map(symbols.map((s) => [s.qualifiedId, s]));
+  for (const c of candidates) {
+    if (!c.symbol && c.chunk?.symbolId) c.symbol = byId.get(c.chunk.symbolId) ?? null;
+  }
+}
+
+function trimPath(p: string): string {
+  // Absolute paths from someone else's machine: keep the part that can exist in the repo.
+  const parts = p.replace(/\\/g, "/").split("/").filter(Boolean);
+  const site = parts.lastIndexOf("site-packages");
+  return (site >= 0 ? parts.slice(site + 1) : parts.slice(-3)).join("/");
+}
+
+/** Long messages are searched by their most distinctive literal pieces. */
+function messageFragments(message: string): string[] {
+  const cleaned = message.replace(/\s+/g, " ").trim();
+  const pieces = cleaned.split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|\d+/).map((p) => p.trim()).filter((p) => p.length >= 12);
+  return [cleaned.slice(0, 80), ...pieces.sort((a, b) => b.length - a.length).slice(0, 2)].filter((f) => f.length >= 8);
+}
+
+function intersect(a: string[], b: string[]): string[] {
+  return a.filter((x) => b.includes(x));
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}

@@ -1,0 +1,172 @@
+/**
+ * What every mode retriever shares: its input and output shapes, weighted
+ * candidate fusion (RRF over signal lists), and packing the best candidates into
+ * context items within a token budget.
+ */
+import "server-only";
+import type { ChunkHit, SymbolRecord } from "../../db/code-graph.ts";
+import type { CgragConfig } from "../config.ts";
+import { symbolItem, textItem, type ContextItem, type SourceReader } from "../context.ts";
+import type { DiagramPart, QueryMode } from "../types.ts";
+import type { Anchors } from "../anchors.ts";
+
+export interface RetrievalInput {
+  repositoryId: string;
+  generationId: string;
+  question: string;
+  mode: QueryMode;
+  scope: string | null;
+  anchors: Anchors;
+  config: CgragConfig;
+  reader: SourceReader;
+  pass: number;
+}
+
+export interface RetrievalOutput {
+  items: ContextItem[];
+  diagram: DiagramPart | null;
+  /** Ranked beyond what fit the budget: for benchmarks and the timeline. */
+  rankedFiles: string[];
+  rankedSymbols: string[];
+}
+
+export interface Candidate {
+  key: string;
+  symbol: SymbolRecord | null;
+  chunk: ChunkHit | null;
+  reason: string;
+}
+
+/** One ranked signal (e.g. "raises the exception", "BM25 over code") with a weight. */
+export interface SignalList {
+  name: string;
+  weight: number;
+  candidates: Candidate[];
+}
+
+export interface Ranked {
+  candidate: Candidate;
+  score: number;
+  reasons: string[];
+}
+
+const RRF_K = 20;
+
+/** Weighted reciprocal-rank fusion of signal lists, deduplicated by candidate key. */
+export function fuseSignals(lists: SignalList[]): Ranked[] {
+  const byKey = new Map<string, Ranked>();
+  for (const list of lists) {
+    list.candidates.forEach((candidate, rank) => {
+      const contribution = list.weight / (RRF_K + rank + 1);
+      const existing = byKey.get(candidate.key);
+      if (existing) {
+        existing.score += contribution;
+        if (!existing.reasons.includes(candidate.reason)) existing.reasons.push(candidate.reason);
+        if (!existing.candidate.symbol && candidate.symbol) existing.candidate = { ...existing.candidate, symbol: candidate.symbol };
+      } else {
+        byKey.set(candidate.key, { candidate, score: contribution, reasons: [candidate.reason] });
+      }
+    });
+  }
+  return [...byKey.values()].sort((a, b) => b.score - a.score);
+}
+
+/** Files ranked by their best candidates (a file's score: best + a little for each further hit). */
+export function rankFiles(ranked: Ranked[]): string[] {
+  const scores = new Map<string, number>();
+  for (const r of ranked) {
+    const path = r.candidate.symbol?.path ?? r.candidate.chunk?.path;
+    if (!path) continue;
+    const current = scores.get(path);
+    scores.set(path, current === undefined ? r.score : current + r.score * 0.25);
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p);
+}
+
+export function symbolCandidate(symbol: SymbolRecord, reason: string): Candidate {
+  return { key: symbol.qualifiedId, symbol, chunk: null, reason };
+}
+
+export function chunkCandidate(chunk: ChunkHit, reason: string): Candidate {
+  return { key: chunk.symbolId ?? `${chunk.path}:${chunk.startLine}-${chunk.endLine}`, symbol: null, chunk, reason };
+}
+
+/**
+ * Packs ranked candidates into context items until the budget is spent. Symbols
+ * get their source (truncated per config); chunks are used as they are.
+ */
+export async function packCandidates(
+  input: RetrievalInput,
+  ranked: Ranked[],
+  budget: number,
+  options: { maxItems?: number; perItemTokens?: number; origin?: ContextItem["origin"] } = {},
+): Promise<ContextItem[]> {
+  const items: ContextItem[] = [];
+  let used = 0;
+  const perItem = Math.min(options.perItemTokens ?? Math.max(250, Math.floor(budget / 3)), budget);
+  const maxItems = options.maxItems ?? 12;
+  const top = ranked[0]?.score ?? 1;
+  for (const r of ranked) {
+    if (items.length >= maxItems || used >= budget) break;
+    const remaining = budget - used;
+    if (remaining < 60) break;
+    const meta = {
+      reason: r.reasons.slice(0, 3).join("; "),
+      score: round(r.score / top),
+      origin: options.origin ?? ("initial" as const),
+      pass: input.pass,
+    };
+    let item: ContextItem | null = null;
+    const symbol = r.candidate.symbol;
+    if (symbol && input.config.features.useSourceFetching) {
+      item = await symbolItem(input.reader, symbol, meta, {
+        maxLines: input.config.maxSourceLinesPerFunction,
+        maxTokens: Math.min(perItem, remaining),
+        truncate: input.config.truncateLongFunctions,
+      });
+    } else if (r.candidate.chunk) {
+      item = textItem(r.candidate.chunk, { ...meta, maxTokens: Math.min(perItem, remaining) });
+    } else if (symbol) {
+      item = textItem(
+        {
+          path: symbol.path,
+          startLine: symbol.startLine,
+          endLine: symbol.startLine,
+          title: symbol.qualifiedName,
+          text: [symbol.signature, symbol.docstring].filter(Boolean).join("\n"),
+          kind: "code",
+        },
+        { ...meta, maxTokens: Math.min(perItem, remaining) },
+      );
+    }
+    if (!item || item.tokens > remaining) continue;
+    if (items.some((i) => i.key === item.key)) continue;
+    items.push(item);
+    used += item.tokens;
+  }
+  return items;
+}
+
+export function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+/** Identifiers worth looking up as symbol names (code-like, not too short or generic). */
+export function lookupNames(anchors: Anchors, max = 12): string[] {
+  const out: string[] = [];
+  for (const id of anchors.identifiers) {
+    const parts = id.replace(/\(\)$/, "").split(/[.:]+/).filter(Boolean);
+    for (const name of [parts[parts.length - 1], parts.length > 1 ? parts.slice(-2).join(".") : null]) {
+      if (name && name.length >= 3 && !out.includes(name)) out.push(name);
+    }
+    if (out.length >= max) break;
+  }
+  return out.slice(0, max);
+}
+
+/** Path prefix for a scope like "frontend" or "src/auth/" (null when the scope is not a path). */
+export function scopePrefix(scope: string | null): string | undefined {
+  if (!scope) return undefined;
+  const cleaned = scope.replace(/^\.\//, "").replace(/\*+$/, "");
+  return cleaned.length ? cleaned : undefined;
+}

@@ -1,0 +1,140 @@
+/**
+ * The one message type shared by the QA engine, the /api/qa stream, the stored
+ * session and the browser: an AI SDK UIMessage with Wayfinder's metadata and typed
+ * data parts. Every `data-*` part the engine writes is a key of WayfinderDataParts.
+ */
+import type { UIMessage } from "ai";
+
+export type QueryMode = "conceptual" | "diagnostic" | "exploratory" | "analytical";
+export const QUERY_MODE_LIST: readonly QueryMode[] = ["conceptual", "diagnostic", "exploratory", "analytical"];
+
+export type Quality = "quick" | "balanced" | "thorough";
+export const QUALITY_LIST: readonly Quality[] = ["quick", "balanced", "thorough"];
+
+export interface ClassificationPart {
+  mode: QueryMode;
+  reasoning: string;
+  scope: string | null;
+  /** true when the request forced the mode */
+  forced: boolean;
+  /** who classified: the model, or the deterministic rules (offline or after a model failure) */
+  source: "llm" | "rules" | "forced";
+  /** the standalone question after follow-up rewriting, when it differs */
+  rewrittenQuestion: string | null;
+}
+
+/** How one gap was handled in a pass. */
+export interface GapReport {
+  gap: string;
+  status: "resolved" | "unresolved" | "skipped";
+  /** resolved: how it was found */
+  via: "cache" | "direct" | "file" | "function" | "mode" | "semantic" | null;
+  /** resolved: where (path:start-end or qualified ids) */
+  found: string[];
+  /** unresolved: what was searched */
+  searched: string[];
+  /** skipped: why (already known unresolvable, budget) */
+  note: string | null;
+}
+
+export interface PassPart {
+  pass: number;
+  /** retrieving (pass 1: mode retrieval; later: gap resolution) → answering → done */
+  phase: "retrieving" | "answering" | "done";
+  label: string;
+  /** gaps the answerer named at the end of this pass */
+  gapsIdentified: string[];
+  /** gaps resolved at the start of this pass (from the previous pass's list) */
+  gaps: GapReport[];
+  /** context items added in this pass */
+  added: { title: string; path: string; startLine: number; endLine: number; reason: string }[];
+  addedTokens: number;
+  contextTokens: number;
+  reasoning: string | null;
+  durationMs: number | null;
+  /** why the loop stopped after this pass, if it did */
+  stopReason: StopReason | null;
+}
+
+export type StopReason =
+  | "no-gaps"
+  | "all-gaps-unresolvable"
+  | "max-passes"
+  | "budget-exhausted"
+  | "no-new-context"
+  | "sufficient";
+
+export interface CitationPart {
+  raw: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  verified: boolean;
+  reason: string | null;
+  symbol: string | null;
+  /** the cited lines as indexed in this generation (only for verified citations) */
+  snippet: string | null;
+  language: string | null;
+}
+
+export interface DiagramNode {
+  id: string;
+  label: string;
+  path: string | null;
+  startLine: number | null;
+  endLine: number | null;
+}
+
+export interface DiagramPart {
+  kind: "dependencies" | "call-flow" | "error-path";
+  title: string;
+  mermaid: string;
+  nodes: DiagramNode[];
+}
+
+export interface NoticePart {
+  level: "info" | "warning" | "error";
+  code: string;
+  message: string;
+}
+
+export type WayfinderDataParts = {
+  classification: ClassificationPart;
+  pass: PassPart;
+  citations: { items: CitationPart[] };
+  diagram: DiagramPart;
+  notice: NoticePart;
+};
+
+export interface BudgetUsage {
+  limit: number;
+  used: number;
+  initial: number;
+  perPass: number[];
+  gapBudget: number;
+  gapUsed: number;
+}
+
+export interface AnswerMetadata {
+  sessionId: string;
+  repositoryId: string;
+  generationId: string;
+  mode: QueryMode;
+  forcedMode: boolean;
+  quality: Quality;
+  engine: string;
+  passesUsed: number;
+  maxPasses: number;
+  stopReason: StopReason | null;
+  gapsIdentified: string[];
+  gapsResolved: string[];
+  gapsUnresolved: string[];
+  contextFromCache: boolean;
+  confidence: "high" | "medium" | "low";
+  budget: BudgetUsage;
+  timings: { totalMs: number; classifyMs: number; passesMs: number[]; firstPartMs: number };
+  fallback: { reason: string } | null;
+  createdAt: string;
+}
+
+export type WayfinderUIMessage = UIMessage<Partial<AnswerMetadata>, WayfinderDataParts>;

@@ -1,0 +1,266 @@
+/**
+ * The scale-out vector store: Qdrant through its REST client. Qdrant point ids
+ * must be unsigned integers or UUIDs, so our string ids map to name-based UUIDs
+ * (v5) and the original id travels in the payload.
+ */
+import { createHash } from "node:crypto";
+import { QdrantClient } from "@qdrant/js-client-rest";
+import { WayfinderError } from "../errors.ts";
+import {
+  assertCollectionName,
+  assertDimensions,
+  assertFilter,
+  collectionNotFound,
+  dimensionMismatch,
+  type Payload,
+  type PayloadFilter,
+  type VectorHit,
+  type VectorItem,
+  type VectorStore,
+} from "./vector-store.ts";
+
+/** Payload key holding our id; reserved, so callers' payloads may not use it. */
+export const ORIGINAL_ID_KEY = "wf_id";
+
+/** Namespace for point ids: fixed forever, or existing collections stop matching their ids. */
+export const POINT_ID_NAMESPACE = "6f1d2c3e-8a4b-4c59-9e7a-2b1f0d3c4e5a";
+
+/** RFC 9562 UUIDv5: SHA-1 of namespace bytes + name, version and variant bits set. */
+export function uuidV5(name: string, namespace: string): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ""), "hex");
+  if (ns.length !== 16) throw new Error(`Not a UUID: ${namespace}`);
+  const bytes = createHash("sha1").update(ns).update(name, "utf8").digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function pointIdFor(id: string): string {
+  return uuidV5(id, POINT_ID_NAMESPACE);
+}
+
+export interface QdrantCondition {
+  key: string;
+  match?: { value: string | number | boolean };
+  range?: { gte: number; lte: number };
+}
+
+export interface QdrantFilter {
+  must: QdrantCondition[];
+}
+
+/**
+ * Equality filter → Qdrant `must`. Qdrant's `match` compares integers, strings and
+ * booleans only, so a fractional number becomes a closed one-point range.
+ */
+export function toQdrantFilter(filter: PayloadFilter | undefined): QdrantFilter | undefined {
+  if (!filter) return undefined;
+  assertFilter(filter);
+  const must = Object.entries(filter).map(([key, value]): QdrantCondition => {
+    if (typeof value === "number" && !Number.isInteger(value))
+      return { key, range: { gte: value, lte: value } };
+    return { key, match: { value } };
+  });
+  return must.length > 0 ? { must } : undefined;
+}
+
+/** The client methods this store uses; tests pass a fake with the same shape. */
+export type QdrantClientLike = Pick<
+  QdrantClient,
+  | "collectionExists"
+  | "getCollection"
+  | "createCollection"
+  | "upsert"
+  | "query"
+  | "count"
+  | "delete"
+  | "deleteCollection"
+  | "getCollections"
+>;
+
+export interface QdrantVectorStoreOptions {
+  url?: string;
+  apiKey?: string;
+  client?: QdrantClientLike;
+  /** Points per upsert request. */
+  batchSize?: number;
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** Size of the unnamed vector of a collection, or undefined for named-vector layouts we do not create. */
+function vectorSizeOf(info: { config?: { params?: { vectors?: unknown } } }): number | undefined {
+  const vectors = info.config?.params?.vectors as { size?: unknown } | undefined;
+  return typeof vectors?.size === "number" ? vectors.size : undefined;
+}
+
+export class QdrantVectorStore implements VectorStore {
+  readonly kind = "qdrant" as const;
+  private readonly client: QdrantClientLike;
+  private readonly batchSize: number;
+  /** Dimensions of collections seen by this process, to reject wrong-sized vectors before a round trip. */
+  private readonly dimensions = new Map<string, number>();
+
+  constructor(options: QdrantVectorStoreOptions) {
+    if (!options.client && !options.url) {
+      throw new WayfinderError(
+        "bad_request:qdrant_url",
+        "A Qdrant URL is required for the Qdrant vector store.",
+      );
+    }
+    this.client =
+      options.client ??
+      // No version probe at construction: it would be a network call (and a warning) before first use.
+      new QdrantClient({ url: options.url, apiKey: options.apiKey, checkCompatibility: false });
+    this.batchSize = Math.max(1, options.batchSize ?? 256);
+  }
+
+  /** Runs a client call, turning transport and HTTP failures into app errors. */
+  private async call<T>(name: string, what: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof WayfinderError) throw error;
+      if (statusOf(error) === 404) throw collectionNotFound(name);
+      const status = statusOf(error);
+      throw new WayfinderError(
+        "unavailable:qdrant",
+        `Qdrant ${what} failed for ${name}${status === undefined ? "" : ` (HTTP ${status})`}.`,
+        { cause: error },
+      );
+    }
+  }
+
+  private async dimensionsOf(name: string): Promise<number | undefined> {
+    const known = this.dimensions.get(name);
+    if (known !== undefined) return known;
+    const info = await this.call(name, "collection lookup", () => this.client.getCollection(name));
+    const size = vectorSizeOf(info);
+    if (size !== undefined) this.dimensions.set(name, size);
+    return size;
+  }
+
+  async ensureCollection(name: string, dimensions: number): Promise<void> {
+    assertCollectionName(name);
+    assertDimensions(dimensions);
+    const { exists } = await this.call(name, "collection check", () => this.client.collectionExists(name));
+    if (!exists) {
+      try {
+        await this.client.createCollection(name, { vectors: { size: dimensions, distance: "Cosine" } });
+        this.dimensions.set(name, dimensions);
+        return;
+      } catch (error) {
+        // Another worker may have created it between our check and create; verify below.
+        if (statusOf(error) !== 409 && statusOf(error) !== 400) {
+          throw new WayfinderError("unavailable:qdrant", `Qdrant could not create collection ${name}.`, {
+            cause: error,
+          });
+        }
+      }
+    }
+    const existing = await this.dimensionsOf(name);
+    if (existing !== dimensions) {
+      throw new WayfinderError(
+        "conflict:vector_dimensions",
+        `Collection ${name} exists with ${existing ?? "unknown"}-dimensional vectors, not ${dimensions}.`,
+      );
+    }
+  }
+
+  async upsert(name: string, items: VectorItem[]): Promise<void> {
+    assertCollectionName(name);
+    const dims = await this.dimensionsOf(name);
+    for (const item of items) {
+      if (dims !== undefined && item.vector.length !== dims)
+        throw dimensionMismatch(name, dims, item.vector.length);
+      if (ORIGINAL_ID_KEY in item.payload) {
+        throw new WayfinderError(
+          "bad_request:vector_payload",
+          `Payload key "${ORIGINAL_ID_KEY}" is reserved.`,
+        );
+      }
+    }
+    for (let start = 0; start < items.length; start += this.batchSize) {
+      const points = items.slice(start, start + this.batchSize).map((item) => ({
+        id: pointIdFor(item.id),
+        vector: Array.from(item.vector),
+        payload: { ...item.payload, [ORIGINAL_ID_KEY]: item.id },
+      }));
+      await this.call(name, "upsert", () => this.client.upsert(name, { wait: true, points }));
+    }
+  }
+
+  async search(name: string, vector: Float32Array, k: number, filter?: PayloadFilter): Promise<VectorHit[]> {
+    assertCollectionName(name);
+    if (!Number.isInteger(k) || k < 0) {
+      throw new WayfinderError("bad_request:vector_k", "k must be a non-negative integer.");
+    }
+    const qdrantFilter = toQdrantFilter(filter);
+    if (k === 0) return [];
+    const response = await this.call(name, "search", () =>
+      this.client.query(name, {
+        query: Array.from(vector),
+        limit: k,
+        filter: qdrantFilter,
+        with_payload: true,
+      }),
+    );
+    return response.points.map((point) => fromPoint(point));
+  }
+
+  async deleteWhere(name: string, filter: PayloadFilter): Promise<number> {
+    assertCollectionName(name);
+    const qdrantFilter = toQdrantFilter(filter) ?? { must: [] };
+    // Qdrant's delete does not report how many points it removed; count first.
+    const { count } = await this.call(name, "count", () =>
+      this.client.count(name, { filter: qdrantFilter, exact: true }),
+    );
+    if (count === 0) return 0;
+    await this.call(name, "delete", () => this.client.delete(name, { wait: true, filter: qdrantFilter }));
+    return count;
+  }
+
+  async count(name: string): Promise<number> {
+    assertCollectionName(name);
+    const { count } = await this.call(name, "count", () => this.client.count(name, { exact: true }));
+    return count;
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    assertCollectionName(name);
+    this.dimensions.delete(name);
+    try {
+      await this.call(name, "drop", () => this.client.deleteCollection(name));
+    } catch (error) {
+      if (error instanceof WayfinderError && error.type === "not_found") return;
+      throw error;
+    }
+  }
+
+  async listCollections(): Promise<string[]> {
+    const { collections } = await this.call("(all)", "listing", () => this.client.getCollections());
+    return collections.map((c) => c.name).sort();
+  }
+
+  async flush(): Promise<void> {
+    // Upserts and deletes use wait: true, so Qdrant has applied them when they return.
+  }
+
+  async close(): Promise<void> {
+    // The REST client holds no connection that needs closing.
+  }
+}
+
+/** Qdrant point → hit: our id back from the payload, the payload without it. */
+export function fromPoint(point: { id: string | number; score: number; payload?: unknown }): VectorHit {
+  const { [ORIGINAL_ID_KEY]: originalId, ...payload } = (point.payload ?? {}) as Payload;
+  return {
+    id: typeof originalId === "string" ? originalId : String(point.id),
+    score: point.score,
+    payload,
+  };
+}
