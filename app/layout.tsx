@@ -1,16 +1,22 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import Link from "next/link";
+import { Providers } from "@/components/providers";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Wayfinder",
+  title: { default: "Wayfinder", template: "%s · Wayfinder" },
   description: "Ask questions about your codebase and get answers with verified citations.",
 };
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
       <body>
+        <a className="skip-link" href="#content">
+          Skip to content
+        </a>
         <header className="topbar">
           <Link href="/" className="brand" aria-label="Wayfinder home">
             <span className="brand-mark" aria-hidden>
@@ -22,7 +28,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/">Repositories</Link>
           </nav>
         </header>
-        <main className="page">{children}</main>
+        <main className="page" id="content">
+          <Providers>{children}</Providers>
+        </main>
       </body>
     </html>
   );

@@ -16,11 +16,16 @@ interface ConversationProps {
   repositoryId: string;
   /** the last answer is streaming (or about to) */
   streaming?: boolean;
-  highlighted?: Record<string, string>;
-  drift?: Record<string, CitationDrift>;
+  /** share page: server-highlighted snippets and citation drift, by message id */
+  extras?: Record<string, MessageExtras>;
 }
 
-export function Conversation({ messages, repositoryId, streaming = false, highlighted, drift }: ConversationProps) {
+export interface MessageExtras {
+  highlighted: Record<string, string>;
+  drift: Record<string, CitationDrift>;
+}
+
+export function Conversation({ messages, repositoryId, streaming = false, extras }: ConversationProps) {
   const shown = streaming && messages.at(-1)?.role === "user" ? [...messages, PENDING] : messages;
   return (
     <ol className="conversation" data-testid="conversation">
@@ -36,8 +41,8 @@ export function Conversation({ messages, repositoryId, streaming = false, highli
               message={message}
               repositoryId={repositoryId}
               streaming={streaming && index === shown.length - 1}
-              highlighted={highlighted}
-              drift={drift}
+              highlighted={extras?.[message.id]?.highlighted}
+              drift={extras?.[message.id]?.drift}
             />
           </li>
         ) : null,

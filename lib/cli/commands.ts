@@ -222,6 +222,8 @@ const migrateCommand: Command = async (ctx) => {
 };
 
 export const commands: Record<string, Command> = {
+  ask: (ctx) => import("./ask-commands.ts").then((m) => m.askCommand(ctx)),
+  retrieve: (ctx) => import("./ask-commands.ts").then((m) => m.retrieveCommand(ctx)),
   index: indexCommand,
   repos: reposCommand,
   search: searchCommand,

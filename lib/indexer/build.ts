@@ -17,6 +17,7 @@ import {
   createRepository,
   failGeneration,
   findRepository,
+  getGeneration,
   insertChunks,
   insertEdges,
   insertFiles,
@@ -33,12 +34,18 @@ import {
   type SymbolInsert,
 } from "../db/index-store.ts";
 import { indexText } from "../search/tokenize.ts";
-import { chunkCode, chunkText } from "./chunk.ts";
+import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
 import { extractSource } from "./extract/index.ts";
 import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
 import { embedGeneration } from "./embed.ts";
+
+/**
+ * Bumped whenever extraction or chunking changes what is stored for a file: rows of
+ * a generation built with another version are never reused, every file is re-parsed.
+ */
+export const INDEX_FORMAT_VERSION = 1;
 
 export type BuildPhase =
   | "discovering"
@@ -56,6 +63,7 @@ export interface BuildProgress {
 }
 
 export interface BuildStats {
+  formatVersion: number;
   generation: number;
   generationId: string;
   files: number;
@@ -126,7 +134,11 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
     });
     await phaseDone("discovering");
 
-    const previous = repository.activeGenerationId ? await listFiles(repository.activeGenerationId) : [];
+    const previousGeneration = repository.activeGenerationId ? await getGeneration(repository.activeGenerationId) : null;
+    const reusable =
+      previousGeneration !== null &&
+      (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion === INDEX_FORMAT_VERSION;
+    const previous = reusable && repository.activeGenerationId ? await listFiles(repository.activeGenerationId) : [];
     const previousByPath = new Map(previous.map((f) => [f.path, f]));
     const unchanged: string[] = [];
     const changed: DiscoveredFile[] = [];
@@ -143,7 +155,7 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
     await report(true);
 
     const fileIds = new Map<string, number>();
-    if (repository.activeGenerationId && unchanged.length) {
+    if (reusable && repository.activeGenerationId && unchanged.length) {
       for (const [p, id] of await copyUnchanged(repository.activeGenerationId, generation.id, unchanged)) {
         fileIds.set(p, id);
       }
@@ -216,6 +228,7 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
     const resolverRows = await loadResolverRows(generation.id);
     symbols = resolverRows.symbols.length;
     const stats: BuildStats = {
+      formatVersion: INDEX_FORMAT_VERSION,
       generation: generation.number,
       generationId: generation.id,
       files: discovery.files.length,
@@ -276,7 +289,7 @@ async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
     return { file, imports: [], parseErrors: 0, symbols: [], chunks: chunkText(file.path, file.content, file.language) };
   }
   const extraction = await extractSource(file.language as CodeLanguage, file.content);
-  const lines = file.content.split("\n");
+  const lines = fileLines(file.content);
   const qid = (name: string) => qualifiedIdFor(file.path, name);
   const seen = new Set<string>();
   const symbols: Omit<SymbolInsert, "fileId">[] = [];

@@ -68,8 +68,15 @@ export function chunkCode(
   return out;
 }
 
-export function chunkText(path: string, content: string, language: string): ChunkDraft[] {
+/** Lines of a file as editors count them (a trailing newline does not start a new line). */
+export function fileLines(content: string): string[] {
   const lines = content.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+export function chunkText(path: string, content: string, language: string): ChunkDraft[] {
+  const lines = fileLines(content);
   const out: ChunkDraft[] = [];
   const isMarkdown = language === "markdown";
   const headingAt = (i: number) => isMarkdown && /^#{1,6}\s/.test(lines[i] ?? "");

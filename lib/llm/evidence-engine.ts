@@ -109,7 +109,7 @@ function code(name: string): string {
 
 function composeAnswer(input: AnswerInput, gaps: string[]): string {
   const symbols = input.context.filter((i) => i.facts && i.path);
-  const docs = input.context.filter((i) => !i.facts && i.path && (i.kind === "doc" || i.kind === "wiki" || i.kind === "file"));
+  const docs = input.context.filter((i) => !i.facts && i.path && (i.kind === "doc" || i.kind === "wiki"));
   const byName = new Map(symbols.map((s) => [s.facts?.qualifiedName ?? "", s]));
   const out: string[] = [];
   out.push(`_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`);

@@ -57,6 +57,8 @@ export interface AskDependencies {
   settings?: unknown;
   /** replaces the answerer (tests script a model through ModelAnswerer) */
   answerer?: Answerer;
+  /** benchmarks and scripts: no session, message or metric rows are written */
+  ephemeral?: boolean;
 }
 
 export interface AskResult {
@@ -148,13 +150,15 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
     overrides: request.overrides,
   });
   const model = deps.model === undefined ? defaultModel() : deps.model;
-  const session = await openSession({
-    sessionId: request.sessionId,
-    repositoryId: repository.id,
-    generationId,
-    title: question.slice(0, 120),
-    ttlMinutes: config.sessionTtlMinutes,
-  });
+  const session = deps.ephemeral
+    ? { id: randomUUID(), isNew: true, expired: false, generationId, cache: [], notFound: new Set<string>(), history: [] }
+    : await openSession({
+        sessionId: request.sessionId,
+        repositoryId: repository.id,
+        generationId,
+        title: question.slice(0, 120),
+        ttlMinutes: config.sessionTtlMinutes,
+      });
   emit({ type: "start", messageId, messageMetadata: { sessionId: session.id, repositoryId: repository.id, generationId } });
 
   const notices: NoticePart[] = [];
@@ -228,6 +232,7 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
       },
     );
   } catch (error) {
+    if (deps.ephemeral) throw error;
     await recordQuestionMetric({
       repositoryId: repository.id,
       sessionId: session.id,
@@ -290,6 +295,10 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
   const finalTextIndex = assembler.parts.map((p) => p.type).lastIndexOf("text");
   const storedParts = assembler.parts.filter((p, i) => p.type !== "text" || i === finalTextIndex);
   const message: WayfinderUIMessage = { id: messageId, role: "assistant", metadata, parts: storedParts };
+  if (deps.ephemeral) {
+    emit({ type: "finish", messageMetadata: metadata });
+    return { sessionId: session.id, messageId, metadata, classification, loop, citations, message };
+  }
   await appendMessage({
     sessionId: session.id,
     role: "user",

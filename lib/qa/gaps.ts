@@ -319,8 +319,14 @@ const KIND_SUFFIX = /\s+(?:function|method|class|interface|type|struct|enum|trai
 export function normalizeGap(gap: string): string {
   const target = parseGapTarget(gap);
   if (target.kind === "symbol-in-file") return `${target.symbol} in ${target.path}`.toLowerCase();
-  if (target.kind === "file") return (target.path ?? "").toLowerCase();
-  if (target.kind === "function") return (target.symbol ?? "").toLowerCase();
+  // A file or name mentioned inside a longer request ("what invalidates the cache in
+  // deps.py") keeps its wording: other requests about the same file may still resolve.
+  const bare = stripDescriptors(gap)
+    .replace(KIND_WORD, "")
+    .replace(KIND_SUFFIX, "")
+    .replace(/\(\)$|(?::\d+){1,2}$/, "");
+  if (target.kind === "file" && bare === target.path) return bare.toLowerCase();
+  if (target.kind === "function" && bare === target.symbol) return bare.toLowerCase();
   return stripDescriptors(gap)
     .toLowerCase()
     .replace(/[`'"“”‘’]/g, "")

@@ -51,6 +51,15 @@ describe("HashingEmbedder", () => {
     expect(Array.from(inBatch as Float32Array)).toEqual(Array.from(alone));
   });
 
+  it("gives the same vector whether or not its feature table had to grow meanwhile", async () => {
+    // 3,000 distinct words force the table to rehash during the first call but not the second.
+    const long = Array.from({ length: 3000 }, (_, i) => `word${i.toString(36)}x`).join(" ");
+    const fresh = new HashingEmbedder();
+    const first = await embedOne(fresh, long);
+    const second = await embedOne(fresh, long);
+    expect(Array.from(first)).toEqual(Array.from(second));
+  });
+
   it("puts similar code nearer than unrelated text", async () => {
     const query = await embedOne(embedder, "getUserById lookup");
     const related = await embedOne(embedder, "function get_user_by_id(id)");

@@ -373,11 +373,11 @@ export class EmbeddedVectorStore implements VectorStore {
       throw new WayfinderError("bad_request:vector_k", "k must be a non-negative integer.");
     }
     const sum = squaredNorm(vector);
+    // A zero query (a question of stopwords only) points nowhere: nothing is near it.
+    if (sum === 0 || !Number.isFinite(sum)) return [];
     const query = new Float32Array(vector.length);
-    if (sum > 0 && Number.isFinite(sum)) {
-      const scale = 1 / Math.sqrt(sum);
-      for (let i = 0; i < vector.length; i++) query[i] = (vector[i] as number) * scale;
-    }
+    const scale = 1 / Math.sqrt(sum);
+    for (let i = 0; i < vector.length; i++) query[i] = (vector[i] as number) * scale;
     return c.search(query, k, filter && Object.keys(filter).length > 0 ? filter : undefined);
   }
 

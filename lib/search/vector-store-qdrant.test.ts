@@ -172,6 +172,12 @@ describe("QdrantVectorStore (fake client)", () => {
     });
   });
 
+  it("answers a zero query with nothing, without a request", async () => {
+    const { client, calls } = fakeClient();
+    expect(await new QdrantVectorStore({ client }).search("c", new Float32Array(3), 5)).toEqual([]);
+    expect(calls).toHaveLength(0);
+  });
+
   it("deletes by filter and reports how many points matched", async () => {
     const { client, calls } = fakeClient({ count: () => ({ count: 4 }) });
     const removed = await new QdrantVectorStore({ client }).deleteWhere("c", { path: "old.ts" });
@@ -205,7 +211,7 @@ describe("QdrantVectorStore (fake client)", () => {
       },
     });
     const error = await new QdrantVectorStore({ client: down.client })
-      .search("c", new Float32Array(3), 1)
+      .search("c", Float32Array.of(1, 0, 0), 1)
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "unavailable:qdrant" });
     expect((error as Error).cause).toBeInstanceOf(TypeError);

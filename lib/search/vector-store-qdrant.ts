@@ -200,7 +200,8 @@ export class QdrantVectorStore implements VectorStore {
       throw new WayfinderError("bad_request:vector_k", "k must be a non-negative integer.");
     }
     const qdrantFilter = toQdrantFilter(filter);
-    if (k === 0) return [];
+    // Same as the embedded store: a zero query points nowhere (and Qdrant cannot normalise it).
+    if (k === 0 || vector.every((x) => x === 0)) return [];
     const response = await this.call(name, "search", () =>
       this.client.query(name, {
         query: Array.from(vector),

@@ -79,6 +79,9 @@ const ERROR_MACROS = new Set([
   "unimplemented",
   "todo",
 ]);
+/** Methods whose first argument is the error of a Result/Option conversion. */
+const ERROR_ADAPTERS = new Set(["ok_or", "ok_or_else", "map_err"]);
+const ERROR_PATHS = new Set(["scoped_identifier", "scoped_type_identifier", "identifier", "type_identifier"]);
 /** Enum constructors are not calls worth resolving. */
 const SKIPPED_CALLS = new Set(["Ok", "Err", "Some"]);
 
@@ -433,9 +436,9 @@ function onCall(node: Node, scope: Scope, state: RustState): void {
   if (name === "Err" && receiver === null) {
     const first = args[0];
     if (first) onErrValue(first, owner, file);
-  } else if (name === "ok_or" && receiver !== null) {
+  } else if (receiver !== null && ERROR_ADAPTERS.has(name)) {
     const first = args[0];
-    if (first) onErrValue(first, owner, file);
+    if (first) onErrValue(closureResult(first), owner, file);
   } else if (name === "expect" && receiver !== null) {
     const first = args[0];
     if (first) addErrorString(owner, messageOf(first, file));
@@ -443,6 +446,12 @@ function onCall(node: Node, scope: Scope, state: RustState): void {
   if (receiver === null && SKIPPED_CALLS.has(name)) return;
   const line = fn.type === "field_expression" ? lineOf(fn.childForFieldName("field") ?? node) : lineOf(node);
   owner.calls.push(makeCall(raw, name, receiver, line));
+}
+
+/** `|e| Error::Io(e)` → its result expression; anything else is returned unchanged. */
+function closureResult(node: Node): Node {
+  if (node.type !== "closure_expression") return node;
+  return node.childForFieldName("body") ?? node;
 }
 
 /** The error carried by `Err(...)`: an enum variant or error type, or a message literal. */
@@ -455,7 +464,7 @@ function onErrValue(value: Node, owner: ExtractedSymbol, file: FileState): void 
     addErrorString(owner, messageOf(target, file));
     return;
   }
-  if (target.type !== "scoped_identifier" && target.type !== "identifier" && target.type !== "type_identifier") return;
+  if (!ERROR_PATHS.has(target.type)) return;
   let name = file.text(target).replace(/\s+/g, "");
   // `MyError::new(..)` names the type, not a variant.
   if (name.endsWith("::new")) name = name.slice(0, -5);

@@ -1,0 +1,75 @@
+/**
+ * A repository's chat. `?session=<id>` continues a stored conversation; without it a
+ * new session id is minted here and becomes the chat id (the URL adopts it on the
+ * first question). A repository without a finished index shows its build instead.
+ */
+import { randomUUID } from "node:crypto";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ChatWorkspace } from "@/components/chat/chat-workspace";
+import { SessionList } from "@/components/chat/session-list";
+import { WaitingForIndex } from "@/components/repos/waiting-for-index";
+import { listSessions } from "@/lib/db/sessions";
+import { getRepositoryView } from "@/lib/db/ui-queries";
+
+export const dynamic = "force-dynamic";
+
+interface PageProps {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+  const repository = await getRepositoryView((await params).id);
+  return { title: repository ? repository.name : "Repository not found" };
+}
+
+export default async function RepositoryChatPage({ params, searchParams }: PageProps) {
+  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const repository = await getRepositoryView(id);
+  if (!repository) notFound();
+  const requested = typeof query.session === "string" && query.session ? query.session : null;
+  const sessionId = requested ?? randomUUID();
+  const sessions = (await listSessions(repository.id, 12)).map((s) => ({
+    id: s.id,
+    title: s.title,
+    lastAccessedAt: s.lastAccessedAt.toISOString(),
+  }));
+
+  return (
+    <section className="chat-page">
+      <header className="chat-header">
+        <div className="chat-title">
+          <h1>{repository.name}</h1>
+          {repository.active ? (
+            <span className="badge ok" data-testid="chat-generation">
+              generation {repository.active.number}
+            </span>
+          ) : null}
+          {repository.status === "indexing" && repository.active ? <span className="badge">re-indexing</span> : null}
+        </div>
+        <nav className="chat-nav" aria-label="Conversation">
+          <Link href="/" className="small">
+            All repositories
+          </Link>
+          <Link href={`/repos/${encodeURIComponent(repository.id)}`} className="button secondary" data-testid="new-chat">
+            New conversation
+          </Link>
+        </nav>
+      </header>
+      <SessionList repositoryId={repository.id} sessions={sessions} current={requested} />
+      {repository.active ? (
+        <ChatWorkspace
+          key={sessionId}
+          repositoryId={repository.id}
+          repositoryName={repository.name}
+          sessionId={sessionId}
+          resume={requested !== null}
+        />
+      ) : (
+        <WaitingForIndex initial={repository} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * A shared conversation, read-only: every question and answer with its timeline,
+ * gaps, citations and diagrams, pinned to the generation it was answered against.
+ * Each verified citation says whether its lines have changed in the repository's
+ * current index since (or the file was removed).
+ */
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import type { CitationDrift } from "@/components/citations/citation-list";
+import { citationKey } from "@/components/citations/use-highlighted-snippets";
+import { citationsOf } from "@/components/chat/message-parts";
+import { Conversation, type MessageExtras } from "@/components/chat/conversation";
+import { citationDrift, linesOf } from "@/components/share/citation-drift";
+import { highlightCode } from "@/components/source/highlight";
+import { getFileContent, getGeneration } from "@/lib/db/index-store";
+import { getSharedConversation } from "@/lib/db/ui-queries";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+
+export const dynamic = "force-dynamic";
+
+interface PageProps {
+  params: Promise<{ shareId: string }>;
+}
+
+export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+  const shared = await getSharedConversation((await params).shareId);
+  // Share links are private by being unguessable: keep them out of search indexes.
+  return { title: shared ? shared.session.title || "Shared conversation" : "Not found", robots: { index: false } };
+}
+
+async function extrasFor(
+  message: WayfinderUIMessage,
+  activeGenerationId: string | null,
+  fallbackGenerationId: string,
+): Promise<MessageExtras> {
+  const pinned = message.metadata?.generationId ?? fallbackGenerationId;
+  const highlighted: Record<string, string> = {};
+  const drift: Record<string, CitationDrift> = {};
+  const files = new Map<string, Promise<string | null>>();
+  const read = (generationId: string, path: string) => {
+    const key = `${generationId}\n${path}`;
+    if (!files.has(key)) files.set(key, getFileContent(generationId, path));
+    return files.get(key) as Promise<string | null>;
+  };
+  for (const citation of citationsOf(message).filter((c) => c.verified)) {
+    const key = citationKey(citation);
+    const cited = citation.snippet ?? linesOf((await read(pinned, citation.path)) ?? "", citation.startLine, citation.endLine);
+    if (citation.snippet) {
+      highlighted[key] = await highlightCode({
+        code: citation.snippet,
+        language: citation.language,
+        firstLine: citation.startLine,
+      });
+    }
+    drift[key] =
+      activeGenerationId === pinned
+        ? "unchanged"
+        : citationDrift(
+            cited,
+            activeGenerationId ? await read(activeGenerationId, citation.path) : null,
+            citation.startLine,
+            citation.endLine,
+          );
+  }
+  return { highlighted, drift };
+}
+
+export default async function SharePage({ params }: PageProps) {
+  const shared = await getSharedConversation((await params).shareId);
+  if (!shared) notFound();
+  const { session, repository, messages } = shared;
+  const [pinned, active] = await Promise.all([
+    getGeneration(session.generationId),
+    repository.activeGenerationId ? getGeneration(repository.activeGenerationId) : null,
+  ]);
+  const extras: Record<string, MessageExtras> = {};
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      extras[message.id] = await extrasFor(message, repository.activeGenerationId, session.generationId);
+    }
+  }
+  const reindexed = !!active && active.id !== session.generationId;
+
+  return (
+    <article className="share-page" data-testid="share-page">
+      <header className="share-header">
+        <p className="badge">read-only shared conversation</p>
+        <h1 data-testid="share-title">{session.title || "Shared conversation"}</h1>
+        <div className="stat-row">
+          <span>{repository.name}</span>
+          {pinned ? (
+            <span className="badge ok" data-testid="share-generation">
+              answered on generation {pinned.number}
+            </span>
+          ) : null}
+          <time dateTime={session.createdAt.toISOString()}>
+            {session.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+          </time>
+        </div>
+        {reindexed ? (
+          <p className="notice notice-info small" role="status" data-testid="share-reindexed">
+            {repository.name} has been re-indexed since (now generation {active.number}). Each citation says whether
+            its lines changed since.
+          </p>
+        ) : null}
+      </header>
+      {messages.length === 0 ? (
+        <p className="card empty muted">This conversation has no messages yet.</p>
+      ) : (
+        <Conversation messages={messages} repositoryId={repository.id} extras={extras} />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,112 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ExtractedSymbol, FileExtraction } from "../types";
+import { extractSource } from "./index";
+
+const source = readFileSync(fileURLToPath(new URL("../__fixtures__/rust/cache.rs", import.meta.url)), "utf8");
+
+let result: FileExtraction;
+const symbol = (qualifiedName: string): ExtractedSymbol => {
+  const found = result.symbols.find((s) => s.qualifiedName === qualifiedName);
+  if (!found) throw new Error(`no symbol ${qualifiedName}`);
+  return found;
+};
+const calls = (qualifiedName: string) => symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
+
+beforeAll(async () => {
+  result = await extractSource("rust", source);
+});
+
+describe("rust extraction", () => {
+  it("finds traits, types, impl methods and nested fns", () => {
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["Entry", "trait", 9, 17, true],
+      ["Entry.key", "method", 11, 11, true],
+      ["Entry.size", "method", 13, 16, true],
+      ["Cache", "struct", 19, 24, true],
+      ["Lookup", "enum", 26, 29, true],
+      ["Cache.new", "method", 32, 35, true],
+      ["Cache.get", "method", 37, 42, true],
+      ["Cache.insert", "method", 44, 52, false],
+      ["Cache.evict", "method", 54, 60, false],
+      // Methods of a trait impl are public through the trait.
+      ["Cache.fmt", "method", 64, 66, true],
+      ["parse_limit", "function", 69, 74, false],
+      ["parse_limit.clamp", "function", 70, 72, false],
+    ]);
+    expect(symbol("Cache.new").parent).toBe("Cache");
+    expect(symbol("Entry.size").parent).toBe("Entry");
+    expect(symbol("parse_limit.clamp").parent).toBe("parse_limit");
+    expect(result.parseErrors).toBe(0);
+  });
+
+  it("builds signatures, docs, attributes and bases", () => {
+    expect(symbol("Cache.new").signature).toBe("pub fn new(limit: usize) -> Self");
+    expect(symbol("Cache.evict").signature).toBe("pub(crate) fn evict(&mut self)");
+    expect(symbol("Entry.key").signature).toBe("fn key(&self) -> String");
+    expect(symbol("Cache").signature).toBe("pub struct Cache<T: Entry>");
+    expect(symbol("Entry").signature).toBe("pub trait Entry: Clone + Send");
+    expect(symbol("Cache").docstring).toBe("The cache itself.");
+    expect(symbol("Cache").decorators).toEqual(["derive(Debug, Default)"]);
+    expect(symbol("Entry.size").docstring).toBe("Size in bytes; defaults to zero.");
+    expect(symbol("Cache.new").docstring).toBe("Creates an empty cache.");
+    // The `//!` crate comment does not document the `use` lines or the trait.
+    expect(symbol("Entry").docstring).toBe("Something that can be stored.");
+    expect(symbol("Entry").bases).toEqual(["Clone", "Send"]);
+    expect(symbol("Cache").bases).toEqual(["Display"]);
+  });
+
+  it("collects calls, error variants, panics and writes", () => {
+    expect(calls("Cache.new")).toEqual([["HashMap::new", "new", "HashMap", 34]]);
+    expect(calls("Cache.get")).toEqual([
+      ["self.items.get().ok_or", "ok_or", "self.items.get()", 41],
+      ["self.items.get", "get", "self.items", 41],
+    ]);
+    expect(symbol("Cache.get").raises).toEqual(["Error::NotFound"]);
+    expect(symbol("Cache.get").mutates).toEqual(["HITS"]);
+    expect(symbol("Cache.insert").raises).toEqual(["Error::Full"]);
+    expect(symbol("Cache.insert").mutates).toEqual(["self.limit"]);
+    expect(calls("Cache.insert").map((c) => c[0])).toEqual([
+      "self.items.len",
+      "value.key",
+      "self.items.insert",
+      "self.limit.max",
+    ]);
+    const evict = symbol("Cache.evict");
+    expect(evict.raises).toEqual(["panic"]);
+    expect(evict.errorStrings).toEqual(["cache is empty", "evicted the last entry: {}"]);
+    expect(symbol("parse_limit").raises).toEqual(["Error::Parse"]);
+    expect(calls("parse_limit.clamp")).toEqual([["n.min", "min", "n", 71]]);
+  });
+
+  it("flattens use trees and reads statics/consts", () => {
+    expect(result.imports).toEqual([
+      { module: "std::collections", names: ["HashMap"], line: 2 },
+      { module: "std::fmt", names: ["Display"], line: 3 },
+      { module: "crate::error", names: ["Error", "Result"], line: 4 },
+    ]);
+    expect(result.moduleState).toEqual(["HITS", "MAX_ENTRIES"]);
+  });
+
+  it("handles nested use lists, string errors, bail! and modules", async () => {
+    const out = await extractSource(
+      "rust",
+      [
+        "use std::{io::{self, Read}, sync::*};",
+        "mod db {",
+        "    pub fn open(path: &str) -> anyhow::Result<()> {",
+        '        if path.is_empty() { bail!("empty path"); }',
+        '        Err("not implemented")?',
+        "    }",
+        "}",
+      ].join("\n"),
+    );
+    expect(out.imports).toEqual([
+      { module: "std::io", names: ["Read"], line: 1 },
+      { module: "std::sync", names: ["*"], line: 1 },
+    ]);
+    expect(out.symbols.map((s) => [s.qualifiedName, s.parent, s.exported])).toEqual([["db.open", null, true]]);
+    expect(out.symbols[0]?.errorStrings).toEqual(["empty path", "not implemented"]);
+  });
+});
