@@ -10,16 +10,18 @@ import type {
   GapReport,
   NoticePart,
   PassPart,
+  WayfinderDataParts,
   WayfinderUIMessage,
 } from "@/lib/qa/types";
 
 type Part = WayfinderUIMessage["parts"][number];
 
-function dataOf<K extends "classification" | "pass" | "citations" | "diagram" | "notice">(
-  parts: Part[],
-  kind: K,
-) {
-  return parts.filter((p): p is Extract<Part, { type: `data-${K}` }> => p.type === `data-${kind}`).map((p) => p.data);
+function dataOf<K extends keyof WayfinderDataParts>(parts: Part[], kind: K): WayfinderDataParts[K][] {
+  const out: WayfinderDataParts[K][] = [];
+  for (const part of parts) {
+    if (part.type === `data-${kind}`) out.push((part as unknown as { data: WayfinderDataParts[K] }).data);
+  }
+  return out;
 }
 
 export function classificationOf(message: WayfinderUIMessage): ClassificationPart | null {
@@ -118,7 +120,7 @@ export interface CitationLocation {
 }
 
 /** `path:10-20` / `path:10` / `path#L10-L20` occurrences in a piece of text. */
-export const CITATION_PATTERN = /([A-Za-z0-9_@$~+.\-/]*[A-Za-z0-9_\-]\.[A-Za-z][A-Za-z0-9]*)(?::|#L)(\d+)(?:-L?(\d+))?/g;
+export const CITATION_PATTERN = /([\w@$~+./-]*[\w-]\.[A-Za-z][A-Za-z0-9]*)(?::|#L)(\d+)(?:-L?(\d+))?/g;
 
 export function parseCitation(raw: string): CitationLocation | null {
   const match = new RegExp(`^${CITATION_PATTERN.source}$`).exec(raw.trim());

@@ -81,6 +81,10 @@ export interface BuildStats {
   skipped: Record<SkipReason, number>;
   parseErrors: number;
   seconds: number;
+  /** seconds spent in each phase */
+  phaseSeconds: Record<string, number>;
+  /** peak resident memory of the indexing process so far, MB */
+  peakRssMb: number;
   source: "git" | "walk";
 }
 
@@ -124,7 +128,12 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
       await reportProgress(generation.id, { ...progress });
     }
   };
+  const phaseSeconds: Record<string, number> = {};
+  let phaseStart = performance.now();
   const phaseDone = async (phase: BuildPhase) => {
+    const now = performance.now();
+    phaseSeconds[phase] = Math.round(now - phaseStart) / 1000;
+    phaseStart = now;
     await options.afterPhase?.(phase);
   };
   try {
@@ -246,6 +255,8 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
       skipped: discovery.skipped,
       parseErrors: parsed.reduce((n, p) => n + p.parseErrors, 0),
       seconds: 0,
+      phaseSeconds,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       source: discovery.source,
     };
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;

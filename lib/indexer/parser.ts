@@ -44,28 +44,40 @@ export function languageForPath(filePath: string): CodeLanguage | null {
 }
 
 /**
- * Absolute path of a file inside an installed package. Node resolution from the
- * working directory comes first; walking up the directories for node_modules is the
- * fallback for bundles where resolution of a non-exported file fails.
+ * Directories to resolve packages from: the working directory (the project root
+ * under tsx, vitest and `next start`) and, when the runtime provides it, this
+ * module's directory (a bundle inside .next, or a CLI started elsewhere).
+ */
+function searchBases(): string[] {
+  const bases = [process.cwd()];
+  if (typeof __dirname === "string" && __dirname && !bases.includes(__dirname)) bases.push(__dirname);
+  return bases;
+}
+
+/**
+ * Absolute path of a file inside an installed package: Node resolution first, then
+ * a walk up the directories looking for node_modules, for bundles where resolving
+ * a package from the bundle fails.
  */
 function packageFile(pkg: string, entry: string, relative: string): string {
   const tried: string[] = [];
-  try {
-    const requireFromCwd = createRequire(path.join(process.cwd(), "noop.js"));
-    const resolved = path.join(path.dirname(requireFromCwd.resolve(`${pkg}/${entry}`)), relative);
-    if (fs.existsSync(resolved)) return resolved;
-    tried.push(resolved);
-  } catch {
-    // Fall through to the directory walk below.
-  }
-  let dir = process.cwd();
-  for (;;) {
-    const candidate = path.join(dir, "node_modules", pkg, relative);
-    if (fs.existsSync(candidate)) return candidate;
-    tried.push(candidate);
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
+  for (const base of searchBases()) {
+    try {
+      const resolved = path.join(
+        path.dirname(createRequire(path.join(base, "noop.js")).resolve(`${pkg}/${entry}`)),
+        relative,
+      );
+      if (fs.existsSync(resolved)) return resolved;
+      tried.push(resolved);
+    } catch {
+      // Not resolvable from here; the directory walk below may still find it.
+    }
+    for (let dir = base; ; dir = path.dirname(dir)) {
+      const candidate = path.join(dir, "node_modules", pkg, relative);
+      if (fs.existsSync(candidate)) return candidate;
+      tried.push(candidate);
+      if (path.dirname(dir) === dir) break;
+    }
   }
   throw new Error(`Cannot find ${pkg}/${relative} (tried ${tried.join(", ")})`);
 }
@@ -110,15 +122,19 @@ export function getParser(language: CodeLanguage): Promise<Parser> {
 }
 
 /**
- * Parses `source` and hands the tree to `use`, always freeing the tree's WASM
- * memory afterwards. `use` must not keep nodes beyond its own call.
+ * Parses `source` and hands the tree to `consume`, always freeing the tree's WASM
+ * memory afterwards. `consume` must not keep nodes beyond its own call.
  */
-export async function withTree<T>(language: CodeLanguage, source: string, use: (tree: Tree) => T): Promise<T> {
+export async function withTree<T>(
+  language: CodeLanguage,
+  source: string,
+  consume: (tree: Tree) => T,
+): Promise<T> {
   const parser = await getParser(language);
   const tree = parser.parse(source);
   if (!tree) throw new Error(`tree-sitter returned no tree for ${language} source`);
   try {
-    return use(tree);
+    return consume(tree);
   } finally {
     tree.delete();
   }

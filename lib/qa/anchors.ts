@@ -20,12 +20,13 @@ export interface Anchors {
   keywords: string[];
 }
 
+// prettier-ignore
 const EXTENSIONS = [
   "py", "pyi", "pyx", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "java", "kt", "kts", "scala",
   "groovy", "go", "rs", "rb", "php", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "swift", "m", "mm",
   "md", "mdx", "rst", "json", "yaml", "yml", "toml", "ini", "cfg", "sql", "sh", "bash", "zsh", "html",
   "css", "scss", "vue", "svelte", "xml", "proto", "graphql", "lua", "dart", "ex", "exs", "hs", "prisma",
-]; // prettier-ignore
+];
 
 /** Source and documentation file extensions recognised as paths (lower-case, no dot). */
 export const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set(EXTENSIONS);
@@ -34,10 +35,11 @@ export const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set(EXTENSIONS);
 const PRODUCT_NAMES = new Set(["node.js", "next.js", "vue.js", "react.js", "express.js", "nuxt.js", "d3.js"]);
 
 // Top-level folder names common enough that "src/auth" is a path while "and/or" is not.
+// prettier-ignore
 const COMMON_ROOTS = new Set([
   "src", "lib", "app", "apps", "pkg", "cmd", "internal", "test", "tests", "spec", "backend", "frontend",
   "server", "client", "packages", "components", "scripts", "api", "docs", "bench", "e2e", "prisma",
-]); // prettier-ignore
+]);
 
 const MAX_IDENTIFIERS = 25;
 const MAX_KEYWORDS = 30;
@@ -56,6 +58,7 @@ const ERRNO_CODE =
   /\bE(?:NOENT|ACCES|PERM|EXIST|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|PIPE|ISDIR|NOTDIR|MFILE|NOTEMPTY|AGAIN)\b/g;
 const GENERIC_ERROR_LINE = /^\s*(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\])?\s*:\s+(\S.*)$/i;
 
+// prettier-ignore
 const STOP_IDENTIFIERS = new Set([
   "self", "cls", "this", "super", "none", "null", "nil", "undefined", "true", "false", "def", "class",
   "return", "import", "from", "as", "if", "elif", "else", "for", "while", "in", "is", "not", "and", "or",
@@ -64,7 +67,7 @@ const STOP_IDENTIFIERS = new Set([
   "set", "tuple", "range", "type", "object", "isinstance", "console.log", "np", "pd", "plt", "sns", "os",
   "sys", "re", "e.g", "i.e", "etc", "vs", "main", "args", "kwargs", "__init__", "__main__", "<module>",
   "traceback", "error", "exception", "append", "min", "max", "exit",
-]); // prettier-ignore
+]);
 
 const STOPWORDS = new Set(
   `a about above after again against all also am an and any are aren't as at be because been before being
@@ -130,7 +133,10 @@ export function looksLikeCode(token: string): boolean {
  * (".../site-packages/requests/models.py" is "requests/models.py" in the repo).
  */
 export function normalizePath(raw: string): string {
-  let p = raw.trim().replace(/^file:\/\//i, "").replace(/\\/g, "/");
+  let p = raw
+    .trim()
+    .replace(/^file:\/\//i, "")
+    .replace(/\\/g, "/");
   p = p.replace(/^\/?[A-Za-z]:\//, "/");
   const installed = /(?:^|\/)(?:site|dist)-packages\/(?:[^/]+\.egg\/)?(.+)$/.exec(p);
   if (installed?.[1]) return installed[1];
@@ -146,7 +152,12 @@ export function isPathLike(token: string): boolean {
   if (PRODUCT_NAMES.has(t.toLowerCase())) return false;
   const ext = /\.([A-Za-z0-9]+)$/.exec(t)?.[1]?.toLowerCase();
   const base = t.slice(t.lastIndexOf("/") + 1);
-  if (ext && SOURCE_EXTENSIONS.has(ext) && /^[\w@+-]/.test(base) && !/^\d+(\.\d+)*$/.test(base.slice(0, -ext.length - 1))) {
+  if (
+    ext &&
+    SOURCE_EXTENSIONS.has(ext) &&
+    /^[\w@+-]/.test(base) &&
+    !/^\d+(\.\d+)*$/.test(base.slice(0, -ext.length - 1))
+  ) {
     return true;
   }
   if (!t.includes("/")) return false;
@@ -161,7 +172,8 @@ function extractStackFrames(text: string): StackFrame[] {
   const frames: StackFrame[] = [];
   const lines = text.split("\n");
   lines.forEach((line, i) => {
-    const found = parseFrameLine(line, lines[i - 1] ?? "") ?? parseLegacyIPythonFrame(line, lines.slice(i + 1, i + 12));
+    const found =
+      parseFrameLine(line, lines[i - 1] ?? "") ?? parseLegacyIPythonFrame(line, lines.slice(i + 1, i + 12));
     if (found) frames.push(found);
   });
   return dedupeFrames(frames);
@@ -178,7 +190,8 @@ function parseLegacyIPythonFrame(line: string, following: string[]): StackFrame 
 const PY_FRAME = /\bFile "([^"]+)", line (\d+)(?:, in ([\w.<>]+))?/;
 const IPY_FRAME = /^\s*File\s+([^\s,]+?):(\d+),\s+in\s+([\w.<>]+)/;
 const JAVA_FRAME = /\bat\s+([\w$.<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
-const JS_FRAME = /\bat\s+(?:async\s+)?(?:(?:new\s+)?([^\s(]+)(?:\s+\[as [^\]]+\])?\s+\()?((?:file:\/\/)?[^\s()]+?):(\d+)(?::\d+)?\)?\s*$/;
+const JS_FRAME =
+  /\bat\s+(?:async\s+)?(?:(?:new\s+)?([^\s(]+)(?:\s+\[as [^\]]+\])?\s+\()?((?:file:\/\/)?[^\s()]+?):(\d+)(?::\d+)?\)?\s*$/;
 const GO_FRAME = /^\s*(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$/;
 const GO_FUNC = /^\s*([\w./*()$-]+)\(.*\)\s*$/;
 const LOCATION = /(?<![\w/.\\-])((?:[A-Za-z]:)?[\w@.+~\-/\\]+\.[A-Za-z0-9]+):(\d+)(?::\d+)?(?![\d])/g;
@@ -325,7 +338,9 @@ function candidateTokens(text: string): string[] {
 function stripFrameLines(text: string): string {
   return text
     .split("\n")
-    .filter((l) => !PY_FRAME.test(l) && !JAVA_FRAME.test(l) && !/^\s+at\s/.test(l) && !/^\s*Traceback \(/.test(l))
+    .filter(
+      (l) => !PY_FRAME.test(l) && !JAVA_FRAME.test(l) && !/^\s+at\s/.test(l) && !/^\s*Traceback \(/.test(l),
+    )
     .join("\n");
 }
 
@@ -359,16 +374,19 @@ function rankIdentifiers(
   const inline = [...prose.matchAll(/`([^`\n]{1,120})`/g)].map((m) => m[1] ?? "");
   for (const span of inline) {
     const s = span.trim();
-    if (/^[A-Za-z_$][\w$.]*(?:\(\))?$/.test(s) && !isPathLike(s)) add(s, 3);
+    if (/^[A-Za-z_$][\w$.]*(?:\(\))?$/.test(s) && !isPathLike(s)) add(s, 4);
     else mineCode(s, add, 1.5);
   }
   mineCode(code, add, 1);
   const plainProse = maskPaths(stripFrameLines(stripEmphasis(prose.replace(/`[^`\n]{1,120}`/g, " "))));
-  for (const m of plainProse.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\(\))?(?![\w$])/g)) {
+  for (const m of plainProse.matchAll(
+    /(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\(\))?(?![\w$])/g,
+  )) {
     const token = m[1] ?? "";
     if (isDomainLike(token)) continue;
     if (m[2]) add(token, 3);
-    else if (looksLikeCode(token)) add(token, /^[A-Z][a-z0-9]+[A-Z]/.test(token) && !token.includes(".") ? 1 : 2);
+    else if (looksLikeCode(token))
+      add(token, /^[A-Z][a-z0-9]+[A-Z]/.test(token) && !token.includes(".") ? 1 : 2);
   }
   for (const f of frames) if (f.func) add(f.func, 1.5);
 
@@ -387,17 +405,17 @@ function rankIdentifiers(
 
 // Markdown emphasis ("_No response_") would otherwise read as a leading-underscore name.
 function stripEmphasis(text: string): string {
-  return text.replace(/(?<![\w])_([^_\n]*\s[^_\n]*)_(?![\w])/g, " $1 ").replace(/\*\*?([^*\n]+)\*\*?/g, " $1 ");
+  return text
+    .replace(/(?<![\w])_([^_\n]*\s[^_\n]*)_(?![\w])/g, " $1 ")
+    .replace(/\*\*?([^*\n]+)\*\*?/g, " $1 ");
 }
 
 // Path segments ("_core" in "seaborn/_core.py") must not be mistaken for identifiers.
 function maskPaths(text: string): string {
-  return text
-    .replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ")
-    .replace(/[\w@.+~\-/\\:]+/g, (tok) => {
-      const bare = tok.replace(/(?::\d+){0,2}:?$/, "").replace(/[.:]+$/, "");
-      return isPathLike(bare) ? " " : tok;
-    });
+  return text.replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ").replace(/[\w@.+~\-/\\:]+/g, (tok) => {
+    const bare = tok.replace(/(?::\d+){0,2}:?$/, "").replace(/[.:]+$/, "");
+    return isPathLike(bare) ? " " : tok;
+  });
 }
 
 function mineCode(code: string, add: (name: string, score: number) => void, weight: number): void {

@@ -35,8 +35,12 @@ export function truncateToTokens(text: string, max: number): string {
     }
     if (kept.length >= max) break;
   }
-  // A cut inside a multi-byte character decodes to U+FFFD; drop the broken tail.
-  return decode(kept).replace(/\uFFFD+$/, "");
+  // A cut inside a multi-byte character decodes to U+FFFD (sometimes before the last
+  // token's text); keeping only the part that matches the source drops the broken bytes.
+  const decoded = decode(kept);
+  let same = 0;
+  while (same < decoded.length && decoded[same] === text[same]) same += 1;
+  return text.slice(0, same);
 }
 
 export interface TruncateSourceOptions {
@@ -95,7 +99,11 @@ export function truncateSource(options: TruncateSourceOptions): string {
   return result;
 }
 
-function withMarker(head: string[], lines: string[], marker: (dropped: number, indent: string) => string): string {
+function withMarker(
+  head: string[],
+  lines: string[],
+  marker: (dropped: number, indent: string) => string,
+): string {
   const kept = head.length;
   // A line cut mid-way still counts as shown; the lines after it are the dropped ones.
   const dropped = lines.length - kept;
@@ -121,7 +129,9 @@ function detectSignatureEnd(lines: string[], language: string | null | undefined
       if ("([{".includes(ch)) depth += 1;
       else if (")]}".includes(ch)) depth -= 1;
     }
-    const ended = python ? /:\s*(?:#.*)?$/.test(line) && depth <= 0 : /[{]\s*$|=>\s*$|;\s*$/.test(line) || depth <= 0;
+    const ended = python
+      ? /:\s*(?:#.*)?$/.test(line) && depth <= 0
+      : /[{]\s*$|=>\s*$|;\s*$/.test(line) || depth <= 0;
     if (ended) return j + 1;
   }
   return Math.min(lines.length, i + 1);
@@ -138,6 +148,7 @@ function docstringEnd(lines: string[], docstring: string | null | undefined): nu
 
 type CommentStyle = "#" | "//" | "--" | "<!--" | "/*";
 
+// prettier-ignore
 const COMMENT_STYLES: Record<string, CommentStyle> = {
   python: "#", py: "#", ruby: "#", rb: "#", shell: "#", bash: "#", sh: "#", yaml: "#", yml: "#", toml: "#",
   r: "#", perl: "#", elixir: "#", ex: "#", dockerfile: "#", makefile: "#",
@@ -147,7 +158,7 @@ const COMMENT_STYLES: Record<string, CommentStyle> = {
   sql: "--", lua: "--", haskell: "--", hs: "--",
   markdown: "<!--", md: "<!--", html: "<!--", xml: "<!--", vue: "<!--", svelte: "<!--",
   css: "/*", scss: "/*",
-}; // prettier-ignore
+};
 
 function commentStyle(language: string | null | undefined): CommentStyle {
   return COMMENT_STYLES[(language ?? "").toLowerCase().replace(/^\./, "")] ?? "//";
@@ -185,7 +196,8 @@ export class BudgetTracker {
   private usedTotal = 0;
 
   constructor(options: BudgetTrackerOptions) {
-    if (!Number.isFinite(options.total) || options.total < 0) throw new RangeError("total must be a non-negative number");
+    if (!Number.isFinite(options.total) || options.total < 0)
+      throw new RangeError("total must be a non-negative number");
     this.total = options.total;
     this.passLimits = options.passLimits;
   }

@@ -22,7 +22,11 @@ export interface CitationLookup {
   /** Number of lines in an indexed file, or null when the file is not in the index. */
   fileLines(path: string): number | null;
   /** Symbols whose span overlaps the given lines. */
-  symbolsAt(path: string, start: number, end: number): { qualifiedId: string; startLine: number; endLine: number }[];
+  symbolsAt(
+    path: string,
+    start: number,
+    end: number,
+  ): { qualifiedId: string; startLine: number; endLine: number }[];
 }
 
 export interface VerifiedCitation extends Citation {
@@ -50,14 +54,27 @@ export function parseCitations(text: string): Citation[] {
   const masked = text.replace(URL, (url) => " ".repeat(url.length));
   const citations: Citation[] = [];
   for (const m of masked.matchAll(CITATION)) {
-    const [whole, open, tickOpen, path = "", ext = "", colonStart, colonEnd, hashStart, hashEnd, tickClose, close] = m;
+    const [
+      whole,
+      open,
+      tickOpen,
+      path = "",
+      ext = "",
+      colonStart,
+      colonEnd,
+      hashStart,
+      hashEnd,
+      tickClose,
+      close,
+    ] = m;
     if (!SOURCE_EXTENSIONS.has(ext.toLowerCase())) continue;
     const start = m.index ?? 0;
     // Brackets and backticks belong to the citation only when they enclose it.
     const bracketed = Boolean(open && close);
     const ticked = Boolean(tickOpen && tickClose);
     const rawStart = start + (bracketed ? 0 : (open?.length ?? 0)) + (ticked ? 0 : (tickOpen?.length ?? 0));
-    let rawEnd = start + whole.length - (bracketed ? 0 : (close?.length ?? 0)) - (ticked ? 0 : (tickClose?.length ?? 0));
+    let rawEnd =
+      start + whole.length - (bracketed ? 0 : (close?.length ?? 0)) - (ticked ? 0 : (tickClose?.length ?? 0));
     // "[deps.py:10](#…)" is a Markdown link: the mark must go after the whole link.
     if (bracketed && text[rawEnd] === "(") {
       const closing = text.indexOf(")", rawEnd);
@@ -79,9 +96,16 @@ export function parseCitations(text: string): Citation[] {
 // A code name immediately before the citation, joined only by a connector:
 // "`get_db` (deps.py:10)", "get_db() in deps.py:10", "function get_db at deps.py:10".
 function symbolBefore(text: string, index: number): string | null {
-  let before = text.slice(Math.max(0, index - 160), index).split("\n").pop() ?? "";
+  let before =
+    text
+      .slice(Math.max(0, index - 160), index)
+      .split("\n")
+      .pop() ?? "";
   before = before.replace(/[\s([]+$/, "");
-  before = before.replace(/\s+(?:(?:is\s+)?(?:defined|declared|implemented)\s+)?(?:in|at|from|see|lives in)$/i, "");
+  before = before.replace(
+    /\s+(?:(?:is\s+)?(?:defined|declared|implemented)\s+)?(?:in|at|from|see|lives in)$/i,
+    "",
+  );
   before = before.replace(/\s*[—–:,-]$/, "");
   const m = /(?:^|[^\w$.`])(`?)([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\(\))?\1$/.exec(before);
   if (!m?.[2]) return null;
@@ -106,7 +130,10 @@ function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation
   const total = lookup.fileLines(path);
   if (total === null) return fail("file not in index");
   if (citation.endLine > total) {
-    const range = citation.startLine === citation.endLine ? `line ${citation.startLine}` : `lines ${citation.startLine}-${citation.endLine}`;
+    const range =
+      citation.startLine === citation.endLine
+        ? `line ${citation.startLine}`
+        : `lines ${citation.startLine}-${citation.endLine}`;
     return fail(`${range} past end of file (${total} lines)`);
   }
 
@@ -117,7 +144,9 @@ function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation
     if (match) return { ...citation, verified: true, reason: null, symbol: match.qualifiedId };
     const elsewhere = lookup.symbolsAt(path, 1, total).find((s) => symbolMatches(s.qualifiedId, named));
     if (elsewhere) {
-      return fail(`${named} is at lines ${elsewhere.startLine}-${elsewhere.endLine}, not ${rangeText(citation)}`);
+      return fail(
+        `${named} is at lines ${elsewhere.startLine}-${elsewhere.endLine}, not ${rangeText(citation)}`,
+      );
     }
     // A name that is not a symbol anywhere in the file may be a variable or attribute,
     // which the index does not track; only clear callable or type references are judged.
@@ -141,7 +170,9 @@ function unsafePathReason(path: string): string | null {
 
 // "Foo.bar" matches "src/foo.ts::Foo.bar"; "bar" matches any "…::X.bar" or "…::bar".
 function symbolMatches(qualifiedId: string, name: string): boolean {
-  const qualified = qualifiedId.includes("::") ? qualifiedId.slice(qualifiedId.lastIndexOf("::") + 2) : qualifiedId;
+  const qualified = qualifiedId.includes("::")
+    ? qualifiedId.slice(qualifiedId.lastIndexOf("::") + 2)
+    : qualifiedId;
   return qualified === name || qualified.endsWith(`.${name}`) || name.endsWith(`.${qualified}`);
 }
 
@@ -154,7 +185,11 @@ function looksLikeSymbolReference(name: string): boolean {
  * never states an unchecked reference as fact. Offsets come from `parseCitations` on the
  * same text; a result whose text no longer matches is left alone.
  */
-export function markUnverifiedCitations(text: string, results: VerifiedCitation[], mark = UNVERIFIED_MARK): string {
+export function markUnverifiedCitations(
+  text: string,
+  results: VerifiedCitation[],
+  mark = UNVERIFIED_MARK,
+): string {
   let out = text;
   const unverified = results.filter((r) => !r.verified).sort((a, b) => b.index - a.index);
   for (const r of unverified) {

@@ -18,16 +18,31 @@ const LABELLED: [string, QueryMode][] = [
   // diagnostic
   ["Why does `load_config` raise KeyError: 'database' when the env var is set?", "diagnostic"],
   ["getting a 500 from /api/sessions after upgrading prisma, what's going on", "diagnostic"],
-  ["TypeError: Cannot read properties of undefined (reading 'map') in components/chat/MessageList.tsx", "diagnostic"],
-  ["Login fails after password reset\n\n### Steps to reproduce\n1. Reset the password\n2. Log in with the new one\n\n### Expected behavior\nThe user is logged in.\n\n```\nTraceback (most recent call last):\n  File \"app/auth.py\", line 88, in login\n    user = verify(token)\nValueError: token expired\n```", "diagnostic"],
+  [
+    "TypeError: Cannot read properties of undefined (reading 'map') in components/chat/MessageList.tsx",
+    "diagnostic",
+  ],
+  [
+    'Login fails after password reset\n\n### Steps to reproduce\n1. Reset the password\n2. Log in with the new one\n\n### Expected behavior\nThe user is logged in.\n\n```\nTraceback (most recent call last):\n  File "app/auth.py", line 88, in login\n    user = verify(token)\nValueError: token expired\n```',
+    "diagnostic",
+  ],
   ["The indexer crashes on files with a BOM", "diagnostic"],
-  ["search returns no results for queries with uppercase letters, but it should be case-insensitive", "diagnostic"],
+  [
+    "search returns no results for queries with uppercase letters, but it should be case-insensitive",
+    "diagnostic",
+  ],
   ["why is the embedding job stuck at 0% forever?", "diagnostic"],
   ["pytest fails with ModuleNotFoundError: No module named 'wayfinder' in CI only", "diagnostic"],
-  ["After the migration, sessions are not persisted and users get logged out on every request. Is this a bug in lib/db/session.ts?", "diagnostic"],
+  [
+    "After the migration, sessions are not persisted and users get logged out on every request. Is this a bug in lib/db/session.ts?",
+    "diagnostic",
+  ],
   ["Segfault in the tree-sitter wasm loader when parsing a 2MB file", "diagnostic"],
   ["Unexpected behaviour: `countTokens` gives different numbers for the same string", "diagnostic"],
-  ["panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.parse(...)\n\t/app/parser.go:42 +0x1d", "diagnostic"],
+  [
+    "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.parse(...)\n\t/app/parser.go:42 +0x1d",
+    "diagnostic",
+  ],
   ["Error: ENOENT: no such file or directory, open '.wayfinder/index.db' — what causes this?", "diagnostic"],
   // exploratory
   ["Walk me through what happens when a user submits a question in the chat UI", "exploratory"],
@@ -35,7 +50,10 @@ const LABELLED: [string, QueryMode][] = [
   ["How does `ask()` call the retriever and the model? Show the call chain.", "exploratory"],
   ["What's the execution order of the middleware in app/api/chat/route.ts?", "exploratory"],
   ["Follow the data flow of an embedding from the embedder to the vector store", "exploratory"],
-  ["what happens after a file changes on disk — how does incremental re-indexing get triggered?", "exploratory"],
+  [
+    "what happens after a file changes on disk — how does incremental re-indexing get triggered?",
+    "exploratory",
+  ],
   ["Which functions does `resolveGap` call, and in what order?", "exploratory"],
   ["Show me the path a request takes from the Next.js route handler to Prisma", "exploratory"],
   ["step by step, how is a session restored when a follow-up question arrives?", "exploratory"],
@@ -116,9 +134,12 @@ describe("classifyByRules", () => {
     expect(classifyByRules(question).mode).toBe(mode);
   });
 
-  it.each(BUG_REPORTS.map((r) => [r.split("\n")[0], r]))("treats the pasted bug report %j as diagnostic", (_title, report) => {
-    expect(classifyByRules(report).mode).toBe("diagnostic");
-  });
+  it.each(BUG_REPORTS.map((r) => [r.split("\n")[0], r]))(
+    "treats the pasted bug report %j as diagnostic",
+    (_title, report) => {
+      expect(classifyByRules(report).mode).toBe("diagnostic");
+    },
+  );
 
   it("lets an exception type outweigh a 'what is wrong with' phrasing", () => {
     expect(classifyByRules("What's wrong with my query? It raises TypeError").mode).toBe("diagnostic");
@@ -141,7 +162,9 @@ describe("classifyByRules", () => {
   });
 
   it("is more confident when the signals agree than when modes compete", () => {
-    const clear = classifyByRules("Traceback (most recent call last):\n  File \"a.py\", line 3\nValueError: boom");
+    const clear = classifyByRules(
+      'Traceback (most recent call last):\n  File "a.py", line 3\nValueError: boom',
+    );
     const mixed = classifyByRules("What's wrong with my query? It raises TypeError");
     expect(clear.confidence).toBeGreaterThan(mixed.confidence);
     expect(clear.confidence).toBeLessThanOrEqual(0.95);
@@ -155,7 +178,9 @@ describe("classifyByRules", () => {
   });
 
   it("mentions the competing mode when one scored", () => {
-    const { reasoning } = classifyByRules("What problems do you see in how errors are handled across the API routes?");
+    const { reasoning } = classifyByRules(
+      "What problems do you see in how errors are handled across the API routes?",
+    );
     expect(reasoning).toMatch(/^Analytical because/);
     expect(reasoning).toMatch(/weaker diagnostic signals/);
   });
@@ -178,11 +203,14 @@ describe("extractScope", () => {
   });
 
   it("ignores absolute paths from a pasted traceback", () => {
-    const report = 'Crash\nTraceback (most recent call last):\n  File "/usr/lib/python3/site.py", line 1, in <module>\nKeyError: x';
+    const report =
+      'Crash\nTraceback (most recent call last):\n  File "/usr/lib/python3/site.py", line 1, in <module>\nKeyError: x';
     expect(extractScope(report)).toBeNull();
   });
 
   it("is reported on the classification", () => {
-    expect(classifyByRules("Trace the request path in backend/api/routes.py").scope).toBe("backend/api/routes.py");
+    expect(classifyByRules("Trace the request path in backend/api/routes.py").scope).toBe(
+      "backend/api/routes.py",
+    );
   });
 });

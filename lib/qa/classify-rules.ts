@@ -59,7 +59,9 @@ const SIGNALS: readonly Signal[] = [
     mode: "diagnostic",
     weight: 3,
     label: 'a "why am I getting" question',
-    match: inProse(/\bwhy (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b/),
+    match: inProse(
+      /\bwhy (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b/,
+    ),
   },
   {
     mode: "diagnostic",
@@ -115,7 +117,9 @@ const SIGNALS: readonly Signal[] = [
     mode: "diagnostic",
     weight: 2,
     label: 'a performance symptom ("$")',
-    match: inProse(/\b(?:too slow|very slow|so slow|slow(?:er)? than|takes forever|out of memory|oom|memory usage)\b/),
+    match: inProse(
+      /\b(?:too slow|very slow|so slow|slow(?:er)? than|takes forever|out of memory|oom|memory usage)\b/,
+    ),
   },
   {
     mode: "diagnostic",
@@ -143,7 +147,9 @@ const SIGNALS: readonly Signal[] = [
     mode: "diagnostic",
     weight: 0.5,
     label: "a why-question",
-    match: inProse(/^\s*why\b(?! (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b)/),
+    match: inProse(
+      /^\s*why\b(?! (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b)/,
+    ),
   },
 
   // Exploratory: follow execution or data forward through the code.
@@ -151,7 +157,9 @@ const SIGNALS: readonly Signal[] = [
     mode: "exploratory",
     weight: 3,
     label: 'a request to trace or walk through code ("$")',
-    match: inProse(/(?<!stack )\btrac(?:e|ing)\b(?!back)|\bwalk (?:me |us )?through\b|\bwalkthrough\b|\bstep[- ]by[- ]step\b/),
+    match: inProse(
+      /(?<!stack )\btrac(?:e|ing)\b(?!back)|\bwalk (?:me |us )?through\b|\bwalkthrough\b|\bstep[- ]by[- ]step\b/,
+    ),
   },
   {
     mode: "exploratory",
@@ -309,7 +317,9 @@ const SIGNALS: readonly Signal[] = [
     mode: "conceptual",
     weight: 1.5,
     label: 'a question about supported options ("$")',
-    match: inProse(/\b(?:what|which) (?:options|flags|arguments|parameters|languages|formats|providers|commands|settings)\b/),
+    match: inProse(
+      /\b(?:what|which) (?:options|flags|arguments|parameters|languages|formats|providers|commands|settings)\b/,
+    ),
   },
 ];
 
@@ -320,15 +330,27 @@ const TIE_ORDER: readonly QueryMode[] = ["diagnostic", "exploratory", "analytica
 /** Classifies a question into a retrieval mode with deterministic weighted rules. */
 export function classifyByRules(question: string): RuleClassification {
   const q = prepare(question);
-  const scores: Record<QueryMode, number> = { conceptual: CONCEPTUAL_BASELINE, diagnostic: 0, exploratory: 0, analytical: 0 };
-  const hits: Record<QueryMode, string[]> = { conceptual: [], diagnostic: [], exploratory: [], analytical: [] };
+  const scores: Record<QueryMode, number> = {
+    conceptual: CONCEPTUAL_BASELINE,
+    diagnostic: 0,
+    exploratory: 0,
+    analytical: 0,
+  };
+  const hits: Record<QueryMode, string[]> = {
+    conceptual: [],
+    diagnostic: [],
+    exploratory: [],
+    analytical: [],
+  };
   for (const signal of SIGNALS) {
     const found = signal.match(q);
     if (found === null) continue;
     scores[signal.mode] += signal.weight;
     hits[signal.mode].push(signal.label.replace("$", clip(found)));
   }
-  const ranked = [...TIE_ORDER].sort((a, b) => scores[b] - scores[a] || TIE_ORDER.indexOf(a) - TIE_ORDER.indexOf(b));
+  const ranked = [...TIE_ORDER].sort(
+    (a, b) => scores[b] - scores[a] || TIE_ORDER.indexOf(a) - TIE_ORDER.indexOf(b),
+  );
   const mode = ranked[0] ?? "conceptual";
   const runnerUp = ranked[1] ?? "conceptual";
   const anySignal = QUERY_MODES.some((m) => hits[m].length > 0);
@@ -367,15 +389,17 @@ export function extractScope(question: string): string | null {
 const SCOPE_NOUNS =
   "module|package|folder|directory|dir|layer|service|component|subsystem|library|crate|namespace|code|system|endpoint|app|router|controller|plugin";
 
+// prettier-ignore
 const FUNCTION_WORDS = new Set([
   "between", "and", "or", "of", "to", "with", "from", "in", "on", "for", "how", "is", "are", "was", "does", "do",
   "what", "which", "when", "where", "why", "into", "by", "at", "as",
-]); // prettier-ignore
+]);
 
+// prettier-ignore
 const VAGUE_WORDS = new Set([
   "whole", "entire", "overall", "current", "same", "new", "old", "other", "existing", "main", "source", "this",
   "that", "my", "our", "the", "a", "an", "its", "all", "every", "entire",
-]); // prettier-ignore
+]);
 
 // "the whole qa module" names "qa"; "the module boundaries between app" names nothing.
 function scopeName(phrase: string): string | null {

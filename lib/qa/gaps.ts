@@ -220,7 +220,9 @@ function stripWrappingFences(text: string): string {
 }
 
 function cleanAnswer(text: string): string {
-  const withoutTags = text.replace(ANY_TAG, "");
+  let withoutTags = text.replace(ANY_TAG, "");
+  const lt = withoutTags.lastIndexOf("<");
+  if (lt !== -1 && isDanglingTag(withoutTags.slice(lt).trimEnd())) withoutTags = withoutTags.slice(0, lt);
   const lines = withoutTags.split("\n");
   // A header line left at the very start ("ANSWER:") is markup, not content.
   const first = lines.findIndex((l) => l.trim() !== "");
@@ -310,7 +312,8 @@ const FILLER_PREFIX =
   /^(?:(?:the|a|an)\s+)?(?:(?:full|complete|actual|source|source code|code|body|contents?|implementation|definition|declaration|details|logic)\s+(?:of|for|in)\s+)?(?:(?:the|a|an)\s+)?/i;
 const KIND_WORD = /^(?:function|method|class|interface|type|struct|enum|trait|module|file|def|fn|func)\s+/i;
 const SYMBOL_KIND_WORD = /^(?:function|method|class|interface|type|struct|enum|trait|def|fn|func)\s+/i;
-const KIND_SUFFIX = /\s+(?:function|method|class|interface|type|struct|enum|trait|module|file|helper|definition|implementation)$/i;
+const KIND_SUFFIX =
+  /\s+(?:function|method|class|interface|type|struct|enum|trait|module|file|helper|definition|implementation)$/i;
 
 /**
  * Canonical key for a gap, used for deduplication and the not-found set, so that
@@ -361,7 +364,8 @@ export function parseGapTarget(gap: string): GapTarget {
   const text = stripDescriptors(gap).replace(/\s+/g, " ");
 
   const qualified = QUALIFIED_ID.exec(text.replace(KIND_WORD, ""));
-  if (qualified?.[1] && qualified[2]) return { kind: "symbol-in-file", symbol: qualified[2], path: qualified[1] };
+  if (qualified?.[1] && qualified[2])
+    return { kind: "symbol-in-file", symbol: qualified[2], path: qualified[1] };
 
   const core = text.replace(KIND_WORD, "").replace(KIND_SUFFIX, "");
   // "method Foo.save" says it is a symbol even if the name could pass for a file name.
@@ -398,7 +402,17 @@ function namesSymbol(text: string, match: RegExpExecArray): boolean {
   return codeShaped ? beforeWords.length <= 3 : onlyKindWordBefore && !STOP_SYMBOLS.has(symbol.toLowerCase());
 }
 
-const STOP_SYMBOLS = new Set(["it", "this", "that", "code", "logic", "usage", "calls", "everything", "something"]);
+const STOP_SYMBOLS = new Set([
+  "it",
+  "this",
+  "that",
+  "code",
+  "logic",
+  "usage",
+  "calls",
+  "everything",
+  "something",
+]);
 
 function stripKind(symbol: string): string {
   return symbol.replace(/\(\)$/, "");
@@ -415,9 +429,15 @@ function isTargetPath(candidate: string): boolean {
 // "verify_user()", "function verify_user", "class SessionStore", "method Foo.save",
 // "SessionStore class", or a lone code-shaped name.
 function namedSymbol(text: string): string | null {
-  const keyword = new RegExp(`^(?:function|method|class|interface|type|struct|enum|trait|def|fn|func)\\s+(${SYMBOL})(?:\\(\\))?$`, "i").exec(text);
+  const keyword = new RegExp(
+    `^(?:function|method|class|interface|type|struct|enum|trait|def|fn|func)\\s+(${SYMBOL})(?:\\(\\))?$`,
+    "i",
+  ).exec(text);
   if (keyword?.[1]) return keyword[1];
-  const suffix = new RegExp(`^(${SYMBOL})(?:\\(\\))?\\s+(?:function|method|class|interface|type|struct|enum|trait|helper)$`, "i").exec(text);
+  const suffix = new RegExp(
+    `^(${SYMBOL})(?:\\(\\))?\\s+(?:function|method|class|interface|type|struct|enum|trait|helper)$`,
+    "i",
+  ).exec(text);
   if (suffix?.[1]) return suffix[1];
   const call = new RegExp(`(?:^|[\\s(])(${SYMBOL})\\((?:[^()]{0,40})\\)`).exec(text);
   if (call?.[1]) return call[1];
@@ -523,13 +543,13 @@ export function createAnswerStreamFilter(): AnswerStreamFilter {
         pending = newline === -1 ? "" : rest.slice(newline + 1);
         continue;
       }
-      const hold = final ? 0 : partialTagLength(pending);
+      const hold = partialTagLength(pending);
       out += passText(pending.slice(0, pending.length - hold));
       pending = pending.slice(pending.length - hold);
       break;
     }
     if (final && pending !== "") {
-      out += couldStartTag(pending) && pending.length > 1 ? "" : passText(pending);
+      out += isDanglingTag(pending) ? "" : passText(pending);
       pending = "";
     }
     return emit(cleanStreamed(out));
@@ -575,6 +595,11 @@ function couldStartTag(fragment: string): boolean {
   if (!fragment.startsWith("<")) return false;
   const compact = fragment.replace(/\s+/g, "").toLowerCase();
   return TAG_TEXTS.some((t) => t.startsWith(compact) && compact.length < t.length);
+}
+
+// A tag cut off by the end of the stream ("</ans") is markup, but a lone "<" may be prose.
+function isDanglingTag(fragment: string): boolean {
+  return couldStartTag(fragment) && fragment.replace(/\s+/g, "").length >= 3;
 }
 
 // How many trailing characters could be the beginning of a tag and must wait for more text.

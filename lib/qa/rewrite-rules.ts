@@ -27,7 +27,8 @@ const PRONOUN = /\b(it's|its|it|they|them|their)\b/gi;
 // "it" that refers to nothing: "is it possible", "it seems", "what does it mean".
 const DUMMY_IT =
   /\b(?:is it (?:possible|necessary|safe|ok|okay|normal|expected|true|worth|better|recommended)|it (?:seems|looks like|depends|appears)|what does it mean|does it matter|it is (?:possible|necessary|worth|better|recommended|safe)|make it (?:so|possible))\b/i;
-const BARE_DEMONSTRATIVE = /\b(?:this|that|these|those)(?=\s*[?.!,]|\s*$|\s+(?:is|was|does|do|did|happen|happens|work|works|mean|means)\b)/i;
+const BARE_DEMONSTRATIVE =
+  /\b(?:this|that|these|those)(?=\s*[?.!,]|\s*$|\s+(?:is|was|does|do|did|happen|happens|work|works|mean|means)\b)/i;
 const CONTINUATION =
   /^(?:and|also|so|then|but|ok(?:ay)?|same for|how come|why(?: not)?|where|who|when|any|(?:what|how) about)\b/i;
 const WHAT_ABOUT = /^(?:(?:and|but|ok(?:ay)?|so),?\s+)?(?:what|how) about\s+(.+?)\s*\??$/i;

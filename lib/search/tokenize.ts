@@ -4,18 +4,11 @@
  * for `get user by id` finds `getUserById` and `get_user_by_id` alike.
  */
 
-/**
- * A word is a run of letters, digits, combining marks, `_` and `$`. Everything else
- * (dots, hyphens, operators, quotes) separates words, which is how dotted names
- * like `os.path.join` split into their parts.
- */
-const WORD = /[\p{L}\p{N}\p{M}_$]+/gu;
-
 /** Letters, digits and marks only: what FTS5's unicode61 tokenizer keeps as token characters. */
 const TOKEN_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 
-/** Cheap pre-check so the common all-lowercase word skips the character-by-character split. */
-const MAY_SPLIT = /[_$]|[a-z0-9][A-Z]|[A-Z]{2}[a-z]|[\u0080-\uffff]/;
+/** One non-ASCII code point that belongs in a word. */
+const NON_ASCII_WORD_CODE_POINT = /^[\p{L}\p{N}\p{M}]$/u;
 
 /**
  * Words longer than this are base64 blobs, hashes or minified code; indexing them
@@ -28,18 +21,16 @@ const LOWER = 2;
 const DIGIT = 3;
 const SEPARATOR = 0;
 
-const NON_ASCII_WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
-
 function charClass(word: string, i: number): number {
   const c = word.charCodeAt(i);
   if (c >= 97 && c <= 122) return LOWER;
   if (c >= 65 && c <= 90) return UPPER;
   if (c >= 48 && c <= 57) return DIGIT;
   if (c < 128) return SEPARATOR;
-  // Surrogate halves belong to astral letters (the WORD regex already filtered the rest).
+  // Surrogate halves: the scanner only lets through those of astral letters.
   if (c >= 0xd800 && c <= 0xdfff) return LOWER;
   const ch = word[i] as string;
-  if (!NON_ASCII_WORD_CHAR.test(ch)) return SEPARATOR;
+  if (!NON_ASCII_WORD_CODE_POINT.test(ch)) return SEPARATOR;
   return ch !== ch.toLowerCase() ? UPPER : LOWER;
 }
 
@@ -87,23 +78,67 @@ export function splitIdentifier(word: string): string[] {
   return parts;
 }
 
+/** Scanner classes of characters (distinct from splitIdentifier's classes above). */
+const BREAK = 0;
+const PLAIN_CHAR = 1; // a-z, 0-9: a word made only of these needs no splitting or lowercasing
+const COMPLEX_CHAR = 2; // A-Z, _, $, non-ASCII letters: the word goes through splitIdentifier
+
+const ASCII_KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) ASCII_KIND[c] = PLAIN_CHAR;
+  else if ((c >= 65 && c <= 90) || c === 95 || c === 36) ASCII_KIND[c] = COMPLEX_CHAR;
+}
+
+/**
+ * Calls `visit` for each word: a maximal run of letters, digits, combining marks,
+ * `_` and `$`. Everything else (dots, hyphens, operators, quotes) separates words,
+ * which is how dotted names like `os.path.join` split into their parts. A
+ * hand-written loop rather than a regex: this runs over every chunk of a
+ * repository, and most words are plain lowercase ASCII that need no more work.
+ */
+function scanWords(text: string, visit: (word: string, plain: boolean) => void): void {
+  const n = text.length;
+  let start = -1;
+  let plain = true;
+  for (let i = 0; i < n;) {
+    const c = text.charCodeAt(i);
+    let kind: number;
+    let width = 1;
+    if (c < 128) {
+      kind = ASCII_KIND[c] as number;
+    } else {
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) width = 2;
+      kind = NON_ASCII_WORD_CODE_POINT.test(text.slice(i, i + width)) ? COMPLEX_CHAR : BREAK;
+    }
+    if (kind === BREAK) {
+      if (start >= 0 && i - start <= MAX_WORD_LENGTH) visit(text.slice(start, i), plain);
+      start = -1;
+    } else {
+      if (start < 0) {
+        start = i;
+        plain = true;
+      }
+      if (kind === COMPLEX_CHAR) plain = false;
+    }
+    i += width;
+  }
+  if (start >= 0 && n - start <= MAX_WORD_LENGTH) visit(text.slice(start), plain);
+}
+
 /**
  * Calls `visit` once per word of `text` with its lowercase parts: `[word]` for a
  * plain word, the split parts for an identifier that splits. Words made only of
  * separators (`__`) and over-long words are skipped.
  */
 export function forEachWord(text: string, visit: (parts: readonly string[]) => void): void {
-  // matchAll clones the regex, so a visitor that tokenizes again cannot disturb this loop.
-  for (const m of text.matchAll(WORD)) {
-    const word = m[0];
-    if (word.length > MAX_WORD_LENGTH) continue;
-    if (!MAY_SPLIT.test(word)) {
-      visit([word.toLowerCase()]);
-      continue;
+  scanWords(text, (word, plain) => {
+    if (plain) {
+      visit([word]);
+      return;
     }
     const parts = splitIdentifier(word);
     if (parts.length > 0) visit(parts);
-  }
+  });
 }
 
 /**
@@ -114,7 +149,12 @@ export function forEachWord(text: string, visit: (parts: readonly string[]) => v
  */
 export function indexText(text: string): string {
   const out: string[] = [];
-  forEachWord(text, (parts) => {
+  scanWords(text, (word, plain) => {
+    if (plain) {
+      out.push(word);
+      return;
+    }
+    const parts = splitIdentifier(word);
     if (parts.length > 1) out.push(parts.join(""));
     for (const part of parts) out.push(part);
   });

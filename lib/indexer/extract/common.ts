@@ -173,7 +173,9 @@ export function addErrorString(symbol: ExtractedSymbol, message: string | null):
  * into its root name and the member accessed right on the root. Returns null for
  * targets rooted in a call or an expression, which mutate nothing we can name.
  */
-export function parseWriteTarget(text: string): { root: string; member: string | null; bare: boolean } | null {
+export function parseWriteTarget(
+  text: string,
+): { root: string; member: string | null; bare: boolean } | null {
   const match = /^\**\s*\(?\s*\**([A-Za-z_$][\w$]*)\s*(?:\.\s*([A-Za-z_$#][\w$#]*))?/.exec(text);
   if (!match?.[1]) return null;
   const rest = text.slice(match[0].length).trimStart();
@@ -192,7 +194,9 @@ export function cleanIndentedText(raw: string): string {
     const stripped = line.trimStart();
     if (stripped) indent = Math.min(indent, line.length - stripped.length);
   }
-  const out = lines.map((line, i) => (i === 0 ? line.trim() : line.slice(Number.isFinite(indent) ? indent : 0)));
+  const out = lines.map((line, i) =>
+    i === 0 ? line.trim() : line.slice(Number.isFinite(indent) ? indent : 0),
+  );
   return out
     .join("\n")
     .replace(/[ \t]+$/gm, "")
@@ -318,7 +322,10 @@ export function splitTopLevel(text: string, separator: string): string[] {
 }
 
 /** Error-ish message literal of a list of arguments: the first one that yields literal text. */
-export function firstLiteral(args: Node[] | undefined, literal: (node: Node) => string | null): string | null {
+export function firstLiteral(
+  args: Node[] | undefined,
+  literal: (node: Node) => string | null,
+): string | null {
   if (!args) return null;
   for (const arg of args) {
     const text = literal(arg);

@@ -12,7 +12,8 @@ const symbol = (qualifiedName: string): ExtractedSymbol => {
   if (!found) throw new Error(`no symbol ${qualifiedName}`);
   return found;
 };
-const calls = (qualifiedName: string) => symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
+const calls = (qualifiedName: string) =>
+  symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
 
 beforeAll(async () => {
   result = await extractSource("go", source);
@@ -36,7 +37,9 @@ describe("go extraction", () => {
   });
 
   it("builds signatures, doc comments and embedded bases", () => {
-    expect(symbol("Server.Start").signature).toBe("func (s *Server) Start(ctx context.Context, req *Request) error");
+    expect(symbol("Server.Start").signature).toBe(
+      "func (s *Server) Start(ctx context.Context, req *Request) error",
+    );
     expect(symbol("Server.Close").signature).toBe("func (s Server) Close()");
     expect(symbol("NewServer").signature).toBe("func NewServer(name string, h Handler) *Server");
     expect(symbol("Server").signature).toBe("type Server struct");

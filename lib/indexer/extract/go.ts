@@ -130,7 +130,8 @@ function specsOf(node: Node, specType: string): Node[] {
   const specs: Node[] = [];
   for (const child of node.namedChildren) {
     if (child.type === specType) specs.push(child);
-    else if (child.type.endsWith("_spec_list")) specs.push(...child.namedChildren.filter((c) => c.type === specType));
+    else if (child.type.endsWith("_spec_list"))
+      specs.push(...child.namedChildren.filter((c) => c.type === specType));
   }
   return specs;
 }
@@ -155,7 +156,10 @@ function receiverOf(node: Node, file: FileState): { name: string | null; type: s
   const nameNode = param?.childForFieldName("name");
   const typeNode = param?.childForFieldName("type");
   const typeText = typeNode ? file.text(typeNode) : "";
-  const type = typeText.replace(/^[\s*(]+/, "").replace(/[\[)].*$/s, "").trim();
+  const type = typeText
+    .replace(/^[\s*(]+/, "")
+    .replace(/[[)].*$/s, "")
+    .trim();
   return { name: nameNode ? file.text(nameNode) : null, type };
 }
 
@@ -208,7 +212,11 @@ function declareType(spec: Node, declaration: Node, state: GoState): void {
   let kind: SymbolKind = "type";
   let signature = `type ${cap(signatureBetween(file.source, spec.startIndex, spec.endIndex), SIGNATURE_MAX)}`;
   const bases: string[] = [];
-  if (typeNode && spec.type === "type_spec" && (typeNode.type === "struct_type" || typeNode.type === "interface_type")) {
+  if (
+    typeNode &&
+    spec.type === "type_spec" &&
+    (typeNode.type === "struct_type" || typeNode.type === "interface_type")
+  ) {
     const isStruct = typeNode.type === "struct_type";
     kind = isStruct ? "struct" : "interface";
     signature = `type ${signatureBetween(file.source, spec.startIndex, typeNode.startIndex)} ${isStruct ? "struct" : "interface"}`;
@@ -339,7 +347,10 @@ function onCall(node: Node, frame: Frame, state: GoState): void {
   frame.symbol.calls.push(makeCall(raw, name, receiver, line));
   if (isErrorHelper(name, receiver, state)) {
     const args = node.childForFieldName("arguments")?.namedChildren;
-    addErrorString(frame.symbol, firstLiteral(args, (n) => messageOf(n, file)));
+    addErrorString(
+      frame.symbol,
+      firstLiteral(args, (n) => messageOf(n, file)),
+    );
   }
 }
 

@@ -25,11 +25,55 @@ const EXTRACTORS: Record<CodeLanguage, Extractor> = {
   rust: extractRust,
 };
 
+/**
+ * Top-level definition starts where a fresh parse can resume. Only Python needs
+ * this: with indentation for blocks, one syntax error can swallow the rest of the
+ * file, while the brace languages recover on their own.
+ */
+const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
+  python: /^(?:async[ \t]+def|def|class|@)[ \t(]?/,
+};
+
 export async function extractSource(language: CodeLanguage, source: string): Promise<FileExtraction> {
-  return withTree(language, source, (tree) => {
-    const state = EXTRACTORS[language](tree.rootNode, source);
-    return state.finish(language, countParseErrors(tree));
-  });
+  const { state, parseErrors, errorRows } = await withTree(language, source, (tree) => ({
+    state: EXTRACTORS[language](tree.rootNode, source),
+    parseErrors: countParseErrors(tree),
+    errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
+  }));
+  const resync = RESYNC_LINES[language];
+  if (resync && errorRows.length > 0) {
+    const repaired = blankBrokenRegions(source, errorRows, resync);
+    if (repaired !== source) {
+      const second = await withTree(language, repaired, (tree) =>
+        EXTRACTORS[language](tree.rootNode, repaired),
+      );
+      // Blanking keeps offsets and lines, so the second result describes the original text.
+      if (second.symbols.length > state.symbols.length) return second.finish(language, parseErrors);
+    }
+  }
+  return state.finish(language, parseErrors);
+}
+
+/** 0-based first rows of ERROR nodes directly under the root. */
+function topLevelErrorRows(root: Node): number[] {
+  const rows: number[] = [];
+  for (const child of root.children) {
+    if (child.type === "ERROR") rows.push(child.startPosition.row);
+  }
+  return rows;
+}
+
+/**
+ * Replaces each broken region (from an error's first line up to the next
+ * top-level definition) with spaces, keeping every newline so positions match.
+ */
+function blankBrokenRegions(source: string, errorRows: number[], resync: RegExp): string {
+  const lines = source.split("\n");
+  const blanked = new Set(errorRows);
+  for (const start of errorRows) {
+    for (let row = start + 1; row < lines.length && !resync.test(lines[row] ?? ""); row++) blanked.add(row);
+  }
+  return lines.map((line, row) => (blanked.has(row) ? " ".repeat(line.length) : line)).join("\n");
 }
 
 export { languageForPath } from "../parser";

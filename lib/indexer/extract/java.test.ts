@@ -15,7 +15,8 @@ const symbol = (qualifiedName: string): ExtractedSymbol => {
   if (!found) throw new Error(`no symbol ${qualifiedName}`);
   return found;
 };
-const calls = (qualifiedName: string) => symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
+const calls = (qualifiedName: string) =>
+  symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
 
 beforeAll(async () => {
   result = await extractSource("java", source);
@@ -44,7 +45,9 @@ describe("java extraction", () => {
     expect(symbol("InventoryService").signature).toBe(
       "public class InventoryService extends BaseService implements Closeable",
     );
-    expect(symbol("InventoryService.InventoryService").signature).toBe("public InventoryService(Repository repo)");
+    expect(symbol("InventoryService.InventoryService").signature).toBe(
+      "public InventoryService(Repository repo)",
+    );
     expect(symbol("InventoryService.reserve").signature).toBe(
       "public synchronized int reserve(String sku) throws IOException, StockException",
     );

@@ -238,7 +238,14 @@ function declareType(node: Node, scope: Scope, state: FileState): void {
   });
   state.symbols.push(symbol);
   const cls: ClassFrame = { fields: new Set(), writes: [] };
-  const inner: Scope = { kind: "class", owner: symbol, parent: qualifiedName, public: exported, cls, frame: null };
+  const inner: Scope = {
+    kind: "class",
+    owner: symbol,
+    parent: qualifiedName,
+    public: exported,
+    cls,
+    frame: null,
+  };
   if (node.type === "record_declaration") {
     const params = node.childForFieldName("parameters");
     for (const param of params?.namedChildren ?? []) {
@@ -255,7 +262,11 @@ function declareType(node: Node, scope: Scope, state: FileState): void {
 function basesOf(node: Node, state: FileState): string[] {
   const bases: string[] = [];
   for (const child of node.namedChildren) {
-    if (child.type === "superclass" || child.type === "super_interfaces" || child.type === "extends_interfaces") {
+    if (
+      child.type === "superclass" ||
+      child.type === "super_interfaces" ||
+      child.type === "extends_interfaces"
+    ) {
       const text = state.text(child).replace(/^(extends|implements)\s+/, "");
       bases.push(...splitTopLevel(text, ",").map((t) => t.replace(/\s+/g, " ")));
     }
@@ -282,10 +293,18 @@ function declareMethod(node: Node, scope: Scope, state: FileState): void {
   state.symbols.push(symbol);
   for (const child of node.namedChildren) {
     if (child.type !== "throws") continue;
-    for (const thrown of child.namedChildren) pushUnique(symbol.raises, lastIdentifier(stripGenerics(state.text(thrown))));
+    for (const thrown of child.namedChildren)
+      pushUnique(symbol.raises, lastIdentifier(stripGenerics(state.text(thrown))));
   }
   const frame: Frame = { symbol, locals: new Set(), writes: [] };
-  const inner: Scope = { kind: "method", owner: symbol, parent: qualifiedName, public: false, cls: scope.cls, frame };
+  const inner: Scope = {
+    kind: "method",
+    owner: symbol,
+    parent: qualifiedName,
+    public: false,
+    cls: scope.cls,
+    frame,
+  };
   const params = node.childForFieldName("parameters");
   if (params) visit(params, inner, state);
   if (body) visit(body, inner, state);
@@ -343,7 +362,10 @@ function onInvocation(node: Node, scope: Scope, state: FileState): void {
   }
   owner.calls.push(makeCall(receiver ? `${receiver}.${name}` : name, name, receiver, lineOf(nameNode)));
   if (LOG_METHODS.has(name) && receiver && LOG_RECEIVER.test(lastIdentifier(receiver))) {
-    addErrorString(owner, firstLiteral(node.childForFieldName("arguments")?.namedChildren, (n) => messageOf(n, state)));
+    addErrorString(
+      owner,
+      firstLiteral(node.childForFieldName("arguments")?.namedChildren, (n) => messageOf(n, state)),
+    );
   }
 }
 
@@ -370,7 +392,10 @@ function onThrow(node: Node, scope: Scope, state: FileState): void {
   if (!owner || thrown?.type !== "object_creation_expression") return;
   const type = thrown.childForFieldName("type");
   if (type) pushUnique(owner.raises, lastIdentifier(stripGenerics(state.text(type))));
-  addErrorString(owner, firstLiteral(thrown.childForFieldName("arguments")?.namedChildren, (n) => messageOf(n, state)));
+  addErrorString(
+    owner,
+    firstLiteral(thrown.childForFieldName("arguments")?.namedChildren, (n) => messageOf(n, state)),
+  );
 }
 
 /** `this.x…` is recorded at once; a bare root name waits for the class's field list. */

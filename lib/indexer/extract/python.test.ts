@@ -13,7 +13,8 @@ const symbol = (qualifiedName: string): ExtractedSymbol => {
   if (!found) throw new Error(`no symbol ${qualifiedName}`);
   return found;
 };
-const calls = (qualifiedName: string) => symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
+const calls = (qualifiedName: string) =>
+  symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
 
 beforeAll(async () => {
   result = await extractSource("python", fixture("user_service.py"));

@@ -77,7 +77,14 @@ interface Scope {
 
 export function extractPython(root: Node, source: string): FileState {
   const state = new FileState(source);
-  const scope: Scope = { kind: "module", owner: null, parent: null, public: true, selfName: null, frame: null };
+  const scope: Scope = {
+    kind: "module",
+    owner: null,
+    parent: null,
+    public: true,
+    selfName: null,
+    frame: null,
+  };
   visitChildren(root, scope, state);
   state.resolveDeferredWrites();
   return state;
@@ -194,7 +201,14 @@ function defineFunction(def: Node, outer: Node, decorators: string[], scope: Sco
   // Default values are evaluated where the function is defined.
   if (params) visit(params, scope, state);
 
-  const inner: Scope = { kind: "function", owner: symbol, parent: qualifiedName, public: false, selfName, frame };
+  const inner: Scope = {
+    kind: "function",
+    owner: symbol,
+    parent: qualifiedName,
+    public: false,
+    selfName,
+    frame,
+  };
   for (const statement of statements) visit(statement, inner, state);
   finishFrame(frame, state);
 }
@@ -246,7 +260,9 @@ function defineClass(def: Node, outer: Node, decorators: string[], scope: Scope,
 
 /** Drops comments that sit inside a multi-line parameter list. */
 function cleanHead(signature: string): string {
-  return signature.includes("#") ? signature.replace(/([,(\[])\s*#[^,()\[\]]*/g, "$1 ").replace(/\s+/g, " ") : signature;
+  return signature.includes("#")
+    ? signature.replace(/([,([])\s*#[^,()[\]]*/g, "$1 ").replace(/\s+/g, " ")
+    : signature;
 }
 
 function docstringOf(statements: Node[], state: FileState): string {
@@ -332,7 +348,10 @@ function onCall(node: Node, scope: Scope, state: FileState): void {
   const receiverTail = call.receiver ? lastIdentifier(call.receiver) : "";
   const isLog = LOG_METHODS.has(call.name) && LOG_RECEIVER.test(receiverTail);
   if (isLog || call.raw === "warnings.warn") {
-    addErrorString(owner, firstLiteral(node.childForFieldName("arguments")?.namedChildren, (n) => messageOf(n, state)));
+    addErrorString(
+      owner,
+      firstLiteral(node.childForFieldName("arguments")?.namedChildren, (n) => messageOf(n, state)),
+    );
   }
 }
 
@@ -342,13 +361,19 @@ function onRaise(node: Node, scope: Scope, state: FileState): void {
   if (!owner || !exception) return;
   const target = exception.type === "call" ? exception.childForFieldName("function") : exception;
   if (target) {
-    const name = target.type === "attribute" ? state.text(target.childForFieldName("attribute") ?? target) : state.text(target);
+    const name =
+      target.type === "attribute"
+        ? state.text(target.childForFieldName("attribute") ?? target)
+        : state.text(target);
     // Lower-case names are re-raised variables (`raise err`), not exception types.
     if (/^[A-Z][\w]*$/.test(name)) pushUnique(owner.raises, name);
   }
   if (exception.type === "call") {
     const args = exception.childForFieldName("arguments")?.namedChildren;
-    addErrorString(owner, firstLiteral(args, (n) => messageOf(n, state)));
+    addErrorString(
+      owner,
+      firstLiteral(args, (n) => messageOf(n, state)),
+    );
   }
 }
 
@@ -364,7 +389,8 @@ function onAssignment(node: Node, scope: Scope, state: FileState): void {
 
 function collectModuleNames(target: Node, state: FileState): void {
   if (target.type === "identifier") state.moduleState.add(state.text(target));
-  else if (TARGET_LISTS.has(target.type)) for (const child of target.namedChildren) collectModuleNames(child, state);
+  else if (TARGET_LISTS.has(target.type))
+    for (const child of target.namedChildren) collectModuleNames(child, state);
   else if (target.type === "list_splat_pattern") {
     const inner = target.firstNamedChild;
     if (inner) collectModuleNames(inner, state);
@@ -373,7 +399,11 @@ function collectModuleNames(target: Node, state: FileState): void {
 
 function bindLocals(target: Node, frame: Frame, state: FileState): void {
   if (target.type === "identifier") frame.locals.add(state.text(target));
-  else if (TARGET_LISTS.has(target.type) || target.type === "list_splat_pattern" || target.type === "parenthesized_expression") {
+  else if (
+    TARGET_LISTS.has(target.type) ||
+    target.type === "list_splat_pattern" ||
+    target.type === "parenthesized_expression"
+  ) {
     for (const child of target.namedChildren) bindLocals(child, frame, state);
   }
 }
@@ -382,7 +412,11 @@ function bindLocals(target: Node, frame: Frame, state: FileState): void {
 function onWriteTargets(target: Node, scope: Scope, state: FileState, isDelete: boolean): void {
   const frame = scope.frame;
   if (!frame) return;
-  if (TARGET_LISTS.has(target.type) || target.type === "list_splat_pattern" || target.type === "parenthesized_expression") {
+  if (
+    TARGET_LISTS.has(target.type) ||
+    target.type === "list_splat_pattern" ||
+    target.type === "parenthesized_expression"
+  ) {
     for (const child of target.namedChildren) onWriteTargets(child, scope, state, isDelete);
     return;
   }
@@ -412,14 +446,14 @@ function onImport(node: Node, scope: Scope, state: FileState): void {
     for (const item of node.childrenForFieldName("name")) {
       const nameNode = item.type === "aliased_import" ? item.childForFieldName("name") : item;
       const alias = item.type === "aliased_import" ? item.childForFieldName("alias") : null;
-      const module = nameNode ? state.text(nameNode) : "";
-      state.addImport(module, [], line);
-      bind(alias ? state.text(alias) : (module.split(".")[0] ?? module));
+      const specifier = nameNode ? state.text(nameNode) : "";
+      state.addImport(specifier, [], line);
+      bind(alias ? state.text(alias) : (specifier.split(".")[0] ?? specifier));
     }
     return;
   }
   const moduleNode = node.childForFieldName("module_name");
-  const module = moduleNode ? state.text(moduleNode).replace(/\s+/g, "") : "";
+  const specifier = moduleNode ? state.text(moduleNode).replace(/\s+/g, "") : "";
   const names: string[] = [];
   for (const child of node.namedChildren) {
     if (child.type === "wildcard_import") names.push("*");
@@ -431,7 +465,7 @@ function onImport(node: Node, scope: Scope, state: FileState): void {
     names.push(state.text(nameNode));
     bind(state.text(alias ?? nameNode));
   }
-  state.addImport(module, names, line);
+  state.addImport(specifier, names, line);
 }
 
 /**

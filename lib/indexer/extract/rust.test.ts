@@ -12,7 +12,8 @@ const symbol = (qualifiedName: string): ExtractedSymbol => {
   if (!found) throw new Error(`no symbol ${qualifiedName}`);
   return found;
 };
-const calls = (qualifiedName: string) => symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
+const calls = (qualifiedName: string) =>
+  symbol(qualifiedName).calls.map((c) => [c.raw, c.name, c.receiver, c.line]);
 
 beforeAll(async () => {
   result = await extractSource("rust", source);
@@ -106,7 +107,9 @@ describe("rust extraction", () => {
       { module: "std::io", names: ["Read"], line: 1 },
       { module: "std::sync", names: ["*"], line: 1 },
     ]);
-    expect(out.symbols.map((s) => [s.qualifiedName, s.parent, s.exported])).toEqual([["db.open", null, true]]);
+    expect(out.symbols.map((s) => [s.qualifiedName, s.parent, s.exported])).toEqual([
+      ["db.open", null, true],
+    ]);
     expect(out.symbols[0]?.errorStrings).toEqual(["empty path", "not implemented"]);
   });
 });

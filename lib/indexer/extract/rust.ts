@@ -114,7 +114,9 @@ export function extractRust(root: Node, source: string): FileState {
   }
   // `impl Trait for Type` says what Type implements; record it on Type when it is defined here.
   for (const { type, trait } of state.traitImpls) {
-    const target = file.symbols.find((s) => s.qualifiedName === type && s.kind !== "method" && s.kind !== "function");
+    const target = file.symbols.find(
+      (s) => s.qualifiedName === type && s.kind !== "method" && s.kind !== "function",
+    );
     if (target) pushUnique(target.bases, trait);
   }
   return file;
@@ -191,7 +193,12 @@ function placement(node: Node, state: RustState) {
   const decorators = trivia.attributes.map((attr) =>
     signatureBetween(state.file.source, attr.startIndex, attr.endIndex).replace(/^#\[\s*|\s*\]$/g, ""),
   );
-  return { startLine: trivia.startRow + 1, endLine: endLineOf(node), docstring: trivia.docstring, decorators };
+  return {
+    startLine: trivia.startRow + 1,
+    endLine: endLineOf(node),
+    docstring: trivia.docstring,
+    decorators,
+  };
 }
 
 function isPub(node: Node, state: RustState): boolean {
@@ -272,14 +279,22 @@ function declareTrait(node: Node, scope: Scope, state: RustState): void {
       bases,
     }),
   );
-  const inner: Scope = { container: "trait", owner: null, parent: qualifiedName, prefix: qualifiedName, membersPublic: exported };
+  const inner: Scope = {
+    container: "trait",
+    owner: null,
+    parent: qualifiedName,
+    prefix: qualifiedName,
+    membersPublic: exported,
+  };
   for (const child of body?.namedChildren ?? []) visit(child, inner, state);
 }
 
 /** Bare type name of an impl target: `&mut fmt::Wrapper<T>` → `Wrapper`. */
 function typeName(text: string): string {
   const withoutGenerics = text.replace(/<.*$/s, "");
-  const cleaned = withoutGenerics.replace(/^(&\s*('\w+\s+)?(mut\s+)?|dyn\s+|\*\s*(const|mut)\s+)+/, "").trim();
+  const cleaned = withoutGenerics
+    .replace(/^(&\s*('\w+\s+)?(mut\s+)?|dyn\s+|\*\s*(const|mut)\s+)+/, "")
+    .trim();
   return lastIdentifier(cleaned);
 }
 
@@ -289,9 +304,15 @@ function onImpl(node: Node, scope: Scope, state: RustState): void {
   const traitNode = node.childForFieldName("trait");
   const body = node.childForFieldName("body");
   if (!typeNode || !body) return;
-  const typeQualified = qualify(scope.container === "function" ? null : scope.prefix, typeName(file.text(typeNode)));
+  const typeQualified = qualify(
+    scope.container === "function" ? null : scope.prefix,
+    typeName(file.text(typeNode)),
+  );
   if (traitNode) {
-    state.traitImpls.push({ type: typeQualified, trait: signatureBetween(file.source, traitNode.startIndex, traitNode.endIndex) });
+    state.traitImpls.push({
+      type: typeQualified,
+      trait: signatureBetween(file.source, traitNode.startIndex, traitNode.endIndex),
+    });
   }
   const inner: Scope = {
     container: "impl",
@@ -479,7 +500,9 @@ function onMacro(node: Node, scope: Scope, state: RustState): void {
   if (!ERROR_MACROS.has(name)) return;
   if (name === "panic") pushUnique(owner.raises, "panic");
   const tokens = node.namedChildren.find((c) => c.type === "token_tree");
-  const literal = tokens?.namedChildren.find((c) => c.type === "string_literal" || c.type === "raw_string_literal");
+  const literal = tokens?.namedChildren.find(
+    (c) => c.type === "string_literal" || c.type === "raw_string_literal",
+  );
   if (literal) addErrorString(owner, messageOf(literal, state.file));
 }
 

@@ -47,11 +47,17 @@ describe("typescript extraction", () => {
   });
 
   it("builds signatures", () => {
-    expect(symbol("OrderService").signature).toBe("class OrderService extends EventEmitter implements Disposable");
+    expect(symbol("OrderService").signature).toBe(
+      "class OrderService extends EventEmitter implements Disposable",
+    );
     expect(symbol("OrderService.get").signature).toBe("async get(id: OrderId): Promise<Order>");
     expect(symbol("OrderService.size").signature).toBe("get size(): number");
-    expect(symbol("OrderService.handle").signature).toBe("private handle = async (id: OrderId): Promise<void> =>");
-    expect(symbol("formatOrder").signature).toBe('const formatOrder = (order: Order, currency = "EUR"): string =>');
+    expect(symbol("OrderService.handle").signature).toBe(
+      "private handle = async (id: OrderId): Promise<void> =>",
+    );
+    expect(symbol("formatOrder").signature).toBe(
+      'const formatOrder = (order: Order, currency = "EUR"): string =>',
+    );
     expect(symbol("loadOrders").signature).toBe(
       "async function loadOrders(ids: OrderId[], limit: number = DEFAULT_LIMIT): Promise<Order[]>",
     );
@@ -66,7 +72,9 @@ describe("typescript extraction", () => {
     expect(symbol("OrderService").decorators).toEqual(["Injectable()"]);
     expect(symbol("OrderService").bases).toEqual(["EventEmitter", "Disposable"]);
     expect(symbol("OrderNotFound").docstring).toBe("Thrown when an order id is unknown.");
-    expect(symbol("OrderService.handle").docstring).toBe("Arrow field keeps `this` bound when passed as a callback.");
+    expect(symbol("OrderService.handle").docstring).toBe(
+      "Arrow field keeps `this` bound when passed as a callback.",
+    );
     expect(symbol("OrderRepo").bases).toEqual(["Repo<Order>"]);
   });
 

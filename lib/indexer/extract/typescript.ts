@@ -263,7 +263,13 @@ function enterFunction(fn: Node, scope: Scope, state: TsState, declared: Declare
   if (scope.kind === "class") state.members.set(symbol, head.isPrivate ?? false);
   const frame: Frame = { symbol, locals: new Set(), writes: [] };
   bindParameters(fn, frame.locals, state);
-  const inner: Scope = { kind: "function", owner: symbol, parent: qualifiedName, prefix: qualifiedName, frame };
+  const inner: Scope = {
+    kind: "function",
+    owner: symbol,
+    parent: qualifiedName,
+    prefix: qualifiedName,
+    frame,
+  };
   const params = fn.childForFieldName("parameters") ?? fn.childForFieldName("parameter");
   if (params) visit(params, inner, state);
   const body = fn.childForFieldName("body");
@@ -298,7 +304,8 @@ function bindPattern(node: Node, names: Set<string>, state: TsState): void {
   }
   for (let i = 0; i < node.namedChildCount; i++) {
     const child = node.namedChild(i);
-    if (child && !PATTERN_SKIP_FIELDS.has(node.fieldNameForNamedChild(i) ?? "")) bindPattern(child, names, state);
+    if (child && !PATTERN_SKIP_FIELDS.has(node.fieldNameForNamedChild(i) ?? ""))
+      bindPattern(child, names, state);
   }
 }
 
@@ -317,7 +324,9 @@ function declareClass(
   const bases: string[] = [];
   for (const child of node.namedChildren) {
     if (child.type !== "class_heritage") continue;
-    const clauses = child.namedChildren.some((c) => c.type.endsWith("_clause")) ? child.namedChildren : [child];
+    const clauses = child.namedChildren.some((c) => c.type.endsWith("_clause"))
+      ? child.namedChildren
+      : [child];
     for (const clause of clauses) bases.push(...heritageNames(clause, state));
   }
   const symbol = createSymbol({
@@ -445,10 +454,18 @@ function declareVariables(node: Node, scope: Scope, state: TsState, declared: De
       const head = signatureBetween(state.source, declarator.startIndex, body?.startIndex ?? value.endIndex);
       if (scope.frame) scope.frame.locals.add(name);
       else state.moduleBindings.set(name, "function");
-      enterFunction(value, scope, state, declared, { name, kind: "function", signature: `${keyword} ${head}` });
+      enterFunction(value, scope, state, declared, {
+        name,
+        kind: "function",
+        signature: `${keyword} ${head}`,
+      });
       continue;
     }
-    if (nameNode.type === "identifier" && value && (value.type === "class" || CLASS_DECLARATIONS.has(value.type))) {
+    if (
+      nameNode.type === "identifier" &&
+      value &&
+      (value.type === "class" || CLASS_DECLARATIONS.has(value.type))
+    ) {
       const binding = `${keyword} ${state.text(nameNode)} =`;
       declareClass(value, state.text(nameNode), scope, state, declared, binding);
       continue;
@@ -588,11 +605,11 @@ function onNamespace(node: Node, scope: Scope, state: TsState): void {
 function onImport(node: Node, state: TsState): void {
   const source = node.childForFieldName("source");
   const names: string[] = [];
-  let module = source ? stringValue(source, state) : "";
+  let specifier = source ? stringValue(source, state) : "";
   for (const child of node.namedChildren) {
     if (child.type === "import_require_clause") {
       const inner = child.childForFieldName("source");
-      if (inner) module = stringValue(inner, state);
+      if (inner) specifier = stringValue(inner, state);
     }
     if (child.type !== "import_clause") continue;
     for (const part of child.namedChildren) {
@@ -601,7 +618,7 @@ function onImport(node: Node, state: TsState): void {
       else if (part.type === "named_imports") names.push(...specifierNames(part, state));
     }
   }
-  state.addImport(module, names, lineOf(node));
+  state.addImport(specifier, names, lineOf(node));
 }
 
 /** `const { a, b } = require("x")` keeps the destructured names; returns whether it was a require. */
@@ -664,7 +681,10 @@ function renderCallee(node: Node, state: TsState): string {
   }
 }
 
-function describeCallee(fn: Node, state: TsState): { raw: string; name: string; receiver: string | null; line: number } {
+function describeCallee(
+  fn: Node,
+  state: TsState,
+): { raw: string; name: string; receiver: string | null; line: number } {
   const text = state.text(fn);
   if (isSimpleCallee(text)) return { raw: text, ...splitSimpleCallee(text), line: lineOf(fn) };
   if (fn.type === "member_expression") {
@@ -684,7 +704,11 @@ function onCall(node: Node, scope: Scope, state: TsState): void {
   const args = node.childForFieldName("arguments");
   if (fn.type === "import" || (fn.type === "identifier" && state.text(fn) === "require")) {
     const first = args?.firstNamedChild;
-    if (first && (first.type === "string" || first.type === "template_string") && !state.handledRequires.has(node.id)) {
+    if (
+      first &&
+      (first.type === "string" || first.type === "template_string") &&
+      !state.handledRequires.has(node.id)
+    ) {
       state.addImport(stringValue(first, state), [], lineOf(node));
     }
     return;
@@ -694,7 +718,10 @@ function onCall(node: Node, scope: Scope, state: TsState): void {
   const { raw, name, receiver, line } = describeCallee(fn, state);
   owner.calls.push(makeCall(raw, name, receiver, line));
   if (LOG_METHODS.has(name) && receiver && LOG_RECEIVER.test(lastIdentifier(receiver))) {
-    addErrorString(owner, firstLiteral(args?.namedChildren, (n) => messageOf(n, state)));
+    addErrorString(
+      owner,
+      firstLiteral(args?.namedChildren, (n) => messageOf(n, state)),
+    );
   }
 }
 
@@ -718,7 +745,10 @@ function onThrow(node: Node, scope: Scope, state: TsState): void {
   // `throw err` / `throw makeError()` name no type; constructors are capitalised by convention.
   if (/^[A-Z]/.test(name)) pushUnique(owner.raises, name);
   const args = thrown.childForFieldName("arguments")?.namedChildren;
-  addErrorString(owner, firstLiteral(args, (n) => messageOf(n, state)));
+  addErrorString(
+    owner,
+    firstLiteral(args, (n) => messageOf(n, state)),
+  );
 }
 
 /** Returns true when the assignment was fully handled (CommonJS export of a function). */
@@ -809,7 +839,11 @@ function messageOf(node: Node, state: TsState): string | null {
 function finishExports(state: TsState): void {
   const byName = new Map<string, ExtractedSymbol>();
   for (const symbol of state.symbols) {
-    if (symbol.parent === null && symbol.qualifiedName === symbol.name && state.exportNames.has(symbol.name)) {
+    if (
+      symbol.parent === null &&
+      symbol.qualifiedName === symbol.name &&
+      state.exportNames.has(symbol.name)
+    ) {
       symbol.exported = true;
     }
     byName.set(symbol.qualifiedName, symbol);

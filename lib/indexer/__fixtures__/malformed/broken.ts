@@ -10,6 +10,6 @@ export function broken(a: number {
 
 export class Survivor {
   run() {
-    this.count = helper();
+    this.count = compute();
   }
 }

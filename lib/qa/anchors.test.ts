@@ -1,0 +1,265 @@
+import { describe, expect, it } from "vitest";
+
+import { extractAnchors, isPathLike, looksLikeCode, normalizePath, splitFences } from "./anchors";
+
+const FENCE = "```";
+
+// Excerpts of real SWE-bench Lite problem statements.
+const SEABORN_2848 = `pairplot fails with hue_order not containing all hue values in seaborn 0.11.1
+In seaborn < 0.11, one could plot only a subset of the values in the hue column, by passing a hue_order list containing only the desired values. Points with hue values not in the list were simply not plotted.
+${FENCE}python
+iris = sns.load_dataset("iris")\`
+# The hue column contains three different species; here we want to plot two
+sns.pairplot(iris, hue="species", hue_order=["setosa", "versicolor"])
+${FENCE}
+
+This no longer works in 0.11.1. Passing a hue_order list that does not contain some of the values in the hue column raises a long, ugly error traceback. The first exception arises in seaborn/_core.py:
+${FENCE}
+TypeError: ufunc 'isnan' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''
+${FENCE}
+seaborn version: 0.11.1
+matplotlib version: 3.3.2`;
+
+const REQUESTS_2148 = `socket.error exception not caught/wrapped in a requests exception (ConnectionError perhaps?)
+I just noticed a case where I had a socket reset on me, and was raised to me as a raw socket error as opposed to something like a requests.exceptions.ConnectionError:
+
+${FENCE}
+  File "/home/rtdean/.pyenv/versions/2.7.6/lib/python2.7/site-packages/requests-2.3.0-py2.7.egg/requests/models.py", line 694, in content
+    self._content = bytes().join(self.iter_content(CONTENT_CHUNK_SIZE)) or bytes()
+  File "/home/rtdean/.pyenv/versions/2.7.6/lib/python2.7/site-packages/requests-2.3.0-py2.7.egg/requests/models.py", line 627, in generate
+    for chunk in self.raw.stream(chunk_size, decode_content=True):
+  File "/home/rtdean/.pyenv/versions/2.7.6/lib/python2.7/socket.py", line 380, in read
+    data = self._sock.recv(left)
+socket.error: [Errno 104] Connection reset by peer
+${FENCE}`;
+
+const PYLINT_6506 = `Traceback printed for unrecognized option
+### Bug description
+
+A traceback is printed when an unrecognized option is passed to pylint.
+
+### Configuration
+
+_No response_
+
+${FENCE}shell
+Traceback (most recent call last):
+  File "/Users/markbyrne/programming/pylint/pylint/lint/run.py", line 135, in __init__
+    args = _config_initialization(
+  File "/Users/markbyrne/programming/pylint/pylint/config/config_initialization.py", line 85, in _config_initialization
+    raise _UnrecognizedOptionError(options=unrecognized_options)
+pylint.config.exceptions._UnrecognizedOptionError
+${FENCE}`;
+
+const SEABORN_3407 = `pairplot raises KeyError with MultiIndex DataFrame
+When trying to pairplot a MultiIndex DataFrame, \`pairplot\` raises a \`KeyError\`:
+${FENCE}
+[c:\\Users\\KLuu\\anaconda3\\lib\\site-packages\\seaborn\\axisgrid.py](file:///C:/Users/KLuu/anaconda3/lib/site-packages/seaborn/axisgrid.py) in map_diag(self, func, **kwargs)
+   1488                 plt.sca(ax)
+   1489 
+-> 1490             vector = self.data[var]
+${FENCE}`;
+
+describe("extractAnchors on real bug reports", () => {
+  it("mines the seaborn hue_order report", () => {
+    const a = extractAnchors(SEABORN_2848);
+    expect(a.exceptionTypes).toEqual(["TypeError"]);
+    expect(a.identifiers.slice(0, 3)).toEqual(expect.arrayContaining(["pairplot", "hue_order"]));
+    expect(a.paths).toContain("seaborn/_core.py");
+    expect(a.messages[0]).toMatch(/^ufunc 'isnan' not supported for the input types/);
+    expect(a.identifiers).not.toContain("0.11.1");
+    expect(a.keywords).toContain("hue");
+    expect(a.keywords).not.toContain("pairplot");
+  });
+
+  it("strips installed-package prefixes from traceback paths and reads a lower-case exception", () => {
+    const a = extractAnchors(REQUESTS_2148);
+    expect(a.exceptionTypes).toEqual(expect.arrayContaining(["ConnectionError", "socket.error"]));
+    expect(a.messages).toContain("[Errno 104] Connection reset by peer");
+    expect(a.stackFrames).toContainEqual({ path: "requests/models.py", line: 627, func: "generate" });
+    expect(a.paths[0]).toBe("requests/models.py");
+    expect(a.identifiers).toEqual(expect.arrayContaining(["generate", "iter_content"]));
+  });
+
+  it("reads a qualified private exception and ignores Markdown emphasis", () => {
+    const a = extractAnchors(PYLINT_6506);
+    expect(a.exceptionTypes).toEqual(["_UnrecognizedOptionError"]);
+    expect(a.stackFrames.at(-1)).toEqual({
+      path: "/Users/markbyrne/programming/pylint/pylint/config/config_initialization.py",
+      line: 85,
+      func: "_config_initialization",
+    });
+    expect(a.identifiers).not.toContain("_No");
+    expect(a.identifiers).not.toContain("pylint.config.exceptions._UnrecognizedOptionError");
+  });
+
+  it("reads legacy IPython frames with Windows paths", () => {
+    const a = extractAnchors(SEABORN_3407);
+    expect(a.stackFrames).toEqual([{ path: "seaborn/axisgrid.py", line: 1490, func: "map_diag" }]);
+    expect(a.paths).toEqual(["seaborn/axisgrid.py"]);
+    expect(a.exceptionTypes).toEqual(["KeyError"]);
+    expect(a.identifiers[0]).toBe("pairplot");
+  });
+});
+
+describe("extractAnchors stack frames", () => {
+  it("parses Python traceback frames", () => {
+    const a = extractAnchors(
+      'Traceback (most recent call last):\n  File "app/auth.py", line 12, in login\nValueError: bad',
+    );
+    expect(a.stackFrames).toEqual([{ path: "app/auth.py", line: 12, func: "login" }]);
+    expect(a.messages).toEqual(["bad"]);
+  });
+
+  it("parses JavaScript frames, with and without a function name", () => {
+    const a = extractAnchors(
+      [
+        "TypeError: Cannot read properties of undefined (reading 'map')",
+        "    at MessageList (src/components/MessageList.tsx:42:17)",
+        "    at async POST (file:///app/api/chat/route.ts:10:3)",
+        "    at src/lib/boot.js:7:1",
+        "    at Object.<anonymous> (src/index.js:1:1)",
+      ].join("\n"),
+    );
+    expect(a.stackFrames).toEqual([
+      { path: "src/components/MessageList.tsx", line: 42, func: "MessageList" },
+      { path: "/app/api/chat/route.ts", line: 10, func: "POST" },
+      { path: "src/lib/boot.js", line: 7, func: null },
+      { path: "src/index.js", line: 1, func: null },
+    ]);
+    expect(a.messages).toContain("Cannot read properties of undefined (reading 'map')");
+  });
+
+  it("parses Java frames into package paths", () => {
+    const a = extractAnchors(
+      'Exception in thread "main" java.lang.NullPointerException: session is null\n\tat com.acme.store.SessionStore.save(SessionStore.java:57)\n\tat com.acme.Main.main(Main.java:12)',
+    );
+    expect(a.exceptionTypes).toEqual(["NullPointerException"]);
+    expect(a.messages).toContain("session is null");
+    expect(a.stackFrames).toEqual([
+      { path: "com/acme/store/SessionStore.java", line: 57, func: "SessionStore.save" },
+      { path: "com/acme/Main.java", line: 12, func: "Main.main" },
+    ]);
+  });
+
+  it("parses Go panics, pairing each file line with the function above it", () => {
+    const a = extractAnchors(
+      "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.parse(0xc000010000)\n\t/app/parser.go:42 +0x1d\nmain.main()\n\t/app/main.go:9 +0x25",
+    );
+    expect(a.stackFrames).toEqual([
+      { path: "/app/parser.go", line: 42, func: "main.parse" },
+      { path: "/app/main.go", line: 9, func: "main.main" },
+    ]);
+    expect(a.messages).toContain("runtime error: index out of range [3] with length 3");
+  });
+
+  it("reads plain path:line locations but not clock times or URLs", () => {
+    const a = extractAnchors(
+      "It broke at lib/db/queries.ts:120 around 10:30, see https://github.com/o/r/blob/main/x.py#L4",
+    );
+    expect(a.stackFrames).toEqual([{ path: "lib/db/queries.ts", line: 120, func: null }]);
+    expect(a.paths).toEqual(["lib/db/queries.ts"]);
+  });
+});
+
+describe("extractAnchors identifiers, paths and keywords", () => {
+  it("ranks backticked and called names above shape-only names and drops English words", () => {
+    const a = extractAnchors(
+      "Why does `SessionStore.save` call flush() twice when RetryPolicy is set? The cache_key seems fine.",
+    );
+    expect(a.identifiers.slice(0, 2)).toEqual(["SessionStore.save", "save"]);
+    expect(a.identifiers).toEqual(expect.arrayContaining(["flush", "RetryPolicy", "cache_key"]));
+    expect(a.identifiers).not.toContain("Why");
+    expect(a.identifiers).not.toContain("twice");
+  });
+
+  it("mines calls, keyword arguments and attributes from code fences", () => {
+    const a = extractAnchors(
+      `Plotting fails:\n${FENCE}python\nplot = so.Plot(df, color=flag_values)\nplot.add_layer(so.Bar())\n${FENCE}`,
+    );
+    expect(a.identifiers).toEqual(expect.arrayContaining(["so.Plot", "Plot", "add_layer", "flag_values"]));
+    expect(a.identifiers).not.toContain("df");
+  });
+
+  it("collects relative, dotted and directory paths but not look-alikes", () => {
+    const a = extractAnchors(
+      "Compare src/auth/ with ./lib/session.ts and deps.py; Node.js, and/or I/O, v1.2.3 and example.com are not files.",
+    );
+    expect(a.paths).toEqual(["src/auth/", "lib/session.ts", "deps.py"]);
+  });
+
+  it("returns keywords lower-cased, without stopwords or names already taken", () => {
+    const a = extractAnchors("The Indexer crashes when parse_tree meets a BOM in the Indexer input");
+    expect(a.keywords[0]).toBe("indexer");
+    expect(a.keywords).toEqual(expect.arrayContaining(["crashes", "bom", "input"]));
+    expect(a.keywords).not.toContain("the");
+    expect(a.keywords).not.toContain("parse_tree");
+    expect(a.identifiers).toContain("parse_tree");
+  });
+
+  it("reports quoted multi-word strings as messages and errno codes as exception types", () => {
+    const a = extractAnchors(
+      `Error: ENOENT: no such file, open 'index.db' — I also see "readonly database" sometimes`,
+    );
+    expect(a.exceptionTypes).toEqual(["ENOENT"]);
+    expect(a.messages).toEqual(
+      expect.arrayContaining([
+        "ENOENT: no such file, open 'index.db' — I also see \"readonly database\" sometimes",
+        "readonly database",
+      ]),
+    );
+  });
+
+  it("returns empty anchors for empty input", () => {
+    expect(extractAnchors("")).toEqual({
+      exceptionTypes: [],
+      messages: [],
+      stackFrames: [],
+      identifiers: [],
+      paths: [],
+      keywords: [],
+    });
+  });
+});
+
+describe("anchor helpers", () => {
+  it("splits fenced code from prose, including an unclosed fence", () => {
+    const { prose, code } = splitFences(`before\n${FENCE}py\nx = 1\n${FENCE}\nafter\n~~~\nopen`);
+    expect(prose).toBe("before\nafter");
+    expect(code).toBe("x = 1\nopen");
+  });
+
+  it.each([
+    ["snake_case", true],
+    ["camelCase", true],
+    ["PascalCase", true],
+    ["a.b.c", true],
+    ["run()", true],
+    ["Hello", false],
+    ["hello", false],
+    ["1.2.3", false],
+  ])("looksLikeCode(%j) is %s", (token, expected) => {
+    expect(looksLikeCode(token)).toBe(expected);
+  });
+
+  it.each([
+    ["C:\\Users\\me\\venv\\Lib\\site-packages\\flask\\app.py", "flask/app.py"],
+    ["file:///home/u/.local/lib/python3.11/dist-packages/requests/api.py", "requests/api.py"],
+    ["/x/requests-2.3.0-py2.7.egg/requests/models.py", "requests/models.py"],
+    ["./src//index.ts", "src/index.ts"],
+  ])("normalizePath(%j) is %j", (raw, expected) => {
+    expect(normalizePath(raw)).toBe(expected);
+  });
+
+  it.each([
+    ["src/auth/", true],
+    ["lib/db/queries.ts", true],
+    ["README.md", true],
+    ["and/or", false],
+    ["Node.js", false],
+    ["1.2.py", false],
+    ["10/12/2023", false],
+  ])("isPathLike(%j) is %s", (token, expected) => {
+    expect(isPathLike(token)).toBe(expected);
+  });
+});
