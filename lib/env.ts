@@ -24,6 +24,8 @@ const schema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   EMBEDDING_PROVIDER: z.enum(["hashing", "openai", "openai-compatible"]).default("hashing"),
   EMBEDDING_MODEL: z.string().optional(),
+  /** vector size of EMBEDDING_MODEL when it is not one the app knows */
+  EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(8192).optional(),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   WAYFINDER_MAX_FILE_BYTES: z.coerce
     .number()
@@ -31,7 +33,7 @@ const schema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
-  WAYFINDER_MAX_QUESTION_CHARS: z.coerce.number().int().min(100).max(200_000).default(20_000),
+  WAYFINDER_MAX_QUESTION_CHARS: z.coerce.number().int().min(100).max(200_000).default(60_000),
   WAYFINDER_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   WAYFINDER_INDEX_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   WAYFINDER_EMBEDDINGS: boolish.default(true),

@@ -66,6 +66,14 @@ export function AssistantMessage({ message, repositoryId, streaming, highlighted
             <span className="working">
               <span className="spinner" aria-hidden /> {classification ? "Finishing…" : "Classifying the question…"}
             </span>
+          ) : classification ? (
+            <span>
+              <span className="badge mode">{classification.mode}</span>{" "}
+              {passes.length > 0 ? `${passes.length} ${passes.length === 1 ? "pass" : "passes"}` : null}
+              {gaps.resolved.length + gaps.unresolved.length > 0
+                ? ` · ${gaps.resolved.length} of ${gaps.resolved.length + gaps.unresolved.length + gaps.open.length} gaps resolved`
+                : null}
+            </span>
           ) : null}
         </div>
         <div className="answer" data-testid="answer" aria-busy={streaming}>

@@ -6,7 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { ApiError, fetchJson } from "@/components/api/fetch-json";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { Chat } from "./chat";
@@ -22,9 +22,10 @@ interface ChatWorkspaceProps {
   sessionId: string;
   /** true when the URL named this session (continue it), false for a fresh one */
   resume: boolean;
+  toolbar?: ReactNode;
 }
 
-export function ChatWorkspace({ repositoryId, repositoryName, sessionId, resume }: ChatWorkspaceProps) {
+export function ChatWorkspace({ repositoryId, repositoryName, sessionId, resume, toolbar }: ChatWorkspaceProps) {
   // Decided once: after the first question the URL names the new session too, and a
   // server refresh must not turn a live chat into a reload of itself.
   const [load] = useState(resume);
@@ -94,6 +95,7 @@ export function ChatWorkspace({ repositoryId, repositoryName, sessionId, resume 
       repositoryName={repositoryName}
       sessionId={sessionId}
       initialMessages={load ? (stored.data?.messages ?? []) : []}
+      toolbar={toolbar}
     />
   );
 }

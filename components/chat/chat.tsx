@@ -7,7 +7,7 @@
  */
 import { useChat } from "@ai-sdk/react";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { createChatTransport } from "./chat-transport";
 import { Conversation } from "./conversation";
@@ -29,6 +29,8 @@ interface ChatProps {
   repositoryName: string;
   sessionId: string;
   initialMessages: WayfinderUIMessage[];
+  /** server-rendered start of the toolbar (recent conversations) */
+  toolbar?: ReactNode;
 }
 
 function requestBody(repositoryId: string, options: QuestionOptions) {
@@ -48,7 +50,7 @@ function statusText(status: string, last: WayfinderUIMessage | undefined): strin
   return last?.role === "assistant" ? "Answer complete." : "";
 }
 
-export function Chat({ repositoryId, repositoryName, sessionId, initialMessages }: ChatProps) {
+export function Chat({ repositoryId, repositoryName, sessionId, initialMessages, toolbar }: ChatProps) {
   const router = useRouter();
   const [transport] = useState(createChatTransport);
   const [draft, setDraft] = useState("");
@@ -89,6 +91,7 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages 
   return (
     <div className="chat" data-testid="chat" data-status={status} ref={rootRef}>
       <div className="chat-toolbar">
+        <div className="chat-toolbar-start">{toolbar}</div>
         <ShareButton sessionId={sessionId} disabled={busy || !messages.some((m) => m.role === "assistant")} />
       </div>
       {messages.length === 0 ? (
@@ -113,10 +116,8 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages 
       )}
       {error && status === "error" ? <StreamError error={error} onRetry={retry} /> : null}
       <div className="composer">
-        <p className="chat-status small" role="status" aria-live="polite" data-testid="chat-status">
-          {statusText(status, messages.at(-1))}
-        </p>
         <QuestionForm
+          status={statusText(status, messages.at(-1))}
           repositoryName={repositoryName}
           busy={busy}
           onAsk={ask}

@@ -19,6 +19,8 @@ interface QuestionFormProps {
   /** text put into the box from outside (example questions) */
   draft: string;
   onDraftChange: (value: string) => void;
+  /** what the chat is doing, announced politely to screen readers */
+  status: string;
 }
 
 const QUALITY_HELP: Record<Quality, string> = {
@@ -27,7 +29,7 @@ const QUALITY_HELP: Record<Quality, string> = {
   thorough: "thorough: more passes, larger budget",
 };
 
-export function QuestionForm({ repositoryName, busy, onAsk, onStop, draft, onDraftChange }: QuestionFormProps) {
+export function QuestionForm({ repositoryName, busy, onAsk, onStop, draft, onDraftChange, status }: QuestionFormProps) {
   const id = useId();
   const [options, setOptions] = useState<QuestionOptions>({ quality: "balanced", mode: "auto" });
   const canSend = draft.trim().length > 0 && !busy;
@@ -94,6 +96,9 @@ export function QuestionForm({ repositoryName, busy, onAsk, onStop, draft, onDra
             </select>
           </label>
         </div>
+        <p className="chat-status small" role="status" aria-live="polite" data-testid="chat-status">
+          {status}
+        </p>
         <span id={`${id}-hint`} className="visually-hidden">
           Enter sends the question; Shift+Enter inserts a new line.
         </span>

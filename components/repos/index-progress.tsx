@@ -26,7 +26,7 @@ export function IndexProgress({ build }: { build: BuildView }) {
     <div className="progress" data-testid="index-progress" data-phase={build.phase} data-status={build.status}>
       <div className="progress-label small">
         <span data-testid="index-phase">
-          {finished ? "" : "Indexing: "}
+          {finished ? `Build ${build.number}: ` : "Indexing: "}
           {phase}
         </span>
         <span data-testid="index-files">
@@ -34,7 +34,7 @@ export function IndexProgress({ build }: { build: BuildView }) {
         </span>
       </div>
       <div
-        className={`progress-track${build.live && !counting ? " indeterminate" : ""}${build.status === "failed" ? " failed" : ""}`}
+        className={`progress-track${build.live && !counting ? " indeterminate" : ""}${build.status === "failed" ? " failed" : done ? " complete" : ""}`}
         role="progressbar"
         aria-label={`Index build ${build.number}: ${phase}`}
         aria-valuemin={0}

@@ -5,9 +5,9 @@
  */
 import fs from "node:fs";
 import { WayfinderError } from "../errors.ts";
-import { EvidenceEngine } from "../llm/evidence-engine.ts";
 import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import type { RequestOverrides } from "../qa/config.ts";
+import { retrieveReport } from "../qa/retrieve.ts";
 import { QUALITY_LIST, QUERY_MODE_LIST, type Quality, type QueryMode } from "../qa/types.ts";
 import { resolveRepoArgument, type Command, type CommandContext } from "./commands.ts";
 
@@ -114,20 +114,7 @@ export const askCommand: Command = async (ctx) => {
 export const retrieveCommand: Command = async (ctx) => {
   const repo = await resolveRepoArgument(ctx.positionals[0] ?? "");
   const question = questionFrom(ctx, 1);
-  const result = await askQuestion(
-    { repository: repo.id, question, overrides: overridesFrom(ctx) },
-    silent,
-    { model: null, answerer: new EvidenceEngine(), ephemeral: true },
-  );
-  const passes = result.loop.passes.map((p) => ({ gaps: p.part.gapsIdentified, files: p.files, symbols: p.symbols }));
-  const files: string[] = [];
-  for (const f of [...result.loop.retrieval.rankedFiles, ...result.loop.passes.flatMap((p) => p.files)]) {
-    if (!files.includes(f)) files.push(f);
-  }
-  const symbols: string[] = [];
-  for (const s of [...result.loop.retrieval.rankedSymbols, ...result.loop.passes.flatMap((p) => p.symbols)]) {
-    if (!symbols.includes(s)) symbols.push(s);
-  }
-  ctx.out.write(`${JSON.stringify({ mode: result.classification.mode, passes, files, symbols, timings: result.metadata.timings })}\n`);
+  const report = await retrieveReport(repo.id, question, overridesFrom(ctx));
+  ctx.out.write(`${JSON.stringify(report)}\n`);
   return 0;
 };

@@ -299,3 +299,16 @@ export async function nameFrequencies(generationId: string, names: string[]): Pr
   });
   return new Map(rows.map((r) => [r.name, r._count._all]));
 }
+
+/** Symbols whose qualified name equals `qualifiedName` ignoring case (`DataSet.update` finds `Dataset.update`). */
+export async function symbolsByQualifiedNameLoose(generationId: string, qualifiedName: string, limit = 10): Promise<SymbolRecord[]> {
+  const client = await db();
+  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT id FROM "Symbol" WHERE "generationId" = ? AND lower("qualifiedName") = lower(?) LIMIT ?`,
+    generationId,
+    qualifiedName,
+    limit,
+  );
+  if (ids.length === 0) return [];
+  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+}

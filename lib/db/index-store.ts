@@ -121,17 +121,25 @@ function chunks<T>(items: T[], size = BATCH): T[][] {
 
 export async function createRepository(input: { name: string; rootPath: string }): Promise<RepositoryRow> {
   const client = await db();
-  const existing = await client.repository.findFirst({
-    where: { OR: [{ name: input.name }, { rootPath: input.rootPath }] },
-  });
-  if (existing) {
+  const find = () =>
+    client.repository.findFirst({ where: { OR: [{ name: input.name }, { rootPath: input.rootPath }] } });
+  const existingOrConflict = (existing: RepositoryRow) => {
     if (existing.rootPath === input.rootPath) return existing;
     throw new WayfinderError(
       "conflict:repo_name",
       `A repository named "${input.name}" already exists for ${existing.rootPath}. Choose another name.`,
     );
+  };
+  const existing = await find();
+  if (existing) return existingOrConflict(existing);
+  try {
+    return await client.repository.create({ data: { id: randomUUID().slice(0, 12), ...input } });
+  } catch (error) {
+    // Two first-time index requests for one folder race here: the loser sees the winner's row.
+    const raced = (error as { code?: string }).code === "P2002" ? await find() : null;
+    if (raced) return existingOrConflict(raced);
+    throw error;
   }
-  return client.repository.create({ data: { id: randomUUID().slice(0, 12), ...input } });
 }
 
 export async function listRepositories(): Promise<RepositoryRow[]> {
@@ -271,9 +279,10 @@ export async function collectGarbage(repositoryId: string): Promise<string[]> {
   }
   for (const id of doomed) {
     await deleteGenerationRows(client, id);
+    // A failed build keeps the error it failed with; only a dead build gets this one.
     await client.indexGeneration.updateMany({
-      where: { id, status: { in: ["failed", "building"] } },
-      data: { status: "failed", error: "Interrupted: the indexing process stopped." },
+      where: { id, status: "building" },
+      data: { status: "failed", error: "Interrupted: the indexing process stopped.", finishedAt: new Date() },
     });
     await client.indexGeneration.updateMany({ where: { id, status: "superseded" }, data: { status: "deleted" } });
   }
@@ -394,7 +403,9 @@ export async function insertChunks(generationId: string, rows: ChunkInsert[]): P
     { returning: "id" },
   );
   const ids = returned.map((r) => Number(r.id));
-  await syncFts(client, generationId, ids.length ? Math.min(...ids) : null);
+  // A loop, not Math.min(...ids): spreading 100k+ ids overflows the call stack on big repositories.
+  const fromId = ids.reduce<number | null>((min, id) => (min === null || id < min ? id : min), null);
+  await syncFts(client, generationId, fromId);
   return ids;
 }
 

@@ -156,7 +156,9 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
       if (old && old.hash === file.hash) unchanged.push(file.path);
       else changed.push(file);
     }
-    const removed = previous.length - unchanged.length;
+    // Files of the previous generation that are gone from the work tree (changed ones are not removed).
+    const discoveredPaths = new Set(discovery.files.map((f) => f.path));
+    const removed = previous.filter((f) => !discoveredPaths.has(f.path)).length;
 
     progress.phase = "parsing";
     progress.filesTotal = discovery.files.length;
@@ -170,7 +172,6 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
       }
     }
 
-    await upsertBlobs(changed.map((f) => ({ hash: f.hash, content: f.content })));
     const parsed = await parseFiles(changed, async () => {
       progress.filesDone++;
       await report();
@@ -193,6 +194,9 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
       })),
     );
     for (const [p, id] of newIds) fileIds.set(p, id);
+    // Blobs go in after the File rows that reference them: another repository's build
+    // collecting unreferenced blobs in between would otherwise delete them.
+    await upsertBlobs(changed.map((f) => ({ hash: f.hash, content: f.content })));
     const symbolRows: SymbolInsert[] = [];
     const chunkRows: ChunkInsert[] = [];
     for (const p of parsed) {

@@ -285,15 +285,6 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
       skip("vendored", rel);
       continue;
     }
-    const type = classify(rel);
-    if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
-      skip("binary", rel);
-      continue;
-    }
-    if (!type) {
-      skip("unsupported", rel);
-      continue;
-    }
     const absolute = path.join(root, rel);
     let stat: fs.Stats;
     try {
@@ -301,6 +292,7 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
     } catch {
       continue; // listed by git but deleted in the work tree
     }
+    // Links first, whatever their name: a link to a folder outside the root is reported as such.
     if (stat.isSymbolicLink()) {
       let target = "";
       try {
@@ -309,6 +301,15 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
         // dangling link
       }
       skip(target.startsWith(root + path.sep) ? "symlink" : "symlink-outside-root", rel);
+      continue;
+    }
+    const type = classify(rel);
+    if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
+      skip("binary", rel);
+      continue;
+    }
+    if (!type) {
+      skip("unsupported", rel);
       continue;
     }
     if (!stat.isFile()) continue;

@@ -175,22 +175,40 @@ function aliasOf(spec: string, language: string): string {
   return (spec.split("/").pop() ?? spec).replace(/\.[a-z]+$/, "");
 }
 
+/**
+ * Files of a module imported by name from a package (`from pkg import mod`, `use crate::mod`).
+ * Exact matches only: `use crate::db::Pool` must not turn the type `Pool` into a module alias.
+ */
+function submoduleFiles(module: string, name: string, file: ResolverFile, maps: ModuleMaps): string[] {
+  if (file.language === "python") {
+    return resolveModule(`${module}${module.endsWith(".") ? "" : "."}${name}`, file.path, file.language, maps);
+  }
+  if (file.language === "rust") {
+    const hit = maps.rust.get(`${module}::${name}`.replace(/^(crate|self|super)(::|$)/, ""));
+    return hit ? [hit] : [];
+  }
+  return [];
+}
+
 function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
   const importedNames = new Map<string, string[]>();
   const moduleAliases = new Map<string, string[]>();
   for (const imp of file.imports) {
     const targets = resolveModule(imp.module, file.path, file.language, maps);
-    if (targets.length === 0) continue;
-    if (imp.names.length === 0) {
+    // `import * as mod from "./mod"`: extraction keeps no local name, the module's own name is the usual one.
+    if (targets.length > 0 && (imp.names.length === 0 || imp.names.includes("*"))) {
       moduleAliases.set(aliasOf(imp.module, file.language), targets);
       if (file.language === "python") moduleAliases.set(imp.module, targets);
     }
     for (const name of imp.names) {
+      if (name === "*") continue;
       const local = name.replace(/^.*\s+as\s+/, "").trim();
       const original = name.replace(/\s+as\s+.*$/, "").trim();
-      // `from pkg import submodule` imports a module, not a symbol.
-      const sub = resolveModule(`${imp.module}${imp.module.endsWith(".") ? "" : "."}${original}`, file.path, file.language, maps);
-      if (file.language === "python" && sub.length > 0) moduleAliases.set(local, sub);
+      // `from pkg import submodule` imports a module, not a symbol; the package itself need
+      // not be a file (a namespace package, the Rust crate root).
+      const sub = submoduleFiles(imp.module, original, file, maps);
+      if (sub.length > 0) moduleAliases.set(local, sub);
+      if (targets.length === 0) continue;
       importedNames.set(local, targets);
       if (original !== local) importedNames.set(original, targets);
     }

@@ -62,8 +62,13 @@ export class ModelAnswerer implements Answerer {
       const tail = filter.end();
       if (tail) onDelta(tail);
     } catch (error) {
+      if (signal?.aborted && !timeout.aborted) throw error;
       throw asProviderError(error, timeout);
     }
+    // streamText ends the stream quietly on abort (onAbort, no error), so a timeout or a
+    // cancelled request would otherwise pass a cut-off reply off as a complete answer.
+    if (signal?.aborted && !timeout.aborted) throw signal.reason ?? new DOMException("The request was aborted.", "AbortError");
+    if (timeout.aborted) throw new ProviderError("The language model did not answer in time.", "timeout");
     if (streamError) throw asProviderError(streamError, timeout);
     const reasoning = raw.match(/<reasoning>([\s\S]*?)(<\/reasoning>|$)/i)?.[1]?.trim() ?? "";
     const parsed = parseModelOutput(raw.replace(/<reasoning>[\s\S]*?(<\/reasoning>|$)/i, ""));

@@ -42,12 +42,15 @@ const COMMON_ROOTS = new Set([
 ]);
 
 const MAX_IDENTIFIERS = 25;
+const MAX_IDENTIFIER_LENGTH = 120;
+// Past this, pasted text is a log dump; the report itself is at the top.
+const MAX_INPUT_CHARS = 60_000;
 const MAX_KEYWORDS = 30;
 const MAX_MESSAGE_LENGTH = 300;
 
 const EXCEPTION_SUFFIX = "(?:Error|Exception|Warning|Exit|Interrupt|Fault|Panic|Failure)";
 const QUALIFIED_EXCEPTION = new RegExp(
-  `(?<![\\w$])(?:[A-Za-z_]\\w*\\.)*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})(?![\\w$])`,
+  `(?<![\\w$.])(?:[A-Za-z_]\\w*\\.)*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})(?![\\w$])`,
   "g",
 );
 const EXCEPTION_WITH_MESSAGE = new RegExp(
@@ -87,7 +90,7 @@ const STOPWORDS = new Set(
 
 /** Extracts every anchor kind from free text (question, bug report, pasted log). */
 export function extractAnchors(question: string): Anchors {
-  const text = question.replace(/\r\n?/g, "\n");
+  const text = question.slice(0, MAX_INPUT_CHARS).replace(/\r\n?/g, "\n");
   const { prose, code } = splitFences(text);
   const stackFrames = extractStackFrames(text);
   const { exceptionTypes, messages: errorMessages } = extractErrors(text);
@@ -371,6 +374,8 @@ function rankIdentifiers(
     }
   };
 
+  // Weights: a backticked name is the writer marking code (4); a call "name()" in prose (3);
+  // snake_case, camelCase and dotted shapes (2); a lone PascalCase word may be a product (1).
   const inline = [...prose.matchAll(/`([^`\n]{1,120})`/g)].map((m) => m[1] ?? "");
   for (const span of inline) {
     const s = span.trim();
@@ -391,11 +396,11 @@ function rankIdentifiers(
   for (const f of frames) if (f.func) add(f.func, 1.5);
 
   // Names that recur in the prose, or appear in the title line, are what the report is about.
-  const title = (prose.split("\n").find((l) => l.trim() !== "") ?? "").toLowerCase();
+  const counts = nameCounts(plainProse);
+  const titleNames = nameCounts((prose.split("\n").find((l) => l.trim() !== "") ?? "").toLowerCase());
   for (const [name, c] of candidates) {
-    const occurrences = countWord(plainProse, name);
-    c.score += Math.min(occurrences, 4) * 0.5;
-    if (containsWord(title, name.toLowerCase())) c.score += 1;
+    c.score += Math.min(counts.get(name) ?? 0, 4) * 0.5;
+    if (titleNames.has(name.toLowerCase())) c.score += 1;
   }
   return [...candidates.entries()]
     .sort((a, b) => b[1].score - a[1].score || a[1].first - b[1].first)
@@ -434,7 +439,9 @@ function mineCode(code: string, add: (name: string, score: number) => void, weig
 }
 
 function isUsefulIdentifier(name: string, exceptionTypes: ReadonlySet<string>): boolean {
-  if (name.length < 2 || /^\d/.test(name) || STOP_IDENTIFIERS.has(name.toLowerCase())) return false;
+  if (name.length < 2 || name.length > MAX_IDENTIFIER_LENGTH || STOP_IDENTIFIERS.has(name.toLowerCase())) {
+    return false;
+  }
   const last = name.slice(name.lastIndexOf(".") + 1);
   if (exceptionTypes.has(name) || exceptionTypes.has(last) || isBareErrorWord(last)) return false;
   if (!looksLikeCode(name) && STOPWORDS.has(name.toLowerCase())) return false;
@@ -445,20 +452,23 @@ function isDomainLike(token: string): boolean {
   return /\.(?:com|org|net|io|dev|local|edu|gov|co|uk|de)$/i.test(token);
 }
 
-function countWord(text: string, word: string): number {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return (text.match(new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, "g")) ?? []).length;
-}
-
-function containsWord(text: string, word: string): boolean {
-  return countWord(text, word) > 0;
+// Occurrences of every name in the text, counting "sns.pairplot" as "sns.pairplot",
+// "sns", "pairplot" and the dotted suffixes, so a candidate is found however it was written.
+function nameCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const bump = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const m of text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?![\w$])/g)) {
+    const parts = m[0].split(".");
+    // Suffixes longer than a few segments are never candidates; skipping them keeps this linear.
+    for (let i = Math.max(0, parts.length - 4); i < parts.length; i++) bump(parts.slice(i).join("."));
+    for (const part of parts.slice(0, -1)) bump(part);
+  }
+  return counts;
 }
 
 function extractKeywords(prose: string, identifiers: string[], exceptionTypes: string[]): string[] {
   const taken = new Set([...identifiers, ...exceptionTypes].map((s) => s.toLowerCase()));
-  const cleaned = stripFrameLines(prose)
-    .replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ")
-    .replace(/`[^`\n]*`/g, " ");
+  const cleaned = maskPaths(stripFrameLines(prose).replace(/`[^`\n]*`/g, " "));
   const lines = cleaned.split("\n");
   const titleIndex = lines.findIndex((l) => l.trim() !== "");
   const stats = new Map<string, { count: number; first: number; title: boolean }>();
@@ -474,12 +484,12 @@ function extractKeywords(prose: string, identifiers: string[], exceptionTypes: s
     }
   });
   return [...stats.entries()]
-    .sort((a, b) => score(b[1]) - score(a[1]) || a[1].first - b[1].first)
+    .sort((a, b) => keywordScore(b[1]) - keywordScore(a[1]) || a[1].first - b[1].first)
     .slice(0, MAX_KEYWORDS)
     .map(([w]) => w);
 }
 
-function score(s: { count: number; title: boolean }): number {
+function keywordScore(s: { count: number; title: boolean }): number {
   return s.count + (s.title ? 1 : 0);
 }
 

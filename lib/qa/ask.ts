@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { InferUIMessageChunk } from "ai";
 import { requireRepository } from "../db/index-store.ts";
 import { recordQuestionMetric } from "../db/metrics.ts";
-import { appendMessage } from "../db/sessions.ts";
+import { appendMessage, getSession } from "../db/sessions.ts";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 import type { Answerer } from "../llm/answerer.ts";
@@ -123,8 +123,12 @@ export function defaultModel(): ConfiguredModel | null {
   return createLanguageModel(providerFromEnv());
 }
 
-export async function askQuestion(request: AskRequest, writer: PartWriter, deps: AskDependencies = {}): Promise<AskResult> {
-  const t0 = performance.now();
+/**
+ * Everything that can refuse a question before any part is written: the question,
+ * the repository and its index, and the session's owner. The /api/qa route calls it
+ * before opening the stream so these come back as a 4xx status, not an in-stream error.
+ */
+export async function validateAskRequest(request: Pick<AskRequest, "repository" | "question" | "sessionId">) {
   const question = request.question.trim();
   if (!question) throw new WayfinderError("bad_request:question", "The question is empty.");
   const maxChars = env().WAYFINDER_MAX_QUESTION_CHARS;
@@ -136,6 +140,16 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
   if (!generationId) {
     throw new WayfinderError("conflict:not_indexed", `Repository "${repository.name}" has no finished index yet.`);
   }
+  const existing = request.sessionId ? await getSession(request.sessionId) : null;
+  if (existing && existing.repositoryId !== repository.id) {
+    throw new WayfinderError("bad_request:session", "This session belongs to another repository.");
+  }
+  return { question, repository, generationId };
+}
+
+export async function askQuestion(request: AskRequest, writer: PartWriter, deps: AskDependencies = {}): Promise<AskResult> {
+  const t0 = performance.now();
+  const { question, repository, generationId } = await validateAskRequest(request);
   const messageId = randomUUID();
   const assembler = new MessageAssembler(writer);
   let firstPartMs = -1;

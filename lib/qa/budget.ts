@@ -69,6 +69,7 @@ export function truncateSource(options: TruncateSourceOptions): string {
   const marker = (dropped: number, indent: string) =>
     commentLine(`… truncated (${dropped} more lines)`, options.language, indent);
   const markerCost = countTokens(marker(lines.length, "        ")) + 1;
+  // Too small to say what was cut: show what fits of the first line.
   if (budget <= markerCost) return truncateToTokens(lines[0] ?? "", budget);
 
   const essential = Math.max(
@@ -119,7 +120,7 @@ function leadingSpace(line: string): string {
 // Index just past the signature: decorators and doc comments above it, then lines until
 // brackets balance and the header ends (":" in Python, "{" or "=>" elsewhere).
 function detectSignatureEnd(lines: string[], language: string | null | undefined): number {
-  const python = commentStyle(language) === "#";
+  const python = /^(?:python|py|pyi)$/i.test(language ?? "");
   let i = 0;
   while (i < lines.length && /^\s*(?:@|\/\/|\/\*|\*|#\[|\/\/\/)/.test(lines[i] ?? "")) i += 1;
   let depth = 0;

@@ -61,6 +61,12 @@ describe("parseCitations", () => {
     expect(parseCitations(text)).toEqual([]);
   });
 
+  it("skips locations inside fenced code blocks", () => {
+    const text =
+      "The error is raised in deps.py:12.\n```\nFile deps.py:40, in get_db\n```\nSee also lib/a.ts:3.";
+    expect(parseCitations(text).map((c) => c.raw)).toEqual(["deps.py:12", "lib/a.ts:3"]);
+  });
+
   it("keeps an inverted range as written so verification can reject it", () => {
     expect(parseCitations("deps.py:20-10")[0]).toMatchObject({ startLine: 20, endLine: 10 });
   });
@@ -118,7 +124,11 @@ describe("verifyCitations", () => {
   });
 
   it("accepts ./ as the repository root", () => {
-    expect(verify("./README.md:2")[0]?.verified).toBe(true);
+    expect(verify("./README.md:2")[0]).toMatchObject({
+      path: "README.md",
+      raw: "./README.md:2",
+      verified: true,
+    });
   });
 
   it("checks a named symbol against the cited lines", () => {

@@ -8,6 +8,7 @@ import { looksLikeCode, SOURCE_EXTENSIONS } from "./anchors";
 export interface Citation {
   /** The citation exactly as written, including any brackets or backticks around it. */
   raw: string;
+  /** As written, minus a leading "./". */
   path: string;
   startLine: number;
   /** As written; an inverted range (end < start) is kept so verification can reject it. */
@@ -46,12 +47,16 @@ const CITATION = new RegExp(
     String.raw`(?::(\d+)(?:\s*[-–]\s*(\d+)|:\d+)?|#L(\d+)(?:-L?(\d+))?)(?![\w.]*[\w/])(\x60)?(\])?`,
   "g",
 );
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>()\]]+/gi;
+// The lookbehind (not \b) makes each scheme start once, keeping long dotted runs linear.
+const URL = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s<>()\]]+/gi;
 
-/** Finds inline citations, skipping URLs, clock times and Windows drive letters. */
+/**
+ * Finds inline citations, skipping URLs, clock times, Windows drive letters and fenced code
+ * blocks (a quoted traceback's "x.py:12" is evidence shown, not a claim made).
+ */
 export function parseCitations(text: string): Citation[] {
-  // URLs are blanked out (same length, so offsets still match the original text).
-  const masked = text.replace(URL, (url) => " ".repeat(url.length));
+  // Blanked out with spaces of the same length, so offsets still match the original text.
+  const masked = blankFencedCode(text).replace(URL, (url) => " ".repeat(url.length));
   const citations: Citation[] = [];
   for (const m of masked.matchAll(CITATION)) {
     const [
@@ -83,7 +88,7 @@ export function parseCitations(text: string): Citation[] {
     const startLine = Number(colonStart ?? hashStart);
     citations.push({
       raw: text.slice(rawStart, rawEnd),
-      path,
+      path: path.replace(/^(?:\.\/)+/, ""),
       startLine,
       endLine: Number(colonEnd ?? hashEnd ?? startLine),
       index: rawStart,
@@ -91,6 +96,19 @@ export function parseCitations(text: string): Citation[] {
     });
   }
   return citations;
+}
+
+function blankFencedCode(text: string): string {
+  let inFence = false;
+  return text
+    .split("\n")
+    .map((line) => {
+      const isFence = /^[ \t]*(?:```|~~~)/.test(line);
+      const blank = inFence || isFence;
+      if (isFence) inFence = !inFence;
+      return blank ? " ".repeat(line.length) : line;
+    })
+    .join("\n");
 }
 
 // A code name immediately before the citation, joined only by a connector:
@@ -120,7 +138,7 @@ export function verifyCitations(citations: Citation[], lookup: CitationLookup): 
 
 function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation {
   const fail = (reason: string): VerifiedCitation => ({ ...citation, verified: false, reason, symbol: null });
-  const path = citation.path.replace(/^\.\//, "");
+  const { path } = citation;
   const unsafe = unsafePathReason(path);
   if (unsafe) return fail(unsafe);
   if (citation.startLine < 1) return fail("line numbers start at 1");

@@ -17,6 +17,8 @@ const DESIGN_EXAMPLES: [string, QueryMode][] = [
 const LABELLED: [string, QueryMode][] = [
   // diagnostic
   ["Why does `load_config` raise KeyError: 'database' when the env var is set?", "diagnostic"],
+  ["Why do I get PaymentDeclined: card declined by gateway when placing an order?", "diagnostic"],
+  ["Why does charge_card raise PaymentDeclined?", "diagnostic"],
   ["getting a 500 from /api/sessions after upgrading prisma, what's going on", "diagnostic"],
   [
     "TypeError: Cannot read properties of undefined (reading 'map') in components/chat/MessageList.tsx",

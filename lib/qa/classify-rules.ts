@@ -65,6 +65,21 @@ const SIGNALS: readonly Signal[] = [
   },
   {
     mode: "diagnostic",
+    weight: 3,
+    label: 'a "why does X get/raise" question ("$")',
+    match: inProse(
+      /\bwhy (?:do|does|did|would|could) (?:[\w.()]+ ){1,3}(?:get|see|hit|receive|raise|throw|fail|crash|return (?:none|null|nan|an? error))\b/,
+    ),
+  },
+  {
+    mode: "diagnostic",
+    weight: 3,
+    label: "an error name with its message ($)",
+    // `PaymentDeclined: card declined` — a custom exception printed the way runtimes print errors.
+    match: (q) => /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+: [a-z]/.exec(q.raw)?.[0]?.slice(0, -3) ?? null,
+  },
+  {
+    mode: "diagnostic",
     weight: 2.5,
     label: 'failure wording ("$")',
     match: inProse(
@@ -103,7 +118,7 @@ const SIGNALS: readonly Signal[] = [
     mode: "diagnostic",
     weight: 2,
     label: 'raise/throw wording ("$")',
-    match: inProse(/\b(?:raises|raised|raising|throws|threw|thrown)\b/),
+    match: inProse(/\b(?:raise|raises|raised|raising|throw|throws|threw|thrown)\b/),
   },
   {
     mode: "diagnostic",
@@ -126,7 +141,7 @@ const SIGNALS: readonly Signal[] = [
     weight: 3,
     label: "bug-report structure ($)",
     match: inProse(
-      /\b(?:steps to reproduce|to reproduce|expected (?:behaviou?r|result|output)|actual (?:behaviou?r|result|output)|what happened|what you expected|mcve|minimal (?:complete |reproducible |verifiable )*example|mre)\b|^\s*(?:#+\s*)?(?:expected|actual)(?: (?:behaviou?r|result|output))?\s*:/m,
+      /\b(?:steps to reproduce|to reproduce|expected (?:behaviou?r|result|output)|actual (?:behaviou?r|result|output)|what happened|what you expected|mcve|minimal (?:complete |reproducible |verifiable )*example|mre)\b|^[ \t]*(?:#+[ \t]*)?(?:expected|actual)(?: (?:behaviou?r|result|output))?[ \t]*:/m,
     ),
   },
   {
@@ -158,7 +173,7 @@ const SIGNALS: readonly Signal[] = [
     weight: 3,
     label: 'a request to trace or walk through code ("$")',
     match: inProse(
-      /(?<!stack )\btrac(?:e|ing)\b(?!back)|\bwalk (?:me |us )?through\b|\bwalkthrough\b|\bstep[- ]by[- ]step\b/,
+      /(?<!stack )\btrac(?:e|ing)\b|\bwalk (?:me |us )?through\b|\bwalkthrough\b|\bstep[- ]by[- ]step\b/,
     ),
   },
   {
@@ -398,7 +413,7 @@ const FUNCTION_WORDS = new Set([
 // prettier-ignore
 const VAGUE_WORDS = new Set([
   "whole", "entire", "overall", "current", "same", "new", "old", "other", "existing", "main", "source", "this",
-  "that", "my", "our", "the", "a", "an", "its", "all", "every", "entire",
+  "that", "my", "our", "the", "a", "an", "its", "all", "every",
 ]);
 
 // "the whole qa module" names "qa"; "the module boundaries between app" names nothing.
@@ -418,7 +433,7 @@ function prepare(question: string): Prepared {
     prose: prose.toLowerCase().replace(/[’‘]/g, "'"),
     exceptionTypes: anchors.exceptionTypes,
     frameCount: anchors.stackFrames.length,
-    hasFence: /^\s*(?:```|~~~)/m.test(raw),
+    hasFence: /^[ \t]*(?:```|~~~)/m.test(raw),
   };
 }
 

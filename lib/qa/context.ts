@@ -127,7 +127,8 @@ export async function symbolItem(
     tokens = countTokens(body);
     truncated = true;
   }
-  const shownEnd = truncated ? symbol.startLine + body.split("\n").length - 1 : symbol.endLine;
+  // A truncated body ends with a marker line that is not a line of the file.
+  const shownEnd = truncated ? symbol.startLine + body.split("\n").length - 2 : symbol.endLine;
   return {
     key: symbol.qualifiedId,
     kind: "symbol",

@@ -19,6 +19,7 @@ import {
   type SymbolRecord,
 } from "../db/code-graph.ts";
 import { hybridSearch } from "../search/hybrid.ts";
+import { queryTerms } from "../search/tokenize.ts";
 import { symbolItem, textItem, type ContextItem, type ContextSet, type SourceReader } from "./context.ts";
 import type { CgragConfig } from "./config.ts";
 import { normalizeGap, parseGapTarget } from "./gaps.ts";
@@ -49,6 +50,9 @@ export interface GapResolutionResult {
 
 type Via = NonNullable<GapReport["via"]>;
 
+/** Below this many tokens no gap can be resolved usefully, so the gap budget counts as spent. */
+export const MIN_GAP_BUDGET = 60;
+
 export async function resolveGaps(input: GapResolutionInput): Promise<GapResolutionResult> {
   const items: ContextItem[] = [];
   const reports: GapReport[] = [];
@@ -60,7 +64,7 @@ export async function resolveGaps(input: GapResolutionInput): Promise<GapResolut
       continue;
     }
     const remaining = input.budget - used;
-    if (remaining < 60) {
+    if (remaining < MIN_GAP_BUDGET) {
       reports.push({ gap, status: "skipped", via: null, found: [], searched: [], note: "gap budget for this pass is spent" });
       continue;
     }
@@ -146,6 +150,8 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
     const exact = candidates.filter((s) => s.qualifiedName === target.symbol || s.name === target.symbol);
     const hit = await toItems(exact.length ? exact : candidates, "direct", "direct lookup");
     if (hit) return hit;
+    // The named definition is already in context: a fuzzy search would only add noise.
+    if (already.length) return { items: [], via: null, searched, alreadyInContext: already };
   }
   // 2. A file: its top-level symbols' source, or its summary when they do not fit.
   if (target.path && !target.symbol) {
@@ -175,6 +181,7 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
     byName.sort((a, b) => Number(contextPaths.has(b.path)) - Number(contextPaths.has(a.path)));
     const hit = await toItems(byName, "function", "definition by name");
     if (hit) return hit;
+    if (already.length) return { items: [], via: null, searched, alreadyInContext: already };
   }
   // 4. Mode-specific fallbacks.
   const modeHit = await modeSpecific(gap, input, searched, toItems);
@@ -182,7 +189,13 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   // 5. Semantic search, top k.
   const query = input.subQueries?.get(gap) ?? gap;
   searched.push(`semantic search "${query.slice(0, 80)}" (top ${input.config.semanticTopK})`);
-  const hits = await hybridSearch(input.repositoryId, generationId, query, { limit: input.config.semanticTopK });
+  // Vector search always returns its top k, however unrelated; a hit only resolves the
+  // gap when it shares a word with what was asked for, or nothing would ever be unresolvable.
+  const terms = gapTerms(gap, target);
+  const hits = (await hybridSearch(input.repositoryId, generationId, query, { limit: input.config.semanticTopK })).filter((h) => {
+    const hay = `${h.path}\n${h.symbolId ?? ""}\n${h.title}\n${h.text}`.toLowerCase();
+    return terms.some((t) => hay.includes(t));
+  });
   const symbolIds = hits.flatMap((h) => (h.symbolId ? [h.symbolId] : []));
   const symbols = await symbolsByQualifiedIds(generationId, symbolIds);
   const hit = await toItems(symbols, "semantic", "semantic match");
@@ -195,6 +208,13 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
     return { items, via: "semantic", searched, alreadyInContext: already };
   }
   return { items: [], via: null, searched, alreadyInContext: already };
+}
+
+/** Words a semantic hit must contain: a named symbol's parts, a named file's stem, else the gap's own words. */
+function gapTerms(gap: string, target: ReturnType<typeof parseGapTarget>): string[] {
+  const stem = target.path?.split("/").pop()?.replace(/\.[^.]+$/, "");
+  const source = target.symbol ?? stem ?? gap;
+  return queryTerms(source).filter((t) => t.length >= 3);
 }
 
 async function modeSpecific(

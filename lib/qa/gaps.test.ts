@@ -103,6 +103,24 @@ Hope this helps!`);
   });
 });
 
+describe("parseModelOutput: reasoning blocks", () => {
+  it("drops think and reasoning blocks wherever they appear", () => {
+    const out = parseModelOutput(
+      "<think>Maybe <missing> is needed?</think>\n<answer>Uses a pool.</answer>\n<missing>- pool in db.py</missing>\n<reasoning>Mostly enough.</reasoning>",
+    );
+    expect(out).toEqual({
+      answer: "Uses a pool.",
+      gaps: ["pool in db.py"],
+      format: "tags",
+      missingSection: true,
+    });
+  });
+
+  it("drops an unclosed reasoning block at the end", () => {
+    expect(parseModelOutput("The answer.\n<reasoning>cut off").answer).toBe("The answer.");
+  });
+});
+
 describe("parseModelOutput: legacy headers", () => {
   it("parses ANSWER/MISSING with the NONE instruction in the header", () => {
     const out = parseModelOutput(`ANSWER:
@@ -289,6 +307,8 @@ const STREAM_SAMPLES = [
   "ANSWER: inline\nMISSING: verify_user()",
   "<answer>x < y holds <b>bold</b></answer><missing>None.</missing>",
   "<answer>Cut off mid-tag.</ans",
+  "<think>\nThe user wants <answer> tags.\n</think>\n<answer>Real answer.</answer>\n<missing>NONE</missing>\n<reasoning>Enough context.</reasoning>",
+  "Plain answer without tags.\r\nSecond line.\r\n<reasoning>The context was sufficient.</reasoning>",
   "Ends with a comparison: a <",
 ];
 

@@ -3,7 +3,7 @@
 // fenced XML, chatty bullets), and every gap string becomes a retrieval lookup and a key in
 // the session's not-found set. So this module parses leniently, normalizes gaps into stable
 // keys, classifies each gap into a lookup target, and filters the streamed text so the user
-// only ever sees the answer part.
+// only ever sees the answer part (never tags, the missing list, or <reasoning>/<think> blocks).
 
 import { isPathLike, looksLikeCode, SOURCE_EXTENSIONS } from "./anchors";
 
@@ -34,10 +34,10 @@ export interface AnswerStreamFilter {
 
 /** Longest gap kept; longer lines are prose, and a lookup key that long never matches. */
 export const MAX_GAP_LENGTH = 160;
-/** How much text the stream filter may hold while deciding how a reply opens. */
-const START_HOLD = 400;
 /** More gaps than this in one pass means the model is listing everything, not what it needs. */
 export const MAX_GAPS = 10;
+/** How much text the stream filter may hold while deciding how a reply opens. */
+const START_HOLD = 400;
 
 const ANSWER_OPEN = /<\s*answer\s*>/i;
 const ANSWER_CLOSE = /<\s*\/\s*answer\s*>/i;
@@ -47,8 +47,9 @@ const ANY_TAG = /<\s*\/?\s*(?:answer|missing)\s*>/gi;
 
 // A section header line: "ANSWER:", "**MISSING:**", "## Missing", "Missing context:",
 // 'MISSING (or "NONE" if nothing needed):', with optional inline content after the colon.
+const MAX_HEADER_LINE = 200;
 const HEADER =
-  /^[ \t]*(#{1,6}[ \t]*)?(\*\*|__)?[ \t]*(answer|missing)((?:[ \t]+(?:context|information|info|code|items|pieces|details))?[ \t]*(?:\([^)\n]*\))?)[ \t]*(\*\*|__)?[ \t]*(:)?[ \t]*(\*\*|__)?[ \t]*(.*)$/i;
+  /^(#{1,6}[ \t]*)?(\*\*|__)?[ \t]*(answer|missing)((?:[ \t]+(?:context|information|info|code|items|pieces|details))?[ \t]*(?:\([^)\n]*\))?)[ \t]*(\*\*|__)?[ \t]*(:)?[ \t]*(\*\*|__)?[ \t]*(.*)$/i;
 
 interface Header {
   kind: "answer" | "missing";
@@ -59,7 +60,10 @@ interface Header {
 }
 
 function parseHeader(line: string): Header | null {
-  const m = HEADER.exec(line);
+  // Header lines are short; skipping long lines also keeps the regex linear.
+  const trimmed = line.trimStart();
+  if (trimmed.length > MAX_HEADER_LINE) return null;
+  const m = HEADER.exec(trimmed);
   if (!m) return null;
   const [, hashes, boldOpen, keyword, , boldClose, colon, boldAfter, rest = ""] = m;
   const kind = keyword?.toLowerCase() === "answer" ? "answer" : "missing";
@@ -73,7 +77,7 @@ function parseHeader(line: string): Header | null {
 
 /** Splits a model reply into the answer and the list of missing-context gaps. */
 export function parseModelOutput(text: string): ParsedModelOutput {
-  const normalized = stripWrappingFences(text.replace(/\r\n?/g, "\n"));
+  const normalized = stripWrappingFences(stripHiddenBlocks(text.replace(/\r\n?/g, "\n")));
   if (ANSWER_OPEN.test(normalized) || MISSING_OPEN.test(normalized)) return parseTagged(normalized);
   const legacy = parseLegacy(normalized, false);
   if (legacy) return legacy;
@@ -235,10 +239,9 @@ function cleanAnswer(text: string): string {
 
 // An unmatched fence at the end is what remains of a fence that wrapped the tags.
 function trimDanglingFence(text: string): string {
-  const fences = text.match(/^\s*(?:```|~~~)/gm)?.length ?? 0;
-  if (fences % 2 === 1 && /\n?\s*(?:```|~~~)[\w-]*\s*$/.test(text)) {
-    return text.replace(/\n?\s*(?:```|~~~)[\w-]*\s*$/, "").trim();
-  }
+  const fences = text.match(/^[ \t]*(?:```|~~~)/gm)?.length ?? 0;
+  const trailing = /\n?[ \t]*(?:```|~~~)[\w-]*[ \t]*$/;
+  if (fences % 2 === 1 && trailing.test(text)) return text.replace(trailing, "").trim();
   return text;
 }
 
@@ -260,7 +263,7 @@ export function parseGapSection(body: string): string[] {
     .map((l) => l.trim())
     .filter((l) => l !== "" && !/^(?:```|~~~)/.test(l));
   const meaningful = lines.filter(
-    (l) => !parseHeader(l) && (!/:\s*$/.test(stripMarkup(l)) || BULLET.test(l)),
+    (l) => !parseHeader(l) && (!stripMarkup(l).endsWith(":") || BULLET.test(l)),
   );
   const first = meaningful[0];
   if (first === undefined || NONE_LINE.test(stripMarkup(first.replace(BULLET, "")))) return [];
@@ -379,7 +382,7 @@ export function parseGapTarget(gap: string): GapTarget {
   }
   const inPath = SYMBOL_IN_PATH.exec(text);
   if (inPath?.[1] && inPath[2] && isTargetPath(inPath[2]) && namesSymbol(text, inPath)) {
-    return { kind: "symbol-in-file", symbol: stripKind(inPath[1]), path: inPath[2] };
+    return { kind: "symbol-in-file", symbol: inPath[1], path: inPath[2] };
   }
 
   if (isTargetPath(core)) return { kind: "file", symbol: null, path: core };
@@ -402,21 +405,7 @@ function namesSymbol(text: string, match: RegExpExecArray): boolean {
   return codeShaped ? beforeWords.length <= 3 : onlyKindWordBefore && !STOP_SYMBOLS.has(symbol.toLowerCase());
 }
 
-const STOP_SYMBOLS = new Set([
-  "it",
-  "this",
-  "that",
-  "code",
-  "logic",
-  "usage",
-  "calls",
-  "everything",
-  "something",
-]);
-
-function stripKind(symbol: string): string {
-  return symbol.replace(/\(\)$/, "");
-}
+const STOP_SYMBOLS = new Set("it this that code logic usage calls everything something".split(" "));
 
 function isTargetPath(candidate: string): boolean {
   if (!candidate || /\s/.test(candidate)) return false;
@@ -429,29 +418,97 @@ function isTargetPath(candidate: string): boolean {
 // "verify_user()", "function verify_user", "class SessionStore", "method Foo.save",
 // "SessionStore class", or a lone code-shaped name.
 function namedSymbol(text: string): string | null {
-  const keyword = new RegExp(
-    `^(?:function|method|class|interface|type|struct|enum|trait|def|fn|func)\\s+(${SYMBOL})(?:\\(\\))?$`,
-    "i",
-  ).exec(text);
-  if (keyword?.[1]) return keyword[1];
-  const suffix = new RegExp(
-    `^(${SYMBOL})(?:\\(\\))?\\s+(?:function|method|class|interface|type|struct|enum|trait|helper)$`,
-    "i",
-  ).exec(text);
-  if (suffix?.[1]) return suffix[1];
-  const call = new RegExp(`(?:^|[\\s(])(${SYMBOL})\\((?:[^()]{0,40})\\)`).exec(text);
-  if (call?.[1]) return call[1];
-  const lone = new RegExp(`^(${SYMBOL})$`).exec(text);
-  if (lone?.[1] && looksLikeCode(lone[1])) return lone[1];
-  return null;
+  const declared =
+    KIND_THEN_SYMBOL.exec(text)?.[1] ?? SYMBOL_THEN_KIND.exec(text)?.[1] ?? CALL.exec(text)?.[1];
+  if (declared) return declared;
+  const lone = LONE_SYMBOL.exec(text)?.[1];
+  return lone && looksLikeCode(lone) ? lone : null;
 }
+
+const SYMBOL_KINDS = "function|method|class|interface|type|struct|enum|trait";
+const KIND_THEN_SYMBOL = new RegExp(`^(?:${SYMBOL_KINDS}|def|fn|func)\\s+(${SYMBOL})(?:\\(\\))?$`, "i");
+const SYMBOL_THEN_KIND = new RegExp(`^(${SYMBOL})(?:\\(\\))?\\s+(?:${SYMBOL_KINDS}|helper)$`, "i");
+const CALL = new RegExp(`(?:^|[\\s(])(${SYMBOL})\\((?:[^()]{0,40})\\)`);
+const LONE_SYMBOL = new RegExp(`^(${SYMBOL})$`);
 
 /**
  * Incremental filter for a streamed model reply: passes through answer text and withholds
- * tags, headers and everything from the missing section on. Text that might be the start
- * of a tag ("<ans") is held until the next delta decides it.
+ * tags, headers, reasoning blocks and everything from the missing section on. Text that
+ * might be the start of a tag ("<ans") is held until the next delta decides it.
  */
 export function createAnswerStreamFilter(): AnswerStreamFilter {
+  const hidden = createHiddenBlockFilter();
+  const answer = createSectionFilter();
+  let carriageReturn = false;
+  // "\r" at the end of one delta and "\n" at the start of the next are one line break.
+  const lineBreaks = (delta: string): string => {
+    let text = (carriageReturn ? "\r" : "") + delta;
+    carriageReturn = text.endsWith("\r");
+    if (carriageReturn) text = text.slice(0, -1);
+    return text.replace(/\r\n?/g, "\n");
+  };
+  return {
+    push: (delta) => answer.push(hidden.push(lineBreaks(delta))),
+    end: () => {
+      const rest = hidden.push(carriageReturn ? "\n" : "") + hidden.end();
+      return answer.push(rest) + answer.end();
+    },
+  };
+}
+
+const HIDDEN_BLOCK = /<\s*(reasoning|think|thinking)\s*>[\s\S]*?(?:<\s*\/\s*\1\s*>|$)/gi;
+const HIDDEN_OPEN = /<\s*(reasoning|think|thinking)\s*>/i;
+const HIDDEN_TAG_TEXTS = ["<reasoning>", "<think>", "<thinking>"];
+
+// Reasoning models (and our own prompt's <reasoning> block) write text that is not answer.
+function stripHiddenBlocks(text: string): string {
+  return text.replace(HIDDEN_BLOCK, "");
+}
+
+function createHiddenBlockFilter(): AnswerStreamFilter {
+  let inside: string | null = null;
+  let buffer = "";
+  const drain = (): string => {
+    let out = "";
+    for (;;) {
+      if (inside !== null) {
+        const close = new RegExp(`<\\s*\\/\\s*${inside}\\s*>`, "i").exec(buffer);
+        if (!close) {
+          const lt = buffer.lastIndexOf("<");
+          buffer = lt !== -1 && buffer.length - lt < 16 ? buffer.slice(lt) : "";
+          return out;
+        }
+        buffer = buffer.slice(close.index + close[0].length);
+        inside = null;
+        continue;
+      }
+      const open = HIDDEN_OPEN.exec(buffer);
+      if (open) {
+        out += buffer.slice(0, open.index);
+        buffer = buffer.slice(open.index + open[0].length);
+        inside = open[1]?.toLowerCase() ?? "reasoning";
+        continue;
+      }
+      const hold = heldPrefixLength(buffer, HIDDEN_TAG_TEXTS);
+      out += buffer.slice(0, buffer.length - hold);
+      buffer = buffer.slice(buffer.length - hold);
+      return out;
+    }
+  };
+  return {
+    push(delta: string): string {
+      buffer += delta;
+      return drain();
+    },
+    end(): string {
+      const rest = inside === null ? buffer : "";
+      buffer = "";
+      return rest;
+    },
+  };
+}
+
+function createSectionFilter(): AnswerStreamFilter {
   type State = "start" | "answer" | "after" | "missing";
   let state: State = "start";
   let tagged = false;
@@ -495,7 +552,7 @@ export function createAnswerStreamFilter(): AnswerStreamFilter {
     }
     // "Here is my answer:" right before a tag that has not arrived yet.
     const soleLine = first === complete.length - 1 && (tail === "" || couldStartTag(tail));
-    if (mayWait && soleLine && /:\s*$/.test(firstLine) && !MISSING_OPEN.test(pending)) return "";
+    if (mayWait && soleLine && firstLine.trimEnd().endsWith(":") && !MISSING_OPEN.test(pending)) return "";
     state = "answer";
     atLineStart = true;
     return processAnswer(final);
@@ -570,7 +627,7 @@ export function createAnswerStreamFilter(): AnswerStreamFilter {
   return {
     push(delta: string): string {
       if (state === "after" || state === "missing") return "";
-      pending += delta.replace(/\r\n?/g, "\n");
+      pending += delta;
       return step(false);
     },
     end(): string {
@@ -591,10 +648,16 @@ function findTag(text: string): { index: number; length: number; kind: TagKind }
 
 const TAG_TEXTS = ["<answer>", "</answer>", "<missing>", "</missing>"];
 
-function couldStartTag(fragment: string): boolean {
+function couldStartTag(fragment: string, tags: readonly string[] = TAG_TEXTS): boolean {
   if (!fragment.startsWith("<")) return false;
   const compact = fragment.replace(/\s+/g, "").toLowerCase();
-  return TAG_TEXTS.some((t) => t.startsWith(compact) && compact.length < t.length);
+  return tags.some((t) => t.startsWith(compact) && compact.length < t.length);
+}
+
+function heldPrefixLength(text: string, tags: readonly string[]): number {
+  const lt = text.lastIndexOf("<");
+  if (lt === -1 || text.length - lt > 16) return 0;
+  return couldStartTag(text.slice(lt), tags) ? text.length - lt : 0;
 }
 
 // A tag cut off by the end of the stream ("</ans") is markup, but a lone "<" may be prose.
@@ -604,23 +667,22 @@ function isDanglingTag(fragment: string): boolean {
 
 // How many trailing characters could be the beginning of a tag and must wait for more text.
 function partialTagLength(text: string): number {
-  const lt = text.lastIndexOf("<");
-  if (lt === -1 || text.length - lt > 12) return 0;
-  return couldStartTag(text.slice(lt)) ? text.length - lt : 0;
+  return heldPrefixLength(text, TAG_TEXTS);
 }
 
 // A line that begins like a MISSING header ("MISS", "## Missing", "**MISSING (or") is held
 // until it is complete; anything else passes straight through.
 function heldHeaderLine(text: string, atLineStart: boolean, tagged: boolean): { index: number } | null {
-  const starts: number[] = [];
-  if (atLineStart) starts.push(0);
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  for (const index of starts) {
+  const firstBreak = text.indexOf("\n");
+  if (!atLineStart && firstBreak === -1) return null;
+  let index = atLineStart ? 0 : firstBreak + 1;
+  for (;;) {
     const lineEnd = text.indexOf("\n", index);
-    const line = text.slice(index, lineEnd === -1 ? undefined : lineEnd);
-    if (couldBeMissingHeader(line, tagged)) return { index };
+    if (couldBeMissingHeader(text.slice(index, lineEnd === -1 ? undefined : lineEnd), tagged))
+      return { index };
+    if (lineEnd === -1) return null;
+    index = lineEnd + 1;
   }
-  return null;
 }
 
 function couldBeMissingHeader(line: string, tagged: boolean): boolean {

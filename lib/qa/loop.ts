@@ -11,7 +11,7 @@ import type { CgragConfig } from "./config.ts";
 import { gapBudgetForPass } from "./config.ts";
 import { ContextSet, type ContextItem } from "./context.ts";
 import type { EvidenceGraph } from "./evidence-graph.ts";
-import type { GapResolutionInput, GapResolutionResult } from "./gap-resolution.ts";
+import { MIN_GAP_BUDGET, type GapResolutionInput, type GapResolutionResult } from "./gap-resolution.ts";
 import { normalizeGap } from "./gaps.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
@@ -104,6 +104,10 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
   let gapUsed = 0;
   const perPass: number[] = [];
 
+  // What the gap resolution of a pass may spend: its own share, capped by what is left overall.
+  const gapBudgetLeft = (pass: number) =>
+    Math.min(gapBudgetForPass(config, pass), config.gapResolutionBudget - gapUsed, config.totalContextBudget - context.tokens);
+
   const started = performance.now();
   const retrieval = await deps.retrieve(1);
   const cached = relevantCache(input.cache, input.question, input.anchors, Math.floor(config.initialRetrievalBudget / 3));
@@ -133,7 +137,7 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
       added = context.list();
     } else {
       events.onPass?.({ ...part });
-      const budget = Math.min(gapBudgetForPass(config, pass), config.gapResolutionBudget - gapUsed, config.totalContextBudget - context.tokens);
+      const budget = gapBudgetLeft(pass);
       const resolved = await deps.resolveGaps({ gaps: pendingGaps, context, notFound: input.notFound, pass, budget, subQueries });
       added = resolved.items;
       gapUsed += resolved.tokens;
@@ -208,7 +212,8 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
     if (gaps.length === 0) stop = output.sufficient ? "no-gaps" : "no-gaps";
     else if (gaps.every((g) => input.notFound.has(normalizeGap(g)))) stop = "all-gaps-unresolvable";
     else if (pass >= maxPasses) stop = "max-passes";
-    else if (context.tokens >= config.totalContextBudget || gapUsed >= config.gapResolutionBudget) stop = "budget-exhausted";
+    // Too little budget left for even one gap: another pass could add nothing.
+    else if (gapBudgetLeft(pass + 1) < MIN_GAP_BUDGET) stop = "budget-exhausted";
     if (stop) {
       for (const g of gaps) if (!gapsResolved.includes(g)) gapsUnresolved.add(g);
     }

@@ -20,6 +20,8 @@ describe("rewriteFollowUp", () => {
     ["Which tests cover this function?", "Which tests cover parse_config?"],
     ["Show me the same function", "Show me parse_config"],
     ["who calls?", "who calls parse_config?"],
+    ["What does this return?", "What does parse_config return?"],
+    ["and what does that do?", "and what does parse_config do?"],
     ["what about load_env?", "What does load_env do?"],
     ["why?", "why? (about parse_config)"],
     ["Why does that happen?", "Why does that happen? (about parse_config)"],
@@ -39,6 +41,7 @@ describe("rewriteFollowUp", () => {
     ["How does the indexer store symbols?"],
     ["How does parse_config handle it when the file is missing?"],
     ["Is it possible to configure the tokenizer?"],
+    ["What should I use for caching?"],
     ["What are the architectural problems in the frontend code?"],
     ["Trace how a request flows from the API endpoint to the database"],
   ])("leaves the self-contained question %j unchanged", (question) => {

@@ -18,6 +18,8 @@ export interface RewriteResult {
 }
 
 const MAX_SUBJECTS = 3;
+// A follow-up leaning on the conversation is short; long text is a question of its own.
+const MAX_FOLLOW_UP_CHARS = 400;
 
 const REFERENCE_NOUNS =
   "functions?|methods?|class(?:es)?|files?|modules?|components?|helpers?|symbols?|ones?|code|endpoints?|types?|interfaces?|hooks?|variables?|constants?|structs?|packages?|routes?|handlers?";
@@ -33,14 +35,17 @@ const CONTINUATION =
   /^(?:and|also|so|then|but|ok(?:ay)?|same for|how come|why(?: not)?|where|who|when|any|(?:what|how) about)\b/i;
 const WHAT_ABOUT = /^(?:(?:and|but|ok(?:ay)?|so),?\s+)?(?:what|how) about\s+(.+?)\s*\??$/i;
 const DANGLING_VERB =
-  /\b(calls|call|uses|use|imports|import|raises|throws|returns|modifies|overrides|implements|extends|references|invokes)(\s*\?*\s*)$/i;
+  /\b(calls|uses|imports|raises|throws|returns|modifies|overrides|implements|extends|references|invokes)(\s*\?*\s*)$/i;
+// "this"/"that" as the subject or object of a code verb stands for the code itself.
+const DEMONSTRATIVE_CODE =
+  /\b(?:this|that)(?=\s+(?:returns?|calls?|raises?|throws?|do|does|handles?|accepts?|takes?|uses?)\b)/gi;
 
 /** Rewrites a follow-up into a standalone question using the previous turns' subjects. */
 export function rewriteFollowUp(question: string, history: readonly PriorTurn[]): RewriteResult {
   const unchanged: RewriteResult = { standalone: question, rewritten: false };
   const trimmed = question.trim();
   const previous = latestSubjects(history);
-  if (trimmed === "" || !previous) return unchanged;
+  if (trimmed === "" || trimmed.length > MAX_FOLLOW_UP_CHARS || !previous) return unchanged;
   const { subjects, turn } = previous;
   const own = ownAnchors(trimmed);
 
@@ -102,6 +107,9 @@ function replaceReferences(question: string, subjects: string[], own: OwnAnchors
     if (offset > own.firstAt) return match;
     return pickSubject(subjects, noun);
   });
+  out = out.replace(DEMONSTRATIVE_CODE, (match: string, offset: number) =>
+    offset > own.firstAt ? match : phrase(subjects, false),
+  );
   if (DUMMY_IT.test(out)) return out;
   out = out.replace(PRONOUN, (match: string, _p: string, offset: number) => {
     if (offset > own.firstAt) return match;

@@ -59,7 +59,7 @@ function fmix32(h: number): number {
 }
 
 /** FNV-1a over UTF-16 code units, seeded, then finalised. */
-export function hashString(text: string, seed: number): number {
+function hashString(text: string, seed: number): number {
   let h = (0x811c9dc5 ^ seed) >>> 0;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

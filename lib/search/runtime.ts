@@ -19,7 +19,8 @@ export function searchServices(): { embedder: Embedder; store: VectorStore } {
         : createEmbedder({
             provider: e.EMBEDDING_PROVIDER,
             model: e.EMBEDDING_MODEL ?? "text-embedding-3-small",
-            baseURL: e.LLM_BASE_URL,
+            baseURL: e.EMBEDDING_PROVIDER === "openai-compatible" ? e.LLM_BASE_URL : undefined,
+            dimensions: e.EMBEDDING_DIMENSIONS,
             apiKey: e.LLM_API_KEY ?? e.OPENAI_API_KEY,
           });
     const store = createVectorStore({
@@ -34,7 +35,7 @@ export function searchServices(): { embedder: Embedder; store: VectorStore } {
 
 /** Vector collection holding one generation's chunk embeddings. */
 export function collectionName(repositoryId: string, generationId: string): string {
-  return `repo_${repositoryId}__gen_${generationId}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  return `repo_${repositoryId}__gen_${generationId}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 128);
 }
 
 export async function closeSearchServices(): Promise<void> {

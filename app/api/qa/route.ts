@@ -1,5 +1,5 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
-import { askQuestion } from "@/lib/qa/ask";
+import { askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { WayfinderError, asWayfinderError, errorResponse } from "@/lib/errors";
 import { MAX_BODY_BYTES, qaRequestSchema, questionOf } from "./schema";
@@ -28,13 +28,16 @@ export async function POST(request: Request): Promise<Response> {
     const question = questionOf(parsed.data);
     if (!question || !question.trim()) throw new WayfinderError("bad_request:question", "The question is empty.");
     const body = parsed.data;
+    const sessionId = body.sessionId ?? body.id;
+    // Refuse what we can before streaming: once the stream starts the status is 200.
+    await validateAskRequest({ repository: body.repositoryId, question, sessionId });
     const stream = createUIMessageStream<WayfinderUIMessage>({
       execute: async ({ writer }) => {
         await askQuestion(
           {
             repository: body.repositoryId,
             question,
-            sessionId: body.sessionId ?? body.id,
+            sessionId,
             overrides: body.options,
             signal: request.signal,
           },

@@ -58,7 +58,6 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
           </Link>
         </nav>
       </header>
-      <SessionList repositoryId={repository.id} sessions={sessions} current={requested} />
       {repository.active ? (
         <ChatWorkspace
           key={sessionId}
@@ -66,6 +65,7 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
           repositoryName={repository.name}
           sessionId={sessionId}
           resume={requested !== null}
+          toolbar={<SessionList repositoryId={repository.id} sessions={sessions} current={requested} />}
         />
       ) : (
         <WaitingForIndex initial={repository} />

@@ -26,8 +26,8 @@ export class FileState {
   readonly symbols: ExtractedSymbol[] = [];
   readonly imports: ExtractedImport[] = [];
   readonly moduleState = new Set<string>();
-  /** Writes to a bare name whose module-level status is only known once the whole file is read. */
-  readonly deferredWrites: Array<{ symbol: ExtractedSymbol; name: string }> = [];
+  /** Writes to a root name whose module-level status is only known once the whole file is read. */
+  private readonly deferredWrites: Array<{ symbol: ExtractedSymbol; name: string; bare: boolean }> = [];
 
   constructor(readonly source: string) {}
 
@@ -39,10 +39,15 @@ export class FileState {
     if (module) this.imports.push({ module, names, line });
   }
 
-  /** Keeps deferred writes that turned out to target module-level names. */
-  resolveDeferredWrites(isModuleName: (name: string) => boolean = (n) => this.moduleState.has(n)): void {
-    for (const { symbol, name } of this.deferredWrites) {
-      if (isModuleName(name)) pushUnique(symbol.mutates, name);
+  /** Records a write to `name` (`bare`: the name itself, else through `name[k]`/`name.x`) for later resolution. */
+  deferWrite(symbol: ExtractedSymbol, name: string, bare: boolean): void {
+    this.deferredWrites.push({ symbol, name, bare });
+  }
+
+  /** Adds the deferred writes whose target `isModuleLevel` accepts to their symbols' mutates. */
+  resolveDeferredWrites(isModuleLevel: (name: string, bare: boolean) => boolean): void {
+    for (const { symbol, name, bare } of this.deferredWrites) {
+      if (isModuleLevel(name, bare)) pushUnique(symbol.mutates, name);
     }
     this.deferredWrites.length = 0;
   }
@@ -205,7 +210,7 @@ export function cleanIndentedText(raw: string): string {
 
 /** Comment lines that configure tools rather than describe code. */
 const DIRECTIVE_COMMENT =
-  /^(eslint|@ts-|prettier-ignore|istanbul|c8 |go:|nolint|#region|#endregion|region\b|endregion\b|noinspection|NOSONAR|rustfmt::|clippy::|SAFETY:)/;
+  /^(eslint|@ts-|prettier-ignore|istanbul|c8 |go:|nolint|#region|#endregion|region\b|endregion\b|noinspection|NOSONAR|rustfmt::|clippy::)/;
 
 /** Strips comment markers from a run of comments and returns the doc text. */
 export function cleanDocComments(comments: string[]): string {

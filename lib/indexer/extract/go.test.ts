@@ -1,3 +1,4 @@
+/** Go extraction against a small server fixture (receivers, package vars, error helpers). */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -79,12 +79,11 @@ interface GoState {
   /** Local name → import path, so `f.Errorf` is recognised when fmt is imported as f. */
   packages: Map<string, string>;
   packageVars: Set<string>;
-  writes: Array<{ symbol: ExtractedSymbol; name: string }>;
 }
 
 export function extractGo(root: Node, source: string): FileState {
   const file = new FileState(source);
-  const state: GoState = { file, packages: new Map(), packageVars: new Set(), writes: [] };
+  const state: GoState = { file, packages: new Map(), packageVars: new Set() };
   const children = root.namedChildren;
   // Imports and package vars first: bodies need both, and they may follow the functions.
   for (const child of children) {
@@ -92,9 +91,7 @@ export function extractGo(root: Node, source: string): FileState {
     else if (child.type === "var_declaration") collectPackageVars(child, state);
   }
   for (const child of children) topLevel(child, state);
-  for (const { symbol, name } of state.writes) {
-    if (state.packageVars.has(name)) pushUnique(symbol.mutates, name);
-  }
+  file.resolveDeferredWrites((name) => state.packageVars.has(name));
   return file;
 }
 
@@ -191,7 +188,7 @@ function declareFunction(node: Node, state: GoState): void {
   }
   if (body) visit(body, frame, state);
   for (const name of frame.writes) {
-    if (!frame.locals.has(name)) state.writes.push({ symbol, name });
+    if (!frame.locals.has(name)) file.deferWrite(symbol, name, false);
   }
 }
 

@@ -1,3 +1,4 @@
+/** Cross-language behaviour: grammar loading, empty and malformed input, offsets and caps. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";

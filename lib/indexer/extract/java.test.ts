@@ -1,3 +1,4 @@
+/** Java extraction against an inventory-service fixture (nested types, constructors, throws, field writes). */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";

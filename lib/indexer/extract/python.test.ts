@@ -1,3 +1,4 @@
+/** Python extraction against a small user-service fixture plus inline edge cases. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -4,7 +4,7 @@
  * error messages to the innermost enclosing symbol.
  */
 import type { Node } from "web-tree-sitter";
-import type { ExtractedSymbol } from "../types";
+import { DOCSTRING_MAX, type ExtractedSymbol } from "../types";
 import {
   addErrorString,
   cap,
@@ -24,7 +24,6 @@ import {
   signatureBetween,
   splitSimpleCallee,
 } from "./common";
-import { DOCSTRING_MAX } from "../types";
 
 /** Nodes with nothing inside worth visiting; skipping them saves most WASM crossings. */
 const LEAVES = new Set([
@@ -86,7 +85,7 @@ export function extractPython(root: Node, source: string): FileState {
     frame: null,
   };
   visitChildren(root, scope, state);
-  state.resolveDeferredWrites();
+  state.resolveDeferredWrites((name) => state.moduleState.has(name));
   return state;
 }
 
@@ -295,7 +294,7 @@ function parameterNames(params: Node, state: FileState): string[] {
 function finishFrame(frame: Frame, state: FileState): void {
   for (const root of frame.deepWrites) {
     if (frame.globals.has(root)) pushUnique(frame.symbol.mutates, root);
-    else if (!frame.locals.has(root)) state.deferredWrites.push({ symbol: frame.symbol, name: root });
+    else if (!frame.locals.has(root)) state.deferWrite(frame.symbol, root, false);
   }
 }
 

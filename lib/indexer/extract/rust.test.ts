@@ -1,3 +1,4 @@
+/** Rust extraction against a cache fixture (traits, impl blocks, Err variants, use trees). */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -100,18 +100,14 @@ interface RustState {
   file: FileState;
   staticMuts: Set<string>;
   traitImpls: Array<{ type: string; trait: string }>;
-  /** Writes to bare roots; kept if the root turns out to be a `static mut` (declared anywhere in the file). */
-  writes: Array<{ symbol: ExtractedSymbol; name: string }>;
 }
 
 export function extractRust(root: Node, source: string): FileState {
   const file = new FileState(source);
-  const state: RustState = { file, staticMuts: new Set(), traitImpls: [], writes: [] };
+  const state: RustState = { file, staticMuts: new Set(), traitImpls: [] };
   const scope: Scope = { container: "file", owner: null, parent: null, prefix: null, membersPublic: false };
   for (const child of root.namedChildren) visit(child, scope, state);
-  for (const { symbol, name } of state.writes) {
-    if (state.staticMuts.has(name)) pushUnique(symbol.mutates, name);
-  }
+  file.resolveDeferredWrites((name) => state.staticMuts.has(name));
   // `impl Trait for Type` says what Type implements; record it on Type when it is defined here.
   for (const { type, trait } of state.traitImpls) {
     const target = file.symbols.find(
@@ -515,7 +511,7 @@ function onWrite(target: Node, scope: Scope, state: RustState): void {
   if (parsed.root === "self") {
     if (parsed.member) pushUnique(owner.mutates, `self.${parsed.member}`);
   } else {
-    state.writes.push({ symbol: owner, name: parsed.root });
+    state.file.deferWrite(owner, parsed.root, parsed.bare);
   }
 }
 

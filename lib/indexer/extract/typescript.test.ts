@@ -1,3 +1,4 @@
+/** TypeScript, TSX and JavaScript extraction against fixtures covering classes, arrows, JSX and CommonJS. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -163,6 +164,9 @@ describe("javascript extraction", () => {
       ["Store.constructor", "method", 22, 25, true],
       ["Store.set", "method", 27, 30, true],
       ["loadPlugin", "function", 33, 35, true],
+      // Function members of an object literal; exported because `handlers` is in module.exports.
+      ["handlers.list", "method", 38, 41, true],
+      ["handlers.drop-all", "method", 42, 44, true],
     ]);
     expect(result.imports).toEqual([
       { module: "fs", names: [], line: 2 },
@@ -170,7 +174,7 @@ describe("javascript extraction", () => {
       { module: "./logger", names: [], line: 4 },
     ]);
     // Bindings of require() are imports, not module state.
-    expect(result.moduleState).toEqual(["store"]);
+    expect(result.moduleState).toEqual(["store", "handlers"]);
     expect(symbol("loadPlugin").signature).toBe("exports.loadPlugin = function (name)");
   });
 
@@ -189,6 +193,18 @@ describe("javascript extraction", () => {
     expect(symbol("Store.constructor").mutates).toEqual(["this.#path", "this.items"]);
     expect(symbol("Store.set").mutates).toEqual(["this.items", "store"]);
     expect(symbol("Store.open").signature).toBe("static open = (file) =>");
+  });
+
+  it("turns function members of object literals into methods", () => {
+    const list = symbol("handlers.list");
+    expect([list.signature, list.docstring, list.parent]).toEqual([
+      "list()",
+      "Lists every stored key.",
+      null,
+    ]);
+    expect(list.calls.map((c) => c.raw)).toEqual(["Object.keys"]);
+    expect(symbol("handlers.drop-all").signature).toBe('"drop-all": () =>');
+    expect(symbol("handlers.drop-all").mutates).toEqual(["store"]);
   });
 
   it("records dynamic imports with literal specifiers", async () => {

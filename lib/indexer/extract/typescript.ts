@@ -69,7 +69,8 @@ const CLASS_DECLARATIONS = new Set(["class_declaration", "abstract_class_declara
 const COMMENT_TYPES = new Set(["comment"]);
 const LOG_METHODS = new Set(["error", "warn", "warning", "fatal"]);
 const LOG_RECEIVER = /^_*(console|log|logger|LOG|LOGGER|Log|Logger)$/;
-const PATTERN_SKIP_FIELDS = new Set(["type_annotation", "type", "key", "right", "value_type"]);
+/** Fields of parameters/patterns that hold types or default values, not bound names. */
+const PATTERN_SKIP_FIELDS = new Set(["type_annotation", "type", "key", "right", "value", "value_type"]);
 
 interface Frame {
   symbol: ExtractedSymbol;
@@ -101,7 +102,8 @@ class TsState extends FileState {
   readonly exportNames = new Set<string>();
   /** Class members and whether they are private; their export status follows their class. */
   readonly members = new Map<ExtractedSymbol, boolean>();
-  readonly writes: Array<{ symbol: ExtractedSymbol; name: string; bare: boolean }> = [];
+  /** Members of top-level object literals, by the variable holding the object (`api` for `api.get`). */
+  readonly objectMembers = new Map<ExtractedSymbol, string>();
   /** require() calls already recorded with their destructured names. */
   readonly handledRequires = new Set<number>();
 }
@@ -111,10 +113,11 @@ export function extractTypeScript(root: Node, source: string): FileState {
   const scope: Scope = { kind: "module", owner: null, parent: null, prefix: null, frame: null };
   visitChildren(root, scope, state);
   finishExports(state);
-  for (const { symbol, name, bare } of state.writes) {
+  state.resolveDeferredWrites((name, bare) => {
     const kind = state.moduleBindings.get(name);
-    if (kind === "let" || kind === "var" || (!bare && kind === "const")) pushUnique(symbol.mutates, name);
-  }
+    // Reassigning needs a let/var binding; writing through one (`cache[k] = v`) works on a const too.
+    return kind === "let" || kind === "var" || (!bare && kind === "const");
+  });
   return state;
 }
 
@@ -275,7 +278,7 @@ function enterFunction(fn: Node, scope: Scope, state: TsState, declared: Declare
   const body = fn.childForFieldName("body");
   if (body) visit(body, inner, state);
   for (const write of frame.writes) {
-    if (!frame.locals.has(write.name)) state.writes.push({ symbol, ...write });
+    if (!frame.locals.has(write.name)) state.deferWrite(symbol, write.name, write.bare);
   }
 }
 
@@ -461,6 +464,22 @@ function declareVariables(node: Node, scope: Scope, state: TsState, declared: De
       });
       continue;
     }
+    if (nameNode.type === "identifier" && value?.type === "object") {
+      const name = state.text(nameNode);
+      if (scope.frame) scope.frame.locals.add(name);
+      else if (scope.kind === "module") {
+        state.moduleBindings.set(name, keyword);
+        state.moduleState.add(name);
+      }
+      const before = state.symbols.length;
+      declareObjectMembers(value, qualify(scope, name), scope, state, declared.exported);
+      if (scope.kind === "module") {
+        for (const member of state.symbols.slice(before)) {
+          if (member.parent === null) state.objectMembers.set(member, name);
+        }
+      }
+      continue;
+    }
     if (
       nameNode.type === "identifier" &&
       value &&
@@ -580,8 +599,51 @@ function exportValue(
         if (inner?.type === "identifier") state.exportNames.add(state.text(inner));
       }
     }
+    // `module.exports = { get() {} }` exports its members under their own names.
+    const prefix = binding === "module.exports" ? scope.prefix : qualify(scope, fallbackName);
+    declareObjectMembers(value, prefix, scope, state, true);
+    return;
   }
   visit(value, scope, state);
+}
+
+/**
+ * Function-valued members of an object literal bound to a name (`const api = {
+ * get() {} }`) become methods `api.get`; other members are walked in place.
+ */
+function declareObjectMembers(
+  object: Node,
+  prefix: string | null,
+  scope: Scope,
+  state: TsState,
+  exported: boolean,
+): void {
+  const inner: Scope = { ...scope, prefix };
+  for (const member of object.namedChildren) {
+    const declared: Declared = { outer: member, exported, decorators: [] };
+    if (member.type === "method_definition") {
+      const nameNode = member.childForFieldName("name");
+      const body = member.childForFieldName("body");
+      const name = nameNode ? stringValue(nameNode, state) : "<computed>";
+      const signature = signatureBetween(
+        state.source,
+        member.startIndex,
+        body?.startIndex ?? member.endIndex,
+      );
+      enterFunction(member, inner, state, declared, { name, kind: "method", signature });
+      continue;
+    }
+    const key = member.type === "pair" ? member.childForFieldName("key") : null;
+    const value = member.type === "pair" ? member.childForFieldName("value") : null;
+    if (key && value && FUNCTION_VALUES.has(value.type)) {
+      const name = stringValue(key, state);
+      const body = value.childForFieldName("body");
+      const signature = signatureBetween(state.source, member.startIndex, body?.startIndex ?? value.endIndex);
+      enterFunction(value, inner, state, declared, { name, kind: "method", signature });
+      continue;
+    }
+    visit(member, scope, state);
+  }
 }
 
 function specifierNames(clause: Node, state: TsState): string[] {
@@ -835,7 +897,7 @@ function messageOf(node: Node, state: TsState): string | null {
   }
 }
 
-/** Applies export lists and CommonJS exports, then lets class members follow their class. */
+/** Applies export lists and CommonJS exports, then lets class and object members follow their holder. */
 function finishExports(state: TsState): void {
   const byName = new Map<string, ExtractedSymbol>();
   for (const symbol of state.symbols) {
@@ -846,6 +908,8 @@ function finishExports(state: TsState): void {
     ) {
       symbol.exported = true;
     }
+    const holder = state.objectMembers.get(symbol);
+    if (holder !== undefined && state.exportNames.has(holder)) symbol.exported = true;
     byName.set(symbol.qualifiedName, symbol);
     const isPrivate = state.members.get(symbol);
     if (isPrivate !== undefined) {

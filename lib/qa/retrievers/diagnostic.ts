@@ -12,15 +12,18 @@ import {
   symbolsByName,
   symbolsByQualifiedIds,
   symbolsByQualifiedName,
+  symbolsByQualifiedNameLoose,
   symbolsInFile,
   symbolsRaising,
   symbolsWithErrorString,
+  type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { parseJsonList } from "../context.ts";
 import {
   chunkCandidate,
+  demoteAuxiliary,
   fuseSignals,
   lookupNames,
   packCandidates,
@@ -41,8 +44,10 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
 
   // 1. Stack frames that point into this repository.
   const frameCandidates: Candidate[] = [];
+  const namedPaths: string[] = [];
   for (const frame of anchors.stackFrames.slice(0, 12)) {
     const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
+    namedPaths.push(...files);
     for (const file of files) {
       const symbols = await symbolsInFile(generationId, file);
       const hit =
@@ -86,7 +91,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const named: { s: SymbolRecord; weight: number; name: string }[] = [];
   for (const name of names) {
     const matches = name.includes(".")
-      ? await symbolsByQualifiedName(generationId, name, 5)
+      ? await symbolsByQualifiedName(generationId, name, 5).then(async (m) => (m.length ? m : symbolsByQualifiedNameLoose(generationId, name, 5)))
       : await symbolsByName(generationId, name, 8);
     const count = name.includes(".") ? matches.length : (frequencies.get(name) ?? matches.length);
     for (const s of matches) named.push({ s, weight: 1 / Math.max(1, count), name });
@@ -98,6 +103,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const pathCandidates: Candidate[] = [];
   for (const p of anchors.paths.slice(0, 6)) {
     for (const file of await filesBySuffix(generationId, trimPath(p), 2)) {
+      namedPaths.push(file);
       const symbols = await symbolsInFile(generationId, file);
       for (const s of symbols.filter((x) => !x.parentId).slice(0, 4)) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
     }
@@ -105,12 +111,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
 
   // 6. Lexical evidence over code and file summaries, and hybrid search.
-  const lexical = await lexicalSearch(generationId, input.question, { limit: 30, kinds: ["code", "file"] });
-  lists.push({ name: "bm25", weight: 2, candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")) });
+  const lexical = await lexicalSearch(generationId, input.question, { limit: 80, kinds: ["code", "file"] });
+  lists.push({ name: "bm25", weight: 2, candidates: lexical.slice(0, 30).map((c) => chunkCandidate(c, "matches the question's terms")) });
+  // Files where many chunks match (the whole file is about the symptom), best chunk standing for the file.
+  lists.push({ name: "bm25-files", weight: 1.5, candidates: filesByChunkMass(lexical).map((c) => chunkCandidate(c, "many parts of the file match")) });
   const semantic = await hybridSearch(input.repositoryId, generationId, input.question, { limit: 10, kinds: ["code"] });
   lists.push({ name: "semantic", weight: 0.8, candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")) });
 
-  let ranked = fuseSignals(lists);
+  let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
   await attachSymbols(generationId, ranked.map((r) => r.candidate));
 
   // 7. Walk callers backwards from the strongest error sites, mutators first.
@@ -135,7 +143,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       frontier = next;
     }
     lists.push({ name: "callers", weight: 1.2, candidates: callerLists });
-    ranked = fuseSignals(lists);
+    ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
     await attachSymbols(generationId, ranked.map((r) => r.candidate));
   }
 
@@ -158,6 +166,17 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     rankedFiles: rankFiles(ranked).slice(0, 30),
     rankedSymbols: ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])).slice(0, 50),
   };
+}
+
+/** One chunk per file, files ordered by the summed BM25 of their matching chunks. */
+function filesByChunkMass(hits: ChunkHit[]): ChunkHit[] {
+  const byFile = new Map<string, { best: ChunkHit; mass: number }>();
+  for (const h of hits) {
+    const entry = byFile.get(h.path);
+    if (!entry) byFile.set(h.path, { best: h, mass: h.score });
+    else entry.mass += h.score;
+  }
+  return [...byFile.values()].sort((a, b) => b.mass - a.mass).map((e) => ({ ...e.best, title: `${e.best.path} (file)` }));
 }
 
 function mutationWeight(s: SymbolRecord, config: RetrievalInput["config"]): number {

@@ -170,3 +170,31 @@ export function scopePrefix(scope: string | null): string | undefined {
   const cleaned = scope.replace(/^\.\//, "").replace(/\*+$/, "");
   return cleaned.length ? cleaned : undefined;
 }
+
+const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Test\.java$/;
+// Docs, examples, benchmarks, scripts, and third-party code vendored inside a package.
+const AUXILIARY_PATH = /(^|\/)(docs?|examples?|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;
+
+/** Whether a path holds tests (fixes for reported bugs rarely live there). */
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
+/**
+ * Diagnostic ranking prefers library source: a failure shows up in tests, docs and
+ * examples but is caused (and fixed) in the code they exercise. Unless the question
+ * itself points at such files, their candidates are demoted, not dropped.
+ */
+export function demoteAuxiliary(ranked: Ranked[], namedPaths: string[]): Ranked[] {
+  // namedPaths are repository files the question points at (resolved, not as written).
+  const aboutTests = namedPaths.some((p) => TEST_PATH.test(p));
+  const aboutDocs = namedPaths.some((p) => AUXILIARY_PATH.test(p));
+  const out = ranked.map((r) => {
+    const path = r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? "";
+    let factor = 1;
+    if (!aboutTests && TEST_PATH.test(path)) factor = 0.35;
+    else if (!aboutDocs && AUXILIARY_PATH.test(path)) factor = 0.5;
+    return factor === 1 ? r : { ...r, score: r.score * factor };
+  });
+  return out.sort((a, b) => b.score - a.score);
+}

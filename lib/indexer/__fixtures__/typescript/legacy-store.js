@@ -34,4 +34,15 @@ exports.loadPlugin = function (name) {
   return import("./plugins/" + name);
 };
 
-module.exports = { readJson, Store };
+const handlers = {
+  // Lists every stored key.
+  list() {
+    return Object.keys(store);
+  },
+  "drop-all": () => {
+    store = {};
+  },
+  version: readJson("package.json").version,
+};
+
+module.exports = { readJson, Store, handlers };

@@ -1,0 +1,225 @@
+/**
+ * `npm run bench`: indexing speed and memory, incremental re-index, answer latency
+ * per mode, and localization accuracy on the SWE-bench Lite dev set against a
+ * whole-file BM25 baseline computed in the same run. Not part of the tests.
+ *
+ *   npm run bench                       everything
+ *   npm run bench -- --only index       one section (index | latency | localization)
+ *
+ * Repositories come from ../shared/bench/corpus (git bundles, one tag per instance).
+ * Results are printed and written to bench/results/latest.json.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const ROOT = path.resolve(__dirname, "..");
+const SHARED = path.resolve(ROOT, "..", "shared", "bench");
+const WORK = path.join(os.tmpdir(), "wayfinder-bench");
+const RESULTS = path.join(ROOT, "bench", "results");
+const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
+
+interface IndexStats {
+  seconds: number;
+  files: number;
+  lines: number;
+  symbols: number;
+  edges: number;
+  parsedFiles: number;
+  peakRssMb: number;
+  phaseSeconds: Record<string, number>;
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function checkout(repo: string): { dir: string; tags: string[] } {
+  const dir = path.join(WORK, "repos", repo);
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    execFileSync("git", ["clone", "-q", path.join(SHARED, "corpus", `${repo}.bundle`), dir]);
+  }
+  execFileSync("git", ["-C", dir, "checkout", "-q", "-f", "."]);
+  const tags = execFileSync("git", ["-C", dir, "tag", "--sort=creatordate"], { encoding: "utf8" }).split("\n").filter(Boolean);
+  return { dir, tags };
+}
+
+function cli(home: string, args: string[]): unknown {
+  const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, WAYFINDER_HOME: home },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`wayfinder ${args.join(" ")} failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+function dbSizeMb(home: string): number {
+  let bytes = 0;
+  for (const f of fs.readdirSync(home)) {
+    if (f.startsWith("wayfinder.db")) bytes += fs.statSync(path.join(home, f)).size;
+  }
+  return Math.round((bytes / 1024 / 1024) * 10) / 10;
+}
+
+function indexSection(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const repo of ["pydata__xarray", "pytest-dev__pytest", "pylint-dev__pylint"]) {
+    const { dir, tags } = checkout(repo);
+    const [first, second] = tags;
+    if (!first || !second) continue;
+    execFileSync("git", ["-C", dir, "checkout", "-q", "-f", first]);
+    const home = fs.mkdtempSync(path.join(WORK, `home-${repo}-`));
+    const cold = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
+    // One changed file: append a comment to a mid-sized source file.
+    const target = execFileSync("git", ["-C", dir, "ls-files", "*.py"], { encoding: "utf8" }).split("\n").filter(Boolean)[5] as string;
+    fs.appendFileSync(path.join(dir, target), "\n# wayfinder bench touch\n");
+    const oneFile = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
+    execFileSync("git", ["-C", dir, "checkout", "-q", "-f", second]);
+    const nextTag = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
+    const row = {
+      files: cold.files,
+      lines: cold.lines,
+      symbols: cold.symbols,
+      edges: cold.edges,
+      coldSeconds: cold.seconds,
+      filesPerSecond: Math.round(cold.files / cold.seconds),
+      linesPerSecond: Math.round(cold.lines / cold.seconds),
+      phaseSeconds: cold.phaseSeconds,
+      oneFileReindexSeconds: oneFile.seconds,
+      nextTagReindexSeconds: nextTag.seconds,
+      nextTagParsedFiles: nextTag.parsedFiles,
+      tags: `${first} → ${second}`,
+      peakRssMb: Math.max(cold.peakRssMb, oneFile.peakRssMb, nextTag.peakRssMb),
+      dbSizeMb: dbSizeMb(home),
+    };
+    out[repo] = row;
+    log(
+      `index ${repo}: ${row.files} files, ${row.lines} lines, cold ${row.coldSeconds}s (${row.filesPerSecond} files/s, ${row.linesPerSecond} lines/s), ` +
+        `1-file re-index ${row.oneFileReindexSeconds}s, ${row.tags} re-index ${row.nextTagReindexSeconds}s (${row.nextTagParsedFiles} parsed), ` +
+        `peak RSS ${row.peakRssMb} MB, db ${row.dbSizeMb} MB`,
+    );
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+  return out;
+}
+
+function latencySection(): Record<string, unknown> {
+  const { dir, tags } = checkout("pydata__xarray");
+  execFileSync("git", ["-C", dir, "checkout", "-q", "-f", tags[0] as string]);
+  const home = fs.mkdtempSync(path.join(WORK, "home-latency-"));
+  cli(home, ["index", dir, "--name", "xarray", "--json"]);
+  const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "bench/latency.ts"), "xarray", "3"], {
+    cwd: ROOT,
+    env: { ...process.env, WAYFINDER_HOME: home },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`latency failed:\n${result.stderr}`);
+  const out = JSON.parse(result.stdout) as Record<string, { p50: number; p95: number; firstPartP50: number; firstPartP95: number; passes: number }>;
+  for (const [mode, r] of Object.entries(out)) {
+    log(`latency ${mode}: answer p50 ${r.p50} ms, p95 ${r.p95} ms; first part p50 ${r.firstPartP50} ms, p95 ${r.firstPartP95} ms; ${r.passes} passes on average`);
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+  return out;
+}
+
+interface LocalizationRow {
+  id: string;
+  gold: string[];
+  goldFunctions: string[];
+  mode: string;
+  classifiedAs: string;
+  files: string[];
+  symbols: string[];
+  baseline: string[];
+  retrieveMs: number;
+  passes: number;
+}
+
+function accuracy(rows: LocalizationRow[], pick: (r: LocalizationRow) => string[], gold: (r: LocalizationRow) => string[], k: number): number {
+  const hits = rows.filter((r) => gold(r).every((g) => pick(r).slice(0, k).includes(g))).length;
+  return Math.round((hits / Math.max(1, rows.length)) * 1000) / 10;
+}
+
+function localizationSection(): Record<string, unknown> {
+  const instances = fs
+    .readFileSync(path.join(SHARED, "swebench-lite-dev.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { instance_id: string; repo: string });
+  const byRepo = new Map<string, typeof instances>();
+  for (const inst of instances) {
+    const key = inst.repo.replace("/", "__");
+    byRepo.set(key, [...(byRepo.get(key) ?? []), inst]);
+  }
+  const rows: LocalizationRow[] = [];
+  for (const [repo, list] of byRepo) {
+    const { dir } = checkout(repo);
+    const home = fs.mkdtempSync(path.join(WORK, `home-loc-${repo}-`));
+    const file = path.join(home, "instances.json");
+    fs.writeFileSync(file, JSON.stringify(list));
+    const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), dir, file], {
+      cwd: ROOT,
+      env: { ...process.env, WAYFINDER_HOME: home },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (result.status !== 0) throw new Error(`localize ${repo} failed:\n${result.stderr}`);
+    const repoRows = result.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as LocalizationRow);
+    rows.push(...repoRows);
+    for (const r of repoRows) {
+      const rank = r.files.findIndex((f) => r.gold.includes(f));
+      const base = r.baseline.findIndex((f) => r.gold.includes(f));
+      log(`  ${r.id}: gold at ${rank < 0 ? "-" : rank + 1} (bm25 ${base < 0 ? "-" : base + 1}), ${r.passes} passes, ${r.retrieveMs} ms`);
+    }
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+  const files = (r: LocalizationRow) => r.files;
+  const gold = (r: LocalizationRow) => r.gold;
+  const summary = {
+    instances: rows.length,
+    fileAcc1: accuracy(rows, files, gold, 1),
+    fileAcc3: accuracy(rows, files, gold, 3),
+    fileAcc5: accuracy(rows, files, gold, 5),
+    functionAcc5: accuracy(rows, (r) => r.symbols, (r) => r.goldFunctions, 5),
+    functionAcc10: accuracy(rows, (r) => r.symbols, (r) => r.goldFunctions, 10),
+    bm25FileAcc1: accuracy(rows, (r) => r.baseline, gold, 1),
+    bm25FileAcc3: accuracy(rows, (r) => r.baseline, gold, 3),
+    bm25FileAcc5: accuracy(rows, (r) => r.baseline, gold, 5),
+    classifiedDiagnostic: rows.filter((r) => r.classifiedAs === "diagnostic").length,
+    retrieveMsP50: [...rows.map((r) => r.retrieveMs)].sort((a, b) => a - b)[Math.floor(rows.length / 2)] ?? 0,
+  };
+  log(
+    `localization (${summary.instances} instances): file Acc@1 ${summary.fileAcc1}%, @3 ${summary.fileAcc3}%, @5 ${summary.fileAcc5}%; ` +
+      `function Acc@5 ${summary.functionAcc5}%, @10 ${summary.functionAcc10}% | whole-file BM25: @1 ${summary.bm25FileAcc1}%, @3 ${summary.bm25FileAcc3}%, @5 ${summary.bm25FileAcc5}% | ` +
+      `rules classify ${summary.classifiedDiagnostic}/${summary.instances} as diagnostic`,
+  );
+  return { summary, rows };
+}
+
+function main(): void {
+  const { values } = parseArgs({ options: { only: { type: "string" } } });
+  fs.mkdirSync(WORK, { recursive: true });
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const sections: Record<string, () => Record<string, unknown>> = {
+    index: indexSection,
+    latency: latencySection,
+    localization: localizationSection,
+  };
+  const chosen = values.only ? [values.only] : Object.keys(sections);
+  const results: Record<string, unknown> = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB` };
+  for (const name of chosen) {
+    const section = sections[name];
+    if (!section) throw new Error(`unknown section ${name}; choose ${Object.keys(sections).join(", ")}`);
+    log(`== ${name}`);
+    results[name] = section();
+  }
+  fs.writeFileSync(path.join(RESULTS, "latest.json"), JSON.stringify(results, null, 2));
+  log(`results written to ${path.relative(ROOT, path.join(RESULTS, "latest.json"))}`);
+}
+
+main();

@@ -1,0 +1,113 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+import { repositoryId } from "./pages/repositories-page";
+import { SourcePage } from "./pages/source-page";
+
+const DIAGNOSTIC = "Why do I get PaymentDeclined: card declined by gateway when placing an order?";
+
+test("a diagnostic question streams passes, gaps and highlighted citations that open the source", async ({
+  page,
+  request,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"));
+  await expect(page.getByTestId("chat-empty")).toBeVisible();
+  await chat.ask(DIAGNOSTIC);
+  const answer = await chat.answer(1);
+
+  await expect(answer.classificationMode).toHaveText("diagnostic");
+  expect(await answer.passes.count()).toBeGreaterThanOrEqual(2);
+  await expect(answer.passes.last()).toHaveAttribute("data-phase", "done");
+  await expect(answer.resolvedGaps.first()).toBeVisible();
+  await expect(answer.unresolvedGaps.first()).toBeVisible();
+  await expect(answer.text).toContainText("PaymentDeclined");
+  await expect(page.getByTestId("chat-status")).toHaveText("Answer complete.");
+
+  // Inline citations: verified ones are links; none is left "checking".
+  await expect(answer.inlineCitations.first()).toBeVisible();
+  await expect(answer.root.locator('[data-testid="citation-ref"][data-verified="pending"]')).toHaveCount(0);
+
+  // A verified citation's snippet is highlighted by shiki, and opens the source at its lines.
+  const citation = answer.verifiedCitations.filter({ hasText: "shop/payments.py" }).first();
+  await expect(citation.getByTestId("citation-snippet")).toHaveAttribute("data-highlighted", "true");
+  await expect(citation.locator(".shiki span[style]").first()).toBeVisible();
+  const label = (await citation.getByTestId("citation-open").textContent()) ?? "";
+  const [, start, end] = /:(\d+)–(\d+)$/.exec(label) ?? [];
+  await citation.getByTestId("citation-open").click();
+  const source = new SourcePage(page);
+  await expect(source.path).toHaveText("shop/payments.py");
+  expect(await source.markedRange()).toEqual([Number(start), Number(end)]);
+  await expect(source.line(Number(start))).toBeInViewport();
+});
+
+test("the conversation persists: reload shows it and a follow-up continues the session", async ({ page, request }) => {
+  const chat = new ChatPage(page);
+  const id = await repositoryId(request, "shop");
+  await chat.goto(id);
+  await chat.ask("Where is the order total computed?", { quality: "quick" });
+  await chat.answer(1);
+  const sessionId = chat.sessionIdFromUrl();
+
+  await page.reload();
+  await expect(chat.questions).toHaveCount(1);
+  await expect(chat.questions.first()).toContainText("Where is the order total computed?");
+  const stored = await chat.answer(1);
+  await expect(stored.passes.first()).toBeVisible();
+
+  await chat.ask("And where are coupons applied?");
+  await chat.answer(2);
+  expect(chat.sessionIdFromUrl()).toBe(sessionId);
+  await page.reload();
+  await expect(chat.questions).toHaveCount(2);
+  await page.getByTestId("session-list").locator("summary").click();
+  await expect(page.getByTestId("session-link").filter({ hasText: "order total" })).toBeVisible();
+});
+
+test("an analytical question renders a mermaid diagram whose nodes open the source", async ({ page, request }) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"));
+  await chat.ask("How are the modules of the shop connected?", { mode: "analytical" });
+  const answer = await chat.answer(1);
+  await expect(answer.classificationMode).toHaveText("analytical");
+  await expect(answer.diagramSvg).toBeVisible();
+  const node = answer.root.getByTestId("diagram-node-link").first();
+  await expect(node).toBeVisible();
+  const href = await node.getAttribute("data-href");
+  await node.click();
+  await expect(page).toHaveURL(/\/source\?path=/);
+  expect(page.url()).toContain(href?.split("#")[0] ?? "missing");
+  await expect(new SourcePage(page).code).toBeVisible();
+});
+
+test("an unknown session says so instead of showing an empty chat", async ({ page, request }) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"), "no-such-session-123");
+  await expect(page.getByTestId("unknown-session")).toContainText("This conversation does not exist");
+});
+
+test("an interrupted stream keeps the partial answer and offers a retry that completes it", async ({
+  page,
+  request,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"));
+  // Let the real answer through, but cut the body after the first pass (no final [DONE]).
+  await page.route("**/api/qa", async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    const cut = body.indexOf('"type":"text-end"');
+    await route.fulfill({ response, body: body.slice(0, cut > 0 ? cut : body.length / 2) });
+  });
+  await chat.ask(DIAGNOSTIC);
+  const error = page.getByTestId("stream-error");
+  await expect(error).toContainText("Stream interrupted");
+  await expect(chat.chat).toHaveAttribute("data-status", "error");
+  await expect(chat.answers.first().getByTestId("timeline-pass").first()).toBeVisible();
+
+  await page.unroute("**/api/qa");
+  await error.getByRole("button", { name: "Retry" }).click();
+  const answer = await chat.answer(1);
+  await expect(error).toBeHidden();
+  await expect(answer.passes.last()).toHaveAttribute("data-phase", "done");
+  await expect(chat.questions).toHaveCount(1);
+});

@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { AnswerPanel, ChatPage } from "./pages/chat-page";
+import { addRepositoryAndWait, repositoryId, waitForReady } from "./pages/repositories-page";
+
+async function shareLink(chat: ChatPage): Promise<string> {
+  await chat.page.getByTestId("share-button").click();
+  const link = chat.page.getByTestId("share-link");
+  await expect(link).toHaveValue(/\/s\/[A-Za-z0-9_-]{16,}$/);
+  return link.inputValue();
+}
+
+test("a shared session opens read-only in a fresh browser, with the whole answer", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"));
+  await chat.ask("Why do I get PaymentDeclined: card declined by gateway when placing an order?");
+  await chat.answer(1);
+  const url = await shareLink(chat);
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(url);
+  await expect(visitor.getByTestId("share-page")).toBeVisible();
+  await expect(visitor.getByTestId("share-generation")).toContainText("generation 1");
+  await expect(visitor.getByTestId("user-message")).toContainText("PaymentDeclined");
+  const answer = new AnswerPanel(visitor.getByTestId("assistant-message").first());
+  await expect(answer.text).toContainText("PaymentDeclined");
+  expect(await answer.passes.count()).toBeGreaterThanOrEqual(2);
+  await expect(answer.verifiedCitations.first().getByTestId("citation-snippet")).toHaveAttribute(
+    "data-highlighted",
+    "true",
+  );
+  await expect(answer.verifiedCitations.first().getByTestId("citation-drift")).toHaveText("unchanged since");
+  // Read-only: no question box, no share button.
+  await expect(visitor.getByTestId("question-input")).toHaveCount(0);
+  await expect(visitor.getByTestId("share-button")).toHaveCount(0);
+  // Citations open the generation the answer was written against.
+  await expect(answer.verifiedCitations.first().getByTestId("citation-open")).toHaveAttribute(
+    "href",
+    /&generation=[0-9a-f-]+/,
+  );
+  await context.close();
+});
+
+test("a share link says when cited lines changed after a re-index", async ({ page, request }) => {
+  // A private copy of the inventory fixture that this test may edit.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "wayfinder-share-"));
+  fs.cpSync(path.resolve("e2e/fixtures/inventory"), root, { recursive: true });
+  const id = await addRepositoryAndWait(request, root, `drift-${path.basename(root)}`);
+
+  const chat = new ChatPage(page);
+  await chat.goto(id);
+  await chat.ask("Why do I get OutOfStockError: not enough stock when fulfilling an order?");
+  const answer = await chat.answer(1);
+  await expect(answer.verifiedCitations.first()).toBeVisible();
+  const url = await shareLink(chat);
+
+  // Shift every line of the code files, then re-index.
+  for (const file of fs.readdirSync(path.join(root, "src"))) {
+    const full = path.join(root, "src", file);
+    fs.writeFileSync(full, `// edited after sharing\n${fs.readFileSync(full, "utf8")}`);
+  }
+  expect((await request.post(`/api/repos/${id}/index`)).status()).toBe(202);
+  await waitForReady(request, id, 2);
+
+  await page.goto(url);
+  await expect(page.getByTestId("share-reindexed")).toContainText("now generation 2");
+  await expect(page.getByTestId("citation-drift").filter({ hasText: "lines changed since" }).first()).toBeVisible();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test("an unknown share id is a 404 page", async ({ page }) => {
+  const response = await page.goto("/s/AAAAAAAAAAAAAAAAAAAAAA");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByTestId("share-not-found")).toContainText("Shared conversation not found");
+});

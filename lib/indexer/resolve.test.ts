@@ -1,0 +1,407 @@
+/**
+ * Call resolution: hand-built symbols and imports (the shapes extraction produces)
+ * go through the Resolver, and each test pins where a call lands and how sure the
+ * resolver is. A final end-to-end test indexes a real fixture and reads callers and
+ * callees back through the code-graph queries the `symbol` command uses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calleesOf, callersOf, symbolsByName } from "../db/code-graph.ts";
+import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { indexRepository } from "./build.ts";
+import { MIN_EDGE_CONFIDENCE, Resolver, type ResolvedEdge, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
+import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
+
+const LANGUAGE_BY_EXT: Record<string, string> = { py: "python", ts: "typescript", go: "go", rs: "rust", java: "java" };
+
+function languageOf(path: string): string {
+  return LANGUAGE_BY_EXT[path.split(".").pop() ?? ""] ?? "text";
+}
+
+/** A symbol as extraction reports it: `Outer.method` has parent `Outer`. */
+function sym(path: string, qualifiedName: string, kind: SymbolKind, bases: string[] = []): ResolverSymbol {
+  const dot = qualifiedName.lastIndexOf(".");
+  return {
+    qualifiedId: `${path}::${qualifiedName}`,
+    path,
+    name: qualifiedName.slice(dot + 1),
+    qualifiedName,
+    kind,
+    parent: dot === -1 ? null : qualifiedName.slice(0, dot),
+    language: languageOf(path),
+    bases,
+  };
+}
+
+function file(path: string, imports: [module: string, names: string[]][] = []): ResolverFile {
+  const list: ExtractedImport[] = imports.map(([module, names], i) => ({ module, names, line: i + 1 }));
+  return { path, language: languageOf(path), imports: list };
+}
+
+/** A call as written: `self.save`, `utils.parse`, `Pool::new`, `helper`. */
+function call(raw: string, line = 10): ExtractedCall {
+  const match = /^(.*)(?:\.|::)([^.:]+)$/.exec(raw);
+  return match ? { raw, receiver: match[1] ?? null, name: match[2] ?? raw, line } : { raw, receiver: null, name: raw, line };
+}
+
+function resolveCalls(symbols: ResolverSymbol[], files: ResolverFile[], from: string, raws: string[]): ResolvedEdge[] {
+  const resolver = new Resolver(symbols, files);
+  const caller = symbols.find((s) => s.qualifiedId === from);
+  if (!caller) throw new Error(`no symbol ${from}`);
+  return resolver.callEdges(
+    caller,
+    raws.map((r, i) => call(r, 10 + i)),
+  );
+}
+
+/** `dstId@confidence` per edge, the compact form the assertions compare. */
+function targets(edges: ResolvedEdge[]): string[] {
+  return edges.map((e) => `${e.dstId}@${e.confidence}`);
+}
+
+describe("calls on self / this", () => {
+  const symbols = [
+    sym("repo.py", "Repo", "class"),
+    sym("repo.py", "Repo.save", "method"),
+    sym("repo.py", "Repo.commit", "method"),
+    sym("other.py", "Other", "class"),
+    sym("other.py", "Other.save", "method"),
+  ];
+  const files = [file("repo.py"), file("other.py")];
+
+  it("resolves a method of the enclosing class at 0.95, not a same-named one elsewhere", () => {
+    const edges = resolveCalls(symbols, files, "repo.py::Repo.commit", ["self.save"]);
+    expect(targets(edges)).toEqual(["repo.py::Repo.save@0.95"]);
+    expect(edges[0]).toMatchObject({ kind: "calls", srcId: "repo.py::Repo.commit", raw: "self.save", line: 10 });
+  });
+
+  it("resolves this.x in TypeScript and Self::x in Rust the same way", () => {
+    const ts = [sym("k.ts", "K", "class"), sym("k.ts", "K.m", "method"), sym("k.ts", "K.n", "method")];
+    expect(targets(resolveCalls(ts, [file("k.ts")], "k.ts::K.m", ["this.n"]))).toEqual(["k.ts::K.n@0.95"]);
+    const rs = [sym("src/s.rs", "S", "struct"), sym("src/s.rs", "S.new", "method"), sym("src/s.rs", "S.helper", "method")];
+    expect(targets(resolveCalls(rs, [file("src/s.rs")], "src/s.rs::S.new", ["Self::helper"]))).toEqual([
+      "src/s.rs::S.helper@0.95",
+    ]);
+  });
+
+  it("never links a method to itself (recursion adds nothing to the graph)", () => {
+    expect(resolveCalls(symbols, files, "repo.py::Repo.save", ["self.save"])).toEqual([]);
+  });
+});
+
+describe("inherited methods", () => {
+  const symbols = [
+    sym("base.py", "Base", "class"),
+    sym("base.py", "Base.helper", "method"),
+    sym("base.py", "Base.run", "method"),
+    sym("child.py", "Child", "class", ["Base"]),
+    sym("child.py", "Child.run", "method"),
+    sym("grand.py", "Grand", "class", ["Child"]),
+    sym("grand.py", "Grand.go", "method"),
+  ];
+  const files = [file("base.py"), file("child.py", [["base", ["Base"]]]), file("grand.py", [["child", ["Child"]]])];
+
+  it("finds a method on an imported base class at 0.85", () => {
+    expect(targets(resolveCalls(symbols, files, "child.py::Child.run", ["self.helper"]))).toEqual([
+      "base.py::Base.helper@0.85",
+    ]);
+  });
+
+  it("sends super() calls to the base even when the class overrides the method", () => {
+    expect(targets(resolveCalls(symbols, files, "child.py::Child.run", ["super().run"]))).toEqual([
+      "base.py::Base.run@0.85",
+    ]);
+  });
+
+  it("walks more than one level of inheritance", () => {
+    expect(targets(resolveCalls(symbols, files, "grand.py::Grand.go", ["self.helper", "self.run"]))).toEqual([
+      "base.py::Base.helper@0.85",
+      "child.py::Child.run@0.85",
+    ]);
+  });
+
+  it("emits contains and inherits edges for the class structure", () => {
+    const resolver = new Resolver(symbols, files);
+    const child = symbols[3]!;
+    const run = symbols[4]!;
+    expect(resolver.structureEdges(child, 1)).toEqual([
+      expect.objectContaining({ kind: "inherits", srcId: "child.py::Child", dstId: "base.py::Base", confidence: 0.9 }),
+    ]);
+    expect(resolver.structureEdges(run, 2)).toEqual([
+      expect.objectContaining({ kind: "contains", srcId: "child.py::Child", dstId: "child.py::Child.run", confidence: 1 }),
+    ]);
+  });
+});
+
+describe("Python imports", () => {
+  const symbols = [
+    sym("app/utils.py", "parse", "function"),
+    sym("app/utils.py", "dump", "function"),
+    sym("app/pkg/__init__.py", "init_pkg", "function"),
+    sym("app/pkg/helpers.py", "load", "function"),
+    sym("app/main.py", "main", "function"),
+    sym("app/other.py", "Thing", "class"),
+    sym("app/other.py", "Thing.missing", "method"),
+  ];
+
+  it("resolves `from x import f` calls at 0.9", () => {
+    const files = [file("app/utils.py"), file("app/main.py", [["app.utils", ["parse"]]])];
+    expect(targets(resolveCalls(symbols, files, "app/main.py::main", ["parse"]))).toEqual(["app/utils.py::parse@0.9"]);
+  });
+
+  it("resolves relative `from .x import f` imports", () => {
+    const files = [file("app/utils.py"), file("app/main.py", [[".utils", ["dump"]]])];
+    expect(targets(resolveCalls(symbols, files, "app/main.py::main", ["dump"]))).toEqual(["app/utils.py::dump@0.9"]);
+  });
+
+  it("resolves calls through a module alias (`utils.parse()`, `app.pkg.helpers.load()`)", () => {
+    const files = [
+      file("app/utils.py"),
+      file("app/pkg/__init__.py"),
+      file("app/pkg/helpers.py"),
+      file("app/main.py", [
+        ["utils", []],
+        ["app.pkg.helpers", []],
+      ]),
+    ];
+    expect(
+      targets(resolveCalls(symbols, files, "app/main.py::main", ["utils.parse", "app.pkg.helpers.load"])),
+    ).toEqual(["app/utils.py::parse@0.9", "app/pkg/helpers.py::load@0.9"]);
+  });
+
+  it("resolves `from package import submodule` followed by `submodule.f()`", () => {
+    const files = [
+      file("app/pkg/__init__.py"),
+      file("app/pkg/helpers.py"),
+      file("app/main.py", [["app.pkg", ["helpers"]]]),
+    ];
+    expect(targets(resolveCalls(symbols, files, "app/main.py::main", ["helpers.load"]))).toEqual([
+      "app/pkg/helpers.py::load@0.9",
+    ]);
+  });
+
+  it("resolves `from . import submodule` in a namespace package (no __init__.py)", () => {
+    const nsSymbols = [sym("svc/store.py", "save", "function"), sym("svc/api.py", "handle", "function")];
+    const files = [file("svc/store.py"), file("svc/api.py", [[".", ["store"]]])];
+    expect(targets(resolveCalls(nsSymbols, files, "svc/api.py::handle", ["store.save"]))).toEqual([
+      "svc/store.py::save@0.9",
+    ]);
+  });
+
+  it("does not guess when a known module lacks the name", () => {
+    const files = [file("app/utils.py"), file("app/other.py"), file("app/main.py", [["utils", []]])];
+    expect(resolveCalls(symbols, files, "app/main.py::main", ["utils.missing"])).toEqual([]);
+  });
+
+  it("links import statements to repository files, external ones to nothing", () => {
+    const main = file("app/main.py", [
+      ["app.utils", ["parse"]],
+      ["os.path", []],
+    ]);
+    const resolver = new Resolver(symbols, [file("app/utils.py"), main]);
+    expect(resolver.importEdges(main).map((e) => [e.raw, e.dstPath, e.confidence])).toEqual([
+      ["app.utils:parse", "app/utils.py", 1],
+      ["os.path", null, 0],
+    ]);
+  });
+});
+
+describe("TypeScript imports", () => {
+  const symbols = [
+    sym("src/lib/dates.ts", "formatDate", "function"),
+    sym("src/lib/index.ts", "boot", "function"),
+    sym("src/shared/money.ts", "cents", "function"),
+    sym("src/app/main.ts", "run", "function"),
+    sym("src/app/main.ts", "Widget", "class"),
+  ];
+  const files = [
+    file("src/lib/dates.ts"),
+    file("src/lib/index.ts"),
+    file("src/shared/money.ts"),
+    file("src/app/main.ts", [
+      ["../lib/dates", ["formatDate"]],
+      ["../lib", ["boot"]],
+      ["../shared/money.js", ["cents"]],
+      ["react", ["useState"]],
+    ]),
+  ];
+
+  it("resolves named imports through relative paths, index files and .js specifiers", () => {
+    expect(targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["formatDate", "boot", "cents"]))).toEqual([
+      "src/lib/dates.ts::formatDate@0.9",
+      "src/lib/index.ts::boot@0.9",
+      "src/shared/money.ts::cents@0.9",
+    ]);
+  });
+
+  it("links `new Widget` / `Widget()` to the class and leaves external names alone", () => {
+    expect(targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["new Widget", "useState"]))).toEqual([]);
+    expect(targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["Widget"]))).toEqual([
+      "src/app/main.ts::Widget@0.95",
+    ]);
+  });
+
+  it("resolves calls through a namespace import named after the module", () => {
+    const withNamespace = [file("src/lib/dates.ts"), file("src/app/main.ts", [["../lib/dates", ["*"]]])];
+    expect(targets(resolveCalls(symbols, withNamespace, "src/app/main.ts::run", ["dates.formatDate"]))).toEqual([
+      "src/lib/dates.ts::formatDate@0.9",
+    ]);
+  });
+});
+
+describe("Go and Rust", () => {
+  it("resolves Go package-qualified calls through the import path", () => {
+    const symbols = [
+      sym("store/store.go", "Save", "function"),
+      sym("store/store.go", "Store", "struct"),
+      sym("store/store.go", "Store.Flush", "method"),
+      sym("cmd/app/main.go", "main", "function"),
+    ];
+    const files = [file("store/store.go"), file("cmd/app/main.go", [["example.com/shop/store", []], ["fmt", []]])];
+    expect(
+      targets(resolveCalls(symbols, files, "cmd/app/main.go::main", ["store.Save", "fmt.Println", "store.Missing"])),
+    ).toEqual(["store/store.go::Save@0.9"]);
+  });
+
+  it("resolves Rust `Type::new()` on an imported type to its impl method", () => {
+    const symbols = [
+      sym("src/db.rs", "Pool", "struct"),
+      sym("src/db.rs", "Pool.new", "method"),
+      sym("src/db.rs", "connect", "function"),
+      sym("src/main.rs", "main", "function"),
+    ];
+    const files = [file("src/db.rs"), file("src/main.rs", [["crate::db", ["Pool"]]])];
+    expect(targets(resolveCalls(symbols, files, "src/main.rs::main", ["Pool::new"]))).toEqual(["src/db.rs::Pool.new@0.9"]);
+  });
+
+  it("resolves Rust `module::function()` after `use crate::module`", () => {
+    const symbols = [sym("src/db.rs", "connect", "function"), sym("src/main.rs", "main", "function")];
+    const files = [file("src/db.rs"), file("src/main.rs", [["crate", ["db"]]])];
+    expect(targets(resolveCalls(symbols, files, "src/main.rs::main", ["db::connect"]))).toEqual([
+      "src/db.rs::connect@0.9",
+    ]);
+  });
+});
+
+describe("ambiguous and generic names", () => {
+  it("links a bare name defined in two other files once, at low confidence, to the closest", () => {
+    const symbols = [
+      sym("a/x.py", "process", "function"),
+      sym("b/y.py", "process", "function"),
+      sym("a/main.py", "main", "function"),
+    ];
+    const files = [file("a/x.py"), file("b/y.py"), file("a/main.py")];
+    expect(targets(resolveCalls(symbols, files, "a/main.py::main", ["process"]))).toEqual(["a/x.py::process@0.3"]);
+  });
+
+  it("drops a bare name with three or more candidates, and a unique one in another language", () => {
+    const symbols = [
+      sym("a.py", "process", "function"),
+      sym("b.py", "process", "function"),
+      sym("c.py", "process", "function"),
+      sym("web/ui.ts", "render", "function"),
+      sym("main.py", "main", "function"),
+    ];
+    const files = ["a.py", "b.py", "c.py", "web/ui.ts", "main.py"].map((p) => file(p));
+    expect(resolveCalls(symbols, files, "main.py::main", ["process", "render"])).toEqual([]);
+  });
+
+  it("splits a method call on an unknown receiver across two candidates and drops more", () => {
+    const two = [
+      sym("a.py", "A", "class"),
+      sym("a.py", "A.flush", "method"),
+      sym("b.py", "B", "class"),
+      sym("b.py", "B.flush", "method"),
+      sym("main.py", "main", "function"),
+    ];
+    const files = ["a.py", "b.py", "c.py", "main.py"].map((p) => file(p));
+    const edges = resolveCalls(two, files, "main.py::main", ["conn.flush"]);
+    expect(targets(edges).sort()).toEqual(["a.py::A.flush@0.25", "b.py::B.flush@0.25"]);
+    expect(edges.every((e) => e.confidence >= MIN_EDGE_CONFIDENCE)).toBe(true);
+
+    const three = [...two, sym("c.py", "C", "class"), sym("c.py", "C.flush", "method")];
+    expect(resolveCalls(three, files, "main.py::main", ["conn.flush"])).toEqual([]);
+    // A unique method name is linked, but at a confidence that says it was a guess.
+    expect(targets(resolveCalls(two.slice(0, 2).concat(two[4]!), files, "main.py::main", ["conn.flush"]))).toEqual([
+      "a.py::A.flush@0.5",
+    ]);
+  });
+
+  it("never links generic method names on unknown receivers, even when the repository defines them", () => {
+    const symbols = [
+      sym("cache.py", "Cache", "class"),
+      sym("cache.py", "Cache.get", "method"),
+      sym("cache.py", "Cache.append", "method"),
+      sym("util.py", "get", "function"),
+      sym("main.py", "main", "function"),
+    ];
+    const files = ["cache.py", "util.py", "main.py"].map((p) => file(p));
+    expect(resolveCalls(symbols, files, "main.py::main", ["items.append", "d.get", "get", "len", "print"])).toEqual([]);
+  });
+});
+
+describe("end to end on an indexed fixture", () => {
+  let t: TempEnv;
+  beforeAll(async () => {
+    t = await setupTempEnv();
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+  });
+
+  it("serves callers and callees with the resolver's confidence", async () => {
+    const root = t.makeRepo({
+      "shop/__init__.py": "",
+      "shop/base.py": [
+        "class Repository:",
+        "    def save(self, item):",
+        "        self.validate(item)",
+        "        return item",
+        "",
+        "    def validate(self, item):",
+        "        if item is None:",
+        '            raise ValueError("item is required")',
+        "",
+      ].join("\n"),
+      "shop/orders.py": [
+        "from shop.base import Repository",
+        "from shop import pricing",
+        "",
+        "",
+        "class OrderRepository(Repository):",
+        "    def place(self, order):",
+        "        total = pricing.total(order)",
+        "        self.save(order)",
+        "        return total",
+        "",
+      ].join("\n"),
+      "shop/pricing.py": "def total(order):\n    return sum(order)\n",
+      "web/api.ts": 'import { place } from "./orders";\n\nexport function handler(): number {\n  return place();\n}\n',
+      "web/orders.ts": "export function place(): number {\n  return 1;\n}\n",
+    });
+    const { stats } = await indexRepository(root);
+    const gen = stats.generationId;
+
+    const [save] = await symbolsByName(gen, "save");
+    expect(save?.qualifiedId).toBe("shop/base.py::Repository.save");
+    const callers = await callersOf(gen, "shop/base.py::Repository.save");
+    expect(callers.map((e) => [e.srcId, e.confidence, e.line])).toEqual([
+      ["shop/orders.py::OrderRepository.place", 0.85, 8],
+    ]);
+    const callees = await calleesOf(gen, "shop/orders.py::OrderRepository.place");
+    expect(callees.map((e) => [e.dstId, e.confidence])).toEqual([
+      ["shop/pricing.py::total", 0.9],
+      ["shop/base.py::Repository.save", 0.85],
+    ]);
+    expect((await callersOf(gen, "shop/base.py::Repository.validate")).map((e) => [e.srcId, e.confidence])).toEqual([
+      ["shop/base.py::Repository.save", 0.95],
+    ]);
+    expect((await callersOf(gen, "web/orders.ts::place")).map((e) => [e.srcId, e.confidence])).toEqual([
+      ["web/api.ts::handler", 0.9],
+    ]);
+    // Python and TypeScript both define `place`-like names; nothing crosses languages.
+    expect((await callersOf(gen, "shop/orders.py::OrderRepository.place")).length).toBe(0);
+    const [validate] = await symbolsByName(gen, "validate");
+    expect(validate?.fanIn).toBe(1);
+    expect(JSON.parse(validate!.raises)).toEqual(["ValueError"]);
+  });
+});

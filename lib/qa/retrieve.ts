@@ -1,0 +1,40 @@
+/**
+ * Retrieval without an answer for people: the full CGRAG loop with the evidence
+ * engine, reported as ranked files and symbols per pass. Used by the `retrieve`
+ * CLI command and the localization benchmark.
+ */
+import "server-only";
+import { EvidenceEngine } from "../llm/evidence-engine.ts";
+import { askQuestion, type PartWriter } from "./ask.ts";
+import type { RequestOverrides } from "./config.ts";
+import type { QueryMode } from "./types.ts";
+
+export interface RetrievalReport {
+  mode: QueryMode;
+  passes: { gaps: string[]; files: string[]; symbols: string[] }[];
+  files: string[];
+  symbols: string[];
+  timings: { totalMs: number; firstPartMs: number };
+}
+
+const silent: PartWriter = { write: () => undefined };
+
+export async function retrieveReport(repository: string, question: string, overrides: RequestOverrides = {}): Promise<RetrievalReport> {
+  const result = await askQuestion({ repository, question, overrides }, silent, {
+    model: null,
+    answerer: new EvidenceEngine(),
+    ephemeral: true,
+  });
+  const passes = result.loop.passes.map((p) => ({ gaps: p.part.gapsIdentified, files: p.files, symbols: p.symbols }));
+  return {
+    mode: result.classification.mode,
+    passes,
+    files: unique([...result.loop.retrieval.rankedFiles, ...passes.flatMap((p) => p.files)]),
+    symbols: unique([...result.loop.retrieval.rankedSymbols, ...passes.flatMap((p) => p.symbols)]),
+    timings: { totalMs: result.metadata.timings.totalMs, firstPartMs: result.metadata.timings.firstPartMs },
+  };
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}

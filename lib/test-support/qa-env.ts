@@ -1,0 +1,53 @@
+/**
+ * Test setup for QA tests: a private WAYFINDER_HOME (fresh SQLite file) per test
+ * file, migrated, with a fixture repository indexed by the real indexer. Only the
+ * language model is ever scripted; everything else here is the production code path.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const SHOP_FIXTURE = fileURLToPath(new URL("../../e2e/fixtures/shop", import.meta.url));
+
+/** Environment variables that would make the app pick a real provider. */
+const PROVIDER_VARS = ["LLM_PROVIDER", "LLM_MODEL", "LLM_BASE_URL", "LLM_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+
+/**
+ * Points the app at a fresh data directory and migrates it. Call before any database
+ * use (beforeAll); returns a cleanup for afterAll.
+ */
+export async function setupQaHome(prefix = "wf-qa-"): Promise<{ home: string; cleanup: () => Promise<void> }> {
+  const home = mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.env.WAYFINDER_HOME = home;
+  delete process.env.DATABASE_URL;
+  // Tests must never reach a network provider, whatever the developer's shell exports.
+  for (const key of PROVIDER_VARS) delete process.env[key];
+  for (const key of Object.keys(process.env)) if (key.startsWith("CGRAG_")) delete process.env[key];
+  const { resetEnvForTests } = await import("../env.ts");
+  resetEnvForTests();
+  const { ensureMigrated } = await import("../db/migrate.ts");
+  await ensureMigrated();
+  return {
+    home,
+    cleanup: async () => {
+      const { closeDb } = await import("../db/client.ts");
+      await closeDb();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface IndexedFixture {
+  repositoryId: string;
+  generationId: string;
+  name: string;
+}
+
+/** Indexes a fixture directory (the shop repository by default) with the real indexer. */
+export async function indexFixture(dir = SHOP_FIXTURE, name = "shop"): Promise<IndexedFixture> {
+  const { indexRepository } = await import("../indexer/build.ts");
+  const { repository } = await indexRepository(dir, { name });
+  if (!repository.activeGenerationId) throw new Error(`indexing ${dir} produced no active generation`);
+  return { repositoryId: repository.id, generationId: repository.activeGenerationId, name };
+}

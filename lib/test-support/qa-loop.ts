@@ -1,0 +1,64 @@
+/**
+ * runLoop wired exactly as askQuestion wires it (real mode retrieval, real gap
+ * resolution, real evidence graph over an indexed generation), with the gap resolver
+ * wrapped so tests can see every call the loop makes to it.
+ */
+import type { Answerer } from "../llm/answerer.ts";
+import { EvidenceEngine } from "../llm/evidence-engine.ts";
+import { extractAnchors } from "../qa/anchors.ts";
+import { effectiveConfig, type RequestOverrides } from "../qa/config.ts";
+import { SourceReader } from "../qa/context.ts";
+import { buildEvidenceGraph } from "../qa/evidence-graph.ts";
+import { resolveGaps } from "../qa/gap-resolution.ts";
+import type { LoopDependencies, LoopInput } from "../qa/loop.ts";
+import { retrieveForMode } from "../qa/retrievers/index.ts";
+import type { QueryMode } from "../qa/types.ts";
+import type { IndexedFixture } from "./qa-env.ts";
+
+export interface RealLoop {
+  input: LoopInput;
+  deps: LoopDependencies;
+  /** the gaps passed to each resolver call, in order */
+  resolverCalls: string[][];
+}
+
+export function realLoop(
+  fx: IndexedFixture,
+  options: { question: string; mode: QueryMode; answerer: Answerer; settings?: unknown; overrides?: RequestOverrides; notFound?: Set<string> },
+): RealLoop {
+  const config = effectiveConfig({ settings: options.settings, overrides: options.overrides });
+  const anchors = extractAnchors(options.question);
+  const reader = new SourceReader(fx.generationId);
+  const resolverCalls: string[][] = [];
+  const input: LoopInput = {
+    question: options.question,
+    mode: options.mode,
+    anchors,
+    config,
+    cache: [],
+    notFound: options.notFound ?? new Set(),
+    history: [],
+  };
+  const deps: LoopDependencies = {
+    retrieve: (pass) =>
+      retrieveForMode({
+        repositoryId: fx.repositoryId,
+        generationId: fx.generationId,
+        question: options.question,
+        mode: options.mode,
+        scope: null,
+        anchors,
+        config,
+        reader,
+        pass,
+      }),
+    resolveGaps: (gapInput) => {
+      resolverCalls.push([...gapInput.gaps]);
+      return resolveGaps({ ...gapInput, generationId: fx.generationId, repositoryId: fx.repositoryId, reader, config, mode: options.mode });
+    },
+    buildGraph: (items) => buildEvidenceGraph(fx.generationId, items),
+    answerer: options.answerer,
+    fallback: new EvidenceEngine(),
+  };
+  return { input, deps, resolverCalls };
+}

@@ -1,0 +1,86 @@
+/**
+ * Scaffolding for tests that use the real database and real files: a temporary
+ * WAYFINDER_HOME with its own migrated SQLite file, temporary repository folders,
+ * and cleanup. Call `setupTempEnv()` in `beforeAll`, before anything opens the
+ * database: env() and the Prisma client are process-wide caches, and vitest runs
+ * each test file in its own fork, so one call per file isolates it from the others.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { closeDb } from "../db/client.ts";
+import { ensureMigrated } from "../db/migrate.ts";
+import { resetEnvForTests } from "../env.ts";
+import { closeSearchServices } from "../search/runtime.ts";
+
+export type FileTree = Record<string, string | Buffer>;
+
+export interface TempEnv {
+  /** Root of everything this environment created (real path). */
+  base: string;
+  /** The WAYFINDER_HOME in use. */
+  home: string;
+  /** Creates a repository folder holding `files` and returns its real path. */
+  makeRepo(files: FileTree, name?: string): string;
+  /** Creates an empty folder outside any repository (for symlink targets and the like). */
+  makeDir(name: string): string;
+  /** Writes (or overwrites) a file, creating parent folders. */
+  write(root: string, relative: string, content: string | Buffer): void;
+  remove(root: string, relative: string): void;
+  /** Environment for child processes that must share this WAYFINDER_HOME. */
+  childEnv(): NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function setupTempEnv(): Promise<TempEnv> {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "wayfinder-test-")));
+  const home = path.join(base, "home");
+  fs.mkdirSync(home);
+  // Drop anything cached from a previous configuration before pointing at the new home.
+  await closeSearchServices().catch(() => undefined);
+  await closeDb().catch(() => undefined);
+  process.env.WAYFINDER_HOME = home;
+  delete process.env.DATABASE_URL;
+  delete process.env.QDRANT_URL;
+  resetEnvForTests();
+  await ensureMigrated();
+
+  const write = (root: string, relative: string, content: string | Buffer) => {
+    const file = path.join(root, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+
+  return {
+    base,
+    home,
+    makeRepo(files, name) {
+      const root = path.join(base, name ?? `repo-${++counter}`);
+      fs.mkdirSync(root, { recursive: true });
+      for (const [relative, content] of Object.entries(files)) write(root, relative, content);
+      return fs.realpathSync(root);
+    },
+    makeDir(name) {
+      const dir = path.join(base, name);
+      fs.mkdirSync(dir, { recursive: true });
+      return dir;
+    },
+    write,
+    remove(root, relative) {
+      fs.rmSync(path.join(root, relative), { force: true });
+    },
+    childEnv() {
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, WAYFINDER_HOME: home };
+      delete childEnv.DATABASE_URL;
+      return childEnv;
+    },
+    async cleanup() {
+      await closeSearchServices().catch(() => undefined);
+      await closeDb().catch(() => undefined);
+      resetEnvForTests();
+      fs.rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
