@@ -45,9 +45,16 @@ async function main(): Promise<void> {
   const repository = process.argv[2];
   if (!repository) throw new Error("usage: latency.ts <repository>");
   const rounds = Number(process.argv[3] ?? 3);
-  const out: Record<string, { p50: number; p95: number; firstPartP50: number; firstPartP95: number; passes: number }> = {};
+  const out: Record<
+    string,
+    { p50: number; p95: number; firstPartP50: number; firstPartP95: number; passes: number }
+  > = {};
   // One warm-up question so module loading and the tokenizer are not counted.
-  await askQuestion({ repository, question: "What does this repository do?" }, { write: () => undefined }, { model: null });
+  await askQuestion(
+    { repository, question: "What does this repository do?" },
+    { write: () => undefined },
+    { model: null },
+  );
   for (const [mode, questions] of Object.entries(QUESTIONS) as [QueryMode, string[]][]) {
     const totals: number[] = [];
     const firsts: number[] = [];

@@ -38,7 +38,9 @@ async function main(): Promise<void> {
     const pyFiles = execFileSync("git", ["-C", checkout, "ls-files", "-z", "*.py"], { encoding: "utf8" })
       .split("\0")
       .filter(Boolean);
-    const bm25 = new WholeFileBm25(pyFiles.map((p) => ({ path: p, content: fs.readFileSync(`${checkout}/${p}`, "utf8") })));
+    const bm25 = new WholeFileBm25(
+      pyFiles.map((p) => ({ path: p, content: fs.readFileSync(`${checkout}/${p}`, "utf8") })),
+    );
     const baseline = bm25.rank(inst.problem_statement, 10);
     process.stdout.write(
       `${JSON.stringify({

@@ -43,7 +43,9 @@ function checkout(repo: string): { dir: string; tags: string[] } {
     execFileSync("git", ["clone", "-q", path.join(SHARED, "corpus", `${repo}.bundle`), dir]);
   }
   execFileSync("git", ["-C", dir, "checkout", "-q", "-f", "."]);
-  const tags = execFileSync("git", ["-C", dir, "tag", "--sort=creatordate"], { encoding: "utf8" }).split("\n").filter(Boolean);
+  const tags = execFileSync("git", ["-C", dir, "tag", "--sort=creatordate"], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
   return { dir, tags };
 }
 
@@ -76,7 +78,9 @@ function indexSection(): Record<string, unknown> {
     const home = fs.mkdtempSync(path.join(WORK, `home-${repo}-`));
     const cold = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
     // One changed file: append a comment to a mid-sized source file.
-    const target = execFileSync("git", ["-C", dir, "ls-files", "*.py"], { encoding: "utf8" }).split("\n").filter(Boolean)[5] as string;
+    const target = execFileSync("git", ["-C", dir, "ls-files", "*.py"], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)[5] as string;
     fs.appendFileSync(path.join(dir, target), "\n# wayfinder bench touch\n");
     const oneFile = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
     execFileSync("git", ["-C", dir, "checkout", "-q", "-f", second]);
@@ -113,15 +117,24 @@ function latencySection(): Record<string, unknown> {
   execFileSync("git", ["-C", dir, "checkout", "-q", "-f", tags[0] as string]);
   const home = fs.mkdtempSync(path.join(WORK, "home-latency-"));
   cli(home, ["index", dir, "--name", "xarray", "--json"]);
-  const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "bench/latency.ts"), "xarray", "3"], {
-    cwd: ROOT,
-    env: { ...process.env, WAYFINDER_HOME: home },
-    encoding: "utf8",
-  });
+  const result = spawnSync(
+    TSX[0] as string,
+    [...TSX.slice(1), path.join(ROOT, "bench/latency.ts"), "xarray", "3"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, WAYFINDER_HOME: home },
+      encoding: "utf8",
+    },
+  );
   if (result.status !== 0) throw new Error(`latency failed:\n${result.stderr}`);
-  const out = JSON.parse(result.stdout) as Record<string, { p50: number; p95: number; firstPartP50: number; firstPartP95: number; passes: number }>;
+  const out = JSON.parse(result.stdout) as Record<
+    string,
+    { p50: number; p95: number; firstPartP50: number; firstPartP95: number; passes: number }
+  >;
   for (const [mode, r] of Object.entries(out)) {
-    log(`latency ${mode}: answer p50 ${r.p50} ms, p95 ${r.p95} ms; first part p50 ${r.firstPartP50} ms, p95 ${r.firstPartP95} ms; ${r.passes} passes on average`);
+    log(
+      `latency ${mode}: answer p50 ${r.p50} ms, p95 ${r.p95} ms; first part p50 ${r.firstPartP50} ms, p95 ${r.firstPartP95} ms; ${r.passes} passes on average`,
+    );
   }
   fs.rmSync(home, { recursive: true, force: true });
   return out;
@@ -140,7 +153,12 @@ interface LocalizationRow {
   passes: number;
 }
 
-function accuracy(rows: LocalizationRow[], pick: (r: LocalizationRow) => string[], gold: (r: LocalizationRow) => string[], k: number): number {
+function accuracy(
+  rows: LocalizationRow[],
+  pick: (r: LocalizationRow) => string[],
+  gold: (r: LocalizationRow) => string[],
+  k: number,
+): number {
   const hits = rows.filter((r) => gold(r).every((g) => pick(r).slice(0, k).includes(g))).length;
   return Math.round((hits / Math.max(1, rows.length)) * 1000) / 10;
 }
@@ -162,19 +180,28 @@ function localizationSection(): Record<string, unknown> {
     const home = fs.mkdtempSync(path.join(WORK, `home-loc-${repo}-`));
     const file = path.join(home, "instances.json");
     fs.writeFileSync(file, JSON.stringify(list));
-    const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), dir, file], {
-      cwd: ROOT,
-      env: { ...process.env, WAYFINDER_HOME: home },
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const result = spawnSync(
+      TSX[0] as string,
+      [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), dir, file],
+      {
+        cwd: ROOT,
+        env: { ...process.env, WAYFINDER_HOME: home },
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     if (result.status !== 0) throw new Error(`localize ${repo} failed:\n${result.stderr}`);
-    const repoRows = result.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as LocalizationRow);
+    const repoRows = result.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as LocalizationRow);
     rows.push(...repoRows);
     for (const r of repoRows) {
       const rank = r.files.findIndex((f) => r.gold.includes(f));
       const base = r.baseline.findIndex((f) => r.gold.includes(f));
-      log(`  ${r.id}: gold at ${rank < 0 ? "-" : rank + 1} (bm25 ${base < 0 ? "-" : base + 1}), ${r.passes} passes, ${r.retrieveMs} ms`);
+      log(
+        `  ${r.id}: gold at ${rank < 0 ? "-" : rank + 1} (bm25 ${base < 0 ? "-" : base + 1}), ${r.passes} passes, ${r.retrieveMs} ms`,
+      );
     }
     fs.rmSync(home, { recursive: true, force: true });
   }
@@ -185,8 +212,18 @@ function localizationSection(): Record<string, unknown> {
     fileAcc1: accuracy(rows, files, gold, 1),
     fileAcc3: accuracy(rows, files, gold, 3),
     fileAcc5: accuracy(rows, files, gold, 5),
-    functionAcc5: accuracy(rows, (r) => r.symbols, (r) => r.goldFunctions, 5),
-    functionAcc10: accuracy(rows, (r) => r.symbols, (r) => r.goldFunctions, 10),
+    functionAcc5: accuracy(
+      rows,
+      (r) => r.symbols,
+      (r) => r.goldFunctions,
+      5,
+    ),
+    functionAcc10: accuracy(
+      rows,
+      (r) => r.symbols,
+      (r) => r.goldFunctions,
+      10,
+    ),
     bm25FileAcc1: accuracy(rows, (r) => r.baseline, gold, 1),
     bm25FileAcc3: accuracy(rows, (r) => r.baseline, gold, 3),
     bm25FileAcc5: accuracy(rows, (r) => r.baseline, gold, 5),
@@ -211,7 +248,10 @@ function main(): void {
     localization: localizationSection,
   };
   const chosen = values.only ? [values.only] : Object.keys(sections);
-  const results: Record<string, unknown> = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB` };
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+  };
   for (const name of chosen) {
     const section = sections[name];
     if (!section) throw new Error(`unknown section ${name}; choose ${Object.keys(sections).join(", ")}`);

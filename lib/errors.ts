@@ -57,7 +57,10 @@ export function isWayfinderError(value: unknown): value is WayfinderError {
 }
 
 /** Wraps anything thrown into a WayfinderError without leaking internals into the message. */
-export function asWayfinderError(value: unknown, fallback: ErrorCode = "internal:unexpected"): WayfinderError {
+export function asWayfinderError(
+  value: unknown,
+  fallback: ErrorCode = "internal:unexpected",
+): WayfinderError {
   if (value instanceof WayfinderError) return value;
   return new WayfinderError(fallback, "Something went wrong on our side. The error has been logged.", {
     cause: value,

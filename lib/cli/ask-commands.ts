@@ -30,7 +30,8 @@ function overridesFrom(ctx: CommandContext): RequestOverrides {
   const maxPasses = ctx.values["max-passes"];
   if (typeof maxPasses === "string") {
     const n = Number(maxPasses);
-    if (!Number.isInteger(n) || n < 1 || n > 8) throw new WayfinderError("bad_request:max_passes", "--max-passes must be 1 to 8.");
+    if (!Number.isInteger(n) || n < 1 || n > 8)
+      throw new WayfinderError("bad_request:max_passes", "--max-passes must be 1 to 8.");
     overrides.maxPasses = n;
   }
   return overrides;
@@ -58,16 +59,22 @@ class TerminalWriter implements PartWriter {
     const err = (s: string) => this.ctx.err.write(s);
     switch (part.type) {
       case "data-classification":
-        err(`▸ ${part.data.mode} (${part.data.source}): ${part.data.reasoning}${part.data.scope ? ` [scope: ${part.data.scope}]` : ""}\n`);
+        err(
+          `▸ ${part.data.mode} (${part.data.source}): ${part.data.reasoning}${part.data.scope ? ` [scope: ${part.data.scope}]` : ""}\n`,
+        );
         if (part.data.rewrittenQuestion) err(`  as: ${part.data.rewrittenQuestion}\n`);
         break;
       case "data-pass": {
         const p = part.data;
         if (p.phase === "retrieving") err(`▸ pass ${p.pass}: ${p.label}\n`);
         if (p.phase === "answering" && p.pass > 1) {
-          for (const g of p.gaps) err(`  ${g.status === "resolved" ? "✓" : g.status === "skipped" ? "·" : "✗"} ${g.gap}${g.found.length ? ` → ${g.found.join(", ")}` : ""}\n`);
+          for (const g of p.gaps)
+            err(
+              `  ${g.status === "resolved" ? "✓" : g.status === "skipped" ? "·" : "✗"} ${g.gap}${g.found.length ? ` → ${g.found.join(", ")}` : ""}\n`,
+            );
         }
-        if (p.phase === "answering") err(`  +${p.added.length} items (${p.addedTokens} tokens, ${p.contextTokens} in context)\n`);
+        if (p.phase === "answering")
+          err(`  +${p.added.length} items (${p.addedTokens} tokens, ${p.contextTokens} in context)\n`);
         if (p.phase === "done" && p.gapsIdentified.length) err(`  gaps: ${p.gapsIdentified.join("; ")}\n`);
         if (p.phase === "done" && p.stopReason) err(`  stop: ${p.stopReason}\n`);
         break;
@@ -83,7 +90,9 @@ class TerminalWriter implements PartWriter {
         break;
       case "data-citations": {
         const bad = part.data.items.filter((c) => !c.verified);
-        err(`\n▸ ${part.data.items.length - bad.length} verified citations${bad.length ? `, ${bad.length} unverified: ${bad.map((c) => `${c.raw} (${c.reason})`).join(", ")}` : ""}\n`);
+        err(
+          `\n▸ ${part.data.items.length - bad.length} verified citations${bad.length ? `, ${bad.length} unverified: ${bad.map((c) => `${c.raw} (${c.reason})`).join(", ")}` : ""}\n`,
+        );
         break;
       }
       default:
@@ -99,14 +108,23 @@ export const askCommand: Command = async (ctx) => {
   const question = questionFrom(ctx, 1);
   const asJson = Boolean(ctx.values.json);
   const result = await askQuestion(
-    { repository: repo.id, question, sessionId: typeof ctx.values.session === "string" ? ctx.values.session : undefined, overrides: overridesFrom(ctx) },
+    {
+      repository: repo.id,
+      question,
+      sessionId: typeof ctx.values.session === "string" ? ctx.values.session : undefined,
+      overrides: overridesFrom(ctx),
+    },
     asJson ? silent : new TerminalWriter(ctx),
   );
   if (asJson) {
-    ctx.out.write(`${JSON.stringify({ answer: result.loop.answer, metadata: result.metadata, classification: result.classification, citations: result.citations }, null, 2)}\n`);
+    ctx.out.write(
+      `${JSON.stringify({ answer: result.loop.answer, metadata: result.metadata, classification: result.classification, citations: result.citations }, null, 2)}\n`,
+    );
   } else {
     const m = result.metadata;
-    ctx.err.write(`▸ ${m.passesUsed} pass(es), confidence ${m.confidence}, ${m.budget.used}/${m.budget.limit} tokens, ${m.timings.totalMs} ms — session ${m.sessionId}\n`);
+    ctx.err.write(
+      `▸ ${m.passesUsed} pass(es), confidence ${m.confidence}, ${m.budget.used}/${m.budget.limit} tokens, ${m.timings.totalMs} ms — session ${m.sessionId}\n`,
+    );
   }
   return 0;
 };

@@ -8,7 +8,13 @@ import cliProgress from "cli-progress";
 import { WayfinderError } from "../errors.ts";
 import { migrateDatabase } from "../db/migrate.ts";
 import { findRepository, listRepositories, getGeneration, type RepositoryRow } from "../db/index-store.ts";
-import { callersOf, calleesOf, symbolsByName, symbolsByQualifiedName, symbolByQualifiedId } from "../db/code-graph.ts";
+import {
+  callersOf,
+  calleesOf,
+  symbolsByName,
+  symbolsByQualifiedName,
+  symbolByQualifiedId,
+} from "../db/code-graph.ts";
 import { indexRepository, type BuildPhase } from "../indexer/build.ts";
 import { hybridSearch, lexicalSearch, vectorSearch } from "../search/hybrid.ts";
 
@@ -36,10 +42,13 @@ function required(ctx: CommandContext, index: number, what: string): string {
 }
 
 /** A repository by name, id or path (paths are resolved, so `.` works). */
-export async function resolveRepoArgument(ref: string): Promise<RepositoryRow & { activeGenerationId: string }> {
+export async function resolveRepoArgument(
+  ref: string,
+): Promise<RepositoryRow & { activeGenerationId: string }> {
   let repo = await findRepository(ref);
   if (!repo && fs.existsSync(ref)) repo = await findRepository(fs.realpathSync(path.resolve(ref)));
-  if (!repo) throw new WayfinderError("not_found:repository", `No indexed repository "${ref}". Index it first.`);
+  if (!repo)
+    throw new WayfinderError("not_found:repository", `No indexed repository "${ref}". Index it first.`);
   if (!repo.activeGenerationId) {
     throw new WayfinderError("conflict:not_indexed", `Repository "${repo.name}" has no finished index yet.`);
   }
@@ -78,7 +87,10 @@ const indexCommand: Command = async (ctx) => {
   });
   if (started) bar.stop();
   if (asJson) {
-    json(ctx, { repository: { id: repository.id, name: repository.name, rootPath: repository.rootPath }, stats });
+    json(ctx, {
+      repository: { id: repository.id, name: repository.name, rootPath: repository.rootPath },
+      stats,
+    });
     return 0;
   }
   const skipped = Object.entries(stats.skipped)
@@ -90,7 +102,10 @@ const indexCommand: Command = async (ctx) => {
     .map(([l, n]) => `${l} ${n}`)
     .join(", ");
   print(ctx, `Indexed ${repository.name} (${repository.rootPath}) — generation ${stats.generation}`);
-  print(ctx, `  files     ${stats.files} (${stats.parsedFiles} parsed, ${stats.reusedFiles} unchanged, ${stats.removedFiles} removed)`);
+  print(
+    ctx,
+    `  files     ${stats.files} (${stats.parsedFiles} parsed, ${stats.reusedFiles} unchanged, ${stats.removedFiles} removed)`,
+  );
   print(ctx, `  lines     ${stats.lines}`);
   print(ctx, `  symbols   ${stats.symbols}`);
   print(ctx, `  edges     ${stats.edges} (${stats.callEdges} calls)`);
@@ -117,7 +132,10 @@ const reposCommand: Command = async (ctx) => {
   if (rows.length === 0) print(ctx, "No repositories yet. Index one: npm run wayfinder -- index <path>");
   for (const r of rows) {
     const s = r.stats as { files?: number; symbols?: number } | null;
-    print(ctx, `${r.name}\t${r.rootPath}\tgeneration ${r.generation ?? "-"}\t${s?.files ?? 0} files\t${s?.symbols ?? 0} symbols`);
+    print(
+      ctx,
+      `${r.name}\t${r.rootPath}\tgeneration ${r.generation ?? "-"}\t${s?.files ?? 0} files\t${s?.symbols ?? 0} symbols`,
+    );
   }
   return 0;
 };
@@ -156,7 +174,8 @@ const searchCommand: Command = async (ctx) => {
     return 0;
   }
   if (hits.length === 0) print(ctx, "No matches.");
-  for (const h of hits) print(ctx, `${h.score.toFixed(3)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.title}`);
+  for (const h of hits)
+    print(ctx, `${h.score.toFixed(3)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.title}`);
   return 0;
 };
 
@@ -180,9 +199,18 @@ const symbolCommand: Command = async (ctx) => {
       lines: [s.startLine, s.endLine],
       signature: s.signature,
       docstring: s.docstring,
-      calls: (await calleesOf(gen, s.qualifiedId)).map((e) => ({ id: e.dstId, raw: e.raw, line: e.line, confidence: e.confidence })),
+      calls: (await calleesOf(gen, s.qualifiedId)).map((e) => ({
+        id: e.dstId,
+        raw: e.raw,
+        line: e.line,
+        confidence: e.confidence,
+      })),
       unresolvedCalls: unresolvedCalls(s.calls, await calleesOf(gen, s.qualifiedId)),
-      calledBy: (await callersOf(gen, s.qualifiedId)).map((e) => ({ id: e.srcId, line: e.line, confidence: e.confidence })),
+      calledBy: (await callersOf(gen, s.qualifiedId)).map((e) => ({
+        id: e.srcId,
+        line: e.line,
+        confidence: e.confidence,
+      })),
       raises: JSON.parse(s.raises) as string[],
       mutates: JSON.parse(s.mutates) as string[],
       errorStrings: JSON.parse(s.errorStrings) as string[],
@@ -198,13 +226,23 @@ const symbolCommand: Command = async (ctx) => {
     print(ctx, `${s.id}  (${s.kind}, ${s.path}:${s.lines[0]}-${s.lines[1]})`);
     print(ctx, `  ${s.signature}`);
     if (s.docstring) print(ctx, `  “${s.docstring.split("\n")[0]}”`);
-    const list = (label: string, items: string[]) => print(ctx, `  ${label.padEnd(14)}${items.length ? items.join(", ") : "—"}`);
-    list("calls", s.calls.map((c) => `${c.id} (${c.confidence})`));
+    const list = (label: string, items: string[]) =>
+      print(ctx, `  ${label.padEnd(14)}${items.length ? items.join(", ") : "—"}`);
+    list(
+      "calls",
+      s.calls.map((c) => `${c.id} (${c.confidence})`),
+    );
     list("unresolved", s.unresolvedCalls);
-    list("called by", s.calledBy.map((c) => `${c.id} (${c.confidence})`));
+    list(
+      "called by",
+      s.calledBy.map((c) => `${c.id} (${c.confidence})`),
+    );
     list("raises", s.raises);
     list("mutates", s.mutates);
-    list("error strings", s.errorStrings.map((e) => JSON.stringify(e)));
+    list(
+      "error strings",
+      s.errorStrings.map((e) => JSON.stringify(e)),
+    );
     print(ctx, "");
   }
   return 0;

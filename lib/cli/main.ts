@@ -62,7 +62,11 @@ main(process.argv.slice(2))
   .catch(async (error: unknown) => {
     if (isWayfinderError(error)) {
       console.error(`error: ${error.message}`);
-    } else if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+    } else if (
+      error instanceof TypeError &&
+      "code" in error &&
+      String(error.code).startsWith("ERR_PARSE_ARGS")
+    ) {
       console.error(`error: ${error.message}\n\n${USAGE}`);
     } else {
       console.error("error:", error);

@@ -12,7 +12,9 @@ import { WayfinderError } from "../errors.ts";
 
 export type Db = InstanceType<typeof PrismaClient>;
 
-const globalForDb = globalThis as unknown as { wayfinderDb?: { url: string; client: Db; ready: Promise<void> } };
+const globalForDb = globalThis as unknown as {
+  wayfinderDb?: { url: string; client: Db; ready: Promise<void> };
+};
 
 function sqliteFilePath(url: string): string | null {
   if (!url.startsWith("file:")) return null;

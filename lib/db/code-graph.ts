@@ -65,10 +65,17 @@ export async function symbolsByQualifiedName(
   limit = 20,
 ): Promise<SymbolRecord[]> {
   const client = await db();
-  return client.symbol.findMany({ where: { generationId, qualifiedName }, select: SYMBOL_SELECT, take: limit });
+  return client.symbol.findMany({
+    where: { generationId, qualifiedName },
+    select: SYMBOL_SELECT,
+    take: limit,
+  });
 }
 
-export async function symbolByQualifiedId(generationId: string, qualifiedId: string): Promise<SymbolRecord | null> {
+export async function symbolByQualifiedId(
+  generationId: string,
+  qualifiedId: string,
+): Promise<SymbolRecord | null> {
   const client = await db();
   return client.symbol.findFirst({ where: { generationId, qualifiedId }, select: SYMBOL_SELECT });
 }
@@ -100,10 +107,17 @@ export async function filesBySuffix(generationId: string, suffix: string, limit 
 }
 
 /** Symbols whose name or qualified name contains a fragment (case-insensitive in SQLite for ASCII). */
-export async function symbolsMatching(generationId: string, fragment: string, limit = 30): Promise<SymbolRecord[]> {
+export async function symbolsMatching(
+  generationId: string,
+  fragment: string,
+  limit = 30,
+): Promise<SymbolRecord[]> {
   const client = await db();
   return client.symbol.findMany({
-    where: { generationId, OR: [{ name: { contains: fragment } }, { qualifiedName: { contains: fragment } }] },
+    where: {
+      generationId,
+      OR: [{ name: { contains: fragment } }, { qualifiedName: { contains: fragment } }],
+    },
     select: SYMBOL_SELECT,
     take: limit,
   });
@@ -131,7 +145,11 @@ const EDGE_SELECT = {
   kind: true,
 } as const;
 
-export async function callersOf(generationId: string, qualifiedId: string, limit = 50): Promise<EdgeRecord[]> {
+export async function callersOf(
+  generationId: string,
+  qualifiedId: string,
+  limit = 50,
+): Promise<EdgeRecord[]> {
   const client = await db();
   return client.edge.findMany({
     where: { generationId, kind: "calls", dstId: qualifiedId },
@@ -141,7 +159,11 @@ export async function callersOf(generationId: string, qualifiedId: string, limit
   });
 }
 
-export async function calleesOf(generationId: string, qualifiedId: string, limit = 50): Promise<EdgeRecord[]> {
+export async function calleesOf(
+  generationId: string,
+  qualifiedId: string,
+  limit = 50,
+): Promise<EdgeRecord[]> {
   const client = await db();
   return client.edge.findMany({
     where: { generationId, kind: "calls", srcId: qualifiedId },
@@ -151,13 +173,21 @@ export async function calleesOf(generationId: string, qualifiedId: string, limit
   });
 }
 
-export async function edgesOfKind(generationId: string, kind: string, limit = 100_000): Promise<EdgeRecord[]> {
+export async function edgesOfKind(
+  generationId: string,
+  kind: string,
+  limit = 100_000,
+): Promise<EdgeRecord[]> {
   const client = await db();
   return client.edge.findMany({ where: { generationId, kind }, select: EDGE_SELECT, take: limit });
 }
 
 /** Symbols raising one of the given exception types (exact element match in the JSON array). */
-export async function symbolsRaising(generationId: string, types: string[], limit = 40): Promise<SymbolRecord[]> {
+export async function symbolsRaising(
+  generationId: string,
+  types: string[],
+  limit = 40,
+): Promise<SymbolRecord[]> {
   if (types.length === 0) return [];
   const client = await db();
   const ids = await client.$queryRawUnsafe<{ id: number }[]>(
@@ -168,7 +198,10 @@ export async function symbolsRaising(generationId: string, types: string[], limi
     ...types,
     limit,
   );
-  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+  return client.symbol.findMany({
+    where: { id: { in: ids.map((r) => Number(r.id)) } },
+    select: SYMBOL_SELECT,
+  });
 }
 
 /** Symbols with an error string containing a fragment (case-insensitive). */
@@ -186,11 +219,18 @@ export async function symbolsWithErrorString(
     `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
     limit,
   );
-  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+  return client.symbol.findMany({
+    where: { id: { in: ids.map((r) => Number(r.id)) } },
+    select: SYMBOL_SELECT,
+  });
 }
 
 /** Symbols writing a given piece of state (`self.cache`, `_registry`). */
-export async function symbolsMutating(generationId: string, target: string, limit = 40): Promise<SymbolRecord[]> {
+export async function symbolsMutating(
+  generationId: string,
+  target: string,
+  limit = 40,
+): Promise<SymbolRecord[]> {
   const client = await db();
   const ids = await client.$queryRawUnsafe<{ id: number }[]>(
     `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.mutates != '[]'
@@ -200,7 +240,10 @@ export async function symbolsMutating(generationId: string, target: string, limi
     target,
     limit,
   );
-  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+  return client.symbol.findMany({
+    where: { id: { in: ids.map((r) => Number(r.id)) } },
+    select: SYMBOL_SELECT,
+  });
 }
 
 export interface ChunkHit {
@@ -254,7 +297,16 @@ export async function chunksByIds(generationId: string, ids: number[]): Promise<
   const client = await db();
   return client.chunk.findMany({
     where: { generationId, id: { in: ids } },
-    select: { id: true, path: true, kind: true, symbolId: true, title: true, startLine: true, endLine: true, text: true },
+    select: {
+      id: true,
+      path: true,
+      kind: true,
+      symbolId: true,
+      title: true,
+      startLine: true,
+      endLine: true,
+      text: true,
+    },
   });
 }
 
@@ -262,7 +314,16 @@ export async function chunksOfKind(generationId: string, kinds: string[], limit 
   const client = await db();
   return client.chunk.findMany({
     where: { generationId, kind: { in: kinds } },
-    select: { id: true, path: true, kind: true, symbolId: true, title: true, startLine: true, endLine: true, text: true },
+    select: {
+      id: true,
+      path: true,
+      kind: true,
+      symbolId: true,
+      title: true,
+      startLine: true,
+      endLine: true,
+      text: true,
+    },
     take: limit,
   });
 }
@@ -301,7 +362,11 @@ export async function nameFrequencies(generationId: string, names: string[]): Pr
 }
 
 /** Symbols whose qualified name equals `qualifiedName` ignoring case (`DataSet.update` finds `Dataset.update`). */
-export async function symbolsByQualifiedNameLoose(generationId: string, qualifiedName: string, limit = 10): Promise<SymbolRecord[]> {
+export async function symbolsByQualifiedNameLoose(
+  generationId: string,
+  qualifiedName: string,
+  limit = 10,
+): Promise<SymbolRecord[]> {
   const client = await db();
   const ids = await client.$queryRawUnsafe<{ id: number }[]>(
     `SELECT id FROM "Symbol" WHERE "generationId" = ? AND lower("qualifiedName") = lower(?) LIMIT ?`,
@@ -310,5 +375,8 @@ export async function symbolsByQualifiedNameLoose(generationId: string, qualifie
     limit,
   );
   if (ids.length === 0) return [];
-  return client.symbol.findMany({ where: { id: { in: ids.map((r) => Number(r.id)) } }, select: SYMBOL_SELECT });
+  return client.symbol.findMany({
+    where: { id: { in: ids.map((r) => Number(r.id)) } },
+    select: SYMBOL_SELECT,
+  });
 }

@@ -81,7 +81,11 @@ describe("generations", () => {
 
     await activateGeneration(g1.id, { files: 1 });
     expect((await requireRepository(repo.id)).activeGenerationId).toBe(g1.id);
-    expect(await getGeneration(g1.id)).toMatchObject({ status: "ready", phase: "done", stats: '{"files":1}' });
+    expect(await getGeneration(g1.id)).toMatchObject({
+      status: "ready",
+      phase: "done",
+      stats: '{"files":1}',
+    });
 
     const g2 = await startGeneration(repo.id, process.pid);
     expect(g2.number).toBe(2);
@@ -143,7 +147,7 @@ describe("generations", () => {
           endLine: 1,
           text: "x",
           searchText: `gcword${i}`,
-        tokens: 1,
+          tokens: 1,
         },
       ]);
       await activateGeneration(g.id, {});
@@ -166,6 +170,33 @@ describe("generations", () => {
     await expect(
       client.$executeRawUnsafe(`INSERT INTO chunk_fts(chunk_fts, rank) VALUES ('integrity-check', 1)`),
     ).resolves.toBeDefined();
+  });
+});
+
+describe("large generations", () => {
+  it("stores and FTS-indexes more chunks than fit in one call's arguments", { timeout: 30_000 }, async () => {
+    // 130k ids once overflowed the stack (Math.min(...ids)) and failed the whole build.
+    const repo = await newRepository();
+    const g = await startGeneration(repo.id, process.pid);
+    const rows = Array.from({ length: 130_000 }, (_, i) => ({
+      fileId: null,
+      path: `f${i % 100}.md`,
+      kind: "doc",
+      symbolId: null,
+      title: "t",
+      startLine: 1,
+      endLine: 1,
+      text: "",
+      searchText: i === 129_999 ? "lastchunkword" : "bulk",
+      tokens: 1,
+    }));
+    const ids = await insertChunks(g.id, rows);
+    expect(ids).toHaveLength(130_000);
+    const client = await db();
+    const hits = await client.$queryRawUnsafe<{ id: number }[]>(
+      `SELECT rowid AS id FROM chunk_fts WHERE chunk_fts MATCH 'lastchunkword'`,
+    );
+    expect(hits.map((h) => Number(h.id))).toEqual([ids[129_999]]);
   });
 });
 

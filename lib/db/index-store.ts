@@ -17,7 +17,10 @@ export const STALE_BUILD_MS = 60_000;
  * host, its process still exists (a killed worker is noticed at once, not after the
  * heartbeat times out).
  */
-export function isBuildAlive(build: { heartbeatAt: Date; workerPid: number | null }, now = Date.now()): boolean {
+export function isBuildAlive(
+  build: { heartbeatAt: Date; workerPid: number | null },
+  now = Date.now(),
+): boolean {
   if (now - build.heartbeatAt.getTime() >= STALE_BUILD_MS) return false;
   if (build.workerPid && build.workerPid !== process.pid) {
     try {
@@ -161,7 +164,10 @@ export async function requireRepository(ref: string): Promise<RepositoryRow> {
 
 export async function deleteRepository(id: string): Promise<void> {
   const client = await db();
-  const generations = await client.indexGeneration.findMany({ where: { repositoryId: id }, select: { id: true } });
+  const generations = await client.indexGeneration.findMany({
+    where: { repositoryId: id },
+    select: { id: true },
+  });
   for (const g of generations) await deleteGenerationRows(client, g.id);
   await client.repository.delete({ where: { id } });
 }
@@ -195,7 +201,11 @@ export async function startGeneration(repositoryId: string, workerPid: number): 
       }
       await tx.indexGeneration.update({
         where: { id: b.id },
-        data: { status: "failed", error: "Interrupted: the indexing process stopped.", finishedAt: new Date() },
+        data: {
+          status: "failed",
+          error: "Interrupted: the indexing process stopped.",
+          finishedAt: new Date(),
+        },
       });
     }
     const last = await tx.indexGeneration.findFirst({ where: { repositoryId }, orderBy: { number: "desc" } });
@@ -229,7 +239,10 @@ export async function activateGeneration(generationId: string, stats: object): P
   await client.$transaction(async (tx) => {
     const gen = await tx.indexGeneration.findUniqueOrThrow({ where: { id: generationId } });
     if (gen.status !== "building") {
-      throw new WayfinderError("conflict:generation", `Generation ${gen.number} is ${gen.status}, not building.`);
+      throw new WayfinderError(
+        "conflict:generation",
+        `Generation ${gen.number} is ${gen.status}, not building.`,
+      );
     }
     await tx.indexGeneration.updateMany({
       where: { repositoryId: gen.repositoryId, status: "ready" },
@@ -245,7 +258,10 @@ export async function activateGeneration(generationId: string, stats: object): P
         stats: JSON.stringify(stats),
       },
     });
-    await tx.repository.update({ where: { id: gen.repositoryId }, data: { activeGenerationId: generationId } });
+    await tx.repository.update({
+      where: { id: gen.repositoryId },
+      data: { activeGenerationId: generationId },
+    });
   });
 }
 
@@ -284,7 +300,10 @@ export async function collectGarbage(repositoryId: string): Promise<string[]> {
       where: { id, status: "building" },
       data: { status: "failed", error: "Interrupted: the indexing process stopped.", finishedAt: new Date() },
     });
-    await client.indexGeneration.updateMany({ where: { id, status: "superseded" }, data: { status: "deleted" } });
+    await client.indexGeneration.updateMany({
+      where: { id, status: "superseded" },
+      data: { status: "deleted" },
+    });
   }
   return doomed;
 }
@@ -323,7 +342,12 @@ async function bulkInsert<T extends Record<string, unknown>>(
     const sql = head + batch.map(() => tuple).join(", ");
     const params = batch.flatMap((r) => columns.map((c) => normalizeParam(r[c])));
     if (options.returning) {
-      out.push(...(await client.$queryRawUnsafe<Record<string, unknown>[]>(`${sql} RETURNING ${options.returning}`, ...params)));
+      out.push(
+        ...(await client.$queryRawUnsafe<Record<string, unknown>[]>(
+          `${sql} RETURNING ${options.returning}`,
+          ...params,
+        )),
+      );
     } else {
       await client.$executeRawUnsafe(sql, ...params);
     }
@@ -379,7 +403,12 @@ const SYMBOL_COLUMNS = [
 
 export async function insertSymbols(generationId: string, symbols: SymbolInsert[]): Promise<void> {
   const client = await db();
-  await bulkInsert(client, "Symbol", [...SYMBOL_COLUMNS], symbols.map((s) => ({ ...s, generationId })));
+  await bulkInsert(
+    client,
+    "Symbol",
+    [...SYMBOL_COLUMNS],
+    symbols.map((s) => ({ ...s, generationId })),
+  );
 }
 
 export async function insertEdges(generationId: string, edges: EdgeInsert[]): Promise<void> {
@@ -398,7 +427,19 @@ export async function insertChunks(generationId: string, rows: ChunkInsert[]): P
   const returned = await bulkInsert(
     client,
     "Chunk",
-    ["generationId", "fileId", "path", "kind", "symbolId", "title", "startLine", "endLine", "text", "searchText", "tokens"],
+    [
+      "generationId",
+      "fileId",
+      "path",
+      "kind",
+      "symbolId",
+      "title",
+      "startLine",
+      "endLine",
+      "text",
+      "searchText",
+      "tokens",
+    ],
     rows.map((c) => ({ ...c, generationId })),
     { returning: "id" },
   );

@@ -57,8 +57,12 @@ export async function migrateDatabase(): Promise<string> {
     return stdout;
   } catch (cause) {
     const detail = (cause as { stderr?: string; stdout?: string }).stderr ?? "";
-    throw new WayfinderError("unavailable:migrate", `Database migration failed: ${detail.trim().slice(-400)}`, {
-      cause,
-    });
+    throw new WayfinderError(
+      "unavailable:migrate",
+      `Database migration failed: ${detail.trim().slice(-400)}`,
+      {
+        cause,
+      },
+    );
   }
 }

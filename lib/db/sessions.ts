@@ -68,7 +68,9 @@ export async function saveSessionState(
   });
 }
 
-export async function appendMessage(input: Omit<MessageRow, "createdAt" | "id"> & { id?: string }): Promise<MessageRow> {
+export async function appendMessage(
+  input: Omit<MessageRow, "createdAt" | "id"> & { id?: string },
+): Promise<MessageRow> {
   const client = await db();
   return client.message.create({ data: { ...input, id: input.id ?? randomUUID() } });
 }

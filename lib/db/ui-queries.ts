@@ -42,7 +42,12 @@ export interface RepositoryView {
   name: string;
   rootPath: string;
   status: RepositoryStatus;
-  active: { generationId: string; number: number; finishedAt: string | null; stats: GenerationStatsView } | null;
+  active: {
+    generationId: string;
+    number: number;
+    finishedAt: string | null;
+    stats: GenerationStatsView;
+  } | null;
   /** the most recent build, finished or not */
   build: BuildView | null;
 }
@@ -88,7 +93,9 @@ async function toView(repo: RepositoryRow): Promise<RepositoryView> {
   const client = await db();
   const [latest, active] = await Promise.all([
     client.indexGeneration.findFirst({ where: { repositoryId: repo.id }, orderBy: { number: "desc" } }),
-    repo.activeGenerationId ? client.indexGeneration.findUnique({ where: { id: repo.activeGenerationId } }) : null,
+    repo.activeGenerationId
+      ? client.indexGeneration.findUnique({ where: { id: repo.activeGenerationId } })
+      : null,
   ]);
   const build = latest ? buildView(latest, Date.now()) : null;
   const status: RepositoryStatus = build?.live

@@ -49,45 +49,48 @@ async function expectServesOld(root: string, generationId: string): Promise<void
 describe("a build that crashes mid-way", () => {
   const phases: BuildPhase[] = ["parsing", "storing", "resolving", "embedding"];
 
-  it.each(phases)("after %s leaves the previous generation serving; the next build succeeds", async (phase) => {
-    const root = t.makeRepo({ "handlers.py": OLD_SOURCE, "README.md": "# Handlers\n" });
-    const { stats: first, repository } = await indexRepository(root);
-    t.write(root, "handlers.py", NEW_SOURCE);
+  it.each(phases)(
+    "after %s leaves the previous generation serving; the next build succeeds",
+    async (phase) => {
+      const root = t.makeRepo({ "handlers.py": OLD_SOURCE, "README.md": "# Handlers\n" });
+      const { stats: first, repository } = await indexRepository(root);
+      t.write(root, "handlers.py", NEW_SOURCE);
 
-    const crash = indexRepository(root, {
-      afterPhase: (p) => {
-        if (p === phase) throw new Error(`simulated crash after ${phase}`);
-      },
-    });
-    await expect(crash).rejects.toThrow(`simulated crash after ${phase}`);
+      const crash = indexRepository(root, {
+        afterPhase: (p) => {
+          if (p === phase) throw new Error(`simulated crash after ${phase}`);
+        },
+      });
+      await expect(crash).rejects.toThrow(`simulated crash after ${phase}`);
 
-    await expectServesOld(root, first.generationId);
-    const [failed] = await listGenerations(repository.id, 1);
-    expect(failed).toMatchObject({ number: 2, status: "failed", error: `simulated crash after ${phase}` });
-    expect(failed?.finishedAt).not.toBeNull();
+      await expectServesOld(root, first.generationId);
+      const [failed] = await listGenerations(repository.id, 1);
+      expect(failed).toMatchObject({ number: 2, status: "failed", error: `simulated crash after ${phase}` });
+      expect(failed?.finishedAt).not.toBeNull();
 
-    const { stats: next } = await indexRepository(root);
-    expect(next.generation).toBe(3);
-    expect(next.parsedFiles).toBe(1);
-    expect(next.reusedFiles).toBe(1);
-    expect(await activeGenerationId(root)).toBe(next.generationId);
-    expect((await lexicalSearch(next.generationId, "narwhal")).map((h) => h.path)).toEqual(["handlers.py"]);
-    expect((await symbolsByName(next.generationId, "new_handler")).length).toBe(1);
+      const { stats: next } = await indexRepository(root);
+      expect(next.generation).toBe(3);
+      expect(next.parsedFiles).toBe(1);
+      expect(next.reusedFiles).toBe(1);
+      expect(await activeGenerationId(root)).toBe(next.generationId);
+      expect((await lexicalSearch(next.generationId, "narwhal")).map((h) => h.path)).toEqual(["handlers.py"]);
+      expect((await symbolsByName(next.generationId, "new_handler")).length).toBe(1);
 
-    // The failed build's rows are collected, but its status and real error are kept for the history.
-    const client = await db();
-    const leftovers = await Promise.all([
-      client.file.count({ where: { generationId: failed!.id } }),
-      client.symbol.count({ where: { generationId: failed!.id } }),
-      client.chunk.count({ where: { generationId: failed!.id } }),
-      client.edge.count({ where: { generationId: failed!.id } }),
-    ]);
-    expect(leftovers).toEqual([0, 0, 0, 0]);
-    expect(await getGeneration(failed!.id)).toMatchObject({
-      status: "failed",
-      error: `simulated crash after ${phase}`,
-    });
-  });
+      // The failed build's rows are collected, but its status and real error are kept for the history.
+      const client = await db();
+      const leftovers = await Promise.all([
+        client.file.count({ where: { generationId: failed!.id } }),
+        client.symbol.count({ where: { generationId: failed!.id } }),
+        client.chunk.count({ where: { generationId: failed!.id } }),
+        client.edge.count({ where: { generationId: failed!.id } }),
+      ]);
+      expect(leftovers).toEqual([0, 0, 0, 0]);
+      expect(await getGeneration(failed!.id)).toMatchObject({
+        status: "failed",
+        error: `simulated crash after ${phase}`,
+      });
+    },
+  );
 });
 
 describe("a build in progress", () => {
@@ -120,7 +123,15 @@ describe("a build in progress", () => {
     const { stats } = await build;
     expect(await activeGenerationId(root)).toBe(stats.generationId);
     expect((await lexicalSearch(stats.generationId, "narwhal")).length).toBe(1);
-    expect(seen).toEqual(["discovering", "parsing", "storing", "resolving", "embedding", "activating", "done"]);
+    expect(seen).toEqual([
+      "discovering",
+      "parsing",
+      "storing",
+      "resolving",
+      "embedding",
+      "activating",
+      "done",
+    ]);
   });
 });
 
@@ -164,7 +175,14 @@ describe("concurrent builds", () => {
     const hold = gate();
     const attempts = [0, 1].map(() => indexRepository(root, { afterPhase: () => hold.wait }));
     // The refused one settles while the other is held inside its build.
-    const loser = await Promise.race(attempts.map((p) => p.then(() => null, (e: unknown) => e)));
+    const loser = await Promise.race(
+      attempts.map((p) =>
+        p.then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      ),
+    );
     expect(isWayfinderError(loser) ? loser.code : loser).toBe("conflict:index_running");
     hold.open();
     const results = await Promise.allSettled(attempts);

@@ -130,7 +130,13 @@ describe("incremental re-indexing", () => {
     t.remove(root, "app/obsolete.py");
     const result = await indexRepository(root);
     second = result.stats;
-    expect(second).toMatchObject({ generation: 2, files: 7, parsedFiles: 2, reusedFiles: 5, removedFiles: 1 });
+    expect(second).toMatchObject({
+      generation: 2,
+      files: 7,
+      parsedFiles: 2,
+      reusedFiles: 5,
+      removedFiles: 1,
+    });
     expect(result.repository.activeGenerationId).toBe(second.generationId);
     expect(second.generationId).not.toBe(first.generationId);
   });
@@ -199,8 +205,12 @@ describe("incremental re-indexing", () => {
     expect(compute?.fanIn).toBe(2);
     // Edges between two unchanged files are rebuilt in the new generation as well.
     expect((await callersOf(gen, "app/text.py::slugify")).map((e) => e.srcId)).toEqual(["app/main.py::run"]);
-    expect((await callersOf(gen, "web/util.ts::formatPrice")).map((e) => e.srcId)).toEqual(["web/cart.ts::Cart.label"]);
-    expect((await callersOf(gen, "web/cart.ts::Cart.total")).map((e) => e.srcId)).toEqual(["web/cart.ts::Cart.label"]);
+    expect((await callersOf(gen, "web/util.ts::formatPrice")).map((e) => e.srcId)).toEqual([
+      "web/cart.ts::Cart.label",
+    ]);
+    expect((await callersOf(gen, "web/cart.ts::Cart.total")).map((e) => e.srcId)).toEqual([
+      "web/cart.ts::Cart.label",
+    ]);
   });
 
   it("keeps the superseded generation readable for readers pinned to it", async () => {
@@ -240,7 +250,9 @@ describe("incremental re-indexing", () => {
   it("re-parses every file when the previous generation has another format version", async () => {
     const repo = await findRepository(root);
     const client = await db();
-    const active = await client.indexGeneration.findUniqueOrThrow({ where: { id: repo!.activeGenerationId! } });
+    const active = await client.indexGeneration.findUniqueOrThrow({
+      where: { id: repo!.activeGenerationId! },
+    });
     const stats = JSON.parse(active.stats) as BuildStats;
     await client.indexGeneration.update({
       where: { id: active.id },

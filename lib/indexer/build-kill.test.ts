@@ -41,11 +41,24 @@ function manyModules(count: number): FileTree {
   for (let i = 0; i < count; i++) {
     const body: string[] = [`"""Generated module ${i}."""`, "import os", ""];
     for (let f = 0; f < 2; f++) {
-      body.push(`class Worker${i}x${f}:`, `    """Worker ${f} of module ${i}."""`, "", "    def run(self, items):");
+      body.push(
+        `class Worker${i}x${f}:`,
+        `    """Worker ${f} of module ${i}."""`,
+        "",
+        "    def run(self, items):",
+      );
       for (let k = 0; k < 30; k++) {
-        body.push(`        total_${k} = sum(len(str(x)) * ${k} for x in items if x) + os.getpid() % ${k + 7}`);
+        body.push(
+          `        total_${k} = sum(len(str(x)) * ${k} for x in items if x) + os.getpid() % ${k + 7}`,
+        );
       }
-      body.push("        return self.finish(total_0)", "", "    def finish(self, result):", "        return result", "");
+      body.push(
+        "        return self.finish(total_0)",
+        "",
+        "    def finish(self, result):",
+        "        return result",
+        "",
+      );
     }
     files[`pkg/mod_${i}.py`] = body.join("\n");
   }
@@ -126,7 +139,9 @@ describe("a build killed with SIGKILL", () => {
     const { stats } = await indexRepository(root);
     expect(stats).toMatchObject({ generation: 3, files: 401, reusedFiles: 1, parsedFiles: 400 });
     expect((await findRepository(root))?.activeGenerationId).toBe(stats.generationId);
-    expect((await symbolsByName(stats.generationId, "Worker7x1")).map((s) => s.path)).toEqual(["pkg/mod_7.py"]);
+    expect((await symbolsByName(stats.generationId, "Worker7x1")).map((s) => s.path)).toEqual([
+      "pkg/mod_7.py",
+    ]);
     expect(await getGeneration(building!.id)).toMatchObject({
       status: "failed",
       error: "Interrupted: the indexing process stopped.",

@@ -48,13 +48,7 @@ import { embedGeneration } from "./embed.ts";
 export const INDEX_FORMAT_VERSION = 1;
 
 export type BuildPhase =
-  | "discovering"
-  | "parsing"
-  | "storing"
-  | "resolving"
-  | "embedding"
-  | "activating"
-  | "done";
+  "discovering" | "parsing" | "storing" | "resolving" | "embedding" | "activating" | "done";
 
 export interface BuildProgress {
   phase: BuildPhase;
@@ -115,7 +109,10 @@ function defaultName(root: string): string {
   return root.split("/").filter(Boolean).pop() ?? "repository";
 }
 
-export async function buildGeneration(repository: RepositoryRow, options: BuildOptions = {}): Promise<BuildStats> {
+export async function buildGeneration(
+  repository: RepositoryRow,
+  options: BuildOptions = {},
+): Promise<BuildStats> {
   const started = performance.now();
   const generation = await startGeneration(repository.id, process.pid);
   const progress: BuildProgress = { phase: "discovering", filesDone: 0, filesTotal: 0 };
@@ -143,11 +140,15 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
     });
     await phaseDone("discovering");
 
-    const previousGeneration = repository.activeGenerationId ? await getGeneration(repository.activeGenerationId) : null;
+    const previousGeneration = repository.activeGenerationId
+      ? await getGeneration(repository.activeGenerationId)
+      : null;
     const reusable =
       previousGeneration !== null &&
-      (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion === INDEX_FORMAT_VERSION;
-    const previous = reusable && repository.activeGenerationId ? await listFiles(repository.activeGenerationId) : [];
+      (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
+        INDEX_FORMAT_VERSION;
+    const previous =
+      reusable && repository.activeGenerationId ? await listFiles(repository.activeGenerationId) : [];
     const previousByPath = new Map(previous.map((f) => [f.path, f]));
     const unchanged: string[] = [];
     const changed: DiscoveredFile[] = [];
@@ -272,7 +273,11 @@ export async function buildGeneration(repository: RepositoryRow, options: BuildO
     return stats;
   } catch (error) {
     const message =
-      error instanceof WayfinderError ? error.message : error instanceof Error ? error.message : String(error);
+      error instanceof WayfinderError
+        ? error.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
     await failGeneration(generation.id, message).catch(() => undefined);
     throw error;
   }
@@ -301,7 +306,13 @@ async function parseFiles(files: DiscoveredFile[], onFile: () => Promise<void>):
 
 async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
   if (file.kind === "text") {
-    return { file, imports: [], parseErrors: 0, symbols: [], chunks: chunkText(file.path, file.content, file.language) };
+    return {
+      file,
+      imports: [],
+      parseErrors: 0,
+      symbols: [],
+      chunks: chunkText(file.path, file.content, file.language),
+    };
   }
   const extraction = await extractSource(file.language as CodeLanguage, file.content);
   const lines = fileLines(file.content);

@@ -46,7 +46,11 @@ describe("chunkCode", () => {
     expect(store?.text).toMatch(/# members:\n\s+def add\(self, item\)\n\s+def remove\(self, item\)/);
     expect(store?.text).not.toContain("return item");
 
-    expect(byTitle.get("Store.add")).toMatchObject({ startLine: 10, endLine: 11, text: "    def add(self, item):\n        return item" });
+    expect(byTitle.get("Store.add")).toMatchObject({
+      startLine: 10,
+      endLine: 11,
+      text: "    def add(self, item):\n        return item",
+    });
     expect(byTitle.get("top_level")).toMatchObject({ startLine: 17, endLine: 18 });
 
     const summary = chunks.find((c) => c.kind === "file");
@@ -72,9 +76,30 @@ describe("chunkText", () => {
     const md = "Intro line\n# Title\nabout\n\n## Setup\nstep one\n## Usage\nrun it\n";
     expect(chunkText("README.md", md, "markdown")).toEqual([
       { kind: "doc", title: "README.md", symbolId: null, startLine: 1, endLine: 1, text: "Intro line" },
-      { kind: "doc", title: "README.md › Title", symbolId: null, startLine: 2, endLine: 4, text: "# Title\nabout\n" },
-      { kind: "doc", title: "README.md › Setup", symbolId: null, startLine: 5, endLine: 6, text: "## Setup\nstep one" },
-      { kind: "doc", title: "README.md › Usage", symbolId: null, startLine: 7, endLine: 8, text: "## Usage\nrun it" },
+      {
+        kind: "doc",
+        title: "README.md › Title",
+        symbolId: null,
+        startLine: 2,
+        endLine: 4,
+        text: "# Title\nabout\n",
+      },
+      {
+        kind: "doc",
+        title: "README.md › Setup",
+        symbolId: null,
+        startLine: 5,
+        endLine: 6,
+        text: "## Setup\nstep one",
+      },
+      {
+        kind: "doc",
+        title: "README.md › Usage",
+        symbolId: null,
+        startLine: 7,
+        endLine: 8,
+        text: "## Usage\nrun it",
+      },
     ]);
   });
 

@@ -50,7 +50,14 @@ export function chunkCode(
     } else {
       text = slice(lines, s.startLine, end);
     }
-    out.push({ kind: "code", title: s.qualifiedName, symbolId: qualifiedId(s), startLine: s.startLine, endLine: end, text });
+    out.push({
+      kind: "code",
+      title: s.qualifiedName,
+      symbolId: qualifiedId(s),
+      startLine: s.startLine,
+      endLine: end,
+      text,
+    });
   }
   // File summary: leading comments / module docstring and the top-level signatures.
   const firstSymbol = symbols.length ? Math.min(...symbols.map((s) => s.startLine)) : lines.length + 1;

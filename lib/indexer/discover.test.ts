@@ -83,7 +83,11 @@ describe("files that are skipped", () => {
       "README.md": "# Readme\n\nPlain docs.\n",
       "bom.py": "\uFEFFdef with_bom():\n    return 2\n",
       // NUL bytes: binary whatever the extension says.
-      "blob.py": Buffer.concat([Buffer.from("def x():\n"), Buffer.from([0, 1, 2, 0]), Buffer.from("binarytoken\n")]),
+      "blob.py": Buffer.concat([
+        Buffer.from("def x():\n"),
+        Buffer.from([0, 1, 2, 0]),
+        Buffer.from("binarytoken\n"),
+      ]),
       "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47]),
       // Latin-1 "café": 0xE9 is not valid UTF-8 on its own.
       "latin1.py": Buffer.from("# caf\xe9 latintoken\ndef f():\n    return 0\n", "latin1"),
@@ -168,13 +172,21 @@ describe(".gitignore", () => {
   });
 
   it("is honoured through git ls-files in a git repository, with untracked files included", async () => {
-    const root = t.makeRepo({ ...tree, "vendor/lib.py": "def vendored():\n    return 1\n", "gone.py": "x = 1\n" });
+    const root = t.makeRepo({
+      ...tree,
+      "vendor/lib.py": "def vendored():\n    return 1\n",
+      "gone.py": "x = 1\n",
+    });
     const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], {
-        cwd: root,
-        stdio: "pipe",
-        env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: t.base },
-      });
+      execFileSync(
+        "git",
+        ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args],
+        {
+          cwd: root,
+          stdio: "pipe",
+          env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: t.base },
+        },
+      );
     git("init", "-q");
     git("add", "-A");
     git("commit", "-q", "-m", "fixture");
@@ -207,7 +219,8 @@ describe("reading inside the root", () => {
   });
 
   it("accepts clean relative paths only", () => {
-    for (const ok of ["a.py", "src/ok.py", "deep/er/file.ts", "dir/"]) expect(isSafeRelativePath(ok), ok).toBe(true);
+    for (const ok of ["a.py", "src/ok.py", "deep/er/file.ts", "dir/"])
+      expect(isSafeRelativePath(ok), ok).toBe(true);
     for (const bad of [
       "",
       "..",
@@ -229,7 +242,13 @@ describe("reading inside the root", () => {
 
   it("reads files inside the root and refuses traversal, absolute paths and link escapes", () => {
     expect(readInsideRoot(root, "src/ok.py").toString()).toBe("ok = 1\n");
-    for (const bad of ["../outside-read/secret.txt", "/etc/passwd", path.join(root, "src/ok.py"), "src\\ok.py", "ok\0.py"]) {
+    for (const bad of [
+      "../outside-read/secret.txt",
+      "/etc/passwd",
+      path.join(root, "src/ok.py"),
+      "src\\ok.py",
+      "ok\0.py",
+    ]) {
       const error = thrown(() => readInsideRoot(root, bad));
       expect(error.code, bad).toBe("bad_request:path");
     }

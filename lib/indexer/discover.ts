@@ -122,7 +122,8 @@ export function resolveRepositoryRoot(input: string): string {
   if (!input || !input.trim()) {
     throw new WayfinderError("bad_request:repo_path", "A repository path is required.");
   }
-  if (input.includes("\0")) throw new WayfinderError("bad_request:repo_path", "The path contains a NUL byte.");
+  if (input.includes("\0"))
+    throw new WayfinderError("bad_request:repo_path", "The path contains a NUL byte.");
   const absolute = path.resolve(input.trim());
   let stat: fs.Stats;
   try {

@@ -40,7 +40,10 @@ export async function embedGeneration(
   }
   // Durable before the generation flips: a crash after activation must not lose vectors.
   await store.flush();
-  const keep = new Set([name, previousGenerationId ? collectionName(repositoryId, previousGenerationId) : ""]);
+  const keep = new Set([
+    name,
+    previousGenerationId ? collectionName(repositoryId, previousGenerationId) : "",
+  ]);
   const prefix = `repo_${repositoryId}__gen_`.replace(/[^A-Za-z0-9_-]/g, "_");
   for (const existing of await store.listCollections()) {
     if (existing.startsWith(prefix) && !keep.has(existing)) await store.dropCollection(existing);

@@ -7,7 +7,12 @@
 import "server-only";
 import path from "node:path";
 import { WayfinderError } from "../errors.ts";
-import { createRepository, findRepository, requireRepository, type RepositoryRow } from "../db/index-store.ts";
+import {
+  createRepository,
+  findRepository,
+  requireRepository,
+  type RepositoryRow,
+} from "../db/index-store.ts";
 import { buildGeneration } from "./build.ts";
 import { resolveRepositoryRoot } from "./discover.ts";
 

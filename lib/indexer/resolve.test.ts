@@ -8,10 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calleesOf, callersOf, symbolsByName } from "../db/code-graph.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
-import { MIN_EDGE_CONFIDENCE, Resolver, type ResolvedEdge, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
+import {
+  MIN_EDGE_CONFIDENCE,
+  Resolver,
+  type ResolvedEdge,
+  type ResolverFile,
+  type ResolverSymbol,
+} from "./resolve.ts";
 import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
 
-const LANGUAGE_BY_EXT: Record<string, string> = { py: "python", ts: "typescript", go: "go", rs: "rust", java: "java" };
+const LANGUAGE_BY_EXT: Record<string, string> = {
+  py: "python",
+  ts: "typescript",
+  go: "go",
+  rs: "rust",
+  java: "java",
+};
 
 function languageOf(path: string): string {
   return LANGUAGE_BY_EXT[path.split(".").pop() ?? ""] ?? "text";
@@ -40,10 +52,17 @@ function file(path: string, imports: [module: string, names: string[]][] = []): 
 /** A call as written: `self.save`, `utils.parse`, `Pool::new`, `helper`. */
 function call(raw: string, line = 10): ExtractedCall {
   const match = /^(.*)(?:\.|::)([^.:]+)$/.exec(raw);
-  return match ? { raw, receiver: match[1] ?? null, name: match[2] ?? raw, line } : { raw, receiver: null, name: raw, line };
+  return match
+    ? { raw, receiver: match[1] ?? null, name: match[2] ?? raw, line }
+    : { raw, receiver: null, name: raw, line };
 }
 
-function resolveCalls(symbols: ResolverSymbol[], files: ResolverFile[], from: string, raws: string[]): ResolvedEdge[] {
+function resolveCalls(
+  symbols: ResolverSymbol[],
+  files: ResolverFile[],
+  from: string,
+  raws: string[],
+): ResolvedEdge[] {
   const resolver = new Resolver(symbols, files);
   const caller = symbols.find((s) => s.qualifiedId === from);
   if (!caller) throw new Error(`no symbol ${from}`);
@@ -71,13 +90,22 @@ describe("calls on self / this", () => {
   it("resolves a method of the enclosing class at 0.95, not a same-named one elsewhere", () => {
     const edges = resolveCalls(symbols, files, "repo.py::Repo.commit", ["self.save"]);
     expect(targets(edges)).toEqual(["repo.py::Repo.save@0.95"]);
-    expect(edges[0]).toMatchObject({ kind: "calls", srcId: "repo.py::Repo.commit", raw: "self.save", line: 10 });
+    expect(edges[0]).toMatchObject({
+      kind: "calls",
+      srcId: "repo.py::Repo.commit",
+      raw: "self.save",
+      line: 10,
+    });
   });
 
   it("resolves this.x in TypeScript and Self::x in Rust the same way", () => {
     const ts = [sym("k.ts", "K", "class"), sym("k.ts", "K.m", "method"), sym("k.ts", "K.n", "method")];
     expect(targets(resolveCalls(ts, [file("k.ts")], "k.ts::K.m", ["this.n"]))).toEqual(["k.ts::K.n@0.95"]);
-    const rs = [sym("src/s.rs", "S", "struct"), sym("src/s.rs", "S.new", "method"), sym("src/s.rs", "S.helper", "method")];
+    const rs = [
+      sym("src/s.rs", "S", "struct"),
+      sym("src/s.rs", "S.new", "method"),
+      sym("src/s.rs", "S.helper", "method"),
+    ];
     expect(targets(resolveCalls(rs, [file("src/s.rs")], "src/s.rs::S.new", ["Self::helper"]))).toEqual([
       "src/s.rs::S.helper@0.95",
     ]);
@@ -98,7 +126,11 @@ describe("inherited methods", () => {
     sym("grand.py", "Grand", "class", ["Child"]),
     sym("grand.py", "Grand.go", "method"),
   ];
-  const files = [file("base.py"), file("child.py", [["base", ["Base"]]]), file("grand.py", [["child", ["Child"]]])];
+  const files = [
+    file("base.py"),
+    file("child.py", [["base", ["Base"]]]),
+    file("grand.py", [["child", ["Child"]]]),
+  ];
 
   it("finds a method on an imported base class at 0.85", () => {
     expect(targets(resolveCalls(symbols, files, "child.py::Child.run", ["self.helper"]))).toEqual([
@@ -124,10 +156,20 @@ describe("inherited methods", () => {
     const child = symbols[3]!;
     const run = symbols[4]!;
     expect(resolver.structureEdges(child, 1)).toEqual([
-      expect.objectContaining({ kind: "inherits", srcId: "child.py::Child", dstId: "base.py::Base", confidence: 0.9 }),
+      expect.objectContaining({
+        kind: "inherits",
+        srcId: "child.py::Child",
+        dstId: "base.py::Base",
+        confidence: 0.9,
+      }),
     ]);
     expect(resolver.structureEdges(run, 2)).toEqual([
-      expect.objectContaining({ kind: "contains", srcId: "child.py::Child", dstId: "child.py::Child.run", confidence: 1 }),
+      expect.objectContaining({
+        kind: "contains",
+        srcId: "child.py::Child",
+        dstId: "child.py::Child.run",
+        confidence: 1,
+      }),
     ]);
   });
 });
@@ -145,12 +187,16 @@ describe("Python imports", () => {
 
   it("resolves `from x import f` calls at 0.9", () => {
     const files = [file("app/utils.py"), file("app/main.py", [["app.utils", ["parse"]]])];
-    expect(targets(resolveCalls(symbols, files, "app/main.py::main", ["parse"]))).toEqual(["app/utils.py::parse@0.9"]);
+    expect(targets(resolveCalls(symbols, files, "app/main.py::main", ["parse"]))).toEqual([
+      "app/utils.py::parse@0.9",
+    ]);
   });
 
   it("resolves relative `from .x import f` imports", () => {
     const files = [file("app/utils.py"), file("app/main.py", [[".utils", ["dump"]]])];
-    expect(targets(resolveCalls(symbols, files, "app/main.py::main", ["dump"]))).toEqual(["app/utils.py::dump@0.9"]);
+    expect(targets(resolveCalls(symbols, files, "app/main.py::main", ["dump"]))).toEqual([
+      "app/utils.py::dump@0.9",
+    ]);
   });
 
   it("resolves calls through a module alias (`utils.parse()`, `app.pkg.helpers.load()`)", () => {
@@ -226,7 +272,9 @@ describe("TypeScript imports", () => {
   ];
 
   it("resolves named imports through relative paths, index files and .js specifiers", () => {
-    expect(targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["formatDate", "boot", "cents"]))).toEqual([
+    expect(
+      targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["formatDate", "boot", "cents"])),
+    ).toEqual([
       "src/lib/dates.ts::formatDate@0.9",
       "src/lib/index.ts::boot@0.9",
       "src/shared/money.ts::cents@0.9",
@@ -234,7 +282,9 @@ describe("TypeScript imports", () => {
   });
 
   it("links `new Widget` / `Widget()` to the class and leaves external names alone", () => {
-    expect(targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["new Widget", "useState"]))).toEqual([]);
+    expect(targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["new Widget", "useState"]))).toEqual(
+      [],
+    );
     expect(targets(resolveCalls(symbols, files, "src/app/main.ts::run", ["Widget"]))).toEqual([
       "src/app/main.ts::Widget@0.95",
     ]);
@@ -242,9 +292,9 @@ describe("TypeScript imports", () => {
 
   it("resolves calls through a namespace import named after the module", () => {
     const withNamespace = [file("src/lib/dates.ts"), file("src/app/main.ts", [["../lib/dates", ["*"]]])];
-    expect(targets(resolveCalls(symbols, withNamespace, "src/app/main.ts::run", ["dates.formatDate"]))).toEqual([
-      "src/lib/dates.ts::formatDate@0.9",
-    ]);
+    expect(
+      targets(resolveCalls(symbols, withNamespace, "src/app/main.ts::run", ["dates.formatDate"])),
+    ).toEqual(["src/lib/dates.ts::formatDate@0.9"]);
   });
 });
 
@@ -256,9 +306,17 @@ describe("Go and Rust", () => {
       sym("store/store.go", "Store.Flush", "method"),
       sym("cmd/app/main.go", "main", "function"),
     ];
-    const files = [file("store/store.go"), file("cmd/app/main.go", [["example.com/shop/store", []], ["fmt", []]])];
+    const files = [
+      file("store/store.go"),
+      file("cmd/app/main.go", [
+        ["example.com/shop/store", []],
+        ["fmt", []],
+      ]),
+    ];
     expect(
-      targets(resolveCalls(symbols, files, "cmd/app/main.go::main", ["store.Save", "fmt.Println", "store.Missing"])),
+      targets(
+        resolveCalls(symbols, files, "cmd/app/main.go::main", ["store.Save", "fmt.Println", "store.Missing"]),
+      ),
     ).toEqual(["store/store.go::Save@0.9"]);
   });
 
@@ -270,7 +328,9 @@ describe("Go and Rust", () => {
       sym("src/main.rs", "main", "function"),
     ];
     const files = [file("src/db.rs"), file("src/main.rs", [["crate::db", ["Pool"]]])];
-    expect(targets(resolveCalls(symbols, files, "src/main.rs::main", ["Pool::new"]))).toEqual(["src/db.rs::Pool.new@0.9"]);
+    expect(targets(resolveCalls(symbols, files, "src/main.rs::main", ["Pool::new"]))).toEqual([
+      "src/db.rs::Pool.new@0.9",
+    ]);
   });
 
   it("resolves Rust `module::function()` after `use crate::module`", () => {
@@ -290,7 +350,9 @@ describe("ambiguous and generic names", () => {
       sym("a/main.py", "main", "function"),
     ];
     const files = [file("a/x.py"), file("b/y.py"), file("a/main.py")];
-    expect(targets(resolveCalls(symbols, files, "a/main.py::main", ["process"]))).toEqual(["a/x.py::process@0.3"]);
+    expect(targets(resolveCalls(symbols, files, "a/main.py::main", ["process"]))).toEqual([
+      "a/x.py::process@0.3",
+    ]);
   });
 
   it("drops a bare name with three or more candidates, and a unique one in another language", () => {
@@ -321,9 +383,9 @@ describe("ambiguous and generic names", () => {
     const three = [...two, sym("c.py", "C", "class"), sym("c.py", "C.flush", "method")];
     expect(resolveCalls(three, files, "main.py::main", ["conn.flush"])).toEqual([]);
     // A unique method name is linked, but at a confidence that says it was a guess.
-    expect(targets(resolveCalls(two.slice(0, 2).concat(two[4]!), files, "main.py::main", ["conn.flush"]))).toEqual([
-      "a.py::A.flush@0.5",
-    ]);
+    expect(
+      targets(resolveCalls(two.slice(0, 2).concat(two[4]!), files, "main.py::main", ["conn.flush"])),
+    ).toEqual(["a.py::A.flush@0.5"]);
   });
 
   it("never links generic method names on unknown receivers, even when the repository defines them", () => {
@@ -335,7 +397,9 @@ describe("ambiguous and generic names", () => {
       sym("main.py", "main", "function"),
     ];
     const files = ["cache.py", "util.py", "main.py"].map((p) => file(p));
-    expect(resolveCalls(symbols, files, "main.py::main", ["items.append", "d.get", "get", "len", "print"])).toEqual([]);
+    expect(
+      resolveCalls(symbols, files, "main.py::main", ["items.append", "d.get", "get", "len", "print"]),
+    ).toEqual([]);
   });
 });
 
@@ -375,7 +439,8 @@ describe("end to end on an indexed fixture", () => {
         "",
       ].join("\n"),
       "shop/pricing.py": "def total(order):\n    return sum(order)\n",
-      "web/api.ts": 'import { place } from "./orders";\n\nexport function handler(): number {\n  return place();\n}\n',
+      "web/api.ts":
+        'import { place } from "./orders";\n\nexport function handler(): number {\n  return place();\n}\n',
       "web/orders.ts": "export function place(): number {\n  return 1;\n}\n",
     });
     const { stats } = await indexRepository(root);
@@ -392,9 +457,9 @@ describe("end to end on an indexed fixture", () => {
       ["shop/pricing.py::total", 0.9],
       ["shop/base.py::Repository.save", 0.85],
     ]);
-    expect((await callersOf(gen, "shop/base.py::Repository.validate")).map((e) => [e.srcId, e.confidence])).toEqual([
-      ["shop/base.py::Repository.save", 0.95],
-    ]);
+    expect(
+      (await callersOf(gen, "shop/base.py::Repository.validate")).map((e) => [e.srcId, e.confidence]),
+    ).toEqual([["shop/base.py::Repository.save", 0.95]]);
     expect((await callersOf(gen, "web/orders.ts::place")).map((e) => [e.srcId, e.confidence])).toEqual([
       ["web/api.ts::handler", 0.9],
     ]);

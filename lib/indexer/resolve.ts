@@ -126,7 +126,8 @@ export function resolveModule(spec: string, fromPath: string, language: string, 
   }
   if (language === "typescript" || language === "tsx" || language === "javascript") {
     let base: string | null = null;
-    if (spec.startsWith("./") || spec.startsWith("../")) base = path.posix.normalize(path.posix.join(dir, spec));
+    if (spec.startsWith("./") || spec.startsWith("../"))
+      base = path.posix.normalize(path.posix.join(dir, spec));
     else if (spec.startsWith("@/") || spec.startsWith("~/")) base = spec.slice(2);
     else if (spec.startsWith("/")) base = spec.slice(1);
     if (base === null || base.startsWith("..")) return [];
@@ -181,7 +182,12 @@ function aliasOf(spec: string, language: string): string {
  */
 function submoduleFiles(module: string, name: string, file: ResolverFile, maps: ModuleMaps): string[] {
   if (file.language === "python") {
-    return resolveModule(`${module}${module.endsWith(".") ? "" : "."}${name}`, file.path, file.language, maps);
+    return resolveModule(
+      `${module}${module.endsWith(".") ? "" : "."}${name}`,
+      file.path,
+      file.language,
+      maps,
+    );
   }
   if (file.language === "rust") {
     const hit = maps.rust.get(`${module}::${name}`.replace(/^(crate|self|super)(::|$)/, ""));
@@ -333,7 +339,8 @@ export class Resolver {
       return this.methodByName(name, symbol.path, 0.4);
     }
     if (receiver) {
-      const moduleFiles = scope?.moduleAliases.get(receiver) ?? scope?.moduleAliases.get(receiver.split(".").pop() ?? "");
+      const moduleFiles =
+        scope?.moduleAliases.get(receiver) ?? scope?.moduleAliases.get(receiver.split(".").pop() ?? "");
       if (moduleFiles) {
         const hit = this.topLevelIn(moduleFiles, name);
         if (hit) return [{ symbol: hit, confidence: 0.9 }];
@@ -405,7 +412,10 @@ export class Resolver {
       if (hit) return { symbol: hit, confidence: 0.9 };
       // Re-exported through a package __init__ or index file: fall back to the unique name.
     }
-    const sameFileNested = this.byFileName.get(fromPath)?.get(name)?.filter((s) => !s.parent || isType(s));
+    const sameFileNested = this.byFileName
+      .get(fromPath)
+      ?.get(name)
+      ?.filter((s) => !s.parent || isType(s));
     if (sameFileNested && sameFileNested.length === 1 && sameFileNested[0]) {
       return { symbol: sameFileNested[0], confidence: 0.8 };
     }

@@ -6,15 +6,7 @@
 export const LANGUAGES = ["python", "typescript", "tsx", "javascript", "java", "go", "rust"] as const;
 export type CodeLanguage = (typeof LANGUAGES)[number];
 
-export type SymbolKind =
-  | "function"
-  | "method"
-  | "class"
-  | "interface"
-  | "struct"
-  | "enum"
-  | "trait"
-  | "type";
+export type SymbolKind = "function" | "method" | "class" | "interface" | "struct" | "enum" | "trait" | "type";
 
 export interface ExtractedCall {
   /** Callee as written, without arguments: `foo`, `self.save`, `os.path.join`, `Foo::new`, `new Widget`. */

@@ -62,7 +62,11 @@ interface GapCandidate {
 /** Definitions the context points at but does not contain, most relevant first. */
 export function findGaps(input: AnswerInput): string[] {
   const terms = new Set(queryTerms(input.question));
-  const inContext = new Set(input.context.flatMap((i) => (i.facts ? [i.facts.qualifiedName, i.facts.qualifiedName.split(".").pop() ?? ""] : [i.title])));
+  const inContext = new Set(
+    input.context.flatMap((i) =>
+      i.facts ? [i.facts.qualifiedName, i.facts.qualifiedName.split(".").pop() ?? ""] : [i.title],
+    ),
+  );
   const candidates = new Map<string, GapCandidate>();
   const consider = (text: string, name: string, score: number) => {
     if (IGNORED_CALLS.has(name) || name.length < 3 || inContext.has(name)) return;
@@ -112,24 +116,33 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   const docs = input.context.filter((i) => !i.facts && i.path && (i.kind === "doc" || i.kind === "wiki"));
   const byName = new Map(symbols.map((s) => [s.facts?.qualifiedName ?? "", s]));
   const out: string[] = [];
-  out.push(`_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`);
+  out.push(
+    `_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
+  );
   const sections: string[] = [];
   if (input.mode === "diagnostic") sections.push(diagnosticSection(input, symbols, byName));
   if (input.mode === "exploratory") sections.push(exploratorySection(input, symbols));
   if (input.mode === "analytical") sections.push(analyticalSection(input, symbols));
-  if (input.mode === "conceptual" || docs.length) sections.push(docsSection(docs, input.mode === "conceptual" ? 4 : 2));
+  if (input.mode === "conceptual" || docs.length)
+    sections.push(docsSection(docs, input.mode === "conceptual" ? 4 : 2));
   sections.push(relevantCodeSection(symbols, input.mode === "conceptual" ? 6 : 4));
   out.push(...sections.filter(Boolean));
   if (gaps.length && input.pass < input.maxPasses) {
     out.push(`**Still looking for:** ${gaps.map(code).join(", ")}.`);
   }
   if (symbols.length === 0 && docs.length === 0) {
-    out.push("I found nothing in the index that matches this question. Try naming a function, file or error message.");
+    out.push(
+      "I found nothing in the index that matches this question. Try naming a function, file or error message.",
+    );
   }
   return out.join("\n\n") + "\n";
 }
 
-function diagnosticSection(input: AnswerInput, symbols: ContextItem[], byName: Map<string, ContextItem>): string {
+function diagnosticSection(
+  input: AnswerInput,
+  symbols: ContextItem[],
+  byName: Map<string, ContextItem>,
+): string {
   const lines: string[] = [];
   const anchorTypes = new Set(input.anchors.exceptionTypes);
   const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
@@ -138,7 +151,11 @@ function diagnosticSection(input: AnswerInput, symbols: ContextItem[], byName: M
     .map((s) => {
       const f = s.facts as NonNullable<ContextItem["facts"]>;
       const typeHit = f.raises.some((r) => anchorTypes.has(r));
-      const msgHit = f.errorStrings.some((e) => anchorMessages.some((m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30))));
+      const msgHit = f.errorStrings.some((e) =>
+        anchorMessages.some(
+          (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
+        ),
+      );
       return { s, f, rank: (msgHit ? 4 : 0) + (typeHit ? 2 : 0) + s.score };
     })
     .sort((a, b) => b.rank - a.rank)
@@ -147,11 +164,22 @@ function diagnosticSection(input: AnswerInput, symbols: ContextItem[], byName: M
     lines.push("**Where the error can originate**");
     for (const { s, f } of sites) {
       const raises = f.raises.length ? ` raises ${f.raises.map(code).join(", ")}` : "";
-      const msgs = f.errorStrings.length ? ` with ${f.errorStrings.slice(0, 2).map((m) => `"${m}"`).join(", ")}` : "";
-      lines.push(`- ${code(f.qualifiedName)}${raises}${msgs || (raises ? "" : " reports an error")} — ${cite(s)}`);
+      const msgs = f.errorStrings.length
+        ? ` with ${f.errorStrings
+            .slice(0, 2)
+            .map((m) => `"${m}"`)
+            .join(", ")}`
+        : "";
+      lines.push(
+        `- ${code(f.qualifiedName)}${raises}${msgs || (raises ? "" : " reports an error")} — ${cite(s)}`,
+      );
     }
   }
-  const chains = callChains(input.graph.triples, sites.map((x) => x.f.qualifiedName), byName);
+  const chains = callChains(
+    input.graph.triples,
+    sites.map((x) => x.f.qualifiedName),
+    byName,
+  );
   if (chains.length) {
     lines.push("", "**How execution gets there**");
     lines.push(...chains.map((c) => `- ${c}`));
@@ -159,7 +187,10 @@ function diagnosticSection(input: AnswerInput, symbols: ContextItem[], byName: M
   const mutators = symbols.filter((s) => (s.facts?.mutates.length ?? 0) > 0).slice(0, 4);
   if (mutators.length) {
     lines.push("", "**State that can influence it**");
-    for (const m of mutators) lines.push(`- ${code(m.facts?.qualifiedName ?? m.title)} writes ${(m.facts?.mutates ?? []).slice(0, 4).map(code).join(", ")} — ${cite(m)}`);
+    for (const m of mutators)
+      lines.push(
+        `- ${code(m.facts?.qualifiedName ?? m.title)} writes ${(m.facts?.mutates ?? []).slice(0, 4).map(code).join(", ")} — ${cite(m)}`,
+      );
   }
   return lines.join("\n");
 }
@@ -171,7 +202,11 @@ function callChains(triples: Triple[], sites: string[], byName: Map<string, Cont
     const callers = triples.filter((t) => t.subject === site && t.relation === "called_by").slice(0, 3);
     for (const c of callers) {
       const callerItem = byName.get(c.object);
-      const where = callerItem ? cite(callerItem) : c.objectPath && c.objectLines ? `${c.objectPath}:${c.objectLines[0]}-${c.objectLines[1]}` : "";
+      const where = callerItem
+        ? cite(callerItem)
+        : c.objectPath && c.objectLines
+          ? `${c.objectPath}:${c.objectLines[0]}-${c.objectLines[1]}`
+          : "";
       const upstream = triples.find((t) => t.subject === c.object && t.relation === "called_by");
       const prefix = upstream ? `${code(upstream.object)} → ` : "";
       out.push(`${prefix}${code(c.object)} → ${code(site)}${where ? ` — ${where}` : ""}`);
@@ -195,7 +230,10 @@ function exploratorySection(input: AnswerInput, symbols: ContextItem[]): string 
   const steps = symbols.filter((s) => s.facts?.docstring).slice(0, 5);
   if (steps.length) {
     lines.push("", "**What the main steps do**");
-    for (const s of steps) lines.push(`- ${code(s.facts?.qualifiedName ?? s.title)}: ${firstSentence(s.facts?.docstring ?? "")} — ${cite(s)}`);
+    for (const s of steps)
+      lines.push(
+        `- ${code(s.facts?.qualifiedName ?? s.title)}: ${firstSentence(s.facts?.docstring ?? "")} — ${cite(s)}`,
+      );
   }
   return lines.join("\n");
 }
@@ -210,7 +248,9 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
       const m = raw.match(/^- \[(\w+)\] ([\w-]+): (.+?)(?: \[(.+?)\])?$/);
       if (m) lines.push(`- **${m[1]}** ${m[2]}: ${m[3]}${m[4] ? ` — ${m[4]}` : ""}`);
     }
-    const summary = structure.text.split("\n").filter((l) => /^(Cycles|Highest fan-out|Highest fan-in):/.test(l));
+    const summary = structure.text
+      .split("\n")
+      .filter((l) => /^(Cycles|Highest fan-out|Highest fan-in):/.test(l));
     for (const s of summary) lines.push(`- ${s.replace(/\[(.+?)\]/g, "— $1")}`);
   }
   const flagged = symbols.slice(0, 4);
@@ -218,7 +258,9 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
     lines.push("", "**Code behind the findings**");
     for (const s of flagged) {
       const f = s.facts;
-      lines.push(`- ${code(f?.qualifiedName ?? s.title)} (fan-in ${f?.fanIn ?? 0}, fan-out ${f?.fanOut ?? 0}, ${s.endLine - s.startLine + 1} lines) — ${cite(s)}`);
+      lines.push(
+        `- ${code(f?.qualifiedName ?? s.title)} (fan-in ${f?.fanIn ?? 0}, fan-out ${f?.fanOut ?? 0}, ${s.endLine - s.startLine + 1} lines) — ${cite(s)}`,
+      );
     }
   }
   return lines.join("\n");
@@ -241,7 +283,9 @@ function relevantCodeSection(symbols: ContextItem[], max: number): string {
   for (const s of picked) {
     const f = s.facts as NonNullable<ContextItem["facts"]>;
     const doc = f.docstring ? `: ${firstSentence(f.docstring)}` : "";
-    lines.push(`- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${s.reason ? ` _(${s.reason})_` : ""}`);
+    lines.push(
+      `- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${s.reason ? ` _(${s.reason})_` : ""}`,
+    );
   }
   return lines.join("\n");
 }

@@ -28,7 +28,11 @@ export class ModelAnswerer implements Answerer {
     private readonly timeoutMs: number,
   ) {}
 
-  async answer(input: AnswerInput, onDelta: (text: string) => void, signal?: AbortSignal): Promise<AnswerOutput> {
+  async answer(
+    input: AnswerInput,
+    onDelta: (text: string) => void,
+    signal?: AbortSignal,
+  ): Promise<AnswerOutput> {
     const filter = createAnswerStreamFilter();
     let raw = "";
     const timeout = AbortSignal.timeout(this.timeoutMs);
@@ -67,7 +71,8 @@ export class ModelAnswerer implements Answerer {
     }
     // streamText ends the stream quietly on abort (onAbort, no error), so a timeout or a
     // cancelled request would otherwise pass a cut-off reply off as a complete answer.
-    if (signal?.aborted && !timeout.aborted) throw signal.reason ?? new DOMException("The request was aborted.", "AbortError");
+    if (signal?.aborted && !timeout.aborted)
+      throw signal.reason ?? new DOMException("The request was aborted.", "AbortError");
     if (timeout.aborted) throw new ProviderError("The language model did not answer in time.", "timeout");
     if (streamError) throw asProviderError(streamError, timeout);
     const reasoning = raw.match(/<reasoning>([\s\S]*?)(<\/reasoning>|$)/i)?.[1]?.trim() ?? "";
@@ -96,7 +101,9 @@ export class ModelAnswerer implements Answerer {
       system: SUFFICIENCY_SYSTEM,
       prompt: `Question: ${input.question}\n\nContext items:\n${input.context
         .map((c) => `- ${c.title} (${c.path ?? c.kind})`)
-        .join("\n")}\n\nKnowledge graph:\n${linearizeGraph(input.graph, 40)}\n\nStill missing, as described: ${fuzzyGaps.join("; ")}`,
+        .join(
+          "\n",
+        )}\n\nKnowledge graph:\n${linearizeGraph(input.graph, 40)}\n\nStill missing, as described: ${fuzzyGaps.join("; ")}`,
       output: Output.object({ schema: sufficiencySchema }),
       maxRetries: 0,
       abortSignal,
@@ -107,7 +114,10 @@ export class ModelAnswerer implements Answerer {
 
 function asProviderError(error: unknown, timeout: AbortSignal): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (timeout.aborted) return new ProviderError("The language model did not answer in time.", "timeout", { cause: error });
+  if (timeout.aborted)
+    return new ProviderError("The language model did not answer in time.", "timeout", { cause: error });
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError(`The language model provider failed: ${message.slice(0, 200)}`, "provider", { cause: error });
+  return new ProviderError(`The language model provider failed: ${message.slice(0, 200)}`, "provider", {
+    cause: error,
+  });
 }

@@ -28,10 +28,14 @@ async function askWith(reply: Reply, timeoutMs = 5000) {
   const scripted = scriptedModel([reply]);
   const log = new PartLog();
   const started = performance.now();
-  const result = await askQuestion({ repository: fx.repositoryId, question: QUESTION, overrides: { mode: "diagnostic" } }, log, {
-    model: null,
-    answerer: new ModelAnswerer(scripted.model, "mock:test", timeoutMs),
-  });
+  const result = await askQuestion(
+    { repository: fx.repositoryId, question: QUESTION, overrides: { mode: "diagnostic" } },
+    log,
+    {
+      model: null,
+      answerer: new ModelAnswerer(scripted.model, "mock:test", timeoutMs),
+    },
+  );
   return { result, log, scripted, elapsedMs: performance.now() - started };
 }
 
@@ -67,7 +71,15 @@ describe("answer fallback", () => {
 
   it("does not accept a reply cut off by the timeout as the answer", async () => {
     const run = await askWith(
-      { chunks: ["<answer>The card is", " declined by the gateway", " in charge_card.</answer>", "<missing>NONE</missing>"], delayMs: 300 },
+      {
+        chunks: [
+          "<answer>The card is",
+          " declined by the gateway",
+          " in charge_card.</answer>",
+          "<missing>NONE</missing>",
+        ],
+        delayMs: 300,
+      },
       200,
     );
     expectEvidenceFallback(run, /did not answer in time/);
@@ -105,9 +117,18 @@ describe("classifier", () => {
     // The rules would call this diagnostic; the model's choice must win.
     expect(classifyByRules(QUESTION).mode).toBe("diagnostic");
     const { result, log, notices } = await classifyWith([
-      JSON.stringify({ mode: "EXPLORATORY", reasoning: "It asks how the order flow reaches a 402.", scope: "shop/api.py" }),
+      JSON.stringify({
+        mode: "EXPLORATORY",
+        reasoning: "It asks how the order flow reaches a 402.",
+        scope: "shop/api.py",
+      }),
     ]);
-    expect(result.classification).toMatchObject({ mode: "exploratory", source: "llm", scope: "shop/api.py", forced: false });
+    expect(result.classification).toMatchObject({
+      mode: "exploratory",
+      source: "llm",
+      scope: "shop/api.py",
+      forced: false,
+    });
     expect(log.data<ClassificationPart>("data-classification")[0]?.data.mode).toBe("exploratory");
     expect(result.metadata.mode).toBe("exploratory");
     expect(notices.map((n) => n.code)).not.toContain("classifier_fallback");

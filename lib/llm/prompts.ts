@@ -17,9 +17,12 @@ Give one sentence of reasoning.`;
 export const REWRITE_SYSTEM = `Rewrite the user's latest message into a standalone question about the codebase, resolving pronouns and references ("it", "that function", "the same class") from the conversation. Keep code names exactly as written. If it is already standalone, return it unchanged. Reply with the question only.`;
 
 const MODE_GUIDANCE: Record<QueryMode, string> = {
-  diagnostic: "Trace the failure from where the error is raised back through its callers; name the state or input that causes it and the fix.",
-  exploratory: "Walk the execution flow step by step in order, naming each function and what it hands to the next.",
-  analytical: "Assess structure with evidence: dependencies, cycles, fan-in/fan-out hotspots, long functions; be concrete about risks and improvements.",
+  diagnostic:
+    "Trace the failure from where the error is raised back through its callers; name the state or input that causes it and the fix.",
+  exploratory:
+    "Walk the execution flow step by step in order, naming each function and what it hands to the next.",
+  analytical:
+    "Assess structure with evidence: dependencies, cycles, fan-in/fan-out hotspots, long functions; be concrete about risks and improvements.",
   conceptual: "Explain what it does and how to use it, from the documentation first and the code second.",
 };
 
@@ -47,10 +50,19 @@ export function answerUserPrompt(input: {
     for (const h of input.history.slice(-3)) parts.push(`Q: ${h.question}\nA: ${h.answer.slice(0, 600)}`);
   }
   parts.push(`## Question\n${input.question}`);
-  parts.push(`## Context (pass ${input.pass} of at most ${input.maxPasses})\n${input.context || "(nothing retrieved)"}`);
-  if (input.graph) parts.push(`## Evidence graph (relations between code in and around the context)\n${input.graph}`);
-  if (input.reasoningHistory.length) parts.push(`## Your reasoning in earlier passes\n${input.reasoningHistory.map((r, i) => `${i + 1}. ${r}`).join("\n")}`);
-  if (input.unavailable.length) parts.push(`## Known to be unavailable (do not request again)\n${input.unavailable.map((u) => `- ${u}`).join("\n")}`);
+  parts.push(
+    `## Context (pass ${input.pass} of at most ${input.maxPasses})\n${input.context || "(nothing retrieved)"}`,
+  );
+  if (input.graph)
+    parts.push(`## Evidence graph (relations between code in and around the context)\n${input.graph}`);
+  if (input.reasoningHistory.length)
+    parts.push(
+      `## Your reasoning in earlier passes\n${input.reasoningHistory.map((r, i) => `${i + 1}. ${r}`).join("\n")}`,
+    );
+  if (input.unavailable.length)
+    parts.push(
+      `## Known to be unavailable (do not request again)\n${input.unavailable.map((u) => `- ${u}`).join("\n")}`,
+    );
   return parts.join("\n\n");
 }
 

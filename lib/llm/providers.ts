@@ -48,12 +48,24 @@ export function createLanguageModel(choice: ProviderChoice): ConfiguredModel | n
   const label = `${choice.provider}:${modelId}`;
   switch (choice.provider) {
     case "openai":
-      return { model: createOpenAI({ apiKey: choice.apiKey, baseURL: choice.baseURL })(modelId), label, timeoutMs: choice.timeoutMs };
+      return {
+        model: createOpenAI({ apiKey: choice.apiKey, baseURL: choice.baseURL })(modelId),
+        label,
+        timeoutMs: choice.timeoutMs,
+      };
     case "anthropic":
-      return { model: createAnthropic({ apiKey: choice.apiKey, baseURL: choice.baseURL })(modelId), label, timeoutMs: choice.timeoutMs };
+      return {
+        model: createAnthropic({ apiKey: choice.apiKey, baseURL: choice.baseURL })(modelId),
+        label,
+        timeoutMs: choice.timeoutMs,
+      };
     case "openai-compatible":
       return {
-        model: createOpenAICompatible({ name: "openai-compatible", baseURL: choice.baseURL ?? "http://127.0.0.1:11434/v1", apiKey: choice.apiKey }).chatModel(modelId),
+        model: createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL: choice.baseURL ?? "http://127.0.0.1:11434/v1",
+          apiKey: choice.apiKey,
+        }).chatModel(modelId),
         label,
         timeoutMs: choice.timeoutMs,
       };

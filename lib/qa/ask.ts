@@ -104,13 +104,20 @@ export class MessageAssembler implements PartWriter {
       case "start":
       case "finish":
       case "message-metadata":
-        if (part.messageMetadata) this.metadata = { ...this.metadata, ...(part.messageMetadata as Partial<AnswerMetadata>) };
+        if (part.messageMetadata)
+          this.metadata = { ...this.metadata, ...(part.messageMetadata as Partial<AnswerMetadata>) };
         break;
       default:
         if (part.type.startsWith("data-")) {
           const data = part as { type: string; id?: string; data: unknown };
-          const index = data.id ? this.parts.findIndex((p) => "id" in p && p.id === data.id && p.type === data.type) : -1;
-          const entry = { type: data.type, id: data.id, data: data.data } as WayfinderUIMessage["parts"][number];
+          const index = data.id
+            ? this.parts.findIndex((p) => "id" in p && p.id === data.id && p.type === data.type)
+            : -1;
+          const entry = {
+            type: data.type,
+            id: data.id,
+            data: data.data,
+          } as WayfinderUIMessage["parts"][number];
           if (index >= 0) this.parts[index] = entry;
           else this.parts.push(entry);
         }
@@ -133,12 +140,18 @@ export async function validateAskRequest(request: Pick<AskRequest, "repository" 
   if (!question) throw new WayfinderError("bad_request:question", "The question is empty.");
   const maxChars = env().WAYFINDER_MAX_QUESTION_CHARS;
   if (question.length > maxChars) {
-    throw new WayfinderError("payload_too_large:question", `The question is too long (${question.length} characters; the limit is ${maxChars}).`);
+    throw new WayfinderError(
+      "payload_too_large:question",
+      `The question is too long (${question.length} characters; the limit is ${maxChars}).`,
+    );
   }
   const repository = await requireRepository(request.repository);
   const generationId = repository.activeGenerationId;
   if (!generationId) {
-    throw new WayfinderError("conflict:not_indexed", `Repository "${repository.name}" has no finished index yet.`);
+    throw new WayfinderError(
+      "conflict:not_indexed",
+      `Repository "${repository.name}" has no finished index yet.`,
+    );
   }
   const existing = request.sessionId ? await getSession(request.sessionId) : null;
   if (existing && existing.repositoryId !== repository.id) {
@@ -147,7 +160,11 @@ export async function validateAskRequest(request: Pick<AskRequest, "repository" 
   return { question, repository, generationId };
 }
 
-export async function askQuestion(request: AskRequest, writer: PartWriter, deps: AskDependencies = {}): Promise<AskResult> {
+export async function askQuestion(
+  request: AskRequest,
+  writer: PartWriter,
+  deps: AskDependencies = {},
+): Promise<AskResult> {
   const t0 = performance.now();
   const { question, repository, generationId } = await validateAskRequest(request);
   const messageId = randomUUID();
@@ -165,7 +182,15 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
   });
   const model = deps.model === undefined ? defaultModel() : deps.model;
   const session = deps.ephemeral
-    ? { id: randomUUID(), isNew: true, expired: false, generationId, cache: [], notFound: new Set<string>(), history: [] }
+    ? {
+        id: randomUUID(),
+        isNew: true,
+        expired: false,
+        generationId,
+        cache: [],
+        notFound: new Set<string>(),
+        history: [],
+      }
     : await openSession({
         sessionId: request.sessionId,
         repositoryId: repository.id,
@@ -173,7 +198,11 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
         title: question.slice(0, 120),
         ttlMinutes: config.sessionTtlMinutes,
       });
-  emit({ type: "start", messageId, messageMetadata: { sessionId: session.id, repositoryId: repository.id, generationId } });
+  emit({
+    type: "start",
+    messageId,
+    messageMetadata: { sessionId: session.id, repositoryId: repository.id, generationId },
+  });
 
   const notices: NoticePart[] = [];
   const notice = (n: NoticePart) => {
@@ -181,7 +210,11 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
     emit({ type: "data-notice", id: `notice-${notices.length}`, data: n });
   };
   if (session.expired) {
-    notice({ level: "info", code: "session_refreshed", message: "This session's cached context expired or the index changed, so retrieval starts fresh." });
+    notice({
+      level: "info",
+      code: "session_refreshed",
+      message: "This session's cached context expired or the index changed, so retrieval starts fresh.",
+    });
   }
 
   const tClassify = performance.now();
@@ -193,17 +226,25 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
     model,
     signal: request.signal,
   });
-  const classification: ClassificationPart = { ...classified, rewrittenQuestion: rewrite.rewritten ? rewrite.question : null };
+  const classification: ClassificationPart = {
+    ...classified,
+    rewrittenQuestion: rewrite.rewritten ? rewrite.question : null,
+  };
   const classifyMs = Math.round(performance.now() - tClassify);
   emit({ type: "data-classification", id: "classification", data: classification });
   if (modelError) {
-    notice({ level: "warning", code: "classifier_fallback", message: `The model could not classify the question (${modelError}); the built-in rules did.` });
+    notice({
+      level: "warning",
+      code: "classifier_fallback",
+      message: `The model could not classify the question (${modelError}); the built-in rules did.`,
+    });
   }
 
   const anchors = extractAnchors(rewrite.question);
   const reader = new SourceReader(generationId);
   const fallback = new EvidenceEngine();
-  const answerer = deps.answerer ?? (model ? new ModelAnswerer(model.model, model.label, model.timeoutMs) : fallback);
+  const answerer =
+    deps.answerer ?? (model ? new ModelAnswerer(model.model, model.label, model.timeoutMs) : fallback);
   let loop: LoopResult;
   try {
     loop = await runLoop(
@@ -231,7 +272,14 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
             pass,
           }),
         resolveGaps: (input) =>
-          resolveGaps({ ...input, generationId, repositoryId: repository.id, reader, config, mode: classification.mode }),
+          resolveGaps({
+            ...input,
+            generationId,
+            repositoryId: repository.id,
+            reader,
+            config,
+            mode: classification.mode,
+          }),
         buildGraph: (items) => buildEvidenceGraph(generationId, items),
         answerer,
         fallback,
@@ -242,7 +290,11 @@ export async function askQuestion(request: AskRequest, writer: PartWriter, deps:
         onTextDelta: (pass, delta) => emit({ type: "text-delta", id: `answer-${pass}`, delta }),
         onTextEnd: (pass) => emit({ type: "text-end", id: `answer-${pass}` }),
         onFallback: (reason) =>
-          notice({ level: "warning", code: "provider_fallback", message: `${reason} Answering with the offline evidence engine instead.` }),
+          notice({
+            level: "warning",
+            code: "provider_fallback",
+            message: `${reason} Answering with the offline evidence engine instead.`,
+          }),
       },
     );
   } catch (error) {

@@ -27,11 +27,20 @@ export interface ClassifyResult {
   modelError: string | null;
 }
 
-export async function classifyQuestion(question: string, options: ClassifyOptions = {}): Promise<ClassifyResult> {
+export async function classifyQuestion(
+  question: string,
+  options: ClassifyOptions = {},
+): Promise<ClassifyResult> {
   const rules = classifyByRules(question);
   if (options.forcedMode) {
     return {
-      classification: { mode: options.forcedMode, reasoning: "Mode chosen by the request.", scope: rules.scope, forced: true, source: "forced" },
+      classification: {
+        mode: options.forcedMode,
+        reasoning: "Mode chosen by the request.",
+        scope: rules.scope,
+        forced: true,
+        source: "forced",
+      },
       modelError: null,
     };
   }
@@ -58,13 +67,25 @@ export async function classifyQuestion(question: string, options: ClassifyOption
       };
     } catch (error) {
       return {
-        classification: { mode: rules.mode, reasoning: rules.reasoning, scope: rules.scope, forced: false, source: "rules" },
+        classification: {
+          mode: rules.mode,
+          reasoning: rules.reasoning,
+          scope: rules.scope,
+          forced: false,
+          source: "rules",
+        },
         modelError: error instanceof Error ? error.message.slice(0, 200) : String(error),
       };
     }
   }
   return {
-    classification: { mode: rules.mode, reasoning: rules.reasoning, scope: rules.scope, forced: false, source: "rules" },
+    classification: {
+      mode: rules.mode,
+      reasoning: rules.reasoning,
+      scope: rules.scope,
+      forced: false,
+      source: "rules",
+    },
     modelError: null,
   };
 }

@@ -36,7 +36,11 @@ export const cgragConfigSchema = z
     truncateLongFunctions: z.boolean(),
     semanticTopK: z.number().int().min(1).max(20),
     docstringMaxLength: z.number().int().min(0).max(4000),
-    sessionTtlMinutes: z.number().int().min(1).max(7 * 24 * 60),
+    sessionTtlMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60),
     sessionMaxCachedSources: z.number().int().min(0).max(500),
     highConfidenceThreshold: z.number().min(0).max(1),
     mediumConfidenceThreshold: z.number().min(0).max(1),
@@ -206,7 +210,8 @@ export function effectiveConfig(input: {
   }
   if (input.settings) config = mergeConfig(config, input.settings);
   config = QUALITY_PRESETS[input.overrides?.quality ?? "balanced"](config);
-  if (input.overrides?.maxPasses !== undefined) config = mergeConfig(config, { maxPasses: input.overrides.maxPasses });
+  if (input.overrides?.maxPasses !== undefined)
+    config = mergeConfig(config, { maxPasses: input.overrides.maxPasses });
   return config;
 }
 

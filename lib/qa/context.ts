@@ -50,7 +50,9 @@ export function parseJsonList(text: string): string[] {
   try {
     const value = JSON.parse(text) as unknown;
     if (!Array.isArray(value)) return [];
-    return value.map((v) => (typeof v === "string" ? v : typeof v === "object" && v && "raw" in v ? String(v.raw) : String(v)));
+    return value.map((v) =>
+      typeof v === "string" ? v : typeof v === "object" && v && "raw" in v ? String(v.raw) : String(v),
+    );
   } catch {
     return [];
   }
@@ -123,7 +125,12 @@ export async function symbolItem(
   }
   let tokens = countTokens(body);
   if (tokens > options.maxTokens) {
-    body = truncateSource({ source: body, budget: options.maxTokens, docstring: symbol.docstring, language: symbol.language });
+    body = truncateSource({
+      source: body,
+      budget: options.maxTokens,
+      docstring: symbol.docstring,
+      language: symbol.language,
+    });
     tokens = countTokens(body);
     truncated = true;
   }
@@ -228,7 +235,8 @@ export class ContextSet {
 
   add(item: ContextItem): boolean {
     if (this.items.has(item.key)) return false;
-    if (item.path && item.kind !== "file" && this.covers(item.path, item.startLine, item.endLine)) return false;
+    if (item.path && item.kind !== "file" && this.covers(item.path, item.startLine, item.endLine))
+      return false;
     this.items.set(item.key, item);
     return true;
   }

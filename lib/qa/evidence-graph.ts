@@ -51,7 +51,12 @@ export async function buildEvidenceGraph(generationId: string, items: ContextIte
       targets.add(e.dstId);
     }
     for (const e of callers) {
-      pending.push({ subject: f.qualifiedName, relation: "called_by", id: e.srcId, confidence: e.confidence });
+      pending.push({
+        subject: f.qualifiedName,
+        relation: "called_by",
+        id: e.srcId,
+        confidence: e.confidence,
+      });
       targets.add(e.srcId);
     }
   }
@@ -80,7 +85,10 @@ function triple(subject: string, relation: Relation, object: string): Triple {
 /** One line per triple, grouped by subject, for prompts. */
 export function linearizeGraph(graph: EvidenceGraph, maxLines = 80): string {
   const lines = graph.triples.slice(0, maxLines).map((t) => {
-    const where = t.objectPath && t.objectLines ? ` (${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}${t.inContext ? "" : ", not in context"})` : "";
+    const where =
+      t.objectPath && t.objectLines
+        ? ` (${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}${t.inContext ? "" : ", not in context"})`
+        : "";
     const object = t.relation === "emits" ? JSON.stringify(t.object) : t.object;
     return `(${t.subject}) -[${t.relation}]-> (${object})${where}`;
   });

@@ -60,12 +60,26 @@ export async function resolveGaps(input: GapResolutionInput): Promise<GapResolut
   for (const gap of input.gaps) {
     const key = normalizeGap(gap);
     if (input.notFound.has(key)) {
-      reports.push({ gap, status: "skipped", via: null, found: [], searched: [], note: "already known to be unresolvable in this session" });
+      reports.push({
+        gap,
+        status: "skipped",
+        via: null,
+        found: [],
+        searched: [],
+        note: "already known to be unresolvable in this session",
+      });
       continue;
     }
     const remaining = input.budget - used;
     if (remaining < MIN_GAP_BUDGET) {
-      reports.push({ gap, status: "skipped", via: null, found: [], searched: [], note: "gap budget for this pass is spent" });
+      reports.push({
+        gap,
+        status: "skipped",
+        via: null,
+        found: [],
+        searched: [],
+        note: "gap budget for this pass is spent",
+      });
       continue;
     }
     const perGap = Math.min(input.config.perGapBudget, remaining);
@@ -73,10 +87,24 @@ export async function resolveGaps(input: GapResolutionInput): Promise<GapResolut
     if (attempt.items.length === 0) {
       // Already in context counts as resolved: the answerer just has to look again.
       if (attempt.alreadyInContext.length) {
-        reports.push({ gap, status: "resolved", via: "cache", found: attempt.alreadyInContext, searched: attempt.searched, note: "already in the context" });
+        reports.push({
+          gap,
+          status: "resolved",
+          via: "cache",
+          found: attempt.alreadyInContext,
+          searched: attempt.searched,
+          note: "already in the context",
+        });
       } else {
         input.notFound.add(key);
-        reports.push({ gap, status: "unresolved", via: null, found: [], searched: attempt.searched, note: null });
+        reports.push({
+          gap,
+          status: "unresolved",
+          via: null,
+          found: [],
+          searched: attempt.searched,
+          note: null,
+        });
       }
       continue;
     }
@@ -145,7 +173,10 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
     const files = await filesBySuffix(generationId, target.path.replace(/^\.?\//, ""), 5);
     const last = target.symbol.split(".").pop() ?? target.symbol;
     const candidates = (await symbolsByName(generationId, last, 30)).filter(
-      (s) => files.includes(s.path) || s.path.endsWith(target.path as string) || s.path.includes(target.path as string),
+      (s) =>
+        files.includes(s.path) ||
+        s.path.endsWith(target.path as string) ||
+        s.path.includes(target.path as string),
     );
     const exact = candidates.filter((s) => s.qualifiedName === target.symbol || s.name === target.symbol);
     const hit = await toItems(exact.length ? exact : candidates, "direct", "direct lookup");
@@ -164,8 +195,21 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
       const content = await input.reader.slice(file, 1, 80);
       if (content && !input.context.covers(file, 1, 80)) {
         const item = textItem(
-          { path: file, startLine: 1, endLine: Math.min(80, content.split("\n").length), title: file, text: content, kind: "file" },
-          { reason: `file named in gap: ${gap}`, score: 0.5, origin: "gap", pass: input.pass, maxTokens: budget },
+          {
+            path: file,
+            startLine: 1,
+            endLine: Math.min(80, content.split("\n").length),
+            title: file,
+            text: content,
+            kind: "file",
+          },
+          {
+            reason: `file named in gap: ${gap}`,
+            score: 0.5,
+            origin: "gap",
+            pass: input.pass,
+            maxTokens: budget,
+          },
         );
         return { items: [item], via: "file", searched, alreadyInContext: already };
       }
@@ -174,8 +218,12 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   // 3. A function or class name.
   if (target.symbol) {
     searched.push(`symbol named ${target.symbol}`);
-    const byQualified = target.symbol.includes(".") ? await symbolsByQualifiedName(generationId, target.symbol, 5) : [];
-    const byName = byQualified.length ? byQualified : await symbolsByName(generationId, target.symbol.split(".").pop() ?? target.symbol, 6);
+    const byQualified = target.symbol.includes(".")
+      ? await symbolsByQualifiedName(generationId, target.symbol, 5)
+      : [];
+    const byName = byQualified.length
+      ? byQualified
+      : await symbolsByName(generationId, target.symbol.split(".").pop() ?? target.symbol, 6);
     // Prefer definitions close to what is already in context (same files first).
     const contextPaths = new Set(input.context.list().map((i) => i.path));
     byName.sort((a, b) => Number(contextPaths.has(b.path)) - Number(contextPaths.has(a.path)));
@@ -192,7 +240,9 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   // Vector search always returns its top k, however unrelated; a hit only resolves the
   // gap when it shares a word with what was asked for, or nothing would ever be unresolvable.
   const terms = gapTerms(gap, target);
-  const hits = (await hybridSearch(input.repositoryId, generationId, query, { limit: input.config.semanticTopK })).filter((h) => {
+  const hits = (
+    await hybridSearch(input.repositoryId, generationId, query, { limit: input.config.semanticTopK })
+  ).filter((h) => {
     const hay = `${h.path}\n${h.symbolId ?? ""}\n${h.title}\n${h.text}`.toLowerCase();
     return terms.some((t) => hay.includes(t));
   });
@@ -200,11 +250,21 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   const symbols = await symbolsByQualifiedIds(generationId, symbolIds);
   const hit = await toItems(symbols, "semantic", "semantic match");
   if (hit) return hit;
-  const textHits = hits.filter((h) => !h.symbolId && !input.context.has(`${h.path}:${h.startLine}-${h.endLine}`));
+  const textHits = hits.filter(
+    (h) => !h.symbolId && !input.context.has(`${h.path}:${h.startLine}-${h.endLine}`),
+  );
   if (textHits.length) {
-    const items = textHits.slice(0, 2).map((h) =>
-      textItem(h, { reason: `semantic match (gap: ${gap})`, score: 0.4, origin: "gap", pass: input.pass, maxTokens: Math.floor(budget / 2) }),
-    );
+    const items = textHits
+      .slice(0, 2)
+      .map((h) =>
+        textItem(h, {
+          reason: `semantic match (gap: ${gap})`,
+          score: 0.4,
+          origin: "gap",
+          pass: input.pass,
+          maxTokens: Math.floor(budget / 2),
+        }),
+      );
     return { items, via: "semantic", searched, alreadyInContext: already };
   }
   return { items: [], via: null, searched, alreadyInContext: already };
@@ -212,7 +272,10 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
 
 /** Words a semantic hit must contain: a named symbol's parts, a named file's stem, else the gap's own words. */
 function gapTerms(gap: string, target: ReturnType<typeof parseGapTarget>): string[] {
-  const stem = target.path?.split("/").pop()?.replace(/\.[^.]+$/, "");
+  const stem = target.path
+    ?.split("/")
+    .pop()
+    ?.replace(/\.[^.]+$/, "");
   const source = target.symbol ?? stem ?? gap;
   return queryTerms(source).filter((t) => t.length >= 3);
 }
@@ -228,14 +291,22 @@ async function modeSpecific(
     const exception = gap.match(/\b([A-Z]\w*(?:Error|Exception|Declined|Failure|Fault))\b/)?.[1];
     if (exception) {
       searched.push(`functions raising ${exception}`);
-      const hit = await toItems(await symbolsRaising(generationId, [exception], 5), "mode", `raises ${exception}`);
+      const hit = await toItems(
+        await symbolsRaising(generationId, [exception], 5),
+        "mode",
+        `raises ${exception}`,
+      );
       if (hit) return hit;
     }
     const quoted = gap.match(/["'“]([^"'”]{8,})["'”]/)?.[1];
     if (quoted || /error|exception|fail|invalid|raise|throw/i.test(gap)) {
       const fragment = quoted ?? gap.replace(/^(the|where|what|which)\s+/i, "").slice(0, 60);
       searched.push(`error strings containing "${fragment.slice(0, 50)}"`);
-      const hit = await toItems(await symbolsWithErrorString(generationId, fragment, 5), "mode", "emits a matching error");
+      const hit = await toItems(
+        await symbolsWithErrorString(generationId, fragment, 5),
+        "mode",
+        "emits a matching error",
+      );
       if (hit) return hit;
     }
   }
@@ -247,7 +318,14 @@ async function modeSpecific(
       const origin = (await symbolsByName(generationId, name.split(".").pop() ?? name, 3))[0];
       if (origin) {
         const edges = await calleesOf(generationId, origin.qualifiedId, 10);
-        const hit = await toItems(await symbolsByQualifiedIds(generationId, edges.flatMap((e) => (e.dstId ? [e.dstId] : []))), "mode", `called by ${origin.qualifiedName}`);
+        const hit = await toItems(
+          await symbolsByQualifiedIds(
+            generationId,
+            edges.flatMap((e) => (e.dstId ? [e.dstId] : [])),
+          ),
+          "mode",
+          `called by ${origin.qualifiedName}`,
+        );
         if (hit) return hit;
       }
     }

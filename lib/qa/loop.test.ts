@@ -60,11 +60,14 @@ async function ask(
   return { result, log, scripted, passes };
 }
 
-const gapReport = (pass: PassPart | undefined, gap: string): GapReport | undefined => pass?.gaps.find((g) => g.gap === gap);
+const gapReport = (pass: PassPart | undefined, gap: string): GapReport | undefined =>
+  pass?.gaps.find((g) => g.gap === gap);
 
 describe("passes", () => {
   it("answers in one pass when the model names no gaps", async () => {
-    const { result, scripted, passes, log } = await ask([tagged("`charge_card` raises it (shop/payments.py:12-19).", "NONE")]);
+    const { result, scripted, passes, log } = await ask([
+      tagged("`charge_card` raises it (shop/payments.py:12-19).", "NONE"),
+    ]);
     expect(scripted.streamCalls).toBe(1);
     expect(result.metadata.passesUsed).toBe(1);
     expect(result.metadata.stopReason).toBe("no-gaps");
@@ -93,10 +96,22 @@ describe("passes", () => {
     expect(second).toContain("def compute_total(items: list) -> float:");
 
     const pass2 = passes.get("pass-2");
-    expect(gapReport(pass2, "lookup_rate in shop/pricing.py")).toMatchObject({ status: "resolved", via: "direct", found: [lookupRate] });
-    expect(gapReport(pass2, "compute_total()")).toMatchObject({ status: "resolved", via: "function", found: [computeTotal] });
-    expect(pass2?.added.map((a) => `${a.path}:${a.startLine}-${a.endLine}`)).toEqual(expect.arrayContaining([lookupRate, computeTotal]));
-    expect(result.metadata.gapsResolved).toEqual(expect.arrayContaining(["lookup_rate in shop/pricing.py", "compute_total()"]));
+    expect(gapReport(pass2, "lookup_rate in shop/pricing.py")).toMatchObject({
+      status: "resolved",
+      via: "direct",
+      found: [lookupRate],
+    });
+    expect(gapReport(pass2, "compute_total()")).toMatchObject({
+      status: "resolved",
+      via: "function",
+      found: [computeTotal],
+    });
+    expect(pass2?.added.map((a) => `${a.path}:${a.startLine}-${a.endLine}`)).toEqual(
+      expect.arrayContaining([lookupRate, computeTotal]),
+    );
+    expect(result.metadata.gapsResolved).toEqual(
+      expect.arrayContaining(["lookup_rate in shop/pricing.py", "compute_total()"]),
+    );
     expect(result.metadata.gapsUnresolved).toEqual([]);
     // Each pass streams its own text part; the stored message keeps only the final one.
     expect(log.ofType("text-start").map((p) => p.id)).toEqual(["answer-1", "answer-2"]);
@@ -121,21 +136,29 @@ describe("passes", () => {
 
   it("stops with no-new-context when gaps only point at what is already in context", async () => {
     const chargeCard = await where("charge_card");
-    const { result, scripted, passes } = await ask([tagged("It is charge_card.", ["charge_card in shop/payments.py"])]);
+    const { result, scripted, passes } = await ask([
+      tagged("It is charge_card.", ["charge_card in shop/payments.py"]),
+    ]);
     // The loop does not ask the model again for an unchanged context.
     expect(scripted.streamCalls).toBe(1);
     expect(result.metadata.stopReason).toBe("no-new-context");
     const pass2 = passes.get("pass-2");
     expect(pass2?.stopReason).toBe("no-new-context");
     expect(pass2?.added).toEqual([]);
-    expect(gapReport(pass2, "charge_card in shop/payments.py")).toMatchObject({ status: "resolved", via: "cache", found: [chargeCard] });
+    expect(gapReport(pass2, "charge_card in shop/payments.py")).toMatchObject({
+      status: "resolved",
+      via: "cache",
+      found: [chargeCard],
+    });
     expect(result.metadata.passesUsed).toBe(1);
   });
 });
 
 describe("budget", () => {
   it("stops after pass 1 when there is no gap budget at all", async () => {
-    const { result, scripted, passes } = await ask([tagged("a", ["lookup_rate in shop/pricing.py"])], { settings: { gapResolutionBudget: 0 } });
+    const { result, scripted, passes } = await ask([tagged("a", ["lookup_rate in shop/pricing.py"])], {
+      settings: { gapResolutionBudget: 0 },
+    });
     expect(scripted.streamCalls).toBe(1);
     expect(result.metadata.stopReason).toBe("budget-exhausted");
     expect(passes.has("pass-2")).toBe(false);
@@ -145,7 +168,10 @@ describe("budget", () => {
   it("stops once the gap budget is too small for another gap", async () => {
     const settings = { gapResolutionBudget: 100, perGapBudget: 100, perPassGapBudget: [100] };
     const { result, scripted, passes } = await ask(
-      [tagged("a", ["compute_total in shop/pricing.py", "lookup_rate in shop/pricing.py"]), tagged("b", ["apply_coupon in shop/pricing.py"])],
+      [
+        tagged("a", ["compute_total in shop/pricing.py", "lookup_rate in shop/pricing.py"]),
+        tagged("b", ["apply_coupon in shop/pricing.py"]),
+      ],
       { settings },
     );
     expect(scripted.streamCalls).toBe(2);
@@ -166,7 +192,11 @@ describe("unresolvable gaps", () => {
       tagged("b", [MISSING_GAP]),
       tagged("c", "NONE"),
     ]);
-    const loop = realLoop(fx, { question: QUESTION, mode: "diagnostic", answerer: new ModelAnswerer(scripted.model, "mock:test", 5000) });
+    const loop = realLoop(fx, {
+      question: QUESTION,
+      mode: "diagnostic",
+      answerer: new ModelAnswerer(scripted.model, "mock:test", 5000),
+    });
     const result = await runLoop(loop.input, loop.deps);
 
     expect(result.stopReason).toBe("all-gaps-unresolvable");
@@ -188,7 +218,10 @@ describe("unresolvable gaps", () => {
     const first = await ask([tagged("a", [MISSING_GAP]), tagged("b", "NONE")], { sessionId });
     expect(first.passes.get("pass-2")?.gaps[0]).toMatchObject({ gap: MISSING_GAP, status: "unresolved" });
 
-    const second = await ask([tagged("c", [MISSING_GAP])], { sessionId, question: "Where is PaymentDeclined raised?" });
+    const second = await ask([tagged("c", [MISSING_GAP])], {
+      sessionId,
+      question: "Where is PaymentDeclined raised?",
+    });
     expect(second.result.sessionId).toBe(sessionId);
     expect(second.scripted.streamCalls).toBe(1);
     expect(second.result.metadata.stopReason).toBe("all-gaps-unresolvable");
@@ -202,7 +235,10 @@ describe("unresolvable gaps", () => {
 describe("sessions", () => {
   it("reuses cached context and the conversation in a follow-up", async () => {
     const sessionId = "session-reuse-0001";
-    const first = await ask([tagged("`charge_card` raises it.", "NONE")], { sessionId, question: "Why does charge_card raise PaymentDeclined?" });
+    const first = await ask([tagged("`charge_card` raises it.", "NONE")], {
+      sessionId,
+      question: "Why does charge_card raise PaymentDeclined?",
+    });
     expect(first.result.metadata.contextFromCache).toBe(false);
 
     const second = await ask([tagged("It is called by place_order.", "NONE")], {
@@ -217,7 +253,14 @@ describe("sessions", () => {
     // The earlier answer's source for charge_card comes back from the session cache.
     const [charge] = await symbolsByName(fx.generationId, "charge_card");
     const cached = second.result.loop.context.filter((i) => i.origin === "cache");
-    expect(cached.some((i) => i.path === charge?.path && i.startLine <= (charge?.startLine ?? 0) && i.endLine >= (charge?.endLine ?? 0))).toBe(true);
+    expect(
+      cached.some(
+        (i) =>
+          i.path === charge?.path &&
+          i.startLine <= (charge?.startLine ?? 0) &&
+          i.endLine >= (charge?.endLine ?? 0),
+      ),
+    ).toBe(true);
     const prompt = second.scripted.prompts()[0] ?? "";
     expect(prompt).toContain("Earlier in this conversation");
     expect(prompt).toContain("Why does charge_card raise PaymentDeclined?");
@@ -226,11 +269,20 @@ describe("sessions", () => {
 
   it("drops the cache and the not-found set of an expired session, with a notice", async () => {
     const sessionId = "session-expiry-001";
-    await ask([tagged("a", [MISSING_GAP]), tagged("b", "NONE")], { sessionId, question: "Why does charge_card raise PaymentDeclined?" });
+    await ask([tagged("a", [MISSING_GAP]), tagged("b", "NONE")], {
+      sessionId,
+      question: "Why does charge_card raise PaymentDeclined?",
+    });
     const client = await db();
-    await client.session.update({ where: { id: sessionId }, data: { lastAccessedAt: new Date(Date.now() - 2 * 60 * 60_000) } });
+    await client.session.update({
+      where: { id: sessionId },
+      data: { lastAccessedAt: new Date(Date.now() - 2 * 60 * 60_000) },
+    });
 
-    const second = await ask([tagged("c", [MISSING_GAP]), tagged("d", "NONE")], { sessionId, question: "Why does charge_card raise PaymentDeclined?" });
+    const second = await ask([tagged("c", [MISSING_GAP]), tagged("d", "NONE")], {
+      sessionId,
+      question: "Why does charge_card raise PaymentDeclined?",
+    });
     const notices = second.log.data<{ code: string }>("data-notice").map((n) => n.data.code);
     expect(notices).toContain("session_refreshed");
     expect(second.result.metadata.contextFromCache).toBe(false);

@@ -19,7 +19,9 @@ import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./
 
 export interface LoopDependencies {
   retrieve: (pass: number) => Promise<RetrievalOutput>;
-  resolveGaps: (input: Omit<GapResolutionInput, "generationId" | "repositoryId" | "reader" | "config" | "mode">) => Promise<GapResolutionResult>;
+  resolveGaps: (
+    input: Omit<GapResolutionInput, "generationId" | "repositoryId" | "reader" | "config" | "mode">,
+  ) => Promise<GapResolutionResult>;
   buildGraph: (items: ContextItem[]) => Promise<EvidenceGraph>;
   answerer: Answerer;
   /** used when `answerer` fails with a ProviderError */
@@ -64,15 +66,29 @@ export interface LoopResult {
   contextFromCache: boolean;
   diagram: DiagramPart | null;
   retrieval: RetrievalOutput;
-  budget: { limit: number; used: number; initial: number; perPass: number[]; gapBudget: number; gapUsed: number };
+  budget: {
+    limit: number;
+    used: number;
+    initial: number;
+    perPass: number[];
+    gapBudget: number;
+    gapUsed: number;
+  };
   fallback: string | null;
   engine: string;
   reasoning: string[];
 }
 
 /** Cached items worth reusing for this question: they mention one of its terms. */
-export function relevantCache(cache: ContextItem[], question: string, anchors: Anchors, maxTokens: number): ContextItem[] {
-  const needles = [...anchors.identifiers, ...anchors.keywords].map((n) => n.toLowerCase()).filter((n) => n.length >= 4);
+export function relevantCache(
+  cache: ContextItem[],
+  question: string,
+  anchors: Anchors,
+  maxTokens: number,
+): ContextItem[] {
+  const needles = [...anchors.identifiers, ...anchors.keywords]
+    .map((n) => n.toLowerCase())
+    .filter((n) => n.length >= 4);
   if (needles.length === 0) return [];
   const out: ContextItem[] = [];
   let used = 0;
@@ -86,7 +102,11 @@ export function relevantCache(cache: ContextItem[], question: string, anchors: A
   return out;
 }
 
-export async function runLoop(input: LoopInput, deps: LoopDependencies, events: LoopEvents = {}): Promise<LoopResult> {
+export async function runLoop(
+  input: LoopInput,
+  deps: LoopDependencies,
+  events: LoopEvents = {},
+): Promise<LoopResult> {
   const { config } = input;
   const maxPasses = config.features.useGapResolution ? config.maxPasses : 1;
   const context = new ContextSet();
@@ -106,11 +126,20 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
 
   // What the gap resolution of a pass may spend: its own share, capped by what is left overall.
   const gapBudgetLeft = (pass: number) =>
-    Math.min(gapBudgetForPass(config, pass), config.gapResolutionBudget - gapUsed, config.totalContextBudget - context.tokens);
+    Math.min(
+      gapBudgetForPass(config, pass),
+      config.gapResolutionBudget - gapUsed,
+      config.totalContextBudget - context.tokens,
+    );
 
   const started = performance.now();
   const retrieval = await deps.retrieve(1);
-  const cached = relevantCache(input.cache, input.question, input.anchors, Math.floor(config.initialRetrievalBudget / 3));
+  const cached = relevantCache(
+    input.cache,
+    input.question,
+    input.anchors,
+    Math.floor(config.initialRetrievalBudget / 3),
+  );
   for (const item of cached) context.add(item);
   for (const item of retrieval.items) context.add(item);
   const initialTokens = context.tokens;
@@ -138,7 +167,14 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
     } else {
       events.onPass?.({ ...part });
       const budget = gapBudgetLeft(pass);
-      const resolved = await deps.resolveGaps({ gaps: pendingGaps, context, notFound: input.notFound, pass, budget, subQueries });
+      const resolved = await deps.resolveGaps({
+        gaps: pendingGaps,
+        context,
+        notFound: input.notFound,
+        pass,
+        budget,
+        subQueries,
+      });
       added = resolved.items;
       gapUsed += resolved.tokens;
       perPass.push(resolved.tokens);
@@ -161,11 +197,20 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
         break;
       }
     }
-    part.added = added.map((i) => ({ title: i.title, path: i.path ?? "", startLine: i.startLine, endLine: i.endLine, reason: i.reason }));
+    part.added = added.map((i) => ({
+      title: i.title,
+      path: i.path ?? "",
+      startLine: i.startLine,
+      endLine: i.endLine,
+      reason: i.reason,
+    }));
     part.addedTokens = added.reduce((n, i) => n + i.tokens, 0);
     part.contextTokens = context.tokens;
     part.phase = "answering";
-    part.label = pass === 1 ? "Answering…" : `Refining the answer with ${added.length} new item${added.length === 1 ? "" : "s"}…`;
+    part.label =
+      pass === 1
+        ? "Answering…"
+        : `Refining the answer with ${added.length} new item${added.length === 1 ? "" : "s"}…`;
     events.onPass?.({ ...part });
 
     const items = context.list();
@@ -186,10 +231,14 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
     events.onTextStart?.(pass);
     let output;
     try {
-      output = await answerer.answer(answerInput, (d) => {
-        draft += d;
-        events.onTextDelta?.(pass, d);
-      }, input.signal);
+      output = await answerer.answer(
+        answerInput,
+        (d) => {
+          draft += d;
+          events.onTextDelta?.(pass, d);
+        },
+        input.signal,
+      );
     } catch (error) {
       if (!(error instanceof ProviderError) || answerer === deps.fallback) throw error;
       fallback = error.message;
@@ -218,14 +267,18 @@ export async function runLoop(input: LoopInput, deps: LoopDependencies, events: 
       for (const g of gaps) if (!gapsResolved.includes(g)) gapsUnresolved.add(g);
     }
     part.phase = "done";
-    part.label = pass === 1 ? "Answered from the initial retrieval" : `Answered with ${added.length} more item${added.length === 1 ? "" : "s"}`;
+    part.label =
+      pass === 1
+        ? "Answered from the initial retrieval"
+        : `Answered with ${added.length} more item${added.length === 1 ? "" : "s"}`;
     part.stopReason = stop;
     part.durationMs = Math.round(performance.now() - passStart);
     events.onPass?.({ ...part });
     passes.push({
       part,
       files: rankedFiles(pass === 1 ? retrieval.rankedFiles : [], added),
-      symbols: pass === 1 ? retrieval.rankedSymbols : added.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])),
+      symbols:
+        pass === 1 ? retrieval.rankedSymbols : added.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])),
       answer,
     });
     if (stop) {

@@ -19,13 +19,21 @@ export interface RetrievalReport {
 
 const silent: PartWriter = { write: () => undefined };
 
-export async function retrieveReport(repository: string, question: string, overrides: RequestOverrides = {}): Promise<RetrievalReport> {
+export async function retrieveReport(
+  repository: string,
+  question: string,
+  overrides: RequestOverrides = {},
+): Promise<RetrievalReport> {
   const result = await askQuestion({ repository, question, overrides }, silent, {
     model: null,
     answerer: new EvidenceEngine(),
     ephemeral: true,
   });
-  const passes = result.loop.passes.map((p) => ({ gaps: p.part.gapsIdentified, files: p.files, symbols: p.symbols }));
+  const passes = result.loop.passes.map((p) => ({
+    gaps: p.part.gapsIdentified,
+    files: p.files,
+    symbols: p.symbols,
+  }));
   return {
     mode: result.classification.mode,
     passes,

@@ -39,7 +39,9 @@ export async function standaloneQuestion(
       abortSignal: AbortSignal.timeout(Math.min(model.timeoutMs, 15_000)),
     });
     const cleaned = text.trim().replace(/^["']|["']$/g, "");
-    return cleaned ? { question: cleaned, rewritten: cleaned !== question } : { question: rules.standalone, rewritten: rules.rewritten };
+    return cleaned
+      ? { question: cleaned, rewritten: cleaned !== question }
+      : { question: rules.standalone, rewritten: rules.rewritten };
   } catch {
     return { question: rules.standalone, rewritten: rules.rewritten };
   }

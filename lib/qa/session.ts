@@ -41,14 +41,23 @@ export async function openSession(input: {
       generationId: input.generationId,
       title: input.title,
     });
-    return { id: created.id, isNew: true, expired: false, generationId: input.generationId, cache: [], notFound: new Set(), history: [] };
+    return {
+      id: created.id,
+      isNew: true,
+      expired: false,
+      generationId: input.generationId,
+      cache: [],
+      notFound: new Set(),
+      history: [],
+    };
   }
   const messages = await listMessages(existing.id);
   const history: Turn[] = [];
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     const next = messages[i + 1];
-    if (m?.role === "user" && next?.role === "assistant") history.push({ question: m.content, answer: next.content });
+    if (m?.role === "user" && next?.role === "assistant")
+      history.push({ question: m.content, answer: next.content });
   }
   const stale = isExpired(existing.lastAccessedAt, input.ttlMinutes, now);
   const reindexed = existing.generationId !== input.generationId;

@@ -6,7 +6,12 @@
 import type { UIMessage } from "ai";
 
 export type QueryMode = "conceptual" | "diagnostic" | "exploratory" | "analytical";
-export const QUERY_MODE_LIST: readonly QueryMode[] = ["conceptual", "diagnostic", "exploratory", "analytical"];
+export const QUERY_MODE_LIST: readonly QueryMode[] = [
+  "conceptual",
+  "diagnostic",
+  "exploratory",
+  "analytical",
+];
 
 export type Quality = "quick" | "balanced" | "thorough";
 export const QUALITY_LIST: readonly Quality[] = ["quick", "balanced", "thorough"];
@@ -57,12 +62,7 @@ export interface PassPart {
 }
 
 export type StopReason =
-  | "no-gaps"
-  | "all-gaps-unresolvable"
-  | "max-passes"
-  | "budget-exhausted"
-  | "no-new-context"
-  | "sufficient";
+  "no-gaps" | "all-gaps-unresolvable" | "max-passes" | "budget-exhausted" | "no-new-context" | "sufficient";
 
 export interface CitationPart {
   raw: string;

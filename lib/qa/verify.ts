@@ -28,12 +28,17 @@ export async function verifyAnswerCitations(
     files.set(p, { lines: file.lines, language: file.language });
     symbols.set(
       p,
-      (await symbolsInFile(generationId, p)).map((s) => ({ qualifiedId: s.qualifiedId, startLine: s.startLine, endLine: s.endLine })),
+      (await symbolsInFile(generationId, p)).map((s) => ({
+        qualifiedId: s.qualifiedId,
+        startLine: s.startLine,
+        endLine: s.endLine,
+      })),
     );
   }
   const results = verifyCitations(parsed, {
     fileLines: (p) => files.get(p)?.lines ?? null,
-    symbolsAt: (p, start, end) => (symbols.get(p) ?? []).filter((s) => s.startLine <= end && s.endLine >= start),
+    symbolsAt: (p, start, end) =>
+      (symbols.get(p) ?? []).filter((s) => s.startLine <= end && s.endLine >= start),
   });
   const out: CitationPart[] = [];
   const seen = new Set<string>();

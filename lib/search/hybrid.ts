@@ -14,7 +14,11 @@ export interface SearchOptions {
   pathPrefix?: string;
 }
 
-export async function lexicalSearch(generationId: string, query: string, options: SearchOptions = {}): Promise<ChunkHit[]> {
+export async function lexicalSearch(
+  generationId: string,
+  query: string,
+  options: SearchOptions = {},
+): Promise<ChunkHit[]> {
   const match = ftsMatchExpression(queryTerms(query));
   if (!match) return [];
   return searchChunks(generationId, match, options);
@@ -34,7 +38,10 @@ export async function vectorSearch(
   // Over-fetch when filtering by kind/prefix client-side.
   const filtered = Boolean(options.kinds?.length || options.pathPrefix);
   const hits = await store.search(name, vector, filtered ? limit * 4 : limit).catch(() => []);
-  const rows = await chunksByIds(generationId, hits.map((h) => Number(h.id)));
+  const rows = await chunksByIds(
+    generationId,
+    hits.map((h) => Number(h.id)),
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const out: ChunkHit[] = [];
   for (const h of hits) {
@@ -60,7 +67,13 @@ export async function hybridSearch(
     lexicalSearch(generationId, query, { ...options, limit: limit * 2 }),
     vectorSearch(repositoryId, generationId, query, { ...options, limit: limit * 2 }),
   ]);
-  return rrf([{ items: lexical, weight: 1 }, { items: vector, weight: 0.7 }], (h) => String(h.id))
+  return rrf(
+    [
+      { items: lexical, weight: 1 },
+      { items: vector, weight: 0.7 },
+    ],
+    (h) => String(h.id),
+  )
     .slice(0, limit)
     .map((f) => ({ ...f.item, score: f.score }));
 }

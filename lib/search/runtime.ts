@@ -8,7 +8,9 @@ import { env } from "../env.ts";
 import { createEmbedder, type Embedder } from "./embedder.ts";
 import { createVectorStore, type VectorStore } from "./vector-store.ts";
 
-const globalForSearch = globalThis as unknown as { wayfinderSearch?: { embedder: Embedder; store: VectorStore } };
+const globalForSearch = globalThis as unknown as {
+  wayfinderSearch?: { embedder: Embedder; store: VectorStore };
+};
 
 export function searchServices(): { embedder: Embedder; store: VectorStore } {
   if (!globalForSearch.wayfinderSearch) {

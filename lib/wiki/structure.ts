@@ -47,7 +47,10 @@ export function moduleOf(path: string): string {
 }
 
 function inScope(path: string | null, scope: string | null): boolean {
-  return !scope || (path !== null && (path === scope || path.startsWith(scope.endsWith("/") ? scope : `${scope}/`)));
+  return (
+    !scope ||
+    (path !== null && (path === scope || path.startsWith(scope.endsWith("/") ? scope : `${scope}/`)))
+  );
 }
 
 /** Strongly connected components with more than one node (Tarjan, iterative-safe for our sizes). */
@@ -95,11 +98,14 @@ export async function analyzeStructure(generationId: string, scope: string | nul
   const client = await db();
   const files = await client.file.findMany({ where: { generationId, kind: "code" }, select: { path: true } });
   const scopedFiles = files.filter((f) => inScope(f.path, scope));
-  const imports = (await edgesOfKind(generationId, "imports")).filter((e) => e.dstPath && e.dstPath !== e.srcPath);
+  const imports = (await edgesOfKind(generationId, "imports")).filter(
+    (e) => e.dstPath && e.dstPath !== e.srcPath,
+  );
 
   // Module graph: directories linked by file imports.
   const moduleFiles = new Map<string, number>();
-  for (const f of scopedFiles) moduleFiles.set(moduleOf(f.path), (moduleFiles.get(moduleOf(f.path)) ?? 0) + 1);
+  for (const f of scopedFiles)
+    moduleFiles.set(moduleOf(f.path), (moduleFiles.get(moduleOf(f.path)) ?? 0) + 1);
   const edgeCounts = new Map<string, ModuleEdge>();
   for (const e of imports) {
     if (!inScope(e.srcPath, scope) && !inScope(e.dstPath, scope)) continue;
@@ -122,7 +128,9 @@ export async function analyzeStructure(generationId: string, scope: string | nul
 
   const fileCycles = findCycles(
     scopedFiles.map((f) => f.path),
-    imports.filter((e) => inScope(e.srcPath, scope)).map((e) => ({ from: e.srcPath, to: e.dstPath as string })),
+    imports
+      .filter((e) => inScope(e.srcPath, scope))
+      .map((e) => ({ from: e.srcPath, to: e.dstPath as string })),
   );
   const moduleCycles = findCycles([...moduleNames], moduleEdges);
   const prefix = scope ?? undefined;
@@ -130,7 +138,9 @@ export async function analyzeStructure(generationId: string, scope: string | nul
     topSymbolsBy(generationId, "fanOut", { prefix, limit: 10 }),
     topSymbolsBy(generationId, "fanIn", { prefix, limit: 10 }),
   ]);
-  const longFunctions = await client.$queryRawUnsafe<{ qualifiedId: string; path: string; startLine: number; endLine: number; qualifiedName: string }[]>(
+  const longFunctions = await client.$queryRawUnsafe<
+    { qualifiedId: string; path: string; startLine: number; endLine: number; qualifiedName: string }[]
+  >(
     `SELECT "qualifiedId", path, "startLine", "endLine", "qualifiedName" FROM "Symbol"
       WHERE "generationId" = ? AND kind IN ('function','method') AND ("endLine" - "startLine") > ?
       ${prefix ? `AND path LIKE ? ESCAPE '\\'` : ""}
@@ -199,7 +209,12 @@ export async function analyzeStructure(generationId: string, scope: string | nul
     topFanOut,
     topFanIn,
     findings,
-    diagram: moduleDiagram(modules, moduleEdges, scopedFiles.map((f) => f.path), moduleCycles),
+    diagram: moduleDiagram(
+      modules,
+      moduleEdges,
+      scopedFiles.map((f) => f.path),
+      moduleCycles,
+    ),
   };
 }
 
@@ -217,7 +232,8 @@ export function moduleDiagram(
   const ids = new Map([...names].map((n, i) => [n, `m${i}`]));
   const inCycle = new Set(cycles.flat());
   const lines = ["graph LR"];
-  for (const name of names) lines.push(`  ${ids.get(name)}["${escapeLabel(name === "." ? "(root)" : name)}"]`);
+  for (const name of names)
+    lines.push(`  ${ids.get(name)}["${escapeLabel(name === "." ? "(root)" : name)}"]`);
   for (const e of edges) {
     if (!names.has(e.from) || !names.has(e.to)) continue;
     lines.push(`  ${ids.get(e.from)} -->|${e.count}| ${ids.get(e.to)}`);
@@ -233,7 +249,13 @@ export function moduleDiagram(
     mermaid: lines.join("\n"),
     nodes: [...names].map((name) => {
       const first = files.find((f) => moduleOf(f) === name) ?? null;
-      return { id: ids.get(name) as string, label: name, path: first, startLine: first ? 1 : null, endLine: null };
+      return {
+        id: ids.get(name) as string,
+        label: name,
+        path: first,
+        startLine: first ? 1 : null,
+        endLine: null,
+      };
     }),
   };
 }

@@ -12,7 +12,10 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const raw = await request.text();
     if (Buffer.byteLength(raw) > MAX_BODY_BYTES) {
-      throw new WayfinderError("payload_too_large:body", `The request is too large (limit ${MAX_BODY_BYTES / 1024} KiB).`);
+      throw new WayfinderError(
+        "payload_too_large:body",
+        `The request is too large (limit ${MAX_BODY_BYTES / 1024} KiB).`,
+      );
     }
     let json: unknown;
     try {
@@ -23,10 +26,14 @@ export async function POST(request: Request): Promise<Response> {
     const parsed = qaRequestSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new WayfinderError("bad_request:qa", `Invalid request: ${issue?.path.join(".") || "body"} ${issue?.message ?? ""}`.trim());
+      throw new WayfinderError(
+        "bad_request:qa",
+        `Invalid request: ${issue?.path.join(".") || "body"} ${issue?.message ?? ""}`.trim(),
+      );
     }
     const question = questionOf(parsed.data);
-    if (!question || !question.trim()) throw new WayfinderError("bad_request:question", "The question is empty.");
+    if (!question || !question.trim())
+      throw new WayfinderError("bad_request:question", "The question is empty.");
     const body = parsed.data;
     const sessionId = body.sessionId ?? body.id;
     // Refuse what we can before streaming: once the stream starts the status is 200.

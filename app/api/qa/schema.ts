@@ -17,8 +17,14 @@ const textPart = z.object({ type: z.literal("text"), text: z.string() }).passthr
  */
 export const qaRequestSchema = z
   .object({
-    id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id").optional(),
-    sessionId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id").optional(),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id")
+      .optional(),
+    sessionId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id")
+      .optional(),
     repositoryId: z.string().min(1).max(200),
     question: z.string().optional(),
     messages: z
@@ -47,7 +53,10 @@ export function questionOf(body: QaRequest): string | null {
   const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user");
   if (!last) return null;
   return last.parts
-    .filter((p): p is { type: "text"; text: string } => p.type === "text" && typeof (p as { text?: unknown }).text === "string")
+    .filter(
+      (p): p is { type: "text"; text: string } =>
+        p.type === "text" && typeof (p as { text?: unknown }).text === "string",
+    )
     .map((p) => p.text)
     .join("\n");
 }

@@ -8,7 +8,15 @@ import { countFilesUnder, symbolsByQualifiedIds } from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { analyzeStructure, type StructureReport } from "../../wiki/structure.ts";
 import { syntheticItem } from "../context.ts";
-import { chunkCandidate, fuseSignals, packCandidates, rankFiles, symbolCandidate, type RetrievalInput, type RetrievalOutput } from "./shared.ts";
+import {
+  chunkCandidate,
+  fuseSignals,
+  packCandidates,
+  rankFiles,
+  symbolCandidate,
+  type RetrievalInput,
+  type RetrievalOutput,
+} from "./shared.ts";
 
 export async function retrieveAnalytical(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config } = input;
@@ -16,33 +24,80 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const report = await analyzeStructure(generationId, scope);
   const budget = config.modeBudgets.analytical;
   const items = [
-    syntheticItem(`structure:${scope ?? "."}`, "structure", `Structure of ${scope ?? "the repository"}`, renderReport(report), {
-      reason: "structure metrics and findings computed from the code index",
-      score: 1,
-      pass: input.pass,
-      maxTokens: Math.max(300, budget.issues),
-    }),
+    syntheticItem(
+      `structure:${scope ?? "."}`,
+      "structure",
+      `Structure of ${scope ?? "the repository"}`,
+      renderReport(report),
+      {
+        reason: "structure metrics and findings computed from the code index",
+        score: 1,
+        pass: input.pass,
+        maxTokens: Math.max(300, budget.issues),
+      },
+    ),
   ];
   const flaggedIds = report.findings.flatMap((f) => (f.symbolId ? [f.symbolId] : []));
   const flagged = await symbolsByQualifiedIds(generationId, flaggedIds);
   const order = new Map(flaggedIds.map((id, i) => [id, i]));
   flagged.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
-  const lexical = await lexicalSearch(generationId, input.question, { limit: 10, kinds: ["code"], pathPrefix: scope ?? undefined });
+  const lexical = await lexicalSearch(generationId, input.question, {
+    limit: 10,
+    kinds: ["code"],
+    pathPrefix: scope ?? undefined,
+  });
   const ranked = fuseSignals([
-    { name: "flagged", weight: 3, candidates: flagged.map((s) => symbolCandidate(s, findingReason(report, s.qualifiedId))) },
-    { name: "hubs", weight: 1.5, candidates: [...report.topFanIn.slice(0, 4), ...report.topFanOut.slice(0, 4)].map((s) => symbolCandidate(s, `fan-in ${s.fanIn}, fan-out ${s.fanOut}`)) },
-    { name: "bm25", weight: 1, candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")) },
+    {
+      name: "flagged",
+      weight: 3,
+      candidates: flagged.map((s) => symbolCandidate(s, findingReason(report, s.qualifiedId))),
+    },
+    {
+      name: "hubs",
+      weight: 1.5,
+      candidates: [...report.topFanIn.slice(0, 4), ...report.topFanOut.slice(0, 4)].map((s) =>
+        symbolCandidate(s, `fan-in ${s.fanIn}, fan-out ${s.fanOut}`),
+      ),
+    },
+    {
+      name: "bm25",
+      weight: 1,
+      candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
+    },
   ]);
-  items.push(...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), { maxItems: 8, perItemTokens: 350 })));
+  items.push(
+    ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
+      maxItems: 8,
+      perItemTokens: 350,
+    })),
+  );
   if (budget.docs > 0) {
-    const docs = await lexicalSearch(generationId, `${input.question} architecture design`, { limit: 2, kinds: ["doc", "wiki"] });
-    items.push(...(await packCandidates(input, fuseSignals([{ name: "docs", weight: 1, candidates: docs.map((d) => chunkCandidate(d, "architecture documentation")) }]), budget.docs, { maxItems: 2 })));
+    const docs = await lexicalSearch(generationId, `${input.question} architecture design`, {
+      limit: 2,
+      kinds: ["doc", "wiki"],
+    });
+    items.push(
+      ...(await packCandidates(
+        input,
+        fuseSignals([
+          {
+            name: "docs",
+            weight: 1,
+            candidates: docs.map((d) => chunkCandidate(d, "architecture documentation")),
+          },
+        ]),
+        budget.docs,
+        { maxItems: 2 },
+      )),
+    );
   }
   return {
     items,
     diagram: report.diagram,
     rankedFiles: rankFiles(ranked).slice(0, 30),
-    rankedSymbols: ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])).slice(0, 50),
+    rankedSymbols: ranked
+      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
+      .slice(0, 50),
   };
 }
 
@@ -61,18 +116,37 @@ function findingReason(report: StructureReport, symbolId: string): string {
 export function renderReport(report: StructureReport): string {
   const lines: string[] = [];
   lines.push(`Modules (${report.modules.length}):`);
-  for (const m of report.modules.slice(0, 12)) lines.push(`- ${m.name}: ${m.files} files, imported by ${m.fanIn} modules, imports ${m.fanOut}`);
+  for (const m of report.modules.slice(0, 12))
+    lines.push(`- ${m.name}: ${m.files} files, imported by ${m.fanIn} modules, imports ${m.fanOut}`);
   if (report.moduleEdges.length) {
     lines.push("Module dependencies (count of file imports):");
     for (const e of report.moduleEdges.slice(0, 15)) lines.push(`- ${e.from} → ${e.to} (${e.count})`);
   }
-  lines.push(report.cycles.length ? `Cycles: ${report.cycles.map((c) => c.join(" ↔ ")).join("; ")}` : "Cycles: none found");
-  lines.push("Highest fan-out: " + report.topFanOut.slice(0, 5).map((s) => `${s.qualifiedName} (${s.fanOut}) [${s.path}:${s.startLine}-${s.endLine}]`).join(", "));
-  lines.push("Highest fan-in: " + report.topFanIn.slice(0, 5).map((s) => `${s.qualifiedName} (${s.fanIn}) [${s.path}:${s.startLine}-${s.endLine}]`).join(", "));
+  lines.push(
+    report.cycles.length
+      ? `Cycles: ${report.cycles.map((c) => c.join(" ↔ ")).join("; ")}`
+      : "Cycles: none found",
+  );
+  lines.push(
+    "Highest fan-out: " +
+      report.topFanOut
+        .slice(0, 5)
+        .map((s) => `${s.qualifiedName} (${s.fanOut}) [${s.path}:${s.startLine}-${s.endLine}]`)
+        .join(", "),
+  );
+  lines.push(
+    "Highest fan-in: " +
+      report.topFanIn
+        .slice(0, 5)
+        .map((s) => `${s.qualifiedName} (${s.fanIn}) [${s.path}:${s.startLine}-${s.endLine}]`)
+        .join(", "),
+  );
   if (report.findings.length) {
     lines.push("Findings:");
     for (const f of report.findings.slice(0, 12)) {
-      lines.push(`- [${f.severity}] ${f.category}: ${f.title}${f.path ? ` [${f.path}${f.startLine ? `:${f.startLine}-${f.endLine}` : ""}]` : ""}`);
+      lines.push(
+        `- [${f.severity}] ${f.category}: ${f.title}${f.path ? ` [${f.path}${f.startLine ? `:${f.startLine}-${f.endLine}` : ""}]` : ""}`,
+      );
     }
   } else {
     lines.push("Findings: none above the thresholds");

@@ -6,7 +6,14 @@
 import "server-only";
 import { hybridSearch } from "../../search/hybrid.ts";
 import { attachSymbols } from "./diagnostic.ts";
-import { chunkCandidate, fuseSignals, packCandidates, rankFiles, type RetrievalInput, type RetrievalOutput } from "./shared.ts";
+import {
+  chunkCandidate,
+  fuseSignals,
+  packCandidates,
+  rankFiles,
+  type RetrievalInput,
+  type RetrievalOutput,
+} from "./shared.ts";
 
 export async function retrieveConceptual(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, repositoryId } = input;
@@ -18,27 +25,56 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   ]);
   const ranked = fuseSignals([
     { name: "wiki", weight: 3, candidates: wiki.map((c) => chunkCandidate(c, "wiki page on the topic")) },
-    { name: "docs", weight: 2.5, candidates: docs.map((c) => chunkCandidate(c, "documentation on the topic")) },
+    {
+      name: "docs",
+      weight: 2.5,
+      candidates: docs.map((c) => chunkCandidate(c, "documentation on the topic")),
+    },
     { name: "files", weight: 1.5, candidates: files.map((c) => chunkCandidate(c, "file overview")) },
     { name: "code", weight: 1.2, candidates: code.map((c) => chunkCandidate(c, "code on the topic")) },
   ]);
   const budget = config.modeBudgets.conceptual;
   const prose = ranked.filter((r) => r.candidate.chunk?.kind !== "code");
-  const items = await packCandidates(input, prose, Math.min(budget.docs, config.initialRetrievalBudget), { maxItems: 8, perItemTokens: 600 });
+  const items = await packCandidates(input, prose, Math.min(budget.docs, config.initialRetrievalBudget), {
+    maxItems: 8,
+    perItemTokens: 600,
+  });
   const used = items.reduce((n, i) => n + i.tokens, 0);
   // Code as signatures and docstrings only (conceptual questions rarely need bodies), unless a source budget is set.
   const codeRanked = ranked.filter((r) => r.candidate.chunk?.kind === "code");
-  await attachSymbols(generationId, codeRanked.map((r) => r.candidate));
-  const codeBudget = budget.source > 0 ? budget.source : Math.max(0, Math.min(budget.docs, config.initialRetrievalBudget) - used);
+  await attachSymbols(
+    generationId,
+    codeRanked.map((r) => r.candidate),
+  );
+  const codeBudget =
+    budget.source > 0
+      ? budget.source
+      : Math.max(0, Math.min(budget.docs, config.initialRetrievalBudget) - used);
   if (codeBudget > 100) {
-    const asSignatures = budget.source > 0 ? codeRanked : codeRanked.map((r) => ({ ...r, candidate: { ...r.candidate, chunk: null } }));
-    const sourceOff = { ...input, config: { ...config, features: { ...config.features, useSourceFetching: budget.source > 0 && config.features.useSourceFetching } } };
-    items.push(...(await packCandidates(sourceOff, asSignatures, codeBudget, { maxItems: 6, perItemTokens: 200 })));
+    const asSignatures =
+      budget.source > 0
+        ? codeRanked
+        : codeRanked.map((r) => ({ ...r, candidate: { ...r.candidate, chunk: null } }));
+    const sourceOff = {
+      ...input,
+      config: {
+        ...config,
+        features: {
+          ...config.features,
+          useSourceFetching: budget.source > 0 && config.features.useSourceFetching,
+        },
+      },
+    };
+    items.push(
+      ...(await packCandidates(sourceOff, asSignatures, codeBudget, { maxItems: 6, perItemTokens: 200 })),
+    );
   }
   return {
     items,
     diagram: null,
     rankedFiles: rankFiles(ranked).slice(0, 30),
-    rankedSymbols: ranked.flatMap((r) => (r.candidate.chunk?.symbolId ? [r.candidate.chunk.symbolId] : [])).slice(0, 50),
+    rankedSymbols: ranked
+      .flatMap((r) => (r.candidate.chunk?.symbolId ? [r.candidate.chunk.symbolId] : []))
+      .slice(0, 50),
   };
 }

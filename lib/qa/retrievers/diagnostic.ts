@@ -36,7 +36,18 @@ import {
 } from "./shared.ts";
 
 /** Exception types so common that raising them says little about where a bug is. */
-const COMMON_EXCEPTIONS = new Set(["Exception", "ValueError", "TypeError", "KeyError", "RuntimeError", "Error", "AttributeError", "IndexError", "AssertionError", "NotImplementedError"]);
+const COMMON_EXCEPTIONS = new Set([
+  "Exception",
+  "ValueError",
+  "TypeError",
+  "KeyError",
+  "RuntimeError",
+  "Error",
+  "AttributeError",
+  "IndexError",
+  "AssertionError",
+  "NotImplementedError",
+]);
 
 export async function retrieveDiagnostic(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, anchors, config } = input;
@@ -52,8 +63,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       const symbols = await symbolsInFile(generationId, file);
       const hit =
         symbols.find((s) => frame.func && (s.name === frame.func || s.qualifiedName === frame.func)) ??
-        symbols.find((s) => frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class");
-      if (hit) frameCandidates.push(symbolCandidate(hit, `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`));
+        symbols.find(
+          (s) =>
+            frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class",
+        );
+      if (hit)
+        frameCandidates.push(
+          symbolCandidate(hit, `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`),
+        );
     }
   }
   lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
@@ -63,7 +80,8 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   for (const message of anchors.messages.slice(0, 6)) {
     for (const fragment of messageFragments(message)) {
       const found = await symbolsWithErrorString(generationId, fragment, 10);
-      for (const s of found) messageCandidates.push(symbolCandidate(s, `emits the error "${truncate(fragment, 60)}"`));
+      for (const s of found)
+        messageCandidates.push(symbolCandidate(s, `emits the error "${truncate(fragment, 60)}"`));
       if (found.length) break;
     }
   }
@@ -77,27 +95,42 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     lists.push({
       name: "raises",
       weight: 3,
-      candidates: raisers.map((s) => symbolCandidate(s, `raises ${intersect(parseJsonList(s.raises), specific).join(", ")}`)),
+      candidates: raisers.map((s) =>
+        symbolCandidate(s, `raises ${intersect(parseJsonList(s.raises), specific).join(", ")}`),
+      ),
     });
     if (generic.length) {
       const genericRaisers = await symbolsRaising(generationId, generic, 40);
-      lists.push({ name: "raises-generic", weight: 0.5, candidates: genericRaisers.map((s) => symbolCandidate(s, `raises ${generic.join(", ")}`)) });
+      lists.push({
+        name: "raises-generic",
+        weight: 0.5,
+        candidates: genericRaisers.map((s) => symbolCandidate(s, `raises ${generic.join(", ")}`)),
+      });
     }
   }
 
   // 4. Code named in the question (weighted by how specific the name is).
   const names = lookupNames(anchors);
-  const frequencies = await nameFrequencies(generationId, names.filter((n) => !n.includes(".")));
+  const frequencies = await nameFrequencies(
+    generationId,
+    names.filter((n) => !n.includes(".")),
+  );
   const named: { s: SymbolRecord; weight: number; name: string }[] = [];
   for (const name of names) {
     const matches = name.includes(".")
-      ? await symbolsByQualifiedName(generationId, name, 5).then(async (m) => (m.length ? m : symbolsByQualifiedNameLoose(generationId, name, 5)))
+      ? await symbolsByQualifiedName(generationId, name, 5).then(async (m) =>
+          m.length ? m : symbolsByQualifiedNameLoose(generationId, name, 5),
+        )
       : await symbolsByName(generationId, name, 8);
     const count = name.includes(".") ? matches.length : (frequencies.get(name) ?? matches.length);
     for (const s of matches) named.push({ s, weight: 1 / Math.max(1, count), name });
   }
   named.sort((a, b) => b.weight - a.weight);
-  lists.push({ name: "named", weight: 3, candidates: named.map((n) => symbolCandidate(n.s, `named in the question (${n.name})`)) });
+  lists.push({
+    name: "named",
+    weight: 3,
+    candidates: named.map((n) => symbolCandidate(n.s, `named in the question (${n.name})`)),
+  });
 
   // 5. Paths named in the question.
   const pathCandidates: Candidate[] = [];
@@ -105,21 +138,40 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     for (const file of await filesBySuffix(generationId, trimPath(p), 2)) {
       namedPaths.push(file);
       const symbols = await symbolsInFile(generationId, file);
-      for (const s of symbols.filter((x) => !x.parentId).slice(0, 4)) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
+      for (const s of symbols.filter((x) => !x.parentId).slice(0, 4))
+        pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
     }
   }
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
 
   // 6. Lexical evidence over code and file summaries, and hybrid search.
   const lexical = await lexicalSearch(generationId, input.question, { limit: 80, kinds: ["code", "file"] });
-  lists.push({ name: "bm25", weight: 2, candidates: lexical.slice(0, 30).map((c) => chunkCandidate(c, "matches the question's terms")) });
+  lists.push({
+    name: "bm25",
+    weight: 2,
+    candidates: lexical.slice(0, 30).map((c) => chunkCandidate(c, "matches the question's terms")),
+  });
   // Files where many chunks match (the whole file is about the symptom), best chunk standing for the file.
-  lists.push({ name: "bm25-files", weight: 1.5, candidates: filesByChunkMass(lexical).map((c) => chunkCandidate(c, "many parts of the file match")) });
-  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, { limit: 10, kinds: ["code"] });
-  lists.push({ name: "semantic", weight: 0.8, candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")) });
+  lists.push({
+    name: "bm25-files",
+    weight: 1.5,
+    candidates: filesByChunkMass(lexical).map((c) => chunkCandidate(c, "many parts of the file match")),
+  });
+  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, {
+    limit: 10,
+    kinds: ["code"],
+  });
+  lists.push({
+    name: "semantic",
+    weight: 0.8,
+    candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
+  });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
-  await attachSymbols(generationId, ranked.map((r) => r.candidate));
+  await attachSymbols(
+    generationId,
+    ranked.map((r) => r.candidate),
+  );
 
   // 7. Walk callers backwards from the strongest error sites, mutators first.
   if (config.features.useCallGraph && config.maxCallGraphHops > 0) {
@@ -131,12 +183,22 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       const next: SymbolRecord[] = [];
       for (const site of frontier) {
         const edges = await callersOf(generationId, site.qualifiedId, 20);
-        const callers = await symbolsByQualifiedIds(generationId, edges.map((e) => e.srcId).filter((id) => !seen.has(id)));
-        const ordered = callers.sort((a, b) => mutationWeight(b, config) - mutationWeight(a, config)).slice(0, config.maxCallersPerHop);
+        const callers = await symbolsByQualifiedIds(
+          generationId,
+          edges.map((e) => e.srcId).filter((id) => !seen.has(id)),
+        );
+        const ordered = callers
+          .sort((a, b) => mutationWeight(b, config) - mutationWeight(a, config))
+          .slice(0, config.maxCallersPerHop);
         for (const c of ordered) {
           seen.add(c.qualifiedId);
           const mutates = parseJsonList(c.mutates);
-          callerLists.push(symbolCandidate(c, `calls ${site.qualifiedName}${mutates.length ? ` and mutates ${mutates.slice(0, 3).join(", ")}` : ""}`));
+          callerLists.push(
+            symbolCandidate(
+              c,
+              `calls ${site.qualifiedName}${mutates.length ? ` and mutates ${mutates.slice(0, 3).join(", ")}` : ""}`,
+            ),
+          );
           next.push(c);
         }
       }
@@ -144,7 +206,10 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     }
     lists.push({ name: "callers", weight: 1.2, candidates: callerLists });
     ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
-    await attachSymbols(generationId, ranked.map((r) => r.candidate));
+    await attachSymbols(
+      generationId,
+      ranked.map((r) => r.candidate),
+    );
   }
 
   const budget = config.modeBudgets.diagnostic;
@@ -154,7 +219,13 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     items.push(
       ...(await packCandidates(
         input,
-        fuseSignals([{ name: "docs", weight: 1, candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")) }]),
+        fuseSignals([
+          {
+            name: "docs",
+            weight: 1,
+            candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")),
+          },
+        ]),
         budget.docs,
         { maxItems: 2 },
       )),
@@ -164,7 +235,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     items,
     diagram: null,
     rankedFiles: rankFiles(ranked).slice(0, 30),
-    rankedSymbols: ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])).slice(0, 50),
+    rankedSymbols: ranked
+      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
+      .slice(0, 50),
   };
 }
 
@@ -176,7 +249,9 @@ function filesByChunkMass(hits: ChunkHit[]): ChunkHit[] {
     if (!entry) byFile.set(h.path, { best: h, mass: h.score });
     else entry.mass += h.score;
   }
-  return [...byFile.values()].sort((a, b) => b.mass - a.mass).map((e) => ({ ...e.best, title: `${e.best.path} (file)` }));
+  return [...byFile.values()]
+    .sort((a, b) => b.mass - a.mass)
+    .map((e) => ({ ...e.best, title: `${e.best.path} (file)` }));
 }
 
 function mutationWeight(s: SymbolRecord, config: RetrievalInput["config"]): number {
@@ -186,7 +261,9 @@ function mutationWeight(s: SymbolRecord, config: RetrievalInput["config"]): numb
 
 /** Fills in the symbol of chunk candidates that belong to one (so source can be fetched). */
 export async function attachSymbols(generationId: string, candidates: Candidate[]): Promise<void> {
-  const missing = candidates.filter((c) => !c.symbol && c.chunk?.symbolId).map((c) => c.chunk?.symbolId as string);
+  const missing = candidates
+    .filter((c) => !c.symbol && c.chunk?.symbolId)
+    .map((c) => c.chunk?.symbolId as string);
   if (missing.length === 0) return;
   const symbols = await symbolsByQualifiedIds(generationId, [...new Set(missing)]);
   const byId = new Map(symbols.map((s) => [s.qualifiedId, s]));
@@ -205,8 +282,13 @@ function trimPath(p: string): string {
 /** Long messages are searched by their most distinctive literal pieces. */
 function messageFragments(message: string): string[] {
   const cleaned = message.replace(/\s+/g, " ").trim();
-  const pieces = cleaned.split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|\d+/).map((p) => p.trim()).filter((p) => p.length >= 12);
-  return [cleaned.slice(0, 80), ...pieces.sort((a, b) => b.length - a.length).slice(0, 2)].filter((f) => f.length >= 8);
+  const pieces = cleaned
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|\d+/)
+    .map((p) => p.trim())
+    .filter((p) => p.length >= 12);
+  return [cleaned.slice(0, 80), ...pieces.sort((a, b) => b.length - a.length).slice(0, 2)].filter(
+    (f) => f.length >= 8,
+  );
 }
 
 function intersect(a: string[], b: string[]): string[] {

@@ -32,14 +32,33 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const { generationId, anchors, config } = input;
   const lists: SignalList[] = [];
   const named: SymbolRecord[] = [];
-  for (const name of lookupNames(anchors, 8)) named.push(...(await symbolsByName(generationId, name.split(".").pop() ?? name, 5)));
-  lists.push({ name: "named", weight: 4, candidates: named.map((s) => symbolCandidate(s, "named in the question")) });
+  for (const name of lookupNames(anchors, 8))
+    named.push(...(await symbolsByName(generationId, name.split(".").pop() ?? name, 5)));
+  lists.push({
+    name: "named",
+    weight: 4,
+    candidates: named.map((s) => symbolCandidate(s, "named in the question")),
+  });
   const lexical = await lexicalSearch(generationId, input.question, { limit: 25, kinds: ["code"] });
-  lists.push({ name: "bm25", weight: 2, candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")) });
-  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, { limit: 10, kinds: ["code"] });
-  lists.push({ name: "semantic", weight: 0.8, candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")) });
+  lists.push({
+    name: "bm25",
+    weight: 2,
+    candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
+  });
+  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, {
+    limit: 10,
+    kinds: ["code"],
+  });
+  lists.push({
+    name: "semantic",
+    weight: 0.8,
+    candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
+  });
   const entryRanked = fuseSignals(lists);
-  await attachSymbols(generationId, entryRanked.map((r) => r.candidate));
+  await attachSymbols(
+    generationId,
+    entryRanked.map((r) => r.candidate),
+  );
 
   // Entry points: public functions first, then methods; classes lead to their methods through the graph.
   const entries = entryRanked
@@ -51,31 +70,81 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const seen = new Set<string>();
   for (const entry of entries) {
     if (seen.has(entry.qualifiedId)) continue;
-    flows.push(await walkForward(generationId, entry, 0, Math.min(config.maxCallGraphHops + 1, 4), config.maxCalleesPerHop, seen, config.features.useCallGraph));
+    flows.push(
+      await walkForward(
+        generationId,
+        entry,
+        0,
+        Math.min(config.maxCallGraphHops + 1, 4),
+        config.maxCalleesPerHop,
+        seen,
+        config.features.useCallGraph,
+      ),
+    );
   }
 
   const flowSymbols = flows.flatMap(flatten);
   const pivotal = flowSymbols
     .map((n, order) => ({ n, order }))
     .sort((a, b) => pivotScore(b.n) - pivotScore(a.n) || a.order - b.order)
-    .map(({ n }) => symbolCandidate(n.symbol, n.depth === 0 ? "entry point" : n.children.length > 1 ? "branch point in the flow" : n.children.length === 0 ? "end of the call chain" : "step in the flow"));
+    .map(({ n }) =>
+      symbolCandidate(
+        n.symbol,
+        n.depth === 0
+          ? "entry point"
+          : n.children.length > 1
+            ? "branch point in the flow"
+            : n.children.length === 0
+              ? "end of the call chain"
+              : "step in the flow",
+      ),
+    );
   const ranked = fuseSignals([{ name: "flow", weight: 3, candidates: pivotal }, ...lists]);
 
   const budget = config.modeBudgets.exploratory;
   const flowText = flows.map((f) => renderFlow(f)).join("\n\n");
   const items = flowText
-    ? [syntheticItem("flow:" + entries.map((e) => e.qualifiedId).join(","), "flow", "Call flow", flowText, { reason: "call graph walked forward from the entry points", score: 1, pass: input.pass, maxTokens: 400 })]
+    ? [
+        syntheticItem("flow:" + entries.map((e) => e.qualifiedId).join(","), "flow", "Call flow", flowText, {
+          reason: "call graph walked forward from the entry points",
+          score: 1,
+          pass: input.pass,
+          maxTokens: 400,
+        }),
+      ]
     : [];
-  items.push(...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget) - (items[0]?.tokens ?? 0), { maxItems: 10 })));
+  items.push(
+    ...(await packCandidates(
+      input,
+      ranked,
+      Math.min(budget.source, config.initialRetrievalBudget) - (items[0]?.tokens ?? 0),
+      { maxItems: 10 },
+    )),
+  );
   if (budget.docs > 0) {
     const docs = await lexicalSearch(generationId, input.question, { limit: 2, kinds: ["doc", "wiki"] });
-    items.push(...(await packCandidates(input, fuseSignals([{ name: "docs", weight: 1, candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")) }]), budget.docs, { maxItems: 2 })));
+    items.push(
+      ...(await packCandidates(
+        input,
+        fuseSignals([
+          {
+            name: "docs",
+            weight: 1,
+            candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")),
+          },
+        ]),
+        budget.docs,
+        { maxItems: 2 },
+      )),
+    );
   }
   return {
     items,
     diagram: flows.length ? flowDiagram(flows) : null,
     rankedFiles: rankFiles(ranked).slice(0, 30),
-    rankedSymbols: ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])).slice(0, 50),
+    rankedSymbols: ranked
+      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
+      .slice(0, 50),
   };
 }
 
@@ -108,14 +177,28 @@ async function walkForward(
   seen.add(symbol.qualifiedId);
   const node: FlowNode = { symbol, depth, children: [] };
   if (!useGraph || depth >= maxDepth) return node;
-  const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter((e) => e.dstId && e.confidence >= 0.4);
-  const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id)).slice(0, maxCallees);
+  const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
+    (e) => e.dstId && e.confidence >= 0.4,
+  );
+  const ids = [...new Set(edges.map((e) => e.dstId as string))]
+    .filter((id) => !seen.has(id))
+    .slice(0, maxCallees);
   const callees = await symbolsByQualifiedIds(generationId, ids);
   const order = new Map(ids.map((id, i) => [id, i]));
   callees.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
   for (const callee of callees) {
     if (seen.has(callee.qualifiedId)) continue;
-    node.children.push(await walkForward(generationId, callee, depth + 1, maxDepth, Math.max(2, maxCallees - 2), seen, useGraph));
+    node.children.push(
+      await walkForward(
+        generationId,
+        callee,
+        depth + 1,
+        maxDepth,
+        Math.max(2, maxCallees - 2),
+        seen,
+        useGraph,
+      ),
+    );
   }
   return node;
 }
@@ -156,7 +239,13 @@ function flowDiagram(flows: FlowNode[]): DiagramPart {
     mermaid: lines.join("\n"),
     nodes: [...ids].map(([qid, id]) => {
       const n = nodes.find((x) => x.symbol.qualifiedId === qid) as FlowNode;
-      return { id, label: n.symbol.qualifiedName, path: n.symbol.path, startLine: n.symbol.startLine, endLine: n.symbol.endLine };
+      return {
+        id,
+        label: n.symbol.qualifiedName,
+        path: n.symbol.path,
+        startLine: n.symbol.startLine,
+        endLine: n.symbol.endLine,
+      };
     }),
   };
 }

@@ -62,7 +62,8 @@ export function fuseSignals(lists: SignalList[]): Ranked[] {
       if (existing) {
         existing.score += contribution;
         if (!existing.reasons.includes(candidate.reason)) existing.reasons.push(candidate.reason);
-        if (!existing.candidate.symbol && candidate.symbol) existing.candidate = { ...existing.candidate, symbol: candidate.symbol };
+        if (!existing.candidate.symbol && candidate.symbol)
+          existing.candidate = { ...existing.candidate, symbol: candidate.symbol };
       } else {
         byKey.set(candidate.key, { candidate, score: contribution, reasons: [candidate.reason] });
       }
@@ -88,7 +89,12 @@ export function symbolCandidate(symbol: SymbolRecord, reason: string): Candidate
 }
 
 export function chunkCandidate(chunk: ChunkHit, reason: string): Candidate {
-  return { key: chunk.symbolId ?? `${chunk.path}:${chunk.startLine}-${chunk.endLine}`, symbol: null, chunk, reason };
+  return {
+    key: chunk.symbolId ?? `${chunk.path}:${chunk.startLine}-${chunk.endLine}`,
+    symbol: null,
+    chunk,
+    reason,
+  };
 }
 
 /**
@@ -171,9 +177,11 @@ export function scopePrefix(scope: string | null): string | undefined {
   return cleaned.length ? cleaned : undefined;
 }
 
-const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Test\.java$/;
+const TEST_PATH =
+  /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Test\.java$/;
 // Docs, examples, benchmarks, scripts, and third-party code vendored inside a package.
-const AUXILIARY_PATH = /(^|\/)(docs?|examples?|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;
+const AUXILIARY_PATH =
+  /(^|\/)(docs?|examples?|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;
 
 /** Whether a path holds tests (fixes for reported bugs rarely live there). */
 export function isTestPath(path: string): boolean {

@@ -5,7 +5,10 @@ import type { WayfinderUIMessage } from "@/lib/qa/types";
 export const dynamic = "force-dynamic";
 
 /** GET /api/sessions/:id — a stored conversation as UI messages. */
-export async function GET(_request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  _request: Request,
+  context: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const { id } = await context.params;
     const session = await getSession(id);

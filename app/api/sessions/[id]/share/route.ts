@@ -5,7 +5,10 @@ import { sessionParamsSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(_request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function POST(
+  _request: Request,
+  context: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const params = sessionParamsSchema.safeParse(await context.params);
     if (!params.success) throw new WayfinderError("not_found:session", "No such session.");
