@@ -8,6 +8,8 @@ export default tseslint.config(
     ignores: [
       "node_modules/**",
       ".next/**",
+      ".next-*/**",
+      ".wayfinder-e2e*/**",
       ".wayfinder/**",
       "lib/db/generated/**",
       "test-results/**",

@@ -8,6 +8,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // Separate build folders let parallel e2e runs coexist (NEXT_DIST_DIR=.next-a …).
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
   poweredByHeader: false,
   turbopack: { root },
   serverExternalPackages: [

@@ -2,8 +2,9 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
-// e2e runs against its own data directory so it never touches a developer's index.
-const home = path.resolve(".wayfinder-e2e");
+// e2e runs against its own data directory so it never touches a developer's index;
+// one per port, so parallel runs (E2E_PORT + NEXT_DIST_DIR) do not collide.
+const home = path.resolve(`.wayfinder-e2e-${port}`);
 
 export default defineConfig({
   testDir: "e2e",
@@ -12,8 +13,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  outputDir: "test-results/e2e-artifacts",
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  outputDir: `test-results/e2e-artifacts-${port}`,
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "test-results/e2e.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
@@ -36,6 +37,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { WAYFINDER_HOME: home, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { WAYFINDER_HOME: home, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next" },
   },
 });

@@ -315,6 +315,8 @@ async function deleteGenerationRows(client: Db, generationId: string): Promise<v
     generationId,
   );
   await client.chunk.deleteMany({ where: { generationId } });
+  await client.wikiPage.deleteMany({ where: { generationId } });
+  await client.finding.deleteMany({ where: { generationId } });
   await client.edge.deleteMany({ where: { generationId } });
   await client.symbol.deleteMany({ where: { generationId } });
   await client.file.deleteMany({ where: { generationId } });
