@@ -628,3 +628,92 @@ export async function collectBlobs(): Promise<number> {
   const client = await db();
   return client.$executeRawUnsafe(`DELETE FROM "Blob" WHERE hash NOT IN (SELECT DISTINCT hash FROM "File")`);
 }
+
+/** Distinct symbol names defined in the given files of a generation. */
+export async function symbolNamesInPaths(generationId: string, paths: string[]): Promise<Set<string>> {
+  const client = await db();
+  const names = new Set<string>();
+  for (const batch of chunks(paths, 500)) {
+    const rows = await client.symbol.findMany({
+      where: { generationId, path: { in: batch } },
+      select: { name: true },
+      distinct: ["name"],
+    });
+    for (const r of rows) names.add(r.name);
+  }
+  return names;
+}
+
+/**
+ * Copies edges whose source is unaffected by a build's changes: edges leaving
+ * unchanged files, except those of `skipSources` (symbols to re-resolve) and,
+ * unless `includeImports`, import edges. Runs entirely in SQL.
+ */
+export async function copyEdges(input: {
+  fromGenerationId: string;
+  toGenerationId: string;
+  unchangedPaths: string[];
+  skipSources: string[];
+  includeImports: boolean;
+}): Promise<number> {
+  const client = await db();
+  if (input.unchangedPaths.length === 0) return 0;
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_keep_paths`);
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_skip_src`);
+  await client.$executeRawUnsafe(`CREATE TEMP TABLE edge_keep_paths (path TEXT PRIMARY KEY)`);
+  await client.$executeRawUnsafe(`CREATE TEMP TABLE edge_skip_src (id TEXT PRIMARY KEY)`);
+  for (const batch of chunks(input.unchangedPaths, 500)) {
+    await client.$executeRawUnsafe(
+      `INSERT OR IGNORE INTO temp.edge_keep_paths (path) VALUES ${batch.map(() => "(?)").join(", ")}`,
+      ...batch,
+    );
+  }
+  for (const batch of chunks(input.skipSources, 500)) {
+    await client.$executeRawUnsafe(
+      `INSERT OR IGNORE INTO temp.edge_skip_src (id) VALUES ${batch.map(() => "(?)").join(", ")}`,
+      ...batch,
+    );
+  }
+  const copied = await client.$executeRawUnsafe(
+    `INSERT INTO "Edge" ("generationId", kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line)
+     SELECT ?, kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line FROM "Edge"
+     WHERE "generationId" = ? AND "srcPath" IN (SELECT path FROM temp.edge_keep_paths)
+       AND "srcId" NOT IN (SELECT id FROM temp.edge_skip_src)
+       ${input.includeImports ? "" : "AND kind != 'imports'"}`,
+    input.toGenerationId,
+    input.fromGenerationId,
+  );
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_keep_paths`);
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_skip_src`);
+  return copied;
+}
+
+/**
+ * Chunks of `toGenerationId` identical to a chunk of `fromGenerationId` (same file,
+ * kind, title, range and text): their embeddings can be reused.
+ */
+export async function unchangedChunkPairs(
+  fromGenerationId: string,
+  toGenerationId: string,
+): Promise<{ newId: number; oldId: number }[]> {
+  const client = await db();
+  const rows = await client.$queryRawUnsafe<{ newId: number; oldId: number }[]>(
+    `SELECT n.id AS "newId", o.id AS "oldId" FROM "Chunk" n
+       JOIN "Chunk" o ON o."generationId" = ? AND o.path = n.path AND o."startLine" = n."startLine"
+        AND o."endLine" = n."endLine" AND o.kind = n.kind AND o.title = n.title AND o.text = n.text
+      WHERE n."generationId" = ?`,
+    fromGenerationId,
+    toGenerationId,
+  );
+  return rows.map((r) => ({ newId: Number(r.newId), oldId: Number(r.oldId) }));
+}
+
+/** Edge totals of a generation: all edges and call edges. */
+export async function edgeTotals(generationId: string): Promise<{ edges: number; callEdges: number }> {
+  const client = await db();
+  const [edges, callEdges] = await Promise.all([
+    client.edge.count({ where: { generationId } }),
+    client.edge.count({ where: { generationId, kind: "calls" } }),
+  ]);
+  return { edges, callEdges };
+}

@@ -69,7 +69,7 @@ export async function saveSessionState(
 }
 
 export async function appendMessage(
-  input: Omit<MessageRow, "createdAt" | "id"> & { id?: string },
+  input: Omit<MessageRow, "createdAt" | "id"> & { id?: string; createdAt?: Date },
 ): Promise<MessageRow> {
   const client = await db();
   return client.message.create({ data: { ...input, id: input.id ?? randomUUID() } });
@@ -77,7 +77,8 @@ export async function appendMessage(
 
 export async function listMessages(sessionId: string): Promise<MessageRow[]> {
   const client = await db();
-  return client.message.findMany({ where: { sessionId }, orderBy: { createdAt: "asc" } });
+  // Questions and answers are written with distinct timestamps; role breaks any remaining tie.
+  return client.message.findMany({ where: { sessionId }, orderBy: [{ createdAt: "asc" }, { role: "desc" }] });
 }
 
 export async function listSessions(repositoryId: string, take = 30): Promise<SessionRow[]> {

@@ -227,6 +227,12 @@ describe("incremental re-indexing", () => {
     expect(third.symbols).toBe(second.symbols);
     expect(third.chunks).toBe(second.chunks);
     expect(third.callEdges).toBe(second.callEdges);
+    expect(third.edges).toBe(second.edges);
+    // Nothing changed: no edge is re-resolved and no chunk is embedded again.
+    expect(third.resolvedEdges).toBe(0);
+    expect(third.copiedEdges).toBe(second.edges);
+    expect(third.embeddedChunks).toBe(0);
+    expect(third.reusedVectors).toBe(third.chunks);
     expect(repository.activeGenerationId).toBe(third.generationId);
 
     const statuses = (await listGenerations(repository.id)).map((g) => [g.number, g.status]);

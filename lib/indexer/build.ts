@@ -13,7 +13,9 @@ import {
   activateGeneration,
   collectBlobs,
   collectGarbage,
+  copyEdges,
   copyUnchanged,
+  edgeTotals,
   createRepository,
   failGeneration,
   findRepository,
@@ -26,6 +28,7 @@ import {
   loadResolverRows,
   reportProgress,
   startGeneration,
+  symbolNamesInPaths,
   updateFanCounts,
   upsertBlobs,
   type ChunkInsert,
@@ -69,7 +72,13 @@ export interface BuildStats {
   symbols: number;
   edges: number;
   callEdges: number;
+  /** edges resolved in this build, and edges copied unchanged from the previous generation */
+  resolvedEdges: number;
+  copiedEdges: number;
   chunks: number;
+  /** chunks embedded in this build, and chunks whose vectors were reused from the previous one */
+  embeddedChunks: number;
+  reusedVectors: number;
   lines: number;
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
@@ -220,14 +229,25 @@ export async function buildGeneration(
 
     progress.phase = "resolving";
     await report(true);
-    const edges = await resolveGeneration(generation.id);
+    const incremental =
+      reusable && repository.activeGenerationId && unchanged.length
+        ? {
+            previousGenerationId: repository.activeGenerationId,
+            unchangedPaths: unchanged,
+            changedPaths: changed.map((f) => f.path),
+            removedPaths: previous.filter((f) => !discoveredPaths.has(f.path)).map((f) => f.path),
+            added: changed.some((f) => !previousByPath.has(f.path)),
+          }
+        : null;
+    const { edges, copiedEdges } = await resolveGeneration(generation.id, incremental);
     await insertEdges(generation.id, edges);
+    const totals = await edgeTotals(generation.id);
     await updateFanCounts(generation.id);
     await phaseDone("resolving");
 
     progress.phase = "embedding";
     await report(true);
-    const chunkCount = await embedGeneration(repository.id, generation.id, repository.activeGenerationId);
+    const embedding = await embedGeneration(repository.id, generation.id, repository.activeGenerationId);
     await phaseDone("embedding");
 
     progress.phase = "activating";
@@ -252,9 +272,13 @@ export async function buildGeneration(
       reusedFiles: unchanged.length,
       removedFiles: removed,
       symbols,
-      edges: edges.length,
-      callEdges: edges.filter((e) => e.kind === "calls").length,
-      chunks: chunkCount,
+      edges: totals.edges,
+      callEdges: totals.callEdges,
+      resolvedEdges: edges.length,
+      copiedEdges,
+      chunks: embedding.chunks,
+      embeddedChunks: embedding.embedded,
+      reusedVectors: embedding.reused,
       lines,
       languages,
       skipped: discovery.skipped,
@@ -356,8 +380,26 @@ async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
   };
 }
 
-/** Resolves calls, imports, inheritance and containment over the whole generation. */
-async function resolveGeneration(generationId: string): Promise<EdgeInsert[]> {
+interface IncrementalInput {
+  previousGenerationId: string;
+  unchangedPaths: string[];
+  changedPaths: string[];
+  removedPaths: string[];
+  /** whether any file is new in this build */
+  added: boolean;
+}
+
+/**
+ * Resolves calls, imports, inheritance and containment. The resolver always sees the
+ * whole generation; on an incremental build only symbols that can resolve differently
+ * are re-resolved — those in changed files, and those calling or extending a name that
+ * a changed or removed file defines (before or after the change). Every other edge is
+ * copied from the previous generation in SQL.
+ */
+async function resolveGeneration(
+  generationId: string,
+  incremental: IncrementalInput | null,
+): Promise<{ edges: EdgeInsert[]; copiedEdges: number }> {
   const rows = await loadResolverRows(generationId);
   const symbols: (ResolverSymbol & { calls: ExtractedCall[]; line: number })[] = rows.symbols.map((s) => ({
     qualifiedId: s.qualifiedId,
@@ -376,10 +418,48 @@ async function resolveGeneration(generationId: string): Promise<EdgeInsert[]> {
     .map((f) => ({ path: f.path, language: f.language, imports: JSON.parse(f.imports) }));
   const resolver = new Resolver(symbols, files);
   const edges: EdgeInsert[] = [];
-  for (const f of files) edges.push(...resolver.importEdges(f));
-  for (const s of symbols) {
-    edges.push(...resolver.structureEdges(s, s.line));
+  if (!incremental) {
+    for (const f of files) edges.push(...resolver.importEdges(f));
+    for (const s of symbols) {
+      edges.push(...resolver.structureEdges(s, s.line));
+      edges.push(...resolver.callEdges(s, s.calls));
+    }
+    return { edges, copiedEdges: 0 };
+  }
+  const touched = new Set([...incremental.changedPaths, ...incremental.removedPaths]);
+  const affectedNames = await symbolNamesInPaths(incremental.previousGenerationId, [...touched]);
+  for (const s of symbols) if (touched.has(s.path)) affectedNames.add(s.name);
+  const lastName = (text: string) =>
+    text
+      .replace(/[<(].*$/, "")
+      .split(/[.:]+/)
+      .pop() ?? text;
+  const redo = symbols.filter(
+    (s) =>
+      touched.has(s.path) ||
+      s.calls.some((c) => affectedNames.has(c.name)) ||
+      s.bases.some((b) => affectedNames.has(lastName(b))),
+  );
+  // Added or removed files change how module paths resolve: recompute every import then.
+  const fileSetChanged = incremental.removedPaths.length > 0 || incremental.added;
+  const copiedEdges = await copyEdges({
+    fromGenerationId: incremental.previousGenerationId,
+    toGenerationId: generationId,
+    unchangedPaths: incremental.unchangedPaths,
+    skipSources: redo.filter((s) => !touched.has(s.path)).map((s) => s.qualifiedId),
+    includeImports: !fileSetChanged,
+  });
+  for (const f of files) if (fileSetChanged || touched.has(f.path)) edges.push(...resolver.importEdges(f));
+  // Copying skipped every edge whose source is re-resolved; regenerate exactly those.
+  const redoIds = new Set(redo.map((s) => s.qualifiedId));
+  for (const s of redo) {
+    for (const e of resolver.structureEdges(s, s.line)) if (redoIds.has(e.srcId)) edges.push(e);
     edges.push(...resolver.callEdges(s, s.calls));
   }
-  return edges;
+  // Containment edges leave the parent: a re-resolved parent needs them for untouched children too.
+  for (const s of symbols) {
+    if (!s.parent || redoIds.has(s.qualifiedId) || !redoIds.has(`${s.path}::${s.parent}`)) continue;
+    edges.push(...resolver.structureEdges(s, s.line).filter((e) => e.kind === "contains"));
+  }
+  return { edges, copiedEdges };
 }

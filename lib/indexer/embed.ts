@@ -7,27 +7,84 @@
 import "server-only";
 import { db } from "../db/client.ts";
 import { env } from "../env.ts";
+import { unchangedChunkPairs } from "../db/index-store.ts";
 import { collectionName, searchServices } from "../search/runtime.ts";
+import type { VectorStore } from "../search/vector-store.ts";
 
 const BATCH = 256;
+
+type ChunkRow = { id: number; path: string; kind: string; symbolId: string | null };
+
+/**
+ * Copies the vectors of chunks that did not change from the previous generation's
+ * collection, so only new or edited chunks are embedded (which matters most with a
+ * paid embedding provider). Returns the new chunk ids that were covered.
+ */
+async function reuseVectors(
+  store: VectorStore,
+  dimensions: number,
+  fromName: string,
+  toName: string,
+  generationId: string,
+  previousGenerationId: string,
+  rows: ChunkRow[],
+): Promise<Set<number>> {
+  const pairs = await unchangedChunkPairs(previousGenerationId, generationId);
+  if (pairs.length === 0) return new Set();
+  let vectors: Map<string, Float32Array>;
+  try {
+    vectors = await store.getVectors(
+      fromName,
+      pairs.map((p) => String(p.oldId)),
+    );
+  } catch {
+    return new Set(); // previous collection missing or unreadable: embed everything
+  }
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const items = [];
+  for (const p of pairs) {
+    const vector = vectors.get(String(p.oldId));
+    const row = byId.get(p.newId);
+    if (!vector || !row || vector.length !== dimensions) continue;
+    items.push({
+      id: String(row.id),
+      vector,
+      payload: { path: row.path, kind: row.kind, symbolId: row.symbolId },
+    });
+  }
+  await store.upsert(toName, items);
+  return new Set(items.map((i) => Number(i.id)));
+}
 
 export async function embedGeneration(
   repositoryId: string,
   generationId: string,
   previousGenerationId: string | null,
-): Promise<number> {
+): Promise<{ chunks: number; embedded: number; reused: number }> {
   const client = await db();
   const rows = await client.chunk.findMany({
     where: { generationId },
     select: { id: true, title: true, text: true, path: true, kind: true, symbolId: true },
     orderBy: { id: "asc" },
   });
-  if (!env().WAYFINDER_EMBEDDINGS) return rows.length;
+  if (!env().WAYFINDER_EMBEDDINGS) return { chunks: rows.length, embedded: 0, reused: 0 };
   const { embedder, store } = searchServices();
   const name = collectionName(repositoryId, generationId);
   await store.ensureCollection(name, embedder.dimensions);
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const batch = rows.slice(i, i + BATCH);
+  const reused = previousGenerationId
+    ? await reuseVectors(
+        store,
+        embedder.dimensions,
+        collectionName(repositoryId, previousGenerationId),
+        name,
+        generationId,
+        previousGenerationId,
+        rows,
+      )
+    : new Set<number>();
+  const todo = rows.filter((r) => !reused.has(r.id));
+  for (let i = 0; i < todo.length; i += BATCH) {
+    const batch = todo.slice(i, i + BATCH);
     const vectors = await embedder.embed(batch.map((r) => `${r.path}\n${r.title}\n${r.text.slice(0, 2000)}`));
     await store.upsert(
       name,
@@ -48,5 +105,5 @@ export async function embedGeneration(
   for (const existing of await store.listCollections()) {
     if (existing.startsWith(prefix) && !keep.has(existing)) await store.dropCollection(existing);
   }
-  return rows.length;
+  return { chunks: rows.length, embedded: todo.length, reused: reused.size };
 }

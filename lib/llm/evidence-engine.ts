@@ -35,8 +35,12 @@ export class EvidenceEngine implements Answerer {
   async answer(input: AnswerInput, onDelta: (text: string) => void): Promise<AnswerOutput> {
     const gaps = findGaps(input);
     const answer = composeAnswer(input, gaps);
-    // Stream by paragraph so the client renders progressively like a model answer.
-    for (const piece of answer.split(/(?<=\n\n)/)) onDelta(piece);
+    // Stream by paragraph so the client renders progressively like a model answer
+    // (yielding between paragraphs so each can leave the server on its own).
+    for (const piece of answer.split(/(?<=\n\n)/)) {
+      onDelta(piece);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const terms = queryTerms(input.question);
     const covered = terms.filter((t) => input.context.some((i) => i.text.toLowerCase().includes(t)));
     const reasoning =
@@ -209,7 +213,8 @@ function callChains(triples: Triple[], sites: string[], byName: Map<string, Cont
           : "";
       const upstream = triples.find((t) => t.subject === c.object && t.relation === "called_by");
       const prefix = upstream ? `${code(upstream.object)} → ` : "";
-      out.push(`${prefix}${code(c.object)} → ${code(site)}${where ? ` — ${where}` : ""}`);
+      // The citation goes right after the caller it locates: verification reads the name before it.
+      out.push(`${prefix}${code(c.object)}${where ? ` (${where})` : ""} → ${code(site)}`);
     }
   }
   return out.slice(0, 6);

@@ -365,7 +365,10 @@ export async function askQuestion(
     emit({ type: "finish", messageMetadata: metadata });
     return { sessionId: session.id, messageId, metadata, classification, loop, citations, message };
   }
+  // The answer is stamped a millisecond after its question so history order never ties.
+  const askedAt = new Date();
   await appendMessage({
+    createdAt: askedAt,
     sessionId: session.id,
     role: "user",
     content: question,
@@ -374,6 +377,7 @@ export async function askQuestion(
     generationId,
   });
   await appendMessage({
+    createdAt: new Date(askedAt.getTime() + 1),
     id: messageId,
     sessionId: session.id,
     role: "assistant",

@@ -5,7 +5,13 @@
  * structure, not only text.
  */
 import "server-only";
-import { callersOf, calleesOf, symbolsByQualifiedIds } from "../db/code-graph.ts";
+import {
+  callersOf,
+  calleesOf,
+  symbolsByQualifiedIds,
+  symbolsInFile,
+  type SymbolRecord,
+} from "../db/code-graph.ts";
 import type { ContextItem } from "./context.ts";
 
 export type Relation = "calls" | "called_by" | "raises" | "mutates" | "emits";
@@ -27,18 +33,38 @@ export interface EvidenceGraph {
 }
 
 const MAX_EDGES_PER_SYMBOL = 12;
+/** Symbols whose edges are looked up per pass (the context's own, then nested ones). */
+const MAX_SUBJECTS = 60;
 
 export async function buildEvidenceGraph(generationId: string, items: ContextItem[]): Promise<EvidenceGraph> {
   const inContext = new Set(items.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])));
   const triples: Triple[] = [];
   const targets = new Set<string>();
   const pending: { subject: string; relation: Relation; id: string; confidence: number }[] = [];
+  const subjects: { qualifiedId: string; qualifiedName: string }[] = [];
   for (const item of items) {
     const f = item.facts;
     if (!f) continue;
     for (const r of f.raises) triples.push(triple(f.qualifiedName, "raises", r));
     for (const m of f.mutates) triples.push(triple(f.qualifiedName, "mutates", m));
     for (const e of f.errorStrings.slice(0, 4)) triples.push(triple(f.qualifiedName, "emits", e));
+    subjects.push(f);
+  }
+  // Symbols inside an item (a class's methods, the functions of a file chunk) are in the
+  // context too, and what they call is evidence the reader can follow.
+  const byFile = new Map<string, Promise<SymbolRecord[]>>();
+  for (const item of items) {
+    if (!item.path || item.endLine <= item.startLine) continue;
+    let symbols = byFile.get(item.path);
+    if (!symbols) byFile.set(item.path, (symbols = symbolsInFile(generationId, item.path)));
+    for (const s of await symbols) {
+      if (inContext.has(s.qualifiedId) || s.startLine < item.startLine || s.endLine > item.endLine) continue;
+      if (subjects.length >= MAX_SUBJECTS) break;
+      inContext.add(s.qualifiedId);
+      subjects.push(s);
+    }
+  }
+  for (const f of subjects) {
     const [callees, callers] = await Promise.all([
       calleesOf(generationId, f.qualifiedId, MAX_EDGES_PER_SYMBOL * 2),
       callersOf(generationId, f.qualifiedId, MAX_EDGES_PER_SYMBOL),

@@ -254,17 +254,15 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
     (h) => !h.symbolId && !input.context.has(`${h.path}:${h.startLine}-${h.endLine}`),
   );
   if (textHits.length) {
-    const items = textHits
-      .slice(0, 2)
-      .map((h) =>
-        textItem(h, {
-          reason: `semantic match (gap: ${gap})`,
-          score: 0.4,
-          origin: "gap",
-          pass: input.pass,
-          maxTokens: Math.floor(budget / 2),
-        }),
-      );
+    const items = textHits.slice(0, 2).map((h) =>
+      textItem(h, {
+        reason: `semantic match (gap: ${gap})`,
+        score: 0.4,
+        origin: "gap",
+        pass: input.pass,
+        maxTokens: Math.floor(budget / 2),
+      }),
+    );
     return { items, via: "semantic", searched, alreadyInContext: already };
   }
   return { items: [], via: null, searched, alreadyInContext: already };

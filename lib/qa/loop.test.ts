@@ -116,6 +116,11 @@ describe("passes", () => {
     // Each pass streams its own text part; the stored message keeps only the final one.
     expect(log.ofType("text-start").map((p) => p.id)).toEqual(["answer-1", "answer-2"]);
     expect(result.message.parts.filter((p) => p.type === "text")).toHaveLength(1);
+    // The user sees each pass's answer without the markup or the gap list.
+    expect(log.text("answer-1").trim()).toBe("Pricing may fail before the charge.");
+    expect(log.text("answer-2").trim()).toBe("`lookup_rate` raises KeyError (shop/pricing.py:22-25).");
+    for (const d of log.ofType("text-delta"))
+      expect(d.delta).not.toMatch(/<\/?(?:answer|missing|reasoning)|lookup_rate in shop/);
   });
 
   it("stops at the pass limit while gaps keep coming", async () => {

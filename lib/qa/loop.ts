@@ -133,6 +133,21 @@ export async function runLoop(
     );
 
   const started = performance.now();
+  // Mode retrieval can take a while: say so before it starts, as later passes do.
+  events.onPass?.({
+    pass: 1,
+    phase: "retrieving",
+    label: `Retrieving ${input.mode} context…`,
+    gapsIdentified: [],
+    gaps: [],
+    added: [],
+    addedTokens: 0,
+    contextTokens: 0,
+    reasoning: null,
+    durationMs: null,
+    stopReason: null,
+  });
+  await yieldToEventLoop();
   const retrieval = await deps.retrieve(1);
   const cached = relevantCache(
     input.cache,
@@ -166,6 +181,7 @@ export async function runLoop(
       added = context.list();
     } else {
       events.onPass?.({ ...part });
+      await yieldToEventLoop();
       const budget = gapBudgetLeft(pass);
       const resolved = await deps.resolveGaps({
         gaps: pendingGaps,
@@ -193,6 +209,7 @@ export async function runLoop(
         part.durationMs = Math.round(performance.now() - passStart);
         part.contextTokens = context.tokens;
         events.onPass?.({ ...part });
+        await yieldToEventLoop();
         passes.push({ part, files: [], symbols: [], answer: null });
         break;
       }
@@ -212,6 +229,7 @@ export async function runLoop(
         ? "Answering…"
         : `Refining the answer with ${added.length} new item${added.length === 1 ? "" : "s"}…`;
     events.onPass?.({ ...part });
+    await yieldToEventLoop();
 
     const items = context.list();
     const graph = await deps.buildGraph(items);
@@ -274,6 +292,7 @@ export async function runLoop(
     part.stopReason = stop;
     part.durationMs = Math.round(performance.now() - passStart);
     events.onPass?.({ ...part });
+    await yieldToEventLoop();
     passes.push({
       part,
       files: rankedFiles(pass === 1 ? retrieval.rankedFiles : [], added),
@@ -316,6 +335,15 @@ export async function runLoop(
     engine: answerer.name,
     reasoning,
   };
+}
+
+/**
+ * Lets queued writes reach the socket between steps. With the embedded database every
+ * await settles as a microtask, so without this an offline answer would be computed in
+ * one go and arrive all at once instead of streaming phase by phase.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function rankedFiles(initial: string[], added: ContextItem[]): string[] {

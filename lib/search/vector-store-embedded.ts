@@ -396,6 +396,18 @@ export class EmbeddedVectorStore implements VectorStore {
     return (await this.get(name)).size;
   }
 
+  async getVectors(name: string, ids: string[]): Promise<Map<string, Float32Array>> {
+    const c = await this.get(name);
+    const out = new Map<string, Float32Array>();
+    for (const id of ids) {
+      const slot = c.slots.get(id);
+      if (slot === undefined) continue;
+      // A copy, never a view: the collection's buffer is replaced when it grows.
+      out.set(id, c.data.slice(slot * c.dims, (slot + 1) * c.dims));
+    }
+    return out;
+  }
+
   async dropCollection(name: string): Promise<void> {
     this.assertOpen();
     assertCollectionName(name);

@@ -70,6 +70,7 @@ function fakeClient(overrides: Partial<Record<keyof QdrantClientLike, (...args: 
     delete: () => ({ status: "completed" }),
     deleteCollection: () => true,
     getCollections: () => ({ collections: [] }),
+    retrieve: () => [],
   };
   const client = Object.fromEntries(
     Object.entries({ ...defaults, ...overrides }).map(([method, fn]) => [method, record(method, fn)]),

@@ -77,6 +77,7 @@ export type QdrantClientLike = Pick<
   | "delete"
   | "deleteCollection"
   | "getCollections"
+  | "retrieve"
 >;
 
 export interface QdrantVectorStoreOptions {
@@ -229,6 +230,23 @@ export class QdrantVectorStore implements VectorStore {
     assertCollectionName(name);
     const { count } = await this.call(name, "count", () => this.client.count(name, { exact: true }));
     return count;
+  }
+
+  async getVectors(name: string, ids: string[]): Promise<Map<string, Float32Array>> {
+    assertCollectionName(name);
+    const out = new Map<string, Float32Array>();
+    for (let i = 0; i < ids.length; i += this.batchSize) {
+      const batch = ids.slice(i, i + this.batchSize);
+      const points = await this.call(name, "retrieve", () =>
+        this.client.retrieve(name, { ids: batch.map(pointIdFor), with_payload: true, with_vector: true }),
+      );
+      for (const point of points) {
+        const id = (point.payload as Record<string, unknown> | null | undefined)?.[ORIGINAL_ID_KEY];
+        if (typeof id === "string" && Array.isArray(point.vector))
+          out.set(id, Float32Array.from(point.vector as number[]));
+      }
+    }
+    return out;
   }
 
   async dropCollection(name: string): Promise<void> {

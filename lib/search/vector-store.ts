@@ -37,6 +37,8 @@ export interface VectorStore {
   /** Returns how many items were deleted. */
   deleteWhere(name: string, filter: PayloadFilter): Promise<number>;
   count(name: string): Promise<number>;
+  /** Stored vectors by id (missing ids are absent from the map); lets a new generation reuse embeddings. */
+  getVectors(name: string, ids: string[]): Promise<Map<string, Float32Array>>;
   /** Idempotent: dropping a missing collection is not an error. */
   dropCollection(name: string): Promise<void>;
   listCollections(): Promise<string[]>;

@@ -11,13 +11,22 @@ import { fileURLToPath } from "node:url";
 export const SHOP_FIXTURE = fileURLToPath(new URL("../../e2e/fixtures/shop", import.meta.url));
 
 /** Environment variables that would make the app pick a real provider. */
-const PROVIDER_VARS = ["LLM_PROVIDER", "LLM_MODEL", "LLM_BASE_URL", "LLM_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+const PROVIDER_VARS = [
+  "LLM_PROVIDER",
+  "LLM_MODEL",
+  "LLM_BASE_URL",
+  "LLM_API_KEY",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+];
 
 /**
  * Points the app at a fresh data directory and migrates it. Call before any database
  * use (beforeAll); returns a cleanup for afterAll.
  */
-export async function setupQaHome(prefix = "wf-qa-"): Promise<{ home: string; cleanup: () => Promise<void> }> {
+export async function setupQaHome(
+  prefix = "wf-qa-",
+): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = mkdtempSync(path.join(os.tmpdir(), prefix));
   process.env.WAYFINDER_HOME = home;
   delete process.env.DATABASE_URL;

@@ -24,7 +24,14 @@ export interface RealLoop {
 
 export function realLoop(
   fx: IndexedFixture,
-  options: { question: string; mode: QueryMode; answerer: Answerer; settings?: unknown; overrides?: RequestOverrides; notFound?: Set<string> },
+  options: {
+    question: string;
+    mode: QueryMode;
+    answerer: Answerer;
+    settings?: unknown;
+    overrides?: RequestOverrides;
+    notFound?: Set<string>;
+  },
 ): RealLoop {
   const config = effectiveConfig({ settings: options.settings, overrides: options.overrides });
   const anchors = extractAnchors(options.question);
@@ -54,7 +61,14 @@ export function realLoop(
       }),
     resolveGaps: (gapInput) => {
       resolverCalls.push([...gapInput.gaps]);
-      return resolveGaps({ ...gapInput, generationId: fx.generationId, repositoryId: fx.repositoryId, reader, config, mode: options.mode });
+      return resolveGaps({
+        ...gapInput,
+        generationId: fx.generationId,
+        repositoryId: fx.repositoryId,
+        reader,
+        config,
+        mode: options.mode,
+      });
     },
     buildGraph: (items) => buildEvidenceGraph(fx.generationId, items),
     answerer: options.answerer,

@@ -68,7 +68,10 @@ export interface ScriptedModel {
  * (classification, sufficiency judgments, rewriting) answers with `generate` replies
  * in order, or fails when none are scripted, which the callers treat as a fallback.
  */
-export function scriptedModel(replies: Reply[], options: { generate?: string[]; chunkSize?: number } = {}): ScriptedModel {
+export function scriptedModel(
+  replies: Reply[],
+  options: { generate?: string[]; chunkSize?: number } = {},
+): ScriptedModel {
   let index = 0;
   let generateIndex = 0;
   const chunkSize = options.chunkSize ?? 7;
@@ -80,11 +83,23 @@ export function scriptedModel(replies: Reply[], options: { generate?: string[]; 
       index++;
       if (reply === undefined) throw new Error("scripted model has no replies");
       if (typeof reply === "string") {
-        return { stream: simulateReadableStream({ chunks: textStreamParts(splitEvery(reply, chunkSize)), initialDelayInMs: null, chunkDelayInMs: null }) };
+        return {
+          stream: simulateReadableStream({
+            chunks: textStreamParts(splitEvery(reply, chunkSize)),
+            initialDelayInMs: null,
+            chunkDelayInMs: null,
+          }),
+        };
       }
       if ("error" in reply) throw reply.error;
       if ("hang" in reply) return new Promise<StreamResult>(() => undefined);
-      return { stream: simulateReadableStream({ chunks: textStreamParts(reply.chunks), initialDelayInMs: null, chunkDelayInMs: reply.delayMs ?? null }) };
+      return {
+        stream: simulateReadableStream({
+          chunks: textStreamParts(reply.chunks),
+          initialDelayInMs: null,
+          chunkDelayInMs: reply.delayMs ?? null,
+        }),
+      };
     },
     doGenerate: async () => {
       const text = options.generate?.[generateIndex++];
@@ -113,7 +128,11 @@ export function promptText(call: CallOptions): string {
 }
 
 /** A tagged reply in the format the answer prompt asks for. */
-export function tagged(answer: string, missing: string[] | "NONE", reasoning = "The context was enough."): string {
+export function tagged(
+  answer: string,
+  missing: string[] | "NONE",
+  reasoning = "The context was enough.",
+): string {
   const gaps = missing === "NONE" ? "NONE" : missing.map((g) => `- ${g}`).join("\n");
   return `<answer>\n${answer}\n</answer>\n<missing>\n${gaps}\n</missing>\n<reasoning>${reasoning}</reasoning>`;
 }

@@ -86,7 +86,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
             candidates: docs.map((d) => chunkCandidate(d, "architecture documentation")),
           },
         ]),
-        budget.docs,
+        Math.min(budget.docs, config.initialRetrievalBudget - items.reduce((n, i) => n + i.tokens, 0)),
         { maxItems: 2 },
       )),
     );

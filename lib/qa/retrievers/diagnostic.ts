@@ -226,7 +226,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
             candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")),
           },
         ]),
-        budget.docs,
+        Math.min(budget.docs, config.initialRetrievalBudget - items.reduce((n, i) => n + i.tokens, 0)),
         { maxItems: 2 },
       )),
     );
