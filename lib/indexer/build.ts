@@ -50,6 +50,9 @@ import { embedGeneration } from "./embed.ts";
  */
 export const INDEX_FORMAT_VERSION = 1;
 
+/** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
+const HEARTBEAT_MS = 10_000;
+
 export type BuildPhase =
   "discovering" | "parsing" | "storing" | "resolving" | "embedding" | "activating" | "done";
 
@@ -142,6 +145,12 @@ export async function buildGeneration(
     phaseStart = now;
     await options.afterPhase?.(phase);
   };
+  // Long phases (storing, resolving, embedding) report no per-file progress; this keeps
+  // the heartbeat fresh so other processes never mistake a slow build for a dead one.
+  const heartbeat = setInterval(() => {
+    void reportProgress(generation.id, { ...progress }).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   try {
     await report(true);
     const discovery = await discoverFiles(repository.rootPath, {
@@ -304,6 +313,8 @@ export async function buildGeneration(
           : String(error);
     await failGeneration(generation.id, message).catch(() => undefined);
     throw error;
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
