@@ -52,6 +52,7 @@ async function main(): Promise<void> {
         files: report.files.slice(0, 10),
         symbols: report.symbols.slice(0, 10),
         passes: report.passes.length,
+        signals: report.signals,
         baseline,
         retrieveMs: report.timings.totalMs,
         indexSeconds,

@@ -4,6 +4,8 @@ import { repositoryId } from "./pages/repositories-page";
 import { SourcePage } from "./pages/source-page";
 
 const DIAGNOSTIC = "Why do I get PaymentDeclined: card declined by gateway when placing an order?";
+// fraud_screen exists nowhere in the shop: the engine names it as a gap it cannot resolve.
+const DIAGNOSTIC_WITH_MISSING = `${DIAGNOSTIC} Is it retried by fraud_screen?`;
 
 test("a diagnostic question streams passes, gaps and highlighted citations that open the source", async ({
   page,
@@ -12,14 +14,16 @@ test("a diagnostic question streams passes, gaps and highlighted citations that 
   const chat = new ChatPage(page);
   await chat.goto(await repositoryId(request, "shop"));
   await expect(page.getByTestId("chat-empty")).toBeVisible();
-  await chat.ask(DIAGNOSTIC);
+  await chat.ask(DIAGNOSTIC_WITH_MISSING);
   const answer = await chat.answer(1);
 
   await expect(answer.classificationMode).toHaveText("diagnostic");
   expect(await answer.passes.count()).toBeGreaterThanOrEqual(2);
   await expect(answer.passes.last()).toHaveAttribute("data-phase", "done");
   await expect(answer.resolvedGaps.first()).toBeVisible();
-  await expect(answer.unresolvedGaps.first()).toBeVisible();
+  const unresolved = answer.unresolvedGaps.filter({ hasText: "fraud_screen" });
+  await expect(unresolved).toContainText("searched:");
+  await expect(answer.resolvedGaps.first()).toContainText("found in");
   await expect(answer.text).toContainText("PaymentDeclined");
   await expect(page.getByTestId("chat-status")).toHaveText("Answer complete.");
 
@@ -60,7 +64,7 @@ test("the conversation persists: reload shows it and a follow-up continues the s
   await page.reload();
   await expect(chat.questions).toHaveCount(2);
   await page.getByTestId("session-list").locator("summary").click();
-  await expect(page.getByTestId("session-link").filter({ hasText: "order total" })).toBeVisible();
+  await expect(page.locator(`[data-testid="session-link"][href$="session=${sessionId}"]`)).toContainText("order total");
 });
 
 test("an analytical question renders a mermaid diagram whose nodes open the source", async ({ page, request }) => {
@@ -96,6 +100,7 @@ test("an interrupted stream keeps the partial answer and offers a retry that com
     const response = await route.fetch();
     const body = await response.text();
     const cut = body.indexOf('"type":"text-end"');
+    console.log("DEBUG", body.length, cut, JSON.stringify(body.slice(0, 300)));
     await route.fulfill({ response, body: body.slice(0, cut > 0 ? cut : body.length / 2) });
   });
   await chat.ask(DIAGNOSTIC);

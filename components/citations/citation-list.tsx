@@ -10,7 +10,8 @@ import { useId } from "react";
 import { PlainCode } from "@/components/source/plain-code";
 import { sourceHref } from "@/components/source/source-href";
 import type { CitationPart } from "@/lib/qa/types";
-import { citationKey, useHighlightedSnippets } from "./use-highlighted-snippets";
+import { citationKey } from "./citation-key";
+import { useHighlightedSnippets } from "./use-highlighted-snippets";
 
 export type CitationDrift = "unchanged" | "changed" | "file-removed";
 

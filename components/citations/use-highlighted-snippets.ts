@@ -7,10 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/fetch-json";
 import type { CitationPart } from "@/lib/qa/types";
-
-export function citationKey(c: Pick<CitationPart, "path" | "startLine" | "endLine">): string {
-  return `${c.path}:${c.startLine}-${c.endLine}`;
-}
+import { citationKey } from "./citation-key";
 
 export function useHighlightedSnippets(citations: CitationPart[], enabled: boolean): Record<string, string> {
   const items = citations.filter((c) => c.verified && c.snippet);

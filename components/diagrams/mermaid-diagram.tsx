@@ -41,13 +41,17 @@ async function renderMermaid(id: string, source: string): Promise<string> {
   return result;
 }
 
+/**
+ * The SVG group of a diagram node. Flowchart nodes are `g.node` with an id like
+ * `<svg id>-flowchart-<node id>-<n>` (older mermaid: `flowchart-<node id>-<n>`, or a
+ * `data-id`), so match on the id's shape rather than one exact form.
+ */
 function nodeElement(container: HTMLElement, node: DiagramNode): Element | null {
-  const escaped = CSS.escape(node.id);
-  return (
-    container.querySelector(`g.node[data-id="${escaped}"]`) ??
-    container.querySelector(`[data-id="${escaped}"]`) ??
-    container.querySelector(`[id^="flowchart-${escaped}-"]`)
-  );
+  const byData = container.querySelector(`g.node[data-id="${CSS.escape(node.id)}"]`);
+  if (byData) return byData;
+  const escaped = node.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(^|-)flowchart-${escaped}-\\d+$`);
+  return [...container.querySelectorAll("g.node")].find((g) => pattern.test(g.id)) ?? null;
 }
 
 interface MermaidDiagramProps {

@@ -690,7 +690,10 @@ export async function copyEdges(input: {
 
 /**
  * Chunks of `toGenerationId` identical to a chunk of `fromGenerationId` (same file,
- * kind, title, range and text): their embeddings can be reused.
+ * kind, title, range and text): their embeddings can be reused. The unary `+` keeps
+ * SQLite off the (generationId, kind) index for `o`, which made this join quadratic
+ * (every old chunk of a kind scanned per new chunk: ~10 s on xarray); the path index
+ * narrows to one file's chunks.
  */
 export async function unchangedChunkPairs(
   fromGenerationId: string,
@@ -700,7 +703,7 @@ export async function unchangedChunkPairs(
   const rows = await client.$queryRawUnsafe<{ newId: number; oldId: number }[]>(
     `SELECT n.id AS "newId", o.id AS "oldId" FROM "Chunk" n
        JOIN "Chunk" o ON o."generationId" = ? AND o.path = n.path AND o."startLine" = n."startLine"
-        AND o."endLine" = n."endLine" AND o.kind = n.kind AND o.title = n.title AND o.text = n.text
+        AND o."endLine" = n."endLine" AND +o.kind = n.kind AND o.title = n.title AND o.text = n.text
       WHERE n."generationId" = ?`,
     fromGenerationId,
     toGenerationId,

@@ -15,6 +15,7 @@ export interface RetrievalReport {
   files: string[];
   symbols: string[];
   timings: { totalMs: number; firstPartMs: number };
+  signals: Record<string, string[]>;
 }
 
 const silent: PartWriter = { write: () => undefined };
@@ -40,6 +41,7 @@ export async function retrieveReport(
     files: unique([...result.loop.retrieval.rankedFiles, ...passes.flatMap((p) => p.files)]),
     symbols: unique([...result.loop.retrieval.rankedSymbols, ...passes.flatMap((p) => p.symbols)]),
     timings: { totalMs: result.metadata.timings.totalMs, firstPartMs: result.metadata.timings.firstPartMs },
+    signals: result.loop.retrieval.signals ?? {},
   };
 }
 

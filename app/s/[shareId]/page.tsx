@@ -7,7 +7,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { CitationDrift } from "@/components/citations/citation-list";
-import { citationKey } from "@/components/citations/use-highlighted-snippets";
+import { citationKey } from "@/components/citations/citation-key";
 import { citationsOf } from "@/components/chat/message-parts";
 import { Conversation, type MessageExtras } from "@/components/chat/conversation";
 import { citationDrift, linesOf } from "@/components/share/citation-drift";

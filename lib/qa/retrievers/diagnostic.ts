@@ -27,7 +27,8 @@ import {
   fuseSignals,
   lookupNames,
   packCandidates,
-  rankFiles,
+  fuseFiles,
+  signalFiles,
   symbolCandidate,
   type Candidate,
   type RetrievalInput,
@@ -58,7 +59,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const namedPaths: string[] = [];
   for (const frame of anchors.stackFrames.slice(0, 12)) {
     const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
-    namedPaths.push(...files);
+    // A bare file name (`test_x.py` from a user's own traceback) is too weak to say
+    // the question is about this repository's tests; a path with folders is not.
+    if (trimPath(frame.path).includes("/")) namedPaths.push(...files);
     for (const file of files) {
       const symbols = await symbolsInFile(generationId, file);
       const hit =
@@ -136,7 +139,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const pathCandidates: Candidate[] = [];
   for (const p of anchors.paths.slice(0, 6)) {
     for (const file of await filesBySuffix(generationId, trimPath(p), 2)) {
-      namedPaths.push(file);
+      if (trimPath(p).includes("/")) namedPaths.push(file);
       const symbols = await symbolsInFile(generationId, file);
       for (const s of symbols.filter((x) => !x.parentId).slice(0, 4))
         pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
@@ -204,7 +207,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       }
       frontier = next;
     }
-    lists.push({ name: "callers", weight: 1.2, candidates: callerLists });
+    lists.push({ name: "callers", weight: 0.5, candidates: callerLists });
     ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
     await attachSymbols(
       generationId,
@@ -234,7 +237,8 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   return {
     items,
     diagram: null,
-    rankedFiles: rankFiles(ranked).slice(0, 30),
+    rankedFiles: fuseFiles(lists, namedPaths),
+    signals: signalFiles(lists),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),

@@ -28,6 +28,8 @@ export interface RetrievalOutput {
   /** Ranked beyond what fit the budget: for benchmarks and the timeline. */
   rankedFiles: string[];
   rankedSymbols: string[];
+  /** Per-signal file rankings (diagnostic mode), for benchmarks and tuning. */
+  signals?: Record<string, string[]>;
 }
 
 export interface Candidate {
@@ -205,4 +207,42 @@ export function demoteAuxiliary(ranked: Ranked[], namedPaths: string[]): Ranked[
     return factor === 1 ? r : { ...r, score: r.score * factor };
   });
   return out.sort((a, b) => b.score - a.score);
+}
+
+/** The files each signal list ranks, in order (deduplicated). */
+export function signalFiles(lists: SignalList[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const list of lists) {
+    const files: string[] = [];
+    for (const c of list.candidates) {
+      const path = c.symbol?.path ?? c.chunk?.path;
+      if (path && !files.includes(path)) files.push(path);
+    }
+    out[list.name] = files.slice(0, 20);
+  }
+  return out;
+}
+
+/**
+ * Files ranked by fusing each signal's own file ranking (weighted RRF per file), with
+ * tests, docs and vendored code demoted as in demoteAuxiliary. Evidence about a file
+ * adds up across signals even when it comes from different chunks of it, which
+ * localizes better than ranking files by their single best chunk.
+ */
+export function fuseFiles(lists: SignalList[], namedPaths: string[], limit = 30): string[] {
+  const aboutTests = namedPaths.some((p) => TEST_PATH.test(p));
+  const aboutDocs = namedPaths.some((p) => AUXILIARY_PATH.test(p));
+  const scores = new Map<string, number>();
+  for (const [name, files] of Object.entries(signalFiles(lists))) {
+    const weight = lists.find((l) => l.name === name)?.weight ?? 0;
+    files.forEach((file, rank) => scores.set(file, (scores.get(file) ?? 0) + weight / (RRF_K + rank + 1)));
+  }
+  for (const [file, score] of scores) {
+    if (!aboutTests && TEST_PATH.test(file)) scores.set(file, score * 0.35);
+    else if (!aboutDocs && AUXILIARY_PATH.test(file)) scores.set(file, score * 0.5);
+  }
+  return [...scores.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([file]) => file);
 }

@@ -1,0 +1,106 @@
+// Ranking helpers of the mode retrievers: weighted fusion, per-file fusion and the
+// demotion of tests, docs and vendored code that diagnostic localization relies on.
+import { describe, expect, it } from "vitest";
+import type { ChunkHit } from "../../db/code-graph";
+import {
+  demoteAuxiliary,
+  fuseFiles,
+  fuseSignals,
+  isTestPath,
+  type Candidate,
+  type SignalList,
+} from "./shared";
+
+function chunk(path: string, startLine = 1): Candidate {
+  const hit: ChunkHit = {
+    id: startLine,
+    path,
+    kind: "code",
+    symbolId: null,
+    title: path,
+    startLine,
+    endLine: startLine + 5,
+    text: "",
+    score: 1,
+  };
+  return { key: `${path}:${startLine}`, symbol: null, chunk: hit, reason: "test" };
+}
+
+describe("isTestPath", () => {
+  it.each([
+    ["tests/test_api.py", true],
+    ["src/pkg/tests/helpers.py", true],
+    ["testing/test_mark.py", true],
+    ["pkg/conftest.py", true],
+    ["lib/qa/loop.test.ts", true],
+    ["server_test.go", true],
+    ["src/_pytest/skipping.py", false],
+    ["lib/testimony/core.py", false],
+  ])("%s → %s", (path, expected) => expect(isTestPath(path)).toBe(expected));
+});
+
+describe("fuseSignals", () => {
+  it("adds evidence for the same candidate across lists and keeps every reason", () => {
+    const lists: SignalList[] = [
+      { name: "a", weight: 1, candidates: [chunk("x.py"), chunk("y.py")] },
+      { name: "b", weight: 1, candidates: [chunk("y.py")] },
+    ];
+    const ranked = fuseSignals(lists);
+    expect(ranked[0]?.candidate.key).toBe("y.py:1");
+    expect(ranked[0]?.reasons).toEqual(["test"]);
+    expect(ranked).toHaveLength(2);
+  });
+
+  it("lets a heavier signal win over a lighter one at the same rank", () => {
+    const ranked = fuseSignals([
+      { name: "light", weight: 1, candidates: [chunk("light.py")] },
+      { name: "heavy", weight: 3, candidates: [chunk("heavy.py")] },
+    ]);
+    expect(ranked.map((r) => r.candidate.key)).toEqual(["heavy.py:1", "light.py:1"]);
+  });
+});
+
+describe("demoteAuxiliary", () => {
+  const lists: SignalList[] = [
+    {
+      name: "bm25",
+      weight: 2,
+      candidates: [chunk("tests/test_core.py"), chunk("docs/guide.py"), chunk("pkg/core.py")],
+    },
+  ];
+
+  it("puts library source above tests and docs that rank higher on raw evidence", () => {
+    const order = demoteAuxiliary(fuseSignals(lists), []).map((r) => r.candidate.chunk?.path);
+    expect(order[0]).toBe("pkg/core.py");
+  });
+
+  it("keeps tests where they are when the question names a test file of the repository", () => {
+    const order = demoteAuxiliary(fuseSignals(lists), ["tests/test_core.py"]).map(
+      (r) => r.candidate.chunk?.path,
+    );
+    expect(order[0]).toBe("tests/test_core.py");
+  });
+});
+
+describe("fuseFiles", () => {
+  it("credits a file for evidence from different chunks and different signals", () => {
+    const lists: SignalList[] = [
+      // b.py is never first, but two signals point at it through different chunks.
+      { name: "bm25", weight: 2, candidates: [chunk("a.py"), chunk("b.py", 10), chunk("c.py")] },
+      { name: "named", weight: 2, candidates: [chunk("c.py"), chunk("b.py", 40)] },
+      { name: "semantic", weight: 1, candidates: [chunk("b.py", 70)] },
+    ];
+    expect(fuseFiles(lists, [])[0]).toBe("b.py");
+  });
+
+  it("demotes vendored third-party code inside a package", () => {
+    const lists: SignalList[] = [
+      {
+        name: "bm25",
+        weight: 2,
+        candidates: [chunk("requests/packages/urllib3/response.py"), chunk("requests/models.py")],
+      },
+    ];
+    expect(fuseFiles(lists, [])).toEqual(["requests/models.py", "requests/packages/urllib3/response.py"]);
+  });
+});
