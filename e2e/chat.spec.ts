@@ -100,7 +100,6 @@ test("an interrupted stream keeps the partial answer and offers a retry that com
     const response = await route.fetch();
     const body = await response.text();
     const cut = body.indexOf('"type":"text-end"');
-    console.log("DEBUG", body.length, cut, JSON.stringify(body.slice(0, 300)));
     await route.fulfill({ response, body: body.slice(0, cut > 0 ? cut : body.length / 2) });
   });
   await chat.ask(DIAGNOSTIC);

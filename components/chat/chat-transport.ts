@@ -2,7 +2,9 @@
  * The chat's HTTP transport to POST /api/qa. A UI message stream always ends with
  * `data: [DONE]`; a response body that ends without it was cut off (proxy timeout,
  * server crash, lost connection), which the AI SDK would otherwise treat as a normal
- * end. We turn that into a StreamInterruptedError so the chat offers a retry.
+ * end. We report that through `onInterrupted` instead of erroring the stream: an
+ * error would make the SDK drop chunks it has received but not yet applied, and the
+ * partial answer should stay on screen next to the retry.
  */
 import { DefaultChatTransport } from "ai";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
@@ -14,7 +16,9 @@ export class StreamInterruptedError extends Error {
   }
 }
 
-const interruptionAwareFetch: typeof fetch = async (input, init) => {
+const interruptionAwareFetch =
+  (onInterrupted: () => void): typeof fetch =>
+  async (input, init) => {
   const response = await fetch(input, init);
   if (!response.ok || !response.body) return response;
   const decoder = new TextDecoder();
@@ -26,15 +30,15 @@ const interruptionAwareFetch: typeof fetch = async (input, init) => {
         controller.enqueue(chunk);
       },
       flush() {
-        if (!tail.includes("[DONE]")) throw new StreamInterruptedError();
+        if (!tail.includes("[DONE]")) onInterrupted();
       },
     }),
   );
   return new Response(guarded, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
-export function createChatTransport(): DefaultChatTransport<WayfinderUIMessage> {
-  return new DefaultChatTransport<WayfinderUIMessage>({ api: "/api/qa", fetch: interruptionAwareFetch });
+export function createChatTransport(onInterrupted: () => void): DefaultChatTransport<WayfinderUIMessage> {
+  return new DefaultChatTransport<WayfinderUIMessage>({ api: "/api/qa", fetch: interruptionAwareFetch(onInterrupted) });
 }
 
 export interface ChatFailure {

@@ -9,7 +9,7 @@ import { useChat } from "@ai-sdk/react";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
-import { createChatTransport } from "./chat-transport";
+import { createChatTransport, StreamInterruptedError } from "./chat-transport";
 import { Conversation } from "./conversation";
 import { activePassOf } from "./message-parts";
 import { phaseLabel } from "./pass-timeline";
@@ -52,7 +52,9 @@ function statusText(status: string, last: WayfinderUIMessage | undefined): strin
 
 export function Chat({ repositoryId, repositoryName, sessionId, initialMessages, toolbar }: ChatProps) {
   const router = useRouter();
-  const [transport] = useState(createChatTransport);
+  // Set when a response body ended without its end marker (see chat-transport.ts).
+  const [interrupted, setInterrupted] = useState(false);
+  const [transport] = useState(() => createChatTransport(() => setInterrupted(true)));
   const [draft, setDraft] = useState("");
   const lastOptions = useRef<QuestionOptions>({ quality: "balanced", mode: "auto" });
   const rootRef = useRef<HTMLDivElement>(null);
@@ -64,9 +66,11 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages,
     onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
+  const failure = status === "error" && error ? error : interrupted && !busy ? new StreamInterruptedError() : null;
 
   const ask = (question: string, options: QuestionOptions) => {
     lastOptions.current = options;
+    setInterrupted(false);
     setDraft("");
     // The URL names the session from the first question on, so a reload continues it.
     const url = new URL(window.location.href);
@@ -77,7 +81,10 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages,
     void sendMessage({ text: question }, { body: requestBody(repositoryId, options) });
   };
 
-  const retry = () => void regenerate({ body: requestBody(repositoryId, lastOptions.current) });
+  const retry = () => {
+    setInterrupted(false);
+    void regenerate({ body: requestBody(repositoryId, lastOptions.current) });
+  };
 
   // Bring a newly asked question into view; later streaming does not move the page.
   const questionCount = messages.filter((m) => m.role === "user").length;
@@ -89,7 +96,7 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages,
   }, [questionCount, initialMessages]);
 
   return (
-    <div className="chat" data-testid="chat" data-status={status} ref={rootRef}>
+    <div className="chat" data-testid="chat" data-status={failure ? "error" : status} ref={rootRef}>
       <div className="chat-toolbar">
         <div className="chat-toolbar-start">{toolbar}</div>
         <ShareButton sessionId={sessionId} disabled={busy || !messages.some((m) => m.role === "assistant")} />
@@ -114,10 +121,10 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages,
       ) : (
         <Conversation messages={messages} repositoryId={repositoryId} streaming={busy} />
       )}
-      {error && status === "error" ? <StreamError error={error} onRetry={retry} /> : null}
+      {failure ? <StreamError error={failure} onRetry={retry} /> : null}
       <div className="composer">
         <QuestionForm
-          status={statusText(status, messages.at(-1))}
+          status={failure ? "The answer stream failed." : statusText(status, messages.at(-1))}
           repositoryName={repositoryName}
           busy={busy}
           onAsk={ask}

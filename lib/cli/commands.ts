@@ -86,10 +86,13 @@ const indexCommand: Command = async (ctx) => {
     },
   });
   if (started) bar.stop();
+  // Golden questions re-checked against the new generation (null when the repository has none).
+  const golden = await import("../admin/golden.ts").then((m) => m.runGoldenAfterReindex(repository.id));
   if (asJson) {
     json(ctx, {
       repository: { id: repository.id, name: repository.name, rootPath: repository.rootPath },
       stats,
+      ...(golden ? { golden } : {}),
     });
     return 0;
   }
@@ -114,6 +117,7 @@ const indexCommand: Command = async (ctx) => {
   if (skipped) print(ctx, `  skipped   ${skipped}`);
   if (stats.files === 0) print(ctx, "  note      no indexable files were found in this folder");
   print(ctx, `  seconds   ${stats.seconds}`);
+  if (golden) print(ctx, `  golden    ${golden.passed}/${golden.total} passed`);
   return 0;
 };
 
@@ -267,4 +271,5 @@ export const commands: Record<string, Command> = {
   search: searchCommand,
   symbol: symbolCommand,
   migrate: migrateCommand,
+  "admin-token": (ctx) => import("./admin-commands.ts").then((m) => m.adminTokenCommand(ctx)),
 };

@@ -19,6 +19,7 @@ Commands:
   ask <repo> "<question>" [--quality quick|balanced|thorough] [--mode M] [--max-passes N] [--session ID] [--json]
   retrieve <repo> ("<question>" | --question-file F) --json
   migrate                                   Apply database migrations
+  admin-token [--json]                      Print the admin token (generated on first use)
 
 <repo> is a repository name, id, or an indexed path.`;
 

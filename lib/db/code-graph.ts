@@ -54,6 +54,17 @@ const SYMBOL_SELECT = {
   fanOut: true,
 } as const;
 
+/** Runs a raw `SELECT s.id …` (JSON-array conditions Prisma cannot express) and loads those symbols. */
+async function symbolsWhereRaw(sql: string, ...params: unknown[]): Promise<SymbolRecord[]> {
+  const client = await db();
+  const ids = await client.$queryRawUnsafe<{ id: number }[]>(sql, ...params);
+  if (ids.length === 0) return [];
+  return client.symbol.findMany({
+    where: { id: { in: ids.map((r) => Number(r.id)) } },
+    select: SYMBOL_SELECT,
+  });
+}
+
 export async function symbolsByName(generationId: string, name: string, limit = 20): Promise<SymbolRecord[]> {
   const client = await db();
   return client.symbol.findMany({ where: { generationId, name }, select: SYMBOL_SELECT, take: limit });
@@ -189,8 +200,7 @@ export async function symbolsRaising(
   limit = 40,
 ): Promise<SymbolRecord[]> {
   if (types.length === 0) return [];
-  const client = await db();
-  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+  return symbolsWhereRaw(
     `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.raises != '[]'
        AND EXISTS (SELECT 1 FROM json_each(s.raises) j WHERE j.value IN (${types.map(() => "?").join(",")}))
      LIMIT ?`,
@@ -198,10 +208,6 @@ export async function symbolsRaising(
     ...types,
     limit,
   );
-  return client.symbol.findMany({
-    where: { id: { in: ids.map((r) => Number(r.id)) } },
-    select: SYMBOL_SELECT,
-  });
 }
 
 /** Symbols with an error string containing a fragment (case-insensitive). */
@@ -210,8 +216,7 @@ export async function symbolsWithErrorString(
   fragment: string,
   limit = 40,
 ): Promise<SymbolRecord[]> {
-  const client = await db();
-  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+  return symbolsWhereRaw(
     `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s."errorStrings" != '[]'
        AND EXISTS (SELECT 1 FROM json_each(s."errorStrings") j WHERE lower(j.value) LIKE ? ESCAPE '\\')
      LIMIT ?`,
@@ -219,10 +224,6 @@ export async function symbolsWithErrorString(
     `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
     limit,
   );
-  return client.symbol.findMany({
-    where: { id: { in: ids.map((r) => Number(r.id)) } },
-    select: SYMBOL_SELECT,
-  });
 }
 
 /** Symbols writing a given piece of state (`self.cache`, `_registry`). */
@@ -231,8 +232,7 @@ export async function symbolsMutating(
   target: string,
   limit = 40,
 ): Promise<SymbolRecord[]> {
-  const client = await db();
-  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+  return symbolsWhereRaw(
     `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.mutates != '[]'
        AND EXISTS (SELECT 1 FROM json_each(s.mutates) j WHERE j.value = ?)
      LIMIT ?`,
@@ -240,10 +240,6 @@ export async function symbolsMutating(
     target,
     limit,
   );
-  return client.symbol.findMany({
-    where: { id: { in: ids.map((r) => Number(r.id)) } },
-    select: SYMBOL_SELECT,
-  });
 }
 
 export interface ChunkHit {
@@ -367,16 +363,10 @@ export async function symbolsByQualifiedNameLoose(
   qualifiedName: string,
   limit = 10,
 ): Promise<SymbolRecord[]> {
-  const client = await db();
-  const ids = await client.$queryRawUnsafe<{ id: number }[]>(
+  return symbolsWhereRaw(
     `SELECT id FROM "Symbol" WHERE "generationId" = ? AND lower("qualifiedName") = lower(?) LIMIT ?`,
     generationId,
     qualifiedName,
     limit,
   );
-  if (ids.length === 0) return [];
-  return client.symbol.findMany({
-    where: { id: { in: ids.map((r) => Number(r.id)) } },
-    select: SYMBOL_SELECT,
-  });
 }

@@ -54,7 +54,13 @@ export function startIndexJob(repository: RepositoryRow): Promise<void> {
     },
   })
     .then(
-      () => undefined,
+      () => {
+        // Re-check the golden questions against the new generation; not awaited, so the
+        // job ends (and a new re-index is allowed) as soon as the index is live.
+        void import("../admin/golden.ts")
+          .then((m) => m.runGoldenAfterReindex(repository.id))
+          .catch((error: unknown) => console.error("[wayfinder] golden questions did not run:", error));
+      },
       (error: unknown) => {
         if (!started) rejectStarted(error);
         // After the start the failure is already stored on the generation (failGeneration).

@@ -1,4 +1,5 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { loadEngineSettings } from "@/lib/admin/settings";
 import { askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { WayfinderError, asWayfinderError, errorResponse } from "@/lib/errors";
@@ -38,6 +39,8 @@ export async function POST(request: Request): Promise<Response> {
     const sessionId = body.sessionId ?? body.id;
     // Refuse what we can before streaming: once the stream starts the status is 200.
     await validateAskRequest({ repository: body.repositoryId, question, sessionId });
+    // Admin settings and provider choice, read per question so a change needs no restart.
+    const engine = await loadEngineSettings();
     const stream = createUIMessageStream<WayfinderUIMessage>({
       execute: async ({ writer }) => {
         await askQuestion(
@@ -49,6 +52,7 @@ export async function POST(request: Request): Promise<Response> {
             signal: request.signal,
           },
           writer,
+          { settings: engine.settings, model: engine.model },
         );
       },
       onError: (error) => {

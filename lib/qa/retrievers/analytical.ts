@@ -10,6 +10,7 @@ import { analyzeStructure, type StructureReport } from "../../wiki/structure.ts"
 import { syntheticItem } from "../context.ts";
 import {
   chunkCandidate,
+  docsItems,
   fuseSignals,
   packCandidates,
   rankFiles,
@@ -71,26 +72,14 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       perItemTokens: 350,
     })),
   );
-  if (budget.docs > 0) {
-    const docs = await lexicalSearch(generationId, `${input.question} architecture design`, {
+  items.push(
+    ...(await docsItems(input, `${input.question} architecture design`, {
+      budget: budget.docs,
+      used: items.reduce((n, i) => n + i.tokens, 0),
       limit: 2,
-      kinds: ["doc", "wiki"],
-    });
-    items.push(
-      ...(await packCandidates(
-        input,
-        fuseSignals([
-          {
-            name: "docs",
-            weight: 1,
-            candidates: docs.map((d) => chunkCandidate(d, "architecture documentation")),
-          },
-        ]),
-        Math.min(budget.docs, config.initialRetrievalBudget - items.reduce((n, i) => n + i.tokens, 0)),
-        { maxItems: 2 },
-      )),
-    );
-  }
+      reason: "architecture documentation",
+    })),
+  );
   return {
     items,
     diagram: report.diagram,

@@ -23,6 +23,7 @@ import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { parseJsonList } from "../context.ts";
 import {
   chunkCandidate,
+  docsItems,
   demoteAuxiliary,
   fuseSignals,
   lookupNames,
@@ -217,23 +218,13 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
 
   const budget = config.modeBudgets.diagnostic;
   const items = await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget));
-  if (budget.docs > 0) {
-    const docs = await lexicalSearch(generationId, input.question, { limit: 3, kinds: ["doc", "wiki"] });
-    items.push(
-      ...(await packCandidates(
-        input,
-        fuseSignals([
-          {
-            name: "docs",
-            weight: 1,
-            candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")),
-          },
-        ]),
-        Math.min(budget.docs, config.initialRetrievalBudget - items.reduce((n, i) => n + i.tokens, 0)),
-        { maxItems: 2 },
-      )),
-    );
-  }
+  items.push(
+    ...(await docsItems(input, input.question, {
+      budget: budget.docs,
+      used: items.reduce((n, i) => n + i.tokens, 0),
+      limit: 3,
+    })),
+  );
   return {
     items,
     diagram: null,

@@ -12,6 +12,7 @@ import { escapeLabel } from "../../wiki/structure.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import {
   chunkCandidate,
+  docsItems,
   fuseSignals,
   lookupNames,
   packCandidates,
@@ -121,23 +122,13 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       { maxItems: 10 },
     )),
   );
-  if (budget.docs > 0) {
-    const docs = await lexicalSearch(generationId, input.question, { limit: 2, kinds: ["doc", "wiki"] });
-    items.push(
-      ...(await packCandidates(
-        input,
-        fuseSignals([
-          {
-            name: "docs",
-            weight: 1,
-            candidates: docs.map((d) => chunkCandidate(d, "documentation on the topic")),
-          },
-        ]),
-        Math.min(budget.docs, config.initialRetrievalBudget - items.reduce((n, i) => n + i.tokens, 0)),
-        { maxItems: 2 },
-      )),
-    );
-  }
+  items.push(
+    ...(await docsItems(input, input.question, {
+      budget: budget.docs,
+      used: items.reduce((n, i) => n + i.tokens, 0),
+      limit: 2,
+    })),
+  );
   return {
     items,
     diagram: flows.length ? flowDiagram(flows) : null,

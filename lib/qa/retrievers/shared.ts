@@ -5,6 +5,7 @@
  */
 import "server-only";
 import type { ChunkHit, SymbolRecord } from "../../db/code-graph.ts";
+import { lexicalSearch } from "../../search/hybrid.ts";
 import type { CgragConfig } from "../config.ts";
 import { symbolItem, textItem, type ContextItem, type SourceReader } from "../context.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";
@@ -157,6 +158,30 @@ export async function packCandidates(
 
 export function round(n: number): number {
   return Math.round(n * 1000) / 1000;
+}
+
+/**
+ * Documentation chunks (repository docs and wiki pages) for a query, packed into
+ * what the docs budget and the initial budget still allow.
+ */
+export async function docsItems(
+  input: RetrievalInput,
+  query: string,
+  options: { budget: number; used: number; limit?: number; reason?: string },
+): Promise<ContextItem[]> {
+  const room = Math.min(options.budget, input.config.initialRetrievalBudget - options.used);
+  if (room <= 0) return [];
+  const docs = await lexicalSearch(input.generationId, query, {
+    limit: options.limit ?? 3,
+    kinds: ["doc", "wiki"],
+  });
+  const reason = options.reason ?? "documentation on the topic";
+  return packCandidates(
+    input,
+    fuseSignals([{ name: "docs", weight: 1, candidates: docs.map((d) => chunkCandidate(d, reason)) }]),
+    room,
+    { maxItems: 2 },
+  );
 }
 
 /** Identifiers worth looking up as symbol names (code-like, not too short or generic). */
