@@ -1,8 +1,7 @@
 /**
  * Embeds a generation's chunks into its own vector collection, then drops the
- * collections of generations that are no longer kept. Unchanged chunks are simply
- * re-embedded: the default hashing embedder is cheap, and a provider embedder's
- * cost is bounded by the chunk count.
+ * collections of generations that are no longer kept. Chunks identical to one of the
+ * previous generation reuse its vector; only new or edited chunks are embedded.
  */
 import "server-only";
 import { db } from "../db/client.ts";
@@ -62,9 +61,10 @@ export async function embedGeneration(
   previousGenerationId: string | null,
 ): Promise<{ chunks: number; embedded: number; reused: number }> {
   const client = await db();
+  // Text is read only for the chunks that need embedding (usually few on a re-index).
   const rows = await client.chunk.findMany({
     where: { generationId },
-    select: { id: true, title: true, text: true, path: true, kind: true, symbolId: true },
+    select: { id: true, path: true, kind: true, symbolId: true },
     orderBy: { id: "asc" },
   });
   if (!env().WAYFINDER_EMBEDDINGS) return { chunks: rows.length, embedded: 0, reused: 0 };
@@ -82,7 +82,17 @@ export async function embedGeneration(
         rows,
       )
     : new Set<number>();
-  const todo = rows.filter((r) => !reused.has(r.id));
+  const todoIds = rows.filter((r) => !reused.has(r.id)).map((r) => r.id);
+  const todo: (ChunkRow & { title: string; text: string })[] = [];
+  for (let i = 0; i < todoIds.length; i += 500) {
+    todo.push(
+      ...(await client.chunk.findMany({
+        where: { id: { in: todoIds.slice(i, i + 500) } },
+        select: { id: true, title: true, text: true, path: true, kind: true, symbolId: true },
+        orderBy: { id: "asc" },
+      })),
+    );
+  }
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
     const vectors = await embedder.embed(batch.map((r) => `${r.path}\n${r.title}\n${r.text.slice(0, 2000)}`));
