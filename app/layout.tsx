@@ -26,6 +26,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </Link>
           <nav aria-label="Main">
             <Link href="/">Repositories</Link>
+            <Link href="/admin">Admin</Link>
           </nav>
         </header>
         <main className="page" id="content">

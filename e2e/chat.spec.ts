@@ -32,6 +32,7 @@ test("a diagnostic question streams passes, gaps and highlighted citations that 
   await expect(answer.root.locator('[data-testid="citation-ref"][data-verified="pending"]')).toHaveCount(0);
 
   // A verified citation's snippet is highlighted by shiki, and opens the source at its lines.
+  await answer.showAllCitations();
   const citation = answer.verifiedCitations.filter({ hasText: "shop/payments.py" }).first();
   await expect(citation.getByTestId("citation-snippet")).toHaveAttribute("data-highlighted", "true");
   await expect(citation.locator(".shiki span[style]").first()).toBeVisible();
@@ -44,7 +45,10 @@ test("a diagnostic question streams passes, gaps and highlighted citations that 
   await expect(source.line(Number(start))).toBeInViewport();
 });
 
-test("the conversation persists: reload shows it and a follow-up continues the session", async ({ page, request }) => {
+test("the conversation persists: reload shows it and a follow-up continues the session", async ({
+  page,
+  request,
+}) => {
   const chat = new ChatPage(page);
   const id = await repositoryId(request, "shop");
   await chat.goto(id);
@@ -64,10 +68,15 @@ test("the conversation persists: reload shows it and a follow-up continues the s
   await page.reload();
   await expect(chat.questions).toHaveCount(2);
   await page.getByTestId("session-list").locator("summary").click();
-  await expect(page.locator(`[data-testid="session-link"][href$="session=${sessionId}"]`)).toContainText("order total");
+  await expect(page.locator(`[data-testid="session-link"][href$="session=${sessionId}"]`)).toContainText(
+    "order total",
+  );
 });
 
-test("an analytical question renders a mermaid diagram whose nodes open the source", async ({ page, request }) => {
+test("an analytical question renders a mermaid diagram whose nodes open the source", async ({
+  page,
+  request,
+}) => {
   const chat = new ChatPage(page);
   await chat.goto(await repositoryId(request, "shop"));
   await chat.ask("How are the modules of the shop connected?", { mode: "analytical" });
@@ -114,4 +123,37 @@ test("an interrupted stream keeps the partial answer and offers a retry that com
   await expect(error).toBeHidden();
   await expect(answer.passes.last()).toHaveAttribute("data-phase", "done");
   await expect(chat.questions).toHaveCount(1);
+});
+
+test("a request that fails at the network level shows the retry too", async ({ page, request }) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"));
+  await page.route("**/api/qa", (route) => route.abort("connectionreset"));
+  await chat.ask("Where is the order total computed?");
+  const error = page.getByTestId("stream-error");
+  await expect(error).toContainText("Stream interrupted");
+  await page.unroute("**/api/qa");
+  await error.getByRole("button", { name: "Retry" }).click();
+  await chat.answer(1);
+  await expect(error).toBeHidden();
+});
+
+test("a diagram that cannot be drawn shows its source instead of a blank box", async ({ page, request }) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"));
+  // The real answer, with its diagram source corrupted on the way to the browser.
+  await page.route("**/api/qa", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(
+      /"mermaid":"(?:[^"\\]|\\.)*"/,
+      '"mermaid":"graph LR\\n  a[[[ broken"',
+    );
+    await route.fulfill({ response, body });
+  });
+  await chat.ask("How are the modules of the shop connected?", { mode: "analytical" });
+  const answer = await chat.answer(1);
+  const diagram = answer.root.getByTestId("diagram");
+  await expect(diagram).toHaveAttribute("data-status", "failed");
+  await expect(diagram.getByTestId("diagram-source")).toContainText("a[[[ broken");
+  await expect(answer.diagramSvg).toHaveCount(0);
 });

@@ -71,7 +71,9 @@ test("a share link says when cited lines changed after a re-index", async ({ pag
 
   await page.goto(url);
   await expect(page.getByTestId("share-reindexed")).toContainText("now generation 2");
-  await expect(page.getByTestId("citation-drift").filter({ hasText: "lines changed since" }).first()).toBeVisible();
+  await expect(
+    page.getByTestId("citation-drift").filter({ hasText: "lines changed since" }).first(),
+  ).toBeVisible();
   fs.rmSync(root, { recursive: true, force: true });
 });
 

@@ -2,7 +2,10 @@ import { expect, test } from "@playwright/test";
 import { repositoryId } from "./pages/repositories-page";
 import { SourcePage } from "./pages/source-page";
 
-test("the source view shows an indexed file with the cited lines marked and in view", async ({ page, request }) => {
+test("the source view shows an indexed file with the cited lines marked and in view", async ({
+  page,
+  request,
+}) => {
   const id = await repositoryId(request, "shop");
   const source = new SourcePage(page);
   await page.goto(`/repos/${id}/source?path=shop/payments.py&lines=12-18`);
@@ -14,7 +17,10 @@ test("the source view shows an indexed file with the cited lines marked and in v
   await expect(source.line(12).locator("span[style]").first()).toBeVisible();
 });
 
-test("paths outside the index are a 404 with a clear message, traversal included", async ({ page, request }) => {
+test("paths outside the index are a 404 with a clear message, traversal included", async ({
+  page,
+  request,
+}) => {
   const id = await repositoryId(request, "shop");
   const source = new SourcePage(page);
   for (const query of [

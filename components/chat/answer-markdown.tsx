@@ -12,7 +12,9 @@ import { remarkCitations } from "@/components/citations/remark-citations";
 
 const remarkPlugins = [remarkGfm, remarkCitations];
 
-function Span(props: ComponentProps<"span"> & { node?: unknown; "data-citation"?: string; "data-code"?: string }) {
+function Span(
+  props: ComponentProps<"span"> & { node?: unknown; "data-citation"?: string; "data-code"?: string },
+) {
   const { node: _node, "data-citation": citation, "data-code": code, ...rest } = props;
   if (citation) return <CitationRef raw={citation} code={code === "true"} />;
   return <span {...rest} />;

@@ -12,7 +12,11 @@ export function AnswerMeta({ metadata }: { metadata: Partial<AnswerMetadata> | u
   if (metadata.confidence) items.push(["confidence", metadata.confidence]);
   items.push(["passes", `${metadata.passesUsed}${metadata.maxPasses ? ` of ${metadata.maxPasses}` : ""}`]);
   if (metadata.quality) items.push(["quality", metadata.quality]);
-  if (metadata.budget) items.push(["context", `${metadata.budget.used.toLocaleString("en-US")} / ${metadata.budget.limit.toLocaleString("en-US")} tokens`]);
+  if (metadata.budget)
+    items.push([
+      "context",
+      `${metadata.budget.used.toLocaleString("en-US")} / ${metadata.budget.limit.toLocaleString("en-US")} tokens`,
+    ]);
   if (metadata.contextFromCache) items.push(["cache", "reused session context"]);
   if (metadata.timings) items.push(["time", formatMs(metadata.timings.totalMs)]);
   return (
@@ -25,7 +29,9 @@ export function AnswerMeta({ metadata }: { metadata: Partial<AnswerMetadata> | u
           </div>
         ))}
       </dl>
-      {metadata.stopReason ? <p className="muted">Stopped because {describeStopReason(metadata.stopReason)}.</p> : null}
+      {metadata.stopReason ? (
+        <p className="muted">Stopped because {describeStopReason(metadata.stopReason)}.</p>
+      ) : null}
     </div>
   );
 }

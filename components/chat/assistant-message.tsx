@@ -5,6 +5,7 @@
  * the main column; the timeline, gaps and citations in the side column. The same
  * component renders a live answer and a stored one (chat reload, share page).
  */
+import { useRef } from "react";
 import { CitationContext } from "@/components/citations/citation-context";
 import { CitationList, type CitationDrift } from "@/components/citations/citation-list";
 import { MermaidDiagram } from "@/components/diagrams/mermaid-diagram";
@@ -25,6 +26,7 @@ import {
 } from "./message-parts";
 import { NoticeBanner } from "./notice-banner";
 import { PassTimeline, phaseLabel } from "./pass-timeline";
+import { useGrowOnlyHeight } from "./use-grow-only-height";
 
 interface AssistantMessageProps {
   message: WayfinderUIMessage;
@@ -36,7 +38,13 @@ interface AssistantMessageProps {
   drift?: Record<string, CitationDrift>;
 }
 
-export function AssistantMessage({ message, repositoryId, streaming, highlighted, drift }: AssistantMessageProps) {
+export function AssistantMessage({
+  message,
+  repositoryId,
+  streaming,
+  highlighted,
+  drift,
+}: AssistantMessageProps) {
   const classification = classificationOf(message);
   const passes = passesOf(message);
   const active = streaming ? activePassOf(message) : null;
@@ -50,6 +58,8 @@ export function AssistantMessage({ message, repositoryId, streaming, highlighted
   const generationId = message.metadata?.generationId ?? null;
   const stopReason = message.metadata?.stopReason ?? passes.at(-1)?.stopReason ?? null;
   const settled = !streaming;
+  const answerRef = useRef<HTMLDivElement>(null);
+  useGrowOnlyHeight(answerRef, streaming);
 
   return (
     <div className="turn-answer" data-testid="assistant-message" data-streaming={String(streaming)}>
@@ -64,7 +74,8 @@ export function AssistantMessage({ message, repositoryId, streaming, highlighted
             </span>
           ) : streaming ? (
             <span className="working">
-              <span className="spinner" aria-hidden /> {classification ? "Finishing…" : "Classifying the question…"}
+              <span className="spinner" aria-hidden />{" "}
+              {classification ? "Finishing…" : "Classifying the question…"}
             </span>
           ) : classification ? (
             <span>
@@ -76,7 +87,7 @@ export function AssistantMessage({ message, repositoryId, streaming, highlighted
             </span>
           ) : null}
         </div>
-        <div className="answer" data-testid="answer" aria-busy={streaming}>
+        <div className="answer" data-testid="answer" aria-busy={streaming} ref={answerRef}>
           {answer ? (
             <CitationContext.Provider value={{ repositoryId, generationId, citations, pending: streaming }}>
               <AnswerMarkdown text={answer} />
@@ -97,7 +108,9 @@ export function AssistantMessage({ message, repositoryId, streaming, highlighted
             {drafts.map((draft, i) => (
               <div key={i} className="draft">
                 <p className="small muted">Pass {i + 1} draft</p>
-                <CitationContext.Provider value={{ repositoryId, generationId, citations, pending: streaming }}>
+                <CitationContext.Provider
+                  value={{ repositoryId, generationId, citations, pending: streaming }}
+                >
                   <AnswerMarkdown text={draft} />
                 </CitationContext.Provider>
               </div>

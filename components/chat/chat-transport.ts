@@ -19,26 +19,33 @@ export class StreamInterruptedError extends Error {
 const interruptionAwareFetch =
   (onInterrupted: () => void): typeof fetch =>
   async (input, init) => {
-  const response = await fetch(input, init);
-  if (!response.ok || !response.body) return response;
-  const decoder = new TextDecoder();
-  let tail = "";
-  const guarded = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        tail = (tail + decoder.decode(chunk, { stream: true })).slice(-64);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (!tail.includes("[DONE]")) onInterrupted();
-      },
-    }),
-  );
-  return new Response(guarded, { status: response.status, statusText: response.statusText, headers: response.headers });
-};
+    const response = await fetch(input, init);
+    if (!response.ok || !response.body) return response;
+    const decoder = new TextDecoder();
+    let tail = "";
+    const guarded = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          tail = (tail + decoder.decode(chunk, { stream: true })).slice(-64);
+          controller.enqueue(chunk);
+        },
+        flush() {
+          if (!tail.includes("[DONE]")) onInterrupted();
+        },
+      }),
+    );
+    return new Response(guarded, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
 
 export function createChatTransport(onInterrupted: () => void): DefaultChatTransport<WayfinderUIMessage> {
-  return new DefaultChatTransport<WayfinderUIMessage>({ api: "/api/qa", fetch: interruptionAwareFetch(onInterrupted) });
+  return new DefaultChatTransport<WayfinderUIMessage>({
+    api: "/api/qa",
+    fetch: interruptionAwareFetch(onInterrupted),
+  });
 }
 
 export interface ChatFailure {

@@ -25,7 +25,13 @@ interface ChatWorkspaceProps {
   toolbar?: ReactNode;
 }
 
-export function ChatWorkspace({ repositoryId, repositoryName, sessionId, resume, toolbar }: ChatWorkspaceProps) {
+export function ChatWorkspace({
+  repositoryId,
+  repositoryName,
+  sessionId,
+  resume,
+  toolbar,
+}: ChatWorkspaceProps) {
   // Decided once: after the first question the URL names the new session too, and a
   // server refresh must not turn a live chat into a reload of itself.
   const [load] = useState(resume);
@@ -54,7 +60,8 @@ export function ChatWorkspace({ repositoryId, repositoryName, sessionId, resume,
     );
   }
   if (load && stored.isError) {
-    const unknown = stored.error instanceof ApiError && (stored.error.status === 404 || stored.error.status === 400);
+    const unknown =
+      stored.error instanceof ApiError && (stored.error.status === 404 || stored.error.status === 400);
     return (
       <div className="card empty" role="alert" data-testid={unknown ? "unknown-session" : "session-error"}>
         <h2>{unknown ? "This conversation does not exist" : "The conversation could not be loaded"}</h2>
@@ -81,7 +88,9 @@ export function ChatWorkspace({ repositoryId, repositoryName, sessionId, resume,
       <div className="card empty" role="alert" data-testid="unknown-session">
         <h2>This conversation belongs to another repository</h2>
         <p>
-          <Link href={`/repos/${encodeURIComponent(stored.data.session.repositoryId)}?session=${encodeURIComponent(sessionId)}`}>
+          <Link
+            href={`/repos/${encodeURIComponent(stored.data.session.repositoryId)}?session=${encodeURIComponent(sessionId)}`}
+          >
             Open it there
           </Link>{" "}
           or <Link href={newChat}>start a new conversation here</Link>.

@@ -66,7 +66,8 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages,
     onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
-  const failure = status === "error" && error ? error : interrupted && !busy ? new StreamInterruptedError() : null;
+  const failure =
+    status === "error" && error ? error : interrupted && !busy ? new StreamInterruptedError() : null;
 
   const ask = (question: string, options: QuestionOptions) => {
     lastOptions.current = options;
@@ -105,8 +106,8 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages,
         <div className="card chat-empty" data-testid="chat-empty">
           <h2>Ask a question about {repositoryName}</h2>
           <p className="muted">
-            Answers cite the exact lines they rely on. Wayfinder names what it is missing, fetches it and improves the
-            answer, pass by pass.
+            Answers cite the exact lines they rely on. Wayfinder names what it is missing, fetches it and
+            improves the answer, pass by pass.
           </p>
           <ul className="examples">
             {EXAMPLES.map((example) => (
@@ -126,6 +127,7 @@ export function Chat({ repositoryId, repositoryName, sessionId, initialMessages,
         <QuestionForm
           status={failure ? "The answer stream failed." : statusText(status, messages.at(-1))}
           repositoryName={repositoryName}
+          autoFocus={initialMessages.length === 0}
           busy={busy}
           onAsk={ask}
           onStop={() => void stop()}

@@ -18,13 +18,27 @@ const VIA_LABEL: Record<string, string> = {
   semantic: "by semantic search",
 };
 
-function FoundLocation({ value, repositoryId, generationId }: { value: string; repositoryId: string; generationId: string | null }) {
+function FoundLocation({
+  value,
+  repositoryId,
+  generationId,
+}: {
+  value: string;
+  repositoryId: string;
+  generationId: string | null;
+}) {
   const citation = parseCitation(value);
   const path = citation?.path ?? (value.includes("::") ? value.split("::")[0] : null);
   if (!path) return <code>{value}</code>;
   return (
     <Link
-      href={sourceHref({ repositoryId, path, startLine: citation?.startLine, endLine: citation?.endLine, generationId })}
+      href={sourceHref({
+        repositoryId,
+        path,
+        startLine: citation?.startLine,
+        endLine: citation?.endLine,
+        generationId,
+      })}
     >
       <code>{value}</code>
     </Link>
@@ -65,7 +79,7 @@ export function GapsPanel({ gaps, repositoryId, generationId, streaming, stopRea
               <div>
                 <code className="gap-name">{g.gap}</code>{" "}
                 <span className="muted small">
-                  {g.via ? VIA_LABEL[g.via] ?? g.via : "found"} in pass {g.pass}
+                  {g.via ? (VIA_LABEL[g.via] ?? g.via) : "found"} in pass {g.pass}
                 </span>
                 {g.found.length > 0 ? (
                   <div className="small gap-where">
@@ -91,10 +105,16 @@ export function GapsPanel({ gaps, repositoryId, generationId, streaming, stopRea
                 ✗
               </span>
               <div>
-                <code className="gap-name">{g.gap}</code> <span className="muted small">not found (pass {g.pass})</span>
+                <code className="gap-name">{g.gap}</code>{" "}
+                <span className="muted small">not found (pass {g.pass})</span>
                 {g.searched.length > 0 ? (
                   <div className="small gap-where">
-                    searched: {g.searched.map((s) => <code key={s} className="gap-chip">{s}</code>)}
+                    searched:{" "}
+                    {g.searched.map((s) => (
+                      <code key={s} className="gap-chip">
+                        {s}
+                      </code>
+                    ))}
                   </div>
                 ) : null}
               </div>
@@ -123,7 +143,8 @@ export function GapsPanel({ gaps, repositoryId, generationId, streaming, stopRea
                 –
               </span>
               <div>
-                <code className="gap-name">{g.gap}</code> <span className="muted small">skipped{g.note ? `: ${g.note}` : ""}</span>
+                <code className="gap-name">{g.gap}</code>{" "}
+                <span className="muted small">skipped{g.note ? `: ${g.note}` : ""}</span>
               </div>
             </li>
           ))}

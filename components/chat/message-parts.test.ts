@@ -63,8 +63,22 @@ describe("gapsOf", () => {
         data: pass({
           pass: 2,
           gaps: [
-            { gap: "charge_card", status: "resolved", via: "direct", found: ["shop/payments.py:12-20"], searched: [], note: null },
-            { gap: "Gateway", status: "unresolved", via: null, found: [], searched: ["name Gateway"], note: null },
+            {
+              gap: "charge_card",
+              status: "resolved",
+              via: "direct",
+              found: ["shop/payments.py:12-20"],
+              searched: [],
+              note: null,
+            },
+            {
+              gap: "Gateway",
+              status: "unresolved",
+              via: null,
+              found: [],
+              searched: ["name Gateway"],
+              note: null,
+            },
           ],
         }),
       },
@@ -73,7 +87,16 @@ describe("gapsOf", () => {
         id: "pass-3",
         data: pass({
           pass: 3,
-          gaps: [{ gap: "Gateway", status: "resolved", via: "semantic", found: ["shop/gw.py:1-4"], searched: [], note: null }],
+          gaps: [
+            {
+              gap: "Gateway",
+              status: "resolved",
+              via: "semantic",
+              found: ["shop/gw.py:1-4"],
+              searched: [],
+              note: null,
+            },
+          ],
           gapsIdentified: ["retry_policy"],
           stopReason: "max-passes",
         }),

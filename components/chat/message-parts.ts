@@ -62,7 +62,11 @@ function textsOf(message: WayfinderUIMessage): string[] {
  * part starts empty, so until it has text the previous draft stays on screen.
  */
 export function answerOf(message: WayfinderUIMessage): string {
-  return textsOf(message).filter((t) => t.trim()).at(-1) ?? "";
+  return (
+    textsOf(message)
+      .filter((t) => t.trim())
+      .at(-1) ?? ""
+  );
 }
 
 /** Earlier passes' drafts, oldest first (shown collapsed under the answer). */

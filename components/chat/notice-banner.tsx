@@ -14,7 +14,9 @@ export function NoticeBanner({ notice }: { notice: NoticePart }) {
       data-code={notice.code}
     >
       <strong className="notice-title">
-        {notice.code.startsWith("provider") || notice.code.includes("fallback") ? "Provider fallback" : "Notice"}
+        {notice.code.startsWith("provider") || notice.code.includes("fallback")
+          ? "Provider fallback"
+          : "Notice"}
       </strong>{" "}
       {notice.message}
     </div>

@@ -18,7 +18,8 @@ const SOURCE_LABEL: Record<ClassificationPart["source"], string> = {
 };
 
 export function phaseLabel(pass: PassPart): string {
-  if (pass.phase === "retrieving") return pass.pass > 1 ? "Retrieving additional context…" : "Retrieving context…";
+  if (pass.phase === "retrieving")
+    return pass.pass > 1 ? "Retrieving additional context…" : "Retrieving context…";
   if (pass.phase === "answering") return pass.pass > 1 ? "Improving the answer…" : "Drafting the answer…";
   return `Done${pass.durationMs !== null ? ` in ${formatMs(pass.durationMs)}` : ""}`;
 }
@@ -31,7 +32,13 @@ interface PassTimelineProps {
   streaming: boolean;
 }
 
-export function PassTimeline({ classification, passes, repositoryId, generationId, streaming }: PassTimelineProps) {
+export function PassTimeline({
+  classification,
+  passes,
+  repositoryId,
+  generationId,
+  streaming,
+}: PassTimelineProps) {
   const headingId = useId();
   return (
     <section className="panel" aria-labelledby={headingId} data-testid="pass-timeline">
@@ -53,7 +60,9 @@ export function PassTimeline({ classification, passes, repositoryId, generationI
                   </span>
                 ) : null}
               </div>
-              {classification.reasoning ? <p className="small timeline-why">{classification.reasoning}</p> : null}
+              {classification.reasoning ? (
+                <p className="small timeline-why">{classification.reasoning}</p>
+              ) : null}
               {classification.rewrittenQuestion ? (
                 <p className="small muted">Read as: “{classification.rewrittenQuestion}”</p>
               ) : null}
@@ -107,7 +116,12 @@ export function PassTimeline({ classification, passes, repositoryId, generationI
             ) : null}
             {pass.gapsIdentified.length > 0 ? (
               <p className="small">
-                Missing: {pass.gapsIdentified.map((g) => <code key={g} className="gap-chip">{g}</code>)}
+                Missing:{" "}
+                {pass.gapsIdentified.map((g) => (
+                  <code key={g} className="gap-chip">
+                    {g}
+                  </code>
+                ))}
               </p>
             ) : null}
             {pass.stopReason ? (

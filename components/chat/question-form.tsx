@@ -21,6 +21,8 @@ interface QuestionFormProps {
   onDraftChange: (value: string) => void;
   /** what the chat is doing, announced politely to screen readers */
   status: string;
+  /** focus the box on arrival (a new, empty conversation) */
+  autoFocus?: boolean;
 }
 
 const QUALITY_HELP: Record<Quality, string> = {
@@ -29,7 +31,16 @@ const QUALITY_HELP: Record<Quality, string> = {
   thorough: "thorough: more passes, larger budget",
 };
 
-export function QuestionForm({ repositoryName, busy, onAsk, onStop, draft, onDraftChange, status }: QuestionFormProps) {
+export function QuestionForm({
+  repositoryName,
+  busy,
+  onAsk,
+  onStop,
+  draft,
+  onDraftChange,
+  status,
+  autoFocus = false,
+}: QuestionFormProps) {
   const id = useId();
   const [options, setOptions] = useState<QuestionOptions>({ quality: "balanced", mode: "auto" });
   const canSend = draft.trim().length > 0 && !busy;
@@ -63,6 +74,7 @@ export function QuestionForm({ repositoryName, busy, onAsk, onStop, draft, onDra
         onChange={(e) => onDraftChange(e.target.value)}
         onKeyDown={onKeyDown}
         aria-describedby={`${id}-hint`}
+        autoFocus={autoFocus}
       />
       <div className="question-bar">
         <div className="question-options">

@@ -10,7 +10,15 @@ export interface SessionLink {
   lastAccessedAt: string;
 }
 
-export function SessionList({ repositoryId, sessions, current }: { repositoryId: string; sessions: SessionLink[]; current: string | null }) {
+export function SessionList({
+  repositoryId,
+  sessions,
+  current,
+}: {
+  repositoryId: string;
+  sessions: SessionLink[];
+  current: string | null;
+}) {
   if (sessions.length === 0) return null;
   return (
     <details className="session-list" data-testid="session-list">

@@ -44,7 +44,13 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
           <label className="visually-hidden" htmlFor="share-url">
             Share link
           </label>
-          <input id="share-url" readOnly value={url} onFocus={(e) => e.currentTarget.select()} data-testid="share-link" />
+          <input
+            id="share-url"
+            readOnly
+            value={url}
+            onFocus={(e) => e.currentTarget.select()}
+            data-testid="share-link"
+          />
           <button type="button" className="button secondary" onClick={copy} data-testid="copy-share-link">
             {copied ? "Copied" : "Copy"}
           </button>

@@ -6,12 +6,14 @@
  * pages each verified citation also says whether its lines changed since.
  */
 import Link from "next/link";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { PlainCode } from "@/components/source/plain-code";
 import { sourceHref } from "@/components/source/source-href";
 import type { CitationPart } from "@/lib/qa/types";
 import { citationKey } from "./citation-key";
 import { useHighlightedSnippets } from "./use-highlighted-snippets";
+
+const INITIAL_VISIBLE = 4;
 
 export type CitationDrift = "unchanged" | "changed" | "file-removed";
 
@@ -32,10 +34,20 @@ interface CitationListProps {
   drift?: Record<string, CitationDrift>;
 }
 
-export function CitationList({ citations, repositoryId, generationId, settled, highlighted, drift }: CitationListProps) {
+export function CitationList({
+  citations,
+  repositoryId,
+  generationId,
+  settled,
+  highlighted,
+  drift,
+}: CitationListProps) {
   const fetched = useHighlightedSnippets(citations, settled && !highlighted);
   const html = highlighted ?? fetched;
   const headingId = useId();
+  const [showAll, setShowAll] = useState(false);
+  // Long lists stay scannable: the first few open, the rest one click away.
+  const shown = showAll ? citations : citations.slice(0, INITIAL_VISIBLE);
   const verified = citations.filter((c) => c.verified).length;
   const unverified = citations.length - verified;
   return (
@@ -47,10 +59,14 @@ export function CitationList({ citations, repositoryId, generationId, settled, h
         </span>
       </h3>
       {citations.length === 0 ? (
-        <p className="muted small">{settled ? "This answer cites no source lines." : "Citations are checked when the answer is complete."}</p>
+        <p className="muted small">
+          {settled
+            ? "This answer cites no source lines."
+            : "Citations are checked when the answer is complete."}
+        </p>
       ) : (
         <ul className="citation-list">
-          {citations.map((c, i) => {
+          {shown.map((c, i) => {
             const key = citationKey(c);
             const change = drift?.[key];
             return (
@@ -63,7 +79,13 @@ export function CitationList({ citations, repositoryId, generationId, settled, h
                 <div className="citation-head">
                   {c.verified ? (
                     <Link
-                      href={sourceHref({ repositoryId, path: c.path, startLine: c.startLine, endLine: c.endLine, generationId })}
+                      href={sourceHref({
+                        repositoryId,
+                        path: c.path,
+                        startLine: c.startLine,
+                        endLine: c.endLine,
+                        generationId,
+                      })}
                       className="citation-path"
                       data-testid="citation-open"
                     >
@@ -72,16 +94,25 @@ export function CitationList({ citations, repositoryId, generationId, settled, h
                   ) : (
                     <span className="citation-path struck">{c.raw}</span>
                   )}
-                  <span className={c.verified ? "badge ok" : "badge bad"}>{c.verified ? "verified" : "unverified"}</span>
+                  <span className={c.verified ? "badge ok" : "badge bad"}>
+                    {c.verified ? "verified" : "unverified"}
+                  </span>
                   {change ? (
-                    <span className={change === "unchanged" ? "badge" : "badge warn"} data-testid="citation-drift">
+                    <span
+                      className={change === "unchanged" ? "badge" : "badge warn"}
+                      data-testid="citation-drift"
+                    >
                       {DRIFT_LABEL[change]}
                     </span>
                   ) : null}
                 </div>
                 {c.symbol ? <div className="citation-symbol muted small">{c.symbol}</div> : null}
                 {c.verified && c.snippet ? (
-                  <div className="snippet" data-testid="citation-snippet" data-highlighted={html[key] ? "true" : "false"}>
+                  <div
+                    className="snippet"
+                    data-testid="citation-snippet"
+                    data-highlighted={html[key] ? "true" : "false"}
+                  >
                     {html[key] ? (
                       <div dangerouslySetInnerHTML={{ __html: html[key] }} />
                     ) : (
@@ -99,6 +130,16 @@ export function CitationList({ citations, repositoryId, generationId, settled, h
           })}
         </ul>
       )}
+      {citations.length > shown.length ? (
+        <button
+          type="button"
+          className="link-button small"
+          onClick={() => setShowAll(true)}
+          data-testid="citations-more"
+        >
+          Show {citations.length - shown.length} more citations
+        </button>
+      ) : null}
     </section>
   );
 }

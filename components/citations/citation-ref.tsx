@@ -35,7 +35,12 @@ export function CitationRef({ raw, code }: { raw: string; code: boolean }) {
   }
   if (!citation && pending) {
     return (
-      <span className="cite cite-pending" data-testid="citation-ref" data-verified="pending" title="Being checked">
+      <span
+        className="cite cite-pending"
+        data-testid="citation-ref"
+        data-verified="pending"
+        title="Being checked"
+      >
         {label}
       </span>
     );

@@ -5,7 +5,10 @@ describe("splitCitations", () => {
   it("splits text around citations", () => {
     const nodes = splitCitations("raised in shop/payments.py:12-18 when declined", false);
     expect(nodes?.map((n) => n.type)).toEqual(["text", "citation", "text"]);
-    expect(nodes?.[1]?.data?.hProperties).toEqual({ dataCitation: "shop/payments.py:12-18", dataCode: "false" });
+    expect(nodes?.[1]?.data?.hProperties).toEqual({
+      dataCitation: "shop/payments.py:12-18",
+      dataCode: "false",
+    });
   });
 
   it("leaves text without citations alone", () => {

@@ -11,7 +11,11 @@ interface MdNode {
   type: string;
   value?: string;
   children?: MdNode[];
-  data?: { hName?: string; hProperties?: Record<string, string>; hChildren?: { type: "text"; value: string }[] };
+  data?: {
+    hName?: string;
+    hProperties?: Record<string, string>;
+    hChildren?: { type: "text"; value: string }[];
+  };
 }
 
 function citationNode(raw: string, code: boolean): MdNode {
@@ -32,13 +36,20 @@ export function splitCitations(value: string, code: boolean): MdNode[] | null {
   let last = 0;
   for (const match of value.matchAll(pattern)) {
     const index = match.index ?? 0;
-    if (index > last) out.push(code ? { type: "inlineCode", value: value.slice(last, index) } : { type: "text", value: value.slice(last, index) });
+    if (index > last)
+      out.push(
+        code
+          ? { type: "inlineCode", value: value.slice(last, index) }
+          : { type: "text", value: value.slice(last, index) },
+      );
     out.push(citationNode(match[0], code));
     last = index + match[0].length;
   }
   if (out.length === 0) return null;
   if (last < value.length) {
-    out.push(code ? { type: "inlineCode", value: value.slice(last) } : { type: "text", value: value.slice(last) });
+    out.push(
+      code ? { type: "inlineCode", value: value.slice(last) } : { type: "text", value: value.slice(last) },
+    );
   }
   return out;
 }

@@ -12,7 +12,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { sourceHref } from "@/components/source/source-href";
 import type { DiagramNode, DiagramPart } from "@/lib/qa/types";
 
-type RenderState = { status: "rendering" } | { status: "rendered"; svg: string } | { status: "failed"; error: string };
+type RenderState =
+  { status: "rendering" } | { status: "rendered"; svg: string } | { status: "failed"; error: string };
 
 // mermaid keeps global state while rendering; one render at a time across the page.
 let renderQueue: Promise<unknown> = Promise.resolve();
@@ -72,7 +73,8 @@ export function MermaidDiagram({ diagram, repositoryId, generationId }: MermaidD
     renderMermaid(id, diagram.mermaid).then(
       (svg) => !cancelled && setState({ status: "rendered", svg }),
       (error: unknown) =>
-        !cancelled && setState({ status: "failed", error: error instanceof Error ? error.message : String(error) }),
+        !cancelled &&
+        setState({ status: "failed", error: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       cancelled = true;
@@ -135,9 +137,7 @@ export function MermaidDiagram({ diagram, repositoryId, generationId }: MermaidD
         </div>
       ) : (
         <div className="diagram-failed" data-testid="diagram-fallback">
-          <p className="small">
-            The diagram could not be drawn ({state.error.split("\n")[0]}). Its source:
-          </p>
+          <p className="small">The diagram could not be drawn ({state.error.split("\n")[0]}). Its source:</p>
           <pre className="diagram-source" data-testid="diagram-source">
             {diagram.mermaid}
           </pre>

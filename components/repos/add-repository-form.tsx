@@ -24,7 +24,10 @@ export function AddRepositoryForm() {
   const [name, setName] = useState("");
   const add = useMutation({
     mutationFn: (input: { path: string; name: string }) =>
-      fetchJson<{ repository: RepositoryView }>("/api/repos", { method: "POST", body: JSON.stringify(input) }),
+      fetchJson<{ repository: RepositoryView }>("/api/repos", {
+        method: "POST",
+        body: JSON.stringify(input),
+      }),
     onSuccess: ({ repository }) => {
       queryClient.setQueryData<RepositoryView[]>(["repositories"], (list) =>
         list ? [...list.filter((r) => r.id !== repository.id), repository] : [repository],
@@ -43,7 +46,13 @@ export function AddRepositoryForm() {
   };
 
   return (
-    <form className="card add-repo" onSubmit={submit} noValidate data-testid="add-repo-form" aria-labelledby={`${id}-title`}>
+    <form
+      className="card add-repo"
+      onSubmit={submit}
+      noValidate
+      data-testid="add-repo-form"
+      aria-labelledby={`${id}-title`}
+    >
       <h2 id={`${id}-title`} className="card-title">
         Add a repository
       </h2>
@@ -64,12 +73,18 @@ export function AddRepositoryForm() {
             required
           />
           {field === "path" ? (
-            <p id={`${id}-path-error`} className="field-error small" role="alert" data-testid="repo-path-error">
+            <p
+              id={`${id}-path-error`}
+              className="field-error small"
+              role="alert"
+              data-testid="repo-path-error"
+            >
               {message}
             </p>
           ) : (
             <p id={`${id}-path-help`} className="muted small">
-              A folder on the server&apos;s disk: git-tracked files are indexed, others walked honouring .gitignore.
+              A folder on the server&apos;s disk: git-tracked files are indexed, others walked honouring
+              .gitignore.
             </p>
           )}
         </div>
@@ -89,7 +104,12 @@ export function AddRepositoryForm() {
             autoComplete="off"
           />
           {field === "name" ? (
-            <p id={`${id}-name-error`} className="field-error small" role="alert" data-testid="repo-name-error">
+            <p
+              id={`${id}-name-error`}
+              className="field-error small"
+              role="alert"
+              data-testid="repo-name-error"
+            >
               {message}
             </p>
           ) : null}

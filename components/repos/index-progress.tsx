@@ -4,13 +4,16 @@
  * bar never pretends the build is over.
  */
 import type { BuildView } from "@/lib/db/ui-queries";
+import type { BuildPhase } from "@/lib/indexer/build";
 
-const PHASE_LABEL: Record<string, string> = {
+// Keyed by the build's own phase type, so a new phase fails the typecheck until labelled here.
+const PHASE_LABEL: Record<BuildPhase | "queued", string> = {
   queued: "queued",
   discovering: "discovering files",
   parsing: "parsing",
   storing: "storing",
   resolving: "resolving calls",
+  wiki: "writing wiki pages",
   embedding: "embedding",
   activating: "activating",
   done: "done",
@@ -19,11 +22,18 @@ const PHASE_LABEL: Record<string, string> = {
 export function IndexProgress({ build }: { build: BuildView }) {
   const finished = !build.live;
   const done = build.status === "ready" || build.status === "superseded" || build.phase === "done";
-  const percent = build.filesTotal > 0 ? Math.round((build.filesDone / build.filesTotal) * 100) : done ? 100 : 0;
+  const percent =
+    build.filesTotal > 0 ? Math.round((build.filesDone / build.filesTotal) * 100) : done ? 100 : 0;
   const counting = build.live && (build.phase === "parsing" || build.phase === "discovering");
-  const phase = build.status === "failed" ? "failed" : (PHASE_LABEL[build.phase] ?? build.phase);
+  const phase =
+    build.status === "failed" ? "failed" : (PHASE_LABEL[build.phase as BuildPhase] ?? build.phase);
   return (
-    <div className="progress" data-testid="index-progress" data-phase={build.phase} data-status={build.status}>
+    <div
+      className="progress"
+      data-testid="index-progress"
+      data-phase={build.phase}
+      data-status={build.status}
+    >
       <div className="progress-label small">
         <span data-testid="index-phase">
           {finished ? `Build ${build.number}: ` : "Indexing: "}

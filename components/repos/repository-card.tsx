@@ -33,7 +33,12 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
   const chatHref = `/repos/${encodeURIComponent(repository.id)}`;
 
   return (
-    <li className="card repo-card" data-testid="repo-card" data-repo-id={repository.id} data-status={repository.status}>
+    <li
+      className="card repo-card"
+      data-testid="repo-card"
+      data-repo-id={repository.id}
+      data-status={repository.status}
+    >
       <div className="repo-card-head">
         <h2 className="repo-name">
           {active ? <Link href={chatHref}>{repository.name}</Link> : repository.name}
@@ -51,7 +56,9 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
           <span>{formatCount(active.stats.edges, "edge")}</span>
           <span>{formatCount(active.stats.lines, "line")}</span>
           {languages.length > 0 ? (
-            <span data-testid="repo-languages">{languages.map(([language, n]) => `${language} ${n}`).join(" · ")}</span>
+            <span data-testid="repo-languages">
+              {languages.map(([language, n]) => `${language} ${n}`).join(" · ")}
+            </span>
           ) : null}
         </div>
       ) : (

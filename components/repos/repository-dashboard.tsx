@@ -17,7 +17,8 @@ export function RepositoryDashboard({ initial }: { initial: RepositoryView[] }) 
     queryKey: ["repositories"],
     queryFn: async () => (await fetchJson<{ repositories: RepositoryView[] }>("/api/repos")).repositories,
     initialData: initial,
-    refetchInterval: (query) => ((query.state.data ?? []).some((r) => r.status === "indexing") ? POLL_MS : false),
+    refetchInterval: (query) =>
+      (query.state.data ?? []).some((r) => r.status === "indexing") ? POLL_MS : false,
   });
 
   return (
@@ -32,8 +33,8 @@ export function RepositoryDashboard({ initial }: { initial: RepositoryView[] }) 
         <div className="card empty" data-testid="repos-empty">
           <h2>No repository yet</h2>
           <p className="muted">
-            Add a local folder above. Wayfinder indexes its code (functions, classes, calls, error messages) so you can
-            ask questions with cited answers.
+            Add a local folder above. Wayfinder indexes its code (functions, classes, calls, error messages)
+            so you can ask questions with cited answers.
           </p>
         </div>
       ) : (

@@ -16,7 +16,8 @@ export function WaitingForIndex({ initial }: { initial: RepositoryView }) {
   const { data: repository = initial } = useQuery({
     queryKey: ["repository", initial.id],
     queryFn: async () =>
-      (await fetchJson<{ repository: RepositoryView }>(`/api/repos/${encodeURIComponent(initial.id)}`)).repository,
+      (await fetchJson<{ repository: RepositoryView }>(`/api/repos/${encodeURIComponent(initial.id)}`))
+        .repository,
     initialData: initial,
     refetchInterval: (query) => (query.state.data?.status === "indexing" ? 700 : false),
   });
@@ -27,7 +28,11 @@ export function WaitingForIndex({ initial }: { initial: RepositoryView }) {
 
   return (
     <div className="card empty" data-testid="not-indexed">
-      <h2>{repository.status === "indexing" ? `Indexing ${repository.name}…` : `${repository.name} is not indexed yet`}</h2>
+      <h2>
+        {repository.status === "indexing"
+          ? `Indexing ${repository.name}…`
+          : `${repository.name} is not indexed yet`}
+      </h2>
       <p className="muted">
         {repository.status === "indexing"
           ? "Questions can be asked as soon as the first index is complete."

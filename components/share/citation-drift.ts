@@ -15,11 +15,20 @@ function normalize(text: string): string {
 }
 
 export function linesOf(content: string, start: number, end: number): string {
-  return content.replace(/\r\n/g, "\n").split("\n").slice(start - 1, end).join("\n");
+  return content
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .slice(start - 1, end)
+    .join("\n");
 }
 
 /** `current` is the file's content in the active generation, or null when the file is gone. */
-export function citationDrift(cited: string, current: string | null, start: number, end: number): CitationDrift {
+export function citationDrift(
+  cited: string,
+  current: string | null,
+  start: number,
+  end: number,
+): CitationDrift {
   if (current === null) return "file-removed";
   return normalize(cited) === normalize(linesOf(current, start, end)) ? "unchanged" : "changed";
 }

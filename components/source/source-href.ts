@@ -14,7 +14,8 @@ export interface SourceTarget {
 
 export function sourceHref({ repositoryId, path, startLine, endLine, generationId }: SourceTarget): string {
   const params = new URLSearchParams({ path });
-  if (startLine) params.set("lines", endLine && endLine !== startLine ? `${startLine}-${endLine}` : `${startLine}`);
+  if (startLine)
+    params.set("lines", endLine && endLine !== startLine ? `${startLine}-${endLine}` : `${startLine}`);
   if (generationId) params.set("generation", generationId);
   return `/repos/${encodeURIComponent(repositoryId)}/source?${params.toString()}${startLine ? `#L${startLine}` : ""}`;
 }

@@ -14,7 +14,11 @@ interface SourceViewProps {
 export async function SourceView({ content, language, mark }: SourceViewProps) {
   const html = await highlightCode({ code: content, language, mark, anchors: true });
   return (
-    <div className="source-code" data-testid="source-code" data-marked={mark ? `${mark.start}-${mark.end}` : undefined}>
+    <div
+      className="source-code"
+      data-testid="source-code"
+      data-marked={mark ? `${mark.start}-${mark.end}` : undefined}
+    >
       <div dangerouslySetInnerHTML={{ __html: html }} />
       {mark ? <ScrollToLine line={mark.start} /> : null}
     </div>

@@ -66,4 +66,10 @@ export class AnswerPanel {
     this.diagramSvg = root.locator('[data-testid="diagram-svg"] svg');
     this.notices = root.getByTestId("notice");
   }
+
+  /** Long citation lists show the first few; open the rest. */
+  async showAllCitations(): Promise<void> {
+    const more = this.root.getByTestId("citations-more");
+    if (await more.isVisible()) await more.click();
+  }
 }

@@ -22,7 +22,9 @@ export class RepositoriesPage {
   }
 
   card(name: string): Locator {
-    return this.page.getByTestId("repo-card").filter({ has: this.page.getByRole("heading", { name, exact: true }) });
+    return this.page
+      .getByTestId("repo-card")
+      .filter({ has: this.page.getByRole("heading", { name, exact: true }) });
   }
 
   async add(path: string, name = ""): Promise<void> {
@@ -41,7 +43,11 @@ export class RepositoriesPage {
           const entry = `${el.closest("[data-testid=repo-card]")?.querySelector("h2")?.textContent}:${el.getAttribute("data-phase")}`;
           if (seen.at(-1) !== entry) seen.push(entry);
         });
-      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true });
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+      });
     });
   }
 
@@ -61,7 +67,11 @@ export async function repositoryId(request: APIRequestContext, name: string): Pr
 }
 
 /** Adds a repository through the API and waits for its first index. */
-export async function addRepositoryAndWait(request: APIRequestContext, path: string, name: string): Promise<string> {
+export async function addRepositoryAndWait(
+  request: APIRequestContext,
+  path: string,
+  name: string,
+): Promise<string> {
   const response = await request.post("/api/repos", { data: { path, name } });
   expect(response.status()).toBe(202);
   const { repository } = (await response.json()) as { repository: { id: string } };
@@ -70,7 +80,11 @@ export async function addRepositoryAndWait(request: APIRequestContext, path: str
 }
 
 /** Waits until the repository serves at least the given generation number. */
-export async function waitForReady(request: APIRequestContext, id: string, generation: number): Promise<void> {
+export async function waitForReady(
+  request: APIRequestContext,
+  id: string,
+  generation: number,
+): Promise<void> {
   await expect
     .poll(
       async () => {

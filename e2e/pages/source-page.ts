@@ -19,7 +19,9 @@ export class SourcePage {
   }
 
   async markedRange(): Promise<[number, number]> {
-    const numbers = await this.markedLines.evaluateAll((lines) => lines.map((l) => Number(l.getAttribute("data-line"))));
+    const numbers = await this.markedLines.evaluateAll((lines) =>
+      lines.map((l) => Number(l.getAttribute("data-line"))),
+    );
     return [Math.min(...numbers), Math.max(...numbers)];
   }
 }

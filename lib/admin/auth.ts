@@ -59,7 +59,9 @@ export function requireAdmin(request: Request): AdminIdentity {
 
 function isHttps(request: Request): boolean {
   const forwarded = request.headers.get("x-forwarded-proto");
-  return (forwarded ? forwarded.split(",")[0]?.trim() : new URL(request.url).protocol.replace(":", "")) === "https";
+  return (
+    (forwarded ? forwarded.split(",")[0]?.trim() : new URL(request.url).protocol.replace(":", "")) === "https"
+  );
 }
 
 /** Set-Cookie for a fresh login: httpOnly, SameSite=Strict (no cross-site posts), Secure on https. */

@@ -77,7 +77,9 @@ export function judgeCitations(
   expected: string[],
   citations: Pick<CitationPart, "path" | "verified">[],
 ): { passed: boolean; cited: string[]; missing: string[] } {
-  const cited = [...new Set(citations.filter((c) => c.verified).map((c) => normalizeRepoPath(c.path)))].sort();
+  const cited = [
+    ...new Set(citations.filter((c) => c.verified).map((c) => normalizeRepoPath(c.path))),
+  ].sort();
   const have = new Set(cited);
   const missing = expected.map(normalizeRepoPath).filter((p) => !have.has(p));
   return { passed: missing.length === 0, cited, missing };
@@ -121,7 +123,9 @@ function questionView(q: GoldenQuestionRow, runs: GoldenRunRow[]): GoldenQuestio
 // ------------------------------------------------------------ in-flight runs
 
 // Runs in this process by repository id, on globalThis so a dev hot reload keeps them.
-const globalForGolden = globalThis as unknown as { wayfinderGoldenRuns?: Map<string, Promise<GoldenRunView[]>> };
+const globalForGolden = globalThis as unknown as {
+  wayfinderGoldenRuns?: Map<string, Promise<GoldenRunView[]>>;
+};
 const inFlight = (globalForGolden.wayfinderGoldenRuns ??= new Map());
 
 export function isGoldenRunInProgress(repositoryId: string): boolean {
@@ -136,7 +140,11 @@ export async function listGolden(repositoryId: string | null): Promise<GoldenLis
   const questions = selected ? await listGoldenQuestions({ repositoryId: selected.id }) : [];
   const runs = await listGoldenRuns({ questionIds: questions.map((q) => q.id), perQuestion: HISTORY_LENGTH });
   return {
-    repositories: repositories.map((r) => ({ id: r.id, name: r.name, indexed: r.activeGenerationId !== null })),
+    repositories: repositories.map((r) => ({
+      id: r.id,
+      name: r.name,
+      indexed: r.activeGenerationId !== null,
+    })),
     repositoryId: selected?.id ?? null,
     questions: questions.map((q) => questionView(q, runs)),
     running: selected ? isGoldenRunInProgress(selected.id) : false,
@@ -153,7 +161,9 @@ export async function addGoldenQuestion(input: {
   if (!repository) throw new WayfinderError("not_found:repository", "No such repository.");
   const expectedFiles = [...new Set(input.expectedFiles.map(normalizeRepoPath).filter(Boolean))];
   if (!expectedFiles.length) {
-    throw new InvalidFieldsError("golden", [{ key: "expectedFiles", message: "Name at least one file the answer must cite." }]);
+    throw new InvalidFieldsError("golden", [
+      { key: "expectedFiles", message: "Name at least one file the answer must cite." },
+    ]);
   }
   // A typo would make the question fail forever; refuse paths the index does not have.
   if (repository.activeGenerationId) {
@@ -175,7 +185,8 @@ export async function addGoldenQuestion(input: {
 }
 
 export async function removeGoldenQuestion(id: string): Promise<void> {
-  if (!(await deleteGoldenQuestion(id))) throw new WayfinderError("not_found:golden", "No such golden question.");
+  if (!(await deleteGoldenQuestion(id)))
+    throw new WayfinderError("not_found:golden", "No such golden question.");
 }
 
 const silentWriter = { write: () => undefined };
@@ -188,7 +199,13 @@ async function runOne(
 ): Promise<GoldenRunView> {
   const started = performance.now();
   const expected = parseList(question.expectedFiles);
-  let outcome: { passed: boolean; cited: string[]; missing: string[]; error: string | null; generationId: string };
+  let outcome: {
+    passed: boolean;
+    cited: string[];
+    missing: string[];
+    error: string | null;
+    generationId: string;
+  };
   try {
     // Ephemeral: golden runs are checks, not traffic; they write no session or metrics row.
     const result = await askQuestion(
@@ -200,7 +217,11 @@ async function runOne(
       silentWriter,
       { model: engine.model, settings: engine.settings, ephemeral: true },
     );
-    outcome = { ...judgeCitations(expected, result.citations), error: null, generationId: result.metadata.generationId };
+    outcome = {
+      ...judgeCitations(expected, result.citations),
+      error: null,
+      generationId: result.metadata.generationId,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     outcome = { passed: false, cited: [], missing: expected, error: message.slice(0, 500), generationId };
@@ -246,7 +267,8 @@ export function runGoldenQuestions(input: {
     if (!questions.length) return [];
     const engine = await loadEngineSettings();
     const runs: GoldenRunView[] = [];
-    for (const q of questions) runs.push(await runOne(q, repository.activeGenerationId ?? "", input.trigger, engine));
+    for (const q of questions)
+      runs.push(await runOne(q, repository.activeGenerationId ?? "", input.trigger, engine));
     return runs;
   })().finally(() => inFlight.delete(input.repositoryId));
   inFlight.set(input.repositoryId, job);

@@ -124,7 +124,11 @@ function isMode(mode: string): mode is QueryMode {
 }
 
 /** The window a range covers; "all" starts at the oldest row (or a day ago when there is none). */
-export function rangeWindow(range: MetricsRange, now: number, oldest: number | null): { from: number; to: number } {
+export function rangeWindow(
+  range: MetricsRange,
+  now: number,
+  oldest: number | null,
+): { from: number; to: number } {
   if (range === "all") return { from: Math.min(oldest ?? now - DAY, now - HOUR), to: now };
   return { from: now - RANGE_MS[range], to: now };
 }
@@ -273,7 +277,9 @@ export interface DashboardData {
 }
 
 export function sessionHref(repositoryId: string, sessionId: string | null): string | null {
-  return sessionId ? `/repos/${encodeURIComponent(repositoryId)}?session=${encodeURIComponent(sessionId)}` : null;
+  return sessionId
+    ? `/repos/${encodeURIComponent(repositoryId)}?session=${encodeURIComponent(sessionId)}`
+    : null;
 }
 
 export async function loadDashboard(input: {

@@ -18,7 +18,8 @@ export async function requireAdminPage(returnTo: string): Promise<AdminSession> 
 /** Only admin pages are valid places to return to after login (no open redirect). */
 export function safeReturnPath(next: string | string[] | undefined): string {
   const value = typeof next === "string" ? next : "";
-  return /^\/admin(\/[A-Za-z0-9/_-]*)?(\?[A-Za-z0-9=&_%-]*)?$/.test(value) && !value.startsWith("/admin/login")
+  return /^\/admin(\/[A-Za-z0-9/_-]*)?(\?[A-Za-z0-9=&_%-]*)?$/.test(value) &&
+    !value.startsWith("/admin/login")
     ? value
     : "/admin";
 }

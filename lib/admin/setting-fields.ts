@@ -310,4 +310,3 @@ export function formatSettingValue(value: unknown): string {
   if (typeof value === "boolean") return value ? "on" : "off";
   return String(value);
 }
-

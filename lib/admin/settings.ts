@@ -127,8 +127,18 @@ export function describeIssue(issue: ZodIssueLike): FieldError {
       }
       return { key, message: numberRule };
     default:
-      return { key, message: issue.message.endsWith(".") ? issue.message : `${issue.message}.` };
+      return { key, message: readable(issue.message) };
   }
+}
+
+/** A cross-field rule's message with setting keys replaced by their labels ("initial retrieval budget …"). */
+function readable(message: string): string {
+  const text = message.replace(
+    /\b[a-z]+[A-Z][A-Za-z]*\b/g,
+    (word) => FIELD_BY_KEY.get(word)?.label.toLowerCase() ?? word,
+  );
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return sentence.endsWith(".") ? sentence : `${sentence}.`;
 }
 
 function deepMerge(base: unknown, patch: unknown): unknown {
@@ -164,11 +174,14 @@ function dedupe(errors: FieldError[]): FieldError[] {
   });
 }
 
-function validateProvider(input: unknown): { ok: true; value: StoredProvider } | { ok: false; errors: FieldError[] } {
+function validateProvider(
+  input: unknown,
+): { ok: true; value: StoredProvider } | { ok: false; errors: FieldError[] } {
   if (!isPlainObject(input)) return { ok: false, errors: [{ key: "llm", message: "Must be an object." }] };
   const errors: FieldError[] = [];
   for (const k of Object.keys(input)) {
-    if (!(LLM_FIELDS as readonly string[]).includes(k)) errors.push({ key: `llm.${k}`, message: "Is not a setting." });
+    if (!(LLM_FIELDS as readonly string[]).includes(k))
+      errors.push({ key: `llm.${k}`, message: "Is not a setting." });
   }
   const text = (k: string) => {
     const v = input[k];
@@ -199,7 +212,10 @@ function validateProvider(input: unknown): { ok: true; value: StoredProvider } |
       // reported below
     }
     if (!url || !["http:", "https:"].includes(url.protocol) || url.username || url.password) {
-      errors.push({ key: "llm.baseURL", message: "Must be an http(s) URL without credentials, e.g. http://127.0.0.1:11434/v1." });
+      errors.push({
+        key: "llm.baseURL",
+        message: "Must be an http(s) URL without credentials, e.g. http://127.0.0.1:11434/v1.",
+      });
     }
   }
   if (errors.length) return { ok: false, errors };
@@ -371,7 +387,12 @@ function planCgrag(
     if (!sameValue(value, base[key])) plan.upserts.push({ key: row, value: JSON.stringify(value) });
     else if (storedKeys.includes(key)) plan.deletes.push(row);
     if (!sameValue(was[key], value)) {
-      plan.changes.push({ key: row, oldValue: JSON.stringify(was[key]), newValue: JSON.stringify(value), actor });
+      plan.changes.push({
+        key: row,
+        oldValue: JSON.stringify(was[key]),
+        newValue: JSON.stringify(value),
+        actor,
+      });
     }
   }
 }

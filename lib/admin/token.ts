@@ -114,7 +114,9 @@ function signature(payload: string, token: string): string {
 }
 
 export function signAdminSession(session: AdminSession, token = ensureAdminToken().token): string {
-  const payload = Buffer.from(JSON.stringify({ a: session.actor, e: session.expiresAt })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ a: session.actor, e: session.expiresAt })).toString(
+    "base64url",
+  );
   return `${payload}.${signature(payload, token)}`;
 }
 
@@ -131,7 +133,10 @@ export function verifyAdminSession(
   const expected = Buffer.from(signature(payload, token));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
-    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { a?: unknown; e?: unknown };
+    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+      a?: unknown;
+      e?: unknown;
+    };
     if (typeof data.a !== "string" || typeof data.e !== "number" || data.e <= now) return null;
     return { actor: data.a, expiresAt: data.e };
   } catch {

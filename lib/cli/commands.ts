@@ -60,6 +60,7 @@ const PHASE_LABEL: Record<BuildPhase, string> = {
   parsing: "parsing    ",
   storing: "storing    ",
   resolving: "resolving  ",
+  wiki: "wiki       ",
   embedding: "embedding  ",
   activating: "activating ",
   done: "done       ",

@@ -47,7 +47,10 @@ export async function applySettingChanges(input: {
 
 export async function listSettingChanges(input: { limit: number }): Promise<SettingChangeRow[]> {
   const client = await db();
-  return client.settingChange.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: input.limit });
+  return client.settingChange.findMany({
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: input.limit,
+  });
 }
 
 // ------------------------------------------------------------------- metrics
@@ -71,7 +74,10 @@ export interface MetricRow {
   createdAt: Date;
 }
 
-export async function listQuestionMetrics(input: { since: Date | null; repositoryId?: string }): Promise<MetricRow[]> {
+export async function listQuestionMetrics(input: {
+  since: Date | null;
+  repositoryId?: string;
+}): Promise<MetricRow[]> {
   const client = await db();
   return client.questionMetric.findMany({
     where: {
@@ -92,7 +98,10 @@ export interface RecentQuestionRow extends MetricRow {
  * The latest questions with their text. A metric row is written after its messages,
  * so the question is the session's last user message at or before the row.
  */
-export async function listRecentQuestions(input: { limit: number; repositoryId?: string }): Promise<RecentQuestionRow[]> {
+export async function listRecentQuestions(input: {
+  limit: number;
+  repositoryId?: string;
+}): Promise<RecentQuestionRow[]> {
   const client = await db();
   const rows = await client.questionMetric.findMany({
     where: input.repositoryId ? { repositoryId: input.repositoryId } : {},
@@ -114,7 +123,11 @@ export async function listRecentQuestions(input: { limit: number; repositoryId?:
               select: { content: true },
             })
           : null;
-      return { ...row, repositoryName: names.get(row.repositoryId) ?? null, question: message?.content ?? null };
+      return {
+        ...row,
+        repositoryName: names.get(row.repositoryId) ?? null,
+        question: message?.content ?? null,
+      };
     }),
   );
 }
@@ -137,7 +150,10 @@ export async function listRepositoryBriefs(): Promise<RepositoryBrief[]> {
 
 export async function getRepositoryBrief(id: string): Promise<RepositoryBrief | null> {
   const client = await db();
-  return client.repository.findUnique({ where: { id }, select: { id: true, name: true, activeGenerationId: true } });
+  return client.repository.findUnique({
+    where: { id },
+    select: { id: true, name: true, activeGenerationId: true },
+  });
 }
 
 /** Which of these paths the generation does not contain. */
@@ -230,7 +246,10 @@ export async function recordGoldenRun(input: {
 }
 
 /** The latest runs of each question, newest first. */
-export async function listGoldenRuns(input: { questionIds: string[]; perQuestion: number }): Promise<GoldenRunRow[]> {
+export async function listGoldenRuns(input: {
+  questionIds: string[];
+  perQuestion: number;
+}): Promise<GoldenRunRow[]> {
   if (!input.questionIds.length) return [];
   const client = await db();
   const lists = await Promise.all(

@@ -66,6 +66,8 @@ export interface FileInsert {
   lines: number;
   imports: string;
   parseErrors: number;
+  /** JSON FileFacts (lib/indexer/extract/facts.ts); "{}" for text files */
+  facts: string;
 }
 
 export interface SymbolInsert {
@@ -328,7 +330,7 @@ async function deleteGenerationRows(client: Db, generationId: string): Promise<v
  * Multi-row INSERT through Prisma's raw API. Several times faster than createMany for
  * index-sized batches (createMany pays per-row query-building costs we do not need).
  */
-async function bulkInsert<T extends Record<string, unknown>>(
+export async function bulkInsert<T extends Record<string, unknown>>(
   client: Db,
   table: string,
   columns: (keyof T & string)[],
@@ -373,7 +375,7 @@ export async function insertFiles(generationId: string, files: FileInsert[]): Pr
   const returned = await bulkInsert(
     client,
     "File",
-    ["generationId", "path", "language", "kind", "hash", "size", "lines", "imports", "parseErrors"],
+    ["generationId", "path", "language", "kind", "hash", "size", "lines", "imports", "parseErrors", "facts"],
     rows,
     { returning: "id, path" },
   );
@@ -452,7 +454,7 @@ export async function insertChunks(generationId: string, rows: ChunkInsert[]): P
   return ids;
 }
 
-async function syncFts(client: Db, generationId: string, fromId: number | null): Promise<void> {
+export async function syncFts(client: Db, generationId: string, fromId: number | null): Promise<void> {
   if (fromId === null) return;
   await client.$executeRawUnsafe(
     `INSERT INTO chunk_fts(rowid, title, path, searchText)
@@ -464,7 +466,8 @@ async function syncFts(client: Db, generationId: string, fromId: number | null):
 
 /**
  * Copies the rows of unchanged files from the previous generation, in SQL: files,
- * symbols and chunks (with FTS rows). Returns the new file ids by path.
+ * symbols and chunks (with FTS rows). Returns the new file ids by path. Wiki chunks
+ * are left to the wiki phase, which knows which pages are still current.
  */
 export async function copyUnchanged(
   fromGenerationId: string,
@@ -482,8 +485,8 @@ export async function copyUnchanged(
     );
   }
   await client.$executeRawUnsafe(
-    `INSERT INTO "File" ("generationId", path, language, kind, hash, size, lines, imports, "parseErrors")
-     SELECT ?, path, language, kind, hash, size, lines, imports, "parseErrors" FROM "File"
+    `INSERT INTO "File" ("generationId", path, language, kind, hash, size, lines, imports, "parseErrors", facts)
+     SELECT ?, path, language, kind, hash, size, lines, imports, "parseErrors", facts FROM "File"
      WHERE "generationId" = ? AND path IN (SELECT path FROM temp.keep_paths)`,
     toGenerationId,
     fromGenerationId,
@@ -510,7 +513,7 @@ export async function copyUnchanged(
     `INSERT INTO "Chunk" ("generationId", "fileId", ${chunkColumns})
      SELECT ?, nf.id, ${chunkColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1c.")}
      FROM "Chunk" c JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
-     WHERE c."generationId" = ? AND c.path IN (SELECT path FROM temp.keep_paths)`,
+     WHERE c."generationId" = ? AND c.path IN (SELECT path FROM temp.keep_paths) AND c.kind != 'wiki'`,
     toGenerationId,
     toGenerationId,
     fromGenerationId,

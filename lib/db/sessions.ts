@@ -102,3 +102,28 @@ export async function getSessionByShareId(shareId: string): Promise<SessionRow |
   const client = await db();
   return client.session.findUnique({ where: { shareId } });
 }
+
+/**
+ * Removes the latest question (and its answer, if any) when it asked `question`:
+ * a retry of an interrupted or unwanted answer replaces that exchange instead of
+ * adding a duplicate. Returns how many messages were removed.
+ */
+export async function removeLastExchange(sessionId: string, question: string): Promise<number> {
+  const client = await db();
+  const recent = await client.message.findMany({
+    where: { sessionId },
+    orderBy: [{ createdAt: "desc" }, { role: "asc" }],
+    take: 2,
+  });
+  const [last, before] = recent;
+  const exchange =
+    last?.role === "user"
+      ? [last]
+      : last?.role === "assistant" && before?.role === "user"
+        ? [last, before]
+        : [];
+  const asked = exchange.find((m) => m.role === "user");
+  if (!asked || asked.content.trim() !== question.trim()) return 0;
+  const { count } = await client.message.deleteMany({ where: { id: { in: exchange.map((m) => m.id) } } });
+  return count;
+}

@@ -96,7 +96,10 @@ const REPORT = [
 ].join("\n");
 
 async function searchPaths(generationId: string, query: string): Promise<string[]> {
-  return (await lexicalSearch(generationId, query, { limit: 20 })).map((h) => h.path);
+  // Source and docs only: the generated wiki pages about a file would repeat its path.
+  return (await lexicalSearch(generationId, query, { limit: 20, kinds: ["code", "file", "doc", "text"] })).map(
+    (h) => h.path,
+  );
 }
 
 describe("incremental re-indexing", () => {

@@ -43,18 +43,20 @@ import { extractSource } from "./extract/index.ts";
 import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
 import { embedGeneration } from "./embed.ts";
+import { createLanguageModel, providerFromEnv, type ConfiguredModel } from "../llm/providers.ts";
+import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
 
 /**
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
 
 export type BuildPhase =
-  "discovering" | "parsing" | "storing" | "resolving" | "embedding" | "activating" | "done";
+  "discovering" | "parsing" | "storing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
 
 export interface BuildProgress {
   phase: BuildPhase;
@@ -92,6 +94,16 @@ export interface BuildStats {
   /** peak resident memory of the indexing process so far, MB */
   peakRssMb: number;
   source: "git" | "walk";
+  /** wiki pages and the issues store (lib/wiki/generate.ts) */
+  wikiSeconds: number;
+  wikiPages: number;
+  wikiPagesGenerated: number;
+  wikiPagesReused: number;
+  wikiModelWritten: number;
+  findings: number;
+  /** what the pages were generated with: a later build regenerates them when either changes */
+  wikiFormatVersion: number;
+  wikiModel: string | null;
 }
 
 export interface BuildOptions {
@@ -100,6 +112,8 @@ export interface BuildOptions {
   /** Test hook: called after each phase; throwing aborts the build like a crash would. */
   afterPhase?: (phase: BuildPhase) => void | Promise<void>;
   maxFileBytes?: number;
+  /** The model that writes wiki summaries; defaults to the configured provider (null: evidence only). */
+  wikiModel?: ConfiguredModel | null;
 }
 
 export interface BuildResult {
@@ -210,6 +224,7 @@ export async function buildGeneration(
         lines: p.file.lines,
         imports: JSON.stringify(p.imports),
         parseErrors: p.parseErrors,
+        facts: p.facts,
       })),
     );
     for (const [p, id] of newIds) fileIds.set(p, id);
@@ -248,11 +263,31 @@ export async function buildGeneration(
             added: changed.some((f) => !previousByPath.has(f.path)),
           }
         : null;
-    const { edges, copiedEdges } = await resolveGeneration(generation.id, incremental);
+    const { edges, copiedEdges, redoSources, allImports } = await resolveGeneration(generation.id, incremental);
     await insertEdges(generation.id, edges);
     const totals = await edgeTotals(generation.id);
     await updateFanCounts(generation.id);
     await phaseDone("resolving");
+
+    progress.phase = "wiki";
+    await report(true);
+    const wiki: WikiBuildStats = await buildWiki({
+      repositoryName: repository.name,
+      generationId: generation.id,
+      formatVersion: INDEX_FORMAT_VERSION,
+      previous: reusable && previousGeneration ? previousGeneration : null,
+      changes: incremental
+        ? {
+            changedPaths: incremental.changedPaths,
+            removedPaths: incremental.removedPaths,
+            edges,
+            redoSources,
+            allImports,
+          }
+        : null,
+      model: options.wikiModel === undefined ? createLanguageModel(providerFromEnv()) : options.wikiModel,
+    });
+    await phaseDone("wiki");
 
     progress.phase = "embedding";
     await report(true);
@@ -296,6 +331,14 @@ export async function buildGeneration(
       phaseSeconds,
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       source: discovery.source,
+      wikiSeconds: phaseSeconds.wiki ?? 0,
+      wikiPages: wiki.pages,
+      wikiPagesGenerated: wiki.generated,
+      wikiPagesReused: wiki.reused,
+      wikiModelWritten: wiki.modelWritten,
+      findings: wiki.findings,
+      wikiFormatVersion: wiki.formatVersion,
+      wikiModel: wiki.model,
     };
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
     await activateGeneration(generation.id, stats);
@@ -324,6 +367,8 @@ interface ParsedFile {
   parseErrors: number;
   symbols: Omit<SymbolInsert, "fileId">[];
   chunks: ReturnType<typeof chunkCode>;
+  /** JSON FileFacts of a code file, "{}" for text */
+  facts: string;
 }
 
 export function qualifiedIdFor(path: string, qualifiedName: string): string {
@@ -347,6 +392,7 @@ async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
       parseErrors: 0,
       symbols: [],
       chunks: chunkText(file.path, file.content, file.language),
+      facts: "{}",
     };
   }
   const extraction = await extractSource(file.language as CodeLanguage, file.content);
@@ -388,6 +434,7 @@ async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
     parseErrors: extraction.parseErrors,
     symbols,
     chunks: chunkCode(file.path, lines, kept, (s) => qid(s.qualifiedName)),
+    facts: JSON.stringify(extraction.facts),
   };
 }
 
@@ -405,12 +452,14 @@ interface IncrementalInput {
  * whole generation; on an incremental build only symbols that can resolve differently
  * are re-resolved — those in changed files, and those calling or extending a name that
  * a changed or removed file defines (before or after the change). Every other edge is
- * copied from the previous generation in SQL.
+ * copied from the previous generation in SQL. Also says which sources were re-resolved
+ * (symbols outside changed files, and whether every import was), so the wiki phase
+ * can tell which edges really changed.
  */
 async function resolveGeneration(
   generationId: string,
   incremental: IncrementalInput | null,
-): Promise<{ edges: EdgeInsert[]; copiedEdges: number }> {
+): Promise<{ edges: EdgeInsert[]; copiedEdges: number; redoSources: string[]; allImports: boolean }> {
   const rows = await loadResolverRows(generationId);
   const symbols: (ResolverSymbol & { calls: ExtractedCall[]; line: number })[] = rows.symbols.map((s) => ({
     qualifiedId: s.qualifiedId,
@@ -435,7 +484,7 @@ async function resolveGeneration(
       edges.push(...resolver.structureEdges(s, s.line));
       edges.push(...resolver.callEdges(s, s.calls));
     }
-    return { edges, copiedEdges: 0 };
+    return { edges, copiedEdges: 0, redoSources: [], allImports: true };
   }
   const touched = new Set([...incremental.changedPaths, ...incremental.removedPaths]);
   const affectedNames = await symbolNamesInPaths(incremental.previousGenerationId, [...touched]);
@@ -472,5 +521,10 @@ async function resolveGeneration(
     if (!s.parent || redoIds.has(s.qualifiedId) || !redoIds.has(`${s.path}::${s.parent}`)) continue;
     edges.push(...resolver.structureEdges(s, s.line).filter((e) => e.kind === "contains"));
   }
-  return { edges, copiedEdges };
+  return {
+    edges,
+    copiedEdges,
+    redoSources: redo.filter((s) => !touched.has(s.path)).map((s) => s.qualifiedId),
+    allImports: fileSetChanged,
+  };
 }

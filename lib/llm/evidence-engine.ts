@@ -105,8 +105,12 @@ function cite(item: ContextItem): string {
   return item.path ? `${item.path}:${item.startLine}-${item.endLine}` : "";
 }
 
+/** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
 function firstSentence(text: string): string {
-  const clean = text.replace(/\s+/g, " ").trim();
+  const clean = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/([*_~<>[\]])/g, "\\$1");
   const match = clean.match(/^(.{20,240}?[.!?])(\s|$)/);
   return match?.[1] ?? clean.slice(0, 200);
 }
@@ -148,18 +152,24 @@ function diagnosticSection(
   byName: Map<string, ContextItem>,
 ): string {
   const lines: string[] = [];
-  const anchorTypes = new Set(input.anchors.exceptionTypes);
+  // Raised types the question names (custom ones like PaymentDeclined have no Error suffix).
+  const anchorTypes = new Set([...input.anchors.exceptionTypes, ...input.anchors.identifiers]);
   const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
+  const questionText = input.question.toLowerCase();
   const sites = symbols
     .filter((s) => (s.facts?.raises.length ?? 0) + (s.facts?.errorStrings.length ?? 0) > 0)
     .map((s) => {
       const f = s.facts as NonNullable<ContextItem["facts"]>;
       const typeHit = f.raises.some((r) => anchorTypes.has(r));
-      const msgHit = f.errorStrings.some((e) =>
-        anchorMessages.some(
-          (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
-        ),
-      );
+      const msgHit = f.errorStrings.some((e) => {
+        const literal = e.toLowerCase().split("{")[0]?.trim() ?? "";
+        return (
+          (literal.length >= 8 && questionText.includes(literal)) ||
+          anchorMessages.some(
+            (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
+          )
+        );
+      });
       return { s, f, rank: (msgHit ? 4 : 0) + (typeHit ? 2 : 0) + s.score };
     })
     .sort((a, b) => b.rank - a.rank)

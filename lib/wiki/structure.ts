@@ -1,265 +1,269 @@
 /**
- * Structure metrics computed from a generation's edges: module dependencies,
- * cycles, fan-in / fan-out extremes, long functions, and the module dependency
- * diagram (always generated from edges, never written freehand by a model).
+ * Structure metrics for analytical questions, computed from a generation's edges for a
+ * scope (a folder, a file, or the whole repository): the module graph (folders linked
+ * by imports), cycles, fan-in / fan-out extremes, cross-module coupling (afferent and
+ * efferent dependencies through imports and calls, instability), the findings of the
+ * issues store in scope (high severity first), and a dependency diagram generated
+ * from edges — never written freehand by a model.
  */
 import "server-only";
-import { edgesOfKind, topSymbolsBy, type SymbolRecord } from "../db/code-graph.ts";
-import { db } from "../db/client.ts";
+import { topSymbolsBy, type SymbolRecord } from "../db/code-graph.ts";
+import {
+  findingCounts,
+  listFindings,
+  loadCallsTouching,
+  loadImportEdges,
+  loadPageSymbols,
+  loadWikiFiles,
+  type FindingRecord,
+} from "../db/wiki-store.ts";
 import type { DiagramPart } from "../qa/types.ts";
+import {
+  directoryImportDiagram,
+  escapeLabel,
+  fileCallDiagram,
+  moduleDiagram,
+  type ModuleEdge,
+} from "./diagrams.ts";
+import { findCycles } from "./graph.ts";
+import { dirOf } from "./slugs.ts";
 
-export interface StructureFinding {
-  category: "god-function" | "hotspot" | "import-cycle" | "call-cycle" | "long-function" | "coupling";
-  severity: "high" | "medium" | "low";
-  title: string;
-  detail: string;
-  path: string | null;
-  startLine: number | null;
-  endLine: number | null;
-  symbolId: string | null;
+export { escapeLabel, moduleDiagram, type ModuleEdge };
+export { findCycles };
+
+export interface ModuleCoupling {
+  module: string;
+  /** other modules depending on this one (imports or calls into it) */
+  afferent: number;
+  /** other modules this one depends on */
+  efferent: number;
+  /** efferent / (afferent + efferent): 0 = only depended on, 1 = only depends */
+  instability: number;
+  callsIn: number;
+  callsOut: number;
 }
 
-export interface ModuleEdge {
-  from: string;
-  to: string;
-  count: number;
+/** What crosses a scope's boundary (null for the whole repository). */
+export interface ScopeBoundary {
+  scope: string;
+  files: number;
+  importsIn: number;
+  importsOut: number;
+  callsIn: number;
+  callsOut: number;
+  /** modules outside the scope that depend on it, and that it depends on, busiest first */
+  dependents: { module: string; edges: number }[];
+  dependencies: { module: string; edges: number }[];
 }
 
 export interface StructureReport {
   scope: string | null;
   modules: { name: string; files: number; fanIn: number; fanOut: number }[];
   moduleEdges: ModuleEdge[];
+  /** folder-level cycles, then file import cycles (from the issues store) */
   cycles: string[][];
   topFanOut: SymbolRecord[];
   topFanIn: SymbolRecord[];
-  findings: StructureFinding[];
+  coupling: ModuleCoupling[];
+  boundary: ScopeBoundary | null;
+  /** findings of the issues store in scope, high severity first */
+  findings: FindingRecord[];
+  findingCounts: { category: string; severity: string; count: number }[];
   diagram: DiagramPart | null;
 }
 
-export const GOD_FUNCTION_FAN_OUT = 15;
-export const HOTSPOT_FAN_IN = 20;
-export const LONG_FUNCTION_LINES = 100;
-
 /** The module a file belongs to: its directory (root files belong to "."). */
-export function moduleOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "." : path.slice(0, i);
-}
+export const moduleOf = dirOf;
 
-function inScope(path: string | null, scope: string | null): boolean {
+export function inScope(path: string | null, scope: string | null): boolean {
   return (
     !scope ||
     (path !== null && (path === scope || path.startsWith(scope.endsWith("/") ? scope : `${scope}/`)))
   );
 }
 
-/** Strongly connected components with more than one node (Tarjan, iterative-safe for our sizes). */
-export function findCycles(nodes: string[], edges: { from: string; to: string }[]): string[][] {
-  const adjacency = new Map<string, string[]>();
-  for (const n of nodes) adjacency.set(n, []);
-  for (const e of edges) if (e.from !== e.to) adjacency.get(e.from)?.push(e.to);
-  let index = 0;
-  const indices = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[][] = [];
-  const visit = (v: string) => {
-    indices.set(v, index);
-    low.set(v, index);
-    index++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of adjacency.get(v) ?? []) {
-      if (!indices.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v) as number, indices.get(w) as number));
-      }
-    }
-    if (low.get(v) === indices.get(v)) {
-      const component: string[] = [];
-      let w: string | undefined;
-      do {
-        w = stack.pop();
-        if (w === undefined) break;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) out.push(component.sort());
-    }
-  };
-  for (const n of nodes) if (!indices.has(n)) visit(n);
-  return out;
-}
-
-export async function analyzeStructure(generationId: string, scope: string | null): Promise<StructureReport> {
-  const client = await db();
-  const files = await client.file.findMany({ where: { generationId, kind: "code" }, select: { path: true } });
-  const scopedFiles = files.filter((f) => inScope(f.path, scope));
-  const imports = (await edgesOfKind(generationId, "imports")).filter(
-    (e) => e.dstPath && e.dstPath !== e.srcPath,
-  );
-
-  // Module graph: directories linked by file imports.
+/** Folders linked by the file imports that touch the scope. */
+export function moduleGraph(
+  codeFiles: string[],
+  imports: { srcPath: string; dstPath: string }[],
+  scope: string | null,
+): { modules: StructureReport["modules"]; moduleEdges: ModuleEdge[]; moduleCycles: string[][] } {
   const moduleFiles = new Map<string, number>();
-  for (const f of scopedFiles)
-    moduleFiles.set(moduleOf(f.path), (moduleFiles.get(moduleOf(f.path)) ?? 0) + 1);
+  for (const f of codeFiles)
+    if (inScope(f, scope)) moduleFiles.set(moduleOf(f), (moduleFiles.get(moduleOf(f)) ?? 0) + 1);
   const edgeCounts = new Map<string, ModuleEdge>();
   for (const e of imports) {
     if (!inScope(e.srcPath, scope) && !inScope(e.dstPath, scope)) continue;
     const from = moduleOf(e.srcPath);
-    const to = moduleOf(e.dstPath as string);
+    const to = moduleOf(e.dstPath);
     if (from === to) continue;
     const key = `${from}→${to}`;
     const existing = edgeCounts.get(key);
     if (existing) existing.count++;
     else edgeCounts.set(key, { from, to, count: 1 });
   }
-  const moduleEdges = [...edgeCounts.values()].sort((a, b) => b.count - a.count);
-  const moduleNames = new Set([...moduleFiles.keys(), ...moduleEdges.flatMap((e) => [e.from, e.to])]);
-  const modules = [...moduleNames].map((name) => ({
-    name,
-    files: moduleFiles.get(name) ?? 0,
-    fanIn: moduleEdges.filter((e) => e.to === name).length,
-    fanOut: moduleEdges.filter((e) => e.from === name).length,
-  }));
-
-  const fileCycles = findCycles(
-    scopedFiles.map((f) => f.path),
-    imports
-      .filter((e) => inScope(e.srcPath, scope))
-      .map((e) => ({ from: e.srcPath, to: e.dstPath as string })),
+  const moduleEdges = [...edgeCounts.values()].sort(
+    (a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to),
   );
-  const moduleCycles = findCycles([...moduleNames], moduleEdges);
+  const names = new Set([...moduleFiles.keys(), ...moduleEdges.flatMap((e) => [e.from, e.to])]);
+  const modules = [...names]
+    .map((name) => ({
+      name,
+      files: moduleFiles.get(name) ?? 0,
+      fanIn: moduleEdges.filter((e) => e.to === name).length,
+      fanOut: moduleEdges.filter((e) => e.from === name).length,
+    }))
+    .sort((a, b) => b.fanIn + b.fanOut - (a.fanIn + a.fanOut) || b.files - a.files || a.name.localeCompare(b.name));
+  return { modules, moduleEdges, moduleCycles: findCycles([...names], moduleEdges) };
+}
+
+/**
+ * Coupling per module from import and call edges between different modules: how many
+ * modules depend on it (afferent) and on how many it depends (efferent).
+ */
+export function moduleCoupling(
+  edges: { kind: "imports" | "calls"; srcPath: string; dstPath: string }[],
+  scope: string | null,
+): ModuleCoupling[] {
+  const out = new Map<string, { in: Set<string>; out: Set<string>; callsIn: number; callsOut: number }>();
+  const entry = (m: string) => {
+    let e = out.get(m);
+    if (!e) {
+      e = { in: new Set(), out: new Set(), callsIn: 0, callsOut: 0 };
+      out.set(m, e);
+    }
+    return e;
+  };
+  for (const e of edges) {
+    const from = moduleOf(e.srcPath);
+    const to = moduleOf(e.dstPath);
+    if (from === to) continue;
+    entry(from).out.add(to);
+    entry(to).in.add(from);
+    if (e.kind === "calls") {
+      entry(from).callsOut++;
+      entry(to).callsIn++;
+    }
+  }
+  return [...out]
+    .filter(([m]) => !scope || inScope(m, scope) || m === moduleOf(scope))
+    .map(([module, e]) => ({
+      module,
+      afferent: e.in.size,
+      efferent: e.out.size,
+      instability: e.in.size + e.out.size ? Math.round((e.out.size / (e.in.size + e.out.size)) * 100) / 100 : 0,
+      callsIn: e.callsIn,
+      callsOut: e.callsOut,
+    }))
+    .sort((a, b) => b.afferent + b.efferent - (a.afferent + a.efferent) || a.module.localeCompare(b.module));
+}
+
+/** Imports and calls crossing a scope's boundary, with the modules on the other side. */
+export function scopeBoundary(
+  scope: string,
+  files: number,
+  edges: { kind: "imports" | "calls"; srcPath: string; dstPath: string }[],
+): ScopeBoundary {
+  const boundary: ScopeBoundary = {
+    scope,
+    files,
+    importsIn: 0,
+    importsOut: 0,
+    callsIn: 0,
+    callsOut: 0,
+    dependents: [],
+    dependencies: [],
+  };
+  const dependents = new Map<string, number>();
+  const dependencies = new Map<string, number>();
+  for (const e of edges) {
+    const fromInside = inScope(e.srcPath, scope);
+    const toInside = inScope(e.dstPath, scope);
+    if (fromInside === toInside) continue;
+    if (fromInside) {
+      if (e.kind === "imports") boundary.importsOut++;
+      else boundary.callsOut++;
+      dependencies.set(moduleOf(e.dstPath), (dependencies.get(moduleOf(e.dstPath)) ?? 0) + 1);
+    } else {
+      if (e.kind === "imports") boundary.importsIn++;
+      else boundary.callsIn++;
+      dependents.set(moduleOf(e.srcPath), (dependents.get(moduleOf(e.srcPath)) ?? 0) + 1);
+    }
+  }
+  const ranked = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([module, edges]) => ({ module, edges }));
+  boundary.dependents = ranked(dependents);
+  boundary.dependencies = ranked(dependencies);
+  return boundary;
+}
+
+export async function analyzeStructure(generationId: string, scope: string | null): Promise<StructureReport> {
+  const [files, allImports] = await Promise.all([loadWikiFiles(generationId), loadImportEdges(generationId)]);
+  const codeFiles = files.filter((f) => f.kind === "code").map((f) => f.path);
+  const scopedFiles = codeFiles.filter((f) => inScope(f, scope));
+  // Imports that only exist for type checking never run: they neither couple nor cycle.
+  const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
+  const imports = allImports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));
+  const graph = moduleGraph(codeFiles, imports, scope);
+
+  const calls = await loadCallsTouching(generationId, scope ? scopedFiles : "all");
+  const edges = [
+    ...imports.map((e) => ({ kind: "imports" as const, srcPath: e.srcPath, dstPath: e.dstPath })),
+    ...calls.map((c) => ({ kind: "calls" as const, srcPath: c.srcPath, dstPath: c.dstPath })),
+  ].filter((e) => !scope || inScope(e.srcPath, scope) || inScope(e.dstPath, scope));
+
   const prefix = scope ?? undefined;
-  const [topFanOut, topFanIn] = await Promise.all([
+  const [topFanOut, topFanIn, findings, counts] = await Promise.all([
     topSymbolsBy(generationId, "fanOut", { prefix, limit: 10 }),
     topSymbolsBy(generationId, "fanIn", { prefix, limit: 10 }),
+    listFindings(generationId, { scope, limit: 40 }),
+    findingCounts(generationId, scope),
   ]);
-  const longFunctions = await client.$queryRawUnsafe<
-    { qualifiedId: string; path: string; startLine: number; endLine: number; qualifiedName: string }[]
-  >(
-    `SELECT "qualifiedId", path, "startLine", "endLine", "qualifiedName" FROM "Symbol"
-      WHERE "generationId" = ? AND kind IN ('function','method') AND ("endLine" - "startLine") > ?
-      ${prefix ? `AND path LIKE ? ESCAPE '\\'` : ""}
-      ORDER BY ("endLine" - "startLine") DESC LIMIT 10`,
-    generationId,
-    LONG_FUNCTION_LINES,
-    ...(prefix ? [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] : []),
-  );
-
-  const findings: StructureFinding[] = [];
-  for (const s of topFanOut.filter((x) => x.fanOut > GOD_FUNCTION_FAN_OUT)) {
-    findings.push({
-      category: "god-function",
-      severity: s.fanOut > GOD_FUNCTION_FAN_OUT * 2 ? "high" : "medium",
-      title: `${s.qualifiedName} calls ${s.fanOut} functions`,
-      detail: "High fan-out: one function coordinating many others is hard to change and test.",
-      path: s.path,
-      startLine: s.startLine,
-      endLine: s.endLine,
-      symbolId: s.qualifiedId,
-    });
-  }
-  for (const s of topFanIn.filter((x) => x.fanIn > HOTSPOT_FAN_IN)) {
-    findings.push({
-      category: "hotspot",
-      severity: s.fanIn > HOTSPOT_FAN_IN * 2 ? "high" : "medium",
-      title: `${s.qualifiedName} is called from ${s.fanIn} places`,
-      detail: "High fan-in: a change here ripples widely.",
-      path: s.path,
-      startLine: s.startLine,
-      endLine: s.endLine,
-      symbolId: s.qualifiedId,
-    });
-  }
-  for (const cycle of fileCycles.slice(0, 10)) {
-    findings.push({
-      category: "import-cycle",
-      severity: cycle.length > 3 ? "high" : "medium",
-      title: `Import cycle between ${cycle.length} files`,
-      detail: cycle.join(" → "),
-      path: cycle[0] ?? null,
-      startLine: null,
-      endLine: null,
-      symbolId: null,
-    });
-  }
-  for (const f of longFunctions) {
-    const lines = Number(f.endLine) - Number(f.startLine) + 1;
-    findings.push({
-      category: "long-function",
-      severity: lines > LONG_FUNCTION_LINES * 2 ? "medium" : "low",
-      title: `${f.qualifiedName} is ${lines} lines long`,
-      detail: "Very long functions hide several responsibilities.",
-      path: f.path,
-      startLine: Number(f.startLine),
-      endLine: Number(f.endLine),
-      symbolId: f.qualifiedId,
-    });
-  }
+  const fileCycles = findings
+    .filter((f) => f.category === "import-cycle")
+    .map((f) => [...new Set([...f.detail.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string))]);
 
   return {
     scope,
-    modules: modules.sort((a, b) => b.fanIn + b.fanOut - (a.fanIn + a.fanOut)),
-    moduleEdges,
-    cycles: [...moduleCycles, ...fileCycles],
+    modules: graph.modules,
+    moduleEdges: graph.moduleEdges,
+    cycles: [...graph.moduleCycles, ...fileCycles],
     topFanOut,
     topFanIn,
+    coupling: moduleCoupling(edges, scope).slice(0, 15),
+    boundary: scope ? scopeBoundary(scope, scopedFiles.length, edges) : null,
     findings,
-    diagram: moduleDiagram(
-      modules,
-      moduleEdges,
-      scopedFiles.map((f) => f.path),
-      moduleCycles,
-    ),
+    findingCounts: counts,
+    diagram: await scopeDiagram(generationId, scope, codeFiles, scopedFiles, imports, calls, graph),
   };
 }
 
-/** A mermaid graph of the busiest modules and their import edges. */
-export function moduleDiagram(
-  modules: { name: string; fanIn: number; fanOut: number }[],
-  edges: ModuleEdge[],
-  files: string[],
-  cycles: string[][],
-  maxNodes = 14,
-): DiagramPart | null {
-  const ranked = [...modules].sort((a, b) => b.fanIn + b.fanOut - (a.fanIn + a.fanOut)).slice(0, maxNodes);
-  if (ranked.length === 0) return null;
-  const names = new Set(ranked.map((m) => m.name));
-  const ids = new Map([...names].map((n, i) => [n, `m${i}`]));
-  const inCycle = new Set(cycles.flat());
-  const lines = ["graph LR"];
-  for (const name of names)
-    lines.push(`  ${ids.get(name)}["${escapeLabel(name === "." ? "(root)" : name)}"]`);
-  for (const e of edges) {
-    if (!names.has(e.from) || !names.has(e.to)) continue;
-    lines.push(`  ${ids.get(e.from)} -->|${e.count}| ${ids.get(e.to)}`);
+/**
+ * The picture for a scope: a file's call neighbourhood, a single folder's file
+ * imports, or the module graph when the scope spans several folders.
+ */
+async function scopeDiagram(
+  generationId: string,
+  scope: string | null,
+  codeFiles: string[],
+  scopedFiles: string[],
+  imports: { srcPath: string; dstPath: string }[],
+  calls: { srcId: string; srcPath: string; dstId: string; dstPath: string }[],
+  graph: ReturnType<typeof moduleGraph>,
+): Promise<DiagramPart | null> {
+  if (scope && scopedFiles.length === 1 && scopedFiles[0] === scope) {
+    const symbols = await loadPageSymbols(generationId, [scope]);
+    return fileCallDiagram(
+      scope,
+      symbols,
+      calls.filter((c) => c.srcPath === scope),
+      calls.filter((c) => c.dstPath === scope),
+    );
   }
-  const cycleNodes = [...names].filter((n) => inCycle.has(n)).map((n) => ids.get(n));
-  if (cycleNodes.length) {
-    lines.push("  classDef cycle stroke:#b42318,stroke-width:2px");
-    lines.push(`  class ${cycleNodes.join(",")} cycle`);
+  const scopedModules = new Set(scopedFiles.map(moduleOf));
+  if (scope && scopedModules.size <= 1) {
+    const diagram = directoryImportDiagram(scope, scopedFiles, imports);
+    if (diagram) return diagram;
   }
-  return {
-    kind: "dependencies",
-    title: "Module dependencies (imports between folders)",
-    mermaid: lines.join("\n"),
-    nodes: [...names].map((name) => {
-      const first = files.find((f) => moduleOf(f) === name) ?? null;
-      return {
-        id: ids.get(name) as string,
-        label: name,
-        path: first,
-        startLine: first ? 1 : null,
-        endLine: null,
-      };
-    }),
-  };
-}
-
-export function escapeLabel(text: string): string {
-  return text.replace(/["<>]/g, "'").replace(/[\n\r]/g, " ");
+  return moduleDiagram(graph.modules, graph.moduleEdges, scope ? scopedFiles : codeFiles, graph.moduleCycles);
 }

@@ -180,6 +180,17 @@ describe("POST /api/qa", () => {
     });
   });
 
+  it("a retry (regenerate-message) replaces the last exchange instead of storing the question twice", async () => {
+    const question = "Why does create_order return 402 with PaymentDeclined?";
+    const res = await post(chatBody(question, { trigger: "regenerate-message" }));
+    expect(res.status).toBe(200);
+    await readSse(res);
+    const stored = (await (await fetch(`${server.url}/api/sessions/chat-route-0001`)).json()) as {
+      messages: WayfinderUIMessage[];
+    };
+    expect(stored.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
   it("answers 404 for an unknown session", async () => {
     const res = await fetch(`${server.url}/api/sessions/no-such-session-01`);
     expect(res.status).toBe(404);

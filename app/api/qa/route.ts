@@ -1,5 +1,6 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { loadEngineSettings } from "@/lib/admin/settings";
+import { removeLastExchange } from "@/lib/db/sessions";
 import { askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { WayfinderError, asWayfinderError, errorResponse } from "@/lib/errors";
@@ -39,6 +40,8 @@ export async function POST(request: Request): Promise<Response> {
     const sessionId = body.sessionId ?? body.id;
     // Refuse what we can before streaming: once the stream starts the status is 200.
     await validateAskRequest({ repository: body.repositoryId, question, sessionId });
+    // Retry (useChat regenerate) replaces the last exchange rather than storing the question twice.
+    if (body.trigger === "regenerate-message" && sessionId) await removeLastExchange(sessionId, question);
     // Admin settings and provider choice, read per question so a change needs no restart.
     const engine = await loadEngineSettings();
     const stream = createUIMessageStream<WayfinderUIMessage>({

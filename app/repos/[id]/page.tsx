@@ -47,13 +47,19 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
               generation {repository.active.number}
             </span>
           ) : null}
-          {repository.status === "indexing" && repository.active ? <span className="badge">re-indexing</span> : null}
+          {repository.status === "indexing" && repository.active ? (
+            <span className="badge">re-indexing</span>
+          ) : null}
         </div>
         <nav className="chat-nav" aria-label="Conversation">
           <Link href="/" className="small">
             All repositories
           </Link>
-          <Link href={`/repos/${encodeURIComponent(repository.id)}`} className="button secondary" data-testid="new-chat">
+          <Link
+            href={`/repos/${encodeURIComponent(repository.id)}`}
+            className="button secondary"
+            data-testid="new-chat"
+          >
             New conversation
           </Link>
         </nav>

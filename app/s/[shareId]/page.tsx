@@ -25,7 +25,10 @@ interface PageProps {
 export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
   const shared = await getSharedConversation((await params).shareId);
   // Share links are private by being unguessable: keep them out of search indexes.
-  return { title: shared ? shared.session.title || "Shared conversation" : "Not found", robots: { index: false } };
+  return {
+    title: shared ? shared.session.title || "Shared conversation" : "Not found",
+    robots: { index: false },
+  };
 }
 
 async function extrasFor(
@@ -44,7 +47,9 @@ async function extrasFor(
   };
   for (const citation of citationsOf(message).filter((c) => c.verified)) {
     const key = citationKey(citation);
-    const cited = citation.snippet ?? linesOf((await read(pinned, citation.path)) ?? "", citation.startLine, citation.endLine);
+    const cited =
+      citation.snippet ??
+      linesOf((await read(pinned, citation.path)) ?? "", citation.startLine, citation.endLine);
     if (citation.snippet) {
       highlighted[key] = await highlightCode({
         code: citation.snippet,
@@ -85,9 +90,12 @@ export default async function SharePage({ params }: PageProps) {
     <article className="share-page" data-testid="share-page">
       <header className="share-header">
         <p className="badge">read-only shared conversation</p>
-        <h1 data-testid="share-title">{session.title || "Shared conversation"}</h1>
+        <h1 data-testid="share-title">Conversation about {repository.name}</h1>
         <div className="stat-row">
-          <span>{repository.name}</span>
+          <span>
+            {messages.filter((m) => m.role === "user").length} question
+            {messages.filter((m) => m.role === "user").length === 1 ? "" : "s"}
+          </span>
           {pinned ? (
             <span className="badge ok" data-testid="share-generation">
               answered on generation {pinned.number}
@@ -99,8 +107,8 @@ export default async function SharePage({ params }: PageProps) {
         </div>
         {reindexed ? (
           <p className="notice notice-info small" role="status" data-testid="share-reindexed">
-            {repository.name} has been re-indexed since (now generation {active.number}). Each citation says whether
-            its lines changed since.
+            {repository.name} has been re-indexed since (now generation {active.number}). Each citation says
+            whether its lines changed since.
           </p>
         ) : null}
       </header>

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getParser, grammarPath, languageForPath } from "../parser";
 import { LANGUAGES, type CodeLanguage } from "../types";
 import { extractSource } from "./index";
+import { EMPTY_FACTS } from "./facts";
 
 const malformed = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../__fixtures__/malformed/${name}`, import.meta.url)), "utf8");
@@ -46,6 +47,7 @@ describe("degenerate input", () => {
         imports: [],
         moduleState: [],
         parseErrors: 0,
+        facts: EMPTY_FACTS,
       });
     }
   });

@@ -7,6 +7,7 @@ import type { Node } from "web-tree-sitter";
 import { withTree } from "../parser";
 import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors, type FileState } from "./common";
+import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
 import { extractGo } from "./go";
 import { extractJava } from "./java";
 import { extractPython } from "./python";
@@ -34,11 +35,15 @@ const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
   python: /^(?:async[ \t]+def|def|class|@)[ \t(]?/,
 };
 
-export async function extractSource(language: CodeLanguage, source: string): Promise<FileExtraction> {
-  const { state, parseErrors, errorRows } = await withTree(language, source, (tree) => ({
+/** A file's extraction plus its file-level facts (purpose, swallowed errors, TODOs …). */
+export type SourceExtraction = FileExtraction & { facts: FileFacts };
+
+export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
+  const { state, parseErrors, errorRows, facts } = await withTree(language, source, (tree) => ({
     state: EXTRACTORS[language](tree.rootNode, source),
     parseErrors: countParseErrors(tree),
     errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
+    facts: extractFacts(language, tree.rootNode, source),
   }));
   const resync = RESYNC_LINES[language];
   if (resync && errorRows.length > 0) {
@@ -48,10 +53,15 @@ export async function extractSource(language: CodeLanguage, source: string): Pro
         EXTRACTORS[language](tree.rootNode, repaired),
       );
       // Blanking keeps offsets and lines, so the second result describes the original text.
-      if (second.symbols.length > state.symbols.length) return second.finish(language, parseErrors);
+      if (second.symbols.length > state.symbols.length) return withFacts(second.finish(language, parseErrors), facts);
     }
   }
-  return state.finish(language, parseErrors);
+  return withFacts(state.finish(language, parseErrors), facts);
+}
+
+function withFacts(extraction: FileExtraction, facts: FileFacts): SourceExtraction {
+  attachEnclosingSymbols(facts, extraction.symbols);
+  return { ...extraction, facts };
 }
 
 /** 0-based first rows of ERROR nodes directly under the root. */

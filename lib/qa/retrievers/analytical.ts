@@ -1,13 +1,17 @@
 /**
- * Analytical retrieval: structure first. Metrics and findings for the scope (fan-in,
- * fan-out, cycles, long functions), the module dependency diagram from edges, then
- * the source of the flagged functions and a little documentation.
+ * Analytical retrieval: structure first. Metrics for the scope (fan-in, fan-out,
+ * cross-module coupling, cycles), the issues store's findings in scope (high severity
+ * first), the dependency diagram from edges, the scope's wiki page, then the source of
+ * the flagged functions and a little documentation.
  */
 import "server-only";
 import { countFilesUnder, symbolsByQualifiedIds } from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
+import { getFile } from "../../db/index-store.ts";
+import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
+import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
 import { analyzeStructure, type StructureReport } from "../../wiki/structure.ts";
-import { syntheticItem } from "../context.ts";
+import { syntheticItem, textItem, type ContextItem } from "../context.ts";
 import {
   chunkCandidate,
   docsItems,
@@ -38,6 +42,8 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       },
     ),
   ];
+  const page = await scopePage(input, scope, budget.docs);
+  if (page) items.push(page);
   const flaggedIds = report.findings.flatMap((f) => (f.symbolId ? [f.symbolId] : []));
   const flagged = await symbolsByQualifiedIds(generationId, flaggedIds);
   const order = new Map(flaggedIds.map((id, i) => [id, i]));
@@ -98,6 +104,32 @@ export async function pathScope(generationId: string, scope: string | null): Pro
   return (await countFilesUnder(generationId, cleaned)) > 0 ? cleaned : null;
 }
 
+/** The wiki page of the scope (a folder or file), or the overview: what it is for, in brief. */
+async function scopePage(input: RetrievalInput, scope: string | null, docsBudget: number): Promise<ContextItem | null> {
+  const file = scope ? await getFile(input.generationId, scope) : null;
+  const page = await getWikiPage(input.generationId, slugForPath(scope ?? "", file !== null));
+  if (!page) return null;
+  const item = textItem(
+    {
+      path: chunkPathOf(page),
+      startLine: 1,
+      endLine: file?.lines ?? 1,
+      title: `Wiki: ${page.title}`,
+      text: pageChunkText(page),
+      kind: "wiki",
+    },
+    {
+      reason: "the scope's wiki page",
+      score: 0.9,
+      origin: "initial",
+      pass: input.pass,
+      maxTokens: Math.max(200, Math.min(500, docsBudget || 300)),
+    },
+  );
+  // A file page cites its file: never past the file's last line, however long the page.
+  return file ? { ...item, endLine: Math.max(1, file.lines) } : item;
+}
+
 function findingReason(report: StructureReport, symbolId: string): string {
   return report.findings.find((f) => f.symbolId === symbolId)?.title ?? "flagged by structure analysis";
 }
@@ -110,6 +142,23 @@ export function renderReport(report: StructureReport): string {
   if (report.moduleEdges.length) {
     lines.push("Module dependencies (count of file imports):");
     for (const e of report.moduleEdges.slice(0, 15)) lines.push(`- ${e.from} → ${e.to} (${e.count})`);
+  }
+  if (report.boundary) {
+    const b = report.boundary;
+    const others = (list: { module: string; edges: number }[]) =>
+      list.length ? list.slice(0, 6).map((d) => `${d.module} (${d.edges})`).join(", ") : "none";
+    lines.push(
+      `Boundary of ${b.scope} (${b.files} files): ${b.importsIn} imports and ${b.callsIn} calls come in, ${b.importsOut} imports and ${b.callsOut} calls go out`,
+    );
+    lines.push(`- depended on by: ${others(b.dependents)}`);
+    lines.push(`- depends on: ${others(b.dependencies)}`);
+  }
+  if (report.coupling.length) {
+    lines.push("Coupling between modules (afferent = modules depending on it, efferent = modules it depends on):");
+    for (const c of report.coupling.slice(0, 10))
+      lines.push(
+        `- ${c.module}: afferent ${c.afferent}, efferent ${c.efferent}, instability ${c.instability}, calls in ${c.callsIn}, calls out ${c.callsOut}`,
+      );
   }
   lines.push(
     report.cycles.length
@@ -131,7 +180,10 @@ export function renderReport(report: StructureReport): string {
         .join(", "),
   );
   if (report.findings.length) {
-    lines.push("Findings:");
+    const counts = report.findingCounts
+      .map((c) => `${c.count} ${c.severity} ${c.category}`)
+      .join(", ");
+    lines.push(`Findings (issues store${counts ? `: ${counts}` : ""}), high severity first:`);
     for (const f of report.findings.slice(0, 12)) {
       lines.push(
         `- [${f.severity}] ${f.category}: ${f.title}${f.path ? ` [${f.path}${f.startLine ? `:${f.startLine}-${f.endLine}` : ""}]` : ""}`,

@@ -1,10 +1,12 @@
 /**
- * Conceptual retrieval: hybrid search over documentation (wiki pages once they
- * exist, the repository's Markdown and docs), topped up with file summaries and
+ * Conceptual retrieval: hybrid search over documentation — the generated wiki pages
+ * first, then the repository's Markdown and docs — topped up with file summaries and
  * symbol signatures/docstrings when a codebase has little prose.
  */
 import "server-only";
+import type { ChunkHit } from "../../db/code-graph.ts";
 import { hybridSearch } from "../../search/hybrid.ts";
+import type { ContextItem } from "../context.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import {
   chunkCandidate,
@@ -35,10 +37,13 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   ]);
   const budget = config.modeBudgets.conceptual;
   const prose = ranked.filter((r) => r.candidate.chunk?.kind !== "code");
-  const items = await packCandidates(input, prose, Math.min(budget.docs, config.initialRetrievalBudget), {
-    maxItems: 8,
-    perItemTokens: 600,
-  });
+  const items = withinPageRanges(
+    await packCandidates(input, prose, Math.min(budget.docs, config.initialRetrievalBudget), {
+      maxItems: 8,
+      perItemTokens: 600,
+    }),
+    wiki,
+  );
   const used = items.reduce((n, i) => n + i.tokens, 0);
   // Code as signatures and docstrings only (conceptual questions rarely need bodies), unless a source budget is set.
   const codeRanked = ranked.filter((r) => r.candidate.chunk?.kind === "code");
@@ -77,4 +82,16 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
       .flatMap((r) => (r.candidate.chunk?.symbolId ? [r.candidate.chunk.symbolId] : []))
       .slice(0, 50),
   };
+}
+
+/**
+ * A wiki page's chunk cites the file it documents (lines 1 to its end); a page cut to
+ * fit the budget must not claim lines past that, whatever its own length.
+ */
+function withinPageRanges(items: ContextItem[], pages: ChunkHit[]): ContextItem[] {
+  return items.map((item) => {
+    if (item.kind !== "wiki") return item;
+    const page = pages.find((p) => p.path === item.path && p.startLine === item.startLine);
+    return page && item.endLine > page.endLine ? { ...item, endLine: page.endLine } : item;
+  });
 }

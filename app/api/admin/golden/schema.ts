@@ -14,7 +14,9 @@ export const createGoldenSchema = z.object({
     .min(3, "Enter a question.")
     .max(2000, "Golden questions are at most 2,000 characters."),
   mode: z
-    .enum(QUERY_MODE_LIST as [string, ...string[]], { error: `mode must be one of ${QUERY_MODE_LIST.join(", ")}.` })
+    .enum(QUERY_MODE_LIST as [string, ...string[]], {
+      error: `mode must be one of ${QUERY_MODE_LIST.join(", ")}.`,
+    })
     .nullable()
     .optional()
     .transform((m) => (m ?? null) as (typeof QUERY_MODE_LIST)[number] | null),

@@ -8,6 +8,9 @@ export const loginSchema = z.object({
     .string()
     .trim()
     .max(40, "Names are at most 40 characters.")
-    .refine((v) => v === "" || ACTOR_PATTERN.test(v), "Use letters, digits, spaces, dots, dashes, @ or underscores.")
+    .refine(
+      (v) => v === "" || ACTOR_PATTERN.test(v),
+      "Use letters, digits, spaces, dots, dashes, @ or underscores.",
+    )
     .optional(),
 });

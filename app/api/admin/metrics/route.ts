@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = adminRoute(async (request) => {
   const query = metricsQuerySchema.safeParse(searchParamsOf(request));
-  if (!query.success) throw new WayfinderError("bad_request:metrics", query.error.issues[0]?.message ?? "Invalid query.");
+  if (!query.success)
+    throw new WayfinderError("bad_request:metrics", query.error.issues[0]?.message ?? "Invalid query.");
   return Response.json(await loadDashboard(query.data));
 });

@@ -5,7 +5,10 @@ import { repositoryParamsSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+export async function GET(
+  _request: Request,
+  context: { params: Promise<{ id: string }> },
+): Promise<Response> {
   try {
     const params = repositoryParamsSchema.safeParse(await context.params);
     const repository = params.success ? await getRepositoryView(params.data.id) : null;

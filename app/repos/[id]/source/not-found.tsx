@@ -7,8 +7,8 @@ export default function SourceNotFound() {
       <h1>File not found in the index</h1>
       <p>Only files that were indexed in this repository can be shown.</p>
       <p className="muted">
-        The path may be misspelled, the file may have been removed or skipped when indexing, or the link pointed
-        outside the repository (paths like <code>../</code> or absolute paths are never opened).
+        The path may be misspelled, the file may have been removed or skipped when indexing, or the link
+        pointed outside the repository (paths like <code>../</code> or absolute paths are never opened).
       </p>
       <p>
         <Link href="/">Back to repositories</Link>

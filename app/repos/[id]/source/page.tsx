@@ -46,7 +46,8 @@ export default async function SourcePage({ params, searchParams }: PageProps) {
   if (!file || content === null || !generation) notFound();
 
   const range = parseLineRange(single(query.lines));
-  const mark = range && range.start <= file.lines ? { start: range.start, end: Math.min(range.end, file.lines) } : null;
+  const mark =
+    range && range.start <= file.lines ? { start: range.start, end: Math.min(range.end, file.lines) } : null;
   const pinnedOld = requestedGeneration !== null && requestedGeneration !== repository.active?.generationId;
   const segments = path.split("/");
 

@@ -1,0 +1,249 @@
+/**
+ * Admin route handlers called directly with Request objects: every route answers a
+ * missing, wrong or forged credential with the same bare 401 (no settings, no
+ * metrics, no hint) and changes nothing; the bearer token and the login cookie both
+ * work; login sets an httpOnly SameSite=Strict cookie whose name signs the change log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureAdminToken, signAdminSession } from "@/lib/admin/token";
+import { getSettingsView } from "@/lib/admin/settings";
+import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
+import { DELETE as deleteGolden } from "./golden/[id]/route";
+import { POST as runGolden } from "./golden/run/route";
+import { GET as listGolden, POST as createGolden } from "./golden/route";
+import { POST as login } from "./login/route";
+import { POST as logout } from "./logout/route";
+import { GET as getMetrics } from "./metrics/route";
+import { DELETE as resetSettings, GET as getSettings, PUT as putSettings } from "./settings/route";
+
+let fx: IndexedFixture;
+let cleanup: () => Promise<void>;
+let token: string;
+
+beforeAll(async () => {
+  ({ cleanup } = await setupQaHome("wf-admin-routes-"));
+  delete process.env.ADMIN_TOKEN;
+  fx = await indexFixture();
+  token = ensureAdminToken().token;
+});
+afterAll(async () => cleanup());
+
+const URL_BASE = "http://localhost";
+
+function request(
+  method: string,
+  path: string,
+  init: { headers?: Record<string, string>; body?: unknown } = {},
+) {
+  return new Request(`${URL_BASE}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+const params = { params: Promise.resolve({}) };
+const goldenParams = { params: Promise.resolve({ id: "some-id" }) };
+
+/** Every admin route with a request that would succeed (or at least pass auth) when authorized. */
+const ROUTES: { name: string; call: (headers: Record<string, string>) => Promise<Response> }[] = [
+  {
+    name: "GET settings",
+    call: (h) => getSettings(request("GET", "/api/admin/settings", { headers: h }), params),
+  },
+  {
+    name: "PUT settings",
+    call: (h) =>
+      putSettings(
+        request("PUT", "/api/admin/settings", { headers: h, body: { cgrag: { maxPasses: 1 } } }),
+        params,
+      ),
+  },
+  {
+    name: "DELETE settings",
+    call: (h) => resetSettings(request("DELETE", "/api/admin/settings", { headers: h }), params),
+  },
+  {
+    name: "GET metrics",
+    call: (h) => getMetrics(request("GET", "/api/admin/metrics?range=24h", { headers: h }), params),
+  },
+  {
+    name: "GET golden",
+    call: (h) => listGolden(request("GET", "/api/admin/golden", { headers: h }), params),
+  },
+  {
+    name: "POST golden",
+    call: (h) =>
+      createGolden(
+        request("POST", "/api/admin/golden", {
+          headers: h,
+          body: {
+            repositoryId: fx.repositoryId,
+            question: "Where are totals computed?",
+            expectedFiles: ["shop/pricing.py"],
+          },
+        }),
+        params,
+      ),
+  },
+  {
+    name: "DELETE golden",
+    call: (h) => deleteGolden(request("DELETE", "/api/admin/golden/some-id", { headers: h }), goldenParams),
+  },
+  {
+    name: "POST golden run",
+    call: (h) =>
+      runGolden(
+        request("POST", "/api/admin/golden/run", { headers: h, body: { repositoryId: fx.repositoryId } }),
+        params,
+      ),
+  },
+];
+
+const REFUSED = { error: { code: "unauthorized:admin", message: "Admin authentication required." } };
+
+const BAD_CREDENTIALS: [string, () => Record<string, string>][] = [
+  ["no credentials", () => ({})],
+  ["a wrong bearer token", () => ({ authorization: "Bearer not-the-admin-token-at-all" })],
+  ["an empty bearer", () => ({ authorization: "Bearer " })],
+  ["the token in the wrong scheme", () => ({ authorization: `Basic ${token}` })],
+  [
+    "a forged cookie",
+    () => ({
+      cookie: `wayfinder_admin=${signAdminSession({ actor: "x", expiresAt: Date.now() + 60_000 }, "guess-0123456789abcdef")}`,
+    }),
+  ],
+  [
+    "an expired cookie",
+    () => ({ cookie: `wayfinder_admin=${signAdminSession({ actor: "x", expiresAt: Date.now() - 1 })}` }),
+  ],
+  ["the raw token as cookie", () => ({ cookie: `wayfinder_admin=${token}` })],
+  [
+    "a wrong bearer beside a valid cookie",
+    () => ({
+      authorization: "Bearer wrong-token-0123456789",
+      cookie: `wayfinder_admin=${signAdminSession({ actor: "x", expiresAt: Date.now() + 60_000 })}`,
+    }),
+  ],
+];
+
+describe("refusals", () => {
+  for (const [what, headers] of BAD_CREDENTIALS) {
+    it(`answers ${what} with a bare 401 on every route`, async () => {
+      for (const route of ROUTES) {
+        const response = await route.call(headers());
+        expect(response.status, route.name).toBe(401);
+        expect(await response.json(), route.name).toEqual(REFUSED);
+        expect(response.headers.get("set-cookie"), route.name).toBeNull();
+      }
+    });
+  }
+
+  it("changed nothing while refusing", async () => {
+    const view = await getSettingsView();
+    expect(view.overridden).toEqual([]);
+    expect(view.changes).toEqual([]);
+    const golden = await listGolden(
+      request("GET", "/api/admin/golden", { headers: { authorization: `Bearer ${token}` } }),
+      params,
+    );
+    expect((await golden.json()).questions).toEqual([]);
+  });
+
+  it("refuses a wrong token at login without setting a cookie", async () => {
+    const response = await login(
+      request("POST", "/api/admin/login", { body: { token: "wrong-token-0123456789" } }),
+    );
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual(REFUSED);
+    expect(response.headers.get("set-cookie")).toBeNull();
+  });
+});
+
+describe("access", () => {
+  it("accepts the bearer token", async () => {
+    const response = await getSettings(
+      request("GET", "/api/admin/settings", { headers: { authorization: `Bearer ${token}` } }),
+      params,
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = await response.json();
+    expect(body.config.maxPasses).toBe(3);
+    const metrics = await getMetrics(
+      request("GET", "/api/admin/metrics", { headers: { authorization: `Bearer ${token}` } }),
+      params,
+    );
+    expect(metrics.status).toBe(200);
+    expect((await metrics.json()).dashboard.range).toBe("7d");
+  });
+
+  it("checks the body only after the credentials", async () => {
+    const response = await putSettings(
+      request("PUT", "/api/admin/settings", {
+        headers: { authorization: `Bearer ${token}` },
+        body: { cgrag: { maxPasses: 99 } },
+      }),
+      params,
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: "bad_request:settings",
+        fields: [{ key: "maxPasses", message: "Must be a whole number from 1 to 8." }],
+      },
+    });
+    const query = await getMetrics(
+      request("GET", "/api/admin/metrics?range=1y", { headers: { authorization: `Bearer ${token}` } }),
+      params,
+    );
+    expect(query.status).toBe(400);
+  });
+
+  it("logs in with the token: an httpOnly, SameSite=Strict cookie that signs the change log with the name given", async () => {
+    const response = await login(request("POST", "/api/admin/login", { body: { token, name: "Dana" } }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ actor: "Dana" });
+    const setCookie = response.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(/^wayfinder_admin=[^;]+; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/);
+    expect(setCookie).not.toContain(token);
+    const cookie = setCookie.split(";")[0] ?? "";
+
+    const saved = await putSettings(
+      request("PUT", "/api/admin/settings", { headers: { cookie }, body: { cgrag: { maxPasses: 2 } } }),
+      params,
+    );
+    expect(saved.status).toBe(200);
+    expect((await saved.json()).changes[0]).toMatchObject({
+      key: "cgrag.maxPasses",
+      oldValue: 3,
+      newValue: 2,
+      actor: "Dana",
+    });
+
+    const reset = await resetSettings(
+      request("DELETE", "/api/admin/settings", { headers: { cookie } }),
+      params,
+    );
+    expect((await reset.json()).config.maxPasses).toBe(3);
+  });
+
+  it("marks the cookie Secure behind https", async () => {
+    const response = await login(
+      request("POST", "/api/admin/login", { body: { token }, headers: { "x-forwarded-proto": "https" } }),
+    );
+    expect(response.headers.get("set-cookie")).toContain("; Secure");
+    expect(await response.json()).toEqual({ actor: "admin" });
+  });
+
+  it("refuses login names that would garble the change log", async () => {
+    const response = await login(request("POST", "/api/admin/login", { body: { token, name: "<script>" } }));
+    expect(response.status).toBe(400);
+  });
+
+  it("logs out by expiring the cookie", async () => {
+    const response = await logout(request("POST", "/api/admin/logout"));
+    expect(response.status).toBe(204);
+    expect(response.headers.get("set-cookie")).toContain("Max-Age=0");
+  });
+});

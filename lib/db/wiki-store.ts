@@ -1,0 +1,700 @@
+/**
+ * Every query of the wiki and the issues store: what page generation and findings
+ * read from a generation's code index, writing and copying pages (with their search
+ * chunks) and findings between generations, and the reads behind the wiki browser,
+ * the issues page and analytical retrieval. Readers always pass their generation.
+ */
+import "server-only";
+import { EMPTY_FACTS, type FileFacts } from "../indexer/extract/facts.ts";
+import { indexText } from "../search/tokenize.ts";
+import type { DiagramPart } from "../qa/types.ts";
+import { chunkPathOf, OVERVIEW_CHUNK_PATH } from "../wiki/slugs.ts";
+import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
+import { db, type Db } from "./client.ts";
+import { bulkInsert, syncFts } from "./index-store.ts";
+
+const BATCH = 500;
+
+function batches<T>(items: T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => "?").join(",");
+}
+
+export function parseFacts(json: string): FileFacts {
+  try {
+    return { ...EMPTY_FACTS, ...(JSON.parse(json) as Partial<FileFacts>) };
+  } catch {
+    return EMPTY_FACTS;
+  }
+}
+
+function parseList(json: string): string[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs `query` for the given paths in batches (or once with no filter for "all"),
+ * concatenating the rows. `filter` receives the SQL placeholder list.
+ */
+async function forPaths<T>(
+  paths: string[] | "all",
+  query: (filter: string | null, params: string[]) => Promise<T[]>,
+): Promise<T[]> {
+  if (paths === "all") return query(null, []);
+  const out: T[] = [];
+  for (const batch of batches(paths)) out.push(...(await query(placeholders(batch.length), batch)));
+  return out;
+}
+
+// ------------------------------------------------------------ generation inputs
+
+export interface WikiFileRow {
+  path: string;
+  language: string;
+  kind: string;
+  hash: string;
+  lines: number;
+  facts: FileFacts;
+}
+
+export async function loadWikiFiles(generationId: string): Promise<WikiFileRow[]> {
+  const client = await db();
+  const rows = await client.$queryRawUnsafe<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
+    `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE "generationId" = ? ORDER BY path`,
+    generationId,
+  );
+  return rows.map((r) => ({ ...r, lines: Number(r.lines), facts: parseFacts(r.facts) }));
+}
+
+export interface ImportRow {
+  srcPath: string;
+  dstPath: string;
+  line: number;
+}
+
+/** Resolved file-to-file imports (one row per import statement). */
+export async function loadImportEdges(generationId: string): Promise<ImportRow[]> {
+  const client = await db();
+  const rows = await client.$queryRawUnsafe<ImportRow[]>(
+    `SELECT "srcPath", "dstPath", line FROM "Edge"
+      WHERE "generationId" = ? AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath"`,
+    generationId,
+  );
+  return rows.map((r) => ({ ...r, line: Number(r.line) }));
+}
+
+export interface PageSymbolRow {
+  path: string;
+  qualifiedId: string;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+  signature: string;
+  docstring: string;
+  parentId: string | null;
+  exported: boolean;
+  raises: string[];
+  mutates: string[];
+}
+
+/** Symbols of the given files (or all), in file order; `topLevel` keeps only unnested ones. */
+export async function loadPageSymbols(
+  generationId: string,
+  paths: string[] | "all",
+  options: { topLevel?: boolean } = {},
+): Promise<PageSymbolRow[]> {
+  const client = await db();
+  const rows = await forPaths(paths, (filter, params) =>
+    client.$queryRawUnsafe<(Omit<PageSymbolRow, "raises" | "mutates" | "exported"> & {
+      raises: string;
+      mutates: string;
+      exported: number | boolean;
+    })[]>(
+      `SELECT path, "qualifiedId", name, "qualifiedName", kind, "startLine", "endLine", signature, docstring,
+              "parentId", exported, raises, mutates
+         FROM "Symbol" WHERE "generationId" = ?
+         ${filter ? `AND path IN (${filter})` : ""} ${options.topLevel ? `AND "parentId" IS NULL` : ""}
+        ORDER BY path, "startLine"`,
+      generationId,
+      ...params,
+    ),
+  );
+  return rows.map((r) => ({
+    ...r,
+    startLine: Number(r.startLine),
+    endLine: Number(r.endLine),
+    exported: Boolean(Number(r.exported)),
+    raises: parseList(r.raises),
+    mutates: parseList(r.mutates),
+  }));
+}
+
+export interface CallRow {
+  srcId: string;
+  srcPath: string;
+  dstId: string;
+  dstPath: string;
+}
+
+/** Resolved calls leaving or entering the given files (or all), one row per caller → callee pair, in call order. */
+export async function loadCallsTouching(generationId: string, paths: string[] | "all"): Promise<CallRow[]> {
+  const client = await db();
+  const rows = await forPaths(paths, (filter, params) =>
+    client.$queryRawUnsafe<CallRow[]>(
+      `SELECT "srcId", "srcPath", "dstId", "dstPath", min(line) AS line FROM "Edge"
+        WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL
+        ${filter ? `AND ("srcPath" IN (${filter}) OR "dstPath" IN (${filter}))` : ""}
+        GROUP BY "srcId", "dstId" ORDER BY "srcId", line, "dstId"`,
+      generationId,
+      ...params,
+      ...params,
+    ),
+  );
+  // In call order, so pages list callees as the code calls them; batches can repeat a pair.
+  const seen = new Set<string>();
+  const out: CallRow[] = [];
+  for (const { srcId, srcPath, dstId, dstPath } of rows) {
+    const key = `${srcId}>${dstId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ srcId, srcPath, dstId, dstPath });
+  }
+  return out;
+}
+
+/** Resolved call pairs above a confidence, ids only (the call graph for cycle detection). */
+export async function loadCallGraph(
+  generationId: string,
+  minConfidence: number,
+): Promise<{ srcId: string; dstId: string }[]> {
+  const client = await db();
+  return client.$queryRawUnsafe<{ srcId: string; dstId: string }[]>(
+    `SELECT DISTINCT "srcId", "dstId" FROM "Edge"
+      WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? AND "srcId" != "dstId"`,
+    generationId,
+    minConfidence,
+  );
+}
+
+export interface EdgeKeyRow {
+  kind: string;
+  srcId: string;
+  srcPath: string;
+  dstId: string;
+  dstPath: string;
+}
+
+/**
+ * The previous generation's resolved call and import edges from the sources a build
+ * re-resolved: edges leaving `paths`, edges of `sourceIds`, and every import when
+ * `allImports`. Compared with the new edges, they say which edges really changed.
+ */
+export async function previousEdgesOfSources(
+  generationId: string,
+  scope: { paths: string[]; sourceIds: string[]; allImports: boolean },
+): Promise<EdgeKeyRow[]> {
+  const client = await db();
+  const select = `SELECT kind, "srcId", "srcPath", "dstId", "dstPath" FROM "Edge"
+    WHERE "generationId" = ? AND kind IN ('calls', 'imports') AND "dstId" IS NOT NULL`;
+  const out: EdgeKeyRow[] = [];
+  for (const batch of batches(scope.paths))
+    out.push(
+      ...(await client.$queryRawUnsafe<EdgeKeyRow[]>(
+        `${select} AND "srcPath" IN (${placeholders(batch.length)})`,
+        generationId,
+        ...batch,
+      )),
+    );
+  for (const batch of batches(scope.sourceIds))
+    out.push(
+      ...(await client.$queryRawUnsafe<EdgeKeyRow[]>(
+        `${select} AND kind = 'calls' AND "srcId" IN (${placeholders(batch.length)})`,
+        generationId,
+        ...batch,
+      )),
+    );
+  if (scope.allImports)
+    out.push(
+      ...(await client.$queryRawUnsafe<EdgeKeyRow[]>(`${select} AND kind = 'imports'`, generationId)),
+    );
+  return out;
+}
+
+export interface EntryPointRow {
+  path: string;
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+  fanOut: number;
+}
+
+/** Functions named like program entry points (`main`, `cli`, `run`), and top-level functions nothing calls. */
+export async function loadEntryPointCandidates(
+  generationId: string,
+): Promise<{ named: EntryPointRow[]; uncalled: EntryPointRow[] }> {
+  const client = await db();
+  const select = `SELECT path, "qualifiedName", "startLine", "endLine", "fanOut" FROM "Symbol" WHERE "generationId" = ?`;
+  const [named, uncalled] = await Promise.all([
+    client.$queryRawUnsafe<EntryPointRow[]>(
+      `${select} AND kind = 'function' AND "parentId" IS NULL AND name IN ('main', 'cli', 'run', 'app', 'serve')
+       ORDER BY path LIMIT 20`,
+      generationId,
+    ),
+    client.$queryRawUnsafe<EntryPointRow[]>(
+      `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = 1 AND "fanIn" = 0 AND "fanOut" >= 1
+       ORDER BY "fanOut" DESC, path LIMIT 60`,
+      generationId,
+    ),
+  ]);
+  const fix = (r: EntryPointRow) => ({
+    ...r,
+    startLine: Number(r.startLine),
+    endLine: Number(r.endLine),
+    fanOut: Number(r.fanOut),
+  });
+  return { named: named.map(fix), uncalled: uncalled.map(fix) };
+}
+
+// ------------------------------------------------------------------ wiki pages
+
+export interface StoredPageIndex {
+  slug: string;
+  kind: string;
+  sourcePath: string | null;
+  inputHash: string;
+  modelWritten: boolean;
+}
+
+export async function loadPageIndex(generationId: string): Promise<StoredPageIndex[]> {
+  const client = await db();
+  const rows = await client.wikiPage.findMany({
+    where: { generationId },
+    select: { slug: true, kind: true, sourcePath: true, inputHash: true, modelWritten: true },
+  });
+  return rows;
+}
+
+/** Copies pages (and their search chunks, with FTS rows) unchanged from one generation to another. */
+export async function copyWikiPages(fromGenerationId: string, toGenerationId: string, slugs: string[]): Promise<void> {
+  if (slugs.length === 0) return;
+  const client = await db();
+  await withTempTable(client, "wiki_keep_slugs", slugs, async () => {
+    await client.$executeRawUnsafe(
+      `INSERT INTO "WikiPage" ("generationId", slug, kind, title, "sourcePath", summary, content, diagram,
+                               "inputHash", "modelWritten", "updatedAt")
+       SELECT ?, slug, kind, title, "sourcePath", summary, content, diagram, "inputHash", "modelWritten", "updatedAt"
+         FROM "WikiPage" WHERE "generationId" = ? AND slug IN (SELECT value FROM temp.wiki_keep_slugs)`,
+      toGenerationId,
+      fromGenerationId,
+    );
+    // A page's chunk has the page's chunk path (the file, the folder, or README for the overview).
+    const before = await client.chunk.aggregate({ _max: { id: true } });
+    await client.$executeRawUnsafe(
+      `INSERT INTO "Chunk" ("generationId", "fileId", path, kind, "symbolId", title, "startLine", "endLine", text,
+                            "searchText", tokens)
+       SELECT ?, nf.id, c.path, c.kind, c."symbolId", c.title, c."startLine", c."endLine", c.text, c."searchText", c.tokens
+         FROM "Chunk" c
+         JOIN "WikiPage" p ON p."generationId" = ? AND p.slug IN (SELECT value FROM temp.wiki_keep_slugs)
+              AND c.path = (CASE WHEN p.kind = 'overview' THEN ? ELSE p."sourcePath" END)
+         LEFT JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
+        WHERE c."generationId" = ? AND c.kind = 'wiki'`,
+      toGenerationId,
+      toGenerationId,
+      OVERVIEW_CHUNK_PATH,
+      toGenerationId,
+      fromGenerationId,
+    );
+    await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
+  });
+}
+
+async function withTempTable(client: Db, name: string, values: string[], run: () => Promise<void>): Promise<void> {
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.${name}`);
+  await client.$executeRawUnsafe(`CREATE TEMP TABLE ${name} (value TEXT PRIMARY KEY)`);
+  try {
+    for (const batch of batches(values))
+      await client.$executeRawUnsafe(
+        `INSERT OR IGNORE INTO temp.${name} (value) VALUES ${batch.map(() => "(?)").join(", ")}`,
+        ...batch,
+      );
+    await run();
+  } finally {
+    await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.${name}`);
+  }
+}
+
+/** The text a page is searched and embedded by: title, summary and evidence, capped. */
+export function pageChunkText(page: Pick<WikiPageDraft, "title" | "summary" | "content">): string {
+  const text = `${page.title}\n\n${page.summary}\n\n${page.content}`;
+  return text.length > MAX_CHUNK_CHARS ? `${text.slice(0, MAX_CHUNK_CHARS)}\n…` : text;
+}
+// Past a few thousand characters a page adds little to search and costs FTS indexing time.
+const MAX_CHUNK_CHARS = 5000;
+
+/** Stores newly generated pages and their search chunks (kind "wiki"). */
+export async function insertWikiPages(generationId: string, pages: WikiPageDraft[]): Promise<void> {
+  if (pages.length === 0) return;
+  const client = await db();
+  const now = new Date().toISOString();
+  await bulkInsert(
+    client,
+    "WikiPage",
+    [
+      "generationId",
+      "slug",
+      "kind",
+      "title",
+      "sourcePath",
+      "summary",
+      "content",
+      "diagram",
+      "inputHash",
+      "modelWritten",
+      "updatedAt",
+    ],
+    pages.map((p) => ({
+      generationId,
+      slug: p.slug,
+      kind: p.kind,
+      title: p.title,
+      sourcePath: p.sourcePath,
+      summary: p.summary,
+      content: p.content,
+      diagram: p.diagram ? JSON.stringify(p.diagram) : null,
+      inputHash: p.inputHash,
+      modelWritten: p.modelWritten,
+      updatedAt: now,
+    })),
+  );
+  const fileIds = new Map<string, number>();
+  const filePaths = pages.flatMap((p) => (p.kind === "file" && p.sourcePath ? [p.sourcePath] : []));
+  for (const batch of batches(filePaths)) {
+    const rows = await client.file.findMany({
+      where: { generationId, path: { in: batch } },
+      select: { id: true, path: true },
+    });
+    for (const r of rows) fileIds.set(r.path, r.id);
+  }
+  const chunkRows = pages.map((p) => {
+    const path = chunkPathOf(p);
+    const text = pageChunkText(p);
+    return {
+      generationId,
+      fileId: p.sourcePath ? (fileIds.get(p.sourcePath) ?? null) : null,
+      path,
+      kind: "wiki",
+      symbolId: null,
+      title: p.kind === "overview" ? `Wiki: ${p.title} overview` : `Wiki: ${p.title}`,
+      startLine: 1,
+      endLine: p.chunkEndLine,
+      text,
+      searchText: indexText(`${path}\nwiki ${p.title}\n${text}`),
+      tokens: Math.ceil(text.length / 3.6),
+    };
+  });
+  const before = await client.chunk.aggregate({ _max: { id: true } });
+  await bulkInsert(
+    client,
+    "Chunk",
+    ["generationId", "fileId", "path", "kind", "symbolId", "title", "startLine", "endLine", "text", "searchText", "tokens"],
+    chunkRows,
+  );
+  await syncFts(client, generationId, (before._max.id ?? 0) + 1);
+}
+
+export interface WikiPageRecord {
+  slug: string;
+  kind: WikiPageKind;
+  title: string;
+  sourcePath: string | null;
+  summary: string;
+  content: string;
+  diagram: DiagramPart | null;
+  inputHash: string;
+  modelWritten: boolean;
+  updatedAt: Date;
+}
+
+export async function getWikiPage(generationId: string, slug: string): Promise<WikiPageRecord | null> {
+  const client = await db();
+  const row = await client.wikiPage.findUnique({ where: { generationId_slug: { generationId, slug } } });
+  if (!row) return null;
+  let diagram: DiagramPart | null = null;
+  try {
+    diagram = row.diagram ? (JSON.parse(row.diagram) as DiagramPart) : null;
+  } catch {
+    diagram = null;
+  }
+  return {
+    slug: row.slug,
+    kind: row.kind as WikiPageKind,
+    title: row.title,
+    sourcePath: row.sourcePath,
+    summary: row.summary,
+    content: row.content,
+    diagram,
+    inputHash: row.inputHash,
+    modelWritten: row.modelWritten,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export interface WikiPageSummary {
+  slug: string;
+  kind: WikiPageKind;
+  title: string;
+  sourcePath: string | null;
+  summary: string;
+  modelWritten: boolean;
+}
+
+/** Every page of a generation without its body: the navigation tree's input. */
+export async function listWikiPages(generationId: string): Promise<WikiPageSummary[]> {
+  const client = await db();
+  const rows = await client.wikiPage.findMany({
+    where: { generationId },
+    select: { slug: true, kind: true, title: true, sourcePath: true, summary: true, modelWritten: true },
+    orderBy: { slug: "asc" },
+  });
+  return rows.map((r) => ({ ...r, kind: r.kind as WikiPageKind }));
+}
+
+/** Current line ranges of symbols (pages name other files' symbols without lines). */
+export async function symbolRanges(
+  generationId: string,
+  qualifiedIds: string[],
+): Promise<Map<string, { path: string; startLine: number; endLine: number }>> {
+  const client = await db();
+  const out = new Map<string, { path: string; startLine: number; endLine: number }>();
+  for (const batch of batches([...new Set(qualifiedIds)])) {
+    const rows = await client.symbol.findMany({
+      where: { generationId, qualifiedId: { in: batch } },
+      select: { qualifiedId: true, path: true, startLine: true, endLine: true },
+    });
+    for (const r of rows) out.set(r.qualifiedId, { path: r.path, startLine: r.startLine, endLine: r.endLine });
+  }
+  return out;
+}
+
+// -------------------------------------------------------------------- findings
+
+export interface FanRow {
+  qualifiedId: string;
+  path: string;
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+  value: number;
+}
+
+/**
+ * Functions and methods by how many distinct functions they call ("out") or are called
+ * by ("in") through edges of at least `minConfidence` — guessed edges to same-named
+ * methods would otherwise make a common method name look like a hotspot. The
+ * threshold is the larger of `floor` and the percentile over all functions.
+ */
+export async function callFanAboveThreshold(
+  generationId: string,
+  direction: "in" | "out",
+  options: { minConfidence: number; floor: number; percentile: number; minPopulation: number; limit: number },
+): Promise<{ threshold: number; rows: FanRow[] }> {
+  const client = await db();
+  const [key, other] = direction === "in" ? ['"dstId"', '"srcId"'] : ['"srcId"', '"dstId"'];
+  const fan = `WITH fan AS (
+      SELECT ${key} AS id, count(DISTINCT ${other}) AS v FROM "Edge"
+       WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? GROUP BY ${key})`;
+  const functions = `"Symbol" s JOIN fan ON fan.id = s."qualifiedId"
+       WHERE s."generationId" = ? AND s.kind IN ('function', 'method')`;
+  const [count] = await client.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*) AS n FROM "Symbol" WHERE "generationId" = ? AND kind IN ('function', 'method')`,
+    generationId,
+  );
+  const n = Number(count?.n ?? 0);
+  let threshold = options.floor;
+  // A percentile of a small population is just its top value: small repositories use the floor.
+  if (n >= options.minPopulation) {
+    const [row] = await client.$queryRawUnsafe<{ v: number }[]>(
+      `${fan} SELECT fan.v AS v FROM ${functions} ORDER BY v DESC LIMIT 1 OFFSET ?`,
+      generationId,
+      options.minConfidence,
+      generationId,
+      Math.floor(n * (1 - options.percentile)),
+    );
+    threshold = Math.max(options.floor, Number(row?.v ?? 0));
+  }
+  const rows = await client.$queryRawUnsafe<FanRow[]>(
+    `${fan} SELECT s."qualifiedId", s.path, s."qualifiedName", s."startLine", s."endLine", fan.v AS value
+       FROM ${functions} AND fan.v >= ? ORDER BY value DESC, s.path, s."startLine" LIMIT ?`,
+    generationId,
+    options.minConfidence,
+    generationId,
+    threshold,
+    options.limit,
+  );
+  return {
+    threshold,
+    rows: rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine), value: Number(r.value) })),
+  };
+}
+
+/** Functions and methods at least `minLines` long, longest first. */
+export async function longFunctions(generationId: string, minLines: number, limit: number): Promise<FanRow[]> {
+  const client = await db();
+  const rows = await client.$queryRawUnsafe<FanRow[]>(
+    `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
+       FROM "Symbol" WHERE "generationId" = ? AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
+      ORDER BY value DESC, path, "startLine" LIMIT ?`,
+    generationId,
+    minLines,
+    limit,
+  );
+  return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine), value: Number(r.value) }));
+}
+
+export interface StateWriteRow {
+  path: string;
+  name: string;
+  qualifiedId: string;
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** Writes of module-level names (bare names in `mutates`; attributes like `self.x` are object state). */
+export async function loadModuleStateWrites(generationId: string): Promise<StateWriteRow[]> {
+  const client = await db();
+  const rows = await client.$queryRawUnsafe<StateWriteRow[]>(
+    `SELECT s.path, j.value AS name, s."qualifiedId", s."qualifiedName", s."startLine", s."endLine"
+       FROM "Symbol" s, json_each(s.mutates) j
+      WHERE s."generationId" = ? AND s.mutates != '[]' AND instr(j.value, '.') = 0
+      ORDER BY s.path, s."startLine"`,
+    generationId,
+  );
+  return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
+}
+
+/** Function-like symbols of the given files with their ranges (to place findings inside them). */
+export async function loadSymbolRanges(
+  generationId: string,
+  paths: string[],
+): Promise<{ path: string; qualifiedId: string; qualifiedName: string; kind: string; startLine: number; endLine: number }[]> {
+  const client = await db();
+  const rows = await forPaths(paths, (filter, params) =>
+    client.$queryRawUnsafe<
+      { path: string; qualifiedId: string; qualifiedName: string; kind: string; startLine: number; endLine: number }[]
+    >(
+      `SELECT path, "qualifiedId", "qualifiedName", kind, "startLine", "endLine" FROM "Symbol"
+        WHERE "generationId" = ? AND path IN (${filter}) ORDER BY path, "startLine"`,
+      generationId,
+      ...params,
+    ),
+  );
+  return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
+}
+
+export async function insertFindings(generationId: string, findings: FindingDraft[]): Promise<void> {
+  if (findings.length === 0) return;
+  const client = await db();
+  await bulkInsert(
+    client,
+    "Finding",
+    ["generationId", "category", "severity", "title", "detail", "path", "startLine", "endLine", "symbolId"],
+    findings.map((f) => ({ ...f, generationId })),
+  );
+}
+
+/** Findings of one category as stored in a generation (to carry unchanged ones forward). */
+export async function loadFindings(generationId: string, category: string): Promise<FindingDraft[]> {
+  const client = await db();
+  const rows = await client.finding.findMany({
+    where: { generationId, category },
+    select: {
+      category: true,
+      severity: true,
+      title: true,
+      detail: true,
+      path: true,
+      startLine: true,
+      endLine: true,
+      symbolId: true,
+    },
+    orderBy: { id: "asc" },
+  });
+  return rows as FindingDraft[];
+}
+
+export interface FindingRecord extends FindingDraft {
+  id: number;
+}
+
+export interface FindingFilter {
+  category?: string | null;
+  severity?: string | null;
+  /** a folder or file: findings located under it */
+  scope?: string | null;
+  limit?: number;
+}
+
+function scopeFilter(scope: string | null | undefined) {
+  if (!scope) return {};
+  return { OR: [{ path: scope }, { path: { startsWith: `${scope.replace(/\/+$/, "")}/` } }] };
+}
+
+/** Findings of a generation, high severity first, then by location. */
+export async function listFindings(generationId: string, filter: FindingFilter = {}): Promise<FindingRecord[]> {
+  const client = await db();
+  const rows = await client.finding.findMany({
+    where: {
+      generationId,
+      ...(filter.category ? { category: filter.category } : {}),
+      ...(filter.severity ? { severity: filter.severity } : {}),
+      ...scopeFilter(filter.scope),
+    },
+    select: {
+      id: true,
+      category: true,
+      severity: true,
+      title: true,
+      detail: true,
+      path: true,
+      startLine: true,
+      endLine: true,
+      symbolId: true,
+    },
+  });
+  return (rows as FindingRecord[])
+    .sort(
+      (a, b) =>
+        severityRank(a.severity) - severityRank(b.severity) ||
+        (a.path ?? "").localeCompare(b.path ?? "") ||
+        (a.startLine ?? 0) - (b.startLine ?? 0) ||
+        a.id - b.id,
+    )
+    .slice(0, filter.limit ?? 1000);
+}
+
+/** How many findings a generation has per category and severity (for filters and badges). */
+export async function findingCounts(
+  generationId: string,
+  scope: string | null = null,
+): Promise<{ category: string; severity: string; count: number }[]> {
+  const client = await db();
+  const rows = await client.finding.groupBy({
+    by: ["category", "severity"],
+    where: { generationId, ...scopeFilter(scope) },
+    _count: { _all: true },
+  });
+  return rows.map((r) => ({ category: r.category, severity: r.severity, count: r._count._all }));
+}

@@ -1,0 +1,1 @@
+"""The planted application package."""

@@ -1,0 +1,6 @@
+"""Command line entry point."""
+from app.god import orchestrate
+
+
+def main():
+    print(orchestrate(0))

@@ -1,0 +1,8 @@
+/** Browser-side settings loading. */
+
+export function readSettings(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {}
+  return {};
+}

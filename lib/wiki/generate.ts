@@ -1,0 +1,413 @@
+/**
+ * The wiki phase of an index build: pages for the repository, each folder and each
+ * source file, and the issues store, written into the new generation.
+ *
+ * Incremental like the rest of the index. Every page stores an `inputHash` of what it
+ * was built from; a page whose inputs hash the same as the previous generation's page
+ * is copied in SQL, anything else is regenerated. Inputs are chosen so that an edit
+ * touches few pages:
+ * - a file page depends on the file's content and on the resolved edges between it and
+ *   other files (names, not line numbers): editing a file regenerates its own page,
+ *   and another file's page only when the calls or imports between them changed;
+ * - a folder page depends on the content hashes of the files directly in it, its
+ *   subfolders' sizes and the imports touching it: an edited file regenerates its
+ *   folder's page, not the folders above it (the overview is the root folder's page);
+ * - the overview depends on the README, languages, entry points and module graph.
+ * Folder pages and the overview are cheap to hash, so they are hashed every build. File
+ * pages are hashed only where something can have changed: changed files and the files
+ * at either end of an edge that differs from the previous generation (the resolver
+ * says which sources it re-resolved; their old and new edges are compared here).
+ * Everything else is copied without loading its inputs, which keeps a one-file
+ * re-index cheap.
+ */
+import "server-only";
+import { createHash } from "node:crypto";
+import { getFileContent, type EdgeInsert } from "../db/index-store.ts";
+import {
+  copyWikiPages,
+  insertFindings,
+  insertWikiPages,
+  loadCallsTouching,
+  loadEntryPointCandidates,
+  loadImportEdges,
+  loadPageIndex,
+  loadPageSymbols,
+  loadWikiFiles,
+  previousEdgesOfSources,
+  type CallRow,
+  type ImportRow,
+  type PageSymbolRow,
+  type WikiFileRow,
+} from "../db/wiki-store.ts";
+import type { ConfiguredModel } from "../llm/providers.ts";
+import {
+  buildDirectoryPage,
+  buildOverviewPage,
+  directoryInputs,
+  overviewInputs,
+  type DirectoryInput,
+  type ListedFile,
+  type OverviewInput,
+} from "./directory-page.ts";
+import { buildFilePage, filePageInputs, type FilePageInput } from "./file-page.ts";
+import { computeFindings } from "./findings.ts";
+import { moduleGraph } from "./structure.ts";
+import { addModelSummaries } from "./summaries.ts";
+import { ancestorDirs, dirOf, dirSlug, fileSlug, OVERVIEW_SLUG } from "./slugs.ts";
+import type { WikiPageDraft } from "./types.ts";
+
+/** Bumped whenever page or findings generation changes: every page is rebuilt on the next build. */
+export const WIKI_FORMAT_VERSION = 1;
+
+export interface WikiChanges {
+  changedPaths: string[];
+  removedPaths: string[];
+  /** edges the resolver produced in this build (the rest were copied unchanged) */
+  edges: EdgeInsert[];
+  /** symbols outside changed files whose edges were re-resolved */
+  redoSources: string[];
+  /** every import edge was re-resolved (files were added or removed) */
+  allImports: boolean;
+}
+
+export interface WikiBuildInput {
+  repositoryName: string;
+  generationId: string;
+  /** the index format version (pages of another version are never reused) */
+  formatVersion: number;
+  /** the generation this build was made from, when its rows were reusable */
+  previous: { id: string; stats: string } | null;
+  /** null: not an incremental build, every page is checked */
+  changes: WikiChanges | null;
+  model: ConfiguredModel | null;
+}
+
+export interface WikiBuildStats {
+  pages: number;
+  generated: number;
+  reused: number;
+  modelWritten: number;
+  findings: number;
+  formatVersion: number;
+  model: string | null;
+}
+
+interface Candidate {
+  slug: string;
+  /** inputs without the model tag */
+  inputs: unknown[];
+  build: (hash: string) => Promise<WikiPageDraft>;
+}
+
+const README = /^readme(\.(md|markdown|rst|txt))?$/i;
+const DOC_LANGUAGES = new Set(["markdown", "restructuredtext"]);
+const ENTRY_FILE =
+  /(^|\/)(__main__\.py|main\.(py|go|rs|ts|js|java)|cli\.py|manage\.py|app\.py|server\.(py|ts|js|go)|wsgi\.py|asgi\.py)$/;
+// Tests, docs and examples are not how a program starts.
+const NOT_ENTRY = /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?|asv_bench)\/|(^|\/)(test_[^/]*|conftest\.py)$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$/;
+const MAX_ENTRY_POINTS = 8;
+
+export function hashInputs(inputs: unknown[], version: number, modelTag: string): string {
+  return createHash("sha1")
+    .update(JSON.stringify([WIKI_FORMAT_VERSION, version, modelTag, inputs]))
+    .digest("hex");
+}
+
+function previousStats(stats: string): { wikiFormatVersion?: number; wikiModel?: string | null } {
+  try {
+    return JSON.parse(stats) as { wikiFormatVersion?: number; wikiModel?: string | null };
+  } catch {
+    return {};
+  }
+}
+
+export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> {
+  const { generationId } = input;
+  const [files, imports] = await Promise.all([loadWikiFiles(generationId), loadImportEdges(generationId)]);
+  const modelLabel = input.model?.label ?? null;
+  // An empty folder has nothing to describe.
+  if (files.length === 0)
+    return { pages: 0, generated: 0, reused: 0, modelWritten: 0, findings: 0, formatVersion: WIKI_FORMAT_VERSION, model: modelLabel };
+  const prior = input.previous ? previousStats(input.previous.stats) : {};
+  const previousPages = input.previous ? await loadPageIndex(input.previous.id) : [];
+  const comparable =
+    input.previous !== null && prior.wikiFormatVersion === WIKI_FORMAT_VERSION && previousPages.length > 0;
+  const oldBySlug = new Map(previousPages.map((p) => [p.slug, p]));
+
+  const diff = comparable && input.changes && input.previous ? await edgeDiff(input.previous.id, input.changes) : null;
+  const codeFiles = files.filter((f) => f.kind === "code");
+  const codePaths = new Set(codeFiles.map((f) => f.path));
+
+  // File pages whose inputs may differ; the rest are copied unread.
+  let filePaths: string[];
+  if (!comparable || !input.changes || !diff || (prior.wikiModel ?? null) !== modelLabel) {
+    filePaths = codeFiles.map((f) => f.path);
+  } else {
+    const set = new Set([...input.changes.changedPaths, ...diff.paths].filter((p) => codePaths.has(p)));
+    // A model that failed last time gets another chance at the pages it left evidence-only.
+    if (modelLabel)
+      for (const p of previousPages) if (p.kind === "file" && !p.modelWritten && p.sourcePath) set.add(p.sourcePath);
+    for (const p of codePaths) if (!oldBySlug.has(fileSlug(p))) set.add(p);
+    filePaths = [...set];
+  }
+  const everyFile = filePaths.length === codeFiles.length;
+  const [symbols, calls] = await Promise.all([
+    loadPageSymbols(generationId, everyFile ? "all" : filePaths),
+    loadCallsTouching(generationId, everyFile ? "all" : filePaths),
+  ]);
+
+  const fileByPath = new Map(files.map((f) => [f.path, f]));
+  const candidates: Candidate[] = [
+    ...filePageCandidates(filePaths, fileByPath, symbols, calls, imports),
+    ...(await folderCandidates(input, files, imports, symbols, everyFile)),
+  ];
+
+  const modelTag = modelLabel ?? "none";
+  const copy: string[] = [];
+  const regenerate: { candidate: Candidate; hashes: { model: string; evidence: string } }[] = [];
+  for (const c of candidates) {
+    const withModel = hashInputs(c.inputs, input.formatVersion, modelTag);
+    const old = comparable ? oldBySlug.get(c.slug) : undefined;
+    if (old && old.inputHash === withModel) copy.push(c.slug);
+    else
+      regenerate.push({
+        candidate: c,
+        hashes: { model: withModel, evidence: hashInputs(c.inputs, input.formatVersion, "none") },
+      });
+  }
+  if (comparable) {
+    const considered = new Set(candidates.map((c) => c.slug));
+    for (const p of codePaths) if (!considered.has(fileSlug(p)) && oldBySlug.has(fileSlug(p))) copy.push(fileSlug(p));
+  }
+
+  const drafts: WikiPageDraft[] = [];
+  for (const { candidate, hashes } of regenerate) drafts.push(await candidate.build(hashes.evidence));
+  let modelWritten = 0;
+  if (input.model && drafts.length) {
+    const outcome = await addModelSummaries(drafts, input.model);
+    modelWritten = outcome.written;
+    const bySlug = new Map(regenerate.map((r) => [r.candidate.slug, r.hashes]));
+    // A page carries the model in its hash only once the model really wrote its summary.
+    for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
+  }
+
+  if (input.previous && copy.length) await copyWikiPages(input.previous.id, generationId, copy);
+  await insertWikiPages(generationId, drafts);
+
+  const findings = await computeFindings({
+    generationId,
+    files,
+    imports,
+    reuseCallCyclesFrom: comparable && diff && !diff.callsChanged && input.previous ? input.previous.id : null,
+  });
+  await insertFindings(generationId, findings);
+
+  return {
+    pages: copy.length + drafts.length,
+    generated: drafts.length,
+    reused: copy.length,
+    modelWritten,
+    findings: findings.length,
+    formatVersion: WIKI_FORMAT_VERSION,
+    model: modelLabel,
+  };
+}
+
+/**
+ * Which resolved call and import edges differ from the previous generation. Only the
+ * sources the resolver re-resolved can differ (every other edge was copied), so their
+ * old edges are compared with the ones it produced.
+ */
+async function edgeDiff(
+  previousGenerationId: string,
+  changes: WikiChanges,
+): Promise<{ paths: Set<string>; callsChanged: boolean }> {
+  const old = await previousEdgesOfSources(previousGenerationId, {
+    paths: [...changes.changedPaths, ...changes.removedPaths],
+    sourceIds: changes.redoSources,
+    allImports: changes.allImports,
+  });
+  const key = (e: { kind: string; srcId: string; dstId: string | null }) => `${e.kind}|${e.srcId}|${e.dstId}`;
+  const fresh = changes.edges.filter((e) => (e.kind === "calls" || e.kind === "imports") && e.dstId !== null);
+  const oldKeys = new Set(old.map(key));
+  const freshKeys = new Set(fresh.map(key));
+  const paths = new Set<string>();
+  let callsChanged = false;
+  const mark = (e: { kind: string; srcPath: string; dstPath: string | null }) => {
+    paths.add(e.srcPath);
+    if (e.dstPath) paths.add(e.dstPath);
+    if (e.kind === "calls") callsChanged = true;
+  };
+  for (const e of fresh) if (!oldKeys.has(key(e))) mark(e);
+  for (const e of old) if (!freshKeys.has(key(e))) mark(e);
+  return { paths, callsChanged };
+}
+
+function filePageCandidates(
+  paths: string[],
+  fileByPath: Map<string, WikiFileRow>,
+  symbols: PageSymbolRow[],
+  calls: CallRow[],
+  imports: ImportRow[],
+): Candidate[] {
+  const symbolsByPath = groupBy(symbols, (s) => s.path);
+  const out = groupBy(calls, (c) => c.srcPath);
+  const into = groupBy(calls, (c) => c.dstPath);
+  const importsOut = groupBy(imports, (e) => e.srcPath);
+  const importsIn = groupBy(imports, (e) => e.dstPath);
+  return paths.flatMap((path) => {
+    const file = fileByPath.get(path);
+    if (!file) return [];
+    const page: FilePageInput = {
+      path,
+      language: file.language,
+      lines: file.lines,
+      hash: file.hash,
+      facts: file.facts,
+      symbols: symbolsByPath.get(path) ?? [],
+      callsOut: out.get(path) ?? [],
+      callsIn: into.get(path) ?? [],
+      importsOut: [...new Set((importsOut.get(path) ?? []).map((e) => e.dstPath))],
+      importedBy: [...new Set((importsIn.get(path) ?? []).map((e) => e.srcPath))],
+    };
+    return [{ slug: fileSlug(path), inputs: filePageInputs(page), build: async (hash) => buildFilePage(page, hash) }];
+  });
+}
+
+/** Folder pages and the overview: always hashed (their inputs are already loaded), built on demand. */
+async function folderCandidates(
+  input: WikiBuildInput,
+  files: WikiFileRow[],
+  imports: ImportRow[],
+  loadedSymbols: PageSymbolRow[],
+  everyFileLoaded: boolean,
+): Promise<Candidate[]> {
+  const { generationId } = input;
+  const codeFiles = files.filter((f) => f.kind === "code");
+  const dirs = new Set<string>();
+  for (const f of codeFiles) for (const d of ancestorDirs(f.path)) dirs.add(d);
+  const codeCount = new Map<string, number>();
+  for (const f of codeFiles) for (const d of ancestorDirs(f.path)) codeCount.set(d, (codeCount.get(d) ?? 0) + 1);
+  const filesIn = groupBy(files, (f) => dirOf(f.path));
+  const subdirsOf = groupBy([...dirs], (d) => dirOf(d));
+  const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
+
+  // Top-level symbols of the files a rebuilt folder page lists (already loaded on a full build).
+  const loadedTopLevel = everyFileLoaded ? groupBy(loadedSymbols.filter((s) => !s.parentId), (s) => s.path) : null;
+  const topLevelSymbols = async (paths: string[]): Promise<Map<string, PageSymbolRow[]>> =>
+    loadedTopLevel ??
+    groupBy(await loadPageSymbols(generationId, paths, { topLevel: true }), (s) => s.path);
+
+  const directoryInput = (dir: string): Omit<DirectoryInput, "files" | "readme"> & { direct: WikiFileRow[] } => {
+    const direct = filesIn.get(dir) ?? [];
+    const own = new Set(direct.map((f) => f.path));
+    return {
+      path: dir,
+      direct,
+      subdirs: (subdirsOf.get(dir) ?? []).map((d) => ({ path: d, codeFiles: codeCount.get(d) ?? 0 })),
+      imports: imports.filter((e) => own.has(e.srcPath) || own.has(e.dstPath)),
+    };
+  };
+  const complete = async (partial: ReturnType<typeof directoryInput>): Promise<DirectoryInput> => {
+    const symbols = await topLevelSymbols(partial.direct.filter((f) => f.kind === "code").map((f) => f.path));
+    const listed: ListedFile[] = partial.direct.map((f) => ({ ...f, symbols: symbols.get(f.path) ?? [] }));
+    const readmeFile = partial.direct.find((f) => README.test(f.path.split("/").pop() ?? ""));
+    const content = readmeFile ? await getFileContent(generationId, readmeFile.path) : null;
+    return {
+      path: partial.path,
+      files: listed,
+      subdirs: partial.subdirs,
+      imports: partial.imports,
+      readme: readmeFile && content !== null ? { path: readmeFile.path, content } : null,
+    };
+  };
+
+  const candidates: Candidate[] = [...dirs].map((dir) => {
+    const partial = directoryInput(dir);
+    const hashable: DirectoryInput = { ...partial, files: partial.direct.map((f) => ({ ...f, symbols: [] })), readme: null };
+    return {
+      slug: dirSlug(dir),
+      inputs: directoryInputs(hashable),
+      build: async (hash) => buildDirectoryPage(await complete(partial), hash),
+    };
+  });
+
+  // The overview: the root folder's listing plus what describes the whole repository.
+  const root = directoryInput(".");
+  const liveImports = imports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));
+  const graph = moduleGraph(
+    codeFiles.map((f) => f.path),
+    liveImports,
+    null,
+  );
+  const languages: Record<string, number> = {};
+  for (const f of files) languages[f.language] = (languages[f.language] ?? 0) + 1;
+  const docs = files
+    .filter((f) => DOC_LANGUAGES.has(f.language))
+    .map((f) => f.path)
+    .sort((a, b) => Number(dirOf(b) === ".") - Number(dirOf(a) === ".") || a.localeCompare(b))
+    .slice(0, 20);
+  const entryPoints = await entryPointsOf(generationId, codeFiles);
+  const overviewBase: Omit<OverviewInput, "files" | "readme"> = {
+    path: ".",
+    subdirs: root.subdirs,
+    imports: root.imports,
+    repositoryName: input.repositoryName,
+    languages,
+    docs,
+    entryPoints,
+    modules: graph.modules,
+    moduleEdges: graph.moduleEdges,
+    moduleCycles: graph.moduleCycles,
+    codeFiles: codeFiles.map((f) => f.path),
+  };
+  candidates.push({
+    slug: OVERVIEW_SLUG,
+    inputs: overviewInputs({
+      ...overviewBase,
+      files: root.direct.map((f) => ({ ...f, symbols: [] })),
+      readme: null,
+    }),
+    build: async (hash) => {
+      const done = await complete(root);
+      return buildOverviewPage({ ...overviewBase, files: done.files, readme: done.readme }, hash);
+    },
+  });
+  return candidates;
+}
+
+/**
+ * How the program starts: files named like entry points and functions named `main`
+ * (or `cli`, `run` …) outside tests; failing those, the public functions nothing in
+ * the repository calls that call the most (where call chains begin).
+ */
+async function entryPointsOf(generationId: string, codeFiles: WikiFileRow[]): Promise<OverviewInput["entryPoints"]> {
+  const { named, uncalled } = await loadEntryPointCandidates(generationId);
+  const out: OverviewInput["entryPoints"] = [];
+  const seen = new Set<string>();
+  const add = (e: OverviewInput["entryPoints"][number]) => {
+    const key = `${e.path}::${e.qualifiedName}`;
+    if (seen.has(key) || out.length >= MAX_ENTRY_POINTS || NOT_ENTRY.test(e.path)) return;
+    seen.add(key);
+    out.push(e);
+  };
+  for (const s of named) add({ ...s, why: `function named ${s.qualifiedName}` });
+  for (const f of codeFiles)
+    if (ENTRY_FILE.test(f.path) && !out.some((e) => e.path === f.path))
+      add({ path: f.path, qualifiedName: f.path.split("/").pop() ?? f.path, startLine: 1, endLine: Math.max(1, f.lines), why: "file named like an entry point" });
+  if (out.length === 0)
+    for (const s of uncalled.slice(0, 40))
+      if (out.length < 5) add({ ...s, why: `public, not called inside the repository, calls ${s.fanOut}` });
+  return out.map(({ path, qualifiedName, startLine, endLine, why }) => ({ path, qualifiedName, startLine, endLine, why }));
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+/**
+ * The wiki and the issues store at question time, end to end through askQuestion with
+ * the offline engine (no model): a conceptual question is answered from wiki pages
+ * first, and an analytical question about a folder gets the structure metrics, the
+ * issues store's findings (high severity first) and a dependency diagram from edges.
+ */
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askQuestion } from "../qa/ask.ts";
+import type { ClassificationPart, DiagramPart, PassPart } from "../qa/types.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
+import { PartLog } from "../test-support/qa-model.ts";
+
+const PLANTED = fileURLToPath(new URL("./__fixtures__/planted", import.meta.url));
+
+let shop: IndexedFixture;
+let planted: IndexedFixture;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ cleanup } = await setupQaHome("wf-wiki-qa-"));
+  shop = await indexFixture();
+  planted = await indexFixture(PLANTED, "planted");
+});
+afterAll(() => cleanup());
+
+async function ask(repository: string, question: string) {
+  const log = new PartLog();
+  const result = await askQuestion({ repository, question }, log, { model: null, ephemeral: true });
+  const passes = log.data<PassPart>("data-pass").map((p) => p.data);
+  const firstPass = passes.filter((p) => p.pass === 1).at(-1);
+  return { result, log, firstPass };
+}
+
+describe("conceptual questions", () => {
+  it("retrieve the wiki pages first and cite them", async () => {
+    const { result, log, firstPass } = await ask(shop.repositoryId, "What is the order service for and how does it fit in?");
+    expect(log.data<ClassificationPart>("data-classification").at(-1)?.data.mode).toBe("conceptual");
+    const added = firstPass?.added ?? [];
+    expect(added[0]?.title).toMatch(/^Wiki: /);
+    expect(added[0]?.reason).toContain("wiki page");
+    expect(result.loop.context.filter((i) => i.kind === "wiki").map((i) => i.title)).toContain("Wiki: shop/service.py");
+    // A file's wiki page cites the file, and the citation checks out against the index.
+    expect(result.loop.answer).toContain("shop/service.py:1-25");
+    expect(result.citations.find((c) => c.raw.includes("shop/service.py:1-25"))?.verified).toBe(true);
+  });
+});
+
+describe("analytical questions", () => {
+  it("get metrics, findings and a diagram for the folder they name", async () => {
+    const { result, log } = await ask(
+      planted.repositoryId,
+      "How well is the app package structured? Assess coupling, cycles and hotspots.",
+    );
+    const classification = log.data<ClassificationPart>("data-classification").at(-1)?.data;
+    expect(classification).toMatchObject({ mode: "analytical", scope: "app" });
+
+    const structure = result.loop.context.find((i) => i.kind === "structure");
+    expect(structure?.title).toBe("Structure of app");
+    expect(structure?.text).toContain(
+      "Boundary of app (11 files): 1 imports and 1 calls come in, 0 imports and 0 calls go out",
+    );
+    expect(structure?.text).toContain("- depended on by: cli (2)");
+    expect(structure?.text).toContain("- app: afferent 1, efferent 0, instability 0, calls in 1, calls out 0");
+    expect(structure?.text).toMatch(/Findings \(issues store: .*\), high severity first:/);
+    const findings = (structure?.text ?? "").split("\n").filter((l) => l.startsWith("- ["));
+    expect(findings[0]).toBe("- [high] swallowed-exception: except: pass in load_settings [app/silent.py:11-12]");
+    for (const category of ["god-function", "hotspot", "call-cycle", "import-cycle", "module-state", "todo-density"])
+      expect(findings.some((l) => l.includes(`] ${category}: `)), category).toBe(true);
+    // Findings outside the scope stay out.
+    expect(structure?.text).not.toContain("svc/main.go");
+
+    // The scope's wiki page comes along, and the flagged code itself.
+    expect(result.loop.context.some((i) => i.kind === "wiki" && i.title === "Wiki: app/")).toBe(true);
+    expect(result.loop.context.some((i) => i.facts?.qualifiedName === "orchestrate")).toBe(true);
+
+    const diagram = log.data<DiagramPart>("data-diagram").at(-1)?.data;
+    expect(diagram?.kind).toBe("dependencies");
+    expect(diagram?.mermaid).toMatch(/^graph LR/);
+    expect(diagram?.mermaid).toContain('["a.py"]');
+    expect(diagram?.nodes.some((n) => n.path === "app/a.py")).toBe(true);
+
+    // The offline answer reports the findings, each with its location.
+    expect(result.loop.answer).toContain("**high** swallowed-exception: except: pass in load_settings — app/silent.py:11-12");
+  });
+
+  it("without a scope describe the whole repository's modules", async () => {
+    const { result, log } = await ask(planted.repositoryId, "Review the architecture: which modules depend on which, and where are the cycles?");
+    expect(log.data<ClassificationPart>("data-classification").at(-1)?.data.mode).toBe("analytical");
+    const structure = result.loop.context.find((i) => i.kind === "structure");
+    expect(structure?.text).toContain("Modules (");
+    expect(structure?.text).toContain("Cycles: app/a.py ↔ app/b.py");
+    expect(structure?.text).toContain("svc/main.go");
+    expect(log.data<DiagramPart>("data-diagram").at(-1)?.data.title).toBe("Module dependencies (imports between folders)");
+  });
+});
