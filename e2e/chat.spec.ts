@@ -157,3 +157,16 @@ test("a diagram that cannot be drawn shows its source instead of a blank box", a
   await expect(diagram.getByTestId("diagram-source")).toContainText("a[[[ broken");
   await expect(answer.diagramSvg).toHaveCount(0);
 });
+
+test("?ask= prefills the question box without sending it (links from the wiki use this)", async ({
+  page,
+  request,
+}) => {
+  const id = await repositoryId(request, "shop");
+  await page.goto(
+    `/repos/${encodeURIComponent(id)}?ask=${encodeURIComponent("What does shop/pricing.py do?")}`,
+  );
+  const chat = new ChatPage(page);
+  await expect(chat.input).toHaveValue("What does shop/pricing.py do?");
+  await expect(page.getByTestId("chat-empty")).toBeVisible();
+});

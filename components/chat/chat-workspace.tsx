@@ -23,6 +23,8 @@ interface ChatWorkspaceProps {
   /** true when the URL named this session (continue it), false for a fresh one */
   resume: boolean;
   toolbar?: ReactNode;
+  /** text to start the question box with */
+  initialDraft?: string;
 }
 
 export function ChatWorkspace({
@@ -31,6 +33,7 @@ export function ChatWorkspace({
   sessionId,
   resume,
   toolbar,
+  initialDraft,
 }: ChatWorkspaceProps) {
   // Decided once: after the first question the URL names the new session too, and a
   // server refresh must not turn a live chat into a reload of itself.
@@ -105,6 +108,7 @@ export function ChatWorkspace({
       sessionId={sessionId}
       initialMessages={load ? (stored.data?.messages ?? []) : []}
       toolbar={toolbar}
+      initialDraft={initialDraft}
     />
   );
 }

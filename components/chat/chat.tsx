@@ -31,6 +31,8 @@ interface ChatProps {
   initialMessages: WayfinderUIMessage[];
   /** server-rendered start of the toolbar (recent conversations) */
   toolbar?: ReactNode;
+  /** text to start the question box with (`?ask=`) */
+  initialDraft?: string;
 }
 
 function requestBody(repositoryId: string, options: QuestionOptions) {
@@ -50,12 +52,19 @@ function statusText(status: string, last: WayfinderUIMessage | undefined): strin
   return last?.role === "assistant" ? "Answer complete." : "";
 }
 
-export function Chat({ repositoryId, repositoryName, sessionId, initialMessages, toolbar }: ChatProps) {
+export function Chat({
+  repositoryId,
+  repositoryName,
+  sessionId,
+  initialMessages,
+  toolbar,
+  initialDraft = "",
+}: ChatProps) {
   const router = useRouter();
   // Set when a response body ended without its end marker (see chat-transport.ts).
   const [interrupted, setInterrupted] = useState(false);
   const [transport] = useState(() => createChatTransport(() => setInterrupted(true)));
-  const [draft, setDraft] = useState("");
+  const [draft, setDraft] = useState(initialDraft);
   const lastOptions = useRef<QuestionOptions>({ quality: "balanced", mode: "auto" });
   const rootRef = useRef<HTMLDivElement>(null);
   const { messages, sendMessage, regenerate, stop, status, error } = useChat<WayfinderUIMessage>({

@@ -31,6 +31,8 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
   if (!repository) notFound();
   const requested = typeof query.session === "string" && query.session ? query.session : null;
   const sessionId = requested ?? randomUUID();
+  // `?ask=` prefills the question box (e.g. "Ask about this file" from a wiki page); it is never sent by itself.
+  const ask = typeof query.ask === "string" ? query.ask.slice(0, 2000) : "";
   const sessions = (await listSessions(repository.id, 12)).map((s) => ({
     id: s.id,
     title: s.title,
@@ -66,6 +68,7 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
       </header>
       {repository.active ? (
         <ChatWorkspace
+          initialDraft={ask}
           key={sessionId}
           repositoryId={repository.id}
           repositoryName={repository.name}
