@@ -60,8 +60,6 @@ const MODE_SOURCES = {
   issues: "issues store",
 } as const;
 
-const NOT_READ = "The engine does not read this value yet; it is kept for parity with seed 002.";
-
 const TEXT: Record<string, FieldText> = {
   maxPasses: {
     label: "Max passes",
@@ -146,10 +144,9 @@ const TEXT: Record<string, FieldText> = {
   },
   docstringMaxLength: {
     label: "Docstring cap",
-    help: "Characters of a docstring kept in the code index.",
+    help: "Characters of a docstring kept for answers and the evidence graph.",
     group: "source",
     unit: "characters",
-    note: NOT_READ,
   },
   sessionTtlMinutes: {
     label: "Session cache lifetime",
@@ -167,13 +164,11 @@ const TEXT: Record<string, FieldText> = {
     label: "High confidence from",
     help: "Score (0–1) at or above which an answer is labelled high confidence.",
     group: "confidence",
-    note: NOT_READ,
   },
   mediumConfidenceThreshold: {
     label: "Medium confidence from",
     help: "Score (0–1) at or above which an answer is labelled medium confidence.",
     group: "confidence",
-    note: NOT_READ,
   },
   "features.useCodeIndex": {
     label: "Code index",

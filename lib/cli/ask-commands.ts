@@ -107,6 +107,9 @@ export const askCommand: Command = async (ctx) => {
   const repo = await resolveRepoArgument(ctx.positionals[0] ?? "");
   const question = questionFrom(ctx, 1);
   const asJson = Boolean(ctx.values.json);
+  // The same admin settings and provider choice the web app uses.
+  const { loadEngineSettings } = await import("../admin/settings.ts");
+  const engine = await loadEngineSettings();
   const result = await askQuestion(
     {
       repository: repo.id,
@@ -115,6 +118,7 @@ export const askCommand: Command = async (ctx) => {
       overrides: overridesFrom(ctx),
     },
     asJson ? silent : new TerminalWriter(ctx),
+    { settings: engine.settings, model: engine.model },
   );
   if (asJson) {
     ctx.out.write(

@@ -117,11 +117,13 @@ export async function loadPageSymbols(
 ): Promise<PageSymbolRow[]> {
   const client = await db();
   const rows = await forPaths(paths, (filter, params) =>
-    client.$queryRawUnsafe<(Omit<PageSymbolRow, "raises" | "mutates" | "exported"> & {
-      raises: string;
-      mutates: string;
-      exported: number | boolean;
-    })[]>(
+    client.$queryRawUnsafe<
+      (Omit<PageSymbolRow, "raises" | "mutates" | "exported"> & {
+        raises: string;
+        mutates: string;
+        exported: number | boolean;
+      })[]
+    >(
       `SELECT path, "qualifiedId", name, "qualifiedName", kind, "startLine", "endLine", signature, docstring,
               "parentId", exported, raises, mutates
          FROM "Symbol" WHERE "generationId" = ?
@@ -226,9 +228,7 @@ export async function previousEdgesOfSources(
       )),
     );
   if (scope.allImports)
-    out.push(
-      ...(await client.$queryRawUnsafe<EdgeKeyRow[]>(`${select} AND kind = 'imports'`, generationId)),
-    );
+    out.push(...(await client.$queryRawUnsafe<EdgeKeyRow[]>(`${select} AND kind = 'imports'`, generationId)));
   return out;
 }
 
@@ -287,7 +287,11 @@ export async function loadPageIndex(generationId: string): Promise<StoredPageInd
 }
 
 /** Copies pages (and their search chunks, with FTS rows) unchanged from one generation to another. */
-export async function copyWikiPages(fromGenerationId: string, toGenerationId: string, slugs: string[]): Promise<void> {
+export async function copyWikiPages(
+  fromGenerationId: string,
+  toGenerationId: string,
+  slugs: string[],
+): Promise<void> {
   if (slugs.length === 0) return;
   const client = await db();
   await withTempTable(client, "wiki_keep_slugs", slugs, async () => {
@@ -320,7 +324,12 @@ export async function copyWikiPages(fromGenerationId: string, toGenerationId: st
   });
 }
 
-async function withTempTable(client: Db, name: string, values: string[], run: () => Promise<void>): Promise<void> {
+async function withTempTable(
+  client: Db,
+  name: string,
+  values: string[],
+  run: () => Promise<void>,
+): Promise<void> {
   await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.${name}`);
   await client.$executeRawUnsafe(`CREATE TEMP TABLE ${name} (value TEXT PRIMARY KEY)`);
   try {
@@ -408,7 +417,19 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
   await bulkInsert(
     client,
     "Chunk",
-    ["generationId", "fileId", "path", "kind", "symbolId", "title", "startLine", "endLine", "text", "searchText", "tokens"],
+    [
+      "generationId",
+      "fileId",
+      "path",
+      "kind",
+      "symbolId",
+      "title",
+      "startLine",
+      "endLine",
+      "text",
+      "searchText",
+      "tokens",
+    ],
     chunkRows,
   );
   await syncFts(client, generationId, (before._max.id ?? 0) + 1);
@@ -483,7 +504,8 @@ export async function symbolRanges(
       where: { generationId, qualifiedId: { in: batch } },
       select: { qualifiedId: true, path: true, startLine: true, endLine: true },
     });
-    for (const r of rows) out.set(r.qualifiedId, { path: r.path, startLine: r.startLine, endLine: r.endLine });
+    for (const r of rows)
+      out.set(r.qualifiedId, { path: r.path, startLine: r.startLine, endLine: r.endLine });
   }
   return out;
 }
@@ -545,12 +567,21 @@ export async function callFanAboveThreshold(
   );
   return {
     threshold,
-    rows: rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine), value: Number(r.value) })),
+    rows: rows.map((r) => ({
+      ...r,
+      startLine: Number(r.startLine),
+      endLine: Number(r.endLine),
+      value: Number(r.value),
+    })),
   };
 }
 
 /** Functions and methods at least `minLines` long, longest first. */
-export async function longFunctions(generationId: string, minLines: number, limit: number): Promise<FanRow[]> {
+export async function longFunctions(
+  generationId: string,
+  minLines: number,
+  limit: number,
+): Promise<FanRow[]> {
   const client = await db();
   const rows = await client.$queryRawUnsafe<FanRow[]>(
     `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
@@ -560,7 +591,12 @@ export async function longFunctions(generationId: string, minLines: number, limi
     minLines,
     limit,
   );
-  return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine), value: Number(r.value) }));
+  return rows.map((r) => ({
+    ...r,
+    startLine: Number(r.startLine),
+    endLine: Number(r.endLine),
+    value: Number(r.value),
+  }));
 }
 
 export interface StateWriteRow {
@@ -589,11 +625,27 @@ export async function loadModuleStateWrites(generationId: string): Promise<State
 export async function loadSymbolRanges(
   generationId: string,
   paths: string[],
-): Promise<{ path: string; qualifiedId: string; qualifiedName: string; kind: string; startLine: number; endLine: number }[]> {
+): Promise<
+  {
+    path: string;
+    qualifiedId: string;
+    qualifiedName: string;
+    kind: string;
+    startLine: number;
+    endLine: number;
+  }[]
+> {
   const client = await db();
   const rows = await forPaths(paths, (filter, params) =>
     client.$queryRawUnsafe<
-      { path: string; qualifiedId: string; qualifiedName: string; kind: string; startLine: number; endLine: number }[]
+      {
+        path: string;
+        qualifiedId: string;
+        qualifiedName: string;
+        kind: string;
+        startLine: number;
+        endLine: number;
+      }[]
     >(
       `SELECT path, "qualifiedId", "qualifiedName", kind, "startLine", "endLine" FROM "Symbol"
         WHERE "generationId" = ? AND path IN (${filter}) ORDER BY path, "startLine"`,
@@ -653,7 +705,10 @@ function scopeFilter(scope: string | null | undefined) {
 }
 
 /** Findings of a generation, high severity first, then by location. */
-export async function listFindings(generationId: string, filter: FindingFilter = {}): Promise<FindingRecord[]> {
+export async function listFindings(
+  generationId: string,
+  filter: FindingFilter = {},
+): Promise<FindingRecord[]> {
   const client = await db();
   const rows = await client.finding.findMany({
     where: {

@@ -40,7 +40,11 @@ async function activeGenerationId(root: string): Promise<string> {
 
 async function expectServesOld(root: string, generationId: string): Promise<void> {
   expect(await activeGenerationId(root)).toBe(generationId);
-  expect((await lexicalSearch(generationId, "ocelot", { kinds: ["code", "file", "doc", "text"] })).map((h) => h.path)).toEqual(["handlers.py"]);
+  expect(
+    (await lexicalSearch(generationId, "ocelot", { kinds: ["code", "file", "doc", "text"] })).map(
+      (h) => h.path,
+    ),
+  ).toEqual(["handlers.py"]);
   expect(await lexicalSearch(generationId, "narwhal")).toEqual([]);
   expect((await symbolsByName(generationId, "old_handler")).length).toBe(1);
   expect(await symbolsByName(generationId, "new_handler")).toEqual([]);
@@ -73,9 +77,11 @@ describe("a build that crashes mid-way", () => {
       expect(next.parsedFiles).toBe(1);
       expect(next.reusedFiles).toBe(1);
       expect(await activeGenerationId(root)).toBe(next.generationId);
-      expect((await lexicalSearch(next.generationId, "narwhal", { kinds: ["code", "file", "doc", "text"] })).map((h) => h.path)).toEqual([
-        "handlers.py",
-      ]);
+      expect(
+        (await lexicalSearch(next.generationId, "narwhal", { kinds: ["code", "file", "doc", "text"] })).map(
+          (h) => h.path,
+        ),
+      ).toEqual(["handlers.py"]);
       expect((await symbolsByName(next.generationId, "new_handler")).length).toBe(1);
 
       // The failed build's rows are collected, but its status and real error are kept for the history.
@@ -124,7 +130,9 @@ describe("a build in progress", () => {
     hold.open();
     const { stats } = await build;
     expect(await activeGenerationId(root)).toBe(stats.generationId);
-    expect((await lexicalSearch(stats.generationId, "narwhal", { kinds: ["code", "file", "doc", "text"] })).length).toBe(1);
+    expect(
+      (await lexicalSearch(stats.generationId, "narwhal", { kinds: ["code", "file", "doc", "text"] })).length,
+    ).toBe(1);
     expect(seen).toEqual([
       "discovering",
       "parsing",

@@ -97,9 +97,9 @@ const REPORT = [
 
 async function searchPaths(generationId: string, query: string): Promise<string[]> {
   // Source and docs only: the generated wiki pages about a file would repeat its path.
-  return (await lexicalSearch(generationId, query, { limit: 20, kinds: ["code", "file", "doc", "text"] })).map(
-    (h) => h.path,
-  );
+  return (
+    await lexicalSearch(generationId, query, { limit: 20, kinds: ["code", "file", "doc", "text"] })
+  ).map((h) => h.path);
 }
 
 describe("incremental re-indexing", () => {

@@ -131,9 +131,11 @@ describe("a build killed with SIGKILL", () => {
 
     // Readers still get the old generation.
     expect((await findRepository(root))?.activeGenerationId).toBe(first.generationId);
-    expect((await lexicalSearch(first.generationId, "pangolin", { kinds: ["code", "file", "doc", "text"] })).map((h) => h.path)).toEqual([
-      "core.py",
-    ]);
+    expect(
+      (await lexicalSearch(first.generationId, "pangolin", { kinds: ["code", "file", "doc", "text"] })).map(
+        (h) => h.path,
+      ),
+    ).toEqual(["core.py"]);
     expect((await symbolsByName(first.generationId, "steady_state")).length).toBe(1);
     expect(await symbolsByName(first.generationId, "Worker7x1")).toEqual([]);
 

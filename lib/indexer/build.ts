@@ -263,7 +263,10 @@ export async function buildGeneration(
             added: changed.some((f) => !previousByPath.has(f.path)),
           }
         : null;
-    const { edges, copiedEdges, redoSources, allImports } = await resolveGeneration(generation.id, incremental);
+    const { edges, copiedEdges, redoSources, allImports } = await resolveGeneration(
+      generation.id,
+      incremental,
+    );
     await insertEdges(generation.id, edges);
     const totals = await edgeTotals(generation.id);
     await updateFanCounts(generation.id);

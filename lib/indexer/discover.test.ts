@@ -148,7 +148,9 @@ describe("files that are skipped", () => {
     ]) {
       expect(await lexicalSearch(gen, token), token).toEqual([]);
     }
-    expect((await lexicalSearch(gen, "heliotrope", { kinds: ["code", "file", "doc", "text"] })).map((h) => h.path)).toEqual(["good.py"]);
+    expect(
+      (await lexicalSearch(gen, "heliotrope", { kinds: ["code", "file", "doc", "text"] })).map((h) => h.path),
+    ).toEqual(["good.py"]);
     expect(await getFileContent(gen, "leak.py")).toBeNull();
   });
 });

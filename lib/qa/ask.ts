@@ -346,7 +346,7 @@ export async function askQuestion(
     gapsResolved: loop.gapsResolved,
     gapsUnresolved: loop.gapsUnresolved,
     contextFromCache: loop.contextFromCache,
-    confidence: confidenceOf(loop, citations),
+    confidence: confidenceOf(loop, citations, config),
     budget: loop.budget,
     timings: {
       totalMs,
@@ -408,13 +408,17 @@ export async function askQuestion(
 }
 
 /** Confidence from the evidence: verified citations, resolved gaps, and how much was found. */
-export function confidenceOf(loop: LoopResult, citations: CitationPart[]): AnswerMetadata["confidence"] {
+export function confidenceOf(
+  loop: LoopResult,
+  citations: CitationPart[],
+  thresholds: Pick<CgragConfig, "highConfidenceThreshold" | "mediumConfidenceThreshold">,
+): AnswerMetadata["confidence"] {
   const symbols = loop.context.filter((i) => i.facts).length;
   if (loop.context.length === 0 || citations.length === 0) return "low";
   const verified = citations.filter((c) => c.verified).length / citations.length;
   const gapRatio = loop.gapsIdentified.length ? loop.gapsUnresolved.length / loop.gapsIdentified.length : 0;
   const score = verified * 0.6 + (1 - gapRatio) * 0.25 + Math.min(1, symbols / 4) * 0.15;
-  if (score >= 0.8) return "high";
-  if (score >= 0.5) return "medium";
+  if (score >= thresholds.highConfidenceThreshold) return "high";
+  if (score >= thresholds.mediumConfidenceThreshold) return "medium";
   return "low";
 }

@@ -57,6 +57,10 @@ export const cgragConfigSchema = z
     message: "initialRetrievalBudget cannot exceed totalContextBudget",
     path: ["initialRetrievalBudget"],
   })
+  .refine((c) => c.mediumConfidenceThreshold <= c.highConfidenceThreshold, {
+    message: "mediumConfidenceThreshold cannot exceed highConfidenceThreshold",
+    path: ["mediumConfidenceThreshold"],
+  })
   .refine((c) => c.perGapBudget <= c.gapResolutionBudget || c.gapResolutionBudget === 0, {
     message: "perGapBudget cannot exceed gapResolutionBudget",
     path: ["perGapBudget"],
@@ -88,8 +92,8 @@ export const DEFAULT_CONFIG: CgragConfig = {
   docstringMaxLength: 200,
   sessionTtlMinutes: 30,
   sessionMaxCachedSources: 50,
-  highConfidenceThreshold: 0.6,
-  mediumConfidenceThreshold: 0.3,
+  highConfidenceThreshold: 0.8,
+  mediumConfidenceThreshold: 0.5,
   features: {
     useCodeIndex: true,
     useCallGraph: true,

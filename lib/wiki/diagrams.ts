@@ -113,7 +113,8 @@ export function fileCallDiagram(
     (c) => c.srcPath,
   ).slice(0, maxFiles);
   const fileIds = new Map<string, string>();
-  for (const [file] of [...outFiles, ...inFiles]) if (!fileIds.has(file)) fileIds.set(file, `f${fileIds.size}`);
+  for (const [file] of [...outFiles, ...inFiles])
+    if (!fileIds.has(file)) fileIds.set(file, `f${fileIds.size}`);
 
   const lines = ["graph LR", `  subgraph here["${escapeLabel(path)}"]`];
   for (const s of shown) lines.push(`    ${symbolIds.get(s.qualifiedId)}["${escapeLabel(s.qualifiedName)}"]`);
@@ -204,7 +205,13 @@ export function directoryImportDiagram(
     nodes: [
       // The folder itself (the subgraph), located at its first file.
       { id: "here", label: dir, path: shown[0] ?? null, startLine: 1, endLine: null },
-      ...shown.map((f) => ({ id: fileIds.get(f) as string, label: f, path: f, startLine: null, endLine: null })),
+      ...shown.map((f) => ({
+        id: fileIds.get(f) as string,
+        label: f,
+        path: f,
+        startLine: null,
+        endLine: null,
+      })),
       ...[...moduleIds].map(([m, id]) => ({
         id,
         label: m,

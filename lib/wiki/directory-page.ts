@@ -178,12 +178,21 @@ export function buildOverviewPage(input: OverviewInput, inputHash: string): Wiki
       out.push(`- ${code(e.qualifiedName)} ${cite(e.path, e.startLine, e.endLine)} — ${e.why}`);
   }
   if (input.modules.length) {
-    out.push("", "## Top modules", "", "| Folder | Files | Imported by | Imports |", "| --- | ---: | ---: | ---: |");
+    out.push(
+      "",
+      "## Top modules",
+      "",
+      "| Folder | Files | Imported by | Imports |",
+      "| --- | ---: | ---: | ---: |",
+    );
     for (const m of input.modules.slice(0, 12))
       out.push(`| ${code(m.name === "." ? "(root)" : m.name)} | ${m.files} | ${m.fanIn} | ${m.fanOut} |`);
   }
   if (input.moduleCycles.length) {
-    out.push("", `Import cycles between folders: ${input.moduleCycles.map((c) => c.map(code).join(" ↔ ")).join("; ")}.`);
+    out.push(
+      "",
+      `Import cycles between folders: ${input.moduleCycles.map((c) => c.map(code).join(" ↔ ")).join("; ")}.`,
+    );
   }
   if (input.docs.length) {
     out.push("", "## Documentation", "", joinCapped(input.docs.map(code), 20));

@@ -71,7 +71,7 @@ export function filePageInputs(input: FilePageInput): unknown[] {
 function publicSymbols(symbols: PageSymbol[]): PageSymbol[] {
   const byName = new Map(symbols.map((s) => [s.qualifiedName, s]));
   return symbols.filter((s) => {
-    for (let current: PageSymbol | undefined = s; current; ) {
+    for (let current: PageSymbol | undefined = s; current;) {
       if (!current.exported) return false;
       current = current.parentId ? byName.get(current.parentId) : undefined;
     }
@@ -84,7 +84,8 @@ export function filePurpose(input: Pick<FilePageInput, "facts" | "symbols">): st
   if (input.facts.doc) return firstSentence(input.facts.doc, 300);
   const top = input.symbols.filter((s) => !s.parentId);
   const documented = top.find((s) => s.exported && s.docstring) ?? top.find((s) => s.docstring);
-  if (documented) return `${firstSentence(documented.docstring, 300)} (from ${code(documented.qualifiedName)})`;
+  if (documented)
+    return `${firstSentence(documented.docstring, 300)} (from ${code(documented.qualifiedName)})`;
   if (top.length === 0) return "Defines no functions or classes.";
   const kinds = new Map<string, number>();
   for (const s of top) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
@@ -104,7 +105,9 @@ function groupedNames(refs: { id: string; path: string }[], here: string): strin
     if (!names.includes(name)) names.push(name);
     byPath.set(r.path, names);
   }
-  const groups = [...byPath].sort((a, b) => (a[0] === here ? -1 : b[0] === here ? 1 : a[0].localeCompare(b[0])));
+  const groups = [...byPath].sort((a, b) =>
+    a[0] === here ? -1 : b[0] === here ? 1 : a[0].localeCompare(b[0]),
+  );
   let shown = 0;
   const parts: string[] = [];
   let hidden = 0;
@@ -129,14 +132,26 @@ function symbolBlock(
 ): string[] {
   const indent = "  ".repeat(depth);
   const doc = s.docstring ? ` — ${firstSentence(s.docstring)}` : "";
-  const lines = [`${indent}- ${code(s.qualifiedName)} (${s.kind}) ${cite(input.path, s.startLine, s.endLine)}${doc}`];
+  const lines = [
+    `${indent}- ${code(s.qualifiedName)} (${s.kind}) ${cite(input.path, s.startLine, s.endLine)}${doc}`,
+  ];
   const facts: string[] = [];
   const out = outBySrc.get(s.qualifiedId) ?? [];
   if (out.length)
-    facts.push(`calls ${groupedNames(out.map((c) => ({ id: c.dstId, path: c.dstPath })), input.path)}`);
+    facts.push(
+      `calls ${groupedNames(
+        out.map((c) => ({ id: c.dstId, path: c.dstPath })),
+        input.path,
+      )}`,
+    );
   const callers = inByDst.get(s.qualifiedId) ?? [];
   if (callers.length)
-    facts.push(`called by ${groupedNames(callers.map((c) => ({ id: c.srcId, path: c.srcPath })), input.path)}`);
+    facts.push(
+      `called by ${groupedNames(
+        callers.map((c) => ({ id: c.srcId, path: c.srcPath })),
+        input.path,
+      )}`,
+    );
   if (s.raises.length) facts.push(`raises ${s.raises.map(code).join(", ")}`);
   for (const fact of facts) lines.push(`${indent}  - ${fact}`);
   return lines;
@@ -177,7 +192,9 @@ export function buildFilePage(input: FilePageInput, inputHash: string): WikiPage
   if (raisers.length) {
     out.push("", "## Errors raised", "");
     for (const s of raisers.slice(0, 30))
-      out.push(`- ${s.raises.map(code).join(", ")} by ${code(s.qualifiedName)} ${cite(input.path, s.startLine, s.endLine)}`);
+      out.push(
+        `- ${s.raises.map(code).join(", ")} by ${code(s.qualifiedName)} ${cite(input.path, s.startLine, s.endLine)}`,
+      );
   }
 
   const state = Object.entries(input.facts.state)
@@ -199,10 +216,22 @@ export function buildFilePage(input: FilePageInput, inputHash: string): WikiPage
   const calledFrom = countPaths(input.callsIn.filter((c) => c.srcPath !== input.path).map((c) => c.srcPath));
   if (callsInto.length || calledFrom.length || input.importsOut.length || input.importedBy.length) {
     out.push("", "## Dependencies", "");
-    if (callsInto.length) out.push(`- Calls into ${joinCapped(callsInto.map(([p, n]) => `${code(p)} (${n})`), 10)}`);
+    if (callsInto.length)
+      out.push(
+        `- Calls into ${joinCapped(
+          callsInto.map(([p, n]) => `${code(p)} (${n})`),
+          10,
+        )}`,
+      );
     if (calledFrom.length)
-      out.push(`- Called from ${joinCapped(calledFrom.map(([p, n]) => `${code(p)} (${n})`), 10)}`);
-    if (input.importsOut.length) out.push(`- Imports ${joinCapped([...input.importsOut].sort().map(code), 12)}`);
+      out.push(
+        `- Called from ${joinCapped(
+          calledFrom.map(([p, n]) => `${code(p)} (${n})`),
+          10,
+        )}`,
+      );
+    if (input.importsOut.length)
+      out.push(`- Imports ${joinCapped([...input.importsOut].sort().map(code), 12)}`);
     if (input.importedBy.length)
       out.push(`- Imported by ${joinCapped([...input.importedBy].sort().map(code), 12)}`);
   }

@@ -36,20 +36,38 @@ function only(category: string): FindingRecord[] {
 }
 
 function located(f: FindingRecord) {
-  return { path: f.path, startLine: f.startLine, endLine: f.endLine, symbolId: f.symbolId, severity: f.severity };
+  return {
+    path: f.path,
+    startLine: f.startLine,
+    endLine: f.endLine,
+    symbolId: f.symbolId,
+    severity: f.severity,
+  };
 }
 
 describe("planted problems", () => {
   it("finds the god function where it is defined", () => {
     expect(only("god-function").map(located)).toEqual([
-      { path: "app/god.py", startLine: 5, endLine: 21, symbolId: "app/god.py::orchestrate", severity: "medium" },
+      {
+        path: "app/god.py",
+        startLine: 5,
+        endLine: 21,
+        symbolId: "app/god.py::orchestrate",
+        severity: "medium",
+      },
     ]);
     expect(only("god-function")[0]?.title).toBe("orchestrate calls 14 different functions");
   });
 
   it("finds the hotspot called from eleven handlers", () => {
     expect(only("hotspot").map(located)).toEqual([
-      { path: "app/hub.py", startLine: 6, endLine: 9, symbolId: "app/hub.py::record_event", severity: "medium" },
+      {
+        path: "app/hub.py",
+        startLine: 6,
+        endLine: 9,
+        symbolId: "app/hub.py::record_event",
+        severity: "medium",
+      },
     ]);
   });
 
@@ -67,13 +85,25 @@ describe("planted problems", () => {
     expect(calls!.detail).toContain("`ping` (app/a.py:5-9) → `pong` (app/b.py:5-9) → `ping`");
     const [imports] = only("import-cycle");
     expect(only("import-cycle")).toHaveLength(1);
-    expect(located(imports!)).toEqual({ path: "app/a.py", startLine: 2, endLine: 2, symbolId: null, severity: "medium" });
+    expect(located(imports!)).toEqual({
+      path: "app/a.py",
+      startLine: 2,
+      endLine: 2,
+      symbolId: null,
+      severity: "medium",
+    });
     expect(imports!.detail).toContain("`app/a.py` → `app/b.py` → `app/a.py`");
   });
 
   it("finds the very long function", () => {
     expect(only("long-function").map(located)).toEqual([
-      { path: "app/report.py", startLine: 4, endLine: 117, symbolId: "app/report.py::build_report", severity: "low" },
+      {
+        path: "app/report.py",
+        startLine: 4,
+        endLine: 117,
+        symbolId: "app/report.py::build_report",
+        severity: "low",
+      },
     ]);
   });
 
@@ -126,7 +156,13 @@ describe("planted problems", () => {
   it("finds the module state written from four functions, at its definition", () => {
     const [state] = only("module-state");
     expect(only("module-state")).toHaveLength(1);
-    expect(located(state!)).toEqual({ path: "app/registry.py", startLine: 3, endLine: 3, symbolId: null, severity: "medium" });
+    expect(located(state!)).toEqual({
+      path: "app/registry.py",
+      startLine: 3,
+      endLine: 3,
+      symbolId: null,
+      severity: "medium",
+    });
     expect(state!.title).toBe("Module state _registry in app/registry.py is written from 4 functions");
     for (const writer of ["register_alpha", "register_beta", "register_gamma", "reset_registry"])
       expect(state!.detail).toContain(writer);
@@ -136,7 +172,13 @@ describe("planted problems", () => {
   it("finds the file dense with TODO and FIXME markers", () => {
     const [todo] = only("todo-density");
     expect(only("todo-density")).toHaveLength(1);
-    expect(located(todo!)).toEqual({ path: "app/notes.py", startLine: 5, endLine: 11, symbolId: null, severity: "low" });
+    expect(located(todo!)).toEqual({
+      path: "app/notes.py",
+      startLine: 5,
+      endLine: 11,
+      symbolId: null,
+      severity: "low",
+    });
     expect(todo!.title).toMatch(/^4 TODO\/FIXME markers in app\/notes\.py/);
   });
 
@@ -153,7 +195,9 @@ describe("planted problems", () => {
       new Set(["svc/main.go"]),
     );
     const counts = await findingCounts(plantedGeneration);
-    expect(counts.find((c) => c.category === "swallowed-exception" && c.severity === "medium")?.count).toBe(3);
+    expect(counts.find((c) => c.category === "swallowed-exception" && c.severity === "medium")?.count).toBe(
+      3,
+    );
   });
 });
 

@@ -83,7 +83,8 @@ export async function computeFindings(input: FindingsInput): Promise<FindingDraf
 
 // ------------------------------------------------------------- fan and length
 
-const TEST_CODE = /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)(test_[^/]*|conftest\.py)$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Test\.java$/;
+const TEST_CODE =
+  /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)(test_[^/]*|conftest\.py)$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Test\.java$/;
 
 /** Test code can hold big or busy helpers without putting production at risk. */
 function inTests(path: string | null, severity: Severity): Severity {
@@ -116,36 +117,31 @@ async function fanFindings(generationId: string): Promise<FindingDraft[]> {
     symbolId: r.qualifiedId,
   });
   return [
-    ...out.rows.map(
-      (r): FindingDraft => ({
-        category: "god-function",
-        severity: inTests(r.path, r.value >= out.threshold * 2 ? "high" : "medium"),
-        title: `${r.qualifiedName} calls ${r.value} different functions`,
-        detail: `High fan-out (threshold ${out.threshold} for this repository): one function coordinating this much is hard to change and to test.`,
-        ...located(r),
-      }),
-    ),
-    ...into.rows.map(
-      (r): FindingDraft => ({
-        category: "hotspot",
-        severity: inTests(r.path, r.value >= into.threshold * 2 ? "high" : "medium"),
-        title: `${r.qualifiedName} is called from ${r.value} functions`,
-        detail: `High fan-in (threshold ${into.threshold} for this repository): a change here ripples to every caller.`,
-        ...located(r),
-      }),
-    ),
-    ...long.map(
-      (r): FindingDraft => ({
-        category: "long-function",
-        severity: inTests(
-          r.path,
-          r.value >= t.longFunction.high ? "high" : r.value >= t.longFunction.medium ? "medium" : "low",
-        ),
-        title: `${r.qualifiedName} is ${r.value} lines long`,
-        detail: "Very long functions usually hold several responsibilities; splitting them makes each testable.",
-        ...located(r),
-      }),
-    ),
+    ...out.rows.map((r): FindingDraft => ({
+      category: "god-function",
+      severity: inTests(r.path, r.value >= out.threshold * 2 ? "high" : "medium"),
+      title: `${r.qualifiedName} calls ${r.value} different functions`,
+      detail: `High fan-out (threshold ${out.threshold} for this repository): one function coordinating this much is hard to change and to test.`,
+      ...located(r),
+    })),
+    ...into.rows.map((r): FindingDraft => ({
+      category: "hotspot",
+      severity: inTests(r.path, r.value >= into.threshold * 2 ? "high" : "medium"),
+      title: `${r.qualifiedName} is called from ${r.value} functions`,
+      detail: `High fan-in (threshold ${into.threshold} for this repository): a change here ripples to every caller.`,
+      ...located(r),
+    })),
+    ...long.map((r): FindingDraft => ({
+      category: "long-function",
+      severity: inTests(
+        r.path,
+        r.value >= t.longFunction.high ? "high" : r.value >= t.longFunction.medium ? "medium" : "low",
+      ),
+      title: `${r.qualifiedName} is ${r.value} lines long`,
+      detail:
+        "Very long functions usually hold several responsibilities; splitting them makes each testable.",
+      ...located(r),
+    })),
   ];
 }
 
@@ -179,7 +175,9 @@ async function callCycleFindings(generationId: string): Promise<FindingDraft[]> 
           const r = ranges.get(id);
           return r ? `${code(nameOfId(id))} (${r.path}:${r.startLine}-${r.endLine})` : code(nameOfId(id));
         })
-        .join(" → ")}. Mutual recursion across ${severity === "low" ? "one file" : "files"} makes the control flow hard to follow and to change.`,
+        .join(
+          " → ",
+        )}. Mutual recursion across ${severity === "low" ? "one file" : "files"} makes the control flow hard to follow and to change.`,
       path: first?.path ?? null,
       startLine: first?.startLine ?? null,
       endLine: first?.endLine ?? null,
@@ -193,14 +191,18 @@ async function reusedCallCycles(previousGenerationId: string, generationId: stri
   const previous = await loadFindings(previousGenerationId, "call-cycle");
   const ids = previous.flatMap((f) => (f.symbolId ? [f.symbolId] : []));
   const allIds = new Set(ids);
-  for (const f of previous) for (const m of f.detail.matchAll(/`([^`]+)` \(([^:)]+):\d+-\d+\)/g)) allIds.add(`${m[2]}::${m[1]}`);
+  for (const f of previous)
+    for (const m of f.detail.matchAll(/`([^`]+)` \(([^:)]+):\d+-\d+\)/g)) allIds.add(`${m[2]}::${m[1]}`);
   const ranges = await symbolRanges(generationId, [...allIds]);
   return previous.map((f) => {
     const here = f.symbolId ? ranges.get(f.symbolId) : undefined;
-    const detail = f.detail.replace(/`([^`]+)` \(([^:)]+):\d+-\d+\)/g, (whole, name: string, path: string) => {
-      const r = ranges.get(`${path}::${name}`);
-      return r ? `\`${name}\` (${path}:${r.startLine}-${r.endLine})` : whole;
-    });
+    const detail = f.detail.replace(
+      /`([^`]+)` \(([^:)]+):\d+-\d+\)/g,
+      (whole, name: string, path: string) => {
+        const r = ranges.get(`${path}::${name}`);
+        return r ? `\`${name}\` (${path}:${r.startLine}-${r.endLine})` : whole;
+      },
+    );
     return { ...f, detail, startLine: here?.startLine ?? f.startLine, endLine: here?.endLine ?? f.endLine };
   });
 }
@@ -217,7 +219,10 @@ async function importCycleFindings(
 ): Promise<FindingDraft[]> {
   const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
   let live = imports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));
-  let components = findCycles([], live.map((e) => ({ from: e.srcPath, to: e.dstPath })));
+  let components = findCycles(
+    [],
+    live.map((e) => ({ from: e.srcPath, to: e.dstPath })),
+  );
   if (components.length === 0) return [];
   const members = [...new Set(components.flat())];
   const functions = (await loadSymbolRanges(generationId, members)).filter(
@@ -299,9 +304,7 @@ function swallowedFindings(files: WikiFileRow[]): FindingDraft[] {
       });
     }
   }
-  return drafts
-    .sort((a, b) => rank(a.severity) - rank(b.severity))
-    .slice(0, FINDING_THRESHOLDS.maxSwallowed);
+  return drafts.sort((a, b) => rank(a.severity) - rank(b.severity)).slice(0, FINDING_THRESHOLDS.maxSwallowed);
 }
 
 function rank(severity: Severity): number {

@@ -62,7 +62,8 @@ const FILES = {
     '    return checkout(request["items"])',
     "",
   ].join("\n"),
-  "web/app.ts": "/** The web front end. */\nexport function render(total: number): string {\n  return `${total}`;\n}\n",
+  "web/app.ts":
+    "/** The web front end. */\nexport function render(total: number): string {\n  return `${total}`;\n}\n",
 };
 
 type PageState = Map<string, { inputHash: string; updatedAt: number }>;
@@ -107,7 +108,12 @@ describe("incremental wiki pages", () => {
       "file/shop/util/text.py",
       "file/web/app.ts",
     ]);
-    expect(stats).toMatchObject({ wikiPages: 11, wikiPagesGenerated: 11, wikiPagesReused: 0, wikiModel: null });
+    expect(stats).toMatchObject({
+      wikiPages: 11,
+      wikiPagesGenerated: 11,
+      wikiPagesReused: 0,
+      wikiModel: null,
+    });
     expect(stats.phaseSeconds.wiki).toBeGreaterThanOrEqual(0);
 
     const service = await getWikiPage(generationId, "file/shop/service.py");
@@ -126,7 +132,10 @@ describe("incremental wiki pages", () => {
     t.write(
       root,
       "shop/pricing.py",
-      PRICING.replace("    return round(total * (1 - rate), 2)", "    # Rates are fractions.\n    discounted = total * (1 - rate)\n    return round(discounted, 2)"),
+      PRICING.replace(
+        "    return round(total * (1 - rate), 2)",
+        "    # Rates are fractions.\n    discounted = total * (1 - rate)\n    return round(discounted, 2)",
+      ),
     );
     const { stats } = await indexRepository(root, { wikiModel: null });
     const after = await pages(stats.generationId);
@@ -159,7 +168,11 @@ describe("incremental wiki pages", () => {
 
   it("added and removed files update their folders and the overview", async () => {
     t.remove(root, "api/handlers.py");
-    t.write(root, "shop/util/numbers.py", '"""Number helpers."""\n\n\ndef cents(value):\n    return round(value * 100)\n');
+    t.write(
+      root,
+      "shop/util/numbers.py",
+      '"""Number helpers."""\n\n\ndef cents(value):\n    return round(value * 100)\n',
+    );
     const { stats } = await indexRepository(root, { wikiModel: null });
     const after = await pages(stats.generationId);
     expect(after.has("file/api/handlers.py")).toBe(false);

@@ -104,7 +104,8 @@ const DOC_LANGUAGES = new Set(["markdown", "restructuredtext"]);
 const ENTRY_FILE =
   /(^|\/)(__main__\.py|main\.(py|go|rs|ts|js|java)|cli\.py|manage\.py|app\.py|server\.(py|ts|js|go)|wsgi\.py|asgi\.py)$/;
 // Tests, docs and examples are not how a program starts.
-const NOT_ENTRY = /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?|asv_bench)\/|(^|\/)(test_[^/]*|conftest\.py)$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$/;
+const NOT_ENTRY =
+  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?|asv_bench)\/|(^|\/)(test_[^/]*|conftest\.py)$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$/;
 const MAX_ENTRY_POINTS = 8;
 
 export function hashInputs(inputs: unknown[], version: number, modelTag: string): string {
@@ -127,14 +128,23 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
   const modelLabel = input.model?.label ?? null;
   // An empty folder has nothing to describe.
   if (files.length === 0)
-    return { pages: 0, generated: 0, reused: 0, modelWritten: 0, findings: 0, formatVersion: WIKI_FORMAT_VERSION, model: modelLabel };
+    return {
+      pages: 0,
+      generated: 0,
+      reused: 0,
+      modelWritten: 0,
+      findings: 0,
+      formatVersion: WIKI_FORMAT_VERSION,
+      model: modelLabel,
+    };
   const prior = input.previous ? previousStats(input.previous.stats) : {};
   const previousPages = input.previous ? await loadPageIndex(input.previous.id) : [];
   const comparable =
     input.previous !== null && prior.wikiFormatVersion === WIKI_FORMAT_VERSION && previousPages.length > 0;
   const oldBySlug = new Map(previousPages.map((p) => [p.slug, p]));
 
-  const diff = comparable && input.changes && input.previous ? await edgeDiff(input.previous.id, input.changes) : null;
+  const diff =
+    comparable && input.changes && input.previous ? await edgeDiff(input.previous.id, input.changes) : null;
   const codeFiles = files.filter((f) => f.kind === "code");
   const codePaths = new Set(codeFiles.map((f) => f.path));
 
@@ -146,7 +156,8 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     const set = new Set([...input.changes.changedPaths, ...diff.paths].filter((p) => codePaths.has(p)));
     // A model that failed last time gets another chance at the pages it left evidence-only.
     if (modelLabel)
-      for (const p of previousPages) if (p.kind === "file" && !p.modelWritten && p.sourcePath) set.add(p.sourcePath);
+      for (const p of previousPages)
+        if (p.kind === "file" && !p.modelWritten && p.sourcePath) set.add(p.sourcePath);
     for (const p of codePaths) if (!oldBySlug.has(fileSlug(p))) set.add(p);
     filePaths = [...set];
   }
@@ -177,7 +188,8 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
   }
   if (comparable) {
     const considered = new Set(candidates.map((c) => c.slug));
-    for (const p of codePaths) if (!considered.has(fileSlug(p)) && oldBySlug.has(fileSlug(p))) copy.push(fileSlug(p));
+    for (const p of codePaths)
+      if (!considered.has(fileSlug(p)) && oldBySlug.has(fileSlug(p))) copy.push(fileSlug(p));
   }
 
   const drafts: WikiPageDraft[] = [];
@@ -198,7 +210,8 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     generationId,
     files,
     imports,
-    reuseCallCyclesFrom: comparable && diff && !diff.callsChanged && input.previous ? input.previous.id : null,
+    reuseCallCyclesFrom:
+      comparable && diff && !diff.callsChanged && input.previous ? input.previous.id : null,
   });
   await insertFindings(generationId, findings);
 
@@ -270,7 +283,13 @@ function filePageCandidates(
       importsOut: [...new Set((importsOut.get(path) ?? []).map((e) => e.dstPath))],
       importedBy: [...new Set((importsIn.get(path) ?? []).map((e) => e.srcPath))],
     };
-    return [{ slug: fileSlug(path), inputs: filePageInputs(page), build: async (hash) => buildFilePage(page, hash) }];
+    return [
+      {
+        slug: fileSlug(path),
+        inputs: filePageInputs(page),
+        build: async (hash) => buildFilePage(page, hash),
+      },
+    ];
   });
 }
 
@@ -287,18 +306,25 @@ async function folderCandidates(
   const dirs = new Set<string>();
   for (const f of codeFiles) for (const d of ancestorDirs(f.path)) dirs.add(d);
   const codeCount = new Map<string, number>();
-  for (const f of codeFiles) for (const d of ancestorDirs(f.path)) codeCount.set(d, (codeCount.get(d) ?? 0) + 1);
+  for (const f of codeFiles)
+    for (const d of ancestorDirs(f.path)) codeCount.set(d, (codeCount.get(d) ?? 0) + 1);
   const filesIn = groupBy(files, (f) => dirOf(f.path));
   const subdirsOf = groupBy([...dirs], (d) => dirOf(d));
   const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
 
   // Top-level symbols of the files a rebuilt folder page lists (already loaded on a full build).
-  const loadedTopLevel = everyFileLoaded ? groupBy(loadedSymbols.filter((s) => !s.parentId), (s) => s.path) : null;
+  const loadedTopLevel = everyFileLoaded
+    ? groupBy(
+        loadedSymbols.filter((s) => !s.parentId),
+        (s) => s.path,
+      )
+    : null;
   const topLevelSymbols = async (paths: string[]): Promise<Map<string, PageSymbolRow[]>> =>
-    loadedTopLevel ??
-    groupBy(await loadPageSymbols(generationId, paths, { topLevel: true }), (s) => s.path);
+    loadedTopLevel ?? groupBy(await loadPageSymbols(generationId, paths, { topLevel: true }), (s) => s.path);
 
-  const directoryInput = (dir: string): Omit<DirectoryInput, "files" | "readme"> & { direct: WikiFileRow[] } => {
+  const directoryInput = (
+    dir: string,
+  ): Omit<DirectoryInput, "files" | "readme"> & { direct: WikiFileRow[] } => {
     const direct = filesIn.get(dir) ?? [];
     const own = new Set(direct.map((f) => f.path));
     return {
@@ -324,7 +350,11 @@ async function folderCandidates(
 
   const candidates: Candidate[] = [...dirs].map((dir) => {
     const partial = directoryInput(dir);
-    const hashable: DirectoryInput = { ...partial, files: partial.direct.map((f) => ({ ...f, symbols: [] })), readme: null };
+    const hashable: DirectoryInput = {
+      ...partial,
+      files: partial.direct.map((f) => ({ ...f, symbols: [] })),
+      readme: null,
+    };
     return {
       slug: dirSlug(dir),
       inputs: directoryInputs(hashable),
@@ -381,7 +411,10 @@ async function folderCandidates(
  * (or `cli`, `run` …) outside tests; failing those, the public functions nothing in
  * the repository calls that call the most (where call chains begin).
  */
-async function entryPointsOf(generationId: string, codeFiles: WikiFileRow[]): Promise<OverviewInput["entryPoints"]> {
+async function entryPointsOf(
+  generationId: string,
+  codeFiles: WikiFileRow[],
+): Promise<OverviewInput["entryPoints"]> {
   const { named, uncalled } = await loadEntryPointCandidates(generationId);
   const out: OverviewInput["entryPoints"] = [];
   const seen = new Set<string>();
@@ -394,11 +427,23 @@ async function entryPointsOf(generationId: string, codeFiles: WikiFileRow[]): Pr
   for (const s of named) add({ ...s, why: `function named ${s.qualifiedName}` });
   for (const f of codeFiles)
     if (ENTRY_FILE.test(f.path) && !out.some((e) => e.path === f.path))
-      add({ path: f.path, qualifiedName: f.path.split("/").pop() ?? f.path, startLine: 1, endLine: Math.max(1, f.lines), why: "file named like an entry point" });
+      add({
+        path: f.path,
+        qualifiedName: f.path.split("/").pop() ?? f.path,
+        startLine: 1,
+        endLine: Math.max(1, f.lines),
+        why: "file named like an entry point",
+      });
   if (out.length === 0)
     for (const s of uncalled.slice(0, 40))
       if (out.length < 5) add({ ...s, why: `public, not called inside the repository, calls ${s.fanOut}` });
-  return out.map(({ path, qualifiedName, startLine, endLine, why }) => ({ path, qualifiedName, startLine, endLine, why }));
+  return out.map(({ path, qualifiedName, startLine, endLine, why }) => ({
+    path,
+    qualifiedName,
+    startLine,
+    endLine,
+    why,
+  }));
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {

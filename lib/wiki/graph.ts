@@ -46,7 +46,8 @@ export function findCycles(nodes: string[], edges: { from: string; to: string }[
       }
       frames.pop();
       const parent = frames[frames.length - 1];
-      if (parent) low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
+      if (parent)
+        low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
       if (low.get(frame.node) === index.get(frame.node)) {
         const component: string[] = [];
         for (;;) {

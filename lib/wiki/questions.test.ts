@@ -34,12 +34,17 @@ async function ask(repository: string, question: string) {
 
 describe("conceptual questions", () => {
   it("retrieve the wiki pages first and cite them", async () => {
-    const { result, log, firstPass } = await ask(shop.repositoryId, "What is the order service for and how does it fit in?");
+    const { result, log, firstPass } = await ask(
+      shop.repositoryId,
+      "What is the order service for and how does it fit in?",
+    );
     expect(log.data<ClassificationPart>("data-classification").at(-1)?.data.mode).toBe("conceptual");
     const added = firstPass?.added ?? [];
     expect(added[0]?.title).toMatch(/^Wiki: /);
     expect(added[0]?.reason).toContain("wiki page");
-    expect(result.loop.context.filter((i) => i.kind === "wiki").map((i) => i.title)).toContain("Wiki: shop/service.py");
+    expect(result.loop.context.filter((i) => i.kind === "wiki").map((i) => i.title)).toContain(
+      "Wiki: shop/service.py",
+    );
     // A file's wiki page cites the file, and the citation checks out against the index.
     expect(result.loop.answer).toContain("shop/service.py:1-25");
     expect(result.citations.find((c) => c.raw.includes("shop/service.py:1-25"))?.verified).toBe(true);
@@ -61,12 +66,26 @@ describe("analytical questions", () => {
       "Boundary of app (11 files): 1 imports and 1 calls come in, 0 imports and 0 calls go out",
     );
     expect(structure?.text).toContain("- depended on by: cli (2)");
-    expect(structure?.text).toContain("- app: afferent 1, efferent 0, instability 0, calls in 1, calls out 0");
+    expect(structure?.text).toContain(
+      "- app: afferent 1, efferent 0, instability 0, calls in 1, calls out 0",
+    );
     expect(structure?.text).toMatch(/Findings \(issues store: .*\), high severity first:/);
     const findings = (structure?.text ?? "").split("\n").filter((l) => l.startsWith("- ["));
-    expect(findings[0]).toBe("- [high] swallowed-exception: except: pass in load_settings [app/silent.py:11-12]");
-    for (const category of ["god-function", "hotspot", "call-cycle", "import-cycle", "module-state", "todo-density"])
-      expect(findings.some((l) => l.includes(`] ${category}: `)), category).toBe(true);
+    expect(findings[0]).toBe(
+      "- [high] swallowed-exception: except: pass in load_settings [app/silent.py:11-12]",
+    );
+    for (const category of [
+      "god-function",
+      "hotspot",
+      "call-cycle",
+      "import-cycle",
+      "module-state",
+      "todo-density",
+    ])
+      expect(
+        findings.some((l) => l.includes(`] ${category}: `)),
+        category,
+      ).toBe(true);
     // Findings outside the scope stay out.
     expect(structure?.text).not.toContain("svc/main.go");
 
@@ -81,16 +100,23 @@ describe("analytical questions", () => {
     expect(diagram?.nodes.some((n) => n.path === "app/a.py")).toBe(true);
 
     // The offline answer reports the findings, each with its location.
-    expect(result.loop.answer).toContain("**high** swallowed-exception: except: pass in load_settings — app/silent.py:11-12");
+    expect(result.loop.answer).toContain(
+      "**high** swallowed-exception: except: pass in load_settings — app/silent.py:11-12",
+    );
   });
 
   it("without a scope describe the whole repository's modules", async () => {
-    const { result, log } = await ask(planted.repositoryId, "Review the architecture: which modules depend on which, and where are the cycles?");
+    const { result, log } = await ask(
+      planted.repositoryId,
+      "Review the architecture: which modules depend on which, and where are the cycles?",
+    );
     expect(log.data<ClassificationPart>("data-classification").at(-1)?.data.mode).toBe("analytical");
     const structure = result.loop.context.find((i) => i.kind === "structure");
     expect(structure?.text).toContain("Modules (");
     expect(structure?.text).toContain("Cycles: app/a.py ↔ app/b.py");
     expect(structure?.text).toContain("svc/main.go");
-    expect(log.data<DiagramPart>("data-diagram").at(-1)?.data.title).toBe("Module dependencies (imports between folders)");
+    expect(log.data<DiagramPart>("data-diagram").at(-1)?.data.title).toBe(
+      "Module dependencies (imports between folders)",
+    );
   });
 });

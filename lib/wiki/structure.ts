@@ -113,7 +113,10 @@ export function moduleGraph(
       fanIn: moduleEdges.filter((e) => e.to === name).length,
       fanOut: moduleEdges.filter((e) => e.from === name).length,
     }))
-    .sort((a, b) => b.fanIn + b.fanOut - (a.fanIn + a.fanOut) || b.files - a.files || a.name.localeCompare(b.name));
+    .sort(
+      (a, b) =>
+        b.fanIn + b.fanOut - (a.fanIn + a.fanOut) || b.files - a.files || a.name.localeCompare(b.name),
+    );
   return { modules, moduleEdges, moduleCycles: findCycles([...names], moduleEdges) };
 }
 
@@ -151,7 +154,8 @@ export function moduleCoupling(
       module,
       afferent: e.in.size,
       efferent: e.out.size,
-      instability: e.in.size + e.out.size ? Math.round((e.out.size / (e.in.size + e.out.size)) * 100) / 100 : 0,
+      instability:
+        e.in.size + e.out.size ? Math.round((e.out.size / (e.in.size + e.out.size)) * 100) / 100 : 0,
       callsIn: e.callsIn,
       callsOut: e.callsOut,
     }))
@@ -191,7 +195,9 @@ export function scopeBoundary(
     }
   }
   const ranked = (m: Map<string, number>) =>
-    [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([module, edges]) => ({ module, edges }));
+    [...m]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([module, edges]) => ({ module, edges }));
   boundary.dependents = ranked(dependents);
   boundary.dependencies = ranked(dependencies);
   return boundary;

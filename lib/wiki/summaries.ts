@@ -30,11 +30,7 @@ export interface SummaryOutcome {
 
 function prompt(page: WikiPageDraft): string {
   const what = page.kind === "overview" ? "repository" : page.kind === "directory" ? "folder" : "file";
-  return [
-    `Summarize this ${what}: ${page.title}`,
-    "",
-    page.content.slice(0, MAX_EVIDENCE_CHARS),
-  ].join("\n");
+  return [`Summarize this ${what}: ${page.title}`, "", page.content.slice(0, MAX_EVIDENCE_CHARS)].join("\n");
 }
 
 /** Cleans model output into a summary, or null when it is unusable. */
@@ -49,7 +45,10 @@ export function cleanSummary(text: string): string | null {
 }
 
 /** Adds model summaries to `pages` in place (a few at a time); returns how many were written. */
-export async function addModelSummaries(pages: WikiPageDraft[], model: ConfiguredModel): Promise<SummaryOutcome> {
+export async function addModelSummaries(
+  pages: WikiPageDraft[],
+  model: ConfiguredModel,
+): Promise<SummaryOutcome> {
   const outcome: SummaryOutcome = { written: 0, failed: 0 };
   let consecutiveFailures = 0;
   let next = 0;

@@ -8,20 +8,25 @@ import { extractSource } from "./index";
 
 describe("purpose", () => {
   it("reads a Python module docstring, a leading comment block, or a Go package comment", async () => {
-    expect((await extractSource("python", '"""Order workflow.\n\n    Details."""\nimport os\n')).facts.doc).toBe(
-      "Order workflow.\n\nDetails.",
+    expect(
+      (await extractSource("python", '"""Order workflow.\n\n    Details."""\nimport os\n')).facts.doc,
+    ).toBe("Order workflow.\n\nDetails.");
+    expect(
+      (await extractSource("typescript", "/** Settings loading. */\nimport x from './x';\n")).facts.doc,
+    ).toBe("Settings loading.");
+    expect((await extractSource("go", "// Package srv serves.\npackage srv\n")).facts.doc).toBe(
+      "Package srv serves.",
     );
-    expect((await extractSource("typescript", "/** Settings loading. */\nimport x from './x';\n")).facts.doc).toBe(
-      "Settings loading.",
-    );
-    expect((await extractSource("go", "// Package srv serves.\npackage srv\n")).facts.doc).toBe("Package srv serves.");
     expect((await extractSource("rust", "//! Cache layer.\nfn f() {}\n")).facts.doc).toBe("Cache layer.");
   });
 
   it("skips licence headers and comments that document the first declaration", async () => {
-    const licensed = "// Copyright 2024 Acme. Licensed under MIT.\n\n// Parses dates.\nimport x from './x';\n";
+    const licensed =
+      "// Copyright 2024 Acme. Licensed under MIT.\n\n// Parses dates.\nimport x from './x';\n";
     expect((await extractSource("typescript", licensed)).facts.doc).toBe("Parses dates.");
-    expect((await extractSource("typescript", "/** Adds. */\nexport function add() {}\n")).facts.doc).toBe("");
+    expect((await extractSource("typescript", "/** Adds. */\nexport function add() {}\n")).facts.doc).toBe(
+      "",
+    );
   });
 });
 
@@ -114,7 +119,10 @@ describe("other facts", () => {
     expect(facts.todoCount).toBe(2);
     expect(facts.typeOnlyImports).toEqual([3]);
     expect(facts.state).toEqual({ _cache: 4, count: 5, NOTE: 7 });
-    const ts = await extractSource("typescript", 'import type { A } from "./a";\nlet current = 0;\nexport const cache = new Map();\n');
+    const ts = await extractSource(
+      "typescript",
+      'import type { A } from "./a";\nlet current = 0;\nexport const cache = new Map();\n',
+    );
     expect(ts.facts.typeOnlyImports).toEqual([1]);
     expect(ts.facts.state).toEqual({ current: 2, cache: 3 });
   });

@@ -70,7 +70,8 @@ const TODO_HINT = /\b(?:TODO|FIXME|XXX|HACK)\b/;
 // A marker counts only in a comment: a comment opener somewhere before it on the line.
 const TODO_IN_COMMENT = /(?:#|\/\/|\/\*|^\s*\*|<!--).*?\b(TODO|FIXME|XXX|HACK)\b/;
 /** Optional-dependency imports (`try: import x / except ImportError: pass`) are idiomatic, not swallowed errors. */
-const IMPORT_ERRORS = /^\(?\s*(ImportError|ModuleNotFoundError)(\s*,\s*(ImportError|ModuleNotFoundError))*\s*\)?$/;
+const IMPORT_ERRORS =
+  /^\(?\s*(ImportError|ModuleNotFoundError)(\s*,\s*(ImportError|ModuleNotFoundError))*\s*\)?$/;
 
 export function extractFacts(language: CodeLanguage, root: Node, source: string): FileFacts {
   const facts: FileFacts = {
@@ -187,8 +188,7 @@ function scriptFacts(root: Node, source: string, facts: FileFacts): void {
       facts.typeOnlyImports.push(child.startPosition.row + 1);
       continue;
     }
-    const declaration =
-      child.type === "export_statement" ? child.childForFieldName("declaration") : child;
+    const declaration = child.type === "export_statement" ? child.childForFieldName("declaration") : child;
     if (declaration?.type !== "lexical_declaration" && declaration?.type !== "variable_declaration") continue;
     for (const declarator of declaration.namedChildren) {
       const name = declarator.type === "variable_declarator" ? declarator.childForFieldName("name") : null;
@@ -210,7 +210,12 @@ function promiseCatches(source: string): SwallowedError[] {
   const lineAt = lineLocator(source);
   for (const match of source.matchAll(PROMISE_CATCH)) {
     const line = lineAt(match.index ?? 0);
-    out.push({ line, endLine: lineAt((match.index ?? 0) + match[0].length), kind: "promise-catch", caught: null });
+    out.push({
+      line,
+      endLine: lineAt((match.index ?? 0) + match[0].length),
+      kind: "promise-catch",
+      caught: null,
+    });
   }
   return out;
 }
@@ -342,7 +347,8 @@ function leadingCommentDoc(root: Node, source: string, commentTypes: string[]): 
     const next = children[j + 1];
     const joined = run.join("\n");
     const glued = next !== undefined && next.startPosition.row <= (children[j] as Node).endPosition.row + 1;
-    const describesNext = glued && !isDirective(next, source) && !/import|package|use_declaration/.test(next.type);
+    const describesNext =
+      glued && !isDirective(next, source) && !/import|package|use_declaration/.test(next.type);
     if (!LICENSE.test(joined) && !/^#!/.test(joined) && !describesNext) {
       const doc = cleanDocComments(run.map(toSlashComment));
       if (doc && !/^-\*-|coding[:=]/.test(doc)) return cap(doc, DOC_MAX);

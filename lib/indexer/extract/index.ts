@@ -53,7 +53,8 @@ export async function extractSource(language: CodeLanguage, source: string): Pro
         EXTRACTORS[language](tree.rootNode, repaired),
       );
       // Blanking keeps offsets and lines, so the second result describes the original text.
-      if (second.symbols.length > state.symbols.length) return withFacts(second.finish(language, parseErrors), facts);
+      if (second.symbols.length > state.symbols.length)
+        return withFacts(second.finish(language, parseErrors), facts);
     }
   }
   return withFacts(state.finish(language, parseErrors), facts);

@@ -105,7 +105,11 @@ export async function pathScope(generationId: string, scope: string | null): Pro
 }
 
 /** The wiki page of the scope (a folder or file), or the overview: what it is for, in brief. */
-async function scopePage(input: RetrievalInput, scope: string | null, docsBudget: number): Promise<ContextItem | null> {
+async function scopePage(
+  input: RetrievalInput,
+  scope: string | null,
+  docsBudget: number,
+): Promise<ContextItem | null> {
   const file = scope ? await getFile(input.generationId, scope) : null;
   const page = await getWikiPage(input.generationId, slugForPath(scope ?? "", file !== null));
   if (!page) return null;
@@ -146,7 +150,12 @@ export function renderReport(report: StructureReport): string {
   if (report.boundary) {
     const b = report.boundary;
     const others = (list: { module: string; edges: number }[]) =>
-      list.length ? list.slice(0, 6).map((d) => `${d.module} (${d.edges})`).join(", ") : "none";
+      list.length
+        ? list
+            .slice(0, 6)
+            .map((d) => `${d.module} (${d.edges})`)
+            .join(", ")
+        : "none";
     lines.push(
       `Boundary of ${b.scope} (${b.files} files): ${b.importsIn} imports and ${b.callsIn} calls come in, ${b.importsOut} imports and ${b.callsOut} calls go out`,
     );
@@ -154,7 +163,9 @@ export function renderReport(report: StructureReport): string {
     lines.push(`- depends on: ${others(b.dependencies)}`);
   }
   if (report.coupling.length) {
-    lines.push("Coupling between modules (afferent = modules depending on it, efferent = modules it depends on):");
+    lines.push(
+      "Coupling between modules (afferent = modules depending on it, efferent = modules it depends on):",
+    );
     for (const c of report.coupling.slice(0, 10))
       lines.push(
         `- ${c.module}: afferent ${c.afferent}, efferent ${c.efferent}, instability ${c.instability}, calls in ${c.callsIn}, calls out ${c.callsOut}`,
@@ -180,9 +191,7 @@ export function renderReport(report: StructureReport): string {
         .join(", "),
   );
   if (report.findings.length) {
-    const counts = report.findingCounts
-      .map((c) => `${c.count} ${c.severity} ${c.category}`)
-      .join(", ");
+    const counts = report.findingCounts.map((c) => `${c.count} ${c.severity} ${c.category}`).join(", ");
     lines.push(`Findings (issues store${counts ? `: ${counts}` : ""}), high severity first:`);
     for (const f of report.findings.slice(0, 12)) {
       lines.push(

@@ -149,6 +149,13 @@ export async function packCandidates(
       );
     }
     if (!item || item.tokens > remaining) continue;
+    // Docstrings feed the evidence engine and the prompt's graph; keep them to the configured length.
+    if (item.facts && item.facts.docstring.length > input.config.docstringMaxLength) {
+      item.facts = {
+        ...item.facts,
+        docstring: item.facts.docstring.slice(0, input.config.docstringMaxLength),
+      };
+    }
     if (items.some((i) => i.key === item.key)) continue;
     items.push(item);
     used += item.tokens;

@@ -1,0 +1,8 @@
+/** Query schema of GET /api/repos/[id]/issues: optional category and severity filters. */
+import { z } from "zod";
+import { FINDING_CATEGORIES, SEVERITIES } from "@/lib/wiki/types";
+
+export const issuesQuerySchema = z.object({
+  category: z.enum(FINDING_CATEGORIES).optional(),
+  severity: z.enum(SEVERITIES).optional(),
+});
