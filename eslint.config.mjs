@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import nextPlugin from "@next/eslint-plugin-next";
+import globals from "globals";
 
 export default tseslint.config(
   {
@@ -30,5 +31,10 @@ export default tseslint.config(
       ...nextPlugin.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
+  },
+  {
+    // Config files and scripts run in Node.
+    files: ["**/*.mjs", "**/*.cjs"],
+    languageOptions: { globals: globals.node },
   },
 );

@@ -30,6 +30,12 @@ interface IndexStats {
   parsedFiles: number;
   peakRssMb: number;
   phaseSeconds: Record<string, number>;
+  /** wiki pages and the issues store (0 for builds before the wiki existed) */
+  wikiSeconds?: number;
+  wikiPages?: number;
+  wikiPagesGenerated?: number;
+  wikiPagesReused?: number;
+  findings?: number;
 }
 
 function log(line: string): void {
@@ -95,6 +101,11 @@ function indexSection(): Record<string, unknown> {
       linesPerSecond: Math.round(cold.lines / cold.seconds),
       phaseSeconds: cold.phaseSeconds,
       oneFileReindexSeconds: oneFile.seconds,
+      wikiSeconds: cold.wikiSeconds ?? 0,
+      wikiPages: cold.wikiPages ?? 0,
+      findings: cold.findings ?? 0,
+      oneFileWikiSeconds: oneFile.wikiSeconds ?? 0,
+      oneFileWikiPagesGenerated: oneFile.wikiPagesGenerated ?? 0,
       nextTagReindexSeconds: nextTag.seconds,
       nextTagParsedFiles: nextTag.parsedFiles,
       tags: `${first} → ${second}`,
@@ -106,6 +117,10 @@ function indexSection(): Record<string, unknown> {
       `index ${repo}: ${row.files} files, ${row.lines} lines, cold ${row.coldSeconds}s (${row.filesPerSecond} files/s, ${row.linesPerSecond} lines/s), ` +
         `1-file re-index ${row.oneFileReindexSeconds}s, ${row.tags} re-index ${row.nextTagReindexSeconds}s (${row.nextTagParsedFiles} parsed), ` +
         `peak RSS ${row.peakRssMb} MB, db ${row.dbSizeMb} MB`,
+    );
+    log(
+      `wiki ${repo}: ${row.wikiPages} pages and ${row.findings} findings in ${row.wikiSeconds}s cold; ` +
+        `1-file re-index regenerated ${row.oneFileWikiPagesGenerated} pages in ${row.oneFileWikiSeconds}s`,
     );
     fs.rmSync(home, { recursive: true, force: true });
   }

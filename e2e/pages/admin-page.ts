@@ -91,7 +91,16 @@ export class AdminGoldenPage {
     await this.page.getByTestId("golden-question-input").fill(question);
     await this.page.getByTestId("golden-mode-input").selectOption(mode);
     await this.page.getByTestId("golden-files-input").fill(files.join("\n"));
+    // Wait for the outcome: the form resets on success, and typing the next question
+    // before that would race with the reset.
+    const response = this.page.waitForResponse(
+      (r) => r.url().endsWith("/api/admin/golden") && r.request().method() === "POST",
+    );
     await this.page.getByTestId("golden-add").click();
+    if ((await response).ok()) {
+      await expect(this.item(question)).toBeVisible();
+      await expect(this.page.getByTestId("golden-question-input")).toHaveValue("");
+    }
   }
 
   item(question: string): Locator {

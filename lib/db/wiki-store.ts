@@ -190,46 +190,39 @@ export async function loadCallGraph(
   );
 }
 
-export interface EdgeKeyRow {
-  kind: string;
-  srcId: string;
-  srcPath: string;
-  dstId: string;
-  dstPath: string;
-}
-
 /**
- * The previous generation's resolved call and import edges from the sources a build
- * re-resolved: edges leaving `paths`, edges of `sourceIds`, and every import when
- * `allImports`. Compared with the new edges, they say which edges really changed.
+ * Resolved call and import edges that differ between two generations, among the
+ * sources a build re-resolved — edges leaving `paths`, the calls of `sourceIds`, and
+ * every import when `allImports` (every other edge was copied unchanged). Compared in
+ * SQL, so only the differences leave the database.
  */
-export async function previousEdgesOfSources(
+export async function changedEdges(
+  previousGenerationId: string,
   generationId: string,
   scope: { paths: string[]; sourceIds: string[]; allImports: boolean },
-): Promise<EdgeKeyRow[]> {
+): Promise<{ kind: string; srcPath: string; dstPath: string }[]> {
   const client = await db();
-  const select = `SELECT kind, "srcId", "srcPath", "dstId", "dstPath" FROM "Edge"
-    WHERE "generationId" = ? AND kind IN ('calls', 'imports') AND "dstId" IS NOT NULL`;
-  const out: EdgeKeyRow[] = [];
-  for (const batch of batches(scope.paths))
-    out.push(
-      ...(await client.$queryRawUnsafe<EdgeKeyRow[]>(
-        `${select} AND "srcPath" IN (${placeholders(batch.length)})`,
+  // One placeholder: the generation.
+  const select = `SELECT kind, "srcId", "dstId", "srcPath", "dstPath" FROM "Edge"
+      WHERE "generationId" = ? AND kind IN ('calls', 'imports') AND "dstId" IS NOT NULL
+        AND ("srcPath" IN (SELECT value FROM temp.wiki_diff_paths)
+             OR (kind = 'calls' AND "srcId" IN (SELECT value FROM temp.wiki_diff_ids))
+             ${scope.allImports ? "OR kind = 'imports'" : ""})`;
+  let rows: { kind: string; srcPath: string; dstPath: string }[] = [];
+  await withTempTable(client, "wiki_diff_paths", scope.paths, () =>
+    withTempTable(client, "wiki_diff_ids", scope.sourceIds, async () => {
+      rows = await client.$queryRawUnsafe<{ kind: string; srcPath: string; dstPath: string }[]>(
+        `SELECT kind, "srcPath", "dstPath" FROM (${select} EXCEPT ${select})
+         UNION ALL
+         SELECT kind, "srcPath", "dstPath" FROM (${select} EXCEPT ${select})`,
+        previousGenerationId,
         generationId,
-        ...batch,
-      )),
-    );
-  for (const batch of batches(scope.sourceIds))
-    out.push(
-      ...(await client.$queryRawUnsafe<EdgeKeyRow[]>(
-        `${select} AND kind = 'calls' AND "srcId" IN (${placeholders(batch.length)})`,
         generationId,
-        ...batch,
-      )),
-    );
-  if (scope.allImports)
-    out.push(...(await client.$queryRawUnsafe<EdgeKeyRow[]>(`${select} AND kind = 'imports'`, generationId)));
-  return out;
+        previousGenerationId,
+      );
+    }),
+  );
+  return rows;
 }
 
 export interface EntryPointRow {
@@ -525,7 +518,9 @@ export interface FanRow {
  * Functions and methods by how many distinct functions they call ("out") or are called
  * by ("in") through edges of at least `minConfidence` — guessed edges to same-named
  * methods would otherwise make a common method name look like a hotspot. The
- * threshold is the larger of `floor` and the percentile over all functions.
+ * threshold is the larger of `floor` and the percentile over the functions with any
+ * such edge (below `minPopulation` of them, the floor alone). One grouped query ranks
+ * them and returns the top `limit` plus the row at the percentile.
  */
 export async function callFanAboveThreshold(
   generationId: string,
@@ -534,45 +529,43 @@ export async function callFanAboveThreshold(
 ): Promise<{ threshold: number; rows: FanRow[] }> {
   const client = await db();
   const [key, other] = direction === "in" ? ['"dstId"', '"srcId"'] : ['"srcId"', '"dstId"'];
-  const fan = `WITH fan AS (
-      SELECT ${key} AS id, count(DISTINCT ${other}) AS v FROM "Edge"
-       WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? GROUP BY ${key})`;
-  const functions = `"Symbol" s JOIN fan ON fan.id = s."qualifiedId"
-       WHERE s."generationId" = ? AND s.kind IN ('function', 'method')`;
-  const [count] = await client.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*) AS n FROM "Symbol" WHERE "generationId" = ? AND kind IN ('function', 'method')`,
-    generationId,
-  );
-  const n = Number(count?.n ?? 0);
-  let threshold = options.floor;
-  // A percentile of a small population is just its top value: small repositories use the floor.
-  if (n >= options.minPopulation) {
-    const [row] = await client.$queryRawUnsafe<{ v: number }[]>(
-      `${fan} SELECT fan.v AS v FROM ${functions} ORDER BY v DESC LIMIT 1 OFFSET ?`,
-      generationId,
-      options.minConfidence,
-      generationId,
-      Math.floor(n * (1 - options.percentile)),
-    );
-    threshold = Math.max(options.floor, Number(row?.v ?? 0));
-  }
-  const rows = await client.$queryRawUnsafe<FanRow[]>(
-    `${fan} SELECT s."qualifiedId", s.path, s."qualifiedName", s."startLine", s."endLine", fan.v AS value
-       FROM ${functions} AND fan.v >= ? ORDER BY value DESC, s.path, s."startLine" LIMIT ?`,
+  const share = 1 - options.percentile;
+  const rows = await client.$queryRawUnsafe<(FanRow & { population: number; rn: number })[]>(
+    `WITH fan AS (
+        SELECT ${key} AS id, count(DISTINCT ${other}) AS v FROM "Edge"
+         WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? GROUP BY ${key}),
+      numbered AS (
+        SELECT s."qualifiedId", s.path, s."qualifiedName", s."startLine", s."endLine", fan.v AS value,
+               row_number() OVER (ORDER BY fan.v DESC, s.path, s."startLine") AS rn, count(*) OVER () AS population
+          FROM fan JOIN "Symbol" s ON s."generationId" = ? AND s."qualifiedId" = fan.id
+         WHERE s.kind IN ('function', 'method'))
+     SELECT * FROM numbered WHERE rn <= ? OR rn = CAST(population * ? AS INTEGER) + 1 ORDER BY rn`,
     generationId,
     options.minConfidence,
     generationId,
-    threshold,
     options.limit,
+    share,
   );
+  const population = Number(rows[0]?.population ?? 0);
+  const ranked = rows.map((r) => ({
+    qualifiedId: r.qualifiedId,
+    path: r.path,
+    qualifiedName: r.qualifiedName,
+    startLine: Number(r.startLine),
+    endLine: Number(r.endLine),
+    value: Number(r.value),
+    rn: Number(r.rn),
+  }));
+  let threshold = options.floor;
+  if (population >= options.minPopulation) {
+    const at = ranked.find((r) => r.rn === Math.floor(population * share) + 1);
+    threshold = Math.max(options.floor, at?.value ?? 0);
+  }
   return {
     threshold,
-    rows: rows.map((r) => ({
-      ...r,
-      startLine: Number(r.startLine),
-      endLine: Number(r.endLine),
-      value: Number(r.value),
-    })),
+    rows: ranked
+      .filter((r) => r.rn <= options.limit && r.value >= threshold)
+      .map(({ rn: _rn, ...row }) => row),
   };
 }
 
@@ -617,41 +610,6 @@ export async function loadModuleStateWrites(generationId: string): Promise<State
       WHERE s."generationId" = ? AND s.mutates != '[]' AND instr(j.value, '.') = 0
       ORDER BY s.path, s."startLine"`,
     generationId,
-  );
-  return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
-}
-
-/** Function-like symbols of the given files with their ranges (to place findings inside them). */
-export async function loadSymbolRanges(
-  generationId: string,
-  paths: string[],
-): Promise<
-  {
-    path: string;
-    qualifiedId: string;
-    qualifiedName: string;
-    kind: string;
-    startLine: number;
-    endLine: number;
-  }[]
-> {
-  const client = await db();
-  const rows = await forPaths(paths, (filter, params) =>
-    client.$queryRawUnsafe<
-      {
-        path: string;
-        qualifiedId: string;
-        qualifiedName: string;
-        kind: string;
-        startLine: number;
-        endLine: number;
-      }[]
-    >(
-      `SELECT path, "qualifiedId", "qualifiedName", kind, "startLine", "endLine" FROM "Symbol"
-        WHERE "generationId" = ? AND path IN (${filter}) ORDER BY path, "startLine"`,
-      generationId,
-      ...params,
-    ),
   );
   return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
 }

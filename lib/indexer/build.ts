@@ -283,7 +283,6 @@ export async function buildGeneration(
         ? {
             changedPaths: incremental.changedPaths,
             removedPaths: incremental.removedPaths,
-            edges,
             redoSources,
             allImports,
           }

@@ -5,6 +5,8 @@
  * are not problems (type-only and function-local imports, self-recursion, handled
  * errors, state written once) and must report nothing.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findingCounts, listFindings, type FindingRecord } from "../db/wiki-store.ts";
@@ -204,5 +206,32 @@ describe("planted problems", () => {
 describe("a clean repository", () => {
   it("reports no findings: type-only and lazy imports, recursion and handled errors are not problems", () => {
     expect(clean).toEqual([]);
+  });
+});
+
+describe("an incremental build", () => {
+  it("carries call-graph findings over when the call graph is unchanged, at their new lines", async () => {
+    const root = path.join(t.base, "planted-copy");
+    fs.cpSync(PLANTED, root, { recursive: true });
+    await indexRepository(root, { name: "planted-copy", wikiModel: null });
+    const a = path.join(root, "app/a.py");
+    fs.writeFileSync(
+      a,
+      fs.readFileSync(a, "utf8").replace("\n\n\ndef ping", "\n\n\n# Moved down a line.\ndef ping"),
+    );
+    const { stats } = await indexRepository(root, { wikiModel: null });
+    const findings = await listFindings(stats.generationId);
+    const [cycle] = findings.filter((f) => f.category === "call-cycle");
+    expect(located(cycle!)).toEqual({
+      path: "app/a.py",
+      startLine: 6,
+      endLine: 10,
+      symbolId: "app/a.py::ping",
+      severity: "medium",
+    });
+    expect(cycle!.detail).toContain(
+      "`ping` (app/a.py:6-10) → `pong` (app/b.py:5-9) → `ping` (app/a.py:6-10)",
+    );
+    expect(findings.map((f) => f.category).sort()).toEqual(planted.map((f) => f.category).sort());
   });
 });

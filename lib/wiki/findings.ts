@@ -32,7 +32,6 @@ import {
   loadCallGraph,
   loadFindings,
   loadModuleStateWrites,
-  loadSymbolRanges,
   longFunctions,
   symbolRanges,
   type FanRow,
@@ -64,21 +63,35 @@ export interface FindingsInput {
   generationId: string;
   files: WikiFileRow[];
   imports: ImportRow[];
-  /** the previous generation's call cycles are reused when the call graph did not change */
-  reuseCallCyclesFrom: string | null;
+  /**
+   * A previous generation with the same call graph: its call-graph findings (god
+   * functions, hotspots, call cycles) still hold and are carried over with their line
+   * ranges refreshed, instead of being recomputed over every call edge.
+   */
+  sameCallGraphAs: string | null;
 }
 
+/** Findings that depend only on the call graph (and where its functions are). */
+const CALL_GRAPH_CATEGORIES = ["god-function", "hotspot", "call-cycle"] as const;
+
 export async function computeFindings(input: FindingsInput): Promise<FindingDraft[]> {
-  const [fan, cycles, state] = await Promise.all([
-    fanFindings(input.generationId),
-    input.reuseCallCyclesFrom
-      ? reusedCallCycles(input.reuseCallCyclesFrom, input.generationId)
-      : callCycleFindings(input.generationId),
+  const [fromCalls, long, state] = await Promise.all([
+    input.sameCallGraphAs
+      ? carriedOver(input.sameCallGraphAs, input.generationId)
+      : Promise.all([fanFindings(input.generationId), callCycleFindings(input.generationId)]).then((r) =>
+          r.flat(),
+        ),
+    longFunctionFindings(input.generationId),
     moduleStateFindings(input.generationId, input.files),
   ]);
-  const imports = await importCycleFindings(input.generationId, input.files, input.imports);
-  const swallowed = swallowedFindings(input.files);
-  return [...fan, ...cycles, ...imports, ...swallowed, ...state, ...todoFindings(input.files)];
+  return [
+    ...fromCalls,
+    ...long,
+    ...importCycleFindings(input.files, input.imports),
+    ...swallowedFindings(input.files),
+    ...state,
+    ...todoFindings(input.files),
+  ];
 }
 
 // ------------------------------------------------------------- fan and length
@@ -91,9 +104,13 @@ function inTests(path: string | null, severity: Severity): Severity {
   return path && TEST_CODE.test(path) ? "low" : severity;
 }
 
+function located(r: FanRow) {
+  return { path: r.path, startLine: r.startLine, endLine: r.endLine, symbolId: r.qualifiedId };
+}
+
 async function fanFindings(generationId: string): Promise<FindingDraft[]> {
   const t = FINDING_THRESHOLDS;
-  const [out, into, long] = await Promise.all([
+  const [out, into] = await Promise.all([
     callFanAboveThreshold(generationId, "out", {
       minConfidence: t.fanMinConfidence,
       floor: t.godFunction.floor,
@@ -108,14 +125,7 @@ async function fanFindings(generationId: string): Promise<FindingDraft[]> {
       minPopulation: t.percentileMinFunctions,
       limit: t.maxPerCategory,
     }),
-    longFunctions(generationId, t.longFunction.low, t.maxPerCategory),
   ]);
-  const located = (r: FanRow) => ({
-    path: r.path,
-    startLine: r.startLine,
-    endLine: r.endLine,
-    symbolId: r.qualifiedId,
-  });
   return [
     ...out.rows.map((r): FindingDraft => ({
       category: "god-function",
@@ -131,18 +141,19 @@ async function fanFindings(generationId: string): Promise<FindingDraft[]> {
       detail: `High fan-in (threshold ${into.threshold} for this repository): a change here ripples to every caller.`,
       ...located(r),
     })),
-    ...long.map((r): FindingDraft => ({
-      category: "long-function",
-      severity: inTests(
-        r.path,
-        r.value >= t.longFunction.high ? "high" : r.value >= t.longFunction.medium ? "medium" : "low",
-      ),
-      title: `${r.qualifiedName} is ${r.value} lines long`,
-      detail:
-        "Very long functions usually hold several responsibilities; splitting them makes each testable.",
-      ...located(r),
-    })),
   ];
+}
+
+async function longFunctionFindings(generationId: string): Promise<FindingDraft[]> {
+  const t = FINDING_THRESHOLDS.longFunction;
+  const rows = await longFunctions(generationId, t.low, FINDING_THRESHOLDS.maxPerCategory);
+  return rows.map((r) => ({
+    category: "long-function",
+    severity: inTests(r.path, r.value >= t.high ? "high" : r.value >= t.medium ? "medium" : "low"),
+    title: `${r.qualifiedName} is ${r.value} lines long`,
+    detail: "Very long functions usually hold several responsibilities; splitting them makes each testable.",
+    ...located(r),
+  }));
 }
 
 // ----------------------------------------------------------------- cycles
@@ -163,21 +174,20 @@ async function callCycleFindings(generationId: string): Promise<FindingDraft[]> 
     const loop = cyclePath(component, edges);
     const first = ranges.get(loop[0] ?? "");
     const paths = component.map((id) => ranges.get(id)?.path ?? id.split("::")[0] ?? id);
+    const files = new Set(paths).size;
     const severity = cycleSeverity(paths);
     return {
       category: "call-cycle",
       severity,
-      title: `Call cycle through ${plural(component.length, "function")}${
-        new Set(paths).size > 1 ? ` in ${plural(new Set(paths).size, "file")}` : ""
-      }`,
+      title: `Call cycle through ${plural(component.length, "function")}${files > 1 ? ` in ${plural(files, "file")}` : ""}`,
       detail: `${[...loop, loop[0] ?? ""]
         .map((id) => {
           const r = ranges.get(id);
           return r ? `${code(nameOfId(id))} (${r.path}:${r.startLine}-${r.endLine})` : code(nameOfId(id));
         })
-        .join(
-          " → ",
-        )}. Mutual recursion across ${severity === "low" ? "one file" : "files"} makes the control flow hard to follow and to change.`,
+        .join(" → ")}. Functions calling each other in a loop${
+        severity === "low" ? "" : " across files"
+      } make the control flow hard to follow and to change.`,
       path: first?.path ?? null,
       startLine: first?.startLine ?? null,
       endLine: first?.endLine ?? null,
@@ -186,23 +196,26 @@ async function callCycleFindings(generationId: string): Promise<FindingDraft[]> 
   });
 }
 
-/** Call cycles of the previous generation, with line ranges refreshed from this one. */
-async function reusedCallCycles(previousGenerationId: string, generationId: string): Promise<FindingDraft[]> {
-  const previous = await loadFindings(previousGenerationId, "call-cycle");
-  const ids = previous.flatMap((f) => (f.symbolId ? [f.symbolId] : []));
-  const allIds = new Set(ids);
-  for (const f of previous)
-    for (const m of f.detail.matchAll(/`([^`]+)` \(([^:)]+):\d+-\d+\)/g)) allIds.add(`${m[2]}::${m[1]}`);
-  const ranges = await symbolRanges(generationId, [...allIds]);
+/** `name` (path:start-end) as call-cycle details cite each member. */
+const CITED_MEMBER = /`([^`]+)` \(([^:)]+):\d+-\d+\)/g;
+
+/**
+ * The previous generation's call-graph findings, located anew: the functions are the
+ * same, but an edit above one moves its lines (its range, and a cycle's detail).
+ */
+async function carriedOver(previousGenerationId: string, generationId: string): Promise<FindingDraft[]> {
+  const previous = (
+    await Promise.all(CALL_GRAPH_CATEGORIES.map((c) => loadFindings(previousGenerationId, c)))
+  ).flat();
+  const ids = new Set(previous.flatMap((f) => (f.symbolId ? [f.symbolId] : [])));
+  for (const f of previous) for (const m of f.detail.matchAll(CITED_MEMBER)) ids.add(`${m[2]}::${m[1]}`);
+  const ranges = await symbolRanges(generationId, [...ids]);
   return previous.map((f) => {
     const here = f.symbolId ? ranges.get(f.symbolId) : undefined;
-    const detail = f.detail.replace(
-      /`([^`]+)` \(([^:)]+):\d+-\d+\)/g,
-      (whole, name: string, path: string) => {
-        const r = ranges.get(`${path}::${name}`);
-        return r ? `\`${name}\` (${path}:${r.startLine}-${r.endLine})` : whole;
-      },
-    );
+    const detail = f.detail.replace(CITED_MEMBER, (whole, name: string, path: string) => {
+      const r = ranges.get(`${path}::${name}`);
+      return r ? `\`${name}\` (${path}:${r.startLine}-${r.endLine})` : whole;
+    });
     return { ...f, detail, startLine: here?.startLine ?? f.startLine, endLine: here?.endLine ?? f.endLine };
   });
 }
@@ -212,42 +225,29 @@ async function reusedCallCycles(previousGenerationId: string, generationId: stri
  * imports inside functions run late: both are how cycles are deliberately broken, so
  * neither counts.
  */
-async function importCycleFindings(
-  generationId: string,
-  files: WikiFileRow[],
-  imports: ImportRow[],
-): Promise<FindingDraft[]> {
-  const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
-  let live = imports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));
-  let components = findCycles(
-    [],
-    live.map((e) => ({ from: e.srcPath, to: e.dstPath })),
+function importCycleFindings(files: WikiFileRow[], imports: ImportRow[]): FindingDraft[] {
+  const deferred = new Map(
+    files.map((f) => [f.path, new Set([...f.facts.typeOnlyImports, ...f.facts.localImports])]),
   );
-  if (components.length === 0) return [];
-  const members = [...new Set(components.flat())];
-  const functions = (await loadSymbolRanges(generationId, members)).filter(
-    (s) => s.kind === "function" || s.kind === "method",
-  );
-  const insideFunction = (e: ImportRow) =>
-    functions.some((s) => s.path === e.srcPath && s.startLine < e.line && e.line <= s.endLine);
-  live = live.filter((e) => !insideFunction(e));
+  const live = imports.filter((e) => !deferred.get(e.srcPath)?.has(e.line));
   const edges = live.map((e) => ({ from: e.srcPath, to: e.dstPath }));
-  components = findCycles([], edges).slice(0, FINDING_THRESHOLDS.maxCycles);
-  return components.map((component) => {
-    const loop = cyclePath(component, edges);
-    const start = loop[0] ?? component[0] ?? "";
-    const firstImport = live.find((e) => e.srcPath === start && e.dstPath === loop[1 % loop.length]);
-    return {
-      category: "import-cycle",
-      severity: component.length > 2 ? "high" : "medium",
-      title: `Import cycle between ${plural(component.length, "file")}`,
-      detail: `${[...loop, start].map(code).join(" → ")}. Files that import each other load in a fragile order and cannot be understood or tested apart.`,
-      path: start,
-      startLine: firstImport?.line ?? null,
-      endLine: firstImport?.line ?? null,
-      symbolId: null,
-    };
-  });
+  return findCycles([], edges)
+    .slice(0, FINDING_THRESHOLDS.maxCycles)
+    .map((component) => {
+      const loop = cyclePath(component, edges);
+      const start = loop[0] ?? component[0] ?? "";
+      const firstImport = live.find((e) => e.srcPath === start && e.dstPath === loop[1 % loop.length]);
+      return {
+        category: "import-cycle",
+        severity: component.length > 2 ? "high" : "medium",
+        title: `Import cycle between ${plural(component.length, "file")}`,
+        detail: `${[...loop, start].map(code).join(" → ")}. Files that import each other load in a fragile order and cannot be understood or tested apart.`,
+        path: start,
+        startLine: firstImport?.line ?? null,
+        endLine: firstImport?.line ?? null,
+        symbolId: null,
+      };
+    });
 }
 
 // ------------------------------------------------------- swallowed exceptions

@@ -22,8 +22,9 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { getFileContent, type EdgeInsert } from "../db/index-store.ts";
+import { getFileContent } from "../db/index-store.ts";
 import {
+  changedEdges,
   copyWikiPages,
   insertFindings,
   insertWikiPages,
@@ -33,7 +34,6 @@ import {
   loadPageIndex,
   loadPageSymbols,
   loadWikiFiles,
-  previousEdgesOfSources,
   type CallRow,
   type ImportRow,
   type PageSymbolRow,
@@ -62,9 +62,7 @@ export const WIKI_FORMAT_VERSION = 1;
 export interface WikiChanges {
   changedPaths: string[];
   removedPaths: string[];
-  /** edges the resolver produced in this build (the rest were copied unchanged) */
-  edges: EdgeInsert[];
-  /** symbols outside changed files whose edges were re-resolved */
+  /** symbols outside changed files whose edges were re-resolved (every other edge was copied) */
   redoSources: string[];
   /** every import edge was re-resolved (files were added or removed) */
   allImports: boolean;
@@ -144,7 +142,9 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
   const oldBySlug = new Map(previousPages.map((p) => [p.slug, p]));
 
   const diff =
-    comparable && input.changes && input.previous ? await edgeDiff(input.previous.id, input.changes) : null;
+    comparable && input.changes && input.previous
+      ? await edgeDiff(input.previous.id, generationId, input.changes)
+      : null;
   const codeFiles = files.filter((f) => f.kind === "code");
   const codePaths = new Set(codeFiles.map((f) => f.path));
 
@@ -210,8 +210,7 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     generationId,
     files,
     imports,
-    reuseCallCyclesFrom:
-      comparable && diff && !diff.callsChanged && input.previous ? input.previous.id : null,
+    sameCallGraphAs: comparable && diff && !diff.callsChanged && input.previous ? input.previous.id : null,
   });
   await insertFindings(generationId, findings);
 
@@ -228,32 +227,25 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
 
 /**
  * Which resolved call and import edges differ from the previous generation. Only the
- * sources the resolver re-resolved can differ (every other edge was copied), so their
- * old edges are compared with the ones it produced.
+ * sources the resolver re-resolved can differ (every other edge was copied), so the
+ * comparison is limited to them.
  */
 async function edgeDiff(
   previousGenerationId: string,
+  generationId: string,
   changes: WikiChanges,
 ): Promise<{ paths: Set<string>; callsChanged: boolean }> {
-  const old = await previousEdgesOfSources(previousGenerationId, {
+  const changed = await changedEdges(previousGenerationId, generationId, {
     paths: [...changes.changedPaths, ...changes.removedPaths],
     sourceIds: changes.redoSources,
     allImports: changes.allImports,
   });
-  const key = (e: { kind: string; srcId: string; dstId: string | null }) => `${e.kind}|${e.srcId}|${e.dstId}`;
-  const fresh = changes.edges.filter((e) => (e.kind === "calls" || e.kind === "imports") && e.dstId !== null);
-  const oldKeys = new Set(old.map(key));
-  const freshKeys = new Set(fresh.map(key));
   const paths = new Set<string>();
-  let callsChanged = false;
-  const mark = (e: { kind: string; srcPath: string; dstPath: string | null }) => {
+  for (const e of changed) {
     paths.add(e.srcPath);
-    if (e.dstPath) paths.add(e.dstPath);
-    if (e.kind === "calls") callsChanged = true;
-  };
-  for (const e of fresh) if (!oldKeys.has(key(e))) mark(e);
-  for (const e of old) if (!freshKeys.has(key(e))) mark(e);
-  return { paths, callsChanged };
+    paths.add(e.dstPath);
+  }
+  return { paths, callsChanged: changed.some((e) => e.kind === "calls") };
 }
 
 function filePageCandidates(

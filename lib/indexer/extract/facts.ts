@@ -49,6 +49,8 @@ export interface FileFacts {
   todoCount: number;
   /** lines of imports used only for type checking (`if TYPE_CHECKING:`, `import type`) */
   typeOnlyImports: number[];
+  /** lines of imports made inside a function body (run late, when it is called) */
+  localImports: number[];
   /** module-level names and the line of their first top-level assignment */
   state: Record<string, number>;
 }
@@ -59,6 +61,7 @@ export const EMPTY_FACTS: FileFacts = {
   todos: [],
   todoCount: 0,
   typeOnlyImports: [],
+  localImports: [],
   state: {},
 };
 
@@ -80,6 +83,7 @@ export function extractFacts(language: CodeLanguage, root: Node, source: string)
     todos: [],
     todoCount: 0,
     typeOnlyImports: [],
+    localImports: [],
     state: {},
   };
   switch (language) {
@@ -131,12 +135,22 @@ function pythonFacts(root: Node, source: string, facts: FileFacts): void {
       if (left?.type === "identifier") recordState(facts, text(left, source), left);
     }
   }
+  for (const statement of root.descendantsOfType(["import_statement", "import_from_statement"])) {
+    if (insideFunction(statement)) facts.localImports.push(statement.startPosition.row + 1);
+  }
   if (source.includes("except")) {
     for (const clause of root.descendantsOfType("except_clause")) {
       const swallowed = pythonHandler(clause, source);
       if (swallowed) facts.swallowed.push(swallowed);
     }
   }
+}
+
+function insideFunction(node: Node): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent.type === "function_definition") return true;
+  }
+  return false;
 }
 
 function isTypeCheckingGuard(node: Node, source: string): boolean {
