@@ -8,7 +8,7 @@ import "server-only";
 import { EMPTY_FACTS, type FileFacts } from "../indexer/extract/facts.ts";
 import { indexText } from "../search/tokenize.ts";
 import type { DiagramPart } from "../qa/types.ts";
-import { chunkPathOf, OVERVIEW_CHUNK_PATH } from "../wiki/slugs.ts";
+import { chunkPathOf } from "../wiki/slugs.ts";
 import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
 import { db, type Db } from "./client.ts";
 import { bulkInsert, syncFts } from "./index-store.ts";
@@ -264,7 +264,7 @@ export async function loadEntryPointCandidates(
 
 export interface StoredPageIndex {
   slug: string;
-  kind: string;
+  kind: WikiPageKind;
   sourcePath: string | null;
   inputHash: string;
   modelWritten: boolean;
@@ -276,45 +276,47 @@ export async function loadPageIndex(generationId: string): Promise<StoredPageInd
     where: { generationId },
     select: { slug: true, kind: true, sourcePath: true, inputHash: true, modelWritten: true },
   });
-  return rows;
+  return rows.map((r) => ({ ...r, kind: r.kind as WikiPageKind }));
 }
 
 /** Copies pages (and their search chunks, with FTS rows) unchanged from one generation to another. */
 export async function copyWikiPages(
   fromGenerationId: string,
   toGenerationId: string,
-  slugs: string[],
+  pages: { slug: string; kind: WikiPageKind; sourcePath: string | null }[],
 ): Promise<void> {
-  if (slugs.length === 0) return;
+  if (pages.length === 0) return;
   const client = await db();
-  await withTempTable(client, "wiki_keep_slugs", slugs, async () => {
-    await client.$executeRawUnsafe(
-      `INSERT INTO "WikiPage" ("generationId", slug, kind, title, "sourcePath", summary, content, diagram,
-                               "inputHash", "modelWritten", "updatedAt")
-       SELECT ?, slug, kind, title, "sourcePath", summary, content, diagram, "inputHash", "modelWritten", "updatedAt"
-         FROM "WikiPage" WHERE "generationId" = ? AND slug IN (SELECT value FROM temp.wiki_keep_slugs)`,
-      toGenerationId,
-      fromGenerationId,
-    );
-    // A page's chunk has the page's chunk path (the file, the folder, or README for the overview).
-    const before = await client.chunk.aggregate({ _max: { id: true } });
+  await withTempTable(
+    client,
+    "wiki_keep_slugs",
+    pages.map((p) => p.slug),
+    async () => {
+      await client.$executeRawUnsafe(
+        `INSERT INTO "WikiPage" ("generationId", slug, kind, title, "sourcePath", summary, content, diagram,
+                                 "inputHash", "modelWritten", "updatedAt")
+         SELECT ?, slug, kind, title, "sourcePath", summary, content, diagram, "inputHash", "modelWritten", "updatedAt"
+           FROM "WikiPage" WHERE "generationId" = ? AND slug IN (SELECT value FROM temp.wiki_keep_slugs)`,
+        toGenerationId,
+        fromGenerationId,
+      );
+    },
+  );
+  // A page's chunk has the page's chunk path: its file, its folder, or README for the overview.
+  const before = await client.chunk.aggregate({ _max: { id: true } });
+  await withTempTable(client, "wiki_keep_chunks", pages.map(chunkPathOf), async () => {
     await client.$executeRawUnsafe(
       `INSERT INTO "Chunk" ("generationId", "fileId", path, kind, "symbolId", title, "startLine", "endLine", text,
                             "searchText", tokens)
        SELECT ?, nf.id, c.path, c.kind, c."symbolId", c.title, c."startLine", c."endLine", c.text, c."searchText", c.tokens
-         FROM "Chunk" c
-         JOIN "WikiPage" p ON p."generationId" = ? AND p.slug IN (SELECT value FROM temp.wiki_keep_slugs)
-              AND c.path = (CASE WHEN p.kind = 'overview' THEN ? ELSE p."sourcePath" END)
-         LEFT JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
-        WHERE c."generationId" = ? AND c.kind = 'wiki'`,
+         FROM "Chunk" c LEFT JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
+        WHERE c."generationId" = ? AND c.kind = 'wiki' AND c.path IN (SELECT value FROM temp.wiki_keep_chunks)`,
       toGenerationId,
-      toGenerationId,
-      OVERVIEW_CHUNK_PATH,
       toGenerationId,
       fromGenerationId,
     );
-    await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
   });
+  await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
 }
 
 async function withTempTable(
@@ -342,8 +344,9 @@ export function pageChunkText(page: Pick<WikiPageDraft, "title" | "summary" | "c
   const text = `${page.title}\n\n${page.summary}\n\n${page.content}`;
   return text.length > MAX_CHUNK_CHARS ? `${text.slice(0, MAX_CHUNK_CHARS)}\n…` : text;
 }
-// Past a few thousand characters a page adds little to search and costs FTS indexing time.
-const MAX_CHUNK_CHARS = 5000;
+// Past a few thousand characters a page adds little to search (its code has its own
+// chunks), and every copied chunk is indexed again by FTS in each generation.
+const MAX_CHUNK_CHARS = 3000;
 
 /** Stores newly generated pages and their search chunks (kind "wiki"). */
 export async function insertWikiPages(generationId: string, pages: WikiPageDraft[]): Promise<void> {

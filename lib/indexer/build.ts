@@ -43,7 +43,8 @@ import { extractSource } from "./extract/index.ts";
 import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
 import { embedGeneration } from "./embed.ts";
-import { createLanguageModel, providerFromEnv, type ConfiguredModel } from "../llm/providers.ts";
+import { loadEngineSettings } from "../admin/settings.ts";
+import type { ConfiguredModel } from "../llm/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
 
 /**
@@ -287,7 +288,8 @@ export async function buildGeneration(
             allImports,
           }
         : null,
-      model: options.wikiModel === undefined ? createLanguageModel(providerFromEnv()) : options.wikiModel,
+      // The model questions use (the admin's choice over the environment), or none.
+      model: options.wikiModel === undefined ? (await loadEngineSettings()).model : options.wikiModel,
     });
     await phaseDone("wiki");
 

@@ -203,7 +203,12 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
   }
 
-  if (input.previous && copy.length) await copyWikiPages(input.previous.id, generationId, copy);
+  if (input.previous && copy.length)
+    await copyWikiPages(
+      input.previous.id,
+      generationId,
+      copy.flatMap((slug) => oldBySlug.get(slug) ?? []),
+    );
   await insertWikiPages(generationId, drafts);
 
   const findings = await computeFindings({
@@ -314,18 +319,25 @@ async function folderCandidates(
   const topLevelSymbols = async (paths: string[]): Promise<Map<string, PageSymbolRow[]>> =>
     loadedTopLevel ?? groupBy(await loadPageSymbols(generationId, paths, { topLevel: true }), (s) => s.path);
 
+  // Imports touching each folder's own files: from it, or into it (once when both).
+  const importsOf = new Map<string, ImportRow[]>();
+  const addImport = (dir: string, e: ImportRow) => {
+    const list = importsOf.get(dir);
+    if (list) list.push(e);
+    else importsOf.set(dir, [e]);
+  };
+  for (const e of imports) {
+    addImport(dirOf(e.srcPath), e);
+    if (dirOf(e.dstPath) !== dirOf(e.srcPath)) addImport(dirOf(e.dstPath), e);
+  }
   const directoryInput = (
     dir: string,
-  ): Omit<DirectoryInput, "files" | "readme"> & { direct: WikiFileRow[] } => {
-    const direct = filesIn.get(dir) ?? [];
-    const own = new Set(direct.map((f) => f.path));
-    return {
-      path: dir,
-      direct,
-      subdirs: (subdirsOf.get(dir) ?? []).map((d) => ({ path: d, codeFiles: codeCount.get(d) ?? 0 })),
-      imports: imports.filter((e) => own.has(e.srcPath) || own.has(e.dstPath)),
-    };
-  };
+  ): Omit<DirectoryInput, "files" | "readme"> & { direct: WikiFileRow[] } => ({
+    path: dir,
+    direct: filesIn.get(dir) ?? [],
+    subdirs: (subdirsOf.get(dir) ?? []).map((d) => ({ path: d, codeFiles: codeCount.get(d) ?? 0 })),
+    imports: importsOf.get(dir) ?? [],
+  });
   const complete = async (partial: ReturnType<typeof directoryInput>): Promise<DirectoryInput> => {
     const symbols = await topLevelSymbols(partial.direct.filter((f) => f.kind === "code").map((f) => f.path));
     const listed: ListedFile[] = partial.direct.map((f) => ({ ...f, symbols: symbols.get(f.path) ?? [] }));
