@@ -15,5 +15,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    setupFiles: ["lib/test-support/isolate-env.ts"],
   },
 });

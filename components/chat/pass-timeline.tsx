@@ -8,6 +8,14 @@
 import Link from "next/link";
 import { useId } from "react";
 import { sourceHref } from "@/components/source/source-href";
+import { OVERVIEW_CHUNK_PATH, slugForPath, wikiHref } from "@/lib/wiki/slugs";
+
+/** Wiki pages in context link to the page itself (folder and overview pages are not files). */
+function wikiPageHref(repositoryId: string, chunkPath: string): string {
+  if (chunkPath === OVERVIEW_CHUNK_PATH) return wikiHref(repositoryId, "");
+  const last = chunkPath.split("/").pop() ?? "";
+  return wikiHref(repositoryId, slugForPath(chunkPath, /\.[A-Za-z0-9]+$/.test(last)));
+}
 import { describeStopReason, formatCount, formatMs } from "@/components/ui/format";
 import type { ClassificationPart, PassPart } from "@/lib/qa/types";
 
@@ -96,13 +104,17 @@ export function PassTimeline({
                   {pass.added.map((item, i) => (
                     <li key={`${item.path}:${item.startLine}:${i}`}>
                       <Link
-                        href={sourceHref({
-                          repositoryId,
-                          path: item.path,
-                          startLine: item.startLine,
-                          endLine: item.endLine,
-                          generationId,
-                        })}
+                        href={
+                          item.kind === "wiki"
+                            ? wikiPageHref(repositoryId, item.path)
+                            : sourceHref({
+                                repositoryId,
+                                path: item.path,
+                                startLine: item.startLine,
+                                endLine: item.endLine,
+                                generationId,
+                              })
+                        }
                       >
                         {item.title || `${item.path}:${item.startLine}-${item.endLine}`}
                       </Link>{" "}

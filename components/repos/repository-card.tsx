@@ -75,9 +75,17 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
       ) : null}
       <div className="repo-actions">
         {active ? (
-          <Link className="button" href={chatHref} data-testid="open-chat">
-            Ask questions
-          </Link>
+          <>
+            <Link className="button" href={chatHref} data-testid="open-chat">
+              Ask questions
+            </Link>
+            <Link className="button secondary" href={`${chatHref}/wiki`} data-testid="open-wiki">
+              Wiki
+            </Link>
+            <Link className="button secondary" href={`${chatHref}/issues`} data-testid="open-issues">
+              Issues
+            </Link>
+          </>
         ) : null}
         <button
           type="button"

@@ -220,6 +220,7 @@ export async function runLoop(
       startLine: i.startLine,
       endLine: i.endLine,
       reason: i.reason,
+      kind: i.kind,
     }));
     part.addedTokens = added.reduce((n, i) => n + i.tokens, 0);
     part.contextTokens = context.tokens;

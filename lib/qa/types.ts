@@ -52,7 +52,7 @@ export interface PassPart {
   /** gaps resolved at the start of this pass (from the previous pass's list) */
   gaps: GapReport[];
   /** context items added in this pass */
-  added: { title: string; path: string; startLine: number; endLine: number; reason: string }[];
+  added: { title: string; path: string; startLine: number; endLine: number; reason: string; kind?: string }[];
   addedTokens: number;
   contextTokens: number;
   reasoning: string | null;

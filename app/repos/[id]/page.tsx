@@ -57,6 +57,24 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
           <Link href="/" className="small">
             All repositories
           </Link>
+          {repository.active ? (
+            <>
+              <Link
+                href={`/repos/${encodeURIComponent(repository.id)}/wiki`}
+                className="small"
+                data-testid="nav-wiki"
+              >
+                Wiki
+              </Link>
+              <Link
+                href={`/repos/${encodeURIComponent(repository.id)}/issues`}
+                className="small"
+                data-testid="nav-issues"
+              >
+                Issues
+              </Link>
+            </>
+          ) : null}
           <Link
             href={`/repos/${encodeURIComponent(repository.id)}`}
             className="button secondary"
