@@ -13,7 +13,9 @@ if ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-npm ci --no-audit --no-fund
+# `npm install` honours package-lock.json; `npm ci` rejects locks written with
+# omit-lockfile-registry-resolved (this workplace's npm setting) for other platforms' optional packages.
+npm install --no-audit --no-fund
 mkdir -p test-results
 
 echo "== lint";        npm run --silent lint

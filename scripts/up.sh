@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  # `npm install` honours package-lock.json (`npm ci` rejects locks written without registry URLs).
+  npm install --no-audit --no-fund
 fi
 npm run --silent db:migrate
 npm run --silent wayfinder -- index "${WAYFINDER_REPO:-$PWD}"
