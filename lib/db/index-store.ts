@@ -8,6 +8,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { WayfinderError } from "../errors.ts";
 import { db, type Db } from "./client.ts";
+import { withTempTable } from "./temp-table.ts";
 
 /** A build whose heartbeat is older than this is considered dead (killed process). */
 export const STALE_BUILD_MS = 60_000;
@@ -476,51 +477,44 @@ export async function copyUnchanged(
 ): Promise<Map<string, number>> {
   const client = await db();
   if (paths.length === 0) return new Map();
-  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.keep_paths`);
-  await client.$executeRawUnsafe(`CREATE TEMP TABLE keep_paths (path TEXT PRIMARY KEY)`);
-  for (const batch of chunks(paths, 500)) {
+  return withTempTable(client, "keep_paths", paths, async () => {
     await client.$executeRawUnsafe(
-      `INSERT OR IGNORE INTO temp.keep_paths (path) VALUES ${batch.map(() => "(?)").join(", ")}`,
-      ...batch,
+      `INSERT INTO "File" ("generationId", path, language, kind, hash, size, lines, imports, "parseErrors", facts)
+       SELECT ?, path, language, kind, hash, size, lines, imports, "parseErrors", facts FROM "File"
+       WHERE "generationId" = ? AND path IN (SELECT value FROM temp.keep_paths)`,
+      toGenerationId,
+      fromGenerationId,
     );
-  }
-  await client.$executeRawUnsafe(
-    `INSERT INTO "File" ("generationId", path, language, kind, hash, size, lines, imports, "parseErrors", facts)
-     SELECT ?, path, language, kind, hash, size, lines, imports, "parseErrors", facts FROM "File"
-     WHERE "generationId" = ? AND path IN (SELECT path FROM temp.keep_paths)`,
-    toGenerationId,
-    fromGenerationId,
-  );
-  const files = await client.file.findMany({
-    where: { generationId: toGenerationId },
-    select: { id: true, path: true },
+    const files = await client.file.findMany({
+      where: { generationId: toGenerationId },
+      select: { id: true, path: true },
+    });
+    const ids = new Map(files.map((f) => [f.path, f.id]));
+    const symbolColumns = `path, "qualifiedId", name, "qualifiedName", kind, language, "startLine", "endLine", signature,
+      docstring, "parentId", exported, calls, raises, mutates, "errorStrings", decorators, bases`;
+    await client.$executeRawUnsafe(
+      `INSERT INTO "Symbol" ("generationId", "fileId", ${symbolColumns})
+       SELECT ?, nf.id, ${symbolColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1s.")}
+       FROM "Symbol" s JOIN "File" nf ON nf."generationId" = ? AND nf.path = s.path
+       WHERE s."generationId" = ? AND s.path IN (SELECT value FROM temp.keep_paths)`,
+      toGenerationId,
+      toGenerationId,
+      fromGenerationId,
+    );
+    const before = await client.chunk.aggregate({ _max: { id: true } });
+    const chunkColumns = `path, kind, "symbolId", title, "startLine", "endLine", text, "searchText", tokens`;
+    await client.$executeRawUnsafe(
+      `INSERT INTO "Chunk" ("generationId", "fileId", ${chunkColumns})
+       SELECT ?, nf.id, ${chunkColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1c.")}
+       FROM "Chunk" c JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
+       WHERE c."generationId" = ? AND c.path IN (SELECT value FROM temp.keep_paths) AND c.kind != 'wiki'`,
+      toGenerationId,
+      toGenerationId,
+      fromGenerationId,
+    );
+    await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
+    return ids;
   });
-  const ids = new Map(files.map((f) => [f.path, f.id]));
-  const symbolColumns = `path, "qualifiedId", name, "qualifiedName", kind, language, "startLine", "endLine", signature,
-    docstring, "parentId", exported, calls, raises, mutates, "errorStrings", decorators, bases`;
-  await client.$executeRawUnsafe(
-    `INSERT INTO "Symbol" ("generationId", "fileId", ${symbolColumns})
-     SELECT ?, nf.id, ${symbolColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1s.")}
-     FROM "Symbol" s JOIN "File" nf ON nf."generationId" = ? AND nf.path = s.path
-     WHERE s."generationId" = ? AND s.path IN (SELECT path FROM temp.keep_paths)`,
-    toGenerationId,
-    toGenerationId,
-    fromGenerationId,
-  );
-  const before = await client.chunk.aggregate({ _max: { id: true } });
-  const chunkColumns = `path, kind, "symbolId", title, "startLine", "endLine", text, "searchText", tokens`;
-  await client.$executeRawUnsafe(
-    `INSERT INTO "Chunk" ("generationId", "fileId", ${chunkColumns})
-     SELECT ?, nf.id, ${chunkColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1c.")}
-     FROM "Chunk" c JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
-     WHERE c."generationId" = ? AND c.path IN (SELECT path FROM temp.keep_paths) AND c.kind != 'wiki'`,
-    toGenerationId,
-    toGenerationId,
-    fromGenerationId,
-  );
-  await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
-  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.keep_paths`);
-  return ids;
 }
 
 /** Recomputes fan-in / fan-out of every symbol of a generation from its call edges. */
@@ -661,34 +655,19 @@ export async function copyEdges(input: {
 }): Promise<number> {
   const client = await db();
   if (input.unchangedPaths.length === 0) return 0;
-  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_keep_paths`);
-  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_skip_src`);
-  await client.$executeRawUnsafe(`CREATE TEMP TABLE edge_keep_paths (path TEXT PRIMARY KEY)`);
-  await client.$executeRawUnsafe(`CREATE TEMP TABLE edge_skip_src (id TEXT PRIMARY KEY)`);
-  for (const batch of chunks(input.unchangedPaths, 500)) {
-    await client.$executeRawUnsafe(
-      `INSERT OR IGNORE INTO temp.edge_keep_paths (path) VALUES ${batch.map(() => "(?)").join(", ")}`,
-      ...batch,
-    );
-  }
-  for (const batch of chunks(input.skipSources, 500)) {
-    await client.$executeRawUnsafe(
-      `INSERT OR IGNORE INTO temp.edge_skip_src (id) VALUES ${batch.map(() => "(?)").join(", ")}`,
-      ...batch,
-    );
-  }
-  const copied = await client.$executeRawUnsafe(
-    `INSERT INTO "Edge" ("generationId", kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line)
+  return withTempTable(client, "edge_keep_paths", input.unchangedPaths, () =>
+    withTempTable(client, "edge_skip_src", input.skipSources, () =>
+      client.$executeRawUnsafe(
+        `INSERT INTO "Edge" ("generationId", kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line)
      SELECT ?, kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line FROM "Edge"
-     WHERE "generationId" = ? AND "srcPath" IN (SELECT path FROM temp.edge_keep_paths)
-       AND "srcId" NOT IN (SELECT id FROM temp.edge_skip_src)
+     WHERE "generationId" = ? AND "srcPath" IN (SELECT value FROM temp.edge_keep_paths)
+       AND "srcId" NOT IN (SELECT value FROM temp.edge_skip_src)
        ${input.includeImports ? "" : "AND kind != 'imports'"}`,
-    input.toGenerationId,
-    input.fromGenerationId,
+        input.toGenerationId,
+        input.fromGenerationId,
+      ),
+    ),
   );
-  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_keep_paths`);
-  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.edge_skip_src`);
-  return copied;
 }
 
 /**

@@ -10,6 +10,7 @@ import { indexText } from "../search/tokenize.ts";
 import type { DiagramPart } from "../qa/types.ts";
 import { chunkPathOf } from "../wiki/slugs.ts";
 import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
+import { withTempTable } from "./temp-table.ts";
 import { db, type Db } from "./client.ts";
 import { bulkInsert, syncFts } from "./index-store.ts";
 
@@ -317,26 +318,6 @@ export async function copyWikiPages(
     );
   });
   await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
-}
-
-async function withTempTable(
-  client: Db,
-  name: string,
-  values: string[],
-  run: () => Promise<void>,
-): Promise<void> {
-  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.${name}`);
-  await client.$executeRawUnsafe(`CREATE TEMP TABLE ${name} (value TEXT PRIMARY KEY)`);
-  try {
-    for (const batch of batches(values))
-      await client.$executeRawUnsafe(
-        `INSERT OR IGNORE INTO temp.${name} (value) VALUES ${batch.map(() => "(?)").join(", ")}`,
-        ...batch,
-      );
-    await run();
-  } finally {
-    await client.$executeRawUnsafe(`DROP TABLE IF EXISTS temp.${name}`);
-  }
 }
 
 /** The text a page is searched and embedded by: title, summary and evidence, capped. */
