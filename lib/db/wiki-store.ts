@@ -11,7 +11,7 @@ import type { DiagramPart } from "../qa/types.ts";
 import { chunkPathOf } from "../wiki/slugs.ts";
 import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
 import { withTempTable } from "./temp-table.ts";
-import { db, type Db } from "./client.ts";
+import { db } from "./client.ts";
 import { bulkInsert, syncFts } from "./index-store.ts";
 
 const BATCH = 500;
