@@ -14,6 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { childProcessEnv } from "../lib/env.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const SHARED = path.resolve(ROOT, "..", "shared", "bench");
@@ -58,7 +59,7 @@ function checkout(repo: string): { dir: string; tags: string[] } {
 function cli(home: string, args: string[]): unknown {
   const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), ...args], {
     cwd: ROOT,
-    env: { ...process.env, WAYFINDER_HOME: home },
+    env: childProcessEnv({ WAYFINDER_HOME: home }),
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -137,7 +138,7 @@ function latencySection(): Record<string, unknown> {
     [...TSX.slice(1), path.join(ROOT, "bench/latency.ts"), "xarray", "3"],
     {
       cwd: ROOT,
-      env: { ...process.env, WAYFINDER_HOME: home },
+      env: childProcessEnv({ WAYFINDER_HOME: home }),
       encoding: "utf8",
     },
   );
@@ -200,7 +201,7 @@ function localizationSection(): Record<string, unknown> {
       [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), dir, file],
       {
         cwd: ROOT,
-        env: { ...process.env, WAYFINDER_HOME: home },
+        env: childProcessEnv({ WAYFINDER_HOME: home }),
         encoding: "utf8",
         maxBuffer: 64 * 1024 * 1024,
       },

@@ -88,3 +88,8 @@ export function env(): Env {
 export function resetEnvForTests(): void {
   cached = undefined;
 }
+
+/** The environment for a child process of ours (CLI workers, the Prisma CLI), with overrides. */
+export function childProcessEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...overrides };
+}

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { env } from "../env.ts";
+import { childProcessEnv, env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 
 const run = promisify(execFile);
@@ -47,7 +47,7 @@ export async function migrateDatabase(): Promise<string> {
   try {
     const { stdout } = await run(prismaBin(), ["migrate", "deploy"], {
       env: {
-        ...process.env,
+        ...childProcessEnv(),
         DATABASE_URL: databaseUrl,
         PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false",
         PRISMA_QUERY_ENGINE_LIBRARY: "/bin/false",
