@@ -4,6 +4,7 @@
  * arguments, typed rows out; the admin services in lib/admin hold the logic.
  */
 import "server-only";
+import type { QuestionMetricInput } from "./metrics.ts";
 import { db } from "./client.ts";
 
 // ------------------------------------------------------------------ settings
@@ -55,22 +56,10 @@ export async function listSettingChanges(input: { limit: number }): Promise<Sett
 
 // ------------------------------------------------------------------- metrics
 
-export interface MetricRow {
+/** A stored question metric: what recordQuestionMetric wrote, with phases still as JSON. */
+export interface MetricRow extends Omit<QuestionMetricInput, "phases"> {
   id: number;
-  repositoryId: string;
-  sessionId: string | null;
-  mode: string;
-  forcedMode: boolean;
-  quality: string;
-  passes: number;
-  gapsIdentified: number;
-  gapsResolved: number;
-  gapsUnresolved: number;
-  tokens: number;
-  latencyMs: number;
   phases: string;
-  fallback: boolean;
-  error: string | null;
   createdAt: Date;
 }
 

@@ -306,24 +306,6 @@ export async function chunksByIds(generationId: string, ids: number[]): Promise<
   });
 }
 
-export async function chunksOfKind(generationId: string, kinds: string[], limit = 200) {
-  const client = await db();
-  return client.chunk.findMany({
-    where: { generationId, kind: { in: kinds } },
-    select: {
-      id: true,
-      path: true,
-      kind: true,
-      symbolId: true,
-      title: true,
-      startLine: true,
-      endLine: true,
-      text: true,
-    },
-    take: limit,
-  });
-}
-
 /** Number of files under a path prefix (to tell a path scope from a vague one). */
 export async function countFilesUnder(generationId: string, prefix: string): Promise<number> {
   const client = await db();

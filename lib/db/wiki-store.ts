@@ -12,7 +12,7 @@ import { chunkPathOf } from "../wiki/slugs.ts";
 import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
 import { withTempTable } from "./temp-table.ts";
 import { db } from "./client.ts";
-import { bulkInsert, syncFts } from "./index-store.ts";
+import { bulkInsert, insertChunks, syncFts } from "./index-store.ts";
 
 const BATCH = 500;
 
@@ -377,7 +377,6 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
     const path = chunkPathOf(p);
     const text = pageChunkText(p);
     return {
-      generationId,
       fileId: p.sourcePath ? (fileIds.get(p.sourcePath) ?? null) : null,
       path,
       kind: "wiki",
@@ -390,26 +389,7 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
       tokens: Math.ceil(text.length / 3.6),
     };
   });
-  const before = await client.chunk.aggregate({ _max: { id: true } });
-  await bulkInsert(
-    client,
-    "Chunk",
-    [
-      "generationId",
-      "fileId",
-      "path",
-      "kind",
-      "symbolId",
-      "title",
-      "startLine",
-      "endLine",
-      "text",
-      "searchText",
-      "tokens",
-    ],
-    chunkRows,
-  );
-  await syncFts(client, generationId, (before._max.id ?? 0) + 1);
+  await insertChunks(generationId, chunkRows);
 }
 
 export interface WikiPageRecord {

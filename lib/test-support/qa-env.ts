@@ -11,14 +11,6 @@ import { fileURLToPath } from "node:url";
 export const SHOP_FIXTURE = fileURLToPath(new URL("../../e2e/fixtures/shop", import.meta.url));
 
 /** Environment variables that would make the app pick a real provider. */
-const PROVIDER_VARS = [
-  "LLM_PROVIDER",
-  "LLM_MODEL",
-  "LLM_BASE_URL",
-  "LLM_API_KEY",
-  "OPENAI_API_KEY",
-  "ANTHROPIC_API_KEY",
-];
 
 /**
  * Points the app at a fresh data directory and migrates it. Call before any database
@@ -31,7 +23,7 @@ export async function setupQaHome(
   process.env.WAYFINDER_HOME = home;
   delete process.env.DATABASE_URL;
   // Tests must never reach a network provider, whatever the developer's shell exports.
-  for (const key of PROVIDER_VARS) delete process.env[key];
+  // Model-provider variables are already stripped for every test file by isolate-env.ts.
   for (const key of Object.keys(process.env)) if (key.startsWith("CGRAG_")) delete process.env[key];
   const { resetEnvForTests } = await import("../env.ts");
   resetEnvForTests();
