@@ -62,9 +62,15 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   );
 
   // Entry points: public functions first, then methods; classes lead to their methods through the graph.
+  // A function the question names is where the trace starts; otherwise prefer public API.
+  const namedInQuestion = new Set(lookupNames(anchors, 8).map((n) => n.split(".").pop() ?? n));
   const entries = entryRanked
     .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : []))
-    .sort((a, b) => entryPriority(b) - entryPriority(a))
+    .sort(
+      (a, b) =>
+        Number(namedInQuestion.has(b.name)) - Number(namedInQuestion.has(a.name)) ||
+        entryPriority(b) - entryPriority(a),
+    )
     .slice(0, 2);
 
   const flows: FlowNode[] = [];
