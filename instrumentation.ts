@@ -11,4 +11,15 @@ export async function register(): Promise<void> {
   await ensureMigrated();
   const { announceAdminToken } = await import("./lib/admin/token");
   announceAdminToken();
+  // Builds whose worker died while the server was down are failed and queued again
+  // (spawn mode also starts their workers). A failure here must not stop the server.
+  const { recoverIndexJobs } = await import("./lib/indexer/jobs");
+  await recoverIndexJobs().then(
+    (r) => {
+      for (const x of r.resumed) {
+        console.log(`[wayfinder] index build ${x.interrupted} was interrupted; resumed as ${x.resumedAs ?? "—"}`);
+      }
+    },
+    (error: unknown) => console.error("[wayfinder] could not recover interrupted index builds:", error),
+  );
 }

@@ -37,6 +37,9 @@ const schema = z.object({
   WAYFINDER_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   WAYFINDER_INDEX_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   WAYFINDER_EMBEDDINGS: boolish.default(true),
+  /** spawn: each web instance starts a worker process per build; external: web instances
+   * only queue builds and a separate `wayfinder worker` process claims and runs them */
+  WAYFINDER_INDEX_WORKER: z.enum(["spawn", "external"]).default("spawn"),
 });
 
 export type RawEnv = z.infer<typeof schema>;

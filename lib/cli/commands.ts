@@ -273,4 +273,5 @@ export const commands: Record<string, Command> = {
   symbol: symbolCommand,
   migrate: migrateCommand,
   "admin-token": (ctx) => import("./admin-commands.ts").then((m) => m.adminTokenCommand(ctx)),
+  worker: (ctx) => import("./worker-command.ts").then((m) => m.workerCommand(ctx)),
 };

@@ -6,6 +6,7 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
+import os from "node:os";
 import { WayfinderError } from "../errors.ts";
 import { db, type Db } from "./client.ts";
 import { withTempTable } from "./temp-table.ts";
@@ -16,14 +17,16 @@ export const STALE_BUILD_MS = 60_000;
 /**
  * Whether a build is still alive: its heartbeat is fresh and, when it ran on this
  * host, its process still exists (a killed worker is noticed at once, not after the
- * heartbeat times out).
+ * heartbeat times out). A worker on another host is judged by its heartbeat alone:
+ * its PID means nothing here. Rows from before workerHost existed count as local.
  */
 export function isBuildAlive(
-  build: { heartbeatAt: Date; workerPid: number | null },
+  build: { heartbeatAt: Date; workerPid: number | null; workerHost?: string | null },
   now = Date.now(),
 ): boolean {
   if (now - build.heartbeatAt.getTime() >= STALE_BUILD_MS) return false;
-  if (build.workerPid && build.workerPid !== process.pid) {
+  const local = !build.workerHost || build.workerHost === os.hostname();
+  if (local && build.workerPid && build.workerPid !== process.pid) {
     try {
       process.kill(build.workerPid, 0);
     } catch (error) {
@@ -54,6 +57,10 @@ export interface GenerationRow {
   startedAt: Date;
   finishedAt: Date | null;
   heartbeatAt: Date;
+  workerPid?: number | null;
+  workerHost?: string | null;
+  /** number of the interrupted generation this build resumes */
+  resumeOf?: number | null;
   error: string | null;
   stats: string;
 }
@@ -187,42 +194,139 @@ export async function listGenerations(repositoryId: string, take = 10): Promise<
   return client.indexGeneration.findMany({ where: { repositoryId }, orderBy: { number: "desc" }, take });
 }
 
+const buildConflict = (b: { number: number; phase: string; status: string }) =>
+  new WayfinderError(
+    "conflict:index_running",
+    b.status === "queued"
+      ? `An index build of this repository is already queued (generation ${b.number}).`
+      : `An index build of this repository is already running (generation ${b.number}, ${b.phase}).`,
+  );
+
+/** What a worker writes when it takes a generation: who it is, and a fresh heartbeat. */
+function claimData(workerPid: number) {
+  const now = new Date();
+  return {
+    status: "building",
+    phase: "discovering",
+    workerPid,
+    workerHost: os.hostname(),
+    startedAt: now,
+    heartbeatAt: now,
+  };
+}
+
 /**
- * Starts a build. Refuses when a live build of the same repository is running;
- * a build whose heartbeat went stale (its process died) is marked failed first.
+ * Starts a build, or (`queued`) enqueues one for a worker to claim. At most one
+ * generation per repository is queued or building at a time: a live build or a
+ * queued job refuses the request with `conflict:index_running`, except that a worker
+ * starting a build claims the queued job instead of creating another. A build whose
+ * worker died (stale heartbeat, or a vanished process on this host) is marked failed
+ * first. Two simultaneous starts cannot both win: the generation number is unique
+ * per repository, and a start that lost the race re-checks and reports the conflict.
  */
-export async function startGeneration(repositoryId: string, workerPid: number): Promise<GenerationRow> {
+export async function startGeneration(
+  repositoryId: string,
+  workerPid: number | null,
+  options: { queued?: boolean; resumeOf?: number } = {},
+): Promise<GenerationRow> {
+  if (!options.queued && workerPid === null) throw new Error("A build needs its worker's pid.");
   const client = await db();
-  return client.$transaction(async (tx) => {
-    const building = await tx.indexGeneration.findMany({ where: { repositoryId, status: "building" } });
-    for (const b of building) {
-      if (isBuildAlive(b)) {
-        throw new WayfinderError(
-          "conflict:index_running",
-          `An index build of this repository is already running (generation ${b.number}, ${b.phase}).`,
-        );
+  const attempt = () =>
+    client.$transaction(async (tx) => {
+      const pending = await tx.indexGeneration.findMany({
+        where: { repositoryId, status: { in: ["building", "queued"] } },
+        orderBy: { number: "asc" },
+      });
+      const last = await tx.indexGeneration.findFirst({ where: { repositoryId }, orderBy: { number: "desc" } });
+      const next = (last?.number ?? 0) + 1;
+      for (const b of pending) {
+        if (b.status === "queued") {
+          if (options.queued) throw buildConflict(b);
+          const claimed = await tx.indexGeneration.updateMany({
+            where: { id: b.id, status: "queued" },
+            data: claimData(workerPid!),
+          });
+          if (claimed.count !== 1) throw buildConflict(b);
+          return tx.indexGeneration.findUniqueOrThrow({ where: { id: b.id } });
+        }
+        if (isBuildAlive(b)) throw buildConflict(b);
+        await tx.indexGeneration.updateMany({
+          where: { id: b.id, status: "building" },
+          data: {
+            status: "failed",
+            error:
+              options.resumeOf === b.number
+                ? `Interrupted: the indexing process stopped; resumed as generation ${next}.`
+                : "Interrupted: the indexing process stopped.",
+            finishedAt: new Date(),
+          },
+        });
       }
-      await tx.indexGeneration.update({
-        where: { id: b.id },
+      return tx.indexGeneration.create({
         data: {
-          status: "failed",
-          error: "Interrupted: the indexing process stopped.",
-          finishedAt: new Date(),
+          id: randomUUID(),
+          repositoryId,
+          number: next,
+          resumeOf: options.resumeOf ?? null,
+          ...(options.queued ? { status: "queued", phase: "queued" } : claimData(workerPid!)),
         },
       });
-    }
-    const last = await tx.indexGeneration.findFirst({ where: { repositoryId }, orderBy: { number: "desc" } });
-    return tx.indexGeneration.create({
-      data: {
-        id: randomUUID(),
-        repositoryId,
-        number: (last?.number ?? 0) + 1,
-        status: "building",
-        phase: "discovering",
-        workerPid,
-      },
     });
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof WayfinderError) throw error;
+      // Lost a race (unique generation number, or a write lock): whoever won now holds it.
+      const holder = await client.indexGeneration.findFirst({
+        where: { repositoryId, status: { in: ["building", "queued"] } },
+        orderBy: { number: "desc" },
+      });
+      if (holder && (holder.status === "queued" || isBuildAlive(holder))) throw buildConflict(holder);
+      if (tries >= 3) throw error;
+    }
+  }
+}
+
+/**
+ * Claims a queued job for this worker: the one update that moves it from queued to
+ * building wins, so two workers never build the same job. Null when another worker
+ * (or a build started by hand) took it first.
+ */
+export async function claimQueuedGeneration(
+  generationId: string,
+  workerPid: number,
+): Promise<GenerationRow | null> {
+  const client = await db();
+  const claimed = await client.indexGeneration.updateMany({
+    where: { id: generationId, status: "queued" },
+    data: claimData(workerPid),
   });
+  return claimed.count === 1 ? client.indexGeneration.findUnique({ where: { id: generationId } }) : null;
+}
+
+/** Queued jobs, oldest first (what `wayfinder worker` claims). */
+export async function listQueuedGenerations(take = 20): Promise<GenerationRow[]> {
+  const client = await db();
+  return client.indexGeneration.findMany({ where: { status: "queued" }, orderBy: { startedAt: "asc" }, take });
+}
+
+/** Builds marked building whose worker is gone (stale heartbeat or, on this host, no such process). */
+export async function listDeadBuilds(): Promise<GenerationRow[]> {
+  const client = await db();
+  const building = await client.indexGeneration.findMany({ where: { status: "building" } });
+  const now = Date.now();
+  return building.filter((b) => !isBuildAlive(b, now));
+}
+
+/** Fails a job that never started (its worker could not run); a claimed one is left alone. */
+export async function failQueuedGeneration(generationId: string, error: string): Promise<boolean> {
+  const client = await db();
+  const { count } = await client.indexGeneration.updateMany({
+    where: { id: generationId, status: "queued" },
+    data: { status: "failed", error: error.slice(0, 2000), finishedAt: new Date() },
+  });
+  return count === 1;
 }
 
 export async function reportProgress(
@@ -291,7 +395,7 @@ export async function collectGarbage(repositoryId: string): Promise<string[]> {
   const doomed: string[] = [];
   let keptSuperseded = 0;
   for (const g of generations) {
-    if (g.status === "ready") continue;
+    if (g.status === "ready" || g.status === "queued") continue;
     if (g.status === "building" && isBuildAlive(g, now)) continue;
     if (g.status === "superseded" && keptSuperseded++ < 1) continue;
     doomed.push(g.id);

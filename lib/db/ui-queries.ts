@@ -25,9 +25,9 @@ export interface GenerationStatsView {
 export interface BuildView {
   generationId: string;
   number: number;
-  /** building | ready | failed | superseded | deleted; a dead build reads as failed */
+  /** queued | building | ready | failed | superseded | deleted; a dead build reads as failed */
   status: string;
-  /** true while a build is running and its heartbeat is fresh */
+  /** true while a build is queued, or running with a fresh heartbeat */
   live: boolean;
   phase: string;
   filesDone: number;
@@ -79,7 +79,7 @@ function buildView(row: GenerationRow, now: number): BuildView {
     generationId: row.id,
     number: row.number,
     status: dead ? "failed" : row.status,
-    live: row.status === "building" && !dead,
+    live: (row.status === "building" && !dead) || row.status === "queued",
     phase: row.phase,
     filesDone: row.filesDone,
     filesTotal: row.filesTotal,

@@ -33,6 +33,7 @@ import {
   upsertBlobs,
   type ChunkInsert,
   type EdgeInsert,
+  type GenerationRow,
   type RepositoryRow,
   type SymbolInsert,
 } from "../db/index-store.ts";
@@ -115,6 +116,8 @@ export interface BuildOptions {
   maxFileBytes?: number;
   /** The model that writes wiki summaries; defaults to the configured provider (null: evidence only). */
   wikiModel?: ConfiguredModel | null;
+  /** A generation this process already claimed (a queued job); otherwise one is started (or a queued one claimed). */
+  generation?: GenerationRow;
 }
 
 export interface BuildResult {
@@ -141,7 +144,7 @@ export async function buildGeneration(
   options: BuildOptions = {},
 ): Promise<BuildStats> {
   const started = performance.now();
-  const generation = await startGeneration(repository.id, process.pid);
+  const generation = options.generation ?? (await startGeneration(repository.id, process.pid));
   const progress: BuildProgress = { phase: "discovering", filesDone: 0, filesTotal: 0 };
   let lastReport = 0;
   const report = async (force = false) => {

@@ -1,33 +1,49 @@
 /**
- * Background index builds for the web app. A request registers a repository or asks
- * for a re-index and is answered as soon as the build has really started (its
- * IndexGeneration row exists); the build itself runs on.
+ * Index builds as jobs that outlive the web process. A request registers a repository
+ * or asks for a re-index; the job is a `queued` IndexGeneration row, created in one
+ * transaction that refuses a second job while one is queued or building
+ * (`conflict:index_running`, across processes and hosts: lib/db/index-store.ts
+ * startGeneration). Who runs the job depends on WAYFINDER_INDEX_WORKER:
  *
- * Builds run in a worker process (the CLI's `index` command, which calls
- * buildGeneration), not inside the web server: parsing is CPU work that hardly ever
- * yields to the event loop, so an in-process build froze every request, progress
- * polls included, until parsing ended. A worker also keeps a crashing parser away
- * from the server. Progress and failures are persisted by buildGeneration in the
- * IndexGeneration row, so readers poll the database, never the worker. Being the CLI
- * command, the worker also re-checks the golden questions after a successful build.
+ * - `spawn` (default): this web process starts a worker (the CLI's `index` command,
+ *   which claims the queued job and calls buildGeneration) and answers once the worker
+ *   has claimed it. The worker is detached — its own process group, output to a log
+ *   file under WAYFINDER_HOME/logs — so stopping or restarting the web server does not
+ *   stop the build; a restarted server sees it by its heartbeat.
+ * - `external`: web instances only queue; a separate long-running `wayfinder worker`
+ *   (lib/indexer/worker.ts) claims queued jobs and builds them.
+ *
+ * Builds never run inside the web server: parsing is CPU work that hardly ever yields
+ * to the event loop. Progress and failures are stored in the generation row, so
+ * readers poll the database, never the worker.
+ *
+ * Restart: recoverIndexJobs (run when the server starts, and by `wayfinder worker`)
+ * fails every build whose worker is dead ("Interrupted: …") and resumes it as a fresh
+ * queued build with `resumeOf` set — cheap, since a build is incremental against the
+ * last ready generation.
  */
 import "server-only";
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
-import { WayfinderError } from "../errors.ts";
+import { childProcessEnv, env } from "../env.ts";
+import { WayfinderError, isWayfinderError } from "../errors.ts";
 import {
   createRepository,
+  failQueuedGeneration,
   findRepository,
-  listGenerations,
+  getGeneration,
+  listDeadBuilds,
+  listQueuedGenerations,
   requireRepository,
-  STALE_BUILD_MS,
+  startGeneration,
+  type GenerationRow,
   type RepositoryRow,
 } from "../db/index-store.ts";
 import { resolveRepositoryRoot } from "./discover.ts";
 
 // Workers started by this process, by repository id. Kept on globalThis so a dev-server
-// hot reload does not forget a running build and start a second one.
-// The value is null while the worker is being started.
+// hot reload does not forget a running build. The value is null while one is starting.
 const globalForJobs = globalThis as unknown as { wayfinderIndexJobs?: Map<string, ChildProcess | null> };
 const running = (globalForJobs.wayfinderIndexJobs ??= new Map());
 
@@ -37,103 +53,158 @@ const START_TIMEOUT_MS = 60_000;
 const alreadyRunning = () =>
   new WayfinderError("conflict:index_running", "An index build of this repository is already running.");
 
+/** Whether this process has a worker running for the repository (other processes: see the generation row). */
 export function isIndexJobRunning(repositoryId: string): boolean {
   return running.has(repositoryId);
 }
 
-/** Number of the newest generation, and whether a live build (fresh heartbeat) holds it. */
-async function latestBuild(repositoryId: string): Promise<{ number: number; live: boolean }> {
-  const [latest] = await listGenerations(repositoryId, 1);
-  if (!latest) return { number: 0, live: false };
-  const live = latest.status === "building" && Date.now() - latest.heartbeatAt.getTime() < STALE_BUILD_MS;
-  return { number: latest.number, live };
+/** Where a worker for this job writes its output (WAYFINDER_HOME/logs). */
+export function workerLogPath(repository: RepositoryRow, generation: { number: number }): string {
+  return path.join(env().home, "logs", `index-${repository.id}-${generation.number}.log`);
 }
 
-function spawnWorker(rootPath: string): ChildProcess {
+function spawnWorker(rootPath: string, logFile: string): ChildProcess {
   const root = process.cwd();
-  // The same entry point as `npm run wayfinder -- index`, with the same module conditions.
-  return spawn(
-    process.execPath,
-    [
-      path.join(root, "node_modules/tsx/dist/cli.mjs"),
-      "--conditions=react-server",
-      path.join(root, "lib/cli/main.ts"),
-      "index",
-      rootPath,
-      "--json",
-    ],
-    { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
-  );
-}
-
-/**
- * Starts a build of the repository's index in a worker. Resolves once the build's
- * generation exists (so an immediate poll sees it); rejects with
- * `conflict:index_running` when a build of this repository is already running, here
- * or in any other process.
- */
-export async function startIndexJob(repository: RepositoryRow): Promise<void> {
-  // Checked and claimed before any await: two simultaneous requests cannot both pass.
-  if (running.has(repository.id)) throw alreadyRunning();
-  running.set(repository.id, null);
-  let worker: ChildProcess | null = null;
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.openSync(logFile, "a");
   try {
-    const before = await latestBuild(repository.id);
-    if (before.live) throw alreadyRunning();
-    const started = spawnWorker(repository.rootPath);
-    worker = started;
-    running.set(repository.id, started);
-    let stderr = "";
-    started.stderr?.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString("utf8")).slice(-4000);
-    });
-    const exited = new Promise<number>((resolve) => {
-      started.on("error", () => resolve(-1));
-      started.on("exit", (code) => resolve(code ?? -1));
-    });
-    void exited.then((code) => {
-      if (running.get(repository.id) === started) running.delete(repository.id);
-      // After the start a failure is stored on the generation (failGeneration); this is for logs.
-      if (code !== 0) {
-        console.error(
-          `[wayfinder] index worker for ${repository.name} exited with ${code}: ${stderr.trim()}`,
-        );
-      }
-    });
-    await waitForStart(repository.id, before.number, exited, () => stderr);
-  } catch (error) {
-    if (worker === null) running.delete(repository.id);
-    throw error;
+    // The same entry point as `npm run wayfinder -- index`, with the same module conditions.
+    // Detached (own process group) and unreferenced: the build outlives this process.
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, "node_modules/tsx/dist/cli.mjs"),
+        "--conditions=react-server",
+        path.join(root, "lib/cli/main.ts"),
+        "index",
+        rootPath,
+        "--json",
+      ],
+      { cwd: root, env: childProcessEnv(), detached: true, stdio: ["ignore", log, log] },
+    );
+    child.unref();
+    return child;
+  } finally {
+    fs.closeSync(log);
   }
 }
 
-async function waitForStart(
-  repositoryId: string,
-  previousNumber: number,
-  exited: Promise<number>,
-  stderr: () => string,
-): Promise<void> {
+function tail(file: string, chars = 4000): string {
+  try {
+    return fs.readFileSync(file, "utf8").slice(-chars);
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Starts a worker for a queued job and waits until it has claimed the job (the build
+ * then runs on without us). A worker that exits before claiming fails the job with the
+ * reason it printed.
+ */
+async function launchWorker(repository: RepositoryRow, job: GenerationRow): Promise<void> {
+  running.set(repository.id, null);
+  const logFile = workerLogPath(repository, job);
+  let started: ChildProcess;
+  try {
+    started = spawnWorker(repository.rootPath, logFile);
+  } catch (error) {
+    running.delete(repository.id);
+    await failQueuedGeneration(job.id, `The index worker could not start: ${String(error)}`);
+    throw error;
+  }
+  running.set(repository.id, started);
   let exitCode: number | null = null;
-  void exited.then((code) => {
+  const done = (code: number) => {
     exitCode = code;
-  });
+    if (running.get(repository.id) === started) running.delete(repository.id);
+    if (code !== 0) {
+      console.error(`[wayfinder] index worker for ${repository.name} exited with ${code}; log: ${logFile}`);
+    }
+  };
+  started.on("error", () => done(-1));
+  started.on("exit", (code) => done(code ?? -1));
+
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if ((await latestBuild(repositoryId)).number > previousNumber) return;
+    const row = await getGeneration(job.id);
+    if (!row || row.status !== "queued") return;
     if (exitCode !== null) {
-      const message = stderr()
+      const message = tail(logFile)
         .match(/error: (.+)/)?.[1]
         ?.trim();
-      if (message && /already running/i.test(message)) throw alreadyRunning();
-      throw new WayfinderError(
-        "unavailable:index_worker",
-        message ? `The index build could not start: ${message}` : "The index build could not start.",
-        { cause: stderr() },
-      );
+      if (message && /already (running|queued)/i.test(message)) throw alreadyRunning();
+      const reason = message
+        ? `The index build could not start: ${message}`
+        : "The index build could not start.";
+      await failQueuedGeneration(job.id, reason);
+      throw new WayfinderError("unavailable:index_worker", reason, { cause: tail(logFile) });
     }
     await new Promise((resolve) => setTimeout(resolve, START_POLL_MS));
   }
   throw new WayfinderError("unavailable:index_worker", "The index build did not start in time.");
+}
+
+/**
+ * Queues a build of the repository's index and, in `spawn` mode, starts its worker.
+ * Resolves once the job exists (so an immediate poll sees it) and, in spawn mode, its
+ * worker has claimed it; rejects with `conflict:index_running` when a build of this
+ * repository is already queued or running, here or in any other process.
+ */
+export async function startIndexJob(
+  repository: RepositoryRow,
+  options: { resumeOf?: number } = {},
+): Promise<GenerationRow> {
+  if (running.has(repository.id)) throw alreadyRunning();
+  const job = await startGeneration(repository.id, null, { queued: true, resumeOf: options.resumeOf });
+  if (env().WAYFINDER_INDEX_WORKER === "spawn") await launchWorker(repository, job);
+  return job;
+}
+
+export interface RecoveryReport {
+  /** interrupted builds, each with the generation that resumes it (null: could not be resumed) */
+  resumed: { repositoryId: string; interrupted: number; resumedAs: number | null; error?: string }[];
+  /** queued jobs given a worker (spawn mode only) */
+  launched: number;
+}
+
+/**
+ * After a restart: fails builds whose worker is dead and queues a fresh build of each
+ * such repository (`resumeOf` = the interrupted generation). In spawn mode it also
+ * starts workers for queued jobs nobody is running (this process queued them and died
+ * before its worker started). Safe to run from several processes at once: the job
+ * transaction lets one of them resume a build, the others see the conflict.
+ */
+export async function recoverIndexJobs(options: { launch?: boolean } = {}): Promise<RecoveryReport> {
+  const launch = options.launch ?? env().WAYFINDER_INDEX_WORKER === "spawn";
+  const report: RecoveryReport = { resumed: [], launched: 0 };
+  for (const dead of await listDeadBuilds()) {
+    try {
+      const job = await startGeneration(dead.repositoryId, null, { queued: true, resumeOf: dead.number });
+      report.resumed.push({ repositoryId: dead.repositoryId, interrupted: dead.number, resumedAs: job.number });
+    } catch (error) {
+      if (!isWayfinderError(error) || error.code !== "conflict:index_running") throw error;
+      report.resumed.push({
+        repositoryId: dead.repositoryId,
+        interrupted: dead.number,
+        resumedAs: null,
+        error: error.message,
+      });
+    }
+  }
+  if (launch) {
+    for (const job of await listQueuedGenerations(100)) {
+      const repository = await findRepository(job.repositoryId);
+      if (!repository || running.has(repository.id)) continue;
+      try {
+        await launchWorker(repository, job);
+        report.launched++;
+      } catch (error) {
+        console.error(`[wayfinder] could not resume indexing ${repository.name}: ${String(error)}`);
+      }
+    }
+  }
+  return report;
 }
 
 /**
@@ -152,7 +223,7 @@ export async function addRepository(input: { path: string; name?: string }): Pro
   return repository;
 }
 
-/** Re-indexes a registered repository; 409 (`conflict:index_running`) while a build runs. */
+/** Re-indexes a registered repository; 409 (`conflict:index_running`) while a build is queued or runs. */
 export async function reindexRepository(id: string): Promise<RepositoryRow> {
   const repository = await requireRepository(id);
   await startIndexJob(repository);
