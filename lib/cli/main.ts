@@ -19,6 +19,7 @@ Commands:
   ask <repo> "<question>" [--quality quick|balanced|thorough] [--mode M] [--max-passes N] [--session ID] [--json]
   retrieve <repo> ("<question>" | --question-file F) --json
   migrate                                   Apply database migrations
+  worker [--once]                           Run queued index builds (WAYFINDER_INDEX_WORKER=external)
   admin-token [--json]                      Print the admin token (generated on first use)
 
 <repo> is a repository name, id, or an indexed path.`;
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
       "max-passes": { type: "string" },
       session: { type: "string" },
       "question-file": { type: "string" },
+      once: { type: "boolean", default: false },
     },
   });
   await ensureMigrated();
