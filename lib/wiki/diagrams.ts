@@ -150,13 +150,19 @@ export function fileCallDiagram(
   return { kind: "call-flow", title: `Calls in and out of ${path}`, mermaid: lines.join("\n"), nodes };
 }
 
-/** A directory's files and the imports between them and the modules around them. */
+/**
+ * A directory's files and the imports between them and the modules around them.
+ * Capped so a big folder stays readable: the most connected files, the modules most
+ * imported to or from, and only the heaviest edges between them (the title says what
+ * was left out).
+ */
 export function directoryImportDiagram(
   dir: string,
   files: string[],
   imports: { srcPath: string; dstPath: string }[],
   maxFiles = 12,
   maxModules = 6,
+  maxEdges = 24,
 ): DiagramPart | null {
   const own = new Set(files);
   const touching = imports.filter((e) => own.has(e.srcPath) || own.has(e.dstPath));
@@ -191,16 +197,21 @@ export function directoryImportDiagram(
     if (!from || !to || from === to) continue;
     edges.set(`${from} ${to}`, (edges.get(`${from} ${to}`) ?? 0) + 1);
   }
-  for (const [key, count] of edges) {
+  const heaviest = [...edges].sort((a, b) => b[1] - a[1]).slice(0, maxEdges);
+  for (const [key, count] of heaviest) {
     const [from, to] = key.split(" ");
     lines.push(count > 1 ? `  ${from} -->|${count}| ${to}` : `  ${from} --> ${to}`);
   }
+  const left = [
+    files.length > shown.length ? `${shown.length} of ${files.length} files` : "",
+    edges.size > heaviest.length ? `${heaviest.length} of ${edges.size} links` : "",
+  ].filter(Boolean);
   const firstFileOf = (module: string) =>
     touching.map((e) => (outside(e.dstPath) ? e.dstPath : e.srcPath)).find((p) => moduleOf(p) === module) ??
     null;
   return {
     kind: "dependencies",
-    title: `Imports of ${dir}`,
+    title: left.length ? `Imports of ${dir} (${left.join(", ")})` : `Imports of ${dir}`,
     mermaid: lines.join("\n"),
     nodes: [
       // The folder itself (the subgraph), located at its first file.
