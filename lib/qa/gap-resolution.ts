@@ -18,6 +18,7 @@ import {
   symbolsWithErrorString,
   type SymbolRecord,
 } from "../db/code-graph.ts";
+import { isSafeRelativePath } from "../indexer/discover.ts";
 import { hybridSearch } from "../search/hybrid.ts";
 import { queryTerms } from "../search/tokenize.ts";
 import { symbolItem, textItem, type ContextItem, type ContextSet, type SourceReader } from "./context.ts";
@@ -103,7 +104,7 @@ export async function resolveGaps(input: GapResolutionInput): Promise<GapResolut
           via: null,
           found: [],
           searched: attempt.searched,
-          note: null,
+          note: attempt.note ?? null,
         });
       }
       continue;
@@ -131,10 +132,17 @@ interface Attempt {
   via: Via | null;
   searched: string[];
   alreadyInContext: string[];
+  note?: string;
 }
+
+const OUTSIDE_NOTE = "names a path outside the repository; only indexed files are read";
 
 async function resolveOne(gap: string, input: GapResolutionInput, budget: number): Promise<Attempt> {
   const target = parseGapTarget(gap);
+  // A model naming "../x.py" or "C:\\x.py" names nothing in the index: nothing is looked up.
+  if (target.path && !isSafeRelativePath(target.path.replace(/^\.?\//, "").split("::")[0] ?? "")) {
+    return { items: [], via: null, searched: [], alreadyInContext: [], note: OUTSIDE_NOTE };
+  }
   const searched: string[] = [];
   const already: string[] = [];
   const { generationId } = input;
