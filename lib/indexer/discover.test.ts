@@ -126,6 +126,17 @@ describe("files that are skipped", () => {
     expect(result.files.find((f) => f.path === "bom.py")?.content.startsWith("def with_bom")).toBe(true);
   });
 
+  it("finds a NUL byte anywhere in a file, not only near its start", async () => {
+    const late = t.makeRepo({
+      "ok.py": "def ok():\n    return 1\n",
+      // Valid UTF-8 (NUL is a valid code point) with the NUL far past the first 8 KB.
+      "late.py": Buffer.concat([Buffer.from(`${"# padding\n".repeat(2000)}x = 1\n`), Buffer.from([0])]),
+    });
+    const result = await discoverFiles(late, { maxFileBytes: 1 << 20 });
+    expect(result.files.map((f) => f.path)).toEqual(["ok.py"]);
+    expect(result.skippedExamples.binary).toEqual(["late.py"]);
+  });
+
   it("keeps skipped content, and anything behind an escaping link, out of the index", async () => {
     const { stats } = await indexRepository(root, { maxFileBytes: 4096 });
     expect(stats.files).toBe(4);

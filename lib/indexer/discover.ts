@@ -252,9 +252,9 @@ function walkListing(root: string): string[] {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** Any NUL byte marks a file binary (a whole-buffer memchr: cheap, and PostgreSQL text rejects NUL). */
 function looksBinary(buffer: Buffer): boolean {
-  const probe = buffer.subarray(0, 8192);
-  return probe.includes(0);
+  return buffer.includes(0);
 }
 
 export function hashContent(content: string | Buffer): string {
