@@ -17,7 +17,9 @@ export async function register(): Promise<void> {
   await recoverIndexJobs().then(
     (r) => {
       for (const x of r.resumed) {
-        console.log(`[wayfinder] index build ${x.interrupted} was interrupted; resumed as ${x.resumedAs ?? "—"}`);
+        console.log(
+          `[wayfinder] index build ${x.interrupted} was interrupted; resumed as ${x.resumedAs ?? "—"}`,
+        );
       }
     },
     (error: unknown) => console.error("[wayfinder] could not recover interrupted index builds:", error),

@@ -237,7 +237,10 @@ export async function startGeneration(
         where: { repositoryId, status: { in: ["building", "queued"] } },
         orderBy: { number: "asc" },
       });
-      const last = await tx.indexGeneration.findFirst({ where: { repositoryId }, orderBy: { number: "desc" } });
+      const last = await tx.indexGeneration.findFirst({
+        where: { repositoryId },
+        orderBy: { number: "desc" },
+      });
       const next = (last?.number ?? 0) + 1;
       for (const b of pending) {
         if (b.status === "queued") {
@@ -308,7 +311,11 @@ export async function claimQueuedGeneration(
 /** Queued jobs, oldest first (what `wayfinder worker` claims). */
 export async function listQueuedGenerations(take = 20): Promise<GenerationRow[]> {
   const client = await db();
-  return client.indexGeneration.findMany({ where: { status: "queued" }, orderBy: { startedAt: "asc" }, take });
+  return client.indexGeneration.findMany({
+    where: { status: "queued" },
+    orderBy: { startedAt: "asc" },
+    take,
+  });
 }
 
 /** Builds marked building whose worker is gone (stale heartbeat or, on this host, no such process). */

@@ -181,7 +181,11 @@ export async function recoverIndexJobs(options: { launch?: boolean } = {}): Prom
   for (const dead of await listDeadBuilds()) {
     try {
       const job = await startGeneration(dead.repositoryId, null, { queued: true, resumeOf: dead.number });
-      report.resumed.push({ repositoryId: dead.repositoryId, interrupted: dead.number, resumedAs: job.number });
+      report.resumed.push({
+        repositoryId: dead.repositoryId,
+        interrupted: dead.number,
+        resumedAs: job.number,
+      });
     } catch (error) {
       if (!isWayfinderError(error) || error.code !== "conflict:index_running") throw error;
       report.resumed.push({

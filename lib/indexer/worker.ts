@@ -75,7 +75,9 @@ export function startIndexWorker(options: WorkerOptions = {}): WorkerHandle {
           }
         },
       });
-      log(`[worker] ${repository.name} generation ${job.number} ready (${stats.files} files, ${stats.seconds}s)`);
+      log(
+        `[worker] ${repository.name} generation ${job.number} ready (${stats.files} files, ${stats.seconds}s)`,
+      );
       const golden = await import("../admin/golden.ts").then((m) => m.runGoldenAfterReindex(repository.id));
       if (golden) log(`[worker] ${repository.name} golden questions ${golden.passed}/${golden.total} passed`);
       return true;
@@ -83,7 +85,9 @@ export function startIndexWorker(options: WorkerOptions = {}): WorkerHandle {
       log(`[worker] ${repository.name} generation ${job.number} failed: ${(error as Error).message}`);
       if (error instanceof WayfinderError && error.code === STOPPED_CODE) {
         // buildGeneration stored the failure; queue the build again for the next worker.
-        await startGeneration(repository.id, null, { queued: true, resumeOf: job.number }).catch(() => undefined);
+        await startGeneration(repository.id, null, { queued: true, resumeOf: job.number }).catch(
+          () => undefined,
+        );
       }
       return false;
     }
