@@ -43,7 +43,7 @@ import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipRea
 import { extractSource } from "./extract/index.ts";
 import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
-import { embedGeneration } from "./embed.ts";
+import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../llm/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
@@ -352,6 +352,7 @@ export async function buildGeneration(
     progress.phase = "done";
     await report(true);
     await collectGarbage(repository.id);
+    await collectVectorGarbage(repository.id);
     await collectBlobs();
     return stats;
   } catch (error) {
@@ -362,6 +363,8 @@ export async function buildGeneration(
           ? error.message
           : String(error);
     await failGeneration(generation.id, message).catch(() => undefined);
+    // A failed build's vectors are never read: drop its collection now (best effort).
+    await collectVectorGarbage(repository.id).catch(() => undefined);
     throw error;
   } finally {
     clearInterval(heartbeat);

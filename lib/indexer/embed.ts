@@ -1,7 +1,8 @@
 /**
- * Embeds a generation's chunks into its own vector collection, then drops the
- * collections of generations that are no longer kept. Chunks identical to one of the
- * previous generation reuse its vector; only new or edited chunks are embedded.
+ * Embeds a generation's chunks into its own vector collection (one per repository and
+ * generation, in either store). Chunks identical to one of the previous generation
+ * reuse its vector; only new or edited chunks are embedded. Collections of generations
+ * that are no longer kept are dropped by collectVectorGarbage after the flip.
  */
 import "server-only";
 import { db } from "../db/client.ts";
@@ -107,13 +108,32 @@ export async function embedGeneration(
   }
   // Durable before the generation flips: a crash after activation must not lose vectors.
   await store.flush();
-  const keep = new Set([
-    name,
-    previousGenerationId ? collectionName(repositoryId, previousGenerationId) : "",
-  ]);
-  const prefix = `repo_${repositoryId}__gen_`.replace(/[^A-Za-z0-9_-]/g, "_");
-  for (const existing of await store.listCollections()) {
-    if (existing.startsWith(prefix) && !keep.has(existing)) await store.dropCollection(existing);
-  }
   return { chunks: rows.length, embedded: todo.length, reused: reused.size };
+}
+
+/**
+ * The vector half of garbage collection (after collectGarbage): drops every
+ * collection of the repository whose generation is not kept — failed, interrupted or
+ * deleted builds, and superseded generations the database no longer keeps. Kept: the
+ * ready one, the superseded ones still in the database, and a queued or running
+ * build's. Returns the dropped collection names.
+ */
+export async function collectVectorGarbage(repositoryId: string): Promise<string[]> {
+  if (!env().WAYFINDER_EMBEDDINGS) return [];
+  const client = await db();
+  const kept = await client.indexGeneration.findMany({
+    where: { repositoryId, status: { in: ["ready", "superseded", "building", "queued"] } },
+    select: { id: true },
+  });
+  const keep = new Set(kept.map((g) => collectionName(repositoryId, g.id)));
+  const prefix = collectionName(repositoryId, "");
+  const { store } = searchServices();
+  const dropped: string[] = [];
+  for (const existing of await store.listCollections()) {
+    if (existing.startsWith(prefix) && !keep.has(existing)) {
+      await store.dropCollection(existing);
+      dropped.push(existing);
+    }
+  }
+  return dropped;
 }

@@ -4,6 +4,7 @@
  */
 import "server-only";
 import { chunksByIds, searchChunks, type ChunkHit } from "../db/code-graph.ts";
+import { isWayfinderError } from "../errors.ts";
 import { rrf } from "./fusion.ts";
 import { collectionName, searchServices } from "./runtime.ts";
 import { ftsMatchExpression, queryTerms } from "./tokenize.ts";
@@ -37,7 +38,13 @@ export async function vectorSearch(
   const limit = options.limit ?? 20;
   // Over-fetch when filtering by kind/prefix client-side.
   const filtered = Boolean(options.kinds?.length || options.pathPrefix);
-  const hits = await store.search(name, vector, filtered ? limit * 4 : limit).catch(() => []);
+  // No collection (built without embeddings) or one of other dimensions (the embedding
+  // model changed since; a re-index fixes it): no vector hits. A store that is down
+  // (Qdrant unreachable after its retries) is reported, not hidden.
+  const hits = await store.search(name, vector, filtered ? limit * 4 : limit).catch((error: unknown) => {
+    if (isWayfinderError(error) && (error.type === "not_found" || error.type === "bad_request")) return [];
+    throw error;
+  });
   const rows = await chunksByIds(
     generationId,
     hits.map((h) => Number(h.id)),

@@ -3,6 +3,7 @@ import {
   ORIGINAL_ID_KEY,
   QdrantVectorStore,
   fromPoint,
+  isTransient,
   pointIdFor,
   toQdrantFilter,
   uuidV5,
@@ -211,11 +212,73 @@ describe("QdrantVectorStore (fake client)", () => {
         throw new TypeError("fetch failed");
       },
     });
-    const error = await new QdrantVectorStore({ client: down.client })
+    const error = await new QdrantVectorStore({ client: down.client, retries: 0 })
       .search("c", Float32Array.of(1, 0, 0), 1)
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "unavailable:qdrant" });
     expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
+  it("retries transient failures of a batch, then succeeds", async () => {
+    let failures = 0;
+    const { client, calls } = fakeClient({
+      upsert: () => {
+        if (failures++ < 2) throw failures === 1 ? new TypeError("fetch failed") : httpError(503);
+        return { status: "completed" };
+      },
+    });
+    const store = new QdrantVectorStore({ client, batchSize: 10, retries: 3, retryDelayMs: 1 });
+    await store.upsert("c", [{ id: "a", vector: Float32Array.of(1, 0, 0), payload: {} }]);
+    expect(calls.filter((c) => c.method === "upsert")).toHaveLength(3);
+  });
+
+  it("gives up after its retries with an error that says so, and never retries a bad request", async () => {
+    const busy = fakeClient({
+      upsert: () => {
+        throw httpError(503);
+      },
+    });
+    const store = new QdrantVectorStore({ client: busy.client, retries: 2, retryDelayMs: 1 });
+    const error = await store
+      .upsert("c", [{ id: "a", vector: Float32Array.of(1, 0, 0), payload: {} }])
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "unavailable:qdrant",
+      message: "Qdrant upsert failed for c after 3 attempts (HTTP 503).",
+    });
+    expect(busy.calls.filter((c) => c.method === "upsert")).toHaveLength(3);
+
+    const bad = fakeClient({
+      upsert: () => {
+        throw httpError(400);
+      },
+    });
+    await expect(
+      new QdrantVectorStore({ client: bad.client, retries: 5, retryDelayMs: 1 }).upsert("c", [
+        { id: "a", vector: Float32Array.of(1, 0, 0), payload: {} },
+      ]),
+    ).rejects.toMatchObject({ message: "Qdrant upsert failed for c (HTTP 400)." });
+    expect(bad.calls.filter((c) => c.method === "upsert")).toHaveLength(1);
+    expect([isTransient(httpError(429)), isTransient(httpError(502)), isTransient(httpError(409))]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("bounds the batch size", async () => {
+    const { client, calls } = fakeClient();
+    const store = new QdrantVectorStore({ client, batchSize: 50_000 });
+    const items = Array.from({ length: 2500 }, (_, i) => ({
+      id: String(i),
+      vector: Float32Array.of(1, i, 0),
+      payload: {},
+    }));
+    await store.upsert("c", items);
+    const sizes = calls
+      .filter((c) => c.method === "upsert")
+      .map((c) => (c.args[1] as { points: unknown[] }).points.length);
+    expect(sizes).toEqual([1000, 1000, 500]);
   });
 
   it("validates collection names before any request", async () => {

@@ -84,8 +84,19 @@ export interface QdrantVectorStoreOptions {
   url?: string;
   apiKey?: string;
   client?: QdrantClientLike;
-  /** Points per upsert request. */
+  /** Points per upsert request (bounded: 1–1000). */
   batchSize?: number;
+  /** Extra attempts after a transient failure (network error, HTTP 408/429/5xx). */
+  retries?: number;
+  /** Wait before the first retry; doubled for each further one. */
+  retryDelayMs?: number;
+}
+
+/** Worth another try: no HTTP answer at all (connection refused/reset, timeout), or an overloaded server. */
+export function isTransient(error: unknown): boolean {
+  const status = statusOf(error);
+  if (status === undefined) return true;
+  return status === 408 || status === 429 || status >= 500;
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -103,6 +114,8 @@ export class QdrantVectorStore implements VectorStore {
   readonly kind = "qdrant" as const;
   private readonly client: QdrantClientLike;
   private readonly batchSize: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
   /** Dimensions of collections seen by this process, to reject wrong-sized vectors before a round trip. */
   private readonly dimensions = new Map<string, number>();
 
@@ -117,22 +130,35 @@ export class QdrantVectorStore implements VectorStore {
       options.client ??
       // No version probe at construction: it would be a network call (and a warning) before first use.
       new QdrantClient({ url: options.url, apiKey: options.apiKey, checkCompatibility: false });
-    this.batchSize = Math.max(1, options.batchSize ?? 256);
+    this.batchSize = Math.min(1000, Math.max(1, options.batchSize ?? 256));
+    this.retries = Math.max(0, options.retries ?? 3);
+    this.retryDelayMs = Math.max(0, options.retryDelayMs ?? 250);
   }
 
-  /** Runs a client call, turning transport and HTTP failures into app errors. */
+  /**
+   * Runs a client call, retrying transient failures (every call we make is
+   * idempotent: upserts carry fixed ids, deletes are by filter), and turns what
+   * still fails into an app error that says how often it was tried.
+   */
   private async call<T>(name: string, what: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof WayfinderError) throw error;
-      if (statusOf(error) === 404) throw collectionNotFound(name);
-      const status = statusOf(error);
-      throw new WayfinderError(
-        "unavailable:qdrant",
-        `Qdrant ${what} failed for ${name}${status === undefined ? "" : ` (HTTP ${status})`}.`,
-        { cause: error },
-      );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        if (error instanceof WayfinderError) throw error;
+        if (statusOf(error) === 404) throw collectionNotFound(name);
+        const status = statusOf(error);
+        if (isTransient(error) && attempt <= this.retries) {
+          await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** (attempt - 1)));
+          continue;
+        }
+        const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
+        throw new WayfinderError(
+          "unavailable:qdrant",
+          `Qdrant ${what} failed for ${name}${tries}${status === undefined ? "" : ` (HTTP ${status})`}.`,
+          { cause: error },
+        );
+      }
     }
   }
 
@@ -203,6 +229,8 @@ export class QdrantVectorStore implements VectorStore {
     const qdrantFilter = toQdrantFilter(filter);
     // Same as the embedded store: a zero query points nowhere (and Qdrant cannot normalise it).
     if (k === 0 || vector.every((x) => x === 0)) return [];
+    const dims = await this.dimensionsOf(name);
+    if (dims !== undefined && vector.length !== dims) throw dimensionMismatch(name, dims, vector.length);
     const response = await this.call(name, "search", () =>
       this.client.query(name, {
         query: Array.from(vector),
