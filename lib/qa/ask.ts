@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { InferUIMessageChunk } from "ai";
 import { requireRepository } from "../db/index-store.ts";
 import { recordQuestionMetric } from "../db/metrics.ts";
-import { appendMessage, getSession } from "../db/sessions.ts";
+import { appendMessage, getSession, removeLastExchange } from "../db/sessions.ts";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 import type { Answerer } from "../llm/answerer.ts";
@@ -160,10 +160,40 @@ export async function validateAskRequest(request: Pick<AskRequest, "repository" 
   return { question, repository, generationId };
 }
 
+export const DATABASE_UNAVAILABLE =
+  "The database is unavailable, so this answer could not be finished or saved. " +
+  "Your earlier conversations are kept; try again in a moment.";
+
+/**
+ * A failure of the database layer (a lost or closed connection, a file that cannot be
+ * opened, a locked database) as the one clear, retryable error the chat shows; other
+ * errors pass through. The cause is kept for the server log.
+ */
+export function asDatabaseUnavailable(error: unknown): unknown {
+  const fromDatabase =
+    (error instanceof WayfinderError && error.code === "unavailable:database") ||
+    (error instanceof Error && /^(PrismaClient\w*Error|LibsqlError|DriverAdapterError)$/.test(error.name));
+  return fromDatabase
+    ? new WayfinderError("unavailable:database", DATABASE_UNAVAILABLE, { cause: error })
+    : error;
+}
+
 export async function askQuestion(
   request: AskRequest,
   writer: PartWriter,
   deps: AskDependencies = {},
+): Promise<AskResult> {
+  try {
+    return await answerQuestion(request, writer, deps);
+  } catch (error) {
+    throw asDatabaseUnavailable(error);
+  }
+}
+
+async function answerQuestion(
+  request: AskRequest,
+  writer: PartWriter,
+  deps: AskDependencies,
 ): Promise<AskResult> {
   const t0 = performance.now();
   const { question, repository, generationId } = await validateAskRequest(request);
@@ -376,16 +406,23 @@ export async function askQuestion(
     metadata: JSON.stringify({ overrides: request.overrides ?? {} }),
     generationId,
   });
-  await appendMessage({
-    createdAt: new Date(askedAt.getTime() + 1),
-    id: messageId,
-    sessionId: session.id,
-    role: "assistant",
-    content: loop.answer,
-    parts: JSON.stringify(storedParts),
-    metadata: JSON.stringify(metadata),
-    generationId,
-  });
+  try {
+    await appendMessage({
+      createdAt: new Date(askedAt.getTime() + 1),
+      id: messageId,
+      sessionId: session.id,
+      role: "assistant",
+      content: loop.answer,
+      parts: JSON.stringify(storedParts),
+      metadata: JSON.stringify(metadata),
+      generationId,
+    });
+  } catch (error) {
+    // Never half an exchange: without its answer the question goes too (best effort;
+    // when even that fails, a retry of the same question replaces the lone question).
+    await removeLastExchange(session.id, question).catch(() => undefined);
+    throw error;
+  }
   await persistSession(session, loop.context, config.sessionMaxCachedSources);
   await recordQuestionMetric({
     repositoryId: repository.id,

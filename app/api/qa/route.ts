@@ -60,7 +60,8 @@ export async function POST(request: Request): Promise<Response> {
       },
       onError: (error) => {
         const e = asWayfinderError(error);
-        if (e.type === "internal") console.error("[wayfinder] /api/qa failed:", error);
+        if (e.type === "internal" || e.type === "unavailable")
+          console.error("[wayfinder] /api/qa failed:", e.cause ?? error);
         return e.message;
       },
     });
