@@ -5,11 +5,13 @@
 import { highlightCode } from "@/components/source/highlight";
 import { errorResponse } from "@/lib/errors";
 import { parseJsonBody } from "../parse-request";
-import { highlightSchema } from "./schema";
+import { MAX_HIGHLIGHT_BODY_BYTES, highlightSchema } from "./schema";
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    const { items } = await parseJsonBody(request, highlightSchema, "highlight");
+    const { items } = await parseJsonBody(request, highlightSchema, "highlight", {
+      maxBytes: MAX_HIGHLIGHT_BODY_BYTES,
+    });
     const html = await Promise.all(items.map((item) => highlightCode(item)));
     return Response.json({ html });
   } catch (error) {

@@ -13,3 +13,6 @@ export const highlightSchema = z.object({
     .min(1, "Nothing to highlight.")
     .max(60, "At most 60 snippets per request."),
 });
+
+/** Room for the largest batch the schema allows (60 snippets of 40,000 characters, JSON-escaped). */
+export const MAX_HIGHLIGHT_BODY_BYTES = 8 * 1024 * 1024;

@@ -4,6 +4,7 @@ import { removeLastExchange } from "@/lib/db/sessions";
 import { askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { WayfinderError, asWayfinderError, errorResponse } from "@/lib/errors";
+import { readJsonBody } from "../parse-request";
 import { MAX_BODY_BYTES, qaRequestSchema, questionOf } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -12,19 +13,7 @@ export const maxDuration = 300;
 /** POST /api/qa: one question in, one UI message stream out (classification, passes, answer, citations). */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const raw = await request.text();
-    if (Buffer.byteLength(raw) > MAX_BODY_BYTES) {
-      throw new WayfinderError(
-        "payload_too_large:body",
-        `The request is too large (limit ${MAX_BODY_BYTES / 1024} KiB).`,
-      );
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new WayfinderError("bad_request:json", "The request body is not valid JSON.");
-    }
+    const json = await readJsonBody(request, { surface: "json", maxBytes: MAX_BODY_BYTES });
     const parsed = qaRequestSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

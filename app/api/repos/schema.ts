@@ -6,7 +6,10 @@ export const addRepositorySchema = z.object({
     .string({ error: "A repository path is required." })
     .trim()
     .min(1, "A repository path is required.")
-    .max(4096, "That path is too long."),
+    .max(4096, "That path is too long.")
+    // A relative path would be resolved against the server's working folder, which the
+    // person typing it cannot see: only absolute paths are taken over HTTP.
+    .refine((p) => p.startsWith("/"), "Give the folder's absolute path (starting with /)."),
   name: z
     .string()
     .trim()
