@@ -4,6 +4,7 @@
  * and prints one JSON object of ranked files and symbols per pass, for benchmarks.
  */
 import fs from "node:fs";
+import { SESSION_ID_PATTERN } from "../db/sessions.ts";
 import { WayfinderError } from "../errors.ts";
 import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import type { RequestOverrides } from "../qa/config.ts";
@@ -37,9 +38,29 @@ function overridesFrom(ctx: CommandContext): RequestOverrides {
   return overrides;
 }
 
+/** A question file larger than this is refused unread (questions are capped far below it). */
+const MAX_QUESTION_FILE_BYTES = 1024 * 1024;
+
 function questionFrom(ctx: CommandContext, index: number): string {
   const file = ctx.values["question-file"];
   if (typeof file === "string") {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      throw new WayfinderError("bad_request:question_file", `Cannot read the question file ${file}.`);
+    }
+    // A device or FIFO (/dev/zero, a pipe) could be read forever; only regular files qualify.
+    if (!stat.isFile())
+      throw new WayfinderError(
+        "bad_request:question_file",
+        `The question file ${file} is not a regular file.`,
+      );
+    if (stat.size > MAX_QUESTION_FILE_BYTES)
+      throw new WayfinderError(
+        "payload_too_large:question_file",
+        `The question file ${file} is too large (limit ${MAX_QUESTION_FILE_BYTES / 1024} KiB).`,
+      );
     try {
       return fs.readFileSync(file, "utf8");
     } catch {
@@ -49,6 +70,18 @@ function questionFrom(ctx: CommandContext, index: number): string {
   const q = ctx.positionals[index];
   if (!q) throw new WayfinderError("bad_request:argument", "Missing question.");
   return q;
+}
+
+/** `--session`: an id as the web app issues them, refused before any session row is touched. */
+function sessionFrom(ctx: CommandContext): string | undefined {
+  const id = ctx.values.session;
+  if (typeof id !== "string") return undefined;
+  if (!SESSION_ID_PATTERN.test(id))
+    throw new WayfinderError(
+      "bad_request:session",
+      "--session must be 8 to 64 letters, digits, dashes or underscores.",
+    );
+  return id;
 }
 
 /** Prints the stream as a person would want to read it in a terminal. */
@@ -114,7 +147,7 @@ export const askCommand: Command = async (ctx) => {
     {
       repository: repo.id,
       question,
-      sessionId: typeof ctx.values.session === "string" ? ctx.values.session : undefined,
+      sessionId: sessionFrom(ctx),
       overrides: overridesFrom(ctx),
     },
     asJson ? silent : new TerminalWriter(ctx),

@@ -72,7 +72,9 @@ main(process.argv.slice(2))
     ) {
       console.error(`error: ${error.message}\n\n${USAGE}`);
     } else {
-      console.error("error:", error);
+      // One line, never a stack trace: bad input must not look like a crash.
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`error: unexpected failure: ${message.split("\n")[0]}`);
     }
     await closeSearchServices().catch(() => undefined);
     await closeDb().catch(() => undefined);
