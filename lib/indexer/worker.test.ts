@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
 import {
   createRepository,
+  failQueuedGeneration,
   isBuildAlive,
   listGenerations,
   startGeneration,
@@ -228,11 +229,10 @@ describe("index jobs across processes", () => {
     await client.indexGeneration.update({ where: { id: remote.id }, data: { heartbeatAt: stale } });
     const report = await recoverIndexJobs({ launch: false });
     expect(report.resumed).toEqual([{ repositoryId: repository.id, interrupted: 1, resumedAs: 2 }]);
-    expect(await generation(repository.id, 2)).toMatchObject({
-      status: "queued",
-      phase: "queued",
-      resumeOf: 1,
-    });
+    const requeued = await generation(repository.id, 2);
+    expect(requeued).toMatchObject({ status: "queued", phase: "queued", resumeOf: 1 });
+    // Not for the worker of the next test.
+    expect(await failQueuedGeneration(requeued!.id, "test over")).toBe(true);
   });
 });
 
