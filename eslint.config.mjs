@@ -13,6 +13,7 @@ export default tseslint.config(
       ".wayfinder-e2e*/**",
       ".wayfinder/**",
       "lib/db/generated/**",
+      "lib/db/generated-pg/**",
       "test-results/**",
       "playwright-report/**",
       "next-env.d.ts",

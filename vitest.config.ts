@@ -16,5 +16,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     setupFiles: ["lib/test-support/isolate-env.ts"],
+    // With WAYFINDER_TEST_PG_URL: one migrated PostgreSQL template per run (lib/test-support/pg-test-db.ts).
+    globalSetup: ["lib/test-support/pg-global-setup.ts"],
   },
 });

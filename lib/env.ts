@@ -71,12 +71,27 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const raw = result.data;
   const home = path.resolve(raw.WAYFINDER_HOME);
   const databaseUrl = raw.DATABASE_URL ?? `file:${path.join(home, "wayfinder.db")}`;
-  const databaseKind = /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgres" : "sqlite";
+  const databaseKind = isPostgresUrl(databaseUrl) ? "postgres" : "sqlite";
   const cgragOverrides: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {
     if (key.startsWith("CGRAG_") && value !== undefined) cgragOverrides[key.slice(6).toLowerCase()] = value;
   }
   return { ...raw, home, databaseUrl, databaseKind, llmProvider: inferProvider(raw), cgragOverrides };
+}
+
+/** DATABASE_URL selects PostgreSQL with a postgres:// or postgresql:// URL; anything else is SQLite. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+/** host:port/database of a PostgreSQL URL, without credentials (for messages and logs). */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || "5432"}${u.pathname}`;
+  } catch {
+    return "the configured server";
+  }
 }
 
 let cached: Env | undefined;

@@ -13,7 +13,7 @@ npm run --silent db:migrate
 npm run --silent wayfinder -- index "${WAYFINDER_REPO:-$PWD}"
 
 # Rebuild only when a source file is newer than the last build.
-if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.mjs package.json -newer .next/BUILD_ID -type f -not -path 'lib/db/generated/*' -print -quit 2>/dev/null)" ]; then
+if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.mjs package.json -newer .next/BUILD_ID -type f -not -path 'lib/db/generated/*' -not -path 'lib/db/generated-pg/*' -print -quit 2>/dev/null)" ]; then
   npm run build
 fi
 exec npm run start -- --port "${PORT:-3000}"

@@ -1,5 +1,6 @@
 /**
- * Prisma client singleton over the libSQL driver adapter (embedded SQLite file).
+ * Prisma client singleton: over the libSQL driver adapter for the embedded SQLite
+ * file (the default), over node-postgres for a postgres:// or postgresql:// URL.
  * One client per process, kept on globalThis so Next.js hot reloads reuse it.
  */
 import "server-only";
@@ -7,13 +8,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaClient } from "./generated/client.ts";
-import { env } from "../env.ts";
+import { describePostgresUrl, env, isPostgresUrl } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 
+/**
+ * The client type everywhere is the SQLite client's: both generated clients have the
+ * same model API (prisma/postgres/schema.prisma is derived from prisma/schema.prisma),
+ * so the PostgreSQL one is used through this type.
+ */
 export type Db = InstanceType<typeof PrismaClient>;
 
+/** Connections of the PostgreSQL pool per process (web server, CLI, index worker). */
+const PG_POOL_SIZE = 10;
+
 const globalForDb = globalThis as unknown as {
-  wayfinderDb?: { url: string; client: Db; ready: Promise<void> };
+  wayfinderDb?: { url: string; ready: Promise<Db> };
 };
 
 function sqliteFilePath(url: string): string | null {
@@ -21,24 +30,42 @@ function sqliteFilePath(url: string): string | null {
   return url.slice("file:".length);
 }
 
-function createClient(url: string): { client: Db; ready: Promise<void> } {
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    throw new WayfinderError(
-      "unavailable:database",
-      "PostgreSQL support is not available in this build; use the embedded SQLite default.",
-    );
-  }
+async function createSqliteClient(url: string): Promise<Db> {
   const file = sqliteFilePath(url);
   if (file) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const client = new PrismaClient({ adapter: new PrismaLibSQL({ url }) }) as Db;
   // WAL lets readers keep serving the active generation while an index build writes.
-  const ready = (async () => {
-    await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-    await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
-    await client.$executeRawUnsafe("PRAGMA busy_timeout = 10000");
-    await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
-  })();
-  return { client, ready };
+  await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
+  await client.$executeRawUnsafe("PRAGMA busy_timeout = 10000");
+  await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
+  return client;
+}
+
+async function createPostgresClient(url: string): Promise<Db> {
+  const [{ PrismaClient: PgPrismaClient }, { PrismaPg }] = await Promise.all([
+    import("./generated-pg/client.ts"),
+    import("@prisma/adapter-pg"),
+  ]);
+  const adapter = new PrismaPg({
+    connectionString: url,
+    max: PG_POOL_SIZE,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+  });
+  const client = new PgPrismaClient({ adapter }) as unknown as Db;
+  try {
+    await client.$queryRawUnsafe("SELECT 1");
+  } catch (cause) {
+    await client.$disconnect().catch(() => undefined);
+    const reason = cause instanceof Error ? cause.message.split("\n").filter(Boolean).pop() : "";
+    throw new WayfinderError(
+      "unavailable:database",
+      `The PostgreSQL database at ${describePostgresUrl(url)} could not be reached${reason ? ` (${reason.trim().slice(0, 200)})` : ""}. Check DATABASE_URL and that the server is running.`,
+      { cause },
+    );
+  }
+  return client;
 }
 
 /** The process-wide client, configured and ready. */
@@ -46,22 +73,23 @@ export async function db(): Promise<Db> {
   const url = env().databaseUrl;
   let entry = globalForDb.wayfinderDb;
   if (!entry || entry.url !== url) {
-    const created = createClient(url);
-    entry = { url, ...created };
+    entry = { url, ready: isPostgresUrl(url) ? createPostgresClient(url) : createSqliteClient(url) };
     globalForDb.wayfinderDb = entry;
   }
   try {
-    await entry.ready;
+    return await entry.ready;
   } catch (cause) {
-    globalForDb.wayfinderDb = undefined;
+    if (globalForDb.wayfinderDb === entry) globalForDb.wayfinderDb = undefined;
+    if (cause instanceof WayfinderError) throw cause;
     throw new WayfinderError("unavailable:database", "The database could not be opened.", { cause });
   }
-  return entry.client;
 }
 
 /** Closes the process-wide client (CLI exit, tests). */
 export async function closeDb(): Promise<void> {
   const entry = globalForDb.wayfinderDb;
   globalForDb.wayfinderDb = undefined;
-  if (entry) await entry.client.$disconnect();
+  if (!entry) return;
+  const client = await entry.ready.catch(() => null);
+  if (client) await client.$disconnect();
 }

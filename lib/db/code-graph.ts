@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { db } from "./client.ts";
+import { ftsSearchQuery, jsonArrayElements, queryRaw, textFilter } from "./dialect.ts";
 
 export interface SymbolRecord {
   id: number;
@@ -57,7 +58,7 @@ const SYMBOL_SELECT = {
 /** Runs a raw `SELECT s.id …` (JSON-array conditions Prisma cannot express) and loads those symbols. */
 async function symbolsWhereRaw(sql: string, ...params: unknown[]): Promise<SymbolRecord[]> {
   const client = await db();
-  const ids = await client.$queryRawUnsafe<{ id: number }[]>(sql, ...params);
+  const ids = await queryRaw<{ id: number }[]>(client, sql, ...params);
   if (ids.length === 0) return [];
   return client.symbol.findMany({
     where: { id: { in: ids.map((r) => Number(r.id)) } },
@@ -110,7 +111,7 @@ export async function symbolsInFile(generationId: string, path: string): Promise
 export async function filesBySuffix(generationId: string, suffix: string, limit = 10): Promise<string[]> {
   const client = await db();
   const rows = await client.file.findMany({
-    where: { generationId, OR: [{ path: suffix }, { path: { endsWith: `/${suffix}` } }] },
+    where: { generationId, OR: [{ path: suffix }, { path: textFilter("endsWith", `/${suffix}`) }] },
     select: { path: true },
     take: limit,
   });
@@ -127,7 +128,7 @@ export async function symbolsMatching(
   return client.symbol.findMany({
     where: {
       generationId,
-      OR: [{ name: { contains: fragment } }, { qualifiedName: { contains: fragment } }],
+      OR: [{ name: textFilter("contains", fragment) }, { qualifiedName: textFilter("contains", fragment) }],
     },
     select: SYMBOL_SELECT,
     take: limit,
@@ -202,7 +203,7 @@ export async function symbolsRaising(
   if (types.length === 0) return [];
   return symbolsWhereRaw(
     `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.raises != '[]'
-       AND EXISTS (SELECT 1 FROM json_each(s.raises) j WHERE j.value IN (${types.map(() => "?").join(",")}))
+       AND EXISTS (SELECT 1 FROM ${jsonArrayElements("s.raises", "j")} WHERE j.value IN (${types.map(() => "?").join(",")}))
      LIMIT ?`,
     generationId,
     ...types,
@@ -218,7 +219,7 @@ export async function symbolsWithErrorString(
 ): Promise<SymbolRecord[]> {
   return symbolsWhereRaw(
     `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s."errorStrings" != '[]'
-       AND EXISTS (SELECT 1 FROM json_each(s."errorStrings") j WHERE lower(j.value) LIKE ? ESCAPE '\\')
+       AND EXISTS (SELECT 1 FROM ${jsonArrayElements('s."errorStrings"', "j")} WHERE lower(j.value) LIKE ? ESCAPE '\\')
      LIMIT ?`,
     generationId,
     `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
@@ -234,7 +235,7 @@ export async function symbolsMutating(
 ): Promise<SymbolRecord[]> {
   return symbolsWhereRaw(
     `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.mutates != '[]'
-       AND EXISTS (SELECT 1 FROM json_each(s.mutates) j WHERE j.value = ?)
+       AND EXISTS (SELECT 1 FROM ${jsonArrayElements("s.mutates", "j")} WHERE j.value = ?)
      LIMIT ?`,
     generationId,
     target,
@@ -255,9 +256,10 @@ export interface ChunkHit {
 }
 
 /**
- * BM25 over chunks of one generation. `match` is an FTS5 expression built by
- * lib/search (never raw user text). Lower bm25() is better; we return -bm25 so
- * higher is better everywhere.
+ * Full-text search over chunks of one generation, best first. `match` is an FTS5
+ * expression built by lib/search (never raw user text). SQLite ranks by BM25 (lower
+ * bm25() is better; we return -bm25), PostgreSQL by ts_rank (lib/db/dialect.ts):
+ * higher score is better everywhere.
  */
 export async function searchChunks(
   generationId: string,
@@ -265,26 +267,13 @@ export async function searchChunks(
   options: { limit?: number; kinds?: string[]; pathPrefix?: string } = {},
 ): Promise<ChunkHit[]> {
   const client = await db();
-  const params: unknown[] = [match, generationId];
-  let filter = "";
-  if (options.kinds?.length) {
-    filter += ` AND c.kind IN (${options.kinds.map(() => "?").join(",")})`;
-    params.push(...options.kinds);
-  }
-  if (options.pathPrefix) {
-    filter += ` AND c.path LIKE ? ESCAPE '\\'`;
-    params.push(`${options.pathPrefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
-  }
-  params.push(options.limit ?? 50);
-  const rows = await client.$queryRawUnsafe<ChunkHit[]>(
-    `SELECT c.id, c.path, c.kind, c."symbolId", c.title, c."startLine", c."endLine", c.text,
-            -bm25(chunk_fts, 2.0, 1.5, 1.0) AS score
-       FROM chunk_fts JOIN "Chunk" c ON c.id = chunk_fts.rowid
-      WHERE chunk_fts MATCH ? AND c."generationId" = ?${filter}
-      ORDER BY bm25(chunk_fts, 2.0, 1.5, 1.0)
-      LIMIT ?`,
-    ...params,
-  );
+  const query = ftsSearchQuery(generationId, match, {
+    kinds: options.kinds,
+    pathPrefix: options.pathPrefix,
+    limit: options.limit ?? 50,
+  });
+  if (!query) return [];
+  const rows = await queryRaw<ChunkHit[]>(client, query.sql, ...query.params);
   return rows.map((r) => ({ ...r, id: Number(r.id), score: Number(r.score) }));
 }
 
@@ -309,7 +298,7 @@ export async function chunksByIds(generationId: string, ids: number[]): Promise<
 /** Number of files under a path prefix (to tell a path scope from a vague one). */
 export async function countFilesUnder(generationId: string, prefix: string): Promise<number> {
   const client = await db();
-  return client.file.count({ where: { generationId, path: { startsWith: prefix } } });
+  return client.file.count({ where: { generationId, path: textFilter("startsWith", prefix) } });
 }
 
 /** Symbols of a generation (optionally under a path prefix) ordered by a fan metric. */
@@ -320,7 +309,7 @@ export async function topSymbolsBy(
 ): Promise<SymbolRecord[]> {
   const client = await db();
   return client.symbol.findMany({
-    where: { generationId, ...(options.prefix ? { path: { startsWith: options.prefix } } : {}) },
+    where: { generationId, ...(options.prefix ? { path: textFilter("startsWith", options.prefix) } : {}) },
     select: SYMBOL_SELECT,
     orderBy: { [metric]: "desc" },
     take: options.limit ?? 20,

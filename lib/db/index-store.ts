@@ -9,6 +9,18 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { WayfinderError } from "../errors.ts";
 import { db, type Db } from "./client.ts";
+import {
+  executeRaw,
+  ftsDeleteGeneration,
+  ftsNeedsSync,
+  ftsSync,
+  insertHead,
+  insertTail,
+  isPostgres,
+  noIndex,
+  param,
+  queryRaw,
+} from "./dialect.ts";
 import { withTempTable } from "./temp-table.ts";
 
 /** A build whose heartbeat is older than this is considered dead (killed process). */
@@ -233,6 +245,7 @@ export async function startGeneration(
   const client = await db();
   const attempt = () =>
     client.$transaction(async (tx) => {
+      await lockRepository(tx as unknown as Db, repositoryId);
       const pending = await tx.indexGeneration.findMany({
         where: { repositoryId, status: { in: ["building", "queued"] } },
         orderBy: { number: "asc" },
@@ -289,6 +302,17 @@ export async function startGeneration(
       if (tries >= 3) throw error;
     }
   }
+}
+
+/**
+ * Serialises the read-then-write transactions that start builds of one repository.
+ * SQLite runs one writing transaction at a time; PostgreSQL (read committed) would
+ * let a second start miss the first one's new generation between two reads and
+ * create another, so there the repository row is locked first.
+ */
+async function lockRepository(tx: Db, repositoryId: string): Promise<void> {
+  if (!isPostgres()) return;
+  await tx.$queryRawUnsafe(`SELECT id FROM "Repository" WHERE id = $1 FOR UPDATE`, repositoryId);
 }
 
 /**
@@ -423,11 +447,7 @@ export async function collectGarbage(repositoryId: string): Promise<string[]> {
 }
 
 async function deleteGenerationRows(client: Db, generationId: string): Promise<void> {
-  await client.$executeRawUnsafe(
-    `INSERT INTO chunk_fts(chunk_fts, rowid, title, path, searchText)
-     SELECT 'delete', id, title, path, searchText FROM "Chunk" WHERE "generationId" = ?`,
-    generationId,
-  );
+  await ftsDeleteGeneration(client, generationId);
   await client.chunk.deleteMany({ where: { generationId } });
   await client.wikiPage.deleteMany({ where: { generationId } });
   await client.finding.deleteMany({ where: { generationId } });
@@ -450,13 +470,22 @@ export async function bulkInsert<T extends Record<string, unknown>>(
   options: { orIgnore?: boolean; returning?: string } = {},
 ): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  // SQLite allows 32766 bound parameters per statement; stay well below.
+  // SQLite allows 32766 bound parameters per statement (PostgreSQL 65535); stay well below.
   const perBatch = Math.max(1, Math.floor(8000 / columns.length));
-  const head = `INSERT ${options.orIgnore ? "OR IGNORE " : ""}INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES `;
+  const ignore = options.orIgnore ?? false;
+  const head = insertHead(table, columns, ignore);
+  const tail = insertTail(ignore);
+  const postgres = isPostgres();
   const tuple = `(${columns.map(() => "?").join(", ")})`;
   for (const batch of chunks(rows, perBatch)) {
-    const sql = head + batch.map(() => tuple).join(", ");
-    const params = batch.flatMap((r) => columns.map((c) => normalizeParam(r[c])));
+    // PostgreSQL numbers its placeholders; written directly, as each batch is a new statement.
+    const values = postgres
+      ? batch
+          .map((_, i) => `(${columns.map((_c, j) => `$${i * columns.length + j + 1}`).join(", ")})`)
+          .join(", ")
+      : batch.map(() => tuple).join(", ");
+    const sql = head + values + tail;
+    const params = batch.flatMap((r) => columns.map((c) => param(r[c])));
     if (options.returning) {
       out.push(
         ...(await client.$queryRawUnsafe<Record<string, unknown>[]>(
@@ -469,11 +498,6 @@ export async function bulkInsert<T extends Record<string, unknown>>(
     }
   }
   return out;
-}
-
-function normalizeParam(value: unknown): unknown {
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return value ?? null;
 }
 
 export async function upsertBlobs(blobs: { hash: string; content: string }[]): Promise<void> {
@@ -566,14 +590,16 @@ export async function insertChunks(generationId: string, rows: ChunkInsert[]): P
   return ids;
 }
 
+/** Indexes a generation's chunk rows from `fromId` on for full-text search (a no-op on PostgreSQL). */
 export async function syncFts(client: Db, generationId: string, fromId: number | null): Promise<void> {
-  if (fromId === null) return;
-  await client.$executeRawUnsafe(
-    `INSERT INTO chunk_fts(rowid, title, path, searchText)
-     SELECT id, title, path, searchText FROM "Chunk" WHERE "generationId" = ? AND id >= ?`,
-    generationId,
-    fromId,
-  );
+  await ftsSync(client, generationId, fromId);
+}
+
+/** Where the FTS sync of rows about to be copied starts: past the highest chunk id (null when nothing needs syncing). */
+export async function ftsSyncStart(client: Db): Promise<number | null> {
+  if (!ftsNeedsSync()) return null;
+  const before = await client.chunk.aggregate({ _max: { id: true } });
+  return (before._max.id ?? 0) + 1;
 }
 
 /**
@@ -588,11 +614,12 @@ export async function copyUnchanged(
 ): Promise<Map<string, number>> {
   const client = await db();
   if (paths.length === 0) return new Map();
-  return withTempTable(client, "keep_paths", paths, async () => {
-    await client.$executeRawUnsafe(
+  return withTempTable(client, "keep_paths", paths, async (keepPaths) => {
+    await executeRaw(
+      client,
       `INSERT INTO "File" ("generationId", path, language, kind, hash, size, lines, imports, "parseErrors", facts)
        SELECT ?, path, language, kind, hash, size, lines, imports, "parseErrors", facts FROM "File"
-       WHERE "generationId" = ? AND path IN (SELECT value FROM temp.keep_paths)`,
+       WHERE "generationId" = ? AND path IN (SELECT value FROM ${keepPaths})`,
       toGenerationId,
       fromGenerationId,
     );
@@ -603,27 +630,29 @@ export async function copyUnchanged(
     const ids = new Map(files.map((f) => [f.path, f.id]));
     const symbolColumns = `path, "qualifiedId", name, "qualifiedName", kind, language, "startLine", "endLine", signature,
       docstring, "parentId", exported, calls, raises, mutates, "errorStrings", decorators, bases`;
-    await client.$executeRawUnsafe(
+    await executeRaw(
+      client,
       `INSERT INTO "Symbol" ("generationId", "fileId", ${symbolColumns})
        SELECT ?, nf.id, ${symbolColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1s.")}
        FROM "Symbol" s JOIN "File" nf ON nf."generationId" = ? AND nf.path = s.path
-       WHERE s."generationId" = ? AND s.path IN (SELECT value FROM temp.keep_paths)`,
+       WHERE s."generationId" = ? AND s.path IN (SELECT value FROM ${keepPaths})`,
       toGenerationId,
       toGenerationId,
       fromGenerationId,
     );
-    const before = await client.chunk.aggregate({ _max: { id: true } });
+    const syncFrom = await ftsSyncStart(client);
     const chunkColumns = `path, kind, "symbolId", title, "startLine", "endLine", text, "searchText", tokens`;
-    await client.$executeRawUnsafe(
+    await executeRaw(
+      client,
       `INSERT INTO "Chunk" ("generationId", "fileId", ${chunkColumns})
        SELECT ?, nf.id, ${chunkColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1c.")}
        FROM "Chunk" c JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
-       WHERE c."generationId" = ? AND c.path IN (SELECT value FROM temp.keep_paths) AND c.kind != 'wiki'`,
+       WHERE c."generationId" = ? AND c.path IN (SELECT value FROM ${keepPaths}) AND c.kind != 'wiki'`,
       toGenerationId,
       toGenerationId,
       fromGenerationId,
     );
-    await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
+    await syncFts(client, toGenerationId, syncFrom);
     return ids;
   });
 }
@@ -631,7 +660,8 @@ export async function copyUnchanged(
 /** Recomputes fan-in / fan-out of every symbol of a generation from its call edges. */
 export async function updateFanCounts(generationId: string): Promise<void> {
   const client = await db();
-  await client.$executeRawUnsafe(
+  await executeRaw(
+    client,
     `UPDATE "Symbol" SET
        "fanOut" = (SELECT count(DISTINCT e."dstId") FROM "Edge" e
                    WHERE e."generationId" = "Symbol"."generationId" AND e.kind = 'calls' AND e."srcId" = "Symbol"."qualifiedId"),
@@ -766,13 +796,14 @@ export async function copyEdges(input: {
 }): Promise<number> {
   const client = await db();
   if (input.unchangedPaths.length === 0) return 0;
-  return withTempTable(client, "edge_keep_paths", input.unchangedPaths, () =>
-    withTempTable(client, "edge_skip_src", input.skipSources, () =>
-      client.$executeRawUnsafe(
+  return withTempTable(client, "edge_keep_paths", input.unchangedPaths, (keepPaths) =>
+    withTempTable(client, "edge_skip_src", input.skipSources, (skipSources) =>
+      executeRaw(
+        client,
         `INSERT INTO "Edge" ("generationId", kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line)
      SELECT ?, kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line FROM "Edge"
-     WHERE "generationId" = ? AND "srcPath" IN (SELECT value FROM temp.edge_keep_paths)
-       AND "srcId" NOT IN (SELECT value FROM temp.edge_skip_src)
+     WHERE "generationId" = ? AND "srcPath" IN (SELECT value FROM ${keepPaths})
+       AND "srcId" NOT IN (SELECT value FROM ${skipSources})
        ${input.includeImports ? "" : "AND kind != 'imports'"}`,
         input.toGenerationId,
         input.fromGenerationId,
@@ -793,10 +824,11 @@ export async function unchangedChunkPairs(
   toGenerationId: string,
 ): Promise<{ newId: number; oldId: number }[]> {
   const client = await db();
-  const rows = await client.$queryRawUnsafe<{ newId: number; oldId: number }[]>(
+  const rows = await queryRaw<{ newId: number; oldId: number }[]>(
+    client,
     `SELECT n.id AS "newId", o.id AS "oldId" FROM "Chunk" n
        JOIN "Chunk" o ON o."generationId" = ? AND o.path = n.path AND o."startLine" = n."startLine"
-        AND o."endLine" = n."endLine" AND +o.kind = n.kind AND o.title = n.title AND o.text = n.text
+        AND o."endLine" = n."endLine" AND ${noIndex("o.kind")} = n.kind AND o.title = n.title AND o.text = n.text
       WHERE n."generationId" = ?`,
     fromGenerationId,
     toGenerationId,

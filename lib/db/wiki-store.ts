@@ -12,7 +12,17 @@ import { chunkPathOf } from "../wiki/slugs.ts";
 import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
 import { withTempTable } from "./temp-table.ts";
 import { db } from "./client.ts";
-import { bulkInsert, insertChunks, syncFts } from "./index-store.ts";
+import {
+  floatParam,
+  floorToInt,
+  jsonArrayElements,
+  position,
+  queryRaw,
+  sqlBool,
+  executeRaw,
+  textFilter,
+} from "./dialect.ts";
+import { bulkInsert, ftsSyncStart, insertChunks, syncFts } from "./index-store.ts";
 
 const BATCH = 500;
 
@@ -70,7 +80,8 @@ export interface WikiFileRow {
 
 export async function loadWikiFiles(generationId: string): Promise<WikiFileRow[]> {
   const client = await db();
-  const rows = await client.$queryRawUnsafe<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
+  const rows = await queryRaw<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
+    client,
     `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE "generationId" = ? ORDER BY path`,
     generationId,
   );
@@ -86,7 +97,8 @@ export interface ImportRow {
 /** Resolved file-to-file imports (one row per import statement). */
 export async function loadImportEdges(generationId: string): Promise<ImportRow[]> {
   const client = await db();
-  const rows = await client.$queryRawUnsafe<ImportRow[]>(
+  const rows = await queryRaw<ImportRow[]>(
+    client,
     `SELECT "srcPath", "dstPath", line FROM "Edge"
       WHERE "generationId" = ? AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath"`,
     generationId,
@@ -118,13 +130,14 @@ export async function loadPageSymbols(
 ): Promise<PageSymbolRow[]> {
   const client = await db();
   const rows = await forPaths(paths, (filter, params) =>
-    client.$queryRawUnsafe<
+    queryRaw<
       (Omit<PageSymbolRow, "raises" | "mutates" | "exported"> & {
         raises: string;
         mutates: string;
         exported: number | boolean;
       })[]
     >(
+      client,
       `SELECT path, "qualifiedId", name, "qualifiedName", kind, "startLine", "endLine", signature, docstring,
               "parentId", exported, raises, mutates
          FROM "Symbol" WHERE "generationId" = ?
@@ -155,11 +168,12 @@ export interface CallRow {
 export async function loadCallsTouching(generationId: string, paths: string[] | "all"): Promise<CallRow[]> {
   const client = await db();
   const rows = await forPaths(paths, (filter, params) =>
-    client.$queryRawUnsafe<CallRow[]>(
+    queryRaw<CallRow[]>(
+      client,
       `SELECT "srcId", "srcPath", "dstId", "dstPath", min(line) AS line FROM "Edge"
         WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL
         ${filter ? `AND ("srcPath" IN (${filter}) OR "dstPath" IN (${filter}))` : ""}
-        GROUP BY "srcId", "dstId" ORDER BY "srcId", line, "dstId"`,
+        GROUP BY "srcId", "dstId", "srcPath", "dstPath" ORDER BY "srcId", line, "dstId"`,
       generationId,
       ...params,
       ...params,
@@ -183,7 +197,8 @@ export async function loadCallGraph(
   minConfidence: number,
 ): Promise<{ srcId: string; dstId: string }[]> {
   const client = await db();
-  return client.$queryRawUnsafe<{ srcId: string; dstId: string }[]>(
+  return queryRaw<{ srcId: string; dstId: string }[]>(
+    client,
     `SELECT DISTINCT "srcId", "dstId" FROM "Edge"
       WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? AND "srcId" != "dstId"`,
     generationId,
@@ -204,18 +219,21 @@ export async function changedEdges(
 ): Promise<{ kind: string; srcPath: string; dstPath: string }[]> {
   const client = await db();
   // One placeholder: the generation.
-  const select = `SELECT kind, "srcId", "dstId", "srcPath", "dstPath" FROM "Edge"
+  const select = (paths: string, ids: string) =>
+    `SELECT kind, "srcId", "dstId", "srcPath", "dstPath" FROM "Edge"
       WHERE "generationId" = ? AND kind IN ('calls', 'imports') AND "dstId" IS NOT NULL
-        AND ("srcPath" IN (SELECT value FROM temp.wiki_diff_paths)
-             OR (kind = 'calls' AND "srcId" IN (SELECT value FROM temp.wiki_diff_ids))
+        AND ("srcPath" IN (SELECT value FROM ${paths})
+             OR (kind = 'calls' AND "srcId" IN (SELECT value FROM ${ids}))
              ${scope.allImports ? "OR kind = 'imports'" : ""})`;
   let rows: { kind: string; srcPath: string; dstPath: string }[] = [];
-  await withTempTable(client, "wiki_diff_paths", scope.paths, () =>
-    withTempTable(client, "wiki_diff_ids", scope.sourceIds, async () => {
-      rows = await client.$queryRawUnsafe<{ kind: string; srcPath: string; dstPath: string }[]>(
-        `SELECT kind, "srcPath", "dstPath" FROM (${select} EXCEPT ${select})
+  await withTempTable(client, "wiki_diff_paths", scope.paths, (paths) =>
+    withTempTable(client, "wiki_diff_ids", scope.sourceIds, async (ids) => {
+      const one = select(paths, ids);
+      rows = await queryRaw<{ kind: string; srcPath: string; dstPath: string }[]>(
+        client,
+        `SELECT kind, "srcPath", "dstPath" FROM (${one} EXCEPT ${one}) AS removed
          UNION ALL
-         SELECT kind, "srcPath", "dstPath" FROM (${select} EXCEPT ${select})`,
+         SELECT kind, "srcPath", "dstPath" FROM (${one} EXCEPT ${one}) AS added`,
         previousGenerationId,
         generationId,
         generationId,
@@ -241,13 +259,15 @@ export async function loadEntryPointCandidates(
   const client = await db();
   const select = `SELECT path, "qualifiedName", "startLine", "endLine", "fanOut" FROM "Symbol" WHERE "generationId" = ?`;
   const [named, uncalled] = await Promise.all([
-    client.$queryRawUnsafe<EntryPointRow[]>(
+    queryRaw<EntryPointRow[]>(
+      client,
       `${select} AND kind = 'function' AND "parentId" IS NULL AND name IN ('main', 'cli', 'run', 'app', 'serve')
        ORDER BY path LIMIT 20`,
       generationId,
     ),
-    client.$queryRawUnsafe<EntryPointRow[]>(
-      `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = 1 AND "fanIn" = 0 AND "fanOut" >= 1
+    queryRaw<EntryPointRow[]>(
+      client,
+      `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = ${sqlBool(true)} AND "fanIn" = 0 AND "fanOut" >= 1
        ORDER BY "fanOut" DESC, path LIMIT 60`,
       generationId,
     ),
@@ -292,32 +312,34 @@ export async function copyWikiPages(
     client,
     "wiki_keep_slugs",
     pages.map((p) => p.slug),
-    async () => {
-      await client.$executeRawUnsafe(
+    async (slugs) => {
+      await executeRaw(
+        client,
         `INSERT INTO "WikiPage" ("generationId", slug, kind, title, "sourcePath", summary, content, diagram,
                                  "inputHash", "modelWritten", "updatedAt")
          SELECT ?, slug, kind, title, "sourcePath", summary, content, diagram, "inputHash", "modelWritten", "updatedAt"
-           FROM "WikiPage" WHERE "generationId" = ? AND slug IN (SELECT value FROM temp.wiki_keep_slugs)`,
+           FROM "WikiPage" WHERE "generationId" = ? AND slug IN (SELECT value FROM ${slugs})`,
         toGenerationId,
         fromGenerationId,
       );
     },
   );
   // A page's chunk has the page's chunk path: its file, its folder, or README for the overview.
-  const before = await client.chunk.aggregate({ _max: { id: true } });
-  await withTempTable(client, "wiki_keep_chunks", pages.map(chunkPathOf), async () => {
-    await client.$executeRawUnsafe(
+  const syncFrom = await ftsSyncStart(client);
+  await withTempTable(client, "wiki_keep_chunks", pages.map(chunkPathOf), async (chunkPaths) => {
+    await executeRaw(
+      client,
       `INSERT INTO "Chunk" ("generationId", "fileId", path, kind, "symbolId", title, "startLine", "endLine", text,
                             "searchText", tokens)
        SELECT ?, nf.id, c.path, c.kind, c."symbolId", c.title, c."startLine", c."endLine", c.text, c."searchText", c.tokens
          FROM "Chunk" c LEFT JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
-        WHERE c."generationId" = ? AND c.kind = 'wiki' AND c.path IN (SELECT value FROM temp.wiki_keep_chunks)`,
+        WHERE c."generationId" = ? AND c.kind = 'wiki' AND c.path IN (SELECT value FROM ${chunkPaths})`,
       toGenerationId,
       toGenerationId,
       fromGenerationId,
     );
   });
-  await syncFts(client, toGenerationId, (before._max.id ?? 0) + 1);
+  await syncFts(client, toGenerationId, syncFrom);
 }
 
 /** The text a page is searched and embedded by: title, summary and evidence, capped. */
@@ -494,7 +516,8 @@ export async function callFanAboveThreshold(
   const client = await db();
   const [key, other] = direction === "in" ? ['"dstId"', '"srcId"'] : ['"srcId"', '"dstId"'];
   const share = 1 - options.percentile;
-  const rows = await client.$queryRawUnsafe<(FanRow & { population: number; rn: number })[]>(
+  const rows = await queryRaw<(FanRow & { population: number; rn: number })[]>(
+    client,
     `WITH fan AS (
         SELECT ${key} AS id, count(DISTINCT ${other}) AS v FROM "Edge"
          WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? GROUP BY ${key}),
@@ -503,7 +526,7 @@ export async function callFanAboveThreshold(
                row_number() OVER (ORDER BY fan.v DESC, s.path, s."startLine") AS rn, count(*) OVER () AS population
           FROM fan JOIN "Symbol" s ON s."generationId" = ? AND s."qualifiedId" = fan.id
          WHERE s.kind IN ('function', 'method'))
-     SELECT * FROM numbered WHERE rn <= ? OR rn = CAST(population * ? AS INTEGER) + 1 ORDER BY rn`,
+     SELECT * FROM numbered WHERE rn <= ? OR rn = ${floorToInt(`population * ${floatParam()}`)} + 1 ORDER BY rn`,
     generationId,
     options.minConfidence,
     generationId,
@@ -540,7 +563,8 @@ export async function longFunctions(
   limit: number,
 ): Promise<FanRow[]> {
   const client = await db();
-  const rows = await client.$queryRawUnsafe<FanRow[]>(
+  const rows = await queryRaw<FanRow[]>(
+    client,
     `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
        FROM "Symbol" WHERE "generationId" = ? AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
       ORDER BY value DESC, path, "startLine" LIMIT ?`,
@@ -568,10 +592,11 @@ export interface StateWriteRow {
 /** Writes of module-level names (bare names in `mutates`; attributes like `self.x` are object state). */
 export async function loadModuleStateWrites(generationId: string): Promise<StateWriteRow[]> {
   const client = await db();
-  const rows = await client.$queryRawUnsafe<StateWriteRow[]>(
+  const rows = await queryRaw<StateWriteRow[]>(
+    client,
     `SELECT s.path, j.value AS name, s."qualifiedId", s."qualifiedName", s."startLine", s."endLine"
-       FROM "Symbol" s, json_each(s.mutates) j
-      WHERE s."generationId" = ? AND s.mutates != '[]' AND instr(j.value, '.') = 0
+       FROM "Symbol" s, ${jsonArrayElements("s.mutates", "j")}
+      WHERE s."generationId" = ? AND s.mutates != '[]' AND ${position("j.value", "'.'")} = 0
       ORDER BY s.path, s."startLine"`,
     generationId,
   );
@@ -623,7 +648,7 @@ export interface FindingFilter {
 
 function scopeFilter(scope: string | null | undefined) {
   if (!scope) return {};
-  return { OR: [{ path: scope }, { path: { startsWith: `${scope.replace(/\/+$/, "")}/` } }] };
+  return { OR: [{ path: scope }, { path: textFilter("startsWith", `${scope.replace(/\/+$/, "")}/`) }] };
 }
 
 /** Findings of a generation, high severity first, then by location. */

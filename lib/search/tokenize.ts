@@ -244,3 +244,30 @@ export function ftsMatchExpression(terms: readonly string[]): string | null {
   }
   return quoted.length > 0 ? quoted.join(" OR ") : null;
 }
+
+/**
+ * The PostgreSQL tsquery text (for `to_tsquery('simple', …)`) equivalent to an FTS5
+ * MATCH expression of the form ftsMatchExpression builds: quoted phrases (or bare
+ * words) joined by OR, or side by side for AND. Each word becomes a quoted lexeme of
+ * letters, digits and marks only, phrases join their words with `<->`, so the result
+ * is always valid tsquery syntax. Null when nothing searchable is left.
+ */
+export function ftsMatchToTsQuery(match: string): string | null {
+  const groups: string[][] = [[]];
+  for (const item of match.matchAll(/"([^"]*)"|(\S+)/g)) {
+    const bare = item[2];
+    if (bare === "OR") {
+      if ((groups[groups.length - 1] as string[]).length > 0) groups.push([]);
+      continue;
+    }
+    if (bare === "AND") continue;
+    const runs = (item[1] ?? bare ?? "").toLowerCase().match(TOKEN_RUN);
+    if (!runs) continue;
+    const phrase = runs.map((run) => `'${run}'`).join(" <-> ");
+    (groups[groups.length - 1] as string[]).push(runs.length > 1 ? `(${phrase})` : phrase);
+  }
+  const alternatives = groups
+    .filter((g) => g.length > 0)
+    .map((g) => (g.length > 1 ? `(${g.join(" & ")})` : g[0]));
+  return alternatives.length > 0 ? alternatives.join(" | ") : null;
+}

@@ -1,5 +1,5 @@
 /**
- * Test setup for QA tests: a private WAYFINDER_HOME (fresh SQLite file) per test
+ * Test setup for QA tests: a private WAYFINDER_HOME (fresh database) per test
  * file, migrated, with a fixture repository indexed by the real indexer. Only the
  * language model is ever scripted; everything else here is the production code path.
  */
@@ -21,7 +21,9 @@ export async function setupQaHome(
 ): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = mkdtempSync(path.join(os.tmpdir(), prefix));
   process.env.WAYFINDER_HOME = home;
-  delete process.env.DATABASE_URL;
+  // A SQLite file under this home, or with WAYFINDER_TEST_PG_URL a PostgreSQL database of its own.
+  const { setupTestDatabase } = await import("./temp-env.ts");
+  const database = await setupTestDatabase();
   // Tests must never reach a network provider, whatever the developer's shell exports.
   // Model-provider variables are already stripped for every test file by isolate-env.ts.
   for (const key of Object.keys(process.env)) if (key.startsWith("CGRAG_")) delete process.env[key];
@@ -34,6 +36,7 @@ export async function setupQaHome(
     cleanup: async () => {
       const { closeDb } = await import("../db/client.ts");
       await closeDb();
+      await database.drop().catch(() => undefined);
       rmSync(home, { recursive: true, force: true });
     },
   };

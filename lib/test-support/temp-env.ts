@@ -1,7 +1,8 @@
 /**
  * Scaffolding for tests that use the real database and real files: a temporary
- * WAYFINDER_HOME with its own migrated SQLite file, temporary repository folders,
- * and cleanup. Call `setupTempEnv()` in `beforeAll`, before anything opens the
+ * WAYFINDER_HOME with its own migrated database (a SQLite file in it, or with
+ * WAYFINDER_TEST_PG_URL a PostgreSQL database of its own), temporary repository
+ * folders, and cleanup. Call `setupTempEnv()` in `beforeAll`, before anything opens the
  * database: env() and the Prisma client are process-wide caches, and vitest runs
  * each test file in its own fork, so one call per file isolates it from the others.
  */
@@ -12,6 +13,7 @@ import { closeDb } from "../db/client.ts";
 import { ensureMigrated } from "../db/migrate.ts";
 import { resetEnvForTests } from "../env.ts";
 import { closeSearchServices } from "../search/runtime.ts";
+import { createTestDatabase, testPgAdminUrl } from "./pg-test-db.ts";
 
 export type FileTree = Record<string, string | Buffer>;
 
@@ -20,6 +22,8 @@ export interface TempEnv {
   base: string;
   /** The WAYFINDER_HOME in use. */
   home: string;
+  /** Which database this environment uses (WAYFINDER_TEST_PG_URL picks PostgreSQL). */
+  databaseKind: "sqlite" | "postgres";
   /** Creates a repository folder holding `files` and returns its real path. */
   makeRepo(files: FileTree, name?: string): string;
   /** Creates an empty folder outside any repository (for symlink targets and the like). */
@@ -27,12 +31,31 @@ export interface TempEnv {
   /** Writes (or overwrites) a file, creating parent folders. */
   write(root: string, relative: string, content: string | Buffer): void;
   remove(root: string, relative: string): void;
-  /** Environment for child processes that must share this WAYFINDER_HOME. */
+  /** Environment for child processes that must share this WAYFINDER_HOME (and database). */
   childEnv(): NodeJS.ProcessEnv;
   cleanup(): Promise<void>;
 }
 
 let counter = 0;
+
+/**
+ * Points DATABASE_URL at this test file's own database: on PostgreSQL a fresh copy of
+ * the run's migrated template, on SQLite nothing (the default file under the
+ * WAYFINDER_HOME just set). Returns what drops it again.
+ */
+export async function setupTestDatabase(): Promise<{
+  kind: "sqlite" | "postgres";
+  drop: () => Promise<void>;
+}> {
+  const adminUrl = testPgAdminUrl();
+  if (!adminUrl) {
+    delete process.env.DATABASE_URL;
+    return { kind: "sqlite", drop: async () => undefined };
+  }
+  const database = await createTestDatabase(adminUrl);
+  process.env.DATABASE_URL = database.url;
+  return { kind: "postgres", drop: database.drop };
+}
 
 export async function setupTempEnv(): Promise<TempEnv> {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "wayfinder-test-")));
@@ -42,7 +65,7 @@ export async function setupTempEnv(): Promise<TempEnv> {
   await closeSearchServices().catch(() => undefined);
   await closeDb().catch(() => undefined);
   process.env.WAYFINDER_HOME = home;
-  delete process.env.DATABASE_URL;
+  const database = await setupTestDatabase();
   delete process.env.QDRANT_URL;
   resetEnvForTests();
   await ensureMigrated();
@@ -56,6 +79,7 @@ export async function setupTempEnv(): Promise<TempEnv> {
   return {
     base,
     home,
+    databaseKind: database.kind,
     makeRepo(files, name) {
       const root = path.join(base, name ?? `repo-${++counter}`);
       fs.mkdirSync(root, { recursive: true });
@@ -73,12 +97,14 @@ export async function setupTempEnv(): Promise<TempEnv> {
     },
     childEnv() {
       const childEnv: NodeJS.ProcessEnv = { ...process.env, WAYFINDER_HOME: home };
-      delete childEnv.DATABASE_URL;
+      // SQLite: the default file under this home. PostgreSQL: this file's database.
+      if (database.kind === "sqlite") delete childEnv.DATABASE_URL;
       return childEnv;
     },
     async cleanup() {
       await closeSearchServices().catch(() => undefined);
       await closeDb().catch(() => undefined);
+      await database.drop().catch(() => undefined);
       resetEnvForTests();
       fs.rmSync(base, { recursive: true, force: true });
     },

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "File" ADD COLUMN     "facts" TEXT NOT NULL DEFAULT '{}';
+

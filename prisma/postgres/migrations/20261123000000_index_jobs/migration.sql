@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "IndexGeneration" ADD COLUMN     "resumeOf" INTEGER,
+ADD COLUMN     "workerHost" TEXT;
+
