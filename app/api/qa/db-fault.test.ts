@@ -3,7 +3,9 @@
  * (node:http on 127.0.0.1, the shop fixture indexed by the real indexer). For the
  * embedded SQLite store, "disappears" means what an operator or a failing volume can
  * do to it: the client is closed and the database file is moved away, with something
- * unopenable left at its path, so every reconnect fails. The only double is the
+ * unopenable left at its path, so every reconnect fails. On PostgreSQL
+ * (WAYFINDER_TEST_PG_URL), the database stops accepting connections and its open
+ * backends are terminated. The only double is the
  * language model, scripted so the answer pauses mid-stream while the fault happens.
  *
  * The stream must end with a clear error part (the text the chat shows), nothing may
@@ -143,8 +145,36 @@ async function storedConversation(): Promise<WayfinderUIMessage[]> {
 const dbFile = () => path.join(home, "wayfinder.db");
 const movedAside = () => path.join(home, "moved-away");
 
-/** Closes the client and moves the database away, leaving a folder where the file was. */
+/** PostgreSQL runs (WAYFINDER_TEST_PG_URL): the database of this test file and the server's admin URL. */
+function postgresTarget(): { admin: string; database: string } | null {
+  const url = process.env.DATABASE_URL;
+  const admin = process.env.WAYFINDER_TEST_PG_URL;
+  if (!url || !admin || !/^postgres(ql)?:\/\//.test(url)) return null;
+  const database = decodeURIComponent(new URL(url).pathname.slice(1));
+  if (!/^[a-z0-9_]+$/.test(database)) throw new Error(`unexpected database name ${database}`);
+  return { admin, database };
+}
+
+async function asAdmin(admin: string, sql: string[]): Promise<void> {
+  const { withAdmin } = await import("@/lib/test-support/pg-test-db");
+  await withAdmin(admin, async (client) => {
+    for (const statement of sql) await client.query(statement);
+  });
+}
+
+/**
+ * SQLite: closes the client and moves the file away, leaving a folder where it was.
+ * PostgreSQL: refuses new connections to the database and terminates the open ones.
+ */
 async function takeDatabaseAway(): Promise<void> {
+  const pg = postgresTarget();
+  if (pg) {
+    await asAdmin(pg.admin, [
+      `ALTER DATABASE ${pg.database} WITH ALLOW_CONNECTIONS false`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${pg.database}' AND pid <> pg_backend_pid()`,
+    ]);
+    return;
+  }
   await closeDb();
   fs.mkdirSync(movedAside());
   for (const f of fs.readdirSync(home).filter((f) => f.startsWith("wayfinder.db"))) {
@@ -154,6 +184,11 @@ async function takeDatabaseAway(): Promise<void> {
 }
 
 async function bringDatabaseBack(): Promise<void> {
+  const pg = postgresTarget();
+  if (pg) {
+    await asAdmin(pg.admin, [`ALTER DATABASE ${pg.database} WITH ALLOW_CONNECTIONS true`]);
+    return;
+  }
   await closeDb();
   fs.rmSync(dbFile(), { recursive: true });
   for (const f of fs.readdirSync(movedAside())) fs.renameSync(path.join(movedAside(), f), path.join(home, f));
@@ -208,7 +243,7 @@ describe("/api/qa when the database disappears mid-question", () => {
     const refused = await ask("Is anything there?");
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({
-      error: { code: "unavailable:database", message: expect.stringMatching(/database/i) },
+      error: { code: "unavailable:database", message: last?.errorText },
     });
 
     await bringDatabaseBack();

@@ -1,7 +1,7 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { loadEngineSettings } from "@/lib/admin/settings";
 import { removeLastExchange } from "@/lib/db/sessions";
-import { askQuestion, validateAskRequest } from "@/lib/qa/ask";
+import { asDatabaseUnavailable, askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { WayfinderError, asWayfinderError, errorResponse } from "@/lib/errors";
 import { readJsonBody } from "../parse-request";
@@ -56,6 +56,6 @@ export async function POST(request: Request): Promise<Response> {
     });
     return createUIMessageStreamResponse({ stream });
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(asDatabaseUnavailable(error));
   }
 }
