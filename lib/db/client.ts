@@ -30,15 +30,43 @@ function sqliteFilePath(url: string): string | null {
   return url.slice("file:".length);
 }
 
+/** Settings SQLite keeps per connection, not per file. */
+const CONNECTION_PRAGMAS = [
+  "PRAGMA synchronous = NORMAL",
+  "PRAGMA busy_timeout = 10000",
+  "PRAGMA foreign_keys = ON",
+];
+
+/**
+ * @libsql/client hands its connection to each interactive transaction and lazily opens
+ * a fresh one for later queries, without the pragmas above: busy_timeout falls to 0, so
+ * after the first $transaction any concurrent writer (an index worker, a question
+ * storing its session) fails at once with "database is locked". The adapter holds its
+ * lock while a transaction is open, so configuring the new connection right after the
+ * hand-over runs before any other query can use it. Transactions begin IMMEDIATE: a
+ * deferred one that reads and then writes after another connection committed fails at
+ * once (SQLITE_BUSY_SNAPSHOT) whatever the busy timeout.
+ */
+class ConfiguredLibSQL extends PrismaLibSQL {
+  override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]) {
+    const client = super.createClient(config);
+    const transaction = client.transaction.bind(client);
+    client.transaction = (async () => {
+      const tx = await transaction("write");
+      for (const pragma of CONNECTION_PRAGMAS) await client.execute(pragma);
+      return tx;
+    }) as typeof client.transaction;
+    return client;
+  }
+}
+
 async function createSqliteClient(url: string): Promise<Db> {
   const file = sqliteFilePath(url);
   if (file) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const client = new PrismaClient({ adapter: new PrismaLibSQL({ url }) }) as Db;
+  const client = new PrismaClient({ adapter: new ConfiguredLibSQL({ url }) }) as Db;
   // WAL lets readers keep serving the active generation while an index build writes.
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-  await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
-  await client.$executeRawUnsafe("PRAGMA busy_timeout = 10000");
-  await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
+  for (const pragma of CONNECTION_PRAGMAS) await client.$executeRawUnsafe(pragma);
   return client;
 }
 
