@@ -40,6 +40,8 @@ const schema = z.object({
   /** spawn: each web instance starts a worker process per build; external: web instances
    * only queue builds and a separate `wayfinder worker` process claims and runs them */
   WAYFINDER_INDEX_WORKER: z.enum(["spawn", "external"]).default("spawn"),
+  /** Folders (separated by ":") under which the web app may add repositories; unset: any folder. */
+  WAYFINDER_REPO_ROOTS: z.string().optional(),
 });
 
 export type RawEnv = z.infer<typeof schema>;
@@ -52,6 +54,8 @@ export interface Env extends RawEnv {
   llmProvider: "none" | "openai" | "anthropic" | "openai-compatible";
   /** CGRAG_* overrides of the engine configuration, keys lower-cased without the prefix. */
   cgragOverrides: Record<string, string>;
+  /** Absolute folders the web app may add repositories under (empty: anywhere). */
+  repoRoots: string[];
 }
 
 function inferProvider(raw: RawEnv): Env["llmProvider"] {
@@ -76,7 +80,22 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   for (const [key, value] of Object.entries(source)) {
     if (key.startsWith("CGRAG_") && value !== undefined) cgragOverrides[key.slice(6).toLowerCase()] = value;
   }
-  return { ...raw, home, databaseUrl, databaseKind, llmProvider: inferProvider(raw), cgragOverrides };
+  const repoRoots = (raw.WAYFINDER_REPO_ROOTS ?? "")
+    .split(path.delimiter)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const relative = repoRoots.find((p) => !path.isAbsolute(p));
+  if (relative)
+    throw new Error(`Invalid environment:\n  WAYFINDER_REPO_ROOTS: ${relative} is not an absolute path`);
+  return {
+    ...raw,
+    home,
+    databaseUrl,
+    databaseKind,
+    llmProvider: inferProvider(raw),
+    cgragOverrides,
+    repoRoots,
+  };
 }
 
 /** DATABASE_URL selects PostgreSQL with a postgres:// or postgresql:// URL; anything else is SQLite. */

@@ -212,11 +212,36 @@ export async function recoverIndexJobs(options: { launch?: boolean } = {}): Prom
 }
 
 /**
+ * Refuses a folder outside WAYFINDER_REPO_ROOTS (when set): on a shared server, users
+ * adding repositories through the web app must not be able to index /etc or a
+ * colleague's home. Both sides are real paths, so a link cannot smuggle a folder in.
+ */
+export function assertAllowedRoot(root: string, allowed: string[]): void {
+  if (allowed.length === 0) return;
+  const inside = allowed.some((dir) => {
+    let real: string;
+    try {
+      real = fs.realpathSync(dir);
+    } catch {
+      return false;
+    }
+    return root === real || root.startsWith(real.endsWith(path.sep) ? real : real + path.sep);
+  });
+  if (!inside) {
+    throw new WayfinderError(
+      "forbidden:repo_path",
+      `Repositories can only be added under ${allowed.join(", ")} on this server.`,
+    );
+  }
+}
+
+/**
  * Registers a repository by local path and starts its first build. A folder that is
  * already registered, or a name another repository uses, is refused with a clear error.
  */
 export async function addRepository(input: { path: string; name?: string }): Promise<RepositoryRow> {
   const root = resolveRepositoryRoot(input.path);
+  assertAllowedRoot(root, env().repoRoots);
   const existing = await findRepository(root);
   if (existing && existing.rootPath === root) {
     throw new WayfinderError("conflict:repo_path", `${root} is already added as "${existing.name}".`);
