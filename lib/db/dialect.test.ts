@@ -105,7 +105,7 @@ describe.runIf(adminUrl)("tsquery round trip (PostgreSQL, simple configuration)"
     const query = match && ftsMatchToTsQuery(match);
     if (!query) return [];
     const result = await client.query<{ id: number }>(
-      `SELECT id FROM docs, to_tsquery('simple', $1) q WHERE v @@ q ORDER BY ts_rank('{0, 0.5, 0.75, 1.0}', v, q, 1) DESC, id`,
+      `SELECT id FROM docs, to_tsquery('simple', $1) q WHERE v @@ q ORDER BY ts_rank('{0, 0.5, 0.75, 1.0}', v, q, 0) DESC, id`,
       [query],
     );
     return result.rows.map((r) => r.id);

@@ -139,6 +139,23 @@ export function textFilter<Op extends TextOp>(op: Op, value: string): { [K in Op
   return { [op]: value } as { [K in Op]: string };
 }
 
+/**
+ * Text keys from outside (a repository reference, a path, a slug) that contain NUL can
+ * match no stored row: paths and names never contain it. PostgreSQL rejects NUL in
+ * text outright, so lookups answer "not found" before asking, on both databases.
+ */
+export function hasNul(value: string): boolean {
+  return value.includes("\u0000");
+}
+
+/**
+ * Free text to store (a question, a title): PostgreSQL text cannot hold NUL, so there
+ * it becomes U+FFFD; SQLite stores the text as given.
+ */
+export function storableText(value: string): string {
+  return isPostgres() && hasNul(value) ? value.replaceAll("\u0000", "\uFFFD") : value;
+}
+
 // ------------------------------------------------------------ full-text search
 
 /** Whether chunk rows need explicit full-text index maintenance (SQLite's external-content FTS5 table). */
@@ -157,8 +174,10 @@ export interface FtsSearchOptions {
  * and `score` (higher is better). `match` is an FTS5 expression from
  * lib/search/tokenize.ts (quoted phrases joined by OR). SQLite: FTS5 BM25 with
  * weights title 2, path 1.5, text 1. PostgreSQL: the stored weighted tsvector
- * (title A, path B, searchText C) ranked by ts_rank with the same weights (scaled to ts_rank's 0..1: 0.5, 0.75, 1) and length
- * normalisation. Null when the expression has nothing searchable.
+ * (title A, path B, searchText C) ranked by ts_rank with the same weights, scaled to
+ * ts_rank's 0..1 (0.5, 0.75, 1). No length normalisation: without BM25's IDF, dividing
+ * by length lifted one-line chunks that mention a common word above the code that
+ * answers (the golden-question tests show it). Null when nothing is searchable.
  */
 export function ftsSearchQuery(
   generationId: string,
@@ -180,7 +199,7 @@ export function ftsSearchQuery(
     const tsquery = ftsMatchToTsQuery(match);
     if (!tsquery) return null;
     return {
-      sql: `SELECT ${columns}, ts_rank('{0, 0.5, 0.75, 1.0}', c."searchVector", q.query, 1) AS score
+      sql: `SELECT ${columns}, ts_rank('{0, 0.5, 0.75, 1.0}', c."searchVector", q.query, 0) AS score
        FROM "Chunk" c, to_tsquery('simple', ?) AS q(query)
       WHERE c."searchVector" @@ q.query AND c."generationId" = ?${filter}
       ORDER BY score DESC, c.id

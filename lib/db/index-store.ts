@@ -14,6 +14,7 @@ import {
   ftsDeleteGeneration,
   ftsNeedsSync,
   ftsSync,
+  hasNul,
   insertHead,
   insertTail,
   isPostgres,
@@ -174,6 +175,7 @@ export async function listRepositories(): Promise<RepositoryRow[]> {
 
 /** Finds a repository by id, name or root path. */
 export async function findRepository(ref: string): Promise<RepositoryRow | null> {
+  if (hasNul(ref)) return null;
   const client = await db();
   return client.repository.findFirst({ where: { OR: [{ id: ref }, { name: ref }, { rootPath: ref }] } });
 }
@@ -727,12 +729,14 @@ export async function listFiles(generationId: string) {
 }
 
 export async function getFile(generationId: string, filePath: string) {
+  if (hasNul(filePath)) return null;
   const client = await db();
   return client.file.findUnique({ where: { generationId_path: { generationId, path: filePath } } });
 }
 
 /** File text as indexed in a generation (never read from disk at question time). */
 export async function getFileContent(generationId: string, filePath: string): Promise<string | null> {
+  if (hasNul(filePath)) return null;
   const client = await db();
   const file = await client.file.findUnique({
     where: { generationId_path: { generationId, path: filePath } },

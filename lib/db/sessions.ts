@@ -7,6 +7,7 @@ import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import { WayfinderError } from "../errors.ts";
 import { db } from "./client.ts";
+import { storableText } from "./dialect.ts";
 
 export interface SessionRow {
   id: string;
@@ -46,7 +47,7 @@ export async function createSession(input: {
       id: input.id ?? randomUUID(),
       repositoryId: input.repositoryId,
       generationId: input.generationId,
-      title: input.title.slice(0, 200),
+      title: storableText(input.title.slice(0, 200)),
     },
   });
 }
@@ -72,7 +73,9 @@ export async function appendMessage(
   input: Omit<MessageRow, "createdAt" | "id"> & { id?: string; createdAt?: Date },
 ): Promise<MessageRow> {
   const client = await db();
-  return client.message.create({ data: { ...input, id: input.id ?? randomUUID() } });
+  return client.message.create({
+    data: { ...input, content: storableText(input.content), id: input.id ?? randomUUID() },
+  });
 }
 
 export async function listMessages(sessionId: string): Promise<MessageRow[]> {

@@ -14,6 +14,7 @@ import { withTempTable } from "./temp-table.ts";
 import { db } from "./client.ts";
 import {
   floatParam,
+  hasNul,
   floorToInt,
   jsonArrayElements,
   position,
@@ -428,6 +429,7 @@ export interface WikiPageRecord {
 }
 
 export async function getWikiPage(generationId: string, slug: string): Promise<WikiPageRecord | null> {
+  if (hasNul(slug)) return null;
   const client = await db();
   const row = await client.wikiPage.findUnique({ where: { generationId_slug: { generationId, slug } } });
   if (!row) return null;
