@@ -662,6 +662,27 @@ export async function copyUnchanged(
 /** Recomputes fan-in / fan-out of every symbol of a generation from its call edges. */
 export async function updateFanCounts(generationId: string): Promise<void> {
   const client = await db();
+  if (isPostgres()) {
+    // The correlated form below is at the planner's mercy on PostgreSQL (one plan used
+    // the dstId index for srcId lookups: 20 s on xarray); grouped joins take 0.2 s, once
+    // the planner knows how many rows the build just wrote (else a nested loop: 110 s).
+    await client.$executeRawUnsafe(`ANALYZE "Symbol", "Edge"`);
+    await executeRaw(
+      client,
+      `UPDATE "Symbol" s SET "fanOut" = f.fan_out, "fanIn" = f.fan_in
+         FROM (SELECT t.id, COALESCE(o.n, 0) AS fan_out, COALESCE(i.n, 0) AS fan_in FROM "Symbol" t
+                 LEFT JOIN (SELECT "srcId" AS id, count(DISTINCT "dstId") AS n FROM "Edge"
+                             WHERE "generationId" = ? AND kind = 'calls' GROUP BY "srcId") o ON o.id = t."qualifiedId"
+                 LEFT JOIN (SELECT "dstId" AS id, count(DISTINCT "srcId") AS n FROM "Edge"
+                             WHERE "generationId" = ? AND kind = 'calls' GROUP BY "dstId") i ON i.id = t."qualifiedId"
+                WHERE t."generationId" = ?) f
+        WHERE s.id = f.id`,
+      generationId,
+      generationId,
+      generationId,
+    );
+    return;
+  }
   await executeRaw(
     client,
     `UPDATE "Symbol" SET
