@@ -41,6 +41,12 @@ export async function createSession(input: {
   generationId: string;
   title: string;
 }): Promise<SessionRow> {
+  if (input.id !== undefined && !SESSION_ID_PATTERN.test(input.id)) {
+    throw new WayfinderError(
+      "bad_request:session",
+      "A session id is 8–64 letters, digits, dashes or underscores.",
+    );
+  }
   const client = await db();
   return client.session.create({
     data: {
@@ -67,6 +73,21 @@ export async function saveSessionState(
     where: { id },
     data: { ...state, lastAccessedAt: new Date() },
   });
+}
+
+type NewMessage = Omit<MessageRow, "createdAt" | "id"> & { id?: string; createdAt?: Date };
+
+/**
+ * Stores a question and its answer in one transaction: a database that fails between
+ * the two writes leaves neither, never a question without its answer.
+ */
+export async function appendExchange(question: NewMessage, answer: NewMessage): Promise<void> {
+  const client = await db();
+  const row = (m: NewMessage) => ({ ...m, content: storableText(m.content), id: m.id ?? randomUUID() });
+  await client.$transaction([
+    client.message.create({ data: row(question) }),
+    client.message.create({ data: row(answer) }),
+  ]);
 }
 
 export async function appendMessage(

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { InferUIMessageChunk } from "ai";
 import { requireRepository } from "../db/index-store.ts";
 import { recordQuestionMetric } from "../db/metrics.ts";
-import { appendMessage, getSession, removeLastExchange } from "../db/sessions.ts";
+import { appendExchange, getSession } from "../db/sessions.ts";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 import type { Answerer } from "../llm/answerer.ts";
@@ -397,17 +397,17 @@ async function answerQuestion(
   }
   // The answer is stamped a millisecond after its question so history order never ties.
   const askedAt = new Date();
-  await appendMessage({
-    createdAt: askedAt,
-    sessionId: session.id,
-    role: "user",
-    content: question,
-    parts: JSON.stringify([{ type: "text", text: question }]),
-    metadata: JSON.stringify({ overrides: request.overrides ?? {} }),
-    generationId,
-  });
-  try {
-    await appendMessage({
+  await appendExchange(
+    {
+      createdAt: askedAt,
+      sessionId: session.id,
+      role: "user",
+      content: question,
+      parts: JSON.stringify([{ type: "text", text: question }]),
+      metadata: JSON.stringify({ overrides: request.overrides ?? {} }),
+      generationId,
+    },
+    {
       createdAt: new Date(askedAt.getTime() + 1),
       id: messageId,
       sessionId: session.id,
@@ -416,13 +416,8 @@ async function answerQuestion(
       parts: JSON.stringify(storedParts),
       metadata: JSON.stringify(metadata),
       generationId,
-    });
-  } catch (error) {
-    // Never half an exchange: without its answer the question goes too (best effort;
-    // when even that fails, a retry of the same question replaces the lone question).
-    await removeLastExchange(session.id, question).catch(() => undefined);
-    throw error;
-  }
+    },
+  );
   await persistSession(session, loop.context, config.sessionMaxCachedSources);
   await recordQuestionMetric({
     repositoryId: repository.id,
