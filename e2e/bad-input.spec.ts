@@ -26,7 +26,7 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async ({ request }) => {
   base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "wf-e2e-bad-input-")));
   outside = path.join(base, "outside");
-  root = path.join(base, "planted");
+  root = path.join(base, "bad-input");
   fs.mkdirSync(outside);
   fs.mkdirSync(path.join(root, "app"), { recursive: true });
   fs.writeFileSync(path.join(outside, "secret.py"), `def read_secret():\n    return "${SECRET}"\n`);
@@ -36,7 +36,8 @@ test.beforeAll(async ({ request }) => {
   );
   fs.symlinkSync(path.join(outside, "secret.py"), path.join(root, "leak.py"));
   fs.symlinkSync(outside, path.join(root, "linked"));
-  id = await addRepositoryAndWait(request, root, "planted");
+  // Its own name: the wiki spec adds the planted fixture as "planted" on this server.
+  id = await addRepositoryAndWait(request, root, "bad-input");
 });
 
 test.afterAll(() => {
