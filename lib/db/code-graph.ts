@@ -107,6 +107,23 @@ export async function symbolsInFile(generationId: string, path: string): Promise
   });
 }
 
+/** The symbols of several files in one query, each file's in line order. */
+export async function symbolsInFiles(
+  generationId: string,
+  paths: string[],
+): Promise<Map<string, SymbolRecord[]>> {
+  const byPath = new Map<string, SymbolRecord[]>(paths.map((p) => [p, []]));
+  if (byPath.size === 0) return byPath;
+  const client = await db();
+  const rows = await client.symbol.findMany({
+    where: { generationId, path: { in: [...byPath.keys()] } },
+    select: SYMBOL_SELECT,
+    orderBy: [{ path: "asc" }, { startLine: "asc" }],
+  });
+  for (const row of rows) byPath.get(row.path)?.push(row);
+  return byPath;
+}
+
 /** Files whose path ends with the given suffix (`deps.py` finds `backend/api/deps.py`). */
 export async function filesBySuffix(generationId: string, suffix: string, limit = 10): Promise<string[]> {
   const client = await db();
@@ -183,6 +200,51 @@ export async function calleesOf(
     orderBy: [{ line: "asc" }],
     take: limit,
   });
+}
+
+/**
+ * Callees and callers of many symbols in two queries (not two per symbol): at most
+ * `limit` edges per symbol and direction, in the order `calleesOf` and `callersOf`
+ * give (callees by line, callers by confidence), ties broken by edge id.
+ */
+export async function callEdgesOfMany(
+  generationId: string,
+  qualifiedIds: string[],
+  limit: { callees: number; callers: number },
+): Promise<{ callees: Map<string, EdgeRecord[]>; callers: Map<string, EdgeRecord[]> }> {
+  const ids = [...new Set(qualifiedIds)];
+  const callees = new Map<string, EdgeRecord[]>();
+  const callers = new Map<string, EdgeRecord[]>();
+  if (ids.length === 0) return { callees, callers };
+  const client = await db();
+  const windowed = (key: '"srcId"' | '"dstId"', order: string) =>
+    `SELECT "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line, kind FROM (
+       SELECT e.*, ROW_NUMBER() OVER (PARTITION BY e.${key} ORDER BY ${order}, e.id) AS rank
+       FROM "Edge" e WHERE e."generationId" = ? AND e.kind = 'calls' AND e.${key} IN (${ids.map(() => "?").join(",")})
+     ) ranked WHERE rank <= ? ORDER BY ${key}, rank`;
+  const [outgoing, incoming] = await Promise.all([
+    queryRaw<EdgeRecord[]>(client, windowed('"srcId"', "e.line ASC"), generationId, ...ids, limit.callees),
+    queryRaw<EdgeRecord[]>(
+      client,
+      windowed('"dstId"', "e.confidence DESC"),
+      generationId,
+      ...ids,
+      limit.callers,
+    ),
+  ]);
+  const add = (map: Map<string, EdgeRecord[]>, key: string, edge: EdgeRecord) => {
+    const list = map.get(key);
+    if (list) list.push(edge);
+    else map.set(key, [edge]);
+  };
+  for (const e of outgoing) add(callees, e.srcId, normalizeEdge(e));
+  for (const e of incoming) if (e.dstId) add(callers, e.dstId, normalizeEdge(e));
+  return { callees, callers };
+}
+
+/** Raw rows may carry BigInt or string numbers depending on the driver. */
+function normalizeEdge(e: EdgeRecord): EdgeRecord {
+  return { ...e, confidence: Number(e.confidence), line: Number(e.line) };
 }
 
 export async function edgesOfKind(

@@ -5,13 +5,7 @@
  * structure, not only text.
  */
 import "server-only";
-import {
-  callersOf,
-  calleesOf,
-  symbolsByQualifiedIds,
-  symbolsInFile,
-  type SymbolRecord,
-} from "../db/code-graph.ts";
+import { callEdgesOfMany, symbolsByQualifiedIds, symbolsInFiles } from "../db/code-graph.ts";
 import type { ContextItem } from "./context.ts";
 
 export type Relation = "calls" | "called_by" | "raises" | "mutates" | "emits";
@@ -52,23 +46,26 @@ export async function buildEvidenceGraph(generationId: string, items: ContextIte
   }
   // Symbols inside an item (a class's methods, the functions of a file chunk) are in the
   // context too, and what they call is evidence the reader can follow.
-  const byFile = new Map<string, Promise<SymbolRecord[]>>();
-  for (const item of items) {
-    if (!item.path || item.endLine <= item.startLine) continue;
-    let symbols = byFile.get(item.path);
-    if (!symbols) byFile.set(item.path, (symbols = symbolsInFile(generationId, item.path)));
-    for (const s of await symbols) {
+  const spans = items.flatMap((item) =>
+    item.path && item.endLine > item.startLine ? [{ ...item, path: item.path }] : [],
+  );
+  const byFile = await symbolsInFiles(generationId, [...new Set(spans.map((item) => item.path))]);
+  for (const item of spans) {
+    for (const s of byFile.get(item.path) ?? []) {
       if (inContext.has(s.qualifiedId) || s.startLine < item.startLine || s.endLine > item.endLine) continue;
       if (subjects.length >= MAX_SUBJECTS) break;
       inContext.add(s.qualifiedId);
       subjects.push(s);
     }
   }
+  const edges = await callEdgesOfMany(
+    generationId,
+    subjects.map((f) => f.qualifiedId),
+    { callees: MAX_EDGES_PER_SYMBOL * 2, callers: MAX_EDGES_PER_SYMBOL },
+  );
   for (const f of subjects) {
-    const [callees, callers] = await Promise.all([
-      calleesOf(generationId, f.qualifiedId, MAX_EDGES_PER_SYMBOL * 2),
-      callersOf(generationId, f.qualifiedId, MAX_EDGES_PER_SYMBOL),
-    ]);
+    const callees = edges.callees.get(f.qualifiedId) ?? [];
+    const callers = edges.callers.get(f.qualifiedId) ?? [];
     const seenCallee = new Set<string>();
     for (const e of callees) {
       if (!e.dstId || seenCallee.has(e.dstId) || seenCallee.size >= MAX_EDGES_PER_SYMBOL) continue;

@@ -1,0 +1,103 @@
+/**
+ * The batched call-graph reads (`callEdgesOfMany`, `symbolsInFiles`) answer exactly
+ * what the one-symbol and one-file reads answer, limits and order included, on a
+ * real index: the evidence graph switched to them to stop issuing two queries per
+ * symbol, and must not see different edges for it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexRepository } from "../indexer/build.ts";
+import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { callEdgesOfMany, callersOf, calleesOf, symbolsInFile, symbolsInFiles } from "./code-graph.ts";
+import { db } from "./client.ts";
+
+let t: TempEnv;
+let generationId: string;
+
+// `helper` has many callers (more than the caller limit below) and `pipeline` many
+// callees, so the per-symbol limits really cut.
+const callers = Array.from(
+  { length: 7 },
+  (_, i) => `def caller_${i}(x):\n    return helper(x) + helper(x + 1)\n`,
+).join("\n");
+const pipeline = [
+  "def pipeline(x):",
+  "    a = step_one(x)",
+  "    b = step_two(a)",
+  "    c = step_three(b)",
+  "    d = helper(c)",
+  "    return step_four(d)",
+  "",
+].join("\n");
+const steps = ["step_one", "step_two", "step_three", "step_four"]
+  .map((name) => `def ${name}(x):\n    return helper(x)\n`)
+  .join("\n");
+
+beforeAll(async () => {
+  t = await setupTempEnv();
+  const root = t.makeRepo({
+    "pkg/core.py": `def helper(x):\n    return x * 2\n\n${steps}`,
+    "pkg/flow.py": `from pkg.core import helper, step_one, step_two, step_three, step_four\n\n${pipeline}`,
+    "pkg/users.py": `from pkg.core import helper\n\n${callers}`,
+    "pkg/empty.py": "VALUE = 1\n",
+  });
+  const { repository } = await indexRepository(root, { name: "graph" });
+  generationId = repository.activeGenerationId!;
+});
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+async function allSymbolIds(): Promise<string[]> {
+  const client = await db();
+  const rows = await client.symbol.findMany({ where: { generationId }, select: { qualifiedId: true } });
+  return rows.map((r) => r.qualifiedId);
+}
+
+describe("batched call-graph reads", () => {
+  it("give each symbol the callees and callers the one-symbol reads give", async () => {
+    const ids = await allSymbolIds();
+    expect(ids.length).toBeGreaterThan(10);
+    const limits = { callees: 3, callers: 4 };
+    const batched = await callEdgesOfMany(generationId, ids, limits);
+    let cutCallers = 0;
+    let cutCallees = 0;
+    for (const id of ids) {
+      const calleesOne = await calleesOf(generationId, id, limits.callees);
+      const callersOne = await callersOf(generationId, id, limits.callers);
+      expect(batched.callees.get(id) ?? [], `callees of ${id}`).toEqual(calleesOne);
+      // Callers come by confidence; among equal confidences any order is a valid answer.
+      const key = (e: { srcId: string; line: number }) => `${e.srcId}:${e.line}`;
+      const batchedCallers = batched.callers.get(id) ?? [];
+      expect(batchedCallers.map((e) => e.confidence)).toEqual(callersOne.map((e) => e.confidence));
+      if (callersOne.length < limits.callers) {
+        expect(batchedCallers.map(key).sort()).toEqual(callersOne.map(key).sort());
+      }
+      if (callersOne.length === limits.callers) cutCallers++;
+      if (calleesOne.length === limits.callees) cutCallees++;
+    }
+    // The fixture exercises both limits.
+    expect(cutCallers).toBeGreaterThan(0);
+    expect(cutCallees).toBeGreaterThan(0);
+    const helper = ids.find((id) => id.endsWith("helper"))!;
+    expect(batched.callers.get(helper)).toHaveLength(limits.callers);
+  });
+
+  it("answer nothing for no ids and for ids of no symbol", async () => {
+    const none = await callEdgesOfMany(generationId, [], { callees: 5, callers: 5 });
+    expect(none.callees.size + none.callers.size).toBe(0);
+    const unknown = await callEdgesOfMany(generationId, ["pkg/nowhere.py::ghost"], {
+      callees: 5,
+      callers: 5,
+    });
+    expect(unknown.callees.size + unknown.callers.size).toBe(0);
+  });
+
+  it("symbolsInFiles gives each file the symbols symbolsInFile gives, and unknown files none", async () => {
+    const paths = ["pkg/core.py", "pkg/flow.py", "pkg/users.py", "pkg/empty.py", "pkg/missing.py"];
+    const batched = await symbolsInFiles(generationId, paths);
+    expect([...batched.keys()].sort()).toEqual([...paths].sort());
+    for (const p of paths) expect(batched.get(p), p).toEqual(await symbolsInFile(generationId, p));
+    expect(batched.get("pkg/core.py")!.length).toBe(5);
+    expect(batched.get("pkg/missing.py")).toEqual([]);
+  });
+});
