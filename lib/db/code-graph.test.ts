@@ -7,7 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexRepository } from "../indexer/build.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { callEdgesOfMany, callersOf, calleesOf, symbolsInFile, symbolsInFiles } from "./code-graph.ts";
+import {
+  callEdgesOfMany,
+  callersOf,
+  calleesOf,
+  symbolSpansInFiles,
+  symbolsInFile,
+  symbolsInFiles,
+  symbolsWithinSpans,
+} from "./code-graph.ts";
 import { db } from "./client.ts";
 
 let t: TempEnv;
@@ -99,5 +107,35 @@ describe("batched call-graph reads", () => {
     for (const p of paths) expect(batched.get(p), p).toEqual(await symbolsInFile(generationId, p));
     expect(batched.get("pkg/core.py")!.length).toBe(5);
     expect(batched.get("pkg/missing.py")).toEqual([]);
+  });
+
+  it("symbolsWithinSpans keeps only symbols wholly inside a span; a span without lines is the whole file", async () => {
+    const core = await symbolsInFile(generationId, "pkg/core.py");
+    const second = core[1]!;
+    const third = core[2]!;
+    const spans = [
+      // exactly two functions of core.py, and one line that holds no whole symbol
+      { path: "pkg/core.py", startLine: second.startLine, endLine: third.endLine },
+      { path: "pkg/core.py", startLine: 1, endLine: 1 },
+      { path: "pkg/flow.py" },
+      { path: "pkg/missing.py", startLine: 1, endLine: 100 },
+    ];
+    const within = await symbolsWithinSpans(generationId, spans);
+    expect(within.get("pkg/core.py")!.map((s) => s.qualifiedId)).toEqual([
+      second.qualifiedId,
+      third.qualifiedId,
+    ]);
+    expect(within.get("pkg/flow.py")).toEqual(await symbolsInFile(generationId, "pkg/flow.py"));
+    expect(within.get("pkg/missing.py")).toEqual([]);
+    expect(within.has("pkg/users.py")).toBe(false);
+  });
+
+  it("symbolSpansInFiles gives the line spans of every symbol of each file", async () => {
+    const spans = await symbolSpansInFiles(generationId, ["pkg/users.py", "pkg/missing.py"]);
+    const users = await symbolsInFile(generationId, "pkg/users.py");
+    expect(spans.get("pkg/users.py")).toEqual(
+      users.map((s) => ({ qualifiedId: s.qualifiedId, startLine: s.startLine, endLine: s.endLine })),
+    );
+    expect(spans.get("pkg/missing.py")).toEqual([]);
   });
 });

@@ -112,15 +112,55 @@ export async function symbolsInFiles(
   generationId: string,
   paths: string[],
 ): Promise<Map<string, SymbolRecord[]>> {
-  const byPath = new Map<string, SymbolRecord[]>(paths.map((p) => [p, []]));
+  return symbolsWithinSpans(
+    generationId,
+    paths.map((path) => ({ path })),
+  );
+}
+
+/**
+ * In one query, the symbols lying wholly inside any of the given spans (a span without
+ * lines is the whole file), grouped by file in line order; every asked file has an entry.
+ */
+export async function symbolsWithinSpans(
+  generationId: string,
+  spans: { path: string; startLine?: number; endLine?: number }[],
+): Promise<Map<string, SymbolRecord[]>> {
+  const byPath = new Map<string, SymbolRecord[]>(spans.map((s) => [s.path, []]));
   if (byPath.size === 0) return byPath;
+  const wholeFiles = [...new Set(spans.filter((s) => s.startLine === undefined).map((s) => s.path))];
+  const whole = new Set(wholeFiles);
+  const ranges = spans.flatMap((s) =>
+    s.startLine !== undefined && !whole.has(s.path)
+      ? [{ path: s.path, startLine: { gte: s.startLine }, endLine: { lte: s.endLine ?? s.startLine } }]
+      : [],
+  );
   const client = await db();
   const rows = await client.symbol.findMany({
-    where: { generationId, path: { in: [...byPath.keys()] } },
+    where: { generationId, OR: [...(wholeFiles.length ? [{ path: { in: wholeFiles } }] : []), ...ranges] },
     select: SYMBOL_SELECT,
     orderBy: [{ path: "asc" }, { startLine: "asc" }],
   });
   for (const row of rows) byPath.get(row.path)?.push(row);
+  return byPath;
+}
+
+/** Line spans of the symbols of several files, in one query (citation checks need no more). */
+export async function symbolSpansInFiles(
+  generationId: string,
+  paths: string[],
+): Promise<Map<string, { qualifiedId: string; startLine: number; endLine: number }[]>> {
+  const byPath = new Map<string, { qualifiedId: string; startLine: number; endLine: number }[]>(
+    paths.map((p) => [p, []]),
+  );
+  if (byPath.size === 0) return byPath;
+  const client = await db();
+  const rows = await client.symbol.findMany({
+    where: { generationId, path: { in: [...byPath.keys()] } },
+    select: { path: true, qualifiedId: true, startLine: true, endLine: true },
+    orderBy: [{ path: "asc" }, { startLine: "asc" }],
+  });
+  for (const { path, ...span } of rows) byPath.get(path)?.push(span);
   return byPath;
 }
 

@@ -5,7 +5,7 @@
  * structure, not only text.
  */
 import "server-only";
-import { callEdgesOfMany, symbolsByQualifiedIds, symbolsInFiles } from "../db/code-graph.ts";
+import { callEdgesOfMany, symbolsByQualifiedIds, symbolsWithinSpans } from "../db/code-graph.ts";
 import type { ContextItem } from "./context.ts";
 
 export type Relation = "calls" | "called_by" | "raises" | "mutates" | "emits";
@@ -49,7 +49,7 @@ export async function buildEvidenceGraph(generationId: string, items: ContextIte
   const spans = items.flatMap((item) =>
     item.path && item.endLine > item.startLine ? [{ ...item, path: item.path }] : [],
   );
-  const byFile = await symbolsInFiles(generationId, [...new Set(spans.map((item) => item.path))]);
+  const byFile = await symbolsWithinSpans(generationId, spans);
   for (const item of spans) {
     for (const s of byFile.get(item.path) ?? []) {
       if (inContext.has(s.qualifiedId) || s.startLine < item.startLine || s.endLine > item.endLine) continue;

@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { getFile } from "../db/index-store.ts";
-import { symbolsInFile } from "../db/code-graph.ts";
+import { symbolSpansInFiles } from "../db/code-graph.ts";
 import { isSafeRelativePath } from "../indexer/discover.ts";
 import { parseCitations, verifyCitations } from "./citations.ts";
 import type { SourceReader } from "./context.ts";
@@ -21,20 +21,11 @@ export async function verifyAnswerCitations(
   const parsed = parseCitations(answer);
   const paths = [...new Set(parsed.map((c) => c.path))].filter(isSafeRelativePath);
   const files = new Map<string, { lines: number; language: string }>();
-  const symbols = new Map<string, { qualifiedId: string; startLine: number; endLine: number }[]>();
   for (const p of paths) {
     const file = await getFile(generationId, p);
-    if (!file) continue;
-    files.set(p, { lines: file.lines, language: file.language });
-    symbols.set(
-      p,
-      (await symbolsInFile(generationId, p)).map((s) => ({
-        qualifiedId: s.qualifiedId,
-        startLine: s.startLine,
-        endLine: s.endLine,
-      })),
-    );
+    if (file) files.set(p, { lines: file.lines, language: file.language });
   }
+  const symbols = await symbolSpansInFiles(generationId, [...files.keys()]);
   const results = verifyCitations(parsed, {
     fileLines: (p) => files.get(p)?.lines ?? null,
     symbolsAt: (p, start, end) =>
