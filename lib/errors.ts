@@ -11,6 +11,7 @@ export type ErrorType =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "too_many_requests"
   | "unavailable"
   | "internal";
 
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorType, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  too_many_requests: 429,
   unavailable: 503,
   internal: 500,
 };
@@ -30,13 +32,16 @@ const STATUS: Record<ErrorType, number> = {
 export class WayfinderError extends Error {
   readonly type: ErrorType;
   readonly surface: string;
+  /** seconds a client should wait before retrying (sent as Retry-After) */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.retryAfterSeconds = options?.retryAfterSeconds;
     this.name = "WayfinderError";
     const [type, surface] = code.split(":") as [ErrorType, string];
     this.type = type;
@@ -73,5 +78,6 @@ export function errorResponse(value: unknown): Response {
   if (error.type === "internal" || error.type === "unavailable") {
     console.error(`[wayfinder] ${error.code}: ${error.message}`, error.cause ?? "");
   }
-  return Response.json(error.toJSON(), { status: error.status });
+  const headers = error.retryAfterSeconds ? { "retry-after": String(error.retryAfterSeconds) } : undefined;
+  return Response.json(error.toJSON(), { status: error.status, headers });
 }

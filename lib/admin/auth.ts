@@ -1,7 +1,8 @@
 /**
  * Admin access for route handlers: `Authorization: Bearer <token>` (scripts) or the
  * signed session cookie (the browser, after /admin/login). Every refusal is the same
- * 401 whatever went wrong, so a caller learns nothing about why or what is behind it.
+ * 401 whatever went wrong, so a caller learns nothing about why or what is behind it;
+ * a client that keeps sending wrong tokens is slowed down with 429 (throttle.ts).
  */
 import "server-only";
 import { WayfinderError } from "../errors.ts";
@@ -12,6 +13,7 @@ import {
   verifyAdminSession,
   verifyAdminToken,
 } from "./token.ts";
+import { assertNotThrottled, authThrottle, clientKey } from "./throttle.ts";
 
 export interface AdminIdentity {
   actor: string;
@@ -52,9 +54,32 @@ export function identify(request: Request): AdminIdentity | null {
 }
 
 export function requireAdmin(request: Request): AdminIdentity {
+  // Only token checks are throttled: a signed cookie is not something to guess at.
+  const bearer = bearerToken(request);
+  if (bearer !== null) return checkToken(request, bearer, DEFAULT_ACTOR, "bearer");
   const identity = identify(request);
   if (!identity) throw unauthorized();
   return identity;
+}
+
+/**
+ * Checks an admin token sent by a client (bearer header or login form): refused with
+ * 429 while the client is locked out, 401 when wrong (and counted), else the identity.
+ */
+export function checkToken(
+  request: Request,
+  token: string,
+  actor: string,
+  via: AdminIdentity["via"],
+): AdminIdentity {
+  assertNotThrottled(request);
+  const client = clientKey(request);
+  if (!verifyAdminToken(token)) {
+    authThrottle().recordFailure(client);
+    throw unauthorized();
+  }
+  authThrottle().recordSuccess(client);
+  return { actor, via };
 }
 
 function isHttps(request: Request): boolean {

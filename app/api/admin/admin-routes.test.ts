@@ -4,7 +4,8 @@
  * metrics, no hint) and changes nothing; the bearer token and the login cookie both
  * work; login sets an httpOnly SameSite=Strict cookie whose name signs the change log.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { resetAuthThrottle } from "@/lib/admin/throttle";
 import { ensureAdminToken, signAdminSession } from "@/lib/admin/token";
 import { getSettingsView } from "@/lib/admin/settings";
 import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
@@ -27,6 +28,8 @@ beforeAll(async () => {
   token = ensureAdminToken().token;
 });
 afterAll(async () => cleanup());
+// These tests send many wrong tokens on purpose; the throttle has its own tests below.
+beforeEach(() => resetAuthThrottle());
 
 const URL_BASE = "http://localhost";
 
@@ -131,6 +134,7 @@ describe("refusals", () => {
   for (const [what, headers] of BAD_CREDENTIALS) {
     it(`answers ${what} with a bare 401 on every route`, async () => {
       for (const route of ROUTES) {
+        resetAuthThrottle(); // one wrong token per route here, not a guessing run
         const response = await route.call(headers());
         expect(response.status, route.name).toBe(401);
         expect(await response.json(), route.name).toEqual(REFUSED);
@@ -245,5 +249,59 @@ describe("access", () => {
     const response = await logout(request("POST", "/api/admin/logout"));
     expect(response.status).toBe(204);
     expect(response.headers.get("set-cookie")).toContain("Max-Age=0");
+  });
+});
+
+describe("throttling wrong tokens", () => {
+  const from = (address: string, extra: Record<string, string> = {}) => ({
+    "x-forwarded-for": `${address}, 10.0.0.1`,
+    ...extra,
+  });
+  const wrongLogin = (address: string) =>
+    login(
+      request("POST", "/api/admin/login", {
+        headers: from(address),
+        body: { token: "wrong-token-0123456789" },
+      }),
+    );
+
+  it("locks a client out with 429 and Retry-After after five wrong tokens, even for the right one", async () => {
+    for (let i = 0; i < 5; i++) expect((await wrongLogin("203.0.113.7")).status).toBe(401);
+    // The sixth failure is still checked (401) and starts the lock.
+    expect((await wrongLogin("203.0.113.7")).status).toBe(401);
+    const locked = await login(
+      request("POST", "/api/admin/login", { headers: from("203.0.113.7"), body: { token } }),
+    );
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(locked.headers.get("set-cookie")).toBeNull();
+    expect((await locked.json()).error.code).toBe("too_many_requests:admin");
+    // Bearer checks from that client are locked too; bearer and login share one count.
+    const bearer = await getSettings(
+      request("GET", "/api/admin/settings", {
+        headers: from("203.0.113.7", { authorization: `Bearer ${token}` }),
+      }),
+      params,
+    );
+    expect(bearer.status).toBe(429);
+  });
+
+  it("counts each client on its own, and a correct token clears the count", async () => {
+    for (let i = 0; i < 6; i++) await wrongLogin("198.51.100.1");
+    expect((await wrongLogin("198.51.100.1")).status).toBe(429);
+    const other = await getSettings(
+      request("GET", "/api/admin/settings", {
+        headers: from("198.51.100.2", { authorization: `Bearer ${token}` }),
+      }),
+      params,
+    );
+    expect(other.status).toBe(200);
+    for (let i = 0; i < 4; i++) await wrongLogin("198.51.100.3");
+    expect(
+      (await login(request("POST", "/api/admin/login", { headers: from("198.51.100.3"), body: { token } })))
+        .status,
+    ).toBe(200);
+    // Four more wrong tokens after a success are within the free allowance again.
+    for (let i = 0; i < 4; i++) expect((await wrongLogin("198.51.100.3")).status).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
-/** POST /api/admin/login: checks the token and sets the admin session cookie (401 on a wrong token). */
-import { DEFAULT_ACTOR, loginCookie, unauthorized } from "@/lib/admin/auth";
-import { verifyAdminToken } from "@/lib/admin/token";
+/** POST /api/admin/login: checks the token and sets the admin session cookie (401 on a wrong token, 429 after too many). */
+import { checkToken, DEFAULT_ACTOR, loginCookie } from "@/lib/admin/auth";
+import { assertNotThrottled } from "@/lib/admin/throttle";
 import { errorResponse } from "@/lib/errors";
 import { parseJsonBody } from "../../parse-request";
 import { loginSchema } from "./schema";
@@ -9,9 +9,9 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   try {
+    assertNotThrottled(request);
     const input = await parseJsonBody(request, loginSchema, "login");
-    if (!verifyAdminToken(input.token)) throw unauthorized();
-    const actor = input.name || DEFAULT_ACTOR;
+    const { actor } = checkToken(request, input.token, input.name || DEFAULT_ACTOR, "cookie");
     const response = Response.json({ actor });
     response.headers.set("set-cookie", loginCookie(request, actor));
     response.headers.set("cache-control", "no-store");
