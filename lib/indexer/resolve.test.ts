@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calleesOf, callersOf, symbolsByName } from "../db/code-graph.ts";
+import { extractSource } from "./extract/index.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import {
@@ -15,11 +16,12 @@ import {
   type ResolverFile,
   type ResolverSymbol,
 } from "./resolve.ts";
-import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
+import type { CodeLanguage, ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
 
 const LANGUAGE_BY_EXT: Record<string, string> = {
   py: "python",
   ts: "typescript",
+  js: "javascript",
   go: "go",
   rs: "rust",
   java: "java",
@@ -44,8 +46,19 @@ function sym(path: string, qualifiedName: string, kind: SymbolKind, bases: strin
   };
 }
 
-function file(path: string, imports: [module: string, names: string[]][] = []): ResolverFile {
-  const list: ExtractedImport[] = imports.map(([module, names], i) => ({ module, names, line: i + 1 }));
+type Binding = Pick<ExtractedImport, "local" | "aliases">;
+
+/** A file and its imports: `[module, names]`, or `[module, names, { local, aliases }]` when renamed. */
+function file(
+  path: string,
+  imports: [module: string, names: string[], binding?: Binding][] = [],
+): ResolverFile {
+  const list: ExtractedImport[] = imports.map(([module, names, binding], i) => ({
+    module,
+    names,
+    ...binding,
+    line: i + 1,
+  }));
   return { path, language: languageOf(path), imports: list };
 }
 
@@ -338,6 +351,261 @@ describe("Go and Rust", () => {
     const files = [file("src/db.rs"), file("src/main.rs", [["crate", ["db"]]])];
     expect(targets(resolveCalls(symbols, files, "src/main.rs::main", ["db::connect"]))).toEqual([
       "src/db.rs::connect@0.9",
+    ]);
+  });
+});
+
+describe("aliased imports", () => {
+  describe("Python", () => {
+    const symbols = [
+      sym("numpy/__init__.py", "asarray", "function"),
+      sym("numpy/linalg.py", "norm", "function"),
+      sym("xr/core/dataset.py", "Dataset", "class"),
+      sym("xr/core/dataset.py", "Dataset.from_dict", "method"),
+      sym("xr/core/merge.py", "merge", "function"),
+      sym("xr/core/store.py", "save", "function"),
+      // Same names as the aliases, elsewhere: an alias must never resolve to these.
+      sym("xr/other.py", "_merge", "function"),
+      sym("xr/other.py", "Merged", "class"),
+      sym("xr/other.py", "Merged.from_dict", "method"),
+      sym("xr/core/api.py", "run", "function"),
+      sym("xr/core/api.py", "Child", "class", ["ds_mod.Dataset"]),
+      sym("xr/core/api.py", "Child.build", "method"),
+      sym("xr/core/api.py", "Renamed", "class", ["DS"]),
+    ];
+    const files = [
+      file("numpy/__init__.py"),
+      file("numpy/linalg.py"),
+      file("xr/__init__.py", [[".core.merge", ["merge"]]]),
+      file("xr/core/__init__.py"),
+      file("xr/core/dataset.py"),
+      file("xr/core/merge.py"),
+      file("xr/core/store.py"),
+      file("xr/other.py"),
+      file("xr/core/api.py", [
+        ["numpy", [], { local: "np" }],
+        ["xr.core.dataset", [], { local: "ds_mod" }],
+        [".merge", ["merge"], { aliases: { _merge: "merge" } }],
+        [".dataset", ["Dataset"], { aliases: { DS: "Dataset", Merged: "Dataset" } }],
+        [".", ["store"], { aliases: { st: "store" } }],
+        ["xr", [], { local: "xa" }],
+      ]),
+    ];
+    const run = (...raws: string[]) => targets(resolveCalls(symbols, files, "xr/core/api.py::run", raws));
+
+    it("resolves `import numpy as np` then `np.asarray()` and a submodule through it (`np.linalg.norm`)", () => {
+      expect(run("np.asarray", "np.linalg.norm")).toEqual([
+        "numpy/__init__.py::asarray@0.9",
+        "numpy/linalg.py::norm@0.9",
+      ]);
+    });
+
+    it("resolves `from .merge import merge as _merge` then `_merge()` to the aliased function", () => {
+      // xr/other.py defines a function literally named `_merge`; the alias wins over it.
+      expect(run("_merge")).toEqual(["xr/core/merge.py::merge@0.9"]);
+    });
+
+    it("resolves `import xr.core.dataset as ds_mod` then `ds_mod.Dataset()` and `ds_mod.Dataset.from_dict()`", () => {
+      expect(run("ds_mod.Dataset", "ds_mod.Dataset.from_dict")).toEqual([
+        "xr/core/dataset.py::Dataset@0.9",
+        "xr/core/dataset.py::Dataset.from_dict@0.9",
+      ]);
+    });
+
+    it("resolves a renamed class used as a receiver, even when another class has the alias's name", () => {
+      expect(run("DS.from_dict", "Merged.from_dict")).toEqual([
+        "xr/core/dataset.py::Dataset.from_dict@0.9",
+        "xr/core/dataset.py::Dataset.from_dict@0.9",
+      ]);
+    });
+
+    it("resolves `from . import store as st` then `st.save()`", () => {
+      expect(run("st.save")).toEqual(["xr/core/store.py::save@0.9"]);
+    });
+
+    it("follows a package alias through the package's re-export (`xa.merge` → xr/__init__ → core/merge.py)", () => {
+      expect(run("xa.merge")).toEqual(["xr/core/merge.py::merge@0.9"]);
+    });
+
+    it("binds only the alias: the original module and name stay unbound", () => {
+      // `numpy` is not bound by `import numpy as np`, nor `merge` by `import merge as _merge`.
+      expect(run("numpy.asarray")).toEqual([]);
+      expect(run("merge")).toEqual(["xr/core/merge.py::merge@0.6"]);
+    });
+
+    it("resolves base classes written through an alias and their inherited methods", () => {
+      const resolver = new Resolver(symbols, files);
+      const child = symbols.find((s) => s.qualifiedId === "xr/core/api.py::Child")!;
+      const renamed = symbols.find((s) => s.qualifiedId === "xr/core/api.py::Renamed")!;
+      expect(resolver.structureEdges(child, 1).map((e) => `${e.kind}:${e.dstId}@${e.confidence}`)).toEqual([
+        "inherits:xr/core/dataset.py::Dataset@0.9",
+      ]);
+      expect(resolver.structureEdges(renamed, 1).map((e) => `${e.kind}:${e.dstId}@${e.confidence}`)).toEqual([
+        "inherits:xr/core/dataset.py::Dataset@0.9",
+      ]);
+      expect(
+        targets(resolveCalls(symbols, files, "xr/core/api.py::Child.build", ["self.from_dict"])),
+      ).toEqual(["xr/core/dataset.py::Dataset.from_dict@0.85"]);
+    });
+  });
+
+  describe("TypeScript and JavaScript", () => {
+    const symbols = [
+      sym("src/config.ts", "parse", "function"),
+      sym("src/text.ts", "slugify", "function"),
+      sym("src/x.ts", "default", "function"),
+      sym("src/build.ts", "build", "function"),
+      sym("src/lib/impl.ts", "format", "function"),
+      sym("src/lib/index.ts", "boot", "function"),
+      // Same names as the aliases, elsewhere.
+      sym("src/legacy.ts", "parseConfig", "function"),
+      sym("src/legacy.ts", "fmt", "function"),
+      sym("src/app.ts", "main", "function"),
+      sym("src/paths.js", "resolve", "function"),
+      sym("src/cli.js", "start", "function"),
+    ];
+    const files = [
+      file("src/config.ts"),
+      file("src/text.ts"),
+      file("src/x.ts"),
+      file("src/build.ts"),
+      file("src/lib/impl.ts"),
+      file("src/lib/index.ts", [["./impl", ["format"]]]),
+      file("src/legacy.ts"),
+      file("src/app.ts", [
+        ["./config", ["parse"], { aliases: { parseConfig: "parse" } }],
+        ["./text", ["*"], { local: "utils" }],
+        ["./x", ["default"], { aliases: { def: "default" } }],
+        ["./build", ["default"], { aliases: { build: "default" } }],
+        ["./lib", ["format"], { aliases: { fmt: "format" } }],
+      ]),
+      file("src/paths.js"),
+      file("src/cli.js", [["./paths", ["resolve"], { aliases: { resolvePath: "resolve" } }]]),
+    ];
+    const run = (...raws: string[]) => targets(resolveCalls(symbols, files, "src/app.ts::main", raws));
+
+    it("resolves `import { parse as parseConfig }` to parse, not to a function named parseConfig", () => {
+      expect(run("parseConfig")).toEqual(["src/config.ts::parse@0.9"]);
+    });
+
+    it("resolves `import * as utils` by the alias, not the module's file name", () => {
+      expect(run("utils.slugify")).toEqual(["src/text.ts::slugify@0.9"]);
+      // `import * as utils` binds no `text`.
+      expect(run("text.slugify")).toEqual([]);
+    });
+
+    it("resolves default imports to an anonymous default export or the export of the same name", () => {
+      expect(run("def", "build")).toEqual(["src/x.ts::default@0.9", "src/build.ts::build@0.9"]);
+    });
+
+    it("follows a renamed import through an index file's re-export", () => {
+      expect(run("fmt")).toEqual(["src/lib/impl.ts::format@0.9"]);
+    });
+
+    it("resolves a renamed CommonJS destructuring (`const { resolve: resolvePath } = require(…)`)", () => {
+      expect(targets(resolveCalls(symbols, files, "src/cli.js::start", ["resolvePath"]))).toEqual([
+        "src/paths.js::resolve@0.9",
+      ]);
+    });
+  });
+
+  describe("Go and Rust", () => {
+    it('resolves a Go package alias (`import s "…/store"`); the package\'s own name is then unbound', () => {
+      const symbols = [sym("store/store.go", "Save", "function"), sym("cmd/main.go", "main", "function")];
+      const files = [
+        file("store/store.go"),
+        file("cmd/main.go", [["example.com/shop/store", [], { local: "s" }]]),
+      ];
+      expect(targets(resolveCalls(symbols, files, "cmd/main.go::main", ["s.Save"]))).toEqual([
+        "store/store.go::Save@0.9",
+      ]);
+      expect(resolveCalls(symbols, files, "cmd/main.go::main", ["store.Save"])).toEqual([]);
+    });
+
+    it("resolves Rust `use … as …` for modules, `self` and types", () => {
+      const symbols = [
+        sym("src/db.rs", "connect", "function"),
+        sym("src/db.rs", "Pool", "struct"),
+        sym("src/db.rs", "Pool.new", "method"),
+        sym("src/db/pool.rs", "open", "function"),
+        sym("src/legacy.rs", "DbPool", "struct"),
+        sym("src/legacy.rs", "DbPool.new", "method"),
+        sym("src/main.rs", "main", "function"),
+      ];
+      const files = [
+        file("src/db.rs"),
+        file("src/db/pool.rs"),
+        file("src/legacy.rs"),
+        file("src/main.rs", [
+          ["crate", ["db"], { aliases: { database: "db" } }],
+          ["crate::db", ["Pool"], { local: "d", aliases: { DbPool: "Pool" } }],
+        ]),
+      ];
+      expect(
+        targets(
+          resolveCalls(symbols, files, "src/main.rs::main", [
+            "database::connect",
+            "database::pool::open",
+            "d::connect",
+            "DbPool::new",
+          ]),
+        ),
+      ).toEqual([
+        "src/db.rs::connect@0.9",
+        "src/db/pool.rs::open@0.9",
+        "src/db.rs::connect@0.9",
+        "src/db.rs::Pool.new@0.9",
+      ]);
+    });
+  });
+
+  it("resolves the aliases extraction records, from source text to edges", async () => {
+    const sources: Record<string, string> = {
+      "pkg/core.py": "def merge(a):\n    return a\n",
+      "pkg/dataset.py": "class Dataset:\n    pass\n",
+      "pkg/other.py": "def _merge(a):\n    return a\n",
+      "pkg/api.py": [
+        "from .core import merge as _merge",
+        "import pkg.dataset as ds_mod",
+        "",
+        "def run(a):",
+        "    ds_mod.Dataset()",
+        "    return _merge(a)",
+      ].join("\n"),
+      "web/config.ts": "export function parse() {}\n",
+      "web/text.ts": "export function slugify() {}\n",
+      "web/x.ts": "export default function () {}\n",
+      "web/app.ts": [
+        'import { parse as parseConfig } from "./config";',
+        'import * as utils from "./text";',
+        'import def from "./x";',
+        "export function main() {",
+        "  parseConfig();",
+        "  utils.slugify();",
+        "  def();",
+        "}",
+      ].join("\n"),
+    };
+    const symbols: (ResolverSymbol & { calls: ExtractedCall[] })[] = [];
+    const files: ResolverFile[] = [];
+    for (const [path, source] of Object.entries(sources)) {
+      const language = languageOf(path) as CodeLanguage;
+      const extraction = await extractSource(language, source);
+      files.push({ path, language, imports: extraction.imports });
+      for (const s of extraction.symbols) {
+        symbols.push({ ...sym(path, s.qualifiedName, s.kind), calls: s.calls });
+      }
+    }
+    const resolver = new Resolver(symbols, files);
+    const edgesOf = (id: string) => {
+      const s = symbols.find((x) => x.qualifiedId === id)!;
+      return targets(resolver.callEdges(s, s.calls));
+    };
+    expect(edgesOf("pkg/api.py::run")).toEqual(["pkg/dataset.py::Dataset@0.9", "pkg/core.py::merge@0.9"]);
+    expect(edgesOf("web/app.ts::main")).toEqual([
+      "web/config.ts::parse@0.9",
+      "web/text.ts::slugify@0.9",
+      "web/x.ts::default@0.9",
     ]);
   });
 });

@@ -3,7 +3,10 @@
  * written (`self.save`, `utils.parse`, `Foo::new`) become edges to qualified symbol
  * ids with a confidence that says how the target was found: same class or file and
  * explicit imports score high, a unique name elsewhere in the repository scores low,
- * ambiguous names are split across their best candidates or dropped.
+ * ambiguous names are split across their best candidates or dropped. Imports are
+ * read as the file binds them: `import numpy as np` binds only `np`, `from .core
+ * import merge as _merge` binds only `_merge`, so a call through an alias lands on
+ * the aliased symbol with the confidence of any explicit import.
  */
 import path from "node:path";
 import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
@@ -162,12 +165,24 @@ export function resolveModule(spec: string, fromPath: string, language: string, 
   return [];
 }
 
+interface ImportedName {
+  /** Files of the module the name was imported from. */
+  files: string[];
+  /** Its name in that module: `merge` for `_merge`, `default` for a JS default import. */
+  original: string;
+}
+
 interface FileScope {
-  /** Local name → files it was imported from (names imported with `from x import name`). */
-  importedNames: Map<string, string[]>;
+  /** Local name → where it was imported from (`from x import name`, `import { a as b }`). */
+  importedNames: Map<string, ImportedName>;
   /** Module alias (`np`, `utils`, `db`) → files of that module. */
   moduleAliases: Map<string, string[]>;
+  /** Module alias → the module path it stands for (`np` → `numpy`), to reach its submodules. */
+  moduleSpecs: Map<string, string>;
 }
+
+/** Re-exports followed from a module to the file defining a name (`__init__` → submodule → …). */
+const MAX_REEXPORT_HOPS = 3;
 
 function aliasOf(spec: string, language: string): string {
   if (language === "go") return spec.split("/").pop() ?? spec;
@@ -176,50 +191,75 @@ function aliasOf(spec: string, language: string): string {
   return (spec.split("/").pop() ?? spec).replace(/\.[a-z]+$/, "");
 }
 
+/** Module path of `name` inside `module`: `pkg.mod`, `.mod` (from `.`), `crate::db::pool`. */
+function submoduleSpec(module: string, name: string, language: string): string {
+  if (language === "rust") return `${module}::${name}`;
+  return `${module}${module.endsWith(".") ? "" : "."}${name}`;
+}
+
 /**
  * Files of a module imported by name from a package (`from pkg import mod`, `use crate::mod`).
  * Exact matches only: `use crate::db::Pool` must not turn the type `Pool` into a module alias.
  */
 function submoduleFiles(module: string, name: string, file: ResolverFile, maps: ModuleMaps): string[] {
   if (file.language === "python") {
-    return resolveModule(
-      `${module}${module.endsWith(".") ? "" : "."}${name}`,
-      file.path,
-      file.language,
-      maps,
-    );
+    return resolveModule(submoduleSpec(module, name, file.language), file.path, file.language, maps);
   }
   if (file.language === "rust") {
-    const hit = maps.rust.get(`${module}::${name}`.replace(/^(crate|self|super)(::|$)/, ""));
+    const hit = maps.rust.get(submoduleSpec(module, name, "rust").replace(/^(crate|self|super)(::|$)/, ""));
     return hit ? [hit] : [];
   }
   return [];
 }
 
+/**
+ * [local, imported] for each name an import binds. A renamed name is bound only under
+ * its alias (`from x import a as b` binds `b`, not `a`); the others under their own name.
+ */
+function nameBindings(imp: ExtractedImport): Array<[local: string, original: string]> {
+  const bindings = Object.entries(imp.aliases ?? {});
+  const renamed = bindings.map(([, original]) => original);
+  for (const name of imp.names) {
+    if (name === "*") continue;
+    // Each alias accounts for one occurrence: `from x import a, a as b` binds both `a` and `b`.
+    const i = renamed.indexOf(name);
+    if (i >= 0) renamed.splice(i, 1);
+    else bindings.push([name, name]);
+  }
+  return bindings;
+}
+
+/** `_` binds nothing (Go blank imports, Rust `use Trait as _`). */
+const UNBOUND = "_";
+
 function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
-  const importedNames = new Map<string, string[]>();
-  const moduleAliases = new Map<string, string[]>();
+  const scope: FileScope = { importedNames: new Map(), moduleAliases: new Map(), moduleSpecs: new Map() };
+  const bindModule = (local: string, files: string[], spec: string) => {
+    if (local === UNBOUND) return;
+    scope.moduleAliases.set(local, files);
+    scope.moduleSpecs.set(local, spec);
+  };
   for (const imp of file.imports) {
     const targets = resolveModule(imp.module, file.path, file.language, maps);
-    // `import * as mod from "./mod"`: extraction keeps no local name, the module's own name is the usual one.
-    if (targets.length > 0 && (imp.names.length === 0 || imp.names.includes("*"))) {
-      moduleAliases.set(aliasOf(imp.module, file.language), targets);
-      if (file.language === "python") moduleAliases.set(imp.module, targets);
+    if (targets.length > 0 && imp.local !== undefined) {
+      // `import numpy as np`, `import * as utils`: the module is bound to that name only.
+      bindModule(imp.local, targets, imp.module);
+    } else if (targets.length > 0 && (imp.names.length === 0 || imp.names.includes("*"))) {
+      // No name given (or imports stored before local names were): the module's own name is the usual one.
+      scope.moduleAliases.set(aliasOf(imp.module, file.language), targets);
+      if (file.language === "python") scope.moduleAliases.set(imp.module, targets);
     }
-    for (const name of imp.names) {
-      if (name === "*") continue;
-      const local = name.replace(/^.*\s+as\s+/, "").trim();
-      const original = name.replace(/\s+as\s+.*$/, "").trim();
+    for (const [local, original] of nameBindings(imp)) {
+      if (local === UNBOUND) continue;
       // `from pkg import submodule` imports a module, not a symbol; the package itself need
       // not be a file (a namespace package, the Rust crate root).
       const sub = submoduleFiles(imp.module, original, file, maps);
-      if (sub.length > 0) moduleAliases.set(local, sub);
+      if (sub.length > 0) bindModule(local, sub, submoduleSpec(imp.module, original, file.language));
       if (targets.length === 0) continue;
-      importedNames.set(local, targets);
-      if (original !== local) importedNames.set(original, targets);
+      scope.importedNames.set(local, { files: targets, original });
     }
   }
-  return { importedNames, moduleAliases };
+  return scope;
 }
 
 export class Resolver {
@@ -227,12 +267,10 @@ export class Resolver {
   private readonly byFileQualified = new Map<string, Map<string, ResolverSymbol>>();
   private readonly byFileName = new Map<string, Map<string, ResolverSymbol[]>>();
   private readonly scopes = new Map<string, FileScope>();
+  private readonly fileByPath = new Map<string, ResolverFile>();
   private readonly maps: ModuleMaps;
 
-  constructor(
-    symbols: ResolverSymbol[],
-    private readonly files: ResolverFile[],
-  ) {
+  constructor(symbols: ResolverSymbol[], files: ResolverFile[]) {
     for (const s of symbols) {
       push(this.byName, s.name, s);
       let q = this.byFileQualified.get(s.path);
@@ -243,7 +281,10 @@ export class Resolver {
       push(n, s.name, s);
     }
     this.maps = buildModuleMaps(files);
-    for (const f of files) this.scopes.set(f.path, buildScope(f, this.maps));
+    for (const f of files) {
+      this.scopes.set(f.path, buildScope(f, this.maps));
+      if (!this.fileByPath.has(f.path)) this.fileByPath.set(f.path, f);
+    }
   }
 
   /** Import edges of a file: one per import statement, resolved to a repository file or external. */
@@ -282,8 +323,7 @@ export class Resolver {
       }
     }
     for (const base of symbol.bases) {
-      const name = base.replace(/<.*$/, "").replace(/\(.*$/, "").split(/[.:]+/).pop() ?? base;
-      const target = this.lookupName(name, symbol.path, true);
+      const target = this.lookupBase(base, symbol.path);
       edges.push({
         kind: "inherits",
         srcId: symbol.qualifiedId,
@@ -339,16 +379,23 @@ export class Resolver {
       return this.methodByName(name, symbol.path, 0.4);
     }
     if (receiver) {
-      const moduleFiles =
-        scope?.moduleAliases.get(receiver) ?? scope?.moduleAliases.get(receiver.split(".").pop() ?? "");
+      const moduleFiles = this.moduleAt(receiver, symbol.path);
       if (moduleFiles) {
-        const hit = this.topLevelIn(moduleFiles, name);
-        if (hit) return [{ symbol: hit, confidence: 0.9 }];
-        return [];
+        // A module that lacks the name: no guessing.
+        const hit = this.exportedFrom(moduleFiles, name);
+        return hit ? [{ symbol: hit, confidence: 0.9 }] : [];
       }
-      // `Foo::new()` / `Foo.create()` on a known class name.
+      // A class of a known module: `ds_mod.Dataset.from_dict()`, `models::User::create()`.
+      const split = splitLast(receiver);
+      if (split) {
+        const owner = this.moduleAt(split.head, symbol.path);
+        const type = owner ? this.exportedFrom(owner, split.last) : null;
+        const member = type && isType(type) ? this.memberOf(type, name) : null;
+        if (member) return [{ symbol: member, confidence: 0.9 }];
+      }
+      // `Foo::new()` / `Foo.create()` on a known class name, or on an imported (possibly renamed) one.
       const typeName = receiver.split(/[.:]+/).pop() ?? receiver;
-      if (/^[A-Z]/.test(typeName)) {
+      if (/^[A-Z]/.test(typeName) || (typeName === receiver && scope?.importedNames.has(receiver))) {
         const type = this.lookupName(typeName, symbol.path, true);
         if (type) {
           const member = this.memberOf(type.symbol, name);
@@ -384,8 +431,7 @@ export class Resolver {
     if (visited.has(cls.qualifiedId) || visited.size > 8) return null;
     visited.add(cls.qualifiedId);
     for (const base of cls.bases) {
-      const baseName = base.replace(/<.*$/, "").replace(/\(.*$/, "").split(/[.:]+/).pop() ?? base;
-      const target = this.lookupName(baseName, cls.path, true);
+      const target = this.lookupBase(base, cls.path);
       if (!target) continue;
       const member = this.memberOf(target.symbol, name) ?? this.inheritedMember(target.symbol, name, visited);
       if (member) return member;
@@ -401,16 +447,75 @@ export class Resolver {
     return null;
   }
 
-  /** A bare name as seen from `fromPath`: same file, then imports, then unique elsewhere. */
+  /**
+   * A top-level symbol of a module, or one the module imports by name and so re-exports
+   * (`from .merge import merge` in a package `__init__`, `export { parse } from "./config"`
+   * in an index file), followed a few hops.
+   */
+  private exportedFrom(files: string[], name: string, hops = 0): ResolverSymbol | null {
+    const own = this.topLevelIn(files, name);
+    if (own || hops >= MAX_REEXPORT_HOPS) return own;
+    for (const file of files) {
+      const via = this.scopes.get(file)?.importedNames.get(name);
+      const hit = via ? this.importedSymbol(via, name, hops + 1) : null;
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  /** The symbol an imported local name stands for in the module it came from. */
+  private importedSymbol(imported: ImportedName, local: string, hops = 0): ResolverSymbol | null {
+    if (imported.original !== "default") return this.exportedFrom(imported.files, imported.original, hops);
+    // A JS default export: anonymous ones are extracted as `default`; named ones carry a name
+    // extraction does not mark as the default, and importers usually reuse it.
+    return this.topLevelIn(imported.files, "default") ?? this.topLevelIn(imported.files, local);
+  }
+
+  /**
+   * Files of the module a receiver names from `fromPath`: a module alias or name (`utils`,
+   * `np`), a submodule reached through one (`np.linalg`, `db::pool`), or a module known by
+   * its last segment (`self.utils`). Null when the receiver is not a known module.
+   */
+  private moduleAt(receiver: string, fromPath: string): string[] | null {
+    const scope = this.scopes.get(fromPath);
+    const file = this.fileByPath.get(fromPath);
+    if (!scope || !file) return null;
+    const exact = scope.moduleAliases.get(receiver);
+    if (exact) return exact;
+    const [head = "", ...rest] = receiver.split(/\.|::/);
+    let spec = scope.moduleSpecs.get(head);
+    let files = spec !== undefined && rest.length > 0 ? scope.moduleAliases.get(head) : undefined;
+    for (const segment of rest) {
+      if (!files || spec === undefined) break;
+      const sub = submoduleFiles(spec, segment, file, this.maps);
+      files = sub.length > 0 ? sub : undefined;
+      spec = submoduleSpec(spec, segment, file.language);
+    }
+    return files ?? scope.moduleAliases.get(receiver.split(".").pop() ?? "") ?? null;
+  }
+
+  /** A base class as written: `Base`, `mod.Base` / `alias.Base` through a module, `Base<T>`. */
+  private lookupBase(base: string, fromPath: string): Hit | null {
+    const written = base.replace(/<.*$/, "").replace(/\(.*$/, "").trim();
+    const split = splitLast(written);
+    if (split) {
+      const files = this.moduleAt(split.head, fromPath);
+      const hit = files ? this.exportedFrom(files, split.last) : null;
+      if (hit && isType(hit)) return { symbol: hit, confidence: 0.9 };
+    }
+    return this.lookupName(split?.last ?? written, fromPath, true);
+  }
+
+  /** A bare name as seen from `fromPath`: same file, then imports (aliases included), then unique elsewhere. */
   private lookupName(name: string, fromPath: string, typesOnly: boolean): Hit | null {
     const sameFile = this.byFileQualified.get(fromPath)?.get(name);
     if (sameFile && (!typesOnly || isType(sameFile))) return { symbol: sameFile, confidence: 0.95 };
     const scope = this.scopes.get(fromPath);
-    const importedFrom = scope?.importedNames.get(name);
-    if (importedFrom) {
-      const hit = this.topLevelIn(importedFrom, name);
+    const imported = scope?.importedNames.get(name);
+    if (imported) {
+      const hit = this.importedSymbol(imported, name);
       if (hit) return { symbol: hit, confidence: 0.9 };
-      // Re-exported through a package __init__ or index file: fall back to the unique name.
+      // Defined outside the files we can follow (a star re-export, say): fall back to the unique name.
     }
     const sameFileNested = this.byFileName
       .get(fromPath)
@@ -419,16 +524,18 @@ export class Resolver {
     if (sameFileNested && sameFileNested.length === 1 && sameFileNested[0]) {
       return { symbol: sameFileNested[0], confidence: 0.8 };
     }
-    if (GENERIC_METHOD_NAMES.has(name)) return null;
-    const candidates = (this.byName.get(name) ?? []).filter(
+    // A renamed import is known elsewhere by its original name (`_merge` is `merge` in its module).
+    const wanted = imported && imported.original !== "default" ? imported.original : name;
+    if (GENERIC_METHOD_NAMES.has(wanted)) return null;
+    const candidates = (this.byName.get(wanted) ?? []).filter(
       (s) => (typesOnly ? isType(s) : s.kind !== "method") && !s.parent,
     );
     if (candidates.length === 0) return null;
-    const language = this.files.find((f) => f.path === fromPath)?.language;
+    const language = this.fileByPath.get(fromPath)?.language;
     const sameLanguage = candidates.filter((c) => compatibleLanguage(c.language, language));
     if (sameLanguage.length === 0) return null;
     const best = closest(sameLanguage, fromPath);
-    const confidence = importedFrom ? 0.75 : sameLanguage.length === 1 ? 0.6 : 0.6 / sameLanguage.length;
+    const confidence = imported ? 0.75 : sameLanguage.length === 1 ? 0.6 : 0.6 / sameLanguage.length;
     return { symbol: best, confidence };
   }
 
@@ -445,6 +552,12 @@ export class Resolver {
 interface Hit {
   symbol: ResolverSymbol;
   confidence: number;
+}
+
+/** `a.b.C` → { head: "a.b", last: "C" }; `db::Pool` → { head: "db", last: "Pool" }; null for one segment. */
+function splitLast(path: string): { head: string; last: string } | null {
+  const match = /^(.+?)(?:\.|::)([^.:]+)$/.exec(path);
+  return match?.[1] && match[2] ? { head: match[1], last: match[2] } : null;
 }
 
 function isType(s: ResolverSymbol): boolean {

@@ -50,8 +50,20 @@ export interface ExtractedSymbol {
 export interface ExtractedImport {
   /** Module specifier as written: `os.path`, `./util`, `java.util.List`, `fmt`, `crate::db`. */
   module: string;
-  /** Imported names (`from x import a, b` → [a, b]); empty for whole-module imports. */
+  /** Imported names (`from x import a, b` → [a, b]; a JS default import is `default`); empty for whole-module imports. */
   names: string[];
+  /**
+   * Name the whole module is bound to when the statement gives one: `np` (`import numpy as np`),
+   * `utils` (`import * as utils`, `const utils = require(…)`), `f` (Go `import f "fmt"`), `p`
+   * (Rust `use a::pool as p`). Absent when the binding is implicit (`import os.path`, `import "fmt"`).
+   */
+  local?: string;
+  /**
+   * Names bound under another local name, local → imported: `{ _merge: "merge" }` for
+   * `from .core import merge as _merge`, `{ def: "default" }` for `import def from "./x"`.
+   * An aliased name is bound only under its alias. Absent when nothing is renamed.
+   */
+  aliases?: Record<string, string>;
   line: number;
 }
 

@@ -35,8 +35,24 @@ export class FileState {
     return this.source.slice(node.startIndex, node.endIndex);
   }
 
-  addImport(module: string, names: string[], line: number): void {
-    if (module) this.imports.push({ module, names, line });
+  /**
+   * Records an import. `renamed` lists [local, imported] pairs; pairs that rename nothing
+   * are dropped, and `local`/`aliases` are left off when empty so plain imports keep their
+   * short form.
+   */
+  addImport(
+    module: string,
+    names: string[],
+    line: number,
+    binding: { local?: string | null; renamed?: Array<[local: string, imported: string]> } = {},
+  ): void {
+    if (!module) return;
+    const entry: ExtractedImport = { module, names, line };
+    if (binding.local) entry.local = binding.local;
+    const renamed = (binding.renamed ?? []).filter(([local, imported]) => local && local !== imported);
+    // fromEntries defines own properties, so even a local named `__proto__` stays data.
+    if (renamed.length > 0) entry.aliases = Object.fromEntries(renamed);
+    this.imports.push(entry);
   }
 
   /** Records a write to `name` (`bare`: the name itself, else through `name[k]`/`name.x`) for later resolution. */

@@ -77,9 +77,22 @@ describe("go extraction", () => {
       { module: "context", names: [], line: 4 },
       { module: "errors", names: [], line: 5 },
       { module: "fmt", names: [], line: 6 },
-      { module: "log", names: [], line: 7 },
+      { module: "log", names: [], local: "stdlog", line: 7 },
       { module: "sync", names: [], line: 8 },
     ]);
     expect(result.moduleState).toEqual(["mu", "requests", "registry", "ErrClosed"]);
+  });
+
+  it("records package aliases; dot imports merge the package, blank ones bind `_`", async () => {
+    const out = await extractSource(
+      "go",
+      'package main\n\nimport (\n\tf "fmt"\n\t_ "embed"\n\t. "strings"\n\t"os"\n)\n',
+    );
+    expect(out.imports).toEqual([
+      { module: "fmt", names: [], local: "f", line: 4 },
+      { module: "embed", names: [], local: "_", line: 5 },
+      { module: "strings", names: ["*"], line: 6 },
+      { module: "os", names: [], line: 7 },
+    ]);
   });
 });

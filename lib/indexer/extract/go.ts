@@ -140,7 +140,10 @@ function onImport(node: Node, state: GoState): void {
     if (!pathNode) continue;
     const path = state.file.text(pathNode).slice(1, -1);
     const alias = aliasNode ? state.file.text(aliasNode) : null;
-    state.file.addImport(path, alias === "." ? ["*"] : [], lineOf(spec));
+    // `import f "fmt"` binds the package to `f`; `.` merges it into this file's scope, `_` binds nothing.
+    state.file.addImport(path, alias === "." ? ["*"] : [], lineOf(spec), {
+      local: alias === "." ? null : alias,
+    });
     const local = alias ?? path.split("/").pop() ?? path;
     if (local !== "_" && local !== ".") state.packages.set(local, path);
   }

@@ -111,14 +111,46 @@ describe("python extraction", () => {
   it("reads imports and module state", () => {
     expect(result.imports).toEqual([
       { module: "logging", names: [], line: 2 },
-      { module: "os.path", names: [], line: 3 },
+      { module: "os.path", names: [], local: "osp", line: 3 },
       { module: "sys", names: [], line: 3 },
       { module: "dataclasses", names: ["dataclass", "field"], line: 4 },
       { module: "typing", names: ["Optional"], line: 5 },
       { module: ".", names: ["errors"], line: 7 },
-      { module: "..db.session", names: ["Session", "transaction"], line: 8 },
+      {
+        module: "..db.session",
+        names: ["Session", "transaction"],
+        aliases: { tx: "transaction" },
+        line: 8,
+      },
     ]);
     expect(result.moduleState).toEqual(["logger", "_cache", "_hits", "MAX_USERS", "MIN_USERS"]);
+  });
+
+  it("records the local name of every aliased import, module-level and function-local", async () => {
+    const out = await extractSource(
+      "python",
+      [
+        "import numpy as np",
+        "import xarray.core.dataset as ds_mod, os",
+        "from .core import merge as _merge, concat",
+        "from . import store as st",
+        "def load():",
+        "    import pandas as pd",
+        "    from .io import open_dataset as _open",
+        "    return pd.read_csv(_open())",
+      ].join("\n"),
+    );
+    expect(out.imports).toEqual([
+      { module: "numpy", names: [], local: "np", line: 1 },
+      { module: "xarray.core.dataset", names: [], local: "ds_mod", line: 2 },
+      // Without `as` the binding is implicit (`os`), so no local name is recorded.
+      { module: "os", names: [], line: 2 },
+      { module: ".core", names: ["merge", "concat"], aliases: { _merge: "merge" }, line: 3 },
+      { module: ".", names: ["store"], aliases: { st: "store" }, line: 4 },
+      { module: "pandas", names: [], local: "pd", line: 6 },
+      { module: ".io", names: ["open_dataset"], aliases: { _open: "open_dataset" }, line: 7 },
+    ]);
+    expect(out.symbols[0]?.calls.map((c) => c.raw)).toEqual(["pd.read_csv", "_open"]);
   });
 
   it("handles cls writes, shadowed module names, raise forms and log helpers", async () => {

@@ -446,14 +446,17 @@ function onImport(node: Node, scope: Scope, state: FileState): void {
       const nameNode = item.type === "aliased_import" ? item.childForFieldName("name") : item;
       const alias = item.type === "aliased_import" ? item.childForFieldName("alias") : null;
       const specifier = nameNode ? state.text(nameNode) : "";
-      state.addImport(specifier, [], line);
-      bind(alias ? state.text(alias) : (specifier.split(".")[0] ?? specifier));
+      // `import a.b as m` binds only `m` (to a.b); plain `import a.b` binds `a`.
+      const local = alias ? state.text(alias) : null;
+      state.addImport(specifier, [], line, { local });
+      bind(local ?? specifier.split(".")[0] ?? specifier);
     }
     return;
   }
   const moduleNode = node.childForFieldName("module_name");
   const specifier = moduleNode ? state.text(moduleNode).replace(/\s+/g, "") : "";
   const names: string[] = [];
+  const renamed: Array<[string, string]> = [];
   for (const child of node.namedChildren) {
     if (child.type === "wildcard_import") names.push("*");
   }
@@ -461,10 +464,12 @@ function onImport(node: Node, scope: Scope, state: FileState): void {
     const nameNode = item.type === "aliased_import" ? item.childForFieldName("name") : item;
     const alias = item.type === "aliased_import" ? item.childForFieldName("alias") : null;
     if (!nameNode) continue;
-    names.push(state.text(nameNode));
+    const name = state.text(nameNode);
+    names.push(name);
+    if (alias) renamed.push([state.text(alias), name]);
     bind(state.text(alias ?? nameNode));
   }
-  state.addImport(specifier, names, line);
+  state.addImport(specifier, names, line, { renamed });
 }
 
 /**

@@ -86,9 +86,34 @@ describe("rust extraction", () => {
     expect(result.imports).toEqual([
       { module: "std::collections", names: ["HashMap"], line: 2 },
       { module: "std::fmt", names: ["Display"], line: 3 },
-      { module: "crate::error", names: ["Error", "Result"], line: 4 },
+      {
+        module: "crate::error",
+        names: ["Error", "Result"],
+        aliases: { CacheResult: "Result" },
+        line: 4,
+      },
     ]);
     expect(result.moduleState).toEqual(["HITS", "MAX_ENTRIES"]);
+  });
+
+  it("records `as` renames of items and modules in use trees and extern crates", async () => {
+    const out = await extractSource(
+      "rust",
+      [
+        "use crate::db::pool as p;",
+        "use crate::db::{Pool as DbPool, connect};",
+        "use std::io::{self as sio, Write as _};",
+        "use serde_json as json;",
+        "extern crate rand as rng;",
+      ].join("\n"),
+    );
+    expect(out.imports).toEqual([
+      { module: "crate::db", names: ["pool"], aliases: { p: "pool" }, line: 1 },
+      { module: "crate::db", names: ["Pool", "connect"], aliases: { DbPool: "Pool" }, line: 2 },
+      { module: "std::io", names: ["Write"], local: "sio", aliases: { _: "Write" }, line: 3 },
+      { module: "serde_json", names: [], local: "json", line: 4 },
+      { module: "rand", names: [], local: "rng", line: 5 },
+    ]);
   });
 
   it("handles nested use lists, string errors, bail! and modules", async () => {

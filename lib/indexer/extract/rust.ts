@@ -160,7 +160,12 @@ function visit(node: Node, scope: Scope, state: RustState): void {
       return;
     case "extern_crate_declaration": {
       const nameNode = node.childForFieldName("name");
-      if (nameNode) state.file.addImport(state.file.text(nameNode), [], lineOf(node));
+      const alias = node.childForFieldName("alias");
+      if (nameNode) {
+        state.file.addImport(state.file.text(nameNode), [], lineOf(node), {
+          local: alias ? state.file.text(alias) : null,
+        });
+      }
       return;
     }
     case "call_expression":
@@ -332,56 +337,85 @@ function onStatic(node: Node, scope: Scope, state: RustState): void {
   if (value) visit(value, scope, state);
 }
 
-/** Flattens a use tree into one import per module path: `use a::{b, c::d}` → a [b], a::c [d]. */
+/** Names used from one module path, and what `as` renamed. */
+interface UseGroup {
+  names: string[];
+  /** [local, imported] for `b as c`. */
+  renamed: Array<[string, string]>;
+  /** `use a::b as m` with `b` a module path of its own (`use serde_json as json`, `use a::{self as m}`). */
+  local: string | null;
+}
+
+/**
+ * Flattens a use tree into one import per module path: `use a::{b, c::d as e}` →
+ * a [b], a::c [d] with alias e → d.
+ */
 function onUse(node: Node, state: RustState): void {
   const argument = node.childForFieldName("argument");
   if (!argument) return;
-  const groups = new Map<string, string[]>();
-  flattenUse(argument, "", groups, state.file);
+  const groups = new Map<string, UseGroup>();
+  flattenUse(argument, "", null, groups, state.file);
   const line = lineOf(node);
-  for (const [module, names] of groups) state.file.addImport(module, names, line);
+  for (const [module, group] of groups) {
+    state.file.addImport(module, group.names, line, { local: group.local, renamed: group.renamed });
+  }
 }
 
 function joinPath(prefix: string, part: string): string {
   return prefix ? `${prefix}::${part}` : part;
 }
 
-function addUse(groups: Map<string, string[]>, module: string, name: string | null): void {
-  const names = groups.get(module) ?? [];
-  if (name !== null && !names.includes(name)) names.push(name);
-  groups.set(module, names);
+function addUse(
+  groups: Map<string, UseGroup>,
+  module: string,
+  name: string | null,
+  alias: string | null,
+): void {
+  const group = groups.get(module) ?? { names: [], renamed: [], local: null };
+  if (name !== null && !group.names.includes(name)) group.names.push(name);
+  if (alias !== null && name !== null) group.renamed.push([alias, name]);
+  else if (alias !== null) group.local = alias;
+  groups.set(module, group);
 }
 
-function flattenUse(node: Node, prefix: string, groups: Map<string, string[]>, file: FileState): void {
+/** `alias` is the `as` name of the path being flattened (`_` when it binds no name, as for traits). */
+function flattenUse(
+  node: Node,
+  prefix: string,
+  alias: string | null,
+  groups: Map<string, UseGroup>,
+  file: FileState,
+): void {
   switch (node.type) {
     case "use_list":
-      for (const child of node.namedChildren) flattenUse(child, prefix, groups, file);
+      for (const child of node.namedChildren) flattenUse(child, prefix, null, groups, file);
       return;
     case "scoped_use_list": {
       const path = node.childForFieldName("path");
       const list = node.childForFieldName("list");
       const inner = path ? joinPath(prefix, file.text(path).replace(/\s+/g, "")) : prefix;
-      if (list) flattenUse(list, inner, groups, file);
+      if (list) flattenUse(list, inner, null, groups, file);
       return;
     }
     case "use_as_clause": {
       const path = node.childForFieldName("path");
-      if (path) flattenUse(path, prefix, groups, file);
+      const as = node.childForFieldName("alias");
+      if (path) flattenUse(path, prefix, as ? file.text(as) : null, groups, file);
       return;
     }
     case "use_wildcard": {
       const path = node.namedChildren.find((c) => c.type !== "comment");
-      addUse(groups, path ? joinPath(prefix, file.text(path).replace(/\s+/g, "")) : prefix, "*");
+      addUse(groups, path ? joinPath(prefix, file.text(path).replace(/\s+/g, "")) : prefix, "*", null);
       return;
     }
     case "self":
-      if (prefix) addUse(groups, prefix, null);
+      if (prefix) addUse(groups, prefix, null, alias);
       return;
     default: {
       const full = joinPath(prefix, file.text(node).replace(/\s+/g, ""));
       const cut = full.lastIndexOf("::");
-      if (cut < 0) addUse(groups, full, null);
-      else addUse(groups, full.slice(0, cut), full.slice(cut + 2));
+      if (cut < 0) addUse(groups, full, null, alias);
+      else addUse(groups, full.slice(0, cut), full.slice(cut + 2), alias);
     }
   }
 }

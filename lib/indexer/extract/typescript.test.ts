@@ -107,9 +107,15 @@ describe("typescript extraction", () => {
   it("reads imports, re-exports and module state", () => {
     expect(result.imports).toEqual([
       { module: "node:events", names: ["EventEmitter"], line: 1 },
-      { module: "node:path", names: ["*"], line: 2 },
+      { module: "node:path", names: ["*"], local: "path", line: 2 },
       { module: "./types", names: ["Order", "OrderId"], line: 3 },
-      { module: "../db", names: ["db", "transaction"], line: 4 },
+      // A default import is the `default` export under the importer's name.
+      {
+        module: "../db",
+        names: ["default", "transaction"],
+        aliases: { db: "default", tx: "transaction" },
+        line: 4,
+      },
       { module: "./money", names: ["formatPrice"], line: 5 },
       { module: "./constants", names: ["*"], line: 6 },
     ]);
@@ -169,9 +175,9 @@ describe("javascript extraction", () => {
       ["handlers.drop-all", "method", 42, 44, true],
     ]);
     expect(result.imports).toEqual([
-      { module: "fs", names: [], line: 2 },
-      { module: "path", names: ["join", "resolve"], line: 3 },
-      { module: "./logger", names: [], line: 4 },
+      { module: "fs", names: [], local: "fs", line: 2 },
+      { module: "path", names: ["join", "resolve"], aliases: { resolvePath: "resolve" }, line: 3 },
+      { module: "./logger", names: [], local: "logger", line: 4 },
     ]);
     // Bindings of require() are imports, not module state.
     expect(result.moduleState).toEqual(["store", "handlers"]);
@@ -205,6 +211,31 @@ describe("javascript extraction", () => {
     expect(list.calls.map((c) => c.raw)).toEqual(["Object.keys"]);
     expect(symbol("handlers.drop-all").signature).toBe('"drop-all": () =>');
     expect(symbol("handlers.drop-all").mutates).toEqual(["store"]);
+  });
+
+  it("records aliases of named, namespace, default and require imports, not of re-exports", async () => {
+    const out = await extractSource(
+      "typescript",
+      [
+        'import { parse as parseConfig, load } from "./config";',
+        'import * as utils from "./utils";',
+        'import def from "./x";',
+        'import view, * as views from "./views";',
+        'import { default as Widget } from "./widget";',
+        'import fs = require("fs");',
+        'export { slugify as slug } from "./text";',
+      ].join("\n"),
+    );
+    expect(out.imports).toEqual([
+      { module: "./config", names: ["parse", "load"], aliases: { parseConfig: "parse" }, line: 1 },
+      { module: "./utils", names: ["*"], local: "utils", line: 2 },
+      { module: "./x", names: ["default"], aliases: { def: "default" }, line: 3 },
+      { module: "./views", names: ["default", "*"], local: "views", aliases: { view: "default" }, line: 4 },
+      { module: "./widget", names: ["default"], aliases: { Widget: "default" }, line: 5 },
+      { module: "fs", names: [], local: "fs", line: 6 },
+      // A re-export binds no local name, so its rename is not an alias.
+      { module: "./text", names: ["slugify"], line: 7 },
+    ]);
   });
 
   it("records dynamic imports with literal specifiers", async () => {

@@ -664,23 +664,45 @@ function onNamespace(node: Node, scope: Scope, state: TsState): void {
   visitChildren(body, inner, state);
 }
 
+/**
+ * `import d, { a as b } from "m"` → names [default, a], aliases { d: default, b: a };
+ * `import * as ns` and `import ns = require("m")` bind the whole module to `ns`.
+ */
 function onImport(node: Node, state: TsState): void {
   const source = node.childForFieldName("source");
   const names: string[] = [];
+  const renamed: Array<[string, string]> = [];
+  let local: string | null = null;
   let specifier = source ? stringValue(source, state) : "";
   for (const child of node.namedChildren) {
     if (child.type === "import_require_clause") {
       const inner = child.childForFieldName("source");
       if (inner) specifier = stringValue(inner, state);
+      const binding = child.namedChildren.find((c) => c.type === "identifier");
+      if (binding) local = state.text(binding);
     }
     if (child.type !== "import_clause") continue;
     for (const part of child.namedChildren) {
-      if (part.type === "identifier") names.push(state.text(part));
-      else if (part.type === "namespace_import") names.push("*");
-      else if (part.type === "named_imports") names.push(...specifierNames(part, state));
+      if (part.type === "identifier") {
+        // A default import is the module's `default` export under a name the importer picks.
+        names.push("default");
+        renamed.push([state.text(part), "default"]);
+      } else if (part.type === "namespace_import") {
+        names.push("*");
+        const binding = part.namedChildren.find((c) => c.type === "identifier");
+        if (binding) local = state.text(binding);
+      } else if (part.type === "named_imports") {
+        for (const spec of part.namedChildren) {
+          const name = spec.childForFieldName("name");
+          if (!name) continue;
+          const alias = spec.childForFieldName("alias");
+          names.push(stringValue(name, state));
+          if (alias) renamed.push([state.text(alias), stringValue(name, state)]);
+        }
+      }
     }
   }
-  state.addImport(specifier, names, lineOf(node));
+  state.addImport(specifier, names, lineOf(node), { local, renamed });
 }
 
 /** `const { a, b } = require("x")` keeps the destructured names; returns whether it was a require. */
@@ -690,16 +712,22 @@ function recordRequire(call: Node, pattern: Node, state: TsState): boolean {
   const first = args?.firstNamedChild;
   if (!fn || !first || state.text(fn) !== "require" || first.type !== "string") return false;
   const names = new Set<string>();
+  const renamed: Array<[string, string]> = [];
   if (pattern.type === "object_pattern") {
     for (const prop of pattern.namedChildren) {
       if (prop.type === "shorthand_property_identifier_pattern") names.add(state.text(prop));
       else if (prop.type === "pair_pattern") {
         const key = prop.childForFieldName("key");
-        if (key) names.add(state.text(key));
+        const value = prop.childForFieldName("value");
+        if (!key) continue;
+        names.add(state.text(key));
+        // `{ resolve: resolvePath }` binds `resolvePath`; nested patterns bind no single name.
+        if (value?.type === "identifier") renamed.push([state.text(value), state.text(key)]);
       }
     }
   }
-  state.addImport(stringValue(first, state), [...names], lineOf(call));
+  const local = pattern.type === "identifier" ? state.text(pattern) : null;
+  state.addImport(stringValue(first, state), [...names], lineOf(call), { local, renamed });
   state.handledRequires.add(call.id);
   return true;
 }
