@@ -83,6 +83,33 @@ describe("diagrams", () => {
     expect(flow?.nodes.find((n) => n.label.includes("create_order"))?.path).toBe("shop/api.py");
   });
 
+  it("answers 'what calls X' with the callers, two hops up, cited and in the diagram", async () => {
+    const [charge] = await symbolsByName(fx.generationId, "charge_card");
+    const [place] = await symbolsByName(fx.generationId, "place_order");
+    const [create] = await symbolsByName(fx.generationId, "create_order");
+    const { result, diagrams } = await askOffline("What calls charge_card?");
+    expect(result.classification.mode).toBe("exploratory");
+    const answer = result.loop.answer;
+    const calledBy = answer.slice(answer.indexOf("**Called by**"), answer.indexOf("**Call flow**"));
+    expect(calledBy).toContain("**Called by**");
+    const range = (s: typeof charge) => `${s?.path}:${s?.startLine}-${s?.endLine}`;
+    // charge_card, then its caller place_order one level in, then create_order below that.
+    const at = (s: typeof charge) => calledBy.split("\n").find((l) => l.includes(range(s))) ?? "";
+    expect(at(charge)).toMatch(/^- `charge_card`/);
+    expect(at(place)).toMatch(/^ {2}- `OrderService\.place_order`/);
+    expect(at(create)).toMatch(/^ {4}- `create_order`/);
+    expect(result.citations.filter((c) => !c.verified).map((c) => c.raw)).toEqual([]);
+    const flow = diagrams.find((d) => d.kind === "call-flow");
+    const id = (label: string) => flow?.nodes.find((n) => n.label === label)?.id;
+    expect(flow?.mermaid).toContain(`${id("OrderService.place_order")} --> ${id("charge_card")}`);
+    expect(flow?.mermaid).toContain(`${id("create_order")} --> ${id("OrderService.place_order")}`);
+  });
+
+  it("leaves callers out when the question does not ask for them", async () => {
+    const { result } = await askOffline("Trace what happens when create_order is called");
+    expect(result.loop.answer).not.toContain("**Called by**");
+  });
+
   it("draws module dependencies for an analytical question", async () => {
     const { result, diagrams } = await askOffline(
       "Assess the architecture of the shop package: how coupled are its modules?",

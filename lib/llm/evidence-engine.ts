@@ -231,16 +231,17 @@ function callChains(triples: Triple[], sites: string[], byName: Map<string, Cont
 }
 
 function exploratorySection(input: AnswerInput, symbols: ContextItem[]): string {
-  const flow = input.context.find((i) => i.kind === "flow");
+  const flow = input.context.find((i) => i.kind === "flow" && i.key.startsWith("flow:"));
+  const callers = input.context.find((i) => i.kind === "flow" && i.key.startsWith("callers:"));
   const lines: string[] = [];
+  if (callers) {
+    lines.push("**Called by**", "");
+    lines.push(...treeLines(callers.text));
+    lines.push("");
+  }
   if (flow) {
     lines.push("**Call flow**", "");
-    for (const raw of flow.text.split("\n").slice(0, 24)) {
-      const m = raw.match(/^(\s*)(?:→\s*)?(.+?)\(\)\s+\[(.+?):(\d+)-(\d+)\]$/);
-      if (!m) continue;
-      const depth = Math.floor((m[1] ?? "").length / 4);
-      lines.push(`${"  ".repeat(depth)}- ${code(m[2] ?? "")} — ${m[3]}:${m[4]}-${m[5]}`);
-    }
+    lines.push(...treeLines(flow.text));
   }
   const steps = symbols.filter((s) => s.facts?.docstring).slice(0, 5);
   if (steps.length) {
@@ -251,6 +252,21 @@ function exploratorySection(input: AnswerInput, symbols: ContextItem[]): string 
       );
   }
   return lines.join("\n");
+}
+
+/**
+ * A rendered call tree (`name()  [path:a-b]`, four spaces a level) as nested Markdown
+ * bullets. The root of a callers tree is the function asked about; its children call it.
+ */
+function treeLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const raw of text.split("\n").slice(0, 24)) {
+    const m = raw.match(/^(\s*)(?:[→←]\s*)?(.+?)\(\)\s+\[(.+?):(\d+)-(\d+)\]$/);
+    if (!m) continue;
+    const depth = Math.floor((m[1] ?? "").length / 4);
+    lines.push(`${"  ".repeat(depth)}- ${code(m[2] ?? "")} — ${m[3]}:${m[4]}-${m[5]}`);
+  }
+  return lines;
 }
 
 function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {

@@ -57,6 +57,8 @@ const LABELLED: [string, QueryMode][] = [
     "exploratory",
   ],
   ["Which functions does `resolveGap` call, and in what order?", "exploratory"],
+  ["Where is merge_core used?", "exploratory"],
+  ["Show me the call sites of parseCitations", "exploratory"],
   ["Show me the path a request takes from the Next.js route handler to Prisma", "exploratory"],
   ["step by step, how is a session restored when a follow-up question arrives?", "exploratory"],
   ["how does the classifier's output flow into retrieval?", "exploratory"],

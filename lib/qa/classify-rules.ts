@@ -201,7 +201,7 @@ const SIGNALS: readonly Signal[] = [
     weight: 2.5,
     label: 'callers or callees ("$")',
     match: inProse(
-      /\b(?:who|what|which functions?) (?:calls|invokes|uses)\b|\bcallers?\b|\bcallees?\b|\bwhere (?:is|are) \S+ (?:called|invoked)\b|\bwhich functions does\b|\bwhat does \S+ call\b/,
+      /\b(?:who|what|which functions?) (?:calls|invokes|uses)\b|\bcallers?\b|\bcallees?\b|\bwhere (?:is|are) \S+ (?:called|invoked|used|referenced)\b|\bcall[- ]sites?\b|\bwhich functions does\b|\bwhat does \S+ call\b/,
     ),
   },
   {

@@ -173,7 +173,12 @@ export function textItem(
     kind,
     path: chunk.path,
     startLine: chunk.startLine,
-    endLine: truncated ? chunk.startLine + text.split("\n").length - 1 : chunk.endLine,
+    // A cut doc cites only the lines it kept; a wiki page's lines are not the file's,
+    // so a cut page still cites the file range it describes.
+    endLine:
+      truncated && kind !== "wiki"
+        ? Math.min(chunk.endLine, chunk.startLine + text.split("\n").length - 1)
+        : chunk.endLine,
     title: chunk.title,
     text,
     tokens,

@@ -1,10 +1,18 @@
 /**
  * Exploratory retrieval: find entry points that match the subject of the question,
  * walk the call graph forward a few hops into a flow tree, and fetch the pivotal
- * functions (entry, branch points, terminals) within the source budget.
+ * functions (entry, branch points, terminals) within the source budget. A question
+ * that asks who calls something ("what calls X", "where is X used") also gets the
+ * callers of its entry, two hops up, as a tree of their own.
  */
 import "server-only";
-import { calleesOf, symbolsByName, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
+import {
+  callersOf,
+  calleesOf,
+  symbolsByName,
+  symbolsByQualifiedIds,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";
@@ -14,6 +22,7 @@ import {
   chunkCandidate,
   docsItems,
   fuseSignals,
+  isTestPath,
   lookupNames,
   packCandidates,
   rankFiles,
@@ -90,6 +99,15 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     );
   }
 
+  // Callers of the entry, when the question asks for them: the function the question
+  // names if any, else the best entry.
+  const callerTrees: FlowNode[] = [];
+  if (config.features.useCallGraph && asksForCallers(input.question)) {
+    const target = entries.find((e) => namedInQuestion.has(e.name)) ?? entries[0];
+    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP));
+  }
+  const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
+
   const flowSymbols = flows.flatMap(flatten);
   const pivotal = flowSymbols
     .map((n, order) => ({ n, order }))
@@ -106,7 +124,14 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
               : "step in the flow",
       ),
     );
-  const ranked = fuseSignals([{ name: "flow", weight: 3, candidates: pivotal }, ...lists]);
+  const callerCandidates = callerSymbols.map((n) =>
+    symbolCandidate(n.symbol, n.depth === 1 ? "calls the function asked about" : "calls one of its callers"),
+  );
+  const ranked = fuseSignals([
+    { name: "flow", weight: 3, candidates: pivotal },
+    { name: "callers", weight: 3, candidates: callerCandidates },
+    ...lists,
+  ]);
 
   const budget = config.modeBudgets.exploratory;
   const flowText = flows.map((f) => renderFlow(f)).join("\n\n");
@@ -120,11 +145,34 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         }),
       ]
     : [];
+  const callersText = callerTrees
+    .filter((t) => t.children.length > 0)
+    .map(
+      (t) =>
+        `Who calls ${t.symbol.qualifiedName} (each ← line calls the line above it):\n${renderFlow(t, "", "←")}`,
+    )
+    .join("\n\n");
+  if (callersText) {
+    items.push(
+      syntheticItem(
+        "callers:" + callerTrees.map((t) => t.symbol.qualifiedId).join(","),
+        "flow",
+        "Callers",
+        callersText,
+        {
+          reason: "call graph walked backward from the function asked about",
+          score: 1,
+          pass: input.pass,
+          maxTokens: 300,
+        },
+      ),
+    );
+  }
   items.push(
     ...(await packCandidates(
       input,
       ranked,
-      Math.min(budget.source, config.initialRetrievalBudget) - (items[0]?.tokens ?? 0),
+      Math.min(budget.source, config.initialRetrievalBudget) - items.reduce((n, i) => n + i.tokens, 0),
       { maxItems: 10 },
     )),
   );
@@ -137,7 +185,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   );
   return {
     items,
-    diagram: flows.length ? flowDiagram(flows) : null,
+    diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
     rankedFiles: rankFiles(ranked).slice(0, 30),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
@@ -200,18 +248,72 @@ async function walkForward(
   return node;
 }
 
+const CALLERS_PER_HOP = 6;
+
+/** "what calls X", "who uses X", "callers of X", "where is X called/used/invoked", "call sites of X". */
+const CALLER_QUESTION = new RegExp(
+  [
+    // what/who calls X; which functions (of the code) call/use X — not "which … does X call"
+    String.raw`\b(?:who|what)\s+(?:calls|invokes|uses|triggers)\b`,
+    String.raw`\bwhich(?:\s+(?!does\b|do\b|did\b)\w+){0,4}\s+(?:call|invoke|use|trigger)s?\b`,
+    String.raw`\bcallers?\s+(?:of|for)\b`,
+    String.raw`\bcall[- ]sites?\b`,
+    String.raw`\bwhere\s+(?:is|are)\b.{1,80}?\b(?:called|invoked|used|referenced)\b`,
+    String.raw`\bwhere\s+(?:does|do)\b.{1,80}?\b(?:use|call|invoke|reference)\b`,
+    String.raw`\b(?:is|are)\s+\S+\s+(?:called|invoked|used)\s+(?:from|by)\b`,
+  ].join("|"),
+  "i",
+);
+
+export function asksForCallers(question: string): boolean {
+  return CALLER_QUESTION.test(question);
+}
+
+/**
+ * Callers of `symbol`, then their callers: a tree whose children are callers (so
+ * `renderFlow` draws it upward). Only resolved edges of fair confidence, strongest
+ * first, tests last.
+ */
+async function walkBackward(
+  generationId: string,
+  symbol: SymbolRecord,
+  depth: number,
+  maxDepth: number,
+  maxCallers: number,
+  seen = new Set<string>([symbol.qualifiedId]),
+): Promise<FlowNode> {
+  const node: FlowNode = { symbol, depth, children: [] };
+  if (depth >= maxDepth) return node;
+  // Code before tests: a test calling X says less about how X is used than the code does.
+  const edges = (await callersOf(generationId, symbol.qualifiedId, 40))
+    .filter((e) => e.confidence >= 0.4)
+    .sort((a, b) => Number(isTestPath(a.srcPath)) - Number(isTestPath(b.srcPath)));
+  const ids = [...new Set(edges.map((e) => e.srcId))].filter((id) => !seen.has(id)).slice(0, maxCallers);
+  ids.forEach((id) => seen.add(id));
+  const callers = await symbolsByQualifiedIds(generationId, ids);
+  const order = new Map(ids.map((id, i) => [id, i]));
+  callers.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
+  for (const caller of callers) {
+    node.children.push(
+      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), seen),
+    );
+  }
+  return node;
+}
+
 function flatten(node: FlowNode): FlowNode[] {
   return [node, ...node.children.flatMap(flatten)];
 }
 
-function renderFlow(node: FlowNode, indent = ""): string {
+/** A call tree as indented lines; `arrow` says how a child relates to its parent (→ callee, ← caller). */
+function renderFlow(node: FlowNode, indent = "", arrow = "→"): string {
   const s = node.symbol;
-  const line = `${indent}${indent ? "→ " : ""}${s.qualifiedName}()  [${s.path}:${s.startLine}-${s.endLine}]`;
-  return [line, ...node.children.map((c) => renderFlow(c, `${indent}    `))].join("\n");
+  const line = `${indent}${indent ? `${arrow} ` : ""}${s.qualifiedName}()  [${s.path}:${s.startLine}-${s.endLine}]`;
+  return [line, ...node.children.map((c) => renderFlow(c, `${indent}    `, arrow))].join("\n");
 }
 
-function flowDiagram(flows: FlowNode[]): DiagramPart {
-  const nodes = flows.flatMap(flatten);
+function flowDiagram(flows: FlowNode[], callerTrees: FlowNode[] = []): DiagramPart {
+  const nodes = [...flows, ...callerTrees].flatMap(flatten);
   const ids = new Map<string, string>();
   nodes.forEach((n) => {
     if (!ids.has(n.symbol.qualifiedId)) ids.set(n.symbol.qualifiedId, `f${ids.size}`);
@@ -229,6 +331,14 @@ function flowDiagram(flows: FlowNode[]): DiagramPart {
     }
   };
   flows.forEach(visit);
+  // Caller trees point the other way: a caller's arrow goes into what it calls.
+  const visitCallers = (n: FlowNode) => {
+    for (const c of n.children) {
+      edges.add(`  ${ids.get(c.symbol.qualifiedId)} --> ${ids.get(n.symbol.qualifiedId)}`);
+      visitCallers(c);
+    }
+  };
+  callerTrees.forEach(visitCallers);
   lines.push(...edges);
   return {
     kind: "call-flow",
