@@ -456,7 +456,7 @@ async function reindexLoop(base: URL, repositoryId: string, stop: AbortSignal): 
       continue;
     }
     stats.started++;
-    // Poll until this build is no longer building; keep polling after `stop` so the
+    // Poll until this build is neither queued nor building; keep polling after `stop` so the
     // last build's outcome is known (bounded by a generous cap).
     const deadline = Date.now() + 15 * 60_000;
     for (;;) {
@@ -468,7 +468,9 @@ async function reindexLoop(base: URL, repositoryId: string, stop: AbortSignal): 
         continue;
       }
       seen(repo.active?.generationId);
-      if (repo.build?.status !== "building" || Date.now() > deadline) {
+      // A queued build waits for a worker (WAYFINDER_INDEX_WORKER=external): still pending.
+      const pending = repo.build?.status === "queued" || repo.build?.status === "building";
+      if (!pending || Date.now() > deadline) {
         if (repo.build?.status === "ready" || repo.build?.status === "superseded") stats.completed++;
         else stats.failed++;
         break;
