@@ -14,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { parseArgs } from "node:util";
+import { createParser } from "eventsource-parser";
 
 type Mode = "conceptual" | "diagnostic" | "exploratory" | "analytical";
 
@@ -356,8 +357,6 @@ async function ask(
   }
   let finished = false;
   let streamError: string | null = null;
-  let buffer = "";
-  const decoder = new TextDecoder();
   const handleEvent = (data: string) => {
     if (data === "[DONE]") return;
     let part: { type?: string; errorText?: string; messageMetadata?: { generationId?: string } };
@@ -377,23 +376,13 @@ async function ask(
     }
   };
   try {
-    const reader = response.body.getReader();
+    const parser = createParser({ onEvent: ({ data }) => handleEvent(data) });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (outcome.firstByteMs === null) outcome.firstByteMs = performance.now() - t0;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = block
-          .split("\n")
-          .filter((l) => l.startsWith("data:"))
-          .map((l) => l.slice(5).trimStart())
-          .join("\n");
-        if (data) handleEvent(data);
-      }
+      parser.feed(value);
     }
   } catch (error) {
     return {

@@ -62,7 +62,8 @@ class ConfiguredLibSQL extends PrismaLibSQL {
 
 async function createSqliteClient(url: string): Promise<Db> {
   const file = sqliteFilePath(url);
-  if (file) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // turbopackIgnore: the file is chosen at run time; without it the build traces the whole project.
+  if (file) fs.mkdirSync(path.dirname(path.resolve(/*turbopackIgnore: true*/ file)), { recursive: true });
   const client = new PrismaClient({ adapter: new ConfiguredLibSQL({ url }) }) as Db;
   // WAL lets readers keep serving the active generation while an index build writes.
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");

@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { createParser } from "eventsource-parser";
 
 export type Handler = (request: Request, url: URL) => Promise<Response>;
 
@@ -82,28 +83,20 @@ export async function readSse(response: Response): Promise<SseEvent[]> {
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const events: SseEvent[] = [];
   const t0 = performance.now();
-  let buffer = "";
-  for (let read = 0; ; read++) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trimStart())
-        .join("\n");
-      if (!data) continue;
+  let read = 0;
+  const parser = createParser({
+    onEvent: ({ data }) =>
       events.push({
         data,
         json: data === "[DONE]" ? null : (JSON.parse(data) as Record<string, unknown>),
         read,
         at: performance.now() - t0,
-      });
-    }
+      }),
+  });
+  for (; ; read++) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(value);
   }
   return events;
 }

@@ -14,6 +14,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { createParser } from "eventsource-parser";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -119,16 +120,14 @@ async function readParts(
 ): Promise<Record<string, unknown>[]> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const parts: Record<string, unknown>[] = [];
-  let buffer = "";
+  const pending: string[] = [];
+  const parser = createParser({ onEvent: ({ data }) => pending.push(data) });
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return parts;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) !== -1) {
-      const data = buffer.slice(0, end).replace(/^data: ?/, "");
-      buffer = buffer.slice(end + 2);
-      if (!data || data === "[DONE]") continue;
+    parser.feed(value);
+    for (const data of pending.splice(0)) {
+      if (data === "[DONE]") continue;
       const part = JSON.parse(data) as Record<string, unknown>;
       parts.push(part);
       await onPart?.(part);
