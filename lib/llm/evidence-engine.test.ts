@@ -103,11 +103,13 @@ describe("diagrams", () => {
     const id = (label: string) => flow?.nodes.find((n) => n.label === label)?.id;
     expect(flow?.mermaid).toContain(`${id("OrderService.place_order")} --> ${id("charge_card")}`);
     expect(flow?.mermaid).toContain(`${id("create_order")} --> ${id("OrderService.place_order")}`);
+    expect(flow?.title).toBe("Callers and call flow of the entry point");
   });
 
   it("leaves callers out when the question does not ask for them", async () => {
-    const { result } = await askOffline("Trace what happens when create_order is called");
+    const { result, diagrams } = await askOffline("Trace what happens when create_order is called");
     expect(result.loop.answer).not.toContain("**Called by**");
+    expect(diagrams.find((d) => d.kind === "call-flow")?.title).toBe("Call flow from the entry point");
   });
 
   it("draws module dependencies for an analytical question", async () => {

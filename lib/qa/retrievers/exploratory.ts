@@ -342,7 +342,9 @@ function flowDiagram(flows: FlowNode[], callerTrees: FlowNode[] = []): DiagramPa
   lines.push(...edges);
   return {
     kind: "call-flow",
-    title: "Call flow from the entry point",
+    title: callerTrees.some((t) => t.children.length > 0)
+      ? "Callers and call flow of the entry point"
+      : "Call flow from the entry point",
     mermaid: lines.join("\n"),
     nodes: [...ids].map(([qid, id]) => {
       const n = nodes.find((x) => x.symbol.qualifiedId === qid) as FlowNode;
