@@ -1,5 +1,5 @@
 /**
- * The batched call-graph reads (`callEdgesOfMany`, `symbolsInFiles`) answer exactly
+ * The batched call-graph reads (`callEdgesOfMany`, `symbolsWithinSpans`) answer exactly
  * what the one-symbol and one-file reads answer, limits and order included, on a
  * real index: the evidence graph switched to them to stop issuing two queries per
  * symbol, and must not see different edges for it.
@@ -13,12 +13,13 @@ import {
   calleesOf,
   symbolSpansInFiles,
   symbolsInFile,
-  symbolsInFiles,
   symbolsWithinSpans,
 } from "./code-graph.ts";
 import { db } from "./client.ts";
 
 let t: TempEnv;
+/** A span's end past any fixture file's last line. */
+const WHOLE_FILE = 10_000;
 let generationId: string;
 
 // `helper` has many callers (more than the caller limit below) and `pipeline` many
@@ -100,16 +101,19 @@ describe("batched call-graph reads", () => {
     expect(unknown.callees.size + unknown.callers.size).toBe(0);
   });
 
-  it("symbolsInFiles gives each file the symbols symbolsInFile gives, and unknown files none", async () => {
+  it("symbolsWithinSpans over whole files gives each file the symbols symbolsInFile gives, and unknown files none", async () => {
     const paths = ["pkg/core.py", "pkg/flow.py", "pkg/users.py", "pkg/empty.py", "pkg/missing.py"];
-    const batched = await symbolsInFiles(generationId, paths);
+    const batched = await symbolsWithinSpans(
+      generationId,
+      paths.map((path) => ({ path, startLine: 1, endLine: WHOLE_FILE })),
+    );
     expect([...batched.keys()].sort()).toEqual([...paths].sort());
     for (const p of paths) expect(batched.get(p), p).toEqual(await symbolsInFile(generationId, p));
     expect(batched.get("pkg/core.py")!.length).toBe(5);
     expect(batched.get("pkg/missing.py")).toEqual([]);
   });
 
-  it("symbolsWithinSpans keeps only symbols wholly inside a span; a span without lines is the whole file", async () => {
+  it("symbolsWithinSpans keeps only symbols wholly inside a span", async () => {
     const core = await symbolsInFile(generationId, "pkg/core.py");
     const second = core[1]!;
     const third = core[2]!;
@@ -117,7 +121,7 @@ describe("batched call-graph reads", () => {
       // exactly two functions of core.py, and one line that holds no whole symbol
       { path: "pkg/core.py", startLine: second.startLine, endLine: third.endLine },
       { path: "pkg/core.py", startLine: 1, endLine: 1 },
-      { path: "pkg/flow.py" },
+      { path: "pkg/flow.py", startLine: 1, endLine: WHOLE_FILE },
       { path: "pkg/missing.py", startLine: 1, endLine: 100 },
     ];
     const within = await symbolsWithinSpans(generationId, spans);

@@ -107,37 +107,22 @@ export async function symbolsInFile(generationId: string, path: string): Promise
   });
 }
 
-/** The symbols of several files in one query, each file's in line order. */
-export async function symbolsInFiles(
-  generationId: string,
-  paths: string[],
-): Promise<Map<string, SymbolRecord[]>> {
-  return symbolsWithinSpans(
-    generationId,
-    paths.map((path) => ({ path })),
-  );
-}
-
 /**
- * In one query, the symbols lying wholly inside any of the given spans (a span without
- * lines is the whole file), grouped by file in line order; every asked file has an entry.
+ * In one query, the symbols lying wholly inside any of the given line spans, grouped by
+ * file in line order; every asked file has an entry.
  */
 export async function symbolsWithinSpans(
   generationId: string,
-  spans: { path: string; startLine?: number; endLine?: number }[],
+  spans: { path: string; startLine: number; endLine: number }[],
 ): Promise<Map<string, SymbolRecord[]>> {
   const byPath = new Map<string, SymbolRecord[]>(spans.map((s) => [s.path, []]));
   if (byPath.size === 0) return byPath;
-  const wholeFiles = [...new Set(spans.filter((s) => s.startLine === undefined).map((s) => s.path))];
-  const whole = new Set(wholeFiles);
-  const ranges = spans.flatMap((s) =>
-    s.startLine !== undefined && !whole.has(s.path)
-      ? [{ path: s.path, startLine: { gte: s.startLine }, endLine: { lte: s.endLine ?? s.startLine } }]
-      : [],
-  );
   const client = await db();
   const rows = await client.symbol.findMany({
-    where: { generationId, OR: [...(wholeFiles.length ? [{ path: { in: wholeFiles } }] : []), ...ranges] },
+    where: {
+      generationId,
+      OR: spans.map((s) => ({ path: s.path, startLine: { gte: s.startLine }, endLine: { lte: s.endLine } })),
+    },
     select: SYMBOL_SELECT,
     orderBy: [{ path: "asc" }, { startLine: "asc" }],
   });

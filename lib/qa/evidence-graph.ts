@@ -46,8 +46,8 @@ export async function buildEvidenceGraph(generationId: string, items: ContextIte
   }
   // Symbols inside an item (a class's methods, the functions of a file chunk) are in the
   // context too, and what they call is evidence the reader can follow.
-  const spans = items.flatMap((item) =>
-    item.path && item.endLine > item.startLine ? [{ ...item, path: item.path }] : [],
+  const spans = items.flatMap(({ path, startLine, endLine }) =>
+    path && endLine > startLine ? [{ path, startLine, endLine }] : [],
   );
   const byFile = await symbolsWithinSpans(generationId, spans);
   for (const item of spans) {

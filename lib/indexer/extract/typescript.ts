@@ -518,7 +518,7 @@ function onExport(node: Node, scope: Scope, state: TsState): void {
   const declared: Declared = { outer: node, exported: true, decorators };
   const source = node.childForFieldName("source");
   if (source) {
-    const names = star ? ["*"] : clause ? specifierNames(clause, state) : [];
+    const names = star ? ["*"] : clause ? specifierBindings(clause, state).names : [];
     state.addImport(stringValue(source, state), names, lineOf(node));
     return;
   }
@@ -646,13 +646,21 @@ function declareObjectMembers(
   }
 }
 
-function specifierNames(clause: Node, state: TsState): string[] {
+/** Names in `{ a, b as c }` (import or re-export), and [alias, name] for the renamed ones. */
+function specifierBindings(
+  clause: Node,
+  state: TsState,
+): { names: string[]; renamed: Array<[string, string]> } {
   const names: string[] = [];
+  const renamed: Array<[string, string]> = [];
   for (const spec of clause.namedChildren) {
     const name = spec.childForFieldName("name");
-    if (name) names.push(state.text(name));
+    if (!name) continue;
+    const alias = spec.childForFieldName("alias");
+    names.push(stringValue(name, state));
+    if (alias) renamed.push([state.text(alias), stringValue(name, state)]);
   }
-  return names;
+  return { names, renamed };
 }
 
 function onNamespace(node: Node, scope: Scope, state: TsState): void {
@@ -692,13 +700,9 @@ function onImport(node: Node, state: TsState): void {
         const binding = part.namedChildren.find((c) => c.type === "identifier");
         if (binding) local = state.text(binding);
       } else if (part.type === "named_imports") {
-        for (const spec of part.namedChildren) {
-          const name = spec.childForFieldName("name");
-          if (!name) continue;
-          const alias = spec.childForFieldName("alias");
-          names.push(stringValue(name, state));
-          if (alias) renamed.push([state.text(alias), stringValue(name, state)]);
-        }
+        const bindings = specifierBindings(part, state);
+        names.push(...bindings.names);
+        renamed.push(...bindings.renamed);
       }
     }
   }

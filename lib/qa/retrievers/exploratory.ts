@@ -228,9 +228,7 @@ async function walkForward(
   const ids = [...new Set(edges.map((e) => e.dstId as string))]
     .filter((id) => !seen.has(id))
     .slice(0, maxCallees);
-  const callees = await symbolsByQualifiedIds(generationId, ids);
-  const order = new Map(ids.map((id, i) => [id, i]));
-  callees.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
+  const callees = await symbolsInIdOrder(generationId, ids);
   for (const callee of callees) {
     if (seen.has(callee.qualifiedId)) continue;
     node.children.push(
@@ -290,15 +288,20 @@ async function walkBackward(
     .sort((a, b) => Number(isTestPath(a.srcPath)) - Number(isTestPath(b.srcPath)));
   const ids = [...new Set(edges.map((e) => e.srcId))].filter((id) => !seen.has(id)).slice(0, maxCallers);
   ids.forEach((id) => seen.add(id));
-  const callers = await symbolsByQualifiedIds(generationId, ids);
-  const order = new Map(ids.map((id, i) => [id, i]));
-  callers.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
+  const callers = await symbolsInIdOrder(generationId, ids);
   for (const caller of callers) {
     node.children.push(
       await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), seen),
     );
   }
   return node;
+}
+
+/** The symbols with these ids, in the order of the ids (edges come ranked; the query does not keep it). */
+async function symbolsInIdOrder(generationId: string, ids: string[]): Promise<SymbolRecord[]> {
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const symbols = await symbolsByQualifiedIds(generationId, ids);
+  return symbols.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
 }
 
 function flatten(node: FlowNode): FlowNode[] {
