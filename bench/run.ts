@@ -4,7 +4,7 @@
  * whole-file BM25 baseline computed in the same run. Not part of the tests.
  *
  *   npm run bench                       everything
- *   npm run bench -- --only index       one section (index | latency | localization)
+ *   npm run bench -- --only index       one section (index | latency | localization | large)
  *
  * Repositories come from ../shared/bench/corpus (git bundles, one tag per instance).
  * Results are printed and written to bench/results/latest.json.
@@ -15,9 +15,14 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { childProcessEnv } from "../lib/env.ts";
+import { largeSection } from "./large.ts";
 
 const ROOT = path.resolve(__dirname, "..");
-const SHARED = path.resolve(ROOT, "..", "shared", "bench");
+// Beside the checkout (../shared/bench), or beside the folder of worktrees (../../shared/bench).
+const SHARED =
+  [path.resolve(ROOT, "..", "shared", "bench"), path.resolve(ROOT, "..", "..", "shared", "bench")].find((dir) =>
+    fs.existsSync(dir),
+  ) ?? path.resolve(ROOT, "..", "shared", "bench");
 const WORK = path.join(os.tmpdir(), "wayfinder-bench");
 const RESULTS = path.join(ROOT, "bench", "results");
 const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
@@ -262,6 +267,7 @@ function main(): void {
     index: indexSection,
     latency: latencySection,
     localization: localizationSection,
+    large: () => largeSection(),
   };
   const chosen = values.only ? [values.only] : Object.keys(sections);
   const results: Record<string, unknown> = {

@@ -91,6 +91,8 @@ export interface BuildStats {
   skipped: Record<SkipReason, number>;
   parseErrors: number;
   seconds: number;
+  /** CPU seconds (user + system, every thread) the build used */
+  cpuSeconds: number;
   /** seconds spent in each phase */
   phaseSeconds: Record<string, number>;
   /** peak resident memory of the indexing process so far, MB */
@@ -144,6 +146,7 @@ export async function buildGeneration(
   options: BuildOptions = {},
 ): Promise<BuildStats> {
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const generation = options.generation ?? (await startGeneration(repository.id, process.pid));
   const progress: BuildProgress = { phase: "discovering", filesDone: 0, filesTotal: 0 };
   let lastReport = 0;
@@ -335,6 +338,7 @@ export async function buildGeneration(
       skipped: discovery.skipped,
       parseErrors: parsed.reduce((n, p) => n + p.parseErrors, 0),
       seconds: 0,
+      cpuSeconds: 0,
       phaseSeconds,
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       source: discovery.source,
@@ -348,6 +352,8 @@ export async function buildGeneration(
       wikiModel: wiki.model,
     };
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
+    const cpu = process.cpuUsage(cpuStart);
+    stats.cpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100;
     await activateGeneration(generation.id, stats);
     progress.phase = "done";
     await report(true);
