@@ -10,8 +10,7 @@ import type { BuildPhase } from "@/lib/indexer/build";
 const PHASE_LABEL: Record<BuildPhase | "queued", string> = {
   queued: "queued",
   discovering: "discovering files",
-  parsing: "parsing",
-  storing: "storing",
+  parsing: "parsing and storing",
   resolving: "resolving calls",
   wiki: "writing wiki pages",
   embedding: "embedding",

@@ -58,7 +58,6 @@ export async function resolveRepoArgument(
 const PHASE_LABEL: Record<BuildPhase, string> = {
   discovering: "discovering",
   parsing: "parsing    ",
-  storing: "storing    ",
   resolving: "resolving  ",
   wiki: "wiki       ",
   embedding: "embedding  ",

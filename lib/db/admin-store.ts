@@ -6,6 +6,7 @@
 import "server-only";
 import type { QuestionMetricInput } from "./metrics.ts";
 import { db } from "./client.ts";
+import { snapshotOf, visibleIn } from "./snapshot.ts";
 
 // ------------------------------------------------------------------ settings
 
@@ -148,9 +149,9 @@ export async function getRepositoryBrief(id: string): Promise<RepositoryBrief | 
 /** Which of these paths the generation does not contain. */
 export async function pathsMissingFromGeneration(generationId: string, paths: string[]): Promise<string[]> {
   if (!paths.length) return [];
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const found = await client.file.findMany({
-    where: { generationId, path: { in: paths } },
+    where: { ...visibleIn(snapshot), path: { in: paths } },
     select: { path: true },
   });
   const present = new Set(found.map((f) => f.path));

@@ -16,6 +16,7 @@ import {
   symbolsWithinSpans,
 } from "./code-graph.ts";
 import { db } from "./client.ts";
+import { snapshotOf, visibleIn } from "./snapshot.ts";
 
 let t: TempEnv;
 /** A span's end past any fixture file's last line. */
@@ -58,7 +59,10 @@ afterAll(async () => {
 
 async function allSymbolIds(): Promise<string[]> {
   const client = await db();
-  const rows = await client.symbol.findMany({ where: { generationId }, select: { qualifiedId: true } });
+  const rows = await client.symbol.findMany({
+    where: visibleIn(await snapshotOf(generationId)),
+    select: { qualifiedId: true },
+  });
   return rows.map((r) => r.qualifiedId);
 }
 

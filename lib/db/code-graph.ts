@@ -1,11 +1,13 @@
 /**
  * Read queries over one generation's code index: symbol lookup, callers and callees,
  * error anchors (raises / error strings), mutators, and BM25 search over chunks.
- * Every function takes the generation it reads so a question stays pinned to one.
+ * Every function takes the generation it reads so a question stays pinned to one
+ * (lib/db/snapshot.ts: the rows a generation reads).
  */
 import "server-only";
 import { db } from "./client.ts";
 import { ftsSearchQuery, jsonArrayElements, queryRaw, textFilter } from "./dialect.ts";
+import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
 
 export interface SymbolRecord {
   id: number;
@@ -55,10 +57,23 @@ const SYMBOL_SELECT = {
   fanOut: true,
 } as const;
 
-/** Runs a raw `SELECT s.id …` (JSON-array conditions Prisma cannot express) and loads those symbols. */
-async function symbolsWhereRaw(sql: string, ...params: unknown[]): Promise<SymbolRecord[]> {
-  const client = await db();
-  const ids = await queryRaw<{ id: number }[]>(client, sql, ...params);
+/**
+ * Loads the symbols of a generation matching a raw condition on `s` (JSON-array
+ * conditions Prisma cannot express), which may end with ORDER BY / LIMIT.
+ */
+async function symbolsWhereRaw(
+  generationId: string,
+  condition: string,
+  ...params: unknown[]
+): Promise<SymbolRecord[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot, "s");
+  const ids = await queryRaw<{ id: number }[]>(
+    client,
+    `SELECT s.id FROM "Symbol" s WHERE ${visible.sql} AND ${condition}`,
+    ...visible.params,
+    ...params,
+  );
   if (ids.length === 0) return [];
   return client.symbol.findMany({
     where: { id: { in: ids.map((r) => Number(r.id)) } },
@@ -67,8 +82,12 @@ async function symbolsWhereRaw(sql: string, ...params: unknown[]): Promise<Symbo
 }
 
 export async function symbolsByName(generationId: string, name: string, limit = 20): Promise<SymbolRecord[]> {
-  const client = await db();
-  return client.symbol.findMany({ where: { generationId, name }, select: SYMBOL_SELECT, take: limit });
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.symbol.findMany({
+    where: { ...visibleIn(snapshot), name },
+    select: SYMBOL_SELECT,
+    take: limit,
+  });
 }
 
 export async function symbolsByQualifiedName(
@@ -76,9 +95,9 @@ export async function symbolsByQualifiedName(
   qualifiedName: string,
   limit = 20,
 ): Promise<SymbolRecord[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.symbol.findMany({
-    where: { generationId, qualifiedName },
+    where: { ...visibleIn(snapshot), qualifiedName },
     select: SYMBOL_SELECT,
     take: limit,
   });
@@ -88,20 +107,23 @@ export async function symbolByQualifiedId(
   generationId: string,
   qualifiedId: string,
 ): Promise<SymbolRecord | null> {
-  const client = await db();
-  return client.symbol.findFirst({ where: { generationId, qualifiedId }, select: SYMBOL_SELECT });
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.symbol.findFirst({ where: { ...visibleIn(snapshot), qualifiedId }, select: SYMBOL_SELECT });
 }
 
 export async function symbolsByQualifiedIds(generationId: string, ids: string[]): Promise<SymbolRecord[]> {
   if (ids.length === 0) return [];
-  const client = await db();
-  return client.symbol.findMany({ where: { generationId, qualifiedId: { in: ids } }, select: SYMBOL_SELECT });
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.symbol.findMany({
+    where: { ...visibleIn(snapshot), qualifiedId: { in: ids } },
+    select: SYMBOL_SELECT,
+  });
 }
 
 export async function symbolsInFile(generationId: string, path: string): Promise<SymbolRecord[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.symbol.findMany({
-    where: { generationId, path },
+    where: { ...visibleIn(snapshot), path },
     select: SYMBOL_SELECT,
     orderBy: { startLine: "asc" },
   });
@@ -117,10 +139,10 @@ export async function symbolsWithinSpans(
 ): Promise<Map<string, SymbolRecord[]>> {
   const byPath = new Map<string, SymbolRecord[]>(spans.map((s) => [s.path, []]));
   if (byPath.size === 0) return byPath;
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.symbol.findMany({
     where: {
-      generationId,
+      ...visibleIn(snapshot),
       OR: spans.map((s) => ({ path: s.path, startLine: { gte: s.startLine }, endLine: { lte: s.endLine } })),
     },
     select: SYMBOL_SELECT,
@@ -139,9 +161,9 @@ export async function symbolSpansInFiles(
     paths.map((p) => [p, []]),
   );
   if (byPath.size === 0) return byPath;
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.symbol.findMany({
-    where: { generationId, path: { in: [...byPath.keys()] } },
+    where: { ...visibleIn(snapshot), path: { in: [...byPath.keys()] } },
     select: { path: true, qualifiedId: true, startLine: true, endLine: true },
     orderBy: [{ path: "asc" }, { startLine: "asc" }],
   });
@@ -151,9 +173,9 @@ export async function symbolSpansInFiles(
 
 /** Files whose path ends with the given suffix (`deps.py` finds `backend/api/deps.py`). */
 export async function filesBySuffix(generationId: string, suffix: string, limit = 10): Promise<string[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.file.findMany({
-    where: { generationId, OR: [{ path: suffix }, { path: textFilter("endsWith", `/${suffix}`) }] },
+    where: { ...visibleIn(snapshot), OR: [{ path: suffix }, { path: textFilter("endsWith", `/${suffix}`) }] },
     select: { path: true },
     take: limit,
   });
@@ -166,10 +188,10 @@ export async function symbolsMatching(
   fragment: string,
   limit = 30,
 ): Promise<SymbolRecord[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.symbol.findMany({
     where: {
-      generationId,
+      ...visibleIn(snapshot),
       OR: [{ name: textFilter("contains", fragment) }, { qualifiedName: textFilter("contains", fragment) }],
     },
     select: SYMBOL_SELECT,
@@ -204,9 +226,9 @@ export async function callersOf(
   qualifiedId: string,
   limit = 50,
 ): Promise<EdgeRecord[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.edge.findMany({
-    where: { generationId, kind: "calls", dstId: qualifiedId },
+    where: { ...visibleIn(snapshot), kind: "calls", dstId: qualifiedId },
     select: EDGE_SELECT,
     orderBy: { confidence: "desc" },
     take: limit,
@@ -218,9 +240,9 @@ export async function calleesOf(
   qualifiedId: string,
   limit = 50,
 ): Promise<EdgeRecord[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.edge.findMany({
-    where: { generationId, kind: "calls", srcId: qualifiedId },
+    where: { ...visibleIn(snapshot), kind: "calls", srcId: qualifiedId },
     select: EDGE_SELECT,
     orderBy: [{ line: "asc" }],
     take: limit,
@@ -241,18 +263,25 @@ export async function callEdgesOfMany(
   const callees = new Map<string, EdgeRecord[]>();
   const callers = new Map<string, EdgeRecord[]>();
   if (ids.length === 0) return { callees, callers };
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot, "e");
   const windowed = (key: '"srcId"' | '"dstId"', order: string) =>
     `SELECT "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line, kind FROM (
        SELECT e.*, ROW_NUMBER() OVER (PARTITION BY e.${key} ORDER BY ${order}, e.id) AS rank
-       FROM "Edge" e WHERE e."generationId" = ? AND e.kind = 'calls' AND e.${key} IN (${ids.map(() => "?").join(",")})
+       FROM "Edge" e WHERE ${visible.sql} AND e.kind = 'calls' AND e.${key} IN (${ids.map(() => "?").join(",")})
      ) ranked WHERE rank <= ? ORDER BY ${key}, rank`;
   const [outgoing, incoming] = await Promise.all([
-    queryRaw<EdgeRecord[]>(client, windowed('"srcId"', "e.line ASC"), generationId, ...ids, limit.callees),
+    queryRaw<EdgeRecord[]>(
+      client,
+      windowed('"srcId"', "e.line ASC"),
+      ...visible.params,
+      ...ids,
+      limit.callees,
+    ),
     queryRaw<EdgeRecord[]>(
       client,
       windowed('"dstId"', "e.confidence DESC"),
-      generationId,
+      ...visible.params,
       ...ids,
       limit.callers,
     ),
@@ -277,8 +306,8 @@ export async function edgesOfKind(
   kind: string,
   limit = 100_000,
 ): Promise<EdgeRecord[]> {
-  const client = await db();
-  return client.edge.findMany({ where: { generationId, kind }, select: EDGE_SELECT, take: limit });
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.edge.findMany({ where: { ...visibleIn(snapshot), kind }, select: EDGE_SELECT, take: limit });
 }
 
 /** Symbols raising one of the given exception types (exact element match in the JSON array). */
@@ -289,10 +318,10 @@ export async function symbolsRaising(
 ): Promise<SymbolRecord[]> {
   if (types.length === 0) return [];
   return symbolsWhereRaw(
-    `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.raises != '[]'
+    generationId,
+    `s.raises != '[]'
        AND EXISTS (SELECT 1 FROM ${jsonArrayElements("s.raises", "j")} WHERE j.value IN (${types.map(() => "?").join(",")}))
      LIMIT ?`,
-    generationId,
     ...types,
     limit,
   );
@@ -305,10 +334,10 @@ export async function symbolsWithErrorString(
   limit = 40,
 ): Promise<SymbolRecord[]> {
   return symbolsWhereRaw(
-    `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s."errorStrings" != '[]'
+    generationId,
+    `s."errorStrings" != '[]'
        AND EXISTS (SELECT 1 FROM ${jsonArrayElements('s."errorStrings"', "j")} WHERE lower(j.value) LIKE ? ESCAPE '\\')
      LIMIT ?`,
-    generationId,
     `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
     limit,
   );
@@ -321,10 +350,10 @@ export async function symbolsMutating(
   limit = 40,
 ): Promise<SymbolRecord[]> {
   return symbolsWhereRaw(
-    `SELECT s.id FROM "Symbol" s WHERE s."generationId" = ? AND s.mutates != '[]'
+    generationId,
+    `s.mutates != '[]'
        AND EXISTS (SELECT 1 FROM ${jsonArrayElements("s.mutates", "j")} WHERE j.value = ?)
      LIMIT ?`,
-    generationId,
     target,
     limit,
   );
@@ -353,8 +382,8 @@ export async function searchChunks(
   match: string,
   options: { limit?: number; kinds?: string[]; pathPrefix?: string } = {},
 ): Promise<ChunkHit[]> {
-  const client = await db();
-  const query = ftsSearchQuery(generationId, match, {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const query = ftsSearchQuery(snapshot, match, {
     kinds: options.kinds,
     pathPrefix: options.pathPrefix,
     limit: options.limit ?? 50,
@@ -366,9 +395,9 @@ export async function searchChunks(
 
 export async function chunksByIds(generationId: string, ids: number[]): Promise<Omit<ChunkHit, "score">[]> {
   if (ids.length === 0) return [];
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.chunk.findMany({
-    where: { generationId, id: { in: ids } },
+    where: { ...visibleIn(snapshot), id: { in: ids } },
     select: {
       id: true,
       path: true,
@@ -384,8 +413,8 @@ export async function chunksByIds(generationId: string, ids: number[]): Promise<
 
 /** Number of files under a path prefix (to tell a path scope from a vague one). */
 export async function countFilesUnder(generationId: string, prefix: string): Promise<number> {
-  const client = await db();
-  return client.file.count({ where: { generationId, path: textFilter("startsWith", prefix) } });
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.file.count({ where: { ...visibleIn(snapshot), path: textFilter("startsWith", prefix) } });
 }
 
 /** Symbols of a generation (optionally under a path prefix) ordered by a fan metric. */
@@ -394,9 +423,12 @@ export async function topSymbolsBy(
   metric: "fanIn" | "fanOut",
   options: { prefix?: string; limit?: number } = {},
 ): Promise<SymbolRecord[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.symbol.findMany({
-    where: { generationId, ...(options.prefix ? { path: textFilter("startsWith", options.prefix) } : {}) },
+    where: {
+      ...visibleIn(snapshot),
+      ...(options.prefix ? { path: textFilter("startsWith", options.prefix) } : {}),
+    },
     select: SYMBOL_SELECT,
     orderBy: { [metric]: "desc" },
     take: options.limit ?? 20,
@@ -406,10 +438,10 @@ export async function topSymbolsBy(
 /** How many symbols of a generation share each of the given names (for specificity weighting). */
 export async function nameFrequencies(generationId: string, names: string[]): Promise<Map<string, number>> {
   if (names.length === 0) return new Map();
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.symbol.groupBy({
     by: ["name"],
-    where: { generationId, name: { in: names } },
+    where: { ...visibleIn(snapshot), name: { in: names } },
     _count: { _all: true },
   });
   return new Map(rows.map((r) => [r.name, r._count._all]));
@@ -421,10 +453,5 @@ export async function symbolsByQualifiedNameLoose(
   qualifiedName: string,
   limit = 10,
 ): Promise<SymbolRecord[]> {
-  return symbolsWhereRaw(
-    `SELECT id FROM "Symbol" WHERE "generationId" = ? AND lower("qualifiedName") = lower(?) LIMIT ?`,
-    generationId,
-    qualifiedName,
-    limit,
-  );
+  return symbolsWhereRaw(generationId, `lower(s."qualifiedName") = lower(?) LIMIT ?`, qualifiedName, limit);
 }

@@ -11,6 +11,7 @@ import "server-only";
 import { env } from "../env.ts";
 import { ftsMatchToTsQuery } from "../search/tokenize.ts";
 import type { Db } from "./client.ts";
+import type { Snapshot } from "./snapshot.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -158,9 +159,70 @@ export function storableText(value: string): string {
 
 // ------------------------------------------------------------ full-text search
 
-/** Whether chunk rows need explicit full-text index maintenance (SQLite's external-content FTS5 table). */
+/** Whether chunk rows need explicit full-text index maintenance (SQLite's external-content FTS5 tables). */
 export function ftsNeedsSync(): boolean {
   return !isPostgres();
+}
+
+/**
+ * SQLite keeps one FTS5 table per repository, so BM25 ranks (and computes its
+ * statistics over) that repository's chunks only, never every repository's.
+ */
+export function ftsTableName(repositoryId: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(repositoryId)) throw new Error(`invalid repository id ${repositoryId}`);
+  return `chunk_fts_${repositoryId.replace(/-/g, "_")}`;
+}
+
+/**
+ * Creates the repository's FTS5 table if missing (SQLite; PostgreSQL's stored vector
+ * needs nothing). Its external content is a view of the repository's Chunk rows, so
+ * FTS5's integrity check compares the index with exactly those rows.
+ */
+export async function ftsEnsureTable(client: Db, repositoryId: string): Promise<void> {
+  if (!ftsNeedsSync()) return;
+  const table = ftsTableName(repositoryId);
+  await client.$executeRawUnsafe(
+    `CREATE VIEW IF NOT EXISTS "${table}_rows" AS
+       SELECT id, title, path, "searchText" FROM "Chunk" WHERE "repositoryId" = '${repositoryId}'`,
+  );
+  await client.$executeRawUnsafe(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS "${table}" USING fts5(
+       title, path, searchText,
+       content = '${table}_rows', content_rowid = 'id',
+       tokenize = 'unicode61 remove_diacritics 2')`,
+  );
+}
+
+/**
+ * Creates and fills the FTS5 table of every repository that has none (SQLite): after
+ * the migration that split the single index into one per repository.
+ */
+export async function ftsEnsureAllTables(client: Db): Promise<void> {
+  if (!ftsNeedsSync()) return;
+  const existing = new Set(await ftsTables(client));
+  const repositories = await client.repository.findMany({ select: { id: true } });
+  for (const { id } of repositories) {
+    const table = ftsTableName(id);
+    if (existing.has(table)) continue;
+    await ftsEnsureTable(client, id);
+    await client.$executeRawUnsafe(`INSERT INTO "${table}"("${table}") VALUES ('rebuild')`);
+  }
+}
+
+/** Drops a repository's FTS5 table (its rows are being deleted). */
+export async function ftsDropTable(client: Db, repositoryId: string): Promise<void> {
+  if (!ftsNeedsSync()) return;
+  const table = ftsTableName(repositoryId);
+  await client.$executeRawUnsafe(`DROP TABLE IF EXISTS "${table}"`);
+  await client.$executeRawUnsafe(`DROP VIEW IF EXISTS "${table}_rows"`);
+}
+
+/** Repositories whose FTS5 table exists (SQLite). */
+async function ftsTables(client: Db): Promise<string[]> {
+  const rows = await client.$queryRawUnsafe<{ name: string }[]>(
+    `SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 10) = 'chunk_fts_' AND sql LIKE 'CREATE VIRTUAL TABLE%'`,
+  );
+  return rows.map((r) => r.name);
 }
 
 export interface FtsSearchOptions {
@@ -170,17 +232,19 @@ export interface FtsSearchOptions {
 }
 
 /**
- * The ranked full-text query over one generation's chunks: columns of "Chunk" as `c`
+ * The ranked full-text query over one snapshot's chunks: columns of "Chunk" as `c`
  * and `score` (higher is better). `match` is an FTS5 expression from
- * lib/search/tokenize.ts (quoted phrases joined by OR). SQLite: FTS5 BM25 with
- * weights title 2, path 1.5, text 1. PostgreSQL: the stored weighted tsvector
- * (title A, path B, searchText C) ranked by ts_rank with the same weights, scaled to
- * ts_rank's 0..1 (0.5, 0.75, 1). No length normalisation: without BM25's IDF, dividing
- * by length lifted one-line chunks that mention a common word above the code that
- * answers (the golden-question tests show it). Null when nothing is searchable.
+ * lib/search/tokenize.ts (quoted phrases joined by OR). SQLite: FTS5 BM25 over the
+ * repository's table with weights title 2, path 1.5, text 1; only chunks of the
+ * repository's kept generations are ranked (the current rows and the few a newer
+ * build replaced), then filtered to the snapshot. PostgreSQL: the stored weighted
+ * tsvector (title A, path B, searchText C) ranked by ts_rank with the same weights,
+ * scaled to ts_rank's 0..1 (0.5, 0.75, 1). No length normalisation: without BM25's
+ * IDF, dividing by length lifted one-line chunks that mention a common word above the
+ * code that answers (the golden-question tests show it). Null when nothing is searchable.
  */
 export function ftsSearchQuery(
-  generationId: string,
+  snapshot: Snapshot,
   match: string,
   options: FtsSearchOptions,
 ): { sql: string; params: unknown[] } | null {
@@ -195,47 +259,63 @@ export function ftsSearchQuery(
     filter += ` AND c.path ${likeInsensitive()} ? ESCAPE '\\'`;
     filterParams.push(`${options.pathPrefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
   }
+  const visible = `c."repositoryId" = ? AND c."fromGeneration" <= ? AND c."toGeneration" > ?`;
+  const visibleParams = [snapshot.repositoryId, snapshot.number, snapshot.number];
   if (isPostgres()) {
     const tsquery = ftsMatchToTsQuery(match);
     if (!tsquery) return null;
     return {
       sql: `SELECT ${columns}, ts_rank('{0, 0.5, 0.75, 1.0}', c."searchVector", q.query, 0) AS score
        FROM "Chunk" c, to_tsquery('simple', ?) AS q(query)
-      WHERE c."searchVector" @@ q.query AND c."generationId" = ?${filter}
+      WHERE c."searchVector" @@ q.query AND ${visible}${filter}
       ORDER BY score DESC, c.id
       LIMIT ?`,
-      params: [tsquery, generationId, ...filterParams, options.limit],
+      params: [tsquery, ...visibleParams, ...filterParams, options.limit],
     };
   }
+  if (!snapshot.repositoryId) return null;
+  const table = ftsTableName(snapshot.repositoryId);
   return {
     sql: `SELECT ${columns},
-            -bm25(chunk_fts, 2.0, 1.5, 1.0) AS score
-       FROM chunk_fts JOIN "Chunk" c ON c.id = chunk_fts.rowid
-      WHERE chunk_fts MATCH ? AND c."generationId" = ?${filter}
-      ORDER BY bm25(chunk_fts, 2.0, 1.5, 1.0)
+            -bm25("${table}", 2.0, 1.5, 1.0) AS score
+       FROM "${table}" JOIN "Chunk" c ON c.id = "${table}".rowid
+      WHERE "${table}" MATCH ? AND ${visible}${filter}
+      ORDER BY bm25("${table}", 2.0, 1.5, 1.0)
       LIMIT ?`,
-    params: [match, generationId, ...filterParams, options.limit],
+    params: [match, ...visibleParams, ...filterParams, options.limit],
   };
 }
 
-/** Indexes chunk rows of a generation from `fromId` on (SQLite; PostgreSQL's generated column needs nothing). */
-export async function ftsSync(client: Db, generationId: string, fromId: number | null): Promise<void> {
+/** Indexes a repository's chunk rows from `fromId` on (SQLite; PostgreSQL's generated column needs nothing). */
+export async function ftsSync(client: Db, repositoryId: string, fromId: number | null): Promise<void> {
   if (fromId === null || !ftsNeedsSync()) return;
+  const table = ftsTableName(repositoryId);
   await client.$executeRawUnsafe(
-    `INSERT INTO chunk_fts(rowid, title, path, searchText)
-     SELECT id, title, path, searchText FROM "Chunk" WHERE "generationId" = ? AND id >= ?`,
-    generationId,
+    `INSERT INTO "${table}"(rowid, title, path, searchText)
+     SELECT id, title, path, "searchText" FROM "Chunk" WHERE "repositoryId" = ? AND id >= ?`,
+    repositoryId,
     fromId,
   );
 }
 
-/** Removes a generation's chunks from the full-text index, before the rows go (SQLite only). */
-export async function ftsDeleteGeneration(client: Db, generationId: string): Promise<void> {
+/**
+ * Removes chunk rows of a repository from its full-text index, before the rows
+ * themselves go (SQLite only): the rows matching `condition` (SQL on "Chunk" with `?`
+ * parameters).
+ */
+export async function ftsDeleteRows(
+  client: Db,
+  repositoryId: string,
+  condition: string,
+  ...params: unknown[]
+): Promise<void> {
   if (!ftsNeedsSync()) return;
+  const table = ftsTableName(repositoryId);
   await client.$executeRawUnsafe(
-    `INSERT INTO chunk_fts(chunk_fts, rowid, title, path, searchText)
-     SELECT 'delete', id, title, path, searchText FROM "Chunk" WHERE "generationId" = ?`,
-    generationId,
+    `INSERT INTO "${table}"("${table}", rowid, title, path, searchText)
+     SELECT 'delete', id, title, path, "searchText" FROM "Chunk" WHERE "repositoryId" = ? AND (${condition})`,
+    repositoryId,
+    ...params,
   );
 }
 
@@ -250,13 +330,17 @@ export const PG_SEARCH_VECTOR_SQL = `setweight(to_tsvector('simple'::regconfig, 
 
 /**
  * Checks that the full-text index agrees with the Chunk table. SQLite: FTS5's
- * integrity-check with rank 1 compares the index with its content table, so a missed
- * sync or delete throws. PostgreSQL: every stored vector equals the one its row gives
- * now. Throws on a mismatch.
+ * integrity-check with rank 1 compares each repository's index with its rows, so a
+ * missed sync or delete throws. PostgreSQL: every stored vector equals the one its
+ * row gives now. Throws on a mismatch.
  */
 export async function ftsIntegrityCheck(client: Db): Promise<void> {
   if (!isPostgres()) {
-    await client.$executeRawUnsafe(`INSERT INTO chunk_fts(chunk_fts, rank) VALUES ('integrity-check', 1)`);
+    for (const table of await ftsTables(client)) {
+      await client.$executeRawUnsafe(
+        `INSERT INTO "${table}"("${table}", rank) VALUES ('integrity-check', 1)`,
+      );
+    }
     return;
   }
   const rows = await client.$queryRawUnsafe<{ n: number }[]>(
@@ -266,16 +350,22 @@ export async function ftsIntegrityCheck(client: Db): Promise<void> {
   if (n !== 0) throw new Error(`full-text index out of step with Chunk: ${n} rows differ`);
 }
 
-/** Chunk ids of any generation whose indexed text matches one plain word (tests, diagnostics). */
+/** Chunk ids of any repository whose indexed text matches one plain word (tests, diagnostics). */
 export async function ftsMatchIds(client: Db, word: string): Promise<number[]> {
-  const rows = isPostgres()
-    ? await client.$queryRawUnsafe<{ id: number }[]>(
-        `SELECT id FROM "Chunk" WHERE "searchVector" @@ to_tsquery('simple', $1) ORDER BY id`,
-        ftsMatchToTsQuery(`"${word}"`) ?? "",
-      )
-    : await client.$queryRawUnsafe<{ id: number }[]>(
-        `SELECT rowid AS id FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rowid`,
-        `"${word}"`,
-      );
-  return rows.map((r) => Number(r.id));
+  if (isPostgres()) {
+    const rows = await client.$queryRawUnsafe<{ id: number }[]>(
+      `SELECT id FROM "Chunk" WHERE "searchVector" @@ to_tsquery('simple', $1) ORDER BY id`,
+      ftsMatchToTsQuery(`"${word}"`) ?? "",
+    );
+    return rows.map((r) => Number(r.id));
+  }
+  const ids: number[] = [];
+  for (const table of await ftsTables(client)) {
+    const rows = await client.$queryRawUnsafe<{ id: number }[]>(
+      `SELECT rowid AS id FROM "${table}" WHERE "${table}" MATCH ? ORDER BY rowid`,
+      `"${word}"`,
+    );
+    ids.push(...rows.map((r) => Number(r.id)));
+  }
+  return ids.sort((a, b) => a - b);
 }

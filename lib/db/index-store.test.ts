@@ -10,9 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WayfinderError } from "../errors.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { db } from "./client.ts";
+import { snapshotOf, visibleIn } from "./snapshot.ts";
 import { ftsIntegrityCheck, ftsMatchIds } from "./dialect.ts";
 import {
   activateGeneration,
+  closeFileRows,
   collectGarbage,
   createRepository,
   deleteRepository,
@@ -135,39 +137,55 @@ describe("generations", () => {
   it("collects failed and old superseded generations, never the live or newest ones", async () => {
     const repo = await newRepository();
     const ids: string[] = [];
+    const chunk = (i: number) => ({
+      fileId: null,
+      path: `f${i}.md`,
+      kind: "doc",
+      symbolId: null,
+      title: `t${i}`,
+      startLine: 1,
+      endLine: 1,
+      text: "x",
+      searchText: `gcword${i}`,
+      tokens: 1,
+    });
+    // Each generation replaces the previous one's file f<i-1>.md by f<i>.md.
     for (let i = 0; i < 3; i++) {
       const g = await startGeneration(repo.id, process.pid);
-      await insertChunks(g.id, [
-        {
-          fileId: null,
-          path: `f${i}.md`,
-          kind: "doc",
-          symbolId: null,
-          title: `t${i}`,
-          startLine: 1,
-          endLine: 1,
-          text: "x",
-          searchText: `gcword${i}`,
-          tokens: 1,
-        },
-      ]);
+      await closeFileRows(g.id, [`f${i - 1}.md`]);
+      await insertChunks(g.id, [chunk(i)]);
       await activateGeneration(g.id, {});
       ids.push(g.id);
     }
+    // A build that replaced f2.md too, then failed.
     const failed = await startGeneration(repo.id, process.pid);
+    await closeFileRows(failed.id, ["f2.md"]);
+    const [failedChunk] = await insertChunks(failed.id, [chunk(3)]);
     await failGeneration(failed.id, "parse exploded");
+    await expect(insertChunks(failed.id, [chunk(4)])).rejects.toMatchObject({ code: "conflict:generation" });
     const live = await startGeneration(repo.id, process.pid);
 
-    const doomed = await collectGarbage(repo.id);
-    expect(doomed.sort()).toEqual([ids[0], failed.id].sort());
+    const garbage = await collectGarbage(repo.id);
+    expect(garbage.generations.sort()).toEqual([ids[0], failed.id].sort());
+    // f0.md (read by generation 1 only) and the failed build's chunk are deleted.
+    expect(garbage.chunkIds).toHaveLength(2);
+    expect(garbage.chunkIds).toContain(failedChunk);
     expect((await getGeneration(ids[0]!))?.status).toBe("deleted");
     expect((await getGeneration(ids[1]!))?.status).toBe("superseded");
     expect((await getGeneration(ids[2]!))?.status).toBe("ready");
     expect(await getGeneration(failed.id)).toMatchObject({ status: "failed", error: "parse exploded" });
     expect((await getGeneration(live.id))?.status).toBe("building");
     const client = await db();
-    expect(await client.chunk.count({ where: { generationId: ids[0]! } })).toBe(0);
-    expect(await client.chunk.count({ where: { generationId: ids[1]! } })).toBe(1);
+    const chunksIn = async (id: string) =>
+      (await client.chunk.findMany({ where: visibleIn(await snapshotOf(id)), select: { path: true } })).map(
+        (c) => c.path,
+      );
+    expect(await chunksIn(ids[0]!)).toEqual([]);
+    expect(await chunksIn(ids[1]!)).toEqual(["f1.md"]);
+    // What the failed build closed is current again; what it wrote is gone.
+    expect(await chunksIn(ids[2]!)).toEqual(["f2.md"]);
+    expect(await chunksIn(live.id)).toEqual(["f2.md"]);
+    expect(await ftsMatchIds(client, "gcword3")).toEqual([]);
     // SQLite: FTS5 compares its index with the Chunk table; PostgreSQL: stored vectors are current.
     await expect(ftsIntegrityCheck(client)).resolves.toBeUndefined();
   });
@@ -226,7 +244,7 @@ describe("repositories", () => {
     await activateGeneration(g.id, {});
     await deleteRepository(repo.id);
     const client = await db();
-    expect(await client.chunk.count({ where: { generationId: g.id } })).toBe(0);
+    expect(await client.chunk.count({ where: { repositoryId: repo.id } })).toBe(0);
     expect(await client.indexGeneration.count({ where: { repositoryId: repo.id } })).toBe(0);
     expect(await ftsMatchIds(client, "deleteme")).toEqual([]);
   });

@@ -1,7 +1,11 @@
 /**
  * Code-index storage: repositories, generations, files, symbols, edges, chunks and
- * the FTS5 lexical index. Builds write a new generation beside the serving one and
- * flip `Repository.activeGenerationId` in one transaction; readers always pass the
+ * the FTS5 lexical index. Rows are shared between generations (lib/db/snapshot.ts):
+ * a build closes the rows of what changed and inserts new ones beside the serving
+ * generation, flips `Repository.activeGenerationId` in one transaction, and garbage
+ * collection deletes rows no kept generation reads. Every write of a build runs in a
+ * transaction that first checks the build is still running, so a build declared dead
+ * can never change rows after its successor cleaned up. Readers always pass the
  * generation they are pinned to.
  */
 import "server-only";
@@ -11,17 +15,19 @@ import { WayfinderError } from "../errors.ts";
 import { db, type Db } from "./client.ts";
 import {
   executeRaw,
-  ftsDeleteGeneration,
+  ftsDeleteRows,
+  ftsDropTable,
+  ftsEnsureTable,
   ftsNeedsSync,
   ftsSync,
   hasNul,
   insertHead,
   insertTail,
   isPostgres,
-  noIndex,
   param,
   queryRaw,
 } from "./dialect.ts";
+import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 import { withTempTable } from "./temp-table.ts";
 
 /** A build whose heartbeat is older than this is considered dead (killed process). */
@@ -89,6 +95,8 @@ export interface FileInsert {
   parseErrors: number;
   /** JSON FileFacts (lib/indexer/extract/facts.ts); "{}" for text files */
   facts: string;
+  /** Bloom filter of the names the file's symbols call or extend (lib/indexer/name-filter.ts) */
+  callNames: string;
 }
 
 export interface SymbolInsert {
@@ -159,7 +167,9 @@ export async function createRepository(input: { name: string; rootPath: string }
   const existing = await find();
   if (existing) return existingOrConflict(existing);
   try {
-    return await client.repository.create({ data: { id: randomUUID().slice(0, 12), ...input } });
+    const created = await client.repository.create({ data: { id: randomUUID().slice(0, 12), ...input } });
+    await ftsEnsureTable(client, created.id);
+    return created;
   } catch (error) {
     // Two first-time index requests for one folder race here: the loser sees the winner's row.
     const raced = (error as { code?: string }).code === "P2002" ? await find() : null;
@@ -192,7 +202,14 @@ export async function deleteRepository(id: string): Promise<void> {
     where: { repositoryId: id },
     select: { id: true },
   });
-  for (const g of generations) await deleteGenerationRows(client, g.id);
+  await ftsDropTable(client, id);
+  for (const table of RANGED_TABLES) {
+    await client.$executeRawUnsafe(
+      `DELETE FROM "${table}" WHERE "repositoryId" = ${isPostgres() ? "$1" : "?"}`,
+      id,
+    );
+  }
+  await client.finding.deleteMany({ where: { generationId: { in: generations.map((g) => g.id) } } });
   await client.repository.delete({ where: { id } });
 }
 
@@ -413,12 +430,23 @@ export async function failGeneration(generationId: string, error: string): Promi
   });
 }
 
+/** The index tables whose rows carry a generation range (lib/db/snapshot.ts). */
+const RANGED_TABLES = ["Chunk", "Symbol", "Edge", "File", "WikiPage"] as const;
+
+export interface GarbageReport {
+  /** generations whose rows are no longer kept (failed or dead builds, old superseded ones) */
+  generations: string[];
+  /** chunks deleted, whose vectors can go too */
+  chunkIds: number[];
+}
+
 /**
- * Deletes rows of generations nobody should read any more: failed or dead builds,
- * and superseded generations except the most recent one (kept so questions that
- * started just before a flip can finish on the generation they were pinned to).
+ * Deletes rows nobody should read any more: those of failed or dead builds (and the
+ * rows such a build had closed are current again), and rows that no kept generation
+ * reads — kept are the ready one and the most recent superseded one (so questions
+ * that started just before a flip can finish on the generation they were pinned to).
  */
-export async function collectGarbage(repositoryId: string): Promise<string[]> {
+export async function collectGarbage(repositoryId: string): Promise<GarbageReport> {
   const client = await db();
   const generations = await client.indexGeneration.findMany({
     where: { repositoryId },
@@ -426,15 +454,19 @@ export async function collectGarbage(repositoryId: string): Promise<string[]> {
   });
   const now = Date.now();
   const doomed: string[] = [];
+  const kept: number[] = [];
   let keptSuperseded = 0;
   for (const g of generations) {
-    if (g.status === "ready" || g.status === "queued") continue;
-    if (g.status === "building" && isBuildAlive(g, now)) continue;
-    if (g.status === "superseded" && keptSuperseded++ < 1) continue;
+    if (g.status === "queued") continue;
+    if (g.status === "ready") kept.push(g.number);
+    if (g.status === "ready" || (g.status === "building" && isBuildAlive(g, now))) continue;
+    if (g.status === "superseded" && keptSuperseded++ < 1) {
+      kept.push(g.number);
+      continue;
+    }
     doomed.push(g.id);
   }
   for (const id of doomed) {
-    await deleteGenerationRows(client, id);
     // A failed build keeps the error it failed with; only a dead build gets this one.
     await client.indexGeneration.updateMany({
       where: { id, status: "building" },
@@ -445,20 +477,110 @@ export async function collectGarbage(repositoryId: string): Promise<string[]> {
       data: { status: "deleted" },
     });
   }
-  return doomed;
+  const chunkIds = await discardFailedBuilds(repositoryId);
+  if (kept.length > 0) {
+    // Rows closed at or before the oldest kept generation belong to no kept one.
+    chunkIds.push(
+      ...(await deleteRangedRows(client, repositoryId, `"toGeneration" <= ?`, Math.min(...kept))),
+    );
+  }
+  if (doomed.length > 0) await client.finding.deleteMany({ where: { generationId: { in: doomed } } });
+  return { generations: doomed, chunkIds };
 }
 
-async function deleteGenerationRows(client: Db, generationId: string): Promise<void> {
-  await ftsDeleteGeneration(client, generationId);
-  await client.chunk.deleteMany({ where: { generationId } });
-  await client.wikiPage.deleteMany({ where: { generationId } });
-  await client.finding.deleteMany({ where: { generationId } });
-  await client.edge.deleteMany({ where: { generationId } });
-  await client.symbol.deleteMany({ where: { generationId } });
-  await client.file.deleteMany({ where: { generationId } });
+/**
+ * Undoes what failed builds wrote that is still there: deletes the rows they
+ * inserted and makes current again the rows they closed. Only builds newer than the
+ * serving generation can have left any (each build starts by calling this). A build
+ * whose rows are discarded is no longer `building`, so its own writes are refused from
+ * then on (withBuild). Returns the ids of the deleted chunks.
+ */
+export async function discardFailedBuilds(repositoryId: string): Promise<number[]> {
+  const client = await db();
+  const repository = await client.repository.findUnique({
+    where: { id: repositoryId },
+    select: { activeGenerationId: true },
+  });
+  const active = repository?.activeGenerationId
+    ? await client.indexGeneration.findUnique({ where: { id: repository.activeGenerationId } })
+    : null;
+  const failed = await client.indexGeneration.findMany({
+    where: { repositoryId, status: "failed", number: { gt: active?.number ?? 0 } },
+    select: { number: true },
+  });
+  const chunkIds: number[] = [];
+  for (const { number } of failed) {
+    chunkIds.push(...(await deleteRangedRows(client, repositoryId, `"fromGeneration" = ?`, number)));
+    for (const table of RANGED_TABLES) {
+      await executeRaw(
+        client,
+        `UPDATE "${table}" SET "toGeneration" = ? WHERE "repositoryId" = ? AND "toGeneration" = ?`,
+        OPEN_GENERATION,
+        repositoryId,
+        number,
+      );
+    }
+  }
+  return chunkIds;
+}
+
+/** Deletes a repository's rows matching `condition` in every ranged table (chunks from FTS first); returns the chunk ids. */
+async function deleteRangedRows(
+  client: Db,
+  repositoryId: string,
+  condition: string,
+  ...params: unknown[]
+): Promise<number[]> {
+  const ids = await queryRaw<{ id: number }[]>(
+    client,
+    `SELECT id FROM "Chunk" WHERE "repositoryId" = ? AND ${condition}`,
+    repositoryId,
+    ...params,
+  );
+  if (ids.length > 0) await ftsDeleteRows(client, repositoryId, condition, ...params);
+  for (const table of RANGED_TABLES) {
+    await executeRaw(
+      client,
+      `DELETE FROM "${table}" WHERE "repositoryId" = ? AND ${condition}`,
+      repositoryId,
+      ...params,
+    );
+  }
+  return ids.map((r) => Number(r.id));
 }
 
 // ------------------------------------------------------------------- writing
+
+/**
+ * Runs a build's writes in one transaction that first checks the generation is still
+ * building (on PostgreSQL locking its row, which a competing start or a failure must
+ * update): a build that was declared dead and replaced cannot change rows after its
+ * successor discarded its work (discardFailedBuilds), whatever it was still doing.
+ */
+export async function withBuild<T>(
+  generationId: string,
+  run: (tx: Db, snapshot: Snapshot) => Promise<T>,
+): Promise<T> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.$transaction(
+    async (tx) => {
+      const rows = await (tx as unknown as Db).$queryRawUnsafe<{ status: string }[]>(
+        isPostgres()
+          ? `SELECT status FROM "IndexGeneration" WHERE id = $1 FOR UPDATE`
+          : `SELECT status FROM "IndexGeneration" WHERE id = ?`,
+        generationId,
+      );
+      if (rows[0]?.status !== "building") {
+        throw new WayfinderError(
+          "conflict:generation",
+          `Generation ${snapshot.number} is no longer building (${rows[0]?.status ?? "deleted"}); its writes are refused.`,
+        );
+      }
+      return run(tx as unknown as Db, snapshot);
+    },
+    { timeout: 30 * 60_000, maxWait: 60_000 },
+  );
+}
 
 /**
  * Multi-row INSERT through Prisma's raw API. Several times faster than createMany for
@@ -502,26 +624,41 @@ export async function bulkInsert<T extends Record<string, unknown>>(
   return out;
 }
 
-export async function upsertBlobs(blobs: { hash: string; content: string }[]): Promise<void> {
-  const client = await db();
+/** Columns every ranged row starts with: its repository and the generation that wrote it. */
+function rangeColumns(s: Snapshot) {
+  return { repositoryId: s.repositoryId, fromGeneration: s.number };
+}
+const RANGE_COLUMNS = ["repositoryId", "fromGeneration"] as const;
+
+export async function upsertBlobs(client: Db, blobs: { hash: string; content: string }[]): Promise<void> {
   await bulkInsert(client, "Blob", ["hash", "content"], blobs, { orIgnore: true });
 }
 
-export async function insertFiles(generationId: string, files: FileInsert[]): Promise<Map<string, number>> {
-  const client = await db();
-  const rows = files.map((f) => ({ ...f, generationId }));
+const FILE_COLUMNS = [
+  "path",
+  "language",
+  "kind",
+  "hash",
+  "size",
+  "lines",
+  "imports",
+  "parseErrors",
+  "facts",
+  "callNames",
+] as const;
+
+async function insertFileRows(client: Db, s: Snapshot, files: FileInsert[]): Promise<Map<string, number>> {
   const returned = await bulkInsert(
     client,
     "File",
-    ["generationId", "path", "language", "kind", "hash", "size", "lines", "imports", "parseErrors", "facts"],
-    rows,
+    [...RANGE_COLUMNS, ...FILE_COLUMNS],
+    files.map((f) => ({ ...f, ...rangeColumns(s) })),
     { returning: "id, path" },
   );
   return new Map(returned.map((r) => [String(r.path), Number(r.id)]));
 }
 
 const SYMBOL_COLUMNS = [
-  "generationId",
   "fileId",
   "path",
   "qualifiedId",
@@ -543,125 +680,309 @@ const SYMBOL_COLUMNS = [
   "bases",
 ] as const;
 
-export async function insertSymbols(generationId: string, symbols: SymbolInsert[]): Promise<void> {
-  const client = await db();
-  await bulkInsert(
-    client,
-    "Symbol",
-    [...SYMBOL_COLUMNS],
-    symbols.map((s) => ({ ...s, generationId })),
-  );
-}
+const EDGE_COLUMNS = ["kind", "srcId", "srcPath", "dstId", "dstPath", "raw", "confidence", "line"] as const;
 
-export async function insertEdges(generationId: string, edges: EdgeInsert[]): Promise<void> {
-  const client = await db();
-  await bulkInsert(
-    client,
-    "Edge",
-    ["generationId", "kind", "srcId", "srcPath", "dstId", "dstPath", "raw", "confidence", "line"],
-    edges.map((e) => ({ ...e, generationId })),
-  );
-}
+const CHUNK_COLUMNS = [
+  "fileId",
+  "path",
+  "kind",
+  "symbolId",
+  "title",
+  "startLine",
+  "endLine",
+  "text",
+  "searchText",
+  "tokens",
+] as const;
 
-/** Inserts chunks and their FTS rows. */
-export async function insertChunks(generationId: string, rows: ChunkInsert[]): Promise<number[]> {
-  const client = await db();
+/** Inserts chunk rows of a snapshot and indexes them for full-text search; returns their ids in order. */
+export async function insertChunkRows(client: Db, s: Snapshot, rows: ChunkInsert[]): Promise<number[]> {
   const returned = await bulkInsert(
     client,
     "Chunk",
-    [
-      "generationId",
-      "fileId",
-      "path",
-      "kind",
-      "symbolId",
-      "title",
-      "startLine",
-      "endLine",
-      "text",
-      "searchText",
-      "tokens",
-    ],
-    rows.map((c) => ({ ...c, generationId })),
+    [...RANGE_COLUMNS, ...CHUNK_COLUMNS],
+    rows.map((c) => ({ ...c, ...rangeColumns(s) })),
     { returning: "id" },
   );
   const ids = returned.map((r) => Number(r.id));
   // A loop, not Math.min(...ids): spreading 100k+ ids overflows the call stack on big repositories.
   const fromId = ids.reduce<number | null>((min, id) => (min === null || id < min ? id : min), null);
-  await syncFts(client, generationId, fromId);
+  if (ftsNeedsSync() && fromId !== null) {
+    await ftsEnsureTable(client, s.repositoryId);
+    await ftsSync(client, s.repositoryId, fromId);
+  }
   return ids;
 }
 
-/** Indexes a generation's chunk rows from `fromId` on for full-text search (a no-op on PostgreSQL). */
-export async function syncFts(client: Db, generationId: string, fromId: number | null): Promise<void> {
-  await ftsSync(client, generationId, fromId);
-}
-
-/** Where the FTS sync of rows about to be copied starts: past the highest chunk id (null when nothing needs syncing). */
-export async function ftsSyncStart(client: Db): Promise<number | null> {
-  if (!ftsNeedsSync()) return null;
-  const before = await client.chunk.aggregate({ _max: { id: true } });
-  return (before._max.id ?? 0) + 1;
+export interface ParsedFileRows {
+  file: FileInsert;
+  /** the file's text, stored once per distinct content (Blob) */
+  content: string;
+  symbols: Omit<SymbolInsert, "fileId">[];
+  chunks: Omit<ChunkInsert, "fileId">[];
 }
 
 /**
- * Copies the rows of unchanged files from the previous generation, in SQL: files,
- * symbols and chunks (with FTS rows). Returns the new file ids by path. Wiki chunks
- * are left to the wiki phase, which knows which pages are still current.
+ * Stores a batch of parsed files in the building generation: their text, File,
+ * Symbol and Chunk rows (with FTS entries), in one transaction.
  */
-export async function copyUnchanged(
-  fromGenerationId: string,
-  toGenerationId: string,
-  paths: string[],
-): Promise<Map<string, number>> {
-  const client = await db();
-  if (paths.length === 0) return new Map();
-  return withTempTable(client, "keep_paths", paths, async (keepPaths) => {
-    await executeRaw(
-      client,
-      `INSERT INTO "File" ("generationId", path, language, kind, hash, size, lines, imports, "parseErrors", facts)
-       SELECT ?, path, language, kind, hash, size, lines, imports, "parseErrors", facts FROM "File"
-       WHERE "generationId" = ? AND path IN (SELECT value FROM ${keepPaths})`,
-      toGenerationId,
-      fromGenerationId,
+export async function insertParsedFiles(generationId: string, batch: ParsedFileRows[]): Promise<void> {
+  if (batch.length === 0) return;
+  await withBuild(generationId, async (tx, s) => {
+    await upsertBlobs(
+      tx,
+      batch.map((p) => ({ hash: p.file.hash, content: p.content })),
     );
-    const files = await client.file.findMany({
-      where: { generationId: toGenerationId },
-      select: { id: true, path: true },
-    });
-    const ids = new Map(files.map((f) => [f.path, f.id]));
-    const symbolColumns = `path, "qualifiedId", name, "qualifiedName", kind, language, "startLine", "endLine", signature,
-      docstring, "parentId", exported, calls, raises, mutates, "errorStrings", decorators, bases`;
-    await executeRaw(
-      client,
-      `INSERT INTO "Symbol" ("generationId", "fileId", ${symbolColumns})
-       SELECT ?, nf.id, ${symbolColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1s.")}
-       FROM "Symbol" s JOIN "File" nf ON nf."generationId" = ? AND nf.path = s.path
-       WHERE s."generationId" = ? AND s.path IN (SELECT value FROM ${keepPaths})`,
-      toGenerationId,
-      toGenerationId,
-      fromGenerationId,
+    const ids = await insertFileRows(
+      tx,
+      s,
+      batch.map((p) => p.file),
     );
-    const syncFrom = await ftsSyncStart(client);
-    const chunkColumns = `path, kind, "symbolId", title, "startLine", "endLine", text, "searchText", tokens`;
-    await executeRaw(
-      client,
-      `INSERT INTO "Chunk" ("generationId", "fileId", ${chunkColumns})
-       SELECT ?, nf.id, ${chunkColumns.replace(/(^|,\s*)(?=[a-z"])/g, "$1c.")}
-       FROM "Chunk" c JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
-       WHERE c."generationId" = ? AND c.path IN (SELECT value FROM ${keepPaths}) AND c.kind != 'wiki'`,
-      toGenerationId,
-      toGenerationId,
-      fromGenerationId,
+    const symbols: SymbolInsert[] = [];
+    const chunkRows: ChunkInsert[] = [];
+    for (const p of batch) {
+      const fileId = ids.get(p.file.path) as number;
+      for (const sym of p.symbols) symbols.push({ ...sym, fileId });
+      for (const c of p.chunks) chunkRows.push({ ...c, fileId });
+    }
+    await bulkInsert(
+      tx,
+      "Symbol",
+      [...RANGE_COLUMNS, ...SYMBOL_COLUMNS],
+      symbols.map((sym) => ({ ...sym, ...rangeColumns(s) })),
     );
-    await syncFts(client, toGenerationId, syncFrom);
-    return ids;
+    await insertChunkRows(tx, s, chunkRows);
   });
 }
 
-/** Recomputes fan-in / fan-out of every symbol of a generation from its call edges. */
-export async function updateFanCounts(generationId: string): Promise<void> {
-  const client = await db();
+/** Test and tooling entry: chunk rows of a generation (what builds and the wiki store write). */
+export async function insertChunks(generationId: string, rows: ChunkInsert[]): Promise<number[]> {
+  return withBuild(generationId, (tx, s) => insertChunkRows(tx, s, rows));
+}
+
+/**
+ * Closes every current row of the repository in the building generation: a build
+ * that reuses nothing (the first, or after an index format change) starts empty.
+ */
+export async function closeAllRows(generationId: string): Promise<void> {
+  await withBuild(generationId, async (tx, s) => {
+    for (const table of RANGED_TABLES) {
+      await executeRaw(
+        tx,
+        `UPDATE "${table}" SET "toGeneration" = ?
+          WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?`,
+        s.number,
+        s.repositoryId,
+        OPEN_GENERATION,
+        s.number,
+      );
+    }
+  });
+}
+
+/**
+ * Closes the File, Symbol and Chunk rows of changed and removed files in the building
+ * generation (wiki chunks and edges are replaced by their own phases).
+ */
+export async function closeFileRows(generationId: string, paths: string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await withBuild(generationId, (tx, s) =>
+    withTempTable(tx, "closed_paths", paths, async (closed) => {
+      for (const table of ["File", "Symbol", "Chunk"] as const) {
+        await executeRaw(
+          tx,
+          `UPDATE "${table}" SET "toGeneration" = ?
+            WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?
+              AND path IN (SELECT value FROM ${closed})${table === "Chunk" ? ` AND kind != 'wiki'` : ""}`,
+          s.number,
+          s.repositoryId,
+          OPEN_GENERATION,
+          s.number,
+        );
+      }
+    }),
+  );
+}
+
+/** Which current edges an edge replacement covers (see replaceEdges). */
+export type EdgeScope =
+  | { kind: "fromPaths"; paths: string[] }
+  | { kind: "callsAndBases"; sourceIds: string[] }
+  | { kind: "imports"; paths: string[] };
+
+function edgeKey(e: EdgeInsert): string {
+  return `${e.kind}\u0000${e.srcId}\u0000${e.srcPath}\u0000${e.dstId ?? ""}\u0000${e.dstPath ?? ""}\u0000${e.raw}\u0000${Number(e.confidence)}\u0000${Number(e.line)}`;
+}
+
+/**
+ * Makes the building generation's edges in `scope` equal to `edges`: current edges in
+ * the scope that are not among them are closed, new ones inserted, identical ones left
+ * shared with the previous generation. Returns how many were closed and inserted.
+ */
+export async function replaceEdges(
+  generationId: string,
+  scope: EdgeScope,
+  edges: EdgeInsert[],
+): Promise<{ closed: number; inserted: number }> {
+  const values = scope.kind === "callsAndBases" ? scope.sourceIds : scope.paths;
+  if (values.length === 0 && edges.length === 0) return { closed: 0, inserted: 0 };
+  return withBuild(generationId, (tx, s) =>
+    withTempTable(tx, "edge_scope", values, async (table) => {
+      const visible = visibleSql(s);
+      const condition =
+        scope.kind === "fromPaths"
+          ? `"srcPath" IN (SELECT value FROM ${table})`
+          : scope.kind === "imports"
+            ? `kind = 'imports' AND "srcPath" IN (SELECT value FROM ${table})`
+            : `kind IN ('calls', 'inherits') AND "srcId" IN (SELECT value FROM ${table})`;
+      const current = await queryRaw<(EdgeInsert & { id: number })[]>(
+        tx,
+        `SELECT id, kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line FROM "Edge"
+          WHERE ${visible.sql} AND ${condition}`,
+        ...visible.params,
+      );
+      const unmatched = new Map<string, number[]>();
+      for (const e of current) {
+        const key = edgeKey(e);
+        const list = unmatched.get(key);
+        if (list) list.push(Number(e.id));
+        else unmatched.set(key, [Number(e.id)]);
+      }
+      const added: EdgeInsert[] = [];
+      for (const e of edges) {
+        const list = unmatched.get(edgeKey(e));
+        if (list && list.length > 0) list.pop();
+        else added.push(e);
+      }
+      const closedIds = [...unmatched.values()].flat();
+      await closeRowsById(tx, s, "Edge", closedIds);
+      await bulkInsert(
+        tx,
+        "Edge",
+        [...RANGE_COLUMNS, ...EDGE_COLUMNS],
+        added.map((e) => ({ ...e, ...rangeColumns(s) })),
+      );
+      return { closed: closedIds.length, inserted: added.length };
+    }),
+  );
+}
+
+/** Inserts edges of the building generation (a build that starts empty writes them all at once). */
+export async function insertEdges(generationId: string, edges: EdgeInsert[]): Promise<void> {
+  if (edges.length === 0) return;
+  await withBuild(generationId, (tx, s) =>
+    bulkInsert(
+      tx,
+      "Edge",
+      [...RANGE_COLUMNS, ...EDGE_COLUMNS],
+      edges.map((e) => ({ ...e, ...rangeColumns(s) })),
+    ),
+  );
+}
+
+/** Closes rows by id: rows the building generation wrote itself are deleted instead (nobody else reads them). */
+async function closeRowsById(tx: Db, s: Snapshot, table: (typeof RANGED_TABLES)[number], ids: number[]) {
+  for (const batch of chunks(ids, 500)) {
+    const list = batch.map(() => "?").join(",");
+    if (table === "Chunk")
+      await ftsDeleteRows(tx, s.repositoryId, `"fromGeneration" = ? AND id IN (${list})`, s.number, ...batch);
+    await executeRaw(
+      tx,
+      `DELETE FROM "${table}" WHERE "fromGeneration" = ? AND id IN (${list})`,
+      s.number,
+      ...batch,
+    );
+    await executeRaw(
+      tx,
+      `UPDATE "${table}" SET "toGeneration" = ? WHERE id IN (${list})`,
+      s.number,
+      ...batch,
+    );
+  }
+}
+
+/**
+ * Fan-in / fan-out of the building generation's symbols from its call edges. A build
+ * that started empty counts them all in place. Otherwise only symbols at either end
+ * of a call edge the build closed or inserted, and symbols it inserted, can change:
+ * rows it inserted are updated in place, a shared row whose counts changed is closed
+ * and continues as a new row (the previous generation keeps reading the old counts).
+ */
+export async function updateFanCounts(generationId: string, options: { full: boolean }): Promise<void> {
+  await withBuild(generationId, async (tx, s) => {
+    if (options.full) {
+      await updateAllFanCounts(tx, s);
+      return;
+    }
+    const visible = visibleSql(s);
+    const touched = await queryRaw<{ id: string }[]>(
+      tx,
+      `SELECT "srcId" AS id FROM "Edge" WHERE "repositoryId" = ? AND kind = 'calls' AND ("fromGeneration" = ? OR "toGeneration" = ?)
+       UNION SELECT "dstId" AS id FROM "Edge" WHERE "repositoryId" = ? AND kind = 'calls' AND ("fromGeneration" = ? OR "toGeneration" = ?) AND "dstId" IS NOT NULL
+       UNION SELECT "qualifiedId" AS id FROM "Symbol" WHERE "repositoryId" = ? AND "fromGeneration" = ?`,
+      s.repositoryId,
+      s.number,
+      s.number,
+      s.repositoryId,
+      s.number,
+      s.number,
+      s.repositoryId,
+      s.number,
+    );
+    const ids = touched.map((r) => r.id);
+    for (const batch of chunks(ids, 500)) {
+      const list = batch.map(() => "?").join(",");
+      const counts = await queryRaw<
+        {
+          id: string;
+          symbolId: number;
+          fromGeneration: number;
+          fanIn: number;
+          fanOut: number;
+          newIn: number;
+          newOut: number;
+        }[]
+      >(
+        tx,
+        `SELECT sy."qualifiedId" AS id, sy.id AS "symbolId", sy."fromGeneration", sy."fanIn", sy."fanOut",
+                (SELECT count(DISTINCT e."srcId") FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."dstId" = sy."qualifiedId") AS "newIn",
+                (SELECT count(DISTINCT e."dstId") FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."srcId" = sy."qualifiedId") AS "newOut"
+           FROM "Symbol" sy WHERE ${visibleSql(s, "sy").sql} AND sy."qualifiedId" IN (${list})`,
+        ...visible.params,
+        ...visible.params,
+        ...visible.params,
+        ...batch,
+      );
+      for (const c of counts) {
+        const [fanIn, fanOut] = [Number(c.newIn), Number(c.newOut)];
+        if (fanIn === Number(c.fanIn) && fanOut === Number(c.fanOut)) continue;
+        if (Number(c.fromGeneration) === s.number) {
+          await executeRaw(
+            tx,
+            `UPDATE "Symbol" SET "fanIn" = ?, "fanOut" = ? WHERE id = ?`,
+            fanIn,
+            fanOut,
+            c.symbolId,
+          );
+          continue;
+        }
+        const columns = SYMBOL_COLUMNS.map((col) => `"${col}"`).join(", ");
+        await executeRaw(
+          tx,
+          `INSERT INTO "Symbol" ("repositoryId", "fromGeneration", ${columns}, "fanIn", "fanOut")
+           SELECT "repositoryId", ?, ${columns}, ?, ? FROM "Symbol" WHERE id = ?`,
+          s.number,
+          fanIn,
+          fanOut,
+          c.symbolId,
+        );
+        await executeRaw(tx, `UPDATE "Symbol" SET "toGeneration" = ? WHERE id = ?`, s.number, c.symbolId);
+      }
+    }
+  });
+}
+
+async function updateAllFanCounts(client: Db, s: Snapshot): Promise<void> {
   if (isPostgres()) {
     // The correlated form below is at the planner's mercy on PostgreSQL (one plan used
     // the dstId index for srcId lookups: 20 s on xarray); grouped joins take 0.2 s, once
@@ -672,14 +993,17 @@ export async function updateFanCounts(generationId: string): Promise<void> {
       `UPDATE "Symbol" s SET "fanOut" = f.fan_out, "fanIn" = f.fan_in
          FROM (SELECT t.id, COALESCE(o.n, 0) AS fan_out, COALESCE(i.n, 0) AS fan_in FROM "Symbol" t
                  LEFT JOIN (SELECT "srcId" AS id, count(DISTINCT "dstId") AS n FROM "Edge"
-                             WHERE "generationId" = ? AND kind = 'calls' GROUP BY "srcId") o ON o.id = t."qualifiedId"
+                             WHERE "repositoryId" = ? AND "fromGeneration" = ? AND kind = 'calls' GROUP BY "srcId") o ON o.id = t."qualifiedId"
                  LEFT JOIN (SELECT "dstId" AS id, count(DISTINCT "srcId") AS n FROM "Edge"
-                             WHERE "generationId" = ? AND kind = 'calls' GROUP BY "dstId") i ON i.id = t."qualifiedId"
-                WHERE t."generationId" = ?) f
+                             WHERE "repositoryId" = ? AND "fromGeneration" = ? AND kind = 'calls' GROUP BY "dstId") i ON i.id = t."qualifiedId"
+                WHERE t."repositoryId" = ? AND t."fromGeneration" = ?) f
         WHERE s.id = f.id`,
-      generationId,
-      generationId,
-      generationId,
+      s.repositoryId,
+      s.number,
+      s.repositoryId,
+      s.number,
+      s.repositoryId,
+      s.number,
     );
     return;
   }
@@ -687,11 +1011,14 @@ export async function updateFanCounts(generationId: string): Promise<void> {
     client,
     `UPDATE "Symbol" SET
        "fanOut" = (SELECT count(DISTINCT e."dstId") FROM "Edge" e
-                   WHERE e."generationId" = "Symbol"."generationId" AND e.kind = 'calls' AND e."srcId" = "Symbol"."qualifiedId"),
+                   WHERE e."repositoryId" = "Symbol"."repositoryId" AND e."fromGeneration" = "Symbol"."fromGeneration"
+                     AND e.kind = 'calls' AND e."srcId" = "Symbol"."qualifiedId"),
        "fanIn"  = (SELECT count(DISTINCT e."srcId") FROM "Edge" e
-                   WHERE e."generationId" = "Symbol"."generationId" AND e.kind = 'calls' AND e."dstId" = "Symbol"."qualifiedId")
-     WHERE "generationId" = ?`,
-    generationId,
+                   WHERE e."repositoryId" = "Symbol"."repositoryId" AND e."fromGeneration" = "Symbol"."fromGeneration"
+                     AND e.kind = 'calls' AND e."dstId" = "Symbol"."qualifiedId")
+     WHERE "repositoryId" = ? AND "fromGeneration" = ?`,
+    s.repositoryId,
+    s.number,
   );
 }
 
@@ -715,10 +1042,10 @@ export interface ResolverRows {
 
 /** Everything call resolution needs about a generation, without source text. */
 export async function loadResolverRows(generationId: string): Promise<ResolverRows> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const [symbols, files] = await Promise.all([
     client.symbol.findMany({
-      where: { generationId },
+      where: visibleIn(snapshot),
       select: {
         qualifiedId: true,
         path: true,
@@ -731,19 +1058,21 @@ export async function loadResolverRows(generationId: string): Promise<ResolverRo
         calls: true,
         startLine: true,
       },
+      orderBy: { id: "asc" },
     }),
     client.file.findMany({
-      where: { generationId },
+      where: visibleIn(snapshot),
       select: { path: true, language: true, imports: true, kind: true },
+      orderBy: { id: "asc" },
     }),
   ]);
   return { symbols, files };
 }
 
 export async function listFiles(generationId: string) {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.file.findMany({
-    where: { generationId },
+    where: visibleIn(snapshot),
     select: { id: true, path: true, language: true, kind: true, hash: true, size: true, lines: true },
     orderBy: { path: "asc" },
   });
@@ -751,16 +1080,16 @@ export async function listFiles(generationId: string) {
 
 export async function getFile(generationId: string, filePath: string) {
   if (hasNul(filePath)) return null;
-  const client = await db();
-  return client.file.findUnique({ where: { generationId_path: { generationId, path: filePath } } });
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.file.findFirst({ where: { ...visibleIn(snapshot), path: filePath } });
 }
 
 /** File text as indexed in a generation (never read from disk at question time). */
 export async function getFileContent(generationId: string, filePath: string): Promise<string | null> {
   if (hasNul(filePath)) return null;
-  const client = await db();
-  const file = await client.file.findUnique({
-    where: { generationId_path: { generationId, path: filePath } },
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const file = await client.file.findFirst({
+    where: { ...visibleIn(snapshot), path: filePath },
     select: { hash: true },
   });
   if (!file) return null;
@@ -769,13 +1098,14 @@ export async function getFileContent(generationId: string, filePath: string): Pr
 }
 
 export async function generationCounts(generationId: string) {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const where = visibleIn(snapshot);
   const [files, symbols, edges, chunks, languages] = await Promise.all([
-    client.file.count({ where: { generationId } }),
-    client.symbol.count({ where: { generationId } }),
-    client.edge.count({ where: { generationId } }),
-    client.chunk.count({ where: { generationId } }),
-    client.file.groupBy({ by: ["language"], where: { generationId }, _count: { _all: true } }),
+    client.file.count({ where }),
+    client.symbol.count({ where }),
+    client.edge.count({ where }),
+    client.chunk.count({ where }),
+    client.file.groupBy({ by: ["language"], where, _count: { _all: true } }),
   ]);
   return {
     files,
@@ -786,19 +1116,21 @@ export async function generationCounts(generationId: string) {
   };
 }
 
-/** Removes blobs no file of any generation references. */
+/** Removes blobs no file row references any more (one index lookup per blob). */
 export async function collectBlobs(): Promise<number> {
   const client = await db();
-  return client.$executeRawUnsafe(`DELETE FROM "Blob" WHERE hash NOT IN (SELECT DISTINCT hash FROM "File")`);
+  return client.$executeRawUnsafe(
+    `DELETE FROM "Blob" WHERE NOT EXISTS (SELECT 1 FROM "File" f WHERE f.hash = "Blob".hash)`,
+  );
 }
 
 /** Distinct symbol names defined in the given files of a generation. */
 export async function symbolNamesInPaths(generationId: string, paths: string[]): Promise<Set<string>> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const names = new Set<string>();
   for (const batch of chunks(paths, 500)) {
     const rows = await client.symbol.findMany({
-      where: { generationId, path: { in: batch } },
+      where: { ...visibleIn(snapshot), path: { in: batch } },
       select: { name: true },
       distinct: ["name"],
     });
@@ -807,66 +1139,46 @@ export async function symbolNamesInPaths(generationId: string, paths: string[]):
   return names;
 }
 
-/**
- * Copies edges whose source is unaffected by a build's changes: edges leaving
- * unchanged files, except those of `skipSources` (symbols to re-resolve) and,
- * unless `includeImports`, import edges. Runs entirely in SQL.
- */
-export async function copyEdges(input: {
-  fromGenerationId: string;
-  toGenerationId: string;
-  unchangedPaths: string[];
-  skipSources: string[];
-  includeImports: boolean;
-}): Promise<number> {
-  const client = await db();
-  if (input.unchangedPaths.length === 0) return 0;
-  return withTempTable(client, "edge_keep_paths", input.unchangedPaths, (keepPaths) =>
-    withTempTable(client, "edge_skip_src", input.skipSources, (skipSources) =>
-      executeRaw(
-        client,
-        `INSERT INTO "Edge" ("generationId", kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line)
-     SELECT ?, kind, "srcId", "srcPath", "dstId", "dstPath", raw, confidence, line FROM "Edge"
-     WHERE "generationId" = ? AND "srcPath" IN (SELECT value FROM ${keepPaths})
-       AND "srcId" NOT IN (SELECT value FROM ${skipSources})
-       ${input.includeImports ? "" : "AND kind != 'imports'"}`,
-        input.toGenerationId,
-        input.fromGenerationId,
-      ),
-    ),
-  );
+/** Ids of the chunks a generation reads, in id order. */
+export async function chunkIdsIn(generationId: string): Promise<number[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.chunk.findMany({
+    where: visibleIn(snapshot),
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((r) => r.id);
 }
 
-/**
- * Chunks of `toGenerationId` identical to a chunk of `fromGenerationId` (same file,
- * kind, title, range and text): their embeddings can be reused. The unary `+` keeps
- * SQLite off the (generationId, kind) index for `o`, which made this join quadratic
- * (every old chunk of a kind scanned per new chunk: ~10 s on xarray); the path index
- * narrows to one file's chunks.
- */
-export async function unchangedChunkPairs(
-  fromGenerationId: string,
-  toGenerationId: string,
-): Promise<{ newId: number; oldId: number }[]> {
+/** Chunks a build inserted (new content): the only ones it embeds. */
+export async function chunksAddedIn(
+  generationId: string,
+): Promise<{ id: number; path: string; kind: string; symbolId: string | null }[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.chunk.findMany({
+    where: { repositoryId: snapshot.repositoryId, fromGeneration: snapshot.number },
+    select: { id: true, path: true, kind: true, symbolId: true },
+    orderBy: { id: "asc" },
+  });
+}
+
+/** Text of chunks by id, for embedding. */
+export async function chunkTexts(ids: number[]) {
   const client = await db();
-  const rows = await queryRaw<{ newId: number; oldId: number }[]>(
-    client,
-    `SELECT n.id AS "newId", o.id AS "oldId" FROM "Chunk" n
-       JOIN "Chunk" o ON o."generationId" = ? AND o.path = n.path AND o."startLine" = n."startLine"
-        AND o."endLine" = n."endLine" AND ${noIndex("o.kind")} = n.kind AND o.title = n.title AND o.text = n.text
-      WHERE n."generationId" = ?`,
-    fromGenerationId,
-    toGenerationId,
-  );
-  return rows.map((r) => ({ newId: Number(r.newId), oldId: Number(r.oldId) }));
+  return client.chunk.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, title: true, text: true, path: true, kind: true, symbolId: true },
+    orderBy: { id: "asc" },
+  });
 }
 
 /** Edge totals of a generation: all edges and call edges. */
 export async function edgeTotals(generationId: string): Promise<{ edges: number; callEdges: number }> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const where = visibleIn(snapshot);
   const [edges, callEdges] = await Promise.all([
-    client.edge.count({ where: { generationId } }),
-    client.edge.count({ where: { generationId, kind: "calls" } }),
+    client.edge.count({ where }),
+    client.edge.count({ where: { ...where, kind: "calls" } }),
   ]);
   return { edges, callEdges };
 }

@@ -86,6 +86,12 @@ export async function migrateDatabase(): Promise<string> {
         PRISMA_HIDE_UPDATE_MESSAGE: "1",
       },
     });
+    // The per-repository full-text tables are made here, not in SQL: their names depend on the rows.
+    const [{ db }, { ftsEnsureAllTables }] = await Promise.all([
+      import("./client.ts"),
+      import("./dialect.ts"),
+    ]);
+    await ftsEnsureAllTables(await db());
     return stdout;
   } catch (cause) {
     const detail = (cause as { stderr?: string; stdout?: string }).stderr ?? "";

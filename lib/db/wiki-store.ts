@@ -1,8 +1,10 @@
 /**
  * Every query of the wiki and the issues store: what page generation and findings
- * read from a generation's code index, writing and copying pages (with their search
- * chunks) and findings between generations, and the reads behind the wiki browser,
- * the issues page and analytical retrieval. Readers always pass their generation.
+ * read from a generation's code index, writing pages (with their search chunks) and
+ * findings, and the reads behind the wiki browser, the issues page and analytical
+ * retrieval. Pages are shared between generations like the code index (a page whose
+ * inputs did not change is simply kept); findings belong to one generation. Readers
+ * always pass their generation.
  */
 import "server-only";
 import { EMPTY_FACTS, type FileFacts } from "../indexer/extract/facts.ts";
@@ -11,7 +13,7 @@ import type { DiagramPart } from "../qa/types.ts";
 import { chunkPathOf } from "../wiki/slugs.ts";
 import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
 import { withTempTable } from "./temp-table.ts";
-import { db } from "./client.ts";
+import { db, type Db } from "./client.ts";
 import {
   floatParam,
   hasNul,
@@ -23,7 +25,8 @@ import {
   executeRaw,
   textFilter,
 } from "./dialect.ts";
-import { bulkInsert, ftsSyncStart, insertChunks, syncFts } from "./index-store.ts";
+import { bulkInsert, insertChunkRows, withBuild } from "./index-store.ts";
+import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 
 const BATCH = 500;
 
@@ -80,11 +83,12 @@ export interface WikiFileRow {
 }
 
 export async function loadWikiFiles(generationId: string): Promise<WikiFileRow[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
   const rows = await queryRaw<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
     client,
-    `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE "generationId" = ? ORDER BY path`,
-    generationId,
+    `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE ${visible.sql} ORDER BY path`,
+    ...visible.params,
   );
   return rows.map((r) => ({ ...r, lines: Number(r.lines), facts: parseFacts(r.facts) }));
 }
@@ -97,12 +101,14 @@ export interface ImportRow {
 
 /** Resolved file-to-file imports (one row per import statement). */
 export async function loadImportEdges(generationId: string): Promise<ImportRow[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
   const rows = await queryRaw<ImportRow[]>(
     client,
     `SELECT "srcPath", "dstPath", line FROM "Edge"
-      WHERE "generationId" = ? AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath"`,
-    generationId,
+      WHERE ${visible.sql} AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath"
+      ORDER BY "srcPath", line, id`,
+    ...visible.params,
   );
   return rows.map((r) => ({ ...r, line: Number(r.line) }));
 }
@@ -129,7 +135,8 @@ export async function loadPageSymbols(
   paths: string[] | "all",
   options: { topLevel?: boolean } = {},
 ): Promise<PageSymbolRow[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
   const rows = await forPaths(paths, (filter, params) =>
     queryRaw<
       (Omit<PageSymbolRow, "raises" | "mutates" | "exported"> & {
@@ -141,10 +148,10 @@ export async function loadPageSymbols(
       client,
       `SELECT path, "qualifiedId", name, "qualifiedName", kind, "startLine", "endLine", signature, docstring,
               "parentId", exported, raises, mutates
-         FROM "Symbol" WHERE "generationId" = ?
+         FROM "Symbol" WHERE ${visible.sql}
          ${filter ? `AND path IN (${filter})` : ""} ${options.topLevel ? `AND "parentId" IS NULL` : ""}
         ORDER BY path, "startLine"`,
-      generationId,
+      ...visible.params,
       ...params,
     ),
   );
@@ -167,15 +174,16 @@ export interface CallRow {
 
 /** Resolved calls leaving or entering the given files (or all), one row per caller → callee pair, in call order. */
 export async function loadCallsTouching(generationId: string, paths: string[] | "all"): Promise<CallRow[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
   const rows = await forPaths(paths, (filter, params) =>
     queryRaw<CallRow[]>(
       client,
       `SELECT "srcId", "srcPath", "dstId", "dstPath", min(line) AS line FROM "Edge"
-        WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL
+        WHERE ${visible.sql} AND kind = 'calls' AND "dstId" IS NOT NULL
         ${filter ? `AND ("srcPath" IN (${filter}) OR "dstPath" IN (${filter}))` : ""}
         GROUP BY "srcId", "dstId", "srcPath", "dstPath" ORDER BY "srcId", line, "dstId"`,
-      generationId,
+      ...visible.params,
       ...params,
       ...params,
     ),
@@ -197,52 +205,50 @@ export async function loadCallGraph(
   generationId: string,
   minConfidence: number,
 ): Promise<{ srcId: string; dstId: string }[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
   return queryRaw<{ srcId: string; dstId: string }[]>(
     client,
     `SELECT DISTINCT "srcId", "dstId" FROM "Edge"
-      WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? AND "srcId" != "dstId"`,
-    generationId,
+      WHERE ${visible.sql} AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? AND "srcId" != "dstId"`,
+    ...visible.params,
     minConfidence,
   );
 }
 
 /**
- * Resolved call and import edges that differ between two generations, among the
- * sources a build re-resolved — edges leaving `paths`, the calls of `sourceIds`, and
- * every import when `allImports` (every other edge was copied unchanged). Compared in
- * SQL, so only the differences leave the database.
+ * Resolved call and import edges that differ between a generation and the one it was
+ * built from. Only rows the build inserted or closed can differ, so those are the
+ * candidates; an edge counts as changed when no edge with the same endpoints exists
+ * in the other generation (lines and confidences aside).
  */
 export async function changedEdges(
   previousGenerationId: string,
   generationId: string,
-  scope: { paths: string[]; sourceIds: string[]; allImports: boolean },
 ): Promise<{ kind: string; srcPath: string; dstPath: string }[]> {
-  const client = await db();
-  // One placeholder: the generation.
-  const select = (paths: string, ids: string) =>
-    `SELECT kind, "srcId", "dstId", "srcPath", "dstPath" FROM "Edge"
-      WHERE "generationId" = ? AND kind IN ('calls', 'imports') AND "dstId" IS NOT NULL
-        AND ("srcPath" IN (SELECT value FROM ${paths})
-             OR (kind = 'calls' AND "srcId" IN (SELECT value FROM ${ids}))
-             ${scope.allImports ? "OR kind = 'imports'" : ""})`;
-  let rows: { kind: string; srcPath: string; dstPath: string }[] = [];
-  await withTempTable(client, "wiki_diff_paths", scope.paths, (paths) =>
-    withTempTable(client, "wiki_diff_ids", scope.sourceIds, async (ids) => {
-      const one = select(paths, ids);
-      rows = await queryRaw<{ kind: string; srcPath: string; dstPath: string }[]>(
-        client,
-        `SELECT kind, "srcPath", "dstPath" FROM (${one} EXCEPT ${one}) AS removed
-         UNION ALL
-         SELECT kind, "srcPath", "dstPath" FROM (${one} EXCEPT ${one}) AS added`,
-        previousGenerationId,
-        generationId,
-        generationId,
-        previousGenerationId,
-      );
-    }),
+  const [client, previous, current] = await Promise.all([
+    db(),
+    snapshotOf(previousGenerationId),
+    snapshotOf(generationId),
+  ]);
+  const side = (which: '"fromGeneration"' | '"toGeneration"', other: Snapshot) => {
+    const visible = visibleSql(other, "o");
+    return {
+      sql: `SELECT e.kind, e."srcPath", e."dstPath" FROM "Edge" e
+        WHERE e."repositoryId" = ? AND e.${which} = ? AND e.kind IN ('calls', 'imports') AND e."dstId" IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM "Edge" o WHERE ${visible.sql} AND o.kind = e.kind AND o."srcId" = e."srcId"
+                            AND o."dstId" = e."dstId" AND o."srcPath" = e."srcPath" AND o."dstPath" = e."dstPath")`,
+      params: [current.repositoryId, current.number, ...visible.params],
+    };
+  };
+  const removed = side('"toGeneration"', current);
+  const added = side('"fromGeneration"', previous);
+  return queryRaw<{ kind: string; srcPath: string; dstPath: string }[]>(
+    client,
+    `${removed.sql} UNION ALL ${added.sql}`,
+    ...removed.params,
+    ...added.params,
   );
-  return rows;
 }
 
 export interface EntryPointRow {
@@ -257,20 +263,21 @@ export interface EntryPointRow {
 export async function loadEntryPointCandidates(
   generationId: string,
 ): Promise<{ named: EntryPointRow[]; uncalled: EntryPointRow[] }> {
-  const client = await db();
-  const select = `SELECT path, "qualifiedName", "startLine", "endLine", "fanOut" FROM "Symbol" WHERE "generationId" = ?`;
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
+  const select = `SELECT path, "qualifiedName", "startLine", "endLine", "fanOut" FROM "Symbol" WHERE ${visible.sql}`;
   const [named, uncalled] = await Promise.all([
     queryRaw<EntryPointRow[]>(
       client,
       `${select} AND kind = 'function' AND "parentId" IS NULL AND name IN ('main', 'cli', 'run', 'app', 'serve')
-       ORDER BY path LIMIT 20`,
-      generationId,
+       ORDER BY path, "startLine" LIMIT 20`,
+      ...visible.params,
     ),
     queryRaw<EntryPointRow[]>(
       client,
       `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = ${sqlBool(true)} AND "fanIn" = 0 AND "fanOut" >= 1
-       ORDER BY "fanOut" DESC, path LIMIT 60`,
-      generationId,
+       ORDER BY "fanOut" DESC, path, "startLine" LIMIT 60`,
+      ...visible.params,
     ),
   ]);
   const fix = (r: EntryPointRow) => ({
@@ -293,54 +300,12 @@ export interface StoredPageIndex {
 }
 
 export async function loadPageIndex(generationId: string): Promise<StoredPageIndex[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.wikiPage.findMany({
-    where: { generationId },
+    where: visibleIn(snapshot),
     select: { slug: true, kind: true, sourcePath: true, inputHash: true, modelWritten: true },
   });
   return rows.map((r) => ({ ...r, kind: r.kind as WikiPageKind }));
-}
-
-/** Copies pages (and their search chunks, with FTS rows) unchanged from one generation to another. */
-export async function copyWikiPages(
-  fromGenerationId: string,
-  toGenerationId: string,
-  pages: { slug: string; kind: WikiPageKind; sourcePath: string | null }[],
-): Promise<void> {
-  if (pages.length === 0) return;
-  const client = await db();
-  await withTempTable(
-    client,
-    "wiki_keep_slugs",
-    pages.map((p) => p.slug),
-    async (slugs) => {
-      await executeRaw(
-        client,
-        `INSERT INTO "WikiPage" ("generationId", slug, kind, title, "sourcePath", summary, content, diagram,
-                                 "inputHash", "modelWritten", "updatedAt")
-         SELECT ?, slug, kind, title, "sourcePath", summary, content, diagram, "inputHash", "modelWritten", "updatedAt"
-           FROM "WikiPage" WHERE "generationId" = ? AND slug IN (SELECT value FROM ${slugs})`,
-        toGenerationId,
-        fromGenerationId,
-      );
-    },
-  );
-  // A page's chunk has the page's chunk path: its file, its folder, or README for the overview.
-  const syncFrom = await ftsSyncStart(client);
-  await withTempTable(client, "wiki_keep_chunks", pages.map(chunkPathOf), async (chunkPaths) => {
-    await executeRaw(
-      client,
-      `INSERT INTO "Chunk" ("generationId", "fileId", path, kind, "symbolId", title, "startLine", "endLine", text,
-                            "searchText", tokens)
-       SELECT ?, nf.id, c.path, c.kind, c."symbolId", c.title, c."startLine", c."endLine", c.text, c."searchText", c.tokens
-         FROM "Chunk" c LEFT JOIN "File" nf ON nf."generationId" = ? AND nf.path = c.path
-        WHERE c."generationId" = ? AND c.kind = 'wiki' AND c.path IN (SELECT value FROM ${chunkPaths})`,
-      toGenerationId,
-      toGenerationId,
-      fromGenerationId,
-    );
-  });
-  await syncFts(client, toGenerationId, syncFrom);
 }
 
 /** The text a page is searched and embedded by: title, summary and evidence, capped. */
@@ -352,16 +317,65 @@ export function pageChunkText(page: Pick<WikiPageDraft, "title" | "summary" | "c
 // chunks), and every copied chunk is indexed again by FTS in each generation.
 const MAX_CHUNK_CHARS = 3000;
 
-/** Stores newly generated pages and their search chunks (kind "wiki"). */
-export async function insertWikiPages(generationId: string, pages: WikiPageDraft[]): Promise<void> {
+/**
+ * Sets the building generation's pages: every current page not in `keep` is closed
+ * (with its search chunk), and `pages` are inserted with their search chunks (kind
+ * "wiki"). Kept pages stay shared with the previous generation, unread and unwritten.
+ */
+export async function replaceWikiPages(
+  generationId: string,
+  keep: string[],
+  pages: WikiPageDraft[],
+): Promise<void> {
+  await withBuild(generationId, async (tx, s) => {
+    const kept = new Set(keep);
+    const current = await tx.wikiPage.findMany({
+      where: {
+        repositoryId: s.repositoryId,
+        toGeneration: OPEN_GENERATION,
+        fromGeneration: { lt: s.number },
+      },
+      select: { id: true, slug: true, kind: true, sourcePath: true },
+    });
+    const closing = current.filter((p) => !kept.has(p.slug));
+    for (const batch of batches(closing)) {
+      await executeRaw(
+        tx,
+        `UPDATE "WikiPage" SET "toGeneration" = ? WHERE id IN (${placeholders(batch.length)})`,
+        s.number,
+        ...batch.map((p) => p.id),
+      );
+    }
+    // A page's chunk has the page's chunk path: its file, its folder, or README for the overview.
+    await withTempTable(
+      tx,
+      "wiki_closed_chunks",
+      closing.map((p) => chunkPathOf({ kind: p.kind as WikiPageKind, sourcePath: p.sourcePath })),
+      (paths) =>
+        executeRaw(
+          tx,
+          `UPDATE "Chunk" SET "toGeneration" = ?
+            WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ? AND kind = 'wiki'
+              AND path IN (SELECT value FROM ${paths})`,
+          s.number,
+          s.repositoryId,
+          OPEN_GENERATION,
+          s.number,
+        ),
+    );
+    await insertPageRows(tx, s, pages);
+  });
+}
+
+async function insertPageRows(tx: Db, s: Snapshot, pages: WikiPageDraft[]): Promise<void> {
   if (pages.length === 0) return;
-  const client = await db();
   const now = new Date().toISOString();
   await bulkInsert(
-    client,
+    tx,
     "WikiPage",
     [
-      "generationId",
+      "repositoryId",
+      "fromGeneration",
       "slug",
       "kind",
       "title",
@@ -374,7 +388,8 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
       "updatedAt",
     ],
     pages.map((p) => ({
-      generationId,
+      repositoryId: s.repositoryId,
+      fromGeneration: s.number,
       slug: p.slug,
       kind: p.kind,
       title: p.title,
@@ -390,8 +405,8 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
   const fileIds = new Map<string, number>();
   const filePaths = pages.flatMap((p) => (p.kind === "file" && p.sourcePath ? [p.sourcePath] : []));
   for (const batch of batches(filePaths)) {
-    const rows = await client.file.findMany({
-      where: { generationId, path: { in: batch } },
+    const rows = await tx.file.findMany({
+      where: { ...visibleIn(s), path: { in: batch } },
       select: { id: true, path: true },
     });
     for (const r of rows) fileIds.set(r.path, r.id);
@@ -412,7 +427,7 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
       tokens: Math.ceil(text.length / 3.6),
     };
   });
-  await insertChunks(generationId, chunkRows);
+  await insertChunkRows(tx, s, chunkRows);
 }
 
 export interface WikiPageRecord {
@@ -430,8 +445,8 @@ export interface WikiPageRecord {
 
 export async function getWikiPage(generationId: string, slug: string): Promise<WikiPageRecord | null> {
   if (hasNul(slug)) return null;
-  const client = await db();
-  const row = await client.wikiPage.findUnique({ where: { generationId_slug: { generationId, slug } } });
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const row = await client.wikiPage.findFirst({ where: { ...visibleIn(snapshot), slug } });
   if (!row) return null;
   let diagram: DiagramPart | null = null;
   try {
@@ -464,9 +479,9 @@ export interface WikiPageSummary {
 
 /** Every page of a generation without its body: the navigation tree's input. */
 export async function listWikiPages(generationId: string): Promise<WikiPageSummary[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.wikiPage.findMany({
-    where: { generationId },
+    where: visibleIn(snapshot),
     select: { slug: true, kind: true, title: true, sourcePath: true, summary: true, modelWritten: true },
     orderBy: { slug: "asc" },
   });
@@ -478,11 +493,11 @@ export async function symbolRanges(
   generationId: string,
   qualifiedIds: string[],
 ): Promise<Map<string, { path: string; startLine: number; endLine: number }>> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const out = new Map<string, { path: string; startLine: number; endLine: number }>();
   for (const batch of batches([...new Set(qualifiedIds)])) {
     const rows = await client.symbol.findMany({
-      where: { generationId, qualifiedId: { in: batch } },
+      where: { ...visibleIn(snapshot), qualifiedId: { in: batch } },
       select: { qualifiedId: true, path: true, startLine: true, endLine: true },
     });
     for (const r of rows)
@@ -515,23 +530,25 @@ export async function callFanAboveThreshold(
   direction: "in" | "out",
   options: { minConfidence: number; floor: number; percentile: number; minPopulation: number; limit: number },
 ): Promise<{ threshold: number; rows: FanRow[] }> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const edges = visibleSql(snapshot);
+  const symbols = visibleSql(snapshot, "s");
   const [key, other] = direction === "in" ? ['"dstId"', '"srcId"'] : ['"srcId"', '"dstId"'];
   const share = 1 - options.percentile;
   const rows = await queryRaw<(FanRow & { population: number; rn: number })[]>(
     client,
     `WITH fan AS (
         SELECT ${key} AS id, count(DISTINCT ${other}) AS v FROM "Edge"
-         WHERE "generationId" = ? AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? GROUP BY ${key}),
+         WHERE ${edges.sql} AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? GROUP BY ${key}),
       numbered AS (
         SELECT s."qualifiedId", s.path, s."qualifiedName", s."startLine", s."endLine", fan.v AS value,
                row_number() OVER (ORDER BY fan.v DESC, s.path, s."startLine") AS rn, count(*) OVER () AS population
-          FROM fan JOIN "Symbol" s ON s."generationId" = ? AND s."qualifiedId" = fan.id
+          FROM fan JOIN "Symbol" s ON ${symbols.sql} AND s."qualifiedId" = fan.id
          WHERE s.kind IN ('function', 'method'))
      SELECT * FROM numbered WHERE rn <= ? OR rn = ${floorToInt(`population * ${floatParam()}`)} + 1 ORDER BY rn`,
-    generationId,
+    ...edges.params,
     options.minConfidence,
-    generationId,
+    ...symbols.params,
     options.limit,
     share,
   );
@@ -564,13 +581,14 @@ export async function longFunctions(
   minLines: number,
   limit: number,
 ): Promise<FanRow[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
   const rows = await queryRaw<FanRow[]>(
     client,
     `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
-       FROM "Symbol" WHERE "generationId" = ? AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
+       FROM "Symbol" WHERE ${visible.sql} AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
       ORDER BY value DESC, path, "startLine" LIMIT ?`,
-    generationId,
+    ...visible.params,
     minLines,
     limit,
   );
@@ -593,14 +611,15 @@ export interface StateWriteRow {
 
 /** Writes of module-level names (bare names in `mutates`; attributes like `self.x` are object state). */
 export async function loadModuleStateWrites(generationId: string): Promise<StateWriteRow[]> {
-  const client = await db();
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot, "s");
   const rows = await queryRaw<StateWriteRow[]>(
     client,
     `SELECT s.path, j.value AS name, s."qualifiedId", s."qualifiedName", s."startLine", s."endLine"
        FROM "Symbol" s, ${jsonArrayElements("s.mutates", "j")}
-      WHERE s."generationId" = ? AND s.mutates != '[]' AND ${position("j.value", "'.'")} = 0
+      WHERE ${visible.sql} AND s.mutates != '[]' AND ${position("j.value", "'.'")} = 0
       ORDER BY s.path, s."startLine"`,
-    generationId,
+    ...visible.params,
   );
   return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
 }

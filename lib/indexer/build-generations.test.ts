@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
+import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { symbolsByName } from "../db/code-graph.ts";
 import { findRepository, getFileContent, getGeneration, listGenerations } from "../db/index-store.ts";
 import { isWayfinderError, WayfinderError } from "../errors.ts";
@@ -51,7 +52,7 @@ async function expectServesOld(root: string, generationId: string): Promise<void
 }
 
 describe("a build that crashes mid-way", () => {
-  const phases: BuildPhase[] = ["parsing", "storing", "resolving", "wiki", "embedding"];
+  const phases: BuildPhase[] = ["parsing", "resolving", "wiki", "embedding"];
 
   it.each(phases)(
     "after %s leaves the previous generation serving; the next build succeeds",
@@ -86,13 +87,19 @@ describe("a build that crashes mid-way", () => {
 
       // The failed build's rows are collected, but its status and real error are kept for the history.
       const client = await db();
+      const written = { repositoryId: repository.id, fromGeneration: failed!.number };
+      const closed = { repositoryId: repository.id, toGeneration: failed!.number };
       const leftovers = await Promise.all([
-        client.file.count({ where: { generationId: failed!.id } }),
-        client.symbol.count({ where: { generationId: failed!.id } }),
-        client.chunk.count({ where: { generationId: failed!.id } }),
-        client.edge.count({ where: { generationId: failed!.id } }),
+        client.file.count({ where: written }),
+        client.symbol.count({ where: written }),
+        client.chunk.count({ where: written }),
+        client.edge.count({ where: written }),
+        client.file.count({ where: closed }),
+        client.symbol.count({ where: closed }),
+        client.chunk.count({ where: closed }),
+        client.edge.count({ where: closed }),
       ]);
-      expect(leftovers).toEqual([0, 0, 0, 0]);
+      expect(leftovers).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
       expect(await getGeneration(failed!.id)).toMatchObject({
         status: "failed",
         error: `simulated crash after ${phase}`,
@@ -133,16 +140,7 @@ describe("a build in progress", () => {
     expect(
       (await lexicalSearch(stats.generationId, "narwhal", { kinds: ["code", "file", "doc", "text"] })).length,
     ).toBe(1);
-    expect(seen).toEqual([
-      "discovering",
-      "parsing",
-      "storing",
-      "resolving",
-      "wiki",
-      "embedding",
-      "activating",
-      "done",
-    ]);
+    expect(seen).toEqual(["discovering", "parsing", "resolving", "wiki", "embedding", "activating", "done"]);
   });
 });
 
@@ -244,7 +242,11 @@ describe("generation bookkeeping", () => {
       "deleted",
     ]);
     const client = await db();
-    expect(await client.file.count({ where: { generationId: stats[0]!.generationId } })).toBe(0);
-    expect(await client.file.count({ where: { generationId: stats[2]!.generationId } })).toBe(1);
+    const filesIn = async (generationId: string) =>
+      client.file.count({ where: visibleIn(await snapshotOf(generationId)) });
+    expect(await filesIn(stats[0]!.generationId)).toBe(0);
+    expect(await filesIn(stats[2]!.generationId)).toBe(1);
+    // Each revision wrote one file row; only the two kept generations' rows are left.
+    expect(await client.file.count({ where: { repositoryId: repo!.id } })).toBe(2);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
+import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { callersOf, searchChunks, symbolsByName, symbolsInFile } from "../db/code-graph.ts";
 import { ftsIntegrityCheck } from "../db/dialect.ts";
 import { findRepository, getGeneration, listGenerations } from "../db/index-store.ts";
@@ -145,7 +146,15 @@ describe("incremental re-indexing", () => {
     expect(second.generationId).not.toBe(first.generationId);
   });
 
-  it("copies the symbols and chunks of unchanged files unchanged", async () => {
+  it("shares the rows of unchanged files between generations instead of copying them", async () => {
+    // The same rows, not copies: unchanged files' symbols keep their ids.
+    for (const path of ["app/text.py", "web/cart.ts"]) {
+      const ids = async (generationId: string) => (await symbolsInFile(generationId, path)).map((s) => s.id);
+      expect(await ids(second.generationId)).toEqual(await ids(first.generationId));
+    }
+  });
+
+  it("reads the symbols and chunks of unchanged files unchanged", async () => {
     for (const path of ["app/text.py", "app/main.py", "web/cart.ts"]) {
       const strip = (rows: Awaited<ReturnType<typeof symbolsInFile>>) =>
         rows.map(({ qualifiedId, kind, startLine, endLine, signature, docstring, calls }) => ({
@@ -166,7 +175,10 @@ describe("incremental re-indexing", () => {
     const chunkSummary = async (generationId: string) =>
       (
         await client.chunk.findMany({
-          where: { generationId, path: { in: ["app/text.py", "web/util.ts", "README.md"] } },
+          where: {
+            ...visibleIn(await snapshotOf(generationId)),
+            path: { in: ["app/text.py", "web/util.ts", "README.md"] },
+          },
           select: { path: true, kind: true, title: true, startLine: true, endLine: true, text: true },
           orderBy: [{ path: "asc" }, { startLine: "asc" }, { title: "asc" }],
         })
@@ -234,7 +246,7 @@ describe("incremental re-indexing", () => {
     expect(third.edges).toBe(second.edges);
     // Nothing changed: no edge is re-resolved and no chunk is embedded again.
     expect(third.resolvedEdges).toBe(0);
-    expect(third.copiedEdges).toBe(second.edges);
+    expect(third.sharedEdges).toBe(second.edges);
     expect(third.embeddedChunks).toBe(0);
     expect(third.reusedVectors).toBe(third.chunks);
     expect(repository.activeGenerationId).toBe(third.generationId);
@@ -246,8 +258,13 @@ describe("incremental re-indexing", () => {
       [1, "deleted"],
     ]);
     const client = await db();
-    expect(await client.symbol.count({ where: { generationId: first.generationId } })).toBe(0);
-    expect(await client.chunk.count({ where: { generationId: first.generationId } })).toBe(0);
+    // Rows only generation 1 read (the old helpers, the deleted file) are gone; nothing
+    // was copied, so the repository holds exactly the rows generation 3 reads.
+    const onlyFirst = { repositoryId: repository.id, toGeneration: { lte: 2 } };
+    expect(await client.symbol.count({ where: onlyFirst })).toBe(0);
+    expect(await client.chunk.count({ where: onlyFirst })).toBe(0);
+    expect(await client.symbol.count({ where: { repositoryId: repository.id } })).toBe(third.symbols);
+    expect(await client.edge.count({ where: { repositoryId: repository.id } })).toBe(third.edges);
     expect(await searchChunks(first.generationId, "quokkaflux")).toEqual([]);
     // The FTS index (external content) must agree exactly with the Chunk table after
     // copies and garbage collection; rank 1 makes SQLite compare it with the content

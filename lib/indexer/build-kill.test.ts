@@ -150,6 +150,11 @@ describe("a build killed with SIGKILL", () => {
       status: "failed",
       error: "Interrupted: the indexing process stopped.",
     });
-    expect(await client.file.count({ where: { generationId: building!.id } })).toBe(0);
+    // Nothing the dead build wrote is left.
+    expect(
+      await client.file.count({
+        where: { repositoryId: building!.repositoryId, fromGeneration: building!.number },
+      }),
+    ).toBe(0);
   });
 });

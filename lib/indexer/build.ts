@@ -1,64 +1,52 @@
 /**
- * The index build: discover → parse → extract → resolve → store → embed → flip.
- * Each build is a new generation written beside the serving one. Files whose content
- * hash is unchanged are copied from the previous generation in SQL instead of being
- * re-parsed; call resolution runs over the whole generation so edges into changed
- * files are recomputed. Only a complete build is activated; a failed or killed one
- * leaves the previous generation serving.
+ * The index build: discover → parse → extract → store → resolve → wiki → embed → flip.
+ * Each build is a new generation assembled beside the serving one, sharing every row
+ * that did not change (lib/db/snapshot.ts): files whose content hash is unchanged are
+ * neither re-parsed nor copied, changed and removed files' rows are closed and new
+ * ones inserted, and only edges that can resolve differently are re-resolved. Only a
+ * complete build is activated; a failed or killed one leaves the previous generation
+ * serving, and its rows are discarded.
  */
 import "server-only";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 import {
   activateGeneration,
+  closeAllRows,
+  closeFileRows,
   collectBlobs,
   collectGarbage,
-  copyEdges,
-  copyUnchanged,
-  edgeTotals,
   createRepository,
+  discardFailedBuilds,
+  edgeTotals,
   failGeneration,
   findRepository,
+  generationCounts,
   getGeneration,
-  insertChunks,
-  insertEdges,
-  insertFiles,
-  insertSymbols,
+  insertParsedFiles,
   listFiles,
-  loadResolverRows,
   reportProgress,
   startGeneration,
-  symbolNamesInPaths,
   updateFanCounts,
-  upsertBlobs,
-  type ChunkInsert,
-  type EdgeInsert,
   type GenerationRow,
   type RepositoryRow,
-  type SymbolInsert,
 } from "../db/index-store.ts";
-import { indexText } from "../search/tokenize.ts";
-import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
-import { extractSource } from "./extract/index.ts";
-import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
-import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
+import { parseFile, type ParsedFile } from "./parse-file.ts";
+import { resolveGeneration } from "./resolve-generation.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../llm/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
 
-/**
- * Bumped whenever extraction or chunking changes what is stored for a file: rows of
- * a generation built with another version are never reused, every file is re-parsed.
- */
-export const INDEX_FORMAT_VERSION = 3; // 3: imports record aliases
+export const INDEX_FORMAT_VERSION = 4; // 4: rows shared between generations, name filters on files
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
 
+/** `parsing` also stores: files are parsed and written in batches. */
 export type BuildPhase =
-  "discovering" | "parsing" | "storing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
+  "discovering" | "parsing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
 
 export interface BuildProgress {
   phase: BuildPhase;
@@ -79,11 +67,11 @@ export interface BuildStats {
   symbols: number;
   edges: number;
   callEdges: number;
-  /** edges resolved in this build, and edges copied unchanged from the previous generation */
+  /** edges this build resolved and wrote, and edges shared unchanged with the previous generation */
   resolvedEdges: number;
-  copiedEdges: number;
+  sharedEdges: number;
   chunks: number;
-  /** chunks embedded in this build, and chunks whose vectors were reused from the previous one */
+  /** chunks embedded in this build, and chunks whose vectors the previous generation already had */
   embeddedChunks: number;
   reusedVectors: number;
   lines: number;
@@ -141,6 +129,9 @@ function defaultName(root: string): string {
   return root.split("/").filter(Boolean).pop() ?? "repository";
 }
 
+/** Changed files are parsed and stored this many at a time. */
+const PARSE_BATCH = 64;
+
 export async function buildGeneration(
   repository: RepositoryRow,
   options: BuildOptions = {},
@@ -174,6 +165,8 @@ export async function buildGeneration(
   heartbeat.unref();
   try {
     await report(true);
+    // What earlier failed builds left behind is undone before anything is compared with it.
+    await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
     const discovery = await discoverFiles(repository.rootPath, {
       maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
     });
@@ -186,97 +179,61 @@ export async function buildGeneration(
       previousGeneration !== null &&
       (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
         INDEX_FORMAT_VERSION;
-    const previous =
-      reusable && repository.activeGenerationId ? await listFiles(repository.activeGenerationId) : [];
-    const previousByPath = new Map(previous.map((f) => [f.path, f]));
-    const unchanged: string[] = [];
+    const previousHashes = new Map(
+      reusable && previousGeneration
+        ? (await listFiles(previousGeneration.id)).map((f) => [f.path, f.hash])
+        : [],
+    );
     const changed: DiscoveredFile[] = [];
+    let unchanged = 0;
+    const discoveredPaths = new Set<string>();
     for (const file of discovery.files) {
-      const old = previousByPath.get(file.path);
-      if (old && old.hash === file.hash) unchanged.push(file.path);
+      discoveredPaths.add(file.path);
+      if (previousHashes.get(file.path) === file.hash) unchanged++;
       else changed.push(file);
     }
     // Files of the previous generation that are gone from the work tree (changed ones are not removed).
-    const discoveredPaths = new Set(discovery.files.map((f) => f.path));
-    const removed = previous.filter((f) => !discoveredPaths.has(f.path)).length;
+    const removedPaths = [...previousHashes.keys()].filter((p) => !discoveredPaths.has(p));
+    const incremental = reusable && previousGeneration !== null;
 
     progress.phase = "parsing";
     progress.filesTotal = discovery.files.length;
-    progress.filesDone = unchanged.length;
+    progress.filesDone = unchanged;
     await report(true);
-
-    const fileIds = new Map<string, number>();
-    if (reusable && repository.activeGenerationId && unchanged.length) {
-      for (const [p, id] of await copyUnchanged(repository.activeGenerationId, generation.id, unchanged)) {
-        fileIds.set(p, id);
+    if (!incremental) await closeAllRows(generation.id);
+    else
+      await closeFileRows(generation.id, [
+        ...changed.filter((f) => previousHashes.has(f.path)).map((f) => f.path),
+        ...removedPaths,
+      ]);
+    let parseErrors = 0;
+    for (let i = 0; i < changed.length; i += PARSE_BATCH) {
+      const batch: ParsedFile[] = [];
+      for (const file of changed.slice(i, i + PARSE_BATCH)) {
+        batch.push(await parseFile(file));
+        progress.filesDone++;
+        await report();
       }
+      for (const p of batch) parseErrors += p.file.parseErrors;
+      await insertParsedFiles(generation.id, batch);
     }
-
-    const parsed = await parseFiles(changed, async () => {
-      progress.filesDone++;
-      await report();
-    });
     await phaseDone("parsing");
-
-    progress.phase = "storing";
-    await report(true);
-    const newIds = await insertFiles(
-      generation.id,
-      parsed.map((p) => ({
-        path: p.file.path,
-        language: p.file.language,
-        kind: p.file.kind,
-        hash: p.file.hash,
-        size: p.file.size,
-        lines: p.file.lines,
-        imports: JSON.stringify(p.imports),
-        parseErrors: p.parseErrors,
-        facts: p.facts,
-      })),
-    );
-    for (const [p, id] of newIds) fileIds.set(p, id);
-    // Blobs go in after the File rows that reference them: another repository's build
-    // collecting unreferenced blobs in between would otherwise delete them.
-    await upsertBlobs(changed.map((f) => ({ hash: f.hash, content: f.content })));
-    const symbolRows: SymbolInsert[] = [];
-    const chunkRows: ChunkInsert[] = [];
-    for (const p of parsed) {
-      const fileId = fileIds.get(p.file.path);
-      if (fileId === undefined) continue;
-      symbolRows.push(...p.symbols.map((s) => ({ ...s, fileId })));
-      chunkRows.push(
-        ...p.chunks.map((c) => ({
-          ...c,
-          fileId,
-          path: p.file.path,
-          searchText: indexText(`${p.file.path}\n${c.title}\n${c.text}`),
-          tokens: Math.ceil(c.text.length / 3.6),
-        })),
-      );
-    }
-    await insertSymbols(generation.id, symbolRows);
-    await insertChunks(generation.id, chunkRows);
-    await phaseDone("storing");
 
     progress.phase = "resolving";
     await report(true);
-    const incremental =
-      reusable && repository.activeGenerationId && unchanged.length
-        ? {
-            previousGenerationId: repository.activeGenerationId,
-            unchangedPaths: unchanged,
-            changedPaths: changed.map((f) => f.path),
-            removedPaths: previous.filter((f) => !discoveredPaths.has(f.path)).map((f) => f.path),
-            added: changed.some((f) => !previousByPath.has(f.path)),
-          }
-        : null;
-    const { edges, copiedEdges, redoSources, allImports } = await resolveGeneration(
+    const { insertedEdges } = await resolveGeneration(
       generation.id,
-      incremental,
+      incremental && previousGeneration
+        ? {
+            previousGenerationId: previousGeneration.id,
+            changedPaths: changed.map((f) => f.path),
+            removedPaths,
+            added: changed.some((f) => !previousHashes.has(f.path)),
+          }
+        : null,
     );
-    await insertEdges(generation.id, edges);
     const totals = await edgeTotals(generation.id);
-    await updateFanCounts(generation.id);
+    await updateFanCounts(generation.id, { full: !incremental });
     await phaseDone("resolving");
 
     progress.phase = "wiki";
@@ -285,15 +242,8 @@ export async function buildGeneration(
       repositoryName: repository.name,
       generationId: generation.id,
       formatVersion: INDEX_FORMAT_VERSION,
-      previous: reusable && previousGeneration ? previousGeneration : null,
-      changes: incremental
-        ? {
-            changedPaths: incremental.changedPaths,
-            removedPaths: incremental.removedPaths,
-            redoSources,
-            allImports,
-          }
-        : null,
+      previous: incremental ? previousGeneration : null,
+      changes: incremental ? { changedPaths: changed.map((f) => f.path), removedPaths } : null,
       // The model questions use (the admin's choice over the environment), or none.
       model: options.wikiModel === undefined ? (await loadEngineSettings()).model : options.wikiModel,
     });
@@ -301,20 +251,18 @@ export async function buildGeneration(
 
     progress.phase = "embedding";
     await report(true);
-    const embedding = await embedGeneration(repository.id, generation.id, repository.activeGenerationId);
+    const embedding = await embedGeneration(repository.id, generation.id);
     await phaseDone("embedding");
 
     progress.phase = "activating";
     await report(true);
     const languages: Record<string, number> = {};
     let lines = 0;
-    let symbols = 0;
     for (const f of discovery.files) {
       languages[f.language] = (languages[f.language] ?? 0) + 1;
       lines += f.lines;
     }
-    const resolverRows = await loadResolverRows(generation.id);
-    symbols = resolverRows.symbols.length;
+    const counts = await generationCounts(generation.id);
     const stats: BuildStats = {
       formatVersion: INDEX_FORMAT_VERSION,
       generation: generation.number,
@@ -323,20 +271,20 @@ export async function buildGeneration(
       codeFiles: discovery.files.filter((f) => f.kind === "code").length,
       textFiles: discovery.files.filter((f) => f.kind === "text").length,
       parsedFiles: changed.length,
-      reusedFiles: unchanged.length,
-      removedFiles: removed,
-      symbols,
+      reusedFiles: unchanged,
+      removedFiles: removedPaths.length,
+      symbols: counts.symbols,
       edges: totals.edges,
       callEdges: totals.callEdges,
-      resolvedEdges: edges.length,
-      copiedEdges,
+      resolvedEdges: insertedEdges,
+      sharedEdges: totals.edges - insertedEdges,
       chunks: embedding.chunks,
       embeddedChunks: embedding.embedded,
       reusedVectors: embedding.reused,
       lines,
       languages,
       skipped: discovery.skipped,
-      parseErrors: parsed.reduce((n, p) => n + p.parseErrors, 0),
+      parseErrors,
       seconds: 0,
       cpuSeconds: 0,
       phaseSeconds,
@@ -357,8 +305,8 @@ export async function buildGeneration(
     await activateGeneration(generation.id, stats);
     progress.phase = "done";
     await report(true);
-    await collectGarbage(repository.id);
-    await collectVectorGarbage(repository.id);
+    const garbage = await collectGarbage(repository.id);
+    await collectVectorGarbage(repository.id, garbage.chunkIds);
     await collectBlobs();
     return stats;
   } catch (error) {
@@ -369,178 +317,12 @@ export async function buildGeneration(
           ? error.message
           : String(error);
     await failGeneration(generation.id, message).catch(() => undefined);
-    // A failed build's vectors are never read: drop its collection now (best effort).
-    await collectVectorGarbage(repository.id).catch(() => undefined);
+    // A failed build's rows and vectors are never read: discard them now (best effort).
+    await discardFailedBuilds(repository.id)
+      .then((chunkIds) => collectVectorGarbage(repository.id, chunkIds))
+      .catch(() => undefined);
     throw error;
   } finally {
     clearInterval(heartbeat);
   }
-}
-
-interface ParsedFile {
-  file: DiscoveredFile;
-  imports: { module: string; names: string[]; line: number }[];
-  parseErrors: number;
-  symbols: Omit<SymbolInsert, "fileId">[];
-  chunks: ReturnType<typeof chunkCode>;
-  /** JSON FileFacts of a code file, "{}" for text */
-  facts: string;
-}
-
-export function qualifiedIdFor(path: string, qualifiedName: string): string {
-  return `${path}::${qualifiedName}`;
-}
-
-async function parseFiles(files: DiscoveredFile[], onFile: () => Promise<void>): Promise<ParsedFile[]> {
-  const out: ParsedFile[] = [];
-  for (const file of files) {
-    out.push(await parseOne(file));
-    await onFile();
-  }
-  return out;
-}
-
-async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
-  if (file.kind === "text") {
-    return {
-      file,
-      imports: [],
-      parseErrors: 0,
-      symbols: [],
-      chunks: chunkText(file.path, file.content, file.language),
-      facts: "{}",
-    };
-  }
-  const extraction = await extractSource(file.language as CodeLanguage, file.content);
-  const lines = fileLines(file.content);
-  const qid = (name: string) => qualifiedIdFor(file.path, name);
-  const seen = new Set<string>();
-  const symbols: Omit<SymbolInsert, "fileId">[] = [];
-  const kept = extraction.symbols.filter((s) => {
-    // Overloads and redefinitions share a qualified name: keep the first, ids stay unique.
-    if (seen.has(s.qualifiedName)) return false;
-    seen.add(s.qualifiedName);
-    return true;
-  });
-  for (const s of kept) {
-    symbols.push({
-      path: file.path,
-      qualifiedId: qid(s.qualifiedName),
-      name: s.name,
-      qualifiedName: s.qualifiedName,
-      kind: s.kind,
-      language: file.language,
-      startLine: s.startLine,
-      endLine: s.endLine,
-      signature: s.signature,
-      docstring: s.docstring,
-      parentId: s.parent,
-      exported: s.exported,
-      calls: JSON.stringify(s.calls),
-      raises: JSON.stringify(s.raises),
-      mutates: JSON.stringify(s.mutates),
-      errorStrings: JSON.stringify(s.errorStrings),
-      decorators: JSON.stringify(s.decorators),
-      bases: JSON.stringify(s.bases),
-    });
-  }
-  return {
-    file,
-    imports: extraction.imports,
-    parseErrors: extraction.parseErrors,
-    symbols,
-    chunks: chunkCode(file.path, lines, kept, (s) => qid(s.qualifiedName)),
-    facts: JSON.stringify(extraction.facts),
-  };
-}
-
-interface IncrementalInput {
-  previousGenerationId: string;
-  unchangedPaths: string[];
-  changedPaths: string[];
-  removedPaths: string[];
-  /** whether any file is new in this build */
-  added: boolean;
-}
-
-/**
- * Resolves calls, imports, inheritance and containment. The resolver always sees the
- * whole generation; on an incremental build only symbols that can resolve differently
- * are re-resolved — those in changed files, and those calling or extending a name that
- * a changed or removed file defines (before or after the change). Every other edge is
- * copied from the previous generation in SQL. Also says which sources were re-resolved
- * (symbols outside changed files, and whether every import was), so the wiki phase
- * can tell which edges really changed.
- */
-async function resolveGeneration(
-  generationId: string,
-  incremental: IncrementalInput | null,
-): Promise<{ edges: EdgeInsert[]; copiedEdges: number; redoSources: string[]; allImports: boolean }> {
-  const rows = await loadResolverRows(generationId);
-  const symbols: (ResolverSymbol & { calls: ExtractedCall[]; line: number })[] = rows.symbols.map((s) => ({
-    qualifiedId: s.qualifiedId,
-    path: s.path,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind as SymbolKind,
-    parent: s.parentId,
-    language: s.language,
-    bases: JSON.parse(s.bases) as string[],
-    calls: JSON.parse(s.calls) as ExtractedCall[],
-    line: s.startLine,
-  }));
-  const files: ResolverFile[] = rows.files
-    .filter((f) => f.kind === "code")
-    .map((f) => ({ path: f.path, language: f.language, imports: JSON.parse(f.imports) }));
-  const resolver = new Resolver(symbols, files);
-  const edges: EdgeInsert[] = [];
-  if (!incremental) {
-    for (const f of files) edges.push(...resolver.importEdges(f));
-    for (const s of symbols) {
-      edges.push(...resolver.structureEdges(s, s.line));
-      edges.push(...resolver.callEdges(s, s.calls));
-    }
-    return { edges, copiedEdges: 0, redoSources: [], allImports: true };
-  }
-  const touched = new Set([...incremental.changedPaths, ...incremental.removedPaths]);
-  const affectedNames = await symbolNamesInPaths(incremental.previousGenerationId, [...touched]);
-  for (const s of symbols) if (touched.has(s.path)) affectedNames.add(s.name);
-  const lastName = (text: string) =>
-    text
-      .replace(/[<(].*$/, "")
-      .split(/[.:]+/)
-      .pop() ?? text;
-  const redo = symbols.filter(
-    (s) =>
-      touched.has(s.path) ||
-      s.calls.some((c) => affectedNames.has(c.name)) ||
-      s.bases.some((b) => affectedNames.has(lastName(b))),
-  );
-  // Added or removed files change how module paths resolve: recompute every import then.
-  const fileSetChanged = incremental.removedPaths.length > 0 || incremental.added;
-  const copiedEdges = await copyEdges({
-    fromGenerationId: incremental.previousGenerationId,
-    toGenerationId: generationId,
-    unchangedPaths: incremental.unchangedPaths,
-    skipSources: redo.filter((s) => !touched.has(s.path)).map((s) => s.qualifiedId),
-    includeImports: !fileSetChanged,
-  });
-  for (const f of files) if (fileSetChanged || touched.has(f.path)) edges.push(...resolver.importEdges(f));
-  // Copying skipped every edge whose source is re-resolved; regenerate exactly those.
-  const redoIds = new Set(redo.map((s) => s.qualifiedId));
-  for (const s of redo) {
-    for (const e of resolver.structureEdges(s, s.line)) if (redoIds.has(e.srcId)) edges.push(e);
-    edges.push(...resolver.callEdges(s, s.calls));
-  }
-  // Containment edges leave the parent: a re-resolved parent needs them for untouched children too.
-  for (const s of symbols) {
-    if (!s.parent || redoIds.has(s.qualifiedId) || !redoIds.has(`${s.path}::${s.parent}`)) continue;
-    edges.push(...resolver.structureEdges(s, s.line).filter((e) => e.kind === "contains"));
-  }
-  return {
-    edges,
-    copiedEdges,
-    redoSources: redo.filter((s) => !touched.has(s.path)).map((s) => s.qualifiedId),
-    allImports: fileSetChanged,
-  };
 }

@@ -32,16 +32,18 @@ export async function vectorSearch(
   options: SearchOptions = {},
 ): Promise<ChunkHit[]> {
   const { embedder, store } = searchServices();
-  const name = collectionName(repositoryId, generationId);
+  const name = collectionName(repositoryId);
   const [vector] = await embedder.embed([query]);
   if (!vector) return [];
   const limit = options.limit ?? 20;
-  // Over-fetch when filtering by kind/prefix client-side.
+  // Over-fetch when filtering by kind/prefix client-side. The collection also holds the
+  // vectors of chunks other kept generations read (those a newer build replaced, or
+  // added): a few, dropped below by reading the hits through the pinned generation.
   const filtered = Boolean(options.kinds?.length || options.pathPrefix);
   // No collection (built without embeddings) or one of other dimensions (the embedding
   // model changed since; a re-index fixes it): no vector hits. A store that is down
   // (Qdrant unreachable after its retries) is reported, not hidden.
-  const hits = await store.search(name, vector, filtered ? limit * 4 : limit).catch((error: unknown) => {
+  const hits = await store.search(name, vector, filtered ? limit * 4 : limit * 2).catch((error: unknown) => {
     if (isWayfinderError(error) && (error.type === "not_found" || error.type === "bad_request")) return [];
     throw error;
   });

@@ -35,9 +35,18 @@ export function searchServices(): { embedder: Embedder; store: VectorStore } {
   return globalForSearch.wayfinderSearch;
 }
 
-/** Vector collection holding one generation's chunk embeddings. */
-export function collectionName(repositoryId: string, generationId: string): string {
-  return `repo_${repositoryId}__gen_${generationId}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 128);
+/**
+ * Vector collection of a repository's chunk embeddings, keyed by chunk id. Chunk rows
+ * are shared between generations and so are their vectors; a search keeps the hits of
+ * the chunks its generation reads.
+ */
+export function collectionName(repositoryId: string): string {
+  return `repo_${repositoryId}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 128);
+}
+
+/** Collections of indexes made before vectors were shared had one per generation: `repo_<id>__gen_<id>`. */
+export function legacyCollectionPrefix(repositoryId: string): string {
+  return `${collectionName(repositoryId)}__gen_`;
 }
 
 export async function closeSearchServices(): Promise<void> {

@@ -1,13 +1,14 @@
 /**
- * Vector collections follow the generations: one per repository and generation,
- * readers search only the generation they are pinned to, and garbage collection drops
- * the collections of failed builds and of superseded generations the database no
- * longer keeps. Runs on the embedded store; the Qdrant store honours the same calls
- * (vector-store-contract.test.ts).
+ * Vectors follow the chunk rows: one collection per repository, keyed by chunk id and
+ * shared by its generations. A build embeds only the chunks it wrote, readers see only
+ * the chunks of the generation they are pinned to, and garbage collection deletes the
+ * vectors of deleted chunks (a failed build's included). Runs on the embedded store;
+ * the Qdrant store honours the same calls (vector-store-contract.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "../indexer/build.ts";
+import { db } from "../db/client.ts";
 import { listGenerations } from "../db/index-store.ts";
 import { vectorSearch } from "./hybrid.ts";
 import { collectionName, searchServices } from "./runtime.ts";
@@ -19,32 +20,46 @@ beforeAll(async () => {
 afterAll(async () => t?.cleanup());
 
 async function collectionsOf(repositoryId: string): Promise<string[]> {
-  const prefix = collectionName(repositoryId, "");
-  return (await searchServices().store.listCollections()).filter((c) => c.startsWith(prefix));
+  return (await searchServices().store.listCollections()).filter((c) =>
+    c.startsWith(collectionName(repositoryId)),
+  );
 }
 
-describe("vector collections per generation", () => {
-  it("searches the pinned generation only and drops collections nobody keeps", async () => {
+async function chunkRowsOf(repositoryId: string): Promise<number> {
+  return (await db()).chunk.count({ where: { repositoryId } });
+}
+
+describe("vectors shared between generations", () => {
+  it("embeds new chunks only, searches the pinned generation, and deletes what garbage collection deletes", async () => {
     const root = t.makeRepo({
       "alpha.py": 'def pangolin_census():\n    """Counts pangolins."""\n    return 1\n',
     });
     const first = await indexRepository(root, { name: "vectors" });
     const repositoryId = first.repository.id;
+    const name = collectionName(repositoryId);
+    const { store } = searchServices();
     const gen1 = first.stats.generationId;
-    expect(await collectionsOf(repositoryId)).toEqual([collectionName(repositoryId, gen1)]);
+    expect(await collectionsOf(repositoryId)).toEqual([name]);
+    expect(first.stats.embeddedChunks).toBe(first.stats.chunks);
+    expect(await store.count(name)).toBe(first.stats.chunks);
 
     t.write(root, "beta.py", 'def walrus_survey():\n    """Surveys walruses."""\n    return 2\n');
-    const gen2 = (await indexRepository(root)).stats.generationId;
+    const second = await indexRepository(root);
+    const gen2 = second.stats.generationId;
+    // Only beta.py's chunks (and the wiki pages it changed) were embedded.
+    expect(second.stats.embeddedChunks).toBeLessThan(second.stats.chunks);
+    expect(second.stats.embeddedChunks + second.stats.reusedVectors).toBe(second.stats.chunks);
     // The flip: generation 1 is still searchable for questions pinned to it, without beta.py.
     const old = await vectorSearch(repositoryId, gen1, "walrus survey", { limit: 5 });
     expect(old.map((h) => h.path)).not.toContain("beta.py");
     const current = await vectorSearch(repositoryId, gen2, "walrus survey", { limit: 5 });
     expect(current.map((h) => h.path)).toContain("beta.py");
-    expect((await collectionsOf(repositoryId)).sort()).toEqual(
-      [collectionName(repositoryId, gen1), collectionName(repositoryId, gen2)].sort(),
-    );
+    expect(await collectionsOf(repositoryId)).toEqual([name]);
+    // One vector per chunk row the kept generations read.
+    expect(await store.count(name)).toBe(await chunkRowsOf(repositoryId));
 
-    // A build that fails after embedding leaves no collection behind.
+    // A build that fails after embedding leaves no vectors behind.
+    const before = await store.count(name);
     t.write(root, "gamma.py", "def gamma():\n    return 3\n");
     const failed = await indexRepository(root, {
       afterPhase: (phase) => {
@@ -54,13 +69,13 @@ describe("vector collections per generation", () => {
     expect((failed as Error).message).toBe("simulated crash after embedding");
     const [failedGen] = await listGenerations(repositoryId, 1);
     expect(failedGen).toMatchObject({ number: 3, status: "failed" });
-    expect(await collectionsOf(repositoryId)).not.toContain(collectionName(repositoryId, failedGen!.id));
+    expect(await store.count(name)).toBe(before);
 
-    // A third ready generation: generation 1 is no longer kept, in the database or the store.
-    const gen4 = (await indexRepository(root)).stats.generationId;
-    expect((await collectionsOf(repositoryId)).sort()).toEqual(
-      [collectionName(repositoryId, gen2), collectionName(repositoryId, gen4)].sort(),
-    );
-    expect(await vectorSearch(repositoryId, gen1, "pangolin", { limit: 5 })).toEqual([]);
+    // A third ready generation: rows only generation 1 read are deleted, and their vectors.
+    const fourth = await indexRepository(root);
+    expect(fourth.stats.generation).toBe(4);
+    expect(await store.count(name)).toBe(await chunkRowsOf(repositoryId));
+    const found = await vectorSearch(repositoryId, fourth.stats.generationId, "gamma", { limit: 5 });
+    expect(found.map((h) => h.path)).toContain("gamma.py");
   });
 });

@@ -109,6 +109,16 @@ function contract(make: () => Promise<Backend>, prefix: string): void {
     expect(await store.count(name)).toBe(1);
   });
 
+  it("deletes by id, ignoring ids it does not hold", async () => {
+    const name = fresh("delete_ids");
+    await store.ensureCollection(name, 2);
+    await store.upsert(name, [item("1", [1, 0]), item("2", [0, 1]), item("3", [1, 1])]);
+    await store.delete(name, ["2", "missing"]);
+    await store.flush();
+    expect(await store.count(name)).toBe(2);
+    expect((await store.search(name, Float32Array.of(0, 1), 3)).map((h) => h.id).sort()).toEqual(["1", "3"]);
+  });
+
   it("takes more points than one batch in one upsert", async () => {
     const name = fresh("batch");
     await store.ensureCollection(name, 8);

@@ -1,3 +1,4 @@
+import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -287,19 +288,81 @@ describe("EmbeddedVectorStore: persistence", () => {
     await vi.waitFor(async () => expect(await open().count("c")).toBe(5), { timeout: 2000, interval: 25 });
   });
 
-  it("keeps the previous file when a write fails midway, and leaves no temp file", async () => {
+  it("keeps the file as it was when an append fails midway, and appends the changes later", async () => {
     const store = open();
     await store.ensureCollection("c", 4);
     await store.upsert("c", items(randomVectors(3, 4)));
     await store.flush();
     await store.upsert("c", items(randomVectors(8, 4, 9)));
-    vi.spyOn(fs, "rename").mockRejectedValueOnce(Object.assign(new Error("disk gone"), { code: "EIO" }));
+    // The disk fails after half of the new segment is written.
+    const realOpen = fs.open.bind(fs);
+    vi.spyOn(fs, "open").mockImplementation(async (...args: Parameters<typeof fs.open>) => {
+      const handle = await realOpen(...args);
+      if (args[1] === fsConstants.O_RDWR) {
+        const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<unknown>;
+        handle.write = (async (buffer: Buffer, offset: number, length: number, position: number) => {
+          await write(buffer, offset, Math.floor(length / 2), position);
+          throw Object.assign(new Error("disk gone"), { code: "EIO" });
+        }) as unknown as typeof handle.write;
+      }
+      return handle;
+    });
     await expect(store.flush()).rejects.toMatchObject({ code: "unavailable:vector_store" });
+    vi.restoreAllMocks();
     expect(await fs.readdir(dir)).toEqual(["c.wfv"]);
     expect(await open().count("c")).toBe(3);
-    // Still dirty: the next flush succeeds.
+    // Still pending: the next flush appends them.
     await store.flush();
     expect(await open().count("c")).toBe(8);
+  });
+
+  it("ignores a torn append left by a crash, and the next append replaces it", async () => {
+    const store = open();
+    await store.ensureCollection("c", 4);
+    await store.upsert("c", items(randomVectors(5, 4)));
+    await store.close();
+    const file = path.join(dir, "c.wfv");
+    const whole = await fs.readFile(file);
+    const writer = open();
+    await writer.upsert(
+      "c",
+      items(randomVectors(2, 4, 3)).map((item) => ({ ...item, id: `n${item.id}` })),
+    );
+    await writer.flush();
+    const appended = (await fs.readFile(file)).subarray(whole.length);
+    // The crash: only the first part of the new segment reached the disk.
+    await fs.writeFile(file, Buffer.concat([whole, appended.subarray(0, appended.length - 9)]));
+    expect(await open().count("c")).toBe(5);
+    const next = open();
+    await next.upsert("c", [{ id: "late", vector: Float32Array.of(1, 2, 3, 4), payload: {} }]);
+    await next.flush();
+    expect(await open().count("c")).toBe(6);
+  });
+
+  it("reads appended segments and compactions made by another process", async () => {
+    const writer = open();
+    const vectors = randomVectors(40, 4, 5);
+    await writer.ensureCollection("c", 4);
+    await writer.upsert("c", items(vectors).slice(0, 20));
+    await writer.flush();
+    const reader = open();
+    expect(await reader.count("c")).toBe(20);
+    await writer.upsert("c", items(vectors).slice(20));
+    await writer.flush();
+    expect(await reader.count("c")).toBe(40);
+    const [hit] = await reader.search("c", vectors[33] as Float32Array, 1);
+    expect(hit?.id).toBe("c33");
+    // Deleting most of it compacts the file into one segment: the reader follows.
+    await writer.delete(
+      "c",
+      items(vectors)
+        .slice(0, 30)
+        .map((i) => i.id),
+    );
+    await writer.flush();
+    expect(await reader.count("c")).toBe(10);
+    expect((await fs.readFile(path.join(dir, "c.wfv"))).length).toBeLessThan(10 * 4 * 4 + 400);
+    expect((await reader.search("c", vectors[3] as Float32Array, 40)).map((h) => h.id)).not.toContain("c3");
   });
 
   it("ignores a half-written temp file left by a crash, and drop cleans it up", async () => {
@@ -315,10 +378,9 @@ describe("EmbeddedVectorStore: persistence", () => {
     expect(await fs.readdir(dir)).toEqual([]);
   });
 
-  it("detects a truncated or corrupted file", async () => {
+  it("detects a damaged file", async () => {
     const store = open();
     await store.ensureCollection("c", 4);
-    await store.upsert("c", items(randomVectors(10, 4)));
     await store.close();
     const file = path.join(dir, "c.wfv");
     const bytes = await fs.readFile(file);
@@ -330,6 +392,9 @@ describe("EmbeddedVectorStore: persistence", () => {
     flipped[40] = (flipped[40] as number) ^ 0xff;
     await fs.writeFile(file, flipped);
     await expect(open().count("c")).rejects.toThrow(/checksum/);
+
+    await fs.writeFile(file, Buffer.from("not vectors at all, just text"));
+    await expect(open().count("c")).rejects.toMatchObject({ code: "internal:vector_file_corrupt" });
   });
 
   it("does not resurrect a collection dropped while a write was pending", async () => {
@@ -373,6 +438,7 @@ describe("EmbeddedVectorStore: concurrency", () => {
     const store = open({ batchSize: 300 });
     const vectors = randomVectors(6000, 16, 21);
     await store.ensureCollection("a", 16);
+    expect(await store.count("a")).toBe(0); // loaded for reading before the fill starts
     const upsert = store.upsert("a", items(vectors));
     const counts: number[] = [];
     for (let i = 0; i < 10; i++) {

@@ -1,13 +1,21 @@
 /**
  * The embedded vector store: one file per collection under a folder, loaded lazily
  * into a contiguous Float32Array and searched exactly (recall 1.0; fast enough
- * below ~50k vectors per collection). Files are replaced atomically (temp file,
- * fsync, rename), so a crash mid-write leaves the previous file intact.
+ * below ~50k vectors per collection).
  *
- * One writer process per folder. Other processes may read collections whose
- * generation has flipped (they are complete and no longer written), but they
- * cache what they load and do not see later writes to the same collection.
+ * A collection file is a sequence of segments, each a batch of upserts and deletes;
+ * changes are appended as a new segment (written, then fsynced), so writing costs what
+ * changed, not the whole collection. When deletes make up half the records, the file
+ * is compacted into one segment, replaced atomically (temp file, fsync, rename). A
+ * crash mid-append leaves a torn last segment that readers ignore and the next append
+ * overwrites; a crash mid-compaction leaves the previous file intact.
+ *
+ * One writing process per collection (an index build writes its repository's). A
+ * writer appends without loading the collection. Readers in other processes notice
+ * appended segments (the file grew) and compactions (the file was replaced) with one
+ * stat per read, and load only what is new.
  */
+import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -30,13 +38,9 @@ import {
 
 export interface EmbeddedVectorStoreOptions {
   dir: string;
-  /**
-   * Write a collection once at least this many items changed since its last
-   * write, or once changes reach its size at that write, whichever is larger:
-   * the doubling keeps total bytes written linear in the final size.
-   */
+  /** Append pending changes once this many accumulated (bounds what a writer holds in memory). */
   flushEvery?: number;
-  /** Write changed collections this long after the last change; false: only on flush()/close(). */
+  /** Append pending changes this long after the last change; false: only on flush()/close(). */
   flushDelayMs?: number | false;
   /** Items applied per synchronous step of an upsert; searches get the event loop between steps. */
   batchSize?: number;
@@ -46,6 +50,8 @@ const EXTENSION = ".wfv";
 const MAGIC = Buffer.from("WFVEC001", "latin1");
 const HEADER_BYTES = 32;
 const LITTLE_ENDIAN = os.endianness() === "LE";
+/** Past this many segments a file is compacted even without deletes (loads stay one read of few parts). */
+const MAX_SEGMENTS = 512;
 
 // ---------------------------------------------------------------------------
 // In-memory collection
@@ -73,18 +79,21 @@ function squaredNorm(vector: Float32Array): number {
   return sum;
 }
 
-/** Stores unit vectors so that cosine similarity is a plain dot product. */
+/** The unit vector of `vector` (zero stays zero): stored so that cosine similarity is a dot product. */
+function normalized(vector: Float32Array): Float32Array {
+  const sum = squaredNorm(vector);
+  const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
+  const out = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) out[i] = (vector[i] as number) * scale;
+  return out;
+}
+
 class Collection {
   ids: string[] = [];
   payloads: Payload[] = [];
   readonly slots = new Map<string, number>();
   data: Float32Array;
   size = 0;
-  /** Bumped on every change; compared with savedVersion to know what is unwritten. */
-  version = 0;
-  savedVersion = 0;
-  savedSize = 0;
-  changedSinceSave = 0;
 
   constructor(
     readonly name: string,
@@ -94,20 +103,17 @@ class Collection {
     this.data = new Float32Array(Math.max(1, capacity) * dims);
   }
 
-  put(item: VectorItem): void {
-    let slot = this.slots.get(item.id);
+  /** Puts a unit vector read from `source` at `offset`. */
+  put(id: string, source: Float32Array, offset: number, payload: Payload): void {
+    let slot = this.slots.get(id);
     if (slot === undefined) {
       slot = this.size++;
       if (this.size * this.dims > this.data.length) this.grow();
-      this.slots.set(item.id, slot);
-      this.ids[slot] = item.id;
+      this.slots.set(id, slot);
+      this.ids[slot] = id;
     }
-    this.payloads[slot] = { ...item.payload };
-    const sum = squaredNorm(item.vector);
-    const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
-    const offset = slot * this.dims;
-    for (let i = 0; i < this.dims; i++) this.data[offset + i] = (item.vector[i] as number) * scale;
-    this.version++;
+    this.payloads[slot] = payload;
+    this.data.set(source.subarray(offset, offset + this.dims), slot * this.dims);
   }
 
   private grow(): void {
@@ -118,14 +124,16 @@ class Collection {
   }
 
   /** Compacts in place, keeping the survivors' relative order. */
-  removeWhere(filter: PayloadFilter): number {
+  removeWhere(doomed: (id: string, payload: Payload) => boolean): string[] {
     const { dims, data, ids, payloads, slots } = this;
+    const removed: string[] = [];
     let write = 0;
     for (let read = 0; read < this.size; read++) {
       const id = ids[read] as string;
       const payload = payloads[read] as Payload;
-      if (matchesFilter(payload, filter)) {
+      if (doomed(id, payload)) {
         slots.delete(id);
+        removed.push(id);
         continue;
       }
       if (write !== read) {
@@ -136,11 +144,9 @@ class Collection {
       }
       write++;
     }
-    const removed = this.size - write;
     this.size = write;
     ids.length = write;
     payloads.length = write;
-    if (removed > 0) this.version++;
     return removed;
   }
 
@@ -174,9 +180,12 @@ class Collection {
 }
 
 // ---------------------------------------------------------------------------
-// File format: 32-byte header, count × dims float32 (little-endian), JSON metadata.
+// File format: segments, each a 32-byte header, count × dims float32 (little-endian,
+// unit vectors) and JSON metadata { ids, payloads, deleted? }.
 //   0 magic "WFVEC001" | 8 dims u32 | 12 count u32 | 16 metadata bytes u32 |
-//  20 crc32 of vectors + metadata u32 | 24 reserved
+//  20 crc32 of vectors + metadata u32 | 24 deleted ids u32 | 28 reserved
+// Within a segment the deletes apply before the upserts: an id deleted and upserted
+// again goes to the end, like a new one; an upsert of a kept id keeps its place.
 
 function corrupt(name: string, why: string): WayfinderError {
   return new WayfinderError(
@@ -200,50 +209,118 @@ function bytesToFloats(bytes: Buffer, count: number): Float32Array {
   return floats;
 }
 
-/** A consistent snapshot: later changes to the collection cannot tear the file being written. */
-function encode(c: Collection): Buffer[] {
-  const vectors = floatsToBytes(c.data.slice(0, c.size * c.dims));
+interface SegmentContent {
+  ids: string[];
+  payloads: Payload[];
+  /** count × dims unit vectors */
+  vectors: Float32Array;
+  deleted: string[];
+}
+
+function encodeSegment(dims: number, segment: SegmentContent): Buffer {
+  const vectors = floatsToBytes(segment.vectors.subarray(0, segment.ids.length * dims));
   const meta = Buffer.from(
-    JSON.stringify({ ids: c.ids.slice(0, c.size), payloads: c.payloads.slice(0, c.size) }),
+    JSON.stringify(
+      segment.deleted.length > 0
+        ? { ids: segment.ids, payloads: segment.payloads, deleted: segment.deleted }
+        : { ids: segment.ids, payloads: segment.payloads },
+    ),
     "utf8",
   );
   const header = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(header, 0);
-  header.writeUInt32LE(c.dims, 8);
-  header.writeUInt32LE(c.size, 12);
+  header.writeUInt32LE(dims, 8);
+  header.writeUInt32LE(segment.ids.length, 12);
   header.writeUInt32LE(meta.length, 16);
   header.writeUInt32LE(crc32(meta, crc32(vectors)), 20);
-  return [header, vectors, meta];
+  header.writeUInt32LE(segment.deleted.length, 24);
+  return Buffer.concat([header, vectors, meta]);
 }
 
-function decodeCollection(name: string, file: Buffer): Collection {
-  if (file.length < HEADER_BYTES || !file.subarray(0, 8).equals(MAGIC))
-    throw corrupt(name, "not a vector file");
-  const dims = file.readUInt32LE(8);
-  const count = file.readUInt32LE(12);
-  const metaBytes = file.readUInt32LE(16);
-  const vectorBytes = count * dims * 4;
-  if (dims < 1 || file.length !== HEADER_BYTES + vectorBytes + metaBytes) throw corrupt(name, "truncated");
-  const vectors = file.subarray(HEADER_BYTES, HEADER_BYTES + vectorBytes);
-  const meta = file.subarray(HEADER_BYTES + vectorBytes);
-  if (crc32(meta, crc32(vectors)) !== file.readUInt32LE(20)) throw corrupt(name, "checksum mismatch");
-  let parsed: { ids?: unknown; payloads?: unknown };
+interface SegmentHeader {
+  dims: number;
+  count: number;
+  deletes: number;
+  /** header + vectors + metadata */
+  bytes: number;
+}
+
+/** A segment header, or null when the bytes are not one. */
+function readHeader(header: Buffer): SegmentHeader | null {
+  if (header.length < HEADER_BYTES || !header.subarray(0, 8).equals(MAGIC)) return null;
+  const dims = header.readUInt32LE(8);
+  const count = header.readUInt32LE(12);
+  if (dims < 1) return null;
+  return {
+    dims,
+    count,
+    deletes: header.readUInt32LE(24),
+    bytes: HEADER_BYTES + count * dims * 4 + header.readUInt32LE(16),
+  };
+}
+
+/** The segment at `offset` of `file`, or null when it is incomplete, not a segment, or fails its checksum. */
+function decodeSegment(name: string, file: Buffer, offset: number, dims: number): SegmentContent | null {
+  if (offset + HEADER_BYTES > file.length) return null;
+  const header = readHeader(file.subarray(offset, offset + HEADER_BYTES));
+  if (!header || offset + header.bytes > file.length) return null;
+  if (header.dims !== dims) throw corrupt(name, "segments of different dimensions");
+  const vectorBytes = header.count * dims * 4;
+  const vectors = file.subarray(offset + HEADER_BYTES, offset + HEADER_BYTES + vectorBytes);
+  const meta = file.subarray(offset + HEADER_BYTES + vectorBytes, offset + header.bytes);
+  if (crc32(meta, crc32(vectors)) !== file.readUInt32LE(offset + 20)) return null;
+  let parsed: { ids?: unknown; payloads?: unknown; deleted?: unknown };
   try {
     parsed = JSON.parse(meta.toString("utf8")) as typeof parsed;
   } catch {
     throw corrupt(name, "bad metadata");
   }
   const { ids, payloads } = parsed;
-  if (!Array.isArray(ids) || !Array.isArray(payloads) || ids.length !== count || payloads.length !== count) {
+  const deleted = parsed.deleted ?? [];
+  if (
+    !Array.isArray(ids) ||
+    !Array.isArray(payloads) ||
+    !Array.isArray(deleted) ||
+    ids.length !== header.count ||
+    payloads.length !== header.count
+  ) {
     throw corrupt(name, "metadata does not match vectors");
   }
-  const c = new Collection(name, dims, 0);
-  c.data = bytesToFloats(vectors, count * dims);
-  c.ids = ids as string[];
-  c.payloads = payloads as Payload[];
-  c.size = count;
-  ids.forEach((id, slot) => c.slots.set(id as string, slot));
-  return c;
+  return {
+    ids: ids as string[],
+    payloads: payloads as Payload[],
+    vectors: bytesToFloats(vectors, header.count * dims),
+    deleted: deleted as string[],
+  };
+}
+
+/**
+ * Applies the segments in `bytes` to a collection; returns how many bytes of valid
+ * segments it applied. The last segment may be torn (a crash mid-append, or an append
+ * still being written) and is then left for later; anything else that does not read
+ * is damage. `first`: the bytes start the file, whose first segment must be whole.
+ */
+function applySegments(c: Collection, bytes: Buffer, first: boolean): number {
+  let at = 0;
+  while (at < bytes.length) {
+    const segment = decodeSegment(c.name, bytes, at, c.dims);
+    if (!segment) {
+      const header =
+        at + HEADER_BYTES <= bytes.length ? readHeader(bytes.subarray(at, at + HEADER_BYTES)) : null;
+      const last = !header || at + header.bytes >= bytes.length;
+      if (!(first && at === 0) && last) break;
+      if (at + HEADER_BYTES > bytes.length || (header && at + header.bytes > bytes.length))
+        throw corrupt(c.name, "truncated");
+      throw corrupt(c.name, header ? "checksum mismatch" : "not a vector file");
+    }
+    if (segment.deleted.length > 0) {
+      const doomed = new Set(segment.deleted);
+      c.removeWhere((id) => doomed.has(id));
+    }
+    segment.ids.forEach((id, i) => c.put(id, segment.vectors, i * c.dims, segment.payloads[i] as Payload));
+    at += HEADER_BYTES + segment.ids.length * c.dims * 4 + bytes.readUInt32LE(at + 16);
+  }
+  return at;
 }
 
 // ---------------------------------------------------------------------------
@@ -255,14 +332,43 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
 }
 
+/** A collection loaded for reading, and how far into which file it has read. */
+interface Loaded {
+  collection: Collection;
+  ino: number;
+  offset: number;
+}
+
+/** What a writer knows about a collection's file without loading it. */
+interface FileState {
+  dims: number;
+  ino: number;
+  /** end of the valid segments: where the next append goes */
+  end: number;
+  segments: number;
+  puts: number;
+  deletes: number;
+}
+
+/**
+ * Changes not yet appended, by id in the order they were first made: an upsert (unit
+ * vector and payload; `moved` when the id was deleted first, so it goes to the end) or
+ * a delete (null).
+ */
+type Pending = Map<string, { vector: Float32Array; payload: Payload; moved: boolean } | null>;
+
 export class EmbeddedVectorStore implements VectorStore {
   readonly kind = "embedded" as const;
   readonly dir: string;
   private readonly flushEvery: number;
   private readonly flushDelayMs: number | false;
   private readonly batchSize: number;
-  private readonly loaded = new Map<string, Collection>();
-  /** Per-collection queue for load, create, write and drop, so no two interleave on one file. */
+  private readonly loaded = new Map<string, Loaded>();
+  private readonly files = new Map<string, FileState>();
+  private readonly pending = new Map<string, Pending>();
+  /** Drops per collection, so a long upsert notices one between its steps. */
+  private readonly drops = new Map<string, number>();
+  /** Per-collection queue for load, create, append, compaction and drop, so no two interleave on one file. */
   private readonly locks = new Map<string, Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -295,32 +401,147 @@ export class EmbeddedVectorStore implements VectorStore {
     return run;
   }
 
-  /** Reads a collection from disk; the caller holds its lock. */
-  private async load(name: string): Promise<Collection | undefined> {
+  private unreadable(name: string, error: unknown): WayfinderError {
+    return new WayfinderError("unavailable:vector_store", `Could not read vector collection ${name}.`, {
+      cause: error,
+    });
+  }
+
+  /** Reads a whole collection from disk; the caller holds its lock. */
+  private async load(name: string): Promise<Loaded | undefined> {
     let file: Buffer;
+    let ino: number;
     try {
+      // The identity first: if a compaction replaces the file in between, the next read notices.
+      ino = (await fs.stat(this.fileOf(name))).ino;
       file = await fs.readFile(this.fileOf(name));
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw new WayfinderError("unavailable:vector_store", `Could not read vector collection ${name}.`, {
-        cause: error,
-      });
+      throw this.unreadable(name, error);
     }
-    const c = decodeCollection(name, file);
-    c.savedVersion = c.version;
-    c.savedSize = c.size;
-    this.loaded.set(name, c);
-    return c;
+    const header = readHeader(file.subarray(0, HEADER_BYTES));
+    if (!header) throw corrupt(name, file.length < HEADER_BYTES ? "truncated" : "not a vector file");
+    const collection = new Collection(name, header.dims, 0);
+    const offset = applySegments(collection, file, true);
+    // Changes of this process not yet appended stay visible to its own reads.
+    this.applyPending(collection, this.pending.get(name));
+    const loaded = { collection, ino, offset };
+    this.loaded.set(name, loaded);
+    return loaded;
+  }
+
+  private applyPending(c: Collection, pending: Pending | undefined): void {
+    if (!pending) return;
+    const doomed = new Set<string>();
+    for (const [id, change] of pending) if (!change || change.moved) doomed.add(id);
+    if (doomed.size > 0) c.removeWhere((id) => doomed.has(id));
+    for (const [id, change] of pending) if (change) c.put(id, change.vector, 0, change.payload);
+  }
+
+  /** Brings a loaded collection up to date with its file: appended segments, or a compacted file. */
+  private async refresh(name: string, loaded: Loaded): Promise<Loaded | undefined> {
+    let stat: { ino: number; size: number };
+    try {
+      stat = await fs.stat(this.fileOf(name));
+    } catch (error) {
+      if (isMissing(error)) {
+        this.loaded.delete(name);
+        return undefined;
+      }
+      throw this.unreadable(name, error);
+    }
+    if (stat.ino !== loaded.ino || stat.size < loaded.offset) return this.load(name);
+    if (stat.size === loaded.offset) return loaded;
+    let tail: Buffer;
+    try {
+      const handle = await fs.open(this.fileOf(name), "r");
+      try {
+        tail = Buffer.alloc(stat.size - loaded.offset);
+        await handle.read(tail, 0, tail.length, loaded.offset);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw this.unreadable(name, error);
+    }
+    loaded.offset += applySegments(loaded.collection, tail, false);
+    return loaded;
   }
 
   private async get(name: string): Promise<Collection> {
     this.assertOpen();
     assertCollectionName(name);
-    const c =
-      this.loaded.get(name) ??
-      (await this.withLock(name, async () => this.loaded.get(name) ?? this.load(name)));
-    if (!c) throw collectionNotFound(name);
-    return c;
+    const loaded = await this.withLock(name, async () => {
+      const current = this.loaded.get(name);
+      return current ? this.refresh(name, current) : this.load(name);
+    });
+    if (!loaded) throw collectionNotFound(name);
+    return loaded.collection;
+  }
+
+  /**
+   * What a writer needs to know about a collection's file, from its segment headers;
+   * read again when the file is not as this process left it (another process wrote it
+   * since). The caller holds its lock.
+   */
+  private async fileState(name: string): Promise<FileState | undefined> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.fileOf(name), "r");
+    } catch (error) {
+      this.files.delete(name);
+      if (isMissing(error)) return undefined;
+      throw this.unreadable(name, error);
+    }
+    try {
+      const { size, ino } = await handle.stat();
+      const known = this.files.get(name);
+      if (known && known.ino === ino && known.end === size) return known;
+      const header = Buffer.alloc(HEADER_BYTES);
+      let state: FileState | undefined;
+      let at = 0;
+      let last: { at: number; header: SegmentHeader } | null = null;
+      while (at + HEADER_BYTES <= size) {
+        await handle.read(header, 0, HEADER_BYTES, at);
+        const h = readHeader(header);
+        if (!h || at + h.bytes > size) break; // a torn append
+        if (state && h.dims !== state.dims) throw corrupt(name, "segments of different dimensions");
+        state ??= { dims: h.dims, ino, end: 0, segments: 0, puts: 0, deletes: 0 };
+        last = { at, header: h };
+        state.segments++;
+        state.puts += h.count;
+        state.deletes += h.deletes;
+        at += h.bytes;
+        state.end = at;
+      }
+      if (!state || !last) throw corrupt(name, "truncated");
+      // The last complete segment may still be a torn append: check its bytes, drop it if so.
+      if (last.at > 0) {
+        const bytes = Buffer.alloc(last.header.bytes);
+        await handle.read(bytes, 0, bytes.length, last.at);
+        if (!decodeSegment(name, bytes, 0, state.dims)) {
+          state.end = last.at;
+          state.segments--;
+          state.puts -= last.header.count;
+          state.deletes -= last.header.deletes;
+        }
+      }
+      this.files.set(name, state);
+      return state;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Dimensions of an existing collection, without loading it. */
+  private async dimensionsOf(name: string): Promise<number> {
+    this.assertOpen();
+    assertCollectionName(name);
+    const loaded = this.loaded.get(name);
+    if (loaded) return loaded.collection.dims;
+    const state = await this.withLock(name, () => this.fileState(name));
+    if (!state) throw collectionNotFound(name);
+    return state.dims;
   }
 
   async ensureCollection(name: string, dimensions: number): Promise<void> {
@@ -328,41 +549,55 @@ export class EmbeddedVectorStore implements VectorStore {
     assertCollectionName(name);
     assertDimensions(dimensions);
     await this.withLock(name, async () => {
-      const existing = this.loaded.get(name) ?? (await this.load(name));
-      if (existing) {
-        if (existing.dims !== dimensions) {
+      const existing = this.loaded.get(name)?.collection.dims ?? (await this.fileState(name))?.dims;
+      if (existing !== undefined) {
+        if (existing !== dimensions) {
           throw new WayfinderError(
             "conflict:vector_dimensions",
-            `Collection ${name} exists with ${existing.dims}-dimensional vectors, not ${dimensions}.`,
+            `Collection ${name} exists with ${existing}-dimensional vectors, not ${dimensions}.`,
           );
         }
         return;
       }
-      const c = new Collection(name, dimensions);
       // Written at once, so the collection exists on disk (and in listCollections) like a Qdrant one.
-      await this.write(c);
-      this.loaded.set(name, c);
+      const empty = new Collection(name, dimensions, 0);
+      await this.replaceFile(empty);
     });
   }
 
   async upsert(name: string, items: VectorItem[]): Promise<void> {
-    const c = await this.get(name);
+    const dims = await this.dimensionsOf(name);
     for (const item of items) {
-      if (item.vector.length !== c.dims) throw dimensionMismatch(name, c.dims, item.vector.length);
+      if (item.vector.length !== dims) throw dimensionMismatch(name, dims, item.vector.length);
       if (!Number.isFinite(squaredNorm(item.vector))) {
         throw new WayfinderError("bad_request:vector_values", `Vector ${item.id} has non-finite values.`);
       }
     }
+    const drops = this.drops.get(name) ?? 0;
     for (let start = 0; start < items.length; start += this.batchSize) {
       if (start > 0) {
         await yieldToEventLoop();
-        if (this.loaded.get(name) !== c) throw collectionNotFound(name);
+        if ((this.drops.get(name) ?? 0) !== drops) throw collectionNotFound(name);
       }
+      const pending = this.pendingOf(name);
+      const loaded = this.loaded.get(name);
       const end = Math.min(items.length, start + this.batchSize);
-      for (let i = start; i < end; i++) c.put(items[i] as VectorItem);
-      c.changedSinceSave += end - start;
+      for (let i = start; i < end; i++) {
+        const item = items[i] as VectorItem;
+        const vector = normalized(item.vector);
+        const payload = { ...item.payload };
+        const earlier = pending.get(item.id);
+        if (earlier === null) {
+          // Deleted in this batch of changes: back at the end, as a new one.
+          pending.delete(item.id);
+          pending.set(item.id, { vector, payload, moved: true });
+        } else {
+          pending.set(item.id, { vector, payload, moved: earlier?.moved ?? false });
+        }
+        loaded?.collection.put(item.id, vector, 0, payload);
+      }
     }
-    await this.afterChange(c);
+    await this.afterChange(name);
   }
 
   async search(name: string, vector: Float32Array, k: number, filter?: PayloadFilter): Promise<VectorHit[]> {
@@ -375,21 +610,28 @@ export class EmbeddedVectorStore implements VectorStore {
     const sum = squaredNorm(vector);
     // A zero query (a question of stopwords only) points nowhere: nothing is near it.
     if (sum === 0 || !Number.isFinite(sum)) return [];
-    const query = new Float32Array(vector.length);
-    const scale = 1 / Math.sqrt(sum);
-    for (let i = 0; i < vector.length; i++) query[i] = (vector[i] as number) * scale;
-    return c.search(query, k, filter && Object.keys(filter).length > 0 ? filter : undefined);
+    return c.search(normalized(vector), k, filter && Object.keys(filter).length > 0 ? filter : undefined);
+  }
+
+  async delete(name: string, ids: string[]): Promise<void> {
+    await this.dimensionsOf(name);
+    if (ids.length === 0) return;
+    const pending = this.pendingOf(name);
+    const doomed = new Set(ids);
+    for (const id of doomed) {
+      pending.delete(id);
+      pending.set(id, null);
+    }
+    this.loaded.get(name)?.collection.removeWhere((id) => doomed.has(id));
+    await this.afterChange(name);
   }
 
   async deleteWhere(name: string, filter: PayloadFilter): Promise<number> {
     assertFilter(filter);
     const c = await this.get(name);
-    const removed = c.removeWhere(filter);
-    if (removed > 0) {
-      c.changedSinceSave += removed;
-      await this.afterChange(c);
-    }
-    return removed;
+    const matching = c.ids.filter((id, slot) => matchesFilter(c.payloads[slot] as Payload, filter));
+    await this.delete(name, matching);
+    return matching.length;
   }
 
   async count(name: string): Promise<number> {
@@ -413,6 +655,9 @@ export class EmbeddedVectorStore implements VectorStore {
     assertCollectionName(name);
     await this.withLock(name, async () => {
       this.loaded.delete(name);
+      this.files.delete(name);
+      this.pending.delete(name);
+      this.drops.set(name, (this.drops.get(name) ?? 0) + 1);
       await fs.rm(this.fileOf(name), { force: true });
       // Temp files a crashed writer left behind for this collection.
       const prefix = `${name}${EXTENSION}.tmp-`;
@@ -427,7 +672,7 @@ export class EmbeddedVectorStore implements VectorStore {
 
   async listCollections(): Promise<string[]> {
     this.assertOpen();
-    const names = new Set(this.loaded.keys());
+    const names = new Set<string>();
     let entries: string[] = [];
     try {
       entries = await fs.readdir(this.dir);
@@ -447,8 +692,7 @@ export class EmbeddedVectorStore implements VectorStore {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    const dirty = [...this.loaded.values()].filter((c) => c.version !== c.savedVersion);
-    await Promise.all(dirty.map((c) => this.flushCollection(c)));
+    await Promise.all([...this.pending.keys()].map((name) => this.flushCollection(name)));
   }
 
   async close(): Promise<void> {
@@ -456,17 +700,21 @@ export class EmbeddedVectorStore implements VectorStore {
     this.closed = true;
     await this.flush();
     this.loaded.clear();
+    this.files.clear();
   }
 
-  private async afterChange(c: Collection): Promise<void> {
-    if (c.changedSinceSave >= Math.max(this.flushEvery, c.savedSize)) {
-      await this.flushCollection(c);
-    } else {
-      this.scheduleFlush();
-    }
+  private pendingOf(name: string): Pending {
+    let pending = this.pending.get(name);
+    if (!pending) this.pending.set(name, (pending = new Map()));
+    return pending;
   }
 
-  /** Debounced: restarts on every change, so a busy indexer is not slowed by rewrites. */
+  private async afterChange(name: string): Promise<void> {
+    if ((this.pending.get(name)?.size ?? 0) >= this.flushEvery) await this.flushCollection(name);
+    else this.scheduleFlush();
+  }
+
+  /** Debounced: restarts on every change, so a busy indexer is not slowed by appends. */
   private scheduleFlush(): void {
     if (this.flushDelayMs === false) return;
     if (this.timer) {
@@ -476,40 +724,118 @@ export class EmbeddedVectorStore implements VectorStore {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flush().catch((error: unknown) => {
-        // Nothing awaits a background write; the data stays dirty and the next flush retries.
+        // Nothing awaits a background write; the changes stay pending and the next flush retries.
         console.error("[wayfinder] background vector store write failed", error);
       });
     }, this.flushDelayMs);
     this.timer.unref();
   }
 
-  private flushCollection(c: Collection): Promise<void> {
-    return this.withLock(c.name, async () => {
-      if (this.loaded.get(c.name) !== c || c.version === c.savedVersion) return;
-      const version = c.version;
-      const size = c.size;
-      const changed = c.changedSinceSave;
-      await this.write(c);
-      c.savedVersion = version;
-      c.savedSize = size;
-      c.changedSinceSave -= changed;
+  /** Appends a collection's pending changes as one segment, then compacts the file if it is mostly dead records. */
+  private flushCollection(name: string): Promise<void> {
+    return this.withLock(name, async () => {
+      const pending = this.pending.get(name);
+      if (!pending || pending.size === 0) return;
+      const state = await this.fileState(name);
+      if (!state) {
+        this.pending.delete(name); // dropped meanwhile
+        return;
+      }
+      // Changes made while this segment is written queue up behind it.
+      this.pending.delete(name);
+      const segment: SegmentContent = {
+        ids: [],
+        payloads: [],
+        vectors: new Float32Array(pending.size * state.dims),
+        deleted: [],
+      };
+      for (const [id, change] of pending) {
+        if (!change || change.moved) segment.deleted.push(id);
+        if (!change) continue;
+        segment.vectors.set(change.vector, segment.ids.length * state.dims);
+        segment.ids.push(id);
+        segment.payloads.push(change.payload);
+      }
+      const bytes = encodeSegment(state.dims, segment);
+      try {
+        await this.append(name, state, bytes);
+      } catch (error) {
+        // Still pending, and older than anything queued meanwhile.
+        const merged: Pending = new Map(pending);
+        for (const [id, change] of this.pending.get(name) ?? []) {
+          merged.delete(id);
+          merged.set(id, change);
+        }
+        this.pending.set(name, merged);
+        throw error;
+      }
+      const loaded = this.loaded.get(name);
+      const caughtUp = loaded !== undefined && loaded.ino === state.ino && loaded.offset === state.end;
+      state.end += bytes.length;
+      state.segments++;
+      state.puts += segment.ids.length;
+      state.deletes += segment.deleted.length;
+      if (caughtUp && loaded) loaded.offset = state.end;
+      if ((state.deletes > 0 && state.deletes * 2 >= state.puts) || state.segments > MAX_SEGMENTS) {
+        await this.compact(name);
+      }
     });
   }
 
+  /** Writes `bytes` at the end of the valid segments (over a torn append, if any), then fsyncs. */
+  private async append(name: string, state: FileState, bytes: Buffer): Promise<void> {
+    let handle: fs.FileHandle | undefined;
+    try {
+      handle = await fs.open(this.fileOf(name), fsConstants.O_RDWR);
+      const { size, ino } = await handle.stat();
+      if (ino !== state.ino) throw new Error("the collection file was replaced by another writer");
+      if (size !== state.end) await handle.truncate(state.end);
+      for (let offset = 0; offset < bytes.length;) {
+        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, state.end + offset);
+        offset += bytesWritten;
+      }
+      await handle.sync();
+    } catch (error) {
+      // Whatever part was written is a torn segment: cut it off, the changes stay pending.
+      await handle?.truncate(state.end).catch(() => undefined);
+      throw new WayfinderError("unavailable:vector_store", `Could not write vector collection ${name}.`, {
+        cause: error,
+      });
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Rewrites a collection as one segment of its live vectors; the caller holds its lock.
+   * Changes still pending are in it too, and get appended again later (harmless: the
+   * same upsert or delete).
+   */
+  private async compact(name: string): Promise<void> {
+    const known = this.loaded.get(name);
+    const current = known ? await this.refresh(name, known) : await this.load(name);
+    if (!current) return;
+    await this.replaceFile(current.collection);
+    if (!known) this.loaded.delete(name); // a writer does not keep what it never read
+  }
+
   /** Temp file, fsync, rename: readers and crashes see the old file or the new one, never half. */
-  private async write(c: Collection): Promise<void> {
-    const parts = encode(c);
+  private async replaceFile(c: Collection): Promise<void> {
+    const bytes = encodeSegment(c.dims, {
+      ids: c.ids.slice(0, c.size),
+      payloads: c.payloads.slice(0, c.size),
+      vectors: c.data,
+      deleted: [],
+    });
     const target = this.fileOf(c.name);
     const temp = `${target}.tmp-${process.pid}-${++this.tempCounter}`;
     let handle: fs.FileHandle | undefined;
     try {
       await fs.mkdir(this.dir, { recursive: true });
       handle = await fs.open(temp, "w");
-      for (const part of parts) {
-        for (let offset = 0; offset < part.length;) {
-          const { bytesWritten } = await handle.write(part, offset, part.length - offset);
-          offset += bytesWritten;
-        }
+      for (let offset = 0; offset < bytes.length;) {
+        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+        offset += bytesWritten;
       }
       await handle.sync();
       await handle.close();
@@ -528,6 +854,20 @@ export class EmbeddedVectorStore implements VectorStore {
       await dir.sync().finally(() => dir.close());
     } catch {
       // best effort
+    }
+    const { ino } = await fs.stat(target);
+    this.files.set(c.name, {
+      dims: c.dims,
+      ino,
+      end: bytes.length,
+      segments: 1,
+      puts: c.size,
+      deletes: 0,
+    });
+    const loaded = this.loaded.get(c.name);
+    if (loaded) {
+      loaded.ino = ino;
+      loaded.offset = bytes.length;
     }
   }
 }

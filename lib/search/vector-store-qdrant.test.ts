@@ -188,6 +188,16 @@ describe("QdrantVectorStore (fake client)", () => {
     expect(calls.find((c) => c.method === "delete")?.args[1]).toEqual({ wait: true, filter });
   });
 
+  it("deletes points by id, in batches", async () => {
+    const { client, calls } = fakeClient();
+    await new QdrantVectorStore({ client, batchSize: 2 }).delete("c", ["a", "b", "c"]);
+    const deletes = calls.filter((c) => c.method === "delete").map((c) => c.args[1]);
+    expect(deletes).toEqual([
+      { wait: true, points: [pointIdFor("a"), pointIdFor("b")] },
+      { wait: true, points: [pointIdFor("c")] },
+    ]);
+  });
+
   it("skips the delete when nothing matches", async () => {
     const { client, calls } = fakeClient({ count: () => ({ count: 0 }) });
     expect(await new QdrantVectorStore({ client }).deleteWhere("c", { path: "x" })).toBe(0);

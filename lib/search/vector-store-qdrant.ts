@@ -254,6 +254,14 @@ export class QdrantVectorStore implements VectorStore {
     return count;
   }
 
+  async delete(name: string, ids: string[]): Promise<void> {
+    assertCollectionName(name);
+    for (let i = 0; i < ids.length; i += this.batchSize) {
+      const points = ids.slice(i, i + this.batchSize).map(pointIdFor);
+      await this.call(name, "delete", () => this.client.delete(name, { wait: true, points }));
+    }
+  }
+
   async count(name: string): Promise<number> {
     assertCollectionName(name);
     const { count } = await this.call(name, "count", () => this.client.count(name, { exact: true }));

@@ -1,8 +1,9 @@
 /**
  * One interface over the two vector backends: an embedded store (exact cosine
- * search, files under WAYFINDER_HOME) and Qdrant for scale-out. Collections are
- * per repository index generation (`repo_<id>__gen_<id>`), so a new generation is
- * filled beside the old one and the old one is dropped after the flip.
+ * search, files under WAYFINDER_HOME) and Qdrant for scale-out. A repository's chunk
+ * embeddings live in one collection (`repo_<id>`), keyed by chunk id and shared by its
+ * generations like the chunk rows: a build adds the vectors of the chunks it wrote and
+ * garbage collection deletes those of the chunks it deleted.
  */
 import { WayfinderError } from "../errors.ts";
 import { EmbeddedVectorStore } from "./vector-store-embedded.ts";
@@ -36,6 +37,8 @@ export interface VectorStore {
   search(name: string, vector: Float32Array, k: number, filter?: PayloadFilter): Promise<VectorHit[]>;
   /** Returns how many items were deleted. */
   deleteWhere(name: string, filter: PayloadFilter): Promise<number>;
+  /** Deletes items by id; missing ids are ignored. */
+  delete(name: string, ids: string[]): Promise<void>;
   count(name: string): Promise<number>;
   /** Stored vectors by id (missing ids are absent from the map); lets a new generation reuse embeddings. */
   getVectors(name: string, ids: string[]): Promise<Map<string, Float32Array>>;

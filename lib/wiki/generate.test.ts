@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
+import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { getWikiPage } from "../db/wiki-store.ts";
 import { indexRepository } from "../indexer/build.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
@@ -70,7 +71,7 @@ type PageState = Map<string, { inputHash: string; updatedAt: number }>;
 
 async function pages(generationId: string): Promise<PageState> {
   const client = await db();
-  const rows = await client.wikiPage.findMany({ where: { generationId } });
+  const rows = await client.wikiPage.findMany({ where: visibleIn(await snapshotOf(generationId)) });
   return new Map(rows.map((r) => [r.slug, { inputHash: r.inputHash, updatedAt: r.updatedAt.getTime() }]));
 }
 

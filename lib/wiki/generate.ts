@@ -15,19 +15,18 @@
  * - the overview depends on the README, languages, entry points and module graph.
  * Folder pages and the overview are cheap to hash, so they are hashed every build. File
  * pages are hashed only where something can have changed: changed files and the files
- * at either end of an edge that differs from the previous generation (the resolver
- * says which sources it re-resolved; their old and new edges are compared here).
- * Everything else is copied without loading its inputs, which keeps a one-file
- * re-index cheap.
+ * at either end of an edge that differs from the previous generation (only edge rows
+ * the build inserted or closed can). Everything else is kept — shared with the
+ * previous generation — without loading its inputs, which keeps a one-file re-index
+ * cheap.
  */
 import "server-only";
 import { createHash } from "node:crypto";
 import { getFileContent } from "../db/index-store.ts";
 import {
   changedEdges,
-  copyWikiPages,
   insertFindings,
-  insertWikiPages,
+  replaceWikiPages,
   loadCallsTouching,
   loadEntryPointCandidates,
   loadImportEdges,
@@ -62,10 +61,6 @@ export const WIKI_FORMAT_VERSION = 1;
 export interface WikiChanges {
   changedPaths: string[];
   removedPaths: string[];
-  /** symbols outside changed files whose edges were re-resolved (every other edge was copied) */
-  redoSources: string[];
-  /** every import edge was re-resolved (files were added or removed) */
-  allImports: boolean;
 }
 
 export interface WikiBuildInput {
@@ -142,9 +137,7 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
   const oldBySlug = new Map(previousPages.map((p) => [p.slug, p]));
 
   const diff =
-    comparable && input.changes && input.previous
-      ? await edgeDiff(input.previous.id, generationId, input.changes)
-      : null;
+    comparable && input.changes && input.previous ? await edgeDiff(input.previous.id, generationId) : null;
   const codeFiles = files.filter((f) => f.kind === "code");
   const codePaths = new Set(codeFiles.map((f) => f.path));
 
@@ -203,13 +196,7 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
   }
 
-  if (input.previous && copy.length)
-    await copyWikiPages(
-      input.previous.id,
-      generationId,
-      copy.flatMap((slug) => oldBySlug.get(slug) ?? []),
-    );
-  await insertWikiPages(generationId, drafts);
+  await replaceWikiPages(generationId, copy, drafts);
 
   const findings = await computeFindings({
     generationId,
@@ -230,21 +217,12 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
   };
 }
 
-/**
- * Which resolved call and import edges differ from the previous generation. Only the
- * sources the resolver re-resolved can differ (every other edge was copied), so the
- * comparison is limited to them.
- */
+/** Which resolved call and import edges differ from the previous generation, and the files at their ends. */
 async function edgeDiff(
   previousGenerationId: string,
   generationId: string,
-  changes: WikiChanges,
 ): Promise<{ paths: Set<string>; callsChanged: boolean }> {
-  const changed = await changedEdges(previousGenerationId, generationId, {
-    paths: [...changes.changedPaths, ...changes.removedPaths],
-    sourceIds: changes.redoSources,
-    allImports: changes.allImports,
-  });
+  const changed = await changedEdges(previousGenerationId, generationId);
   const paths = new Set<string>();
   for (const e of changed) {
     paths.add(e.srcPath);
