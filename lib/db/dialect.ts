@@ -241,7 +241,9 @@ export interface FtsSearchOptions {
  * tsvector (title A, path B, searchText C) ranked by ts_rank with the same weights,
  * scaled to ts_rank's 0..1 (0.5, 0.75, 1). No length normalisation: without BM25's
  * IDF, dividing by length lifted one-line chunks that mention a common word above the
- * code that answers (the golden-question tests show it). Null when nothing is searchable.
+ * code that answers (the golden-question tests show it). Equal scores are ordered by
+ * location, not by row id: which rows are shared depends on the build history, and
+ * the order must not. Null when nothing is searchable.
  */
 export function ftsSearchQuery(
   snapshot: Snapshot,
@@ -268,7 +270,7 @@ export function ftsSearchQuery(
       sql: `SELECT ${columns}, ts_rank('{0, 0.5, 0.75, 1.0}', c."searchVector", q.query, 0) AS score
        FROM "Chunk" c, to_tsquery('simple', ?) AS q(query)
       WHERE c."searchVector" @@ q.query AND ${visible}${filter}
-      ORDER BY score DESC, c.id
+      ORDER BY score DESC, c.path, c."startLine", c.id
       LIMIT ?`,
       params: [tsquery, ...visibleParams, ...filterParams, options.limit],
     };
@@ -280,7 +282,7 @@ export function ftsSearchQuery(
             -bm25("${table}", 2.0, 1.5, 1.0) AS score
        FROM "${table}" JOIN "Chunk" c ON c.id = "${table}".rowid
       WHERE "${table}" MATCH ? AND ${visible}${filter}
-      ORDER BY bm25("${table}", 2.0, 1.5, 1.0)
+      ORDER BY bm25("${table}", 2.0, 1.5, 1.0), c.path, c."startLine", c.id
       LIMIT ?`,
     params: [match, ...visibleParams, ...filterParams, options.limit],
   };
