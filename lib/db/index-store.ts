@@ -1024,49 +1024,103 @@ async function updateAllFanCounts(client: Db, s: Snapshot): Promise<void> {
 
 // ------------------------------------------------------------------- reading
 
-export interface ResolverRows {
-  symbols: {
-    qualifiedId: string;
-    path: string;
-    name: string;
-    qualifiedName: string;
-    kind: string;
-    parentId: string | null;
-    language: string;
-    bases: string;
-    calls: string;
-    startLine: number;
-  }[];
-  files: { path: string; language: string; imports: string; kind: string }[];
+/** A symbol as call resolution reads it (JSON arrays as stored). */
+export interface ResolverSymbolRow {
+  id: number;
+  qualifiedId: string;
+  path: string;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  parentId: string | null;
+  language: string;
+  bases: string;
+  startLine: number;
 }
 
-/** Everything call resolution needs about a generation, without source text. */
-export async function loadResolverRows(generationId: string): Promise<ResolverRows> {
+const RESOLVER_SYMBOL_SELECT = {
+  id: true,
+  qualifiedId: true,
+  path: true,
+  name: true,
+  qualifiedName: true,
+  kind: true,
+  parentId: true,
+  language: true,
+  bases: true,
+  startLine: true,
+} as const;
+
+/** Every symbol of a generation as resolution reads it, without calls (id order). */
+export async function resolverSymbols(generationId: string): Promise<ResolverSymbolRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const [symbols, files] = await Promise.all([
-    client.symbol.findMany({
-      where: visibleIn(snapshot),
-      select: {
-        qualifiedId: true,
-        path: true,
-        name: true,
-        qualifiedName: true,
-        kind: true,
-        parentId: true,
-        language: true,
-        bases: true,
-        calls: true,
-        startLine: true,
-      },
-      orderBy: { id: "asc" },
-    }),
-    client.file.findMany({
-      where: visibleIn(snapshot),
-      select: { path: true, language: true, imports: true, kind: true },
-      orderBy: { id: "asc" },
-    }),
-  ]);
-  return { symbols, files };
+  return client.symbol.findMany({
+    where: visibleIn(snapshot),
+    select: RESOLVER_SYMBOL_SELECT,
+    orderBy: { id: "asc" },
+  });
+}
+
+/** Symbols of a generation with these names, or in these files (with their calls). */
+export async function resolverSymbolsWhere(
+  generationId: string,
+  filter: { names: string[] } | { paths: string[] },
+): Promise<(ResolverSymbolRow & { calls: string })[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const [column, values] =
+    "names" in filter ? (["name", filter.names] as const) : (["path", filter.paths] as const);
+  const out: (ResolverSymbolRow & { calls: string })[] = [];
+  for (const batch of chunks([...new Set(values)], 500)) {
+    out.push(
+      ...(await client.symbol.findMany({
+        where: { ...visibleIn(snapshot), [column]: { in: batch } },
+        select: { ...RESOLVER_SYMBOL_SELECT, calls: true },
+        orderBy: { id: "asc" },
+      })),
+    );
+  }
+  return out;
+}
+
+/** The calls of a generation's symbols, a page at a time in id order (after `afterId`). */
+export async function symbolCallsPage(
+  generationId: string,
+  afterId: number,
+  take: number,
+): Promise<{ id: number; calls: string }[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.symbol.findMany({
+    where: { ...visibleIn(snapshot), id: { gt: afterId } },
+    select: { id: true, calls: true },
+    orderBy: { id: "asc" },
+    take,
+  });
+}
+
+/** A generation's code files: path, language and name filter (path order). */
+export async function codeFiles(
+  generationId: string,
+): Promise<{ path: string; language: string; callNames: string }[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.file.findMany({
+    where: { ...visibleIn(snapshot), kind: "code" },
+    select: { path: true, language: true, callNames: true },
+  });
+  return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The extracted imports (JSON) of some of a generation's files. */
+export async function fileImports(generationId: string, paths: string[]): Promise<Map<string, string>> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const out = new Map<string, string>();
+  for (const batch of chunks([...new Set(paths)], 500)) {
+    const rows = await client.file.findMany({
+      where: { ...visibleIn(snapshot), path: { in: batch } },
+      select: { path: true, imports: true },
+    });
+    for (const r of rows) out.set(r.path, r.imports);
+  }
+  return out;
 }
 
 export async function listFiles(generationId: string) {
@@ -1124,19 +1178,68 @@ export async function collectBlobs(): Promise<number> {
   );
 }
 
-/** Distinct symbol names defined in the given files of a generation. */
-export async function symbolNamesInPaths(generationId: string, paths: string[]): Promise<Set<string>> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const names = new Set<string>();
-  for (const batch of chunks(paths, 500)) {
-    const rows = await client.symbol.findMany({
-      where: { ...visibleIn(snapshot), path: { in: batch } },
-      select: { name: true },
-      distinct: ["name"],
-    });
-    for (const r of rows) names.add(r.name);
+/**
+ * Gives the query planners row statistics, after a build that wrote a repository's
+ * rows anew. Without them SQLite may read a generation through a range index
+ * (`toGeneration`, which nearly every row shares) instead of the name or path index a
+ * lookup needs. SQLite samples at most a thousand rows per index, so this stays cheap.
+ */
+export async function analyzeIndexTables(): Promise<void> {
+  const client = await db();
+  if (isPostgres()) {
+    await client.$executeRawUnsafe(`ANALYZE "File", "Symbol", "Edge", "Chunk", "WikiPage"`);
+    return;
   }
-  return names;
+  await client.$queryRawUnsafe(`PRAGMA analysis_limit = 1000`);
+  await client.$executeRawUnsafe(`ANALYZE`);
+}
+
+/** Rows a generation reads: its files, symbols, edges (and call edges) and chunks. */
+export interface RowCounts {
+  files: number;
+  symbols: number;
+  edges: number;
+  callEdges: number;
+  chunks: number;
+}
+
+/**
+ * What the building generation reads, counted from what it changed: the rows the
+ * generation it was built from read (`previous`, from that generation's stats), plus
+ * the rows this build inserted, minus those it closed. Without `previous` (a build that
+ * started empty) the inserted rows are all there is.
+ */
+export async function countRows(generationId: string, previous: RowCounts | null): Promise<RowCounts> {
+  const [client, s] = await Promise.all([db(), snapshotOf(generationId)]);
+  const delta = async (table: "File" | "Symbol" | "Edge" | "Chunk", callsOnly = false) => {
+    const kind = callsOnly ? ` AND kind = 'calls'` : "";
+    const [row] = await queryRaw<{ added: number; closed: number }[]>(
+      client,
+      `SELECT (SELECT count(*) FROM "${table}" WHERE "repositoryId" = ? AND "fromGeneration" = ?${kind}) AS added,
+              (SELECT count(*) FROM "${table}" WHERE "repositoryId" = ? AND "toGeneration" = ?${kind}) AS closed`,
+      s.repositoryId,
+      s.number,
+      s.repositoryId,
+      s.number,
+    );
+    return { added: Number(row?.added ?? 0), closed: Number(row?.closed ?? 0) };
+  };
+  const [files, symbols, edges, callEdges, chunkRows] = await Promise.all([
+    delta("File"),
+    delta("Symbol"),
+    delta("Edge"),
+    delta("Edge", true),
+    delta("Chunk"),
+  ]);
+  const count = (d: { added: number; closed: number }, before: number | undefined) =>
+    previous ? (before ?? 0) + d.added - d.closed : d.added;
+  return {
+    files: count(files, previous?.files),
+    symbols: count(symbols, previous?.symbols),
+    edges: count(edges, previous?.edges),
+    callEdges: count(callEdges, previous?.callEdges),
+    chunks: count(chunkRows, previous?.chunks),
+  };
 }
 
 /** Ids of the chunks a generation reads, in id order. */
@@ -1170,15 +1273,4 @@ export async function chunkTexts(ids: number[]) {
     select: { id: true, title: true, text: true, path: true, kind: true, symbolId: true },
     orderBy: { id: "asc" },
   });
-}
-
-/** Edge totals of a generation: all edges and call edges. */
-export async function edgeTotals(generationId: string): Promise<{ edges: number; callEdges: number }> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const where = visibleIn(snapshot);
-  const [edges, callEdges] = await Promise.all([
-    client.edge.count({ where }),
-    client.edge.count({ where: { ...where, kind: "calls" } }),
-  ]);
-  return { edges, callEdges };
 }

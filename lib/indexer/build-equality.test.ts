@@ -91,7 +91,7 @@ const TREE = {
 };
 
 /** Edits applied one after the other; after each, incremental and full builds must agree. */
-const EDITS: { what: string; apply: (root: string) => void }[] = [
+const EDITS: { what: string; apply: (root: string) => void; reresolves?: "none" | "some" }[] = [
   {
     what: "a function renamed: its callers lose the edge, a bare-name call finds the new one",
     apply: (root) =>
@@ -121,6 +121,25 @@ const EDITS: { what: string; apply: (root: string) => void }[] = [
       t.write(root, "pkg/core.py", TREE["pkg/core.py"].replace("return self.check(item)", "return item"));
       t.write(root, "web/cart.ts", TREE["web/cart.ts"].replace("return 1;", "return formatPrice(2).length;"));
     },
+  },
+  {
+    what: "a package re-exports another name: importers of the old one resolve elsewhere",
+    apply: (root) =>
+      t.write(root, "pkg/__init__.py", lines('"""The package."""', "from .core import combine, Base")),
+    reresolves: "some",
+  },
+  {
+    what: "only function bodies changed in the module everything calls",
+    apply: (root) =>
+      t.write(
+        root,
+        "pkg/core.py",
+        TREE["pkg/core.py"]
+          .replace("return self.check(item)", "return item")
+          .replace("        return item\n\n\ndef", "        return [item]\n\n\ndef")
+          .replace("return a + b", "return b + a"),
+      ),
+    reresolves: "none",
   },
 ];
 
@@ -194,6 +213,8 @@ describe("incremental and full builds", () => {
       edit.apply(root);
       const incremental = (await indexRepository(root, { wikiModel: null })).stats;
       expect(incremental.parsedFiles, edit.what).toBeLessThan(incremental.files);
+      if (edit.reresolves === "none") expect(incremental.reresolvedSymbols, edit.what).toBe(0);
+      if (edit.reresolves === "some") expect(incremental.reresolvedSymbols, edit.what).toBeGreaterThan(0);
       await forceFullRebuild(incremental.generationId);
       const full = (await indexRepository(root, { wikiModel: null })).stats;
       expect(full.parsedFiles, edit.what).toBe(full.files);

@@ -12,16 +12,16 @@ import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 import {
   activateGeneration,
+  analyzeIndexTables,
   closeAllRows,
   closeFileRows,
   collectBlobs,
   collectGarbage,
   createRepository,
+  countRows,
   discardFailedBuilds,
-  edgeTotals,
   failGeneration,
   findRepository,
-  generationCounts,
   getGeneration,
   insertParsedFiles,
   listFiles,
@@ -30,6 +30,7 @@ import {
   updateFanCounts,
   type GenerationRow,
   type RepositoryRow,
+  type RowCounts,
 } from "../db/index-store.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
 import { parseFile, type ParsedFile } from "./parse-file.ts";
@@ -70,6 +71,8 @@ export interface BuildStats {
   /** edges this build resolved and wrote, and edges shared unchanged with the previous generation */
   resolvedEdges: number;
   sharedEdges: number;
+  /** symbols outside the changed files that an incremental build re-resolved */
+  reresolvedSymbols: number;
   chunks: number;
   /** chunks embedded in this build, and chunks whose vectors the previous generation already had */
   embeddedChunks: number;
@@ -217,11 +220,13 @@ export async function buildGeneration(
       for (const p of batch) parseErrors += p.file.parseErrors;
       await insertParsedFiles(generation.id, batch);
     }
+    // Rows written anew: the planners' statistics would describe another repository.
+    if (!incremental) await analyzeIndexTables();
     await phaseDone("parsing");
 
     progress.phase = "resolving";
     await report(true);
-    const { insertedEdges } = await resolveGeneration(
+    const { insertedEdges, reresolvedSymbols } = await resolveGeneration(
       generation.id,
       incremental && previousGeneration
         ? {
@@ -232,7 +237,6 @@ export async function buildGeneration(
           }
         : null,
     );
-    const totals = await edgeTotals(generation.id);
     await updateFanCounts(generation.id, { full: !incremental });
     await phaseDone("resolving");
 
@@ -262,7 +266,10 @@ export async function buildGeneration(
       languages[f.language] = (languages[f.language] ?? 0) + 1;
       lines += f.lines;
     }
-    const counts = await generationCounts(generation.id);
+    const counts = await countRows(
+      generation.id,
+      incremental && previousGeneration ? (JSON.parse(previousGeneration.stats) as RowCounts) : null,
+    );
     const stats: BuildStats = {
       formatVersion: INDEX_FORMAT_VERSION,
       generation: generation.number,
@@ -274,13 +281,14 @@ export async function buildGeneration(
       reusedFiles: unchanged,
       removedFiles: removedPaths.length,
       symbols: counts.symbols,
-      edges: totals.edges,
-      callEdges: totals.callEdges,
+      edges: counts.edges,
+      callEdges: counts.callEdges,
       resolvedEdges: insertedEdges,
-      sharedEdges: totals.edges - insertedEdges,
-      chunks: embedding.chunks,
+      reresolvedSymbols,
+      sharedEdges: counts.edges - insertedEdges,
+      chunks: counts.chunks,
       embeddedChunks: embedding.embedded,
-      reusedVectors: embedding.reused,
+      reusedVectors: env().WAYFINDER_EMBEDDINGS ? counts.chunks - embedding.embedded : 0,
       lines,
       languages,
       skipped: discovery.skipped,

@@ -13,12 +13,12 @@ import { collectionName, legacyCollectionPrefix, searchServices } from "../searc
 
 const BATCH = 256;
 
+/** Returns how many chunks it embedded (the others' vectors were there already). */
 export async function embedGeneration(
   repositoryId: string,
   generationId: string,
-): Promise<{ chunks: number; embedded: number; reused: number }> {
-  const visible = await chunkIdsIn(generationId);
-  if (!env().WAYFINDER_EMBEDDINGS) return { chunks: visible.length, embedded: 0, reused: 0 };
+): Promise<{ embedded: number }> {
+  if (!env().WAYFINDER_EMBEDDINGS) return { embedded: 0 };
   const { embedder, store } = searchServices();
   const name = collectionName(repositoryId);
   const existed = (await store.listCollections()).includes(name);
@@ -33,7 +33,9 @@ export async function embedGeneration(
     complete = false;
   }
   // A collection that did not exist (first build, or vectors lost) gets every chunk.
-  const todo = complete ? (await chunksAddedIn(generationId)).map((c) => c.id) : visible;
+  const todo = complete
+    ? (await chunksAddedIn(generationId)).map((c) => c.id)
+    : await chunkIdsIn(generationId);
   for (let i = 0; i < todo.length; i += BATCH) {
     const rows = await chunkTexts(todo.slice(i, i + BATCH));
     const vectors = await embedder.embed(rows.map((r) => `${r.path}\n${r.title}\n${r.text.slice(0, 2000)}`));
@@ -48,7 +50,7 @@ export async function embedGeneration(
   }
   // Durable before the generation flips: a crash after activation must not lose vectors.
   await store.flush();
-  return { chunks: visible.length, embedded: todo.length, reused: visible.length - todo.length };
+  return { embedded: todo.length };
 }
 
 /**

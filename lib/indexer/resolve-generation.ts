@@ -1,23 +1,43 @@
 /**
  * Call, import and inheritance resolution of a building generation, written as edges.
- * A build that starts empty resolves everything. An incremental build re-resolves only
- * what can resolve differently — the changed files' own symbols and imports, symbols
- * elsewhere calling or extending a name that a changed or removed file defines (before
- * or after the change), and every import when files were added or removed — and
- * replaces exactly those edges; every other edge stays shared with the previous
- * generation.
+ *
+ * A build that starts empty resolves everything: compact tables of every symbol (no
+ * calls) and file are held in memory, calls are read a page at a time, and edges are
+ * written as they come.
+ *
+ * An incremental build re-resolves only what can resolve differently — the changed
+ * files' own symbols and imports; symbols elsewhere calling or extending a name whose
+ * resolution a touched file can move, found through each file's name filter and then
+ * checked exactly; and every import when files were added or removed — and replaces
+ * exactly those edges; every other edge stays shared with the previous generation. A
+ * name can move only when a symbol of that name appears, disappears or changes what
+ * the resolver reads of it (qualified name, kind, parent, bases), or when the names a
+ * touched file imports (and so re-exports) change: an edit inside function bodies
+ * re-resolves nobody else. It loads only the symbols and files those resolutions look
+ * up (lib/indexer/resolver-tables.ts), so its cost follows the change, not the
+ * repository.
  */
 import "server-only";
 import {
+  codeFiles,
+  fileImports,
   insertEdges,
-  loadResolverRows,
   replaceEdges,
-  symbolNamesInPaths,
+  resolverSymbols,
+  resolverSymbolsWhere,
+  symbolCallsPage,
   type EdgeInsert,
 } from "../db/index-store.ts";
-import { baseName } from "./name-filter.ts";
-import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
-import type { ExtractedCall, SymbolKind } from "./types.ts";
+import { baseName, NameProbe } from "./name-filter.ts";
+import { completeTables, Resolver, type ResolverFile } from "./resolve.ts";
+import {
+  byLocation,
+  LazyResolverTables,
+  toTableSymbol,
+  type TableSource,
+  type TableSymbol,
+} from "./resolver-tables.ts";
+import type { ExtractedCall, ExtractedImport } from "./types.ts";
 
 export interface ResolveChanges {
   /** the generation the build started from */
@@ -31,89 +51,215 @@ export interface ResolveChanges {
 export interface ResolveResult {
   /** edges this build wrote (new rows) */
   insertedEdges: number;
+  /** symbols outside the changed files that were re-resolved */
+  reresolvedSymbols: number;
 }
 
-type LoadedSymbol = ResolverSymbol & { calls: ExtractedCall[]; line: number };
-
-async function loadResolver(generationId: string) {
-  const rows = await loadResolverRows(generationId);
-  const symbols: LoadedSymbol[] = rows.symbols.map((s) => ({
-    qualifiedId: s.qualifiedId,
-    path: s.path,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind as SymbolKind,
-    parent: s.parentId,
-    language: s.language,
-    bases: JSON.parse(s.bases) as string[],
-    calls: JSON.parse(s.calls) as ExtractedCall[],
-    line: s.startLine,
-  }));
-  const files: ResolverFile[] = rows.files
-    .filter((f) => f.kind === "code")
-    .map((f) => ({ path: f.path, language: f.language, imports: JSON.parse(f.imports) }));
-  return { resolver: new Resolver(symbols, files), symbols, files };
-}
+/** Edges are written this many at a time, and calls read this many symbols at a time. */
+const EDGE_BATCH = 5_000;
+const CALLS_PAGE = 2_000;
 
 export async function resolveGeneration(
   generationId: string,
   changes: ResolveChanges | null,
 ): Promise<ResolveResult> {
-  const { resolver, symbols, files } = await loadResolver(generationId);
-  if (!changes) {
-    const edges: EdgeInsert[] = [];
-    for (const f of files) edges.push(...resolver.importEdges(f));
-    for (const s of symbols) {
-      edges.push(...resolver.structureEdges(s, s.line));
-      edges.push(...resolver.callEdges(s, s.calls));
-    }
-    await insertEdges(generationId, edges);
-    return { insertedEdges: edges.length };
-  }
-  const touched = new Set([...changes.changedPaths, ...changes.removedPaths]);
-  const affectedNames = await symbolNamesInPaths(changes.previousGenerationId, [...touched]);
-  for (const s of symbols) if (touched.has(s.path)) affectedNames.add(s.name);
-  let inserted = 0;
+  return changes ? resolveChanges(generationId, changes) : resolveAll(generationId);
+}
 
-  // The changed files' own edges (none left for removed files).
-  const own: EdgeInsert[] = [];
-  for (const f of files) if (touched.has(f.path)) own.push(...resolver.importEdges(f));
-  for (const s of symbols) {
-    if (!touched.has(s.path)) continue;
-    own.push(...resolver.structureEdges(s, s.line));
-    own.push(...resolver.callEdges(s, s.calls));
-  }
-  inserted += (await replaceEdges(generationId, { kind: "fromPaths", paths: [...touched] }, own)).inserted;
+function parseImports(json: string | undefined): ExtractedImport[] {
+  return json ? (JSON.parse(json) as ExtractedImport[]) : [];
+}
 
-  // Symbols elsewhere that call or extend an affected name: their calls and bases.
-  const callers = symbols.filter(
-    (s) =>
-      !touched.has(s.path) &&
-      (s.calls.some((c) => affectedNames.has(c.name)) || s.bases.some((b) => affectedNames.has(baseName(b)))),
+async function resolveAll(generationId: string): Promise<ResolveResult> {
+  const rows = await resolverSymbols(generationId);
+  const byId = new Map<number, TableSymbol>();
+  const symbols: TableSymbol[] = [];
+  for (const row of rows) {
+    const symbol = toTableSymbol(row);
+    byId.set(row.id, symbol);
+    symbols.push(symbol);
+  }
+  rows.length = 0;
+  const files = await codeFiles(generationId);
+  const imports = await fileImports(
+    generationId,
+    files.map((f) => f.path),
   );
-  const theirs: EdgeInsert[] = [];
-  for (const s of callers) {
-    theirs.push(...resolver.structureEdges(s, s.line).filter((e) => e.kind === "inherits"));
-    theirs.push(...resolver.callEdges(s, s.calls));
+  const resolverFiles: ResolverFile[] = files.map((f) => ({
+    path: f.path,
+    language: f.language,
+    imports: parseImports(imports.get(f.path)),
+  }));
+  imports.clear();
+  const resolver = new Resolver(completeTables(symbols.sort(byLocation), resolverFiles));
+  let inserted = 0;
+  let pending: EdgeInsert[] = [];
+  const write = async (force: boolean) => {
+    if (pending.length === 0 || (!force && pending.length < EDGE_BATCH)) return;
+    await insertEdges(generationId, pending);
+    inserted += pending.length;
+    pending = [];
+  };
+  for (const f of resolverFiles) {
+    pending.push(...resolver.importEdges(f));
+    await write(false);
   }
+  for (let after = 0; ;) {
+    const page = await symbolCallsPage(generationId, after, CALLS_PAGE);
+    if (page.length === 0) break;
+    for (const { id, calls } of page) {
+      const symbol = byId.get(id);
+      if (!symbol) continue;
+      pending.push(...resolver.structureEdges(symbol, symbol.line));
+      pending.push(...resolver.callEdges(symbol, JSON.parse(calls) as ExtractedCall[]));
+    }
+    after = (page.at(-1) as { id: number }).id;
+    await write(false);
+  }
+  await write(true);
+  return { insertedEdges: inserted, reresolvedSymbols: 0 };
+}
+
+type Source = TableSymbol & { calls: ExtractedCall[] };
+
+/** What the resolver reads of a symbol, as one comparable string (its line aside). */
+function resolutionKey(symbol: TableSymbol): string {
+  const { line: _line, ...read } = symbol;
+  return JSON.stringify(read);
+}
+
+/** Local and imported names an import statement binds (what a file re-exports). */
+function boundNames(imports: ExtractedImport[]): string[] {
+  return imports.flatMap((i) => [
+    ...i.names.filter((n) => n !== "*"),
+    ...Object.keys(i.aliases ?? {}),
+    ...Object.values(i.aliases ?? {}),
+  ]);
+}
+
+/**
+ * Names whose resolution the touched files can have moved: names of symbols that
+ * appeared, disappeared or changed what the resolver reads of them, and the names
+ * bound by the imports of files whose imports changed (a package re-exports what it
+ * imports).
+ */
+async function movedNames(
+  generationId: string,
+  previousGenerationId: string,
+  touched: string[],
+  changedCode: string[],
+): Promise<Set<string>> {
+  const [before, after, importsBefore, importsAfter] = await Promise.all([
+    resolverSymbolsWhere(previousGenerationId, { paths: touched }),
+    resolverSymbolsWhere(generationId, { paths: changedCode }),
+    fileImports(previousGenerationId, touched),
+    fileImports(generationId, changedCode),
+  ]);
+  const keys = (rows: typeof before) => new Map(rows.map((r) => [resolutionKey(toTableSymbol(r)), r.name]));
+  const [old, current] = [keys(before), keys(after)];
+  const moved = new Set<string>();
+  for (const [key, name] of old) if (!current.has(key)) moved.add(name);
+  for (const [key, name] of current) if (!old.has(key)) moved.add(name);
+  const withoutLines = (json: string | undefined) =>
+    JSON.stringify(parseImports(json).map(({ line: _line, ...imp }) => imp));
+  for (const path of touched) {
+    const [was, is] = [importsBefore.get(path), importsAfter.get(path)];
+    if (withoutLines(was) === withoutLines(is)) continue;
+    for (const name of [...boundNames(parseImports(was)), ...boundNames(parseImports(is))]) moved.add(name);
+  }
+  return moved;
+}
+
+function tableSource(generationId: string): TableSource {
+  return {
+    symbolsNamed: async (names) =>
+      names.length ? (await resolverSymbolsWhere(generationId, { names })).map(toTableSymbol) : [],
+    symbolsOfFiles: async (paths) =>
+      paths.length ? (await resolverSymbolsWhere(generationId, { paths })).map(toTableSymbol) : [],
+    importsOf: async (paths) => {
+      const out = new Map<string, ExtractedImport[]>();
+      if (paths.length === 0) return out;
+      for (const [path, json] of await fileImports(generationId, paths)) out.set(path, parseImports(json));
+      return out;
+    },
+  };
+}
+
+async function resolveChanges(generationId: string, changes: ResolveChanges): Promise<ResolveResult> {
+  const files = await codeFiles(generationId);
+  const code = new Set(files.map((f) => f.path));
+  const touched = new Set([...changes.changedPaths, ...changes.removedPaths]);
+  const changedCode = changes.changedPaths.filter((p) => code.has(p));
+
+  const affected = await movedNames(generationId, changes.previousGenerationId, [...touched], changedCode);
+  const probe = new NameProbe(affected);
+  const maybe = files.filter((f) => !touched.has(f.path) && probe.matches(f.callNames)).map((f) => f.path);
+  const withCalls = (row: Awaited<ReturnType<typeof resolverSymbolsWhere>>[number]): Source => ({
+    ...toTableSymbol(row),
+    calls: JSON.parse(row.calls) as ExtractedCall[],
+  });
+  const callers = (await resolverSymbolsWhere(generationId, { paths: maybe }))
+    .map(withCalls)
+    .filter(
+      (s) => s.calls.some((c) => affected.has(c.name)) || s.bases.some((b) => affected.has(baseName(b))),
+    );
+  const own = (await resolverSymbolsWhere(generationId, { paths: changedCode })).map(withCalls);
+  const ownImports = await fileImports(generationId, changedCode);
+  const ownFiles = files
+    .filter((f) => touched.has(f.path))
+    .map((f) => ({ path: f.path, language: f.language, imports: parseImports(ownImports.get(f.path)) }));
+
+  // Resolve until a pass needs nothing that is not loaded; only the last pass counts.
+  const tables = new LazyResolverTables(files);
+  const source = tableSource(generationId);
+  let ownEdges: EdgeInsert[] = [];
+  let callerEdges: EdgeInsert[] = [];
+  for (;;) {
+    const resolver = new Resolver(tables);
+    ownEdges = ownFiles.flatMap((f) => resolver.importEdges(f));
+    for (const s of own)
+      ownEdges.push(...resolver.structureEdges(s, s.line), ...resolver.callEdges(s, s.calls));
+    callerEdges = [];
+    for (const s of callers) {
+      callerEdges.push(...resolver.structureEdges(s, s.line).filter((e) => e.kind === "inherits"));
+      callerEdges.push(...resolver.callEdges(s, s.calls));
+    }
+    if (!tables.incomplete) break;
+    await tables.loadMissing(source);
+  }
+
+  let inserted = 0;
+  inserted += (await replaceEdges(generationId, { kind: "fromPaths", paths: [...touched] }, ownEdges))
+    .inserted;
   inserted += (
     await replaceEdges(
       generationId,
       { kind: "callsAndBases", sourceIds: callers.map((s) => s.qualifiedId) },
-      theirs,
+      callerEdges,
     )
   ).inserted;
 
   // Added or removed files change how module paths resolve: every other file's imports too.
   if (changes.added || changes.removedPaths.length > 0) {
     const others = files.filter((f) => !touched.has(f.path));
-    inserted += (
-      await replaceEdges(
+    const resolver = new Resolver(tables);
+    for (let i = 0; i < others.length; i += 500) {
+      const batch = others.slice(i, i + 500);
+      const imports = await fileImports(
         generationId,
-        { kind: "imports", paths: others.map((f) => f.path) },
-        others.flatMap((f) => resolver.importEdges(f)),
-      )
-    ).inserted;
+        batch.map((f) => f.path),
+      );
+      const edges = batch.flatMap((f) =>
+        resolver.importEdges({
+          path: f.path,
+          language: f.language,
+          imports: parseImports(imports.get(f.path)),
+        }),
+      );
+      inserted += (
+        await replaceEdges(generationId, { kind: "imports", paths: batch.map((f) => f.path) }, edges)
+      ).inserted;
+    }
   }
-  return { insertedEdges: inserted };
+  return { insertedEdges: inserted, reresolvedSymbols: callers.length };
 }

@@ -7,6 +7,10 @@
  * read as the file binds them: `import numpy as np` binds only `np`, `from .core
  * import merge as _merge` binds only `_merge`, so a call through an alias lands on
  * the aliased symbol with the confidence of any explicit import.
+ *
+ * The resolver reads its symbols and files through lookup tables (`ResolverTables`):
+ * complete ones built from arrays, or ones an incremental build fills from the database
+ * as lookups ask for them (lib/indexer/resolver-tables.ts); the rules are the same.
  */
 import path from "node:path";
 import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
@@ -59,7 +63,7 @@ const GENERIC_METHOD_NAMES = new Set(
   ).split(" "),
 );
 
-interface ModuleMaps {
+export interface ModuleMaps {
   /** Python dotted module (and each dotted suffix) → file path. */
   python: Map<string, string>;
   /** Repository files by path (all languages). */
@@ -72,7 +76,8 @@ interface ModuleMaps {
   rust: Map<string, string>;
 }
 
-function buildModuleMaps(files: ResolverFile[]): ModuleMaps {
+/** Module maps of a repository: only paths and languages are read. */
+export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]): ModuleMaps {
   const python = new Map<string, string>();
   const javaClass = new Map<string, string>();
   const goDirs = new Map<string, string[]>();
@@ -172,7 +177,7 @@ interface ImportedName {
   original: string;
 }
 
-interface FileScope {
+export interface FileScope {
   /** Local name → where it was imported from (`from x import name`, `import { a as b }`). */
   importedNames: Map<string, ImportedName>;
   /** Module alias (`np`, `utils`, `db`) → files of that module. */
@@ -201,7 +206,12 @@ function submoduleSpec(module: string, name: string, language: string): string {
  * Files of a module imported by name from a package (`from pkg import mod`, `use crate::mod`).
  * Exact matches only: `use crate::db::Pool` must not turn the type `Pool` into a module alias.
  */
-function submoduleFiles(module: string, name: string, file: ResolverFile, maps: ModuleMaps): string[] {
+function submoduleFiles(
+  module: string,
+  name: string,
+  file: Pick<ResolverFile, "path" | "language">,
+  maps: ModuleMaps,
+): string[] {
   if (file.language === "python") {
     return resolveModule(submoduleSpec(module, name, file.language), file.path, file.language, maps);
   }
@@ -232,7 +242,7 @@ function nameBindings(imp: ExtractedImport): Array<[local: string, original: str
 /** `_` binds nothing (Go blank imports, Rust `use Trait as _`). */
 const UNBOUND = "_";
 
-function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
+export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
   const scope: FileScope = { importedNames: new Map(), moduleAliases: new Map(), moduleSpecs: new Map() };
   const bindModule = (local: string, files: string[], spec: string) => {
     if (local === UNBOUND) return;
@@ -262,33 +272,71 @@ function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
   return scope;
 }
 
+/** A keyed table the resolver reads (a Map satisfies it). */
+export interface Lookup<V> {
+  get(key: string): V | undefined;
+}
+
+/** Everything the resolver looks symbols and files up in. */
+export interface ResolverTables {
+  /** Symbols by name, repository-wide. */
+  byName: Lookup<ResolverSymbol[]>;
+  /** A file's symbols by qualified name. */
+  byFileQualified: Lookup<Map<string, ResolverSymbol>>;
+  /** A file's symbols by name. */
+  byFileName: Lookup<Map<string, ResolverSymbol[]>>;
+  /** What each file's imports bind. */
+  scopes: Lookup<FileScope>;
+  fileByPath: Lookup<Pick<ResolverFile, "path" | "language">>;
+  maps: ModuleMaps;
+}
+
+/** Tables of every symbol and file given, in the order given. */
+export function completeTables(symbols: ResolverSymbol[], files: ResolverFile[]): ResolverTables {
+  const byName = new Map<string, ResolverSymbol[]>();
+  const byFileQualified = new Map<string, Map<string, ResolverSymbol>>();
+  const byFileName = new Map<string, Map<string, ResolverSymbol[]>>();
+  for (const s of symbols) {
+    push(byName, s.name, s);
+    let q = byFileQualified.get(s.path);
+    if (!q) byFileQualified.set(s.path, (q = new Map()));
+    q.set(s.qualifiedName, s);
+    let n = byFileName.get(s.path);
+    if (!n) byFileName.set(s.path, (n = new Map()));
+    push(n, s.name, s);
+  }
+  const maps = buildModuleMaps(files);
+  const scopes = new Map<string, FileScope>();
+  const fileByPath = new Map<string, ResolverFile>();
+  for (const f of files) {
+    scopes.set(f.path, buildScope(f, maps));
+    if (!fileByPath.has(f.path)) fileByPath.set(f.path, f);
+  }
+  return { byName, byFileQualified, byFileName, scopes, fileByPath, maps };
+}
+
 export class Resolver {
-  private readonly byName = new Map<string, ResolverSymbol[]>();
-  private readonly byFileQualified = new Map<string, Map<string, ResolverSymbol>>();
-  private readonly byFileName = new Map<string, Map<string, ResolverSymbol[]>>();
-  private readonly scopes = new Map<string, FileScope>();
-  private readonly fileByPath = new Map<string, ResolverFile>();
+  private readonly byName: Lookup<ResolverSymbol[]>;
+  private readonly byFileQualified: Lookup<Map<string, ResolverSymbol>>;
+  private readonly byFileName: Lookup<Map<string, ResolverSymbol[]>>;
+  private readonly scopes: Lookup<FileScope>;
+  private readonly fileByPath: Lookup<Pick<ResolverFile, "path" | "language">>;
   private readonly maps: ModuleMaps;
 
-  constructor(symbols: ResolverSymbol[], files: ResolverFile[]) {
-    for (const s of symbols) {
-      push(this.byName, s.name, s);
-      let q = this.byFileQualified.get(s.path);
-      if (!q) this.byFileQualified.set(s.path, (q = new Map()));
-      q.set(s.qualifiedName, s);
-      let n = this.byFileName.get(s.path);
-      if (!n) this.byFileName.set(s.path, (n = new Map()));
-      push(n, s.name, s);
-    }
-    this.maps = buildModuleMaps(files);
-    for (const f of files) {
-      this.scopes.set(f.path, buildScope(f, this.maps));
-      if (!this.fileByPath.has(f.path)) this.fileByPath.set(f.path, f);
-    }
+  constructor(symbols: ResolverSymbol[], files: ResolverFile[]);
+  constructor(tables: ResolverTables);
+  constructor(symbolsOrTables: ResolverSymbol[] | ResolverTables, files: ResolverFile[] = []) {
+    const tables = Array.isArray(symbolsOrTables) ? completeTables(symbolsOrTables, files) : symbolsOrTables;
+    this.byName = tables.byName;
+    this.byFileQualified = tables.byFileQualified;
+    this.byFileName = tables.byFileName;
+    this.scopes = tables.scopes;
+    this.fileByPath = tables.fileByPath;
+    this.maps = tables.maps;
   }
 
   /** Import edges of a file: one per import statement, resolved to a repository file or external. */
-  importEdges(file: ResolverFile): ResolvedEdge[] {
+  importEdges(file: Pick<ResolverFile, "path" | "language" | "imports">): ResolvedEdge[] {
     return file.imports.map((imp) => {
       const targets = resolveModule(imp.module, file.path, file.language, this.maps);
       return {
