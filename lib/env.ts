@@ -36,6 +36,8 @@ const schema = z.object({
   WAYFINDER_MAX_QUESTION_CHARS: z.coerce.number().int().min(100).max(200_000).default(60_000),
   WAYFINDER_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   WAYFINDER_INDEX_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+  /** worker threads that parse files during a build (0: parse in the build's thread); default: cores, up to 4 */
+  WAYFINDER_PARSE_THREADS: z.coerce.number().int().min(0).max(32).optional(),
   WAYFINDER_EMBEDDINGS: boolish.default(true),
   /** spawn: each web instance starts a worker process per build; external: web instances
    * only queue builds and a separate `wayfinder worker` process claims and runs them */

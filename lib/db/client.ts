@@ -6,6 +6,7 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
+import type { Client, Transaction } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaClient } from "./generated/client.ts";
 import { describePostgresUrl, env, isPostgresUrl } from "../env.ts";
@@ -23,6 +24,8 @@ const PG_POOL_SIZE = 10;
 
 const globalForDb = globalThis as unknown as {
   wayfinderDb?: { url: string; ready: Promise<Db> };
+  /** the libSQL client under the SQLite Prisma client (its one connection) */
+  wayfinderSqlite?: { url: string; client: Client };
 };
 
 function sqliteFilePath(url: string): string | null {
@@ -38,22 +41,44 @@ const CONNECTION_PRAGMAS = [
 ];
 
 /**
- * @libsql/client hands its connection to each interactive transaction and lazily opens
- * a fresh one for later queries, without the pragmas above: busy_timeout falls to 0, so
- * after the first $transaction any concurrent writer (an index worker, a question
- * storing its session) fails at once with "database is locked". The adapter holds its
- * lock while a transaction is open, so configuring the new connection right after the
- * hand-over runs before any other query can use it. Transactions begin IMMEDIATE: a
- * deferred one that reads and then writes after another connection committed fails at
- * once (SQLITE_BUSY_SNAPSHOT) whatever the busy timeout.
+ * Interactive transactions run on the client's one connection. @libsql/client would
+ * hand its connection to each transaction and open a fresh one for later queries: the
+ * old connection is never closed (only when garbage collection finalizes it), so a
+ * process running many transactions — an index build writes in one per batch — piled
+ * up open files and page caches, and the fresh connections lacked the pragmas above
+ * (busy_timeout 0: any concurrent writer failed at once with "database is locked").
+ * Sharing the connection is safe: the Prisma adapter holds its lock while a transaction
+ * is open, so no other query runs on the connection until it commits or rolls back.
+ * Transactions begin IMMEDIATE: a deferred one that reads and then writes after another
+ * connection committed fails at once (SQLITE_BUSY_SNAPSHOT) whatever the busy timeout.
  */
 class ConfiguredLibSQL extends PrismaLibSQL {
   override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]) {
     const client = super.createClient(config);
-    const transaction = client.transaction.bind(client);
+    if (config.url !== ":memory:") globalForDb.wayfinderSqlite = { url: config.url, client };
     client.transaction = (async () => {
-      const tx = await transaction("write");
-      for (const pragma of CONNECTION_PRAGMAS) await client.execute(pragma);
+      await client.execute("BEGIN IMMEDIATE");
+      let open = true;
+      const end = async (sql: "COMMIT" | "ROLLBACK") => {
+        if (!open) return;
+        open = false;
+        await client.execute(sql);
+      };
+      const tx: Transaction = {
+        execute: (stmt) => client.execute(stmt),
+        batch: async (stmts) => {
+          const out = [];
+          for (const stmt of stmts) out.push(await client.execute(stmt));
+          return out;
+        },
+        executeMultiple: (sql) => client.executeMultiple(sql),
+        commit: () => end("COMMIT"),
+        rollback: () => end("ROLLBACK"),
+        close: () => void end("ROLLBACK").catch(() => undefined),
+        get closed() {
+          return !open;
+        },
+      };
       return tx;
     }) as typeof client.transaction;
     return client;
@@ -95,6 +120,19 @@ async function createPostgresClient(url: string): Promise<Db> {
     );
   }
   return client;
+}
+
+/**
+ * The SQLite connection itself, for bulk writes inside a transaction of the Prisma
+ * client (the transaction runs on this connection and holds the adapter's lock, so
+ * nothing else runs on it meanwhile); null on PostgreSQL. Statements sent here skip
+ * Prisma's query pipeline, which serialises every parameter to JSON and back.
+ */
+export function sqliteConnection(): Client | null {
+  const url = env().databaseUrl;
+  if (isPostgresUrl(url)) return null;
+  const entry = globalForDb.wayfinderSqlite;
+  return entry && entry.url === url ? entry.client : null;
 }
 
 /** The process-wide client, configured and ready. */

@@ -12,7 +12,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { WayfinderError } from "../errors.ts";
-import { db, type Db } from "./client.ts";
+import type { InValue } from "@libsql/client";
+import { db, sqliteConnection, type Db } from "./client.ts";
 import {
   executeRaw,
   ftsDeleteRows,
@@ -561,6 +562,9 @@ export async function withBuild<T>(
   generationId: string,
   run: (tx: Db, snapshot: Snapshot) => Promise<T>,
 ): Promise<T> {
+  // SQLite answers synchronously, so a build's chain of queries never leaves the
+  // microtask queue: let timers (the heartbeat above all) run between its writes.
+  await new Promise((resolve) => setImmediate(resolve));
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.$transaction(
     async (tx) => {
@@ -585,14 +589,19 @@ export async function withBuild<T>(
 /**
  * Multi-row INSERT through Prisma's raw API. Several times faster than createMany for
  * index-sized batches (createMany pays per-row query-building costs we do not need).
+ * Inside a build's transaction (`inBuild`) on SQLite the statements go straight to the
+ * connection the transaction runs on: Prisma's raw pipeline copies every parameter
+ * through JSON, which for file texts was most of a build's garbage and a good part of
+ * its time.
  */
 export async function bulkInsert<T extends Record<string, unknown>>(
   client: Db,
   table: string,
   columns: (keyof T & string)[],
   rows: T[],
-  options: { orIgnore?: boolean; returning?: string } = {},
+  options: { orIgnore?: boolean; returning?: string; inBuild?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
+  const direct = options.inBuild ? sqliteConnection() : null;
   const out: Record<string, unknown>[] = [];
   // SQLite allows 32766 bound parameters per statement (PostgreSQL 65535); stay well below.
   const perBatch = Math.max(1, Math.floor(8000 / columns.length));
@@ -610,6 +619,14 @@ export async function bulkInsert<T extends Record<string, unknown>>(
       : batch.map(() => tuple).join(", ");
     const sql = head + values + tail;
     const params = batch.flatMap((r) => columns.map((c) => param(r[c])));
+    if (direct) {
+      const result = await direct.execute({
+        sql: options.returning ? `${sql} RETURNING ${options.returning}` : sql,
+        args: params as InValue[],
+      });
+      if (options.returning) for (const row of result.rows) out.push({ ...row });
+      continue;
+    }
     if (options.returning) {
       out.push(
         ...(await client.$queryRawUnsafe<Record<string, unknown>[]>(
@@ -631,7 +648,7 @@ function rangeColumns(s: Snapshot) {
 const RANGE_COLUMNS = ["repositoryId", "fromGeneration"] as const;
 
 export async function upsertBlobs(client: Db, blobs: { hash: string; content: string }[]): Promise<void> {
-  await bulkInsert(client, "Blob", ["hash", "content"], blobs, { orIgnore: true });
+  await bulkInsert(client, "Blob", ["hash", "content"], blobs, { orIgnore: true, inBuild: true });
 }
 
 const FILE_COLUMNS = [
@@ -653,7 +670,7 @@ async function insertFileRows(client: Db, s: Snapshot, files: FileInsert[]): Pro
     "File",
     [...RANGE_COLUMNS, ...FILE_COLUMNS],
     files.map((f) => ({ ...f, ...rangeColumns(s) })),
-    { returning: "id, path" },
+    { returning: "id, path", inBuild: true },
   );
   return new Map(returned.map((r) => [String(r.path), Number(r.id)]));
 }
@@ -702,7 +719,7 @@ export async function insertChunkRows(client: Db, s: Snapshot, rows: ChunkInsert
     "Chunk",
     [...RANGE_COLUMNS, ...CHUNK_COLUMNS],
     rows.map((c) => ({ ...c, ...rangeColumns(s) })),
-    { returning: "id" },
+    { returning: "id", inBuild: true },
   );
   const ids = returned.map((r) => Number(r.id));
   // A loop, not Math.min(...ids): spreading 100k+ ids overflows the call stack on big repositories.
@@ -724,11 +741,17 @@ export interface ParsedFileRows {
 
 /**
  * Stores a batch of parsed files in the building generation: their text, File,
- * Symbol and Chunk rows (with FTS entries), in one transaction.
+ * Symbol and Chunk rows (with FTS entries), in one transaction, closing first the
+ * rows of the files they replace (`replaced`: paths the previous generation had).
  */
-export async function insertParsedFiles(generationId: string, batch: ParsedFileRows[]): Promise<void> {
+export async function insertParsedFiles(
+  generationId: string,
+  batch: ParsedFileRows[],
+  replaced: string[] = [],
+): Promise<void> {
   if (batch.length === 0) return;
   await withBuild(generationId, async (tx, s) => {
+    await closeFileRowsIn(tx, s, replaced);
     await upsertBlobs(
       tx,
       batch.map((p) => ({ hash: p.file.hash, content: p.content })),
@@ -750,6 +773,7 @@ export async function insertParsedFiles(generationId: string, batch: ParsedFileR
       "Symbol",
       [...RANGE_COLUMNS, ...SYMBOL_COLUMNS],
       symbols.map((sym) => ({ ...sym, ...rangeColumns(s) })),
+      { inBuild: true },
     );
     await insertChunkRows(tx, s, chunkRows);
   });
@@ -786,22 +810,25 @@ export async function closeAllRows(generationId: string): Promise<void> {
  */
 export async function closeFileRows(generationId: string, paths: string[]): Promise<void> {
   if (paths.length === 0) return;
-  await withBuild(generationId, (tx, s) =>
-    withTempTable(tx, "closed_paths", paths, async (closed) => {
-      for (const table of ["File", "Symbol", "Chunk"] as const) {
-        await executeRaw(
-          tx,
-          `UPDATE "${table}" SET "toGeneration" = ?
-            WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?
-              AND path IN (SELECT value FROM ${closed})${table === "Chunk" ? ` AND kind != 'wiki'` : ""}`,
-          s.number,
-          s.repositoryId,
-          OPEN_GENERATION,
-          s.number,
-        );
-      }
-    }),
-  );
+  await withBuild(generationId, (tx, s) => closeFileRowsIn(tx, s, paths));
+}
+
+async function closeFileRowsIn(tx: Db, s: Snapshot, paths: string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await withTempTable(tx, "closed_paths", paths, async (closed) => {
+    for (const table of ["File", "Symbol", "Chunk"] as const) {
+      await executeRaw(
+        tx,
+        `UPDATE "${table}" SET "toGeneration" = ?
+          WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?
+            AND path IN (SELECT value FROM ${closed})${table === "Chunk" ? ` AND kind != 'wiki'` : ""}`,
+        s.number,
+        s.repositoryId,
+        OPEN_GENERATION,
+        s.number,
+      );
+    }
+  });
 }
 
 /** Which current edges an edge replacement covers (see replaceEdges). */
@@ -861,6 +888,7 @@ export async function replaceEdges(
         "Edge",
         [...RANGE_COLUMNS, ...EDGE_COLUMNS],
         added.map((e) => ({ ...e, ...rangeColumns(s) })),
+        { inBuild: true },
       );
       return { closed: closedIds.length, inserted: added.length };
     }),
@@ -876,6 +904,7 @@ export async function insertEdges(generationId: string, edges: EdgeInsert[]): Pr
       "Edge",
       [...RANGE_COLUMNS, ...EDGE_COLUMNS],
       edges.map((e) => ({ ...e, ...rangeColumns(s) })),
+      { inBuild: true },
     ),
   );
 }
@@ -1024,6 +1053,26 @@ async function updateAllFanCounts(client: Db, s: Snapshot): Promise<void> {
 
 // ------------------------------------------------------------------- reading
 
+/**
+ * A read of the index build (never of the web app): on SQLite straight from the
+ * connection, as for bulk inserts — Prisma's raw pipeline copies every row through
+ * JSON, which for a repository's calls, symbols and chunk texts was a large share of a
+ * build's time and garbage. Builds run their reads between their own transactions, so
+ * nothing else runs on the connection meanwhile. PostgreSQL goes through Prisma.
+ */
+async function buildRead<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+  const client = await db();
+  const direct = sqliteConnection();
+  if (!direct) return queryRaw<T[]>(client, sql, ...params);
+  const result = await direct.execute({ sql, args: params.map(param) as InValue[] });
+  const { columns } = result;
+  return result.rows.map((row) => {
+    const out: Record<string, unknown> = {};
+    columns.forEach((column, i) => (out[column] = row[i]));
+    return out as T;
+  });
+}
+
 /** A symbol as call resolution reads it (JSON arrays as stored). */
 export interface ResolverSymbolRow {
   id: number;
@@ -1038,45 +1087,43 @@ export interface ResolverSymbolRow {
   startLine: number;
 }
 
-const RESOLVER_SYMBOL_SELECT = {
-  id: true,
-  qualifiedId: true,
-  path: true,
-  name: true,
-  qualifiedName: true,
-  kind: true,
-  parentId: true,
-  language: true,
-  bases: true,
-  startLine: true,
-} as const;
+const RESOLVER_SYMBOL_COLUMNS = `id, "qualifiedId", path, name, "qualifiedName", kind, "parentId", language, bases, "startLine"`;
 
-/** Every symbol of a generation as resolution reads it, without calls (id order). */
+/** Every symbol of a generation as resolution reads it, without calls (id order, read a page at a time). */
 export async function resolverSymbols(generationId: string): Promise<ResolverSymbolRow[]> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  return client.symbol.findMany({
-    where: visibleIn(snapshot),
-    select: RESOLVER_SYMBOL_SELECT,
-    orderBy: { id: "asc" },
-  });
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
+  const out: ResolverSymbolRow[] = [];
+  for (let after = 0; ;) {
+    const page = await buildRead<ResolverSymbolRow>(
+      `SELECT ${RESOLVER_SYMBOL_COLUMNS} FROM "Symbol" WHERE ${visible.sql} AND id > ? ORDER BY id LIMIT 10000`,
+      ...visible.params,
+      after,
+    );
+    if (page.length === 0) return out;
+    for (const row of page) out.push(row);
+    after = Number((page.at(-1) as ResolverSymbolRow).id);
+  }
 }
 
-/** Symbols of a generation with these names, or in these files (with their calls). */
+/** Symbols of a generation with these names, or in these files (with their calls), id order per batch. */
 export async function resolverSymbolsWhere(
   generationId: string,
   filter: { names: string[] } | { paths: string[] },
 ): Promise<(ResolverSymbolRow & { calls: string })[]> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
   const [column, values] =
     "names" in filter ? (["name", filter.names] as const) : (["path", filter.paths] as const);
   const out: (ResolverSymbolRow & { calls: string })[] = [];
   for (const batch of chunks([...new Set(values)], 500)) {
     out.push(
-      ...(await client.symbol.findMany({
-        where: { ...visibleIn(snapshot), [column]: { in: batch } },
-        select: { ...RESOLVER_SYMBOL_SELECT, calls: true },
-        orderBy: { id: "asc" },
-      })),
+      ...(await buildRead<ResolverSymbolRow & { calls: string }>(
+        `SELECT ${RESOLVER_SYMBOL_COLUMNS}, calls FROM "Symbol"
+          WHERE ${visible.sql} AND ${column} IN (${batch.map(() => "?").join(",")}) ORDER BY id`,
+        ...visible.params,
+        ...batch,
+      )),
     );
   }
   return out;
@@ -1088,39 +1135,54 @@ export async function symbolCallsPage(
   afterId: number,
   take: number,
 ): Promise<{ id: number; calls: string }[]> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  return client.symbol.findMany({
-    where: { ...visibleIn(snapshot), id: { gt: afterId } },
-    select: { id: true, calls: true },
-    orderBy: { id: "asc" },
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
+  return buildRead<{ id: number; calls: string }>(
+    `SELECT id, calls FROM "Symbol" WHERE ${visible.sql} AND id > ? ORDER BY id LIMIT ?`,
+    ...visible.params,
+    afterId,
     take,
-  });
+  );
 }
 
 /** A generation's code files: path, language and name filter (path order). */
 export async function codeFiles(
   generationId: string,
 ): Promise<{ path: string; language: string; callNames: string }[]> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const rows = await client.file.findMany({
-    where: { ...visibleIn(snapshot), kind: "code" },
-    select: { path: true, language: true, callNames: true },
-  });
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
+  const rows = await buildRead<{ path: string; language: string; callNames: string }>(
+    `SELECT path, language, "callNames" FROM "File" WHERE ${visible.sql} AND kind = 'code'`,
+    ...visible.params,
+  );
   return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The extracted imports (JSON) of some of a generation's files. */
 export async function fileImports(generationId: string, paths: string[]): Promise<Map<string, string>> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
   const out = new Map<string, string>();
   for (const batch of chunks([...new Set(paths)], 500)) {
-    const rows = await client.file.findMany({
-      where: { ...visibleIn(snapshot), path: { in: batch } },
-      select: { path: true, imports: true },
-    });
+    const rows = await buildRead<{ path: string; imports: string }>(
+      `SELECT path, imports FROM "File" WHERE ${visible.sql} AND path IN (${batch.map(() => "?").join(",")})`,
+      ...visible.params,
+      ...batch,
+    );
     for (const r of rows) out.set(r.path, r.imports);
   }
   return out;
+}
+
+/** Content hashes of a generation's files by path: what a build compares the work tree with. */
+export async function fileHashes(generationId: string): Promise<Map<string, string>> {
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
+  const rows = await buildRead<{ path: string; hash: string }>(
+    `SELECT path, hash FROM "File" WHERE ${visible.sql}`,
+    ...visible.params,
+  );
+  return new Map(rows.map((r) => [r.path, r.hash]));
 }
 
 export async function listFiles(generationId: string) {
@@ -1244,33 +1306,35 @@ export async function countRows(generationId: string, previous: RowCounts | null
 
 /** Ids of the chunks a generation reads, in id order. */
 export async function chunkIdsIn(generationId: string): Promise<number[]> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const rows = await client.chunk.findMany({
-    where: visibleIn(snapshot),
-    select: { id: true },
-    orderBy: { id: "asc" },
-  });
-  return rows.map((r) => r.id);
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
+  const rows = await buildRead<{ id: number }>(
+    `SELECT id FROM "Chunk" WHERE ${visible.sql} ORDER BY id`,
+    ...visible.params,
+  );
+  return rows.map((r) => Number(r.id));
 }
 
-/** Chunks a build inserted (new content): the only ones it embeds. */
-export async function chunksAddedIn(
-  generationId: string,
-): Promise<{ id: number; path: string; kind: string; symbolId: string | null }[]> {
-  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  return client.chunk.findMany({
-    where: { repositoryId: snapshot.repositoryId, fromGeneration: snapshot.number },
-    select: { id: true, path: true, kind: true, symbolId: true },
-    orderBy: { id: "asc" },
-  });
+/** Ids of the chunks a build inserted (new content): the only ones it embeds. */
+export async function chunksAddedIn(generationId: string): Promise<number[]> {
+  const s = await snapshotOf(generationId);
+  const rows = await buildRead<{ id: number }>(
+    `SELECT id FROM "Chunk" WHERE "repositoryId" = ? AND "fromGeneration" = ? ORDER BY id`,
+    s.repositoryId,
+    s.number,
+  );
+  return rows.map((r) => Number(r.id));
 }
 
 /** Text of chunks by id, for embedding. */
-export async function chunkTexts(ids: number[]) {
-  const client = await db();
-  return client.chunk.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, title: true, text: true, path: true, kind: true, symbolId: true },
-    orderBy: { id: "asc" },
-  });
+export async function chunkTexts(
+  ids: number[],
+): Promise<
+  { id: number; title: string; text: string; path: string; kind: string; symbolId: string | null }[]
+> {
+  if (ids.length === 0) return [];
+  return buildRead(
+    `SELECT id, title, text, path, kind, "symbolId" FROM "Chunk" WHERE id IN (${ids.map(() => "?").join(",")}) ORDER BY id`,
+    ...ids,
+  );
 }

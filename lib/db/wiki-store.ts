@@ -175,17 +175,28 @@ export interface CallRow {
 /** Resolved calls leaving or entering the given files (or all), one row per caller → callee pair, in call order. */
 export async function loadCallsTouching(generationId: string, paths: string[] | "all"): Promise<CallRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const visible = visibleSql(snapshot);
+  const edges = visibleSql(snapshot, "e");
+  const symbols = visibleSql(snapshot, "s");
+  const columns = `e."srcId", e."srcPath", e."dstId", e."dstPath", e.line`;
+  const calls = `${edges.sql} AND e.kind = 'calls' AND e."dstId" IS NOT NULL`;
+  // Calls into the files are found through their symbols' ids, so both halves use an index.
   const rows = await forPaths(paths, (filter, params) =>
     queryRaw<CallRow[]>(
       client,
-      `SELECT "srcId", "srcPath", "dstId", "dstPath", min(line) AS line FROM "Edge"
-        WHERE ${visible.sql} AND kind = 'calls' AND "dstId" IS NOT NULL
-        ${filter ? `AND ("srcPath" IN (${filter}) OR "dstPath" IN (${filter}))` : ""}
-        GROUP BY "srcId", "dstId", "srcPath", "dstPath" ORDER BY "srcId", line, "dstId"`,
-      ...visible.params,
+      `SELECT "srcId", "srcPath", "dstId", "dstPath", min(line) AS line FROM (
+         SELECT ${columns} FROM "Edge" e WHERE ${calls} ${filter ? `AND e."srcPath" IN (${filter})` : ""}
+         ${
+           filter
+             ? `UNION ALL
+         SELECT ${columns} FROM "Edge" e WHERE ${calls}
+            AND e."dstId" IN (SELECT s."qualifiedId" FROM "Symbol" s WHERE ${symbols.sql} AND s.path IN (${filter}))`
+             : ""
+         }
+       ) touching
+       GROUP BY "srcId", "dstId", "srcPath", "dstPath" ORDER BY "srcId", line, "dstId"`,
+      ...edges.params,
       ...params,
-      ...params,
+      ...(filter ? [...edges.params, ...symbols.params, ...params] : []),
     ),
   );
   // In call order, so pages list callees as the code calls them; batches can repeat a pair.
@@ -317,16 +328,18 @@ export function pageChunkText(page: Pick<WikiPageDraft, "title" | "summary" | "c
 // chunks), and every copied chunk is indexed again by FTS in each generation.
 const MAX_CHUNK_CHARS = 3000;
 
+/** Stores newly generated pages of the building generation with their search chunks (kind "wiki"). */
+export async function insertWikiPages(generationId: string, pages: WikiPageDraft[]): Promise<void> {
+  if (pages.length === 0) return;
+  await withBuild(generationId, (tx, s) => insertPageRows(tx, s, pages));
+}
+
 /**
- * Sets the building generation's pages: every current page not in `keep` is closed
- * (with its search chunk), and `pages` are inserted with their search chunks (kind
- * "wiki"). Kept pages stay shared with the previous generation, unread and unwritten.
+ * Closes, in the building generation, every page it did not write and that is not in
+ * `keep` (with its search chunk): kept pages stay shared with the previous generation,
+ * unread and unwritten.
  */
-export async function replaceWikiPages(
-  generationId: string,
-  keep: string[],
-  pages: WikiPageDraft[],
-): Promise<void> {
+export async function closeWikiPagesExcept(generationId: string, keep: string[]): Promise<void> {
   await withBuild(generationId, async (tx, s) => {
     const kept = new Set(keep);
     const current = await tx.wikiPage.findMany({
@@ -363,7 +376,6 @@ export async function replaceWikiPages(
           s.number,
         ),
     );
-    await insertPageRows(tx, s, pages);
   });
 }
 
@@ -401,6 +413,7 @@ async function insertPageRows(tx: Db, s: Snapshot, pages: WikiPageDraft[]): Prom
       modelWritten: p.modelWritten,
       updatedAt: now,
     })),
+    { inBuild: true },
   );
   const fileIds = new Map<string, number>();
   const filePaths = pages.flatMap((p) => (p.kind === "file" && p.sourcePath ? [p.sourcePath] : []));

@@ -8,6 +8,7 @@
  * serving, and its rows are discarded.
  */
 import "server-only";
+import os from "node:os";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 import {
@@ -22,9 +23,9 @@ import {
   discardFailedBuilds,
   failGeneration,
   findRepository,
+  fileHashes,
   getGeneration,
   insertParsedFiles,
-  listFiles,
   reportProgress,
   startGeneration,
   updateFanCounts,
@@ -32,8 +33,9 @@ import {
   type RepositoryRow,
   type RowCounts,
 } from "../db/index-store.ts";
-import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
-import { parseFile, type ParsedFile } from "./parse-file.ts";
+import { resolveRepositoryRoot, streamFiles, type DiscoveredFile, type SkipReason } from "./discover.ts";
+import type { ParsedFile } from "./parse-file.ts";
+import { createParsePool } from "./parse-pool.ts";
 import { resolveGeneration } from "./resolve-generation.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
@@ -81,6 +83,8 @@ export interface BuildStats {
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
   parseErrors: number;
+  /** worker threads that parsed files (0: parsed in the build's own thread) */
+  parseThreads: number;
   seconds: number;
   /** CPU seconds (user + system, every thread) the build used */
   cpuSeconds: number;
@@ -111,6 +115,8 @@ export interface BuildOptions {
   wikiModel?: ConfiguredModel | null;
   /** A generation this process already claimed (a queued job); otherwise one is started (or a queued one claimed). */
   generation?: GenerationRow;
+  /** Worker threads parsing files (0: parse in this thread); default WAYFINDER_PARSE_THREADS, else cores - 1. */
+  parseThreads?: number;
 }
 
 export interface BuildResult {
@@ -132,8 +138,22 @@ function defaultName(root: string): string {
   return root.split("/").filter(Boolean).pop() ?? "repository";
 }
 
-/** Changed files are parsed and stored this many at a time. */
+/** Changed files are parsed and stored in batches of this many files or bytes, whichever comes first. */
 const PARSE_BATCH = 64;
+const PARSE_BATCH_BYTES = 2 * 1024 * 1024;
+/** Batches parsing while one is written: what bounds the file text a build holds. */
+const PARSE_BATCHES_IN_FLIGHT = 2;
+/** An incremental build parses this many files in its own thread before starting workers. */
+const SERIAL_PARSE_UP_TO = 48;
+
+/**
+ * Parse threads: the configured number, else one per core (up to 4). The build's own
+ * thread mostly waits on parsing while files stream, so it does not need a core of
+ * its own then.
+ */
+function defaultParseThreads(): number {
+  return env().WAYFINDER_PARSE_THREADS ?? Math.min(4, os.availableParallelism());
+}
 
 export async function buildGeneration(
   repository: RepositoryRow,
@@ -170,7 +190,7 @@ export async function buildGeneration(
     await report(true);
     // What earlier failed builds left behind is undone before anything is compared with it.
     await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
-    const discovery = await discoverFiles(repository.rootPath, {
+    const discovery = await streamFiles(repository.rootPath, {
       maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
     });
     await phaseDone("discovering");
@@ -182,44 +202,81 @@ export async function buildGeneration(
       previousGeneration !== null &&
       (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
         INDEX_FORMAT_VERSION;
-    const previousHashes = new Map(
-      reusable && previousGeneration
-        ? (await listFiles(previousGeneration.id)).map((f) => [f.path, f.hash])
-        : [],
-    );
-    const changed: DiscoveredFile[] = [];
-    let unchanged = 0;
-    const discoveredPaths = new Set<string>();
-    for (const file of discovery.files) {
-      discoveredPaths.add(file.path);
-      if (previousHashes.get(file.path) === file.hash) unchanged++;
-      else changed.push(file);
-    }
-    // Files of the previous generation that are gone from the work tree (changed ones are not removed).
-    const removedPaths = [...previousHashes.keys()].filter((p) => !discoveredPaths.has(p));
     const incremental = reusable && previousGeneration !== null;
+    const previousHashes = incremental ? await fileHashes(previousGeneration.id) : new Map<string, string>();
 
     progress.phase = "parsing";
-    progress.filesTotal = discovery.files.length;
-    progress.filesDone = unchanged;
+    progress.filesTotal = discovery.listed;
     await report(true);
     if (!incremental) await closeAllRows(generation.id);
-    else
-      await closeFileRows(generation.id, [
-        ...changed.filter((f) => previousHashes.has(f.path)).map((f) => f.path),
-        ...removedPaths,
-      ]);
+    const pool = createParsePool({
+      threads: options.parseThreads ?? defaultParseThreads(),
+      serialUpTo: incremental ? SERIAL_PARSE_UP_TO : 0,
+    });
+    const files = {
+      seen: new Set<string>(),
+      code: 0,
+      text: 0,
+      lines: 0,
+      languages: {} as Record<string, number>,
+    };
+    const changedPaths: string[] = [];
     let parseErrors = 0;
-    for (let i = 0; i < changed.length; i += PARSE_BATCH) {
-      const batch: ParsedFile[] = [];
-      for (const file of changed.slice(i, i + PARSE_BATCH)) {
-        batch.push(await parseFile(file));
-        progress.filesDone++;
+    let parseThreads = 0;
+    try {
+      // Files stream through: read, and when changed parsed (in workers) and written in
+      // batches, the next batches parsing while one is written, in discovery order.
+      const inFlight: { files: DiscoveredFile[]; parsing: Promise<ParsedFile[]> }[] = [];
+      const writeNext = async () => {
+        const next = inFlight.shift();
+        if (!next) return;
+        const parsed = await next.parsing;
+        for (const p of parsed) parseErrors += p.file.parseErrors;
+        const replaced = next.files.filter((f) => previousHashes.has(f.path)).map((f) => f.path);
+        await insertParsedFiles(generation.id, parsed, replaced);
+        progress.filesDone += next.files.length;
         await report();
+      };
+      let batch: DiscoveredFile[] = [];
+      let batchBytes = 0;
+      const send = async () => {
+        if (batch.length === 0) return;
+        const parsing = pool.parse(batch);
+        // Awaited in order below; a batch whose turn never comes (an earlier one failed) must not crash the process.
+        parsing.catch(() => undefined);
+        inFlight.push({ files: batch, parsing });
+        batch = [];
+        batchBytes = 0;
+        while (inFlight.length > PARSE_BATCHES_IN_FLIGHT) await writeNext();
+      };
+      for (const file of discovery.files()) {
+        files.seen.add(file.path);
+        files.lines += file.lines;
+        files.languages[file.language] = (files.languages[file.language] ?? 0) + 1;
+        if (file.kind === "code") files.code++;
+        else files.text++;
+        if (previousHashes.get(file.path) === file.hash) {
+          progress.filesDone++;
+          await report();
+          continue;
+        }
+        changedPaths.push(file.path);
+        batch.push(file);
+        batchBytes += file.size;
+        if (batch.length >= PARSE_BATCH || batchBytes >= PARSE_BATCH_BYTES) await send();
       }
-      for (const p of batch) parseErrors += p.file.parseErrors;
-      await insertParsedFiles(generation.id, batch);
+      await send();
+      while (inFlight.length > 0) await writeNext();
+    } finally {
+      parseThreads = pool.threadsStarted;
+      await pool.close();
     }
+    // Files of the previous generation that are gone from the work tree.
+    const removedPaths = [...previousHashes.keys()].filter((p) => !files.seen.has(p));
+    await closeFileRows(generation.id, removedPaths);
+    const fileCount = files.seen.size;
+    files.seen.clear();
+    progress.filesTotal = fileCount;
     // Rows written anew: the planners' statistics would describe another repository.
     if (!incremental) await analyzeIndexTables();
     await phaseDone("parsing");
@@ -231,9 +288,9 @@ export async function buildGeneration(
       incremental && previousGeneration
         ? {
             previousGenerationId: previousGeneration.id,
-            changedPaths: changed.map((f) => f.path),
+            changedPaths,
             removedPaths,
-            added: changed.some((f) => !previousHashes.has(f.path)),
+            added: changedPaths.some((p) => !previousHashes.has(p)),
           }
         : null,
     );
@@ -247,7 +304,7 @@ export async function buildGeneration(
       generationId: generation.id,
       formatVersion: INDEX_FORMAT_VERSION,
       previous: incremental ? previousGeneration : null,
-      changes: incremental ? { changedPaths: changed.map((f) => f.path), removedPaths } : null,
+      changes: incremental ? { changedPaths, removedPaths } : null,
       // The model questions use (the admin's choice over the environment), or none.
       model: options.wikiModel === undefined ? (await loadEngineSettings()).model : options.wikiModel,
     });
@@ -260,12 +317,6 @@ export async function buildGeneration(
 
     progress.phase = "activating";
     await report(true);
-    const languages: Record<string, number> = {};
-    let lines = 0;
-    for (const f of discovery.files) {
-      languages[f.language] = (languages[f.language] ?? 0) + 1;
-      lines += f.lines;
-    }
     const counts = await countRows(
       generation.id,
       incremental && previousGeneration ? (JSON.parse(previousGeneration.stats) as RowCounts) : null,
@@ -274,11 +325,11 @@ export async function buildGeneration(
       formatVersion: INDEX_FORMAT_VERSION,
       generation: generation.number,
       generationId: generation.id,
-      files: discovery.files.length,
-      codeFiles: discovery.files.filter((f) => f.kind === "code").length,
-      textFiles: discovery.files.filter((f) => f.kind === "text").length,
-      parsedFiles: changed.length,
-      reusedFiles: unchanged,
+      files: fileCount,
+      codeFiles: files.code,
+      textFiles: files.text,
+      parsedFiles: changedPaths.length,
+      reusedFiles: fileCount - changedPaths.length,
       removedFiles: removedPaths.length,
       symbols: counts.symbols,
       edges: counts.edges,
@@ -289,10 +340,11 @@ export async function buildGeneration(
       chunks: counts.chunks,
       embeddedChunks: embedding.embedded,
       reusedVectors: env().WAYFINDER_EMBEDDINGS ? counts.chunks - embedding.embedded : 0,
-      lines,
-      languages,
+      lines: files.lines,
+      languages: files.languages,
       skipped: discovery.skipped,
       parseErrors,
+      parseThreads,
       seconds: 0,
       cpuSeconds: 0,
       phaseSeconds,

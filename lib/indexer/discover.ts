@@ -268,8 +268,23 @@ export function countLines(content: string): number {
   return content.endsWith("\n") ? n - 1 : n;
 }
 
-/** Lists and reads the indexable files of a repository root (already resolved). */
-export async function discoverFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryResult> {
+/**
+ * The indexable files of a repository root (already resolved), listed up front and
+ * read one at a time as `files()` is iterated, so a build holds one batch of file
+ * texts at a time, never the repository. The skip counters fill as files are read.
+ */
+export interface DiscoveryStream {
+  root: string;
+  source: "git" | "walk";
+  /** paths listed, before any is skipped */
+  listed: number;
+  skipped: Record<SkipReason, number>;
+  /** A few skipped paths per reason, for the summary and the UI. */
+  skippedExamples: Partial<Record<SkipReason, string[]>>;
+  files(): Generator<DiscoveredFile>;
+}
+
+export async function streamFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryStream> {
   const skipped = emptySkips();
   const skippedExamples: DiscoveryResult["skippedExamples"] = {};
   const skip = (reason: SkipReason, rel: string) => {
@@ -279,73 +294,105 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
   };
   const listed = await gitListing(root);
   const candidates = listed ?? walkListing(root);
-  const files: DiscoveredFile[] = [];
-  for (const rel of candidates) {
-    if (!isSafeRelativePath(rel)) continue;
-    if (inSkippedDir(rel)) {
-      skip("vendored", rel);
-      continue;
+  function* files(): Generator<DiscoveredFile> {
+    for (const rel of candidates) {
+      const file = readCandidate(root, rel, options, skip);
+      if (file) yield file;
     }
-    const absolute = path.join(root, rel);
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(absolute);
-    } catch {
-      continue; // listed by git but deleted in the work tree
-    }
-    // Links first, whatever their name: a link to a folder outside the root is reported as such.
-    if (stat.isSymbolicLink()) {
-      let target = "";
-      try {
-        target = fs.realpathSync(absolute);
-      } catch {
-        // dangling link
-      }
-      skip(target.startsWith(root + path.sep) ? "symlink" : "symlink-outside-root", rel);
-      continue;
-    }
-    const type = classify(rel);
-    if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
-      skip("binary", rel);
-      continue;
-    }
-    if (!type) {
-      skip("unsupported", rel);
-      continue;
-    }
-    if (!stat.isFile()) continue;
-    if (stat.size > options.maxFileBytes) {
-      skip("too-large", rel);
-      continue;
-    }
-    let buffer: Buffer;
-    try {
-      buffer = readInsideRoot(root, rel);
-    } catch {
-      skip("unreadable", rel);
-      continue;
-    }
-    if (looksBinary(buffer)) {
-      skip("binary", rel);
-      continue;
-    }
-    let content: string;
-    try {
-      content = utf8.decode(buffer);
-    } catch {
-      skip("not-utf8", rel);
-      continue;
-    }
-    if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
-    files.push({
-      path: rel,
-      language: type.language,
-      kind: type.kind,
-      content,
-      hash: hashContent(buffer),
-      size: stat.size,
-      lines: countLines(content),
-    });
   }
-  return { root, files, skipped, skippedExamples, source: listed ? "git" : "walk" };
+  return {
+    root,
+    source: listed ? "git" : "walk",
+    listed: candidates.length,
+    skipped,
+    skippedExamples,
+    files,
+  };
+}
+
+/** Lists and reads the indexable files of a repository root (already resolved), all at once. */
+export async function discoverFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryResult> {
+  const stream = await streamFiles(root, options);
+  const files = [...stream.files()];
+  return {
+    root,
+    files,
+    skipped: stream.skipped,
+    skippedExamples: stream.skippedExamples,
+    source: stream.source,
+  };
+}
+
+/** One listed path read and checked, or null (and counted) when it is skipped. */
+function readCandidate(
+  root: string,
+  rel: string,
+  options: DiscoveryOptions,
+  skip: (reason: SkipReason, rel: string) => void,
+): DiscoveredFile | null {
+  if (!isSafeRelativePath(rel)) return null;
+  if (inSkippedDir(rel)) {
+    skip("vendored", rel);
+    return null;
+  }
+  const absolute = path.join(root, rel);
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(absolute);
+  } catch {
+    return null; // listed by git but deleted in the work tree
+  }
+  // Links first, whatever their name: a link to a folder outside the root is reported as such.
+  if (stat.isSymbolicLink()) {
+    let target = "";
+    try {
+      target = fs.realpathSync(absolute);
+    } catch {
+      // dangling link
+    }
+    skip(target.startsWith(root + path.sep) ? "symlink" : "symlink-outside-root", rel);
+    return null;
+  }
+  const type = classify(rel);
+  if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
+    skip("binary", rel);
+    return null;
+  }
+  if (!type) {
+    skip("unsupported", rel);
+    return null;
+  }
+  if (!stat.isFile()) return null;
+  if (stat.size > options.maxFileBytes) {
+    skip("too-large", rel);
+    return null;
+  }
+  let buffer: Buffer;
+  try {
+    buffer = readInsideRoot(root, rel);
+  } catch {
+    skip("unreadable", rel);
+    return null;
+  }
+  if (looksBinary(buffer)) {
+    skip("binary", rel);
+    return null;
+  }
+  let content: string;
+  try {
+    content = utf8.decode(buffer);
+  } catch {
+    skip("not-utf8", rel);
+    return null;
+  }
+  if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
+  return {
+    path: rel,
+    language: type.language,
+    kind: type.kind,
+    content,
+    hash: hashContent(buffer),
+    size: stat.size,
+    lines: countLines(content),
+  };
 }

@@ -33,10 +33,10 @@ export async function embedGeneration(
     complete = false;
   }
   // A collection that did not exist (first build, or vectors lost) gets every chunk.
-  const todo = complete
-    ? (await chunksAddedIn(generationId)).map((c) => c.id)
-    : await chunkIdsIn(generationId);
+  const todo = complete ? await chunksAddedIn(generationId) : await chunkIdsIn(generationId);
   for (let i = 0; i < todo.length; i += BATCH) {
+    // Between batches, timers run (the build's heartbeat): SQLite reads never yield.
+    await new Promise((resolve) => setImmediate(resolve));
     const rows = await chunkTexts(todo.slice(i, i + BATCH));
     const vectors = await embedder.embed(rows.map((r) => `${r.path}\n${r.title}\n${r.text.slice(0, 2000)}`));
     await store.upsert(

@@ -376,7 +376,7 @@ export class EmbeddedVectorStore implements VectorStore {
 
   constructor(options: EmbeddedVectorStoreOptions) {
     this.dir = path.resolve(options.dir);
-    this.flushEvery = options.flushEvery ?? 20_000;
+    this.flushEvery = options.flushEvery ?? 4_096;
     this.flushDelayMs = options.flushDelayMs ?? 2_000;
     this.batchSize = Math.max(1, options.batchSize ?? 2_048);
   }

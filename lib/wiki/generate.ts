@@ -25,8 +25,9 @@ import { createHash } from "node:crypto";
 import { getFileContent } from "../db/index-store.ts";
 import {
   changedEdges,
+  closeWikiPagesExcept,
   insertFindings,
-  replaceWikiPages,
+  insertWikiPages,
   loadCallsTouching,
   loadEntryPointCandidates,
   loadImportEdges,
@@ -51,9 +52,12 @@ import {
 import { buildFilePage, filePageInputs, type FilePageInput } from "./file-page.ts";
 import { computeFindings } from "./findings.ts";
 import { moduleGraph } from "./structure.ts";
-import { addModelSummaries } from "./summaries.ts";
+import { addModelSummaries, type SummaryRun } from "./summaries.ts";
 import { ancestorDirs, dirOf, dirSlug, fileSlug, OVERVIEW_SLUG } from "./slugs.ts";
 import type { WikiPageDraft } from "./types.ts";
+
+/** File pages are built this many at a time (their symbols and calls loaded per batch). */
+const FILE_PAGE_BATCH = 100;
 
 /** Bumped whenever page or findings generation changes: every page is rebuilt on the next build. */
 export const WIKI_FORMAT_VERSION = 1;
@@ -89,7 +93,9 @@ interface Candidate {
   slug: string;
   /** inputs without the model tag */
   inputs: unknown[];
-  build: (hash: string) => Promise<WikiPageDraft>;
+  /** files whose top-level symbols the page lists (loaded for every page of a batch at once) */
+  needs?: string[];
+  build: (hash: string, topLevel: Map<string, PageSymbolRow[]>) => Promise<WikiPageDraft>;
 }
 
 const README = /^readme(\.(md|markdown|rst|txt))?$/i;
@@ -154,49 +160,58 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     for (const p of codePaths) if (!oldBySlug.has(fileSlug(p))) set.add(p);
     filePaths = [...set];
   }
-  const everyFile = filePaths.length === codeFiles.length;
-  const [symbols, calls] = await Promise.all([
-    loadPageSymbols(generationId, everyFile ? "all" : filePaths),
-    loadCallsTouching(generationId, everyFile ? "all" : filePaths),
-  ]);
-
   const fileByPath = new Map(files.map((f) => [f.path, f]));
-  const candidates: Candidate[] = [
-    ...filePageCandidates(filePaths, fileByPath, symbols, calls, imports),
-    ...(await folderCandidates(input, files, imports, symbols, everyFile)),
-  ];
-
   const modelTag = modelLabel ?? "none";
-  const copy: string[] = [];
-  const regenerate: { candidate: Candidate; hashes: { model: string; evidence: string } }[] = [];
-  for (const c of candidates) {
-    const withModel = hashInputs(c.inputs, input.formatVersion, modelTag);
-    const old = comparable ? oldBySlug.get(c.slug) : undefined;
-    if (old && old.inputHash === withModel) copy.push(c.slug);
-    else
-      regenerate.push({
-        candidate: c,
-        hashes: { model: withModel, evidence: hashInputs(c.inputs, input.formatVersion, "none") },
-      });
-  }
-  if (comparable) {
-    const considered = new Set(candidates.map((c) => c.slug));
-    for (const p of codePaths)
-      if (!considered.has(fileSlug(p)) && oldBySlug.has(fileSlug(p))) copy.push(fileSlug(p));
-  }
-
-  const drafts: WikiPageDraft[] = [];
-  for (const { candidate, hashes } of regenerate) drafts.push(await candidate.build(hashes.evidence));
+  const summaries: SummaryRun = { consecutiveFailures: 0 };
+  const keep: string[] = [];
+  let generated = 0;
   let modelWritten = 0;
-  if (input.model && drafts.length) {
-    const outcome = await addModelSummaries(drafts, input.model);
-    modelWritten = outcome.written;
-    const bySlug = new Map(regenerate.map((r) => [r.candidate.slug, r.hashes]));
-    // A page carries the model in its hash only once the model really wrote its summary.
-    for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
+  // Pages whose inputs hash as before are kept; the others are built and written, a
+  // batch at a time, so a build holds the inputs of one batch of pages, not the wiki's.
+  const settle = async (candidates: Candidate[]) => {
+    const regenerate: { candidate: Candidate; hashes: { model: string; evidence: string } }[] = [];
+    for (const c of candidates) {
+      const withModel = hashInputs(c.inputs, input.formatVersion, modelTag);
+      const old = comparable ? oldBySlug.get(c.slug) : undefined;
+      if (old && old.inputHash === withModel) keep.push(c.slug);
+      else
+        regenerate.push({
+          candidate: c,
+          hashes: { model: withModel, evidence: hashInputs(c.inputs, input.formatVersion, "none") },
+        });
+    }
+    const needed = [...new Set(regenerate.flatMap((r) => r.candidate.needs ?? []))];
+    const topLevel = groupBy(
+      needed.length ? await loadPageSymbols(generationId, needed, { topLevel: true }) : [],
+      (s) => s.path,
+    );
+    const drafts: WikiPageDraft[] = [];
+    for (const { candidate, hashes } of regenerate)
+      drafts.push(await candidate.build(hashes.evidence, topLevel));
+    if (input.model && drafts.length) {
+      const outcome = await addModelSummaries(drafts, input.model, summaries);
+      modelWritten += outcome.written;
+      const bySlug = new Map(regenerate.map((r) => [r.candidate.slug, r.hashes]));
+      // A page carries the model in its hash only once the model really wrote its summary.
+      for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
+    }
+    await insertWikiPages(generationId, drafts);
+    generated += drafts.length;
+  };
+  for (let i = 0; i < filePaths.length; i += FILE_PAGE_BATCH) {
+    const paths = filePaths.slice(i, i + FILE_PAGE_BATCH);
+    const [symbols, calls] = await Promise.all([
+      loadPageSymbols(generationId, paths),
+      loadCallsTouching(generationId, paths),
+    ]);
+    await settle(filePageCandidates(paths, fileByPath, symbols, calls, imports));
   }
-
-  await replaceWikiPages(generationId, copy, drafts);
+  await settle(await folderCandidates(input, files, imports));
+  if (comparable) {
+    const considered = new Set(filePaths);
+    for (const p of codePaths) if (!considered.has(p) && oldBySlug.has(fileSlug(p))) keep.push(fileSlug(p));
+  }
+  await closeWikiPagesExcept(generationId, keep);
 
   const findings = await computeFindings({
     generationId,
@@ -207,9 +222,9 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
   await insertFindings(generationId, findings);
 
   return {
-    pages: copy.length + drafts.length,
-    generated: drafts.length,
-    reused: copy.length,
+    pages: keep.length + generated,
+    generated,
+    reused: keep.length,
     modelWritten,
     findings: findings.length,
     formatVersion: WIKI_FORMAT_VERSION,
@@ -273,8 +288,6 @@ async function folderCandidates(
   input: WikiBuildInput,
   files: WikiFileRow[],
   imports: ImportRow[],
-  loadedSymbols: PageSymbolRow[],
-  everyFileLoaded: boolean,
 ): Promise<Candidate[]> {
   const { generationId } = input;
   const codeFiles = files.filter((f) => f.kind === "code");
@@ -286,16 +299,6 @@ async function folderCandidates(
   const filesIn = groupBy(files, (f) => dirOf(f.path));
   const subdirsOf = groupBy([...dirs], (d) => dirOf(d));
   const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
-
-  // Top-level symbols of the files a rebuilt folder page lists (already loaded on a full build).
-  const loadedTopLevel = everyFileLoaded
-    ? groupBy(
-        loadedSymbols.filter((s) => !s.parentId),
-        (s) => s.path,
-      )
-    : null;
-  const topLevelSymbols = async (paths: string[]): Promise<Map<string, PageSymbolRow[]>> =>
-    loadedTopLevel ?? groupBy(await loadPageSymbols(generationId, paths, { topLevel: true }), (s) => s.path);
 
   // Imports touching each folder's own files: from it, or into it (once when both).
   const importsOf = new Map<string, ImportRow[]>();
@@ -316,8 +319,12 @@ async function folderCandidates(
     subdirs: (subdirsOf.get(dir) ?? []).map((d) => ({ path: d, codeFiles: codeCount.get(d) ?? 0 })),
     imports: importsOf.get(dir) ?? [],
   });
-  const complete = async (partial: ReturnType<typeof directoryInput>): Promise<DirectoryInput> => {
-    const symbols = await topLevelSymbols(partial.direct.filter((f) => f.kind === "code").map((f) => f.path));
+  const codeIn = (partial: ReturnType<typeof directoryInput>) =>
+    partial.direct.filter((f) => f.kind === "code").map((f) => f.path);
+  const complete = async (
+    partial: ReturnType<typeof directoryInput>,
+    symbols: Map<string, PageSymbolRow[]>,
+  ): Promise<DirectoryInput> => {
     const listed: ListedFile[] = partial.direct.map((f) => ({ ...f, symbols: symbols.get(f.path) ?? [] }));
     const readmeFile = partial.direct.find((f) => README.test(f.path.split("/").pop() ?? ""));
     const content = readmeFile ? await getFileContent(generationId, readmeFile.path) : null;
@@ -340,7 +347,8 @@ async function folderCandidates(
     return {
       slug: dirSlug(dir),
       inputs: directoryInputs(hashable),
-      build: async (hash) => buildDirectoryPage(await complete(partial), hash),
+      needs: codeIn(partial),
+      build: async (hash, topLevel) => buildDirectoryPage(await complete(partial, topLevel), hash),
     };
   });
 
@@ -380,8 +388,9 @@ async function folderCandidates(
       files: root.direct.map((f) => ({ ...f, symbols: [] })),
       readme: null,
     }),
-    build: async (hash) => {
-      const done = await complete(root);
+    needs: codeIn(root),
+    build: async (hash, topLevel) => {
+      const done = await complete(root, topLevel);
       return buildOverviewPage({ ...overviewBase, files: done.files, readme: done.readme }, hash);
     },
   });

@@ -44,16 +44,25 @@ export function cleanSummary(text: string): string | null {
   return clean.length > MAX_SUMMARY_CHARS ? `${clean.slice(0, MAX_SUMMARY_CHARS - 1)}…` : clean;
 }
 
-/** Adds model summaries to `pages` in place (a few at a time); returns how many were written. */
+/** Failures in a row so far, carried from one batch of pages to the next. */
+export interface SummaryRun {
+  consecutiveFailures: number;
+}
+
+/**
+ * Adds model summaries to `pages` in place (a few at a time); returns how many were
+ * written. A build summarising its pages in batches passes one `run` to every call, so
+ * the model is given up on across batches as within one.
+ */
 export async function addModelSummaries(
   pages: WikiPageDraft[],
   model: ConfiguredModel,
+  run: SummaryRun = { consecutiveFailures: 0 },
 ): Promise<SummaryOutcome> {
   const outcome: SummaryOutcome = { written: 0, failed: 0 };
-  let consecutiveFailures = 0;
   let next = 0;
   const worker = async () => {
-    while (next < pages.length && consecutiveFailures < MAX_CONSECUTIVE_FAILURES) {
+    while (next < pages.length && run.consecutiveFailures < MAX_CONSECUTIVE_FAILURES) {
       const page = pages[next++] as WikiPageDraft;
       try {
         const { text } = await generateText({
@@ -69,10 +78,10 @@ export async function addModelSummaries(
         page.summary = summary;
         page.modelWritten = true;
         outcome.written++;
-        consecutiveFailures = 0;
+        run.consecutiveFailures = 0;
       } catch {
         outcome.failed++;
-        consecutiveFailures++;
+        run.consecutiveFailures++;
       }
     }
   };

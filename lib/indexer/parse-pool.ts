@@ -1,0 +1,150 @@
+/**
+ * Parsing across cores. Tree-sitter extraction is the indexer's main CPU cost and each
+ * file is independent, so a pool of worker threads (each loading the parse entry,
+ * lib/indexer/parse-file.ts, and its own WASM grammars) parses files while the build's
+ * thread reads the next ones and writes the previous batch to the database. Results
+ * come back in the order the files were given, and the rows are the same as a serial
+ * parse's, so the index is byte-for-byte the same whichever way it was built.
+ *
+ * Starting a worker costs a few hundred milliseconds (loading modules and grammars),
+ * so a build that parses only a few files parses them in its own thread; workers start
+ * once a build has parsed `serialUpTo` files.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { WayfinderError } from "../errors.ts";
+import { parseFile, type ParsedFile, type SourceFile } from "./parse-file.ts";
+
+export interface ParsePool {
+  /** Parses files; results in the order given. */
+  parse(files: SourceFile[]): Promise<ParsedFile[]>;
+  /** Worker threads started so far (0 while parsing in the build's own thread). */
+  readonly threadsStarted: number;
+  close(): Promise<void>;
+}
+
+export interface ParsePoolOptions {
+  /** Worker threads to parse with; 0 parses in the calling thread. */
+  threads: number;
+  /** Files parsed in the calling thread before workers start (small builds never start them). */
+  serialUpTo?: number;
+}
+
+/** This module's folder: the worker entry and the parse entry sit beside it. */
+function moduleDir(): string {
+  if (typeof __dirname === "string" && __dirname && fs.existsSync(path.join(__dirname, "parse-worker.mjs")))
+    return __dirname;
+  return path.resolve("lib", "indexer");
+}
+
+interface Job {
+  id: number;
+  file: SourceFile;
+  resolve: (parsed: ParsedFile) => void;
+  reject: (error: Error) => void;
+}
+
+/** A fixed set of worker threads, each parsing one file at a time. */
+class WorkerPool {
+  private readonly idle: Worker[] = [];
+  private readonly running = new Map<Worker, Job>();
+  private readonly queue: Job[] = [];
+  private failure: Error | null = null;
+  private nextId = 0;
+
+  constructor(readonly size: number) {
+    const dir = moduleDir();
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(path.join(dir, "parse-worker.mjs"), {
+        workerData: { module: path.join(dir, "parse-file.ts") },
+      });
+      worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
+        const job = this.running.get(worker);
+        this.running.delete(worker);
+        this.idle.push(worker);
+        if (job) {
+          if (message.error)
+            job.reject(new Error(`Parsing ${job.file.path} failed: ${message.error.message}`));
+          else job.resolve(message.result as ParsedFile);
+        }
+        this.pump();
+      });
+      const fail = (error: Error) => {
+        this.failure ??= new WayfinderError(
+          "internal:parse_worker",
+          `A parse worker stopped: ${error.message}`,
+          {
+            cause: error,
+          },
+        );
+        const job = this.running.get(worker);
+        this.running.delete(worker);
+        job?.reject(this.failure);
+        for (const queued of this.queue.splice(0)) queued.reject(this.failure);
+      };
+      worker.on("error", fail);
+      worker.on("exit", (code) => {
+        if (this.running.has(worker) || this.queue.length > 0) fail(new Error(`exited with code ${code}`));
+      });
+      this.idle.push(worker);
+    }
+  }
+
+  parse(file: SourceFile): Promise<ParsedFile> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, file, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      const worker = this.idle.pop() as Worker;
+      const job = this.queue.shift() as Job;
+      this.running.set(worker, job);
+      worker.postMessage({ id: job.id, file: job.file });
+    }
+  }
+
+  async close(): Promise<void> {
+    const workers = [...this.idle, ...this.running.keys()];
+    this.idle.length = 0;
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+export function createParsePool(options: ParsePoolOptions): ParsePool {
+  const serialUpTo = options.serialUpTo ?? 0;
+  let parsed = 0;
+  let workers: WorkerPool | null = null;
+  // In this thread, one batch after the other: tree-sitter parsers are shared per language.
+  let serial: Promise<unknown> = Promise.resolve();
+  return {
+    get threadsStarted() {
+      return workers?.size ?? 0;
+    },
+    async parse(files) {
+      if (!workers && options.threads > 0 && parsed + files.length > serialUpTo) {
+        workers = new WorkerPool(options.threads);
+      }
+      parsed += files.length;
+      const pool = workers;
+      if (!pool) {
+        const run = serial.then(async () => {
+          const out: ParsedFile[] = [];
+          for (const file of files) out.push(await parseFile(file));
+          return out;
+        });
+        serial = run.catch(() => undefined);
+        return run;
+      }
+      return Promise.all(files.map((f) => pool.parse(f)));
+    },
+    async close() {
+      await workers?.close();
+      workers = null;
+    },
+  };
+}
