@@ -261,7 +261,7 @@ export function ftsSearchQuery(
     filter += ` AND c.path ${likeInsensitive()} ? ESCAPE '\\'`;
     filterParams.push(`${options.pathPrefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
   }
-  const visible = `c."repositoryId" = ? AND c."fromGeneration" <= ? AND c."toGeneration" > ?`;
+  const visible = `c."repositoryId" = ? AND ${noIndex(`c."fromGeneration"`)} <= ? AND ${noIndex(`c."toGeneration"`)} > ?`;
   const visibleParams = [snapshot.repositoryId, snapshot.number, snapshot.number];
   if (isPostgres()) {
     const tsquery = ftsMatchToTsQuery(match);

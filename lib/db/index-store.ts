@@ -944,19 +944,18 @@ export async function updateFanCounts(generationId: string, options: { full: boo
       return;
     }
     const visible = visibleSql(s);
+    // One branch per index: the build's rows are found through (repository, from/to generation).
+    const edgeEnds = ["fromGeneration", "toGeneration"].flatMap((range) =>
+      ["srcId", "dstId"].map(
+        (end) =>
+          `SELECT "${end}" AS id FROM "Edge" WHERE "repositoryId" = ? AND "${range}" = ? AND kind = 'calls' AND "${end}" IS NOT NULL`,
+      ),
+    );
     const touched = await queryRaw<{ id: string }[]>(
       tx,
-      `SELECT "srcId" AS id FROM "Edge" WHERE "repositoryId" = ? AND kind = 'calls' AND ("fromGeneration" = ? OR "toGeneration" = ?)
-       UNION SELECT "dstId" AS id FROM "Edge" WHERE "repositoryId" = ? AND kind = 'calls' AND ("fromGeneration" = ? OR "toGeneration" = ?) AND "dstId" IS NOT NULL
+      `${edgeEnds.join(" UNION ")}
        UNION SELECT "qualifiedId" AS id FROM "Symbol" WHERE "repositoryId" = ? AND "fromGeneration" = ?`,
-      s.repositoryId,
-      s.number,
-      s.number,
-      s.repositoryId,
-      s.number,
-      s.number,
-      s.repositoryId,
-      s.number,
+      ...Array.from({ length: 5 }, () => [s.repositoryId, s.number]).flat(),
     );
     const ids = touched.map((r) => r.id);
     for (const batch of chunks(ids, 500)) {
@@ -1174,15 +1173,17 @@ export async function fileImports(generationId: string, paths: string[]): Promis
   return out;
 }
 
-/** Content hashes of a generation's files by path: what a build compares the work tree with. */
-export async function fileHashes(generationId: string): Promise<Map<string, string>> {
+/** Content hashes and line counts of a generation's files by path: what a build compares the work tree with. */
+export async function fileHashes(
+  generationId: string,
+): Promise<Map<string, { hash: string; lines: number }>> {
   const snapshot = await snapshotOf(generationId);
   const visible = visibleSql(snapshot);
-  const rows = await buildRead<{ path: string; hash: string }>(
-    `SELECT path, hash FROM "File" WHERE ${visible.sql}`,
+  const rows = await buildRead<{ path: string; hash: string; lines: number }>(
+    `SELECT path, hash, lines FROM "File" WHERE ${visible.sql}`,
     ...visible.params,
   );
-  return new Map(rows.map((r) => [r.path, r.hash]));
+  return new Map(rows.map((r) => [r.path, { hash: r.hash, lines: Number(r.lines) }]));
 }
 
 export async function listFiles(generationId: string) {

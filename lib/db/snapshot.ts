@@ -8,6 +8,7 @@
  */
 import "server-only";
 import { db } from "./client.ts";
+import { noIndex } from "./dialect.ts";
 
 /** toGeneration of a row that is still current (no build has replaced it). */
 export const OPEN_GENERATION = 2_147_483_647;
@@ -46,12 +47,15 @@ export function visibleIn(s: Snapshot) {
 
 /**
  * The same as SQL, for a table alias (`visibleSql(s, "c")` → `c."repositoryId" = ? AND …`)
- * with its parameters, in order.
+ * with its parameters, in order. The range never picks the index a query uses (on
+ * SQLite the columns are marked so): nearly every row of a repository matches it, and
+ * a planner short of statistics that read a generation through it instead of a name,
+ * path or id index turned lookups into scans.
  */
 export function visibleSql(s: Snapshot, alias?: string): { sql: string; params: [string, number, number] } {
   const a = alias ? `${alias}.` : "";
   return {
-    sql: `${a}"repositoryId" = ? AND ${a}"fromGeneration" <= ? AND ${a}"toGeneration" > ?`,
+    sql: `${a}"repositoryId" = ? AND ${noIndex(`${a}"fromGeneration"`)} <= ? AND ${noIndex(`${a}"toGeneration"`)} > ?`,
     params: [s.repositoryId, s.number, s.number],
   };
 }

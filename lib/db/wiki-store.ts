@@ -342,15 +342,16 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
 export async function closeWikiPagesExcept(generationId: string, keep: string[]): Promise<void> {
   await withBuild(generationId, async (tx, s) => {
     const kept = new Set(keep);
-    const current = await tx.wikiPage.findMany({
-      where: {
-        repositoryId: s.repositoryId,
-        toGeneration: OPEN_GENERATION,
-        fromGeneration: { lt: s.number },
-      },
-      select: { id: true, slug: true, kind: true, sourcePath: true },
-    });
+    const current = await queryRaw<{ id: number; slug: string; kind: string; sourcePath: string | null }[]>(
+      tx,
+      `SELECT id, slug, kind, "sourcePath" FROM "WikiPage"
+        WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?`,
+      s.repositoryId,
+      OPEN_GENERATION,
+      s.number,
+    );
     const closing = current.filter((p) => !kept.has(p.slug));
+    if (closing.length === 0) return;
     for (const batch of batches(closing)) {
       await executeRaw(
         tx,
@@ -637,14 +638,17 @@ export async function loadModuleStateWrites(generationId: string): Promise<State
   return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
 }
 
+/** Stores the building generation's findings (each generation has its own, computed or carried over). */
 export async function insertFindings(generationId: string, findings: FindingDraft[]): Promise<void> {
   if (findings.length === 0) return;
-  const client = await db();
-  await bulkInsert(
-    client,
-    "Finding",
-    ["generationId", "category", "severity", "title", "detail", "path", "startLine", "endLine", "symbolId"],
-    findings.map((f) => ({ ...f, generationId })),
+  await withBuild(generationId, (tx) =>
+    bulkInsert(
+      tx,
+      "Finding",
+      ["generationId", "category", "severity", "title", "detail", "path", "startLine", "endLine", "symbolId"],
+      findings.map((f) => ({ ...f, generationId })),
+      { inBuild: true },
+    ),
   );
 }
 

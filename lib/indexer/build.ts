@@ -190,11 +190,6 @@ export async function buildGeneration(
     await report(true);
     // What earlier failed builds left behind is undone before anything is compared with it.
     await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
-    const discovery = await streamFiles(repository.rootPath, {
-      maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
-    });
-    await phaseDone("discovering");
-
     const previousGeneration = repository.activeGenerationId
       ? await getGeneration(repository.activeGenerationId)
       : null;
@@ -203,7 +198,14 @@ export async function buildGeneration(
       (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
         INDEX_FORMAT_VERSION;
     const incremental = reusable && previousGeneration !== null;
-    const previousHashes = incremental ? await fileHashes(previousGeneration.id) : new Map<string, string>();
+    const previousHashes = incremental
+      ? await fileHashes(previousGeneration.id)
+      : new Map<string, { hash: string; lines: number }>();
+    const discovery = await streamFiles(repository.rootPath, {
+      maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
+      known: previousHashes,
+    });
+    await phaseDone("discovering");
 
     progress.phase = "parsing";
     progress.filesTotal = discovery.listed;
@@ -255,7 +257,7 @@ export async function buildGeneration(
         files.languages[file.language] = (files.languages[file.language] ?? 0) + 1;
         if (file.kind === "code") files.code++;
         else files.text++;
-        if (previousHashes.get(file.path) === file.hash) {
+        if (previousHashes.get(file.path)?.hash === file.hash) {
           progress.filesDone++;
           await report();
           continue;
@@ -295,6 +297,8 @@ export async function buildGeneration(
         : null,
     );
     await updateFanCounts(generation.id, { full: !incremental });
+    // Edges written anew too: what the planners know should include them.
+    if (!incremental) await analyzeIndexTables();
     await phaseDone("resolving");
 
     progress.phase = "wiki";
@@ -304,7 +308,9 @@ export async function buildGeneration(
       generationId: generation.id,
       formatVersion: INDEX_FORMAT_VERSION,
       previous: incremental ? previousGeneration : null,
-      changes: incremental ? { changedPaths, removedPaths } : null,
+      changes: incremental
+        ? { changedPaths, removedPaths, addedPaths: changedPaths.filter((p) => !previousHashes.has(p)) }
+        : null,
       // The model questions use (the admin's choice over the environment), or none.
       model: options.wikiModel === undefined ? (await loadEngineSettings()).model : options.wikiModel,
     });

@@ -115,6 +115,12 @@ export interface DiscoveryResult {
 
 export interface DiscoveryOptions {
   maxFileBytes: number;
+  /**
+   * Files already indexed, by path: one whose bytes hash the same is not decoded again
+   * (it was valid text before) and comes back with its known line count and empty
+   * `content` — a re-index reads and hashes every file but decodes only changed ones.
+   */
+  known?: Map<string, { hash: string; lines: number }>;
 }
 
 /** Resolves and validates a repository root given by a user; clear errors for bad paths. */
@@ -162,7 +168,8 @@ export function readInsideRoot(root: string, relative: string): Buffer {
     throw new WayfinderError("bad_request:path", `Not a path inside the repository: ${relative}`);
   }
   const absolute = path.join(root, relative);
-  const real = fs.realpathSync(absolute);
+  // One realpath(3) call; the JavaScript realpathSync lstats every component of every path.
+  const real = fs.realpathSync.native(absolute);
   if (real !== root && !real.startsWith(root + path.sep)) {
     throw new WayfinderError("forbidden:path", `${relative} resolves outside the repository.`);
   }
@@ -374,6 +381,19 @@ function readCandidate(
     skip("unreadable", rel);
     return null;
   }
+  const hash = hashContent(buffer);
+  const known = options.known?.get(rel);
+  if (known && known.hash === hash) {
+    return {
+      path: rel,
+      language: type.language,
+      kind: type.kind,
+      content: "",
+      hash,
+      size: stat.size,
+      lines: known.lines,
+    };
+  }
   if (looksBinary(buffer)) {
     skip("binary", rel);
     return null;
@@ -391,7 +411,7 @@ function readCandidate(
     language: type.language,
     kind: type.kind,
     content,
-    hash: hashContent(buffer),
+    hash,
     size: stat.size,
     lines: countLines(content),
   };

@@ -63,10 +63,9 @@ export async function collectVectorGarbage(repositoryId: string, chunkIds: numbe
   const { store } = searchServices();
   const name = collectionName(repositoryId);
   const collections = await store.listCollections();
-  if (chunkIds.length > 0 && collections.includes(name)) {
-    await store.delete(name, chunkIds.map(String));
-    await store.flush();
-  }
+  // Not flushed here: a delete lost to a crash leaves a vector whose chunk is gone, which
+  // searches drop anyway, and the next flush (the next build's, or closing) writes it.
+  if (chunkIds.length > 0 && collections.includes(name)) await store.delete(name, chunkIds.map(String));
   const legacy = legacyCollectionPrefix(repositoryId);
   for (const existing of collections) if (existing.startsWith(legacy)) await store.dropCollection(existing);
 }

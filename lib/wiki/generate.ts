@@ -63,8 +63,11 @@ const FILE_PAGE_BATCH = 100;
 export const WIKI_FORMAT_VERSION = 1;
 
 export interface WikiChanges {
+  /** changed and added files */
   changedPaths: string[];
   removedPaths: string[];
+  /** the added ones among changedPaths */
+  addedPaths: string[];
 }
 
 export interface WikiBuildInput {
@@ -147,11 +150,16 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
   const codeFiles = files.filter((f) => f.kind === "code");
   const codePaths = new Set(codeFiles.map((f) => f.path));
 
-  // File pages whose inputs may differ; the rest are copied unread.
+  // File and folder pages whose inputs may differ; the rest are kept unread.
   let filePaths: string[];
+  let folders: Set<string> | null = null;
   if (!comparable || !input.changes || !diff || (prior.wikiModel ?? null) !== modelLabel) {
     filePaths = codeFiles.map((f) => f.path);
   } else {
+    folders = foldersToCheck(input.changes, diff.paths);
+    if (modelLabel)
+      for (const p of previousPages)
+        if (p.kind !== "file" && !p.modelWritten) folders.add(p.sourcePath ?? ".");
     const set = new Set([...input.changes.changedPaths, ...diff.paths].filter((p) => codePaths.has(p)));
     // A model that failed last time gets another chance at the pages it left evidence-only.
     if (modelLabel)
@@ -206,10 +214,13 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     ]);
     await settle(filePageCandidates(paths, fileByPath, symbols, calls, imports));
   }
-  await settle(await folderCandidates(input, files, imports));
+  await settle(await folderCandidates(input, files, imports, folders));
   if (comparable) {
     const considered = new Set(filePaths);
     for (const p of codePaths) if (!considered.has(p) && oldBySlug.has(fileSlug(p))) keep.push(fileSlug(p));
+    if (folders)
+      for (const p of previousPages)
+        if (p.kind === "directory" && p.sourcePath && !folders.has(p.sourcePath)) keep.push(p.slug);
   }
   await closeWikiPagesExcept(generationId, keep);
 
@@ -283,11 +294,29 @@ function filePageCandidates(
   });
 }
 
-/** Folder pages and the overview: always hashed (their inputs are already loaded), built on demand. */
+/**
+ * The folders whose page inputs a build can have changed: the folder of every changed,
+ * added or removed file, every folder above an added or removed file (its counts), and
+ * the folders at either end of an edge that changed (the imports a page lists).
+ */
+function foldersToCheck(changes: WikiChanges, edgeEnds: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of [...changes.changedPaths, ...changes.removedPaths, ...edgeEnds]) out.add(dirOf(p));
+  for (const p of [...changes.addedPaths, ...changes.removedPaths])
+    for (const d of ancestorDirs(p)) out.add(d);
+  return out;
+}
+
+/**
+ * Folder pages and the overview, hashed from the inputs already loaded and built on
+ * demand: every folder's, or only those in `only` (the others cannot have changed).
+ * The overview is always a candidate.
+ */
 async function folderCandidates(
   input: WikiBuildInput,
   files: WikiFileRow[],
   imports: ImportRow[],
+  only: Set<string> | null,
 ): Promise<Candidate[]> {
   const { generationId } = input;
   const codeFiles = files.filter((f) => f.kind === "code");
@@ -337,20 +366,22 @@ async function folderCandidates(
     };
   };
 
-  const candidates: Candidate[] = [...dirs].map((dir) => {
-    const partial = directoryInput(dir);
-    const hashable: DirectoryInput = {
-      ...partial,
-      files: partial.direct.map((f) => ({ ...f, symbols: [] })),
-      readme: null,
-    };
-    return {
-      slug: dirSlug(dir),
-      inputs: directoryInputs(hashable),
-      needs: codeIn(partial),
-      build: async (hash, topLevel) => buildDirectoryPage(await complete(partial, topLevel), hash),
-    };
-  });
+  const candidates: Candidate[] = [...dirs]
+    .filter((dir) => !only || only.has(dir))
+    .map((dir) => {
+      const partial = directoryInput(dir);
+      const hashable: DirectoryInput = {
+        ...partial,
+        files: partial.direct.map((f) => ({ ...f, symbols: [] })),
+        readme: null,
+      };
+      return {
+        slug: dirSlug(dir),
+        inputs: directoryInputs(hashable),
+        needs: codeIn(partial),
+        build: async (hash, topLevel) => buildDirectoryPage(await complete(partial, topLevel), hash),
+      };
+    });
 
   // The overview: the root folder's listing plus what describes the whole repository.
   const root = directoryInput(".");
