@@ -647,6 +647,24 @@ function rangeColumns(s: Snapshot) {
 }
 const RANGE_COLUMNS = ["repositoryId", "fromGeneration"] as const;
 
+/** Inserts rows of the building generation (`s`) into a ranged table, in a build's transaction. */
+async function insertRanged<T extends object>(
+  tx: Db,
+  s: Snapshot,
+  table: (typeof RANGED_TABLES)[number],
+  columns: readonly (keyof T & string)[],
+  rows: T[],
+  returning?: string,
+): Promise<Record<string, unknown>[]> {
+  return bulkInsert<Record<string, unknown>>(
+    tx,
+    table,
+    [...RANGE_COLUMNS, ...columns],
+    rows.map((r) => ({ ...r, ...rangeColumns(s) })),
+    { inBuild: true, returning },
+  );
+}
+
 export async function upsertBlobs(client: Db, blobs: { hash: string; content: string }[]): Promise<void> {
   await bulkInsert(client, "Blob", ["hash", "content"], blobs, { orIgnore: true, inBuild: true });
 }
@@ -665,13 +683,7 @@ const FILE_COLUMNS = [
 ] as const;
 
 async function insertFileRows(client: Db, s: Snapshot, files: FileInsert[]): Promise<Map<string, number>> {
-  const returned = await bulkInsert(
-    client,
-    "File",
-    [...RANGE_COLUMNS, ...FILE_COLUMNS],
-    files.map((f) => ({ ...f, ...rangeColumns(s) })),
-    { returning: "id, path", inBuild: true },
-  );
+  const returned = await insertRanged(client, s, "File", FILE_COLUMNS, files, "id, path");
   return new Map(returned.map((r) => [String(r.path), Number(r.id)]));
 }
 
@@ -714,13 +726,7 @@ const CHUNK_COLUMNS = [
 
 /** Inserts chunk rows of a snapshot and indexes them for full-text search; returns their ids in order. */
 export async function insertChunkRows(client: Db, s: Snapshot, rows: ChunkInsert[]): Promise<number[]> {
-  const returned = await bulkInsert(
-    client,
-    "Chunk",
-    [...RANGE_COLUMNS, ...CHUNK_COLUMNS],
-    rows.map((c) => ({ ...c, ...rangeColumns(s) })),
-    { returning: "id", inBuild: true },
-  );
+  const returned = await insertRanged(client, s, "Chunk", CHUNK_COLUMNS, rows, "id");
   const ids = returned.map((r) => Number(r.id));
   // A loop, not Math.min(...ids): spreading 100k+ ids overflows the call stack on big repositories.
   const fromId = ids.reduce<number | null>((min, id) => (min === null || id < min ? id : min), null);
@@ -768,13 +774,7 @@ export async function insertParsedFiles(
       for (const sym of p.symbols) symbols.push({ ...sym, fileId });
       for (const c of p.chunks) chunkRows.push({ ...c, fileId });
     }
-    await bulkInsert(
-      tx,
-      "Symbol",
-      [...RANGE_COLUMNS, ...SYMBOL_COLUMNS],
-      symbols.map((sym) => ({ ...sym, ...rangeColumns(s) })),
-      { inBuild: true },
-    );
+    await insertRanged(tx, s, "Symbol", SYMBOL_COLUMNS, symbols);
     await insertChunkRows(tx, s, chunkRows);
   });
 }
@@ -883,13 +883,7 @@ export async function replaceEdges(
       }
       const closedIds = [...unmatched.values()].flat();
       await closeRowsById(tx, s, "Edge", closedIds);
-      await bulkInsert(
-        tx,
-        "Edge",
-        [...RANGE_COLUMNS, ...EDGE_COLUMNS],
-        added.map((e) => ({ ...e, ...rangeColumns(s) })),
-        { inBuild: true },
-      );
+      await insertRanged(tx, s, "Edge", EDGE_COLUMNS, added);
       return { closed: closedIds.length, inserted: added.length };
     }),
   );
@@ -898,15 +892,7 @@ export async function replaceEdges(
 /** Inserts edges of the building generation (a build that starts empty writes them all at once). */
 export async function insertEdges(generationId: string, edges: EdgeInsert[]): Promise<void> {
   if (edges.length === 0) return;
-  await withBuild(generationId, (tx, s) =>
-    bulkInsert(
-      tx,
-      "Edge",
-      [...RANGE_COLUMNS, ...EDGE_COLUMNS],
-      edges.map((e) => ({ ...e, ...rangeColumns(s) })),
-      { inBuild: true },
-    ),
-  );
+  await withBuild(generationId, (tx, s) => insertRanged(tx, s, "Edge", EDGE_COLUMNS, edges));
 }
 
 /** Closes rows by id: rows the building generation wrote itself are deleted instead (nobody else reads them). */

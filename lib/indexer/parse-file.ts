@@ -5,6 +5,8 @@
  * uses to find the file again. Pure and self-contained, so it runs the same in the
  * build's thread and in parse workers (lib/indexer/parse-pool.ts).
  */
+// Types only: erased at run time, so workers load no database code.
+import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/index-store.ts";
 import { indexText } from "../search/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { extractSource } from "./extract/index.ts";
@@ -22,55 +24,14 @@ export interface SourceFile {
   lines: number;
 }
 
-export interface ParsedSymbol {
-  path: string;
-  qualifiedId: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  language: string;
-  startLine: number;
-  endLine: number;
-  signature: string;
-  docstring: string;
-  parentId: string | null;
-  exported: boolean;
-  calls: string;
-  raises: string;
-  mutates: string;
-  errorStrings: string;
-  decorators: string;
-  bases: string;
-}
+/** A symbol row as a parse produces it (the build adds the id of its file row). */
+export type ParsedSymbol = Omit<SymbolInsert, "fileId">;
 
-export interface ParsedChunk {
-  path: string;
-  kind: string;
-  symbolId: string | null;
-  title: string;
-  startLine: number;
-  endLine: number;
-  text: string;
-  searchText: string;
-  tokens: number;
-}
+/** A chunk row as a parse produces it. */
+export type ParsedChunk = Omit<ChunkInsert, "fileId">;
 
 export interface ParsedFile {
-  file: {
-    path: string;
-    language: string;
-    kind: "code" | "text";
-    hash: string;
-    size: number;
-    lines: number;
-    /** JSON: imports as extracted */
-    imports: string;
-    parseErrors: number;
-    /** JSON FileFacts of a code file, "{}" for text */
-    facts: string;
-    /** name filter of the calls and bases (lib/indexer/name-filter.ts) */
-    callNames: string;
-  };
+  file: FileInsert;
   content: string;
   symbols: ParsedSymbol[];
   chunks: ParsedChunk[];
