@@ -29,11 +29,15 @@ import path from "node:path";
 import { childProcessEnv, env } from "../env.ts";
 import { WayfinderError, isWayfinderError } from "../errors.ts";
 import {
+  collectBlobs,
   createRepository,
+  deleteRepository,
   failQueuedGeneration,
   findRepository,
   getGeneration,
+  isBuildAlive,
   listDeadBuilds,
+  listGenerations,
   listQueuedGenerations,
   requireRepository,
   startGeneration,
@@ -41,6 +45,7 @@ import {
   type RepositoryRow,
 } from "../db/index-store.ts";
 import { resolveRepositoryRoot } from "./discover.ts";
+import { collectVectorGarbage } from "./embed.ts";
 
 // Workers started by this process, by repository id. Kept on globalThis so a dev-server
 // hot reload does not forget a running build. The value is null while one is starting.
@@ -212,12 +217,19 @@ export async function recoverIndexJobs(options: { launch?: boolean } = {}): Prom
 }
 
 /**
- * Refuses a folder outside WAYFINDER_REPO_ROOTS (when set): on a shared server, users
- * adding repositories through the web app must not be able to index /etc or a
- * colleague's home. Both sides are real paths, so a link cannot smuggle a folder in.
+ * Refuses a folder outside the allowed roots: on a shared server, users adding
+ * repositories through the web app must not be able to index /etc or a colleague's
+ * home. Both sides are real paths, so a link cannot smuggle a folder in. `null`
+ * allows any folder (open mode without WAYFINDER_REPO_ROOTS); an empty list none.
  */
-export function assertAllowedRoot(root: string, allowed: string[]): void {
-  if (allowed.length === 0) return;
+export function assertAllowedRoot(root: string, allowed: string[] | null): void {
+  if (allowed === null) return;
+  if (allowed.length === 0) {
+    throw new WayfinderError(
+      "forbidden:repo_path",
+      "This server adds no folders over the web: set WAYFINDER_REPO_ROOTS to allow some, or use the CLI.",
+    );
+  }
   const inside = allowed.some((dir) => {
     let real: string;
     try {
@@ -239,9 +251,12 @@ export function assertAllowedRoot(root: string, allowed: string[]): void {
  * Registers a repository by local path and starts its first build. A folder that is
  * already registered, or a name another repository uses, is refused with a clear error.
  */
-export async function addRepository(input: { path: string; name?: string }): Promise<RepositoryRow> {
+export async function addRepository(
+  input: { path: string; name?: string },
+  allowedRoots: string[] | null,
+): Promise<RepositoryRow> {
   const root = resolveRepositoryRoot(input.path);
-  assertAllowedRoot(root, env().repoRoots);
+  assertAllowedRoot(root, allowedRoots);
   const existing = await findRepository(root);
   if (existing && existing.rootPath === root) {
     throw new WayfinderError("conflict:repo_path", `${root} is already added as "${existing.name}".`);
@@ -250,6 +265,25 @@ export async function addRepository(input: { path: string; name?: string }): Pro
   const repository = await createRepository({ name, rootPath: root });
   await startIndexJob(repository);
   return repository;
+}
+
+/**
+ * Removes a repository with its whole index (generations, conversations, vectors).
+ * 409 while a build is queued or running: its worker would write into removed rows.
+ */
+export async function removeRepository(id: string): Promise<void> {
+  const repository = await requireRepository(id);
+  const running = (await listGenerations(repository.id, 5)).find(
+    (g) => g.status === "queued" || (g.status === "building" && isBuildAlive(g, Date.now())),
+  );
+  if (running)
+    throw new WayfinderError(
+      "conflict:index_running",
+      `${repository.name} is being indexed (generation ${running.number}); remove it when the build ends.`,
+    );
+  await deleteRepository(repository.id);
+  await collectVectorGarbage(repository.id);
+  await collectBlobs();
 }
 
 /** Re-indexes a registered repository; 409 (`conflict:index_running`) while a build is queued or runs. */
