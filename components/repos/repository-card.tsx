@@ -2,9 +2,10 @@
 /**
  * One repository: status (ready / indexing / failed / not indexed), the serving
  * generation with its languages and counts, the latest build's progress, and
- * re-index. A failed re-index keeps the previous generation serving, so both show.
+ * (for those who manage repositories) re-index and remove. A failed re-index keeps the previous generation serving, so both show.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import Link from "next/link";
 import { fetchJson } from "@/components/api/fetch-json";
 import { formatCount } from "@/components/ui/format";
@@ -18,8 +19,23 @@ const STATUS: Record<RepositoryStatus, { label: string; tone: string }> = {
   "not-indexed": { label: "not indexed", tone: "warn" },
 };
 
-export function RepositoryCard({ repository }: { repository: RepositoryView }) {
+export function RepositoryCard({
+  repository,
+  canManage,
+}: {
+  repository: RepositoryView;
+  canManage: boolean;
+}) {
   const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () =>
+      fetchJson<null>(`/api/repos/${encodeURIComponent(repository.id)}`, { method: "DELETE" }),
+    onSettled: () => {
+      setConfirming(false);
+      return queryClient.invalidateQueries({ queryKey: ["repositories"] });
+    },
+  });
   const reindex = useMutation({
     mutationFn: () =>
       fetchJson<{ repository: RepositoryView }>(`/api/repos/${encodeURIComponent(repository.id)}/index`, {
@@ -87,19 +103,33 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
             </Link>
           </>
         ) : null}
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => reindex.mutate()}
-          disabled={repository.status === "indexing" || reindex.isPending}
-          data-testid="reindex-button"
-        >
-          {repository.status === "indexing" ? "Indexing…" : active ? "Re-index" : "Index again"}
-        </button>
+        {canManage ? (
+          <>
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => reindex.mutate()}
+              disabled={repository.status === "indexing" || reindex.isPending}
+              data-testid="reindex-button"
+            >
+              {repository.status === "indexing" ? "Indexing…" : active ? "Re-index" : "Index again"}
+            </button>
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => (confirming ? remove.mutate() : setConfirming(true))}
+              onBlur={() => setConfirming(false)}
+              disabled={repository.status === "indexing" || remove.isPending}
+              data-testid="remove-button"
+            >
+              {remove.isPending ? "Removing…" : confirming ? "Click again to remove" : "Remove"}
+            </button>
+          </>
+        ) : null}
       </div>
-      {reindex.isError ? (
+      {reindex.isError || remove.isError ? (
         <p className="field-error small" role="alert">
-          {reindex.error.message}
+          {(reindex.error ?? remove.error)?.message}
         </p>
       ) : null}
     </li>

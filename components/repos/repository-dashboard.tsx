@@ -1,6 +1,7 @@
 "use client";
 /**
- * The repositories page body: the add form and the grid of repositories. The list
+ * The repositories page body: the add form (for those who manage repositories) and
+ * the grid of repositories. The list
  * starts from the server render and is polled from GET /api/repos only while a build
  * runs, so live progress costs nothing when everything is idle.
  */
@@ -12,7 +13,13 @@ import { RepositoryCard } from "./repository-card";
 
 const POLL_MS = 700;
 
-export function RepositoryDashboard({ initial }: { initial: RepositoryView[] }) {
+export function RepositoryDashboard({
+  initial,
+  canManage,
+}: {
+  initial: RepositoryView[];
+  canManage: boolean;
+}) {
   const { data: repositories = initial, isError } = useQuery({
     queryKey: ["repositories"],
     queryFn: async () => (await fetchJson<{ repositories: RepositoryView[] }>("/api/repos")).repositories,
@@ -23,7 +30,13 @@ export function RepositoryDashboard({ initial }: { initial: RepositoryView[] }) 
 
   return (
     <>
-      <AddRepositoryForm />
+      {canManage ? (
+        <AddRepositoryForm />
+      ) : (
+        <p className="small muted" data-testid="manage-note">
+          Admins add, re-index and remove repositories on this server.
+        </p>
+      )}
       {isError ? (
         <p className="field-error small" role="alert">
           Live progress is unavailable right now; the list may be out of date.
@@ -33,14 +46,14 @@ export function RepositoryDashboard({ initial }: { initial: RepositoryView[] }) 
         <div className="card empty" data-testid="repos-empty">
           <h2>No repository yet</h2>
           <p className="muted">
-            Add a local folder above. Wayfinder indexes its code (functions, classes, calls, error messages)
-            so you can ask questions with cited answers.
+            {canManage ? "Add a local folder above." : "An admin adds the first one."} Wayfinder indexes its
+            code (functions, classes, calls, error messages) so you can ask questions with cited answers.
           </p>
         </div>
       ) : (
         <ul className="repo-grid" data-testid="repo-list">
           {repositories.map((repository) => (
-            <RepositoryCard key={repository.id} repository={repository} />
+            <RepositoryCard key={repository.id} repository={repository} canManage={canManage} />
           ))}
         </ul>
       )}

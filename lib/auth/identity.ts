@@ -35,13 +35,16 @@ export type Credentials =
   | { kind: "wrong-bearer" }
   | { kind: "none" };
 
-export function bearerToken(headers: Headers): string | null {
+/** What identity needs of request headers (a Request's, or a page's `headers()`). */
+export type HeaderSource = Pick<Headers, "get">;
+
+export function bearerToken(headers: HeaderSource): string | null {
   const header = headers.get("authorization");
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1] ?? null;
 }
 
-export function readCookie(headers: Headers, name: string): string | null {
+export function readCookie(headers: HeaderSource, name: string): string | null {
   const header = headers.get("cookie");
   if (!header) return null;
   for (const pair of header.split(";")) {
@@ -60,7 +63,7 @@ export function readCookie(headers: Headers, name: string): string | null {
 const ANONYMOUS: Identity = { role: "reader", actor: "anonymous", subject: "open", via: "open" };
 
 /** Reads a request's credentials (headers and the URL it was sent to). */
-export async function readCredentials(headers: Headers, url: string): Promise<Credentials> {
+export async function readCredentials(headers: HeaderSource, url: string): Promise<Credentials> {
   const config = accessConfig();
   const bearer = bearerToken(headers);
   if (bearer !== null) {
@@ -112,7 +115,7 @@ export async function readCredentials(headers: Headers, url: string): Promise<Cr
 }
 
 /** The identity behind a request, or null. */
-export async function identify(headers: Headers, url: string): Promise<Identity | null> {
+export async function identify(headers: HeaderSource, url: string): Promise<Identity | null> {
   const credentials = await readCredentials(headers, url);
   return credentials.kind === "identity" ? credentials.identity : null;
 }

@@ -92,7 +92,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 }
 
 /** The signed-in user behind a request's session cookie, or null. */
-export async function oidcUser(headers: Headers, requestUrl: string): Promise<OidcUser | null> {
+export async function oidcUser(headers: Pick<Headers, "get">, requestUrl: string): Promise<OidcUser | null> {
   const { oidc } = accessConfig();
   const cookie = headers.get("cookie");
   if (!oidc || !cookie) return null;

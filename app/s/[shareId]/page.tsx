@@ -13,6 +13,7 @@ import { Conversation, type MessageExtras } from "@/components/chat/conversation
 import { citationDrift, linesOf } from "@/components/share/citation-drift";
 import { highlightCode } from "@/components/source/highlight";
 import { getFileContent, getGeneration } from "@/lib/db/index-store";
+import { requireShareAccess } from "@/lib/auth/page";
 import { getSharedConversation } from "@/lib/db/ui-queries";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 
@@ -23,7 +24,9 @@ interface PageProps {
 }
 
 export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
-  const shared = await getSharedConversation((await params).shareId);
+  const { shareId } = await params;
+  await requireShareAccess(`/s/${encodeURIComponent(shareId)}`);
+  const shared = await getSharedConversation(shareId);
   // Share links are private by being unguessable: keep them out of search indexes.
   return {
     title: shared ? shared.session.title || "Shared conversation" : "Not found",
@@ -71,7 +74,9 @@ async function extrasFor(
 }
 
 export default async function SharePage({ params }: PageProps) {
-  const shared = await getSharedConversation((await params).shareId);
+  const { shareId } = await params;
+  await requireShareAccess(`/s/${encodeURIComponent(shareId)}`);
+  const shared = await getSharedConversation(shareId);
   if (!shared) notFound();
   const { session, repository, messages } = shared;
   const [pinned, active] = await Promise.all([
