@@ -40,6 +40,7 @@ import {
 import { indexText } from "../search/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
+import type { SecretReport } from "./secrets.ts";
 import { extractSource } from "./extract/index.ts";
 import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
@@ -52,7 +53,7 @@ import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 3; // 3: imports record aliases
+export const INDEX_FORMAT_VERSION = 4; // 3: imports record aliases; 4: secrets redacted
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -89,6 +90,8 @@ export interface BuildStats {
   lines: number;
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
+  /** secret files skipped and secrets redacted (lib/indexer/secrets.ts) */
+  secrets: SecretReport;
   parseErrors: number;
   seconds: number;
   /** seconds spent in each phase */
@@ -333,6 +336,7 @@ export async function buildGeneration(
       lines,
       languages,
       skipped: discovery.skipped,
+      secrets: discovery.secrets,
       parseErrors: parsed.reduce((n, p) => n + p.parseErrors, 0),
       seconds: 0,
       phaseSeconds,
