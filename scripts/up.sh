@@ -16,4 +16,5 @@ npm run --silent wayfinder -- index "${WAYFINDER_REPO:-$PWD}"
 if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.mjs package.json -newer .next/BUILD_ID -type f -not -path 'lib/db/generated/*' -not -path 'lib/db/generated-pg/*' -print -quit 2>/dev/null)" ]; then
   npm run build
 fi
-exec npm run start -- --port "${PORT:-3000}"
+# Loopback by default (open access for one person); HOST=0.0.0.0 serves the network, in token mode unless WAYFINDER_ACCESS says otherwise.
+exec npm run start -- --port "${PORT:-3000}" --hostname "${HOST:-127.0.0.1}"
