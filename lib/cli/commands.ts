@@ -116,6 +116,11 @@ const indexCommand: Command = async (ctx) => {
   print(ctx, `  chunks    ${stats.chunks}`);
   print(ctx, `  languages ${languages || "none"}`);
   if (skipped) print(ctx, `  skipped   ${skipped}`);
+  if (stats.secrets.redactions > 0)
+    print(
+      ctx,
+      `  secrets   ${stats.secrets.redactions} redacted in ${stats.secrets.redactedFiles} files (file, line and kind: /admin/secrets)`,
+    );
   if (stats.files === 0) print(ctx, "  note      no indexable files were found in this folder");
   print(ctx, `  seconds   ${stats.seconds}`);
   if (golden) print(ctx, `  golden    ${golden.passed}/${golden.total} passed`);
