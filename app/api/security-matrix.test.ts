@@ -519,9 +519,9 @@ describe("coverage", () => {
   it("has a row for every API route and method", async () => {
     for (const file of files(path.join(appDir, "api"), "route.ts")) {
       const route = routeOf(file, "").replace(/\/$/, "");
-      const module = (await import(file)) as Record<string, unknown>;
+      const exported = (await import(file)) as Record<string, unknown>;
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
-        if (typeof module[method] !== "function") continue;
+        if (typeof exported[method] !== "function") continue;
         if (route === "/api/auth/[...auth]" && method === "POST") continue; // the same handler as GET
         expect(
           ROUTES.some((r) => r.route === route && r.method === method),

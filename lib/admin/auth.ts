@@ -20,8 +20,6 @@ export interface AdminIdentity {
   via: "bearer" | "cookie" | "oidc";
 }
 
-/** Names people type at login: short, printable, safe to show in the change log. */
-export const ACTOR_PATTERN = /^[\p{L}\p{N} ._@-]{1,40}$/u;
 
 export function unauthorized(): WayfinderError {
   return new WayfinderError("unauthorized:admin", "Admin authentication required.");
