@@ -78,6 +78,7 @@ test("token mode: refused without the token, one sign-in per browser, readers re
   await page.getByTestId("access-name").fill("rita");
   await page.getByTestId("access-submit").click();
   await expect(page).toHaveURL(new RegExp(`/repos/${id}$`));
+  await page.waitForLoadState("load");
   await expect(page.getByTestId("user-name")).toHaveText("rita");
   const cookie = (await context.cookies()).find((c) => c.name === "wayfinder_access");
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });

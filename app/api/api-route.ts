@@ -35,7 +35,15 @@ export function apiRoute<Context, Caller extends Identity | null = Identity>(
     } catch (error) {
       response = errorResponse(options.mapError ? options.mapError(error) : error);
     }
-    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+    if (!response.headers.has("cache-control")) {
+      // Response.redirect() (Auth.js uses it) has immutable headers: copy it first.
+      try {
+        response.headers.set("cache-control", "no-store");
+      } catch {
+        response = new Response(response.body, response);
+        response.headers.set("cache-control", "no-store");
+      }
+    }
     logRequest(request, response.status, performance.now() - started, identity);
     return response;
   };
