@@ -12,7 +12,8 @@ import { commands, type CommandContext } from "./commands.ts";
 const USAGE = `Usage: npm run wayfinder -- <command> [options]
 
 Commands:
-  index <path> [--name N] [--json]          Index (or re-index) a repository
+  index <path|git-url> [--branch B] [--name N] [--json]
+                                            Index (or re-index) a folder, or a Git remote's branch
   repos [--json]                            List indexed repositories
   search <repo> "<query>" [--json] [--limit N] [--mode lexical|vector|hybrid]
   symbol <repo> <name> [--json]             A symbol with callers, callees, raises, mutates, error strings
@@ -41,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
     options: {
       name: { type: "string" },
+      branch: { type: "string" },
       json: { type: "boolean", default: false },
       limit: { type: "string" },
       mode: { type: "string" },
