@@ -311,4 +311,5 @@ export const commands: Record<string, Command> = {
   migrate: migrateCommand,
   "admin-token": (ctx) => import("./admin-commands.ts").then((m) => m.adminTokenCommand(ctx)),
   worker: (ctx) => import("./worker-command.ts").then((m) => m.workerCommand(ctx)),
+  mcp: (ctx) => import("./mcp-command.ts").then((m) => m.mcpCommand(ctx)),
 };

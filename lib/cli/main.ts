@@ -22,6 +22,7 @@ Commands:
   migrate                                   Apply database migrations
   worker [--once]                           Run queued index builds (WAYFINDER_INDEX_WORKER=external)
   admin-token [--json]                      Print the admin token (generated on first use)
+  mcp                                       Serve the MCP tools over stdio (for coding agents and editors)
 
 <repo> is a repository name, id, or an indexed path.`;
 
