@@ -79,7 +79,11 @@ export async function parseJsonBody<S extends z.ZodType>(
   surface: string,
   options: { maxBytes?: number } = {},
 ): Promise<z.infer<S>> {
-  const body = await readJsonBody(request, { surface, maxBytes: options.maxBytes });
+  return validateBody(await readJsonBody(request, { surface, maxBytes: options.maxBytes }), schema, surface);
+}
+
+/** A parsed body checked against a schema: `bad_request:<surface>` naming the first problem. */
+export function validateBody<S extends z.ZodType>(body: unknown, schema: S, surface: string): z.infer<S> {
   const result = schema.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues[0];
