@@ -4,6 +4,7 @@
  * this repository's secret).
  */
 import "server-only";
+import { listRepositories } from "../db/index-store.ts";
 import { getSource, setPollSchedule, type SourceRow } from "../db/source-store.ts";
 import { WayfinderError } from "../errors.ts";
 import { webhookSecret } from "./webhook.ts";
@@ -66,4 +67,11 @@ export async function setRefreshSchedule(
     );
   }
   return view(await setPollSchedule(repositoryId, minutes));
+}
+
+/** Every repository's refresh settings, in the order they were added (the admin page). */
+export async function listRefreshSettings(): Promise<RefreshSettings[]> {
+  const repositories = await listRepositories();
+  const sources = await Promise.all(repositories.map((r) => getSource(r.id)));
+  return sources.filter((s): s is SourceRow => s !== null).map(view);
 }
