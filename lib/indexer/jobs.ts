@@ -157,7 +157,10 @@ export async function startIndexJob(
   repository: RepositoryRow,
   options: { resumeOf?: number } = {},
 ): Promise<GenerationRow> {
-  if (running.has(repository.id)) throw alreadyRunning();
+  // A worker this process is starting right now; past that the job rows decide. A worker
+  // of ours that finished its build but has not exited yet (garbage collection, golden
+  // questions) must not block the next build: a push arriving then would be lost.
+  if (running.get(repository.id) === null) throw alreadyRunning();
   const job = await startGeneration(repository.id, null, { queued: true, resumeOf: options.resumeOf });
   if (env().WAYFINDER_INDEX_WORKER === "spawn") await launchWorker(repository, job);
   return job;

@@ -77,7 +77,7 @@ export async function remoteHead(url: string, branch: string | null): Promise<Re
       "--",
       url,
       "HEAD",
-      ...(branch ? [`refs/heads/${branch}`] : []),
+      branch ? `refs/heads/${branch}` : "refs/heads/*",
     ]);
   } catch (error) {
     throw unreachable(url, (error as Error).message);
@@ -89,6 +89,13 @@ export async function remoteHead(url: string, branch: string | null): Promise<Re
     if (symref) headBranch = symref[1] ?? null;
     const ref = /^([0-9a-f]{40,64})\t(\S+)$/.exec(line);
     if (ref) refs.set(ref[2]!, ref[1]!);
+  }
+  // No symref (older servers, bundles): the branch whose head HEAD points at, main/master first.
+  const headSha = refs.get("HEAD");
+  if (!branch && !headBranch && headSha) {
+    const candidates = [...refs].filter(([ref, sha]) => ref.startsWith("refs/heads/") && sha === headSha);
+    candidates.sort(([a], [b]) => Number(!/\/(main|master)$/.test(a)) - Number(!/\/(main|master)$/.test(b)));
+    headBranch = candidates[0]?.[0].slice("refs/heads/".length) ?? null;
   }
   const name = branch ?? headBranch;
   if (!name) {
@@ -158,8 +165,12 @@ export async function localHeadCommit(root: string): Promise<string | null> {
   }
 }
 
-/** Whether a local folder is a bare repository (a remote to clone, not a work tree to index). */
+/**
+ * Whether a local path is a repository to clone rather than a work tree to index: a
+ * bare repository, or a git bundle file.
+ */
 export function isBareRepository(folder: string): boolean {
+  if (folder.endsWith(".bundle") && fs.statSync(folder, { throwIfNoEntry: false })?.isFile()) return true;
   return (
     fs.existsSync(path.join(folder, "HEAD")) &&
     fs.existsSync(path.join(folder, "objects")) &&
