@@ -4,6 +4,7 @@
  * each generation, polls that follow the branch (once across competing pollers),
  * follow-up builds, and clear errors for unreachable remotes and missing branches.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +20,7 @@ import { lexicalSearch } from "../search/hybrid.ts";
 import { makeGitRemote } from "../test-support/git-remote.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { registerGitRepository } from "./checkout.ts";
-import { checkoutDir, remoteHead } from "./git.ts";
+import { checkoutDir, isBareRepository, remoteHead } from "./git.ts";
 import { pollDueRepositories, queueFollowUp, requestBuild } from "./refresh.ts";
 
 let t: TempEnv;
@@ -85,6 +86,18 @@ describe("a repository added by Git URL", () => {
     expect(built.stats.commitSha).toBe(remote.head("release/1.x"));
     expect(await lexicalSearch(built.stats.generationId, "on_release")).not.toHaveLength(0);
     expect(await lexicalSearch(built.stats.generationId, "on_main")).toHaveLength(0);
+  });
+
+  it("takes a git bundle as the remote, finding its default branch without a symref", async () => {
+    const remote = makeGitRemote(t.base, "bundled", { "lib.py": "def bundled_fn():\n    return 1\n" });
+    const bundle = path.join(t.base, "bundled.bundle");
+    execFileSync("git", ["bundle", "create", "--quiet", bundle, "--all"], { cwd: remote.bare });
+    expect(isBareRepository(bundle)).toBe(true);
+    expect(await remoteHead(bundle, null)).toEqual({ branch: "main", sha: remote.head() });
+    const repository = await registerGitRepository({ url: bundle });
+    const { stats } = await indexRepository(repository.id);
+    expect(stats.commitSha).toBe(remote.head());
+    expect(await lexicalSearch(stats.generationId, "bundled_fn")).not.toHaveLength(0);
   });
 
   it("indexes exactly the pushed commit: deleted files leave, edits replace, nothing else stays", async () => {
