@@ -212,10 +212,13 @@ describe("tools", () => {
     }
     expect(answer.claims.some((c: { text: string }) => /invoice_total/.test(c.text))).toBe(true);
     expect(Array.isArray(answer.gaps.resolved) && Array.isArray(answer.gaps.unresolved)).toBe(true);
-    // One notification per pass phase, numbered by pass, out of the configured maximum.
+    // A notification per pass phase; progress only grows and ends at the passes used, out of the maximum.
     expect(progress.length).toBeGreaterThanOrEqual(3 * answer.passes.used - 1);
-    expect(progress[0]).toMatchObject({ progress: 1, total: answer.passes.max });
+    expect(progress[0]).toMatchObject({ progress: 0.25, total: answer.passes.max });
     expect(progress[0]!.message).toMatch(/^pass 1: /);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+    expect(progress.at(-1)).toMatchObject({ progress: answer.passes.used });
 
     // The same question over stdio gives the same evidence.
     const again = await structured(viaStdio, "ask", {

@@ -457,7 +457,12 @@ export function createMcpServer(options: ServerOptions): McpServer {
             void extra
               .sendNotification({
                 method: "notifications/progress",
-                params: { progressToken: token, progress: p.pass, total: p.maxPasses, message: p.message },
+                params: {
+                  progressToken: token,
+                  progress: p.progress,
+                  total: p.maxPasses,
+                  message: p.message,
+                },
               })
               .catch(() => undefined);
           },

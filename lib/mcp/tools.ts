@@ -446,10 +446,14 @@ export async function findingsTool(input: {
 // --------------------------------------------------------------------------- ask
 
 export interface AskProgress {
-  pass: number;
+  /** passes done so far, with a fraction for the phase of the current one: it only grows */
+  progress: number;
   maxPasses: number;
   message: string;
 }
+
+/** How far into its pass each phase is (MCP progress must increase with every notification). */
+const PHASE_FRACTION = { retrieving: 0.25, answering: 0.5, done: 1 } as const;
 
 /** Turns the orchestrator's pass parts into one progress report per pass phase. */
 class ProgressWriter implements PartWriter {
@@ -469,7 +473,7 @@ class ProgressWriter implements PartWriter {
         : p.phase === "answering"
           ? `pass ${p.pass}: answering with ${p.added.length} new context items (${p.contextTokens} tokens)`
           : `pass ${p.pass} done${gaps}${p.stopReason ? ` (stop: ${p.stopReason})` : ""}`;
-    this.onProgress({ pass: p.pass, maxPasses: this.maxPasses, message });
+    this.onProgress({ progress: p.pass - 1 + PHASE_FRACTION[p.phase], maxPasses: this.maxPasses, message });
   }
 }
 
