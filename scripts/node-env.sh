@@ -21,7 +21,7 @@ wayfinder_use_node() {
     mkdir -p "$dir"
     # The `node` package's preinstall script links the binary for this platform.
     printf '{ "private": true, "allowScripts": { "node@%s": true } }\n' "$version" >"$dir/package.json"
-    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "node@$version" >&2
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "node@$version" >/dev/null
   fi
   export PATH="$dir/node_modules/node/bin:$PATH"
   hash -r
