@@ -12,8 +12,10 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
     environment: "node",
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Timeouts catch hangs, not slowness: the gate runs the suites beside each other and the
+    // build, and a busy machine makes real-database tests several times slower.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: "forks",
     setupFiles: ["lib/test-support/isolate-env.ts"],
     // With WAYFINDER_TEST_PG_URL: one migrated PostgreSQL template per run (lib/test-support/pg-test-db.ts).
