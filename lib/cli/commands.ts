@@ -164,7 +164,12 @@ const reposCommand: Command = async (ctx) => {
   const rows = await Promise.all(
     repos.map(async (r) => {
       const gen = r.activeGenerationId ? await getGeneration(r.activeGenerationId) : null;
-      return { ...r, generation: gen?.number ?? null, stats: gen ? JSON.parse(gen.stats) : null };
+      return {
+        ...r,
+        generation: gen?.number ?? null,
+        commit: gen?.commitSha ?? null,
+        stats: gen ? JSON.parse(gen.stats) : null,
+      };
     }),
   );
   if (ctx.values.json) {
@@ -174,9 +179,11 @@ const reposCommand: Command = async (ctx) => {
   if (rows.length === 0) print(ctx, "No repositories yet. Index one: npm run wayfinder -- index <path>");
   for (const r of rows) {
     const s = r.stats as { files?: number; symbols?: number } | null;
+    const source = r.sourceKind === "git" ? `${r.gitUrl} ${r.gitBranch ?? "(default branch)"}` : r.rootPath;
+    const commit = r.commit ? ` @ ${r.commit.slice(0, 12)}` : "";
     print(
       ctx,
-      `${r.name}\t${r.rootPath}\tgeneration ${r.generation ?? "-"}\t${s?.files ?? 0} files\t${s?.symbols ?? 0} symbols`,
+      `${r.name}\t${source}\tgeneration ${r.generation ?? "-"}${commit}\t${s?.files ?? 0} files\t${s?.symbols ?? 0} symbols`,
     );
   }
   return 0;
