@@ -1,8 +1,9 @@
 /**
  * Runs once when the server starts: validates the environment (fails fast on a bad
  * value), says which access mode is in force and why, applies pending database
- * migrations, and makes sure an admin token exists (generated and printed once when
- * ADMIN_TOKEN is unset and none is stored yet), and in token mode the team token.
+ * migrations, makes sure an admin token exists (generated and printed once when
+ * ADMIN_TOKEN is unset and none is stored yet), and in token mode the team token;
+ * then recovers interrupted index builds and starts polling Git sources on schedule.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -32,4 +33,7 @@ export async function register(): Promise<void> {
     },
     (error: unknown) => console.error("[wayfinder] could not recover interrupted index builds:", error),
   );
+  // Git sources with a poll schedule are checked from here (and from `wayfinder worker`).
+  const { startPollScheduler } = await import("./lib/sources/refresh");
+  startPollScheduler();
 }

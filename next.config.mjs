@@ -24,6 +24,10 @@ const nextConfig = {
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },
+  // TypeScript 7 has no compiler API: Next.js drives its CLI. The gate's typecheck stage
+  // checks the whole project with it, so the build does not check the same files again.
+  experimental: { useTypeScriptCli: true },
+  typescript: { ignoreBuildErrors: true },
   turbopack: { root },
   serverExternalPackages: [
     "web-tree-sitter",

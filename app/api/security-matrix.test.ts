@@ -50,6 +50,9 @@ import { GET as metrics } from "./admin/metrics/route";
 import { GET as secrets } from "./admin/secrets/route";
 import { DELETE as resetSettings, GET as getSettings, PUT as putSettings } from "./admin/settings/route";
 import { GET as health } from "./health/route";
+import { DELETE as mcpDelete, GET as mcpGet, POST as mcp } from "./mcp/route";
+import { POST as hook } from "./repos/[id]/hook/route";
+import { GET as getSchedule, PUT as putSchedule } from "./repos/[id]/schedule/route";
 import { POST as highlight } from "./highlight/route";
 import { POST as ask } from "./qa/route";
 import { POST as reindex } from "./repos/[id]/index/route";
@@ -84,6 +87,7 @@ interface Call {
   path: string;
   params?: Record<string, string>;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 interface RouteRow {
@@ -341,6 +345,76 @@ const ROUTES: RouteRow[] = [
     call: () => ({ path: "/api/admin/golden/run", body: { repositoryId } }),
   },
   {
+    method: "POST",
+    route: "/api/mcp",
+    handler: mcp as Handler,
+    needs: "reader",
+    ok: 200,
+    call: () => ({
+      path: "/api/mcp",
+      headers: { accept: "application/json, text/event-stream" },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "matrix", version: "1" },
+        },
+      },
+    }),
+  },
+  {
+    method: "GET",
+    route: "/api/mcp",
+    handler: mcpGet as Handler,
+    needs: "reader",
+    ok: 405,
+    call: () => ({ path: "/api/mcp" }),
+  },
+  {
+    method: "DELETE",
+    route: "/api/mcp",
+    handler: mcpDelete as Handler,
+    needs: "reader",
+    ok: 405,
+    call: () => ({ path: "/api/mcp" }),
+  },
+  // Webhooks are public to people and answer for themselves: an unsigned push is refused by the handler.
+  {
+    method: "POST",
+    route: "/api/repos/[id]/hook",
+    handler: hook as Handler,
+    needs: "public",
+    ok: 401,
+    call: () => ({
+      path: `/api/repos/${repositoryId}/hook`,
+      params: { id: repositoryId },
+      body: { ref: "refs/heads/main" },
+    }),
+  },
+  {
+    method: "GET",
+    route: "/api/repos/[id]/schedule",
+    handler: getSchedule as Handler,
+    needs: "manager",
+    ok: 200,
+    call: () => ({ path: `/api/repos/${repositoryId}/schedule`, params: { id: repositoryId } }),
+  },
+  {
+    method: "PUT",
+    route: "/api/repos/[id]/schedule",
+    handler: putSchedule as Handler,
+    needs: "manager",
+    ok: 200,
+    call: () => ({
+      path: `/api/repos/${repositoryId}/schedule`,
+      params: { id: repositoryId },
+      body: { pollMinutes: null },
+    }),
+  },
+  {
     method: "GET",
     route: "/api/admin/secrets",
     handler: secrets as Handler,
@@ -372,6 +446,7 @@ const PAGES: { page: string; needs: Needs; path: () => string }[] = [
   { page: "/admin/settings", needs: "admin", path: () => "/admin/settings" },
   { page: "/admin/golden", needs: "admin", path: () => "/admin/golden" },
   { page: "/admin/secrets", needs: "admin", path: () => "/admin/secrets" },
+  { page: "/admin/sources", needs: "admin", path: () => "/admin/sources" },
   { page: "/admin/login", needs: "public", path: () => "/admin/login" },
 ];
 
@@ -460,7 +535,11 @@ describe.each(MODES)("%s mode", (mode) => {
       const ok = typeof row.ok === "function" ? row.ok(mode) : row.ok;
       const expected = expectedStatus(needs, mode, who, ok);
       const call = await row.call();
-      const headers = { ...(await credentials(mode, who)), "content-type": "application/json" };
+      const headers = {
+        ...(await credentials(mode, who)),
+        "content-type": "application/json",
+        ...call.headers,
+      };
       const init = {
         method: row.method,
         headers,
@@ -482,7 +561,7 @@ describe.each(MODES)("%s mode", (mode) => {
       expect(response.status, text.slice(0, 200)).toBe(expected);
       if (expected === 401 || expected === 403) {
         // A refusal says nothing about what is behind it.
-        expect(JSON.parse(text).error.code).toMatch(/^(unauthorized|forbidden):(access|admin|manage)$/);
+        expect(JSON.parse(text).error.code).toMatch(/^(unauthorized|forbidden):(access|admin|manage|webhook)$/);
         expect(text).not.toContain("shop");
       }
     });

@@ -1,13 +1,14 @@
 /**
- * GET lists repositories with status and build progress (readers); POST adds one and
- * starts indexing it (202; repository managers, under the allowed folders only).
+ * GET lists repositories with status and build progress (readers); POST adds one — a
+ * local folder ({ path }) or a Git remote ({ url, branch? }) — and starts indexing it
+ * (202; repository managers, local folders under the allowed roots only).
  */
 import { accessConfig } from "@/lib/auth/config";
 import { getRepositoryView, listRepositoryViews } from "@/lib/db/ui-queries";
 import { addRepository } from "@/lib/indexer/jobs";
 import { apiRoute } from "../api-route";
-import { parseJsonBody } from "../parse-request";
-import { addRepositorySchema } from "./schema";
+import { readJsonBody, validateBody } from "../parse-request";
+import { addRepositorySchemaFor } from "./schema";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,8 @@ export const GET = apiRoute({ access: "reader" }, async () =>
 );
 
 export const POST = apiRoute({ access: "manager", limit: "build" }, async (request) => {
-  const input = await parseJsonBody(request, addRepositorySchema, "repo_form");
+  const body = await readJsonBody(request, { surface: "repo_form" });
+  const input = validateBody(body, addRepositorySchemaFor(body), "repo_form");
   const repository = await addRepository(input, accessConfig().repoRoots);
   return Response.json({ repository: await getRepositoryView(repository.id) }, { status: 202 });
 });
