@@ -7,9 +7,12 @@
  *
  * Covered: lexical and hybrid search, the chat (POST /api/qa, the whole stream:
  * answer, citations, snippets), the source view's reader (every file's stored text),
- * the wiki (GET /api/repos/[id]/wiki for every page), the admins' secrets report, and
- * every text column of every table of the database.
+ * the wiki (GET /api/repos/[id]/wiki for every page), the MCP endpoint (search,
+ * read_span, wiki_page and ask through the SDK's client over HTTP), the admins'
+ * secrets report, and every text column of every table of the database.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { getFileContent } from "@/lib/db/index-store";
@@ -18,7 +21,9 @@ import { env } from "@/lib/env";
 import { indexRepository, type BuildStats } from "@/lib/indexer/build";
 import { hybridSearch, lexicalSearch } from "@/lib/search/hybrid";
 import { plantedSecretsRepository } from "@/lib/test-support/planted-secrets";
+import { startServer, type TestServer } from "@/lib/test-support/qa-http";
 import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { POST as mcp } from "./mcp/route";
 import { GET as secretsReport } from "./admin/secrets/route";
 import { POST as ask } from "./qa/route";
 import { GET as wiki } from "./repos/[id]/wiki/route";
@@ -130,6 +135,38 @@ describe("a repository with planted secrets", () => {
       const stream = await response.text();
       expect(stream, question).toContain('"type":"finish"');
       expect(leaks(stream), question).toEqual([]);
+    }
+  });
+
+  it("gives MCP clients no secret through search, read_span, wiki_page or ask", async () => {
+    let server: TestServer | undefined;
+    const client = new Client({ name: "planted-secrets", version: "1.0.0" });
+    try {
+      server = await startServer(async (request) => mcp(request));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
+      const results: unknown[] = [];
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: { repository: repositoryId, ...args } });
+        results.push(result);
+        return result;
+      };
+      for (const secret of planted.secrets) {
+        for (const mode of ["lexical", "hybrid"]) await call("search", { query: secret.fragment, mode });
+        await call("read_span", { path: secret.path });
+      }
+      for (const file of planted.secretFiles) {
+        const refused = await call("read_span", { path: file.path });
+        expect(refused.isError, file.path).toBe(true);
+      }
+      for (const page of await listWikiPages(generationId)) await call("wiki_page", { page: page.slug });
+      await call("ask", { question: "What is the GITHUB_TOKEN and the DATABASE_URL in shop/settings.py?" });
+      await call("ask", { question: "Show me SIGNING_KEY in shop/keys.py and the STRIPE_KEY of chargeCard" });
+      const text = JSON.stringify(results);
+      expect(text).toContain("[redacted github secret]");
+      expect(leaks(text)).toEqual([]);
+    } finally {
+      await client.close();
+      await server?.close();
     }
   });
 
