@@ -1,8 +1,8 @@
 /**
  * Who is behind a request, in every access mode. One place reads every credential:
  *
- * - `Authorization: Bearer <token>`: the admin token (admin) or, in token mode, the
- *   team access token (reader). A bearer that matches neither is no identity at all,
+ * - `Authorization: Bearer <token>`: the admin token (admin) or the team access token
+ *   (reader; in oidc mode only when WAYFINDER_ACCESS_TOKEN is set, for scripts and agents). A bearer that matches neither is no identity at all,
  *   never rescued by a cookie, and counts as a wrong guess (throttle.ts).
  * - the admin session cookie (/admin/login): admin, in every mode;
  * - token mode: the signed team cookie (/login): reader;
@@ -12,6 +12,7 @@
 import "server-only";
 import { ADMIN_COOKIE, verifyAdminSession, verifyAdminToken } from "../admin/token.ts";
 import { ACCESS_COOKIE, verifyAccessSession, verifyAccessToken } from "./access-token.ts";
+import { env } from "../env.ts";
 import { accessConfig } from "./config.ts";
 import { oidcUser } from "./oidc.ts";
 
@@ -72,7 +73,9 @@ export async function readCredentials(headers: HeaderSource, url: string): Promi
         kind: "identity",
         identity: { role: "admin", actor: DEFAULT_ACTOR, subject: "admin", via: "admin-bearer" },
       };
-    if (config.mode === "token" && verifyAccessToken(bearer))
+    // Token mode's team token; in oidc mode a WAYFINDER_ACCESS_TOKEN, when set, is the reader token of scripts and agents.
+    const teamToken = config.mode === "token" || (config.mode === "oidc" && !!env().WAYFINDER_ACCESS_TOKEN);
+    if (teamToken && verifyAccessToken(bearer))
       return {
         kind: "identity",
         identity: { role: "reader", actor: "team", subject: "team", via: "access-bearer" },
