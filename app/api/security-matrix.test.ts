@@ -561,7 +561,9 @@ describe.each(MODES)("%s mode", (mode) => {
       expect(response.status, text.slice(0, 200)).toBe(expected);
       if (expected === 401 || expected === 403) {
         // A refusal says nothing about what is behind it.
-        expect(JSON.parse(text).error.code).toMatch(/^(unauthorized|forbidden):(access|admin|manage|webhook)$/);
+        expect(JSON.parse(text).error.code).toMatch(
+          /^(unauthorized|forbidden):(access|admin|manage|webhook)$/,
+        );
         expect(text).not.toContain("shop");
       }
     });

@@ -20,7 +20,6 @@ export interface AdminIdentity {
   via: "bearer" | "cookie" | "oidc";
 }
 
-
 export function unauthorized(): WayfinderError {
   return new WayfinderError("unauthorized:admin", "Admin authentication required.");
 }
