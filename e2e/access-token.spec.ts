@@ -86,10 +86,8 @@ test("token mode: refused without the token, one sign-in per browser, readers re
 
   const chat = new ChatPage(page);
   await chat.ask("Why do I get PaymentDeclined: card declined by gateway when placing an order?");
-  const answer = await chat.answer(1);
-  await expect(answer.verifiedCitations.first()).toBeVisible();
-  await page.getByTestId("share-button").click();
-  const shareUrl = await page.getByTestId("share-link").inputValue();
+  await expect((await chat.answer(1)).verifiedCitations.first()).toBeVisible();
+  const shareUrl = await chat.share();
 
   await page.goto("/");
   await expect(page.getByTestId("manage-note")).toBeVisible();

@@ -87,10 +87,8 @@ test("sign in with the provider, ask, share, sign out", async ({ browser, playwr
 
   const chat = new ChatPage(page);
   await chat.ask("Why do I get PaymentDeclined: card declined by gateway when placing an order?");
-  const answer = await chat.answer(1);
-  await expect(answer.verifiedCitations.first()).toBeVisible();
-  await page.getByTestId("share-button").click();
-  const shareUrl = await page.getByTestId("share-link").inputValue();
+  await expect((await chat.answer(1)).verifiedCitations.first()).toBeVisible();
+  const shareUrl = await chat.share();
 
   // The session cookie works for the API too; a reader does not manage repositories or see admin pages.
   expect((await page.request.get("/api/repos")).status()).toBe(200);

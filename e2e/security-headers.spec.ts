@@ -40,8 +40,7 @@ test("pages carry a strict nonce CSP and still render diagrams and highlighted c
     "data-highlighted",
     "true",
   );
-  await page.getByTestId("share-button").click();
-  const shareUrl = await page.getByTestId("share-link").inputValue();
+  const shareUrl = await chat.share();
 
   // Wiki: a file page with its call diagram and highlighted signatures.
   const wiki = new WikiPage(page);

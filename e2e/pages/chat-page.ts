@@ -38,6 +38,14 @@ export class ChatPage {
     return new AnswerPanel(answer);
   }
 
+  /** Shares the conversation and returns its read-only link. */
+  async share(): Promise<string> {
+    await this.page.getByTestId("share-button").click();
+    const link = this.page.getByTestId("share-link");
+    await expect(link).toHaveValue(/\/s\/[A-Za-z0-9_-]{16,}$/);
+    return link.inputValue();
+  }
+
   sessionIdFromUrl(): string {
     const id = new URL(this.page.url()).searchParams.get("session");
     if (!id) throw new Error("the chat URL names no session");
