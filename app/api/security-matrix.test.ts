@@ -398,7 +398,7 @@ const ROUTES: RouteRow[] = [
     method: "GET",
     route: "/api/repos/[id]/schedule",
     handler: getSchedule as Handler,
-    needs: "manager",
+    needs: "admin",
     ok: 200,
     call: () => ({ path: `/api/repos/${repositoryId}/schedule`, params: { id: repositoryId } }),
   },
@@ -406,7 +406,7 @@ const ROUTES: RouteRow[] = [
     method: "PUT",
     route: "/api/repos/[id]/schedule",
     handler: putSchedule as Handler,
-    needs: "manager",
+    needs: "admin",
     ok: 200,
     call: () => ({
       path: `/api/repos/${repositoryId}/schedule`,
@@ -548,7 +548,8 @@ describe.each(MODES)("%s mode", (mode) => {
 
       // The proxy in front: lets the request through (0 here) or refuses it before any handler runs.
       // It knows paths, not routes: admin routes need an admin there, every other route a reader.
-      const gateNeeds: Needs = needs === "public" || needs === "admin" ? needs : "reader";
+      const gateNeeds: Needs =
+        needs === "public" ? needs : row.route.startsWith("/api/admin/") ? "admin" : "reader";
       const gate = await proxy(new NextRequest(`${ORIGIN}${call.path}`, { method: row.method, headers }));
       const through = gate.headers.get("x-middleware-next") === "1";
       expect(through ? 0 : gate.status, "proxy").toBe(expectedStatus(gateNeeds, mode, who, 0));

@@ -1,7 +1,7 @@
 /**
- * A Git source's refresh settings (repository managers): GET the poll schedule, its last
- * outcome and the push webhook (path and secret); PUT { pollMinutes } sets or clears
- * the schedule.
+ * A Git source's refresh settings (admins only: the answer holds the webhook secret):
+ * GET the poll schedule, its last outcome and the push webhook (path and secret);
+ * PUT { pollMinutes } sets or clears the schedule.
  */
 import { getRepositoryView } from "@/lib/db/ui-queries";
 import { WayfinderError } from "@/lib/errors";
@@ -22,11 +22,11 @@ async function repositoryId(context: Context): Promise<string> {
   return repository.id;
 }
 
-export const GET = apiRoute<Context>({ access: "manager" }, async (_request, _admin, context) =>
+export const GET = apiRoute<Context>({ access: "admin" }, async (_request, _admin, context) =>
   Response.json(await describeRefresh(await repositoryId(context))),
 );
 
-export const PUT = apiRoute<Context>({ access: "manager" }, async (request, _admin, context) => {
+export const PUT = apiRoute<Context>({ access: "admin" }, async (request, _admin, context) => {
   const id = await repositoryId(context);
   const input = await parseJsonBody(request, scheduleSchema, "schedule");
   return Response.json(await setRefreshSchedule(id, input.pollMinutes));
