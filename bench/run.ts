@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: indexing speed and memory, incremental re-index, answer latency
- * per mode, and localization accuracy on the SWE-bench Lite dev set against a
- * whole-file BM25 baseline computed in the same run. Not part of the tests.
+ * per mode, localization accuracy on the SWE-bench Lite dev set against a whole-file
+ * BM25 baseline computed in the same run, and the question benchmark (bench/questions.ts).
+ * Not part of the tests.
  *
  *   npm run bench                       everything
- *   npm run bench -- --only index       one section (index | latency | localization)
+ *   npm run bench -- --only index       one section (index | latency | localization | questions)
  *
  * Repositories come from ../shared/bench/corpus (git bundles, one tag per instance).
  * Results are printed and written to bench/results/latest.json.
@@ -15,9 +16,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { childProcessEnv } from "../lib/env.ts";
+import { benchDataDir, checkoutBundle } from "./corpus.ts";
+import { questionsSection } from "./questions.ts";
 
 const ROOT = path.resolve(__dirname, "..");
-const SHARED = path.resolve(ROOT, "..", "shared", "bench");
 const WORK = path.join(os.tmpdir(), "wayfinder-bench");
 const RESULTS = path.join(ROOT, "bench", "results");
 const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
@@ -44,16 +46,7 @@ function log(line: string): void {
 }
 
 function checkout(repo: string): { dir: string; tags: string[] } {
-  const dir = path.join(WORK, "repos", repo);
-  if (!fs.existsSync(dir)) {
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
-    execFileSync("git", ["clone", "-q", path.join(SHARED, "corpus", `${repo}.bundle`), dir]);
-  }
-  execFileSync("git", ["-C", dir, "checkout", "-q", "-f", "."]);
-  const tags = execFileSync("git", ["-C", dir, "tag", "--sort=creatordate"], { encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean);
-  return { dir, tags };
+  return checkoutBundle(WORK, repo);
 }
 
 function cli(home: string, args: string[]): unknown {
@@ -181,7 +174,7 @@ function accuracy(
 
 function localizationSection(): Record<string, unknown> {
   const instances = fs
-    .readFileSync(path.join(SHARED, "swebench-lite-dev.jsonl"), "utf8")
+    .readFileSync(path.join(benchDataDir(), "swebench-lite-dev.jsonl"), "utf8")
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { instance_id: string; repo: string });
@@ -262,6 +255,7 @@ function main(): void {
     index: indexSection,
     latency: latencySection,
     localization: localizationSection,
+    questions: () => questionsSection(WORK, log),
   };
   const chosen = values.only ? [values.only] : Object.keys(sections);
   const results: Record<string, unknown> = {

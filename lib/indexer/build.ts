@@ -39,6 +39,7 @@ import {
 } from "../db/index-store.ts";
 import { indexText } from "../search/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
+import { detectEntryPoints } from "./entry-points.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
 import { extractSource } from "./extract/index.ts";
 import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
@@ -52,7 +53,7 @@ import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 3; // 3: imports record aliases
+export const INDEX_FORMAT_VERSION = 4; // 3: imports record aliases; 4: entry points in file facts
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -396,13 +397,15 @@ async function parseFiles(files: DiscoveredFile[], onFile: () => Promise<void>):
 
 async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
   if (file.kind === "text") {
+    // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.
+    const entryPoints = detectEntryPoints({ ...file, symbols: [] });
     return {
       file,
       imports: [],
       parseErrors: 0,
       symbols: [],
       chunks: chunkText(file.path, file.content, file.language),
-      facts: "{}",
+      facts: entryPoints.length ? JSON.stringify({ entryPoints }) : "{}",
     };
   }
   const extraction = await extractSource(file.language as CodeLanguage, file.content);
@@ -444,7 +447,10 @@ async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
     parseErrors: extraction.parseErrors,
     symbols,
     chunks: chunkCode(file.path, lines, kept, (s) => qid(s.qualifiedName)),
-    facts: JSON.stringify(extraction.facts),
+    facts: JSON.stringify({
+      ...extraction.facts,
+      entryPoints: detectEntryPoints({ ...file, symbols: kept }),
+    }),
   };
 }
 
