@@ -16,10 +16,12 @@ import {
   symbolsInFile,
   symbolsRaising,
   symbolsWithErrorString,
+  searchChunks,
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
+import { ftsMatchExpression } from "../../search/tokenize.ts";
 import { parseJsonList } from "../context.ts";
 import {
   chunkCandidate,
@@ -90,6 +92,21 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     }
   }
   lists.push({ name: "messages", weight: 4, candidates: messageCandidates });
+
+  // 2b. The message's words as a phrase in code: messages built in a variable, logged or
+  // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
+  // are not recorded as error strings, but their text is in the code.
+  const phraseCandidates: Candidate[] = [];
+  for (const message of anchors.messages.slice(0, 4)) {
+    for (const phrase of messagePhrases(message)) {
+      const match = ftsMatchExpression([phrase]);
+      if (!match) continue;
+      const hits = await searchChunks(generationId, match, { kinds: ["code"], limit: 8 });
+      for (const h of hits) phraseCandidates.push(chunkCandidate(h, `contains "${truncate(phrase, 60)}"`));
+      if (hits.length) break;
+    }
+  }
+  lists.push({ name: "message-text", weight: 3, candidates: phraseCandidates });
 
   // 3. Exception types raised (rarer types weigh more).
   if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
@@ -274,11 +291,21 @@ function trimPath(p: string): string {
   return (site >= 0 ? parts.slice(site + 1) : parts.slice(-3)).join("/");
 }
 
+/** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */
+function messagePhrases(message: string): string[] {
+  return message
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+|[:;()[\]]/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter((p) => p.split(" ").filter((w) => /[A-Za-z]{2}/.test(w)).length >= 3)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 2);
+}
+
 /** Long messages are searched by their most distinctive literal pieces. */
 function messageFragments(message: string): string[] {
   const cleaned = message.replace(/\s+/g, " ").trim();
   const pieces = cleaned
-    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|\d+/)
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+/)
     .map((p) => p.trim())
     .filter((p) => p.length >= 12);
   return [cleaned.slice(0, 80), ...pieces.sort((a, b) => b.length - a.length).slice(0, 2)].filter(
