@@ -168,7 +168,7 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   const direct = directAnswer(input, symbols, byName);
   if (direct) out.push(direct);
   out.push(
-    `_Evidence from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
+    `_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
   );
   const sections: string[] = [];
   if (input.mode === "diagnostic") sections.push(diagnosticSection(input, symbols, byName));
@@ -271,9 +271,11 @@ function directDiagnostic(
     const doc = lead.facts.docstring ? `: ${firstSentence(lead.facts.docstring)}` : ".";
     return `No raise site in the index matches this error exactly; the closest code is ${code(lead.facts.qualifiedName)} (${cite(lead)})${doc}`;
   }
+  // The message raised with the type, read from the raise line when the question did not quote it.
+  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
   const what = site.raised
-    ? `${code(`${site.raised}(${site.message ? JSON.stringify(site.message) : "…"})`)} is raised`
-    : `The message "${site.message ?? site.f.errorStrings[0]}" is reported`;
+    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
+    : `The message "${message ?? site.f.errorStrings[0]}" is reported`;
   const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
   const sentences = [
     `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
@@ -295,6 +297,14 @@ function directDiagnostic(
     sentences.push(`It is called from ${joinWords(named)}.`);
   }
   return sentences.join(" ");
+}
+
+/** The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")` → card declined). */
+function raisedMessage(source: string, type: string): string | null {
+  const name = type.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const line = source.split("\n").find((l) => new RegExp(`\\b(?:raise|throw)\\b.*\\b${name}\\b`).test(l));
+  const literal = line ? /\(\s*[frbu]?["'`]([^"'`]{3,200})["'`]/.exec(line.slice(line.indexOf(type))) : null;
+  return literal?.[1] ?? null;
 }
 
 /**
@@ -385,14 +395,30 @@ function directExploratory(input: AnswerInput, symbols: ContextItem[]): string {
       direct.map((c) => `${code(c.name)} (${c.path}:${c.lines})`),
     )}.`;
   }
-  const path = mainPath(flowNodes(input));
-  const [entry, ...rest] = path;
+  const steps = flowNodes(input);
+  const entry = steps[0];
   if (!entry) return directConceptual(input, symbols);
   const step = (s: FlowStep) => `${code(s.name)} (${s.path}:${s.lines})`;
-  if (rest.length === 0) return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
-  const [next, ...further] = rest;
-  const tail = further.length ? `, then ${further.map(step).join(" → ")}` : "";
-  return `It starts at ${step(entry)}, which calls ${step(next as FlowStep)}${tail}.`;
+  const childrenOf = (parent: FlowStep) => {
+    const at = steps.indexOf(parent);
+    const out: FlowStep[] = [];
+    for (let i = at + 1; i < steps.length && (steps[i] as FlowStep).depth > parent.depth; i++)
+      if ((steps[i] as FlowStep).depth === parent.depth + 1) out.push(steps[i] as FlowStep);
+    return out;
+  };
+  const children = childrenOf(entry);
+  if (children.length === 0)
+    return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
+  const more = children.length > 6 ? ` and ${children.length - 6} more` : "";
+  const sentences = [
+    `It starts at ${step(entry)}, which calls ${joinWords(children.slice(0, 6).map(step))}${more}.`,
+  ];
+  // The step that leads furthest, one level down.
+  const main = [...children].sort((a, b) => b.descendants - a.descendants)[0];
+  const next = main ? childrenOf(main) : [];
+  if (main && next.length)
+    sentences.push(`${code(main.name)} goes on to ${joinWords(next.slice(0, 4).map(step))}.`);
+  return sentences.join(" ");
 }
 
 function directConceptual(input: AnswerInput, symbols: ContextItem[]): string {

@@ -75,7 +75,7 @@ for (const [word, shorts] of Object.entries(ABBREVIATIONS)) {
 /** Words of questions that name no concept of the code ("how does X work", "walk me through"). */
 const QUESTION_WORDS = new Set(
   `work works working happen happens happening decide decides decided explain describe walk trace
-  follow part parts thing kind way called call calls calling implemented implement implements
+  follow part parts thing kind way implemented implement implements
   defined define handled mean means purpose role exactly overall happens step steps`
     .split(/\s+/)
     .filter(Boolean),
@@ -164,7 +164,12 @@ export interface NameMatch {
  * scaled by how much of the name the terms cover: `is_redirect` is more about
  * redirects than `test_redirect_with_wrong_gzipped_header`.
  */
-export function matchNames(index: NameIndex, terms: ConceptTerm[], limit = 40): NameMatch[] {
+export function matchNames(
+  index: NameIndex,
+  terms: ConceptTerm[],
+  limit = 40,
+  skip?: (path: string) => boolean,
+): NameMatch[] {
   if (terms.length === 0) return [];
   const total = Math.max(1, index.names.length);
   const weight = (s: string) => Math.log(1 + total / (1 + (index.frequency.get(s) ?? 0)));
@@ -173,17 +178,18 @@ export function matchNames(index: NameIndex, terms: ConceptTerm[], limit = 40): 
   );
   const out: NameMatch[] = [];
   for (const entry of index.names) {
+    if (skip?.(entry.row.path)) continue;
     let score = 0;
     let coveredParts = 0;
     const matched: string[] = [];
     terms.forEach((t, i) => {
       const w = termWeights[i] ?? 0;
-      const ownHit = entry.own.some((s, j) => t.stems.includes(s) || containsWord(entry.raw[j] ?? "", t));
+      const ownHit = entry.own.some((s, j) => sameStem(t, s) || containsWord(entry.raw[j] ?? "", t));
       if (ownHit) {
         score += w || weight(t.stems[0] ?? t.word);
         coveredParts++;
         matched.push(t.word);
-      } else if (entry.parent.some((s) => t.stems.includes(s))) {
+      } else if (entry.parent.some((s) => sameStem(t, s))) {
         score += (w || weight(t.stems[0] ?? t.word)) * 0.5;
         matched.push(t.word);
       }
@@ -201,9 +207,26 @@ export function matchNames(index: NameIndex, terms: ConceptTerm[], limit = 40): 
     .slice(0, limit);
 }
 
-/** A long one-word name part (`getfixturevalue`) that contains the term as asked. */
+/**
+ * Whether a name part's stem is one of the term's: equal, or one a prefix of the other
+ * when both are long enough to mean the same word (`reduc`/`reduct`, `check`/`checker`).
+ */
+export function sameStem(term: ConceptTerm, partStem: string): boolean {
+  return term.stems.some(
+    (s) =>
+      s === partStem ||
+      (s.length >= 5 && partStem.length >= 5 && (partStem.startsWith(s) || s.startsWith(partStem))),
+  );
+}
+
+/** A long one-word name part (`getfixturevalue`) that contains the term as asked (not `postgres` for "post"). */
 function containsWord(part: string, term: ConceptTerm): boolean {
-  return part.length >= 8 && term.word.length >= 4 && part !== term.word && part.includes(term.word);
+  return (
+    part.length >= 10 &&
+    term.word.length >= 4 &&
+    part.length - term.word.length >= 4 &&
+    part.includes(term.word)
+  );
 }
 
 /** What a question asks about beyond the code itself: tests, documentation, examples. */

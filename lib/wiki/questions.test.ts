@@ -33,15 +33,18 @@ async function ask(repository: string, question: string) {
 }
 
 describe("conceptual questions", () => {
-  it("retrieve the wiki pages first and cite them", async () => {
+  it("retrieve the code that defines the concept, then its file's wiki page, and cite both", async () => {
     const { result, log, firstPass } = await ask(
       shop.repositoryId,
       "What is the order service for and how does it fit in?",
     );
     expect(log.data<ClassificationPart>("data-classification").at(-1)?.data.mode).toBe("conceptual");
     const added = firstPass?.added ?? [];
-    expect(added[0]?.title).toMatch(/^Wiki: /);
-    expect(added[0]?.reason).toContain("wiki page");
+    // The definition leads (its name carries the concept), not a page that mentions it.
+    expect(added[0]).toMatchObject({ title: "OrderService", path: "shop/service.py" });
+    expect(added.find((a) => a.title === "Wiki: shop/service.py")?.reason).toContain("wiki page");
+    // The answer opens with that definition, cited.
+    expect(result.loop.answer.split("\n")[0]).toMatch(/`OrderService` \(shop\/service\.py:\d+-\d+\)/);
     expect(result.loop.context.filter((i) => i.kind === "wiki").map((i) => i.title)).toContain(
       "Wiki: shop/service.py",
     );

@@ -37,7 +37,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const { generationId, config, repositoryId, question } = input;
   const topics = questionTopics(question);
   const [definitions, named, code, files, wiki, semantic] = await Promise.all([
-    definitionCandidates(generationId, conceptTerms(question), 30),
+    definitionCandidates(generationId, conceptTerms(question), 30, topics),
     namedSymbolCandidates(generationId, input.anchors),
     lexicalSearch(generationId, question, { limit: 40, kinds: ["code"], stems: true }),
     lexicalSearch(generationId, question, { limit: 20, kinds: ["file"], stems: true }),

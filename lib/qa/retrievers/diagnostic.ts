@@ -101,12 +101,18 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     for (const phrase of messagePhrases(message)) {
       const match = ftsMatchExpression([phrase]);
       if (!match) continue;
-      const hits = await searchChunks(generationId, match, { kinds: ["code"], limit: 8 });
+      const hits = await searchChunks(generationId, match, { kinds: ["code", "file"], limit: 8 });
       for (const h of hits) phraseCandidates.push(chunkCandidate(h, `contains "${truncate(phrase, 60)}"`));
       if (hits.length) break;
     }
   }
-  lists.push({ name: "message-text", weight: 3, candidates: phraseCandidates });
+  // Words quoted verbatim that occur in few places are near-certain evidence; common ones less so.
+  const phraseFiles = new Set(phraseCandidates.map((c) => c.chunk?.path)).size;
+  lists.push({
+    name: "message-text",
+    weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
+    candidates: phraseCandidates,
+  });
 
   // 3. Exception types raised (rarer types weigh more).
   if (config.features.useCodeIndex && anchors.exceptionTypes.length) {

@@ -15,7 +15,7 @@ import {
 } from "../../db/code-graph.ts";
 import type { EntryPoint } from "../../indexer/entry-points.ts";
 import { splitIdentifier, stem } from "../../search/tokenize.ts";
-import type { ConceptTerm } from "../concepts.ts";
+import { sameStem, type ConceptTerm } from "../concepts.ts";
 import { isTestPath, symbolCandidate, type Candidate } from "./shared.ts";
 
 export interface StoredEntryPoint extends EntryPoint {
@@ -51,7 +51,12 @@ const HTTP_CUE =
   /\b(?:route|endpoint|http|api|url|handler|request|get|post|put|patch|delete)\b|\s\/[\w/{}<>:-]*/i;
 const MAIN_CUE = /\b(?:main|start(?:s|up)?|entry[- ]?points?|program|launch(?:es)?|boot)\b/i;
 
-/** How well an entry point fits a question: words it shares with the question, and the kind the question hints at. */
+/**
+ * How well an entry point fits a question. A command or script fits when the question
+ * says its name ("the pylint command", "`flask run`") and talks about commands or
+ * program start; a route when the question writes its path or shares its words and
+ * talks about requests. Words shared with the handler's name add a little.
+ */
 export function entryScore(entry: EntryPoint, question: string, terms: ConceptTerm[]): number {
   const words = new Set(
     [entry.name, entry.symbol ?? "", entry.target ?? ""]
@@ -60,20 +65,21 @@ export function entryScore(entry: EntryPoint, question: string, terms: ConceptTe
       .flatMap((w) => splitIdentifier(w))
       .map(stem),
   );
-  const shared = terms.filter((t) => t.stems.some((s) => words.has(s))).length;
-  if (shared === 0) return 0;
-  const cue =
-    entry.kind === "http"
-      ? HTTP_CUE.test(question)
-      : entry.kind === "main"
-        ? MAIN_CUE.test(question) || CLI_CUE.test(question)
-        : CLI_CUE.test(question) || MAIN_CUE.test(question);
-  const route = entry.kind === "http" && entry.name.split(" ").pop();
-  const routeNamed = route && route.length > 1 && question.includes(route) ? 2 : 0;
-  // One shared word (often the program's own name, as in "pytest runs …") is an entry
-  // only when the question also asks about commands, routes or program start.
-  if (shared < 2 && !cue && !routeNamed) return 0;
-  return shared + (cue ? 1 : 0) + routeNamed;
+  const shared = terms.filter((t) => [...words].some((w) => sameStem(t, w))).length;
+  const lower = question.toLowerCase();
+  if (entry.kind === "http") {
+    const route = entry.name.split(" ").pop() ?? "";
+    const routeNamed = route.length > 1 && lower.includes(route.toLowerCase());
+    if (!routeNamed && (shared < 2 || !HTTP_CUE.test(question))) return 0;
+    return (routeNamed ? 3 : 0) + shared * 0.5 + (HTTP_CUE.test(question) ? 1 : 0);
+  }
+  const cue = CLI_CUE.test(question) || MAIN_CUE.test(question);
+  const name = entry.name.toLowerCase();
+  const nameNamed =
+    name.length > 1 &&
+    new RegExp(`(?:^|[^\\w.-])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w.-])`).test(lower);
+  if (!cue || (!nameNamed && shared < 2)) return 0;
+  return (nameNamed ? 3 : 0) + shared * 0.5 + 1;
 }
 
 /** The function that handles an entry point: in its file, or named by a `module:function` or dotted target. */

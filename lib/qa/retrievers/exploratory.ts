@@ -15,7 +15,7 @@ import {
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../search/tokenize.ts";
-import { conceptTerms, questionTopics, type ConceptTerm } from "../concepts.ts";
+import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
@@ -49,7 +49,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const terms = conceptTerms(question);
   const [named, definitions, entryPoints, lexical, semantic] = await Promise.all([
     namedSymbolCandidates(generationId, anchors),
-    definitionCandidates(generationId, terms, 25),
+    definitionCandidates(generationId, terms, 25, topics),
     entryPointCandidates(generationId, question, terms),
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
     hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
@@ -79,15 +79,21 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   // fits it best; never a test unless the question is about tests. A class leads to the
   // method that does its work.
   const namedIds = new Set(named.map((c) => c.key));
+  const entryIds = new Set(entryPoints.map((c) => c.key));
   const starts: SymbolRecord[] = [];
+  let firstScore = 0;
   for (const r of entryRanked) {
     const s = r.candidate.symbol;
     if (!s || starts.length >= 2 || (!topics.tests && isTestPath(s.path))) continue;
+    // A second start only when it fits nearly as well as the first.
+    if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
       s.kind === "function" || s.kind === "method" ? s : await workingMethod(generationId, s, terms);
-    if (start && !starts.some((x) => x.qualifiedId === start.qualifiedId)) starts.push(start);
-    // A named function is where the trace starts; a second start only when nothing was named.
-    if (namedIds.has(s.qualifiedId) && starts.length === 1) break;
+    if (!start || starts.some((x) => x.qualifiedId === start.qualifiedId)) continue;
+    starts.push(start);
+    firstScore ||= r.score;
+    // What the question names, or an entry point it describes, is where the trace starts.
+    if ((namedIds.has(s.qualifiedId) || entryIds.has(s.qualifiedId)) && starts.length === 1) break;
   }
   const entries = starts;
   const relevant = relevanceOf(terms);
@@ -101,7 +107,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         generationId,
         entry,
         0,
-        Math.min(config.maxCallGraphHops + 1, 4),
+        Math.min(config.maxCallGraphHops, 3),
         config.maxCalleesPerHop,
         seen,
         { useGraph: config.features.useCallGraph, relevant, tests: topics.tests },
@@ -122,7 +128,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const flowSymbols = flows.flatMap(flatten);
   const pivotal = flowSymbols
     .map((n, order) => ({ n, order }))
-    .sort((a, b) => pivotScore(b.n) - pivotScore(a.n) || a.order - b.order)
+    .sort((a, b) => pivotScore(b.n, relevant) - pivotScore(a.n, relevant) || a.order - b.order)
     .map(({ n }) =>
       symbolCandidate(
         n.symbol,
@@ -138,11 +144,20 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const callerCandidates = callerSymbols.map((n) =>
     symbolCandidate(n.symbol, n.depth === 1 ? "calls the function asked about" : "calls one of its callers"),
   );
+  // Once a flow is traced it is the answer: its steps lead, then what the question names.
   const rankLists: SignalList[] = [
-    { name: "flow", weight: 3, candidates: pivotal },
-    { name: "callers", weight: 3, candidates: callerCandidates },
+    { name: "flow", weight: 5, candidates: pivotal },
+    { name: "callers", weight: 4, candidates: callerCandidates },
     ...lists,
-  ];
+  ].map((l) => ({
+    ...l,
+    weight:
+      callerTrees.length && CALLER_WEIGHTS[l.name] !== undefined
+        ? (CALLER_WEIGHTS[l.name] ?? l.weight)
+        : flows.length
+          ? (TRACED_WEIGHTS[l.name] ?? l.weight)
+          : l.weight,
+  }));
   const ranked = demoteAuxiliary(fuseSignals(rankLists), [], topics);
   await attachSymbols(
     generationId,
@@ -157,7 +172,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
           reason: "call graph walked forward from the entry points",
           score: 1,
           pass: input.pass,
-          maxTokens: 400,
+          maxTokens: 600,
         }),
       ]
     : [];
@@ -209,11 +224,10 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   };
 }
 
-function pivotScore(n: FlowNode): number {
-  if (n.depth === 0) return 10;
-  if (n.children.length > 1) return 6 - n.depth;
-  if (n.children.length === 0) return 5 - n.depth;
-  return 3 - n.depth;
+/** The entry, then the steps nearest to it (branch points before plain steps), those named like the question first. */
+function pivotScore(n: FlowNode, relevant: (s: SymbolRecord) => number): number {
+  if (n.depth === 0) return 100;
+  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 2 * Math.min(2, relevant(n.symbol));
 }
 
 interface WalkOptions {
@@ -254,7 +268,7 @@ async function walkForward(
         callee,
         depth + 1,
         maxDepth,
-        Math.max(2, maxCallees - 2),
+        Math.max(2, Math.floor(maxCallees / 3)),
         seen,
         options,
       ),
@@ -266,8 +280,8 @@ async function walkForward(
 /** Scores a symbol's name against the question's concepts (0 when it shares none). */
 function relevanceOf(terms: ConceptTerm[]): (s: SymbolRecord) => number {
   return (s) => {
-    const parts = new Set(splitIdentifier(s.qualifiedName.replace(/\./g, "_")).map(stem));
-    return terms.filter((t) => t.stems.some((x) => parts.has(x))).length;
+    const parts = splitIdentifier(s.qualifiedName.replace(/\./g, "_")).map(stem);
+    return terms.filter((t) => parts.some((p) => sameStem(t, p))).length;
   };
 }
 
@@ -290,6 +304,19 @@ async function workingMethod(
     .sort((a, b) => b.score - a.score);
   return scored[0] && scored[0].score > 0 ? scored[0].m : null;
 }
+
+/** A question about callers is answered by them; what the function itself calls comes after. */
+const CALLER_WEIGHTS: Record<string, number> = { callers: 6, flow: 2 };
+
+const TRACED_WEIGHTS: Record<string, number> = {
+  flow: 5,
+  callers: 4,
+  named: 5,
+  "entry-points": 4,
+  definitions: 2,
+  bm25: 1,
+  semantic: 0.5,
+};
 
 const WORKING_METHOD =
   /^(?:__call__|call|run|main|handle|dispatch|execute|start|invoke|process|serve|apply)$/;

@@ -219,9 +219,16 @@ export async function definitionCandidates(
   generationId: string,
   terms: ConceptTerm[],
   limit = 30,
+  topics: AuxiliaryTopics = { tests: false, docs: false },
 ): Promise<Candidate[]> {
   if (terms.length === 0) return [];
-  const matches = matchNames(await nameIndex(generationId), terms, limit);
+  // Tests, docs and examples define no concept of the code (unless the question is about them).
+  const matches = matchNames(
+    await nameIndex(generationId),
+    terms,
+    limit,
+    (p) => auxiliaryFactor(p, topics) < 1,
+  );
   const symbols = await symbolsByQualifiedIds(
     generationId,
     matches.map((m) => m.row.qualifiedId),
