@@ -174,9 +174,11 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   if (input.mode === "diagnostic") sections.push(diagnosticSection(input, symbols, byName));
   if (input.mode === "exploratory") sections.push(exploratorySection(input, symbols));
   if (input.mode === "analytical") sections.push(analyticalSection(input, symbols));
-  sections.push(relevantCodeSection(symbols, input.mode === "conceptual" ? 6 : 4));
+  // Analytical answers list their code as the code behind the findings.
+  if (input.mode !== "analytical")
+    sections.push(relevantCodeSection(symbols, input.mode === "conceptual" ? 6 : 4));
   if (input.mode === "conceptual" || docs.length)
-    sections.push(docsSection(docs, input.mode === "conceptual" ? 3 : 2));
+    sections.push(docsSection(docs, input.mode === "conceptual" ? 3 : 2, input.question));
   out.push(...sections.filter(Boolean));
   if (gaps.length && input.pass < input.maxPasses) {
     out.push(`**Still looking for:** ${gaps.map(code).join(", ")}.`);
@@ -618,24 +620,50 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
   return lines.join("\n");
 }
 
-/** What the documentation says, as its own words: a wiki page's summary, a doc section's first paragraph. */
-function docsSection(docs: ContextItem[], max: number): string {
+/**
+ * What the documentation says, in its own words: a wiki page's purpose line, and from a
+ * doc section the sentence that shares the most words with the question (a section whose
+ * sentences share none is left out).
+ */
+function docsSection(docs: ContextItem[], max: number, question: string): string {
   if (docs.length === 0) return "";
+  const terms = new Set(queryTerms(question).map(stemOf));
   const lines = ["**What the documentation says**"];
   for (const d of docs.slice(0, max)) {
     const text =
       d.kind === "wiki"
         ? (/\*\*Purpose\.\*\*\s*(.+)/.exec(d.text)?.[1] ?? d.text.split(/\n\s*\n/)[1] ?? "")
-        : firstParagraph(d.text);
+        : bestSentence(d.text, terms);
     if (!text.trim()) continue;
-    lines.push(
-      `- ${d.title
-        .replace(/^Wiki: /, "")
-        .split(" › ")
-        .pop()}: ${firstSentence(text.replace(/`/g, ""))} — ${cite(d)}`,
-    );
+    const name = d.title
+      .replace(/^Wiki: /, "")
+      .split(" › ")
+      .pop();
+    lines.push(`- ${name}: ${firstSentence(text.replace(/`/g, ""))} — ${cite(d)}`);
   }
   return lines.length > 1 ? lines.join("\n") : "";
+}
+
+/** The sentence of a doc's prose (headings, code and markup left out) that carries the most question words (at least two). */
+function bestSentence(text: string, terms: Set<string>): string {
+  const prose = text
+    .split(/\n\s*\n/)
+    .filter((p) => !/^\s*(?:>>>|\$ |\.\. |::)/.test(p))
+    .map((p) => firstParagraph(p, 2000))
+    .filter(Boolean)
+    .join(" ");
+  // One shared word (often the project's own name) is not enough to quote a sentence.
+  let best = "";
+  let bestHits = Math.min(1, terms.size - 1);
+  for (const sentence of prose.split(/(?<=[.!?])\s+/)) {
+    const words = new Set(splitIdentifier(sentence).map(stemOf));
+    const hits = [...terms].filter((t) => words.has(t)).length;
+    if (hits > bestHits) {
+      best = sentence;
+      bestHits = hits;
+    }
+  }
+  return best;
 }
 
 function relevantCodeSection(symbols: ContextItem[], max: number): string {

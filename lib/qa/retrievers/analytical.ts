@@ -1,8 +1,10 @@
 /**
- * Analytical retrieval: structure first. Metrics for the scope (fan-in, fan-out,
- * cross-module coupling, cycles), the issues store's findings in scope (high severity
- * first), the dependency diagram from edges, the scope's wiki page, then the source of
- * the flagged functions and a little documentation.
+ * Analytical retrieval: structure first. The scope is resolved against the index (the
+ * classifier's, a path written in the question, a folder or dotted module it names) and
+ * kept strictly: metrics (fan-in, fan-out, the most imported files, cross-module
+ * coupling, cycles), the issues store's findings (high severity first), the dependency
+ * diagram from edges, the scope's wiki page, the source of the flagged functions, and
+ * every ranked file lie inside it. Documentation is added only for the whole repository.
  */
 import "server-only";
 import { countFilesUnder, pathsWithSegment, symbolsByQualifiedIds } from "../../db/code-graph.ts";
@@ -262,7 +264,7 @@ export function renderReport(report: StructureReport): string {
       "Most imported files: " +
         report.topImported
           .slice(0, 6)
-          .map((f) => `${f.path} (${f.importers} importers) [${f.path}:1-1]`)
+          .map((f) => `${f.path} (${f.importers} importers) [${f.path}:1-${f.lines}]`)
           .join(", "),
     );
   lines.push(`Modules (${report.modules.length}):`);

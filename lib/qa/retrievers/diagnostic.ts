@@ -60,7 +60,11 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // 1. Stack frames that point into this repository.
   const frameCandidates: Candidate[] = [];
   const namedPaths: string[] = [];
-  for (const frame of anchors.stackFrames.slice(0, 12)) {
+  // Innermost frames first: where the error happened. Python prints them last ("most recent
+  // call last"); most other runtimes print them first.
+  const innermostLast = /most recent call last/i.test(input.question);
+  const frames = innermostLast ? [...anchors.stackFrames].reverse() : anchors.stackFrames;
+  for (const frame of frames.slice(0, 12)) {
     const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
     // A bare file name (`test_x.py` from a user's own traceback) is too weak to say
     // the question is about this repository's tests; a path with folders is not.

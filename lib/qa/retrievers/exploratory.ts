@@ -1,9 +1,11 @@
 /**
- * Exploratory retrieval: find entry points that match the subject of the question,
- * walk the call graph forward a few hops into a flow tree, and fetch the pivotal
- * functions (entry, branch points, terminals) within the source budget. A question
- * that asks who calls something ("what calls X", "where is X used") also gets the
- * callers of its entry, two hops up, as a tree of their own.
+ * Exploratory retrieval: start where execution starts for the question (the function
+ * it names, an entry point it describes — a route, a command, a program's main — or the
+ * definition that fits it best; never a test unless the question is about tests), walk
+ * the call graph forward into a flow tree (wide near the entry, callees named like the
+ * question first), and fetch the steps nearest the entry within the source budget. A
+ * question that asks who calls something ("what calls X", "where is X used") also gets
+ * the callers of its entry, two hops up, as a tree of their own, and they lead.
  */
 import "server-only";
 import {

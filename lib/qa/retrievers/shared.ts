@@ -185,10 +185,17 @@ export async function docsItems(
 ): Promise<ContextItem[]> {
   const room = Math.min(options.budget, input.config.initialRetrievalBudget - options.used);
   if (room <= 0) return [];
-  const docs = await lexicalSearch(input.generationId, query, {
-    limit: options.limit ?? 3,
-    kinds: options.kinds ?? ["doc", "wiki"],
-  });
+  // Change logs mention every feature once; they describe none. Kept only when asked about.
+  const history = HISTORY_QUESTION.test(input.question);
+  const docs = (
+    await lexicalSearch(input.generationId, query, {
+      limit: (options.limit ?? 3) + 3,
+      kinds: options.kinds ?? ["doc", "wiki"],
+      stems: true,
+    })
+  )
+    .filter((d) => history || !CHANGELOG_PATH.test(d.path))
+    .slice(0, options.limit ?? 3);
   const reason = options.reason ?? "documentation on the topic";
   return packCandidates(
     input,
@@ -197,6 +204,11 @@ export async function docsItems(
     { maxItems: 2 },
   );
 }
+
+const CHANGELOG_PATH =
+  /(?:^|\/)(?:history|changelog|changes|news|release[-_ ]?notes?|whatsnew)(?:\/|[.\w-]*$)/i;
+const HISTORY_QUESTION =
+  /\b(?:changelog|history|release|version|changed|deprecat\w*|added in|removed in|since)\b/i;
 
 /** Identifiers worth looking up as symbol names (code-like, not too short or generic). */
 export function lookupNames(anchors: Anchors, max = 12): string[] {
