@@ -483,3 +483,14 @@ export async function pathsWithSegment(generationId: string, segment: string, li
   });
   return rows.map((r) => r.path);
 }
+
+/** Paths of a generation's files that start with `prefix`, shortest first. */
+export async function filesStartingWith(generationId: string, prefix: string, limit = 20): Promise<string[]> {
+  const client = await db();
+  const rows = await client.file.findMany({
+    where: { generationId, path: textFilter("startsWith", prefix) },
+    select: { path: true },
+    take: limit,
+  });
+  return rows.map((r) => r.path).sort((a, b) => a.length - b.length);
+}

@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askQuestion } from "../qa/ask.ts";
+import { resolveScope } from "../qa/retrievers/analytical.ts";
 import type { ClassificationPart, DiagramPart, PassPart } from "../qa/types.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
 import { PartLog } from "../test-support/qa-model.ts";
@@ -51,6 +52,27 @@ describe("conceptual questions", () => {
     // A file's wiki page cites the file, and the citation checks out against the index.
     expect(result.loop.answer).toContain("shop/service.py:1-25");
     expect(result.citations.find((c) => c.raw.includes("shop/service.py:1-25"))?.verified).toBe(true);
+  });
+});
+
+describe("analytical scope", () => {
+  it("is resolved against the index: a path, a named package, a dotted module; nothing else", async () => {
+    const g = planted.generationId;
+    expect(await resolveScope(g, "Assess the coupling of svc/main.go", null)).toBe("svc/main.go");
+    expect(await resolveScope(g, "How coupled is the store package?", null)).toBe("store");
+    expect(await resolveScope(g, "What is wrong with app.handlers?", null)).toBe("app/handlers.py");
+    expect(await resolveScope(g, "How coupled is the billing package?", null)).toBeNull();
+    // The classifier's scope wins when files live under it.
+    expect(await resolveScope(g, "Assess the structure", "web")).toBe("web");
+  });
+
+  it("keeps the answer's files and citations inside it, and says what it was", async () => {
+    const { result } = await ask(planted.repositoryId, "Which functions in svc have the highest fan-out?");
+    expect(result.loop.retrieval.rankedFiles.length).toBeGreaterThan(0);
+    expect(result.loop.retrieval.rankedFiles.every((f) => f.startsWith("svc/"))).toBe(true);
+    expect(result.citations.length).toBeGreaterThan(0);
+    expect(result.citations.every((c) => c.path.startsWith("svc"))).toBe(true);
+    expect(result.loop.answer.split("\n")[0]).toMatch(/^Scope: `svc`\./);
   });
 });
 

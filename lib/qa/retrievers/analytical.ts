@@ -7,7 +7,12 @@
  * every ranked file lie inside it. Documentation is added only for the whole repository.
  */
 import "server-only";
-import { countFilesUnder, pathsWithSegment, symbolsByQualifiedIds } from "../../db/code-graph.ts";
+import {
+  countFilesUnder,
+  filesStartingWith,
+  pathsWithSegment,
+  symbolsByQualifiedIds,
+} from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { getFile } from "../../db/index-store.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
@@ -189,6 +194,13 @@ export async function resolveScope(
     const folder = await folderNamed(generationId, name);
     if (folder) return folder;
   }
+  // "in svc", "under backends": a word after a preposition that is exactly a path of the repository.
+  for (const m of question.matchAll(/\b(?:in|of|under|inside|within)\s+([\w.-]+)/gi)) {
+    const word = m[1] ?? "";
+    if (word.length < 2 || STOP_SCOPES.has(word.toLowerCase())) continue;
+    const exact = await pathScope(generationId, word);
+    if (exact) return exact;
+  }
   return null;
 }
 
@@ -200,7 +212,8 @@ const STOP_SCOPES = new Set(
 
 /** A file or a folder of the repository called `name` (a file name, or a folder's last segment); the shallowest wins. */
 async function folderNamed(generationId: string, name: string): Promise<string | null> {
-  if (await pathScope(generationId, name)) return name;
+  const exact = await pathScope(generationId, name);
+  if (exact) return exact;
   if (name.includes("/")) return null;
   const paths = await pathsWithSegment(generationId, name, 50);
   const folders = paths
@@ -219,7 +232,11 @@ export async function pathScope(generationId: string, scope: string | null): Pro
   if (!scope) return null;
   const cleaned = scope.replace(/^\.?\//, "").replace(/\/+$/, "");
   if (!cleaned) return null;
-  return (await countFilesUnder(generationId, cleaned)) > 0 ? cleaned : null;
+  if (await getFile(generationId, cleaned)) return cleaned;
+  if ((await countFilesUnder(generationId, `${cleaned}/`)) > 0) return cleaned;
+  // A module named without its extension (`app/handlers` for `app/handlers.py`).
+  const files = await filesStartingWith(generationId, `${cleaned}.`, 5);
+  return files.find((f) => f.replace(/\.\w+$/, "") === cleaned) ?? null;
 }
 
 /** The wiki page of the scope (a folder or file), or the overview: what it is for, in brief. */
