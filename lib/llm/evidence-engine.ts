@@ -137,10 +137,13 @@ function cite(item: ContextItem): string {
 
 /** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
 function firstSentence(text: string): string {
+  // Escaped outside `code spans` only: inside them a backslash would show.
   const clean = text
     .replace(/\s+/g, " ")
     .trim()
-    .replace(/([*_~<>[\]])/g, "\\$1");
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/([*_~<>[\]])/g, "\\$1")))
+    .join("");
   const match = clean.match(/^(.{20,240}?[.!?])(\s|$)/);
   return match?.[1] ?? clean.slice(0, 200);
 }

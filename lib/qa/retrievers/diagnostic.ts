@@ -23,8 +23,10 @@ import {
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../search/tokenize.ts";
 import { parseJsonList } from "../context.ts";
+import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
+  definitionCandidates,
   docsItems,
   demoteAuxiliary,
   fuseSignals,
@@ -176,7 +178,11 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
 
   // 6. Lexical evidence over code and file summaries, and hybrid search.
-  const lexical = await lexicalSearch(generationId, input.question, { limit: 80, kinds: ["code", "file"] });
+  const lexical = await lexicalSearch(generationId, input.question, {
+    limit: 80,
+    kinds: ["code", "file"],
+    stems: true,
+  });
   lists.push({
     name: "bm25",
     weight: 2,
@@ -196,6 +202,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     name: "semantic",
     weight: 0.8,
     candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
+  });
+
+  // Code whose names carry the report's words (its title first): a recall path for reports
+  // that describe behaviour without quoting the code.
+  lists.push({
+    name: "definitions",
+    weight: 1.5,
+    candidates: await definitionCandidates(generationId, conceptTerms(input.question), 20),
   });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
