@@ -96,8 +96,12 @@ export function findGaps(input: AnswerInput): string[] {
   if (input.mode === "diagnostic") {
     const site = errorSites(input)[0];
     if (site) {
+      // Callers in code: a test that triggers the error is not how execution gets there.
       const callers = input.graph.triples.filter(
-        (t) => t.subject === site.f.qualifiedName && t.relation === "called_by",
+        (t) =>
+          t.subject === site.f.qualifiedName &&
+          t.relation === "called_by" &&
+          !isAuxiliary(t.objectPath ?? ""),
       );
       if (callers.length > 0 && !callers.some((t) => t.inContext || inContext.has(t.object))) {
         const best = callers.filter(outside).sort((a, b) => b.confidence - a.confidence)[0];
@@ -286,7 +290,10 @@ function directDiagnostic(
     `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
   ];
   const callers = uniqueBy(
-    input.graph.triples.filter((t) => t.subject === site.f.qualifiedName && t.relation === "called_by"),
+    input.graph.triples.filter(
+      (t) =>
+        t.subject === site.f.qualifiedName && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+    ),
     (t) => t.object,
   ).slice(0, 2);
   if (callers.length) {

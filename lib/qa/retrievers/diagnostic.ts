@@ -318,7 +318,7 @@ function trimPath(p: string): string {
 /** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */
 function messagePhrases(message: string): string[] {
   return message
-    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+|[:;()[\]]/)
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+|[:;()[\]]|[.?!](?:\s|$)/)
     .map((p) => p.replace(/\s+/g, " ").trim())
     .filter((p) => p.split(" ").filter((w) => /[A-Za-z]{2}/.test(w)).length >= 3)
     .sort((a, b) => b.length - a.length)
