@@ -1,7 +1,8 @@
 /**
  * Runs once when the server starts: validates the environment (fails fast on a bad
  * value), applies pending database migrations, and makes sure an admin token exists
- * (generated and printed once when ADMIN_TOKEN is unset and none is stored yet).
+ * (generated and printed once when ADMIN_TOKEN is unset and none is stored yet);
+ * then recovers interrupted index builds and starts polling Git sources on schedule.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -24,4 +25,7 @@ export async function register(): Promise<void> {
     },
     (error: unknown) => console.error("[wayfinder] could not recover interrupted index builds:", error),
   );
+  // Git sources with a poll schedule are checked from here (and from `wayfinder worker`).
+  const { startPollScheduler } = await import("./lib/sources/refresh");
+  startPollScheduler();
 }

@@ -11,6 +11,10 @@ const nextConfig = {
   // Separate build folders let parallel e2e runs coexist (NEXT_DIST_DIR=.next-a …).
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   poweredByHeader: false,
+  // TypeScript 7 has no compiler API: Next.js drives its CLI. The gate's typecheck stage
+  // checks the whole project with it, so the build does not check the same files again.
+  experimental: { useTypeScriptCli: true },
+  typescript: { ignoreBuildErrors: true },
   turbopack: { root },
   serverExternalPackages: [
     "web-tree-sitter",

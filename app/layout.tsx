@@ -6,6 +6,14 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Wayfinder", template: "%s · Wayfinder" },
   description: "Ask questions about your codebase and get answers with verified citations.",
+  // public/: favicon.ico for browsers that ask for it whatever the page says, the SVG for the rest.
+  icons: {
+    icon: [
+      { url: "/icon.svg", type: "image/svg+xml" },
+      { url: "/favicon.ico", sizes: "16x16 32x32 48x48" },
+    ],
+    apple: "/apple-touch-icon.png",
+  },
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };

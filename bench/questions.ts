@@ -10,12 +10,12 @@
  * runs this file as a worker with a fresh WAYFINDER_HOME; the worker indexes each corpus
  * and prints one JSON line per question.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { childProcessEnv } from "../lib/env.ts";
-import { checkoutBundle, checkoutSelf, type CorpusSet } from "./corpus.ts";
 import type { QueryMode } from "../lib/qa/types.ts";
+import { BENCH_WORK, openRepo } from "./corpus.ts";
 
 export const QUESTION_DIR = path.join(__dirname, "data", "questions");
 const ROOT = path.resolve(__dirname, "..");
@@ -38,9 +38,11 @@ export interface BenchQuestion {
   why?: string;
 }
 
-export type Corpus =
-  | { name: string; source: "bundle"; set: CorpusSet; bundle: string; ref: string; language: string }
-  | { name: string; source: "self"; ref: string; language: string };
+/**
+ * A repository the questions are asked about: one of bench/data/corpus.json at a revision
+ * (an instance's tag, or `head`), or this project's own source at a commit.
+ */
+export type Corpus = { name: string; ref: string; self?: boolean };
 
 export interface QuestionSet {
   corpora: Corpus[];
@@ -222,21 +224,38 @@ interface WorkerCorpus {
   dir: string;
 }
 
+/** This project's own source at a commit, exported once into the bench's work folder. */
+function checkoutSelf(commit: string): string {
+  const dir = path.join(BENCH_WORK, "questions", `self-${commit.slice(0, 12)}`);
+  if (!fs.existsSync(dir)) {
+    const partial = `${dir}.partial`;
+    fs.rmSync(partial, { recursive: true, force: true });
+    fs.mkdirSync(partial, { recursive: true });
+    const archive = execFileSync("git", ["-C", ROOT, "archive", "--format=tar", commit], {
+      maxBuffer: 512 * 1024 * 1024,
+    });
+    execFileSync("tar", ["-x", "-C", partial], { input: archive });
+    fs.renameSync(partial, dir);
+  }
+  return dir;
+}
+
 /**
- * The section run by bench/run.ts: checks every corpus out under `work`, runs the
- * worker with a fresh data directory, prints per-mode figures and the misses.
+ * The section run by bench/run.ts: checks every corpus out, runs the worker with a fresh
+ * data directory, prints per-mode figures and the misses.
  */
-export function questionsSection(work: string, log: (line: string) => void): Record<string, unknown> {
+export function questionsSection(log: (line: string) => void): Record<string, unknown> {
   const set = loadQuestionSets();
-  const root = path.join(work, "questions");
   const corpora: WorkerCorpus[] = set.corpora
     .filter((c) => set.questions.some((q) => q.corpus === c.name))
     .map((c) => {
-      if (c.source === "self") return { name: c.name, dir: checkoutSelf(root, c.ref) };
-      const { dir } = checkoutBundle(root, c.bundle, c.set);
-      spawnSync("git", ["-C", dir, "checkout", "-q", "-f", c.ref], { stdio: "inherit" });
-      return { name: c.name, dir };
+      if (c.self) return { name: c.name, dir: checkoutSelf(c.ref) };
+      const repo = openRepo(c.name);
+      repo.checkout(c.ref);
+      return { name: c.name, dir: repo.dir };
     });
+  const work = BENCH_WORK;
+  fs.mkdirSync(work, { recursive: true });
   const home = fs.mkdtempSync(path.join(work, "home-questions-"));
   const input = path.join(home, "corpora.json");
   fs.writeFileSync(input, JSON.stringify(corpora));

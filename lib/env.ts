@@ -42,6 +42,15 @@ const schema = z.object({
   WAYFINDER_INDEX_WORKER: z.enum(["spawn", "external"]).default("spawn"),
   /** Folders (separated by ":") under which the web app may add repositories; unset: any folder. */
   WAYFINDER_REPO_ROOTS: z.string().optional(),
+  /** Key the per-repository push-webhook secrets are derived from; unset: the admin token. */
+  WAYFINDER_WEBHOOK_SECRET: z
+    .string()
+    .min(16, "WAYFINDER_WEBHOOK_SECRET must be at least 16 characters")
+    .optional(),
+  /** How often each web instance or worker looks for repositories whose poll is due. */
+  WAYFINDER_POLL_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Longest a git fetch or ls-remote may take before it is stopped. */
+  WAYFINDER_GIT_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
 });
 
 export type RawEnv = z.infer<typeof schema>;
@@ -129,4 +138,20 @@ export function resetEnvForTests(): void {
 /** The environment for a child process of ours (CLI workers, the Prisma CLI), with overrides. */
 export function childProcessEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...overrides };
+}
+
+/**
+ * The environment for git: the caller's own (credential helpers, SSH agent and keys,
+ * GIT_ASKPASS, GIT_CONFIG_* all keep working), but never an interactive prompt — a
+ * server has nobody to type a password — and no Git LFS downloads (pointer files are
+ * indexed as the small text files they are).
+ */
+export function gitProcessEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GCM_INTERACTIVE: "never",
+    GIT_LFS_SKIP_SMUDGE: "1",
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
+  };
 }

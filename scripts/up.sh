@@ -5,8 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # `npm install` honours package-lock.json (`npm ci` rejects locks written without registry URLs).
+# shellcheck source=scripts/node-env.sh
+source scripts/node-env.sh
+
+if [ ! -f node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+elif [ package.json -nt node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --no-audit --no-fund
 fi
 npm run --silent db:migrate

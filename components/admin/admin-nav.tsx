@@ -8,6 +8,7 @@ const TABS = [
   { href: "/admin", label: "Dashboard" },
   { href: "/admin/settings", label: "Settings" },
   { href: "/admin/golden", label: "Golden questions" },
+  { href: "/admin/sources", label: "Sources" },
 ];
 
 export function AdminNav({ actor }: { actor: string }) {

@@ -1,7 +1,8 @@
 "use client";
 /**
- * One repository: status (ready / indexing / failed / not indexed), the serving
- * generation with its languages and counts, the latest build's progress, and
+ * One repository: its source (a folder, or a Git remote and branch), status (ready /
+ * indexing / failed / not indexed), the serving generation with its commit, languages
+ * and counts, why the last poll of the remote failed if it did, the latest build's progress, and
  * re-index. A failed re-index keeps the previous generation serving, so both show.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +10,7 @@ import Link from "next/link";
 import { fetchJson } from "@/components/api/fetch-json";
 import { formatCount } from "@/components/ui/format";
 import type { RepositoryStatus, RepositoryView } from "@/lib/db/ui-queries";
+import { CommitRef } from "./commit-ref";
 import { IndexProgress } from "./index-progress";
 
 const STATUS: Record<RepositoryStatus, { label: string; tone: string }> = {
@@ -27,7 +29,7 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["repositories"] }),
   });
-  const { active, build } = repository;
+  const { active, build, source } = repository;
   const status = STATUS[repository.status];
   const languages = Object.entries(active?.stats.languages ?? {}).sort((a, b) => b[1] - a[1]);
   const chatHref = `/repos/${encodeURIComponent(repository.id)}`;
@@ -47,10 +49,19 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
           {status.label}
         </span>
       </div>
-      <p className="repo-path muted small">{repository.rootPath}</p>
+      {source.kind === "git" ? (
+        <p className="repo-path muted small" data-testid="repo-source">
+          {source.url}
+          {source.branch ? <> · branch {source.branch}</> : null}
+          {source.pollMinutes ? <> · polled every {source.pollMinutes} min</> : null}
+        </p>
+      ) : (
+        <p className="repo-path muted small">{repository.rootPath}</p>
+      )}
       {active ? (
         <div className="stat-row" data-testid="repo-stats">
           <span className="badge ok">generation {active.number}</span>
+          <CommitRef sha={active.commitSha} testId="repo-commit" />
           <span>{formatCount(active.stats.files, "file")}</span>
           <span>{formatCount(active.stats.symbols, "symbol")}</span>
           <span>{formatCount(active.stats.edges, "edge")}</span>
@@ -67,6 +78,11 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
         </p>
       )}
       {build ? <IndexProgress build={build} /> : null}
+      {source.pollError ? (
+        <p className="field-error small" role="alert" data-testid="repo-poll-error">
+          Last poll failed: {source.pollError}
+        </p>
+      ) : null}
       {build?.status === "failed" && build.error ? (
         <p className="field-error small" role="alert" data-testid="repo-error">
           Build {build.number} failed: {build.error}

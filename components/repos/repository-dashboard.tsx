@@ -1,8 +1,9 @@
 "use client";
 /**
  * The repositories page body: the add form and the grid of repositories. The list
- * starts from the server render and is polled from GET /api/repos only while a build
- * runs, so live progress costs nothing when everything is idle.
+ * starts from the server render and is polled from GET /api/repos quickly while a build
+ * runs, slowly while a repository follows a Git remote (a poll or a push may start a
+ * build at any time), and not at all otherwise.
  */
 import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/fetch-json";
@@ -11,14 +12,18 @@ import { AddRepositoryForm } from "./add-repository-form";
 import { RepositoryCard } from "./repository-card";
 
 const POLL_MS = 700;
+const FOLLOW_MS = 5000;
 
 export function RepositoryDashboard({ initial }: { initial: RepositoryView[] }) {
   const { data: repositories = initial, isError } = useQuery({
     queryKey: ["repositories"],
     queryFn: async () => (await fetchJson<{ repositories: RepositoryView[] }>("/api/repos")).repositories,
     initialData: initial,
-    refetchInterval: (query) =>
-      (query.state.data ?? []).some((r) => r.status === "indexing") ? POLL_MS : false,
+    refetchInterval: (query) => {
+      const list = query.state.data ?? [];
+      if (list.some((r) => r.status === "indexing")) return POLL_MS;
+      return list.some((r) => r.source.kind === "git") ? FOLLOW_MS : false;
+    },
   });
 
   return (

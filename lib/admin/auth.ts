@@ -53,6 +53,20 @@ export function identify(request: Request): AdminIdentity | null {
   return session ? { actor: session.actor, via: "cookie" } : null;
 }
 
+export interface ReaderIdentity {
+  actor: string;
+  via: "open" | AdminIdentity["via"];
+}
+
+/**
+ * Who may read repositories (questions, search, the MCP tools). Reading is open to
+ * whoever reaches the server, as the web pages and /api/qa are; an admin credential,
+ * when sent, names the reader. Routes call this once, before their handler.
+ */
+export function requireReader(request: Request): ReaderIdentity {
+  return identify(request) ?? { actor: "reader", via: "open" };
+}
+
 export function requireAdmin(request: Request): AdminIdentity {
   // Only token checks are throttled: a signed cookie is not something to guess at.
   const bearer = bearerToken(request);

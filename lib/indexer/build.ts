@@ -48,6 +48,7 @@ import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../llm/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
+import { prepareCheckout } from "../sources/checkout.ts";
 
 /**
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
@@ -59,7 +60,15 @@ export const INDEX_FORMAT_VERSION = 5; // 3: imports record aliases; 4: entry po
 const HEARTBEAT_MS = 10_000;
 
 export type BuildPhase =
-  "discovering" | "parsing" | "storing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
+  | "fetching"
+  | "discovering"
+  | "parsing"
+  | "storing"
+  | "resolving"
+  | "wiki"
+  | "embedding"
+  | "activating"
+  | "done";
 
 export interface BuildProgress {
   phase: BuildPhase;
@@ -107,6 +116,8 @@ export interface BuildStats {
   /** what the pages were generated with: a later build regenerates them when either changes */
   wikiFormatVersion: number;
   wikiModel: string | null;
+  /** the commit indexed (Git sources: the fetched branch head; folders: HEAD of the work tree) */
+  commitSha: string | null;
 }
 
 export interface BuildOptions {
@@ -126,8 +137,14 @@ export interface BuildResult {
   stats: BuildStats;
 }
 
-/** Registers a repository if needed and builds a new generation of its index. */
+/** Registers a folder repository if needed (or takes a registered Git source) and builds a new generation of its index. */
 export async function indexRepository(inputPath: string, options: BuildOptions = {}): Promise<BuildResult> {
+  // A Git-sourced repository is named by its id, name or checkout path; its folder may not exist yet.
+  const registered = await findRepository(inputPath);
+  if (registered?.sourceKind === "git") {
+    const stats = await buildGeneration(registered, options);
+    return { repository: (await findRepository(registered.id)) ?? registered, stats };
+  }
   const root = resolveRepositoryRoot(inputPath);
   const existing = await findRepository(root);
   const name = options.name ?? existing?.name ?? defaultName(root);
@@ -171,8 +188,16 @@ export async function buildGeneration(
   }, HEARTBEAT_MS);
   heartbeat.unref();
   try {
+    const git = repository.sourceKind === "git";
+    if (git) progress.phase = "fetching";
     await report(true);
-    const discovery = await discoverFiles(repository.rootPath, {
+    const checkout = await prepareCheckout(repository, generation.id);
+    if (git) {
+      await phaseDone("fetching");
+      progress.phase = "discovering";
+      await report(true);
+    }
+    const discovery = await discoverFiles(checkout.root, {
       maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
     });
     await phaseDone("discovering");
@@ -347,6 +372,7 @@ export async function buildGeneration(
       findings: wiki.findings,
       wikiFormatVersion: wiki.formatVersion,
       wikiModel: wiki.model,
+      commitSha: checkout.commitSha,
     };
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
     await activateGeneration(generation.id, stats);

@@ -40,6 +40,7 @@ import {
   type GenerationRow,
   type RepositoryRow,
 } from "../db/index-store.ts";
+import { registerGitRepository } from "../sources/checkout.ts";
 import { resolveRepositoryRoot } from "./discover.ts";
 
 // Workers started by this process, by repository id. Kept on globalThis so a dev-server
@@ -107,7 +108,8 @@ async function launchWorker(repository: RepositoryRow, job: GenerationRow): Prom
   const logFile = workerLogPath(repository, job);
   let started: ChildProcess;
   try {
-    started = spawnWorker(repository.rootPath, logFile);
+    // A Git source's checkout may not exist yet: the worker finds it by id.
+    started = spawnWorker(repository.sourceKind === "git" ? repository.id : repository.rootPath, logFile);
   } catch (error) {
     running.delete(repository.id);
     await failQueuedGeneration(job.id, `The index worker could not start: ${String(error)}`);
@@ -155,7 +157,10 @@ export async function startIndexJob(
   repository: RepositoryRow,
   options: { resumeOf?: number } = {},
 ): Promise<GenerationRow> {
-  if (running.has(repository.id)) throw alreadyRunning();
+  // A worker this process is starting right now; past that the job rows decide. A worker
+  // of ours that finished its build but has not exited yet (garbage collection, golden
+  // questions) must not block the next build: a push arriving then would be lost.
+  if (running.get(repository.id) === null) throw alreadyRunning();
   const job = await startGeneration(repository.id, null, { queued: true, resumeOf: options.resumeOf });
   if (env().WAYFINDER_INDEX_WORKER === "spawn") await launchWorker(repository, job);
   return job;
@@ -236,10 +241,19 @@ export function assertAllowedRoot(root: string, allowed: string[]): void {
 }
 
 /**
- * Registers a repository by local path and starts its first build. A folder that is
- * already registered, or a name another repository uses, is refused with a clear error.
+ * Registers a repository — a local folder, or a Git remote and branch — and starts its
+ * first build. A folder or remote already registered, or a name another repository
+ * uses, is refused with a clear error. A remote on this machine (a bare repository, a
+ * file:// URL) obeys WAYFINDER_REPO_ROOTS like a folder.
  */
-export async function addRepository(input: { path: string; name?: string }): Promise<RepositoryRow> {
+export async function addRepository(
+  input: { path: string; name?: string } | { url: string; branch?: string; name?: string },
+): Promise<RepositoryRow> {
+  if ("url" in input) {
+    const repository = await registerGitRepository(input, (real) => assertAllowedRoot(real, env().repoRoots));
+    await startIndexJob(repository);
+    return repository;
+  }
   const root = resolveRepositoryRoot(input.path);
   assertAllowedRoot(root, env().repoRoots);
   const existing = await findRepository(root);

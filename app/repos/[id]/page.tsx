@@ -9,6 +9,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChatWorkspace } from "@/components/chat/chat-workspace";
 import { SessionList } from "@/components/chat/session-list";
+import { CommitRef } from "@/components/repos/commit-ref";
 import { WaitingForIndex } from "@/components/repos/waiting-for-index";
 import { listSessions } from "@/lib/db/sessions";
 import { getRepositoryView } from "@/lib/db/ui-queries";
@@ -48,6 +49,9 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
             <span className="badge ok" data-testid="chat-generation">
               generation {repository.active.number}
             </span>
+          ) : null}
+          {repository.active?.commitSha ? (
+            <CommitRef sha={repository.active.commitSha} testId="chat-commit" />
           ) : null}
           {repository.status === "indexing" && repository.active ? (
             <span className="badge">re-indexing</span>

@@ -11,6 +11,7 @@ import { citationKey } from "@/components/citations/citation-key";
 import { citationsOf } from "@/components/chat/message-parts";
 import { Conversation, type MessageExtras } from "@/components/chat/conversation";
 import { citationDrift, linesOf } from "@/components/share/citation-drift";
+import { CommitRef } from "@/components/repos/commit-ref";
 import { highlightCode } from "@/components/source/highlight";
 import { getFileContent, getGeneration } from "@/lib/db/index-store";
 import { getSharedConversation } from "@/lib/db/ui-queries";
@@ -99,6 +100,11 @@ export default async function SharePage({ params }: PageProps) {
           {pinned ? (
             <span className="badge ok" data-testid="share-generation">
               answered on generation {pinned.number}
+            </span>
+          ) : null}
+          {pinned?.commitSha ? (
+            <span data-testid="share-commit">
+              commit <CommitRef sha={pinned.commitSha} />
             </span>
           ) : null}
           <time dateTime={session.createdAt.toISOString()}>
