@@ -11,6 +11,7 @@
 import "server-only";
 import { symbolNameRows, type SymbolNameRow } from "../db/code-graph.ts";
 import { isSignificant, splitIdentifier, stem } from "../search/tokenize.ts";
+import { generationCache } from "./generation-cache.ts";
 
 /** Abbreviations programmers write for a word, both ways (`app` ↔ `application`). */
 const ABBREVIATIONS: Record<string, string[]> = {
@@ -118,23 +119,8 @@ export interface NameIndex {
   frequency: Map<string, number>;
 }
 
-const CACHE_SIZE = 6;
-const cache = new Map<string, Promise<NameIndex>>();
-
 /** The name index of a generation, built once (generations never change once active). */
-export function nameIndex(generationId: string): Promise<NameIndex> {
-  const hit = cache.get(generationId);
-  if (hit) {
-    cache.delete(generationId);
-    cache.set(generationId, hit);
-    return hit;
-  }
-  const loading = symbolNameRows(generationId).then(buildNameIndex);
-  loading.catch(() => cache.delete(generationId));
-  cache.set(generationId, loading);
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return loading;
-}
+export const nameIndex = generationCache((generationId) => symbolNameRows(generationId).then(buildNameIndex));
 
 export function buildNameIndex(rows: SymbolNameRow[]): NameIndex {
   const frequency = new Map<string, number>();

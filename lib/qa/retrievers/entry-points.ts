@@ -16,34 +16,24 @@ import {
 import type { EntryPoint } from "../../indexer/entry-points.ts";
 import { splitIdentifier, stem } from "../../search/tokenize.ts";
 import { sameStem, type ConceptTerm } from "../concepts.ts";
+import { generationCache } from "../generation-cache.ts";
 import { isTestPath, symbolCandidate, type Candidate } from "./shared.ts";
 
 export interface StoredEntryPoint extends EntryPoint {
   path: string;
 }
 
-const CACHE_SIZE = 6;
-const cache = new Map<string, Promise<StoredEntryPoint[]>>();
-
 /** Every entry point of a generation (read once per generation). */
-export function entryPointsOf(generationId: string): Promise<StoredEntryPoint[]> {
-  const hit = cache.get(generationId);
-  if (hit) return hit;
-  const loading = entryPointFacts(generationId).then((rows) =>
-    rows.flatMap((r) => {
-      try {
-        const facts = JSON.parse(r.facts) as { entryPoints?: EntryPoint[] };
-        return (facts.entryPoints ?? []).map((e) => ({ ...e, path: r.path }));
-      } catch {
-        return [];
-      }
-    }),
-  );
-  loading.catch(() => cache.delete(generationId));
-  cache.set(generationId, loading);
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return loading;
-}
+export const entryPointsOf = generationCache(async (generationId): Promise<StoredEntryPoint[]> =>
+  (await entryPointFacts(generationId)).flatMap((r) => {
+    try {
+      const facts = JSON.parse(r.facts) as { entryPoints?: EntryPoint[] };
+      return (facts.entryPoints ?? []).map((e) => ({ ...e, path: r.path }));
+    } catch {
+      return [];
+    }
+  }),
+);
 
 const CLI_CUE =
   /\b(?:command(?:[- ]line)?s?|cli|console|terminal|shell|script|executable|binary|subcommand)\b/i;
