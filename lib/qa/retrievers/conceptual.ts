@@ -36,9 +36,11 @@ import {
 export async function retrieveConceptual(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, repositoryId, question } = input;
   const topics = questionTopics(question);
+  // Names are read from the code index; with it switched off only text search remains.
+  const useIndex = config.features.useCodeIndex;
   const [definitions, named, code, files, wiki, semantic] = await Promise.all([
-    definitionCandidates(generationId, conceptTerms(question), 30, topics),
-    namedSymbolCandidates(generationId, input.anchors),
+    useIndex ? definitionCandidates(generationId, conceptTerms(question), 30, topics) : [],
+    useIndex ? namedSymbolCandidates(generationId, input.anchors) : [],
     lexicalSearch(generationId, question, { limit: 40, kinds: ["code"], stems: true }),
     lexicalSearch(generationId, question, { limit: 20, kinds: ["file"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),

@@ -49,10 +49,11 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const { generationId, anchors, config, question } = input;
   const topics = questionTopics(question);
   const terms = conceptTerms(question);
+  const useIndex = config.features.useCodeIndex;
   const [named, definitions, entryPoints, lexical, semantic] = await Promise.all([
-    namedSymbolCandidates(generationId, anchors),
-    definitionCandidates(generationId, terms, 25, topics),
-    entryPointCandidates(generationId, question, terms),
+    useIndex ? namedSymbolCandidates(generationId, anchors) : [],
+    useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
+    useIndex ? entryPointCandidates(generationId, question, terms) : [],
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
     hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
   ]);
@@ -279,11 +280,21 @@ async function walkForward(
   return node;
 }
 
-/** Scores a symbol's name against the question's concepts (0 when it shares none). */
+/**
+ * Scores a symbol's name against the question's concepts (0 when it shares none); words
+ * only its class's name carries count half, so every method of `FixtureRequest` is not
+ * "about fixtures".
+ */
 function relevanceOf(terms: ConceptTerm[]): (s: SymbolRecord) => number {
   return (s) => {
-    const parts = splitIdentifier(s.qualifiedName.replace(/\./g, "_")).map(stem);
-    return terms.filter((t) => parts.some((p) => sameStem(t, p))).length;
+    const own = splitIdentifier(s.name).map(stem);
+    const owner = splitIdentifier(
+      s.qualifiedName.slice(0, Math.max(0, s.qualifiedName.lastIndexOf("."))),
+    ).map(stem);
+    return terms.reduce(
+      (n, t) => n + (own.some((p) => sameStem(t, p)) ? 1 : owner.some((p) => sameStem(t, p)) ? 0.5 : 0),
+      0,
+    );
   };
 }
 
