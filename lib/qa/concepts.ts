@@ -163,8 +163,15 @@ export function matchNames(
     Math.max(0, ...t.stems.map((s) => (index.frequency.has(s) ? weight(s) : 0))),
   );
   const out: NameMatch[] = [];
+  // A quick filter before scoring: a name can only match through a stem, a stem's first five
+  // letters (prefix matches), or a long one-word part.
+  const keys = new Set(terms.flatMap((t) => t.stems.flatMap((s) => [s, s.slice(0, 5)])));
+  const mayMatch = (entry: IndexedName) =>
+    entry.own.some((s) => keys.has(s) || keys.has(s.slice(0, 5))) ||
+    entry.parent.some((s) => keys.has(s) || keys.has(s.slice(0, 5))) ||
+    entry.raw.some((p) => p.length >= 10);
   for (const entry of index.names) {
-    if (skip?.(entry.row.path)) continue;
+    if (!mayMatch(entry) || skip?.(entry.row.path)) continue;
     let score = 0;
     let coveredParts = 0;
     const matched: string[] = [];
