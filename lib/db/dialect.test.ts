@@ -62,6 +62,10 @@ describe("ftsMatchToTsQuery", () => {
     expect(ftsMatchToTsQuery('"a b" OR "near" OR "c"')).toBe("('a' <-> 'b') | 'near' | 'c'");
   });
 
+  it("turns a quoted prefix query into a tsquery prefix", () => {
+    expect(ftsMatchToTsQuery('"redirects" OR "redirect"*')).toBe("'redirects' | 'redirect':*");
+  });
+
   it("treats bare words side by side as AND, like FTS5", () => {
     expect(ftsMatchToTsQuery("quokkaflux")).toBe("'quokkaflux'");
     expect(ftsMatchToTsQuery("build report")).toBe("('build' & 'report')");

@@ -10,7 +10,8 @@
 import { normalizeGap } from "../qa/gaps.ts";
 import type { ContextItem } from "../qa/context.ts";
 import type { Triple } from "../qa/evidence-graph.ts";
-import { queryTerms, splitIdentifier } from "../search/tokenize.ts";
+import { queryTerms, splitIdentifier, stem } from "../search/tokenize.ts";
+import { firstParagraph } from "../wiki/markdown.ts";
 import type { AnswerInput, AnswerOutput, Answerer } from "./answerer.ts";
 
 const MAX_GAPS = 3;
@@ -63,42 +64,75 @@ interface GapCandidate {
   score: number;
 }
 
-/** Definitions the context points at but does not contain, most relevant first. */
+/**
+ * What is still missing for this question, and only that: names the question uses that
+ * no context item holds; for a diagnostic question, a caller of the error site when none
+ * is in context (how execution gets there); for an exploratory one, the next step of the
+ * traced flow when its source is not in context; for a conceptual one, a function the
+ * leading definition calls whose name carries the question's concept. Callees that do
+ * not bear on the question are never gaps, so an answer whose evidence suffices stops.
+ */
 export function findGaps(input: AnswerInput): string[] {
-  const terms = new Set(queryTerms(input.question));
+  const gaps: GapCandidate[] = [];
   const inContext = new Set(
     input.context.flatMap((i) =>
       i.facts ? [i.facts.qualifiedName, i.facts.qualifiedName.split(".").pop() ?? ""] : [i.title],
     ),
   );
-  const candidates = new Map<string, GapCandidate>();
-  const consider = (text: string, name: string, score: number) => {
-    if (IGNORED_CALLS.has(name) || name.length < 3 || inContext.has(name)) return;
-    if (input.notFound.has(normalizeGap(text))) return;
-    const overlap = splitIdentifier(name).filter((p) => terms.has(p)).length;
-    const total = score + overlap * 2;
-    const existing = candidates.get(name);
-    if (!existing || existing.score < total) candidates.set(name, { text, score: total });
+  const add = (text: string, score: number) => {
+    if (input.notFound.has(normalizeGap(text)) || gaps.some((g) => g.text === text)) return;
+    gaps.push({ text, score });
   };
-  const itemScore = new Map(input.context.map((i) => [i.facts?.qualifiedName ?? i.title, i.score]));
-  // Resolved callees outside the context: we know exactly where they live.
-  for (const t of input.graph.triples) {
-    if (t.relation !== "calls" || t.inContext || !t.objectPath) continue;
-    const short = t.object.split(".").pop() ?? t.object;
-    const weight = (itemScore.get(t.subject) ?? 0.3) * (0.5 + t.confidence);
-    consider(`${t.object} in ${t.objectPath}`, short, 1 + weight);
-  }
   // Names from the question that look like code but are not in the context.
   for (const id of input.anchors.identifiers.slice(0, 8)) {
     const name = id.replace(/\(\)$/, "").split(/[.:]+/).pop() ?? id;
     if (!/[_A-Z]|\(\)$/.test(id) && !id.includes(".")) continue;
+    if (IGNORED_CALLS.has(name) || name.length < 3 || inContext.has(name)) continue;
     if (input.context.some((i) => i.text.includes(name))) continue;
-    consider(`${name}()`, name, 1.5);
+    add(`${name}()`, 3);
   }
-  return [...candidates.values()]
+  const outside = (t: Triple) => !t.inContext && t.objectPath !== null && !inContext.has(t.object);
+  const located = (t: Triple) => `${t.object} in ${t.objectPath}`;
+  if (input.mode === "diagnostic") {
+    const site = errorSites(input)[0];
+    if (site) {
+      // Callers in code: a test that triggers the error is not how execution gets there.
+      const callers = input.graph.triples.filter(
+        (t) =>
+          t.subject === site.f.qualifiedName &&
+          t.relation === "called_by" &&
+          !isAuxiliary(t.objectPath ?? ""),
+      );
+      if (callers.length > 0 && !callers.some((t) => t.inContext || inContext.has(t.object))) {
+        const best = callers.filter(outside).sort((a, b) => b.confidence - a.confidence)[0];
+        if (best) add(located(best), 2);
+      }
+    }
+  }
+  if (input.mode === "exploratory") {
+    for (const step of mainPath(flowNodes(input)).slice(1, 3)) {
+      if (inContext.has(step.name) || inContext.has(step.name.split(".").pop() ?? "")) continue;
+      add(`${step.name} in ${step.path}`, 2);
+      break;
+    }
+  }
+  if (input.mode === "conceptual") {
+    const terms = new Set(queryTerms(input.question).flatMap((t) => [t, stemOf(t)]));
+    const lead = input.context.find((i) => i.facts && !isAuxiliary(i.path ?? ""));
+    const callees = input.graph.triples.filter(
+      (t) => t.subject === lead?.facts?.qualifiedName && t.relation === "calls" && outside(t),
+    );
+    const relevant = callees.find((t) =>
+      splitIdentifier(t.object.split(".").pop() ?? t.object).some(
+        (p) => terms.has(p) || terms.has(stemOf(p)),
+      ),
+    );
+    if (relevant) add(located(relevant), 1);
+  }
+  return gaps
     .sort((a, b) => b.score - a.score)
     .slice(0, MAX_GAPS)
-    .map((c) => c.text);
+    .map((g) => g.text);
 }
 
 function cite(item: ContextItem): string {
@@ -107,10 +141,13 @@ function cite(item: ContextItem): string {
 
 /** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
 function firstSentence(text: string): string {
+  // Escaped outside `code spans` only: inside them a backslash would show.
   const clean = text
     .replace(/\s+/g, " ")
     .trim()
-    .replace(/([*_~<>[\]])/g, "\\$1");
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/([*_~<>[\]])/g, "\\$1")))
+    .join("");
   const match = clean.match(/^(.{20,240}?[.!?])(\s|$)/);
   return match?.[1] ?? clean.slice(0, 200);
 }
@@ -119,11 +156,24 @@ function code(name: string): string {
   return `\`${name.replace(/`/g, "")}\``;
 }
 
+function stemOf(word: string): string {
+  return stem(word);
+}
+
+const AUXILIARY =
+  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
+
+function isAuxiliary(path: string): boolean {
+  return AUXILIARY.test(path);
+}
+
 function composeAnswer(input: AnswerInput, gaps: string[]): string {
   const symbols = input.context.filter((i) => i.facts && i.path);
   const docs = input.context.filter((i) => !i.facts && i.path && (i.kind === "doc" || i.kind === "wiki"));
   const byName = new Map(symbols.map((s) => [s.facts?.qualifiedName ?? "", s]));
   const out: string[] = [];
+  const direct = directAnswer(input, symbols, byName);
+  if (direct) out.push(direct);
   out.push(
     `_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
   );
@@ -131,20 +181,320 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   if (input.mode === "diagnostic") sections.push(diagnosticSection(input, symbols, byName));
   if (input.mode === "exploratory") sections.push(exploratorySection(input, symbols));
   if (input.mode === "analytical") sections.push(analyticalSection(input, symbols));
+  // Analytical answers list their code as the code behind the findings.
+  if (input.mode !== "analytical")
+    sections.push(relevantCodeSection(symbols, input.mode === "conceptual" ? 6 : 4));
   if (input.mode === "conceptual" || docs.length)
-    sections.push(docsSection(docs, input.mode === "conceptual" ? 4 : 2));
-  sections.push(relevantCodeSection(symbols, input.mode === "conceptual" ? 6 : 4));
+    sections.push(docsSection(docs, input.mode === "conceptual" ? 3 : 2, input.question));
   out.push(...sections.filter(Boolean));
   if (gaps.length && input.pass < input.maxPasses) {
     out.push(`**Still looking for:** ${gaps.map(code).join(", ")}.`);
   }
-  if (symbols.length === 0 && docs.length === 0) {
+  if (symbols.length === 0 && docs.length === 0 && !direct) {
     out.push(
       "I found nothing in the index that matches this question. Try naming a function, file or error message.",
     );
   }
-  return out.join("\n\n") + "\n";
+  return `${withoutRepeatedLines(out.join("\n\n"))}\n`;
 }
+
+/** The same evidence line twice (a caller reached along two paths) says nothing new. */
+function withoutRepeatedLines(text: string): string {
+  const seen = new Set<string>();
+  return text
+    .split("\n")
+    .filter((line) => {
+      const key = line.trim();
+      if (!key.startsWith("- ") && !/^\s+- /.test(line)) return true;
+      if (seen.has(line)) return false;
+      seen.add(line);
+      return true;
+    })
+    .join("\n");
+}
+
+// ------------------------------------------------------------------ the direct answer
+
+/** One to three sentences that answer the question from the evidence, each with its citation. */
+function directAnswer(input: AnswerInput, symbols: ContextItem[], byName: Map<string, ContextItem>): string {
+  switch (input.mode) {
+    case "diagnostic":
+      return directDiagnostic(input, symbols, byName);
+    case "exploratory":
+      return directExploratory(input, symbols);
+    case "analytical":
+      return directAnalytical(input);
+    case "conceptual":
+      return directConceptual(input, symbols);
+  }
+}
+
+interface ErrorSite {
+  s: ContextItem;
+  f: NonNullable<ContextItem["facts"]>;
+  raised: string | null;
+  message: string | null;
+  rank: number;
+}
+
+/** Symbols in context that raise or report an error, those matching the question's error first. */
+function errorSites(input: AnswerInput): ErrorSite[] {
+  const anchorTypes = new Set([...input.anchors.exceptionTypes, ...input.anchors.identifiers]);
+  const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
+  const questionText = input.question.toLowerCase();
+  const matchesMessage = (e: string) => {
+    const literal = e.toLowerCase().split("{")[0]?.trim() ?? "";
+    return (
+      (literal.length >= 8 && questionText.includes(literal)) ||
+      anchorMessages.some(
+        (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
+      )
+    );
+  };
+  return input.context
+    .filter((i) => i.facts && i.path && i.facts.raises.length + i.facts.errorStrings.length > 0)
+    .map((s) => {
+      const f = s.facts as NonNullable<ContextItem["facts"]>;
+      const raised = f.raises.find((r) => anchorTypes.has(r)) ?? null;
+      const message = f.errorStrings.find(matchesMessage) ?? null;
+      return {
+        s,
+        f,
+        raised: raised ?? f.raises[0] ?? null,
+        message,
+        rank: (message ? 4 : 0) + (raised ? 2 : 0) + s.score,
+      };
+    })
+    .sort((a, b) => b.rank - a.rank);
+}
+
+function directDiagnostic(
+  input: AnswerInput,
+  symbols: ContextItem[],
+  byName: Map<string, ContextItem>,
+): string {
+  const site = errorSites(input).find((x) => x.rank >= 2);
+  if (!site) {
+    const lead = symbols.find((s) => !isAuxiliary(s.path ?? ""));
+    if (!lead?.facts) return "";
+    const doc = lead.facts.docstring ? `: ${firstSentence(lead.facts.docstring)}` : ".";
+    return `No raise site in the index matches this error exactly; the closest code is ${code(lead.facts.qualifiedName)} (${cite(lead)})${doc}`;
+  }
+  // The message raised with the type, read from the raise line when the question did not quote it.
+  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
+  const what = site.raised
+    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
+    : `The message "${message ?? site.f.errorStrings[0]}" is reported`;
+  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
+  const sentences = [
+    `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
+  ];
+  const callers = uniqueBy(
+    input.graph.triples.filter(
+      (t) =>
+        t.subject === site.f.qualifiedName && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+    ),
+    (t) => t.object,
+  ).slice(0, 2);
+  if (callers.length) {
+    const named = callers.map((t) => {
+      const item = byName.get(t.object);
+      const where = item
+        ? cite(item)
+        : t.objectPath && t.objectLines
+          ? `${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}`
+          : "";
+      return `${code(t.object)}${where ? ` (${where})` : ""}`;
+    });
+    sentences.push(`It is called from ${joinWords(named)}.`);
+  }
+  return sentences.join(" ");
+}
+
+/** The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")` → card declined). */
+function raisedMessage(source: string, type: string): string | null {
+  const name = type.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const line = source.split("\n").find((l) => new RegExp(`\\b(?:raise|throw)\\b.*\\b${name}\\b`).test(l));
+  const literal = line ? /\(\s*[frbu]?["'`]([^"'`]{3,200})["'`]/.exec(line.slice(line.indexOf(type))) : null;
+  return literal?.[1] ?? null;
+}
+
+/**
+ * The condition guarding the line that raises: the nearest enclosing `if`/`elif`/`while`
+ * above it with less indentation (`if isinstance(request, Request):` → that test).
+ */
+function conditionOf(source: string, needle: string): string | null {
+  if (!needle) return null;
+  const lines = source.split("\n");
+  const probe = needle.slice(0, 40);
+  const at = lines.findIndex((l) => l.includes(probe) && /\b(raise|throw|panic|Error|error)\b/.test(l));
+  const index = at >= 0 ? at : lines.findIndex((l) => l.includes(probe));
+  if (index <= 0) return null;
+  const indent = (l: string) => l.length - l.trimStart().length;
+  let depth = indent(lines[index] as string);
+  for (let i = index - 1; i >= 0 && index - i <= 12; i--) {
+    const line = lines[i] as string;
+    if (!line.trim()) continue;
+    if (indent(line) >= depth) continue;
+    const m = /^\s*(?:if|elif|else if|while|unless)\s*\(?(.+?)\)?\s*(?::|\{)?\s*$/.exec(line);
+    if (m?.[1] && m[1].length <= 100) return m[1].trim().replace(/\)\s*\{$/, "");
+    depth = indent(line);
+    if (/^\s*(?:def|function|class|func|fn)\b/.test(line)) return null;
+  }
+  return null;
+}
+
+interface FlowStep {
+  name: string;
+  path: string;
+  lines: string;
+  depth: number;
+  descendants: number;
+}
+
+/** The nodes of the traced flow (`name()  [path:a-b]`, four spaces a level), in order. */
+function flowNodes(input: AnswerInput, key = "flow:"): FlowStep[] {
+  const flow = input.context.find((i) => i.kind === "flow" && i.key.startsWith(key));
+  if (!flow) return [];
+  const steps: FlowStep[] = [];
+  for (const raw of flow.text.split("\n")) {
+    const m = raw.match(/^(\s*)(?:[→←]\s*)?(.+?)\(\)\s+\[(.+?):(\d+-\d+)\]$/);
+    if (m)
+      steps.push({
+        name: m[2] ?? "",
+        path: m[3] ?? "",
+        lines: m[4] ?? "",
+        depth: Math.floor((m[1] ?? "").length / 4),
+        descendants: 0,
+      });
+  }
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as FlowStep;
+    let j = i + 1;
+    while (j < steps.length && (steps[j] as FlowStep).depth > step.depth) j++;
+    step.descendants = j - i - 1;
+  }
+  return steps;
+}
+
+/** The entry and, at each level, the step that leads furthest (the main line of the flow). */
+function mainPath(steps: FlowStep[], max = 5): FlowStep[] {
+  const first = steps[0];
+  if (!first) return [];
+  const path = [first];
+  let at = 0;
+  while (path.length < max) {
+    const parent = steps[at] as FlowStep;
+    let best = -1;
+    for (let i = at + 1; i < steps.length && (steps[i] as FlowStep).depth > parent.depth; i++) {
+      const s = steps[i] as FlowStep;
+      if (s.depth !== parent.depth + 1) continue;
+      if (best < 0 || s.descendants > (steps[best] as FlowStep).descendants) best = i;
+    }
+    if (best < 0) break;
+    path.push(steps[best] as FlowStep);
+    at = best;
+  }
+  return path;
+}
+
+function directExploratory(input: AnswerInput, symbols: ContextItem[]): string {
+  const callers = flowNodes(input, "callers:");
+  if (callers.length > 1) {
+    const target = callers[0] as FlowStep;
+    const direct = callers.filter((c) => c.depth === 1).slice(0, 4);
+    return `${code(target.name)} (${target.path}:${target.lines}) is called by ${joinWords(
+      direct.map((c) => `${code(c.name)} (${c.path}:${c.lines})`),
+    )}.`;
+  }
+  const steps = flowNodes(input);
+  const entry = steps[0];
+  if (!entry) return directConceptual(input, symbols);
+  const step = (s: FlowStep) => `${code(s.name)} (${s.path}:${s.lines})`;
+  const childrenOf = (parent: FlowStep) => {
+    const at = steps.indexOf(parent);
+    const out: FlowStep[] = [];
+    for (let i = at + 1; i < steps.length && (steps[i] as FlowStep).depth > parent.depth; i++)
+      if ((steps[i] as FlowStep).depth === parent.depth + 1) out.push(steps[i] as FlowStep);
+    return out;
+  };
+  const children = childrenOf(entry);
+  if (children.length === 0)
+    return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
+  const more = children.length > 6 ? ` and ${children.length - 6} more` : "";
+  const sentences = [
+    `It starts at ${step(entry)}, which calls ${joinWords(children.slice(0, 6).map(step))}${more}.`,
+  ];
+  // The step that leads furthest, one level down.
+  const main = [...children].sort((a, b) => b.descendants - a.descendants)[0];
+  const next = main ? childrenOf(main) : [];
+  if (main && next.length)
+    sentences.push(`${code(main.name)} goes on to ${joinWords(next.slice(0, 4).map(step))}.`);
+  return sentences.join(" ");
+}
+
+function directConceptual(input: AnswerInput, symbols: ContextItem[]): string {
+  const leads = symbols.filter((s) => !isAuxiliary(s.path ?? "")).slice(0, 2);
+  const [first, second] = leads;
+  if (!first?.facts) return "";
+  const doc = first.facts.docstring ? `: ${firstSentence(first.facts.docstring)}` : ".";
+  const sentences = [
+    `The main definition for this is ${code(first.facts.qualifiedName)} (${cite(first)})${doc}`,
+  ];
+  if (second?.facts) sentences.push(`Related: ${code(second.facts.qualifiedName)} (${cite(second)}).`);
+  const page = input.context.find((i) => i.kind === "wiki" && i.path === first.path);
+  const purpose = page ? /\*\*Purpose\.\*\*\s*(.+)/.exec(page.text)?.[1] : null;
+  if (purpose)
+    sentences.push(`${code(first.path ?? "")} (${cite(page as ContextItem)}): ${firstSentence(purpose)}`);
+  return sentences.join(" ");
+}
+
+function directAnalytical(input: AnswerInput): string {
+  const structure = input.context.find((i) => i.kind === "structure");
+  if (!structure) return "";
+  const lines = structure.text.split("\n");
+  const field = (name: string) =>
+    lines
+      .find((l) => l.startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim() ?? "";
+  const scope = field("Scope") || "the whole repository";
+  const sentences = [`Scope: ${scope === "the whole repository" ? scope : code(scope)}.`];
+  const located = (text: string, max: number) =>
+    text
+      .split(/,\s(?=[^,]*\[)/)
+      .slice(0, max)
+      .map((entry) => {
+        const m = /^(.+?)\s*\((.+?)\)\s*\[(.+?)\]$/.exec(entry.trim());
+        return m ? `${code(m[1] ?? "")} (${m[2]}, ${m[3]})` : "";
+      })
+      .filter(Boolean);
+  const imported = located(field("Most imported files"), 3);
+  if (imported.length) sentences.push(`Most depended on: ${joinWords(imported)}.`);
+  const fanIn = located(field("Highest fan-in"), 2);
+  if (fanIn.length)
+    sentences.push(`Highest fan-in: ${joinWords(fanIn.map((f) => f.replace(/\((\d+),/, "($1 callers,")))}.`);
+  const cycles = field("Cycles");
+  if (cycles) sentences.push(cycles === "none found" ? "No import cycles were found." : `Cycles: ${cycles}.`);
+  return sentences.join(" ");
+}
+
+function joinWords(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((t) => {
+    const k = key(t);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+// ------------------------------------------------------------------ the evidence
 
 function diagnosticSection(
   input: AnswerInput,
@@ -152,28 +502,7 @@ function diagnosticSection(
   byName: Map<string, ContextItem>,
 ): string {
   const lines: string[] = [];
-  // Raised types the question names (custom ones like PaymentDeclined have no Error suffix).
-  const anchorTypes = new Set([...input.anchors.exceptionTypes, ...input.anchors.identifiers]);
-  const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
-  const questionText = input.question.toLowerCase();
-  const sites = symbols
-    .filter((s) => (s.facts?.raises.length ?? 0) + (s.facts?.errorStrings.length ?? 0) > 0)
-    .map((s) => {
-      const f = s.facts as NonNullable<ContextItem["facts"]>;
-      const typeHit = f.raises.some((r) => anchorTypes.has(r));
-      const msgHit = f.errorStrings.some((e) => {
-        const literal = e.toLowerCase().split("{")[0]?.trim() ?? "";
-        return (
-          (literal.length >= 8 && questionText.includes(literal)) ||
-          anchorMessages.some(
-            (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
-          )
-        );
-      });
-      return { s, f, rank: (msgHit ? 4 : 0) + (typeHit ? 2 : 0) + s.score };
-    })
-    .sort((a, b) => b.rank - a.rank)
-    .slice(0, 4);
+  const sites = errorSites(input).slice(0, 4);
   if (sites.length) {
     lines.push("**Where the error can originate**");
     for (const { s, f } of sites) {
@@ -209,11 +538,14 @@ function diagnosticSection(
   return lines.join("\n");
 }
 
-/** "caller → site" chains from called_by triples, each hop cited where it is in context. */
+/** "caller → site" chains from called_by triples, each hop cited where it is in context; each chain once. */
 function callChains(triples: Triple[], sites: string[], byName: Map<string, ContextItem>): string[] {
   const out: string[] = [];
   for (const site of sites.slice(0, 3)) {
-    const callers = triples.filter((t) => t.subject === site && t.relation === "called_by").slice(0, 3);
+    const callers = uniqueBy(
+      triples.filter((t) => t.subject === site && t.relation === "called_by"),
+      (t) => t.object,
+    ).slice(0, 3);
     for (const c of callers) {
       const callerItem = byName.get(c.object);
       const where = callerItem
@@ -224,7 +556,8 @@ function callChains(triples: Triple[], sites: string[], byName: Map<string, Cont
       const upstream = triples.find((t) => t.subject === c.object && t.relation === "called_by");
       const prefix = upstream ? `${code(upstream.object)} → ` : "";
       // The citation goes right after the caller it locates: verification reads the name before it.
-      out.push(`${prefix}${code(c.object)}${where ? ` (${where})` : ""} → ${code(site)}`);
+      const chain = `${prefix}${code(c.object)}${where ? ` (${where})` : ""} → ${code(site)}`;
+      if (!out.includes(chain)) out.push(chain);
     }
   }
   return out.slice(0, 6);
@@ -281,7 +614,7 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
     }
     const summary = structure.text
       .split("\n")
-      .filter((l) => /^(Cycles|Highest fan-out|Highest fan-in):/.test(l));
+      .filter((l) => /^(Cycles|Highest fan-out|Highest fan-in|Most imported files):/.test(l));
     for (const s of summary) lines.push(`- ${s.replace(/\[(.+?)\]/g, "— $1")}`);
   }
   const flagged = symbols.slice(0, 4);
@@ -297,14 +630,50 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
   return lines.join("\n");
 }
 
-function docsSection(docs: ContextItem[], max: number): string {
+/**
+ * What the documentation says, in its own words: a wiki page's purpose line, and from a
+ * doc section the sentence that shares the most words with the question (a section whose
+ * sentences share none is left out).
+ */
+function docsSection(docs: ContextItem[], max: number, question: string): string {
   if (docs.length === 0) return "";
+  const terms = new Set(queryTerms(question).map(stemOf));
   const lines = ["**What the documentation says**"];
   for (const d of docs.slice(0, max)) {
-    const text = d.text.replace(/^#+\s.*$/gm, "").replace(/[`*_]/g, "");
-    lines.push(`- ${d.title.split(" › ").pop()}: ${firstSentence(text)} — ${cite(d)}`);
+    const text =
+      d.kind === "wiki"
+        ? (/\*\*Purpose\.\*\*\s*(.+)/.exec(d.text)?.[1] ?? d.text.split(/\n\s*\n/)[1] ?? "")
+        : bestSentence(d.text, terms);
+    if (!text.trim()) continue;
+    const name = d.title
+      .replace(/^Wiki: /, "")
+      .split(" › ")
+      .pop();
+    lines.push(`- ${name}: ${firstSentence(text.replace(/`/g, ""))} — ${cite(d)}`);
   }
-  return lines.join("\n");
+  return lines.length > 1 ? lines.join("\n") : "";
+}
+
+/** The sentence of a doc's prose (headings, code and markup left out) that carries the most question words (at least two). */
+function bestSentence(text: string, terms: Set<string>): string {
+  const prose = text
+    .split(/\n\s*\n/)
+    .filter((p) => !/^\s*(?:>>>|\$ |\.\. |::)/.test(p))
+    .map((p) => firstParagraph(p, 2000))
+    .filter(Boolean)
+    .join(" ");
+  // One shared word (often the project's own name) is not enough to quote a sentence.
+  let best = "";
+  let bestHits = Math.min(1, terms.size - 1);
+  for (const sentence of prose.split(/(?<=[.!?])\s+/)) {
+    const words = new Set(splitIdentifier(sentence).map(stemOf));
+    const hits = [...terms].filter((t) => words.has(t)).length;
+    if (hits > bestHits) {
+      best = sentence;
+      bestHits = hits;
+    }
+  }
+  return best;
 }
 
 function relevantCodeSection(symbols: ContextItem[], max: number): string {

@@ -64,15 +64,15 @@ const gapReport = (pass: PassPart | undefined, gap: string): GapReport | undefin
   pass?.gaps.find((g) => g.gap === gap);
 
 describe("passes", () => {
-  it("answers in one pass when the model names no gaps", async () => {
+  it("answers in one pass when the model names no gaps (it judged the context sufficient)", async () => {
     const { result, scripted, passes, log } = await ask([
       tagged("`charge_card` raises it (shop/payments.py:12-19).", "NONE"),
     ]);
     expect(scripted.streamCalls).toBe(1);
     expect(result.metadata.passesUsed).toBe(1);
-    expect(result.metadata.stopReason).toBe("no-gaps");
+    expect(result.metadata.stopReason).toBe("sufficient");
     expect([...passes.keys()]).toEqual(["pass-1"]);
-    expect(passes.get("pass-1")?.stopReason).toBe("no-gaps");
+    expect(passes.get("pass-1")?.stopReason).toBe("sufficient");
     expect(log.ofType("text-start").map((p) => p.id)).toEqual(["answer-1"]);
     expect(result.metadata.engine).toBe("mock:test");
   });
@@ -86,7 +86,7 @@ describe("passes", () => {
     ]);
     expect(scripted.streamCalls).toBe(2);
     expect(result.metadata.passesUsed).toBe(2);
-    expect(result.metadata.stopReason).toBe("no-gaps");
+    expect(result.metadata.stopReason).toBe("sufficient");
 
     const [first, second] = scripted.prompts();
     expect(first).not.toContain("def lookup_rate");

@@ -277,7 +277,7 @@ export async function runLoop(
 
     // Stop conditions, in priority order.
     let stop: StopReason | null = null;
-    if (gaps.length === 0) stop = output.sufficient ? "no-gaps" : "no-gaps";
+    if (gaps.length === 0) stop = output.sufficient ? "sufficient" : "no-gaps";
     else if (gaps.every((g) => input.notFound.has(normalizeGap(g)))) stop = "all-gaps-unresolvable";
     else if (pass >= maxPasses) stop = "max-passes";
     // Too little budget left for even one gap: another pass could add nothing.
