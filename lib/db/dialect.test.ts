@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ftsMatchExpression, ftsMatchToTsQuery, indexText, queryTerms } from "../search/tokenize.ts";
+import { ftsMatchExpression, ftsMatchToTsQuery, indexText, queryTerms } from "./tokenize.ts";
 import { testPgAdminUrl } from "../test-support/pg-test-db.ts";
 import { PG_SEARCH_VECTOR_SQL, toPostgresPlaceholders } from "./dialect.ts";
 import { listMigrations } from "./migrate.ts";

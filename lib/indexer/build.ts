@@ -37,7 +37,7 @@ import {
   type RepositoryRow,
   type SymbolInsert,
 } from "../db/index-store.ts";
-import { indexText } from "../search/tokenize.ts";
+import { indexText } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
@@ -47,7 +47,7 @@ import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
-import type { ConfiguredModel } from "../llm/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
 import { prepareCheckout } from "../sources/checkout.ts";
 

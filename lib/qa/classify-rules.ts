@@ -3,7 +3,7 @@
 // that matches, so a question that mentions a "flow" but pastes a traceback still lands on
 // DIAGNOSTIC, and a vague question with no signal at all falls back to CONCEPTUAL.
 
-import { extractAnchors, isPathLike, normalizePath, splitFences } from "./anchors";
+import { extractAnchors, isPathLike, normalizePath, splitFences } from "../search/anchors";
 
 export const QUERY_MODES = ["conceptual", "diagnostic", "exploratory", "analytical"] as const;
 export type QueryMode = (typeof QUERY_MODES)[number];

@@ -10,7 +10,7 @@
  */
 import "server-only";
 import { symbolNameRows, type SymbolNameRow } from "../db/code-graph.ts";
-import { isSignificant, splitIdentifier, stem } from "../search/tokenize.ts";
+import { isSignificant, splitIdentifier, stem } from "../db/tokenize.ts";
 import { generationCache } from "./generation-cache.ts";
 
 /** Abbreviations programmers write for a word, both ways (`app` ↔ `application`). */

@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
 import { db } from "../db/client.ts";
-import { ModelAnswerer } from "../llm/model-answerer.ts";
+import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
 import { realLoop } from "../test-support/qa-loop.ts";
 import { PartLog, scriptedModel, tagged, type Reply } from "../test-support/qa-model.ts";
 import { askQuestion, type AskRequest } from "./ask.ts";
 import { effectiveConfig, type RequestOverrides } from "./config.ts";
-import { normalizeGap } from "./gaps.ts";
+import { normalizeGap } from "../answerers/answer-format.ts";
 import { runLoop } from "./loop.ts";
 import type { GapReport, PassPart } from "./types.ts";
 

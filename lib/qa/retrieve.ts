@@ -4,7 +4,7 @@
  * CLI command and the localization benchmark.
  */
 import "server-only";
-import { EvidenceEngine } from "../llm/evidence-engine.ts";
+import { EvidenceEngine } from "../answerers/evidence-engine.ts";
 import { askQuestion, type PartWriter } from "./ask.ts";
 import type { RequestOverrides } from "./config.ts";
 import type { QueryMode, StopReason } from "./types.ts";

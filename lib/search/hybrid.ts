@@ -7,7 +7,7 @@ import { chunksByIds, searchChunks, type ChunkHit } from "../db/code-graph.ts";
 import { isWayfinderError } from "../errors.ts";
 import { rrf } from "./fusion.ts";
 import { collectionName, searchServices } from "./runtime.ts";
-import { ftsMatchExpression, queryTerms, stem } from "./tokenize.ts";
+import { ftsMatchExpression, queryTerms, stem } from "../db/tokenize.ts";
 
 export interface SearchOptions {
   limit?: number;

@@ -18,7 +18,7 @@ import {
   languageName,
   nameOfId,
   plural,
-} from "./markdown.ts";
+} from "../answerers/markdown.ts";
 import { fileSlug } from "./slugs.ts";
 import type { WikiPageDraft } from "./types.ts";
 

@@ -39,7 +39,7 @@ import {
   type PageSymbolRow,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
-import type { ConfiguredModel } from "../llm/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import {
   buildDirectoryPage,
   buildOverviewPage,

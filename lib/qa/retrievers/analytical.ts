@@ -18,7 +18,8 @@ import { getFile } from "../../db/index-store.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
 import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
 import { analyzeStructure, inScope, type StructureReport } from "../../wiki/structure.ts";
-import { syntheticItem, textItem, type ContextItem } from "../context.ts";
+import { syntheticItem, textItem } from "../context.ts";
+import { type ContextItem } from "../../answerers/contract.ts";
 import {
   chunkCandidate,
   docsItems,

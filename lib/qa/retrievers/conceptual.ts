@@ -16,7 +16,8 @@ import { getFile } from "../../db/index-store.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
 import { conceptTerms, questionTopics } from "../concepts.ts";
-import { textItem, type ContextItem } from "../context.ts";
+import { textItem } from "../context.ts";
+import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import {
   chunkCandidate,

@@ -21,7 +21,7 @@ import {
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
-import { ftsMatchExpression } from "../../search/tokenize.ts";
+import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
 import { conceptTerms } from "../concepts.ts";
 import {

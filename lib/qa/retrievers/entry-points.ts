@@ -14,7 +14,7 @@ import {
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import type { EntryPoint } from "../../indexer/entry-points.ts";
-import { splitIdentifier, stem } from "../../search/tokenize.ts";
+import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { sameStem, type ConceptTerm } from "../concepts.ts";
 import { generationCache } from "../generation-cache.ts";
 import { isTestPath, symbolCandidate, type Candidate } from "./shared.ts";

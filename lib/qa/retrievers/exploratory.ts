@@ -16,7 +16,7 @@ import {
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
-import { splitIdentifier, stem } from "../../search/tokenize.ts";
+import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";

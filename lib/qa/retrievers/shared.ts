@@ -13,9 +13,10 @@ import {
 } from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import type { CgragConfig } from "../config.ts";
-import { symbolItem, textItem, type ContextItem, type SourceReader } from "../context.ts";
+import { symbolItem, textItem, type SourceReader } from "../context.ts";
+import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";
-import type { Anchors } from "../anchors.ts";
+import type { Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 
 export interface RetrievalInput {

@@ -7,12 +7,12 @@
  * plus names from the question not found yet. It says plainly that it is evidence,
  * not prose.
  */
-import { normalizeGap } from "../qa/gaps.ts";
-import type { ContextItem } from "../qa/context.ts";
-import type { Triple } from "../qa/evidence-graph.ts";
-import { queryTerms, splitIdentifier, stem } from "../search/tokenize.ts";
-import { firstParagraph } from "../wiki/markdown.ts";
-import type { AnswerInput, AnswerOutput, Answerer } from "./answerer.ts";
+import { normalizeGap } from "./answer-format.ts";
+import type { ContextItem } from "./contract.ts";
+import type { Triple } from "./contract.ts";
+import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
+import { firstParagraph } from "./markdown.ts";
+import type { AnswerInput, AnswerOutput, Answerer } from "./contract.ts";
 
 const MAX_GAPS = 3;
 
