@@ -114,7 +114,12 @@ function indexOnce(home: string, dir: string): BuildFigures {
   const result = spawnSync(
     TSX[0] as string,
     [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), "index", dir, "--name", "large", "--json"],
-    { cwd: ROOT, env: childProcessEnv({ WAYFINDER_HOME: home }), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+    {
+      cwd: ROOT,
+      env: childProcessEnv({ WAYFINDER_HOME: home }),
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    },
   );
   if (result.status !== 0) throw new Error(`index failed:\n${result.stderr.slice(-4000)}`);
   return (JSON.parse(result.stdout) as { stats: BuildFigures }).stats;
@@ -174,14 +179,19 @@ export function runLargeBench(options: LargeBenchOptions): Record<string, unknow
     const [first, ...rest] = filesToTouch(corpus.dir, options.reindexes + 1);
     touch(corpus.dir, first as string, "one");
     const oneFile = indexOnce(home, corpus.dir);
-    log(`large: one changed file re-indexed in ${oneFile.seconds}s (${JSON.stringify(oneFile.phaseSeconds)})`);
+    log(
+      `large: one changed file re-indexed in ${oneFile.seconds}s (${JSON.stringify(oneFile.phaseSeconds)})`,
+    );
 
     let oneCommit: BuildFigures | null = null;
     if (corpus.nextCommit) {
       const { folder, bare, tag, changedFiles } = corpus.nextCommit;
       extractTree(bare, tag, path.join(corpus.dir, folder));
       git(["add", "-A"], corpus.dir);
-      git(["-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-q", "-m", tag], corpus.dir);
+      git(
+        ["-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-q", "-m", tag],
+        corpus.dir,
+      );
       oneCommit = indexOnce(home, corpus.dir);
       log(
         `large: one commit (${folder} → ${tag}, ${changedFiles} files in git) re-indexed in ${oneCommit.seconds}s, ` +

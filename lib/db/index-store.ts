@@ -64,6 +64,11 @@ export interface RepositoryRow {
   activeGenerationId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** folder | git (lib/sources) */
+  sourceKind?: string;
+  gitUrl?: string | null;
+  gitBranch?: string | null;
+  pollMinutes?: number | null;
 }
 
 export interface GenerationRow {
@@ -81,6 +86,8 @@ export interface GenerationRow {
   workerHost?: string | null;
   /** number of the interrupted generation this build resumes */
   resumeOf?: number | null;
+  /** the commit the build indexed, when the source is a git repository */
+  commitSha?: string | null;
   error: string | null;
   stats: string;
 }
@@ -154,7 +161,12 @@ function chunks<T>(items: T[], size = BATCH): T[][] {
 
 // ---------------------------------------------------------------- repositories
 
-export async function createRepository(input: { name: string; rootPath: string }): Promise<RepositoryRow> {
+export async function createRepository(input: {
+  name: string;
+  rootPath: string;
+  /** a Git source: the credential-free remote URL and the branch followed (null: the default branch) */
+  git?: { id: string; url: string; branch: string | null };
+}): Promise<RepositoryRow> {
   const client = await db();
   const find = () =>
     client.repository.findFirst({ where: { OR: [{ name: input.name }, { rootPath: input.rootPath }] } });
@@ -168,7 +180,12 @@ export async function createRepository(input: { name: string; rootPath: string }
   const existing = await find();
   if (existing) return existingOrConflict(existing);
   try {
-    const created = await client.repository.create({ data: { id: randomUUID().slice(0, 12), ...input } });
+    const { git, ...folder } = input;
+    const created = await client.repository.create({
+      data: git
+        ? { ...folder, id: git.id, sourceKind: "git", gitUrl: git.url, gitBranch: git.branch }
+        : { ...folder, id: randomUUID().slice(0, 12) },
+    });
     await ftsEnsureTable(client, created.id);
     return created;
   } catch (error) {
@@ -185,6 +202,13 @@ export async function listRepositories(): Promise<RepositoryRow[]> {
 }
 
 /** Finds a repository by id, name or root path. */
+/** The repository with this id (not a name or a path), or null. */
+export async function getRepository(id: string): Promise<RepositoryRow | null> {
+  if (hasNul(id)) return null;
+  const client = await db();
+  return client.repository.findUnique({ where: { id } });
+}
+
 export async function findRepository(ref: string): Promise<RepositoryRow | null> {
   if (hasNul(ref)) return null;
   const client = await db();

@@ -37,19 +37,21 @@ import { resolveRepositoryRoot, streamFiles, type DiscoveredFile, type SkipReaso
 import type { ParsedFile } from "./parse-file.ts";
 import { createParsePool } from "./parse-pool.ts";
 import { resolveGeneration } from "./resolve-generation.ts";
+import type { SecretReport } from "./secrets.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
-import type { ConfiguredModel } from "../llm/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
+import { prepareCheckout } from "../sources/checkout.ts";
 
-export const INDEX_FORMAT_VERSION = 4; // 4: rows shared between generations, name filters on files
+export const INDEX_FORMAT_VERSION = 7; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: rows shared between generations, name filters on files
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
 
 /** `parsing` also stores: files are parsed and written in batches. */
 export type BuildPhase =
-  "discovering" | "parsing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
+  "fetching" | "discovering" | "parsing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
 
 export interface BuildProgress {
   phase: BuildPhase;
@@ -82,6 +84,8 @@ export interface BuildStats {
   lines: number;
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
+  /** secret files skipped and secrets redacted (lib/indexer/secrets.ts) */
+  secrets: SecretReport;
   parseErrors: number;
   /** worker threads that parsed files (0: parsed in the build's own thread) */
   parseThreads: number;
@@ -103,6 +107,8 @@ export interface BuildStats {
   /** what the pages were generated with: a later build regenerates them when either changes */
   wikiFormatVersion: number;
   wikiModel: string | null;
+  /** the commit indexed (Git sources: the fetched branch head; folders: HEAD of the work tree) */
+  commitSha: string | null;
 }
 
 export interface BuildOptions {
@@ -124,8 +130,14 @@ export interface BuildResult {
   stats: BuildStats;
 }
 
-/** Registers a repository if needed and builds a new generation of its index. */
+/** Registers a folder repository if needed (or takes a registered Git source) and builds a new generation of its index. */
 export async function indexRepository(inputPath: string, options: BuildOptions = {}): Promise<BuildResult> {
+  // A Git-sourced repository is named by its id, name or checkout path; its folder may not exist yet.
+  const registered = await findRepository(inputPath);
+  if (registered?.sourceKind === "git") {
+    const stats = await buildGeneration(registered, options);
+    return { repository: (await findRepository(registered.id)) ?? registered, stats };
+  }
   const root = resolveRepositoryRoot(inputPath);
   const existing = await findRepository(root);
   const name = options.name ?? existing?.name ?? defaultName(root);
@@ -187,9 +199,17 @@ export async function buildGeneration(
   }, HEARTBEAT_MS);
   heartbeat.unref();
   try {
+    const git = repository.sourceKind === "git";
+    if (git) progress.phase = "fetching";
     await report(true);
     // What earlier failed builds left behind is undone before anything is compared with it.
     await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
+    const checkout = await prepareCheckout(repository, generation.id);
+    if (git) {
+      await phaseDone("fetching");
+      progress.phase = "discovering";
+      await report(true);
+    }
     const previousGeneration = repository.activeGenerationId
       ? await getGeneration(repository.activeGenerationId)
       : null;
@@ -201,7 +221,7 @@ export async function buildGeneration(
     const previousHashes = incremental
       ? await fileHashes(previousGeneration.id)
       : new Map<string, { hash: string; lines: number }>();
-    const discovery = await streamFiles(repository.rootPath, {
+    const discovery = await streamFiles(checkout.root, {
       maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
       known: previousHashes,
     });
@@ -251,7 +271,7 @@ export async function buildGeneration(
         batchBytes = 0;
         while (inFlight.length > PARSE_BATCHES_IN_FLIGHT) await writeNext();
       };
-      for (const file of discovery.files()) {
+      for await (const file of discovery.files()) {
         files.seen.add(file.path);
         files.lines += file.lines;
         files.languages[file.language] = (files.languages[file.language] ?? 0) + 1;
@@ -349,6 +369,7 @@ export async function buildGeneration(
       lines: files.lines,
       languages: files.languages,
       skipped: discovery.skipped,
+      secrets: discovery.secrets,
       parseErrors,
       parseThreads,
       seconds: 0,
@@ -364,6 +385,7 @@ export async function buildGeneration(
       findings: wiki.findings,
       wikiFormatVersion: wiki.formatVersion,
       wikiModel: wiki.model,
+      commitSha: checkout.commitSha,
     };
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
     const cpu = process.cpuUsage(cpuStart);

@@ -3,7 +3,8 @@
  * reads them from disk. Git-tracked (and untracked, not ignored) files when the root
  * is a git work tree, else a walk honouring .gitignore. Binaries, oversized and
  * non-UTF-8 files, vendored/build folders and symlinks are skipped and counted;
- * nothing outside the resolved root is ever opened.
+ * nothing outside the resolved root is ever opened. Secret files are skipped and
+ * secrets inside files redacted here (secrets.ts), before any text enters the index.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -13,6 +14,13 @@ import { promisify } from "node:util";
 import ignore, { type Ignore } from "ignore";
 import { WayfinderError } from "../errors.ts";
 import { languageForPath } from "./parser.ts";
+import {
+  emptySecretReport,
+  isSecretFile,
+  recordSecrets,
+  redactSecrets,
+  type SecretReport,
+} from "./secrets.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
@@ -91,7 +99,8 @@ export type SkipReason =
   | "symlink-outside-root"
   | "unsupported"
   | "vendored"
-  | "unreadable";
+  | "unreadable"
+  | "secret";
 
 export interface DiscoveredFile {
   /** Repository-relative path with forward slashes. */
@@ -110,6 +119,8 @@ export interface DiscoveryResult {
   skipped: Record<SkipReason, number>;
   /** A few skipped paths per reason, for the summary and the UI. */
   skippedExamples: Partial<Record<SkipReason, string[]>>;
+  /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
+  secrets: SecretReport;
   source: "git" | "walk";
 }
 
@@ -186,6 +197,7 @@ function emptySkips(): Record<SkipReason, number> {
     unsupported: 0,
     vendored: 0,
     unreadable: 0,
+    secret: 0,
   };
 }
 
@@ -278,7 +290,8 @@ export function countLines(content: string): number {
 /**
  * The indexable files of a repository root (already resolved), listed up front and
  * read one at a time as `files()` is iterated, so a build holds one batch of file
- * texts at a time, never the repository. The skip counters fill as files are read.
+ * texts at a time, never the repository. The skip counters and the secrets report fill
+ * as files are read.
  */
 export interface DiscoveryStream {
   root: string;
@@ -288,7 +301,9 @@ export interface DiscoveryStream {
   skipped: Record<SkipReason, number>;
   /** A few skipped paths per reason, for the summary and the UI. */
   skippedExamples: Partial<Record<SkipReason, string[]>>;
-  files(): Generator<DiscoveredFile>;
+  /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
+  secrets: SecretReport;
+  files(): AsyncGenerator<DiscoveredFile>;
 }
 
 export async function streamFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryStream> {
@@ -299,11 +314,12 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     const list = (skippedExamples[reason] ??= []);
     if (list.length < 5) list.push(rel);
   };
+  const secrets = emptySecretReport();
   const listed = await gitListing(root);
   const candidates = listed ?? walkListing(root);
-  function* files(): Generator<DiscoveredFile> {
+  async function* files(): AsyncGenerator<DiscoveredFile> {
     for (const rel of candidates) {
-      const file = readCandidate(root, rel, options, skip);
+      const file = await readCandidate(root, rel, options, skip, secrets);
       if (file) yield file;
     }
   }
@@ -313,6 +329,7 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     listed: candidates.length,
     skipped,
     skippedExamples,
+    secrets,
     files,
   };
 }
@@ -320,23 +337,26 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
 /** Lists and reads the indexable files of a repository root (already resolved), all at once. */
 export async function discoverFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryResult> {
   const stream = await streamFiles(root, options);
-  const files = [...stream.files()];
+  const files: DiscoveredFile[] = [];
+  for await (const file of stream.files()) files.push(file);
   return {
     root,
     files,
     skipped: stream.skipped,
     skippedExamples: stream.skippedExamples,
+    secrets: stream.secrets,
     source: stream.source,
   };
 }
 
-/** One listed path read and checked, or null (and counted) when it is skipped. */
-function readCandidate(
+/** One listed path read, checked and redacted, or null (and counted) when it is skipped. */
+async function readCandidate(
   root: string,
   rel: string,
   options: DiscoveryOptions,
   skip: (reason: SkipReason, rel: string) => void,
-): DiscoveredFile | null {
+  secrets: SecretReport,
+): Promise<DiscoveredFile | null> {
   if (!isSafeRelativePath(rel)) return null;
   if (inSkippedDir(rel)) {
     skip("vendored", rel);
@@ -360,6 +380,11 @@ function readCandidate(
     skip(target.startsWith(root + path.sep) ? "symlink" : "symlink-outside-root", rel);
     return null;
   }
+  if (isSecretFile(rel)) {
+    skip("secret", rel);
+    recordSecrets(secrets, rel, { skipped: true });
+    return null;
+  }
   const type = classify(rel);
   if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
     skip("binary", rel);
@@ -381,15 +406,17 @@ function readCandidate(
     skip("unreadable", rel);
     return null;
   }
-  const hash = hashContent(buffer);
+  // Unchanged bytes were valid, redaction-free text before (a redacted file's stored
+  // hash is its redacted text's, so it never matches here and is redacted again).
+  const raw = hashContent(buffer);
   const known = options.known?.get(rel);
-  if (known && known.hash === hash) {
+  if (known && known.hash === raw) {
     return {
       path: rel,
       language: type.language,
       kind: type.kind,
       content: "",
-      hash,
+      hash: raw,
       size: stat.size,
       lines: known.lines,
     };
@@ -406,12 +433,15 @@ function readCandidate(
     return null;
   }
   if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
+  const redacted = await redactSecrets(rel, content);
+  recordSecrets(secrets, rel, redacted);
   return {
     path: rel,
     language: type.language,
     kind: type.kind,
-    content,
-    hash,
+    content: redacted.content,
+    // The hash names what is stored: a redacted file's, so it is never mistaken for the raw text.
+    hash: redacted.redactions.length > 0 ? hashContent(redacted.content) : raw,
     size: stat.size,
     lines: countLines(content),
   };

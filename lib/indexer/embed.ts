@@ -69,3 +69,13 @@ export async function collectVectorGarbage(repositoryId: string, chunkIds: numbe
   const legacy = legacyCollectionPrefix(repositoryId);
   for (const existing of collections) if (existing.startsWith(legacy)) await store.dropCollection(existing);
 }
+
+/** Drops every vector collection of a repository (it is being removed). */
+export async function dropRepositoryVectors(repositoryId: string): Promise<void> {
+  if (!env().WAYFINDER_EMBEDDINGS) return;
+  const { store } = searchServices();
+  const name = collectionName(repositoryId);
+  const legacy = legacyCollectionPrefix(repositoryId);
+  for (const existing of await store.listCollections())
+    if (existing === name || existing.startsWith(legacy)) await store.dropCollection(existing);
+}

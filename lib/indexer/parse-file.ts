@@ -7,8 +7,9 @@
  */
 // Types only: erased at run time, so workers load no database code.
 import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/index-store.ts";
-import { indexText } from "../search/tokenize.ts";
+import { indexText } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
+import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
 import { buildNameFilter, referencedNames } from "./name-filter.ts";
 import type { CodeLanguage } from "./types.ts";
@@ -60,8 +61,16 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
     lines: source.lines,
   };
   if (source.kind === "text") {
+    // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.
+    const entryPoints = detectEntryPoints({ ...source, symbols: [] });
     return {
-      file: { ...file, imports: "[]", parseErrors: 0, facts: "{}", callNames: "" },
+      file: {
+        ...file,
+        imports: "[]",
+        parseErrors: 0,
+        facts: entryPoints.length ? JSON.stringify({ entryPoints }) : "{}",
+        callNames: "",
+      },
       content: source.content,
       symbols: [],
       chunks: searchable(source.path, chunkText(source.path, source.content, source.language)),
@@ -101,7 +110,10 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
       ...file,
       imports: JSON.stringify(extraction.imports),
       parseErrors: extraction.parseErrors,
-      facts: JSON.stringify(extraction.facts),
+      facts: JSON.stringify({
+        ...extraction.facts,
+        entryPoints: detectEntryPoints({ ...source, symbols: kept }),
+      }),
       callNames: buildNameFilter(kept.flatMap(referencedNames)),
     },
     content: source.content,

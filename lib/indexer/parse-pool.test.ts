@@ -92,6 +92,26 @@ describe("the parse pool", () => {
     }
   });
 
+  it(
+    "parses in the calling thread when its workers cannot load the parse entry",
+    { timeout: 60_000 },
+    async () => {
+      const files = fixtureFiles().slice(0, 4);
+      const pool = createParsePool({
+        threads: 2,
+        workerEntry: path.join(FIXTURES, "python", "user_service.py"),
+      });
+      try {
+        const parsed = await pool.parse(files);
+        expect(parsed.map((p) => p.file.path)).toEqual(files.map((f) => f.path));
+        expect(pool.threadsStarted).toBe(0);
+        expect(await pool.parse(files)).toEqual(parsed);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+
   it("fails a batch with an error naming the file it could not parse", { timeout: 60_000 }, async () => {
     const bad: SourceFile = { ...(fixtureFiles()[0] as SourceFile), path: "odd.cob", language: "cobol" };
     for (const threads of [0, 1]) {

@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { WayfinderError } from "../errors.ts";
+import { isWayfinderError, WayfinderError } from "../errors.ts";
 import { parseFile, type ParsedFile, type SourceFile } from "./parse-file.ts";
 
 export interface ParsePool {
@@ -29,6 +29,8 @@ export interface ParsePoolOptions {
   threads: number;
   /** Files parsed in the calling thread before workers start (small builds never start them). */
   serialUpTo?: number;
+  /** The module the workers load their parse function from (default: parse-file.ts beside this one). */
+  workerEntry?: string;
 }
 
 /** This module's folder: the worker entry and the parse entry sit beside it. */
@@ -52,12 +54,17 @@ class WorkerPool {
   private readonly queue: Job[] = [];
   private failure: Error | null = null;
   private nextId = 0;
+  /** files the workers parsed so far */
+  parsed = 0;
 
-  constructor(readonly size: number) {
+  constructor(
+    readonly size: number,
+    entry?: string,
+  ) {
     const dir = moduleDir();
     for (let i = 0; i < size; i++) {
       const worker = new Worker(path.join(dir, "parse-worker.mjs"), {
-        workerData: { module: path.join(dir, "parse-file.ts") },
+        workerData: { module: entry ?? path.join(dir, "parse-file.ts") },
       });
       worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
         const job = this.running.get(worker);
@@ -66,7 +73,10 @@ class WorkerPool {
         if (job) {
           if (message.error)
             job.reject(new Error(`Parsing ${job.file.path} failed: ${message.error.message}`));
-          else job.resolve(message.result as ParsedFile);
+          else {
+            this.parsed++;
+            job.resolve(message.result as ParsedFile);
+          }
         }
         this.pump();
       });
@@ -119,6 +129,8 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
   const serialUpTo = options.serialUpTo ?? 0;
   let parsed = 0;
   let workers: WorkerPool | null = null;
+  // Workers that could not start (their entry failed to load) are not tried again.
+  let workersFailed = false;
   // In this thread, one batch after the other: tree-sitter parsers are shared per language.
   let serial: Promise<unknown> = Promise.resolve();
   return {
@@ -126,21 +138,30 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
       return workers?.size ?? 0;
     },
     async parse(files) {
-      if (!workers && options.threads > 0 && parsed + files.length > serialUpTo) {
-        workers = new WorkerPool(options.threads);
+      if (!workers && !workersFailed && options.threads > 0 && parsed + files.length > serialUpTo) {
+        workers = new WorkerPool(options.threads, options.workerEntry);
       }
       parsed += files.length;
       const pool = workers;
-      if (!pool) {
-        const run = serial.then(async () => {
-          const out: ParsedFile[] = [];
-          for (const file of files) out.push(await parseFile(file));
-          return out;
-        });
-        serial = run.catch(() => undefined);
-        return run;
+      if (pool) {
+        try {
+          return await Promise.all(files.map((f) => pool.parse(f)));
+        } catch (error) {
+          // A pool that never parsed a file could not start: parse in this thread instead.
+          if (pool.parsed > 0 || !isWayfinderError(error) || error.code !== "internal:parse_worker")
+            throw error;
+          workersFailed = true;
+          if (workers === pool) workers = null;
+          await pool.close();
+        }
       }
-      return Promise.all(files.map((f) => pool.parse(f)));
+      const run = serial.then(async () => {
+        const out: ParsedFile[] = [];
+        for (const file of files) out.push(await parseFile(file));
+        return out;
+      });
+      serial = run.catch(() => undefined);
+      return run;
     },
     async close() {
       await workers?.close();

@@ -5,7 +5,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 
 register();
-const { parseFile } = await import(workerData.module);
+const loaded = await import(workerData.module);
+// Loaded as CommonJS (a package without "type": "module"), the exports sit under `default`.
+const parseFile = loaded.parseFile ?? loaded.default?.parseFile;
+// Fails the worker at start (the pool then parses in the build's thread), not every file.
+if (typeof parseFile !== "function") throw new Error(`${workerData.module} does not export parseFile`);
 
 parentPort.on("message", async ({ id, file }) => {
   try {

@@ -39,7 +39,7 @@ import {
   type PageSymbolRow,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
-import type { ConfiguredModel } from "../llm/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import {
   buildDirectoryPage,
   buildOverviewPage,
@@ -60,7 +60,7 @@ import type { WikiPageDraft } from "./types.ts";
 const FILE_PAGE_BATCH = 100;
 
 /** Bumped whenever page or findings generation changes: every page is rebuilt on the next build. */
-export const WIKI_FORMAT_VERSION = 1;
+export const WIKI_FORMAT_VERSION = 2; // 2: a file's purpose never comes from its first function's docstring
 
 export interface WikiChanges {
   /** changed and added files */
