@@ -1,7 +1,6 @@
 /**
- * Helpers shared by the per-language extractors: text slicing and cleanup,
- * symbol/call construction, doc-comment lookup, write-target parsing and
- * parse-error counting. Everything here is pure and works on one parsed file.
+ * Text helpers of the extraction engine: signature and doc-comment cleanup, callee
+ * splitting, write-target parsing and parse-error counting. Everything here is pure.
  */
 import type { Node, Tree } from "web-tree-sitter";
 import {
@@ -20,64 +19,6 @@ export const SIGNATURE_MAX = 200;
 
 /** Calls whose callee is this plain (identifiers and separators only) need no structural rendering. */
 const SIMPLE_CALLEE = /^[A-Za-z_$#][\w$#]*(?:(?:\.|::)[A-Za-z_$#][\w$#]*)*$/;
-
-/** Mutable accumulator for one file; language modules fill it while walking the tree. */
-export class FileState {
-  readonly symbols: ExtractedSymbol[] = [];
-  readonly imports: ExtractedImport[] = [];
-  readonly moduleState = new Set<string>();
-  /** Writes to a root name whose module-level status is only known once the whole file is read. */
-  private readonly deferredWrites: Array<{ symbol: ExtractedSymbol; name: string; bare: boolean }> = [];
-
-  constructor(readonly source: string) {}
-
-  text(node: Node): string {
-    return this.source.slice(node.startIndex, node.endIndex);
-  }
-
-  /**
-   * Records an import. `renamed` lists [local, imported] pairs; pairs that rename nothing
-   * are dropped, and `local`/`aliases` are left off when empty so plain imports keep their
-   * short form.
-   */
-  addImport(
-    module: string,
-    names: string[],
-    line: number,
-    binding: { local?: string | null; renamed?: Array<[local: string, imported: string]> } = {},
-  ): void {
-    if (!module) return;
-    const entry: ExtractedImport = { module, names, line };
-    if (binding.local) entry.local = binding.local;
-    const renamed = (binding.renamed ?? []).filter(([local, imported]) => local && local !== imported);
-    // fromEntries defines own properties, so even a local named `__proto__` stays data.
-    if (renamed.length > 0) entry.aliases = Object.fromEntries(renamed);
-    this.imports.push(entry);
-  }
-
-  /** Records a write to `name` (`bare`: the name itself, else through `name[k]`/`name.x`) for later resolution. */
-  deferWrite(symbol: ExtractedSymbol, name: string, bare: boolean): void {
-    this.deferredWrites.push({ symbol, name, bare });
-  }
-
-  /** Adds the deferred writes whose target `isModuleLevel` accepts to their symbols' mutates. */
-  resolveDeferredWrites(isModuleLevel: (name: string, bare: boolean) => boolean): void {
-    for (const { symbol, name, bare } of this.deferredWrites) {
-      if (isModuleLevel(name, bare)) pushUnique(symbol.mutates, name);
-    }
-    this.deferredWrites.length = 0;
-  }
-
-  finish(language: CodeLanguage, parseErrors: number): FileExtraction {
-    return {
-      language,
-      symbols: this.symbols,
-      imports: this.imports,
-      moduleState: [...this.moduleState],
-      parseErrors,
-    };
-  }
-}
 
 export interface SymbolInit {
   name: string;

@@ -6,7 +6,7 @@
  * `export { a }` lists, `export default a` and `module.exports`.
  */
 import type { Node } from "web-tree-sitter";
-import type { ExtractedSymbol, SymbolKind } from "../types";
+import type { ExtractedSymbol, SymbolKind } from "../../types";
 import {
   addErrorString,
   cap,

@@ -5,7 +5,7 @@
  * `Err(...)` variants, `panic!`/`anyhow!`/`bail!`-style macros and `.expect("...")`.
  */
 import type { Node } from "web-tree-sitter";
-import type { ExtractedSymbol, SymbolKind } from "../types";
+import type { ExtractedSymbol, SymbolKind } from "../../types";
 import {
   addErrorString,
   cap,

@@ -4,7 +4,7 @@
  * error messages to the innermost enclosing symbol.
  */
 import type { Node } from "web-tree-sitter";
-import { DOCSTRING_MAX, type ExtractedSymbol } from "../types";
+import { DOCSTRING_MAX, type ExtractedSymbol } from "../../types";
 import {
   addErrorString,
   cap,

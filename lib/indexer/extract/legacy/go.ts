@@ -5,7 +5,7 @@
  * `panic("...")`; package aliases from the imports are resolved first.
  */
 import type { Node } from "web-tree-sitter";
-import type { ExtractedSymbol, SymbolKind } from "../types";
+import type { ExtractedSymbol, SymbolKind } from "../../types";
 import {
   addErrorString,
   cap,

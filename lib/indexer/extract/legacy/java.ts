@@ -5,7 +5,7 @@
  * needs the class's field list, so they are resolved when the class ends.
  */
 import type { Node } from "web-tree-sitter";
-import type { ExtractedSymbol, SymbolKind } from "../types";
+import type { ExtractedSymbol, SymbolKind } from "../../types";
 import {
   addErrorString,
   createSymbol,

@@ -1,0 +1,356 @@
+/**
+ * Helpers shared by the per-language extractors: text slicing and cleanup,
+ * symbol/call construction, doc-comment lookup, write-target parsing and
+ * parse-error counting. Everything here is pure and works on one parsed file.
+ */
+import type { Node, Tree } from "web-tree-sitter";
+import {
+  DOCSTRING_MAX,
+  ERROR_STRING_MAX,
+  type CodeLanguage,
+  type ExtractedCall,
+  type ExtractedImport,
+  type ExtractedSymbol,
+  type FileExtraction,
+  type SymbolKind,
+} from "../../types";
+
+/** Signatures of data-like declarations (type aliases, Go named types) can be whole bodies; keep them short. */
+export const SIGNATURE_MAX = 200;
+
+/** Calls whose callee is this plain (identifiers and separators only) need no structural rendering. */
+const SIMPLE_CALLEE = /^[A-Za-z_$#][\w$#]*(?:(?:\.|::)[A-Za-z_$#][\w$#]*)*$/;
+
+/** Mutable accumulator for one file; language modules fill it while walking the tree. */
+export class FileState {
+  readonly symbols: ExtractedSymbol[] = [];
+  readonly imports: ExtractedImport[] = [];
+  readonly moduleState = new Set<string>();
+  /** Writes to a root name whose module-level status is only known once the whole file is read. */
+  private readonly deferredWrites: Array<{ symbol: ExtractedSymbol; name: string; bare: boolean }> = [];
+
+  constructor(readonly source: string) {}
+
+  text(node: Node): string {
+    return this.source.slice(node.startIndex, node.endIndex);
+  }
+
+  /**
+   * Records an import. `renamed` lists [local, imported] pairs; pairs that rename nothing
+   * are dropped, and `local`/`aliases` are left off when empty so plain imports keep their
+   * short form.
+   */
+  addImport(
+    module: string,
+    names: string[],
+    line: number,
+    binding: { local?: string | null; renamed?: Array<[local: string, imported: string]> } = {},
+  ): void {
+    if (!module) return;
+    const entry: ExtractedImport = { module, names, line };
+    if (binding.local) entry.local = binding.local;
+    const renamed = (binding.renamed ?? []).filter(([local, imported]) => local && local !== imported);
+    // fromEntries defines own properties, so even a local named `__proto__` stays data.
+    if (renamed.length > 0) entry.aliases = Object.fromEntries(renamed);
+    this.imports.push(entry);
+  }
+
+  /** Records a write to `name` (`bare`: the name itself, else through `name[k]`/`name.x`) for later resolution. */
+  deferWrite(symbol: ExtractedSymbol, name: string, bare: boolean): void {
+    this.deferredWrites.push({ symbol, name, bare });
+  }
+
+  /** Adds the deferred writes whose target `isModuleLevel` accepts to their symbols' mutates. */
+  resolveDeferredWrites(isModuleLevel: (name: string, bare: boolean) => boolean): void {
+    for (const { symbol, name, bare } of this.deferredWrites) {
+      if (isModuleLevel(name, bare)) pushUnique(symbol.mutates, name);
+    }
+    this.deferredWrites.length = 0;
+  }
+
+  finish(language: CodeLanguage, parseErrors: number): FileExtraction {
+    return {
+      language,
+      symbols: this.symbols,
+      imports: this.imports,
+      moduleState: [...this.moduleState],
+      parseErrors,
+    };
+  }
+}
+
+export interface SymbolInit {
+  name: string;
+  qualifiedName: string;
+  kind: SymbolKind;
+  startLine: number;
+  endLine: number;
+  signature: string;
+  docstring?: string;
+  parent: string | null;
+  exported: boolean;
+  decorators?: string[];
+  bases?: string[];
+}
+
+export function createSymbol(init: SymbolInit): ExtractedSymbol {
+  return {
+    name: init.name,
+    qualifiedName: init.qualifiedName,
+    kind: init.kind,
+    startLine: init.startLine,
+    endLine: Math.max(init.endLine, init.startLine),
+    signature: init.signature,
+    docstring: init.docstring ?? "",
+    parent: init.parent,
+    exported: init.exported,
+    decorators: init.decorators ?? [],
+    bases: init.bases ?? [],
+    calls: [],
+    raises: [],
+    mutates: [],
+    errorStrings: [],
+  };
+}
+
+/** 1-based line of a node's first character. */
+export function lineOf(node: Node): number {
+  return node.startPosition.row + 1;
+}
+
+/** 1-based last line of a node; a node ending at column 0 really ended on the previous line. */
+export function endLineOf(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+}
+
+export function pushUnique<T>(list: T[], value: T): void {
+  if (!list.includes(value)) list.push(value);
+}
+
+export function cap(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * One-line form of a declaration head: trailing commas before a closing bracket on
+ * the next line are dropped (multi-line parameter lists), whitespace is collapsed
+ * and no space is left just inside parentheses or square brackets.
+ */
+export function collapseWhitespace(text: string): string {
+  return text
+    .replace(/,\s*\n\s*([)\]}>])/g, "$1")
+    .replace(/\s+/g, " ")
+    .replace(/([([]) /g, "$1")
+    .replace(/ ([)\]])/g, "$1")
+    .trim();
+}
+
+/** Source between two offsets as a signature; `trailing` strips leftovers like `{` or `:`. */
+export function signatureBetween(source: string, start: number, end: number, trailing?: RegExp): string {
+  let sig = collapseWhitespace(source.slice(start, end));
+  if (trailing) sig = sig.replace(trailing, "").trimEnd();
+  return sig;
+}
+
+/** Last identifier in callee-ish text: `os.path.join` → `join`, `foo()` → `foo`. */
+export function lastIdentifier(text: string): string {
+  const match = /([A-Za-z_$#][\w$#]*)[^A-Za-z_$#\w]*$/.exec(text);
+  return match?.[1] ?? text;
+}
+
+/** Splits plain callee text at its last `.` or `::` into receiver and name. */
+export function splitSimpleCallee(raw: string): { name: string; receiver: string | null } {
+  const dot = raw.lastIndexOf(".");
+  const colons = raw.lastIndexOf("::");
+  if (dot < 0 && colons < 0) return { name: raw, receiver: null };
+  if (dot > colons) return { name: raw.slice(dot + 1), receiver: raw.slice(0, dot) };
+  return { name: raw.slice(colons + 2), receiver: raw.slice(0, colons) };
+}
+
+export function isSimpleCallee(text: string): boolean {
+  return SIMPLE_CALLEE.test(text);
+}
+
+/** Text of an expression we do not render structurally: kept when short, elided when long. */
+export function shortText(text: string): string {
+  const flat = collapseWhitespace(text);
+  return flat.length <= 40 ? flat : "…";
+}
+
+export function makeCall(raw: string, name: string, receiver: string | null, line: number): ExtractedCall {
+  return { raw, name, receiver, line };
+}
+
+/** Adds a message literal to a symbol's error strings, capped and deduplicated. */
+export function addErrorString(symbol: ExtractedSymbol, message: string | null): void {
+  if (message === null) return;
+  const text = message.trim();
+  if (text) pushUnique(symbol.errorStrings, cap(text, ERROR_STRING_MAX));
+}
+
+/**
+ * Parses an assignment target as written (`self.x[k]`, `this.#y`, `s.m[k]`, `_cache`)
+ * into its root name and the member accessed right on the root. Returns null for
+ * targets rooted in a call or an expression, which mutate nothing we can name.
+ */
+export function parseWriteTarget(
+  text: string,
+): { root: string; member: string | null; bare: boolean } | null {
+  const match = /^\**\s*\(?\s*\**([A-Za-z_$][\w$]*)\s*(?:\.\s*([A-Za-z_$#][\w$#]*))?/.exec(text);
+  if (!match?.[1]) return null;
+  const rest = text.slice(match[0].length).trimStart();
+  if (rest.startsWith("(")) return null;
+  const member = match[2] ?? null;
+  if (member === null && rest.startsWith(".")) return null;
+  return { root: match[1], member, bare: member === null && rest === "" };
+}
+
+/** Inner docstring of Python-style text: indentation of continuation lines removed (like inspect.cleandoc). */
+export function cleanIndentedText(raw: string): string {
+  const lines = raw.replace(/\r\n?/g, "\n").split("\n");
+  let indent = Infinity;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const stripped = line.trimStart();
+    if (stripped) indent = Math.min(indent, line.length - stripped.length);
+  }
+  const out = lines.map((line, i) =>
+    i === 0 ? line.trim() : line.slice(Number.isFinite(indent) ? indent : 0),
+  );
+  return out
+    .join("\n")
+    .replace(/[ \t]+$/gm, "")
+    .trim();
+}
+
+/** Comment lines that configure tools rather than describe code. */
+const DIRECTIVE_COMMENT =
+  /^(eslint|@ts-|prettier-ignore|istanbul|c8 |go:|nolint|#region|#endregion|region\b|endregion\b|noinspection|NOSONAR|rustfmt::|clippy::)/;
+
+/** Strips comment markers from a run of comments and returns the doc text. */
+export function cleanDocComments(comments: string[]): string {
+  const lines: string[] = [];
+  for (const comment of comments) {
+    if (comment.startsWith("/*")) {
+      const body = comment.replace(/^\/\*+!?/, "").replace(/\*+\/$/, "");
+      for (const line of body.split(/\r?\n/)) lines.push(line.replace(/^\s*\*( ?)/, "").trimEnd());
+    } else {
+      const line = comment.replace(/^\/\/[/!]?( ?)/, "").trimEnd();
+      if (!DIRECTIVE_COMMENT.test(line.trim())) lines.push(line);
+    }
+  }
+  return cap(cleanIndentedText(lines.join("\n")), DOCSTRING_MAX);
+}
+
+/** True when only whitespace precedes `index` on its line (a comment that owns its line). */
+function startsOwnLine(source: string, index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
+    const ch = source.charCodeAt(i);
+    if (ch === 10) return true;
+    if (ch !== 32 && ch !== 9 && ch !== 13) return false;
+  }
+  return true;
+}
+
+export interface LeadingTrivia {
+  /** 0-based row where the symbol's leading comments/attributes begin (the node's own row if none). */
+  startRow: number;
+  docstring: string;
+  /** Attribute-like siblings (Rust `#[...]`) met while walking up, in source order. */
+  attributes: Node[];
+}
+
+export interface LeadingOptions {
+  /** Comment node types of the grammar. */
+  commentTypes: ReadonlySet<string>;
+  /** Sibling types that belong to the next item (Rust attributes); they are skipped over and collected. */
+  attributeTypes?: ReadonlySet<string>;
+  /** Comments that never document the next item (Rust `//!`). */
+  rejectComment?: (text: string) => boolean;
+}
+
+/**
+ * Collects the comment block directly above `node` (no blank line between, each
+ * comment on its own line) plus attribute siblings, walking previous siblings.
+ */
+export function leadingTrivia(node: Node, source: string, options: LeadingOptions): LeadingTrivia {
+  const comments: string[] = [];
+  const attributes: Node[] = [];
+  let startRow = node.startPosition.row;
+  let sibling = node.previousNamedSibling;
+  while (sibling) {
+    const type = sibling.type;
+    const isComment = options.commentTypes.has(type);
+    const isAttribute = !isComment && (options.attributeTypes?.has(type) ?? false);
+    if (!isComment && !isAttribute) break;
+    if (endLineOf(sibling) - 1 < startRow - 1) break;
+    const text = source.slice(sibling.startIndex, sibling.endIndex);
+    if (isComment) {
+      if (options.rejectComment?.(text) || !startsOwnLine(source, sibling.startIndex)) break;
+      comments.unshift(text);
+    } else {
+      attributes.unshift(sibling);
+    }
+    startRow = sibling.startPosition.row;
+    sibling = sibling.previousNamedSibling;
+  }
+  return { startRow, docstring: comments.length ? cleanDocComments(comments) : "", attributes };
+}
+
+/**
+ * Counts ERROR and MISSING nodes. Only called when the root reports an error, so
+ * clean files never pay for the extra walk; a cursor avoids allocating nodes.
+ */
+export function countParseErrors(tree: Tree): number {
+  if (!tree.rootNode.hasError) return 0;
+  const cursor = tree.walk();
+  let count = 0;
+  try {
+    for (;;) {
+      if (cursor.nodeIsMissing || cursor.nodeType === "ERROR") count++;
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return count;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Python-style names: public unless they start with `_`, dunders excepted. */
+export function isPublicName(name: string): boolean {
+  return !name.startsWith("_") || (name.length > 4 && name.startsWith("__") && name.endsWith("__"));
+}
+
+/** Splits `A<B, C>, D` at separators outside brackets; pieces are trimmed, empty ones dropped. */
+export function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "(" || ch === "[" || ch === "{" || ch === "<") depth++;
+    else if ((ch === ")" || ch === "]" || ch === "}" || ch === ">") && text[i - 1] !== "=") depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i));
+      start = i + separator.length;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+/** Error-ish message literal of a list of arguments: the first one that yields literal text. */
+export function firstLiteral(
+  args: Node[] | undefined,
+  literal: (node: Node) => string | null,
+): string | null {
+  if (!args) return null;
+  for (const arg of args) {
+    const text = literal(arg);
+    if (text !== null) return text;
+  }
+  return null;
+}

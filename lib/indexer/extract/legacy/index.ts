@@ -1,0 +1,90 @@
+/**
+ * Entry point of code extraction: parses one file with the language's grammar and
+ * runs the matching extractor. Pure apart from the cached parsers: source in,
+ * FileExtraction out.
+ */
+import type { Node } from "web-tree-sitter";
+import { withTree } from "../../parser";
+import type { CodeLanguage, FileExtraction } from "../../types";
+import { countParseErrors, type FileState } from "./common";
+import { attachEnclosingSymbols, extractFacts, type FileFacts } from "../facts";
+import { extractGo } from "./go";
+import { extractJava } from "./java";
+import { extractPython } from "./python";
+import { extractRust } from "./rust";
+import { extractTypeScript } from "./typescript";
+
+type Extractor = (root: Node, source: string) => FileState;
+
+const EXTRACTORS: Record<CodeLanguage, Extractor> = {
+  python: extractPython,
+  typescript: extractTypeScript,
+  tsx: extractTypeScript,
+  javascript: extractTypeScript,
+  java: extractJava,
+  go: extractGo,
+  rust: extractRust,
+};
+
+/**
+ * Top-level definition starts where a fresh parse can resume. Only Python needs
+ * this: with indentation for blocks, one syntax error can swallow the rest of the
+ * file, while the brace languages recover on their own.
+ */
+const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
+  python: /^(?:async[ \t]+def|def|class|@)[ \t(]?/,
+};
+
+/** A file's extraction plus its file-level facts (purpose, swallowed errors, TODOs …). */
+export type SourceExtraction = FileExtraction & { facts: FileFacts };
+
+export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
+  const { state, parseErrors, errorRows, facts } = await withTree(language, source, (tree) => ({
+    state: EXTRACTORS[language](tree.rootNode, source),
+    parseErrors: countParseErrors(tree),
+    errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
+    facts: extractFacts(language, tree.rootNode, source),
+  }));
+  const resync = RESYNC_LINES[language];
+  if (resync && errorRows.length > 0) {
+    const repaired = blankBrokenRegions(source, errorRows, resync);
+    if (repaired !== source) {
+      const second = await withTree(language, repaired, (tree) =>
+        EXTRACTORS[language](tree.rootNode, repaired),
+      );
+      // Blanking keeps offsets and lines, so the second result describes the original text.
+      if (second.symbols.length > state.symbols.length)
+        return withFacts(second.finish(language, parseErrors), facts);
+    }
+  }
+  return withFacts(state.finish(language, parseErrors), facts);
+}
+
+function withFacts(extraction: FileExtraction, facts: FileFacts): SourceExtraction {
+  attachEnclosingSymbols(facts, extraction.symbols);
+  return { ...extraction, facts };
+}
+
+/** 0-based first rows of ERROR nodes directly under the root. */
+function topLevelErrorRows(root: Node): number[] {
+  const rows: number[] = [];
+  for (const child of root.children) {
+    if (child.type === "ERROR") rows.push(child.startPosition.row);
+  }
+  return rows;
+}
+
+/**
+ * Replaces each broken region (from an error's first line up to the next
+ * top-level definition) with spaces, keeping every newline so positions match.
+ */
+function blankBrokenRegions(source: string, errorRows: number[], resync: RegExp): string {
+  const lines = source.split("\n");
+  const blanked = new Set(errorRows);
+  for (const start of errorRows) {
+    for (let row = start + 1; row < lines.length && !resync.test(lines[row] ?? ""); row++) blanked.add(row);
+  }
+  return lines.map((line, row) => (blanked.has(row) ? " ".repeat(line.length) : line)).join("\n");
+}
+
+export { languageForPath } from "../../parser";
