@@ -10,6 +10,7 @@ import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
 import { python } from "./languages/python";
+import { extractSource as extractLegacy } from "./legacy/index";
 
 const SPECS: Partial<Record<CodeLanguage, LanguageSpec>> = {
   python,
@@ -29,7 +30,7 @@ export type SourceExtraction = FileExtraction & { facts: FileFacts };
 
 export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
   const spec = SPECS[language];
-  if (!spec) throw new Error(`No extraction for ${language}`);
+  if (!spec) return extractLegacy(language, source);
   const { state, parseErrors, errorRows, facts } = await withTree(language, source, (tree) => ({
     state: runEngine(spec, tree.rootNode, source),
     parseErrors: countParseErrors(tree),
