@@ -74,9 +74,8 @@ export async function compareFiles(files: Array<{ path: string; language: CodeLa
 }
 
 function codeFiles(dir: string, only: Set<string> | null): Array<{ path: string; language: CodeLanguage; source: string }> {
-  const listed = execFileSync("git", ["-C", dir, "ls-files"], { encoding: "utf8", maxBuffer: 1 << 28 });
   const out = [];
-  for (const rel of listed.split("\n")) {
+  for (const rel of listFiles(dir)) {
     const language = rel ? languageForPath(rel) : null;
     if (!language || !COMPARED.has(language) || (only && !only.has(language))) continue;
     const full = path.join(dir, rel);
@@ -86,6 +85,13 @@ function codeFiles(dir: string, only: Set<string> | null): Array<{ path: string;
     out.push({ path: path.join(path.basename(dir), rel), language, source });
   }
   return out;
+}
+
+/** Tracked files of a git work tree, else every file below the folder. */
+function listFiles(dir: string): string[] {
+  if (fs.existsSync(path.join(dir, ".git")))
+    return execFileSync("git", ["-C", dir, "ls-files"], { encoding: "utf8", maxBuffer: 1 << 28 }).split("\n");
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split(path.sep).join("/"));
 }
 
 async function main(): Promise<void> {

@@ -55,6 +55,9 @@ const PARTS = new Set([
   "wildcard",
   "value",
   "parameters",
+  "region",
+  "default",
+  "names",
 ]);
 
 export interface Match {
@@ -117,8 +120,8 @@ export interface Definition {
 type Render = Array<{ kind: "render" | "text" | "bare" | "literal"; field: string; optional?: Render }>;
 
 export interface LanguageSpec {
-  /** file name of the query under queries/ */
-  query: string;
+  /** file names of the query under queries/, joined in order */
+  query: string | string[];
   /** comment node types that document the next definition; none: documentation comes from a hook */
   comments?: ReadonlySet<string>;
   /** sibling types (Rust attributes) that belong to the next definition and become decorators */
@@ -161,6 +164,8 @@ export interface LanguageSpec {
   exported(def: Definition, x: Extraction): boolean;
   /** adjusts a definition; false drops it (its body then belongs to the enclosing symbol) */
   define?(def: Definition, x: Extraction): boolean | void;
+  /** sees the symbol a definition became */
+  created?(symbol: ExtractedSymbol, def: Definition, x: Extraction): void;
   /** text of a string literal when its parts do not spell it */
   stringText?(node: Node, x: Extraction): string;
   /** a message the generic rules do not read (`"…".format(…)`, `String.format`) */
@@ -350,14 +355,28 @@ export class Extraction {
       });
     if (entries.length === 0) return;
     const rest: Array<[string, Node]> = [];
-    for (const key of ["name", "alias", "bind", "wildcard"])
+    for (const key of ["name", "alias", "bind", "wildcard", "default"])
       for (const node of m.parts[key] ?? []) rest.push([key, node]);
+    // A list of specifiers: each its `name`, renamed by its `alias`.
+    for (const list of m.parts.names ?? []) {
+      for (const item of list.namedChildren) {
+        const name = item.childForFieldName("name");
+        const alias = "unaliased" in m.props ? null : item.childForFieldName("alias");
+        if (name) rest.push(["name", name]);
+        if (alias) rest.push(["alias", alias]);
+      }
+    }
     rest.sort((a, b) => a[1].startIndex - b[1].startIndex);
     for (const [key, node] of rest) {
       let entry = entries[0];
       for (const e of entries) if (e.node.startIndex < node.startIndex) entry = e;
       if (!entry) continue;
-      if (key === "name") entry.names.push("default" in m.props ? "default" : this.unquoted(node));
+      if (key === "name") entry.names.push(this.unquoted(node));
+      // A default import is the module's `default` export under a name the importer picks.
+      if (key === "default") {
+        entry.names.push("default");
+        entry.renamed.push([this.text(node), "default"]);
+      }
       if (key === "alias") entry.renamed.push([this.text(node), entry.names[entry.names.length - 1] ?? ""]);
       if (key === "bind") entry.local = this.text(node);
       if (key === "wildcard") entry.names.push("*");
@@ -417,13 +436,16 @@ function compile(spec: LanguageSpec, language: Language) {
   if (!perLanguage) compiled.set(spec, (perLanguage = new Map()));
   let entry = perLanguage.get(language);
   if (!entry) {
-    const file = queryDirs()
-      .map((dir) => path.join(dir, spec.query))
-      .find((f) => fs.existsSync(f));
-    if (!file) throw new Error(`Cannot find the extraction query ${spec.query}`);
+    const source = (Array.isArray(spec.query) ? spec.query : [spec.query]).map((name) => {
+      const file = queryDirs()
+        .map((dir) => path.join(dir, name))
+        .find((f) => fs.existsSync(f));
+      if (!file) throw new Error(`Cannot find the extraction query ${name}`);
+      return fs.readFileSync(file, "utf8");
+    });
     const renders: Record<string, Render> = {};
     for (const [type, template] of Object.entries(spec.render)) renders[type] = parseTemplate(template);
-    entry = { query: new Query(language, fs.readFileSync(file, "utf8")), renders };
+    entry = { query: new Query(language, source.join("\n")), renders };
     perLanguage.set(language, entry);
   }
   return entry;
@@ -454,8 +476,14 @@ function collect(query: Query, root: Node): Match[] {
       }
     }
   }
+  // On one node, definitions and namespaces come first: what follows belongs to them.
+  const rank = (m: Match) => (m.role.startsWith("definition.") || m.role === "namespace" ? 0 : 1);
   return out.sort(
-    (a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex || a.order - b.order,
+    (a, b) =>
+      a.node.startIndex - b.node.startIndex ||
+      b.node.endIndex - a.node.endIndex ||
+      rank(a) - rank(b) ||
+      a.order - b.order,
   );
 }
 
@@ -463,6 +491,7 @@ function collect(query: Query, root: Node): Match[] {
 export function runEngine(spec: LanguageSpec, root: Node, source: string): Extraction {
   const { query, renders } = compile(spec, root.tree.language);
   const x = new Extraction(source, spec, renders);
+
   const file: Scope = {
     kind: "file",
     start: 0,
@@ -491,7 +520,8 @@ export function runEngine(spec: LanguageSpec, root: Node, source: string): Extra
     }
     const opened = dispatch(m, scope, x);
     if (opened) stack.push(opened);
-    if (m.role === "ignore") ignoredUntil = Math.max(ignoredUntil, m.node.endIndex);
+    // An ignored node, or an opaque definition (a type alias, an interface), hides what it holds.
+    if (m.role === "ignore" || "opaque" in m.props) ignoredUntil = Math.max(ignoredUntil, m.node.endIndex);
   }
   while (stack.length > 1) exitScope(stack.pop() as Scope, x);
   spec.finish?.(x);
@@ -551,7 +581,7 @@ function dispatch(m: Match, scope: Scope, x: Extraction): Scope | null {
 export function recordWrite(target: Node, scope: Scope, x: Extraction): void {
   const parsed = parseWriteTarget(x.text(target));
   const frame = scope.frame;
-  if (!parsed || !frame || !scope.symbol || x.spec.skipRoots?.has(parsed.root)) return;
+  if (!parsed || !frame || !scope.symbol || (!parsed.bare && x.spec.skipRoots?.has(parsed.root))) return;
   if (parsed.root === scope.self) {
     if (parsed.member) pushUnique(scope.symbol.mutates, `${parsed.root}.${parsed.member}`);
     else if (x.spec.bareSelf) pushUnique(scope.symbol.mutates, parsed.root);
@@ -595,7 +625,7 @@ function define(m: Match, scope: Scope, x: Extraction): Scope | null {
     scope,
     kind,
     name,
-    qualifiedName: scope.prefix ? `${scope.prefix}.${name}` : name,
+    qualifiedName: "",
     parent: scope.parent,
     outer,
     startLine: (trivia?.startRow ?? outer.startPosition.row) + 1,
@@ -607,13 +637,15 @@ function define(m: Match, scope: Scope, x: Extraction): Scope | null {
       collapseWhitespace(x.text(d).replace(/^@/, "")).replace(/^#\[\s*|\s*\]$/g, ""),
     ),
     bases,
-    region: { start: (body ?? node).startIndex, end: (body ?? node).endIndex },
+    region: { start: (parts.region?.[0] ?? node).startIndex, end: (parts.region?.[0] ?? node).endIndex },
     inner: {},
   };
   def.exported = spec.exported(def, x);
   if (spec.define?.(def, x) === false) return null;
+  def.qualifiedName ||= scope.prefix ? `${scope.prefix}.${def.name}` : def.name;
   const symbol = createSymbol(def);
   x.symbols.push(symbol);
+  spec.created?.(symbol, def, x);
   if (spec.bindDefinitions) scope.frame?.locals.add(def.name);
   if (!def.region) return null;
   const isFunction = FUNCTION_KINDS.has(symbol.kind);
@@ -687,7 +719,10 @@ function onRaise(m: Match, scope: Scope, x: Extraction): void {
   const owner = scope.symbol;
   if (!owner) return;
   for (const type of m.parts.type ?? []) {
-    const name = lastIdentifier(stripGenerics(x.text(type)));
+    const text = x.text(type);
+    const name = /^[\p{L}\p{N}_$]+$/u.test(text)
+      ? text
+      : lastIdentifier(/^[\w$.]+</.test(text) ? stripGenerics(text) : text);
     if (!x.spec.raiseName || x.spec.raiseName.test(name)) pushUnique(owner.raises, name);
   }
   const args = m.parts.arguments?.[0];

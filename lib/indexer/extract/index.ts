@@ -10,10 +10,14 @@ import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
 import { python } from "./languages/python";
+import { javascript, tsx, typescript } from "./languages/typescript";
 import { extractSource as extractLegacy } from "./legacy/index";
 
 const SPECS: Partial<Record<CodeLanguage, LanguageSpec>> = {
   python,
+  typescript,
+  tsx,
+  javascript,
 };
 
 /**
