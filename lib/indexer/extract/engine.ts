@@ -180,6 +180,8 @@ export interface LanguageSpec {
   namespace?(m: Match, scope: Scope, x: Extraction): Partial<Scope> | null;
   /** roles only this language has */
   roles?: Record<string, (m: Match, scope: Scope, x: Extraction) => void>;
+  /** a write to a name not local to the function that wrote it (default: maybe module state) */
+  unresolvedWrite?(scope: Scope, name: string, bare: boolean, x: Extraction): void;
   /** runs when a scope ends */
   exit?(scope: Scope, x: Extraction): void;
   /** whether a deferred write names module-level state */
@@ -251,7 +253,7 @@ export class Extraction {
   private fill(template: Render, node: Node): string {
     let out = "";
     for (const token of template) {
-      if (token.kind === "literal") {
+      if (token.kind === "literal" && !token.optional) {
         out += token.field;
         continue;
       }
@@ -530,13 +532,16 @@ export function runEngine(spec: LanguageSpec, root: Node, source: string): Extra
 }
 
 function exitScope(scope: Scope, x: Extraction): void {
-  x.spec.exit?.(scope, x);
   const frame = scope.frame;
-  if (!frame || !scope.symbol || scope.kind !== "function") return;
-  for (const { name, bare } of frame.writes) {
-    if (frame.globals.has(name)) pushUnique(scope.symbol.mutates, name);
-    else if (!frame.locals.has(name)) x.deferWrite(scope.symbol, name, bare);
+  if (frame && scope.symbol && scope.kind === "function") {
+    for (const { name, bare } of frame.writes) {
+      if (frame.globals.has(name)) pushUnique(scope.symbol.mutates, name);
+      else if (frame.locals.has(name)) continue;
+      else if (x.spec.unresolvedWrite) x.spec.unresolvedWrite(scope, name, bare, x);
+      else x.deferWrite(scope.symbol, name, bare);
+    }
   }
+  x.spec.exit?.(scope, x);
 }
 
 function dispatch(m: Match, scope: Scope, x: Extraction): Scope | null {

@@ -9,6 +9,7 @@ import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
+import { java } from "./languages/java";
 import { python } from "./languages/python";
 import { javascript, tsx, typescript } from "./languages/typescript";
 import { extractSource as extractLegacy } from "./legacy/index";
@@ -18,6 +19,7 @@ const SPECS: Partial<Record<CodeLanguage, LanguageSpec>> = {
   typescript,
   tsx,
   javascript,
+  java,
 };
 
 /**
