@@ -25,7 +25,11 @@ export interface Comparison {
 }
 
 /** Differences between two extractions of one file, as short readable lines. */
-export function diffExtractions(file: string, expected: SourceExtraction, actual: SourceExtraction): string[] {
+export function diffExtractions(
+  file: string,
+  expected: SourceExtraction,
+  actual: SourceExtraction,
+): string[] {
   const out: string[] = [];
   const a = expected.symbols;
   const b = actual.symbols;
@@ -73,7 +77,10 @@ export async function compareFiles(files: Array<{ path: string; language: CodeLa
   return result;
 }
 
-function codeFiles(dir: string, only: Set<string> | null): Array<{ path: string; language: CodeLanguage; source: string }> {
+function codeFiles(
+  dir: string,
+  only: Set<string> | null,
+): Array<{ path: string; language: CodeLanguage; source: string }> {
   const out = [];
   for (const rel of listFiles(dir)) {
     const language = rel ? languageForPath(rel) : null;
@@ -95,7 +102,10 @@ function listFiles(dir: string): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { show: { type: "string" }, only: { type: "string" } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { show: { type: "string" }, only: { type: "string" } },
+    allowPositionals: true,
+  });
   const show = Number(values.show ?? 20);
   const only = values.only ? new Set(values.only.split(",")) : null;
   let total = 0;

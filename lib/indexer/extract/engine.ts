@@ -16,7 +16,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Query, type Language, type Node } from "web-tree-sitter";
-import type { CodeLanguage, ExtractedCall, ExtractedImport, ExtractedSymbol, FileExtraction, SymbolKind } from "../types";
+import type {
+  CodeLanguage,
+  ExtractedCall,
+  ExtractedImport,
+  ExtractedSymbol,
+  FileExtraction,
+  SymbolKind,
+} from "../types";
 import {
   addErrorString,
   cap,
@@ -258,12 +265,17 @@ export class Extraction {
         continue;
       }
       const child =
-        token.field === "" ? node : token.field === "0" ? node.firstNamedChild : node.childForFieldName(token.field);
+        token.field === ""
+          ? node
+          : token.field === "0"
+            ? node.firstNamedChild
+            : node.childForFieldName(token.field);
       if (token.optional) {
         if (child) out += this.fill(token.optional, node);
       } else if (child) {
         const text = this.text(child);
-        out += token.kind === "render" ? this.render(child) : token.kind === "bare" ? stripGenerics(text) : text;
+        out +=
+          token.kind === "render" ? this.render(child) : token.kind === "bare" ? stripGenerics(text) : text;
       }
     }
     return out;
@@ -299,7 +311,8 @@ export class Extraction {
     if (spec.strings.has(type)) return this.stringText(node, true);
     if (spec.concatenations?.has(type)) {
       let out = "";
-      for (const part of node.namedChildren) if (spec.strings.has(part.type)) out += this.stringText(part, true);
+      for (const part of node.namedChildren)
+        if (spec.strings.has(part.type)) out += this.stringText(part, true);
       return out;
     }
     if (type === spec.binary) {
@@ -431,7 +444,10 @@ function queryDirs(): string[] {
   return dirs;
 }
 
-const compiled = new WeakMap<LanguageSpec, Map<Language, { query: Query; renders: Record<string, Render> }>>();
+const compiled = new WeakMap<
+  LanguageSpec,
+  Map<Language, { query: Query; renders: Record<string, Render> }>
+>();
 
 function compile(spec: LanguageSpec, language: Language) {
   let perLanguage = compiled.get(spec);
@@ -511,7 +527,8 @@ export function runEngine(spec: LanguageSpec, root: Node, source: string): Extra
   for (const m of collect(query, root)) {
     const start = m.node.startIndex;
     if (start < ignoredUntil) continue;
-    while (stack.length > 1 && (stack[stack.length - 1] as Scope).end <= start) exitScope(stack.pop() as Scope, x);
+    while (stack.length > 1 && (stack[stack.length - 1] as Scope).end <= start)
+      exitScope(stack.pop() as Scope, x);
     let scope = file;
     for (let i = stack.length - 1; i > 0; i--) {
       const s = stack[i] as Scope;
@@ -572,7 +589,9 @@ function dispatch(m: Match, scope: Scope, x: Extraction): Scope | null {
       const before = x.imports.length;
       x.importFrom(m);
       const frame = x.spec.importsBind ? scope.frame : null;
-      if (frame) for (const entry of x.imports.slice(before)) for (const n of x.importBindings(entry)) frame.locals.add(n);
+      if (frame)
+        for (const entry of x.imports.slice(before))
+          for (const n of x.importBindings(entry)) frame.locals.add(n);
       return null;
     }
     case "ignore":
@@ -703,7 +722,9 @@ function onCall(m: Match, scope: Scope, x: Extraction): void {
     if (!fn) return;
     if (m.role === "new") {
       const bare = stripGenerics(x.text(fn));
-      call = isSimpleCallee(bare) ? { raw: bare, ...splitSimpleCallee(bare), line: lineOf(fn) } : x.describe(fn);
+      call = isSimpleCallee(bare)
+        ? { raw: bare, ...splitSimpleCallee(bare), line: lineOf(fn) }
+        : x.describe(fn);
       call.raw = `new ${call.raw}`;
     } else call = x.describe(fn);
   }
@@ -717,7 +738,9 @@ function isLogCall(call: ExtractedCall, x: Extraction): boolean {
   const log = x.spec.log;
   if (!log) return false;
   if (log.raws?.has(call.raw)) return true;
-  return log.methods.has(call.name) && call.receiver !== null && log.receiver.test(lastIdentifier(call.receiver));
+  return (
+    log.methods.has(call.name) && call.receiver !== null && log.receiver.test(lastIdentifier(call.receiver))
+  );
 }
 
 function onRaise(m: Match, scope: Scope, x: Extraction): void {

@@ -9,8 +9,10 @@ import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
+import { go } from "./languages/go";
 import { java } from "./languages/java";
 import { python } from "./languages/python";
+import { rust } from "./languages/rust";
 import { javascript, tsx, typescript } from "./languages/typescript";
 import { extractSource as extractLegacy } from "./legacy/index";
 
@@ -20,6 +22,8 @@ const SPECS: Partial<Record<CodeLanguage, LanguageSpec>> = {
   tsx,
   javascript,
   java,
+  go,
+  rust,
 };
 
 /**

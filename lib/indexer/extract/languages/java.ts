@@ -45,7 +45,8 @@ export const java: LanguageSpec = {
     const modifiers = def.match.node.namedChildren.find((c) => c.type === "modifiers");
     // Privacy is read after the last annotation, as the signature is.
     const start = def.match.parts.decorator?.at(-1)?.endIndex ?? def.match.node.startIndex;
-    const isPrivate = modifiers !== undefined && /\bprivate\b/.test(x.source.slice(start, modifiers.endIndex));
+    const isPrivate =
+      modifiers !== undefined && /\bprivate\b/.test(x.source.slice(start, modifiers.endIndex));
     return def.scope.public && def.scope.kind !== "function" && !isPrivate;
   },
 
@@ -65,7 +66,8 @@ export const java: LanguageSpec = {
   },
 
   created(symbol, def, x) {
-    for (const type of def.match.parts.type ?? []) pushUnique(symbol.raises, lastIdentifier(stripGenerics(x.text(type))));
+    for (const type of def.match.parts.type ?? [])
+      pushUnique(symbol.raises, lastIdentifier(stripGenerics(x.text(type))));
   },
 
   message(node, x) {

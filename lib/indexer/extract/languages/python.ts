@@ -41,7 +41,8 @@ export const python: LanguageSpec = {
     if (!params) return;
     const names = parameterNames(params, x);
     def.inner.frame = { locals: new Set(names), globals: new Set(), writes: [] };
-    if (def.scope.kind === "type") def.inner.self = def.decorators.includes("staticmethod") ? null : (names[0] ?? null);
+    if (def.scope.kind === "type")
+      def.inner.self = def.decorators.includes("staticmethod") ? null : (names[0] ?? null);
   },
 
   message(node, x) {
@@ -116,7 +117,8 @@ function moduleNames(target: Node, x: Extraction): void {
 
 function bindLocals(target: Node, frame: Frame, x: Extraction): void {
   if (target.type === "identifier") frame.locals.add(x.text(target));
-  else if (NESTED_TARGETS.has(target.type)) for (const child of target.namedChildren) bindLocals(child, frame, x);
+  else if (NESTED_TARGETS.has(target.type))
+    for (const child of target.namedChildren) bindLocals(child, frame, x);
 }
 
 /** Assignment/del targets: globals are written at once, `self.x…` too, other roots once the function ends. */

@@ -5,14 +5,14 @@
   name: (identifier) @name @signature
   parameters: (parameters) @signature @parameters
   return_type: (type)? @signature
-  body: (block) @body) @definition.function
+  body: (block) @body @region) @definition.function
 
 (class_definition
   name: (identifier) @name @signature
   type_parameters: (type_parameter)? @signature
   superclasses: (argument_list
     [(expression) (list_splat) (dictionary_splat) (parenthesized_expression)]* @base)? @signature
-  body: (block) @body) @definition.class
+  body: (block) @body @region) @definition.class
 
 (decorated_definition
   (decorator . (_) @decorator)
