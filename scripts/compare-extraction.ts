@@ -1,27 +1,33 @@
 /**
- * Compares the extraction engine with the previous per-language extractors on every
- * code file of the given repositories and reports the differences.
+ * Extraction regression check: extracts every code file under the given folders and
+ * compares the result with a stored snapshot, file by file and field by field.
+ * Without folders it checks the unit-test fixtures against their snapshot (the
+ * output of the per-language extractors the query engine replaced).
  *
- *   npx tsx scripts/compare-extraction.ts [--show 20] <dir>…
+ *   npx tsx scripts/compare-extraction.ts                            fixtures vs their snapshot
+ *   npx tsx scripts/compare-extraction.ts --write                    rewrite it after an intended change
+ *   npx tsx scripts/compare-extraction.ts --snapshot s.json --write <dir>…   snapshot some repositories
+ *   npx tsx scripts/compare-extraction.ts --snapshot s.json <dir>…           compare them later
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { extractSource, type SourceExtraction } from "../lib/indexer/extract/index.ts";
-import { extractSource as extractLegacy } from "../lib/indexer/extract/legacy/index.ts";
 import { languageForPath } from "../lib/indexer/parser.ts";
 import type { CodeLanguage } from "../lib/indexer/types.ts";
 
-const COMPARED = new Set<CodeLanguage>(["python", "typescript", "tsx", "javascript", "java", "go", "rust"]);
+const ROOT = path.resolve(__dirname, "..");
+export const FIXTURE_DIRS = ["lib/indexer/__fixtures__", "lib/wiki/__fixtures__"];
+export const FIXTURE_SNAPSHOT = "lib/indexer/__fixtures__/extraction.golden.json";
+
+type Snapshot = Record<string, SourceExtraction>;
 
 export interface Comparison {
   files: number;
   symbols: number;
   calls: number;
-  imports: number;
   differences: string[];
-  millis: { reference: number; engine: number };
 }
 
 /** Differences between two extractions of one file, as short readable lines. */
@@ -31,11 +37,9 @@ export function diffExtractions(
   actual: SourceExtraction,
 ): string[] {
   const out: string[] = [];
-  const a = expected.symbols;
-  const b = actual.symbols;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i];
-    const y = b[i];
+  for (let i = 0; i < Math.max(expected.symbols.length, actual.symbols.length); i++) {
+    const x = expected.symbols[i];
+    const y = actual.symbols[i];
     if (!x || !y) {
       out.push(`${file}: symbol ${i} ${x ? `${x.qualifiedName} missing` : `${y?.qualifiedName} extra`}`);
       continue;
@@ -45,81 +49,76 @@ export function diffExtractions(
         out.push(`${file}: ${x.qualifiedName}.${key}: ${JSON.stringify(x[key])} ≠ ${JSON.stringify(y[key])}`);
     }
   }
-  for (const key of ["imports", "moduleState", "parseErrors", "facts"] as const) {
+  for (const key of ["language", "imports", "moduleState", "parseErrors", "facts"] as const) {
     if (!isDeepStrictEqual(expected[key], actual[key]))
       out.push(`${file}: ${key}: ${JSON.stringify(expected[key])} ≠ ${JSON.stringify(actual[key])}`);
   }
   return out;
 }
 
-export async function compareFiles(files: Array<{ path: string; language: CodeLanguage; source: string }>) {
-  const result: Comparison = {
-    files: 0,
-    symbols: 0,
-    calls: 0,
-    imports: 0,
-    differences: [],
-    millis: { reference: 0, engine: 0 },
-  };
-  for (const file of files) {
-    let t = performance.now();
-    const expected = await extractLegacy(file.language, file.source);
-    result.millis.reference += performance.now() - t;
-    t = performance.now();
-    const actual = await extractSource(file.language, file.source);
-    result.millis.engine += performance.now() - t;
-    result.files++;
-    result.symbols += expected.symbols.length;
-    result.calls += expected.symbols.reduce((n, s) => n + s.calls.length, 0);
-    result.imports += expected.imports.length;
-    result.differences.push(...diffExtractions(file.path, expected, actual));
-  }
-  return result;
-}
-
-function codeFiles(
-  dir: string,
-  only: Set<string> | null,
-): Array<{ path: string; language: CodeLanguage; source: string }> {
+/** Code files below the folders (tracked files of a git work tree, else every file), paths relative to `base`. */
+export function codeFiles(dirs: string[], base = ROOT): Array<{ path: string; language: CodeLanguage }> {
   const out = [];
-  for (const rel of listFiles(dir)) {
-    const language = rel ? languageForPath(rel) : null;
-    if (!language || !COMPARED.has(language) || (only && !only.has(language))) continue;
-    const full = path.join(dir, rel);
-    if (!fs.statSync(full, { throwIfNoEntry: false })?.isFile()) continue;
-    const source = fs.readFileSync(full, "utf8");
-    if (source.includes("\0") || source.length > 1_000_000) continue;
-    out.push({ path: path.join(path.basename(dir), rel), language, source });
+  for (const dir of dirs) {
+    const full = path.resolve(base, dir);
+    const listed = fs.existsSync(path.join(full, ".git"))
+      ? execFileSync("git", ["-C", full, "ls-files"], { encoding: "utf8", maxBuffer: 1 << 28 }).split("\n")
+      : (fs.readdirSync(full, { recursive: true }) as string[]);
+    for (const rel of listed.sort()) {
+      const language = rel ? languageForPath(rel) : null;
+      if (language && fs.statSync(path.join(full, rel), { throwIfNoEntry: false })?.isFile())
+        out.push({ path: path.relative(base, path.join(full, rel)).split(path.sep).join("/"), language });
+    }
   }
   return out;
 }
 
-/** Tracked files of a git work tree, else every file below the folder. */
-function listFiles(dir: string): string[] {
-  if (fs.existsSync(path.join(dir, ".git")))
-    return execFileSync("git", ["-C", dir, "ls-files"], { encoding: "utf8", maxBuffer: 1 << 28 }).split("\n");
-  return (fs.readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split(path.sep).join("/"));
+export async function extractAll(dirs: string[], base = ROOT): Promise<Snapshot> {
+  const out: Snapshot = {};
+  for (const file of codeFiles(dirs, base)) {
+    const source = fs.readFileSync(path.join(base, file.path), "utf8");
+    if (!source.includes("\0")) out[file.path] = await extractSource(file.language, source);
+  }
+  return out;
+}
+
+export function compareSnapshots(expected: Snapshot, actual: Snapshot): Comparison {
+  const result: Comparison = { files: 0, symbols: 0, calls: 0, differences: [] };
+  for (const file of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
+    const x = expected[file];
+    const y = actual[file];
+    if (!x || !y) {
+      result.differences.push(`${file}: ${x ? "no longer extracted" : "not in the snapshot"}`);
+      continue;
+    }
+    result.files++;
+    result.symbols += x.symbols.length;
+    result.calls += x.symbols.reduce((n, s) => n + s.calls.length, 0);
+    result.differences.push(...diffExtractions(file, x, y));
+  }
+  return result;
 }
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { show: { type: "string" }, only: { type: "string" } },
+    options: { snapshot: { type: "string" }, write: { type: "boolean" }, show: { type: "string" } },
     allowPositionals: true,
   });
-  const show = Number(values.show ?? 20);
-  const only = values.only ? new Set(values.only.split(",")) : null;
-  let total = 0;
-  for (const dir of positionals) {
-    const result = await compareFiles(codeFiles(dir, only));
-    total += result.differences.length;
-    console.log(
-      `${path.basename(dir)}: ${result.files} files, ${result.symbols} symbols, ${result.calls} calls, ` +
-        `${result.imports} imports, ${result.differences.length} differences ` +
-        `(reference ${Math.round(result.millis.reference)} ms, engine ${Math.round(result.millis.engine)} ms)`,
-    );
-    for (const line of result.differences.slice(0, show)) console.log(`  ${line}`);
+  const dirs = positionals.length ? positionals.map((d) => path.resolve(d)) : FIXTURE_DIRS;
+  const snapshotFile = path.resolve(ROOT, values.snapshot ?? FIXTURE_SNAPSHOT);
+  const base = positionals.length ? "/" : ROOT;
+  const actual = await extractAll(dirs, base);
+  if (values.write) {
+    fs.writeFileSync(snapshotFile, `${JSON.stringify(actual, null, 1)}\n`);
+    console.log(`wrote ${Object.keys(actual).length} files to ${snapshotFile}`);
+    return;
   }
-  process.exitCode = total > 0 ? 1 : 0;
+  const result = compareSnapshots(JSON.parse(fs.readFileSync(snapshotFile, "utf8")) as Snapshot, actual);
+  console.log(
+    `${result.files} files, ${result.symbols} symbols, ${result.calls} calls: ${result.differences.length} differences`,
+  );
+  for (const line of result.differences.slice(0, Number(values.show ?? 20))) console.log(`  ${line}`);
+  process.exitCode = result.differences.length > 0 ? 1 : 0;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) void main();

@@ -3,7 +3,13 @@
  * splitting, write-target parsing and parse-error counting. Everything here is pure.
  */
 import type { Node, Tree } from "web-tree-sitter";
-import { DOCSTRING_MAX, ERROR_STRING_MAX, type ExtractedCall, type ExtractedSymbol, type SymbolKind } from "../types";
+import {
+  DOCSTRING_MAX,
+  ERROR_STRING_MAX,
+  type ExtractedCall,
+  type ExtractedSymbol,
+  type SymbolKind,
+} from "../types";
 
 /** Signatures of data-like declarations (type aliases, Go named types) can be whole bodies; keep them short. */
 export const SIGNATURE_MAX = 200;

@@ -14,9 +14,8 @@ import { java } from "./languages/java";
 import { python } from "./languages/python";
 import { rust } from "./languages/rust";
 import { javascript, tsx, typescript } from "./languages/typescript";
-import { extractSource as extractLegacy } from "./legacy/index";
 
-const SPECS: Partial<Record<CodeLanguage, LanguageSpec>> = {
+const SPECS: Record<CodeLanguage, LanguageSpec> = {
   python,
   typescript,
   tsx,
@@ -40,7 +39,6 @@ export type SourceExtraction = FileExtraction & { facts: FileFacts };
 
 export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
   const spec = SPECS[language];
-  if (!spec) return extractLegacy(language, source);
   const { state, parseErrors, errorRows, facts } = await withTree(language, source, (tree) => ({
     state: runEngine(spec, tree.rootNode, source),
     parseErrors: countParseErrors(tree),
