@@ -12,7 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import ignore, { type Ignore } from "ignore";
 import { WayfinderError } from "../errors.ts";
-import { languageForPath } from "./parser.ts";
+import { languageForFile, languageForPath } from "./parser.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
@@ -339,7 +339,7 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
     if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
     files.push({
       path: rel,
-      language: type.language,
+      language: type.kind === "code" ? (languageForFile(rel, content) ?? type.language) : type.language,
       kind: type.kind,
       content,
       hash: hashContent(buffer),

@@ -91,6 +91,13 @@ export function signatureBetween(source: string, start: number, end: number, tra
   return sig;
 }
 
+/** Text without template/generic arguments: `detail::buffer<int>::grow` → `detail::buffer::grow`. */
+export function stripTemplates(text: string): string {
+  let out = text;
+  for (let before = ""; before !== out;) [before, out] = [out, out.replace(/<[^<>]*>/g, "")];
+  return out;
+}
+
 /** Last identifier in callee-ish text: `os.path.join` → `join`, `foo()` → `foo`. */
 export function lastIdentifier(text: string): string {
   const match = /([A-Za-z_$#][\w$#]*)[^A-Za-z_$#\w]*$/.exec(text);
@@ -164,7 +171,7 @@ export function cleanIndentedText(raw: string): string {
 
 /** Comment lines that configure tools rather than describe code. */
 const DIRECTIVE_COMMENT =
-  /^(eslint|@ts-|prettier-ignore|istanbul|c8 |go:|nolint|#region|#endregion|region\b|endregion\b|noinspection|NOSONAR|rustfmt::|clippy::)/;
+  /^(frozen_string_literal:|eslint|@ts-|prettier-ignore|istanbul|c8 |go:|nolint|#region|#endregion|region\b|endregion\b|noinspection|NOSONAR|rustfmt::|clippy::)/;
 
 /** Strips comment markers from a run of comments and returns the doc text. */
 export function cleanDocComments(comments: string[]): string {
@@ -174,7 +181,8 @@ export function cleanDocComments(comments: string[]): string {
       const body = comment.replace(/^\/\*+!?/, "").replace(/\*+\/$/, "");
       for (const line of body.split(/\r?\n/)) lines.push(line.replace(/^\s*\*( ?)/, "").trimEnd());
     } else {
-      const line = comment.replace(/^\/\/[/!]?( ?)/, "").trimEnd();
+      // `//`, `///`, `//!` and `#` comments (Ruby, PHP).
+      const line = comment.replace(/^\/\/[/!]?( ?)|^#+( ?)/, "").trimEnd();
       if (!DIRECTIVE_COMMENT.test(line.trim())) lines.push(line);
     }
   }

@@ -151,8 +151,9 @@ export interface LanguageSpec {
   /** parts of strings that are delimiters */
   delimiters?: ReadonlySet<string>;
   concatenations?: ReadonlySet<string>;
-  /** binary expression type whose `+` joins messages */
+  /** binary expression type whose operator (`+`, PHP `.`) joins messages */
   binary?: string;
+  concatenation?: string;
   parenthesized?: string;
   /** raised names that count as exception types */
   raiseName?: RegExp;
@@ -173,12 +174,12 @@ export interface LanguageSpec {
   define?(def: Definition, x: Extraction): boolean | void;
   /** sees the symbol a definition became */
   created?(symbol: ExtractedSymbol, def: Definition, x: Extraction): void;
-  /** text of a string literal when its parts do not spell it */
-  stringText?(node: Node, x: Extraction): string;
+  /** text of a string literal when its parts do not spell it (undefined: they do) */
+  stringText?(node: Node, x: Extraction): string | undefined;
   /** a message the generic rules do not read (`"…".format(…)`, `String.format`) */
   message?(node: Node, x: Extraction): string | null | undefined;
   /** whether a call's literal argument is an error message (default: the `log` rule) */
-  errorCall?(call: ExtractedCall, x: Extraction): boolean;
+  errorCall?(call: ExtractedCall, x: Extraction, m: Match): boolean;
   /** handles a call before the engine; true when nothing more is to be done */
   call?(m: Match, scope: Scope, x: Extraction): boolean | void;
   /** records a write target (default: `self.x` at once, other roots checked against locals) */
@@ -298,7 +299,10 @@ export class Extraction {
       const object = fn.childForFieldName(member[0]);
       const receiver = object ? this.render(object) : null;
       const name = nameNode ? this.text(nameNode) : "";
-      return { raw: `${receiver ?? ""}${member[2]}${name}`, name, receiver, line };
+      const separator = member[2].startsWith("$")
+        ? this.text(fn.childForFieldName(member[2].slice(1)) ?? fn)
+        : member[2];
+      return { raw: `${receiver ?? ""}${separator}${name}`, name, receiver, line };
     }
     const raw = this.render(fn);
     return { raw, name: lastIdentifier(raw), receiver: null, line };
@@ -317,7 +321,8 @@ export class Extraction {
     }
     if (type === spec.binary) {
       const operator = node.childForFieldName("operator");
-      if (!operator || this.text(operator) !== "+") return spec.message?.(node, this) ?? null;
+      if (!operator || this.text(operator) !== (spec.concatenation ?? "+"))
+        return spec.message?.(node, this) ?? null;
       const left = node.childForFieldName("left");
       const right = node.childForFieldName("right");
       const leftText = left ? this.messageOf(left) : null;
@@ -334,7 +339,8 @@ export class Extraction {
 
   /** A string literal's text; interpolations become `{…}` when `placeholders` is set. */
   stringText(node: Node, placeholders: boolean): string {
-    if (this.spec.stringText) return this.spec.stringText(node, this);
+    const own = this.spec.stringText?.(node, this);
+    if (own !== undefined) return own;
     let out = "";
     for (const part of node.namedChildren) {
       if (this.spec.interpolations?.has(part.type)) out += placeholders ? "{…}" : this.text(part);
@@ -602,8 +608,8 @@ function dispatch(m: Match, scope: Scope, x: Extraction): Scope | null {
 }
 
 /** `self.x…` at once; another root waits for the end of the function (a local, or module state?). */
-export function recordWrite(target: Node, scope: Scope, x: Extraction): void {
-  const parsed = parseWriteTarget(x.text(target));
+export function recordWrite(target: Node, scope: Scope, x: Extraction, text = x.text(target)): void {
+  const parsed = parseWriteTarget(text);
   const frame = scope.frame;
   if (!parsed || !frame || !scope.symbol || (!parsed.bare && x.spec.skipRoots?.has(parsed.root))) return;
   if (parsed.root === scope.self) {
@@ -641,7 +647,7 @@ function define(m: Match, scope: Scope, x: Extraction): Scope | null {
   const signature = signatureBetween(x.source, signatureStart, signatureEnd, spec.signatureTrailing);
   const bases = (parts.base ?? []).map((b) => signatureBetween(x.source, b.startIndex, b.endIndex));
   for (const clause of parts.bases ?? []) {
-    const text = x.text(clause).replace(/^(extends|implements)\s+/, "");
+    const text = x.text(clause).replace(/^(?:(?:extends|implements)\s+|[:<]\s*)/, "");
     bases.push(...splitTopLevel(text, ",").map((t) => t.replace(/\s+/g, " ")));
   }
   const def: Definition = {
@@ -729,7 +735,7 @@ function onCall(m: Match, scope: Scope, x: Extraction): void {
     } else call = x.describe(fn);
   }
   owner.calls.push({ raw: call.raw, name: call.name, receiver: call.receiver, line: call.line });
-  if (x.spec.errorCall ? x.spec.errorCall(call, x) : isLogCall(call, x)) {
+  if (m.role === "call" && (x.spec.errorCall ? x.spec.errorCall(call, x, m) : isLogCall(call, x))) {
     addErrorString(owner, x.firstMessage(parts.arguments?.[0]));
   }
 }

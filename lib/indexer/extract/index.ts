@@ -9,9 +9,13 @@ import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
+import { c, cpp } from "./languages/c";
+import { csharp } from "./languages/csharp";
 import { go } from "./languages/go";
 import { java } from "./languages/java";
+import { php } from "./languages/php";
 import { python } from "./languages/python";
+import { ruby } from "./languages/ruby";
 import { rust } from "./languages/rust";
 import { javascript, tsx, typescript } from "./languages/typescript";
 
@@ -23,6 +27,11 @@ const SPECS: Record<CodeLanguage, LanguageSpec> = {
   java,
   go,
   rust,
+  c,
+  cpp,
+  csharp,
+  ruby,
+  php,
 };
 
 /**

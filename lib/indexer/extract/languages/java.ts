@@ -5,7 +5,7 @@
  */
 import type { ExtractedSymbol } from "../../types";
 import { lastIdentifier, pushUnique } from "../common";
-import { stripGenerics, type LanguageSpec, type Scope } from "../engine";
+import { stripGenerics, type Definition, type LanguageSpec, type Scope } from "../engine";
 
 /** Fields of one class and the bare-name writes waiting to be checked against them. */
 interface ClassFrame {
@@ -14,6 +14,39 @@ interface ClassFrame {
 }
 
 const classOf = (scope: Scope) => scope.data.cls as ClassFrame | undefined;
+
+/**
+ * Writes to a bare name that is a field of the enclosing class are `this.name` (Java,
+ * C#): types keep their field names, methods share their class's, and the writes
+ * wait for the end of the class. The query captures field names as `@field`.
+ */
+export const classFields: Pick<LanguageSpec, "unresolvedWrite" | "roles" | "exit"> & {
+  open(def: Definition, fields?: Iterable<string>): void;
+} = {
+  open(def, fields = []) {
+    def.inner.data = {
+      cls:
+        def.kind === "method" || def.kind === "function"
+          ? def.scope.data.cls
+          : { fields: new Set(fields), writes: [] },
+    };
+  },
+  unresolvedWrite(scope, name) {
+    if (scope.symbol) classOf(scope)?.writes.push({ symbol: scope.symbol, name });
+  },
+  roles: {
+    field(m, scope, x) {
+      classOf(scope)?.fields.add(x.text(m.node));
+    },
+  },
+  exit(scope) {
+    const cls = classOf(scope);
+    if (scope.kind !== "type" || !cls) return;
+    for (const write of cls.writes) {
+      if (cls.fields.has(write.name)) pushUnique(write.symbol.mutates, `this.${write.name}`);
+    }
+  },
+};
 
 export const java: LanguageSpec = {
   query: "java.scm",
@@ -51,18 +84,14 @@ export const java: LanguageSpec = {
   },
 
   define(def, x) {
-    if (def.kind === "method") {
-      // Methods of anonymous classes are not symbols; their bodies count for the enclosing method.
-      if (def.scope.kind !== "type") return false;
-      def.inner.data = { cls: def.scope.data.cls };
-      return;
-    }
-    const cls: ClassFrame = { fields: new Set(), writes: [] };
-    for (const param of def.match.node.childForFieldName("parameters")?.namedChildren ?? []) {
-      const name = param.childForFieldName("name");
-      if (name) cls.fields.add(x.text(name));
-    }
-    def.inner.data = { cls };
+    // Methods of anonymous classes are not symbols; their bodies count for the enclosing method.
+    if (def.kind === "method" && def.scope.kind !== "type") return false;
+    // A record's components are its fields.
+    const components = def.match.node.childForFieldName("parameters")?.namedChildren ?? [];
+    classFields.open(
+      def,
+      components.map((p) => p.childForFieldName("name")).flatMap((n) => (n ? [x.text(n)] : [])),
+    );
   },
 
   created(symbol, def, x) {
@@ -79,21 +108,7 @@ export const java: LanguageSpec = {
     return x.firstMessage(node.childForFieldName("arguments"));
   },
 
-  unresolvedWrite(scope, name) {
-    if (scope.symbol) classOf(scope)?.writes.push({ symbol: scope.symbol, name });
-  },
-
-  roles: {
-    field(m, scope, x) {
-      classOf(scope)?.fields.add(x.text(m.node));
-    },
-  },
-
-  exit(scope) {
-    const cls = classOf(scope);
-    if (scope.kind !== "type" || !cls) return;
-    for (const write of cls.writes) {
-      if (cls.fields.has(write.name)) pushUnique(write.symbol.mutates, `this.${write.name}`);
-    }
-  },
+  unresolvedWrite: classFields.unresolvedWrite,
+  roles: classFields.roles,
+  exit: classFields.exit,
 };
