@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { extractSource, type SourceExtraction } from "../lib/indexer/extract/index.ts";
-import { languageForPath } from "../lib/indexer/parser.ts";
+import { languageForFile, languageForPath } from "../lib/indexer/parser.ts";
 import type { CodeLanguage } from "../lib/indexer/types.ts";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -77,7 +77,8 @@ export async function extractAll(dirs: string[], base = ROOT): Promise<Snapshot>
   const out: Snapshot = {};
   for (const file of codeFiles(dirs, base)) {
     const source = fs.readFileSync(path.join(base, file.path), "utf8");
-    if (!source.includes("\0")) out[file.path] = await extractSource(file.language, source);
+    const language = languageForFile(file.path, source) ?? file.language;
+    if (!source.includes("\0")) out[file.path] = await extractSource(language, source);
   }
   return out;
 }

@@ -52,7 +52,7 @@ import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 3; // 3: imports record aliases
+export const INDEX_FORMAT_VERSION = 4; // 3: imports record aliases; 4: C, C++, C#, Ruby and PHP extracted
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;

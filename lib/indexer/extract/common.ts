@@ -287,16 +287,3 @@ export function splitTopLevel(text: string, separator: string): string[] {
   parts.push(text.slice(start));
   return parts.map((p) => p.trim()).filter(Boolean);
 }
-
-/** Error-ish message literal of a list of arguments: the first one that yields literal text. */
-export function firstLiteral(
-  args: Node[] | undefined,
-  literal: (node: Node) => string | null,
-): string | null {
-  if (!args) return null;
-  for (const arg of args) {
-    const text = literal(arg);
-    if (text !== null) return text;
-  }
-  return null;
-}

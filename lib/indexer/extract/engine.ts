@@ -43,29 +43,12 @@ import {
   splitTopLevel,
 } from "./common";
 
-const PARTS = new Set([
-  "name",
-  "body",
-  "outer",
-  "decorator",
-  "base",
-  "bases",
-  "signature",
-  "callee",
-  "receiver",
-  "method",
-  "arguments",
-  "type",
-  "module",
-  "alias",
-  "bind",
-  "wildcard",
-  "value",
-  "parameters",
-  "region",
-  "default",
-  "names",
-]);
+const PARTS = new Set(
+  (
+    "name body outer decorator base bases signature callee receiver method arguments type " +
+    "module alias bind wildcard value parameters region default names"
+  ).split(" "),
+);
 
 export interface Match {
   role: string;
@@ -735,7 +718,7 @@ function onCall(m: Match, scope: Scope, x: Extraction): void {
     } else call = x.describe(fn);
   }
   owner.calls.push({ raw: call.raw, name: call.name, receiver: call.receiver, line: call.line });
-  if (m.role === "call" && (x.spec.errorCall ? x.spec.errorCall(call, x, m) : isLogCall(call, x))) {
+  if (m.role === "call" && (x.spec.errorCall?.(call, x, m) || isLogCall(call, x))) {
     addErrorString(owner, x.firstMessage(parts.arguments?.[0]));
   }
 }

@@ -104,9 +104,10 @@ export const c: LanguageSpec = {
     } else if (node.type === "preproc_function_def") def.region = null;
   },
 
-  namespace(m, _scope, x) {
+  namespace(m, scope, x) {
     const name = m.parts.name?.[0];
-    return name ? { prefix: x.text(name).replace(/::/g, ".") } : { data: { anonymous: true } };
+    if (!name) return { data: { anonymous: true } };
+    return { prefix: [scope.prefix, x.text(name).replace(/::/g, ".")].filter(Boolean).join(".") };
   },
 
   call(m, scope, x) {

@@ -85,7 +85,7 @@ export const csharp: LanguageSpec = {
     using(m, _scope, x) {
       const parts = m.node.namedChildren.filter((c) => c.type !== "comment");
       const alias = m.node.childForFieldName("name");
-      const target = parts.find((c) => c !== alias);
+      const target = parts.find((c) => c.id !== alias?.id);
       if (!target) return;
       const isStatic = /^\s*(global\s+)?using\s+static\b/.test(x.text(m.node));
       x.addImport(x.text(target), isStatic ? ["*"] : [], lineOf(m.node), {

@@ -4,7 +4,7 @@
  * file), and instance variables written are mutations (`@count`).
  */
 import type { Node } from "web-tree-sitter";
-import { lineOf, pushUnique } from "../common";
+import { cleanDocComments, lineOf, pushUnique } from "../common";
 import type { LanguageSpec } from "../engine";
 
 /** Parents (and their fields) in which an identifier names something other than a call. */
@@ -56,7 +56,15 @@ export const ruby: LanguageSpec = {
     return def.scope.data.visibility !== "private" && def.scope.data.visibility !== "protected";
   },
 
-  define(def) {
+  define(def, x) {
+    // The first definition in a module body is documented by comments the grammar puts before the body.
+    const body = def.match.node.parent;
+    if (!def.docstring && body?.type === "body_statement" && body.firstNamedChild?.id === def.match.node.id) {
+      const comments: string[] = [];
+      for (let c = body.previousNamedSibling; c?.type === "comment"; c = c.previousNamedSibling)
+        comments.unshift(x.text(c));
+      def.docstring = comments.length ? cleanDocComments(comments) : "";
+    }
     // `class A::B` is B inside A.
     const path = def.name.split("::");
     def.name = path.pop() as string;

@@ -28,4 +28,4 @@
 
 (preproc_include path: (_) @module) @import
 (using_declaration "namespace" (_) @module @wildcard) @import
-(using_declaration (qualified_identifier scope: (_) @module name: (_) @name)) @import
+(using_declaration (qualified_identifier scope: (_) @module name: (identifier) @name)) @import
