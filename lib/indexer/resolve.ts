@@ -434,7 +434,7 @@ export class Resolver {
         }
       }
       // `fmt::detail::check()`, `\Slim\App::x()`: a name in a namespace or a class.
-      const qualified = /::|\\/.test(receiver) ? this.qualified(`${dotted(receiver)}.${name}`, symbol) : null;
+      const qualified = /::|\\/.test(call.raw) ? this.qualified(`${dotted(receiver)}.${name}`, symbol) : null;
       if (qualified) return [{ symbol: qualified, confidence: 0.9 }];
       if (GENERIC_METHOD_NAMES.has(name)) return [];
       return this.methodByName(name, symbol.path, 0.5);

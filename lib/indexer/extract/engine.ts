@@ -460,22 +460,23 @@ function compile(spec: LanguageSpec, language: Language) {
 
 /** Query matches grouped by role and node, in the order a pre-order walk meets their nodes. */
 function collect(query: Query, root: Node): Match[] {
-  const byKey = new Map<string, Match>();
-  const out: Array<Match & { order: number }> = [];
+  type Collected = Match & { order: number; end?: number };
+  const byKey = new Map<string, Collected>();
+  const out: Collected[] = [];
   for (const qm of query.matches(root)) {
-    const parts = qm.captures.filter((c) => PARTS.has(c.name));
     for (const capture of qm.captures) {
-      if (PARTS.has(capture.name) || capture.name.startsWith("_")) continue;
-      const key = `${capture.name}@${capture.node.id}`;
+      const role = capture.name;
+      if (PARTS.has(role) || role.startsWith("_")) continue;
+      const key = `${role}@${capture.node.id}`;
       let m = byKey.get(key);
       if (!m) {
-        const created = { role: capture.name, node: capture.node, parts: {}, props: {}, order: out.length };
-        byKey.set(key, created);
+        const created: Collected = { role, node: capture.node, parts: {}, props: {}, order: out.length };
+        byKey.set(key, (m = created));
         out.push(created);
-        m = created;
       }
-      Object.assign(m.props, qm.setProperties ?? {});
-      for (const part of parts) {
+      if (qm.setProperties) Object.assign(m.props, qm.setProperties);
+      for (const part of qm.captures) {
+        if (!PARTS.has(part.name)) continue;
         const list = (m.parts[part.name] ??= []);
         if (list.some((n) => n.id === part.node.id)) continue;
         list.push(part.node);
@@ -485,12 +486,10 @@ function collect(query: Query, root: Node): Match[] {
   }
   // On one node, definitions and namespaces come first: what follows belongs to them.
   const rank = (m: Match) => (m.role.startsWith("definition.") || m.role === "namespace" ? 0 : 1);
+  const end = (m: Collected) => (m.end ??= m.node.endIndex);
   return out.sort(
     (a, b) =>
-      a.node.startIndex - b.node.startIndex ||
-      b.node.endIndex - a.node.endIndex ||
-      rank(a) - rank(b) ||
-      a.order - b.order,
+      a.node.startIndex - b.node.startIndex || end(b) - end(a) || rank(a) - rank(b) || a.order - b.order,
   );
 }
 
@@ -623,7 +622,8 @@ function define(m: Match, scope: Scope, x: Extraction): Scope | null {
   const decorators = [...(trivia?.attributes ?? []), ...(parts.decorator ?? [])];
   let signatureStart = node.startIndex;
   for (const d of parts.decorator ?? []) if (d.startIndex >= node.startIndex) signatureStart = d.endIndex;
-  const body = parts.body?.[0];
+  // A definition bound to a value (`const f = () => …`) ends its signature where the value's body starts.
+  const body = parts.body?.[0] ?? parts.region?.[0]?.childForFieldName("body") ?? undefined;
   const signatureEnd = parts.signature
     ? Math.max(...parts.signature.map((s) => s.endIndex))
     : (body?.startIndex ?? node.endIndex);

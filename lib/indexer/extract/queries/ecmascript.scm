@@ -24,9 +24,9 @@
 ; `const f = () => …`, `const C = class …`, and objects whose methods become `o.m`
 (_ (variable_declarator
   name: (identifier) @name
-  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region)
+  value: [(arrow_function) (function_expression) (generator_function)] @region)
   @definition.function) @outer
-(_ (variable_declarator name: (identifier) @name value: (class body: (_) @body) @region) @definition.class) @outer
+(_ (variable_declarator name: (identifier) @name value: (class) @region) @definition.class) @outer
 (export_statement
   declaration: (_ (variable_declarator
     value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)) @outer
@@ -38,28 +38,28 @@
   value: (object
     (pair
       key: (_) @name
-      value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region)
+      value: [(arrow_function) (function_expression) (generator_function)] @region)
     @definition.method))
 (variable_declarator name: (_) @name value: (_)? @value) @declarator
 
 ; `export default …` and CommonJS `module.exports = …` / `exports.name = …`
 (export_statement
-  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region) @definition.function
-(export_statement value: (class body: (_) @body) @region) @definition.class
+  value: [(arrow_function) (function_expression) (generator_function)] @region) @definition.function
+(export_statement value: (class) @region) @definition.class
 (export_statement value: (object) @body) @object
 (export_statement value: (object (method_definition name: (_) @name body: (_) @body) @definition.method))
 (export_statement
   value: (object
     (pair
       key: (_) @name
-      value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region)
+      value: [(arrow_function) (function_expression) (generator_function)] @region)
     @definition.method))
 ((_ (assignment_expression
   left: (_) @name
-  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region)
+  right: [(arrow_function) (function_expression) (generator_function)] @region)
   @definition.function) @outer
   (#match? @name "^(module\\.exports|(module\\.)?exports\\.[\\w$]+)$"))
-((_ (assignment_expression left: (_) @name right: (class body: (_) @body) @region) @definition.class) @outer
+((_ (assignment_expression left: (_) @name right: (class) @region) @definition.class) @outer
   (#match? @name "^(module\\.exports|(module\\.)?exports\\.[\\w$]+)$"))
 ((assignment_expression left: (_) @name right: (object) @body) @object
   (#match? @name "^(module\\.exports|(module\\.)?exports\\.[\\w$]+)$"))
@@ -70,7 +70,7 @@
   right: (object
     (pair
       key: (_) @name
-      value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region)
+      value: [(arrow_function) (function_expression) (generator_function)] @region)
     @definition.method))
   (#match? @_left "^(module\\.exports|(module\\.)?exports\\.[\\w$]+)$"))
 

@@ -14,6 +14,6 @@
 (class_body
   (field_definition
     property: (_) @name
-    value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region)
+    value: [(arrow_function) (function_expression) (generator_function)] @region)
   @definition.method)
 (class_body (field_definition (decorator . (_) @decorator) value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)

@@ -19,7 +19,7 @@
 (class_body
   (public_field_definition
     name: (_) @name
-    value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)] @region)
+    value: [(arrow_function) (function_expression) (generator_function)] @region)
   @definition.method)
 (class_body (public_field_definition (decorator . (_) @decorator) value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
 
