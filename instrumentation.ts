@@ -1,16 +1,25 @@
 /**
  * Runs once when the server starts: validates the environment (fails fast on a bad
- * value), applies pending database migrations, and makes sure an admin token exists
- * (generated and printed once when ADMIN_TOKEN is unset and none is stored yet).
+ * value), says which access mode is in force and why, applies pending database
+ * migrations, makes sure an admin token exists (generated and printed once when
+ * ADMIN_TOKEN is unset and none is stored yet), and in token mode the team token;
+ * then recovers interrupted index builds and starts polling Git sources on schedule.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env } = await import("./lib/env");
   env();
+  const { accessConfig, describeAccess } = await import("./lib/auth/config");
+  const access = accessConfig();
+  console.log(describeAccess(access));
   const { ensureMigrated } = await import("./lib/db/migrate");
   await ensureMigrated();
   const { announceAdminToken } = await import("./lib/admin/token");
   announceAdminToken();
+  if (access.mode === "token") {
+    const { announceAccessToken } = await import("./lib/auth/access-token");
+    announceAccessToken();
+  }
   // Builds whose worker died while the server was down are failed and queued again
   // (spawn mode also starts their workers). A failure here must not stop the server.
   const { recoverIndexJobs } = await import("./lib/indexer/jobs");
@@ -24,4 +33,7 @@ export async function register(): Promise<void> {
     },
     (error: unknown) => console.error("[wayfinder] could not recover interrupted index builds:", error),
   );
+  // Git sources with a poll schedule are checked from here (and from `wayfinder worker`).
+  const { startPollScheduler } = await import("./lib/sources/refresh");
+  startPollScheduler();
 }

@@ -43,6 +43,9 @@ export default defineConfig({
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
       // A known admin token for e2e/admin.spec.ts (a real server generates one at first start).
       ADMIN_TOKEN: process.env.E2E_ADMIN_TOKEN ?? "e2e-admin-token-0123456789abcdef",
+      // The whole suite is one client asking and re-indexing far faster than a person would.
+      WAYFINDER_RATE_QUESTIONS: "100000",
+      WAYFINDER_RATE_BUILDS: "100000",
     },
   },
 });

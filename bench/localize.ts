@@ -1,5 +1,5 @@
 /**
- * Localization worker for one repository of the SWE-bench Lite dev set: for each
+ * Localization worker for one corpus repository of the SWE-bench Lite dev set: for each
  * instance, check out its base tree, re-index (incrementally after the first),
  * run `retrieve` (the CGRAG loop with the evidence engine) on the problem statement,
  * and rank whole files with BM25 as the baseline. Prints one JSON line per instance.
@@ -14,21 +14,17 @@ import { classifyByRules } from "../lib/qa/classify-rules.ts";
 import { retrieveReport } from "../lib/qa/retrieve.ts";
 import { closeSearchServices } from "../lib/search/runtime.ts";
 import { WholeFileBm25 } from "./bm25.ts";
-
-interface Instance {
-  instance_id: string;
-  problem_statement: string;
-  gold_files: string[];
-  edit_functions: string[];
-}
+import { openRepo, type SweInstance } from "./corpus.ts";
 
 async function main(): Promise<void> {
-  const [checkout, instancesFile] = process.argv.slice(2);
-  if (!checkout || !instancesFile) throw new Error("usage: localize.ts <checkout> <instances.json>");
-  const instances = JSON.parse(fs.readFileSync(instancesFile, "utf8")) as Instance[];
+  const [repo, instancesFile] = process.argv.slice(2);
+  if (!repo || !instancesFile) throw new Error("usage: localize.ts <corpus repository> <instances.json>");
+  const instances = JSON.parse(fs.readFileSync(instancesFile, "utf8")) as SweInstance[];
+  const corpus = openRepo(repo);
+  const checkout = corpus.dir;
   await ensureMigrated();
   for (const inst of instances) {
-    execFileSync("git", ["-C", checkout, "checkout", "-q", "-f", inst.instance_id]);
+    corpus.checkout(inst.instance_id);
     const t0 = performance.now();
     const { repository, stats } = await indexRepository(checkout, { name: "bench" });
     const indexSeconds = (performance.now() - t0) / 1000;

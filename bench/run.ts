@@ -3,10 +3,12 @@
  * per mode, and localization accuracy on the SWE-bench Lite dev set against a
  * whole-file BM25 baseline computed in the same run. Not part of the tests.
  *
- *   npm run bench                       everything
- *   npm run bench -- --only index       one section (index | latency | localization)
+ *   npm run bench                                  everything
+ *   npm run bench -- --only index                  one section (index | latency | localization)
+ *   npm run bench -- --corpus ~/wayfinder-bundles  repositories from git bundles (offline)
  *
- * Repositories come from ../shared/bench/corpus (git bundles, one tag per instance).
+ * The bench's data (instances, corpus manifest) is in bench/data; repositories come from
+ * bundles in the --corpus folders or are cloned from their upstream URLs (bench/corpus.ts).
  * Results are printed and written to bench/results/latest.json.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -15,10 +17,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { childProcessEnv } from "../lib/env.ts";
+import { BENCH_WORK, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
 
 const ROOT = path.resolve(__dirname, "..");
-const SHARED = path.resolve(ROOT, "..", "shared", "bench");
-const WORK = path.join(os.tmpdir(), "wayfinder-bench");
+const WORK = BENCH_WORK;
 const RESULTS = path.join(ROOT, "bench", "results");
 const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
 
@@ -43,19 +45,6 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-function checkout(repo: string): { dir: string; tags: string[] } {
-  const dir = path.join(WORK, "repos", repo);
-  if (!fs.existsSync(dir)) {
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
-    execFileSync("git", ["clone", "-q", path.join(SHARED, "corpus", `${repo}.bundle`), dir]);
-  }
-  execFileSync("git", ["-C", dir, "checkout", "-q", "-f", "."]);
-  const tags = execFileSync("git", ["-C", dir, "tag", "--sort=creatordate"], { encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean);
-  return { dir, tags };
-}
-
 function cli(home: string, args: string[]): unknown {
   const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), ...args], {
     cwd: ROOT,
@@ -78,10 +67,11 @@ function dbSizeMb(home: string): number {
 function indexSection(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const repo of ["pydata__xarray", "pytest-dev__pytest", "pylint-dev__pylint"]) {
-    const { dir, tags } = checkout(repo);
-    const [first, second] = tags;
+    const corpus = openRepo(repo);
+    const { dir } = corpus;
+    const [first, second] = corpus.revisions;
     if (!first || !second) continue;
-    execFileSync("git", ["-C", dir, "checkout", "-q", "-f", first]);
+    corpus.checkout(first);
     const home = fs.mkdtempSync(path.join(WORK, `home-${repo}-`));
     const cold = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
     // One changed file: append a comment to a mid-sized source file.
@@ -90,7 +80,7 @@ function indexSection(): Record<string, unknown> {
       .filter(Boolean)[5] as string;
     fs.appendFileSync(path.join(dir, target), "\n# wayfinder bench touch\n");
     const oneFile = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
-    execFileSync("git", ["-C", dir, "checkout", "-q", "-f", second]);
+    corpus.checkout(second);
     const nextTag = (cli(home, ["index", dir, "--json"]) as { stats: IndexStats }).stats;
     const row = {
       files: cold.files,
@@ -129,8 +119,9 @@ function indexSection(): Record<string, unknown> {
 }
 
 function latencySection(): Record<string, unknown> {
-  const { dir, tags } = checkout("pydata__xarray");
-  execFileSync("git", ["-C", dir, "checkout", "-q", "-f", tags[0] as string]);
+  const corpus = openRepo("pydata__xarray");
+  const { dir } = corpus;
+  corpus.checkout(corpus.revisions[0] as string);
   const home = fs.mkdtempSync(path.join(WORK, "home-latency-"));
   cli(home, ["index", dir, "--name", "xarray", "--json"]);
   const result = spawnSync(
@@ -180,25 +171,21 @@ function accuracy(
 }
 
 function localizationSection(): Record<string, unknown> {
-  const instances = fs
-    .readFileSync(path.join(SHARED, "swebench-lite-dev.jsonl"), "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { instance_id: string; repo: string });
+  const instances = sweInstances();
   const byRepo = new Map<string, typeof instances>();
   for (const inst of instances) {
-    const key = inst.repo.replace("/", "__");
+    const key = corpusKey(inst.repo);
     byRepo.set(key, [...(byRepo.get(key) ?? []), inst]);
   }
   const rows: LocalizationRow[] = [];
   for (const [repo, list] of byRepo) {
-    const { dir } = checkout(repo);
+    openRepo(repo); // cloned here, so a failure to get it is reported before the worker starts
     const home = fs.mkdtempSync(path.join(WORK, `home-loc-${repo}-`));
     const file = path.join(home, "instances.json");
     fs.writeFileSync(file, JSON.stringify(list));
     const result = spawnSync(
       TSX[0] as string,
-      [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), dir, file],
+      [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), repo, file],
       {
         cwd: ROOT,
         env: childProcessEnv({ WAYFINDER_HOME: home }),
@@ -255,7 +242,10 @@ function localizationSection(): Record<string, unknown> {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { only: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { only: { type: "string" }, corpus: { type: "string", multiple: true } },
+  });
+  if (values.corpus) setCorpusFolders(values.corpus);
   fs.mkdirSync(WORK, { recursive: true });
   fs.mkdirSync(RESULTS, { recursive: true });
   const sections: Record<string, () => Record<string, unknown>> = {

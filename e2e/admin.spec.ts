@@ -7,6 +7,15 @@ import { repositoryId } from "./pages/repositories-page";
 const DIAGNOSTIC = "Why do I get PaymentDeclined: card declined by gateway when placing an order?";
 const REFUSED = { error: { code: "unauthorized:admin", message: "Admin authentication required." } };
 const SHOTS = "test-results/screenshots";
+const ADMIN_TOKEN = process.env.E2E_ADMIN_TOKEN ?? "e2e-admin-token-0123456789abcdef";
+
+// A test that fails half way must not leave its settings to the specs after it.
+test.afterEach(async ({ request }) => {
+  const reset = await request.delete("/api/admin/settings", {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  expect(reset.status()).toBe(200);
+});
 
 test("a missing or wrong admin token is refused by the API and the login page", async ({ page, request }) => {
   const variants: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-0123456789" }];

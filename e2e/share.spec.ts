@@ -5,13 +5,6 @@ import { expect, test } from "@playwright/test";
 import { AnswerPanel, ChatPage } from "./pages/chat-page";
 import { addRepositoryAndWait, repositoryId, waitForReady } from "./pages/repositories-page";
 
-async function shareLink(chat: ChatPage): Promise<string> {
-  await chat.page.getByTestId("share-button").click();
-  const link = chat.page.getByTestId("share-link");
-  await expect(link).toHaveValue(/\/s\/[A-Za-z0-9_-]{16,}$/);
-  return link.inputValue();
-}
-
 test("a shared session opens read-only in a fresh browser, with the whole answer", async ({
   page,
   browser,
@@ -21,7 +14,7 @@ test("a shared session opens read-only in a fresh browser, with the whole answer
   await chat.goto(await repositoryId(request, "shop"));
   await chat.ask("Why do I get PaymentDeclined: card declined by gateway when placing an order?");
   await chat.answer(1);
-  const url = await shareLink(chat);
+  const url = await chat.share();
 
   const context = await browser.newContext();
   const visitor = await context.newPage();
@@ -59,7 +52,7 @@ test("a share link says when cited lines changed after a re-index", async ({ pag
   await chat.ask("Why do I get OutOfStockError: not enough stock when fulfilling an order?");
   const answer = await chat.answer(1);
   await expect(answer.verifiedCitations.first()).toBeVisible();
-  const url = await shareLink(chat);
+  const url = await chat.share();
 
   // Shift every line of the code files, then re-index.
   for (const file of fs.readdirSync(path.join(root, "src"))) {

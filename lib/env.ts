@@ -40,8 +40,43 @@ const schema = z.object({
   /** spawn: each web instance starts a worker process per build; external: web instances
    * only queue builds and a separate `wayfinder worker` process claims and runs them */
   WAYFINDER_INDEX_WORKER: z.enum(["spawn", "external"]).default("spawn"),
-  /** Folders (separated by ":") under which the web app may add repositories; unset: any folder. */
+  /** Folders (separated by ":") under which the web app may add repositories; unset: any folder in
+   * open mode, none otherwise. */
   WAYFINDER_REPO_ROOTS: z.string().optional(),
+  /** Who may use the app (lib/auth/config.ts): unset picks open on loopback, token elsewhere. */
+  WAYFINDER_ACCESS: z.enum(["open", "token", "oidc"]).optional(),
+  /** The team access token of token mode (else generated into WAYFINDER_HOME/access-token). */
+  WAYFINDER_ACCESS_TOKEN: z
+    .string()
+    .min(16, "WAYFINDER_ACCESS_TOKEN must be at least 16 characters")
+    .optional(),
+  /** Who may add, re-index and remove repositories: admins, or every reader. */
+  WAYFINDER_REPO_MANAGERS: z.enum(["admins", "readers"]).optional(),
+  /** Share links readable by anyone holding the link, not only by signed-in readers. */
+  WAYFINDER_PUBLIC_SHARES: boolish.default(false),
+  /** OpenID Connect sign-in (oidc mode). */
+  WAYFINDER_OIDC_ISSUER: z.url().optional(),
+  WAYFINDER_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  WAYFINDER_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  WAYFINDER_OIDC_NAME: z.string().min(1).max(60).default("single sign-on"),
+  /** Who may sign in (emails, or @domain for a whole domain; separated by commas); unset: anyone the provider accepts. */
+  WAYFINDER_OIDC_ALLOWED: z.string().optional(),
+  /** Signed-in users (emails or OIDC subjects, separated by commas) who are admins. */
+  WAYFINDER_ADMINS: z.string().optional(),
+  /** Key of Auth.js session cookies (else generated into WAYFINDER_HOME/auth-secret). */
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  /** Questions per minute and index builds per hour, per client. */
+  WAYFINDER_RATE_QUESTIONS: z.coerce.number().int().min(1).max(100_000).default(30),
+  WAYFINDER_RATE_BUILDS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Key the per-repository push-webhook secrets are derived from; unset: the admin token. */
+  WAYFINDER_WEBHOOK_SECRET: z
+    .string()
+    .min(16, "WAYFINDER_WEBHOOK_SECRET must be at least 16 characters")
+    .optional(),
+  /** How often each web instance or worker looks for repositories whose poll is due. */
+  WAYFINDER_POLL_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Longest a git fetch or ls-remote may take before it is stopped. */
+  WAYFINDER_GIT_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
 });
 
 export type RawEnv = z.infer<typeof schema>;
@@ -54,8 +89,11 @@ export interface Env extends RawEnv {
   llmProvider: "none" | "openai" | "anthropic" | "openai-compatible";
   /** CGRAG_* overrides of the engine configuration, keys lower-cased without the prefix. */
   cgragOverrides: Record<string, string>;
-  /** Absolute folders the web app may add repositories under (empty: anywhere). */
+  /** Absolute folders the web app may add repositories under (empty: see WAYFINDER_REPO_ROOTS). */
   repoRoots: string[];
+  /** Lists of WAYFINDER_ADMINS and WAYFINDER_OIDC_ALLOWED, lower-cased. */
+  admins: string[];
+  oidcAllowed: string[];
 }
 
 function inferProvider(raw: RawEnv): Env["llmProvider"] {
@@ -95,7 +133,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     llmProvider: inferProvider(raw),
     cgragOverrides,
     repoRoots,
+    admins: commaList(raw.WAYFINDER_ADMINS),
+    oidcAllowed: commaList(raw.WAYFINDER_OIDC_ALLOWED),
   };
+}
+
+function commaList(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** DATABASE_URL selects PostgreSQL with a postgres:// or postgresql:// URL; anything else is SQLite. */
@@ -129,4 +176,20 @@ export function resetEnvForTests(): void {
 /** The environment for a child process of ours (CLI workers, the Prisma CLI), with overrides. */
 export function childProcessEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...overrides };
+}
+
+/**
+ * The environment for git: the caller's own (credential helpers, SSH agent and keys,
+ * GIT_ASKPASS, GIT_CONFIG_* all keep working), but never an interactive prompt — a
+ * server has nobody to type a password — and no Git LFS downloads (pointer files are
+ * indexed as the small text files they are).
+ */
+export function gitProcessEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GCM_INTERACTIVE: "never",
+    GIT_LFS_SKIP_SMUDGE: "1",
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes",
+  };
 }

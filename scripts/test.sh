@@ -1,33 +1,93 @@
 #!/usr/bin/env bash
-# Quick start #2: install what the tests need (Chromium and PostgreSQL from apt included)
-# and run the whole gate: lint, format check, typecheck, unit tests on SQLite and on
-# PostgreSQL, build, e2e in Chromium.
+# Quick start #2: install what the tests need (a supported Node, Chromium and PostgreSQL
+# from apt) and run the whole gate: lint, format check, typecheck, unit tests on SQLite
+# and on PostgreSQL, build, e2e in Chromium. Ends with one "N passed, N failed" line.
+#
+# Stages run side by side where they do not depend on each other: the two unit runs (one
+# test worker each) and the production build share the machine's cores, then e2e runs
+# alone against the build. Each stage's output is printed when it ends, with its time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 export CI="${CI:-true}"
 
+# shellcheck source=scripts/node-env.sh
+source scripts/node-env.sh
+echo "== node $(node --version), npm $(npm --version)"
+
+SUDO=""
+if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 if ! command -v chromium >/dev/null 2>&1; then
-  SUDO=""
-  if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-# `npm install` honours package-lock.json; `npm ci` rejects locks written with
-# omit-lockfile-registry-resolved (this workplace's npm setting) for other platforms' optional packages.
-npm install --no-audit --no-fund
-mkdir -p test-results
+# A fresh clone installs exactly what package-lock.json lists; an existing tree is updated.
+if [ -f node_modules/.package-lock.json ]; then
+  npm install --no-audit --no-fund
+else
+  npm ci --no-audit --no-fund
+fi
 
-echo "== lint";        npm run --silent lint
-echo "== format";      npm run --silent format:check
-echo "== typecheck";   npm run --silent typecheck
-echo "== unit";        npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
+LOGS=test-results/logs
+rm -rf test-results
+mkdir -p "$LOGS"
+GATE_START=$(date +%s)
+
+# run_stage NAME COMMAND…: runs one stage with its output in $LOGS/NAME.log, then prints
+# that output and the stage's time. Returns the stage's exit status.
+run_stage() {
+  local name="$1"
+  shift
+  local start=$SECONDS status=0
+  "$@" >"$LOGS/$name.log" 2>&1 || status=$?
+  {
+    echo "== $name ($((SECONDS - start)) s, exit $status)"
+    cat "$LOGS/$name.log"
+  } >>"$LOGS/$name.out"
+  cat "$LOGS/$name.out"
+  return $status
+}
+
+unit_sqlite() {
+  npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
+}
 # The same suite on PostgreSQL (each test file gets its own database; scripts/pg-up.sh
-# installs and starts a local server when needed). A failure here fails the gate.
-echo "== unit (PostgreSQL)"
-PG_URL="$(bash scripts/pg-up.sh | tail -n 1)"
-WAYFINDER_TEST_PG_URL="$PG_URL" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit-pg.json
-echo "== build";       npm run --silent build
-echo "== e2e";         npx playwright test
-node scripts/test-summary.mjs test-results/unit.json test-results/unit-pg.json test-results/e2e.json
+# installs and starts a local server when needed).
+unit_postgres() {
+  local url
+  url="$(bash scripts/pg-up.sh | tail -n 1)"
+  WAYFINDER_TEST_PG_URL="$url" npx vitest run --reporter=default --reporter=json \
+    --outputFile.json=test-results/unit-pg.json
+}
+
+failed=()
+# Fast checks first: a lint, format or type error stops the gate before the long stages.
+run_stage lint npm run --silent lint & lint=$!
+run_stage format npm run --silent format:check & format=$!
+run_stage typecheck npm run --silent typecheck & typecheck=$!
+wait $lint || failed+=(lint)
+wait $format || failed+=(format)
+wait $typecheck || failed+=(typecheck)
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "gate stopped: ${failed[*]} failed"
+  exit 1
+fi
+
+run_stage unit unit_sqlite & unit=$!
+run_stage unit-postgres unit_postgres & unit_pg=$!
+run_stage build npm run --silent build & build=$!
+build_ok=true
+wait $build || { failed+=(build); build_ok=false; }
+wait $unit || failed+=(unit)
+wait $unit_pg || failed+=(unit-postgres)
+# e2e has the machine to itself: its timings (live progress, streamed passes) are real.
+if $build_ok; then run_stage e2e npx playwright test || failed+=(e2e); fi
+
+echo "== gate: $(($(date +%s) - GATE_START)) s after install${failed:+; failed stages: ${failed[*]}}"
+reports=()
+for report in test-results/unit.json test-results/unit-pg.json test-results/e2e.json; do
+  if [ -f "$report" ]; then reports+=("$report"); fi
+done
+node scripts/test-summary.mjs "${reports[@]}"
+if [ ${#failed[@]} -gt 0 ]; then exit 1; fi

@@ -5,8 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # `npm install` honours package-lock.json (`npm ci` rejects locks written without registry URLs).
+# shellcheck source=scripts/node-env.sh
+source scripts/node-env.sh
+
+if [ ! -f node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+elif [ package.json -nt node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --no-audit --no-fund
 fi
 npm run --silent db:migrate
@@ -16,4 +20,5 @@ npm run --silent wayfinder -- index "${WAYFINDER_REPO:-$PWD}"
 if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib public next.config.mjs package.json -newer .next/BUILD_ID -type f -not -path 'lib/db/generated/*' -not -path 'lib/db/generated-pg/*' -print -quit 2>/dev/null)" ]; then
   npm run build
 fi
-exec npm run start -- --port "${PORT:-3000}"
+# Loopback by default (open access for one person); HOST=0.0.0.0 serves the network, in token mode unless WAYFINDER_ACCESS says otherwise.
+exec npm run start -- --port "${PORT:-3000}" --hostname "${HOST:-127.0.0.1}"

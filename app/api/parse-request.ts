@@ -24,11 +24,11 @@ function tooLarge(maxBytes: number): WayfinderError {
   return new WayfinderError("payload_too_large:body", `The request is too large (limit ${limit}).`);
 }
 
-/** Reads at most `maxBytes` of the body; throws 413 past that without reading the rest. */
-async function readBoundedText(request: Request, maxBytes: number): Promise<string> {
+/** Reads at most `maxBytes` of the body as bytes; throws 413 past that without reading the rest. */
+export async function readBoundedBody(request: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -42,7 +42,11 @@ async function readBoundedText(request: Request, maxBytes: number): Promise<stri
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+async function readBoundedText(request: Request, maxBytes: number): Promise<string> {
+  return (await readBoundedBody(request, maxBytes)).toString("utf8");
 }
 
 /**
@@ -75,7 +79,11 @@ export async function parseJsonBody<S extends z.ZodType>(
   surface: string,
   options: { maxBytes?: number } = {},
 ): Promise<z.infer<S>> {
-  const body = await readJsonBody(request, { surface, maxBytes: options.maxBytes });
+  return validateBody(await readJsonBody(request, { surface, maxBytes: options.maxBytes }), schema, surface);
+}
+
+/** A parsed body checked against a schema: `bad_request:<surface>` naming the first problem. */
+export function validateBody<S extends z.ZodType>(body: unknown, schema: S, surface: string): z.infer<S> {
   const result = schema.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues[0];

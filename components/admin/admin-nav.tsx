@@ -8,6 +8,8 @@ const TABS = [
   { href: "/admin", label: "Dashboard" },
   { href: "/admin/settings", label: "Settings" },
   { href: "/admin/golden", label: "Golden questions" },
+  { href: "/admin/sources", label: "Sources" },
+  { href: "/admin/secrets", label: "Secrets" },
 ];
 
 export function AdminNav({ actor }: { actor: string }) {

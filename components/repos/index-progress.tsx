@@ -9,6 +9,7 @@ import type { BuildPhase } from "@/lib/indexer/build";
 // Keyed by the build's own phase type, so a new phase fails the typecheck until labelled here.
 const PHASE_LABEL: Record<BuildPhase | "queued", string> = {
   queued: "queued",
+  fetching: "fetching from Git",
   discovering: "discovering files",
   parsing: "parsing",
   storing: "storing",

@@ -1,14 +1,18 @@
 "use client";
 /**
- * One repository: status (ready / indexing / failed / not indexed), the serving
- * generation with its languages and counts, the latest build's progress, and
- * re-index. A failed re-index keeps the previous generation serving, so both show.
+ * One repository: its source (a folder, or a Git remote and branch), status (ready /
+ * indexing / failed / not indexed), the serving generation with its commit, languages
+ * and counts, why the last poll of the remote failed if it did, the latest build's
+ * progress, and (for those who manage repositories) re-index and remove. A failed
+ * re-index keeps the previous generation serving, so both show.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import Link from "next/link";
 import { fetchJson } from "@/components/api/fetch-json";
 import { formatCount } from "@/components/ui/format";
 import type { RepositoryStatus, RepositoryView } from "@/lib/db/ui-queries";
+import { CommitRef } from "./commit-ref";
 import { IndexProgress } from "./index-progress";
 
 const STATUS: Record<RepositoryStatus, { label: string; tone: string }> = {
@@ -18,8 +22,23 @@ const STATUS: Record<RepositoryStatus, { label: string; tone: string }> = {
   "not-indexed": { label: "not indexed", tone: "warn" },
 };
 
-export function RepositoryCard({ repository }: { repository: RepositoryView }) {
+export function RepositoryCard({
+  repository,
+  canManage,
+}: {
+  repository: RepositoryView;
+  canManage: boolean;
+}) {
   const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () =>
+      fetchJson<null>(`/api/repos/${encodeURIComponent(repository.id)}`, { method: "DELETE" }),
+    onSettled: () => {
+      setConfirming(false);
+      return queryClient.invalidateQueries({ queryKey: ["repositories"] });
+    },
+  });
   const reindex = useMutation({
     mutationFn: () =>
       fetchJson<{ repository: RepositoryView }>(`/api/repos/${encodeURIComponent(repository.id)}/index`, {
@@ -27,7 +46,7 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
       }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["repositories"] }),
   });
-  const { active, build } = repository;
+  const { active, build, source } = repository;
   const status = STATUS[repository.status];
   const languages = Object.entries(active?.stats.languages ?? {}).sort((a, b) => b[1] - a[1]);
   const chatHref = `/repos/${encodeURIComponent(repository.id)}`;
@@ -47,10 +66,19 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
           {status.label}
         </span>
       </div>
-      <p className="repo-path muted small">{repository.rootPath}</p>
+      {source.kind === "git" ? (
+        <p className="repo-path muted small" data-testid="repo-source">
+          {source.url}
+          {source.branch ? <> · branch {source.branch}</> : null}
+          {source.pollMinutes ? <> · polled every {source.pollMinutes} min</> : null}
+        </p>
+      ) : (
+        <p className="repo-path muted small">{repository.rootPath}</p>
+      )}
       {active ? (
         <div className="stat-row" data-testid="repo-stats">
           <span className="badge ok">generation {active.number}</span>
+          <CommitRef sha={active.commitSha} testId="repo-commit" />
           <span>{formatCount(active.stats.files, "file")}</span>
           <span>{formatCount(active.stats.symbols, "symbol")}</span>
           <span>{formatCount(active.stats.edges, "edge")}</span>
@@ -67,6 +95,11 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
         </p>
       )}
       {build ? <IndexProgress build={build} /> : null}
+      {source.pollError ? (
+        <p className="field-error small" role="alert" data-testid="repo-poll-error">
+          Last poll failed: {source.pollError}
+        </p>
+      ) : null}
       {build?.status === "failed" && build.error ? (
         <p className="field-error small" role="alert" data-testid="repo-error">
           Build {build.number} failed: {build.error}
@@ -87,19 +120,33 @@ export function RepositoryCard({ repository }: { repository: RepositoryView }) {
             </Link>
           </>
         ) : null}
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => reindex.mutate()}
-          disabled={repository.status === "indexing" || reindex.isPending}
-          data-testid="reindex-button"
-        >
-          {repository.status === "indexing" ? "Indexing…" : active ? "Re-index" : "Index again"}
-        </button>
+        {canManage ? (
+          <>
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => reindex.mutate()}
+              disabled={repository.status === "indexing" || reindex.isPending}
+              data-testid="reindex-button"
+            >
+              {repository.status === "indexing" ? "Indexing…" : active ? "Re-index" : "Index again"}
+            </button>
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => (confirming ? remove.mutate() : setConfirming(true))}
+              onBlur={() => setConfirming(false)}
+              disabled={repository.status === "indexing" || remove.isPending}
+              data-testid="remove-button"
+            >
+              {remove.isPending ? "Removing…" : confirming ? "Click again to remove" : "Remove"}
+            </button>
+          </>
+        ) : null}
       </div>
-      {reindex.isError ? (
+      {reindex.isError || remove.isError ? (
         <p className="field-error small" role="alert">
-          {reindex.error.message}
+          {(reindex.error ?? remove.error)?.message}
         </p>
       ) : null}
     </li>

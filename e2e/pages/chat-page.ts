@@ -22,7 +22,11 @@ export class ChatPage {
   async ask(question: string, options: { mode?: string; quality?: string } = {}): Promise<void> {
     if (options.mode) await this.page.getByTestId("mode-select").selectOption(options.mode);
     if (options.quality) await this.page.getByTestId("quality-select").selectOption(options.quality);
-    await this.input.fill(question);
+    // Typed before the page hydrated, the text would not reach React's state: retype until the form takes it.
+    await expect(async () => {
+      await this.input.fill(question);
+      await expect(this.page.getByTestId("ask-button")).toBeEnabled({ timeout: 1000 });
+    }).toPass();
     await this.input.press("Enter");
   }
 
@@ -32,6 +36,14 @@ export class ChatPage {
     await expect(answer).toHaveAttribute("data-streaming", "false", { timeout: 30_000 });
     await expect(this.chat).toHaveAttribute("data-status", "ready");
     return new AnswerPanel(answer);
+  }
+
+  /** Shares the conversation and returns its read-only link. */
+  async share(): Promise<string> {
+    await this.page.getByTestId("share-button").click();
+    const link = this.page.getByTestId("share-link");
+    await expect(link).toHaveValue(/\/s\/[A-Za-z0-9_-]{16,}$/);
+    return link.inputValue();
   }
 
   sessionIdFromUrl(): string {

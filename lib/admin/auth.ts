@@ -1,70 +1,45 @@
 /**
  * Admin access for route handlers: `Authorization: Bearer <token>` (scripts) or the
- * signed session cookie (the browser, after /admin/login). Every refusal is the same
- * 401 whatever went wrong, so a caller learns nothing about why or what is behind it;
- * a client that keeps sending wrong tokens is slowed down with 429 (throttle.ts).
+ * signed session cookie (the browser, after /admin/login), or an OIDC user listed in
+ * WAYFINDER_ADMINS (lib/auth). Every refusal without credentials is the same 401
+ * whatever went wrong, so a caller learns nothing about why or what is behind it; a
+ * client that keeps sending wrong tokens is slowed down with 429 (throttle.ts).
  */
 import "server-only";
 import { WayfinderError } from "../errors.ts";
-import {
-  ADMIN_COOKIE,
-  ADMIN_SESSION_SECONDS,
-  signAdminSession,
-  verifyAdminSession,
-  verifyAdminToken,
-} from "./token.ts";
+import { sessionCookie } from "../auth/cookies.ts";
+import { requireAccess } from "../auth/guards.ts";
+import { DEFAULT_ACTOR, type Identity } from "../auth/identity.ts";
+import { ADMIN_COOKIE, ADMIN_SESSION_SECONDS, signAdminSession, verifyAdminToken } from "./token.ts";
 import { assertNotThrottled, authThrottle, clientKey } from "./throttle.ts";
+
+export { DEFAULT_ACTOR };
 
 export interface AdminIdentity {
   actor: string;
-  via: "bearer" | "cookie";
+  via: "bearer" | "cookie" | "oidc";
 }
-
-/** Names people type at login: short, printable, safe to show in the change log. */
-export const ACTOR_PATTERN = /^[\p{L}\p{N} ._@-]{1,40}$/u;
-export const DEFAULT_ACTOR = "admin";
 
 export function unauthorized(): WayfinderError {
   return new WayfinderError("unauthorized:admin", "Admin authentication required.");
 }
 
-export function bearerToken(request: Request): string | null {
-  const header = request.headers.get("authorization");
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return match?.[1] ?? null;
+export function adminIdentity(identity: Identity): AdminIdentity {
+  return {
+    actor: identity.actor,
+    via: identity.via === "admin-bearer" ? "bearer" : identity.via === "oidc" ? "oidc" : "cookie",
+  };
 }
 
-export function readCookie(request: Request, name: string): string | null {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  for (const pair of header.split(";")) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    if (pair.slice(0, eq).trim() === name) return decodeURIComponent(pair.slice(eq + 1).trim());
-  }
-  return null;
-}
-
-/** The admin behind a request, or null. A present-but-wrong bearer token is never rescued by a cookie. */
-export function identify(request: Request): AdminIdentity | null {
-  const bearer = bearerToken(request);
-  if (bearer !== null) return verifyAdminToken(bearer) ? { actor: DEFAULT_ACTOR, via: "bearer" } : null;
-  const session = verifyAdminSession(readCookie(request, ADMIN_COOKIE));
-  return session ? { actor: session.actor, via: "cookie" } : null;
-}
-
-export function requireAdmin(request: Request): AdminIdentity {
-  // Only token checks are throttled: a signed cookie is not something to guess at.
-  const bearer = bearerToken(request);
-  if (bearer !== null) return checkToken(request, bearer, DEFAULT_ACTOR, "bearer");
-  const identity = identify(request);
+export async function requireAdmin(request: Request): Promise<AdminIdentity> {
+  const identity = await requireAccess(request, "admin");
   if (!identity) throw unauthorized();
-  return identity;
+  return adminIdentity(identity);
 }
 
 /**
- * Checks an admin token sent by a client (bearer header or login form): refused with
- * 429 while the client is locked out, 401 when wrong (and counted), else the identity.
+ * Checks an admin token sent by the login form: refused with 429 while the client is
+ * locked out, 401 when wrong (and counted), else the identity.
  */
 export function checkToken(
   request: Request,
@@ -82,25 +57,12 @@ export function checkToken(
   return { actor, via };
 }
 
-function isHttps(request: Request): boolean {
-  const forwarded = request.headers.get("x-forwarded-proto");
-  return (
-    (forwarded ? forwarded.split(",")[0]?.trim() : new URL(request.url).protocol.replace(":", "")) === "https"
-  );
-}
-
-/** Set-Cookie for a fresh login: httpOnly, SameSite=Strict (no cross-site posts), Secure on https. */
+/** Set-Cookie for a fresh admin login. */
 export function loginCookie(request: Request, actor: string, now = Date.now()): string {
   const value = signAdminSession({ actor, expiresAt: now + ADMIN_SESSION_SECONDS * 1000 });
-  return serializeCookie(request, value, ADMIN_SESSION_SECONDS);
+  return sessionCookie(request, ADMIN_COOKIE, value, ADMIN_SESSION_SECONDS);
 }
 
 export function logoutCookie(request: Request): string {
-  return serializeCookie(request, "", 0);
-}
-
-function serializeCookie(request: Request, value: string, maxAge: number): string {
-  const parts = [`${ADMIN_COOKIE}=${value}`, "Path=/", `Max-Age=${maxAge}`, "HttpOnly", "SameSite=Strict"];
-  if (isHttps(request)) parts.push("Secure");
-  return parts.join("; ");
+  return sessionCookie(request, ADMIN_COOKIE, "", 0);
 }

@@ -1,25 +1,18 @@
 /**
- * Admin access for server-rendered pages: the session cookie or a redirect to the
- * login page (which comes back to the page asked for). Each page calls this itself:
- * a layout is not re-run on client navigation, so it cannot guard its pages alone.
+ * Admin access for server-rendered pages: an admin identity (admin session cookie, or
+ * an OIDC user listed in WAYFINDER_ADMINS) or a redirect to the admin sign-in page,
+ * which comes back to the page asked for.
  */
 import "server-only";
-import { cookies } from "next/headers";
-import { redirect } from "next/navigation";
-import { ADMIN_COOKIE, verifyAdminSession, type AdminSession } from "./token.ts";
+import { requirePageAccess, safeReturnPath as safePath } from "../auth/page.ts";
 
-export async function requireAdminPage(returnTo: string): Promise<AdminSession> {
-  const store = await cookies();
-  const session = verifyAdminSession(store.get(ADMIN_COOKIE)?.value);
-  if (!session) redirect(`/admin/login?next=${encodeURIComponent(returnTo)}`);
-  return session;
+export async function requireAdminPage(returnTo: string): Promise<{ actor: string }> {
+  const identity = await requirePageAccess("admin", returnTo);
+  return { actor: identity.actor };
 }
 
-/** Only admin pages are valid places to return to after login (no open redirect). */
+/** Only admin pages are valid places to return to after the admin sign-in (no open redirect). */
 export function safeReturnPath(next: string | string[] | undefined): string {
-  const value = typeof next === "string" ? next : "";
-  return /^\/admin(\/[A-Za-z0-9/_-]*)?(\?[A-Za-z0-9=&_%-]*)?$/.test(value) &&
-    !value.startsWith("/admin/login")
-    ? value
-    : "/admin";
+  const value = safePath(next, "/admin");
+  return /^\/admin(\/|\?|$)/.test(value) ? value : "/admin";
 }

@@ -1,19 +1,26 @@
 /**
  * The admin token: ADMIN_TOKEN from the environment, else one generated at first
- * start (crypto-random) and kept in WAYFINDER_HOME/admin-token with mode 0600, so
- * every process sharing the data directory (web instances, the CLI) agrees on it.
+ * start and kept in WAYFINDER_HOME/admin-token with mode 0600 (lib/auth/stored-secret.ts).
  * Also the signed session cookie the login page sets, so the raw token never has to
  * live in the browser.
  */
 import "server-only";
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { env } from "../env.ts";
+import {
+  ensureStoredSecret,
+  generateSecret,
+  secretFilePath,
+  secretsMatch,
+  signSession,
+  verifySession,
+  type SignedSession,
+} from "../auth/stored-secret.ts";
 
 export const ADMIN_COOKIE = "wayfinder_admin";
 /** A login lasts a working day; the token itself does not expire. */
 export const ADMIN_SESSION_SECONDS = 12 * 60 * 60;
+const TOKEN_FILE = "admin-token";
+const SESSION_PURPOSE = "admin-session";
 
 export interface AdminToken {
   token: string;
@@ -25,61 +32,19 @@ export interface AdminToken {
 }
 
 export function tokenFilePath(home = env().home): string {
-  return path.join(home, "admin-token");
+  return secretFilePath(TOKEN_FILE, home);
 }
 
 /** 32 random bytes, base64url: 43 characters, well above ADMIN_TOKEN's 16-character minimum. */
-export function generateToken(): string {
-  return randomBytes(32).toString("base64url");
-}
+export const generateToken = generateSecret;
 
-/**
- * The token in force, generating and storing one when neither the environment nor
- * the data directory has it. Creation is exclusive (`wx`), so two processes starting
- * at once end up with the same token: the loser reads the winner's file.
- */
+/** The token in force, generating and storing one when neither the environment nor the data directory has it. */
 export function ensureAdminToken(): AdminToken {
-  const e = env();
-  if (e.ADMIN_TOKEN) return { token: e.ADMIN_TOKEN, source: "env", file: null, created: false };
-  const file = tokenFilePath(e.home);
-  const existing = readTokenFile(file);
-  if (existing) return { token: existing, source: "file", file, created: false };
-  fs.mkdirSync(e.home, { recursive: true });
-  const token = generateToken();
-  try {
-    fs.writeFileSync(file, `${token}\n`, { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    const raced = readTokenFile(file);
-    if (raced) return { token: raced, source: "file", file, created: false };
-    throw error;
-  }
-  return { token, source: "file", file, created: true };
+  const { value, ...rest } = ensureStoredSecret(TOKEN_FILE, env().ADMIN_TOKEN);
+  return { token: value, ...rest };
 }
 
-function readTokenFile(file: string): string | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  // Someone may have loosened the permissions by hand; the token is a password.
-  if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-  const token = text.trim();
-  return token.length >= 16 ? token : null;
-}
-
-/**
- * Constant-time comparison. Both sides are hashed first so the comparison never
- * depends on (or reveals) the token's length.
- */
-export function tokensMatch(candidate: string, token: string): boolean {
-  const a = createHash("sha256").update(candidate).digest();
-  const b = createHash("sha256").update(token).digest();
-  return timingSafeEqual(a, b);
-}
+export const tokensMatch = secretsMatch;
 
 export function verifyAdminToken(candidate: string | null | undefined): boolean {
   if (!candidate) return false;
@@ -102,22 +67,12 @@ export function announceAdminToken(log: (line: string) => void = console.log): A
 
 // ---------------------------------------------------------------- session cookie
 
-export interface AdminSession {
-  /** who signs the change log: the name entered at login, or "admin" */
-  actor: string;
-  expiresAt: number;
-}
+/** who signs the change log: the name entered at login, or "admin" */
+export type AdminSession = SignedSession;
 
 /** Keyed by the token, so changing the token signs everyone out. */
-function signature(payload: string, token: string): string {
-  return createHmac("sha256", token).update(`wayfinder-admin-session|${payload}`).digest("base64url");
-}
-
 export function signAdminSession(session: AdminSession, token = ensureAdminToken().token): string {
-  const payload = Buffer.from(JSON.stringify({ a: session.actor, e: session.expiresAt })).toString(
-    "base64url",
-  );
-  return `${payload}.${signature(payload, token)}`;
+  return signSession(SESSION_PURPOSE, session, token);
 }
 
 export function verifyAdminSession(
@@ -125,21 +80,5 @@ export function verifyAdminSession(
   now = Date.now(),
   token = ensureAdminToken().token,
 ): AdminSession | null {
-  if (!value) return null;
-  const dot = value.indexOf(".");
-  if (dot <= 0) return null;
-  const payload = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1));
-  const expected = Buffer.from(signature(payload, token));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
-      a?: unknown;
-      e?: unknown;
-    };
-    if (typeof data.a !== "string" || typeof data.e !== "number" || data.e <= now) return null;
-    return { actor: data.a, expiresAt: data.e };
-  } catch {
-    return null;
-  }
+  return verifySession(SESSION_PURPOSE, value, token, now);
 }

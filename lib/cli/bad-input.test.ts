@@ -181,14 +181,14 @@ const ROWS: { name: string; args: string[]; error: RegExp }[] = [
 
 describe("bad CLI arguments end with one clear error line", () => {
   for (const row of ROWS) {
-    it(row.name, { timeout: 40_000 }, async () => {
+    it(row.name, { timeout: 120_000 }, async () => {
       expectCleanFailure(await runCli(row.args.map(fill)), row.error);
     });
   }
 
   it(
     "a question naming the secret's path is answered from the index alone",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const result = await runCli([
         "ask",

@@ -65,7 +65,7 @@ function errorLines(stderr: string): string[] {
 }
 
 describe("wayfinder CLI", () => {
-  it("indexes a folder and prints the build as JSON", { timeout: 60_000 }, async () => {
+  it("indexes a folder and prints the build as JSON", { timeout: 120_000 }, async () => {
     const result = await runCli("index", root, "--json");
     expect(result.code, result.stderr).toBe(0);
     const out = JSON.parse(result.stdout) as {
@@ -92,7 +92,7 @@ describe("wayfinder CLI", () => {
     expect(again.stdout).toMatch(/files\s+3 \(0 parsed, 3 unchanged, 0 removed\)/);
   });
 
-  it("searches and looks up symbols with JSON output", { timeout: 60_000 }, async () => {
+  it("searches and looks up symbols with JSON output", { timeout: 120_000 }, async () => {
     const [lexical, hybrid, symbol, qualified] = await Promise.all([
       runCli("search", "billing-demo", "sapphire ledger", "--json", "--mode", "lexical"),
       runCli("search", root, "vat for amount", "--json", "--limit", "3"),
@@ -147,7 +147,7 @@ describe("wayfinder CLI", () => {
 
   it(
     "fails with one clear error line and a non-zero exit code on bad input",
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const missing = path.join(t.base, "no-such-folder");
       const [badPath, filePath, unknownSymbol, unknownRepo, badLimit] = await Promise.all([
@@ -177,7 +177,7 @@ describe("wayfinder CLI", () => {
     },
   );
 
-  it("indexes an empty folder with a clear note instead of failing", { timeout: 60_000 }, async () => {
+  it("indexes an empty folder with a clear note instead of failing", { timeout: 120_000 }, async () => {
     const empty = t.makeRepo({}, "empty-folder");
     const result = await runCli("index", empty);
     expect(result.code, result.stderr).toBe(0);

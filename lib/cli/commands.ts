@@ -17,6 +17,11 @@ import {
 } from "../db/code-graph.ts";
 import { indexRepository, type BuildPhase } from "../indexer/build.ts";
 import { hybridSearch, lexicalSearch, vectorSearch } from "../search/hybrid.ts";
+import { findGitSource } from "../db/source-store.ts";
+import { registerGitRepository } from "../sources/checkout.ts";
+import { assertBranchName, looksLikeGitRemote, parseGitRemote } from "../sources/git-url.ts";
+import { isBareRepository } from "../sources/git.ts";
+import { queueFollowUp } from "../sources/refresh.ts";
 
 export interface CommandContext {
   values: Record<string, string | boolean | undefined>;
@@ -56,6 +61,7 @@ export async function resolveRepoArgument(
 }
 
 const PHASE_LABEL: Record<BuildPhase, string> = {
+  fetching: "fetching   ",
   discovering: "discovering",
   parsing: "parsing    ",
   storing: "storing    ",
@@ -66,8 +72,29 @@ const PHASE_LABEL: Record<BuildPhase, string> = {
   done: "done       ",
 };
 
+/**
+ * What `index` was given: a folder (indexed in place), or a Git remote — a URL, or the
+ * path of a bare repository — registered once (same URL and branch: the same
+ * repository) and referred to by its id from then on.
+ */
+async function indexTarget(ctx: CommandContext): Promise<string> {
+  const target = required(ctx, 0, "repository path or Git URL (npm run wayfinder -- index <path|url>)");
+  const branch = typeof ctx.values.branch === "string" ? ctx.values.branch : undefined;
+  const local = path.resolve(target);
+  const bare = !looksLikeGitRemote(target) && fs.existsSync(local) && isBareRepository(local);
+  if (!looksLikeGitRemote(target) && !bare) {
+    if (branch) throw new WayfinderError("bad_request:argument", "--branch applies to Git URLs only.");
+    return target;
+  }
+  const remote = parseGitRemote(bare ? local : target);
+  const existing = await findGitSource(remote.url, branch ? assertBranchName(branch) : null);
+  if (existing) return existing.id;
+  const name = typeof ctx.values.name === "string" ? ctx.values.name : undefined;
+  return (await registerGitRepository({ url: remote.url, branch, name })).id;
+}
+
 const indexCommand: Command = async (ctx) => {
-  const target = required(ctx, 0, "repository path (npm run wayfinder -- index <path>)");
+  const target = await indexTarget(ctx);
   const asJson = Boolean(ctx.values.json);
   const bar = new cliProgress.SingleBar(
     { format: " {phase} [{bar}] {value}/{total} files", stream: process.stderr, hideCursor: true },
@@ -89,11 +116,14 @@ const indexCommand: Command = async (ctx) => {
   if (started) bar.stop();
   // Golden questions re-checked against the new generation (null when the repository has none).
   const golden = await import("../admin/golden.ts").then((m) => m.runGoldenAfterReindex(repository.id));
+  // A push reported while this build ran gets its own build.
+  const followUp = await queueFollowUp(repository.id);
   if (asJson) {
     json(ctx, {
       repository: { id: repository.id, name: repository.name, rootPath: repository.rootPath },
       stats,
       ...(golden ? { golden } : {}),
+      ...(followUp?.queued ? { followUp } : {}),
     });
     return 0;
   }
@@ -105,7 +135,12 @@ const indexCommand: Command = async (ctx) => {
     .sort((a, b) => b[1] - a[1])
     .map(([l, n]) => `${l} ${n}`)
     .join(", ");
-  print(ctx, `Indexed ${repository.name} (${repository.rootPath}) — generation ${stats.generation}`);
+  const source =
+    repository.sourceKind === "git"
+      ? `${repository.gitUrl} ${repository.gitBranch ?? ""}`.trim()
+      : repository.rootPath;
+  print(ctx, `Indexed ${repository.name} (${source}) — generation ${stats.generation}`);
+  if (stats.commitSha) print(ctx, `  commit    ${stats.commitSha}`);
   print(
     ctx,
     `  files     ${stats.files} (${stats.parsedFiles} parsed, ${stats.reusedFiles} unchanged, ${stats.removedFiles} removed)`,
@@ -116,9 +151,16 @@ const indexCommand: Command = async (ctx) => {
   print(ctx, `  chunks    ${stats.chunks}`);
   print(ctx, `  languages ${languages || "none"}`);
   if (skipped) print(ctx, `  skipped   ${skipped}`);
+  if (stats.secrets.redactions > 0)
+    print(
+      ctx,
+      `  secrets   ${stats.secrets.redactions} redacted in ${stats.secrets.redactedFiles} files (file, line and kind: /admin/secrets)`,
+    );
   if (stats.files === 0) print(ctx, "  note      no indexable files were found in this folder");
   print(ctx, `  seconds   ${stats.seconds}`);
   if (golden) print(ctx, `  golden    ${golden.passed}/${golden.total} passed`);
+  if (followUp?.queued)
+    print(ctx, `  follow-up generation ${followUp.generation} queued (the branch moved during the build)`);
   return 0;
 };
 
@@ -127,7 +169,12 @@ const reposCommand: Command = async (ctx) => {
   const rows = await Promise.all(
     repos.map(async (r) => {
       const gen = r.activeGenerationId ? await getGeneration(r.activeGenerationId) : null;
-      return { ...r, generation: gen?.number ?? null, stats: gen ? JSON.parse(gen.stats) : null };
+      return {
+        ...r,
+        generation: gen?.number ?? null,
+        commit: gen?.commitSha ?? null,
+        stats: gen ? JSON.parse(gen.stats) : null,
+      };
     }),
   );
   if (ctx.values.json) {
@@ -137,9 +184,11 @@ const reposCommand: Command = async (ctx) => {
   if (rows.length === 0) print(ctx, "No repositories yet. Index one: npm run wayfinder -- index <path>");
   for (const r of rows) {
     const s = r.stats as { files?: number; symbols?: number } | null;
+    const source = r.sourceKind === "git" ? `${r.gitUrl} ${r.gitBranch ?? "(default branch)"}` : r.rootPath;
+    const commit = r.commit ? ` @ ${r.commit.slice(0, 12)}` : "";
     print(
       ctx,
-      `${r.name}\t${r.rootPath}\tgeneration ${r.generation ?? "-"}\t${s?.files ?? 0} files\t${s?.symbols ?? 0} symbols`,
+      `${r.name}\t${source}\tgeneration ${r.generation ?? "-"}${commit}\t${s?.files ?? 0} files\t${s?.symbols ?? 0} symbols`,
     );
   }
   return 0;
@@ -274,4 +323,5 @@ export const commands: Record<string, Command> = {
   migrate: migrateCommand,
   "admin-token": (ctx) => import("./admin-commands.ts").then((m) => m.adminTokenCommand(ctx)),
   worker: (ctx) => import("./worker-command.ts").then((m) => m.workerCommand(ctx)),
+  mcp: (ctx) => import("./mcp-command.ts").then((m) => m.mcpCommand(ctx)),
 };

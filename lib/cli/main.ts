@@ -12,7 +12,8 @@ import { commands, type CommandContext } from "./commands.ts";
 const USAGE = `Usage: npm run wayfinder -- <command> [options]
 
 Commands:
-  index <path> [--name N] [--json]          Index (or re-index) a repository
+  index <path|git-url> [--branch B] [--name N] [--json]
+                                            Index (or re-index) a folder, or a Git remote's branch
   repos [--json]                            List indexed repositories
   search <repo> "<query>" [--json] [--limit N] [--mode lexical|vector|hybrid]
   symbol <repo> <name> [--json]             A symbol with callers, callees, raises, mutates, error strings
@@ -21,6 +22,7 @@ Commands:
   migrate                                   Apply database migrations
   worker [--once]                           Run queued index builds (WAYFINDER_INDEX_WORKER=external)
   admin-token [--json]                      Print the admin token (generated on first use)
+  mcp                                       Serve the MCP tools over stdio (for coding agents and editors)
 
 <repo> is a repository name, id, or an indexed path.`;
 
@@ -41,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
     options: {
       name: { type: "string" },
+      branch: { type: "string" },
       json: { type: "boolean", default: false },
       limit: { type: "string" },
       mode: { type: "string" },

@@ -174,27 +174,31 @@ describe("generations", () => {
 });
 
 describe("large generations", () => {
-  it("stores and FTS-indexes more chunks than fit in one call's arguments", { timeout: 30_000 }, async () => {
-    // 130k ids once overflowed the stack (Math.min(...ids)) and failed the whole build.
-    const repo = await newRepository();
-    const g = await startGeneration(repo.id, process.pid);
-    const rows = Array.from({ length: 130_000 }, (_, i) => ({
-      fileId: null,
-      path: `f${i % 100}.md`,
-      kind: "doc",
-      symbolId: null,
-      title: "t",
-      startLine: 1,
-      endLine: 1,
-      text: "",
-      searchText: i === 129_999 ? "lastchunkword" : "bulk",
-      tokens: 1,
-    }));
-    const ids = await insertChunks(g.id, rows);
-    expect(ids).toHaveLength(130_000);
-    const client = await db();
-    expect(await ftsMatchIds(client, "lastchunkword")).toEqual([ids[129_999]]);
-  });
+  it(
+    "stores and FTS-indexes more chunks than fit in one call's arguments",
+    { timeout: 120_000 },
+    async () => {
+      // 130k ids once overflowed the stack (Math.min(...ids)) and failed the whole build.
+      const repo = await newRepository();
+      const g = await startGeneration(repo.id, process.pid);
+      const rows = Array.from({ length: 130_000 }, (_, i) => ({
+        fileId: null,
+        path: `f${i % 100}.md`,
+        kind: "doc",
+        symbolId: null,
+        title: "t",
+        startLine: 1,
+        endLine: 1,
+        text: "",
+        searchText: i === 129_999 ? "lastchunkword" : "bulk",
+        tokens: 1,
+      }));
+      const ids = await insertChunks(g.id, rows);
+      expect(ids).toHaveLength(130_000);
+      const client = await db();
+      expect(await ftsMatchIds(client, "lastchunkword")).toEqual([ids[129_999]]);
+    },
+  );
 });
 
 describe("repositories", () => {

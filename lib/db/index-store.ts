@@ -57,6 +57,11 @@ export interface RepositoryRow {
   activeGenerationId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** folder | git (lib/sources) */
+  sourceKind?: string;
+  gitUrl?: string | null;
+  gitBranch?: string | null;
+  pollMinutes?: number | null;
 }
 
 export interface GenerationRow {
@@ -74,6 +79,8 @@ export interface GenerationRow {
   workerHost?: string | null;
   /** number of the interrupted generation this build resumes */
   resumeOf?: number | null;
+  /** the commit the build indexed, when the source is a git repository */
+  commitSha?: string | null;
   error: string | null;
   stats: string;
 }
@@ -145,7 +152,12 @@ function chunks<T>(items: T[], size = BATCH): T[][] {
 
 // ---------------------------------------------------------------- repositories
 
-export async function createRepository(input: { name: string; rootPath: string }): Promise<RepositoryRow> {
+export async function createRepository(input: {
+  name: string;
+  rootPath: string;
+  /** a Git source: the credential-free remote URL and the branch followed (null: the default branch) */
+  git?: { id: string; url: string; branch: string | null };
+}): Promise<RepositoryRow> {
   const client = await db();
   const find = () =>
     client.repository.findFirst({ where: { OR: [{ name: input.name }, { rootPath: input.rootPath }] } });
@@ -159,7 +171,12 @@ export async function createRepository(input: { name: string; rootPath: string }
   const existing = await find();
   if (existing) return existingOrConflict(existing);
   try {
-    return await client.repository.create({ data: { id: randomUUID().slice(0, 12), ...input } });
+    const { git, ...folder } = input;
+    return await client.repository.create({
+      data: git
+        ? { ...folder, id: git.id, sourceKind: "git", gitUrl: git.url, gitBranch: git.branch }
+        : { ...folder, id: randomUUID().slice(0, 12) },
+    });
   } catch (error) {
     // Two first-time index requests for one folder race here: the loser sees the winner's row.
     const raced = (error as { code?: string }).code === "P2002" ? await find() : null;

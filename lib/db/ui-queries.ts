@@ -8,6 +8,7 @@ import "server-only";
 import type { WayfinderUIMessage } from "../qa/types.ts";
 import { db } from "./client.ts";
 import { STALE_BUILD_MS, type GenerationRow, type RepositoryRow } from "./index-store.ts";
+import type { SourceRow } from "./source-store.ts";
 import { getSessionByShareId, listMessages, type MessageRow, type SessionRow } from "./sessions.ts";
 
 export type RepositoryStatus = "ready" | "indexing" | "failed" | "not-indexed";
@@ -35,17 +36,32 @@ export interface BuildView {
   error: string | null;
   startedAt: string;
   finishedAt: string | null;
+  /** the commit the build checked out (known once it has fetched) */
+  commitSha: string | null;
+}
+
+export interface RepositorySourceView {
+  kind: "folder" | "git";
+  /** git: the remote (no credentials) and the branch followed (null until known) */
+  url: string | null;
+  branch: string | null;
+  pollMinutes: number | null;
+  lastPolledAt: string | null;
+  /** why the last poll failed, if it did */
+  pollError: string | null;
 }
 
 export interface RepositoryView {
   id: string;
   name: string;
   rootPath: string;
+  source: RepositorySourceView;
   status: RepositoryStatus;
   active: {
     generationId: string;
     number: number;
     finishedAt: string | null;
+    commitSha: string | null;
     stats: GenerationStatsView;
   } | null;
   /** the most recent build, finished or not */
@@ -86,10 +102,22 @@ function buildView(row: GenerationRow, now: number): BuildView {
     error: dead ? "Interrupted: the indexing process stopped." : row.error,
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    commitSha: row.commitSha ?? null,
   };
 }
 
-async function toView(repo: RepositoryRow): Promise<RepositoryView> {
+function sourceView(repo: SourceRow): RepositorySourceView {
+  return {
+    kind: repo.sourceKind === "git" ? "git" : "folder",
+    url: repo.gitUrl,
+    branch: repo.gitBranch,
+    pollMinutes: repo.pollMinutes,
+    lastPolledAt: repo.lastPolledAt?.toISOString() ?? null,
+    pollError: repo.pollError,
+  };
+}
+
+async function toView(repo: SourceRow): Promise<RepositoryView> {
   const client = await db();
   const [latest, active] = await Promise.all([
     client.indexGeneration.findFirst({ where: { repositoryId: repo.id }, orderBy: { number: "desc" } }),
@@ -109,12 +137,14 @@ async function toView(repo: RepositoryRow): Promise<RepositoryView> {
     id: repo.id,
     name: repo.name,
     rootPath: repo.rootPath,
+    source: sourceView(repo),
     status,
     active: active
       ? {
           generationId: active.id,
           number: active.number,
           finishedAt: active.finishedAt?.toISOString() ?? null,
+          commitSha: active.commitSha ?? null,
           stats: parseStats(active.stats),
         }
       : null,

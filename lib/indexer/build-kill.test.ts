@@ -77,79 +77,83 @@ function waitForExit(proc: ChildProcess, ms: number): Promise<void> {
 }
 
 describe("a build killed with SIGKILL", () => {
-  it("leaves the old generation serving and does not block the next build", { timeout: 60_000 }, async () => {
-    const root = t.makeRepo({
-      "core.py": 'def steady_state():\n    """Serves the pangolin report."""\n    return 1\n',
-    });
-    const { stats: first, repository } = await indexRepository(root);
-    for (const [rel, content] of Object.entries(manyModules(400))) t.write(root, rel, content);
+  it(
+    "leaves the old generation serving and does not block the next build",
+    { timeout: 120_000 },
+    async () => {
+      const root = t.makeRepo({
+        "core.py": 'def steady_state():\n    """Serves the pangolin report."""\n    return 1\n',
+      });
+      const { stats: first, repository } = await indexRepository(root);
+      for (const [rel, content] of Object.entries(manyModules(400))) t.write(root, rel, content);
 
-    // detached: the child gets its own process group, so cleanup can target exactly it.
-    child = spawn("npx", ["tsx", "--conditions=react-server", "lib/cli/main.ts", "index", root], {
-      cwd: process.cwd(),
-      env: t.childEnv(),
-      stdio: ["ignore", "ignore", "pipe"],
-      detached: true,
-    });
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+      // detached: the child gets its own process group, so cleanup can target exactly it.
+      child = spawn("npx", ["tsx", "--conditions=react-server", "lib/cli/main.ts", "index", root], {
+        cwd: process.cwd(),
+        env: t.childEnv(),
+        stdio: ["ignore", "ignore", "pipe"],
+        detached: true,
+      });
+      let stderr = "";
+      child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
 
-    // Wait until the child's build is visibly under way (its own row, past discovery).
-    let building = null as Awaited<ReturnType<typeof listGenerations>>[number] | null;
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const [latest] = await listGenerations(repository.id, 1);
-      if (latest && latest.number === 2 && latest.status === "building" && latest.phase !== "discovering") {
-        building = latest;
-        break;
+      // Wait until the child's build is visibly under way (its own row, past discovery).
+      let building = null as Awaited<ReturnType<typeof listGenerations>>[number] | null;
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const [latest] = await listGenerations(repository.id, 1);
+        if (latest && latest.number === 2 && latest.status === "building" && latest.phase !== "discovering") {
+          building = latest;
+          break;
+        }
+        if (child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 50));
       }
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(building, `child build never got under way; stderr: ${stderr}`).not.toBeNull();
-    const client = await db();
-    const row = await client.indexGeneration.findUniqueOrThrow({ where: { id: building!.id } });
-    expect(row.workerPid).toBeGreaterThan(0);
-    expect(row.workerPid).not.toBe(process.pid);
-    expect(isBuildAlive(row)).toBe(true);
+      expect(building, `child build never got under way; stderr: ${stderr}`).not.toBeNull();
+      const client = await db();
+      const row = await client.indexGeneration.findUniqueOrThrow({ where: { id: building!.id } });
+      expect(row.workerPid).toBeGreaterThan(0);
+      expect(row.workerPid).not.toBe(process.pid);
+      expect(isBuildAlive(row)).toBe(true);
 
-    // While the foreign worker lives, a build here is refused.
-    const refused = await indexRepository(root).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(refused).toBeInstanceOf(WayfinderError);
-    expect((refused as WayfinderError).code).toBe("conflict:index_running");
+      // While the foreign worker lives, a build here is refused.
+      const refused = await indexRepository(root).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(WayfinderError);
+      expect((refused as WayfinderError).code).toBe("conflict:index_running");
 
-    // The worker is the node process running main.ts (npx and tsx wrap it); kill it
-    // without warning, then wait for the wrappers to exit, which reaps it.
-    process.kill(row.workerPid!, "SIGKILL");
-    await waitForExit(child, 15_000);
-    const orphan = await getGeneration(building!.id);
-    expect(orphan?.status).toBe("building");
-    expect(isBuildAlive({ heartbeatAt: orphan!.heartbeatAt, workerPid: row.workerPid })).toBe(false);
+      // The worker is the node process running main.ts (npx and tsx wrap it); kill it
+      // without warning, then wait for the wrappers to exit, which reaps it.
+      process.kill(row.workerPid!, "SIGKILL");
+      await waitForExit(child, 15_000);
+      const orphan = await getGeneration(building!.id);
+      expect(orphan?.status).toBe("building");
+      expect(isBuildAlive({ heartbeatAt: orphan!.heartbeatAt, workerPid: row.workerPid })).toBe(false);
 
-    // Readers still get the old generation.
-    expect((await findRepository(root))?.activeGenerationId).toBe(first.generationId);
-    expect(
-      (await lexicalSearch(first.generationId, "pangolin", { kinds: ["code", "file", "doc", "text"] })).map(
-        (h) => h.path,
-      ),
-    ).toEqual(["core.py"]);
-    expect((await symbolsByName(first.generationId, "steady_state")).length).toBe(1);
-    expect(await symbolsByName(first.generationId, "Worker7x1")).toEqual([]);
+      // Readers still get the old generation.
+      expect((await findRepository(root))?.activeGenerationId).toBe(first.generationId);
+      expect(
+        (await lexicalSearch(first.generationId, "pangolin", { kinds: ["code", "file", "doc", "text"] })).map(
+          (h) => h.path,
+        ),
+      ).toEqual(["core.py"]);
+      expect((await symbolsByName(first.generationId, "steady_state")).length).toBe(1);
+      expect(await symbolsByName(first.generationId, "Worker7x1")).toEqual([]);
 
-    // The next build is not refused, replaces the orphan and serves the new files.
-    const { stats } = await indexRepository(root);
-    expect(stats).toMatchObject({ generation: 3, files: 401, reusedFiles: 1, parsedFiles: 400 });
-    expect((await findRepository(root))?.activeGenerationId).toBe(stats.generationId);
-    expect((await symbolsByName(stats.generationId, "Worker7x1")).map((s) => s.path)).toEqual([
-      "pkg/mod_7.py",
-    ]);
-    expect(await getGeneration(building!.id)).toMatchObject({
-      status: "failed",
-      error: "Interrupted: the indexing process stopped.",
-    });
-    expect(await client.file.count({ where: { generationId: building!.id } })).toBe(0);
-  });
+      // The next build is not refused, replaces the orphan and serves the new files.
+      const { stats } = await indexRepository(root);
+      expect(stats).toMatchObject({ generation: 3, files: 401, reusedFiles: 1, parsedFiles: 400 });
+      expect((await findRepository(root))?.activeGenerationId).toBe(stats.generationId);
+      expect((await symbolsByName(stats.generationId, "Worker7x1")).map((s) => s.path)).toEqual([
+        "pkg/mod_7.py",
+      ]);
+      expect(await getGeneration(building!.id)).toMatchObject({
+        status: "failed",
+        error: "Interrupted: the indexing process stopped.",
+      });
+      expect(await client.file.count({ where: { generationId: building!.id } })).toBe(0);
+    },
+  );
 });

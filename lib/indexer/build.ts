@@ -40,6 +40,7 @@ import {
 import { indexText } from "../search/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
+import type { SecretReport } from "./secrets.ts";
 import { extractSource } from "./extract/index.ts";
 import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
@@ -47,18 +48,27 @@ import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../llm/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
+import { prepareCheckout } from "../sources/checkout.ts";
 
 /**
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 4; // 3: imports record aliases; 4: C, C++, C#, Ruby and PHP extracted
+export const INDEX_FORMAT_VERSION = 5; // 3: imports record aliases; 4: secrets redacted; 5: C, C++, C#, Ruby and PHP extracted
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
 
 export type BuildPhase =
-  "discovering" | "parsing" | "storing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
+  | "fetching"
+  | "discovering"
+  | "parsing"
+  | "storing"
+  | "resolving"
+  | "wiki"
+  | "embedding"
+  | "activating"
+  | "done";
 
 export interface BuildProgress {
   phase: BuildPhase;
@@ -89,6 +99,8 @@ export interface BuildStats {
   lines: number;
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
+  /** secret files skipped and secrets redacted (lib/indexer/secrets.ts) */
+  secrets: SecretReport;
   parseErrors: number;
   seconds: number;
   /** seconds spent in each phase */
@@ -106,6 +118,8 @@ export interface BuildStats {
   /** what the pages were generated with: a later build regenerates them when either changes */
   wikiFormatVersion: number;
   wikiModel: string | null;
+  /** the commit indexed (Git sources: the fetched branch head; folders: HEAD of the work tree) */
+  commitSha: string | null;
 }
 
 export interface BuildOptions {
@@ -125,8 +139,14 @@ export interface BuildResult {
   stats: BuildStats;
 }
 
-/** Registers a repository if needed and builds a new generation of its index. */
+/** Registers a folder repository if needed (or takes a registered Git source) and builds a new generation of its index. */
 export async function indexRepository(inputPath: string, options: BuildOptions = {}): Promise<BuildResult> {
+  // A Git-sourced repository is named by its id, name or checkout path; its folder may not exist yet.
+  const registered = await findRepository(inputPath);
+  if (registered?.sourceKind === "git") {
+    const stats = await buildGeneration(registered, options);
+    return { repository: (await findRepository(registered.id)) ?? registered, stats };
+  }
   const root = resolveRepositoryRoot(inputPath);
   const existing = await findRepository(root);
   const name = options.name ?? existing?.name ?? defaultName(root);
@@ -170,8 +190,16 @@ export async function buildGeneration(
   }, HEARTBEAT_MS);
   heartbeat.unref();
   try {
+    const git = repository.sourceKind === "git";
+    if (git) progress.phase = "fetching";
     await report(true);
-    const discovery = await discoverFiles(repository.rootPath, {
+    const checkout = await prepareCheckout(repository, generation.id);
+    if (git) {
+      await phaseDone("fetching");
+      progress.phase = "discovering";
+      await report(true);
+    }
+    const discovery = await discoverFiles(checkout.root, {
       maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
     });
     await phaseDone("discovering");
@@ -333,6 +361,7 @@ export async function buildGeneration(
       lines,
       languages,
       skipped: discovery.skipped,
+      secrets: discovery.secrets,
       parseErrors: parsed.reduce((n, p) => n + p.parseErrors, 0),
       seconds: 0,
       phaseSeconds,
@@ -346,6 +375,7 @@ export async function buildGeneration(
       findings: wiki.findings,
       wikiFormatVersion: wiki.formatVersion,
       wikiModel: wiki.model,
+      commitSha: checkout.commitSha,
     };
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
     await activateGeneration(generation.id, stats);

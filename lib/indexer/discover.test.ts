@@ -117,6 +117,7 @@ describe("files that are skipped", () => {
       // Vendored folders are pruned from the walk, never listed.
       vendored: 0,
       unreadable: 0,
+      secret: 0,
     });
     expect(result.skippedExamples["symlink-outside-root"]?.sort()).toEqual(["leak.py", "linked"]);
     expect(result.skippedExamples["not-utf8"]).toEqual(["latin1.py"]);

@@ -3,7 +3,8 @@
  * reads them from disk. Git-tracked (and untracked, not ignored) files when the root
  * is a git work tree, else a walk honouring .gitignore. Binaries, oversized and
  * non-UTF-8 files, vendored/build folders and symlinks are skipped and counted;
- * nothing outside the resolved root is ever opened.
+ * nothing outside the resolved root is ever opened. Secret files are skipped and
+ * secrets inside files redacted here (secrets.ts), before any text enters the index.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -13,6 +14,13 @@ import { promisify } from "node:util";
 import ignore, { type Ignore } from "ignore";
 import { WayfinderError } from "../errors.ts";
 import { languageForFile, languageForPath } from "./parser.ts";
+import {
+  emptySecretReport,
+  isSecretFile,
+  recordSecrets,
+  redactSecrets,
+  type SecretReport,
+} from "./secrets.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
@@ -91,7 +99,8 @@ export type SkipReason =
   | "symlink-outside-root"
   | "unsupported"
   | "vendored"
-  | "unreadable";
+  | "unreadable"
+  | "secret";
 
 export interface DiscoveredFile {
   /** Repository-relative path with forward slashes. */
@@ -110,6 +119,8 @@ export interface DiscoveryResult {
   skipped: Record<SkipReason, number>;
   /** A few skipped paths per reason, for the summary and the UI. */
   skippedExamples: Partial<Record<SkipReason, string[]>>;
+  /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
+  secrets: SecretReport;
   source: "git" | "walk";
 }
 
@@ -179,6 +190,7 @@ function emptySkips(): Record<SkipReason, number> {
     unsupported: 0,
     vendored: 0,
     unreadable: 0,
+    secret: 0,
   };
 }
 
@@ -280,6 +292,7 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
   const listed = await gitListing(root);
   const candidates = listed ?? walkListing(root);
   const files: DiscoveredFile[] = [];
+  const secrets = emptySecretReport();
   for (const rel of candidates) {
     if (!isSafeRelativePath(rel)) continue;
     if (inSkippedDir(rel)) {
@@ -302,6 +315,11 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
         // dangling link
       }
       skip(target.startsWith(root + path.sep) ? "symlink" : "symlink-outside-root", rel);
+      continue;
+    }
+    if (isSecretFile(rel)) {
+      skip("secret", rel);
+      recordSecrets(secrets, rel, { skipped: true });
       continue;
     }
     const type = classify(rel);
@@ -337,15 +355,18 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
       continue;
     }
     if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
+    const redacted = await redactSecrets(rel, content);
+    recordSecrets(secrets, rel, redacted);
     files.push({
       path: rel,
       language: type.kind === "code" ? (languageForFile(rel, content) ?? type.language) : type.language,
       kind: type.kind,
-      content,
-      hash: hashContent(buffer),
+      content: redacted.content,
+      // The hash names what is stored: a redacted file's, so it is never mistaken for the raw text.
+      hash: redacted.redactions.length > 0 ? hashContent(redacted.content) : hashContent(buffer),
       size: stat.size,
       lines: countLines(content),
     });
   }
-  return { root, files, skipped, skippedExamples, source: listed ? "git" : "walk" };
+  return { root, files, skipped, skippedExamples, secrets, source: listed ? "git" : "walk" };
 }

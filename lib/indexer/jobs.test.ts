@@ -24,7 +24,7 @@ describe("index jobs", () => {
   afterAll(async () => cleanup());
 
   it("starts a build in a worker, refuses a second one while it runs, and finishes", async () => {
-    const repository = await addRepository({ path: INVENTORY });
+    const repository = await addRepository({ path: INVENTORY }, null);
     expect(repository.name).toBe("inventory");
     // The generation exists as soon as addRepository returns.
     const [started] = await listGenerations(repository.id, 1);
@@ -41,13 +41,13 @@ describe("index jobs", () => {
   });
 
   it("refuses bad paths and an already added folder", async () => {
-    await expect(addRepository({ path: "/definitely/not/here" })).rejects.toMatchObject({
+    await expect(addRepository({ path: "/definitely/not/here" }, null)).rejects.toMatchObject({
       code: "bad_request:repo_path",
     });
-    await expect(addRepository({ path: path.join(INVENTORY, "README.md") })).rejects.toMatchObject({
+    await expect(addRepository({ path: path.join(INVENTORY, "README.md") }, null)).rejects.toMatchObject({
       code: "bad_request:repo_path",
     });
-    await expect(addRepository({ path: INVENTORY, name: "again" })).rejects.toMatchObject({
+    await expect(addRepository({ path: INVENTORY, name: "again" }, null)).rejects.toMatchObject({
       code: "conflict:repo_path",
     });
   });

@@ -29,18 +29,24 @@ import path from "node:path";
 import { childProcessEnv, env } from "../env.ts";
 import { WayfinderError, isWayfinderError } from "../errors.ts";
 import {
+  collectBlobs,
   createRepository,
+  deleteRepository,
   failQueuedGeneration,
   findRepository,
   getGeneration,
+  isBuildAlive,
   listDeadBuilds,
+  listGenerations,
   listQueuedGenerations,
   requireRepository,
   startGeneration,
   type GenerationRow,
   type RepositoryRow,
 } from "../db/index-store.ts";
+import { registerGitRepository } from "../sources/checkout.ts";
 import { resolveRepositoryRoot } from "./discover.ts";
+import { collectVectorGarbage } from "./embed.ts";
 
 // Workers started by this process, by repository id. Kept on globalThis so a dev-server
 // hot reload does not forget a running build. The value is null while one is starting.
@@ -107,7 +113,8 @@ async function launchWorker(repository: RepositoryRow, job: GenerationRow): Prom
   const logFile = workerLogPath(repository, job);
   let started: ChildProcess;
   try {
-    started = spawnWorker(repository.rootPath, logFile);
+    // A Git source's checkout may not exist yet: the worker finds it by id.
+    started = spawnWorker(repository.sourceKind === "git" ? repository.id : repository.rootPath, logFile);
   } catch (error) {
     running.delete(repository.id);
     await failQueuedGeneration(job.id, `The index worker could not start: ${String(error)}`);
@@ -155,7 +162,10 @@ export async function startIndexJob(
   repository: RepositoryRow,
   options: { resumeOf?: number } = {},
 ): Promise<GenerationRow> {
-  if (running.has(repository.id)) throw alreadyRunning();
+  // A worker this process is starting right now; past that the job rows decide. A worker
+  // of ours that finished its build but has not exited yet (garbage collection, golden
+  // questions) must not block the next build: a push arriving then would be lost.
+  if (running.get(repository.id) === null) throw alreadyRunning();
   const job = await startGeneration(repository.id, null, { queued: true, resumeOf: options.resumeOf });
   if (env().WAYFINDER_INDEX_WORKER === "spawn") await launchWorker(repository, job);
   return job;
@@ -212,12 +222,19 @@ export async function recoverIndexJobs(options: { launch?: boolean } = {}): Prom
 }
 
 /**
- * Refuses a folder outside WAYFINDER_REPO_ROOTS (when set): on a shared server, users
- * adding repositories through the web app must not be able to index /etc or a
- * colleague's home. Both sides are real paths, so a link cannot smuggle a folder in.
+ * Refuses a folder outside the allowed roots: on a shared server, users adding
+ * repositories through the web app must not be able to index /etc or a colleague's
+ * home. Both sides are real paths, so a link cannot smuggle a folder in. `null`
+ * allows any folder (open mode without WAYFINDER_REPO_ROOTS); an empty list none.
  */
-export function assertAllowedRoot(root: string, allowed: string[]): void {
-  if (allowed.length === 0) return;
+export function assertAllowedRoot(root: string, allowed: string[] | null): void {
+  if (allowed === null) return;
+  if (allowed.length === 0) {
+    throw new WayfinderError(
+      "forbidden:repo_path",
+      "This server adds no folders over the web: set WAYFINDER_REPO_ROOTS to allow some, or use the CLI.",
+    );
+  }
   const inside = allowed.some((dir) => {
     let real: string;
     try {
@@ -236,12 +253,22 @@ export function assertAllowedRoot(root: string, allowed: string[]): void {
 }
 
 /**
- * Registers a repository by local path and starts its first build. A folder that is
- * already registered, or a name another repository uses, is refused with a clear error.
+ * Registers a repository — a local folder, or a Git remote and branch — and starts its
+ * first build. A folder or remote already registered, or a name another repository
+ * uses, is refused with a clear error. A remote on this machine (a bare repository, a
+ * file:// URL) obeys WAYFINDER_REPO_ROOTS like a folder.
  */
-export async function addRepository(input: { path: string; name?: string }): Promise<RepositoryRow> {
+export async function addRepository(
+  input: { path: string; name?: string } | { url: string; branch?: string; name?: string },
+  allowedRoots: string[] | null,
+): Promise<RepositoryRow> {
+  if ("url" in input) {
+    const repository = await registerGitRepository(input, (real) => assertAllowedRoot(real, allowedRoots));
+    await startIndexJob(repository);
+    return repository;
+  }
   const root = resolveRepositoryRoot(input.path);
-  assertAllowedRoot(root, env().repoRoots);
+  assertAllowedRoot(root, allowedRoots);
   const existing = await findRepository(root);
   if (existing && existing.rootPath === root) {
     throw new WayfinderError("conflict:repo_path", `${root} is already added as "${existing.name}".`);
@@ -250,6 +277,25 @@ export async function addRepository(input: { path: string; name?: string }): Pro
   const repository = await createRepository({ name, rootPath: root });
   await startIndexJob(repository);
   return repository;
+}
+
+/**
+ * Removes a repository with its whole index (generations, conversations, vectors).
+ * 409 while a build is queued or running: its worker would write into removed rows.
+ */
+export async function removeRepository(id: string): Promise<void> {
+  const repository = await requireRepository(id);
+  const running = (await listGenerations(repository.id, 5)).find(
+    (g) => g.status === "queued" || (g.status === "building" && isBuildAlive(g, Date.now())),
+  );
+  if (running)
+    throw new WayfinderError(
+      "conflict:index_running",
+      `${repository.name} is being indexed (generation ${running.number}); remove it when the build ends.`,
+    );
+  await deleteRepository(repository.id);
+  await collectVectorGarbage(repository.id);
+  await collectBlobs();
 }
 
 /** Re-indexes a registered repository; 409 (`conflict:index_running`) while a build is queued or runs. */

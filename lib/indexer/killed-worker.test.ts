@@ -82,7 +82,7 @@ async function answer(repositoryId: string, question: string) {
 describe("an index worker killed mid-build", () => {
   it(
     "leaves the old generation answering; the next worker fails it and succeeds",
-    { timeout: 90_000 },
+    { timeout: 120_000 },
     async () => {
       const root = t.makeRepo({
         "billing/invoice.py":

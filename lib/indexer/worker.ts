@@ -21,6 +21,7 @@ import {
 } from "../db/index-store.ts";
 import { buildGeneration, type BuildStats } from "./build.ts";
 import { recoverIndexJobs } from "./jobs.ts";
+import { queueFollowUp } from "../sources/refresh.ts";
 
 export interface WorkerOptions {
   /** how long to sleep when the queue is empty */
@@ -80,6 +81,10 @@ export function startIndexWorker(options: WorkerOptions = {}): WorkerHandle {
       );
       const golden = await import("../admin/golden.ts").then((m) => m.runGoldenAfterReindex(repository.id));
       if (golden) log(`[worker] ${repository.name} golden questions ${golden.passed}/${golden.total} passed`);
+      // A push reported while this build ran gets its own build.
+      const followUp = await queueFollowUp(repository.id);
+      if (followUp?.queued)
+        log(`[worker] ${repository.name} moved during the build; generation ${followUp.generation} queued`);
       return true;
     } catch (error) {
       log(`[worker] ${repository.name} generation ${job.number} failed: ${(error as Error).message}`);

@@ -124,7 +124,7 @@ async function observe(repositoryId: string, index: number): Promise<Observed> {
 }
 
 describe("questions during a generation flip", () => {
-  it("are each answered completely from exactly one ready generation", { timeout: 90_000 }, async () => {
+  it("are each answered completely from exactly one ready generation", { timeout: 120_000 }, async () => {
     const root = t.makeRepo({ "ledger/core.py": ledger("alpha", 0), ...filler(150, 1) });
     const { repository, stats: first } = await indexRepository(root);
     t.write(root, "ledger/core.py", ledger("omega", 9));

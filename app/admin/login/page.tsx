@@ -1,10 +1,9 @@
 /** /admin/login: token sign-in; an already signed-in admin goes straight on. */
 import type { Metadata } from "next";
-import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/admin/login-form";
 import { safeReturnPath } from "@/lib/admin/page-auth";
-import { ADMIN_COOKIE, verifyAdminSession } from "@/lib/admin/token";
+import { pageIdentity } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Admin sign-in" };
@@ -15,7 +14,8 @@ export default async function AdminLoginPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const next = safeReturnPath((await searchParams).next);
-  if (verifyAdminSession((await cookies()).get(ADMIN_COOKIE)?.value)) redirect(next);
+  const identity = await pageIdentity();
+  if (identity?.role === "admin") redirect(next);
   return (
     <section className="admin-login narrow-block">
       <h1>Admin sign-in</h1>

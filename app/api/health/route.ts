@@ -1,14 +1,17 @@
+import { satisfies } from "@/lib/auth/guards";
+import type { Identity } from "@/lib/auth/identity";
 import { listRepositories } from "@/lib/db/index-store";
-import { errorResponse } from "@/lib/errors";
+import { apiRoute } from "../api-route";
 
 export const dynamic = "force-dynamic";
 
-/** Liveness and database reachability, used by Playwright's webServer and load balancers. */
-export async function GET(): Promise<Response> {
-  try {
-    const repositories = await listRepositories();
-    return Response.json({ ok: true, repositories: repositories.length });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+/**
+ * Liveness and database reachability, used by Playwright's webServer and load
+ * balancers; open to all, with the repository count for readers only.
+ */
+export const GET = apiRoute<unknown, Identity | null>({ access: "public" }, async (_request, identity) => {
+  const repositories = await listRepositories();
+  return Response.json(
+    satisfies(identity, "reader") ? { ok: true, repositories: repositories.length } : { ok: true },
+  );
+});

@@ -1,20 +1,16 @@
 /**
- * POST highlights citation snippets for the chat. The snippets already streamed to
- * the browser; highlighting them here keeps shiki out of the client bundle.
+ * POST highlights citation snippets for the chat (readers). The snippets already
+ * streamed to the browser; highlighting them here keeps shiki out of the client bundle.
  */
 import { highlightCode } from "@/components/source/highlight";
-import { errorResponse } from "@/lib/errors";
+import { apiRoute } from "../api-route";
 import { parseJsonBody } from "../parse-request";
 import { MAX_HIGHLIGHT_BODY_BYTES, highlightSchema } from "./schema";
 
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const { items } = await parseJsonBody(request, highlightSchema, "highlight", {
-      maxBytes: MAX_HIGHLIGHT_BODY_BYTES,
-    });
-    const html = await Promise.all(items.map((item) => highlightCode(item)));
-    return Response.json({ html });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = apiRoute({ access: "reader" }, async (request) => {
+  const { items } = await parseJsonBody(request, highlightSchema, "highlight", {
+    maxBytes: MAX_HIGHLIGHT_BODY_BYTES,
+  });
+  const html = await Promise.all(items.map((item) => highlightCode(item)));
+  return Response.json({ html });
+});

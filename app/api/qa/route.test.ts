@@ -118,7 +118,7 @@ describe("POST /api/qa", () => {
     expect(sources.length).toBeGreaterThan(0);
     expect(Math.min(...sources)).toBeGreaterThan(lastPass);
     expect(citations).toBeGreaterThan(Math.max(...sources));
-    const items = (events[citations]?.json?.data as { items: CitationPart[] }).items;
+    const items = (events[citations]?.json?.data as { items: CitationPart[] } | undefined)?.items ?? [];
     expect(items.filter((c) => c.verified).map((c) => `${c.path}:${c.startLine}-${c.endLine}`)).toEqual(
       sources.map((i) => events[i]?.json?.sourceId),
     );

@@ -3,7 +3,8 @@ import { loadEngineSettings } from "@/lib/admin/settings";
 import { removeLastExchange } from "@/lib/db/sessions";
 import { asDatabaseUnavailable, askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
-import { WayfinderError, asWayfinderError, errorResponse } from "@/lib/errors";
+import { WayfinderError, asWayfinderError } from "@/lib/errors";
+import { apiRoute } from "../api-route";
 import { readJsonBody } from "../parse-request";
 import { MAX_BODY_BYTES, qaRequestSchema, questionOf } from "./schema";
 
@@ -11,8 +12,9 @@ export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
 /** POST /api/qa: one question in, one UI message stream out (classification, passes, answer, citations). */
-export async function POST(request: Request): Promise<Response> {
-  try {
+export const POST = apiRoute(
+  { access: "reader", limit: "question", mapError: asDatabaseUnavailable },
+  async (request) => {
     const json = await readJsonBody(request, { surface: "json", maxBytes: MAX_BODY_BYTES });
     const parsed = qaRequestSchema.safeParse(json);
     if (!parsed.success) {
@@ -55,7 +57,5 @@ export async function POST(request: Request): Promise<Response> {
       },
     });
     return createUIMessageStreamResponse({ stream });
-  } catch (error) {
-    return errorResponse(asDatabaseUnavailable(error));
-  }
-}
+  },
+);

@@ -1,26 +1,24 @@
-/** GET lists repositories with status and build progress; POST adds one and starts indexing it (202). */
+/**
+ * GET lists repositories with status and build progress (readers); POST adds one — a
+ * local folder ({ path }) or a Git remote ({ url, branch? }) — and starts indexing it
+ * (202; repository managers, local folders under the allowed roots only).
+ */
+import { accessConfig } from "@/lib/auth/config";
 import { getRepositoryView, listRepositoryViews } from "@/lib/db/ui-queries";
-import { errorResponse } from "@/lib/errors";
 import { addRepository } from "@/lib/indexer/jobs";
-import { parseJsonBody } from "../parse-request";
-import { addRepositorySchema } from "./schema";
+import { apiRoute } from "../api-route";
+import { readJsonBody, validateBody } from "../parse-request";
+import { addRepositorySchemaFor } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
-  try {
-    return Response.json({ repositories: await listRepositoryViews() });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = apiRoute({ access: "reader" }, async () =>
+  Response.json({ repositories: await listRepositoryViews() }),
+);
 
-export async function POST(request: Request): Promise<Response> {
-  try {
-    const input = await parseJsonBody(request, addRepositorySchema, "repo_form");
-    const repository = await addRepository(input);
-    return Response.json({ repository: await getRepositoryView(repository.id) }, { status: 202 });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = apiRoute({ access: "manager", limit: "build" }, async (request) => {
+  const body = await readJsonBody(request, { surface: "repo_form" });
+  const input = validateBody(body, addRepositorySchemaFor(body), "repo_form");
+  const repository = await addRepository(input, accessConfig().repoRoots);
+  return Response.json({ repository: await getRepositoryView(repository.id) }, { status: 202 });
+});

@@ -9,6 +9,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChatWorkspace } from "@/components/chat/chat-workspace";
 import { SessionList } from "@/components/chat/session-list";
+import { CommitRef } from "@/components/repos/commit-ref";
+import { requirePageAccess } from "@/lib/auth/page";
 import { WaitingForIndex } from "@/components/repos/waiting-for-index";
 import { listSessions } from "@/lib/db/sessions";
 import { getRepositoryView } from "@/lib/db/ui-queries";
@@ -21,12 +23,15 @@ interface PageProps {
 }
 
 export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
-  const repository = await getRepositoryView((await params).id);
+  const { id } = await params;
+  await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
+  const repository = await getRepositoryView(id);
   return { title: repository ? repository.name : "Repository not found" };
 }
 
 export default async function RepositoryChatPage({ params, searchParams }: PageProps) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
+  await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
   const repository = await getRepositoryView(id);
   if (!repository) notFound();
   const requested = typeof query.session === "string" && query.session ? query.session : null;
@@ -48,6 +53,9 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
             <span className="badge ok" data-testid="chat-generation">
               generation {repository.active.number}
             </span>
+          ) : null}
+          {repository.active?.commitSha ? (
+            <CommitRef sha={repository.active.commitSha} testId="chat-commit" />
           ) : null}
           {repository.status === "indexing" && repository.active ? (
             <span className="badge">re-indexing</span>

@@ -11,8 +11,10 @@ import { citationKey } from "@/components/citations/citation-key";
 import { citationsOf } from "@/components/chat/message-parts";
 import { Conversation, type MessageExtras } from "@/components/chat/conversation";
 import { citationDrift, linesOf } from "@/components/share/citation-drift";
+import { CommitRef } from "@/components/repos/commit-ref";
 import { highlightCode } from "@/components/source/highlight";
 import { getFileContent, getGeneration } from "@/lib/db/index-store";
+import { requireShareAccess } from "@/lib/auth/page";
 import { getSharedConversation } from "@/lib/db/ui-queries";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 
@@ -23,7 +25,9 @@ interface PageProps {
 }
 
 export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
-  const shared = await getSharedConversation((await params).shareId);
+  const { shareId } = await params;
+  await requireShareAccess(`/s/${encodeURIComponent(shareId)}`);
+  const shared = await getSharedConversation(shareId);
   // Share links are private by being unguessable: keep them out of search indexes.
   return {
     title: shared ? shared.session.title || "Shared conversation" : "Not found",
@@ -71,7 +75,9 @@ async function extrasFor(
 }
 
 export default async function SharePage({ params }: PageProps) {
-  const shared = await getSharedConversation((await params).shareId);
+  const { shareId } = await params;
+  await requireShareAccess(`/s/${encodeURIComponent(shareId)}`);
+  const shared = await getSharedConversation(shareId);
   if (!shared) notFound();
   const { session, repository, messages } = shared;
   const [pinned, active] = await Promise.all([
@@ -99,6 +105,11 @@ export default async function SharePage({ params }: PageProps) {
           {pinned ? (
             <span className="badge ok" data-testid="share-generation">
               answered on generation {pinned.number}
+            </span>
+          ) : null}
+          {pinned?.commitSha ? (
+            <span data-testid="share-commit">
+              commit <CommitRef sha={pinned.commitSha} />
             </span>
           ) : null}
           <time dateTime={session.createdAt.toISOString()}>

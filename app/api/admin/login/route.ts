@@ -1,22 +1,17 @@
 /** POST /api/admin/login: checks the token and sets the admin session cookie (401 on a wrong token, 429 after too many). */
 import { checkToken, DEFAULT_ACTOR, loginCookie } from "@/lib/admin/auth";
 import { assertNotThrottled } from "@/lib/admin/throttle";
-import { errorResponse } from "@/lib/errors";
+import { apiRoute } from "../../api-route";
 import { parseJsonBody } from "../../parse-request";
 import { loginSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request): Promise<Response> {
-  try {
-    assertNotThrottled(request);
-    const input = await parseJsonBody(request, loginSchema, "login");
-    const { actor } = checkToken(request, input.token, input.name || DEFAULT_ACTOR, "cookie");
-    const response = Response.json({ actor });
-    response.headers.set("set-cookie", loginCookie(request, actor));
-    response.headers.set("cache-control", "no-store");
-    return response;
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = apiRoute<unknown, null>({ access: "public" }, async (request) => {
+  assertNotThrottled(request);
+  const input = await parseJsonBody(request, loginSchema, "login");
+  const { actor } = checkToken(request, input.token, input.name || DEFAULT_ACTOR, "cookie");
+  const response = Response.json({ actor });
+  response.headers.set("set-cookie", loginCookie(request, actor));
+  return response;
+});

@@ -1,11 +1,10 @@
 /** POST /api/admin/logout: clears the admin session cookie (always succeeds). */
 import { logoutCookie } from "@/lib/admin/auth";
+import { apiRoute } from "../../api-route";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request): Promise<Response> {
-  return new Response(null, {
-    status: 204,
-    headers: { "set-cookie": logoutCookie(request), "cache-control": "no-store" },
-  });
-}
+export const POST = apiRoute<unknown, null>(
+  { access: "public" },
+  async (request) => new Response(null, { status: 204, headers: { "set-cookie": logoutCookie(request) } }),
+);

@@ -4,16 +4,18 @@
  */
 import { getSettingsView, resetSettings, saveSettings } from "@/lib/admin/settings";
 import { parseJsonBody } from "../../parse-request";
-import { adminRoute } from "../admin-route";
+import { apiRoute } from "../../api-route";
 import { saveSettingsSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = adminRoute(async () => Response.json(await getSettingsView()));
+export const GET = apiRoute({ access: "admin" }, async () => Response.json(await getSettingsView()));
 
-export const PUT = adminRoute(async (request, admin) => {
+export const PUT = apiRoute({ access: "admin" }, async (request, admin) => {
   const input = await parseJsonBody(request, saveSettingsSchema, "settings");
   return Response.json(await saveSettings(input, admin.actor));
 });
 
-export const DELETE = adminRoute(async (_request, admin) => Response.json(await resetSettings(admin.actor)));
+export const DELETE = apiRoute({ access: "admin" }, async (_request, admin) =>
+  Response.json(await resetSettings(admin.actor)),
+);

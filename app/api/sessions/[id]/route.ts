@@ -1,15 +1,14 @@
 import { getSession, listMessages } from "@/lib/db/sessions";
-import { WayfinderError, errorResponse } from "@/lib/errors";
+import { WayfinderError } from "@/lib/errors";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
+import { apiRoute } from "../../api-route";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/sessions/:id — a stored conversation as UI messages. */
-export async function GET(
-  _request: Request,
-  context: { params: Promise<{ id: string }> },
-): Promise<Response> {
-  try {
+/** GET /api/sessions/:id — a stored conversation as UI messages (readers). */
+export const GET = apiRoute<{ params: Promise<{ id: string }> }>(
+  { access: "reader" },
+  async (_request, _identity, context) => {
     const { id } = await context.params;
     const session = await getSession(id);
     if (!session) throw new WayfinderError("not_found:session", "No such session.");
@@ -30,7 +29,5 @@ export async function GET(
       },
       messages,
     });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);

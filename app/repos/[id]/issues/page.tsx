@@ -1,6 +1,7 @@
 /** The issues store of a repository: `/repos/[id]/issues?category=&severity=`. */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { requirePageAccess } from "@/lib/auth/page";
 import { IssuesView } from "@/components/issues/issues-view";
 import { RepositoryTabs } from "@/components/wiki/repository-tabs";
 import { loadIssuesView, parseIssuesFilter } from "@/lib/wiki/browse";
@@ -16,6 +17,7 @@ export const metadata: Metadata = { title: "Issues" };
 
 export default async function IssuesPage({ params, searchParams }: PageProps) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
+  await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}/issues`);
   const data = await loadIssuesView(id, parseIssuesFilter(query));
   if (!data) notFound();
   return (

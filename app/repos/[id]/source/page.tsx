@@ -6,6 +6,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { requirePageAccess } from "@/lib/auth/page";
 import { SourceView } from "@/components/source/source-view";
 import { parseLineRange } from "@/components/source/source-href";
 import { getFile, getFileContent, getGeneration } from "@/lib/db/index-store";
@@ -30,6 +31,7 @@ export async function generateMetadata({ searchParams }: PageProps): Promise<Met
 
 export default async function SourcePage({ params, searchParams }: PageProps) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
+  await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
   const path = single(query.path);
   const requestedGeneration = single(query.generation);
   const repository = await getRepositoryView(id);

@@ -1,10 +1,13 @@
 /** DELETE /api/admin/golden/:id removes a golden question and its run history. */
 import { removeGoldenQuestion } from "@/lib/admin/golden";
-import { adminRoute } from "../../admin-route";
+import { apiRoute } from "../../../api-route";
 
 export const dynamic = "force-dynamic";
 
-export const DELETE = adminRoute<{ params: Promise<{ id: string }> }>(async (_request, _admin, context) => {
-  await removeGoldenQuestion((await context.params).id);
-  return new Response(null, { status: 204 });
-});
+export const DELETE = apiRoute<{ params: Promise<{ id: string }> }>(
+  { access: "admin" },
+  async (_request, _admin, context) => {
+    await removeGoldenQuestion((await context.params).id);
+    return new Response(null, { status: 204 });
+  },
+);

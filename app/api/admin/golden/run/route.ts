@@ -7,12 +7,12 @@ import { isGoldenRunInProgress, runGoldenQuestions } from "@/lib/admin/golden";
 import { getGoldenQuestion, getRepositoryBrief } from "@/lib/db/admin-store";
 import { WayfinderError } from "@/lib/errors";
 import { parseJsonBody } from "../../../parse-request";
-import { adminRoute } from "../../admin-route";
+import { apiRoute } from "../../../api-route";
 import { runGoldenSchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = adminRoute(async (request) => {
+export const POST = apiRoute({ access: "admin" }, async (request) => {
   const input = await parseJsonBody(request, runGoldenSchema, "golden_run");
   if (!(await getRepositoryBrief(input.repositoryId))) {
     throw new WayfinderError("not_found:repository", "No such repository.");

@@ -1,13 +1,15 @@
 /** GET the issues store of a repository's serving generation, filtered by category and severity. */
-import { WayfinderError, errorResponse } from "@/lib/errors";
+import { WayfinderError } from "@/lib/errors";
+import { apiRoute } from "../../../api-route";
 import { loadIssuesView } from "@/lib/wiki/browse";
 import { repositoryParamsSchema } from "../schema";
 import { issuesQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  try {
+export const GET = apiRoute<{ params: Promise<{ id: string }> }>(
+  { access: "reader" },
+  async (request, _identity, context) => {
     const params = repositoryParamsSchema.safeParse(await context.params);
     if (!params.success) throw new WayfinderError("not_found:repository", "No such repository.");
     const search = new URL(request.url).searchParams;
@@ -32,7 +34,5 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
       bySeverity: view.bySeverity,
       findings: view.findings,
     });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);

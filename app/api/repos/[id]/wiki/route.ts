@@ -1,13 +1,15 @@
 /** GET one wiki page of a repository's serving generation, with the navigation tree. */
-import { WayfinderError, errorResponse } from "@/lib/errors";
+import { WayfinderError } from "@/lib/errors";
+import { apiRoute } from "../../../api-route";
 import { loadWikiView } from "@/lib/wiki/browse";
 import { repositoryParamsSchema } from "../schema";
 import { wikiQuerySchema } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  try {
+export const GET = apiRoute<{ params: Promise<{ id: string }> }>(
+  { access: "reader" },
+  async (request, _identity, context) => {
     const params = repositoryParamsSchema.safeParse(await context.params);
     if (!params.success) throw new WayfinderError("not_found:repository", "No such repository.");
     const query = wikiQuerySchema.safeParse({
@@ -24,7 +26,5 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
       tree: view.tree,
       findings: view.findings,
     });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);

@@ -1,6 +1,7 @@
 /** A folder or file page of the wiki: `/repos/[id]/wiki/dir/<path>` or `/repos/[id]/wiki/file/<path>`. */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { requirePageAccess } from "@/lib/auth/page";
 import { parseSlug } from "@/lib/wiki/slugs";
 import { WikiRoute } from "@/components/wiki/wiki-route";
 
@@ -21,6 +22,7 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
 
 export default async function WikiPage({ params }: PageProps) {
   const { id, slug } = await params;
+  await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}/wiki`);
   const full = slugOf(slug);
   if (!parseSlug(full)) notFound();
   return <WikiRoute repositoryId={id} slug={full} />;

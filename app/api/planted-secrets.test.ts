@@ -1,0 +1,218 @@
+/**
+ * The planted-secrets repository (lib/test-support/planted-secrets.ts: eleven forms of
+ * secret inside ordinary files, four well-known secret files) indexed by the real
+ * indexer into a real database, then searched, asked about, browsed and dumped: no
+ * secret, nor a piece of one, is searchable, citable or shown anywhere, while the code
+ * around them still is.
+ *
+ * Covered: lexical and hybrid search, the chat (POST /api/qa, the whole stream:
+ * answer, citations, snippets), the source view's reader (every file's stored text),
+ * the wiki (GET /api/repos/[id]/wiki for every page), the MCP endpoint (search,
+ * read_span, wiki_page and ask through the SDK's client over HTTP), the admins'
+ * secrets report, and every text column of every table of the database.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { getFileContent } from "@/lib/db/index-store";
+import { listWikiPages } from "@/lib/db/wiki-store";
+import { env } from "@/lib/env";
+import { indexRepository, type BuildStats } from "@/lib/indexer/build";
+import { hybridSearch, lexicalSearch } from "@/lib/search/hybrid";
+import { plantedSecretsRepository } from "@/lib/test-support/planted-secrets";
+import { startServer, type TestServer } from "@/lib/test-support/qa-http";
+import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { POST as mcp } from "./mcp/route";
+import { GET as secretsReport } from "./admin/secrets/route";
+import { POST as ask } from "./qa/route";
+import { GET as wiki } from "./repos/[id]/wiki/route";
+import { ensureAdminToken } from "@/lib/admin/token";
+
+const planted = plantedSecretsRepository();
+/** Every string that must appear nowhere: each secret, a piece of it, and each secret file's value. */
+const FORBIDDEN = [
+  ...planted.secrets.flatMap((s) => [s.value, s.fragment]),
+  ...planted.secretFiles.map((f) => f.value),
+];
+
+let t: TempEnv;
+let repositoryId: string;
+let generationId: string;
+let stats: BuildStats;
+
+function leaks(text: string): string[] {
+  return FORBIDDEN.filter((secret) => text.includes(secret));
+}
+
+beforeAll(async () => {
+  t = await setupTempEnv();
+  const root = t.makeRepo(planted.files, "planted-secrets");
+  const result = await indexRepository(root, { name: "planted" });
+  repositoryId = result.repository.id;
+  generationId = result.stats.generationId;
+  stats = result.stats;
+});
+afterAll(async () => t?.cleanup());
+
+describe("a repository with planted secrets", () => {
+  it("was indexed with every secret file skipped and every secret redacted, and the code kept", async () => {
+    expect(stats.secrets.skippedFiles).toBe(planted.secretFiles.length);
+    expect(stats.secrets.redactions).toBe(planted.secrets.length);
+    expect(stats.skipped.secret).toBe(planted.secretFiles.length);
+    // Not vacuous: the files are there, their code is searchable, the markers are in place.
+    const orders = await lexicalSearch(generationId, "place_order");
+    expect(orders.map((h) => h.path)).toContain("shop/orders.py");
+    expect(await getFileContent(generationId, "shop/settings.py")).toContain(
+      'GITHUB_TOKEN = "[redacted github secret]"',
+    );
+  });
+
+  it("finds no secret through lexical or hybrid search", async () => {
+    for (const secret of planted.secrets) {
+      for (const query of [secret.value, secret.fragment, `${secret.form} ${secret.path}`]) {
+        const hits = [
+          ...(await lexicalSearch(generationId, query, { limit: 50 })),
+          ...(await hybridSearch(repositoryId, generationId, query, { limit: 50 })),
+        ];
+        expect(leaks(JSON.stringify(hits)), `${secret.form}: ${query.slice(0, 30)}`).toEqual([]);
+      }
+    }
+  });
+
+  it("never stores a secret in a file's text (what the source view and citations read)", async () => {
+    const files = await (await db()).file.findMany({ where: { generationId }, select: { path: true } });
+    expect(files.length).toBeGreaterThanOrEqual(11);
+    for (const secretFile of planted.secretFiles)
+      expect(files.map((f) => f.path)).not.toContain(secretFile.path);
+    for (const file of files) {
+      expect(leaks((await getFileContent(generationId, file.path)) ?? ""), file.path).toEqual([]);
+    }
+  });
+
+  it("shows no secret on any wiki page", async () => {
+    const pages = await listWikiPages(generationId);
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      const response = await wiki(
+        new Request(`http://localhost/api/repos/${repositoryId}/wiki?slug=${encodeURIComponent(page.slug)}`),
+        { params: Promise.resolve({ id: repositoryId }) },
+      );
+      expect(response.status, page.slug).toBe(200);
+      expect(leaks(await response.text()), page.slug).toEqual([]);
+    }
+  });
+
+  it("answers questions about the secrets without citing or showing one", async () => {
+    const questions = [
+      "What is the GITHUB_TOKEN in shop/settings.py?",
+      "What does database_url return and what is DATABASE_URL?",
+      "Show me SIGNING_KEY in shop/keys.py",
+      "Which aws_secret_access_key does config/aws.ini use?",
+      "What is the slack bot_token in config/chat.yaml?",
+      "Where does notifyOrder post, what is WEBHOOK?",
+      "What is STRIPE_KEY used by chargeCard?",
+      "How does scripts/deploy.sh push, with which credentials?",
+      "Which npm _authToken does the README give?",
+      "What is AnthropicKey in svc/client.go?",
+      "What token is in ci/gitlab.toml?",
+      "What is in .env and deploy/id_rsa?",
+    ];
+    for (const [i, question] of questions.entries()) {
+      const response = await ask(
+        new Request("http://localhost/api/qa", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            id: `planted-${i}`,
+            messages: [{ id: `m-${i}`, role: "user", parts: [{ type: "text", text: question }] }],
+            trigger: "submit-message",
+            repositoryId,
+          }),
+        }),
+      );
+      expect(response.status, question).toBe(200);
+      const stream = await response.text();
+      expect(stream, question).toContain('"type":"finish"');
+      expect(leaks(stream), question).toEqual([]);
+    }
+  });
+
+  it("gives MCP clients no secret through search, read_span, wiki_page or ask", async () => {
+    let server: TestServer | undefined;
+    const client = new Client({ name: "planted-secrets", version: "1.0.0" });
+    try {
+      server = await startServer(async (request) => mcp(request));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
+      const results: unknown[] = [];
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: { repository: repositoryId, ...args } });
+        results.push(result);
+        return result;
+      };
+      for (const secret of planted.secrets) {
+        for (const mode of ["lexical", "hybrid"]) await call("search", { query: secret.fragment, mode });
+        await call("read_span", { path: secret.path });
+      }
+      for (const file of planted.secretFiles) {
+        const refused = await call("read_span", { path: file.path });
+        expect(refused.isError, file.path).toBe(true);
+      }
+      for (const page of await listWikiPages(generationId)) await call("wiki_page", { page: page.slug });
+      await call("ask", { question: "What is the GITHUB_TOKEN and the DATABASE_URL in shop/settings.py?" });
+      await call("ask", { question: "Show me SIGNING_KEY in shop/keys.py and the STRIPE_KEY of chargeCard" });
+      const text = JSON.stringify(results);
+      expect(text).toContain("[redacted github secret]");
+      expect(leaks(text)).toEqual([]);
+    } finally {
+      await client.close();
+      await server?.close();
+    }
+  });
+
+  it("lists what was kept out for admins, by path and line, never by value", async () => {
+    const response = await secretsReport(
+      new Request("http://localhost/api/admin/secrets", {
+        headers: { authorization: `Bearer ${ensureAdminToken().token}` },
+      }),
+    );
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(leaks(text)).toEqual([]);
+    const body = JSON.parse(text) as {
+      repositories: { secrets: { items: { path: string; line: number | null }[] } }[];
+    };
+    const items = body.repositories[0]?.secrets.items ?? [];
+    expect(items).toContainEqual(expect.objectContaining({ path: "shop/settings.py", line: 2 }));
+    expect(items).toContainEqual(expect.objectContaining({ path: ".env", line: null }));
+  });
+
+  it("holds no secret in any text column of any table", async () => {
+    const client = await db();
+    const tables =
+      env().databaseKind === "postgres"
+        ? (
+            await client.$queryRawUnsafe<{ name: string }[]>(
+              "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()",
+            )
+          ).map((r) => r.name)
+        : (
+            await client.$queryRawUnsafe<{ name: string }[]>(
+              "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_data' AND name NOT LIKE '%_idx' AND name NOT LIKE '%_docsize' AND name NOT LIKE '%_config'",
+            )
+          ).map((r) => r.name);
+    expect(tables).toEqual(
+      expect.arrayContaining(["Blob", "Chunk", "File", "Symbol", "WikiPage", "Message"]),
+    );
+    let rows = 0;
+    for (const table of tables) {
+      const all = await client.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${table}"`);
+      rows += all.length;
+      const text = JSON.stringify(all, (_key, value: unknown) =>
+        typeof value === "bigint" ? String(value) : value,
+      );
+      expect(leaks(text), table).toEqual([]);
+    }
+    expect(rows).toBeGreaterThan(100);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Where the bench's repositories come from. Each repository in bench/data/corpus.json is
+ * taken from a git bundle named `<name>.bundle` in a corpus folder (`--corpus DIR`, or
+ * WAYFINDER_BENCH_CORPUS; a folder and its direct subfolders are searched), else cloned
+ * from its upstream URL. A revision is a named ref (the bundles tag each SWE-bench
+ * instance with its id, the single-commit bundles with `head`) or, in a plain clone,
+ * the pinned commit: the instance's base commit, or the commit the manifest records.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const BENCH_DATA = path.resolve(__dirname, "data");
+export const BENCH_WORK = path.join(os.tmpdir(), "wayfinder-bench");
+
+export interface CorpusEntry {
+  /** upstream clone URL */
+  url: string;
+  language: string;
+  /** the commit a single-revision repository is pinned to (abbreviated SHAs are fine) */
+  commit?: string;
+}
+
+export interface SweInstance {
+  instance_id: string;
+  repo: string;
+  base_commit: string;
+  problem_statement: string;
+  gold_files: string[];
+  edit_functions: string[];
+}
+
+export interface CorpusRepo {
+  name: string;
+  dir: string;
+  /** Revisions in the order the bench walks them: instance ids, or `head`. */
+  revisions: string[];
+  /** Checks out one revision (discarding local edits). */
+  checkout(revision: string): void;
+}
+
+let corpusFolders: string[] = process.env.WAYFINDER_BENCH_CORPUS
+  ? process.env.WAYFINDER_BENCH_CORPUS.split(path.delimiter).filter(Boolean)
+  : [];
+
+/** Sets the folders searched for bundles (the `--corpus` option). */
+export function setCorpusFolders(folders: string[]): void {
+  for (const folder of folders) {
+    if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new Error(`--corpus ${folder}: not a folder`);
+    }
+  }
+  corpusFolders = folders.map((f) => path.resolve(f));
+  // Bench workers run as child processes and find the same bundles.
+  process.env.WAYFINDER_BENCH_CORPUS = corpusFolders.join(path.delimiter);
+}
+
+export function corpusManifest(): Record<string, CorpusEntry> {
+  return JSON.parse(fs.readFileSync(path.join(BENCH_DATA, "corpus.json"), "utf8")) as Record<
+    string,
+    CorpusEntry
+  >;
+}
+
+export function sweInstances(): SweInstance[] {
+  return fs
+    .readFileSync(path.join(BENCH_DATA, "swebench-lite-dev.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as SweInstance);
+}
+
+/** `owner/name` → the corpus key `owner__name`. */
+export function corpusKey(repo: string): string {
+  return repo.replace("/", "__");
+}
+
+function findBundle(name: string): string | null {
+  for (const folder of corpusFolders) {
+    const candidates = [
+      path.join(folder, `${name}.bundle`),
+      ...fs
+        .readdirSync(folder, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => path.join(folder, d.name, `${name}.bundle`)),
+    ];
+    const found = candidates.find((c) => fs.existsSync(c));
+    if (found) return found;
+  }
+  return null;
+}
+
+function git(args: string[]): string {
+  return execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function hasRef(dir: string, ref: string): boolean {
+  try {
+    git(["-C", dir, "rev-parse", "--verify", "--quiet", `refs/tags/${ref}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Clones (once) and opens a corpus repository. */
+export function openRepo(name: string): CorpusRepo {
+  const entry = corpusManifest()[name];
+  if (!entry) throw new Error(`${name} is not in bench/data/corpus.json`);
+  const dir = path.join(BENCH_WORK, "repos", name);
+  if (!fs.existsSync(path.join(dir, ".git"))) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    const bundle = findBundle(name);
+    const source = bundle ?? entry.url;
+    try {
+      git(["clone", "-q", "--no-checkout", source, dir]);
+    } catch (error) {
+      throw new Error(
+        `could not get ${name} from ${source}${bundle ? "" : " (no bundle found: pass --corpus DIR with bench bundles to work offline)"}: ${String((error as { stderr?: string }).stderr ?? error).trim()}`,
+      );
+    }
+  }
+  const instances = sweInstances().filter((i) => corpusKey(i.repo) === name);
+  const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
+  let revisions: string[];
+  if (instances.length > 0) {
+    // Bundles carry the instances' tags in the order their trees were made.
+    const tagged = git(["-C", dir, "tag", "--sort=creatordate"])
+      .split("\n")
+      .filter((t) => baseCommit.has(t));
+    revisions = tagged.length > 0 ? tagged : instances.map((i) => i.instance_id);
+  } else {
+    revisions = ["head"];
+  }
+  return {
+    name,
+    dir,
+    revisions,
+    checkout(revision: string): void {
+      let ref = revision;
+      if (!hasRef(dir, revision)) {
+        const pinned = baseCommit.get(revision) ?? (revision === "head" ? entry.commit : undefined);
+        if (!pinned) throw new Error(`${name}: no revision ${revision}`);
+        ref = pinned;
+      }
+      git(["-C", dir, "checkout", "-q", "-f", ref]);
+      git(["-C", dir, "clean", "-q", "-fdx"]);
+    },
+  };
+}
