@@ -7,19 +7,23 @@ import type { Node } from "web-tree-sitter";
 import { cleanDocComments, lineOf, pushUnique } from "../common";
 import type { LanguageSpec } from "../engine";
 
-/** Parents (and their fields) in which an identifier names something other than a call. */
+/** Parents in which an identifier names something other than a call. */
 const NOT_CALLS =
-  /^(method|singleton_method|alias|undef|\w*parameters?|left_assignment_list|destructured_left_assignment|rest_assignment|exception_variable|pair)$/;
+  /^(method|singleton_method|alias|undef|\w*parameters?|left_assignment_list|destructured_left_assignment|rest_assignment|exception_variable)$/;
+/** Parents whose field there names a method, a target or a key, not a call. */
+const NAMING_FIELD: Record<string, string> = {
+  call: "method",
+  assignment: "left",
+  operator_assignment: "left",
+  for: "pattern",
+  pair: "key",
+};
 
 function isBareCall(node: Node): boolean {
   const parent = node.parent;
   if (!parent || NOT_CALLS.test(parent.type)) return false;
-  if (parent.type === "call") return parent.childForFieldName("method")?.id !== node.id;
-  if (parent.type === "assignment" || parent.type === "operator_assignment" || parent.type === "for")
-    return (
-      parent.childForFieldName("left")?.id !== node.id && parent.childForFieldName("pattern")?.id !== node.id
-    );
-  return true;
+  const field = NAMING_FIELD[parent.type];
+  return !field || parent.childForFieldName(field)?.id !== node.id;
 }
 
 export const ruby: LanguageSpec = {
@@ -74,7 +78,7 @@ export const ruby: LanguageSpec = {
   },
 
   // `class << self`: what it defines are methods of the class.
-  namespace: (_m, scope) => ({ kind: scope.kind === "type" ? "type" : scope.kind }),
+  namespace: (_m, scope) => ({ kind: scope.kind }),
 
   errorCall: (call) => call.receiver === null && (call.name === "warn" || call.name === "abort"),
   message: (node, x) =>
