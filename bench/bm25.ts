@@ -2,7 +2,7 @@
  * Baseline for the localization benchmark: textbook BM25 (k1 = 1.2, b = 0.75) over
  * whole files, with the same identifier-aware tokenization as the index.
  */
-import { indexText, queryTerms } from "../lib/search/tokenize.ts";
+import { indexText, queryTerms } from "../lib/db/tokenize.ts";
 
 export class WholeFileBm25 {
   private readonly docs: { path: string; tf: Map<string, number>; length: number }[] = [];

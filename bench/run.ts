@@ -18,6 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { childProcessEnv } from "../lib/env.ts";
 import { BENCH_WORK, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
+import { questionsSection } from "./questions.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const WORK = BENCH_WORK;
@@ -252,6 +253,7 @@ function main(): void {
     index: indexSection,
     latency: latencySection,
     localization: localizationSection,
+    questions: () => questionsSection(log),
   };
   const chosen = values.only ? [values.only] : Object.keys(sections);
   const results: Record<string, unknown> = {

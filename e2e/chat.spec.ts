@@ -4,10 +4,11 @@ import { repositoryId } from "./pages/repositories-page";
 import { SourcePage } from "./pages/source-page";
 
 const DIAGNOSTIC = "Why do I get PaymentDeclined: card declined by gateway when placing an order?";
-// fraud_screen exists nowhere in the shop: the engine names it as a gap it cannot resolve.
+// fraud_screen exists nowhere in the shop: the engine names it as a gap it cannot resolve
+// (the rest of the evidence suffices, so it is the only gap).
 const DIAGNOSTIC_WITH_MISSING = `${DIAGNOSTIC} Is it retried by fraud_screen?`;
 
-test("a diagnostic question streams passes, gaps and highlighted citations that open the source", async ({
+test("a diagnostic question streams a direct answer, passes, gaps and highlighted citations that open the source", async ({
   page,
   request,
 }) => {
@@ -20,11 +21,14 @@ test("a diagnostic question streams passes, gaps and highlighted citations that 
   await expect(answer.classificationMode).toHaveText("diagnostic");
   expect(await answer.passes.count()).toBeGreaterThanOrEqual(2);
   await expect(answer.passes.last()).toHaveAttribute("data-phase", "done");
-  await expect(answer.resolvedGaps.first()).toBeVisible();
   const unresolved = answer.unresolvedGaps.filter({ hasText: "fraud_screen" });
   await expect(unresolved).toContainText("searched:");
-  await expect(answer.resolvedGaps.first()).toContainText("found in");
-  await expect(answer.text).toContainText("PaymentDeclined");
+  await expect(answer.resolvedGaps).toHaveCount(0);
+  // The answer opens with the raise site and its caller.
+  await expect(answer.text).toContainText(
+    'PaymentDeclined("card declined by gateway") is raised by charge_card',
+  );
+  await expect(answer.text).toContainText("It is called from OrderService.place_order");
   await expect(page.getByTestId("chat-status")).toHaveText("Answer complete.");
 
   // Inline citations: verified ones are links; none is left "checking".

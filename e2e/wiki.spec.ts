@@ -103,7 +103,7 @@ test("the issues page lists findings with filters and links each to its source",
   expect(await source.markedRange()).toEqual([3, 3]);
 });
 
-test("a conceptual question is answered from the wiki first; an analytical one gets findings and a diagram", async ({
+test("a conceptual question leads with the code that defines it and its file's wiki page; an analytical one gets findings and a diagram", async ({
   page,
   request,
 }) => {
@@ -114,7 +114,10 @@ test("a conceptual question is answered from the wiki first; an analytical one g
   const conceptual = await chat.answer(1);
   const firstPass = conceptual.passes.first();
   await firstPass.locator("summary").first().click();
-  await expect(firstPass.locator(".timeline-added li").first()).toContainText("Wiki: ");
+  await expect(firstPass.locator(".timeline-added li").first()).toContainText("OrderService");
+  await expect(
+    firstPass.locator(".timeline-added li").filter({ hasText: "Wiki: shop/service.py" }),
+  ).toHaveCount(1);
 
   const planted = await plantedRepository(request);
   await chat.goto(planted);

@@ -109,9 +109,15 @@ describe("runs against the shop fixture", () => {
   });
 
   it("keeps a history per question, newest first, so a quality drop shows", async () => {
-    // Switching off the code index, call graph and mode routing loses part of the error path.
+    // Switching off the code index, call graph and mode routing (every question then takes the
+    // conceptual path) and leaving that path little room loses part of the error path.
     await saveSettings(
-      { cgrag: { features: { useCodeIndex: false, useCallGraph: false, useModeRouting: false } } },
+      {
+        cgrag: {
+          features: { useCodeIndex: false, useCallGraph: false, useModeRouting: false },
+          modeBudgets: { conceptual: { docs: 250, source: 0, issues: 0 } },
+        },
+      },
       "test",
     );
     try {

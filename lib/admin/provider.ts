@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { env } from "../env.ts";
-import { providerFromEnv, type ProviderChoice } from "../llm/providers.ts";
+import { providerFromEnv, type ProviderChoice } from "../answerers/providers.ts";
 
 export const PROVIDERS = ["none", "openai", "anthropic", "openai-compatible"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];

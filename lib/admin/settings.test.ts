@@ -22,7 +22,9 @@ import {
   validateConfigPatch,
 } from "./settings";
 
-const DIAGNOSTIC = "Why do I get PaymentDeclined: card declined by gateway when placing an order?";
+// fraud_screen is nowhere in the shop: the engine names it as a gap, so a second pass looks for it.
+const DIAGNOSTIC =
+  "Why do I get PaymentDeclined: card declined by gateway when placing an order? Is it retried by fraud_screen?";
 const silent = { write: () => undefined };
 
 let fx: IndexedFixture;
@@ -279,7 +281,9 @@ describe("effect on the next question", () => {
       silent,
       await loadEngineSettings(),
     );
-    expect(before.metadata.passesUsed).toBeGreaterThanOrEqual(2);
+    // A second pass ran (and found nothing new for the gap).
+    expect(before.loop.passes.length).toBeGreaterThanOrEqual(2);
+    expect(before.metadata.stopReason).toBe("no-new-context");
 
     await saveSettings({ cgrag: { maxPasses: 1 } }, "alice");
     const after = await askQuestion(
@@ -287,6 +291,7 @@ describe("effect on the next question", () => {
       silent,
       await loadEngineSettings(),
     );
+    expect(after.loop.passes).toHaveLength(1);
     expect(after.metadata.passesUsed).toBe(1);
     expect(after.metadata.maxPasses).toBe(1);
     expect(after.metadata.stopReason).toBe("max-passes");
@@ -309,10 +314,10 @@ describe("effect on the next question", () => {
       const finish = (await readSse(response)).find((e) => e.json?.type === "finish");
       return finish?.json?.messageMetadata as AnswerMetadata;
     };
-    expect((await ask()).passesUsed).toBeGreaterThanOrEqual(2);
+    // Three passes allowed: the gap is looked for in a second pass.
+    expect(await ask()).toMatchObject({ maxPasses: 3, stopReason: "no-new-context" });
     await saveSettings({ cgrag: { maxPasses: 1 } }, "alice");
     const single = await ask();
-    expect(single.passesUsed).toBe(1);
-    expect(single.maxPasses).toBe(1);
+    expect(single).toMatchObject({ passesUsed: 1, maxPasses: 1, stopReason: "max-passes" });
   });
 });

@@ -18,7 +18,7 @@ import {
 } from "../qa/config.ts";
 import { applySettingChanges, listSettingChanges, listSettingRows } from "../db/admin-store.ts";
 import { env } from "../env.ts";
-import { createLanguageModel, type ConfiguredModel } from "../llm/providers.ts";
+import { createLanguageModel, type ConfiguredModel } from "../answerers/providers.ts";
 import { QUALITY_LIST, type Quality } from "../qa/types.ts";
 import {
   EMPTY_PROVIDER,

@@ -428,3 +428,69 @@ export async function symbolsByQualifiedNameLoose(
     limit,
   );
 }
+
+/** The names of a generation's symbols with where they are: what name matching reads. */
+export interface SymbolNameRow {
+  qualifiedId: string;
+  name: string;
+  qualifiedName: string;
+  path: string;
+  kind: string;
+  parentId: string | null;
+  exported: boolean;
+  fanIn: number;
+}
+
+export async function symbolNameRows(generationId: string): Promise<SymbolNameRow[]> {
+  const client = await db();
+  return client.symbol.findMany({
+    where: { generationId },
+    select: {
+      qualifiedId: true,
+      name: true,
+      qualifiedName: true,
+      path: true,
+      kind: true,
+      parentId: true,
+      exported: true,
+      fanIn: true,
+    },
+  });
+}
+
+/** Files whose facts record entry points (routes, commands, mains, manifest scripts), with those facts. */
+export async function entryPointFacts(generationId: string): Promise<{ path: string; facts: string }[]> {
+  const client = await db();
+  return client.file.findMany({
+    where: { generationId, facts: textFilter("contains", '"entryPoints":[{') },
+    select: { path: true, facts: true },
+  });
+}
+
+/** Paths of a generation's files that have `segment` as one of their folders or as their name. */
+export async function pathsWithSegment(generationId: string, segment: string, limit = 50): Promise<string[]> {
+  const client = await db();
+  const rows = await client.file.findMany({
+    where: {
+      generationId,
+      OR: [
+        { path: textFilter("startsWith", `${segment}/`) },
+        { path: textFilter("contains", `/${segment}/`) },
+      ],
+    },
+    select: { path: true },
+    take: limit,
+  });
+  return rows.map((r) => r.path);
+}
+
+/** Paths of a generation's files that start with `prefix`, shortest first. */
+export async function filesStartingWith(generationId: string, prefix: string, limit = 20): Promise<string[]> {
+  const client = await db();
+  const rows = await client.file.findMany({
+    where: { generationId, path: textFilter("startsWith", prefix) },
+    select: { path: true },
+    take: limit,
+  });
+  return rows.map((r) => r.path).sort((a, b) => a.length - b.length);
+}

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ftsMatchExpression, ftsMatchToTsQuery, indexText, queryTerms } from "../search/tokenize.ts";
+import { ftsMatchExpression, ftsMatchToTsQuery, indexText, queryTerms } from "./tokenize.ts";
 import { testPgAdminUrl } from "../test-support/pg-test-db.ts";
 import { PG_SEARCH_VECTOR_SQL, toPostgresPlaceholders } from "./dialect.ts";
 import { listMigrations } from "./migrate.ts";
@@ -60,6 +60,10 @@ describe("ftsMatchToTsQuery", () => {
   it("turns OR-ed quoted phrases into tsquery alternatives", () => {
     expect(ftsMatchToTsQuery('"getuserbyid" OR "user"')).toBe("'getuserbyid' | 'user'");
     expect(ftsMatchToTsQuery('"a b" OR "near" OR "c"')).toBe("('a' <-> 'b') | 'near' | 'c'");
+  });
+
+  it("turns a quoted prefix query into a tsquery prefix", () => {
+    expect(ftsMatchToTsQuery('"redirects" OR "redirect"*')).toBe("'redirects' | 'redirect':*");
   });
 
   it("treats bare words side by side as AND, like FTS5", () => {

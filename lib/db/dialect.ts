@@ -9,7 +9,7 @@
  */
 import "server-only";
 import { env } from "../env.ts";
-import { ftsMatchToTsQuery } from "../search/tokenize.ts";
+import { ftsMatchToTsQuery } from "./tokenize.ts";
 import type { Db } from "./client.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";

@@ -191,6 +191,13 @@ export async function listRepositories(): Promise<RepositoryRow[]> {
 }
 
 /** Finds a repository by id, name or root path. */
+/** The repository with this id (not a name or a path), or null. */
+export async function getRepository(id: string): Promise<RepositoryRow | null> {
+  if (hasNul(id)) return null;
+  const client = await db();
+  return client.repository.findUnique({ where: { id } });
+}
+
 export async function findRepository(ref: string): Promise<RepositoryRow | null> {
   if (hasNul(ref)) return null;
   const client = await db();

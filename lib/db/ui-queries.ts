@@ -1,15 +1,12 @@
 /**
  * Read models for the web pages: a repository with its serving generation and its
- * latest build (the live progress the repositories page polls), and a stored
- * conversation as UI messages for the read-only share page. Dates leave as ISO
+ * latest build (the live progress the repositories page polls). Dates leave as ISO
  * strings so the results cross the server/client boundary and JSON unchanged.
  */
 import "server-only";
-import type { WayfinderUIMessage } from "../qa/types.ts";
 import { db } from "./client.ts";
 import { STALE_BUILD_MS, type GenerationRow, type RepositoryRow } from "./index-store.ts";
 import type { SourceRow } from "./source-store.ts";
-import { getSessionByShareId, listMessages, type MessageRow, type SessionRow } from "./sessions.ts";
 
 export type RepositoryStatus = "ready" | "indexing" | "failed" | "not-indexed";
 
@@ -173,44 +170,4 @@ export async function generationBelongsTo(generationId: string, repositoryId: st
     select: { repositoryId: true, status: true },
   });
   return !!row && row.repositoryId === repositoryId && row.status !== "deleted";
-}
-
-function parseJson<T>(json: string, fallback: T): T {
-  try {
-    return JSON.parse(json) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-/** A stored message row as the UI message it was streamed as. */
-export function toUIMessage(row: MessageRow): WayfinderUIMessage {
-  const parts = parseJson<WayfinderUIMessage["parts"]>(row.parts, []);
-  const metadata = parseJson<WayfinderUIMessage["metadata"]>(row.metadata, {});
-  return {
-    id: row.id,
-    role: row.role === "user" ? "user" : "assistant",
-    // A row stored without parts still shows its plain text.
-    parts: parts.length > 0 ? parts : [{ type: "text", text: row.content }],
-    metadata: { ...metadata, generationId: metadata?.generationId ?? row.generationId },
-  };
-}
-
-export interface SharedConversation {
-  session: SessionRow;
-  repository: RepositoryRow;
-  messages: WayfinderUIMessage[];
-}
-
-/** The conversation behind a share link, or null for an unknown share id. */
-export async function getSharedConversation(shareId: string): Promise<SharedConversation | null> {
-  const session = await getSessionByShareId(shareId);
-  if (!session) return null;
-  const client = await db();
-  const [repository, rows] = await Promise.all([
-    client.repository.findUnique({ where: { id: session.repositoryId } }),
-    listMessages(session.id),
-  ]);
-  if (!repository) return null;
-  return { session, repository, messages: rows.map(toUIMessage) };
 }

@@ -17,7 +17,7 @@ import { closeDb } from "./client.ts";
 import { ensureMigrated, listMigrations, migratePostgres, migrationsDir } from "./migrate.ts";
 import { findRepository, listRepositories } from "./index-store.ts";
 import { listMessages, listSessions } from "./sessions.ts";
-import { getSharedConversation } from "./ui-queries.ts";
+import { getSharedConversation } from "../qa/conversations.ts";
 import { getSettingsView } from "../admin/settings.ts";
 import { env, resetEnvForTests } from "../env.ts";
 import { indexRepository } from "../indexer/build.ts";

@@ -6,10 +6,15 @@
  */
 import "server-only";
 import { EMPTY_FACTS, type FileFacts } from "../indexer/extract/facts.ts";
-import { indexText } from "../search/tokenize.ts";
-import type { DiagramPart } from "../qa/types.ts";
+import { indexText } from "./tokenize.ts";
 import { chunkPathOf } from "../wiki/slugs.ts";
-import { severityRank, type FindingDraft, type WikiPageDraft, type WikiPageKind } from "../wiki/types.ts";
+import {
+  severityRank,
+  type DiagramPart,
+  type FindingDraft,
+  type WikiPageDraft,
+  type WikiPageKind,
+} from "../wiki/types.ts";
 import { withTempTable } from "./temp-table.ts";
 import { db } from "./client.ts";
 import {

@@ -37,8 +37,9 @@ import {
   type RepositoryRow,
   type SymbolInsert,
 } from "../db/index-store.ts";
-import { indexText } from "../search/tokenize.ts";
+import { indexText } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
+import { detectEntryPoints } from "./entry-points.ts";
 import { discoverFiles, resolveRepositoryRoot, type DiscoveredFile, type SkipReason } from "./discover.ts";
 import type { SecretReport } from "./secrets.ts";
 import { extractSource } from "./extract/index.ts";
@@ -46,7 +47,7 @@ import { Resolver, type ResolverFile, type ResolverSymbol } from "./resolve.ts";
 import type { CodeLanguage, ExtractedCall, SymbolKind } from "./types.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
-import type { ConfiguredModel } from "../llm/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
 import { prepareCheckout } from "../sources/checkout.ts";
 
@@ -54,7 +55,7 @@ import { prepareCheckout } from "../sources/checkout.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 5; // 3: imports record aliases; 4: secrets redacted; 5: C, C++, C#, Ruby and PHP extracted
+export const INDEX_FORMAT_VERSION = 7; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -426,13 +427,15 @@ async function parseFiles(files: DiscoveredFile[], onFile: () => Promise<void>):
 
 async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
   if (file.kind === "text") {
+    // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.
+    const entryPoints = detectEntryPoints({ ...file, symbols: [] });
     return {
       file,
       imports: [],
       parseErrors: 0,
       symbols: [],
       chunks: chunkText(file.path, file.content, file.language),
-      facts: "{}",
+      facts: entryPoints.length ? JSON.stringify({ entryPoints }) : "{}",
     };
   }
   const extraction = await extractSource(file.language as CodeLanguage, file.content);
@@ -474,7 +477,10 @@ async function parseOne(file: DiscoveredFile): Promise<ParsedFile> {
     parseErrors: extraction.parseErrors,
     symbols,
     chunks: chunkCode(file.path, lines, kept, (s) => qid(s.qualifiedName)),
-    facts: JSON.stringify(extraction.facts),
+    facts: JSON.stringify({
+      ...extraction.facts,
+      entryPoints: detectEntryPoints({ ...file, symbols: kept }),
+    }),
   };
 }
 

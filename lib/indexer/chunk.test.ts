@@ -61,6 +61,36 @@ describe("chunkCode", () => {
     expect(summary?.text).not.toContain("def add");
   });
 
+  it("puts module-level statements between symbols in the file summary, without imports", async () => {
+    const source = [
+      '"""Globals."""',
+      "import os",
+      "",
+      "def first():",
+      "    return 1",
+      "",
+      "from .x import y",
+      '_no_app_msg = """Working outside of application context."""',
+      "app.add_url_rule('/', view_func=first)",
+      "",
+      "def second():",
+      "    return 2",
+      "",
+    ].join("\n");
+    const extraction = await extractSource("python", source);
+    const chunks = chunkCode(
+      "g.py",
+      fileLines(source),
+      extraction.symbols,
+      (s) => `g.py::${s.qualifiedName}`,
+    );
+    const summary = chunks.find((c) => c.kind === "file")?.text ?? "";
+    expect(summary).toContain("Working outside of application context.");
+    expect(summary).toContain("app.add_url_rule('/', view_func=first)");
+    expect(summary).not.toContain("from .x import y");
+    expect(summary).not.toContain("return 1");
+  });
+
   it("caps a very long function at 150 lines", async () => {
     const body = Array.from({ length: 300 }, (_, i) => `    v${i} = ${i}`);
     const source = ["def huge():", ...body, "    return v0", ""].join("\n");

@@ -59,7 +59,9 @@ export function chunkCode(
       text,
     });
   }
-  // File summary: leading comments / module docstring and the top-level signatures.
+  // File summary: leading comments / module docstring, the top-level signatures, and the
+  // module-level statements between symbols (constants, messages, registrations), which
+  // belong to no symbol's chunk.
   const firstSymbol = symbols.length ? Math.min(...symbols.map((s) => s.startLine)) : lines.length + 1;
   const headEnd = Math.min(firstSymbol - 1, 40);
   const head = headEnd > 0 ? slice(lines, 1, headEnd) : "";
@@ -70,8 +72,25 @@ export function chunkCode(
     symbolId: null,
     startLine: 1,
     endLine: Math.max(1, lines.length),
-    text: [head, ...topLevel].filter(Boolean).join("\n"),
+    text: [head, ...topLevel, ...moduleLevelLines(lines, symbols, headEnd)].filter(Boolean).join("\n"),
   });
+  return out;
+}
+
+const MAX_MODULE_LINES = 40;
+const IMPORT_LINE =
+  /^\s*(?:import\s|from\s+\S+\s+import\s|export\s+\*|export\s+\{[^}]*\}\s+from|#include|using\s|package\s|use\s)/;
+
+/** Lines after the head that no symbol covers, imports and blank lines left out (capped). */
+function moduleLevelLines(lines: string[], symbols: ExtractedSymbol[], headEnd: number): string[] {
+  const covered = new Uint8Array(lines.length + 2);
+  for (const s of symbols) for (let l = s.startLine; l <= s.endLine && l <= lines.length; l++) covered[l] = 1;
+  const out: string[] = [];
+  for (let l = Math.max(1, headEnd + 1); l <= lines.length && out.length < MAX_MODULE_LINES; l++) {
+    const line = lines[l - 1] ?? "";
+    if (covered[l] || !line.trim() || IMPORT_LINE.test(line)) continue;
+    out.push(line.length > 200 ? line.slice(0, 200) : line);
+  }
   return out;
 }
 

@@ -3,7 +3,7 @@
 // exist, and a symbol named right before the citation is really there — and anything that
 // fails is marked in the text, so an unverifiable reference is never presented as fact.
 
-import { looksLikeCode, SOURCE_EXTENSIONS } from "./anchors";
+import { looksLikeCode, SOURCE_EXTENSIONS } from "../search/anchors";
 
 export interface Citation {
   /** The citation exactly as written, including any brackets or backticks around it. */

@@ -3,7 +3,7 @@
 // that matches, so a question that mentions a "flow" but pastes a traceback still lands on
 // DIAGNOSTIC, and a vague question with no signal at all falls back to CONCEPTUAL.
 
-import { extractAnchors, isPathLike, normalizePath, splitFences } from "./anchors";
+import { extractAnchors, isPathLike, normalizePath, splitFences } from "../search/anchors";
 
 export const QUERY_MODES = ["conceptual", "diagnostic", "exploratory", "analytical"] as const;
 export type QueryMode = (typeof QUERY_MODES)[number];
@@ -76,7 +76,11 @@ const SIGNALS: readonly Signal[] = [
     weight: 3,
     label: "an error name with its message ($)",
     // `PaymentDeclined: card declined` — a custom exception printed the way runtimes print errors.
-    match: (q) => /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+: [a-z]/.exec(q.raw)?.[0]?.slice(0, -3) ?? null,
+    // At the start of a line the message may start upper-case (`ScopeMismatch: You tried …`).
+    match: (q) =>
+      (/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+: [a-z]/.exec(q.raw)?.[0]?.slice(0, -3) ??
+        /^\s*[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+: [A-Z][a-z]/m.exec(q.raw)?.[0]?.trim().slice(0, -4)) ||
+      null,
   },
   {
     mode: "diagnostic",
@@ -107,6 +111,16 @@ const SIGNALS: readonly Signal[] = [
     weight: 2,
     label: 'error wording ("$")',
     match: inProse(/\b(?:errors?|exceptions?|stack ?traces?|tracebacks?|warnings?|bugs?|buggy)\b/),
+  },
+  {
+    mode: "diagnostic",
+    weight: 2.5,
+    label: "a quoted error message ($)",
+    // "stops with 'Unrecognized option found: foo'": a message in quotes that reads like an error.
+    match: (q) =>
+      /["“'`][^"”'`\n]{0,80}\b(?:not (?:found|allowed|supported|recognized|set)|no such|invalid|unrecognized|unknown|cannot|can't|could not|couldn't|missing|failed|unable|unexpected|denied|refused|forbidden|too (?:long|large|many)|not be|may not|must (?:be|not))\b[^"”'`\n]{0,120}["”'`]/i.exec(
+        q.raw,
+      )?.[0] ?? null,
   },
   {
     mode: "diagnostic",
@@ -223,7 +237,7 @@ const SIGNALS: readonly Signal[] = [
     weight: 2,
     label: 'a path through the code ("$")',
     match: inProse(
-      /\bthe path (?:a|an|the) \w+ takes\b|\bend(?:s)? up\b|\bgets? (?:passed|sent|routed|forwarded)\b|\bfollow(?:s|ing)? (?:the |a |an )?(?:request|call|data|flow|path|code|execution|chain|message)\b/,
+      /\bthe path (?:a|an|the) \w+ takes\b|\bend(?:s)? up\b|\bgets? (?:passed|sent|routed|forwarded)\b|\bfollow(?:s|ing)? (?:the |a |an )?(?:request|call|data|flow|path|code|execution|chain|message)\b|\bfollow\b.{1,80}?\b(?:call|request|invocation)\b.{0,40}?\b(?:down|through|into|all the way)\b|\b(?:down|all the way) to the\b/,
     ),
   },
   {
@@ -275,7 +289,7 @@ const SIGNALS: readonly Signal[] = [
     weight: 2.5,
     label: 'dependency or coupling wording ("$")',
     match: inProse(
-      /\b(?:coupl(?:ed|ing)|cohesi(?:on|ve)|dependenc(?:y|ies)|depend(?:s|ing|ent)? on|circular|layer(?:ing|ed)|modular(?:ity)?|separation of concerns|boundar(?:y|ies))\b/,
+      /\b(?:coupl(?:ed|ing)|cohesi(?:on|ve)|dependenc(?:y|ies)|depend(?:s|ed|ing|ent)? on|circular|layer(?:ing|ed)|modular(?:ity)?|separation of concerns|boundar(?:y|ies))\b/,
     ),
   },
   {

@@ -5,7 +5,7 @@
  */
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
-import { CLASSIFIER_SYSTEM } from "../llm/prompts.ts";
+import { CLASSIFIER_SYSTEM } from "../answerers/prompts.ts";
 import { classifyByRules } from "./classify-rules.ts";
 import type { ClassificationPart, QueryMode } from "./types.ts";
 

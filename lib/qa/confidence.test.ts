@@ -2,7 +2,7 @@
 // found) and the admin-configurable thresholds decide the label.
 import { describe, expect, it } from "vitest";
 import { confidenceOf } from "./ask";
-import type { ContextItem } from "./context";
+import type { ContextItem } from "../answerers/contract";
 import type { LoopResult } from "./loop";
 import type { CitationPart } from "./types";
 

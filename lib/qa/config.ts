@@ -77,7 +77,7 @@ export const DEFAULT_CONFIG: CgragConfig = {
   perGapBudget: 500,
   perPassGapBudget: [1000, 750, 500],
   modeBudgets: {
-    conceptual: { docs: 4000, source: 0, issues: 0 },
+    conceptual: { docs: 1500, source: 2500, issues: 0 },
     diagnostic: { docs: 1000, source: 2000, issues: 0 },
     exploratory: { docs: 500, source: 2500, issues: 0 },
     analytical: { docs: 500, source: 1500, issues: 1000 },

@@ -7,44 +7,8 @@
 import "server-only";
 import { getFileContent } from "../db/index-store.ts";
 import type { SymbolRecord } from "../db/code-graph.ts";
+import type { ContextItem, ContextKind, SymbolFacts } from "../answerers/contract.ts";
 import { countTokens, truncateSource, truncateToTokens } from "./budget.ts";
-
-export type ContextKind = "symbol" | "doc" | "file" | "flow" | "structure" | "wiki";
-
-/** Facts about a symbol the offline engine and the evidence graph use. */
-export interface SymbolFacts {
-  qualifiedId: string;
-  qualifiedName: string;
-  kind: string;
-  signature: string;
-  docstring: string;
-  raises: string[];
-  mutates: string[];
-  errorStrings: string[];
-  /** raw calls as written */
-  calls: string[];
-  fanIn: number;
-  fanOut: number;
-}
-
-export interface ContextItem {
-  /** dedupe key: a symbol's qualified id, or `path:start-end` */
-  key: string;
-  kind: ContextKind;
-  path: string | null;
-  startLine: number;
-  endLine: number;
-  title: string;
-  text: string;
-  tokens: number;
-  /** why it is here, shown in the timeline ("raises PaymentDeclined", "caller of …") */
-  reason: string;
-  score: number;
-  origin: "initial" | "gap" | "cache";
-  pass: number;
-  facts: SymbolFacts | null;
-  truncated: boolean;
-}
 
 export function parseJsonList(text: string): string[] {
   try {
@@ -263,15 +227,4 @@ export class ContextSet {
   symbolIds(): Set<string> {
     return new Set(this.list().flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])));
   }
-}
-
-/** Renders context for a prompt, one fenced block per item with its location header. */
-export function renderContext(items: ContextItem[]): string {
-  return items
-    .map((item) => {
-      const where = item.path ? `${item.path}:${item.startLine}-${item.endLine}` : item.title;
-      const lang = item.kind === "symbol" ? "" : "text";
-      return `### ${where} — ${item.title}${item.truncated ? " (truncated)" : ""}\n\`\`\`${lang}\n${item.text}\n\`\`\``;
-    })
-    .join("\n\n");
 }

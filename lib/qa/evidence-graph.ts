@@ -6,25 +6,7 @@
  */
 import "server-only";
 import { callEdgesOfMany, symbolsByQualifiedIds, symbolsWithinSpans } from "../db/code-graph.ts";
-import type { ContextItem } from "./context.ts";
-
-export type Relation = "calls" | "called_by" | "raises" | "mutates" | "emits";
-
-export interface Triple {
-  subject: string;
-  relation: Relation;
-  object: string;
-  /** where the object is defined, when it is a symbol of the repository */
-  objectPath: string | null;
-  objectLines: [number, number] | null;
-  /** whether the object symbol is already in the context */
-  inContext: boolean;
-  confidence: number;
-}
-
-export interface EvidenceGraph {
-  triples: Triple[];
-}
+import type { ContextItem, EvidenceGraph, Relation, Triple } from "../answerers/contract.ts";
 
 const MAX_EDGES_PER_SYMBOL = 12;
 /** Symbols whose edges are looked up per pass (the context's own, then nested ones). */
@@ -103,18 +85,4 @@ export async function buildEvidenceGraph(generationId: string, items: ContextIte
 
 function triple(subject: string, relation: Relation, object: string): Triple {
   return { subject, relation, object, objectPath: null, objectLines: null, inContext: true, confidence: 1 };
-}
-
-/** One line per triple, grouped by subject, for prompts. */
-export function linearizeGraph(graph: EvidenceGraph, maxLines = 80): string {
-  const lines = graph.triples.slice(0, maxLines).map((t) => {
-    const where =
-      t.objectPath && t.objectLines
-        ? ` (${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}${t.inContext ? "" : ", not in context"})`
-        : "";
-    const object = t.relation === "emits" ? JSON.stringify(t.object) : t.object;
-    return `(${t.subject}) -[${t.relation}]-> (${object})${where}`;
-  });
-  if (graph.triples.length > maxLines) lines.push(`… ${graph.triples.length - maxLines} more relations`);
-  return lines.join("\n");
 }

@@ -20,10 +20,11 @@ import {
 } from "../db/code-graph.ts";
 import { isSafeRelativePath } from "../indexer/discover.ts";
 import { hybridSearch } from "../search/hybrid.ts";
-import { queryTerms } from "../search/tokenize.ts";
-import { symbolItem, textItem, type ContextItem, type ContextSet, type SourceReader } from "./context.ts";
+import { queryTerms } from "../db/tokenize.ts";
+import { symbolItem, textItem, type ContextSet, type SourceReader } from "./context.ts";
+import { type ContextItem } from "../answerers/contract.ts";
 import type { CgragConfig } from "./config.ts";
-import { normalizeGap, parseGapTarget } from "./gaps.ts";
+import { normalizeGap, parseGapTarget } from "../answerers/answer-format.ts";
 import type { GapReport, QueryMode } from "./types.ts";
 
 export interface GapResolutionInput {

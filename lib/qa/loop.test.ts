@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
 import { db } from "../db/client.ts";
-import { ModelAnswerer } from "../llm/model-answerer.ts";
+import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
 import { realLoop } from "../test-support/qa-loop.ts";
 import { PartLog, scriptedModel, tagged, type Reply } from "../test-support/qa-model.ts";
 import { askQuestion, type AskRequest } from "./ask.ts";
 import { effectiveConfig, type RequestOverrides } from "./config.ts";
-import { normalizeGap } from "./gaps.ts";
+import { normalizeGap } from "../answerers/answer-format.ts";
 import { runLoop } from "./loop.ts";
 import type { GapReport, PassPart } from "./types.ts";
 
@@ -64,15 +64,15 @@ const gapReport = (pass: PassPart | undefined, gap: string): GapReport | undefin
   pass?.gaps.find((g) => g.gap === gap);
 
 describe("passes", () => {
-  it("answers in one pass when the model names no gaps", async () => {
+  it("answers in one pass when the model names no gaps (it judged the context sufficient)", async () => {
     const { result, scripted, passes, log } = await ask([
       tagged("`charge_card` raises it (shop/payments.py:12-19).", "NONE"),
     ]);
     expect(scripted.streamCalls).toBe(1);
     expect(result.metadata.passesUsed).toBe(1);
-    expect(result.metadata.stopReason).toBe("no-gaps");
+    expect(result.metadata.stopReason).toBe("sufficient");
     expect([...passes.keys()]).toEqual(["pass-1"]);
-    expect(passes.get("pass-1")?.stopReason).toBe("no-gaps");
+    expect(passes.get("pass-1")?.stopReason).toBe("sufficient");
     expect(log.ofType("text-start").map((p) => p.id)).toEqual(["answer-1"]);
     expect(result.metadata.engine).toBe("mock:test");
   });
@@ -86,7 +86,7 @@ describe("passes", () => {
     ]);
     expect(scripted.streamCalls).toBe(2);
     expect(result.metadata.passesUsed).toBe(2);
-    expect(result.metadata.stopReason).toBe("no-gaps");
+    expect(result.metadata.stopReason).toBe("sufficient");
 
     const [first, second] = scripted.prompts();
     expect(first).not.toContain("def lookup_rate");

@@ -5,14 +5,15 @@
  * already known to be unresolvable, at the pass limit, when the budget is spent, or
  * when a pass adds no new context. A failing model hands over to the evidence engine.
  */
-import { ProviderError, type Answerer } from "../llm/answerer.ts";
-import type { Anchors } from "./anchors.ts";
+import { ProviderError, type Answerer } from "../answerers/contract.ts";
+import type { Anchors } from "../search/anchors.ts";
 import type { CgragConfig } from "./config.ts";
 import { gapBudgetForPass } from "./config.ts";
-import { ContextSet, type ContextItem } from "./context.ts";
-import type { EvidenceGraph } from "./evidence-graph.ts";
+import { ContextSet } from "./context.ts";
+import { type ContextItem } from "../answerers/contract.ts";
+import type { EvidenceGraph } from "../answerers/contract.ts";
 import { MIN_GAP_BUDGET, type GapResolutionInput, type GapResolutionResult } from "./gap-resolution.ts";
-import { normalizeGap } from "./gaps.ts";
+import { normalizeGap } from "../answerers/answer-format.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
 import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
@@ -277,7 +278,7 @@ export async function runLoop(
 
     // Stop conditions, in priority order.
     let stop: StopReason | null = null;
-    if (gaps.length === 0) stop = output.sufficient ? "no-gaps" : "no-gaps";
+    if (gaps.length === 0) stop = output.sufficient ? "sufficient" : "no-gaps";
     else if (gaps.every((g) => input.notFound.has(normalizeGap(g)))) stop = "all-gaps-unresolvable";
     else if (pass >= maxPasses) stop = "max-passes";
     // Too little budget left for even one gap: another pass could add nothing.

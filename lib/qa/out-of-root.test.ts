@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { getFile } from "../db/index-store.ts";
 import { listMessages } from "../db/sessions.ts";
 import { indexRepository } from "../indexer/build.ts";
-import { ModelAnswerer } from "../llm/model-answerer.ts";
+import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { PartLog, scriptedModel, tagged } from "../test-support/qa-model.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";

@@ -4,7 +4,7 @@
 // and leave self-contained questions untouched. They run when no model is configured and
 // whenever the model rewrite fails.
 
-import { extractAnchors, isPathLike } from "./anchors";
+import { extractAnchors, isPathLike } from "../search/anchors";
 
 export interface PriorTurn {
   question: string;

@@ -4,8 +4,8 @@
  * the deterministic rules do it offline or when the model fails.
  */
 import { generateText, type LanguageModel } from "ai";
-import { REWRITE_SYSTEM } from "../llm/prompts.ts";
-import { extractAnchors } from "./anchors.ts";
+import { REWRITE_SYSTEM } from "../answerers/prompts.ts";
+import { extractAnchors } from "../search/anchors.ts";
 import { rewriteFollowUp } from "./rewrite-rules.ts";
 
 export interface Turn {

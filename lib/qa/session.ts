@@ -7,7 +7,7 @@
 import "server-only";
 import { createSession, getSession, listMessages, saveSessionState } from "../db/sessions.ts";
 import { WayfinderError } from "../errors.ts";
-import type { ContextItem } from "./context.ts";
+import type { ContextItem } from "../answerers/contract.ts";
 import type { Turn } from "./rewrite.ts";
 
 export interface SessionState {

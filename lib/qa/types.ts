@@ -4,14 +4,12 @@
  * data parts. Every `data-*` part the engine writes is a key of WayfinderDataParts.
  */
 import type { UIMessage } from "ai";
+import type { QueryMode } from "../answerers/contract.ts";
+import type { DiagramPart } from "../wiki/types.ts";
 
-export type QueryMode = "conceptual" | "diagnostic" | "exploratory" | "analytical";
-export const QUERY_MODE_LIST: readonly QueryMode[] = [
-  "conceptual",
-  "diagnostic",
-  "exploratory",
-  "analytical",
-];
+// The modes belong to the answerers' contract; the message type names them too.
+export { QUERY_MODE_LIST, type QueryMode } from "../answerers/contract.ts";
+export type { DiagramNode, DiagramPart } from "../wiki/types.ts";
 
 export type Quality = "quick" | "balanced" | "thorough";
 export const QUALITY_LIST: readonly Quality[] = ["quick", "balanced", "thorough"];
@@ -75,21 +73,6 @@ export interface CitationPart {
   /** the cited lines as indexed in this generation (only for verified citations) */
   snippet: string | null;
   language: string | null;
-}
-
-export interface DiagramNode {
-  id: string;
-  label: string;
-  path: string | null;
-  startLine: number | null;
-  endLine: number | null;
-}
-
-export interface DiagramPart {
-  kind: "dependencies" | "call-flow" | "error-path";
-  title: string;
-  mermaid: string;
-  nodes: DiagramNode[];
 }
 
 export interface NoticePart {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
-import { ModelAnswerer } from "../llm/model-answerer.ts";
+import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { indexFixture, setupQaHome, SHOP_FIXTURE, type IndexedFixture } from "../test-support/qa-env.ts";
 import { PartLog, scriptedModel, tagged } from "../test-support/qa-model.ts";
 import { askQuestion } from "./ask.ts";

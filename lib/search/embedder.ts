@@ -7,7 +7,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { embedMany, type EmbeddingModel } from "ai";
 import { WayfinderError } from "../errors.ts";
-import { forEachWord, isSignificant } from "./tokenize.ts";
+import { forEachWord, isSignificant } from "../db/tokenize.ts";
 
 export interface EmbedOptions {
   /** Cancels outstanding provider calls (the hashing embedder finishes synchronously). */

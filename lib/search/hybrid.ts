@@ -7,12 +7,14 @@ import { chunksByIds, searchChunks, type ChunkHit } from "../db/code-graph.ts";
 import { isWayfinderError } from "../errors.ts";
 import { rrf } from "./fusion.ts";
 import { collectionName, searchServices } from "./runtime.ts";
-import { ftsMatchExpression, queryTerms } from "./tokenize.ts";
+import { ftsMatchExpression, queryTerms, stem } from "../db/tokenize.ts";
 
 export interface SearchOptions {
   limit?: number;
   kinds?: string[];
   pathPrefix?: string;
+  /** also match other forms of each word (`redirect` finds `redirects`): prefix queries on stems */
+  stems?: boolean;
 }
 
 export async function lexicalSearch(
@@ -20,7 +22,8 @@ export async function lexicalSearch(
   query: string,
   options: SearchOptions = {},
 ): Promise<ChunkHit[]> {
-  const match = ftsMatchExpression(queryTerms(query));
+  const terms = queryTerms(query);
+  const match = ftsMatchExpression(terms, options.stems ? stemPrefixes(terms) : []);
   if (!match) return [];
   return searchChunks(generationId, match, options);
 }
@@ -60,6 +63,15 @@ export async function vectorSearch(
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/** Stems long enough to search by prefix without matching unrelated words. */
+function stemPrefixes(terms: string[]): string[] {
+  return terms.flatMap((t) => {
+    if (!/^[a-z]+$/.test(t) || t.length < 5) return [];
+    const s = stem(t);
+    return s.length >= 4 ? [s] : [];
+  });
 }
 
 /** Lexical and vector results fused with RRF, deduplicated by chunk id. */

@@ -3,9 +3,9 @@
  * resolution, real evidence graph over an indexed generation), with the gap resolver
  * wrapped so tests can see every call the loop makes to it.
  */
-import type { Answerer } from "../llm/answerer.ts";
-import { EvidenceEngine } from "../llm/evidence-engine.ts";
-import { extractAnchors } from "../qa/anchors.ts";
+import type { Answerer } from "../answerers/contract.ts";
+import { EvidenceEngine } from "../answerers/evidence-engine.ts";
+import { extractAnchors } from "../search/anchors.ts";
 import { effectiveConfig, type RequestOverrides } from "../qa/config.ts";
 import { SourceReader } from "../qa/context.ts";
 import { buildEvidenceGraph } from "../qa/evidence-graph.ts";

@@ -8,7 +8,15 @@ import type { DiagramPart } from "../qa/types.ts";
 import { directoryImportDiagram, moduleDiagram, type ModuleEdge } from "./diagrams.ts";
 import { filePurpose, type PageSymbol } from "./file-page.ts";
 import type { FileFacts } from "../indexer/extract/facts.ts";
-import { cite, code, firstParagraph, firstSentence, joinCapped, languageName, plural } from "./markdown.ts";
+import {
+  cite,
+  code,
+  firstParagraph,
+  firstSentence,
+  joinCapped,
+  languageName,
+  plural,
+} from "../answerers/markdown.ts";
 import { dirOf, dirSlug, OVERVIEW_SLUG } from "./slugs.ts";
 import type { WikiPageDraft } from "./types.ts";
 

@@ -12,12 +12,13 @@ import {
   cite,
   code,
   fenceLanguage,
+  firstParagraph,
   firstSentence,
   joinCapped,
   languageName,
   nameOfId,
   plural,
-} from "./markdown.ts";
+} from "../answerers/markdown.ts";
 import { fileSlug } from "./slugs.ts";
 import type { WikiPageDraft } from "./types.ts";
 
@@ -79,21 +80,35 @@ function publicSymbols(symbols: PageSymbol[]): PageSymbol[] {
   });
 }
 
-/** The file's purpose: its own doc, else its main symbol's, else what it defines. */
-export function filePurpose(input: Pick<FilePageInput, "facts" | "symbols">): string {
-  if (input.facts.doc) return firstSentence(input.facts.doc, 300);
+/**
+ * The file's purpose: its own doc (module docstring or leading comment, headings and
+ * underlines skipped), else what it defines, led by its main definition (a class or
+ * function named like the file, else its largest class). Never the first function's
+ * docstring: that describes the function, not the file.
+ */
+export function filePurpose(input: Pick<FilePageInput, "facts" | "symbols"> & { path?: string }): string {
+  if (input.facts.doc) return firstSentence(firstParagraph(input.facts.doc) || input.facts.doc, 300);
   const top = input.symbols.filter((s) => !s.parentId);
-  const documented = top.find((s) => s.exported && s.docstring) ?? top.find((s) => s.docstring);
-  if (documented)
-    return `${firstSentence(documented.docstring, 300)} (from ${code(documented.qualifiedName)})`;
   if (top.length === 0) return "Defines no functions or classes.";
+  const stem = (input.path ?? "")
+    .replace(/^.*\//, "")
+    .replace(/\.\w+$/, "")
+    .replace(/[_-]/g, "")
+    .toLowerCase();
+  const size = (s: PageSymbol) => s.endLine - s.startLine;
+  const main =
+    top.find((s) => stem && s.name.replace(/[_-]/g, "").toLowerCase() === stem) ??
+    [...top].filter((s) => s.kind !== "function" && s.kind !== "method").sort((a, b) => size(b) - size(a))[0];
   const kinds = new Map<string, number>();
   for (const s of top) kinds.set(s.kind, (kinds.get(s.kind) ?? 0) + 1);
   const parts = [...kinds].map(([kind, n]) => plural(n, kind, kind === "class" ? "classes" : `${kind}s`));
-  return `Defines ${joinCapped(parts, 4)}: ${joinCapped(
-    top.map((s) => code(s.name)),
+  const defines = `Defines ${joinCapped(parts, 4)}: ${joinCapped(
+    [...(main ? [main] : []), ...top.filter((s) => s !== main)].map((s) => code(s.name)),
     6,
   )}.`;
+  if (!main) return defines;
+  const about = main.docstring ? ` ${code(main.name)}: ${firstSentence(main.docstring, 200)}` : "";
+  return `${defines}${about}`;
 }
 
 /** "`a`, `b` (`x.py`); `c` (`y.py`)": names grouped by the file they live in. */
@@ -162,7 +177,7 @@ export function buildFilePage(input: FilePageInput, inputHash: string): WikiPage
   const privates = input.symbols.filter((s) => !publics.includes(s));
   const outBySrc = groupBy(input.callsOut, (c) => c.srcId);
   const inByDst = groupBy(input.callsIn, (c) => c.dstId);
-  const purpose = filePurpose(input);
+  const purpose = filePurpose({ ...input, path: input.path });
   const out: string[] = [];
   out.push(`**Purpose.** ${purpose}`);
   out.push(

@@ -40,7 +40,7 @@ import {
 } from "../db/wiki-store.ts";
 import type { SwallowedError } from "../indexer/extract/facts.ts";
 import { cyclePath, findCycles } from "./graph.ts";
-import { code, joinCapped, nameOfId, plural } from "./markdown.ts";
+import { code, joinCapped, nameOfId, plural } from "../answerers/markdown.ts";
 import { dirOf } from "./slugs.ts";
 import type { FindingDraft, Severity } from "./types.ts";
 

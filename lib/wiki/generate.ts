@@ -39,7 +39,7 @@ import {
   type PageSymbolRow,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
-import type { ConfiguredModel } from "../llm/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import {
   buildDirectoryPage,
   buildOverviewPage,
@@ -57,7 +57,7 @@ import { ancestorDirs, dirOf, dirSlug, fileSlug, OVERVIEW_SLUG } from "./slugs.t
 import type { WikiPageDraft } from "./types.ts";
 
 /** Bumped whenever page or findings generation changes: every page is rebuilt on the next build. */
-export const WIKI_FORMAT_VERSION = 1;
+export const WIKI_FORMAT_VERSION = 2; // 2: a file's purpose never comes from its first function's docstring
 
 export interface WikiChanges {
   changedPaths: string[];

@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askQuestion } from "../qa/ask.ts";
+import { resolveScope } from "../qa/retrievers/analytical.ts";
 import type { ClassificationPart, DiagramPart, PassPart } from "../qa/types.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
 import { PartLog } from "../test-support/qa-model.ts";
@@ -33,21 +34,45 @@ async function ask(repository: string, question: string) {
 }
 
 describe("conceptual questions", () => {
-  it("retrieve the wiki pages first and cite them", async () => {
+  it("retrieve the code that defines the concept, then its file's wiki page, and cite both", async () => {
     const { result, log, firstPass } = await ask(
       shop.repositoryId,
       "What is the order service for and how does it fit in?",
     );
     expect(log.data<ClassificationPart>("data-classification").at(-1)?.data.mode).toBe("conceptual");
     const added = firstPass?.added ?? [];
-    expect(added[0]?.title).toMatch(/^Wiki: /);
-    expect(added[0]?.reason).toContain("wiki page");
+    // The definition leads (its name carries the concept), not a page that mentions it.
+    expect(added[0]).toMatchObject({ title: "OrderService", path: "shop/service.py" });
+    expect(added.find((a) => a.title === "Wiki: shop/service.py")?.reason).toContain("wiki page");
+    // The answer opens with that definition, cited.
+    expect(result.loop.answer.split("\n")[0]).toMatch(/`OrderService` \(shop\/service\.py:\d+-\d+\)/);
     expect(result.loop.context.filter((i) => i.kind === "wiki").map((i) => i.title)).toContain(
       "Wiki: shop/service.py",
     );
     // A file's wiki page cites the file, and the citation checks out against the index.
     expect(result.loop.answer).toContain("shop/service.py:1-25");
     expect(result.citations.find((c) => c.raw.includes("shop/service.py:1-25"))?.verified).toBe(true);
+  });
+});
+
+describe("analytical scope", () => {
+  it("is resolved against the index: a path, a named package, a dotted module; nothing else", async () => {
+    const g = planted.generationId;
+    expect(await resolveScope(g, "Assess the coupling of svc/main.go", null)).toBe("svc/main.go");
+    expect(await resolveScope(g, "How coupled is the store package?", null)).toBe("store");
+    expect(await resolveScope(g, "What is wrong with app.handlers?", null)).toBe("app/handlers.py");
+    expect(await resolveScope(g, "How coupled is the billing package?", null)).toBeNull();
+    // The classifier's scope wins when files live under it.
+    expect(await resolveScope(g, "Assess the structure", "web")).toBe("web");
+  });
+
+  it("keeps the answer's files and citations inside it, and says what it was", async () => {
+    const { result } = await ask(planted.repositoryId, "Which functions in svc have the highest fan-out?");
+    expect(result.loop.retrieval.rankedFiles.length).toBeGreaterThan(0);
+    expect(result.loop.retrieval.rankedFiles.every((f) => f.startsWith("svc/"))).toBe(true);
+    expect(result.citations.length).toBeGreaterThan(0);
+    expect(result.citations.every((c) => c.path.startsWith("svc"))).toBe(true);
+    expect(result.loop.answer.split("\n")[0]).toMatch(/^Scope: `svc`\./);
   });
 });
 

@@ -64,6 +64,8 @@ export interface StructureReport {
   cycles: string[][];
   topFanOut: SymbolRecord[];
   topFanIn: SymbolRecord[];
+  /** files of the scope imported by the most other files, with how many import them and their length */
+  topImported: { path: string; importers: number; lines: number }[];
   coupling: ModuleCoupling[];
   boundary: ScopeBoundary | null;
   /** findings of the issues store in scope, high severity first */
@@ -81,6 +83,30 @@ export function inScope(path: string | null, scope: string | null): boolean {
     (path !== null && (path === scope || path.startsWith(scope.endsWith("/") ? scope : `${scope}/`)))
   );
 }
+
+/** Files of the scope by how many other files import them (tests' imports do not count). */
+export function mostImported(
+  imports: { srcPath: string; dstPath: string }[],
+  scopedFiles: string[],
+  lines: Map<string, number>,
+  limit = 8,
+): { path: string; importers: number; lines: number }[] {
+  const inScopeFiles = new Set(scopedFiles);
+  const importers = new Map<string, Set<string>>();
+  for (const e of imports) {
+    if (!inScopeFiles.has(e.dstPath) || e.srcPath === e.dstPath || TEST_FILE.test(e.srcPath)) continue;
+    const set = importers.get(e.dstPath) ?? new Set<string>();
+    set.add(e.srcPath);
+    importers.set(e.dstPath, set);
+  }
+  return [...importers]
+    .map(([path, set]) => ({ path, importers: set.size, lines: Math.max(1, lines.get(path) ?? 1) }))
+    .sort((a, b) => b.importers - a.importers || a.path.localeCompare(b.path))
+    .slice(0, limit);
+}
+
+const TEST_FILE =
+  /(^|\/)(tests?|testing|__tests__)\/|(^|\/)test_[^/]*$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /** Folders linked by the file imports that touch the scope. */
 export function moduleGraph(
@@ -236,6 +262,7 @@ export async function analyzeStructure(generationId: string, scope: string | nul
     cycles: [...graph.moduleCycles, ...fileCycles],
     topFanOut,
     topFanIn,
+    topImported: mostImported(imports, scopedFiles, new Map(files.map((f) => [f.path, f.lines]))),
     coupling: moduleCoupling(edges, scope).slice(0, 15),
     boundary: scope ? scopeBoundary(scope, scopedFiles.length, edges) : null,
     findings,

@@ -6,7 +6,7 @@
  * an unreachable provider costs seconds, not one timeout per page.
  */
 import { generateText } from "ai";
-import type { ConfiguredModel } from "../llm/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import type { WikiPageDraft } from "./types.ts";
 
 const SYSTEM = [

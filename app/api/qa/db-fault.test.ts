@@ -33,8 +33,8 @@ const gate = vi.hoisted(() => ({
   release: null as null | (() => void),
 }));
 
-vi.mock("@/lib/llm/providers", async (importOriginal) => {
-  const original = await importOriginal<typeof import("@/lib/llm/providers")>();
+vi.mock("@/lib/answerers/providers", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/answerers/providers")>();
   return {
     ...original,
     createLanguageModel: () => ({ model: gatedModel(), label: "mock:gated", timeoutMs: 60_000 }),

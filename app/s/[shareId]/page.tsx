@@ -15,7 +15,7 @@ import { CommitRef } from "@/components/repos/commit-ref";
 import { highlightCode } from "@/components/source/highlight";
 import { getFileContent, getGeneration } from "@/lib/db/index-store";
 import { requireShareAccess } from "@/lib/auth/page";
-import { getSharedConversation } from "@/lib/db/ui-queries";
+import { getSharedConversation } from "@/lib/qa/conversations";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 
 export const dynamic = "force-dynamic";

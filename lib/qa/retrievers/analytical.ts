@@ -1,31 +1,40 @@
 /**
- * Analytical retrieval: structure first. Metrics for the scope (fan-in, fan-out,
- * cross-module coupling, cycles), the issues store's findings in scope (high severity
- * first), the dependency diagram from edges, the scope's wiki page, then the source of
- * the flagged functions and a little documentation.
+ * Analytical retrieval: structure first. The scope is resolved against the index (the
+ * classifier's, a path written in the question, a folder or dotted module it names) and
+ * kept strictly: metrics (fan-in, fan-out, the most imported files, cross-module
+ * coupling, cycles), the issues store's findings (high severity first), the dependency
+ * diagram from edges, the scope's wiki page, the source of the flagged functions, and
+ * every ranked file lie inside it. Documentation is added only for the whole repository.
  */
 import "server-only";
-import { countFilesUnder, symbolsByQualifiedIds } from "../../db/code-graph.ts";
+import {
+  countFilesUnder,
+  filesStartingWith,
+  pathsWithSegment,
+  symbolsByQualifiedIds,
+} from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { getFile } from "../../db/index-store.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
 import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
-import { analyzeStructure, type StructureReport } from "../../wiki/structure.ts";
-import { syntheticItem, textItem, type ContextItem } from "../context.ts";
+import { analyzeStructure, inScope, type StructureReport } from "../../wiki/structure.ts";
+import { syntheticItem, textItem } from "../context.ts";
+import { type ContextItem } from "../../answerers/contract.ts";
 import {
   chunkCandidate,
   docsItems,
+  fuseFiles,
   fuseSignals,
   packCandidates,
-  rankFiles,
   symbolCandidate,
   type RetrievalInput,
   type RetrievalOutput,
+  type SignalList,
 } from "./shared.ts";
 
 export async function retrieveAnalytical(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config } = input;
-  const scope = await pathScope(generationId, input.scope);
+  const scope = await resolveScope(generationId, input.question, input.scope);
   const report = await analyzeStructure(generationId, scope);
   const budget = config.modeBudgets.analytical;
   const items = [
@@ -53,47 +62,170 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     kinds: ["code"],
     pathPrefix: scope ?? undefined,
   });
-  const ranked = fuseSignals([
+  // What the question asks for leads: dependents (fan-in), dependencies (fan-out), or problems.
+  const asksFanIn = FAN_IN.test(input.question);
+  const asksFanOut = FAN_OUT.test(input.question);
+  const lists: SignalList[] = [
     {
       name: "flagged",
-      weight: 3,
+      weight: asksFanIn || asksFanOut ? 1.5 : 3,
       candidates: flagged.map((s) => symbolCandidate(s, findingReason(report, s.qualifiedId))),
     },
     {
-      name: "hubs",
-      weight: 1.5,
-      candidates: [...report.topFanIn.slice(0, 4), ...report.topFanOut.slice(0, 4)].map((s) =>
-        symbolCandidate(s, `fan-in ${s.fanIn}, fan-out ${s.fanOut}`),
-      ),
+      name: "fan-in",
+      weight: asksFanIn ? 3 : 1.5,
+      candidates: report.topFanIn
+        .slice(0, 5)
+        .map((s) => symbolCandidate(s, `fan-in ${s.fanIn}, fan-out ${s.fanOut}`)),
+    },
+    {
+      name: "fan-out",
+      weight: asksFanOut ? 3 : 1,
+      candidates: report.topFanOut
+        .slice(0, 5)
+        .map((s) => symbolCandidate(s, `fan-in ${s.fanIn}, fan-out ${s.fanOut}`)),
     },
     {
       name: "bm25",
       weight: 1,
       candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
     },
-  ]);
+  ];
+  const ranked = fuseSignals(lists).filter((r) =>
+    inScope(r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? null, scope),
+  );
+  // Files: the most imported ones count as much as the symbols' own evidence.
+  const fileLists: SignalList[] = [
+    ...lists,
+    {
+      name: "imported",
+      weight: asksFanOut ? 1.5 : 3,
+      candidates: report.topImported.map((f) => ({
+        key: f.path,
+        symbol: null,
+        chunk: {
+          id: 0,
+          path: f.path,
+          kind: "file",
+          symbolId: null,
+          title: f.path,
+          startLine: 1,
+          endLine: 1,
+          text: "",
+          score: f.importers,
+        },
+        reason: `imported by ${f.importers} files`,
+      })),
+    },
+  ];
+  const rankedFiles = fuseFiles(fileLists, [], 30, { tests: true, docs: true }).filter((f) =>
+    inScope(f, scope),
+  );
   items.push(
     ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
       maxItems: 8,
       perItemTokens: 350,
     })),
   );
-  items.push(
-    ...(await docsItems(input, `${input.question} architecture design`, {
-      budget: budget.docs,
-      used: items.reduce((n, i) => n + i.tokens, 0),
-      limit: 2,
-      reason: "architecture documentation",
-    })),
-  );
+  // Documentation only for the whole repository: a scoped answer keeps to its scope.
+  if (!scope) {
+    items.push(
+      ...(await docsItems(input, `${input.question} architecture design`, {
+        budget: budget.docs,
+        used: items.reduce((n, i) => n + i.tokens, 0),
+        limit: 2,
+        reason: "architecture documentation",
+      })),
+    );
+  }
   return {
     items,
     diagram: report.diagram,
-    rankedFiles: rankFiles(ranked).slice(0, 30),
+    rankedFiles,
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
+}
+
+const FAN_IN =
+  /\bfan[- ]?in\b|\bdepended on\b|\bdepend(?:s|ed)? on (?:it|them)\b|\b(?:most|highly|heavily|widely) (?:used|imported|called|depended)\b|\bhubs?\b|\bcentral\b|\bcore (?:modules?|pieces?)\b|\bwhat depends on\b/i;
+const FAN_OUT = /\bfan[- ]?out\b|\bdepends on the most\b|\b(?:calls|imports) the most\b/i;
+
+/**
+ * The part of the repository a question is about, checked against the index: the
+ * classifier's scope when files live under it, else a path written in the question
+ * (`xarray/plot`, `src/_pytest/config`), else a folder the question names ("the
+ * backends package"). Null means the whole repository.
+ */
+export async function resolveScope(
+  generationId: string,
+  question: string,
+  classified: string | null,
+): Promise<string | null> {
+  const fromClassifier = await pathScope(generationId, classified);
+  if (fromClassifier) return fromClassifier;
+  const tokens = question
+    .split(/[\s"'`()<>[\]{},;|]+/)
+    .map((t) =>
+      t
+        .replace(/^\.?\//, "")
+        .replace(/[.:!?]+$/, "")
+        .replace(/\/+$/, ""),
+    )
+    .filter((t) => t.length > 1 && !t.includes("://"));
+  for (const token of tokens.filter((t) => t.includes("/"))) {
+    const found = await pathScope(generationId, token);
+    if (found) return found;
+  }
+  const named = [
+    ...question.matchAll(
+      /\b([\w.-]+)\s+(?:package|module|folder|directory|subpackage|layer|component)s?\b/gi,
+    ),
+  ]
+    .map((m) => m[1] ?? "")
+    // Dotted module paths (`xarray.core`, `_pytest.config`) name folders too.
+    .concat(
+      tokens
+        .filter((t) => /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+$/.test(t))
+        .map((t) => t.replace(/\./g, "/")),
+    );
+  for (const name of [...new Set(named)]) {
+    if (STOP_SCOPES.has(name.toLowerCase())) continue;
+    const folder = await folderNamed(generationId, name);
+    if (folder) return folder;
+  }
+  // "in svc", "under backends": a word after a preposition that is exactly a path of the repository.
+  for (const m of question.matchAll(/\b(?:in|of|under|inside|within)\s+([\w.-]+)/gi)) {
+    const word = m[1] ?? "";
+    if (word.length < 2 || STOP_SCOPES.has(word.toLowerCase())) continue;
+    const exact = await pathScope(generationId, word);
+    if (exact) return exact;
+  }
+  return null;
+}
+
+const STOP_SCOPES = new Set(
+  "the a an this that which what our my its each every whole entire main core code module modules package packages folder parts part most more and or of in is are".split(
+    " ",
+  ),
+);
+
+/** A file or a folder of the repository called `name` (a file name, or a folder's last segment); the shallowest wins. */
+async function folderNamed(generationId: string, name: string): Promise<string | null> {
+  const exact = await pathScope(generationId, name);
+  if (exact) return exact;
+  if (name.includes("/")) return null;
+  const paths = await pathsWithSegment(generationId, name, 50);
+  const folders = paths
+    .map((p) => {
+      const segments = p.split("/");
+      const at = segments.indexOf(name);
+      return at >= 0 && at < segments.length - 1 ? segments.slice(0, at + 1).join("/") : null;
+    })
+    .filter((f): f is string => f !== null)
+    .sort((a, b) => a.split("/").length - b.split("/").length || a.length - b.length);
+  return folders[0] ?? null;
 }
 
 /** A scope is used as a path filter only when files live under it. */
@@ -101,7 +233,11 @@ export async function pathScope(generationId: string, scope: string | null): Pro
   if (!scope) return null;
   const cleaned = scope.replace(/^\.?\//, "").replace(/\/+$/, "");
   if (!cleaned) return null;
-  return (await countFilesUnder(generationId, cleaned)) > 0 ? cleaned : null;
+  if (await getFile(generationId, cleaned)) return cleaned;
+  if ((await countFilesUnder(generationId, `${cleaned}/`)) > 0) return cleaned;
+  // A module named without its extension (`app/handlers` for `app/handlers.py`).
+  const files = await filesStartingWith(generationId, `${cleaned}.`, 5);
+  return files.find((f) => f.replace(/\.\w+$/, "") === cleaned) ?? null;
 }
 
 /** The wiki page of the scope (a folder or file), or the overview: what it is for, in brief. */
@@ -140,6 +276,15 @@ function findingReason(report: StructureReport, symbolId: string): string {
 
 export function renderReport(report: StructureReport): string {
   const lines: string[] = [];
+  lines.push(`Scope: ${report.scope ?? "the whole repository"}`);
+  if (report.topImported.length)
+    lines.push(
+      "Most imported files: " +
+        report.topImported
+          .slice(0, 6)
+          .map((f) => `${f.path} (${f.importers} importers) [${f.path}:1-${f.lines}]`)
+          .join(", "),
+    );
   lines.push(`Modules (${report.modules.length}):`);
   for (const m of report.modules.slice(0, 12))
     lines.push(`- ${m.name}: ${m.files} files, imported by ${m.fanIn} modules, imports ${m.fanOut}`);

@@ -16,13 +16,17 @@ import {
   symbolsInFile,
   symbolsRaising,
   symbolsWithErrorString,
+  searchChunks,
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
+import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
+import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
+  definitionCandidates,
   docsItems,
   demoteAuxiliary,
   fuseSignals,
@@ -58,7 +62,11 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // 1. Stack frames that point into this repository.
   const frameCandidates: Candidate[] = [];
   const namedPaths: string[] = [];
-  for (const frame of anchors.stackFrames.slice(0, 12)) {
+  // Innermost frames first: where the error happened. Python prints them last ("most recent
+  // call last"); most other runtimes print them first.
+  const innermostLast = /most recent call last/i.test(input.question);
+  const frames = innermostLast ? [...anchors.stackFrames].reverse() : anchors.stackFrames;
+  for (const frame of frames.slice(0, 12)) {
     const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
     // A bare file name (`test_x.py` from a user's own traceback) is too weak to say
     // the question is about this repository's tests; a path with folders is not.
@@ -90,6 +98,27 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     }
   }
   lists.push({ name: "messages", weight: 4, candidates: messageCandidates });
+
+  // 2b. The message's words as a phrase in code: messages built in a variable, logged or
+  // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
+  // are not recorded as error strings, but their text is in the code.
+  const phraseCandidates: Candidate[] = [];
+  for (const message of anchors.messages.slice(0, 4)) {
+    for (const phrase of messagePhrases(message)) {
+      const match = ftsMatchExpression([phrase]);
+      if (!match) continue;
+      const hits = await searchChunks(generationId, match, { kinds: ["code", "file"], limit: 8 });
+      for (const h of hits) phraseCandidates.push(chunkCandidate(h, `contains "${truncate(phrase, 60)}"`));
+      if (hits.length) break;
+    }
+  }
+  // Words quoted verbatim that occur in few places are near-certain evidence; common ones less so.
+  const phraseFiles = new Set(phraseCandidates.map((c) => c.chunk?.path)).size;
+  lists.push({
+    name: "message-text",
+    weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
+    candidates: phraseCandidates,
+  });
 
   // 3. Exception types raised (rarer types weigh more).
   if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
@@ -149,7 +178,11 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
 
   // 6. Lexical evidence over code and file summaries, and hybrid search.
-  const lexical = await lexicalSearch(generationId, input.question, { limit: 80, kinds: ["code", "file"] });
+  const lexical = await lexicalSearch(generationId, input.question, {
+    limit: 80,
+    kinds: ["code", "file"],
+    stems: true,
+  });
   lists.push({
     name: "bm25",
     weight: 2,
@@ -169,6 +202,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     name: "semantic",
     weight: 0.8,
     candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
+  });
+
+  // Code whose names carry the report's words (its title first): a recall path for reports
+  // that describe behaviour without quoting the code.
+  lists.push({
+    name: "definitions",
+    weight: 1.5,
+    candidates: await definitionCandidates(generationId, conceptTerms(input.question), 20),
   });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
@@ -274,11 +315,21 @@ function trimPath(p: string): string {
   return (site >= 0 ? parts.slice(site + 1) : parts.slice(-3)).join("/");
 }
 
+/** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */
+function messagePhrases(message: string): string[] {
+  return message
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+|[:;()[\]]|[.?!](?:\s|$)/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter((p) => p.split(" ").filter((w) => /[A-Za-z]{2}/.test(w)).length >= 3)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 2);
+}
+
 /** Long messages are searched by their most distinctive literal pieces. */
 function messageFragments(message: string): string[] {
   const cleaned = message.replace(/\s+/g, " ").trim();
   const pieces = cleaned
-    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|\d+/)
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+/)
     .map((p) => p.trim())
     .filter((p) => p.length >= 12);
   return [cleaned.slice(0, 80), ...pieces.sort((a, b) => b.length - a.length).slice(0, 2)].filter(

@@ -1,31 +1,38 @@
 /**
- * Exploratory retrieval: find entry points that match the subject of the question,
- * walk the call graph forward a few hops into a flow tree, and fetch the pivotal
- * functions (entry, branch points, terminals) within the source budget. A question
- * that asks who calls something ("what calls X", "where is X used") also gets the
- * callers of its entry, two hops up, as a tree of their own.
+ * Exploratory retrieval: start where execution starts for the question (the function
+ * it names, an entry point it describes — a route, a command, a program's main — or the
+ * definition that fits it best; never a test unless the question is about tests), walk
+ * the call graph forward into a flow tree (wide near the entry, callees named like the
+ * question first), and fetch the steps nearest the entry within the source budget. A
+ * question that asks who calls something ("what calls X", "where is X used") also gets
+ * the callers of its entry, two hops up, as a tree of their own, and they lead.
  */
 import "server-only";
 import {
   callersOf,
   calleesOf,
-  symbolsByName,
   symbolsByQualifiedIds,
+  symbolsInFile,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
+import { splitIdentifier, stem } from "../../db/tokenize.ts";
+import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
 import { attachSymbols } from "./diagnostic.ts";
+import { entryPointCandidates } from "./entry-points.ts";
 import {
   chunkCandidate,
+  definitionCandidates,
+  demoteAuxiliary,
   docsItems,
+  fuseFiles,
   fuseSignals,
   isTestPath,
-  lookupNames,
+  namedSymbolCandidates,
   packCandidates,
-  rankFiles,
   symbolCandidate,
   type RetrievalInput,
   type RetrievalOutput,
@@ -39,48 +46,60 @@ interface FlowNode {
 }
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
-  const { generationId, anchors, config } = input;
-  const lists: SignalList[] = [];
-  const named: SymbolRecord[] = [];
-  for (const name of lookupNames(anchors, 8))
-    named.push(...(await symbolsByName(generationId, name.split(".").pop() ?? name, 5)));
-  lists.push({
-    name: "named",
-    weight: 4,
-    candidates: named.map((s) => symbolCandidate(s, "named in the question")),
-  });
-  const lexical = await lexicalSearch(generationId, input.question, { limit: 25, kinds: ["code"] });
-  lists.push({
-    name: "bm25",
-    weight: 2,
-    candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
-  });
-  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, {
-    limit: 10,
-    kinds: ["code"],
-  });
-  lists.push({
-    name: "semantic",
-    weight: 0.8,
-    candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
-  });
-  const entryRanked = fuseSignals(lists);
+  const { generationId, anchors, config, question } = input;
+  const topics = questionTopics(question);
+  const terms = conceptTerms(question);
+  const useIndex = config.features.useCodeIndex;
+  const [named, definitions, entryPoints, lexical, semantic] = await Promise.all([
+    useIndex ? namedSymbolCandidates(generationId, anchors) : [],
+    useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
+    useIndex ? entryPointCandidates(generationId, question, terms) : [],
+    lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
+    hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
+  ]);
+  const lists: SignalList[] = [
+    { name: "named", weight: 5, candidates: named },
+    { name: "entry-points", weight: 4, candidates: entryPoints },
+    { name: "definitions", weight: 3, candidates: definitions },
+    {
+      name: "bm25",
+      weight: 1.5,
+      candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
+    },
+    {
+      name: "semantic",
+      weight: 0.8,
+      candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
+    },
+  ];
+  const entryRanked = demoteAuxiliary(fuseSignals(lists), [], topics);
   await attachSymbols(
     generationId,
     entryRanked.map((r) => r.candidate),
   );
 
-  // Entry points: public functions first, then methods; classes lead to their methods through the graph.
-  // A function the question names is where the trace starts; otherwise prefer public API.
-  const namedInQuestion = new Set(lookupNames(anchors, 8).map((n) => n.split(".").pop() ?? n));
-  const entries = entryRanked
-    .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : []))
-    .sort(
-      (a, b) =>
-        Number(namedInQuestion.has(b.name)) - Number(namedInQuestion.has(a.name)) ||
-        entryPriority(b) - entryPriority(a),
-    )
-    .slice(0, 2);
+  // Where the walk starts: what the question names, else the entry point or definition that
+  // fits it best; never a test unless the question is about tests. A class leads to the
+  // method that does its work.
+  const namedIds = new Set(named.map((c) => c.key));
+  const entryIds = new Set(entryPoints.map((c) => c.key));
+  const starts: SymbolRecord[] = [];
+  let firstScore = 0;
+  for (const r of entryRanked) {
+    const s = r.candidate.symbol;
+    if (!s || starts.length >= 2 || (!topics.tests && isTestPath(s.path))) continue;
+    // A second start only when it fits nearly as well as the first.
+    if (starts.length === 1 && r.score < firstScore * 0.6) break;
+    const start =
+      s.kind === "function" || s.kind === "method" ? s : await workingMethod(generationId, s, terms);
+    if (!start || starts.some((x) => x.qualifiedId === start.qualifiedId)) continue;
+    starts.push(start);
+    firstScore ||= r.score;
+    // What the question names, or an entry point it describes, is where the trace starts.
+    if ((namedIds.has(s.qualifiedId) || entryIds.has(s.qualifiedId)) && starts.length === 1) break;
+  }
+  const entries = starts;
+  const relevant = relevanceOf(terms);
 
   const flows: FlowNode[] = [];
   const seen = new Set<string>();
@@ -91,10 +110,10 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         generationId,
         entry,
         0,
-        Math.min(config.maxCallGraphHops + 1, 4),
+        Math.min(config.maxCallGraphHops, 3),
         config.maxCalleesPerHop,
         seen,
-        config.features.useCallGraph,
+        { useGraph: config.features.useCallGraph, relevant, tests: topics.tests },
       ),
     );
   }
@@ -103,15 +122,16 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   // names if any, else the best entry.
   const callerTrees: FlowNode[] = [];
   if (config.features.useCallGraph && asksForCallers(input.question)) {
-    const target = entries.find((e) => namedInQuestion.has(e.name)) ?? entries[0];
-    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP));
+    const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
+    if (target)
+      callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, topics.tests));
   }
   const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
 
   const flowSymbols = flows.flatMap(flatten);
   const pivotal = flowSymbols
     .map((n, order) => ({ n, order }))
-    .sort((a, b) => pivotScore(b.n) - pivotScore(a.n) || a.order - b.order)
+    .sort((a, b) => pivotScore(b.n, relevant) - pivotScore(a.n, relevant) || a.order - b.order)
     .map(({ n }) =>
       symbolCandidate(
         n.symbol,
@@ -127,11 +147,25 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const callerCandidates = callerSymbols.map((n) =>
     symbolCandidate(n.symbol, n.depth === 1 ? "calls the function asked about" : "calls one of its callers"),
   );
-  const ranked = fuseSignals([
-    { name: "flow", weight: 3, candidates: pivotal },
-    { name: "callers", weight: 3, candidates: callerCandidates },
+  // Once a flow is traced it is the answer: its steps lead, then what the question names.
+  const rankLists: SignalList[] = [
+    { name: "flow", weight: 5, candidates: pivotal },
+    { name: "callers", weight: 4, candidates: callerCandidates },
     ...lists,
-  ]);
+  ].map((l) => ({
+    ...l,
+    weight:
+      callerTrees.length && CALLER_WEIGHTS[l.name] !== undefined
+        ? (CALLER_WEIGHTS[l.name] ?? l.weight)
+        : flows.length
+          ? (TRACED_WEIGHTS[l.name] ?? l.weight)
+          : l.weight,
+  }));
+  const ranked = demoteAuxiliary(fuseSignals(rankLists), [], topics);
+  await attachSymbols(
+    generationId,
+    ranked.map((r) => r.candidate),
+  );
 
   const budget = config.modeBudgets.exploratory;
   const flowText = flows.map((f) => renderFlow(f)).join("\n\n");
@@ -141,7 +175,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
           reason: "call graph walked forward from the entry points",
           score: 1,
           pass: input.pass,
-          maxTokens: 400,
+          maxTokens: 600,
         }),
       ]
     : [];
@@ -186,28 +220,25 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   return {
     items,
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
-    rankedFiles: rankFiles(ranked).slice(0, 30),
+    rankedFiles: fuseFiles(rankLists, [], 30, topics),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
 }
 
-function entryPriority(s: SymbolRecord): number {
-  let score = 0;
-  if (s.exported) score += 2;
-  if (s.kind === "function") score += 2;
-  if (s.kind === "method") score += 1;
-  if (/route|handler|endpoint|main|command|view|controller/i.test(`${s.decorators} ${s.name}`)) score += 2;
-  score += Math.min(3, s.fanOut / 3);
-  return score;
+/** The entry, then the steps nearest to it (branch points before plain steps), those named like the question first. */
+function pivotScore(n: FlowNode, relevant: (s: SymbolRecord) => number): number {
+  if (n.depth === 0) return 100;
+  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 2 * Math.min(2, relevant(n.symbol));
 }
 
-function pivotScore(n: FlowNode): number {
-  if (n.depth === 0) return 10;
-  if (n.children.length > 1) return 6 - n.depth;
-  if (n.children.length === 0) return 5 - n.depth;
-  return 3 - n.depth;
+interface WalkOptions {
+  useGraph: boolean;
+  /** how much a symbol's name bears on the question (0 = not at all) */
+  relevant: (s: SymbolRecord) => number;
+  /** whether tests may be walked into */
+  tests: boolean;
 }
 
 async function walkForward(
@@ -217,18 +248,21 @@ async function walkForward(
   maxDepth: number,
   maxCallees: number,
   seen: Set<string>,
-  useGraph: boolean,
+  options: WalkOptions,
 ): Promise<FlowNode> {
   seen.add(symbol.qualifiedId);
   const node: FlowNode = { symbol, depth, children: [] };
-  if (!useGraph || depth >= maxDepth) return node;
+  if (!options.useGraph || depth >= maxDepth) return node;
   const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) => e.dstId && e.confidence >= 0.4,
+    (e) => e.dstId && e.confidence >= 0.4 && (options.tests || !isTestPath(e.dstPath ?? "")),
   );
-  const ids = [...new Set(edges.map((e) => e.dstId as string))]
-    .filter((id) => !seen.has(id))
-    .slice(0, maxCallees);
-  const callees = await symbolsInIdOrder(generationId, ids);
+  const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
+  // Callees that bear on the question first, then in call order.
+  const callees = (await symbolsInIdOrder(generationId, ids))
+    .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
+    .sort((a, b) => b.relevance - a.relevance || a.order - b.order)
+    .slice(0, maxCallees)
+    .map((x) => x.s);
   for (const callee of callees) {
     if (seen.has(callee.qualifiedId)) continue;
     node.children.push(
@@ -237,14 +271,68 @@ async function walkForward(
         callee,
         depth + 1,
         maxDepth,
-        Math.max(2, maxCallees - 2),
+        Math.max(2, Math.floor(maxCallees / 3)),
         seen,
-        useGraph,
+        options,
       ),
     );
   }
   return node;
 }
+
+/**
+ * Scores a symbol's name against the question's concepts (0 when it shares none); words
+ * only its class's name carries count half, so every method of `FixtureRequest` is not
+ * "about fixtures".
+ */
+function relevanceOf(terms: ConceptTerm[]): (s: SymbolRecord) => number {
+  return (s) => {
+    const own = splitIdentifier(s.name).map(stem);
+    const owner = splitIdentifier(
+      s.qualifiedName.slice(0, Math.max(0, s.qualifiedName.lastIndexOf("."))),
+    ).map(stem);
+    return terms.reduce(
+      (n, t) => n + (own.some((p) => sameStem(t, p)) ? 1 : owner.some((p) => sameStem(t, p)) ? 0.5 : 0),
+      0,
+    );
+  };
+}
+
+/** The method of a class that does its work for this question: one named like the question, else `__call__`, `run`, `handle` … */
+async function workingMethod(
+  generationId: string,
+  cls: SymbolRecord,
+  terms: ConceptTerm[],
+): Promise<SymbolRecord | null> {
+  const methods = (await symbolsInFile(generationId, cls.path)).filter(
+    (s) => s.parentId === cls.qualifiedName,
+  );
+  if (methods.length === 0) return null;
+  const relevant = relevanceOf(terms);
+  const scored = methods
+    .map((m) => ({
+      m,
+      score: relevant(m) * 2 + (WORKING_METHOD.test(m.name) ? 1 : 0) + Math.min(1, m.fanOut / 10),
+    }))
+    .sort((a, b) => b.score - a.score);
+  return scored[0] && scored[0].score > 0 ? scored[0].m : null;
+}
+
+/** A question about callers is answered by them; what the function itself calls comes after. */
+const CALLER_WEIGHTS: Record<string, number> = { callers: 6, flow: 2 };
+
+const TRACED_WEIGHTS: Record<string, number> = {
+  flow: 5,
+  callers: 4,
+  named: 5,
+  "entry-points": 4,
+  definitions: 2,
+  bm25: 1,
+  semantic: 0.5,
+};
+
+const WORKING_METHOD =
+  /^(?:__call__|call|run|main|handle|dispatch|execute|start|invoke|process|serve|apply)$/;
 
 const CALLERS_PER_HOP = 6;
 
@@ -278,20 +366,22 @@ async function walkBackward(
   depth: number,
   maxDepth: number,
   maxCallers: number,
+  tests: boolean,
   seen = new Set<string>([symbol.qualifiedId]),
 ): Promise<FlowNode> {
   const node: FlowNode = { symbol, depth, children: [] };
   if (depth >= maxDepth) return node;
-  // Code before tests: a test calling X says less about how X is used than the code does.
-  const edges = (await callersOf(generationId, symbol.qualifiedId, 40))
-    .filter((e) => e.confidence >= 0.4)
-    .sort((a, b) => Number(isTestPath(a.srcPath)) - Number(isTestPath(b.srcPath)));
+  // Code only, unless the question is about tests: a test calling X says less about how X is
+  // used than the code does (and a test has no callers worth walking).
+  const edges = (await callersOf(generationId, symbol.qualifiedId, 40)).filter(
+    (e) => e.confidence >= 0.4 && (tests || !isTestPath(e.srcPath)),
+  );
   const ids = [...new Set(edges.map((e) => e.srcId))].filter((id) => !seen.has(id)).slice(0, maxCallers);
   ids.forEach((id) => seen.add(id));
   const callers = await symbolsInIdOrder(generationId, ids);
   for (const caller of callers) {
     node.children.push(
-      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), seen),
+      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), tests, seen),
     );
   }
   return node;

@@ -4,12 +4,20 @@
  * context items within a token budget.
  */
 import "server-only";
-import type { ChunkHit, SymbolRecord } from "../../db/code-graph.ts";
+import {
+  symbolsByName,
+  symbolsByQualifiedIds,
+  symbolsByQualifiedName,
+  type ChunkHit,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import type { CgragConfig } from "../config.ts";
-import { symbolItem, textItem, type ContextItem, type SourceReader } from "../context.ts";
+import { symbolItem, textItem, type SourceReader } from "../context.ts";
+import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";
-import type { Anchors } from "../anchors.ts";
+import type { Anchors } from "../../search/anchors.ts";
+import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 
 export interface RetrievalInput {
   repositoryId: string;
@@ -174,14 +182,21 @@ export function round(n: number): number {
 export async function docsItems(
   input: RetrievalInput,
   query: string,
-  options: { budget: number; used: number; limit?: number; reason?: string },
+  options: { budget: number; used: number; limit?: number; reason?: string; kinds?: string[] },
 ): Promise<ContextItem[]> {
   const room = Math.min(options.budget, input.config.initialRetrievalBudget - options.used);
   if (room <= 0) return [];
-  const docs = await lexicalSearch(input.generationId, query, {
-    limit: options.limit ?? 3,
-    kinds: ["doc", "wiki"],
-  });
+  // Change logs mention every feature once; they describe none. Kept only when asked about.
+  const history = HISTORY_QUESTION.test(input.question);
+  const docs = (
+    await lexicalSearch(input.generationId, query, {
+      limit: (options.limit ?? 3) + 3,
+      kinds: options.kinds ?? ["doc", "wiki"],
+      stems: true,
+    })
+  )
+    .filter((d) => history || !CHANGELOG_PATH.test(d.path))
+    .slice(0, options.limit ?? 3);
   const reason = options.reason ?? "documentation on the topic";
   return packCandidates(
     input,
@@ -190,6 +205,11 @@ export async function docsItems(
     { maxItems: 2 },
   );
 }
+
+const CHANGELOG_PATH =
+  /(?:^|\/)(?:history|changelog|changes|news|release[-_ ]?notes?|whatsnew)(?:\/|[.\w-]*$)/i;
+const HISTORY_QUESTION =
+  /\b(?:changelog|history|release|version|changed|deprecat\w*|added in|removed in|since)\b/i;
 
 /** Identifiers worth looking up as symbol names (code-like, not too short or generic). */
 export function lookupNames(anchors: Anchors, max = 12): string[] {
@@ -202,6 +222,86 @@ export function lookupNames(anchors: Anchors, max = 12): string[] {
     if (out.length >= max) break;
   }
   return out.slice(0, max);
+}
+
+/**
+ * Symbols whose names carry the question's concepts (definitions, not mentions), as
+ * candidates in the order name matching ranks them.
+ */
+export async function definitionCandidates(
+  generationId: string,
+  terms: ConceptTerm[],
+  limit = 30,
+  topics: AuxiliaryTopics = { tests: false, docs: false },
+): Promise<Candidate[]> {
+  if (terms.length === 0) return [];
+  // Tests, docs and examples define no concept of the code (unless the question is about them).
+  const matches = matchNames(
+    await nameIndex(generationId),
+    terms,
+    limit,
+    (p) => auxiliaryFactor(p, topics) < 1,
+  );
+  const symbols = await symbolsByQualifiedIds(
+    generationId,
+    matches.map((m) => m.row.qualifiedId),
+  );
+  const byId = new Map(symbols.map((s) => [s.qualifiedId, s]));
+  return matches.flatMap((m) => {
+    const s = byId.get(m.row.qualifiedId);
+    return s ? [symbolCandidate(s, `defines ${m.matched.join(", ")}`)] : [];
+  });
+}
+
+/**
+ * The code a question names, most specific first: `Class.method` by qualified name,
+ * `package.function` (`requests.get`) as a top-level function under that package,
+ * a bare name by name (rarer names first).
+ */
+export async function namedSymbolCandidates(generationId: string, anchors: Anchors): Promise<Candidate[]> {
+  const out: { s: SymbolRecord; weight: number; name: string }[] = [];
+  for (const name of lookupNames(anchors, 8)) {
+    const parts = name.split(".");
+    const last = parts[parts.length - 1] ?? name;
+    let matches: SymbolRecord[] = [];
+    if (parts.length > 1) {
+      matches = await symbolsByQualifiedName(generationId, name, 5);
+      if (matches.length === 0) {
+        const owner = (parts[parts.length - 2] ?? "").toLowerCase();
+        matches = (await symbolsByName(generationId, last, 30)).filter(
+          (s) =>
+            s.parentId === null &&
+            s.path
+              .toLowerCase()
+              .split("/")
+              .some((seg) => seg === owner || seg.replace(/\.\w+$/, "") === owner),
+        );
+      }
+    } else {
+      matches = await symbolsByName(generationId, last, 8);
+    }
+    for (const s of matches)
+      out.push({ s, weight: (parts.length > 1 ? 2 : 1) / Math.max(1, matches.length), name });
+  }
+  out.sort((a, b) => b.weight - a.weight);
+  const seen = new Set<string>();
+  return out.flatMap((n) => {
+    if (seen.has(n.s.qualifiedId)) return [];
+    seen.add(n.s.qualifiedId);
+    return [symbolCandidate(n.s, `named in the question (${n.name})`)];
+  });
+}
+
+/** Symbols in the best-ranked files rank above equal ones elsewhere (the leading file counts double). */
+export function withFilePrior(ranked: Ranked[], rankedFiles: string[]): Ranked[] {
+  const rankOf = new Map(rankedFiles.slice(0, 10).map((f, i) => [f, i]));
+  return ranked
+    .map((r) => {
+      const path = r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? "";
+      const rank = rankOf.get(path);
+      return rank === undefined ? r : { ...r, score: r.score * (1 + 1 / (1 + rank)) };
+    })
+    .sort((a, b) => b.score - a.score);
 }
 
 /** Path prefix for a scope like "frontend" or "src/auth/" (null when the scope is not a path). */
@@ -222,20 +322,36 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
+/** Whether a question is about tests or documentation, so their files keep their rank. */
+export interface AuxiliaryTopics {
+  tests: boolean;
+  docs: boolean;
+}
+
+/** Topics implied by the repository files a question points at (resolved, not as written). */
+export function topicsOfPaths(namedPaths: string[], topics?: AuxiliaryTopics): AuxiliaryTopics {
+  return {
+    tests: (topics?.tests ?? false) || namedPaths.some((p) => TEST_PATH.test(p)),
+    docs: (topics?.docs ?? false) || namedPaths.some((p) => AUXILIARY_PATH.test(p)),
+  };
+}
+
+/** How much a file's evidence counts: tests, docs, examples and vendored code less, unless asked about. */
+export function auxiliaryFactor(path: string, topics: AuxiliaryTopics): number {
+  if (!topics.tests && TEST_PATH.test(path)) return 0.35;
+  if (!topics.docs && AUXILIARY_PATH.test(path)) return 0.5;
+  return 1;
+}
+
 /**
- * Diagnostic ranking prefers library source: a failure shows up in tests, docs and
- * examples but is caused (and fixed) in the code they exercise. Unless the question
- * itself points at such files, their candidates are demoted, not dropped.
+ * Ranking prefers library source: a failure shows up in tests, docs and examples but is
+ * caused (and fixed) in the code they exercise, and a concept is implemented there.
+ * Unless the question itself points at such files, their candidates are demoted, not dropped.
  */
-export function demoteAuxiliary(ranked: Ranked[], namedPaths: string[]): Ranked[] {
-  // namedPaths are repository files the question points at (resolved, not as written).
-  const aboutTests = namedPaths.some((p) => TEST_PATH.test(p));
-  const aboutDocs = namedPaths.some((p) => AUXILIARY_PATH.test(p));
+export function demoteAuxiliary(ranked: Ranked[], namedPaths: string[], topics?: AuxiliaryTopics): Ranked[] {
+  const about = topicsOfPaths(namedPaths, topics);
   const out = ranked.map((r) => {
-    const path = r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? "";
-    let factor = 1;
-    if (!aboutTests && TEST_PATH.test(path)) factor = 0.35;
-    else if (!aboutDocs && AUXILIARY_PATH.test(path)) factor = 0.5;
+    const factor = auxiliaryFactor(r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? "", about);
     return factor === 1 ? r : { ...r, score: r.score * factor };
   });
   return out.sort((a, b) => b.score - a.score);
@@ -261,18 +377,19 @@ export function signalFiles(lists: SignalList[]): Record<string, string[]> {
  * adds up across signals even when it comes from different chunks of it, which
  * localizes better than ranking files by their single best chunk.
  */
-export function fuseFiles(lists: SignalList[], namedPaths: string[], limit = 30): string[] {
-  const aboutTests = namedPaths.some((p) => TEST_PATH.test(p));
-  const aboutDocs = namedPaths.some((p) => AUXILIARY_PATH.test(p));
+export function fuseFiles(
+  lists: SignalList[],
+  namedPaths: string[],
+  limit = 30,
+  topics?: AuxiliaryTopics,
+): string[] {
+  const about = topicsOfPaths(namedPaths, topics);
   const scores = new Map<string, number>();
   for (const [name, files] of Object.entries(signalFiles(lists))) {
     const weight = lists.find((l) => l.name === name)?.weight ?? 0;
     files.forEach((file, rank) => scores.set(file, (scores.get(file) ?? 0) + weight / (RRF_K + rank + 1)));
   }
-  for (const [file, score] of scores) {
-    if (!aboutTests && TEST_PATH.test(file)) scores.set(file, score * 0.35);
-    else if (!aboutDocs && AUXILIARY_PATH.test(file)) scores.set(file, score * 0.5);
-  }
+  for (const [file, score] of scores) scores.set(file, score * auxiliaryFactor(file, about));
   return [...scores.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, limit)

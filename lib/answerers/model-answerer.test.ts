@@ -5,9 +5,9 @@
  * the parsed answer, gaps and reasoning match the reply. No database needed.
  */
 import { describe, expect, it } from "vitest";
-import { extractAnchors } from "../qa/anchors.ts";
+import { extractAnchors } from "../search/anchors.ts";
 import { scriptedModel, type Reply } from "../test-support/qa-model.ts";
-import type { AnswerInput } from "./answerer.ts";
+import type { AnswerInput } from "./contract.ts";
 import { ModelAnswerer } from "./model-answerer.ts";
 
 const QUESTION = "Why does charge_card raise PaymentDeclined?";

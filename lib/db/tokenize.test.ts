@@ -8,6 +8,7 @@ import {
   indexText,
   queryTerms,
   splitIdentifier,
+  stem,
 } from "./tokenize.ts";
 import { HOSTILE_QUERIES } from "../test-support/hostile-queries.ts";
 
@@ -136,6 +137,19 @@ describe("ftsMatchExpression", () => {
       '"a b" OR "near" OR "c" OR "d" OR "col e" OR "f"',
     );
   });
+
+  it("adds single-word prefixes as prefix queries, never a phrase or an operator", () => {
+    expect(ftsMatchExpression(["redirects"], ["redirect", "two words", 'x"*'])).toBe(
+      '"redirects" OR "redirect"* OR "x"*',
+    );
+  });
+});
+
+describe("stem", () => {
+  it("brings a word's forms together", () => {
+    expect(["redirects", "redirected", "redirect"].map(stem)).toEqual(["redirect", "redirect", "redirect"]);
+    expect(stem("Dispatching")).toBe("dispatch");
+  });
 });
 
 describe("FTS5 round trip (SQLite, unicode61)", () => {
@@ -166,6 +180,18 @@ describe("FTS5 round trip (SQLite, unicode61)", () => {
     });
     return result.rows.map((r) => Number(r.rowid));
   }
+
+  it("finds other forms of a word through a stem prefix", async () => {
+    const plain = ftsMatchExpression(["label"]);
+    const stemmed = ftsMatchExpression(["label"], [stem("labelled")]);
+    const count = async (match: string | null) =>
+      Number(
+        (await db.execute({ sql: "SELECT count(*) AS n FROM docs WHERE docs MATCH ?", args: [match] }))
+          .rows[0]?.n,
+      );
+    expect(await count(plain)).toBe(0);
+    expect(await count(stemmed)).toBe(1);
+  });
 
   it("finds camelCase code from split words and from the snake_case spelling", async () => {
     expect((await search("how do we get a user by id"))[0]).toBe(1);

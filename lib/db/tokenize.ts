@@ -4,6 +4,8 @@
  * for `get user by id` finds `getUserById` and `get_user_by_id` alike.
  */
 
+import { stemmer } from "stemmer";
+
 /** Letters, digits and marks only: what FTS5's unicode61 tokenizer keeps as token characters. */
 const TOKEN_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 
@@ -199,6 +201,11 @@ python javascript typescript java golang rust node nodejs js ts py ruby rb php c
 
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(/\s+/).filter(Boolean));
 
+/** A word's stem (Porter): `redirects`, `redirected` → `redirect`; compares words across their forms. */
+export function stem(word: string): string {
+  return stemmer(word.toLowerCase());
+}
+
 /** Significant = not a stopword and longer than one character (single letters are loop variables). */
 export function isSignificant(term: string): boolean {
   return term.length > 1 && !STOPWORDS.has(term);
@@ -225,23 +232,30 @@ export function queryTerms(text: string, maxTerms = 64): string[] {
 }
 
 /**
- * An FTS5 MATCH expression: the OR of the terms, each as a quoted string. Only
- * letter/digit runs survive (a term with several runs becomes a phrase), so no
- * input can produce FTS5 syntax: quotes, `*`, `-`, `:`, parentheses and `NEAR`
- * are either removed or sit inside a string. Returns null when nothing
- * searchable is left; the caller then skips the lexical query.
+ * An FTS5 MATCH expression: the OR of the terms, each as a quoted string, and of the
+ * prefixes, each as a quoted prefix query (`"redirect"*` finds redirects, redirected).
+ * Only letter/digit runs survive (a term with several runs becomes a phrase), so no
+ * input can produce FTS5 syntax: quotes, `*`, `-`, `:`, parentheses and `NEAR` are
+ * either removed or sit inside a string. Returns null when nothing searchable is
+ * left; the caller then skips the lexical query.
  */
-export function ftsMatchExpression(terms: readonly string[]): string | null {
+export function ftsMatchExpression(
+  terms: readonly string[],
+  prefixes: readonly string[] = [],
+): string | null {
   const seen = new Set<string>();
   const quoted: string[] = [];
-  for (const term of terms) {
+  const add = (term: string, star: boolean) => {
     const runs = term.toLowerCase().match(TOKEN_RUN);
-    if (!runs) continue;
+    if (!runs || (star && runs.length > 1)) return;
     const phrase = runs.join(" ");
-    if (seen.has(phrase)) continue;
-    seen.add(phrase);
-    quoted.push(`"${phrase}"`);
-  }
+    const key = `${phrase}${star ? "*" : ""}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    quoted.push(`"${phrase}"${star ? "*" : ""}`);
+  };
+  for (const term of terms) add(term, false);
+  for (const prefix of prefixes) add(prefix, true);
   return quoted.length > 0 ? quoted.join(" OR ") : null;
 }
 
@@ -249,13 +263,13 @@ export function ftsMatchExpression(terms: readonly string[]): string | null {
  * The PostgreSQL tsquery text (for `to_tsquery('simple', …)`) equivalent to an FTS5
  * MATCH expression of the form ftsMatchExpression builds: quoted phrases (or bare
  * words) joined by OR, or side by side for AND. Each word becomes a quoted lexeme of
- * letters, digits and marks only, phrases join their words with `<->`, so the result
+ * letters, digits and marks only (`:*` after a prefix query's word), phrases join their words with `<->`, so the result
  * is always valid tsquery syntax. Null when nothing searchable is left.
  */
 export function ftsMatchToTsQuery(match: string): string | null {
   const groups: string[][] = [[]];
-  for (const item of match.matchAll(/"([^"]*)"|(\S+)/g)) {
-    const bare = item[2];
+  for (const item of match.matchAll(/"([^"]*)"(\*)?|(\S+)/g)) {
+    const bare = item[3];
     if (bare === "OR") {
       if ((groups[groups.length - 1] as string[]).length > 0) groups.push([]);
       continue;
@@ -263,7 +277,8 @@ export function ftsMatchToTsQuery(match: string): string | null {
     if (bare === "AND") continue;
     const runs = (item[1] ?? bare ?? "").toLowerCase().match(TOKEN_RUN);
     if (!runs) continue;
-    const phrase = runs.map((run) => `'${run}'`).join(" <-> ");
+    const prefix = item[2] && runs.length === 1 ? ":*" : "";
+    const phrase = runs.map((run) => `'${run}'${prefix}`).join(" <-> ");
     (groups[groups.length - 1] as string[]).push(runs.length > 1 ? `(${phrase})` : phrase);
   }
   const alternatives = groups

@@ -7,7 +7,7 @@ import {
   normalizeGap,
   parseGapTarget,
   parseModelOutput,
-} from "./gaps";
+} from "./answer-format";
 
 const FENCE = "```";
 

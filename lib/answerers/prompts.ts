@@ -3,7 +3,7 @@
  * answer-and-gaps pass, and the sufficiency judgment. Output formats here are the
  * ones lib/qa/gaps.ts parses; keep them in step.
  */
-import type { QueryMode } from "../qa/types.ts";
+import type { QueryMode } from "./contract.ts";
 
 export const CLASSIFIER_SYSTEM = `You route questions about a software repository to a retrieval strategy.
 Pick exactly one mode:

@@ -5,7 +5,7 @@
 // keys, classifies each gap into a lookup target, and filters the streamed text so the user
 // only ever sees the answer part (never tags, the missing list, or <reasoning>/<think> blocks).
 
-import { isPathLike, looksLikeCode, SOURCE_EXTENSIONS } from "./anchors";
+import { isPathLike, looksLikeCode, SOURCE_EXTENSIONS } from "../search/anchors";
 
 export type OutputFormat = "tags" | "legacy" | "none";
 

@@ -7,10 +7,10 @@
  */
 import { generateText, Output, streamText, type LanguageModel } from "ai";
 import { z } from "zod";
-import { renderContext } from "../qa/context.ts";
-import { linearizeGraph } from "../qa/evidence-graph.ts";
-import { createAnswerStreamFilter, parseGapTarget, parseModelOutput } from "../qa/gaps.ts";
-import { ProviderError, type AnswerInput, type AnswerOutput, type Answerer } from "./answerer.ts";
+import { renderContext } from "./render.ts";
+import { linearizeGraph } from "./render.ts";
+import { createAnswerStreamFilter, parseGapTarget, parseModelOutput } from "./answer-format.ts";
+import { ProviderError, type AnswerInput, type AnswerOutput, type Answerer } from "./contract.ts";
 import { answerSystemPrompt, answerUserPrompt, SUFFICIENCY_SYSTEM } from "./prompts.ts";
 
 const sufficiencySchema = z.object({

@@ -1,0 +1,117 @@
+/**
+ * The answerers' contract: what answers a pass. Given the question, its mode and the
+ * context gathered so far (items of source and docs, the evidence graph over them),
+ * an answerer writes an answer (streamed as deltas) and names what is still missing.
+ * Two kinds exist: a language model through the AI SDK, and the offline evidence
+ * engine. lib/qa gathers the context and runs the loop; it depends on this module,
+ * never the other way round.
+ */
+import type { Anchors } from "../search/anchors.ts";
+
+export type QueryMode = "conceptual" | "diagnostic" | "exploratory" | "analytical";
+export const QUERY_MODE_LIST: readonly QueryMode[] = [
+  "conceptual",
+  "diagnostic",
+  "exploratory",
+  "analytical",
+];
+
+export type ContextKind = "symbol" | "doc" | "file" | "flow" | "structure" | "wiki";
+
+/** Facts about a symbol the offline engine and the evidence graph use. */
+export interface SymbolFacts {
+  qualifiedId: string;
+  qualifiedName: string;
+  kind: string;
+  signature: string;
+  docstring: string;
+  raises: string[];
+  mutates: string[];
+  errorStrings: string[];
+  /** raw calls as written */
+  calls: string[];
+  fanIn: number;
+  fanOut: number;
+}
+
+export interface ContextItem {
+  /** dedupe key: a symbol's qualified id, or `path:start-end` */
+  key: string;
+  kind: ContextKind;
+  path: string | null;
+  startLine: number;
+  endLine: number;
+  title: string;
+  text: string;
+  tokens: number;
+  /** why it is here, shown in the timeline ("raises PaymentDeclined", "caller of …") */
+  reason: string;
+  score: number;
+  origin: "initial" | "gap" | "cache";
+  pass: number;
+  facts: SymbolFacts | null;
+  truncated: boolean;
+}
+
+export type Relation = "calls" | "called_by" | "raises" | "mutates" | "emits";
+
+export interface Triple {
+  subject: string;
+  relation: Relation;
+  object: string;
+  /** where the object is defined, when it is a symbol of the repository */
+  objectPath: string | null;
+  objectLines: [number, number] | null;
+  /** whether the object symbol is already in the context */
+  inContext: boolean;
+  confidence: number;
+}
+
+export interface EvidenceGraph {
+  triples: Triple[];
+}
+
+export interface AnswerInput {
+  question: string;
+  mode: QueryMode;
+  pass: number;
+  maxPasses: number;
+  context: ContextItem[];
+  graph: EvidenceGraph;
+  anchors: Anchors;
+  /** reasoning recorded in earlier passes of this question */
+  reasoningHistory: string[];
+  /** normalized gaps already known to be unresolvable */
+  notFound: Set<string>;
+  /** earlier turns of the session, oldest first */
+  history: { question: string; answer: string }[];
+}
+
+export interface AnswerOutput {
+  answer: string;
+  gaps: string[];
+  reasoning: string;
+  /** the answerer's own judgment that the context suffices */
+  sufficient: boolean;
+  /** for fuzzy gaps: a search query that would find them */
+  subQueries: Map<string, string>;
+}
+
+export interface Answerer {
+  /** e.g. "evidence" or "openai:gpt-4o-mini" */
+  readonly name: string;
+  readonly kind: "evidence" | "llm";
+  answer(input: AnswerInput, onDelta: (text: string) => void, signal?: AbortSignal): Promise<AnswerOutput>;
+}
+
+/** Thrown by model-backed answerers; the loop falls back to the evidence engine on it. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "timeout" | "provider" | "malformed",
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ProviderError";
+  }
+}

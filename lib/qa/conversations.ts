@@ -1,0 +1,47 @@
+/**
+ * Stored conversations as the UI messages they were streamed as: the read-only share
+ * page and anything else that shows a past session.
+ */
+import "server-only";
+import { getRepository, type RepositoryRow } from "../db/index-store.ts";
+import { getSessionByShareId, listMessages, type MessageRow, type SessionRow } from "../db/sessions.ts";
+import type { WayfinderUIMessage } from "./types.ts";
+
+function parseJson<T>(json: string, fallback: T): T {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** A stored message row as the UI message it was streamed as. */
+function toUIMessage(row: MessageRow): WayfinderUIMessage {
+  const parts = parseJson<WayfinderUIMessage["parts"]>(row.parts, []);
+  const metadata = parseJson<WayfinderUIMessage["metadata"]>(row.metadata, {});
+  return {
+    id: row.id,
+    role: row.role === "user" ? "user" : "assistant",
+    // A row stored without parts still shows its plain text.
+    parts: parts.length > 0 ? parts : [{ type: "text", text: row.content }],
+    metadata: { ...metadata, generationId: metadata?.generationId ?? row.generationId },
+  };
+}
+
+export interface SharedConversation {
+  session: SessionRow;
+  repository: RepositoryRow;
+  messages: WayfinderUIMessage[];
+}
+
+/** The conversation behind a share link, or null for an unknown share id. */
+export async function getSharedConversation(shareId: string): Promise<SharedConversation | null> {
+  const session = await getSessionByShareId(shareId);
+  if (!session) return null;
+  const [repository, rows] = await Promise.all([
+    getRepository(session.repositoryId),
+    listMessages(session.id),
+  ]);
+  if (!repository) return null;
+  return { session, repository, messages: rows.map(toUIMessage) };
+}
