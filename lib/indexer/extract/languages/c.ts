@@ -73,15 +73,21 @@ export const c: LanguageSpec = {
       b.replace(/^:\s*/, "").replace(/^((public|private|protected|virtual)\s+)+/, ""),
     );
     if (node.type === "function_definition") {
+      // A "function" whose return type is a whole class body is a parse gone wrong (an unexpanded
+      // macro before `class`): the class is the definition, not the function.
+      if (node.childForFieldName("type")?.childForFieldName("body")) return false;
       const nameNode = declared(functionDeclarator(node)?.childForFieldName("declarator") ?? null);
-      const path = stripTemplates(nameNode ? x.text(nameNode) : "<anonymous>").split("::");
+      const path = stripTemplates(nameNode ? x.text(nameNode) : "").split("::");
       def.name = path.pop() as string;
+      if (!def.name) return false;
       if (path.length === 0) return;
       // `void Foo::bar()` defines a member of Foo, here or in a header.
       const owner = [def.scope.prefix, ...path].filter(Boolean).join(".");
       def.kind = "method";
       def.parent = owner;
       def.qualifiedName = `${owner}.${def.name}`;
+    } else if (def.kind === "type" && def.scope.kind === "function") {
+      return false; // a local alias, not part of the program's vocabulary
     } else if (node.type === "type_definition") {
       const type = node.childForFieldName("type");
       const body = type?.childForFieldName("body");
