@@ -153,6 +153,11 @@ describe("extractAnchors stack frames", () => {
     expect(a.messages).toContain("runtime error: index out of range [3] with length 3");
   });
 
+  it("reads an error message as a command-line tool prints it", () => {
+    const a = extractAnchors('jq: error (at <stdin>:0): Cannot index string with number ("a")');
+    expect(a.messages).toEqual(['Cannot index string with number ("a")']);
+  });
+
   it("parses Ruby, PHP, C# and native (gdb) frames", () => {
     const a = extractAnchors(
       [

@@ -59,7 +59,9 @@ const EXCEPTION_WITH_MESSAGE = new RegExp(
 // Errno-style codes are matched verbatim in code ("ENOENT"), so they act like exception types.
 const ERRNO_CODE =
   /\bE(?:NOENT|ACCES|PERM|EXIST|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|PIPE|ISDIR|NOTDIR|MFILE|NOTEMPTY|AGAIN)\b/g;
-const GENERIC_ERROR_LINE = /^\s*(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\])?\s*:\s+(\S.*)$/i;
+// "error: msg", and as command-line tools print it: "jq: error (at <stdin>:0): msg", "prog: error: msg".
+const GENERIC_ERROR_LINE =
+  /^\s*(?:[\w.-]+:\s+)?(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\]|\([^)]*\))?\s*:\s+(\S.*)$/i;
 
 // prettier-ignore
 const STOP_IDENTIFIERS = new Set([
