@@ -18,6 +18,9 @@ export interface LanguageRules {
   implicitSelf?: boolean;
   /** a class can be continued in other files (C++ out-of-line members, C# partial classes, Ruby reopening) */
   openTypes?: boolean;
+  /** receivers that are the instance or its class (PHP `$this`, `static`), and its parent class (`parent`) */
+  selfReceivers?: ReadonlySet<string>;
+  superReceivers?: ReadonlySet<string>;
 }
 
 /** Repository files by path and by file name. */
@@ -118,7 +121,13 @@ export const LANGUAGE_RULES: Partial<Record<string, LanguageRules>> = {
   },
   csharp: { family: "csharp", namespaced: true, implicitSelf: true, openTypes: true },
   ruby: { family: "ruby", resolve: resolveRequire, namespaced: true, implicitSelf: true, openTypes: true },
-  php: { family: "php", resolve: resolvePhp, namespaced: true },
+  php: {
+    family: "php",
+    resolve: resolvePhp,
+    namespaced: true,
+    selfReceivers: new Set(["$this", "static", "parent"]),
+    superReceivers: new Set(["parent"]),
+  },
 };
 
 /** `fmt::detail`, `\Slim\App`, `Sinatra::Base` → the dotted form symbols are qualified by. */

@@ -45,18 +45,8 @@ export interface ResolvedEdge {
 /** Edges below this confidence are not stored: they would add noise to call-graph walks. */
 export const MIN_EDGE_CONFIDENCE = 0.25;
 
-const SELF_RECEIVERS = new Set([
-  "self",
-  "this",
-  "cls",
-  "super()",
-  "super",
-  "Self",
-  "$this",
-  "static",
-  "parent",
-]);
-const SUPER_RECEIVERS = new Set(["super()", "super", "parent"]);
+const SELF_RECEIVERS = new Set(["self", "this", "cls", "super()", "super", "Self"]);
+const SUPER_RECEIVERS = new Set(["super()", "super"]);
 
 /** Names so generic that a bare-name match elsewhere says nothing (`x.get()` is rarely repo code). */
 const GENERIC_METHOD_NAMES = new Set(
@@ -398,11 +388,13 @@ export class Resolver {
     const { name } = call;
     const receiver = call.receiver;
     const scope = this.scopes.get(symbol.path);
-    if (receiver && SELF_RECEIVERS.has(receiver)) {
+    const rules = LANGUAGE_RULES[symbol.language];
+    if (receiver && (SELF_RECEIVERS.has(receiver) || rules?.selfReceivers?.has(receiver))) {
       const cls = this.enclosingClass(symbol);
       if (cls) {
         const own = this.memberOf(cls, name);
-        if (own && !SUPER_RECEIVERS.has(receiver)) return [{ symbol: own, confidence: 0.95 }];
+        if (own && !SUPER_RECEIVERS.has(receiver) && !rules?.superReceivers?.has(receiver))
+          return [{ symbol: own, confidence: 0.95 }];
         const inherited = this.inheritedMember(cls, name, new Set());
         if (inherited) return [{ symbol: inherited, confidence: 0.85 }];
         if (own) return [{ symbol: own, confidence: 0.6 }];
