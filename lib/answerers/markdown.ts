@@ -69,6 +69,11 @@ const LANGUAGE_NAMES: Record<string, string> = {
   java: "Java",
   go: "Go",
   rust: "Rust",
+  c: "C",
+  cpp: "C++",
+  csharp: "C#",
+  ruby: "Ruby",
+  php: "PHP",
   markdown: "Markdown",
   restructuredtext: "reStructuredText",
 };
@@ -79,5 +84,5 @@ export function languageName(language: string): string {
 
 /** Fence language for a snippet of the given index language. */
 export function fenceLanguage(language: string): string {
-  return language === "restructuredtext" ? "rst" : language;
+  return language === "restructuredtext" ? "rst" : language === "csharp" ? "cs" : language;
 }

@@ -1118,12 +1118,16 @@ export async function resolverSymbols(generationId: string): Promise<ResolverSym
 /** Symbols of a generation with these names, or in these files (with their calls), id order per batch. */
 export async function resolverSymbolsWhere(
   generationId: string,
-  filter: { names: string[] } | { paths: string[] },
+  filter: { names: string[] } | { qualifiedNames: string[] } | { paths: string[] },
 ): Promise<(ResolverSymbolRow & { calls: string })[]> {
   const snapshot = await snapshotOf(generationId);
   const visible = visibleSql(snapshot);
   const [column, values] =
-    "names" in filter ? (["name", filter.names] as const) : (["path", filter.paths] as const);
+    "names" in filter
+      ? (["name", filter.names] as const)
+      : "qualifiedNames" in filter
+        ? (['"qualifiedName"', filter.qualifiedNames] as const)
+        : (["path", filter.paths] as const);
   const out: (ResolverSymbolRow & { calls: string })[] = [];
   for (const batch of chunks([...new Set(values)], 500)) {
     out.push(
@@ -1186,14 +1190,14 @@ export async function fileImports(generationId: string, paths: string[]): Promis
 /** Content hashes and line counts of a generation's files by path: what a build compares the work tree with. */
 export async function fileHashes(
   generationId: string,
-): Promise<Map<string, { hash: string; lines: number }>> {
+): Promise<Map<string, { hash: string; lines: number; language: string }>> {
   const snapshot = await snapshotOf(generationId);
   const visible = visibleSql(snapshot);
-  const rows = await buildRead<{ path: string; hash: string; lines: number }>(
-    `SELECT path, hash, lines FROM "File" WHERE ${visible.sql}`,
+  const rows = await buildRead<{ path: string; hash: string; lines: number; language: string }>(
+    `SELECT path, hash, lines, language FROM "File" WHERE ${visible.sql}`,
     ...visible.params,
   );
-  return new Map(rows.map((r) => [r.path, { hash: r.hash, lines: Number(r.lines) }]));
+  return new Map(rows.map((r) => [r.path, { hash: r.hash, lines: Number(r.lines), language: r.language }]));
 }
 
 export async function listFiles(generationId: string) {

@@ -196,7 +196,7 @@ using use used uses able unable make makes made look looks looked go goes going 
 code codebase repo repository project
 def function func fn return returns const var self this import imports from export exports require
 public private protected static void
-python javascript typescript java golang rust node nodejs js ts py
+python javascript typescript java golang rust node nodejs js ts py ruby rb php csharp cpp
 `;
 
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(/\s+/).filter(Boolean));

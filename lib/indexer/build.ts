@@ -44,7 +44,11 @@ import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
 import { prepareCheckout } from "../sources/checkout.ts";
 
-export const INDEX_FORMAT_VERSION = 7; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: rows shared between generations, name filters on files
+/**
+ * Bumped whenever extraction or chunking changes what is stored for a file: rows of
+ * a generation built with another version are never reused, every file is re-parsed.
+ */
+export const INDEX_FORMAT_VERSION = 8; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -220,7 +224,7 @@ export async function buildGeneration(
     const incremental = reusable && previousGeneration !== null;
     const previousHashes = incremental
       ? await fileHashes(previousGeneration.id)
-      : new Map<string, { hash: string; lines: number }>();
+      : new Map<string, { hash: string; lines: number; language: string }>();
     const discovery = await streamFiles(checkout.root, {
       maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
       known: previousHashes,

@@ -181,11 +181,19 @@ describe(".gitignore", () => {
   it("does not decode files whose bytes hash as already indexed, and does decode changed ones", async () => {
     const root = t.makeRepo({ "a.py": "x = 1\n", "b.py": "y = 2\nz = 3\n" });
     const first = await discoverFiles(root, { maxFileBytes: 1 << 20 });
-    const known = new Map(first.files.map((f) => [f.path, { hash: f.hash, lines: f.lines }]));
+    const known = new Map(
+      first.files.map((f) => [f.path, { hash: f.hash, lines: f.lines, language: f.language }]),
+    );
     t.write(root, "b.py", "y = 4\n");
     const again = await discoverFiles(root, { maxFileBytes: 1 << 20, known });
     const [a, b] = again.files;
-    expect(a).toMatchObject({ path: "a.py", content: "", lines: 1, hash: known.get("a.py")?.hash });
+    expect(a).toMatchObject({
+      path: "a.py",
+      language: "python",
+      content: "",
+      lines: 1,
+      hash: known.get("a.py")?.hash,
+    });
     expect(b).toMatchObject({ path: "b.py", content: "y = 4\n", lines: 1 });
     expect(b?.hash).not.toBe(known.get("b.py")?.hash);
   });

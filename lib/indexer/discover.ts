@@ -13,7 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import ignore, { type Ignore } from "ignore";
 import { WayfinderError } from "../errors.ts";
-import { languageForPath } from "./parser.ts";
+import { languageForFile, languageForPath } from "./parser.ts";
 import {
   emptySecretReport,
   isSecretFile,
@@ -131,7 +131,7 @@ export interface DiscoveryOptions {
    * (it was valid text before) and comes back with its known line count and empty
    * `content` — a re-index reads and hashes every file but decodes only changed ones.
    */
-  known?: Map<string, { hash: string; lines: number }>;
+  known?: Map<string, { hash: string; lines: number; language: string }>;
 }
 
 /** Resolves and validates a repository root given by a user; clear errors for bad paths. */
@@ -413,7 +413,8 @@ async function readCandidate(
   if (known && known.hash === raw) {
     return {
       path: rel,
-      language: type.language,
+      // Same bytes, same language (a header's was read from its content then).
+      language: known.language,
       kind: type.kind,
       content: "",
       hash: raw,
@@ -437,7 +438,7 @@ async function readCandidate(
   recordSecrets(secrets, rel, redacted);
   return {
     path: rel,
-    language: type.language,
+    language: type.kind === "code" ? (languageForFile(rel, content) ?? type.language) : type.language,
     kind: type.kind,
     content: redacted.content,
     // The hash names what is stored: a redacted file's, so it is never mistaken for the raw text.

@@ -103,6 +103,45 @@ describe("registrations", () => {
   });
 });
 
+describe("Ruby, PHP and C# registrations", () => {
+  it("reads Sinatra and Rails routes, inline blocks without a handler", () => {
+    const content =
+      "get '/' do\n  erb :index\nend\n  post \"/orders\", to: \"orders#create\"\nmap '/admin' do\nend\n";
+    expect(detect("app.rb", "ruby", content).map((e) => [e.name, e.target])).toEqual([
+      ["GET /", null],
+      ["POST /orders", "orders#create"],
+      ["/admin", null],
+    ]);
+  });
+
+  it("reads Slim and Laravel routes with class, array and string handlers", () => {
+    const content = [
+      "$app->get('/users/{id}', UserAction::class);",
+      "$group->post('/orders', [OrderController::class, 'create']);",
+      "Route::put('/items', 'ItemController@update');",
+      "$app->delete('/x', function ($request, $response) { return $response; });",
+      "$this->container->get(Foo::class);",
+    ].join("\n");
+    expect(detect("app/routes.php", "php", content).map((e) => [e.name, e.target])).toEqual([
+      ["GET /users/{id}", "UserAction"],
+      ["POST /orders", "OrderController"],
+      ["PUT /items", "ItemController@update"],
+      ["DELETE /x", null],
+    ]);
+  });
+
+  it("reads ASP.NET minimal API maps", () => {
+    const content =
+      'app.MapGet("/todos", GetTodos);\napp.MapPost("/todos", async (Todo t, Db db) => await db.Add(t));';
+    expect(detect("Program.cs", "csharp", content, [sym("GetTodos")]).map((e) => [e.name, e.symbol])).toEqual(
+      [
+        ["GET /todos", "GetTodos"],
+        ["POST /todos", null],
+      ],
+    );
+  });
+});
+
 describe("conventions and mains", () => {
   it("treats the exported methods of a Next.js route file as handlers", () => {
     const found = detect("app/api/qa/route.ts", "typescript", "", [

@@ -168,6 +168,38 @@ const REGISTRATION_ROWS: readonly RegistrationRow[] = [
     languages: ["python"],
     pattern: /\.add_url_rule\(\s*["'](?<route>[^"']*)["'][^)]*?view_func\s*=\s*(?<handler>[A-Za-z_][\w.]*)/g,
   },
+  // Sinatra, Rails routes and Rack maps: get '/x' do … end, post "/x", to: "orders#create", map "/x" do
+  {
+    kind: "http",
+    framework: "sinatra",
+    languages: ["ruby"],
+    // Rack::Test requests in tests look the same (`get '/'`): not where the program starts.
+    path: /^(?!(?:.*\/)?(?:test|spec)s?\/)(?!.*_(?:test|spec)\.rb$)/,
+    pattern: new RegExp(
+      String.raw`^[ \t]*(?:(?<method>${HTTP_METHODS}|patch|link|unlink)|map)\(?[ \t]*["'](?<route>[^"']*)["'](?:[^\n]*?\bto:\s*["'](?<handler>[\w/]+#\w+)["'])?`,
+      "gm",
+    ),
+  },
+  // Slim and Laravel: $app->get('/x', Handler::class), $group->post('/x', [C::class, 'm']), Route::get('/x', 'C@m')
+  {
+    kind: "http",
+    framework: "slim-laravel",
+    languages: ["php"],
+    pattern: new RegExp(
+      String.raw`(?:\$(?:app|group|router|routes?|api|r)\w*->|\bRoute::)(?<method>${HTTP_METHODS}|map|match)\(\s*(?:\[[^\]]*\]\s*,\s*)?["'](?<route>[^"']*)["']\s*,\s*(?:\[\s*|["'])?(?<handler>(?!function\b|fn\b)[A-Za-z_\\][\w\\]*(?:[@:]\w+)?)?`,
+      "gi",
+    ),
+  },
+  // ASP.NET minimal APIs: app.MapGet("/x", Handler), group.MapPost("/x", async (…) => …)
+  {
+    kind: "http",
+    framework: "aspnet-minimal",
+    languages: ["csharp"],
+    pattern: new RegExp(
+      String.raw`\.Map(?<method>Get|Post|Put|Patch|Delete|Methods)?\(\s*"(?<route>[^"]*)"\s*,\s*(?<handler>[A-Za-z_][\w.]*(?=\s*\)))?`,
+      "g",
+    ),
+  },
   // Python argparse sub-commands wired to functions: parser.set_defaults(func=handler)
   {
     kind: "cli",

@@ -18,6 +18,12 @@ const GRAMMAR_FILES: Record<CodeLanguage, string> = {
   java: "tree-sitter-java.wasm",
   go: "tree-sitter-go.wasm",
   rust: "tree-sitter-rust.wasm",
+  // The C++ grammar parses C as well.
+  c: "tree-sitter-cpp.wasm",
+  cpp: "tree-sitter-cpp.wasm",
+  csharp: "tree-sitter-c-sharp.wasm",
+  ruby: "tree-sitter-ruby.wasm",
+  php: "tree-sitter-php.wasm",
 };
 
 const EXTENSIONS: Record<string, CodeLanguage> = {
@@ -35,12 +41,38 @@ const EXTENSIONS: Record<string, CodeLanguage> = {
   ".java": "java",
   ".go": "go",
   ".rs": "rust",
+  ".c": "c",
+  ".h": "c",
+  ".cc": "cpp",
+  ".cpp": "cpp",
+  ".cxx": "cpp",
+  ".c++": "cpp",
+  ".hh": "cpp",
+  ".hpp": "cpp",
+  ".hxx": "cpp",
+  ".h++": "cpp",
+  ".ipp": "cpp",
+  ".inl": "cpp",
+  ".cs": "csharp",
+  ".rb": "ruby",
+  ".rake": "ruby",
+  ".php": "php",
 };
+
+/** C++ in a `.h` header: templates, classes with bodies, namespaces, `std::`, extension-less standard headers. */
+const CPP_HEADER =
+  /^\s*(?:template\s*<|namespace\s+[\w:]+\s*\{|class\s+\w+[^;]*\{|#\s*include\s*<[a-z_]+>)|\bstd::/m;
 
 /** Language of a file from its extension, or null when we have no grammar for it. */
 export function languageForPath(filePath: string): CodeLanguage | null {
   const ext = path.extname(filePath).toLowerCase();
   return EXTENSIONS[ext] ?? null;
+}
+
+/** Language of a file from its extension and, for `.h` headers (C or C++), its content. */
+export function languageForFile(filePath: string, content: string): CodeLanguage | null {
+  const language = languageForPath(filePath);
+  return language === "c" && /\.h$/i.test(filePath) && CPP_HEADER.test(content) ? "cpp" : language;
 }
 
 /**

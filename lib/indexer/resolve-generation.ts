@@ -174,6 +174,10 @@ function tableSource(generationId: string): TableSource {
   return {
     symbolsNamed: async (names) =>
       names.length ? (await resolverSymbolsWhere(generationId, { names })).map(toTableSymbol) : [],
+    symbolsQualified: async (qualifiedNames) =>
+      qualifiedNames.length
+        ? (await resolverSymbolsWhere(generationId, { qualifiedNames })).map(toTableSymbol)
+        : [],
     symbolsOfFiles: async (paths) =>
       paths.length ? (await resolverSymbolsWhere(generationId, { paths })).map(toTableSymbol) : [],
     importsOf: async (paths) => {

@@ -25,14 +25,30 @@ const LANGUAGE_BY_EXT: Record<string, string> = {
   go: "go",
   rs: "rust",
   java: "java",
+  c: "c",
+  h: "c",
+  cc: "cpp",
+  hpp: "cpp",
+  cs: "csharp",
+  rb: "ruby",
+  php: "php",
 };
 
 function languageOf(path: string): string {
   return LANGUAGE_BY_EXT[path.split(".").pop() ?? ""] ?? "text";
 }
 
-/** A symbol as extraction reports it: `Outer.method` has parent `Outer`. */
-function sym(path: string, qualifiedName: string, kind: SymbolKind, bases: string[] = []): ResolverSymbol {
+/**
+ * A symbol as extraction reports it: `Outer.method` has parent `Outer`; `parent` says otherwise
+ * when the qualifier is a namespace (`Serilog.Core.Logger` has none).
+ */
+function sym(
+  path: string,
+  qualifiedName: string,
+  kind: SymbolKind,
+  bases: string[] = [],
+  parent?: string | null,
+): ResolverSymbol {
   const dot = qualifiedName.lastIndexOf(".");
   return {
     qualifiedId: `${path}::${qualifiedName}`,
@@ -40,7 +56,7 @@ function sym(path: string, qualifiedName: string, kind: SymbolKind, bases: strin
     name: qualifiedName.slice(dot + 1),
     qualifiedName,
     kind,
-    parent: dot === -1 ? null : qualifiedName.slice(0, dot),
+    parent: parent !== undefined ? parent : dot === -1 ? null : qualifiedName.slice(0, dot),
     language: languageOf(path),
     bases,
   };
@@ -352,6 +368,116 @@ describe("Go and Rust", () => {
     expect(targets(resolveCalls(symbols, files, "src/main.rs::main", ["db::connect"]))).toEqual([
       "src/db.rs::connect@0.9",
     ]);
+  });
+});
+
+describe("C, C++, C#, Ruby and PHP", () => {
+  it("finds a C function through the header its caller includes, in the source paired with it", () => {
+    const symbols = [
+      sym("src/stack.c", "stack_push", "function"),
+      sym("tests/fake_stack.c", "stack_push", "function"),
+      sym("src/main.c", "main", "function"),
+    ];
+    const files = [
+      file("src/stack.h"),
+      file("src/stack.c"),
+      file("tests/fake_stack.c"),
+      file("src/main.c", [["stack.h", []]]),
+    ];
+    expect(targets(resolveCalls(symbols, files, "src/main.c::main", ["stack_push"]))).toEqual([
+      "src/stack.c::stack_push@0.9",
+    ]);
+  });
+
+  it("resolves C++ namespace-qualified calls and members defined out of line", () => {
+    const symbols = [
+      sym("include/buffer.hpp", "fmt.detail.buffer", "class", [], null),
+      sym("include/buffer.hpp", "fmt.detail.buffer.push_back", "method"),
+      sym("src/buffer.cc", "fmt.detail.buffer.grow", "method"),
+      sym("src/check.cc", "fmt.detail.check", "function", [], null),
+      sym("src/other.cc", "other.check", "function", [], null),
+      sym("src/app.cc", "fmt.run", "function", [], null),
+    ];
+    const files = ["include/buffer.hpp", "src/buffer.cc", "src/check.cc", "src/other.cc", "src/app.cc"].map(
+      (p) => file(p),
+    );
+    // `grow()` inside a member is a member of the class, even in another file.
+    expect(
+      targets(resolveCalls(symbols, files, "include/buffer.hpp::fmt.detail.buffer.push_back", ["grow"])),
+    ).toEqual(["src/buffer.cc::fmt.detail.buffer.grow@0.9"]);
+    // `detail::check` from inside namespace fmt is fmt::detail::check.
+    expect(targets(resolveCalls(symbols, files, "src/app.cc::fmt.run", ["detail::check"]))).toEqual([
+      "src/check.cc::fmt.detail.check@0.9",
+    ]);
+  });
+
+  it("resolves a C# type through `using` before a same-named type in another namespace", () => {
+    const symbols = [
+      sym("src/Events/LogEvent.cs", "Serilog.Events.LogEvent", "class", [], null),
+      sym("src/Legacy/LogEvent.cs", "Legacy.LogEvent", "class", [], null),
+      sym("src/Core/Logger.cs", "Serilog.Core.Logger", "class", [], null),
+      sym("src/Core/Logger.cs", "Serilog.Core.Logger.Write", "method"),
+    ];
+    const files = [
+      file("src/Events/LogEvent.cs"),
+      file("src/Legacy/LogEvent.cs"),
+      file("src/Core/Logger.cs", [["Serilog.Events", []]]),
+    ];
+    expect(
+      targets(resolveCalls(symbols, files, "src/Core/Logger.cs::Serilog.Core.Logger.Write", ["LogEvent"])),
+    ).toEqual(["src/Events/LogEvent.cs::Serilog.Events.LogEvent@0.9"]);
+  });
+
+  it("resolves a bare Ruby call to a method of the class, reopened in another file", () => {
+    const symbols = [
+      sym("lib/sinatra/base.rb", "Sinatra.Base", "class"),
+      sym("lib/sinatra/base.rb", "Sinatra.Base.dispatch!", "method"),
+      sym("lib/sinatra/routing.rb", "Sinatra.Base.route!", "method"),
+      sym("lib/other.rb", "Other.route!", "method"),
+    ];
+    const files = [
+      file("lib/sinatra/base.rb", [["./routing", []]]),
+      file("lib/sinatra/routing.rb"),
+      file("lib/other.rb"),
+      file("app.rb", [["sinatra/base", []]]),
+    ];
+    expect(
+      targets(resolveCalls(symbols, files, "lib/sinatra/base.rb::Sinatra.Base.dispatch!", ["route!"])),
+    ).toEqual(["lib/sinatra/routing.rb::Sinatra.Base.route!@0.9"]);
+    const resolver = new Resolver(symbols, files);
+    expect(resolver.importEdges(files[3] as ResolverFile).map((e) => e.dstPath)).toEqual([
+      "lib/sinatra/base.rb",
+    ]);
+    expect(resolver.importEdges(files[0] as ResolverFile).map((e) => e.dstPath)).toEqual([
+      "lib/sinatra/routing.rb",
+    ]);
+  });
+
+  it("finds a PHP class by its `use` name and autoload path, and `$this`/`parent` members", () => {
+    const symbols = [
+      sym("Slim/Routing/Route.php", "Slim.Routing.Route", "class", [], null),
+      sym("Slim/Routing/Route.php", "Slim.Routing.Route.run", "method"),
+      sym("Slim/Routing/Route.php", "Slim.Routing.Route.finalize", "method"),
+      sym("Slim/App.php", "Slim.App", "class", ["Base"], null),
+      sym("Slim/App.php", "Slim.App.handle", "method"),
+      sym("Slim/Base.php", "Slim.Base", "class", [], null),
+      sym("Slim/Base.php", "Slim.Base.handle", "method"),
+      sym("tests/Route.php", "Tests.Route", "class", [], null),
+    ];
+    const files = [
+      file("Slim/Routing/Route.php"),
+      file("Slim/Base.php"),
+      file("tests/Route.php"),
+      file("Slim/App.php", [["Slim\\Routing\\Route", ["Route"]]]),
+    ];
+    expect(
+      targets(resolveCalls(symbols, files, "Slim/App.php::Slim.App.handle", ["Route", "parent::handle"])),
+    ).toEqual(["Slim/Routing/Route.php::Slim.Routing.Route@0.9", "Slim/Base.php::Slim.Base.handle@0.85"]);
+    expect(
+      targets(
+        resolveCalls(symbols, files, "Slim/Routing/Route.php::Slim.Routing.Route.run", ["$this.finalize"]),
+      ),
+    ).toEqual(["Slim/Routing/Route.php::Slim.Routing.Route.finalize@0.95"]);
   });
 });
 

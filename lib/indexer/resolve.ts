@@ -13,6 +13,7 @@
  * as lookups ask for them (lib/indexer/resolver-tables.ts); the rules are the same.
  */
 import path from "node:path";
+import { dotted, indexFiles, LANGUAGE_RULES, type FileIndex } from "./resolve-languages.ts";
 import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
 
 export interface ResolverSymbol {
@@ -49,6 +50,7 @@ export interface ResolvedEdge {
 export const MIN_EDGE_CONFIDENCE = 0.25;
 
 const SELF_RECEIVERS = new Set(["self", "this", "cls", "super()", "super", "Self"]);
+const SUPER_RECEIVERS = new Set(["super()", "super"]);
 
 /** Names so generic that a bare-name match elsewhere says nothing (`x.get()` is rarely repo code). */
 const GENERIC_METHOD_NAMES = new Set(
@@ -74,6 +76,8 @@ export interface ModuleMaps {
   goDirs: Map<string, string[]>;
   /** Rust module path (`db::pool`) → file. */
   rust: Map<string, string>;
+  /** every file by path and name, for the rules of resolve-languages.ts */
+  index: FileIndex;
 }
 
 /** Module maps of a repository: only paths and languages are read. */
@@ -109,7 +113,7 @@ export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]
       if (mod) setIfShorter(rust, mod.split("/").join("::"), file.path);
     }
   }
-  return { python, files: all, javaClass, goDirs, rust };
+  return { python, files: all, javaClass, goDirs, rust, index: indexFiles(all) };
 }
 
 const JS_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
@@ -167,7 +171,7 @@ export function resolveModule(spec: string, fromPath: string, language: string, 
     }
     return [];
   }
-  return [];
+  return LANGUAGE_RULES[language]?.resolve?.(spec, fromPath, maps.index) ?? [];
 }
 
 interface ImportedName {
@@ -184,6 +188,10 @@ export interface FileScope {
   moduleAliases: Map<string, string[]>;
   /** Module alias → the module path it stands for (`np` → `numpy`), to reach its submodules. */
   moduleSpecs: Map<string, string>;
+  /** files whose top-level names are all visible (C/C++ includes) */
+  starFiles: string[];
+  /** namespaces whose names are visible unqualified (C# `using`, C++ `using namespace`) */
+  namespaces: string[];
 }
 
 /** Re-exports followed from a module to the file defining a name (`__init__` → submodule → …). */
@@ -243,7 +251,14 @@ function nameBindings(imp: ExtractedImport): Array<[local: string, original: str
 const UNBOUND = "_";
 
 export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
-  const scope: FileScope = { importedNames: new Map(), moduleAliases: new Map(), moduleSpecs: new Map() };
+  const scope: FileScope = {
+    importedNames: new Map(),
+    moduleAliases: new Map(),
+    moduleSpecs: new Map(),
+    starFiles: [],
+    namespaces: [],
+  };
+  const rules = LANGUAGE_RULES[file.language];
   const bindModule = (local: string, files: string[], spec: string) => {
     if (local === UNBOUND) return;
     scope.moduleAliases.set(local, files);
@@ -251,6 +266,9 @@ export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
   };
   for (const imp of file.imports) {
     const targets = resolveModule(imp.module, file.path, file.language, maps);
+    const wholeModule = imp.names.length === 0 || imp.names.includes("*");
+    if (rules?.importsAllNames && wholeModule) scope.starFiles.push(...targets);
+    if (rules?.namespaced && wholeModule && targets.length === 0) scope.namespaces.push(dotted(imp.module));
     if (targets.length > 0 && imp.local !== undefined) {
       // `import numpy as np`, `import * as utils`: the module is bound to that name only.
       bindModule(imp.local, targets, imp.module);
@@ -281,6 +299,8 @@ export interface Lookup<V> {
 export interface ResolverTables {
   /** Symbols by name, repository-wide. */
   byName: Lookup<ResolverSymbol[]>;
+  /** Symbols by qualified name across files (languages whose types are namespaced or reopened). */
+  byQualified: Lookup<ResolverSymbol[]>;
   /** A file's symbols by qualified name. */
   byFileQualified: Lookup<Map<string, ResolverSymbol>>;
   /** A file's symbols by name. */
@@ -294,10 +314,12 @@ export interface ResolverTables {
 /** Tables of every symbol and file given, in the order given. */
 export function completeTables(symbols: ResolverSymbol[], files: ResolverFile[]): ResolverTables {
   const byName = new Map<string, ResolverSymbol[]>();
+  const byQualified = new Map<string, ResolverSymbol[]>();
   const byFileQualified = new Map<string, Map<string, ResolverSymbol>>();
   const byFileName = new Map<string, Map<string, ResolverSymbol[]>>();
   for (const s of symbols) {
     push(byName, s.name, s);
+    if (LANGUAGE_RULES[s.language]) push(byQualified, s.qualifiedName, s);
     let q = byFileQualified.get(s.path);
     if (!q) byFileQualified.set(s.path, (q = new Map()));
     q.set(s.qualifiedName, s);
@@ -312,11 +334,13 @@ export function completeTables(symbols: ResolverSymbol[], files: ResolverFile[])
     scopes.set(f.path, buildScope(f, maps));
     if (!fileByPath.has(f.path)) fileByPath.set(f.path, f);
   }
-  return { byName, byFileQualified, byFileName, scopes, fileByPath, maps };
+  return { byName, byQualified, byFileQualified, byFileName, scopes, fileByPath, maps };
 }
 
 export class Resolver {
   private readonly byName: Lookup<ResolverSymbol[]>;
+  /** symbols by qualified name across files, for namespaced and reopened types */
+  private readonly byQualified: Lookup<ResolverSymbol[]>;
   private readonly byFileQualified: Lookup<Map<string, ResolverSymbol>>;
   private readonly byFileName: Lookup<Map<string, ResolverSymbol[]>>;
   private readonly scopes: Lookup<FileScope>;
@@ -328,6 +352,7 @@ export class Resolver {
   constructor(symbolsOrTables: ResolverSymbol[] | ResolverTables, files: ResolverFile[] = []) {
     const tables = Array.isArray(symbolsOrTables) ? completeTables(symbolsOrTables, files) : symbolsOrTables;
     this.byName = tables.byName;
+    this.byQualified = tables.byQualified;
     this.byFileQualified = tables.byFileQualified;
     this.byFileName = tables.byFileName;
     this.scopes = tables.scopes;
@@ -415,11 +440,13 @@ export class Resolver {
     const { name } = call;
     const receiver = call.receiver;
     const scope = this.scopes.get(symbol.path);
-    if (receiver && SELF_RECEIVERS.has(receiver)) {
+    const rules = LANGUAGE_RULES[symbol.language];
+    if (receiver && (SELF_RECEIVERS.has(receiver) || rules?.selfReceivers?.has(receiver))) {
       const cls = this.enclosingClass(symbol);
       if (cls) {
         const own = this.memberOf(cls, name);
-        if (own && receiver !== "super()" && receiver !== "super") return [{ symbol: own, confidence: 0.95 }];
+        if (own && !SUPER_RECEIVERS.has(receiver) && !rules?.superReceivers?.has(receiver))
+          return [{ symbol: own, confidence: 0.95 }];
         const inherited = this.inheritedMember(cls, name, new Set());
         if (inherited) return [{ symbol: inherited, confidence: 0.85 }];
         if (own) return [{ symbol: own, confidence: 0.6 }];
@@ -450,10 +477,17 @@ export class Resolver {
           if (member) return [{ symbol: member, confidence: Math.min(0.9, type.confidence) }];
         }
       }
+      // `fmt::detail::check()`, `\Slim\App::x()`: a name in a namespace or a class.
+      const qualified = /::|\\/.test(call.raw) ? this.qualified(`${dotted(receiver)}.${name}`, symbol) : null;
+      if (qualified) return [{ symbol: qualified, confidence: 0.9 }];
       if (GENERIC_METHOD_NAMES.has(name)) return [];
       return this.methodByName(name, symbol.path, 0.5);
     }
-    const local = this.lookupName(name, symbol.path, false);
+    // A bare call inside a method can be a member of its class (C++, C#, Ruby).
+    const cls = LANGUAGE_RULES[symbol.language]?.implicitSelf ? this.enclosingClass(symbol) : null;
+    const member = cls ? (this.memberOf(cls, name) ?? this.inheritedMember(cls, name, new Set())) : null;
+    if (member) return [{ symbol: member, confidence: 0.9 }];
+    const local = this.lookupName(name, symbol.path, false, symbol.qualifiedName);
     if (!local) return [];
     // Calling a class constructs it: link to the class itself.
     return [local];
@@ -463,7 +497,12 @@ export class Resolver {
     let parentName = symbol.parent;
     const fileSymbols = this.byFileQualified.get(symbol.path);
     while (parentName) {
-      const parent = fileSymbols?.get(parentName);
+      // An out-of-line C++ method or a reopened Ruby class has its class in another file.
+      const parent =
+        fileSymbols?.get(parentName) ??
+        (LANGUAGE_RULES[symbol.language]?.openTypes
+          ? this.byQualified.get(parentName)?.find(isType)
+          : undefined);
       if (!parent) return null;
       if (parent.kind !== "function" && parent.kind !== "method") return parent;
       parentName = parent.parent;
@@ -472,7 +511,24 @@ export class Resolver {
   }
 
   private memberOf(cls: ResolverSymbol, name: string): ResolverSymbol | null {
-    return this.byFileQualified.get(cls.path)?.get(`${cls.qualifiedName}.${name}`) ?? null;
+    const own = this.byFileQualified.get(cls.path)?.get(`${cls.qualifiedName}.${name}`);
+    if (own || !LANGUAGE_RULES[cls.language]?.openTypes) return own ?? null;
+    return this.byQualified.get(`${cls.qualifiedName}.${name}`)?.[0] ?? null;
+  }
+
+  /** A symbol by qualified name, written in full or under one of the caller's enclosing namespaces. */
+  private qualified(
+    name: string,
+    caller: { qualifiedName: string; language: string },
+  ): ResolverSymbol | null {
+    const family = LANGUAGE_RULES[caller.language]?.family;
+    const parts = caller.qualifiedName.split(".");
+    for (let n = parts.length - 1; n >= 0; n--) {
+      const hits = this.byQualified.get([...parts.slice(0, n), name].join("."));
+      const hit = hits?.find((s) => LANGUAGE_RULES[s.language]?.family === family);
+      if (hit) return hit;
+    }
+    return null;
   }
 
   private inheritedMember(cls: ResolverSymbol, name: string, visited: Set<string>): ResolverSymbol | null {
@@ -491,6 +547,13 @@ export class Resolver {
     for (const file of files) {
       const hit = this.byFileQualified.get(file)?.get(name);
       if (hit) return hit;
+      // Namespaced languages qualify top-level names by their namespace (`Slim.Routing.Route`).
+      const language = this.fileByPath.get(file)?.language;
+      const named = LANGUAGE_RULES[language ?? ""]?.namespaced
+        ? this.byFileName.get(file)?.get(name)
+        : undefined;
+      const top = named?.find((s) => !s.parent);
+      if (top) return top;
     }
     return null;
   }
@@ -555,7 +618,7 @@ export class Resolver {
   }
 
   /** A bare name as seen from `fromPath`: same file, then imports (aliases included), then unique elsewhere. */
-  private lookupName(name: string, fromPath: string, typesOnly: boolean): Hit | null {
+  private lookupName(name: string, fromPath: string, typesOnly: boolean, caller?: string): Hit | null {
     const sameFile = this.byFileQualified.get(fromPath)?.get(name);
     if (sameFile && (!typesOnly || isType(sameFile))) return { symbol: sameFile, confidence: 0.95 };
     const scope = this.scopes.get(fromPath);
@@ -564,6 +627,17 @@ export class Resolver {
       const hit = this.importedSymbol(imported, name);
       if (hit) return { symbol: hit, confidence: 0.9 };
       // Defined outside the files we can follow (a star re-export, say): fall back to the unique name.
+    }
+    const fromLanguage = this.fileByPath.get(fromPath)?.language ?? "";
+    const fits = (s: ResolverSymbol | null) => s !== null && (!typesOnly || isType(s));
+    // Included files (C), and the caller's or imported namespaces (C++, C#, PHP, Ruby).
+    const included = scope?.starFiles.length ? this.topLevelIn(scope.starFiles, name) : null;
+    if (fits(included)) return { symbol: included as ResolverSymbol, confidence: 0.9 };
+    if (LANGUAGE_RULES[fromLanguage]?.namespaced && scope) {
+      for (const prefix of [caller ?? "", ...scope.namespaces.map((n) => `${n}.x`)]) {
+        const hit = this.qualified(name, { qualifiedName: prefix, language: fromLanguage });
+        if (fits(hit)) return { symbol: hit as ResolverSymbol, confidence: 0.9 };
+      }
     }
     const sameFileNested = this.byFileName
       .get(fromPath)
@@ -614,7 +688,8 @@ function isType(s: ResolverSymbol): boolean {
 
 function compatibleLanguage(a: string, b: string | undefined): boolean {
   if (!b) return true;
-  const family = (l: string) => (l === "typescript" || l === "tsx" || l === "javascript" ? "js" : l);
+  const family = (l: string) =>
+    l === "typescript" || l === "tsx" || l === "javascript" ? "js" : (LANGUAGE_RULES[l]?.family ?? l);
   return family(a) === family(b);
 }
 

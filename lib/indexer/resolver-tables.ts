@@ -8,6 +8,7 @@
  * only paths, and are built from every code file up front.
  */
 import type { ResolverSymbolRow } from "../db/index-store.ts";
+import { LANGUAGE_RULES } from "./resolve-languages.ts";
 import {
   buildModuleMaps,
   buildScope,
@@ -56,6 +57,7 @@ interface LoadedFile {
 
 export interface TableSource {
   symbolsNamed(names: string[]): Promise<TableSymbol[]>;
+  symbolsQualified(qualifiedNames: string[]): Promise<TableSymbol[]>;
   symbolsOfFiles(paths: string[]): Promise<TableSymbol[]>;
   importsOf(paths: string[]): Promise<Map<string, ExtractedImport[]>>;
 }
@@ -64,6 +66,8 @@ export class LazyResolverTables implements ResolverTables {
   readonly maps: ModuleMaps;
   readonly fileByPath: Map<string, Pick<ResolverFile, "path" | "language">>;
   private readonly names = new Map<string, ResolverSymbol[]>();
+  private readonly qualified = new Map<string, ResolverSymbol[]>();
+  private readonly missingQualified = new Set<string>();
   private readonly files = new Map<string, LoadedFile>();
   private readonly missingNames = new Set<string>();
   private readonly missingFiles = new Set<string>();
@@ -78,6 +82,14 @@ export class LazyResolverTables implements ResolverTables {
     get: (name) => {
       const hit = this.names.get(name);
       if (!hit) this.missingNames.add(name);
+      return hit;
+    },
+  };
+
+  readonly byQualified: Lookup<ResolverSymbol[]> = {
+    get: (qualifiedName) => {
+      const hit = this.qualified.get(qualifiedName);
+      if (!hit) this.missingQualified.add(qualifiedName);
       return hit;
     },
   };
@@ -108,22 +120,29 @@ export class LazyResolverTables implements ResolverTables {
 
   /** Whether the last pass looked up something not loaded yet. */
   get incomplete(): boolean {
-    return this.missingNames.size > 0 || this.missingFiles.size > 0;
+    return this.missingNames.size > 0 || this.missingQualified.size > 0 || this.missingFiles.size > 0;
   }
 
   /** Loads what the last pass asked for; afterwards those keys answer exactly. */
   async loadMissing(source: TableSource): Promise<void> {
     const names = [...this.missingNames];
+    const qualifiedNames = [...this.missingQualified];
     const paths = [...this.missingFiles];
     this.missingNames.clear();
+    this.missingQualified.clear();
     this.missingFiles.clear();
-    const [named, ofFiles, imports] = await Promise.all([
+    const [named, qualified, ofFiles, imports] = await Promise.all([
       source.symbolsNamed(names),
+      source.symbolsQualified(qualifiedNames),
       source.symbolsOfFiles(paths),
       source.importsOf(paths),
     ]);
     for (const name of names) this.names.set(name, []);
     for (const s of [...named].sort(byLocation)) this.names.get(s.name)?.push(s);
+    for (const name of qualifiedNames) this.qualified.set(name, []);
+    for (const s of [...qualified].sort(byLocation)) {
+      if (LANGUAGE_RULES[s.language]) this.qualified.get(s.qualifiedName)?.push(s);
+    }
     for (const path of paths) {
       this.files.set(path, { qualified: new Map(), byName: new Map(), imports: imports.get(path) ?? [] });
     }

@@ -3,10 +3,24 @@
  * symbols and imports out; storage, resolution and generations live elsewhere.
  */
 
-export const LANGUAGES = ["python", "typescript", "tsx", "javascript", "java", "go", "rust"] as const;
+export const LANGUAGES = [
+  "python",
+  "typescript",
+  "tsx",
+  "javascript",
+  "java",
+  "go",
+  "rust",
+  "c",
+  "cpp",
+  "csharp",
+  "ruby",
+  "php",
+] as const;
 export type CodeLanguage = (typeof LANGUAGES)[number];
 
-export type SymbolKind = "function" | "method" | "class" | "interface" | "struct" | "enum" | "trait" | "type";
+export type SymbolKind =
+  "function" | "method" | "class" | "interface" | "struct" | "enum" | "trait" | "type" | "module";
 
 export interface ExtractedCall {
   /** Callee as written, without arguments: `foo`, `self.save`, `os.path.join`, `Foo::new`, `new Widget`. */

@@ -153,6 +153,28 @@ describe("extractAnchors stack frames", () => {
     expect(a.messages).toContain("runtime error: index out of range [3] with length 3");
   });
 
+  it("reads an error message as a command-line tool prints it", () => {
+    const a = extractAnchors('jq: error (at <stdin>:0): Cannot index string with number ("a")');
+    expect(a.messages).toEqual(['Cannot index string with number ("a")']);
+  });
+
+  it("parses Ruby, PHP, C# and native (gdb) frames", () => {
+    const a = extractAnchors(
+      [
+        "lib/sinatra/base.rb:1065:in 'Sinatra::Base#route!'",
+        "#0 /app/Slim/App.php(215): Slim\\App->handle(Object(Request))",
+        "   at Serilog.Core.Logger.Dispatch(LogEvent logEvent) in /src/Serilog/Core/Logger.cs:line 470",
+        "#1  0x0000555555558f2a in jq_next (jq=0x5555) at src/execute.c:342",
+      ].join("\n"),
+    );
+    expect(a.stackFrames).toEqual([
+      { path: "lib/sinatra/base.rb", line: 1065, func: "route!" },
+      { path: "/app/Slim/App.php", line: 215, func: "handle" },
+      { path: "/src/Serilog/Core/Logger.cs", line: 470, func: "Dispatch" },
+      { path: "src/execute.c", line: 342, func: "jq_next" },
+    ]);
+  });
+
   it("reads plain path:line locations but not clock times or URLs", () => {
     const a = extractAnchors(
       "It broke at lib/db/queries.ts:120 around 10:30, see https://github.com/o/r/blob/main/x.py#L4",

@@ -59,7 +59,9 @@ const EXCEPTION_WITH_MESSAGE = new RegExp(
 // Errno-style codes are matched verbatim in code ("ENOENT"), so they act like exception types.
 const ERRNO_CODE =
   /\bE(?:NOENT|ACCES|PERM|EXIST|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|PIPE|ISDIR|NOTDIR|MFILE|NOTEMPTY|AGAIN)\b/g;
-const GENERIC_ERROR_LINE = /^\s*(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\])?\s*:\s+(\S.*)$/i;
+// "error: msg", and as command-line tools print it: "jq: error (at <stdin>:0): msg", "prog: error: msg".
+const GENERIC_ERROR_LINE =
+  /^\s*(?:[\w.-]+:\s+)?(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\]|\([^)]*\))?\s*:\s+(\S.*)$/i;
 
 // prettier-ignore
 const STOP_IDENTIFIERS = new Set([
@@ -197,6 +199,12 @@ const JS_FRAME =
   /\bat\s+(?:async\s+)?(?:(?:new\s+)?([^\s(]+)(?:\s+\[as [^\]]+\])?\s+\()?((?:file:\/\/)?[^\s()]+?):(\d+)(?::\d+)?\)?\s*$/;
 const GO_FRAME = /^\s*(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$/;
 const GO_FUNC = /^\s*([\w./*()$-]+)\(.*\)\s*$/;
+// Ruby "base.rb:1065:in 'Sinatra::Base#route!'", PHP "#0 /app/App.php(215): Slim\App->handle()",
+// C# "at Serilog.Log.Write(…) in /src/Log.cs:line 42", gdb "#1 0x… in jq_next (…) at src/execute.c:342".
+const RUBY_FRAME = /((?:[A-Za-z]:)?[^\s:'"`]+\.(?:rb|rake)):(\d+):in\s+[`']([^'`]+)'/;
+const PHP_FRAME = /#\d+\s+((?:[A-Za-z]:)?[^\s(]+\.php)\((\d+)\):\s+([\w\\]+(?:->|::)?\w*)/;
+const CSHARP_FRAME = /\bat\s+([\w.`<>]+)\([^)]*\)\s+in\s+(.+?\.cs):line\s+(\d+)/;
+const NATIVE_FRAME = /\bin\s+([\w:~]+)\s*\(.*\)\s+at\s+(\S+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+)/;
 const LOCATION = /(?<![\w/.\\-])((?:[A-Za-z]:)?[\w@.+~\-/\\]+\.[A-Za-z0-9]+):(\d+)(?::\d+)?(?![\d])/g;
 
 function parseFrameLine(line: string, previous: string): StackFrame | null {
@@ -206,6 +214,12 @@ function parseFrameLine(line: string, previous: string): StackFrame | null {
   if (java?.[1] && java[2] && java[3]) return javaFrame(java[1], java[2], java[3]);
   const go = GO_FRAME.exec(line);
   if (go?.[1] && go[2]) return frame(go[1], go[2], cleanFunc(GO_FUNC.exec(previous)?.[1]));
+  const ruby = RUBY_FRAME.exec(line);
+  if (ruby?.[1] && ruby[2]) return frame(ruby[1], ruby[2], cleanFunc(ruby[3]?.split(/[#.]|::/).pop()));
+  const php = PHP_FRAME.exec(line);
+  if (php?.[1] && php[2]) return frame(php[1], php[2], cleanFunc(php[3]?.split(/->|::|\\/).pop()));
+  const cs = CSHARP_FRAME.exec(line) ?? NATIVE_FRAME.exec(line);
+  if (cs?.[1] && cs[2] && cs[3]) return frame(cs[2], cs[3], cleanFunc(cs[1].split(/\.|::/).pop()));
   const js = JS_FRAME.exec(line);
   if (js?.[2] && js[3] && isPathLike(js[2].replace(/^file:\/\//, ""))) {
     return frame(js[2], js[3], cleanFunc(js[1]));

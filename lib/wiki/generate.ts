@@ -104,10 +104,10 @@ interface Candidate {
 const README = /^readme(\.(md|markdown|rst|txt))?$/i;
 const DOC_LANGUAGES = new Set(["markdown", "restructuredtext"]);
 const ENTRY_FILE =
-  /(^|\/)(__main__\.py|main\.(py|go|rs|ts|js|java)|cli\.py|manage\.py|app\.py|server\.(py|ts|js|go)|wsgi\.py|asgi\.py)$/;
+  /(^|\/)(__main__\.py|main\.(py|go|rs|ts|js|java|c|cc|cpp|rb)|cli\.py|manage\.py|app\.(py|rb)|server\.(py|ts|js|go)|wsgi\.py|asgi\.py|Program\.cs|index\.php)$/;
 // Tests, docs and examples are not how a program starts.
 const NOT_ENTRY =
-  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?|asv_bench)\/|(^|\/)(test_[^/]*|conftest\.py)$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$/;
+  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?|asv_bench)\/|(^|\/)(test_[^/]*|conftest\.py)$|_test\.go$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$/;
 const MAX_ENTRY_POINTS = 8;
 
 export function hashInputs(inputs: unknown[], version: number, modelTag: string): string {

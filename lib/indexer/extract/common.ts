@@ -1,17 +1,13 @@
 /**
- * Helpers shared by the per-language extractors: text slicing and cleanup,
- * symbol/call construction, doc-comment lookup, write-target parsing and
- * parse-error counting. Everything here is pure and works on one parsed file.
+ * Text helpers of the extraction engine: signature and doc-comment cleanup, callee
+ * splitting, write-target parsing and parse-error counting. Everything here is pure.
  */
 import type { Node, Tree } from "web-tree-sitter";
 import {
   DOCSTRING_MAX,
   ERROR_STRING_MAX,
-  type CodeLanguage,
   type ExtractedCall,
-  type ExtractedImport,
   type ExtractedSymbol,
-  type FileExtraction,
   type SymbolKind,
 } from "../types";
 
@@ -20,64 +16,6 @@ export const SIGNATURE_MAX = 200;
 
 /** Calls whose callee is this plain (identifiers and separators only) need no structural rendering. */
 const SIMPLE_CALLEE = /^[A-Za-z_$#][\w$#]*(?:(?:\.|::)[A-Za-z_$#][\w$#]*)*$/;
-
-/** Mutable accumulator for one file; language modules fill it while walking the tree. */
-export class FileState {
-  readonly symbols: ExtractedSymbol[] = [];
-  readonly imports: ExtractedImport[] = [];
-  readonly moduleState = new Set<string>();
-  /** Writes to a root name whose module-level status is only known once the whole file is read. */
-  private readonly deferredWrites: Array<{ symbol: ExtractedSymbol; name: string; bare: boolean }> = [];
-
-  constructor(readonly source: string) {}
-
-  text(node: Node): string {
-    return this.source.slice(node.startIndex, node.endIndex);
-  }
-
-  /**
-   * Records an import. `renamed` lists [local, imported] pairs; pairs that rename nothing
-   * are dropped, and `local`/`aliases` are left off when empty so plain imports keep their
-   * short form.
-   */
-  addImport(
-    module: string,
-    names: string[],
-    line: number,
-    binding: { local?: string | null; renamed?: Array<[local: string, imported: string]> } = {},
-  ): void {
-    if (!module) return;
-    const entry: ExtractedImport = { module, names, line };
-    if (binding.local) entry.local = binding.local;
-    const renamed = (binding.renamed ?? []).filter(([local, imported]) => local && local !== imported);
-    // fromEntries defines own properties, so even a local named `__proto__` stays data.
-    if (renamed.length > 0) entry.aliases = Object.fromEntries(renamed);
-    this.imports.push(entry);
-  }
-
-  /** Records a write to `name` (`bare`: the name itself, else through `name[k]`/`name.x`) for later resolution. */
-  deferWrite(symbol: ExtractedSymbol, name: string, bare: boolean): void {
-    this.deferredWrites.push({ symbol, name, bare });
-  }
-
-  /** Adds the deferred writes whose target `isModuleLevel` accepts to their symbols' mutates. */
-  resolveDeferredWrites(isModuleLevel: (name: string, bare: boolean) => boolean): void {
-    for (const { symbol, name, bare } of this.deferredWrites) {
-      if (isModuleLevel(name, bare)) pushUnique(symbol.mutates, name);
-    }
-    this.deferredWrites.length = 0;
-  }
-
-  finish(language: CodeLanguage, parseErrors: number): FileExtraction {
-    return {
-      language,
-      symbols: this.symbols,
-      imports: this.imports,
-      moduleState: [...this.moduleState],
-      parseErrors,
-    };
-  }
-}
 
 export interface SymbolInit {
   name: string;
@@ -153,6 +91,13 @@ export function signatureBetween(source: string, start: number, end: number, tra
   return sig;
 }
 
+/** Text without template/generic arguments: `detail::buffer<int>::grow` → `detail::buffer::grow`. */
+export function stripTemplates(text: string): string {
+  let out = text;
+  for (let before = ""; before !== out;) [before, out] = [out, out.replace(/<[^<>]*>/g, "")];
+  return out;
+}
+
 /** Last identifier in callee-ish text: `os.path.join` → `join`, `foo()` → `foo`. */
 export function lastIdentifier(text: string): string {
   const match = /([A-Za-z_$#][\w$#]*)[^A-Za-z_$#\w]*$/.exec(text);
@@ -226,7 +171,7 @@ export function cleanIndentedText(raw: string): string {
 
 /** Comment lines that configure tools rather than describe code. */
 const DIRECTIVE_COMMENT =
-  /^(eslint|@ts-|prettier-ignore|istanbul|c8 |go:|nolint|#region|#endregion|region\b|endregion\b|noinspection|NOSONAR|rustfmt::|clippy::)/;
+  /^(frozen_string_literal:|eslint|@ts-|prettier-ignore|istanbul|c8 |go:|nolint|#region|#endregion|region\b|endregion\b|noinspection|NOSONAR|rustfmt::|clippy::)/;
 
 /** Strips comment markers from a run of comments and returns the doc text. */
 export function cleanDocComments(comments: string[]): string {
@@ -236,7 +181,8 @@ export function cleanDocComments(comments: string[]): string {
       const body = comment.replace(/^\/\*+!?/, "").replace(/\*+\/$/, "");
       for (const line of body.split(/\r?\n/)) lines.push(line.replace(/^\s*\*( ?)/, "").trimEnd());
     } else {
-      const line = comment.replace(/^\/\/[/!]?( ?)/, "").trimEnd();
+      // `//`, `///`, `//!` and `#` comments (Ruby, PHP).
+      const line = comment.replace(/^\/\/[/!]?( ?)|^#+( ?)/, "").trimEnd();
       if (!DIRECTIVE_COMMENT.test(line.trim())) lines.push(line);
     }
   }
@@ -340,17 +286,4 @@ export function splitTopLevel(text: string, separator: string): string[] {
   }
   parts.push(text.slice(start));
   return parts.map((p) => p.trim()).filter(Boolean);
-}
-
-/** Error-ish message literal of a list of arguments: the first one that yields literal text. */
-export function firstLiteral(
-  args: Node[] | undefined,
-  literal: (node: Node) => string | null,
-): string | null {
-  if (!args) return null;
-  for (const arg of args) {
-    const text = literal(arg);
-    if (text !== null) return text;
-  }
-  return null;
 }

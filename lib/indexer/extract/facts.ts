@@ -105,6 +105,17 @@ export function extractFacts(language: CodeLanguage, root: Node, source: string)
     case "rust":
       rustFacts(root, source, facts);
       break;
+    case "c":
+    case "cpp":
+    case "csharp":
+    case "php":
+      facts.doc = leadingCommentDoc(root, source, ["comment"]);
+      facts.swallowed = catchBlocks(root, source, ["comment"]);
+      break;
+    case "ruby":
+      facts.doc = leadingCommentDoc(root, source, ["comment"]);
+      facts.swallowed = rubyRescues(root, source);
+      break;
   }
   facts.swallowed = facts.swallowed.slice(0, MAX_SWALLOWED);
   countTodos(source, facts);
@@ -243,13 +254,40 @@ function catchBlocks(root: Node, source: string, commentTypes: string[]): Swallo
     if (!body) continue;
     const inside = body.namedChildren;
     if (inside.some((c) => !commentTypes.includes(c.type))) continue;
-    // Java names the caught types; a JavaScript catch takes everything.
-    const parameter = clause.namedChildren.find((c) => c.type === "catch_formal_parameter");
+    // Java, C#, PHP and C++ name the caught types; a JavaScript catch takes everything.
+    const parameter = clause.namedChildren.find((c) => CAUGHT.has(c.type));
     out.push({
       line: clause.startPosition.row + 1,
       endLine: body.endPosition.row + 1,
       kind: inside.length ? "commented-catch" : "empty-catch",
-      caught: parameter ? collapse(text(parameter, source)).replace(/\s+[\w$]+$/, "") : null,
+      caught: parameter
+        ? collapse(text(parameter, source))
+            .replace(/^\((.*)\)$/, "$1")
+            .replace(/\s+[\w$&*]+$/, "") || null
+        : null,
+    });
+  }
+  return out;
+}
+
+const CAUGHT = new Set(["catch_formal_parameter", "catch_declaration", "parameter_list", "type_list"]);
+
+/** Ruby `rescue` clauses with nothing (or only comments) in them, and `x rescue nil`. */
+function rubyRescues(root: Node, source: string): SwallowedError[] {
+  if (!source.includes("rescue")) return [];
+  const out: SwallowedError[] = [];
+  for (const clause of root.descendantsOfType(["rescue", "rescue_modifier"])) {
+    const modifier = clause.type === "rescue_modifier";
+    const handler = clause.childForFieldName(modifier ? "handler" : "body");
+    if (!clause.isNamed || (modifier ? handler?.type !== "nil" : handler)) continue;
+    const exceptions = clause.childForFieldName("exceptions");
+    // `rescue LoadError` around a require is an optional dependency, not a swallowed error.
+    if (exceptions && /^LoadError$/.test(text(exceptions, source))) continue;
+    out.push({
+      line: clause.startPosition.row + 1,
+      endLine: clause.endPosition.row + 1,
+      kind: clause.namedChildren.some((c) => c.type === "comment") ? "commented-catch" : "empty-catch",
+      caught: exceptions ? collapse(text(exceptions, source)) : null,
     });
   }
   return out;
@@ -374,6 +412,7 @@ function leadingCommentDoc(root: Node, source: string, commentTypes: string[]): 
 
 /** `"use strict"` / `"use client"` and similar prologue strings. */
 function isDirective(node: Node, source: string): boolean {
+  if (node.type === "php_tag") return true;
   return node.type === "expression_statement" && /^["']use [\w-]+["'];?$/.test(text(node, source).trim());
 }
 

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { getParser, grammarPath, languageForPath } from "../parser";
+import { getParser, grammarPath, languageForFile, languageForPath } from "../parser";
 import { LANGUAGES, type CodeLanguage } from "../types";
 import { extractSource } from "./index";
 import { EMPTY_FACTS } from "./facts";
@@ -25,13 +25,24 @@ describe("languageForPath", () => {
     expect(languageForPath("cmd/main.go")).toBe("go");
     expect(languageForPath("src/lib.rs")).toBe("rust");
     expect(languageForPath("SRC/LIB.RS")).toBe("rust");
+    expect(["a.c", "a.h", "a.hpp", "a.cc", "A.cs", "a.rb", "a.php"].map(languageForPath)).toEqual([
+      "c",
+      "c",
+      "cpp",
+      "cpp",
+      "csharp",
+      "ruby",
+      "php",
+    ]);
+    expect(languageForFile("fmt.h", "namespace fmt {\n}")).toBe("cpp");
+    expect(languageForFile("jv.h", "typedef struct jv jv;")).toBe("c");
     expect(languageForPath("README.md")).toBeNull();
     expect(languageForPath("Makefile")).toBeNull();
   });
 
   it("loads every grammar once and reuses the parser", async () => {
     for (const language of LANGUAGES) {
-      expect(grammarPath(language)).toMatch(/tree-sitter-[a-z]+\.wasm$/);
+      expect(grammarPath(language)).toMatch(/tree-sitter-[a-z-]+\.wasm$/);
       const first = await getParser(language);
       expect(await getParser(language)).toBe(first);
     }

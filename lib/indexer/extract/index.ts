@@ -1,29 +1,37 @@
 /**
  * Entry point of code extraction: parses one file with the language's grammar and
- * runs the matching extractor. Pure apart from the cached parsers: source in,
- * FileExtraction out.
+ * runs the extraction engine with the language's query and spec. Pure apart from
+ * the cached parsers and queries: source in, FileExtraction out.
  */
 import type { Node } from "web-tree-sitter";
 import { withTree } from "../parser";
 import type { CodeLanguage, FileExtraction } from "../types";
-import { countParseErrors, type FileState } from "./common";
+import { countParseErrors } from "./common";
+import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
-import { extractGo } from "./go";
-import { extractJava } from "./java";
-import { extractPython } from "./python";
-import { extractRust } from "./rust";
-import { extractTypeScript } from "./typescript";
+import { c, cpp } from "./languages/c";
+import { csharp } from "./languages/csharp";
+import { go } from "./languages/go";
+import { java } from "./languages/java";
+import { php } from "./languages/php";
+import { python } from "./languages/python";
+import { ruby } from "./languages/ruby";
+import { rust } from "./languages/rust";
+import { javascript, tsx, typescript } from "./languages/typescript";
 
-type Extractor = (root: Node, source: string) => FileState;
-
-const EXTRACTORS: Record<CodeLanguage, Extractor> = {
-  python: extractPython,
-  typescript: extractTypeScript,
-  tsx: extractTypeScript,
-  javascript: extractTypeScript,
-  java: extractJava,
-  go: extractGo,
-  rust: extractRust,
+const SPECS: Record<CodeLanguage, LanguageSpec> = {
+  python,
+  typescript,
+  tsx,
+  javascript,
+  java,
+  go,
+  rust,
+  c,
+  cpp,
+  csharp,
+  ruby,
+  php,
 };
 
 /**
@@ -39,8 +47,9 @@ const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
 export type SourceExtraction = FileExtraction & { facts: FileFacts };
 
 export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
+  const spec = SPECS[language];
   const { state, parseErrors, errorRows, facts } = await withTree(language, source, (tree) => ({
-    state: EXTRACTORS[language](tree.rootNode, source),
+    state: runEngine(spec, tree.rootNode, source),
     parseErrors: countParseErrors(tree),
     errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
     facts: extractFacts(language, tree.rootNode, source),
@@ -49,9 +58,7 @@ export async function extractSource(language: CodeLanguage, source: string): Pro
   if (resync && errorRows.length > 0) {
     const repaired = blankBrokenRegions(source, errorRows, resync);
     if (repaired !== source) {
-      const second = await withTree(language, repaired, (tree) =>
-        EXTRACTORS[language](tree.rootNode, repaired),
-      );
+      const second = await withTree(language, repaired, (tree) => runEngine(spec, tree.rootNode, repaired));
       // Blanking keeps offsets and lines, so the second result describes the original text.
       if (second.symbols.length > state.symbols.length)
         return withFacts(second.finish(language, parseErrors), facts);

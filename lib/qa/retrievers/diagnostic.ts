@@ -97,6 +97,23 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       if (found.length) break;
     }
   }
+  // 2a. Messages made from a template (`"Cannot index %s with %s"`, `f"no order {id}"`,
+  // `"Failed to emit {Event}"`): the stored template, placeholders as wildcards, against the message.
+  if (messageCandidates.length === 0 && anchors.messages.length > 0) {
+    const templated = [
+      ...(await symbolsWithErrorString(generationId, "%", 400)),
+      ...(await symbolsWithErrorString(generationId, "{", 400)),
+    ];
+    for (const s of templated) {
+      const template = (JSON.parse(s.errorStrings) as string[])
+        .map(templatePattern)
+        .find((re) => re !== null && anchors.messages.some((m) => re.test(m)));
+      if (template)
+        messageCandidates.push(
+          symbolCandidate(s, `emits an error made from "${truncate(template.source, 60)}"`),
+        );
+    }
+  }
   lists.push({ name: "messages", weight: 4, candidates: messageCandidates });
 
   // 2b. The message's words as a phrase in code: messages built in a variable, logged or
@@ -313,6 +330,15 @@ function trimPath(p: string): string {
   const parts = p.replace(/\\/g, "/").split("/").filter(Boolean);
   const site = parts.lastIndexOf("site-packages");
   return (site >= 0 ? parts.slice(site + 1) : parts.slice(-3)).join("/");
+}
+
+const PLACEHOLDER = /%[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]+|\{[^{}]*\}/;
+
+/** A template error string as a pattern, placeholders matching anything; null when too little is literal. */
+function templatePattern(template: string): RegExp | null {
+  const parts = template.split(new RegExp(PLACEHOLDER.source, "g"));
+  if (parts.length < 2 || parts.join("").replace(/\W/g, "").length < 10) return null;
+  return new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*?"), "i");
 }
 
 /** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */

@@ -312,7 +312,7 @@ export function scopePrefix(scope: string | null): string | undefined {
 }
 
 const TEST_PATH =
-  /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Test\.java$/;
+  /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
 // Docs, examples, benchmarks, scripts, and third-party code vendored inside a package.
 const AUXILIARY_PATH =
   /(^|\/)(docs?|examples?|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;

@@ -41,6 +41,9 @@ ALTER TABLE "Symbol" ALTER COLUMN "repositoryId" SET NOT NULL,
 CREATE INDEX "Symbol_repositoryId_name_idx" ON "Symbol"("repositoryId", "name");
 CREATE INDEX "Symbol_repositoryId_path_idx" ON "Symbol"("repositoryId", "path");
 CREATE INDEX "Symbol_repositoryId_qualifiedId_idx" ON "Symbol"("repositoryId", "qualifiedId");
+
+-- CreateIndex
+CREATE INDEX "Symbol_repositoryId_qualifiedName_idx" ON "Symbol"("repositoryId", "qualifiedName");
 CREATE INDEX "Symbol_repositoryId_toGeneration_idx" ON "Symbol"("repositoryId", "toGeneration");
 CREATE INDEX "Symbol_repositoryId_fromGeneration_idx" ON "Symbol"("repositoryId", "fromGeneration");
 

@@ -1,0 +1,174 @@
+/** C, C++, C#, Ruby and PHP on small fixtures: symbols, calls, raises, error strings, writes, imports, facts. */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { languageForFile } from "../parser";
+import { extractSource, type SourceExtraction } from "./index";
+
+async function extract(file: string): Promise<SourceExtraction> {
+  const source = readFileSync(new URL(`../__fixtures__/${file}`, import.meta.url), "utf8");
+  return extractSource(languageForFile(file, source) ?? "c", source);
+}
+function symbol(result: SourceExtraction, qualifiedName: string) {
+  const found = result.symbols.find((s) => s.qualifiedName === qualifiedName);
+  if (!found)
+    throw new Error(`no ${qualifiedName} in ${result.symbols.map((s) => s.qualifiedName).join(", ")}`);
+  return found;
+}
+const raws = (calls: Array<{ raw: string }>) => calls.map((c) => c.raw);
+
+describe("C and C++", () => {
+  it("keeps definitions, not prototypes, and reads errors written to stderr or named for errors", async () => {
+    const header = await extract("c/stack.h");
+    expect(header.symbols.map((s) => [s.kind, s.name])).toEqual([["struct", "stack"]]);
+    const source = await extract("c/stack.c");
+    expect(source.symbols.map((s) => [s.name, s.exported])).toEqual([
+      ["die", false],
+      ["stack_push", true],
+      ["stack_pop", true],
+    ]);
+    expect(symbol(source, "die").errorStrings).toEqual(["stack: %s\\n"]);
+    expect(symbol(source, "stack_push")).toMatchObject({
+      docstring: "Pushes one value.",
+      errorStrings: ["out of memory"],
+      mutates: ["pushes"],
+    });
+    expect(source.imports.map((i) => i.module)).toEqual(["<stdio.h>", "<stdlib.h>", "stack.h"]);
+  });
+
+  it("qualifies by namespace and class, also for out-of-line members", async () => {
+    expect(
+      languageForFile(
+        "buffer.h",
+        readFileSync(new URL("../__fixtures__/cpp/buffer.h", import.meta.url), "utf8"),
+      ),
+    ).toBe("cpp");
+    const header = await extract("cpp/buffer.h");
+    expect(symbol(header, "fmt.detail.buffer")).toMatchObject({
+      bases: ["base<T>"],
+      docstring: "A growable character buffer.",
+    });
+    expect(raws(symbol(header, "fmt.detail.buffer.push_back").calls)).toEqual(["grow"]);
+    const source = await extract("cpp/buffer.cc");
+    expect(symbol(source, "fmt.detail.buffer.grow")).toMatchObject({
+      kind: "method",
+      parent: "fmt.detail.buffer",
+      raises: ["format_error"],
+      errorStrings: ["buffer too large"],
+    });
+    expect(raws(symbol(source, "fmt.to_string").calls)).toEqual(["buf.push_back", "std::string", "buf.data"]);
+  });
+});
+
+describe("C#", () => {
+  it("reads namespaces, members, visibility, field writes and logging", async () => {
+    const result = await extract("csharp/Logger.cs");
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.exported])).toEqual([
+      ["Serilog.Core.Logger", "class", true],
+      ["Serilog.Core.Logger.Logger", "method", true],
+      ["Serilog.Core.Logger.IsEnabled", "method", true],
+      ["Serilog.Core.Logger.Write", "method", true],
+      ["Serilog.Core.Logger.Dispatch", "method", false],
+      ["Serilog.Core.Logger.Dispose", "method", true],
+    ]);
+    expect(symbol(result, "Serilog.Core.Logger")).toMatchObject({
+      docstring: "The core logging pipeline.",
+      decorators: ["Serializable"],
+      bases: ["ILogger", "IDisposable"],
+    });
+    expect(symbol(result, "Serilog.Core.Logger.Logger")).toMatchObject({
+      raises: ["ArgumentNullException"],
+      errorStrings: ["A sink is required"],
+      mutates: ["this._sink"],
+    });
+    expect(symbol(result, "Serilog.Core.Logger.Write")).toMatchObject({
+      errorStrings: ["Event dropped by {Sink}"],
+      mutates: ["this._written"],
+    });
+    expect(result.imports.at(-1)).toEqual({
+      module: "Serilog.Core.Sinks",
+      names: [],
+      line: 3,
+      local: "Sinks",
+    });
+  });
+});
+
+describe("Ruby", () => {
+  it("nests modules and classes, keeps private methods private and bare calls as calls", async () => {
+    const result = await extract("ruby/base.rb");
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.exported])).toEqual([
+      ["Sinatra", "module", true],
+      ["Sinatra.Base", "class", true],
+      ["Sinatra.Base.get", "method", true],
+      ["Sinatra.Base.call", "method", true],
+      ["Sinatra.Base.dispatch!", "method", false],
+      ["Sinatra.Base.route!", "method", false],
+    ]);
+    expect(symbol(result, "Sinatra.Base")).toMatchObject({
+      bases: ["Rack::Builder", "Helpers"],
+      docstring: "Runs routes for a request.",
+    });
+    expect(symbol(result, "Sinatra.Base.call")).toMatchObject({
+      errorStrings: ["no response"],
+      mutates: ["@env"],
+    });
+    expect(raws(symbol(result, "Sinatra.Base.dispatch!").calls)).toEqual([
+      "route!",
+      "not_found",
+      "e.message",
+    ]);
+    expect(symbol(result, "Sinatra.Base.dispatch!")).toMatchObject({
+      raises: ["Error"],
+      errorStrings: ["dispatch failed: {…}"],
+    });
+    // `routes` is a local once assigned: only `settings` and the block's call are bare calls.
+    expect(raws(symbol(result, "Sinatra.Base.route!").calls)).toEqual([
+      "settings.routes",
+      "settings",
+      "routes.each",
+      "process_route",
+    ]);
+    expect(result.imports.map((i) => i.module)).toEqual(["rack", "./helpers"]);
+  });
+
+  it("reports empty rescues but not an optional require", async () => {
+    const result = await extractSource(
+      "ruby",
+      "begin\n  require 'x'\nrescue LoadError\nend\ndef f\n  g\nrescue Timeout\nend\n",
+    );
+    expect(result.facts.swallowed).toEqual([
+      { line: 7, endLine: 7, kind: "empty-catch", caught: "Timeout", symbol: "f" },
+    ]);
+  });
+});
+
+describe("PHP", () => {
+  it("reads namespaces, use imports, traits, visibility and errors", async () => {
+    const result = await extract("php/Route.php");
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.exported])).toEqual([
+      ["Slim.Routing.Route", "class", true],
+      ["Slim.Routing.Route.__construct", "method", true],
+      ["Slim.Routing.Route.run", "method", true],
+      ["Slim.Routing.Route.finalize", "method", false],
+      ["Slim.Routing.route", "function", true],
+    ]);
+    expect(symbol(result, "Slim.Routing.Route").bases).toEqual(["RouteInterface", "MiddlewareAwareTrait"]);
+    expect(symbol(result, "Slim.Routing.Route.__construct").mutates).toEqual(["$this->arguments"]);
+    expect(symbol(result, "Slim.Routing.Route.run")).toMatchObject({
+      raises: ["RuntimeException"],
+      errorStrings: ["empty route pattern", "Route pattern is empty: {…}"],
+    });
+    expect(raws(symbol(result, "Slim.Routing.Route.run").calls)).toEqual([
+      "error_log",
+      "new RuntimeException",
+      "$this->handler->handle",
+      "self::finalize",
+    ]);
+    expect(result.imports[2]).toEqual({
+      module: "Slim\\Interfaces\\InvocationStrategyInterface",
+      names: ["InvocationStrategyInterface"],
+      line: 8,
+      aliases: { Strategy: "InvocationStrategyInterface" },
+    });
+  });
+});

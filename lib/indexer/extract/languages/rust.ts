@@ -1,0 +1,282 @@
+/**
+ * Rust: visibility (`pub`, or reached through a trait), `impl Trait for Type` as a
+ * base of Type, flattened `use` trees, and errors from `Err(…)` values, error macros
+ * (`panic!`, `bail!` …) and `.expect("…")`.
+ */
+import type { Node } from "web-tree-sitter";
+import type { ExtractedSymbol } from "../../types";
+import {
+  addErrorString,
+  cap,
+  lastIdentifier,
+  lineOf,
+  parseWriteTarget,
+  pushUnique,
+  SIGNATURE_MAX,
+  signatureBetween,
+  splitTopLevel,
+} from "../common";
+import type { Extraction, LanguageSpec } from "../engine";
+
+const ERROR_MACROS = new Set([
+  "panic",
+  "anyhow",
+  "bail",
+  "ensure",
+  "format_err",
+  "eprintln",
+  "eprint",
+  "error",
+  "warn",
+  "unreachable",
+  "unimplemented",
+  "todo",
+]);
+/** Methods whose first argument is the error of a Result/Option conversion. */
+const ERROR_ADAPTERS = new Set(["ok_or", "ok_or_else", "map_err"]);
+const ERROR_PATHS = new Set(["scoped_identifier", "scoped_type_identifier", "identifier", "type_identifier"]);
+/** Enum constructors are not calls worth resolving. */
+const SKIPPED_CALLS = new Set(["Ok", "Err", "Some"]);
+
+interface RustState {
+  staticMuts: Set<string>;
+  traitImpls: Array<{ type: string; trait: string }>;
+}
+
+const state = (x: Extraction) => (x.data.rust ??= { staticMuts: new Set(), traitImpls: [] }) as RustState;
+
+function isPub(node: Node, x: Extraction): boolean {
+  const visibility = node.namedChildren.find((c) => c.type === "visibility_modifier");
+  return visibility !== undefined && x.text(visibility) === "pub";
+}
+
+export const rust: LanguageSpec = {
+  query: "rust.scm",
+  comments: new Set(["line_comment", "block_comment"]),
+  attributes: new Set(["attribute_item"]),
+  // `//!` and `/*!` document the enclosing module, not the next item.
+  rejectComment: (text) => text.startsWith("//!") || text.startsWith("/*!"),
+  signatureTrailing: /;$/,
+  members: { field_expression: ["value", "field", "."] },
+  splitRendered: true,
+  render: {
+    identifier: "$",
+    field_identifier: "$",
+    type_identifier: "$",
+    self: "$",
+    crate: "$",
+    super: "$",
+    scoped_identifier: "@path::$name",
+    generic_type: "@type",
+    generic_function: "@function",
+    field_expression: "@value.$field",
+    call_expression: "@function()",
+    try_expression: "@0?",
+    await_expression: "@0.await",
+    index_expression: "@0[…]",
+  },
+  strings: new Set(["string_literal", "raw_string_literal"]),
+  stringText: (node, x) =>
+    x
+      .text(node)
+      .replace(/^b?r?#*"/, "")
+      .replace(/"#*$/, ""),
+  stateInNamespaces: true,
+
+  exported(def, x) {
+    if (def.scope.kind === "function") return false;
+    const inType = def.scope.kind === "type" && (def.kind === "function" || def.kind === "method");
+    return isPub(def.match.node, x) || (inType && def.scope.data.membersPublic === true);
+  },
+
+  define(def, x) {
+    const node = def.match.node;
+    const body = def.match.parts.body?.[0];
+    if (def.kind !== "function" && def.kind !== "method") {
+      def.parent = def.scope.kind === "function" ? def.scope.parent : null;
+      def.region = null;
+    }
+    if (node.type === "function_signature_item") def.region = null;
+    if (def.kind === "trait") {
+      const bounds = def.match.parts.bases?.[0];
+      def.bases = bounds ? splitTopLevel(x.text(bounds).replace(/^:\s*/, ""), "+") : [];
+      def.region = body ? { start: body.startIndex, end: body.endIndex } : null;
+      def.inner = { symbol: null, data: { membersPublic: def.exported } };
+    } else if (def.region === null && node.type !== "function_signature_item") {
+      // Braced bodies are left out; tuple structs and aliases read best in full.
+      const braced = body && (body.type === "field_declaration_list" || body.type === "enum_variant_list");
+      if (!braced)
+        def.signature = cap(signatureBetween(x.source, node.startIndex, node.endIndex, /;$/), SIGNATURE_MAX);
+    }
+  },
+
+  namespace(m, scope, x) {
+    const name = m.parts.name?.[0];
+    if (m.node.type === "mod_item") return { symbol: null, parent: null };
+    const trait = m.node.childForFieldName("trait");
+    // `&mut fmt::Wrapper<T>` → `Wrapper`
+    const bare = (name ? x.text(name) : "")
+      .replace(/<.*$/s, "")
+      .replace(/^(&\s*('\w+\s+)?(mut\s+)?|dyn\s+|\*\s*(const|mut)\s+)+/, "")
+      .trim();
+    const prefix = scope.kind === "function" ? null : scope.prefix;
+    const type = prefix ? `${prefix}.${lastIdentifier(bare)}` : lastIdentifier(bare);
+    if (trait)
+      state(x).traitImpls.push({ type, trait: signatureBetween(x.source, trait.startIndex, trait.endIndex) });
+    return {
+      kind: "type",
+      symbol: null,
+      parent: type,
+      prefix: type,
+      data: { membersPublic: trait !== null },
+    };
+  },
+
+  call(m, scope, x) {
+    const owner = scope.symbol;
+    const fn = m.parts.callee?.[0];
+    if (!owner || !fn || fn.type === "closure_expression") return true;
+    const call = x.describe(fn, lineOf(m.node));
+    const first = m.parts.arguments?.[0]?.namedChildren[0];
+    if (first && call.name === "Err" && call.receiver === null) errValue(first, owner, x);
+    else if (first && call.receiver !== null && ERROR_ADAPTERS.has(call.name)) {
+      errValue(
+        first.type === "closure_expression" ? (first.childForFieldName("body") ?? first) : first,
+        owner,
+        x,
+      );
+    } else if (first && call.name === "expect" && call.receiver !== null)
+      addErrorString(owner, x.messageOf(first));
+    if (call.receiver !== null || !SKIPPED_CALLS.has(call.name)) owner.calls.push(call);
+    return true;
+  },
+
+  write(target, scope, x) {
+    const owner = scope.symbol;
+    const parsed = owner ? parseWriteTarget(x.text(target)) : null;
+    if (!owner || !parsed) return;
+    if (parsed.root !== "self") x.deferWrite(owner, parsed.root, parsed.bare);
+    else if (parsed.member) pushUnique(owner.mutates, `self.${parsed.member}`);
+  },
+
+  roles: {
+    macro(m, scope, x) {
+      const owner = scope.symbol;
+      const macro = m.parts.callee?.[0];
+      if (!owner || !macro) return;
+      const name = lastIdentifier(x.text(macro));
+      if (!ERROR_MACROS.has(name)) return;
+      if (name === "panic") pushUnique(owner.raises, "panic");
+      const tokens = m.node.namedChildren.find((c) => c.type === "token_tree");
+      const literal = tokens?.namedChildren.find(
+        (c) => c.type === "string_literal" || c.type === "raw_string_literal",
+      );
+      if (literal) addErrorString(owner, x.messageOf(literal));
+    },
+    staticMut(m, _scope, x) {
+      state(x).staticMuts.add(x.text(m.node));
+    },
+    use(m, _scope, x) {
+      const groups = new Map<string, UseGroup>();
+      flattenUse(m.node, "", null, groups, x);
+      const line = lineOf(m.node.parent ?? m.node);
+      for (const [module, group] of groups) x.addImport(module, group.names, line, group);
+    },
+  },
+
+  moduleLevel: (name, _bare, x) => state(x).staticMuts.has(name),
+
+  finish(x) {
+    // `impl Trait for Type` says what Type implements; record it on Type when it is defined here.
+    for (const { type, trait } of state(x).traitImpls) {
+      const target = x.symbols.find(
+        (s: ExtractedSymbol) => s.qualifiedName === type && s.kind !== "method" && s.kind !== "function",
+      );
+      if (target) pushUnique(target.bases, trait);
+    }
+  },
+};
+
+/** The error carried by `Err(…)`: an enum variant or error type, or a message literal. */
+function errValue(value: Node, owner: ExtractedSymbol, x: Extraction): void {
+  let target: Node | null = value;
+  if (value.type === "call_expression") target = value.childForFieldName("function");
+  else if (value.type === "struct_expression") target = value.childForFieldName("name");
+  if (!target) return;
+  if (target.type === "string_literal" || target.type === "raw_string_literal") {
+    addErrorString(owner, x.messageOf(target));
+    return;
+  }
+  if (!ERROR_PATHS.has(target.type)) return;
+  let name = x.text(target).replace(/\s+/g, "");
+  // `MyError::new(..)` names the type, not a variant.
+  if (name.endsWith("::new")) name = name.slice(0, -5);
+  if (/^[A-Z]/.test(lastIdentifier(name))) pushUnique(owner.raises, name);
+}
+
+/** Names used from one module path, and what `as` renamed. */
+interface UseGroup {
+  names: string[];
+  /** [local, imported] for `b as c` */
+  renamed: Array<[string, string]>;
+  /** `use a::b as m` with `b` a module path of its own (`use serde_json as json`, `use a::{self as m}`) */
+  local: string | null;
+}
+
+function addUse(
+  groups: Map<string, UseGroup>,
+  module: string,
+  name: string | null,
+  alias: string | null,
+): void {
+  const group = groups.get(module) ?? { names: [], renamed: [], local: null };
+  if (name !== null && !group.names.includes(name)) group.names.push(name);
+  if (alias !== null && name !== null) group.renamed.push([alias, name]);
+  else if (alias !== null) group.local = alias;
+  groups.set(module, group);
+}
+
+/**
+ * Flattens a use tree into one import per module path: `use a::{b, c::d as e}` →
+ * a [b], a::c [d] with alias e → d. `alias` is the `as` name of the path being flattened.
+ */
+function flattenUse(
+  node: Node,
+  prefix: string,
+  alias: string | null,
+  groups: Map<string, UseGroup>,
+  x: Extraction,
+): void {
+  const join = (part: string) => (prefix ? `${prefix}::${part}` : part);
+  switch (node.type) {
+    case "use_list":
+      for (const child of node.namedChildren) flattenUse(child, prefix, null, groups, x);
+      return;
+    case "scoped_use_list": {
+      const path = node.childForFieldName("path");
+      const list = node.childForFieldName("list");
+      if (list) flattenUse(list, path ? join(x.text(path).replace(/\s+/g, "")) : prefix, null, groups, x);
+      return;
+    }
+    case "use_as_clause": {
+      const path = node.childForFieldName("path");
+      const as = node.childForFieldName("alias");
+      if (path) flattenUse(path, prefix, as ? x.text(as) : null, groups, x);
+      return;
+    }
+    case "use_wildcard": {
+      const path = node.namedChildren.find((c) => c.type !== "comment");
+      addUse(groups, path ? join(x.text(path).replace(/\s+/g, "")) : prefix, "*", null);
+      return;
+    }
+    case "self":
+      if (prefix) addUse(groups, prefix, null, alias);
+      return;
+    default: {
+      const full = join(x.text(node).replace(/\s+/g, ""));
+      const cut = full.lastIndexOf("::");
+      if (cut < 0) addUse(groups, full, null, alias);
+      else addUse(groups, full.slice(0, cut), full.slice(cut + 2), alias);
+    }
+  }
+}
