@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { db } from "./client.ts";
-import { STALE_BUILD_MS, type GenerationRow, type RepositoryRow } from "./index-store.ts";
+import { STALE_BUILD_MS, type GenerationRow } from "./index-store.ts";
 import type { SourceRow } from "./source-store.ts";
 
 export type RepositoryStatus = "ready" | "indexing" | "failed" | "not-indexed";
