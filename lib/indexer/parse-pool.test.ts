@@ -14,6 +14,7 @@ import { indexRepository } from "./build.ts";
 import { countLines, hashContent } from "./discover.ts";
 import type { SourceFile } from "./parse-file.ts";
 import { createParsePool } from "./parse-pool.ts";
+import { languageForFile } from "./parser.ts";
 
 let t: TempEnv;
 beforeAll(async () => {
@@ -24,25 +25,17 @@ afterAll(async () => {
 });
 
 const FIXTURES = path.join(__dirname, "__fixtures__");
-const LANGUAGE: Record<string, string> = {
-  ".py": "python",
-  ".ts": "typescript",
-  ".tsx": "tsx",
-  ".js": "javascript",
-  ".go": "go",
-  ".rs": "rust",
-  ".java": "java",
-};
 
 /** Every fixture (malformed ones included), as discovery hands files over. */
 function fixtureFiles(): SourceFile[] {
   const out: SourceFile[] = [];
   for (const dir of fs.readdirSync(FIXTURES).sort()) {
+    if (!fs.statSync(path.join(FIXTURES, dir)).isDirectory()) continue;
     for (const name of fs.readdirSync(path.join(FIXTURES, dir)).sort()) {
       const content = fs.readFileSync(path.join(FIXTURES, dir, name), "utf8");
       out.push({
         path: `${dir}/${name}`,
-        language: LANGUAGE[path.extname(name)] ?? "text",
+        language: languageForFile(name, content) ?? "text",
         kind: "code",
         content,
         hash: hashContent(content),
