@@ -36,6 +36,8 @@ export interface CorpusRepo {
   dir: string;
   /** Revisions in the order the bench walks them: instance ids, or `head`. */
   revisions: string[];
+  /** The git ref of one revision: its tag when the repository has it, else its pinned commit. */
+  ref(revision: string): string;
   /** Checks out one revision (discarding local edits). */
   checkout(revision: string): void;
 }
@@ -134,18 +136,20 @@ export function openRepo(name: string): CorpusRepo {
   } else {
     revisions = ["head"];
   }
+  const headCommit = entry.commit;
+  function ref(revision: string): string {
+    if (hasRef(dir, revision)) return revision;
+    const pinned = baseCommit.get(revision) ?? (revision === "head" ? headCommit : undefined);
+    if (!pinned) throw new Error(`${name}: no revision ${revision}`);
+    return pinned;
+  }
   return {
     name,
     dir,
     revisions,
+    ref,
     checkout(revision: string): void {
-      let ref = revision;
-      if (!hasRef(dir, revision)) {
-        const pinned = baseCommit.get(revision) ?? (revision === "head" ? entry.commit : undefined);
-        if (!pinned) throw new Error(`${name}: no revision ${revision}`);
-        ref = pinned;
-      }
-      git(["-C", dir, "checkout", "-q", "-f", ref]);
+      git(["-C", dir, "checkout", "-q", "-f", ref(revision)]);
       git(["-C", dir, "clean", "-q", "-fdx"]);
     },
   };

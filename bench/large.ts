@@ -1,7 +1,7 @@
 /**
  * The large-repository bench (`npm run bench -- --only large`): several versions of
  * every bench repository side by side in one folder, committed as one git repository
- * (over 1.5M lines with the default four tags per repository), indexed cold, then
+ * (over 1.5M lines with the default four revisions per repository), indexed cold, then
  * re-indexed after one changed file, after one commit (one folder moved to its
  * repository's next tag, the pair with the fewest changed files), and ten more times
  * after one changed file each. Reports lines/s, CPU seconds, peak RSS, database size
@@ -12,17 +12,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { childProcessEnv } from "../lib/env.ts";
+import { corpusManifest, openRepo } from "./corpus.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
 
-/** Where the bench repositories' git bundles are by default. */
-export function defaultBundleDir(): string {
-  return "/work/shared/bench/corpus";
-}
-
 export interface LargeBenchOptions {
-  bundleDir: string;
   /** versions (tags) of each repository put side by side */
   tagsPerRepository: number;
   /** successive one-file re-indexes whose database growth is measured */
@@ -48,11 +43,6 @@ function git(args: string[], cwd?: string): string {
   return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
 }
 
-/** Tags of a bundle in version order (`x-863` before `x-1963`). */
-function bundleTags(bare: string): string[] {
-  return git(["--git-dir", bare, "tag", "--sort=version:refname"]).split("\n").filter(Boolean);
-}
-
 function extractTree(bare: string, tag: string, into: string): void {
   fs.rmSync(into, { recursive: true, force: true });
   fs.mkdirSync(into, { recursive: true });
@@ -69,39 +59,35 @@ interface Corpus {
   nextCommit: { folder: string; bare: string; tag: string; changedFiles: number } | null;
 }
 
-/** Extracts the first `tagsPerRepository` tags of every bundle into one committed folder. */
+/**
+ * Extracts the first `tagsPerRepository` revisions of every bench corpus repository (the
+ * SWE-bench repositories' instance trees; the language corpora's pinned commit) into one
+ * committed folder. Repositories come from the --corpus bundles or their upstream URLs.
+ */
 function assembleCorpus(options: LargeBenchOptions): Corpus {
-  const bundles = fs
-    .readdirSync(options.bundleDir)
-    .filter((f) => f.endsWith(".bundle"))
-    .sort();
-  if (bundles.length === 0) throw new Error(`no git bundles in ${options.bundleDir}`);
-  const bareDir = path.join(options.workDir, "bundles");
   const dir = path.join(options.workDir, "corpus");
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const folders: Corpus["folders"] = [];
   let nextCommit: Corpus["nextCommit"] = null;
-  for (const bundle of bundles) {
-    const name = bundle.replace(/\.bundle$/, "");
-    const bare = path.join(bareDir, name);
-    if (!fs.existsSync(bare)) git(["clone", "-q", "--bare", path.join(options.bundleDir, bundle), bare]);
-    const tags = bundleTags(bare);
-    const chosen = tags.slice(0, options.tagsPerRepository);
-    for (const tag of chosen) {
-      const folder = path.join(name, tag.replace(/^.*-/, "v"));
-      extractTree(bare, tag, path.join(dir, folder));
-      folders.push({ bare, tag, folder });
+  for (const name of Object.keys(corpusManifest()).sort()) {
+    const repo = openRepo(name);
+    const bare = path.join(repo.dir, ".git");
+    const refs = repo.revisions.map((r) => ({ revision: r, ref: repo.ref(r) }));
+    const folderOf = (revision: string) => path.join(name, revision.replace(/^.*-/, "v"));
+    const chosen = refs.slice(0, options.tagsPerRepository);
+    for (const { revision, ref } of chosen) {
+      extractTree(bare, ref, path.join(dir, folderOf(revision)));
+      folders.push({ bare, tag: ref, folder: folderOf(revision) });
     }
-    // The smallest step from a chosen tag to the next one is the "one commit".
-    for (let i = 0; i + 1 < tags.length && i < chosen.length; i++) {
-      const [from, to] = [tags[i] as string, tags[i + 1] as string];
-      const changedFiles = git(["--git-dir", bare, "diff", "--name-only", from, to])
+    // The smallest step from a chosen revision to the next one is the "one commit".
+    for (let i = 0; i + 1 < refs.length && i < chosen.length; i++) {
+      const [from, to] = [refs[i]!, refs[i + 1]!];
+      const changedFiles = git(["--git-dir", bare, "diff", "--name-only", from.ref, to.ref])
         .split("\n")
         .filter(Boolean).length;
-      const folder = path.join(name, from.replace(/^.*-/, "v"));
       if (changedFiles > 0 && (!nextCommit || changedFiles < nextCommit.changedFiles))
-        nextCommit = { folder, bare, tag: to, changedFiles };
+        nextCommit = { folder: folderOf(from.revision), bare, tag: to.ref, changedFiles };
     }
   }
   git(["init", "-q"], dir);
@@ -242,9 +228,8 @@ export function runLargeBench(options: LargeBenchOptions): Record<string, unknow
 }
 
 /** The `large` section of bench/run.ts. */
-export function largeSection(bundleDir = defaultBundleDir()): Record<string, unknown> {
+export function largeSection(): Record<string, unknown> {
   return runLargeBench({
-    bundleDir,
     tagsPerRepository: 4,
     reindexes: 10,
     workDir: path.join(os.tmpdir(), "wayfinder-bench", "large"),

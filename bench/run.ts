@@ -255,8 +255,7 @@ function main(): void {
     latency: latencySection,
     localization: localizationSection,
     questions: () => questionsSection(log),
-    // The large corpus is assembled from the bundles of one folder: the first --corpus given.
-    large: () => largeSection(values.corpus?.[0]),
+    large: largeSection,
   };
   const chosen = values.only ? [values.only] : Object.keys(sections);
   const results: Record<string, unknown> = {
