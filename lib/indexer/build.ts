@@ -125,7 +125,7 @@ export interface BuildOptions {
   wikiModel?: ConfiguredModel | null;
   /** A generation this process already claimed (a queued job); otherwise one is started (or a queued one claimed). */
   generation?: GenerationRow;
-  /** Worker threads parsing files (0: parse in this thread); default WAYFINDER_PARSE_THREADS, else cores - 1. */
+  /** Worker threads parsing files (0: parse in this thread); default WAYFINDER_PARSE_THREADS, else the cores (at most 4). */
   parseThreads?: number;
 }
 
@@ -225,8 +225,9 @@ export async function buildGeneration(
     const previousHashes = incremental
       ? await fileHashes(previousGeneration.id)
       : new Map<string, { hash: string; lines: number; language: string }>();
+    const maxFileBytes = options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES;
     const discovery = await streamFiles(checkout.root, {
-      maxFileBytes: options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES,
+      maxFileBytes,
       known: previousHashes,
     });
     await phaseDone("discovering");
@@ -238,6 +239,7 @@ export async function buildGeneration(
     const pool = createParsePool({
       threads: options.parseThreads ?? defaultParseThreads(),
       serialUpTo: incremental ? SERIAL_PARSE_UP_TO : 0,
+      maxFileBytes,
     });
     const files = {
       seen: new Set<string>(),

@@ -13,7 +13,7 @@ import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import { countLines, hashContent } from "./discover.ts";
 import type { SourceFile } from "./parse-file.ts";
-import { createParsePool } from "./parse-pool.ts";
+import { createParsePool, workerHeapLimitMb } from "./parse-pool.ts";
 import { languageForFile } from "./parser.ts";
 
 let t: TempEnv;
@@ -71,6 +71,52 @@ describe("the parse pool", () => {
     } finally {
       await Promise.all([serial.close(), workers.close()]);
     }
+  });
+
+  it(
+    "parses a file of the largest size discovery hands over within a worker's capped heap",
+    { timeout: 60_000 },
+    async () => {
+      // About 1 MiB of Python: a few thousand documented functions, each calling the one before.
+      const doc = "Adds the step's number to what the step before returns. ".repeat(5);
+      const lines: string[] = [];
+      for (let i = 0, size = 0; size < 1024 * 1024 - 600; i++) {
+        const fn = [
+          `def step_${i}(value):`,
+          `    """${doc}"""`,
+          `    return step_${Math.max(0, i - 1)}(value) + ${i}`,
+          "",
+        ];
+        lines.push(...fn);
+        size += fn.join("\n").length + 1;
+      }
+      const content = lines.join("\n");
+      const file: SourceFile = {
+        path: "big/generated.py",
+        language: "python",
+        kind: "code",
+        content,
+        hash: hashContent(content),
+        size: Buffer.byteLength(content),
+        lines: countLines(content),
+      };
+      expect(file.size).toBeLessThanOrEqual(1024 * 1024);
+      const serial = createParsePool({ threads: 0 });
+      const workers = createParsePool({ threads: 1, maxFileBytes: 1024 * 1024 });
+      try {
+        const [[a], [b]] = await Promise.all([serial.parse([file]), workers.parse([file])]);
+        expect(workers.threadsStarted).toBe(1);
+        expect(a?.symbols.length).toBeGreaterThan(2500);
+        expect(b).toEqual(a);
+      } finally {
+        await Promise.all([serial.close(), workers.close()]);
+      }
+    },
+  );
+
+  it("caps a worker's heap in proportion to the largest file it may be handed", () => {
+    expect(workerHeapLimitMb()).toBe(192);
+    expect(workerHeapLimitMb(64 * 1024 * 1024)).toBeGreaterThan(64 * 8);
   });
 
   it("parses small batches in the calling thread until there is enough to share", async () => {

@@ -31,6 +31,17 @@ export interface ParsePoolOptions {
   serialUpTo?: number;
   /** The module the workers load their parse function from (default: parse-file.ts beside this one). */
   workerEntry?: string;
+  /**
+   * The largest file a worker is handed, in bytes (default 1 MiB). A worker's heap is
+   * capped in proportion, so it collects garbage early instead of growing to the
+   * process's limit; the cap still leaves room for the largest file's text and facts.
+   */
+  maxFileBytes?: number;
+}
+
+/** Heap cap of a parse worker, MiB: 192 for files up to 1 MiB, more for larger caps. */
+export function workerHeapLimitMb(maxFileBytes = 1024 * 1024): number {
+  return Math.max(192, Math.ceil((maxFileBytes / (1024 * 1024)) * 24) + 168);
 }
 
 /** This module's folder: the worker entry and the parse entry sit beside it. */
@@ -60,11 +71,13 @@ class WorkerPool {
   constructor(
     readonly size: number,
     entry?: string,
+    heapLimitMb = workerHeapLimitMb(),
   ) {
     const dir = moduleDir();
     for (let i = 0; i < size; i++) {
       const worker = new Worker(path.join(dir, "parse-worker.mjs"), {
         workerData: { module: entry ?? path.join(dir, "parse-file.ts") },
+        resourceLimits: { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: 8 },
       });
       worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
         const job = this.running.get(worker);
@@ -139,7 +152,11 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
     },
     async parse(files) {
       if (!workers && !workersFailed && options.threads > 0 && parsed + files.length > serialUpTo) {
-        workers = new WorkerPool(options.threads, options.workerEntry);
+        workers = new WorkerPool(
+          options.threads,
+          options.workerEntry,
+          workerHeapLimitMb(options.maxFileBytes),
+        );
       }
       parsed += files.length;
       const pool = workers;

@@ -14,8 +14,13 @@
  * What was skipped or redacted is reported by path, line and rule, never by value.
  */
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig } from "@secretlint/types";
+
+// secretlint's profiler is on by default and keeps a performance mark per rule and file
+// for the life of the process: hundreds of megabytes over a large repository.
+secretLintProfiler.setEnabled(false);
 
 /** Names of files that hold credentials by convention: never read into the index. */
 const SECRET_FILE_NAMES: RegExp[] = [
