@@ -8,7 +8,7 @@ import type { ComponentProps } from "react";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CitationRef } from "@/components/citations/citation-ref";
-import { remarkCitations } from "@/components/citations/remark-citations";
+import { protectCitations, remarkCitations } from "@/components/citations/remark-citations";
 
 const remarkPlugins = [remarkGfm, remarkCitations];
 
@@ -32,7 +32,7 @@ export function AnswerMarkdown({ text }: { text: string }) {
   return (
     <div className="markdown">
       <ReactMarkdown remarkPlugins={remarkPlugins} components={components}>
-        {text}
+        {protectCitations(text)}
       </ReactMarkdown>
     </div>
   );

@@ -74,3 +74,31 @@ function transform(node: MdNode): void {
 export function remarkCitations() {
   return (tree: MdNode) => transform(tree);
 }
+
+/**
+ * Escapes Markdown emphasis characters inside citations in raw Markdown, outside code,
+ * so `pkg/__init__.py:1-9` or `lib/__fixtures__/a.py:3-4` reach the citation plugin
+ * whole instead of being read as bold text. Fenced blocks and code spans are kept as
+ * they are (a citation in backticks is already safe).
+ */
+export function protectCitations(markdown: string): string {
+  const pattern = new RegExp(CITATION_PATTERN.source, "g");
+  const escape = (prose: string) =>
+    prose.replace(pattern, (citation) =>
+      /[_*]/.test(citation) ? citation.replace(/[_*]/g, "\\$&") : citation,
+    );
+  // Fenced code blocks first (split keeps them at odd indexes), then code spans: the
+  // split by a span keeps [prose, span, its backtick run] triples.
+  const FENCE = /(^ {0,3}(?:```|~~~)[^\n]*\n[\s\S]*?(?:^ {0,3}(?:```|~~~)[ \t]*$|(?![\s\S])))/m;
+  const SPAN = /((`+)[\s\S]*?[^`]\2(?!`))/;
+  return markdown
+    .split(FENCE)
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      return part
+        .split(SPAN)
+        .map((piece, j) => (j % 3 === 0 ? escape(piece) : j % 3 === 1 ? piece : ""))
+        .join("");
+    })
+    .join("");
+}

@@ -6,6 +6,7 @@
 import Link from "next/link";
 import type { ComponentProps } from "react";
 import ReactMarkdown from "react-markdown";
+import { protectCitations } from "@/components/citations/remark-citations";
 import remarkGfm from "remark-gfm";
 import { highlightCode } from "@/components/source/highlight";
 import { sourceHref } from "@/components/source/source-href";
@@ -72,7 +73,7 @@ export function WikiMarkdown({ text, repositoryId, pagePaths }: WikiMarkdownProp
   return (
     <div className="markdown" data-testid="wiki-content">
       <ReactMarkdown remarkPlugins={[remarkGfm, () => links]} components={{ pre: CodeBlock, a: Anchor }}>
-        {text}
+        {protectCitations(text)}
       </ReactMarkdown>
     </div>
   );
