@@ -327,6 +327,41 @@ describe("TypeScript imports", () => {
   });
 });
 
+describe("calls on libraries outside the repository", () => {
+  const symbols = [
+    sym("tests/fixtures/user_service.py", "UserService", "class"),
+    sym("tests/fixtures/user_service.py", "UserService.normalize", "method"),
+    sym("app/paths.ts", "clean", "function"),
+    sym("app/tool.py", "main", "function"),
+    sym("app/web.py", "serve", "function"),
+    sym("app/site.py", "Site", "class"),
+    sym("app/site.py", "Site.route", "method"),
+  ];
+  const files = [
+    file("tests/fixtures/user_service.py"),
+    file("app/paths.ts", [["node:path", [], { local: "path" }]]),
+    file("app/tool.py", [
+      ["os.path", []],
+      ["numpy", [], { local: "np" }],
+    ]),
+    file("app/web.py", [["app.site", ["site"]]]),
+    file("app/site.py"),
+  ];
+
+  it("never guesses a repository method for a call on an external module", () => {
+    expect(targets(resolveCalls(symbols, files, "app/paths.ts::clean", ["path.normalize"]))).toEqual([]);
+    expect(
+      targets(resolveCalls(symbols, files, "app/tool.py::main", ["os.path.normalize", "np.normalize"])),
+    ).toEqual([]);
+  });
+
+  it("still guesses for a receiver it cannot place (an instance, a parameter)", () => {
+    expect(
+      targets(resolveCalls(symbols, files, "app/web.py::serve", ["site.route", "value.normalize"])),
+    ).toEqual(["app/site.py::Site.route@0.5", "tests/fixtures/user_service.py::UserService.normalize@0.5"]);
+  });
+});
+
 describe("Go and Rust", () => {
   it("resolves Go package-qualified calls through the import path", () => {
     const symbols = [

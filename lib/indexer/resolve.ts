@@ -192,6 +192,12 @@ export interface FileScope {
   starFiles: string[];
   /** namespaces whose names are visible unqualified (C# `using`, C++ `using namespace`) */
   namespaces: string[];
+  /**
+   * Local names bound by imports of code outside the repository (`import path from
+   * "node:path"`, `import numpy as np`, `from flask import Flask`): a call on one never
+   * resolves into the repository by guessing.
+   */
+  externalNames: Set<string>;
 }
 
 /** Re-exports followed from a module to the file defining a name (`__init__` → submodule → …). */
@@ -257,6 +263,7 @@ export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
     moduleSpecs: new Map(),
     starFiles: [],
     namespaces: [],
+    externalNames: new Set(),
   };
   const rules = LANGUAGE_RULES[file.language];
   const bindModule = (local: string, files: string[], spec: string) => {
@@ -277,13 +284,26 @@ export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
       scope.moduleAliases.set(aliasOf(imp.module, file.language), targets);
       if (file.language === "python") scope.moduleAliases.set(imp.module, targets);
     }
+    if (targets.length === 0 && imp.local !== undefined && imp.local !== UNBOUND)
+      scope.externalNames.add(imp.local);
+    else if (targets.length === 0 && wholeModule && imp.local === undefined) {
+      // `import os.path` binds `os`; `import "fmt"` binds `fmt`.
+      scope.externalNames.add(
+        file.language === "python"
+          ? (imp.module.split(".")[0] ?? imp.module)
+          : aliasOf(imp.module, file.language),
+      );
+    }
     for (const [local, original] of nameBindings(imp)) {
       if (local === UNBOUND) continue;
       // `from pkg import submodule` imports a module, not a symbol; the package itself need
       // not be a file (a namespace package, the Rust crate root).
       const sub = submoduleFiles(imp.module, original, file, maps);
       if (sub.length > 0) bindModule(local, sub, submoduleSpec(imp.module, original, file.language));
-      if (targets.length === 0) continue;
+      if (targets.length === 0) {
+        if (sub.length === 0) scope.externalNames.add(local);
+        continue;
+      }
       scope.importedNames.set(local, { files: targets, original });
     }
   }
@@ -481,6 +501,10 @@ export class Resolver {
       const qualified = /::|\\/.test(call.raw) ? this.qualified(`${dotted(receiver)}.${name}`, symbol) : null;
       if (qualified) return [{ symbol: qualified, confidence: 0.9 }];
       if (GENERIC_METHOD_NAMES.has(name)) return [];
+      // `path.normalize()`, `np.array()`: a method of a library, not of the repository.
+      const head = receiver.split(/\.|::/)[0] ?? receiver;
+      if (scope?.externalNames.has(head) && !scope.moduleAliases.has(head) && !scope.importedNames.has(head))
+        return [];
       return this.methodByName(name, symbol.path, 0.5);
     }
     // A bare call inside a method can be a member of its class (C++, C#, Ruby).
