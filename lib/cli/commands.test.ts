@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { bySymbol } from "./commands.ts";
 
 let t: TempEnv;
 let root: string;
@@ -63,6 +64,23 @@ function runCli(...args: string[]): Promise<CliResult> {
 function errorLines(stderr: string): string[] {
   return stderr.split("\n").filter((l) => l.startsWith("error:"));
 }
+
+describe("symbol's call lists", () => {
+  it("name each caller or callee once, with its call sites counted", () => {
+    expect(
+      bySymbol([
+        { id: "src/main.c::main", confidence: 0.6 },
+        { id: "src/execute.c::jq_compile", confidence: 0.95 },
+        { id: "src/main.c::main", confidence: 0.9 },
+        { id: null, confidence: 0.3 },
+      ]),
+    ).toEqual([
+      "src/main.c::main (0.9, 2 call sites)",
+      "src/execute.c::jq_compile (0.95)",
+      "(unresolved) (0.3)",
+    ]);
+  });
+});
 
 describe("wayfinder CLI", () => {
   it("indexes a folder and prints the build as JSON", { timeout: 120_000 }, async () => {

@@ -47,6 +47,22 @@ function required(ctx: CommandContext, index: number, what: string): string {
 }
 
 /** A repository by name, id or path (paths are resolved, so `.` works). */
+/** Call edges once per symbol, in order: `a.c::f (0.9)`, `a.c::g (0.6, 2 call sites)`. */
+export function bySymbol(edges: { id: string | null; confidence: number }[]): string[] {
+  const sites = new Map<string, { confidence: number; count: number }>();
+  for (const e of edges) {
+    const id = e.id ?? "(unresolved)";
+    const seen = sites.get(id);
+    if (seen) {
+      seen.count++;
+      seen.confidence = Math.max(seen.confidence, e.confidence);
+    } else sites.set(id, { confidence: e.confidence, count: 1 });
+  }
+  return [...sites].map(([id, { confidence, count }]) =>
+    count > 1 ? `${id} (${confidence}, ${count} call sites)` : `${id} (${confidence})`,
+  );
+}
+
 export async function resolveRepoArgument(
   ref: string,
 ): Promise<RepositoryRow & { activeGenerationId: string }> {
@@ -281,15 +297,9 @@ const symbolCommand: Command = async (ctx) => {
     if (s.docstring) print(ctx, `  “${s.docstring.split("\n")[0]}”`);
     const list = (label: string, items: string[]) =>
       print(ctx, `  ${label.padEnd(14)}${items.length ? items.join(", ") : "—"}`);
-    list(
-      "calls",
-      s.calls.map((c) => `${c.id} (${c.confidence})`),
-    );
+    list("calls", bySymbol(s.calls));
     list("unresolved", s.unresolvedCalls);
-    list(
-      "called by",
-      s.calledBy.map((c) => `${c.id} (${c.confidence})`),
-    );
+    list("called by", bySymbol(s.calledBy));
     list("raises", s.raises);
     list("mutates", s.mutates);
     list(
