@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childProcessEnv, env } from "../lib/env.ts";
 
 export const BENCH_DATA = path.resolve(__dirname, "data");
 export const BENCH_WORK = path.join(os.tmpdir(), "wayfinder-bench");
@@ -42,20 +43,28 @@ export interface CorpusRepo {
   checkout(revision: string): void;
 }
 
-let corpusFolders: string[] = process.env.WAYFINDER_BENCH_CORPUS
-  ? process.env.WAYFINDER_BENCH_CORPUS.split(path.delimiter).filter(Boolean)
-  : [];
+// Set by --corpus (setCorpusFolders); bench workers, child processes, get it through
+// WAYFINDER_BENCH_CORPUS in benchChildEnv.
+let corpusFolders: string[] | null = null;
+
+function folders(): string[] {
+  corpusFolders ??= (env().WAYFINDER_BENCH_CORPUS ?? "").split(path.delimiter).filter(Boolean);
+  return corpusFolders;
+}
 
 /** Sets the folders searched for bundles (the `--corpus` option). */
-export function setCorpusFolders(folders: string[]): void {
-  for (const folder of folders) {
+export function setCorpusFolders(list: string[]): void {
+  for (const folder of list) {
     if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
       throw new Error(`--corpus ${folder}: not a folder`);
     }
   }
-  corpusFolders = folders.map((f) => path.resolve(f));
-  // Bench workers run as child processes and find the same bundles.
-  process.env.WAYFINDER_BENCH_CORPUS = corpusFolders.join(path.delimiter);
+  corpusFolders = list.map((f) => path.resolve(f));
+}
+
+/** The environment of a bench worker: its data directory, and the same corpus folders. */
+export function benchChildEnv(home: string): NodeJS.ProcessEnv {
+  return childProcessEnv({ WAYFINDER_HOME: home, WAYFINDER_BENCH_CORPUS: folders().join(path.delimiter) });
 }
 
 export function corpusManifest(): Record<string, CorpusEntry> {
@@ -79,7 +88,7 @@ export function corpusKey(repo: string): string {
 }
 
 function findBundle(name: string): string | null {
-  for (const folder of corpusFolders) {
+  for (const folder of folders()) {
     const candidates = [
       path.join(folder, `${name}.bundle`),
       ...fs

@@ -11,8 +11,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { childProcessEnv } from "../lib/env.ts";
-import { corpusManifest, openRepo } from "./corpus.ts";
+import { benchChildEnv, corpusManifest, openRepo } from "./corpus.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
@@ -102,7 +101,7 @@ function indexOnce(home: string, dir: string): BuildFigures {
     [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), "index", dir, "--name", "large", "--json"],
     {
       cwd: ROOT,
-      env: childProcessEnv({ WAYFINDER_HOME: home }),
+      env: benchChildEnv(home),
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     },

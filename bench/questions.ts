@@ -13,9 +13,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { childProcessEnv } from "../lib/env.ts";
 import type { QueryMode } from "../lib/qa/types.ts";
-import { BENCH_WORK, openRepo } from "./corpus.ts";
+import { BENCH_WORK, benchChildEnv, openRepo } from "./corpus.ts";
 
 export const QUESTION_DIR = path.join(__dirname, "data", "questions");
 const ROOT = path.resolve(__dirname, "..");
@@ -261,7 +260,7 @@ export function questionsSection(log: (line: string) => void): Record<string, un
   fs.writeFileSync(input, JSON.stringify(corpora));
   const result = spawnSync(TSX[0] as string, [...TSX.slice(1), __filename, input], {
     cwd: ROOT,
-    env: childProcessEnv({ WAYFINDER_HOME: home }),
+    env: benchChildEnv(home),
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     stdio: ["ignore", "pipe", "inherit"],

@@ -16,8 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { childProcessEnv } from "../lib/env.ts";
-import { BENCH_WORK, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
+import { BENCH_WORK, benchChildEnv, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
 import { largeSection } from "./large.ts";
 import { questionsSection } from "./questions.ts";
 
@@ -50,7 +49,7 @@ function log(line: string): void {
 function cli(home: string, args: string[]): unknown {
   const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), ...args], {
     cwd: ROOT,
-    env: childProcessEnv({ WAYFINDER_HOME: home }),
+    env: benchChildEnv(home),
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -131,7 +130,7 @@ function latencySection(): Record<string, unknown> {
     [...TSX.slice(1), path.join(ROOT, "bench/latency.ts"), "xarray", "3"],
     {
       cwd: ROOT,
-      env: childProcessEnv({ WAYFINDER_HOME: home }),
+      env: benchChildEnv(home),
       encoding: "utf8",
     },
   );
@@ -190,7 +189,7 @@ function localizationSection(): Record<string, unknown> {
       [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), repo, file],
       {
         cwd: ROOT,
-        env: childProcessEnv({ WAYFINDER_HOME: home }),
+        env: benchChildEnv(home),
         encoding: "utf8",
         maxBuffer: 64 * 1024 * 1024,
       },

@@ -39,6 +39,8 @@ const schema = z.object({
   /** worker threads that parse files during a build (0: parse in the build's thread); default: cores, up to 4 */
   WAYFINDER_PARSE_THREADS: z.coerce.number().int().min(0).max(32).optional(),
   WAYFINDER_EMBEDDINGS: boolish.default(true),
+  /** folders with bench corpus bundles, `path.delimiter`-separated (`npm run bench -- --corpus`) */
+  WAYFINDER_BENCH_CORPUS: z.string().optional(),
   /** spawn: each web instance starts a worker process per build; external: web instances
    * only queue builds and a separate `wayfinder worker` process claims and runs them */
   WAYFINDER_INDEX_WORKER: z.enum(["spawn", "external"]).default("spawn"),

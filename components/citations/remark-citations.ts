@@ -75,6 +75,11 @@ export function remarkCitations() {
   return (tree: MdNode) => transform(tree);
 }
 
+/** A fenced code block (to its closing fence or the end of the text). */
+const FENCE = /(^ {0,3}(?:```|~~~)[^\n]*\n[\s\S]*?(?:^ {0,3}(?:```|~~~)[ \t]*$|(?![\s\S])))/m;
+/** A code span: a run of backticks up to the same run. */
+const SPAN = /((`+)[\s\S]*?[^`]\2(?!`))/;
+
 /**
  * Escapes Markdown emphasis characters inside citations in raw Markdown, outside code,
  * so `pkg/__init__.py:1-9` or `lib/__fixtures__/a.py:3-4` reach the citation plugin
@@ -89,8 +94,6 @@ export function protectCitations(markdown: string): string {
     );
   // Fenced code blocks first (split keeps them at odd indexes), then code spans: the
   // split by a span keeps [prose, span, its backtick run] triples.
-  const FENCE = /(^ {0,3}(?:```|~~~)[^\n]*\n[\s\S]*?(?:^ {0,3}(?:```|~~~)[ \t]*$|(?![\s\S])))/m;
-  const SPAN = /((`+)[\s\S]*?[^`]\2(?!`))/;
   return markdown
     .split(FENCE)
     .map((part, i) => {

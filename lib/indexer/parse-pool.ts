@@ -70,8 +70,8 @@ class WorkerPool {
 
   constructor(
     readonly size: number,
-    entry?: string,
-    heapLimitMb = workerHeapLimitMb(),
+    entry: string | undefined,
+    heapLimitMb: number,
   ) {
     const dir = moduleDir();
     for (let i = 0; i < size; i++) {
