@@ -1,9 +1,12 @@
 /**
- * The CLI's bad-input matrix, run as a user runs it: the real entry point in child
- * processes sharing a temporary WAYFINDER_HOME with one indexed repository that sits
- * beside a folder holding a secret (and links into it). Every bad path, id or file
- * argument must end with a non-zero exit, exactly one `error:` line that says what
- * is wrong, nothing on stdout, no stack trace, and never the secret.
+ * The CLI's bad-input matrix, against a temporary WAYFINDER_HOME with one indexed
+ * repository that sits beside a folder holding a secret (and links into it). Every bad
+ * path, id or file argument must end with a non-zero exit, exactly one `error:` line that
+ * says what is wrong, nothing on stdout, no stack trace, and never the secret.
+ *
+ * The matrix runs `runCli` (run.ts, the whole CLI but the process) in this process; a few
+ * rows also run the entry point as a user starts it, in a child process, to show that
+ * the process exits with the same code and prints the same single line.
  *
  * | Command                       | Argument taking a path or id | Bad inputs                                |
  * | ----------------------------- | ---------------------------- | ----------------------------------------- |
@@ -19,6 +22,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WayfinderError } from "../errors.ts";
 import { indexRepository } from "../indexer/build.ts";
+import { runCliInProcess as runInProcess, type CliResult } from "../test-support/cli.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { commands, resolveRepoArgument } from "./commands.ts";
 
@@ -47,16 +51,10 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 const TSX = path.resolve("node_modules/.bin/tsx");
 
 /** The CLI entry point exactly as `npm run wayfinder` starts it, killed if it hangs. */
-function runCli(args: string[], timeoutMs = 30_000): Promise<CliResult> {
+function runEntryPoint(args: string[], timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ["--conditions=react-server", "lib/cli/main.ts", ...args], {
       cwd: process.cwd(),
@@ -181,8 +179,8 @@ const ROWS: { name: string; args: string[]; error: RegExp }[] = [
 
 describe("bad CLI arguments end with one clear error line", () => {
   for (const row of ROWS) {
-    it(row.name, { timeout: 120_000 }, async () => {
-      expectCleanFailure(await runCli(row.args.map(fill)), row.error);
+    it(row.name, async () => {
+      expectCleanFailure(await runInProcess(row.args.map(fill)), row.error);
     });
   }
 
@@ -190,7 +188,7 @@ describe("bad CLI arguments end with one clear error line", () => {
     "a question naming the secret's path is answered from the index alone",
     { timeout: 120_000 },
     async () => {
-      const result = await runCli([
+      const result = await runInProcess([
         "ask",
         "config-demo",
         `What does ../outside/secret.py or ${path.join(outside, "secret.py")} return? And linked/secret.py?`,
@@ -202,6 +200,23 @@ describe("bad CLI arguments end with one clear error line", () => {
       expect(result.stdout + result.stderr).not.toContain(SECRET);
     },
   );
+});
+
+describe("the entry point as a user starts it", () => {
+  // One row of each kind of failure: a refused path, a repository reference leaving the
+  // root, and an argument the parser rejects.
+  const rows = ROWS.filter((r) =>
+    [
+      "index a link to a file outside",
+      "symbol via a link leaving the root",
+      "an unknown --path option",
+    ].includes(r.name),
+  );
+  it("exits 1 with the same single error line", { timeout: 120_000 }, async () => {
+    expect(rows).toHaveLength(3);
+    const results = await Promise.all(rows.map((row) => runEntryPoint(row.args.map(fill))));
+    rows.forEach((row, i) => expectCleanFailure(results[i] as CliResult, row.error));
+  });
 });
 
 describe("arguments a shell cannot pass (in-process)", () => {

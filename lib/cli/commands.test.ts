@@ -1,11 +1,13 @@
 /**
- * The CLI as a user runs it: `npm run --silent wayfinder -- …` in child processes
- * sharing a temporary WAYFINDER_HOME. JSON output is parsed and checked; errors must
+ * The CLI's commands against a temporary WAYFINDER_HOME. The first build runs as a user
+ * runs it (`npm run --silent wayfinder -- …` in a child process); the rest run the same
+ * CLI (lib/cli/run.ts) in this process. JSON output is parsed and checked; errors must
  * be one clear `error:` line on stderr with a non-zero exit code and nothing on stdout.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCliInProcess, type CliResult } from "../test-support/cli.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { bySymbol } from "./commands.ts";
 
@@ -38,13 +40,8 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(...args: string[]): Promise<CliResult> {
+/** `npm run --silent wayfinder -- …args` in a child process. */
+function runNpm(...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn("npm", ["run", "--silent", "wayfinder", "--", ...args], {
       cwd: process.cwd(),
@@ -84,7 +81,7 @@ describe("symbol's call lists", () => {
 
 describe("wayfinder CLI", () => {
   it("indexes a folder and prints the build as JSON", { timeout: 120_000 }, async () => {
-    const result = await runCli("index", root, "--json");
+    const result = await runNpm("index", root, "--json");
     expect(result.code, result.stderr).toBe(0);
     const out = JSON.parse(result.stdout) as {
       repository: { id: string; name: string; rootPath: string };
@@ -104,7 +101,7 @@ describe("wayfinder CLI", () => {
     expect(out.stats.callEdges).toBe(1);
 
     // Re-indexing through the CLI reuses everything; the human summary says so.
-    const again = await runCli("index", root);
+    const again = await runCliInProcess(["index", root]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("generation 2");
     expect(again.stdout).toMatch(/files\s+3 \(0 parsed, 3 unchanged, 0 removed\)/);
@@ -112,10 +109,10 @@ describe("wayfinder CLI", () => {
 
   it("searches and looks up symbols with JSON output", { timeout: 120_000 }, async () => {
     const [lexical, hybrid, symbol, qualified] = await Promise.all([
-      runCli("search", "billing-demo", "sapphire ledger", "--json", "--mode", "lexical"),
-      runCli("search", root, "vat for amount", "--json", "--limit", "3"),
-      runCli("symbol", "billing-demo", "vat_for", "--json"),
-      runCli("symbol", "billing-demo", "Invoice.total", "--json"),
+      runCliInProcess(["search", "billing-demo", "sapphire ledger", "--json", "--mode", "lexical"]),
+      runCliInProcess(["search", root, "vat for amount", "--json", "--limit", "3"]),
+      runCliInProcess(["symbol", "billing-demo", "vat_for", "--json"]),
+      runCliInProcess(["symbol", "billing-demo", "Invoice.total", "--json"]),
     ]);
     for (const r of [lexical, hybrid, symbol, qualified]) expect(r.code, r.stderr).toBe(0);
 
@@ -169,11 +166,11 @@ describe("wayfinder CLI", () => {
     async () => {
       const missing = path.join(t.base, "no-such-folder");
       const [badPath, filePath, unknownSymbol, unknownRepo, badLimit] = await Promise.all([
-        runCli("index", missing, "--json"),
-        runCli("index", path.join(root, "README.md")),
-        runCli("symbol", "billing-demo", "no_such_function"),
-        runCli("search", "never-indexed", "anything"),
-        runCli("search", "billing-demo", "vat", "--limit", "0"),
+        runCliInProcess(["index", missing, "--json"]),
+        runCliInProcess(["index", path.join(root, "README.md")]),
+        runCliInProcess(["symbol", "billing-demo", "no_such_function"]),
+        runCliInProcess(["search", "never-indexed", "anything"]),
+        runCliInProcess(["search", "billing-demo", "vat", "--limit", "0"]),
       ]);
       const cases: [CliResult, string][] = [
         [badPath, `error: No such folder: ${missing}`],
@@ -197,7 +194,7 @@ describe("wayfinder CLI", () => {
 
   it("indexes an empty folder with a clear note instead of failing", { timeout: 120_000 }, async () => {
     const empty = t.makeRepo({}, "empty-folder");
-    const result = await runCli("index", empty);
+    const result = await runCliInProcess(["index", empty]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/files\s+0 \(0 parsed/);
     expect(result.stdout).toContain("note      no indexable files were found in this folder");
