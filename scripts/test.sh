@@ -3,9 +3,9 @@
 # from apt) and run the whole gate: lint, format check, typecheck, unit tests on SQLite
 # and on PostgreSQL, build, e2e in Chromium. Ends with one "N passed, N failed" line.
 #
-# Stages run side by side where they do not depend on each other: the production build
-# beside the fast checks, then the two unit runs (one test worker each), then e2e alone
-# against the build. Each stage's output is printed when it ends, with its time.
+# Lint and the format check first, then the production build alone (the largest process),
+# then the unit runs, e2e and the typecheck side by side. Each stage's output is printed
+# when it ends, with its time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -61,38 +61,30 @@ unit_postgres() {
     --outputFile.json=test-results/unit-pg.json
 }
 
-# kill_tree PID: stops a stage and every process it started.
-kill_tree() {
-  local child
-  for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
-  kill "$1" 2>/dev/null || true
-}
-
 failed=()
-# The production build starts beside the fast checks; a lint, format or type error stops
-# the gate before the long stages. The build (the largest process, about 2 GB) is over
-# before the two unit runs start, so the three never hold memory at once.
-run_stage build npm run --silent build & build=$!
-run_stage lint npm run --silent lint & lint=$!
-run_stage format npm run --silent format:check & format=$!
-run_stage typecheck npm run --silent typecheck & typecheck=$!
-wait $lint || failed+=(lint)
-wait $format || failed+=(format)
-wait $typecheck || failed+=(typecheck)
+# The fast checks first: a lint or format error stops the gate within seconds.
+run_stage lint npm run --silent lint || failed+=(lint)
+run_stage format npm run --silent format:check || failed+=(format)
 if [ ${#failed[@]} -gt 0 ]; then
-  kill_tree "$build"
   echo "gate stopped: ${failed[*]} failed"
   exit 1
 fi
+# The production build (Turbopack, the largest process at about 1.8 GB) runs alone, so the
+# gate's memory stays near the build's own.
 build_ok=true
-wait $build || { failed+=(build); build_ok=false; }
+run_stage build npm run --silent build || { failed+=(build); build_ok=false; }
 
+# Then everything else side by side: the unit suite on SQLite and on PostgreSQL (one test
+# worker each, CPU-bound), e2e against the build (mostly waiting on the browser and the
+# server) and the typecheck.
+run_stage typecheck npm run --silent typecheck & typecheck=$!
 run_stage unit unit_sqlite & unit=$!
 run_stage unit-postgres unit_postgres & unit_pg=$!
+if $build_ok; then run_stage e2e npx playwright test & e2e=$!; fi
+wait $typecheck || failed+=(typecheck)
 wait $unit || failed+=(unit)
 wait $unit_pg || failed+=(unit-postgres)
-# e2e has the machine to itself: its timings (live progress, streamed passes) are real.
-if $build_ok; then run_stage e2e npx playwright test || failed+=(e2e); fi
+if $build_ok; then wait $e2e || failed+=(e2e); fi
 
 echo "== gate: $(($(date +%s) - GATE_START)) s after install${failed:+; failed stages: ${failed[*]}}"
 reports=()

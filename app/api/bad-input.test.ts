@@ -716,7 +716,8 @@ describe("questions that name files outside the repository", () => {
       expect(events.at(-1)?.data).toBe("[DONE]");
       expectNothingLeaked(events.map((e) => e.data).join("\n"));
       const citations = events.find((e) => e.json?.type === "data-citations")?.json?.data as
-        { items: CitationPart[] } | undefined;
+        | { items: CitationPart[] }
+        | undefined;
       for (const c of citations?.items ?? []) {
         if (c.verified) expect(c.path.startsWith("app/") || c.path === "README.md", c.path).toBe(true);
       }

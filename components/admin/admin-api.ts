@@ -42,7 +42,8 @@ export async function adminFetch<T>(url: string, init?: { method?: string; body?
   }
   if (response.status === 204) return undefined as T;
   const body = (await response.json().catch(() => null)) as
-    (T & { error?: { message?: string; fields?: FieldError[] } }) | null;
+    | (T & { error?: { message?: string; fields?: FieldError[] } })
+    | null;
   if (!response.ok) {
     throw new AdminApiError(
       response.status,

@@ -20,7 +20,8 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
     headers: { "content-type": "application/json", ...init?.headers },
   });
   const body = (await response.json().catch(() => null)) as
-    (T & { error?: { code?: string; message?: string } }) | null;
+    | (T & { error?: { code?: string; message?: string } })
+    | null;
   if (!response.ok) {
     throw new ApiError(
       body?.error?.code ?? `http:${response.status}`,

@@ -13,7 +13,9 @@ import { sourceHref } from "@/components/source/source-href";
 import type { DiagramNode, DiagramPart } from "@/lib/qa/types";
 
 type RenderState =
-  { status: "rendering" } | { status: "rendered"; svg: string } | { status: "failed"; error: string };
+  | { status: "rendering" }
+  | { status: "rendered"; svg: string }
+  | { status: "failed"; error: string };
 
 // mermaid keeps global state while rendering; one render at a time across the page.
 let renderQueue: Promise<unknown> = Promise.resolve();

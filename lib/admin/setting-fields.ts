@@ -13,7 +13,14 @@ import { QUERY_MODE_LIST } from "../qa/types.ts";
 export type FieldKind = "int" | "number" | "boolean" | "int-list";
 
 export type SettingGroup =
-  "loop" | "budgets" | "modeBudgets" | "callGraph" | "source" | "sessions" | "confidence" | "features";
+  | "loop"
+  | "budgets"
+  | "modeBudgets"
+  | "callGraph"
+  | "source"
+  | "sessions"
+  | "confidence"
+  | "features";
 
 export interface SettingField {
   /** dotted path into the config, e.g. `modeBudgets.diagnostic.source` */

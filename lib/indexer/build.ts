@@ -55,7 +55,14 @@ const HEARTBEAT_MS = 10_000;
 
 /** `parsing` also stores: files are parsed and written in batches. */
 export type BuildPhase =
-  "fetching" | "discovering" | "parsing" | "resolving" | "wiki" | "embedding" | "activating" | "done";
+  | "fetching"
+  | "discovering"
+  | "parsing"
+  | "resolving"
+  | "wiki"
+  | "embedding"
+  | "activating"
+  | "done";
 
 export interface BuildProgress {
   phase: BuildPhase;

@@ -20,7 +20,15 @@ export const LANGUAGES = [
 export type CodeLanguage = (typeof LANGUAGES)[number];
 
 export type SymbolKind =
-  "function" | "method" | "class" | "interface" | "struct" | "enum" | "trait" | "type" | "module";
+  | "function"
+  | "method"
+  | "class"
+  | "interface"
+  | "struct"
+  | "enum"
+  | "trait"
+  | "type"
+  | "module";
 
 export interface ExtractedCall {
   /** Callee as written, without arguments: `foo`, `self.save`, `os.path.join`, `Foo::new`, `new Widget`. */

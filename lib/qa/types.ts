@@ -60,7 +60,12 @@ export interface PassPart {
 }
 
 export type StopReason =
-  "no-gaps" | "all-gaps-unresolvable" | "max-passes" | "budget-exhausted" | "no-new-context" | "sufficient";
+  | "no-gaps"
+  | "all-gaps-unresolvable"
+  | "max-passes"
+  | "budget-exhausted"
+  | "no-new-context"
+  | "sufficient";
 
 export interface CitationPart {
   raw: string;
