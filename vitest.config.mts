@@ -1,11 +1,27 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { testSuites } from "./lib/test-support/suites.ts";
 
 const root = import.meta.dirname;
-// With WAYFINDER_TEST_PG_URL: one migrated PostgreSQL template per run
-// (lib/test-support/pg-test-db.ts), and only the files that open a test database.
-const suites = testSuites(root, { databaseOnly: Boolean(process.env.WAYFINDER_TEST_PG_URL) });
+
+/**
+ * The suite runs on SQLite, and with WAYFINDER_TEST_PG_URL (an admin URL, see
+ * scripts/pg-up.sh) again on PostgreSQL in the same run: the files that open a test
+ * database, each with a database of its own copied from a template migrated once per
+ * run (lib/test-support/global-setup-*.ts). lib/test-support/suites.ts says which files
+ * share a worker's module cache and which run in a fresh process.
+ */
+function projects(database: "sqlite" | "postgres"): TestProjectInlineConfiguration[] {
+  const suites = testSuites(root, { databaseOnly: database === "postgres" });
+  const common = {
+    env: { WAYFINDER_TEST_DATABASE: database },
+    globalSetup: [`lib/test-support/global-setup-${database}.ts`],
+  };
+  return [
+    { extends: true, test: { ...common, name: database, include: suites.shared, isolate: false } },
+    { extends: true, test: { ...common, name: `${database}-isolated`, include: suites.isolated } },
+  ];
+}
 
 export default defineConfig({
   resolve: {
@@ -17,17 +33,12 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    // Timeouts catch hangs, not slowness: the gate runs the suites beside each other and the
-    // build, and a busy machine makes real-database tests several times slower.
+    // Timeouts catch hangs, not slowness: the gate runs the suites beside e2e, and a busy
+    // machine makes real-database tests several times slower.
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
     setupFiles: ["lib/test-support/isolate-env.ts"],
-    globalSetup: ["lib/test-support/pg-global-setup.ts"],
-    // lib/test-support/suites.ts says which files share a worker's module cache.
-    projects: [
-      { extends: true, test: { name: "shared", include: suites.shared, isolate: false } },
-      { extends: true, test: { name: "isolated", include: suites.isolated, isolate: true } },
-    ],
+    projects: [...projects("sqlite"), ...(process.env.WAYFINDER_TEST_PG_URL ? projects("postgres") : [])],
   },
 });

@@ -100,7 +100,10 @@ test("an admin changes max passes, asks a question and sees it in the dashboards
   await expect(dashboard.recent).toHaveCount(4);
   await expect(dashboard.chart("questions-per-mode")).toContainText("1 diagnostic");
   await expect(dashboard.chart("passes").locator('[data-bin="1"]')).toHaveAttribute("data-count", "4");
-  await expect(dashboard.chart("latency").locator('[data-mode="diagnostic"]')).toContainText("ms");
+  // The diagnostic row shows its p50 and p95 (in ms, or in s on a busy machine).
+  await expect(dashboard.chart("latency").locator('[data-mode="diagnostic"]')).toContainText(
+    /p50: \d+(\.\d+)? m?s/,
+  );
 
   mkdirSync(SHOTS, { recursive: true });
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -49,16 +49,14 @@ run_stage() {
   return $status
 }
 
-unit_sqlite() {
-  npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
-}
-# The same suite on PostgreSQL (each test file gets its own database; scripts/pg-up.sh
-# installs and starts a local server when needed).
-unit_postgres() {
+# The unit suite on SQLite and, in the same run, on PostgreSQL: the files that open a test
+# database, each with a database of its own (scripts/pg-up.sh installs and starts a local
+# server when needed). Two test workers share both.
+unit_tests() {
   local url
   url="$(bash scripts/pg-up.sh | tail -n 1)"
-  WAYFINDER_TEST_PG_URL="$url" npx vitest run --reporter=default --reporter=json \
-    --outputFile.json=test-results/unit-pg.json
+  WAYFINDER_TEST_PG_URL="$url" node_modules/.bin/vitest run --maxWorkers=2 --reporter=default \
+    --reporter=json --outputFile.json=test-results/unit.json
 }
 
 failed=()
@@ -72,23 +70,21 @@ fi
 # The production build (Turbopack, the largest process at about 1.8 GB) runs alone, so the
 # gate's memory stays near the build's own.
 build_ok=true
-run_stage build npm run --silent build || { failed+=(build); build_ok=false; }
+run_stage build node_modules/.bin/next build || { failed+=(build); build_ok=false; }
 
-# Then everything else side by side: the unit suite on SQLite and on PostgreSQL (one test
-# worker each, CPU-bound), e2e against the build (mostly waiting on the browser and the
-# server) and the typecheck.
-run_stage typecheck npm run --silent typecheck & typecheck=$!
-run_stage unit unit_sqlite & unit=$!
-run_stage unit-postgres unit_postgres & unit_pg=$!
-if $build_ok; then run_stage e2e npx playwright test & e2e=$!; fi
+# Then everything else side by side: the unit suite (CPU-bound), e2e against the build
+# (mostly waiting on the browser and the server) and the typecheck. Binaries run without
+# an npm wrapper, which would hold about 80 MB per stage.
+run_stage typecheck node_modules/.bin/tsc --noEmit & typecheck=$!
+run_stage unit unit_tests & unit=$!
+if $build_ok; then run_stage e2e node_modules/.bin/playwright test & e2e=$!; fi
 wait $typecheck || failed+=(typecheck)
 wait $unit || failed+=(unit)
-wait $unit_pg || failed+=(unit-postgres)
 if $build_ok; then wait $e2e || failed+=(e2e); fi
 
 echo "== gate: $(($(date +%s) - GATE_START)) s after install${failed:+; failed stages: ${failed[*]}}"
 reports=()
-for report in test-results/unit.json test-results/unit-pg.json test-results/e2e.json; do
+for report in test-results/unit.json test-results/e2e.json; do
   if [ -f "$report" ]; then reports+=("$report"); fi
 done
 node scripts/test-summary.mjs "${reports[@]}"

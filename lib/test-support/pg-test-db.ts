@@ -1,15 +1,20 @@
 /**
  * PostgreSQL databases for tests. When WAYFINDER_TEST_PG_URL names an admin URL
  * (postgresql://wayfinder:wayfinder@127.0.0.1:5432/postgres, see scripts/pg-up.sh),
- * vitest's global setup migrates one template database per run, and every test file
- * gets its own copy (`CREATE DATABASE … TEMPLATE`, a file copy: fast) that it drops
- * in its cleanup. Without the variable the tests use a SQLite file per test file.
+ * vitest's global setup (global-setup-postgres.ts) migrates one template database per
+ * run, and every test file of the PostgreSQL projects gets its own copy (`CREATE DATABASE … TEMPLATE`, a file copy: fast) that it drops
+ * in its cleanup. The SQLite projects use a SQLite file per test file.
  * Databases use the C collation, SQLite's binary ordering.
  */
 import pg from "pg";
 
-/** The admin URL of the PostgreSQL server tests run against, or null for SQLite. */
+/**
+ * The admin URL of the PostgreSQL server tests run against, or null for SQLite: in a
+ * SQLite project of a run that covers both (vitest.config.mts), the URL is set but not
+ * for this file.
+ */
 export function testPgAdminUrl(): string | null {
+  if (process.env.WAYFINDER_TEST_DATABASE === "sqlite") return null;
   return process.env.WAYFINDER_TEST_PG_URL || null;
 }
 

@@ -39,17 +39,27 @@ export interface TempEnv {
 let counter = 0;
 
 /**
- * Points DATABASE_URL at this test file's own database: on PostgreSQL a fresh copy of
- * the run's migrated template, on SQLite nothing (the default file under the
- * WAYFINDER_HOME just set). Returns what drops it again.
+ * Points DATABASE_URL at this test file's own database, a fresh copy of the run's
+ * migrated template (global-setup.ts): on PostgreSQL a database of its own, on SQLite
+ * the default file under the WAYFINDER_HOME just set. Returns what drops it again.
  */
 export async function setupTestDatabase(): Promise<{
   kind: "sqlite" | "postgres";
   drop: () => Promise<void>;
 }> {
   const adminUrl = testPgAdminUrl();
+  if (process.env.WAYFINDER_TEST_DATABASE === "postgres" && !adminUrl) {
+    throw new Error("A PostgreSQL test project runs without WAYFINDER_TEST_PG_URL.");
+  }
   if (!adminUrl) {
     delete process.env.DATABASE_URL;
+    // The run's migrated template (global-setup.ts), copied to where env() puts the file.
+    const template = process.env.WAYFINDER_TEST_SQLITE_TEMPLATE;
+    const home = process.env.WAYFINDER_HOME;
+    if (template && home && fs.existsSync(template)) {
+      const target = path.join(home, path.basename(template));
+      if (!fs.existsSync(target)) fs.copyFileSync(template, target);
+    }
     return { kind: "sqlite", drop: async () => undefined };
   }
   const database = await createTestDatabase(adminUrl);

@@ -1,14 +1,14 @@
 /**
- * vitest global setup: with WAYFINDER_TEST_PG_URL set, migrates one template database
- * for the run (test files copy it, see pg-test-db.ts) and drops it at the end.
- * Without the variable it does nothing and the tests use SQLite.
+ * vitest global setup of the PostgreSQL projects: migrates one template database for the
+ * run (test files copy it, see pg-test-db.ts) and drops it at the end.
  */
 import { migratePostgres } from "../db/migrate.ts";
-import { createDatabase, dropDatabase, testPgAdminUrl } from "./pg-test-db.ts";
+import { createDatabase, dropDatabase } from "./pg-test-db.ts";
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
-  const adminUrl = testPgAdminUrl();
-  if (!adminUrl) return undefined;
+  const adminUrl = process.env.WAYFINDER_TEST_PG_URL;
+  // Both PostgreSQL projects (shared and isolated) run this in the same process: one template.
+  if (!adminUrl || process.env.WAYFINDER_TEST_PG_TEMPLATE) return undefined;
   const template = `wf_template_${process.pid}`;
   await dropDatabase(adminUrl, template);
   const url = await createDatabase(adminUrl, template, null);
@@ -16,6 +16,7 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   // Test files run in forks of this process and inherit its environment.
   process.env.WAYFINDER_TEST_PG_TEMPLATE = template;
   return async () => {
+    delete process.env.WAYFINDER_TEST_PG_TEMPLATE;
     await dropDatabase(adminUrl, template);
   };
 }
