@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 
-import { extractAnchors, isPathLike, looksLikeCode, normalizePath, splitFences } from "./anchors";
+import {
+  extractAnchors,
+  framesInnermostFirst,
+  isPathLike,
+  looksLikeCode,
+  normalizePath,
+  splitFences,
+} from "./anchors";
 
 const FENCE = "```";
 
@@ -283,5 +290,36 @@ describe("anchor helpers", () => {
     ["10/12/2023", false],
   ])("isPathLike(%j) is %s", (token, expected) => {
     expect(isPathLike(token)).toBe(expected);
+  });
+});
+
+describe("framesInnermostFirst", () => {
+  const at = (path: string, line: number) => ({ path, line, func: null });
+
+  it("reverses Python tracebacks, also pytest's reports that do not say 'most recent call last'", () => {
+    const report = `${FENCE}
+src/pkg/runner.py:341: in from_call
+    result = func()
+src/pkg/rewrite.py:760: in is_disabled
+    return "X" in docstring
+E   TypeError: argument of type 'int' is not iterable
+${FENCE}`;
+    const { stackFrames } = extractAnchors(report);
+    expect(framesInnermostFirst(stackFrames, report).map((f) => f.path)).toEqual([
+      "src/pkg/rewrite.py",
+      "src/pkg/runner.py",
+    ]);
+  });
+
+  it("keeps the order of runtimes that print the innermost frame first", () => {
+    const frames = [at("src/app/Handler.java", 10), at("src/app/Server.java", 20)];
+    expect(framesInnermostFirst(frames, "java.lang.IllegalStateException")).toEqual(frames);
+    const js = [at("lib/router.js", 5), at("lib/app.js", 9)];
+    expect(framesInnermostFirst(js, "TypeError: x is undefined")).toEqual(js);
+  });
+
+  it("reverses any traceback that says 'most recent call last'", () => {
+    const frames = [at("lib/a.rb", 1), at("lib/b.rb", 2)];
+    expect(framesInnermostFirst(frames, "Traceback (most recent call last):")).toEqual([...frames].reverse());
   });
 });

@@ -230,6 +230,18 @@ function parseFrameLine(line: string, previous: string): StackFrame | null {
   return null;
 }
 
+/**
+ * Frames ordered innermost first (where the error happened, then its callers). Python
+ * prints tracebacks "most recent call last", and so does pytest's own failure report
+ * (`path.py:12: in func`), which does not say so; Java, JavaScript, Go, Ruby, PHP, C#
+ * and debuggers print the innermost frame first.
+ */
+export function framesInnermostFirst(frames: StackFrame[], text: string): StackFrame[] {
+  const python = frames.filter((f) => /\.pyx?$/.test(f.path)).length;
+  const innermostLast = /most recent call last/i.test(text) || python * 2 > frames.length;
+  return innermostLast ? [...frames].reverse() : [...frames];
+}
+
 function frame(path: string, line: string, func: string | null): StackFrame {
   const n = Number.parseInt(line, 10);
   return { path: normalizePath(path), line: Number.isFinite(n) && n > 0 ? n : null, func };

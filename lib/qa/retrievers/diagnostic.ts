@@ -20,6 +20,7 @@ import {
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
+import { framesInnermostFirst } from "../../search/anchors.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
@@ -35,11 +36,17 @@ import {
   fuseFiles,
   signalFiles,
   symbolCandidate,
+  auxiliaryFactor,
   type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
 } from "./shared.ts";
+
+/** Stack frames read from a report, and frames inside the repository used. */
+const MAX_FRAMES_READ = 60;
+const MAX_FRAMES_USED = 12;
+const NO_TOPICS = { tests: false, docs: false };
 
 /** Exception types so common that raising them says little about where a bug is. */
 const COMMON_EXCEPTIONS = new Set([
@@ -59,15 +66,17 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const { generationId, anchors, config } = input;
   const lists: SignalList[] = [];
 
-  // 1. Stack frames that point into this repository.
+  // 1. Stack frames that point into this repository, innermost first. Frames in the
+  // standard library or third-party packages are skipped before any cap, so a deep
+  // stack below the repository's own code (argparse → re → sre_parse) cannot crowd it out.
   const frameCandidates: Candidate[] = [];
   const namedPaths: string[] = [];
-  // Innermost frames first: where the error happened. Python prints them last ("most recent
-  // call last"); most other runtimes print them first.
-  const innermostLast = /most recent call last/i.test(input.question);
-  const frames = innermostLast ? [...anchors.stackFrames].reverse() : anchors.stackFrames;
-  for (const frame of frames.slice(0, 12)) {
+  let resolvedFrames = 0;
+  for (const frame of framesInnermostFirst(anchors.stackFrames, input.question).slice(0, MAX_FRAMES_READ)) {
+    if (resolvedFrames >= MAX_FRAMES_USED) break;
     const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
+    if (files.length === 0) continue;
+    resolvedFrames++;
     // A bare file name (`test_x.py` from a user's own traceback) is too weak to say
     // the question is about this repository's tests; a path with folders is not.
     if (trimPath(frame.path).includes("/")) namedPaths.push(...files);
@@ -86,6 +95,12 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     }
   }
   lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
+  // The innermost frame in the repository's own code is where the error surfaced: the
+  // likeliest place of the fix, so it counts apart from the frames that merely passed
+  // through. Vendored copies of other projects and tests are passed over, as the
+  // standard library is: a fix goes into the code that called them wrongly.
+  const errorSite = frameCandidates.find((c) => auxiliaryFactor(c.symbol?.path ?? "", NO_TOPICS) === 1);
+  lists.push({ name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] });
 
   // 2. Quoted error messages matched against error strings in raise/log calls.
   const messageCandidates: Candidate[] = [];

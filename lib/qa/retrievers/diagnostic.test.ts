@@ -1,0 +1,107 @@
+/**
+ * Diagnostic retrieval over a small indexed repository: which of a report's stack
+ * frames count, and which one is taken for the place the error surfaced.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { retrieveReport } from "../retrieve.ts";
+
+const FILES: Record<string, string> = {
+  "calc/__init__.py": "",
+  "calc/cli.py": `from calc.engine import evaluate
+
+
+def main(argv):
+    """Runs the calculator on the command line's words."""
+    expression = " ".join(argv)
+    return evaluate(expression)
+`,
+  "calc/engine.py": `from calc._vendor.tokens import tokenize
+
+
+def evaluate(expression):
+    """Evaluates an arithmetic expression."""
+    tokens = tokenize(expression)
+    return combine(tokens)
+
+
+def combine(tokens):
+    total = 0
+    for token in tokens:
+        total += int(token)
+    return total
+`,
+  "calc/_vendor/__init__.py": "",
+  "calc/_vendor/tokens.py": `def tokenize(text):
+    return text.split()
+`,
+};
+
+let fx: IndexedFixture;
+let cleanup: () => Promise<void>;
+let repoDir: string;
+
+beforeAll(async () => {
+  ({ cleanup } = await setupQaHome("wf-diagnostic-"));
+  repoDir = mkdtempSync(path.join(os.tmpdir(), "wf-calc-"));
+  for (const [file, text] of Object.entries(FILES)) {
+    mkdirSync(path.dirname(path.join(repoDir, file)), { recursive: true });
+    writeFileSync(path.join(repoDir, file), text);
+  }
+  fx = await indexFixture(repoDir, "calc");
+});
+afterAll(async () => {
+  await cleanup();
+  rmSync(repoDir, { recursive: true, force: true });
+});
+
+const diagnose = (question: string) => retrieveReport(fx.repositoryId, question, { mode: "diagnostic" });
+
+const stdlibFrames = Array.from(
+  { length: 14 },
+  (_, i) => `  File "/usr/lib/python3.11/argparse.py", line ${100 + i}, in step_${i}\n    value = step()`,
+).join("\n");
+
+describe("stack frames in diagnostic retrieval", () => {
+  it("takes the innermost frame of a pytest report as the error site and ranks its file first", async () => {
+    const report = `calc crashes on words
+\`\`\`
+/site-packages/calc/cli.py:7: in main
+    return evaluate(expression)
+/site-packages/calc/engine.py:7: in evaluate
+    return combine(tokens)
+E   ValueError: invalid literal for int() with base 10: 'two'
+\`\`\``;
+    const { signals, files } = await diagnose(report);
+    expect(signals["error-site"]).toEqual(["calc/engine.py"]);
+    expect(files[0]).toBe("calc/engine.py");
+  });
+
+  it("finds the repository's frames below a deep stack of standard-library ones", async () => {
+    const report = `Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/calc/cli.py", line 7, in main
+    return evaluate(expression)
+  File "/venv/lib/python3.11/site-packages/calc/engine.py", line 7, in evaluate
+    return combine(tokens)
+${stdlibFrames}
+re.error: bad escape`;
+    const { signals } = await diagnose(report);
+    expect(signals.stack).toEqual(["calc/engine.py", "calc/cli.py"]);
+    expect(signals["error-site"]).toEqual(["calc/engine.py"]);
+  });
+
+  it("passes over vendored code for the error site", async () => {
+    const report = `Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/calc/engine.py", line 6, in evaluate
+    tokens = tokenize(expression)
+  File "/venv/lib/python3.11/site-packages/calc/_vendor/tokens.py", line 2, in tokenize
+    return text.split()
+AttributeError: 'int' object has no attribute 'split'`;
+    const { signals } = await diagnose(report);
+    expect(signals.stack).toEqual(["calc/_vendor/tokens.py", "calc/engine.py"]);
+    expect(signals["error-site"]).toEqual(["calc/engine.py"]);
+  });
+});
