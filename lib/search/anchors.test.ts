@@ -247,6 +247,7 @@ describe("extractAnchors identifiers, paths and keywords", () => {
       identifiers: [],
       paths: [],
       keywords: [],
+      literals: [],
     });
   });
 });
@@ -321,5 +322,32 @@ ${FENCE}`;
   it("reverses any traceback that says 'most recent call last'", () => {
     const frames = [at("lib/a.rb", 1), at("lib/b.rb", 2)];
     expect(framesInnermostFirst(frames, "Traceback (most recent call last):")).toEqual([...frames].reverse());
+  });
+});
+
+describe("extractAnchors literals", () => {
+  it("takes long options without their values, and skips --help and --version", () => {
+    const report =
+      "Running `pylint --recursive=y src/` ignores it; see `pylint --version` output.\n```\n$ pytest --collect-only -q\n```";
+    expect(extractAnchors(report).literals).toEqual(["--recursive", "--collect-only"]);
+  });
+
+  it("takes configuration keys from config snippets and backticks, not package pins or version dumps", () => {
+    const report = `\`max-line-length\` is not read from my config:
+${FENCE}ini
+[tool.pylint.MASTER]
+ignore-paths = ["^src/gen/.*$"]
+${FENCE}
+${FENCE}
+importlib-metadata==1.3.0
+python-bits: 64
+${FENCE}`;
+    expect(extractAnchors(report).literals).toEqual(["max-line-length", "ignore-paths"]);
+  });
+
+  it("ignores dashes in URLs and prose", () => {
+    expect(
+      extractAnchors("See https://example.com/docs/--foo and the well-known bug -- again").literals,
+    ).toEqual([]);
   });
 });

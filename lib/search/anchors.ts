@@ -18,6 +18,13 @@ export interface Anchors {
   identifiers: string[];
   paths: string[];
   keywords: string[];
+  /**
+   * Strings a report names that code writes verbatim as string literals: command-line
+   * options (`--collect-only`) and configuration keys (`ignore-paths = […]` in a config
+   * snippet, `` `max-line-length` ``). Where such a string is written is where the option
+   * is defined or read.
+   */
+  literals: string[];
 }
 
 // prettier-ignore
@@ -100,7 +107,8 @@ export function extractAnchors(question: string): Anchors {
   const messages = dedupe([...errorMessages, ...extractQuotedMessages(stripFrameLines(prose))]);
   const identifiers = rankIdentifiers(prose, code, stackFrames, new Set(exceptionTypes));
   const keywords = extractKeywords(prose, identifiers, exceptionTypes);
-  return { exceptionTypes, messages, stackFrames, identifiers, paths, keywords };
+  const literals = extractLiterals(prose, code);
+  return { exceptionTypes, messages, stackFrames, identifiers, paths, keywords, literals };
 }
 
 /** Separates Markdown fenced blocks from the surrounding prose (an unclosed fence runs to the end). */
@@ -340,6 +348,33 @@ function extractQuotedMessages(prose: string): string[] {
     if (/\s/.test(body) && /[A-Za-z]{2}/.test(body)) out.push(clipMessage(body));
   }
   return out;
+}
+
+const MAX_LITERALS = 8;
+// Options every command has; bug templates ask for `tool --version` output.
+const EVERY_TOOL_OPTIONS = new Set(["help", "version"]);
+// A long option: `--collect-only`, `--recursive=y` (the value is not part of the name).
+const LONG_OPTION = /(?<![\w-])--([A-Za-z][\w]*(?:-[\w]+)*)(?![\w-])/g;
+// A kebab-case name (`ignore-paths`, `max-line-length`): a key of a configuration file.
+const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
+// `key = value` lines of a config snippet (ini, toml, cfg); not `name==1.0` pins of a
+// package list, nor `name: value` lines, which version dumps are made of.
+const CONFIG_KEY_LINE = /^\s*([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*=(?!=)/gm;
+
+function extractLiterals(prose: string, code: string): string[] {
+  const out: string[] = [];
+  const withoutUrls = (text: string) => text.replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ");
+  for (const text of [prose, code]) {
+    for (const m of withoutUrls(text).matchAll(LONG_OPTION)) {
+      if (m[1] && m[1].length >= 2 && !EVERY_TOOL_OPTIONS.has(m[1].toLowerCase())) out.push(`--${m[1]}`);
+    }
+  }
+  for (const m of prose.matchAll(/`([^`\n]{3,60})`/g)) {
+    const name = (m[1] ?? "").trim();
+    if (KEBAB_NAME.test(name)) out.push(name);
+  }
+  for (const m of code.matchAll(CONFIG_KEY_LINE)) if (m[1]) out.push(m[1]);
+  return dedupe(out).slice(0, MAX_LITERALS);
 }
 
 function extractPaths(prose: string, code: string, frames: StackFrame[]): string[] {

@@ -34,6 +34,22 @@ def combine(tokens):
         total += int(token)
     return total
 `,
+  "calc/options.py": `import argparse
+
+DEFAULTS = {"max-depth": 8}
+
+
+def parser():
+    p = argparse.ArgumentParser()
+    p.add_argument("--dry-run", action="store_true")
+    return p
+`,
+  "tests/test_options.py": `from calc.options import parser
+
+
+def test_dry_run():
+    assert parser().parse_args(["--dry-run"]).dry_run
+`,
   "calc/_vendor/__init__.py": "",
   "calc/_vendor/tokens.py": `def tokenize(text):
     return text.split()
@@ -103,5 +119,20 @@ AttributeError: 'int' object has no attribute 'split'`;
     const { signals } = await diagnose(report);
     expect(signals.stack).toEqual(["calc/_vendor/tokens.py", "calc/engine.py"]);
     expect(signals["error-site"]).toEqual(["calc/engine.py"]);
+  });
+});
+
+describe("literals in diagnostic retrieval", () => {
+  it("finds where an option the report names is defined, before the tests that use it", async () => {
+    const { signals, symbols } = await diagnose("`calc --dry-run` still writes the output file");
+    expect(signals.literals?.[0]).toBe("calc/options.py");
+    expect(signals.literals).toContain("tests/test_options.py");
+    expect(symbols).toContain("calc/options.py::parser");
+  });
+
+  it("finds a configuration key written at module level", async () => {
+    const report = "The depth limit is ignored\n```ini\n[calc]\nmax-depth = 2\n```";
+    const { signals } = await diagnose(report);
+    expect(signals.literals).toEqual(["calc/options.py"]);
   });
 });

@@ -8,6 +8,7 @@ import "server-only";
 import {
   callersOf,
   filesBySuffix,
+  filesContainingLiterals,
   nameFrequencies,
   symbolsByName,
   symbolsByQualifiedIds,
@@ -151,6 +152,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
     candidates: phraseCandidates,
   });
+
+  // 2c. Options and configuration keys the report names, where code writes them as literals.
+  lists.push({ name: "literals", weight: 3, candidates: await literalCandidates(input) });
 
   // 3. Exception types raised (rarer types weigh more).
   if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
@@ -307,6 +311,74 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
+}
+
+/** A literal found in more files than this says little about where anything is. */
+const MAX_LITERAL_FILES = 20;
+
+/**
+ * The code that writes the report's options and configuration keys as string literals
+ * (`"--collect-only"`, `"msg-template"`): where an option is defined or read. An option
+ * is looked for with its dashes and, since many parsers declare it bare, without them;
+ * files are ranked by the literals they hold, the rarer a literal the more it counts.
+ */
+async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
+  const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
+  const literals = [...new Set(names)].filter((l) => l.length >= 3);
+  if (literals.length === 0) return [];
+  const quoted = (l: string) => [`"${l}"`, `'${l}'`];
+  const files = await filesContainingLiterals(input.generationId, literals.map(quoted));
+  const df = literals.map((_, i) => files.filter((f) => f.found.includes(i)).length);
+  const scored = files
+    .map((f) => ({
+      ...f,
+      found: f.found.filter((i) => (df[i] ?? 0) <= MAX_LITERAL_FILES),
+    }))
+    .filter((f) => f.found.length > 0)
+    // A literal in a test or an example is a use of the option, never where it is defined.
+    .map((f) => ({
+      ...f,
+      score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, NO_TOPICS),
+    }))
+    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
+    .slice(0, 10);
+  const out: Candidate[] = [];
+  for (const file of scored) {
+    // The rarest literal the file holds, at its first occurrence.
+    const literal = [...file.found].sort((a, b) => (df[a] ?? 0) - (df[b] ?? 0))[0] as number;
+    const forms = quoted(literals[literal] as string);
+    const lines = (await input.reader.lines(file.path)) ?? [];
+    const index = lines.findIndex((line) => forms.some((f) => line.includes(f)));
+    if (index < 0) continue;
+    const line = index + 1;
+    const reason = `writes ${forms[0]}`;
+    const around = (await symbolsInFile(input.generationId, file.path))
+      .filter((s) => s.startLine <= line && s.endLine >= line)
+      .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+    if (around) {
+      out.push(symbolCandidate(around, reason));
+      continue;
+    }
+    const start = Math.max(1, line - 3);
+    const end = Math.min(lines.length, line + 3);
+    out.push(
+      chunkCandidate(
+        {
+          id: 0,
+          path: file.path,
+          kind: "code",
+          symbolId: null,
+          title: file.path,
+          startLine: start,
+          endLine: end,
+          text: lines.slice(start - 1, end).join("\n"),
+          score: file.score,
+        },
+        reason,
+      ),
+    );
+  }
+  return out;
 }
 
 /** One chunk per file, files ordered by the summed BM25 of their matching chunks. */
