@@ -7,6 +7,7 @@ import {
   looksLikeCode,
   normalizePath,
   splitFences,
+  withoutEnvironment,
 } from "./anchors";
 
 const FENCE = "```";
@@ -349,5 +350,47 @@ ${FENCE}`;
     expect(
       extractAnchors("See https://example.com/docs/--foo and the well-known bug -- again").literals,
     ).toEqual([]);
+  });
+});
+
+describe("withoutEnvironment", () => {
+  it("drops version dumps, package lists and the collapsed section holding them", () => {
+    const report = `Dataset.update evaluates dask arrays eagerly
+
+<details><summary>Output of <tt>xr.show_versions()</tt></summary>
+
+commit: None
+python: 3.8.3 (default, Jul  2 2020, 11:26:31)
+OS: Darwin
+LANG: en_US.UTF-8
+xarray: 0.16.0
+dask: 2.20.0
+
+</details>
+Successfully installed attrs-23.1.0 pluggy-1.2.0
+attrs==19.3.0
+pluggy==0.13.1
+
+pylint 2.14.4
+astroid 2.11.7
+The end.`;
+    expect(
+      withoutEnvironment(report)
+        .split("\n")
+        .filter((l) => l.trim() !== ""),
+    ).toEqual(["Dataset.update evaluates dask arrays eagerly", "The end."]);
+    expect(extractAnchors(report).identifiers).not.toContain("xr.show_versions");
+  });
+
+  it("keeps code, tracebacks and single version mentions", () => {
+    const report = `Since seaborn 0.11.1 this fails:
+${FENCE}python
+x = 1.5
+y: int = 2
+${FENCE}
+${FENCE}
+ValueError: bad value
+${FENCE}`;
+    expect(withoutEnvironment(report)).toBe(report);
   });
 });

@@ -99,7 +99,7 @@ const STOPWORDS = new Set(
 
 /** Extracts every anchor kind from free text (question, bug report, pasted log). */
 export function extractAnchors(question: string): Anchors {
-  const text = question.slice(0, MAX_INPUT_CHARS).replace(/\r\n?/g, "\n");
+  const text = withoutEnvironment(question.slice(0, MAX_INPUT_CHARS).replace(/\r\n?/g, "\n"));
   const { prose, code } = splitFences(text);
   const stackFrames = extractStackFrames(text);
   const { exceptionTypes, messages: errorMessages } = extractErrors(text);
@@ -109,6 +109,64 @@ export function extractAnchors(question: string): Anchors {
   const keywords = extractKeywords(prose, identifiers, exceptionTypes);
   const literals = extractLiterals(prose, code);
   return { exceptionTypes, messages, stackFrames, identifiers, paths, keywords, literals };
+}
+
+// `numpy: 1.18.5`, `numpy==1.18.5`, `numpy 1.18.5`, `seaborn version: 0.11.1`, `dask: None`:
+// one package and its version (or None), as version dumps and `pip freeze` list them.
+const VERSION_LINE =
+  /^\s*[-*]?\s*[A-Za-z][\w.[\]-]*(?: version)?\s*(?::\s*|==|\s+)(?:v?\d+\.\d+[\w.+-]*(?:\s.*)?|None)\s*$/;
+// `OS: Darwin`, `LANG: en_US.UTF-8`: a key and one word, the rest of such a dump.
+const KEY_WORD_LINE = /^\s*[-*]?\s*[A-Za-z][\w.-]*:\s*\S+\s*$/;
+// `attrs-23.1.0`: a package and its version as pip prints what it installed.
+const PACKAGE_TOKEN = /^[A-Za-z][\w.]*-v?\d+\.\d+[\w.+-]*$/;
+
+function isPackageListLine(line: string): boolean {
+  if (/^\s*Successfully installed\b/i.test(line)) return true;
+  let packages = 0;
+  for (const token of line.split(/\s+/)) if (PACKAGE_TOKEN.test(token) && ++packages >= 4) return true;
+  return false;
+}
+
+/**
+ * The report without its environment dumps: runs of `package: version` lines (version
+ * printers, `pip freeze`, `pip list`), package install lines, and a `<details>` block
+ * holding such a run, its summary included ("Output of xr.show_versions()"). Bug
+ * templates ask for them; their names and words say nothing about where the bug is, and
+ * searched for they lead to the module that prints versions.
+ */
+export function withoutEnvironment(text: string): string {
+  const lines = text.split("\n");
+  const drop = new Array<boolean>(lines.length).fill(false);
+  for (let i = 0; i < lines.length;) {
+    if (!VERSION_LINE.test(lines[i] ?? "") && !KEY_WORD_LINE.test(lines[i] ?? "")) {
+      i++;
+      continue;
+    }
+    let end = i;
+    let versions = 0;
+    while (
+      end < lines.length &&
+      (VERSION_LINE.test(lines[end] ?? "") || KEY_WORD_LINE.test(lines[end] ?? ""))
+    ) {
+      if (VERSION_LINE.test(lines[end] ?? "")) versions++;
+      end++;
+    }
+    if (versions >= 2) drop.fill(true, i, end);
+    i = end;
+  }
+  lines.forEach((line, i) => {
+    if (isPackageListLine(line)) drop[i] = true;
+  });
+  // A collapsed section that holds a dump is the dump, whatever else it says.
+  let open = -1;
+  lines.forEach((line, i) => {
+    if (/<details\b/i.test(line)) open = i;
+    if (/<\/details>/i.test(line) && open >= 0) {
+      if (drop.slice(open, i + 1).some(Boolean)) drop.fill(true, open, i + 1);
+      open = -1;
+    }
+  });
+  return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 
 /** Separates Markdown fenced blocks from the surrounding prose (an unclosed fence runs to the end). */

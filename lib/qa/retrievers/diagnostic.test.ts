@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
 import { retrieveReport } from "../retrieve.ts";
+import { pointedAt } from "./diagnostic.ts";
 
 const FILES: Record<string, string> = {
   "calc/__init__.py": "",
@@ -134,5 +135,20 @@ describe("literals in diagnostic retrieval", () => {
     const report = "The depth limit is ignored\n```ini\n[calc]\nmax-depth = 2\n```";
     const { signals } = await diagnose(report);
     expect(signals.literals).toEqual(["calc/options.py"]);
+  });
+});
+
+describe("paths in diagnostic retrieval", () => {
+  it("takes a bare file name only when one file of the repository has it", async () => {
+    expect((await diagnose("Importing calc fails in `__init__.py` somewhere")).signals.paths).toEqual([]);
+    expect((await diagnose("Something is wrong in engine.py")).signals.paths).toEqual(["calc/engine.py"]);
+  });
+
+  it("lets a written path make the question about tests only when it looks like a test path itself", () => {
+    const fixture = "tests/data/pkg/__init__.py";
+    expect(pointedAt("pkg/__init__.py", [fixture, "src/pkg/__init__.py"])).toEqual(["src/pkg/__init__.py"]);
+    expect(pointedAt("tests/data/pkg/__init__.py", [fixture])).toEqual([fixture]);
+    expect(pointedAt("/home/me/proj/tests/test_x.py", ["tests/test_x.py"])).toEqual(["tests/test_x.py"]);
+    expect(pointedAt("test_x.py", ["tests/test_x.py"])).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ import {
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
-import { framesInnermostFirst } from "../../search/anchors.ts";
+import { framesInnermostFirst, withoutEnvironment } from "../../search/anchors.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
@@ -78,9 +78,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
     if (files.length === 0) continue;
     resolvedFrames++;
-    // A bare file name (`test_x.py` from a user's own traceback) is too weak to say
-    // the question is about this repository's tests; a path with folders is not.
-    if (trimPath(frame.path).includes("/")) namedPaths.push(...files);
+    namedPaths.push(...pointedAt(frame.path, files));
     for (const file of files) {
       const symbols = await symbolsInFile(generationId, file);
       const hit =
@@ -201,11 +199,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     candidates: named.map((n) => symbolCandidate(n.s, `named in the question (${n.name})`)),
   });
 
-  // 5. Paths named in the question.
+  // 5. Paths named in the question. A bare file name that several files of the repository
+  // share (`__init__.py`, `index.js`, `a.py` of a reproduction) names none of them.
   const pathCandidates: Candidate[] = [];
   for (const p of anchors.paths.slice(0, 6)) {
-    for (const file of await filesBySuffix(generationId, trimPath(p), 2)) {
-      if (trimPath(p).includes("/")) namedPaths.push(file);
+    const files = await filesBySuffix(generationId, trimPath(p), 2);
+    if (!trimPath(p).includes("/") && files.length > 1) continue;
+    for (const file of files) {
+      namedPaths.push(...pointedAt(p, [file]));
       const symbols = await symbolsInFile(generationId, file);
       for (const s of symbols.filter((x) => !x.parentId).slice(0, 4))
         pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
@@ -213,8 +214,10 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   }
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
 
-  // 6. Lexical evidence over code and file summaries, and hybrid search.
-  const lexical = await lexicalSearch(generationId, input.question, {
+  // 6. Lexical evidence over code and file summaries, and hybrid search, on the report
+  // without its environment dumps (their package names lead to the version printer).
+  const report = withoutEnvironment(input.question);
+  const lexical = await lexicalSearch(generationId, report, {
     limit: 80,
     kinds: ["code", "file"],
     stems: true,
@@ -230,7 +233,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     weight: 1.5,
     candidates: filesByChunkMass(lexical).map((c) => chunkCandidate(c, "many parts of the file match")),
   });
-  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, {
+  const semantic = await hybridSearch(input.repositoryId, generationId, report, {
     limit: 10,
     kinds: ["code"],
   });
@@ -245,7 +248,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   lists.push({
     name: "definitions",
     weight: 1.5,
-    candidates: await definitionCandidates(generationId, conceptTerms(input.question), 20),
+    candidates: await definitionCandidates(generationId, conceptTerms(report), 20),
   });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
@@ -296,7 +299,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const budget = config.modeBudgets.diagnostic;
   const items = await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget));
   items.push(
-    ...(await docsItems(input, input.question, {
+    ...(await docsItems(input, report, {
       budget: budget.docs,
       used: items.reduce((n, i) => n + i.tokens, 0),
       limit: 3,
@@ -410,6 +413,21 @@ export async function attachSymbols(generationId: string, candidates: Candidate[
   for (const c of candidates) {
     if (!c.symbol && c.chunk?.symbolId) c.symbol = byId.get(c.chunk.symbolId) ?? null;
   }
+}
+
+/**
+ * The files a written path points at, as far as they say what the question is about. A
+ * bare file name (`test_x.py` from a user's own traceback) is too weak to say the
+ * question is about this repository's tests; so is a short path that only matched the
+ * end of a test fixture's path (`a/__init__.py` of a reproduction, found under
+ * `tests/data/…`): a test, doc or vendored file counts only when the path as written
+ * already looks like one.
+ */
+export function pointedAt(written: string, files: string[]): string[] {
+  const trimmed = trimPath(written);
+  if (!trimmed.includes("/")) return [];
+  const writtenFactor = auxiliaryFactor(written.replace(/\\/g, "/"), NO_TOPICS);
+  return files.filter((f) => auxiliaryFactor(f, NO_TOPICS) === 1 || writtenFactor < 1);
 }
 
 function trimPath(p: string): string {
