@@ -346,6 +346,18 @@ ${FENCE}`;
     expect(extractAnchors(report).literals).toEqual(["max-line-length", "ignore-paths"]);
   });
 
+  it("takes headings of pasted output, not one-word labels or prose", () => {
+    const report = `Units should show in the repr. Data variables: are listed below.
+${FENCE}
+<xarray.Dataset>
+Dimensions:  (time: 3)
+Data variables:
+    rainfall  (time) float32 ...
+Expected:
+${FENCE}`;
+    expect(extractAnchors(report).literals).toEqual(["Data variables"]);
+  });
+
   it("ignores dashes in URLs and prose", () => {
     expect(
       extractAnchors("See https://example.com/docs/--foo and the well-known bug -- again").literals,

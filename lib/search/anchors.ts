@@ -419,6 +419,11 @@ const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
 // package list, nor `name: value` lines, which version dumps are made of.
 const CONFIG_KEY_LINE = /^\s*([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*=(?!=)/gm;
 
+// `Data variables:` at the start of a line of pasted output: a heading the program wrote,
+// so a string literal somewhere starts with it. Two words or more, so that the reporter's
+// own `Expected:` or `Output:` labels are not taken for the program's.
+const OUTPUT_LABEL_LINE = /^\s*([A-Z][a-z]+(?: [a-z]+){1,3}):(?:\s|$)/gm;
+
 function extractLiterals(prose: string, code: string): string[] {
   const out: string[] = [];
   const withoutUrls = (text: string) => text.replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ");
@@ -432,6 +437,7 @@ function extractLiterals(prose: string, code: string): string[] {
     if (KEBAB_NAME.test(name)) out.push(name);
   }
   for (const m of code.matchAll(CONFIG_KEY_LINE)) if (m[1]) out.push(m[1]);
+  for (const m of code.matchAll(OUTPUT_LABEL_LINE)) if (m[1]) out.push(m[1]);
   return dedupe(out).slice(0, MAX_LITERALS);
 }
 

@@ -51,6 +51,15 @@ def parser():
 def test_dry_run():
     assert parser().parse_args(["--dry-run"]).dry_run
 `,
+  "calc/report.py": `def render(total, parts):
+    lines = ["Total amount: %s" % total]
+    for part in parts:
+        lines.append("Total amount: %s of which %s" % (total, part))
+    return "\\n".join(lines)
+`,
+  "calc/summary.py": `def summary(total):
+    return "Total amount: " + str(total)
+`,
   "calc/_vendor/__init__.py": "",
   "calc/_vendor/tokens.py": `def tokenize(text):
     return text.split()
@@ -129,6 +138,12 @@ describe("literals in diagnostic retrieval", () => {
     expect(signals.literals?.[0]).toBe("calc/options.py");
     expect(signals.literals).toContain("tests/test_options.py");
     expect(symbols).toContain("calc/options.py::parser");
+  });
+
+  it("finds the code that writes a heading of pasted output, the file writing it most first", async () => {
+    const report = "The total is wrong:\n```\nTotal amount: 12\n```";
+    const { signals } = await diagnose(report);
+    expect(signals.literals).toEqual(["calc/report.py", "calc/summary.py"]);
   });
 
   it("finds a configuration key written at module level", async () => {

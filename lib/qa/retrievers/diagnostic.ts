@@ -320,8 +320,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
 const MAX_LITERAL_FILES = 20;
 
 /**
- * The code that writes the report's options and configuration keys as string literals
- * (`"--collect-only"`, `"msg-template"`): where an option is defined or read. An option
+ * The code that writes the report's options, configuration keys and output headings as
+ * string literals (`"--collect-only"`, `"msg-template"`, `"Data variables:"`): where an
+ * option is defined or read, where output is written. An option
  * is looked for with its dashes and, since many parsers declare it bare, without them;
  * files are ranked by the literals they hold, the rarer a literal the more it counts.
  */
@@ -329,7 +330,8 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
   const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
   const literals = [...new Set(names)].filter((l) => l.length >= 3);
   if (literals.length === 0) return [];
-  const quoted = (l: string) => [`"${l}"`, `'${l}'`];
+  // A name is the whole literal; a heading of output starts one (`"Data variables:"`).
+  const quoted = (l: string) => (l.includes(" ") ? [`"${l}`, `'${l}`] : [`"${l}"`, `'${l}'`]);
   const files = await filesContainingLiterals(input.generationId, literals.map(quoted));
   const df = literals.map((_, i) => files.filter((f) => f.found.includes(i)).length);
   const scored = files
@@ -343,14 +345,23 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
       ...f,
       score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, NO_TOPICS),
     }))
-    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
+    .sort((a, b) => b.score - a.score)
     .slice(0, 10);
+  // Equal scores: the file that writes the literals more often is more about them.
+  const read = await Promise.all(
+    scored.map(async (file) => {
+      const lines = (await input.reader.lines(file.path)) ?? [];
+      const forms = file.found.flatMap((i) => quoted(literals[i] as string));
+      return { ...file, lines, uses: lines.filter((line) => forms.some((f) => line.includes(f))).length };
+    }),
+  );
+  read.sort((a, b) => b.score - a.score || b.uses - a.uses || a.path.localeCompare(b.path));
   const out: Candidate[] = [];
-  for (const file of scored) {
+  for (const file of read) {
     // The rarest literal the file holds, at its first occurrence.
     const literal = [...file.found].sort((a, b) => (df[a] ?? 0) - (df[b] ?? 0))[0] as number;
     const forms = quoted(literals[literal] as string);
-    const lines = (await input.reader.lines(file.path)) ?? [];
+    const lines = file.lines;
     const index = lines.findIndex((line) => forms.some((f) => line.includes(f)));
     if (index < 0) continue;
     const line = index + 1;
