@@ -406,3 +406,22 @@ ${FENCE}`;
     expect(withoutEnvironment(report)).toBe(report);
   });
 });
+
+describe("extractAnchors blockquoted messages", () => {
+  it("takes a sentence a report quotes as a blockquote as a message", () => {
+    const report = `Skipping a module is unpolished
+This issues this error:
+
+>Using pytest.skip outside of a test is not allowed. To skip a module use \`pytestmark\`.
+
+> ok then`;
+    expect(extractAnchors(report).messages).toEqual([
+      "Using pytest.skip outside of a test is not allowed. To skip a module use `pytestmark`.",
+    ]);
+  });
+
+  it("does not read comparison operators in code as blockquotes", () => {
+    const report = `${FENCE}python\nif a > b and c > d:\n    pass\n${FENCE}`;
+    expect(extractAnchors(report).messages).toEqual([]);
+  });
+});

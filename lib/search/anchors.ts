@@ -399,6 +399,13 @@ function clipMessage(message: string): string {
 
 function extractQuotedMessages(prose: string): string[] {
   const out: string[] = [];
+  // A Markdown blockquote is how a report quotes what it was told ("This issues this
+  // error:\n> Using pytest.skip outside of a test is not allowed…"): a sentence of four
+  // words or more there is searched like any other message.
+  for (const m of prose.matchAll(/^[ \t]*>[ \t]?(.+)$/gm)) {
+    const body = (m[1] ?? "").replace(/^[`*_]+|[`*_]+$/g, "").trim();
+    if (body.split(/\s+/).filter((w) => /[A-Za-z]{2}/.test(w)).length >= 4) out.push(clipMessage(body));
+  }
   const quoted = /"([^"\n]{3,200})"|“([^”\n]{3,200})”|(?<![\w'])'([^'\n]{3,200})'(?![\w'])/g;
   for (const m of prose.matchAll(quoted)) {
     const body = (m[1] ?? m[2] ?? m[3] ?? "").trim();
