@@ -6,7 +6,7 @@
  */
 import "server-only";
 import { db } from "./client.ts";
-import { ftsSearchQuery, jsonArrayElements, queryRaw, textFilter } from "./dialect.ts";
+import { ftsSearchQuery, jsonArrayElements, position, queryRaw, textFilter } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
 
 export interface SymbolRecord {
@@ -357,6 +357,43 @@ export async function symbolsMutating(
     target,
     limit,
   );
+}
+
+/**
+ * Code files of a generation whose text holds literal strings, each literal given as
+ * its alternative spellings (`"--fix"`, `'--fix'`): one scan over the files' text, as
+ * grep would do it (no index can answer a substring). Returns each file with the
+ * indexes of the literals found in it, at most `limit` files.
+ */
+export async function filesContainingLiterals(
+  generationId: string,
+  literals: string[][],
+  limit = 200,
+): Promise<{ path: string; found: number[] }[]> {
+  const spelled = literals.filter((forms) => forms.length > 0);
+  if (spelled.length === 0) return [];
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot, "f");
+  const columns = spelled.map(
+    (forms, i) =>
+      `CASE WHEN ${forms.map(() => `${position("b.content", "?")} > 0`).join(" OR ")} THEN 1 ELSE 0 END AS m${i}`,
+  );
+  const rows = await queryRaw<Record<string, unknown>[]>(
+    client,
+    `SELECT * FROM (
+       SELECT f.path, ${columns.join(", ")}
+       FROM "File" f JOIN "Blob" b ON b.hash = f.hash
+       WHERE ${visible.sql} AND f.kind = 'code'
+     ) found WHERE ${spelled.map((_, i) => `m${i}`).join(" + ")} > 0
+     ORDER BY path LIMIT ?`,
+    ...spelled.flat(),
+    ...visible.params,
+    limit,
+  );
+  return rows.map((r) => ({
+    path: String(r.path),
+    found: spelled.flatMap((_, i) => (Number(r[`m${i}`]) > 0 ? [i] : [])),
+  }));
 }
 
 export interface ChunkHit {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { extractAnchors, isPathLike, looksLikeCode, normalizePath, splitFences } from "./anchors";
+import {
+  extractAnchors,
+  framesInnermostFirst,
+  isPathLike,
+  looksLikeCode,
+  normalizePath,
+  splitFences,
+  withoutEnvironment,
+} from "./anchors";
 
 const FENCE = "```";
 
@@ -240,6 +248,7 @@ describe("extractAnchors identifiers, paths and keywords", () => {
       identifiers: [],
       paths: [],
       keywords: [],
+      literals: [],
     });
   });
 });
@@ -283,5 +292,136 @@ describe("anchor helpers", () => {
     ["10/12/2023", false],
   ])("isPathLike(%j) is %s", (token, expected) => {
     expect(isPathLike(token)).toBe(expected);
+  });
+});
+
+describe("framesInnermostFirst", () => {
+  const at = (path: string, line: number) => ({ path, line, func: null });
+
+  it("reverses Python tracebacks, also pytest's reports that do not say 'most recent call last'", () => {
+    const report = `${FENCE}
+src/pkg/runner.py:341: in from_call
+    result = func()
+src/pkg/rewrite.py:760: in is_disabled
+    return "X" in docstring
+E   TypeError: argument of type 'int' is not iterable
+${FENCE}`;
+    const { stackFrames } = extractAnchors(report);
+    expect(framesInnermostFirst(stackFrames, report).map((f) => f.path)).toEqual([
+      "src/pkg/rewrite.py",
+      "src/pkg/runner.py",
+    ]);
+  });
+
+  it("keeps the order of runtimes that print the innermost frame first", () => {
+    const frames = [at("src/app/Handler.java", 10), at("src/app/Server.java", 20)];
+    expect(framesInnermostFirst(frames, "java.lang.IllegalStateException")).toEqual(frames);
+    const js = [at("lib/router.js", 5), at("lib/app.js", 9)];
+    expect(framesInnermostFirst(js, "TypeError: x is undefined")).toEqual(js);
+  });
+
+  it("reverses any traceback that says 'most recent call last'", () => {
+    const frames = [at("lib/a.rb", 1), at("lib/b.rb", 2)];
+    expect(framesInnermostFirst(frames, "Traceback (most recent call last):")).toEqual([...frames].reverse());
+  });
+});
+
+describe("extractAnchors literals", () => {
+  it("takes long options without their values, and skips --help and --version", () => {
+    const report =
+      "Running `pylint --recursive=y src/` ignores it; see `pylint --version` output.\n```\n$ pytest --collect-only -q\n```";
+    expect(extractAnchors(report).literals).toEqual(["--recursive", "--collect-only"]);
+  });
+
+  it("takes configuration keys from config snippets and backticks, not package pins or version dumps", () => {
+    const report = `\`max-line-length\` is not read from my config:
+${FENCE}ini
+[tool.pylint.MASTER]
+ignore-paths = ["^src/gen/.*$"]
+${FENCE}
+${FENCE}
+importlib-metadata==1.3.0
+python-bits: 64
+${FENCE}`;
+    expect(extractAnchors(report).literals).toEqual(["max-line-length", "ignore-paths"]);
+  });
+
+  it("takes headings of pasted output, not one-word labels or prose", () => {
+    const report = `Units should show in the repr. Data variables: are listed below.
+${FENCE}
+<xarray.Dataset>
+Dimensions:  (time: 3)
+Data variables:
+    rainfall  (time) float32 ...
+Expected:
+${FENCE}`;
+    expect(extractAnchors(report).literals).toEqual(["Data variables"]);
+  });
+
+  it("ignores dashes in URLs and prose", () => {
+    expect(
+      extractAnchors("See https://example.com/docs/--foo and the well-known bug -- again").literals,
+    ).toEqual([]);
+  });
+});
+
+describe("withoutEnvironment", () => {
+  it("drops version dumps, package lists and the collapsed section holding them", () => {
+    const report = `Dataset.update evaluates dask arrays eagerly
+
+<details><summary>Output of <tt>xr.show_versions()</tt></summary>
+
+commit: None
+python: 3.8.3 (default, Jul  2 2020, 11:26:31)
+OS: Darwin
+LANG: en_US.UTF-8
+xarray: 0.16.0
+dask: 2.20.0
+
+</details>
+Successfully installed attrs-23.1.0 pluggy-1.2.0
+attrs==19.3.0
+pluggy==0.13.1
+
+pylint 2.14.4
+astroid 2.11.7
+The end.`;
+    expect(
+      withoutEnvironment(report)
+        .split("\n")
+        .filter((l) => l.trim() !== ""),
+    ).toEqual(["Dataset.update evaluates dask arrays eagerly", "The end."]);
+    expect(extractAnchors(report).identifiers).not.toContain("xr.show_versions");
+  });
+
+  it("keeps code, tracebacks and single version mentions", () => {
+    const report = `Since seaborn 0.11.1 this fails:
+${FENCE}python
+x = 1.5
+y: int = 2
+${FENCE}
+${FENCE}
+ValueError: bad value
+${FENCE}`;
+    expect(withoutEnvironment(report)).toBe(report);
+  });
+});
+
+describe("extractAnchors blockquoted messages", () => {
+  it("takes a sentence a report quotes as a blockquote as a message", () => {
+    const report = `Skipping a module is unpolished
+This issues this error:
+
+>Using pytest.skip outside of a test is not allowed. To skip a module use \`pytestmark\`.
+
+> ok then`;
+    expect(extractAnchors(report).messages).toEqual([
+      "Using pytest.skip outside of a test is not allowed. To skip a module use `pytestmark`.",
+    ]);
+  });
+
+  it("does not read comparison operators in code as blockquotes", () => {
+    const report = `${FENCE}python\nif a > b and c > d:\n    pass\n${FENCE}`;
+    expect(extractAnchors(report).messages).toEqual([]);
   });
 });

@@ -18,6 +18,13 @@ export interface Anchors {
   identifiers: string[];
   paths: string[];
   keywords: string[];
+  /**
+   * Strings a report names that code writes verbatim as string literals: command-line
+   * options (`--collect-only`) and configuration keys (`ignore-paths = […]` in a config
+   * snippet, `` `max-line-length` ``). Where such a string is written is where the option
+   * is defined or read.
+   */
+  literals: string[];
 }
 
 // prettier-ignore
@@ -92,7 +99,7 @@ const STOPWORDS = new Set(
 
 /** Extracts every anchor kind from free text (question, bug report, pasted log). */
 export function extractAnchors(question: string): Anchors {
-  const text = question.slice(0, MAX_INPUT_CHARS).replace(/\r\n?/g, "\n");
+  const text = withoutEnvironment(question.slice(0, MAX_INPUT_CHARS).replace(/\r\n?/g, "\n"));
   const { prose, code } = splitFences(text);
   const stackFrames = extractStackFrames(text);
   const { exceptionTypes, messages: errorMessages } = extractErrors(text);
@@ -100,7 +107,66 @@ export function extractAnchors(question: string): Anchors {
   const messages = dedupe([...errorMessages, ...extractQuotedMessages(stripFrameLines(prose))]);
   const identifiers = rankIdentifiers(prose, code, stackFrames, new Set(exceptionTypes));
   const keywords = extractKeywords(prose, identifiers, exceptionTypes);
-  return { exceptionTypes, messages, stackFrames, identifiers, paths, keywords };
+  const literals = extractLiterals(prose, code);
+  return { exceptionTypes, messages, stackFrames, identifiers, paths, keywords, literals };
+}
+
+// `numpy: 1.18.5`, `numpy==1.18.5`, `numpy 1.18.5`, `seaborn version: 0.11.1`, `dask: None`:
+// one package and its version (or None), as version dumps and `pip freeze` list them.
+const VERSION_LINE =
+  /^\s*[-*]?\s*[A-Za-z][\w.[\]-]*(?: version)?\s*(?::\s*|==|\s+)(?:v?\d+\.\d+[\w.+-]*(?:\s.*)?|None)\s*$/;
+// `OS: Darwin`, `LANG: en_US.UTF-8`: a key and one word, the rest of such a dump.
+const KEY_WORD_LINE = /^\s*[-*]?\s*[A-Za-z][\w.-]*:\s*\S+\s*$/;
+// `attrs-23.1.0`: a package and its version as pip prints what it installed.
+const PACKAGE_TOKEN = /^[A-Za-z][\w.]*-v?\d+\.\d+[\w.+-]*$/;
+
+function isPackageListLine(line: string): boolean {
+  if (/^\s*Successfully installed\b/i.test(line)) return true;
+  let packages = 0;
+  for (const token of line.split(/\s+/)) if (PACKAGE_TOKEN.test(token) && ++packages >= 4) return true;
+  return false;
+}
+
+/**
+ * The report without its environment dumps: runs of `package: version` lines (version
+ * printers, `pip freeze`, `pip list`), package install lines, and a `<details>` block
+ * holding such a run, its summary included ("Output of xr.show_versions()"). Bug
+ * templates ask for them; their names and words say nothing about where the bug is, and
+ * searched for they lead to the module that prints versions.
+ */
+export function withoutEnvironment(text: string): string {
+  const lines = text.split("\n");
+  const drop = new Array<boolean>(lines.length).fill(false);
+  for (let i = 0; i < lines.length;) {
+    if (!VERSION_LINE.test(lines[i] ?? "") && !KEY_WORD_LINE.test(lines[i] ?? "")) {
+      i++;
+      continue;
+    }
+    let end = i;
+    let versions = 0;
+    while (
+      end < lines.length &&
+      (VERSION_LINE.test(lines[end] ?? "") || KEY_WORD_LINE.test(lines[end] ?? ""))
+    ) {
+      if (VERSION_LINE.test(lines[end] ?? "")) versions++;
+      end++;
+    }
+    if (versions >= 2) drop.fill(true, i, end);
+    i = end;
+  }
+  lines.forEach((line, i) => {
+    if (isPackageListLine(line)) drop[i] = true;
+  });
+  // A collapsed section that holds a dump is the dump, whatever else it says.
+  let open = -1;
+  lines.forEach((line, i) => {
+    if (/<details\b/i.test(line)) open = i;
+    if (/<\/details>/i.test(line) && open >= 0) {
+      if (drop.slice(open, i + 1).some(Boolean)) drop.fill(true, open, i + 1);
+      open = -1;
+    }
+  });
+  return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 
 /** Separates Markdown fenced blocks from the surrounding prose (an unclosed fence runs to the end). */
@@ -230,6 +296,18 @@ function parseFrameLine(line: string, previous: string): StackFrame | null {
   return null;
 }
 
+/**
+ * Frames ordered innermost first (where the error happened, then its callers). Python
+ * prints tracebacks "most recent call last", and so does pytest's own failure report
+ * (`path.py:12: in func`), which does not say so; Java, JavaScript, Go, Ruby, PHP, C#
+ * and debuggers print the innermost frame first.
+ */
+export function framesInnermostFirst(frames: StackFrame[], text: string): StackFrame[] {
+  const python = frames.filter((f) => /\.pyx?$/.test(f.path)).length;
+  const innermostLast = /most recent call last/i.test(text) || python * 2 > frames.length;
+  return innermostLast ? [...frames].reverse() : [...frames];
+}
+
 function frame(path: string, line: string, func: string | null): StackFrame {
   const n = Number.parseInt(line, 10);
   return { path: normalizePath(path), line: Number.isFinite(n) && n > 0 ? n : null, func };
@@ -321,6 +399,13 @@ function clipMessage(message: string): string {
 
 function extractQuotedMessages(prose: string): string[] {
   const out: string[] = [];
+  // A Markdown blockquote is how a report quotes what it was told ("This issues this
+  // error:\n> Using pytest.skip outside of a test is not allowed…"): a sentence of four
+  // words or more there is searched like any other message.
+  for (const m of prose.matchAll(/^[ \t]*>[ \t]?(.+)$/gm)) {
+    const body = (m[1] ?? "").replace(/^[`*_]+|[`*_]+$/g, "").trim();
+    if (body.split(/\s+/).filter((w) => /[A-Za-z]{2}/.test(w)).length >= 4) out.push(clipMessage(body));
+  }
   const quoted = /"([^"\n]{3,200})"|“([^”\n]{3,200})”|(?<![\w'])'([^'\n]{3,200})'(?![\w'])/g;
   for (const m of prose.matchAll(quoted)) {
     const body = (m[1] ?? m[2] ?? m[3] ?? "").trim();
@@ -328,6 +413,39 @@ function extractQuotedMessages(prose: string): string[] {
     if (/\s/.test(body) && /[A-Za-z]{2}/.test(body)) out.push(clipMessage(body));
   }
   return out;
+}
+
+const MAX_LITERALS = 8;
+// Options every command has; bug templates ask for `tool --version` output.
+const EVERY_TOOL_OPTIONS = new Set(["help", "version"]);
+// A long option: `--collect-only`, `--recursive=y` (the value is not part of the name).
+const LONG_OPTION = /(?<![\w-])--([A-Za-z][\w]*(?:-[\w]+)*)(?![\w-])/g;
+// A kebab-case name (`ignore-paths`, `max-line-length`): a key of a configuration file.
+const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
+// `key = value` lines of a config snippet (ini, toml, cfg); not `name==1.0` pins of a
+// package list, nor `name: value` lines, which version dumps are made of.
+const CONFIG_KEY_LINE = /^\s*([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*=(?!=)/gm;
+
+// `Data variables:` at the start of a line of pasted output: a heading the program wrote,
+// so a string literal somewhere starts with it. Two words or more, so that the reporter's
+// own `Expected:` or `Output:` labels are not taken for the program's.
+const OUTPUT_LABEL_LINE = /^\s*([A-Z][a-z]+(?: [a-z]+){1,3}):(?:\s|$)/gm;
+
+function extractLiterals(prose: string, code: string): string[] {
+  const out: string[] = [];
+  const withoutUrls = (text: string) => text.replace(/\b(?:https?|ftp|file):\/\/\S+/gi, " ");
+  for (const text of [prose, code]) {
+    for (const m of withoutUrls(text).matchAll(LONG_OPTION)) {
+      if (m[1] && m[1].length >= 2 && !EVERY_TOOL_OPTIONS.has(m[1].toLowerCase())) out.push(`--${m[1]}`);
+    }
+  }
+  for (const m of prose.matchAll(/`([^`\n]{3,60})`/g)) {
+    const name = (m[1] ?? "").trim();
+    if (KEBAB_NAME.test(name)) out.push(name);
+  }
+  for (const m of code.matchAll(CONFIG_KEY_LINE)) if (m[1]) out.push(m[1]);
+  for (const m of code.matchAll(OUTPUT_LABEL_LINE)) if (m[1]) out.push(m[1]);
+  return dedupe(out).slice(0, MAX_LITERALS);
 }
 
 function extractPaths(prose: string, code: string, frames: StackFrame[]): string[] {

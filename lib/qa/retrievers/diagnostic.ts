@@ -8,6 +8,7 @@ import "server-only";
 import {
   callersOf,
   filesBySuffix,
+  filesContainingLiterals,
   nameFrequencies,
   symbolsByName,
   symbolsByQualifiedIds,
@@ -20,6 +21,7 @@ import {
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
+import { framesInnermostFirst, withoutEnvironment } from "../../search/anchors.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
@@ -35,11 +37,17 @@ import {
   fuseFiles,
   signalFiles,
   symbolCandidate,
+  auxiliaryFactor,
   type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
 } from "./shared.ts";
+
+/** Stack frames read from a report, and frames inside the repository used. */
+const MAX_FRAMES_READ = 60;
+const MAX_FRAMES_USED = 12;
+const NO_TOPICS = { tests: false, docs: false };
 
 /** Exception types so common that raising them says little about where a bug is. */
 const COMMON_EXCEPTIONS = new Set([
@@ -59,18 +67,18 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const { generationId, anchors, config } = input;
   const lists: SignalList[] = [];
 
-  // 1. Stack frames that point into this repository.
+  // 1. Stack frames that point into this repository, innermost first. Frames in the
+  // standard library or third-party packages are skipped before any cap, so a deep
+  // stack below the repository's own code (argparse → re → sre_parse) cannot crowd it out.
   const frameCandidates: Candidate[] = [];
   const namedPaths: string[] = [];
-  // Innermost frames first: where the error happened. Python prints them last ("most recent
-  // call last"); most other runtimes print them first.
-  const innermostLast = /most recent call last/i.test(input.question);
-  const frames = innermostLast ? [...anchors.stackFrames].reverse() : anchors.stackFrames;
-  for (const frame of frames.slice(0, 12)) {
+  let resolvedFrames = 0;
+  for (const frame of framesInnermostFirst(anchors.stackFrames, input.question).slice(0, MAX_FRAMES_READ)) {
+    if (resolvedFrames >= MAX_FRAMES_USED) break;
     const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
-    // A bare file name (`test_x.py` from a user's own traceback) is too weak to say
-    // the question is about this repository's tests; a path with folders is not.
-    if (trimPath(frame.path).includes("/")) namedPaths.push(...files);
+    if (files.length === 0) continue;
+    resolvedFrames++;
+    namedPaths.push(...pointedAt(frame.path, files));
     for (const file of files) {
       const symbols = await symbolsInFile(generationId, file);
       const hit =
@@ -86,6 +94,12 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     }
   }
   lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
+  // The innermost frame in the repository's own code is where the error surfaced: the
+  // likeliest place of the fix, so it counts apart from the frames that merely passed
+  // through. Vendored copies of other projects and tests are passed over, as the
+  // standard library is: a fix goes into the code that called them wrongly.
+  const errorSite = frameCandidates.find((c) => auxiliaryFactor(c.symbol?.path ?? "", NO_TOPICS) === 1);
+  lists.push({ name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] });
 
   // 2. Quoted error messages matched against error strings in raise/log calls.
   const messageCandidates: Candidate[] = [];
@@ -137,6 +151,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     candidates: phraseCandidates,
   });
 
+  // 2c. Options and configuration keys the report names, where code writes them as literals.
+  lists.push({ name: "literals", weight: 3, candidates: await literalCandidates(input) });
+
   // 3. Exception types raised (rarer types weigh more).
   if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
     const specific = anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t));
@@ -182,11 +199,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     candidates: named.map((n) => symbolCandidate(n.s, `named in the question (${n.name})`)),
   });
 
-  // 5. Paths named in the question.
+  // 5. Paths named in the question. A bare file name that several files of the repository
+  // share (`__init__.py`, `index.js`, `a.py` of a reproduction) names none of them.
   const pathCandidates: Candidate[] = [];
   for (const p of anchors.paths.slice(0, 6)) {
-    for (const file of await filesBySuffix(generationId, trimPath(p), 2)) {
-      if (trimPath(p).includes("/")) namedPaths.push(file);
+    const files = await filesBySuffix(generationId, trimPath(p), 2);
+    if (!trimPath(p).includes("/") && files.length > 1) continue;
+    for (const file of files) {
+      namedPaths.push(...pointedAt(p, [file]));
       const symbols = await symbolsInFile(generationId, file);
       for (const s of symbols.filter((x) => !x.parentId).slice(0, 4))
         pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
@@ -194,8 +214,10 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   }
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
 
-  // 6. Lexical evidence over code and file summaries, and hybrid search.
-  const lexical = await lexicalSearch(generationId, input.question, {
+  // 6. Lexical evidence over code and file summaries, and hybrid search, on the report
+  // without its environment dumps (their package names lead to the version printer).
+  const report = withoutEnvironment(input.question);
+  const lexical = await lexicalSearch(generationId, report, {
     limit: 80,
     kinds: ["code", "file"],
     stems: true,
@@ -211,7 +233,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     weight: 1.5,
     candidates: filesByChunkMass(lexical).map((c) => chunkCandidate(c, "many parts of the file match")),
   });
-  const semantic = await hybridSearch(input.repositoryId, generationId, input.question, {
+  const semantic = await hybridSearch(input.repositoryId, generationId, report, {
     limit: 10,
     kinds: ["code"],
   });
@@ -226,7 +248,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   lists.push({
     name: "definitions",
     weight: 1.5,
-    candidates: await definitionCandidates(generationId, conceptTerms(input.question), 20),
+    candidates: await definitionCandidates(generationId, conceptTerms(report), 20),
   });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
@@ -277,7 +299,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const budget = config.modeBudgets.diagnostic;
   const items = await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget));
   items.push(
-    ...(await docsItems(input, input.question, {
+    ...(await docsItems(input, report, {
       budget: budget.docs,
       used: items.reduce((n, i) => n + i.tokens, 0),
       limit: 3,
@@ -292,6 +314,85 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
+}
+
+/** A literal found in more files than this says little about where anything is. */
+const MAX_LITERAL_FILES = 20;
+
+/**
+ * The code that writes the report's options, configuration keys and output headings as
+ * string literals (`"--collect-only"`, `"msg-template"`, `"Data variables:"`): where an
+ * option is defined or read, where output is written. An option
+ * is looked for with its dashes and, since many parsers declare it bare, without them;
+ * files are ranked by the literals they hold, the rarer a literal the more it counts.
+ */
+async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
+  const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
+  const literals = [...new Set(names)].filter((l) => l.length >= 3);
+  if (literals.length === 0) return [];
+  // A name is the whole literal; a heading of output starts one (`"Data variables:"`).
+  const quoted = (l: string) => (l.includes(" ") ? [`"${l}`, `'${l}`] : [`"${l}"`, `'${l}'`]);
+  const files = await filesContainingLiterals(input.generationId, literals.map(quoted));
+  const df = literals.map((_, i) => files.filter((f) => f.found.includes(i)).length);
+  const scored = files
+    .map((f) => ({
+      ...f,
+      found: f.found.filter((i) => (df[i] ?? 0) <= MAX_LITERAL_FILES),
+    }))
+    .filter((f) => f.found.length > 0)
+    // A literal in a test or an example is a use of the option, never where it is defined.
+    .map((f) => ({
+      ...f,
+      score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, NO_TOPICS),
+    }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 10);
+  // Equal scores: the file that writes the literals more often is more about them.
+  const read = await Promise.all(
+    scored.map(async (file) => {
+      const lines = (await input.reader.lines(file.path)) ?? [];
+      const forms = file.found.flatMap((i) => quoted(literals[i] as string));
+      return { ...file, lines, uses: lines.filter((line) => forms.some((f) => line.includes(f))).length };
+    }),
+  );
+  read.sort((a, b) => b.score - a.score || b.uses - a.uses || a.path.localeCompare(b.path));
+  const out: Candidate[] = [];
+  for (const file of read) {
+    // The rarest literal the file holds, at its first occurrence.
+    const literal = [...file.found].sort((a, b) => (df[a] ?? 0) - (df[b] ?? 0))[0] as number;
+    const forms = quoted(literals[literal] as string);
+    const lines = file.lines;
+    const index = lines.findIndex((line) => forms.some((f) => line.includes(f)));
+    if (index < 0) continue;
+    const line = index + 1;
+    const reason = `writes ${forms[0]}`;
+    const around = (await symbolsInFile(input.generationId, file.path))
+      .filter((s) => s.startLine <= line && s.endLine >= line)
+      .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+    if (around) {
+      out.push(symbolCandidate(around, reason));
+      continue;
+    }
+    const start = Math.max(1, line - 3);
+    const end = Math.min(lines.length, line + 3);
+    out.push(
+      chunkCandidate(
+        {
+          id: 0,
+          path: file.path,
+          kind: "code",
+          symbolId: null,
+          title: file.path,
+          startLine: start,
+          endLine: end,
+          text: lines.slice(start - 1, end).join("\n"),
+          score: file.score,
+        },
+        reason,
+      ),
+    );
+  }
+  return out;
 }
 
 /** One chunk per file, files ordered by the summed BM25 of their matching chunks. */
@@ -323,6 +424,21 @@ export async function attachSymbols(generationId: string, candidates: Candidate[
   for (const c of candidates) {
     if (!c.symbol && c.chunk?.symbolId) c.symbol = byId.get(c.chunk.symbolId) ?? null;
   }
+}
+
+/**
+ * The files a written path points at, as far as they say what the question is about. A
+ * bare file name (`test_x.py` from a user's own traceback) is too weak to say the
+ * question is about this repository's tests; so is a short path that only matched the
+ * end of a test fixture's path (`a/__init__.py` of a reproduction, found under
+ * `tests/data/…`): a test, doc or vendored file counts only when the path as written
+ * already looks like one.
+ */
+export function pointedAt(written: string, files: string[]): string[] {
+  const trimmed = trimPath(written);
+  if (!trimmed.includes("/")) return [];
+  const writtenFactor = auxiliaryFactor(written.replace(/\\/g, "/"), NO_TOPICS);
+  return files.filter((f) => auxiliaryFactor(f, NO_TOPICS) === 1 || writtenFactor < 1);
 }
 
 function trimPath(p: string): string {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChunkHit } from "../../db/code-graph";
 import {
+  auxiliaryFactor,
   demoteAuxiliary,
   fuseFiles,
   fuseSignals,
@@ -102,5 +103,22 @@ describe("fuseFiles", () => {
       },
     ];
     expect(fuseFiles(lists, [])).toEqual(["requests/models.py", "requests/packages/urllib3/response.py"]);
+  });
+});
+
+describe("auxiliaryFactor", () => {
+  it.each([
+    "bench/skip.py",
+    "benches/parse.rs",
+    "benchmarks/run.py",
+    "asv_bench/benchmarks/io.py",
+    "docs/conf.py",
+  ])("demotes %s like documentation", (p) =>
+    expect(auxiliaryFactor(p, { tests: false, docs: false })).toBe(0.5),
+  );
+
+  it("keeps source whose name only starts like a benchmark folder", () => {
+    expect(auxiliaryFactor("src/bench_utils/core.py", { tests: false, docs: false })).toBe(1);
+    expect(auxiliaryFactor("lib/benchmark.py", { tests: false, docs: false })).toBe(1);
   });
 });

@@ -315,7 +315,7 @@ const TEST_PATH =
   /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
 // Docs, examples, benchmarks, scripts, and third-party code vendored inside a package.
 const AUXILIARY_PATH =
-  /(^|\/)(docs?|examples?|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;
+  /(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;
 
 /** Whether a path holds tests (fixes for reported bugs rarely live there). */
 export function isTestPath(path: string): boolean {
