@@ -105,6 +105,8 @@ export interface FileInsert {
   facts: string;
   /** Bloom filter of the names the file's symbols call or extend (lib/indexer/name-filter.ts) */
   callNames: string;
+  /** modification time (ns) that vouches for `hash` on a later build, if any (lib/indexer/discover.ts) */
+  mtimeNs: string | null;
 }
 
 export interface SymbolInsert {
@@ -704,6 +706,7 @@ const FILE_COLUMNS = [
   "parseErrors",
   "facts",
   "callNames",
+  "mtimeNs",
 ] as const;
 
 async function insertFileRows(client: Db, s: Snapshot, files: FileInsert[]): Promise<Map<string, number>> {
@@ -1190,14 +1193,58 @@ export async function fileImports(generationId: string, paths: string[]): Promis
 /** Content hashes and line counts of a generation's files by path: what a build compares the work tree with. */
 export async function fileHashes(
   generationId: string,
-): Promise<Map<string, { hash: string; lines: number; language: string }>> {
+): Promise<
+  Map<string, { hash: string; lines: number; language: string; size: number; mtimeNs: string | null }>
+> {
   const snapshot = await snapshotOf(generationId);
   const visible = visibleSql(snapshot);
-  const rows = await buildRead<{ path: string; hash: string; lines: number; language: string }>(
-    `SELECT path, hash, lines, language FROM "File" WHERE ${visible.sql}`,
+  const rows = await buildRead<{
+    path: string;
+    hash: string;
+    lines: number;
+    language: string;
+    size: number;
+    mtimeNs: string | null;
+  }>(
+    `SELECT path, hash, lines, language, size, "mtimeNs" FROM "File" WHERE ${visible.sql}`,
     ...visible.params,
   );
-  return new Map(rows.map((r) => [r.path, { hash: r.hash, lines: Number(r.lines), language: r.language }]));
+  return new Map(
+    rows.map((r) => [
+      r.path,
+      {
+        hash: r.hash,
+        lines: Number(r.lines),
+        language: r.language,
+        size: Number(r.size),
+        mtimeNs: r.mtimeNs,
+      },
+    ]),
+  );
+}
+
+/**
+ * Records, on the current rows of unchanged files, the modification time at which this
+ * build found their bytes unchanged (a touched file, or one whose time was too recent
+ * to trust before), so the next build need not read them. Not part of any snapshot:
+ * the time only tells discovery when it may skip reading, and stays true whatever
+ * becomes of this build, so rows shared with older generations are updated in place.
+ */
+export async function stampFiles(
+  generationId: string,
+  stamps: { path: string; mtimeNs: string }[],
+): Promise<void> {
+  if (stamps.length === 0) return;
+  await withBuild(generationId, async (tx, s) => {
+    const direct = sqliteConnection();
+    const sql = `UPDATE "File" SET "mtimeNs" = ?
+      WHERE "repositoryId" = ? AND path = ? AND "toGeneration" = ? AND "fromGeneration" < ?`;
+    for (const { path, mtimeNs } of stamps) {
+      const args = [mtimeNs, s.repositoryId, path, OPEN_GENERATION, s.number];
+      if (direct) await direct.execute({ sql, args });
+      else await executeRaw(tx, sql, ...args);
+    }
+  });
 }
 
 export async function listFiles(generationId: string) {

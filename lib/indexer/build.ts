@@ -27,13 +27,20 @@ import {
   getGeneration,
   insertParsedFiles,
   reportProgress,
+  stampFiles,
   startGeneration,
   updateFanCounts,
   type GenerationRow,
   type RepositoryRow,
   type RowCounts,
 } from "../db/index-store.ts";
-import { resolveRepositoryRoot, streamFiles, type DiscoveredFile, type SkipReason } from "./discover.ts";
+import {
+  resolveRepositoryRoot,
+  streamFiles,
+  type DiscoveredFile,
+  type KnownFile,
+  type SkipReason,
+} from "./discover.ts";
 import type { ParsedFile } from "./parse-file.ts";
 import { createParsePool } from "./parse-pool.ts";
 import { resolveGeneration } from "./resolve-generation.ts";
@@ -73,6 +80,8 @@ export interface BuildStats {
   parsedFiles: number;
   reusedFiles: number;
   removedFiles: number;
+  /** files whose bytes were read (the others' size and modification time were as recorded) */
+  readFiles: number;
   symbols: number;
   edges: number;
   callEdges: number;
@@ -224,7 +233,7 @@ export async function buildGeneration(
     const incremental = reusable && previousGeneration !== null;
     const previousHashes = incremental
       ? await fileHashes(previousGeneration.id)
-      : new Map<string, { hash: string; lines: number; language: string }>();
+      : new Map<string, KnownFile>();
     const maxFileBytes = options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES;
     const discovery = await streamFiles(checkout.root, {
       maxFileBytes,
@@ -302,6 +311,7 @@ export async function buildGeneration(
     // Files of the previous generation that are gone from the work tree.
     const removedPaths = [...previousHashes.keys()].filter((p) => !files.seen.has(p));
     await closeFileRows(generation.id, removedPaths);
+    await stampFiles(generation.id, discovery.restamped);
     const fileCount = files.seen.size;
     files.seen.clear();
     progress.filesTotal = fileCount;
@@ -363,6 +373,7 @@ export async function buildGeneration(
       parsedFiles: changedPaths.length,
       reusedFiles: fileCount - changedPaths.length,
       removedFiles: removedPaths.length,
+      readFiles: discovery.read,
       symbols: counts.symbols,
       edges: counts.edges,
       callEdges: counts.callEdges,
