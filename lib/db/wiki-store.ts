@@ -340,36 +340,38 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
 }
 
 /**
- * Closes, in the building generation, every page it did not write and that is not in
- * `keep` (with its search chunk): kept pages stay shared with the previous generation,
- * unread and unwritten.
+ * Closes, in the building generation, the pages of the previous one it replaced or
+ * dropped (with their search chunks), found by slug: kept pages stay shared with the
+ * previous generation, unread and unwritten, so a re-index that rewrote a few pages
+ * touches only those.
  */
-export async function closeWikiPagesExcept(generationId: string, keep: string[]): Promise<void> {
+export async function closeWikiPages(
+  generationId: string,
+  pages: Pick<StoredPageIndex, "slug" | "kind" | "sourcePath">[],
+): Promise<void> {
+  if (pages.length === 0) return;
   await withBuild(generationId, async (tx, s) => {
-    const kept = new Set(keep);
-    const current = await queryRaw<{ id: number; slug: string; kind: string; sourcePath: string | null }[]>(
+    await withTempTable(
       tx,
-      `SELECT id, slug, kind, "sourcePath" FROM "WikiPage"
-        WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?`,
-      s.repositoryId,
-      OPEN_GENERATION,
-      s.number,
+      "wiki_closed_slugs",
+      pages.map((p) => p.slug),
+      (slugs) =>
+        executeRaw(
+          tx,
+          `UPDATE "WikiPage" SET "toGeneration" = ?
+            WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?
+              AND slug IN (SELECT value FROM ${slugs})`,
+          s.number,
+          s.repositoryId,
+          OPEN_GENERATION,
+          s.number,
+        ),
     );
-    const closing = current.filter((p) => !kept.has(p.slug));
-    if (closing.length === 0) return;
-    for (const batch of batches(closing)) {
-      await executeRaw(
-        tx,
-        `UPDATE "WikiPage" SET "toGeneration" = ? WHERE id IN (${placeholders(batch.length)})`,
-        s.number,
-        ...batch.map((p) => p.id),
-      );
-    }
     // A page's chunk has the page's chunk path: its file, its folder, or README for the overview.
     await withTempTable(
       tx,
       "wiki_closed_chunks",
-      closing.map((p) => chunkPathOf({ kind: p.kind as WikiPageKind, sourcePath: p.sourcePath })),
+      [...new Set(pages.map((p) => chunkPathOf({ kind: p.kind, sourcePath: p.sourcePath })))],
       (paths) =>
         executeRaw(
           tx,

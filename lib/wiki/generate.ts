@@ -25,7 +25,7 @@ import { createHash } from "node:crypto";
 import { getFileContent } from "../db/index-store.ts";
 import {
   changedEdges,
-  closeWikiPagesExcept,
+  closeWikiPages,
   insertFindings,
   insertWikiPages,
   loadCallsTouching,
@@ -222,7 +222,13 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
       for (const p of previousPages)
         if (p.kind === "directory" && p.sourcePath && !folders.has(p.sourcePath)) keep.push(p.slug);
   }
-  await closeWikiPagesExcept(generationId, keep);
+  // The previous generation's pages are the rows still open: those neither kept nor
+  // rewritten above are closed (a full build closed every row before it began).
+  const kept = new Set(keep);
+  await closeWikiPages(
+    generationId,
+    previousPages.filter((p) => !kept.has(p.slug)),
+  );
 
   const findings = await computeFindings({
     generationId,
