@@ -215,30 +215,42 @@ export async function buildGeneration(
     const git = repository.sourceKind === "git";
     if (git) progress.phase = "fetching";
     await report(true);
-    // What earlier failed builds left behind is undone before anything is compared with it.
-    await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
-    const checkout = await prepareCheckout(repository, generation.id);
+    const maxFileBytes = options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES;
+    // The checkout and the listing of its files (git processes) run beside the database
+    // work that does not depend on them; both settle before either failure is raised.
+    const known = (async () => {
+      // What earlier failed builds left behind is undone before anything is compared with it.
+      await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
+      const previousGeneration = repository.activeGenerationId
+        ? await getGeneration(repository.activeGenerationId)
+        : null;
+      const reusable =
+        previousGeneration !== null &&
+        (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
+          INDEX_FORMAT_VERSION;
+      const incremental = reusable && previousGeneration !== null;
+      const previousHashes = incremental
+        ? await fileHashes(previousGeneration.id)
+        : new Map<string, KnownFile>();
+      return { previousGeneration, incremental, previousHashes };
+    })();
+    const knownHashes = known.then((k) => k.previousHashes);
+    knownHashes.catch(() => undefined); // a failure is raised through `known` below
+    const listing = (async () => {
+      const checkout = await prepareCheckout(repository, generation.id);
+      const discovery = await streamFiles(checkout.root, { maxFileBytes, known: knownHashes });
+      return { checkout, discovery };
+    })();
+    const [knownResult, listingResult] = await Promise.allSettled([known, listing]);
+    if (knownResult.status === "rejected") throw knownResult.reason;
+    if (listingResult.status === "rejected") throw listingResult.reason;
+    const { previousGeneration, incremental, previousHashes } = knownResult.value;
+    const { checkout, discovery } = listingResult.value;
     if (git) {
       await phaseDone("fetching");
       progress.phase = "discovering";
       await report(true);
     }
-    const previousGeneration = repository.activeGenerationId
-      ? await getGeneration(repository.activeGenerationId)
-      : null;
-    const reusable =
-      previousGeneration !== null &&
-      (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
-        INDEX_FORMAT_VERSION;
-    const incremental = reusable && previousGeneration !== null;
-    const previousHashes = incremental
-      ? await fileHashes(previousGeneration.id)
-      : new Map<string, KnownFile>();
-    const maxFileBytes = options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES;
-    const discovery = await streamFiles(checkout.root, {
-      maxFileBytes,
-      known: previousHashes,
-    });
     await phaseDone("discovering");
 
     progress.phase = "parsing";

@@ -146,9 +146,10 @@ export interface DiscoveryOptions {
    * Files already indexed, by path. One whose size and trusted modification time are
    * as recorded is not read at all; one whose bytes hash the same is not decoded again
    * (it was valid text before). Both come back with their known hash, line count and
-   * language and an empty `content`.
+   * language and an empty `content`. May be given while it loads: it is first needed
+   * when files are read, after the listing.
    */
-  known?: Map<string, KnownFile>;
+  known?: Map<string, KnownFile> | Promise<Map<string, KnownFile>>;
 }
 
 /**
@@ -361,8 +362,17 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     secrets,
     files,
   };
-  const context: ReadContext = { root, options, skip, secrets, stream, realDirs: new Map() };
+  const context: ReadContext = {
+    root,
+    options,
+    skip,
+    secrets,
+    stream,
+    known: undefined,
+    realDirs: new Map(),
+  };
   async function* files(): AsyncGenerator<DiscoveredFile> {
+    context.known = await options.known;
     for (const rel of candidates) {
       const file = await readCandidate(context, rel);
       if (file) yield file;
@@ -392,6 +402,7 @@ interface ReadContext {
   skip: (reason: SkipReason, rel: string) => void;
   secrets: SecretReport;
   stream: DiscoveryStream;
+  known: Map<string, KnownFile> | undefined;
   /** real paths of the folders holding files vouched for by their stat, by folder */
   realDirs: Map<string, string | null>;
 }
@@ -462,7 +473,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
     return null;
   }
   const mtimeNs = String(stat.mtimeNs);
-  const known = options.known?.get(rel);
+  const known = context.known?.get(rel);
   // Same size and a trusted, unchanged time: the bytes are the ones hashed before.
   // Nothing is read, but the path must still lead to a file inside the root.
   if (known && known.mtimeNs === mtimeNs && known.size === size && folderInsideRoot(context, absolute)) {
