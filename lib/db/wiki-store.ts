@@ -87,14 +87,40 @@ export interface WikiFileRow {
   facts: FileFacts;
 }
 
-export async function loadWikiFiles(generationId: string): Promise<WikiFileRow[]> {
+/** Which files a wiki read covers: all, the given paths, or everything under the given folders. */
+export type FileScope = "all" | { paths: string[] } | { under: string[] };
+
+/** A LIKE pattern matching everything under a folder (`\` escapes). */
+function underPattern(dir: string): string {
+  return `${dir.replace(/[\\%_]/g, "\\$&")}/%`;
+}
+
+export async function loadWikiFiles(generationId: string, scope: FileScope = "all"): Promise<WikiFileRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
-  const rows = await queryRaw<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
-    client,
-    `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE ${visible.sql} ORDER BY path`,
-    ...visible.params,
-  );
+  const select = (filter: string, params: string[]) =>
+    queryRaw<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
+      client,
+      `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE ${visible.sql} ${filter} ORDER BY path`,
+      ...visible.params,
+      ...params,
+    );
+  let rows: (Omit<WikiFileRow, "facts"> & { facts: string })[];
+  if (scope === "all") rows = await select("", []);
+  else if ("paths" in scope)
+    rows = await forPaths(scope.paths, (filter, params) => select(`AND path IN (${filter})`, params));
+  else {
+    // LIKE may ignore case (SQLite): what it over-fetches is dropped here.
+    const seen = new Set<string>();
+    rows = [];
+    for (const dir of scope.under)
+      for (const r of await select(`AND path LIKE ? ESCAPE '\\'`, [underPattern(dir)]))
+        if (r.path.startsWith(`${dir}/`) && !seen.has(r.path)) {
+          seen.add(r.path);
+          rows.push(r);
+        }
+    rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   return rows.map((r) => ({ ...r, lines: Number(r.lines), facts: parseFacts(r.facts) }));
 }
 
@@ -104,18 +130,44 @@ export interface ImportRow {
   line: number;
 }
 
-/** Resolved file-to-file imports (one row per import statement). */
-export async function loadImportEdges(generationId: string): Promise<ImportRow[]> {
+/**
+ * Resolved file-to-file imports (one row per import statement), in order of importing
+ * file and line: all, or those from or into the given files (`touching`), or only
+ * those from them (`from`).
+ */
+export async function loadImportEdges(
+  generationId: string,
+  scope: "all" | { touching: string[] } | { from: string[] } = "all",
+): Promise<ImportRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
-  const rows = await queryRaw<ImportRow[]>(
-    client,
-    `SELECT "srcPath", "dstPath", line FROM "Edge"
-      WHERE ${visible.sql} AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath"
-      ORDER BY "srcPath", line, id`,
-    ...visible.params,
-  );
-  return rows.map((r) => ({ ...r, line: Number(r.line) }));
+  const select = (filter: string, params: string[]) =>
+    queryRaw<(ImportRow & { id: number })[]>(
+      client,
+      `SELECT "srcPath", "dstPath", line, id FROM "Edge"
+        WHERE ${visible.sql} AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath" ${filter}
+        ORDER BY "srcPath", line, id`,
+      ...visible.params,
+      ...params,
+    );
+  let rows: (ImportRow & { id: number })[];
+  if (scope === "all") rows = await select("", []);
+  else {
+    const paths = "touching" in scope ? scope.touching : scope.from;
+    const byId = new Map<number, ImportRow & { id: number }>();
+    for (const column of "touching" in scope ? ['"srcPath"', '"dstPath"'] : ['"srcPath"'])
+      for (const r of await forPaths(paths, (filter, params) =>
+        select(`AND ${column} IN (${filter})`, params),
+      ))
+        byId.set(Number(r.id), r);
+    rows = [...byId.values()].sort(
+      (a, b) =>
+        (a.srcPath < b.srcPath ? -1 : a.srcPath > b.srcPath ? 1 : 0) ||
+        Number(a.line) - Number(b.line) ||
+        Number(a.id) - Number(b.id),
+    );
+  }
+  return rows.map((r) => ({ srcPath: r.srcPath, dstPath: r.dstPath, line: Number(r.line) }));
 }
 
 export interface PageSymbolRow {
@@ -310,18 +362,38 @@ export async function loadEntryPointCandidates(
 export interface StoredPageIndex {
   slug: string;
   kind: WikiPageKind;
+  title: string;
   sourcePath: string | null;
   inputHash: string;
   modelWritten: boolean;
 }
 
-export async function loadPageIndex(generationId: string): Promise<StoredPageIndex[]> {
+/** The pages of a generation (or those with the given slugs), without their text. */
+export async function loadPageIndex(generationId: string, slugs?: string[]): Promise<StoredPageIndex[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const rows = await client.wikiPage.findMany({
-    where: visibleIn(snapshot),
-    select: { slug: true, kind: true, sourcePath: true, inputHash: true, modelWritten: true },
-  });
+  const select = {
+    slug: true,
+    kind: true,
+    title: true,
+    sourcePath: true,
+    inputHash: true,
+    modelWritten: true,
+  };
+  const rows = slugs
+    ? (
+        await Promise.all(
+          batches(slugs).map((batch) =>
+            client.wikiPage.findMany({ where: { ...visibleIn(snapshot), slug: { in: batch } }, select }),
+          ),
+        )
+      ).flat()
+    : await client.wikiPage.findMany({ where: visibleIn(snapshot), select });
   return rows.map((r) => ({ ...r, kind: r.kind as WikiPageKind }));
+}
+
+export async function countWikiPages(generationId: string): Promise<number> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.wikiPage.count({ where: visibleIn(snapshot) });
 }
 
 /** The text a page is searched and embedded by: title, summary and evidence, capped. */

@@ -115,6 +115,8 @@ export interface BuildStats {
   wikiPages: number;
   wikiPagesGenerated: number;
   wikiPagesReused: number;
+  /** whether the wiki phase read only the changed files' surroundings ("changes") or every page's inputs */
+  wikiScope: "changes" | "all";
   wikiModelWritten: number;
   findings: number;
   /** what the pages were generated with: a later build regenerates them when either changes */
@@ -410,6 +412,7 @@ export async function buildGeneration(
       wikiPages: wiki.pages,
       wikiPagesGenerated: wiki.generated,
       wikiPagesReused: wiki.reused,
+      wikiScope: wiki.scope,
       wikiModelWritten: wiki.modelWritten,
       findings: wiki.findings,
       wikiFormatVersion: wiki.formatVersion,

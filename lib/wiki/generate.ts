@@ -26,6 +26,7 @@ import { getFileContent } from "../db/index-store.ts";
 import {
   changedEdges,
   closeWikiPages,
+  countWikiPages,
   insertFindings,
   insertWikiPages,
   loadCallsTouching,
@@ -37,6 +38,8 @@ import {
   type CallRow,
   type ImportRow,
   type PageSymbolRow,
+  type EntryPointRow,
+  type StoredPageIndex,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
@@ -50,7 +53,7 @@ import {
   type OverviewInput,
 } from "./directory-page.ts";
 import { buildFilePage, filePageInputs, type FilePageInput } from "./file-page.ts";
-import { computeFindings } from "./findings.ts";
+import { computeFindings, factCategoriesUnchanged } from "./findings.ts";
 import { moduleGraph } from "./structure.ts";
 import { addModelSummaries, type SummaryRun } from "./summaries.ts";
 import { ancestorDirs, dirOf, dirSlug, fileSlug, OVERVIEW_SLUG } from "./slugs.ts";
@@ -83,6 +86,8 @@ export interface WikiBuildInput {
 }
 
 export interface WikiBuildStats {
+  /** what was read: the changed files' surroundings only, or the whole repository's pages */
+  scope: "changes" | "all";
   pages: number;
   generated: number;
   reused: number;
@@ -116,6 +121,8 @@ export function hashInputs(inputs: unknown[], version: number, modelTag: string)
     .digest("hex");
 }
 
+type EntryPointCandidates = { named: EntryPointRow[]; uncalled: EntryPointRow[] };
+
 function previousStats(stats: string): { wikiFormatVersion?: number; wikiModel?: string | null } {
   try {
     return JSON.parse(stats) as { wikiFormatVersion?: number; wikiModel?: string | null };
@@ -125,12 +132,205 @@ function previousStats(stats: string): { wikiFormatVersion?: number; wikiModel?:
 }
 
 export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> {
+  return (await buildScopedWiki(input)) ?? (await buildWholeWiki(input));
+}
+
+/** Writes pages: a candidate whose inputs hash as its previous page's is kept, the others are built. */
+function pageWriter(input: WikiBuildInput, previous: Map<string, StoredPageIndex> | null) {
+  const modelTag = input.model?.label ?? "none";
+  const summaries: SummaryRun = { consecutiveFailures: 0 };
+  const state = { keep: [] as string[], generated: 0, modelWritten: 0 };
+  // Pages whose inputs hash as before are kept; the others are built and written, a
+  // batch at a time, so a build holds the inputs of one batch of pages, not the wiki's.
+  const settle = async (candidates: Candidate[]) => {
+    const regenerate: { candidate: Candidate; hashes: { model: string; evidence: string } }[] = [];
+    for (const c of candidates) {
+      const withModel = hashInputs(c.inputs, input.formatVersion, modelTag);
+      const old = previous?.get(c.slug);
+      if (old && old.inputHash === withModel) state.keep.push(c.slug);
+      else
+        regenerate.push({
+          candidate: c,
+          hashes: { model: withModel, evidence: hashInputs(c.inputs, input.formatVersion, "none") },
+        });
+    }
+    const needed = [...new Set(regenerate.flatMap((r) => r.candidate.needs ?? []))];
+    const topLevel = groupBy(
+      needed.length ? await loadPageSymbols(input.generationId, needed, { topLevel: true }) : [],
+      (s) => s.path,
+    );
+    const drafts: WikiPageDraft[] = [];
+    for (const { candidate, hashes } of regenerate)
+      drafts.push(await candidate.build(hashes.evidence, topLevel));
+    if (input.model && drafts.length) {
+      const outcome = await addModelSummaries(drafts, input.model, summaries);
+      state.modelWritten += outcome.written;
+      const bySlug = new Map(regenerate.map((r) => [r.candidate.slug, r.hashes]));
+      // A page carries the model in its hash only once the model really wrote its summary.
+      for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
+    }
+    await insertWikiPages(input.generationId, drafts);
+    state.generated += drafts.length;
+  };
+  return { state, settle };
+}
+
+/** File pages of the given code files, a batch at a time (their symbols and calls loaded per batch). */
+async function writeFilePages(
+  generationId: string,
+  filePaths: string[],
+  fileByPath: Map<string, WikiFileRow>,
+  imports: ImportRow[],
+  settle: (candidates: Candidate[]) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < filePaths.length; i += FILE_PAGE_BATCH) {
+    const paths = filePaths.slice(i, i + FILE_PAGE_BATCH);
+    const [symbols, calls] = await Promise.all([
+      loadPageSymbols(generationId, paths),
+      loadCallsTouching(generationId, paths),
+    ]);
+    await settle(filePageCandidates(paths, fileByPath, symbols, calls, imports));
+  }
+}
+
+/**
+ * The wiki of an incremental build that edited files without adding or removing any,
+ * read from the changed files and their surroundings only: the pages of the changed
+ * files and of the files at the ends of changed edges, the folders holding them, and
+ * the findings. It applies only when nothing the overview and the repository-wide
+ * findings are computed from can have changed — no file added, removed or turned into
+ * another language, the same import graph (deferred imports aside) and the same entry
+ * points; otherwise null, and the whole wiki is checked (buildWholeWiki). The pages it
+ * writes, keeps and closes are exactly those the whole check would.
+ */
+async function buildScopedWiki(input: WikiBuildInput): Promise<WikiBuildStats | null> {
+  const { generationId, previous, changes } = input;
+  // A model's pages are retried by the whole check (pages it left evidence-only).
+  if (!previous || !changes || input.model) return null;
+  const prior = previousStats(previous.stats);
+  if (prior.wikiFormatVersion !== WIKI_FORMAT_VERSION || (prior.wikiModel ?? null) !== null) return null;
+  if (changes.addedPaths.length > 0 || changes.removedPaths.length > 0) return null;
+  const diff = await edgeDiff(previous.id, generationId);
+  if (diff.importsChanged) return null;
+  const folders = foldersToCheck(changes, diff.paths);
+  // A file at the root is listed by the overview; one named like an entry point is one.
+  if (folders.has(".") || changes.changedPaths.some((p) => ENTRY_FILE.test(p))) return null;
+  const changed = changes.changedPaths;
+  const [before, after, importsBefore, importsAfter, overview, pageCount] = await Promise.all([
+    loadWikiFiles(previous.id, { paths: changed }),
+    loadWikiFiles(generationId, { paths: changed }),
+    loadImportEdges(previous.id, { from: changed }),
+    loadImportEdges(generationId, { from: changed }),
+    loadPageIndex(previous.id, [OVERVIEW_SLUG]),
+    countWikiPages(previous.id),
+  ]);
+  const kinds = (rows: WikiFileRow[]) => JSON.stringify(rows.map((f) => [f.path, f.kind, f.language]));
+  if (pageCount === 0 || overview[0]?.title !== input.repositoryName || kinds(before) !== kinds(after))
+    return null;
+  if (liveImportPairs(before, importsBefore) !== liveImportPairs(after, importsAfter)) return null;
+  const [entriesBefore, entriesAfter] = await Promise.all([
+    loadEntryPointCandidates(previous.id),
+    loadEntryPointCandidates(generationId),
+  ]);
+  if (!sameEntryPoints(entriesBefore, entriesAfter)) return null;
+
+  const [pageFiles, folderFiles] = await Promise.all([
+    loadWikiFiles(generationId, { paths: [...new Set([...changed, ...diff.paths])] }),
+    loadWikiFiles(generationId, { under: [...folders] }),
+  ]);
+  const filePaths = pageFiles.filter((f) => f.kind === "code").map((f) => f.path);
+  const direct = folderFiles.filter((f) => folders.has(dirOf(f.path))).map((f) => f.path);
+  const [pageImports, folderImports, old] = await Promise.all([
+    loadImportEdges(generationId, { touching: filePaths }),
+    loadImportEdges(generationId, { touching: direct }),
+    loadPageIndex(previous.id, [...filePaths.map(fileSlug), ...[...folders].map(dirSlug)]),
+  ]);
+  const writer = pageWriter(input, new Map(old.map((p) => [p.slug, p])));
+  await writeFilePages(
+    generationId,
+    filePaths,
+    new Map(pageFiles.map((f) => [f.path, f])),
+    pageImports,
+    writer.settle,
+  );
+  await writer.settle(await folderCandidates(input, folderFiles, folderImports, folders, false));
+  const kept = new Set(writer.state.keep);
+  const closing = old.filter((p) => !kept.has(p.slug));
+  await closeWikiPages(generationId, closing);
+
+  const findings = await computeFindings({
+    generationId,
+    everything: async () => {
+      const [files, imports] = await Promise.all([
+        loadWikiFiles(generationId),
+        loadImportEdges(generationId),
+      ]);
+      return { files, imports };
+    },
+    factsOf: async (paths) =>
+      new Map((await loadWikiFiles(generationId, { paths })).map((f) => [f.path, f.facts])),
+    sameCallGraphAs: diff.callsChanged ? null : previous.id,
+    sameFactsAs: {
+      generationId: previous.id,
+      categories: factCategoriesUnchanged(
+        before,
+        after,
+        importLines(importsBefore) === importLines(importsAfter),
+      ),
+    },
+  });
+  await insertFindings(generationId, findings);
+  const reused = pageCount - closing.length;
+  return {
+    scope: "changes",
+    pages: reused + writer.state.generated,
+    generated: writer.state.generated,
+    reused,
+    modelWritten: 0,
+    findings: findings.length,
+    formatVersion: WIKI_FORMAT_VERSION,
+    model: null,
+  };
+}
+
+/**
+ * Whether the overview lists the same entry points (entryPointsOf), files named like
+ * one aside: the same functions named like one, and — only looked at when none of
+ * those counts — the same uncalled functions.
+ */
+function sameEntryPoints(before: EntryPointCandidates, after: EntryPointCandidates): boolean {
+  if (JSON.stringify(before.named) !== JSON.stringify(after.named)) return false;
+  return (
+    before.named.some((s) => !NOT_ENTRY.test(s.path)) ||
+    JSON.stringify(before.uncalled) === JSON.stringify(after.uncalled)
+  );
+}
+
+/** A file's imports with their lines, in a stable order (edge ids differ between generations). */
+function importLines(imports: ImportRow[]): string {
+  return JSON.stringify(imports.map((e) => `${e.srcPath}\u0000${e.line}\u0000${e.dstPath}`).sort());
+}
+
+/** The module graph's input from some files: their imports that run (not for type checking only). */
+function liveImportPairs(files: WikiFileRow[], imports: ImportRow[]): string {
+  const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
+  return JSON.stringify(
+    imports
+      .filter((e) => !typeOnly.get(e.srcPath)?.has(e.line))
+      .map((e) => `${e.srcPath}\u0000${e.dstPath}`)
+      .sort(),
+  );
+}
+
+/** Every page checked: the first build, or one whose changes may reach the overview. */
+async function buildWholeWiki(input: WikiBuildInput): Promise<WikiBuildStats> {
   const { generationId } = input;
   const [files, imports] = await Promise.all([loadWikiFiles(generationId), loadImportEdges(generationId)]);
   const modelLabel = input.model?.label ?? null;
   // An empty folder has nothing to describe.
   if (files.length === 0)
     return {
+      scope: "all",
       pages: 0,
       generated: 0,
       reused: 0,
@@ -169,52 +369,10 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     filePaths = [...set];
   }
   const fileByPath = new Map(files.map((f) => [f.path, f]));
-  const modelTag = modelLabel ?? "none";
-  const summaries: SummaryRun = { consecutiveFailures: 0 };
-  const keep: string[] = [];
-  let generated = 0;
-  let modelWritten = 0;
-  // Pages whose inputs hash as before are kept; the others are built and written, a
-  // batch at a time, so a build holds the inputs of one batch of pages, not the wiki's.
-  const settle = async (candidates: Candidate[]) => {
-    const regenerate: { candidate: Candidate; hashes: { model: string; evidence: string } }[] = [];
-    for (const c of candidates) {
-      const withModel = hashInputs(c.inputs, input.formatVersion, modelTag);
-      const old = comparable ? oldBySlug.get(c.slug) : undefined;
-      if (old && old.inputHash === withModel) keep.push(c.slug);
-      else
-        regenerate.push({
-          candidate: c,
-          hashes: { model: withModel, evidence: hashInputs(c.inputs, input.formatVersion, "none") },
-        });
-    }
-    const needed = [...new Set(regenerate.flatMap((r) => r.candidate.needs ?? []))];
-    const topLevel = groupBy(
-      needed.length ? await loadPageSymbols(generationId, needed, { topLevel: true }) : [],
-      (s) => s.path,
-    );
-    const drafts: WikiPageDraft[] = [];
-    for (const { candidate, hashes } of regenerate)
-      drafts.push(await candidate.build(hashes.evidence, topLevel));
-    if (input.model && drafts.length) {
-      const outcome = await addModelSummaries(drafts, input.model, summaries);
-      modelWritten += outcome.written;
-      const bySlug = new Map(regenerate.map((r) => [r.candidate.slug, r.hashes]));
-      // A page carries the model in its hash only once the model really wrote its summary.
-      for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
-    }
-    await insertWikiPages(generationId, drafts);
-    generated += drafts.length;
-  };
-  for (let i = 0; i < filePaths.length; i += FILE_PAGE_BATCH) {
-    const paths = filePaths.slice(i, i + FILE_PAGE_BATCH);
-    const [symbols, calls] = await Promise.all([
-      loadPageSymbols(generationId, paths),
-      loadCallsTouching(generationId, paths),
-    ]);
-    await settle(filePageCandidates(paths, fileByPath, symbols, calls, imports));
-  }
-  await settle(await folderCandidates(input, files, imports, folders));
+  const writer = pageWriter(input, comparable ? oldBySlug : null);
+  const { keep } = writer.state;
+  await writeFilePages(generationId, filePaths, fileByPath, imports, writer.settle);
+  await writer.settle(await folderCandidates(input, files, imports, folders, true));
   if (comparable) {
     const considered = new Set(filePaths);
     for (const p of codePaths) if (!considered.has(p) && oldBySlug.has(fileSlug(p))) keep.push(fileSlug(p));
@@ -232,17 +390,25 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
 
   const findings = await computeFindings({
     generationId,
-    files,
-    imports,
+    everything: async () => ({ files, imports }),
+    factsOf: async (paths) =>
+      new Map(
+        paths.flatMap((p) => {
+          const f = fileByPath.get(p);
+          return f ? [[p, f.facts] as const] : [];
+        }),
+      ),
     sameCallGraphAs: comparable && diff && !diff.callsChanged && input.previous ? input.previous.id : null,
+    sameFactsAs: null,
   });
   await insertFindings(generationId, findings);
 
   return {
-    pages: keep.length + generated,
-    generated,
+    scope: "all",
+    pages: keep.length + writer.state.generated,
+    generated: writer.state.generated,
     reused: keep.length,
-    modelWritten,
+    modelWritten: writer.state.modelWritten,
     findings: findings.length,
     formatVersion: WIKI_FORMAT_VERSION,
     model: modelLabel,
@@ -253,14 +419,18 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
 async function edgeDiff(
   previousGenerationId: string,
   generationId: string,
-): Promise<{ paths: Set<string>; callsChanged: boolean }> {
+): Promise<{ paths: Set<string>; callsChanged: boolean; importsChanged: boolean }> {
   const changed = await changedEdges(previousGenerationId, generationId);
   const paths = new Set<string>();
   for (const e of changed) {
     paths.add(e.srcPath);
     paths.add(e.dstPath);
   }
-  return { paths, callsChanged: changed.some((e) => e.kind === "calls") };
+  return {
+    paths,
+    callsChanged: changed.some((e) => e.kind === "calls"),
+    importsChanged: changed.some((e) => e.kind === "imports"),
+  };
 }
 
 function filePageCandidates(
@@ -315,14 +485,17 @@ function foldersToCheck(changes: WikiChanges, edgeEnds: Set<string>): Set<string
 
 /**
  * Folder pages and the overview, hashed from the inputs already loaded and built on
- * demand: every folder's, or only those in `only` (the others cannot have changed).
- * The overview is always a candidate.
+ * demand: every folder's, or only those in `only` (the others cannot have changed;
+ * `files` must then hold every file under them, and `imports` every import with an
+ * end in a file directly in one). The overview is a candidate when `withOverview`
+ * (`files` and `imports` are then the repository's).
  */
 async function folderCandidates(
   input: WikiBuildInput,
   files: WikiFileRow[],
   imports: ImportRow[],
   only: Set<string> | null,
+  withOverview: boolean,
 ): Promise<Candidate[]> {
   const { generationId } = input;
   const codeFiles = files.filter((f) => f.kind === "code");
@@ -389,6 +562,7 @@ async function folderCandidates(
       };
     });
 
+  if (!withOverview) return candidates;
   // The overview: the root folder's listing plus what describes the whole repository.
   const root = directoryInput(".");
   const liveImports = imports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));
