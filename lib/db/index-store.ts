@@ -25,6 +25,7 @@ import {
   insertHead,
   insertTail,
   isPostgres,
+  noIndex,
   param,
   queryRaw,
 } from "./dialect.ts";
@@ -579,6 +580,16 @@ async function deleteRangedRows(
 // ------------------------------------------------------------------- writing
 
 /**
+ * The rows a build may close or update: current, and from before it (parameters: the
+ * open generation, the build's number). Written so that a condition on a path or slug
+ * picks the index, not the range scan of every current row of the repository.
+ */
+export function openRows(alias?: string): string {
+  const a = alias ? `${alias}.` : "";
+  return `${noIndex(`${a}"toGeneration"`)} = ? AND ${noIndex(`${a}"fromGeneration"`)} < ?`;
+}
+
+/**
  * Runs a build's writes in one transaction that first checks the generation is still
  * building (on PostgreSQL locking its row, which a competing start or a failure must
  * update): a build that was declared dead and replaced cannot change rows after its
@@ -844,10 +855,11 @@ async function closeFileRowsIn(tx: Db, s: Snapshot, paths: string[]): Promise<vo
   if (paths.length === 0) return;
   await withTempTable(tx, "closed_paths", paths, async (closed) => {
     for (const table of ["File", "Symbol", "Chunk"] as const) {
+      // Found by path (its index), not among every current row of the repository.
       await executeRaw(
         tx,
         `UPDATE "${table}" SET "toGeneration" = ?
-          WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?
+          WHERE "repositoryId" = ? AND ${openRows()}
             AND path IN (SELECT value FROM ${closed})${table === "Chunk" ? ` AND kind != 'wiki'` : ""}`,
         s.number,
         s.repositoryId,
@@ -1238,7 +1250,7 @@ export async function stampFiles(
   await withBuild(generationId, async (tx, s) => {
     const direct = sqliteConnection();
     const sql = `UPDATE "File" SET "mtimeNs" = ?
-      WHERE "repositoryId" = ? AND path = ? AND "toGeneration" = ? AND "fromGeneration" < ?`;
+      WHERE "repositoryId" = ? AND path = ? AND ${openRows()}`;
     for (const { path, mtimeNs } of stamps) {
       const args = [mtimeNs, s.repositoryId, path, OPEN_GENERATION, s.number];
       if (direct) await direct.execute({ sql, args });

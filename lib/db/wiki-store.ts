@@ -30,7 +30,7 @@ import {
   executeRaw,
   textFilter,
 } from "./dialect.ts";
-import { bulkInsert, insertChunkRows, withBuild } from "./index-store.ts";
+import { bulkInsert, insertChunkRows, openRows, withBuild } from "./index-store.ts";
 import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 
 const BATCH = 500;
@@ -155,7 +155,8 @@ export async function loadImportEdges(
   else {
     const paths = "touching" in scope ? scope.touching : scope.from;
     const byId = new Map<number, ImportRow & { id: number }>();
-    for (const column of "touching" in scope ? ['"srcPath"', '"dstPath"'] : ['"srcPath"'])
+    // An import's ends are files, its ids their paths: "dstId" has an index, "dstPath" none.
+    for (const column of "touching" in scope ? ['"srcPath"', '"dstId"'] : ['"srcPath"'])
       for (const r of await forPaths(paths, (filter, params) =>
         select(`AND ${column} IN (${filter})`, params),
       ))
@@ -327,9 +328,13 @@ export interface EntryPointRow {
   fanOut: number;
 }
 
-/** Functions named like program entry points (`main`, `cli`, `run`), and top-level functions nothing calls. */
+/**
+ * Functions named like program entry points (`main`, `cli`, `run`), and top-level
+ * functions nothing calls (a scan of every symbol: skipped with `uncalled: false`).
+ */
 export async function loadEntryPointCandidates(
   generationId: string,
+  options: { uncalled?: boolean } = {},
 ): Promise<{ named: EntryPointRow[]; uncalled: EntryPointRow[] }> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
@@ -341,12 +346,14 @@ export async function loadEntryPointCandidates(
        ORDER BY path, "startLine" LIMIT 20`,
       ...visible.params,
     ),
-    queryRaw<EntryPointRow[]>(
-      client,
-      `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = ${sqlBool(true)} AND "fanIn" = 0 AND "fanOut" >= 1
+    options.uncalled === false
+      ? []
+      : queryRaw<EntryPointRow[]>(
+          client,
+          `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = ${sqlBool(true)} AND "fanIn" = 0 AND "fanOut" >= 1
        ORDER BY "fanOut" DESC, path, "startLine" LIMIT 60`,
-      ...visible.params,
-    ),
+          ...visible.params,
+        ),
   ]);
   const fix = (r: EntryPointRow) => ({
     ...r,
@@ -431,7 +438,7 @@ export async function closeWikiPages(
         executeRaw(
           tx,
           `UPDATE "WikiPage" SET "toGeneration" = ?
-            WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?
+            WHERE "repositoryId" = ? AND ${openRows()}
               AND slug IN (SELECT value FROM ${slugs})`,
           s.number,
           s.repositoryId,
@@ -448,7 +455,7 @@ export async function closeWikiPages(
         executeRaw(
           tx,
           `UPDATE "Chunk" SET "toGeneration" = ?
-            WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ? AND kind = 'wiki'
+            WHERE "repositoryId" = ? AND ${openRows()} AND kind = 'wiki'
               AND path IN (SELECT value FROM ${paths})`,
           s.number,
           s.repositoryId,
@@ -673,18 +680,25 @@ export async function longFunctions(
   generationId: string,
   minLines: number,
   limit: number,
+  /** only in these files (every one of them, `limit` aside) */
+  paths?: string[],
 ): Promise<FanRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
-  const rows = await queryRaw<FanRow[]>(
-    client,
-    `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
-       FROM "Symbol" WHERE ${visible.sql} AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
-      ORDER BY value DESC, path, "startLine" LIMIT ?`,
-    ...visible.params,
-    minLines,
-    limit,
-  );
+  const order = `ORDER BY value DESC, path, "startLine"`;
+  const select = (tail: string, params: unknown[]) =>
+    queryRaw<FanRow[]>(
+      client,
+      `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
+         FROM "Symbol" WHERE ${visible.sql} AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
+         ${tail}`,
+      ...visible.params,
+      minLines,
+      ...params,
+    );
+  const rows = paths
+    ? await forPaths(paths, (filter, params) => select(`AND path IN (${filter}) ${order}`, params))
+    : await select(`${order} LIMIT ?`, [limit]);
   return rows.map((r) => ({
     ...r,
     startLine: Number(r.startLine),
@@ -702,17 +716,27 @@ export interface StateWriteRow {
   endLine: number;
 }
 
-/** Writes of module-level names (bare names in `mutates`; attributes like `self.x` are object state). */
-export async function loadModuleStateWrites(generationId: string): Promise<StateWriteRow[]> {
+/**
+ * Writes of module-level names (bare names in `mutates`; attributes like `self.x` are
+ * object state), by functions of every file or of the given ones.
+ */
+export async function loadModuleStateWrites(
+  generationId: string,
+  paths?: string[],
+): Promise<StateWriteRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot, "s");
-  const rows = await queryRaw<StateWriteRow[]>(
-    client,
-    `SELECT s.path, j.value AS name, s."qualifiedId", s."qualifiedName", s."startLine", s."endLine"
-       FROM "Symbol" s, ${jsonArrayElements("s.mutates", "j")}
-      WHERE ${visible.sql} AND s.mutates != '[]' AND ${position("j.value", "'.'")} = 0
-      ORDER BY s.path, s."startLine"`,
-    ...visible.params,
+  const rows = await forPaths(paths ?? "all", (filter, params) =>
+    queryRaw<StateWriteRow[]>(
+      client,
+      `SELECT s.path, j.value AS name, s."qualifiedId", s."qualifiedName", s."startLine", s."endLine"
+         FROM "Symbol" s, ${jsonArrayElements("s.mutates", "j")}
+        WHERE ${visible.sql} AND s.mutates != '[]' AND ${position("j.value", "'.'")} = 0
+          ${filter ? `AND s.path IN (${filter})` : ""}
+        ORDER BY s.path, s."startLine"`,
+      ...visible.params,
+      ...params,
+    ),
   );
   return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
 }

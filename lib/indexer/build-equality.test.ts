@@ -107,6 +107,21 @@ const UTIL_WITH_FINDINGS =
     "        return merge(rows, [])",
     "    except Exception:",
     "        pass",
+    "",
+    "",
+    "SEEN = 0",
+    "",
+    "",
+    ...["first", "second", "third"].flatMap((name) => [
+      `def count_${name}():`,
+      "    global SEEN",
+      "    SEEN += 1",
+      "",
+      "",
+    ]),
+    "def report(rows):",
+    ...Array.from({ length: 110 }, (_, i) => `    rows.append(${i})`),
+    "    return rows",
   );
 
 /** Edits applied one after the other; after each, incremental and full builds must agree. */
@@ -170,10 +185,10 @@ const EDITS: {
     wikiScope: "changes",
   },
   {
-    what: "a swallowed exception and TODO markers added to a module: those findings are recomputed",
+    what: "a swallowed exception, TODO markers, module state and a long function added to a module: those findings are recomputed",
     apply: (root) => t.write(root, "pkg/util.py", UTIL_WITH_FINDINGS),
     wikiScope: "changes",
-    findings: ["swallowed-exception", "todo-density"],
+    findings: ["swallowed-exception", "todo-density", "module-state", "long-function"],
   },
   {
     what: "lines inserted above them: the findings move with them",
@@ -184,7 +199,7 @@ const EDITS: {
         UTIL_WITH_FINDINGS.replace("def total(rows):", "# Totals.\n\n\ndef total(rows):"),
       ),
     wikiScope: "changes",
-    findings: ["swallowed-exception", "todo-density"],
+    findings: ["swallowed-exception", "todo-density", "module-state", "long-function"],
   },
   {
     what: "an unrelated edit elsewhere: every finding is carried over",

@@ -72,44 +72,63 @@ export interface FindingsInput {
    */
   sameCallGraphAs: string | null;
   /**
-   * A previous generation and the categories computed from file facts and imports
-   * whose inputs are unchanged since (factCategoriesUnchanged): those findings are
-   * copied instead of being recomputed over every file.
+   * A previous generation and the categories whose inputs are unchanged since
+   * (categoriesUnchanged): those findings are copied instead of being recomputed over
+   * every file or symbol.
    */
-  sameFactsAs: { generationId: string; categories: FactCategory[] } | null;
+  sameFactsAs: { generationId: string; categories: CarriedCategory[] } | null;
 }
 
 /** Findings that depend only on the call graph (and where its functions are). */
 const CALL_GRAPH_CATEGORIES = ["god-function", "hotspot", "call-cycle"] as const;
 
 /** Findings computed from the facts of every file (and, for cycles, its imports). */
-export type FactCategory = "import-cycle" | "swallowed-exception" | "todo-density";
+type FactCategory = "import-cycle" | "swallowed-exception" | "todo-density";
+/** Findings whose every input belongs to one file, or to one import between files. */
+export type CarriedCategory = FactCategory | "long-function" | "module-state";
 
 /**
- * Which fact categories cannot have changed, given the rows of the changed files
- * before and after (the same paths: no file added or removed) and whether their import
- * edges, lines included, are the same. Most edits touch no swallowed exception, no
- * TODO marker and no deferred import, so most re-indexes carry all three over.
+ * Which per-file categories cannot have changed, given the rows of the changed files
+ * in both generations (the same paths: no file added or removed) and whether their
+ * import edges, lines included, are the same: those where what each changed file
+ * contributes is the same. Most edits touch no swallowed exception, TODO marker,
+ * deferred import, long function or module-state write, so most re-indexes carry every
+ * one of them over.
  */
-export function factCategoriesUnchanged(
-  before: WikiFileRow[],
-  after: WikiFileRow[],
-  importLinesSame: boolean,
-): FactCategory[] {
+export async function categoriesUnchanged(input: {
+  previousGenerationId: string;
+  generationId: string;
+  before: WikiFileRow[];
+  after: WikiFileRow[];
+  importLinesSame: boolean;
+}): Promise<CarriedCategory[]> {
+  const { before, after } = input;
+  const paths = after.map((f) => f.path);
   const old = new Map(before.map((f) => [f.path, f]));
   const t = FINDING_THRESHOLDS.todoDensity;
   const same = (pick: (f: WikiFileRow) => unknown) =>
+    after.length === before.length &&
     after.every((f) => {
       const o = old.get(f.path);
       return o !== undefined && JSON.stringify(pick(o)) === JSON.stringify(pick(f));
     });
-  const out: FactCategory[] = [];
-  if (importLinesSame && same((f) => [f.facts.typeOnlyImports, f.facts.localImports]))
+  const out: CarriedCategory[] = [];
+  if (input.importLinesSame && same((f) => [f.facts.typeOnlyImports, f.facts.localImports]))
     out.push("import-cycle");
   if (same((f) => (f.kind === "code" ? f.facts.swallowed : []))) out.push("swallowed-exception");
   // A file below the marker count is never listed, whatever its length.
   if (same((f) => (f.kind === "code" && f.facts.todoCount >= t.minCount ? [f.facts.todos, f.lines] : null)))
     out.push("todo-density");
+  const both = <T>(load: (generationId: string) => Promise<T>) =>
+    Promise.all([load(input.previousGenerationId), load(input.generationId)]).then(
+      ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
+    );
+  const [longSame, writesSame] = await Promise.all([
+    both((g) => longFunctions(g, FINDING_THRESHOLDS.longFunction.low, 0, paths)),
+    both((g) => loadModuleStateWrites(g, paths)),
+  ]);
+  if (longSame) out.push("long-function");
+  if (writesSame && same((f) => f.facts.state)) out.push("module-state");
   return out;
 }
 
@@ -117,21 +136,22 @@ export async function computeFindings(input: FindingsInput): Promise<FindingDraf
   let everything: Promise<{ files: WikiFileRow[]; imports: ImportRow[] }> | null = null;
   const all = () => (everything ??= input.everything());
   const kept = new Set(input.sameFactsAs?.categories ?? []);
-  const fromFacts = async (
-    category: FactCategory,
-    compute: (x: { files: WikiFileRow[]; imports: ImportRow[] }) => FindingDraft[],
-  ): Promise<FindingDraft[]> =>
+  const carried = (category: CarriedCategory, compute: () => Promise<FindingDraft[]>) =>
     input.sameFactsAs && kept.has(category)
       ? loadFindings(input.sameFactsAs.generationId, category)
-      : compute(await all());
+      : compute();
+  const fromFacts = (
+    category: FactCategory,
+    compute: (x: { files: WikiFileRow[]; imports: ImportRow[] }) => FindingDraft[],
+  ): Promise<FindingDraft[]> => carried(category, async () => compute(await all()));
   const [fromCalls, long, state, cycles, swallowed, todos] = await Promise.all([
     input.sameCallGraphAs
       ? carriedOver(input.sameCallGraphAs, input.generationId)
       : Promise.all([fanFindings(input.generationId), callCycleFindings(input.generationId)]).then((r) =>
           r.flat(),
         ),
-    longFunctionFindings(input.generationId),
-    moduleStateFindings(input.generationId, input.factsOf),
+    carried("long-function", () => longFunctionFindings(input.generationId)),
+    carried("module-state", () => moduleStateFindings(input.generationId, input.factsOf)),
     fromFacts("import-cycle", (x) => importCycleFindings(x.files, x.imports)),
     fromFacts("swallowed-exception", (x) => swallowedFindings(x.files)),
     fromFacts("todo-density", (x) => todoFindings(x.files)),

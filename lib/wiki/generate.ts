@@ -38,7 +38,6 @@ import {
   type CallRow,
   type ImportRow,
   type PageSymbolRow,
-  type EntryPointRow,
   type StoredPageIndex,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
@@ -53,7 +52,7 @@ import {
   type OverviewInput,
 } from "./directory-page.ts";
 import { buildFilePage, filePageInputs, type FilePageInput } from "./file-page.ts";
-import { computeFindings, factCategoriesUnchanged } from "./findings.ts";
+import { categoriesUnchanged, computeFindings } from "./findings.ts";
 import { moduleGraph } from "./structure.ts";
 import { addModelSummaries, type SummaryRun } from "./summaries.ts";
 import { ancestorDirs, dirOf, dirSlug, fileSlug, OVERVIEW_SLUG } from "./slugs.ts";
@@ -120,8 +119,6 @@ export function hashInputs(inputs: unknown[], version: number, modelTag: string)
     .update(JSON.stringify([WIKI_FORMAT_VERSION, version, modelTag, inputs]))
     .digest("hex");
 }
-
-type EntryPointCandidates = { named: EntryPointRow[]; uncalled: EntryPointRow[] };
 
 function previousStats(stats: string): { wikiFormatVersion?: number; wikiModel?: string | null } {
   try {
@@ -228,11 +225,7 @@ async function buildScopedWiki(input: WikiBuildInput): Promise<WikiBuildStats | 
   if (pageCount === 0 || overview[0]?.title !== input.repositoryName || kinds(before) !== kinds(after))
     return null;
   if (liveImportPairs(before, importsBefore) !== liveImportPairs(after, importsAfter)) return null;
-  const [entriesBefore, entriesAfter] = await Promise.all([
-    loadEntryPointCandidates(previous.id),
-    loadEntryPointCandidates(generationId),
-  ]);
-  if (!sameEntryPoints(entriesBefore, entriesAfter)) return null;
+  if (!(await sameEntryPoints(previous.id, generationId))) return null;
 
   const [pageFiles, folderFiles] = await Promise.all([
     loadWikiFiles(generationId, { paths: [...new Set([...changed, ...diff.paths])] }),
@@ -272,11 +265,13 @@ async function buildScopedWiki(input: WikiBuildInput): Promise<WikiBuildStats | 
     sameCallGraphAs: diff.callsChanged ? null : previous.id,
     sameFactsAs: {
       generationId: previous.id,
-      categories: factCategoriesUnchanged(
+      categories: await categoriesUnchanged({
+        previousGenerationId: previous.id,
+        generationId,
         before,
         after,
-        importLines(importsBefore) === importLines(importsAfter),
-      ),
+        importLinesSame: importLines(importsBefore) === importLines(importsAfter),
+      }),
     },
   });
   await insertFindings(generationId, findings);
@@ -294,16 +289,21 @@ async function buildScopedWiki(input: WikiBuildInput): Promise<WikiBuildStats | 
 }
 
 /**
- * Whether the overview lists the same entry points (entryPointsOf), files named like
- * one aside: the same functions named like one, and — only looked at when none of
- * those counts — the same uncalled functions.
+ * Whether two generations' overviews list the same entry points (entryPointsOf), files
+ * named like one aside: the same functions named like one, and — read only when none
+ * of those counts — the same uncalled functions.
  */
-function sameEntryPoints(before: EntryPointCandidates, after: EntryPointCandidates): boolean {
+async function sameEntryPoints(previousGenerationId: string, generationId: string): Promise<boolean> {
+  const both = (uncalled: boolean) =>
+    Promise.all([
+      loadEntryPointCandidates(previousGenerationId, { uncalled }),
+      loadEntryPointCandidates(generationId, { uncalled }),
+    ]);
+  const [before, after] = await both(false);
   if (JSON.stringify(before.named) !== JSON.stringify(after.named)) return false;
-  return (
-    before.named.some((s) => !NOT_ENTRY.test(s.path)) ||
-    JSON.stringify(before.uncalled) === JSON.stringify(after.uncalled)
-  );
+  if (before.named.some((s) => !NOT_ENTRY.test(s.path))) return true;
+  const [uncalledBefore, uncalledAfter] = await both(true);
+  return JSON.stringify(uncalledBefore.uncalled) === JSON.stringify(uncalledAfter.uncalled);
 }
 
 /** A file's imports with their lines, in a stable order (edge ids differ between generations). */
