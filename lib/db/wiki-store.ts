@@ -755,11 +755,18 @@ export async function insertFindings(generationId: string, findings: FindingDraf
   );
 }
 
-/** Findings of one category as stored in a generation (to carry unchanged ones forward). */
-export async function loadFindings(generationId: string, category: string): Promise<FindingDraft[]> {
+/**
+ * Findings of some categories as stored in a generation (to carry unchanged ones
+ * forward), category by category in the order given, each in the order stored.
+ */
+export async function loadFindings(
+  generationId: string,
+  categories: readonly string[],
+): Promise<FindingDraft[]> {
+  if (categories.length === 0) return [];
   const client = await db();
   const rows = await client.finding.findMany({
-    where: { generationId, category },
+    where: { generationId, category: { in: [...categories] } },
     select: {
       category: true,
       severity: true,
@@ -772,7 +779,8 @@ export async function loadFindings(generationId: string, category: string): Prom
     },
     orderBy: { id: "asc" },
   });
-  return rows as FindingDraft[];
+  const rank = new Map(categories.map((c, i) => [c, i]));
+  return (rows as FindingDraft[]).sort((a, b) => (rank.get(a.category) ?? 0) - (rank.get(b.category) ?? 0));
 }
 
 export interface FindingRecord extends FindingDraft {

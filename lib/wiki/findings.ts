@@ -136,10 +136,10 @@ export async function computeFindings(input: FindingsInput): Promise<FindingDraf
   let everything: Promise<{ files: WikiFileRow[]; imports: ImportRow[] }> | null = null;
   const all = () => (everything ??= input.everything());
   const kept = new Set(input.sameFactsAs?.categories ?? []);
-  const carried = (category: CarriedCategory, compute: () => Promise<FindingDraft[]>) =>
-    input.sameFactsAs && kept.has(category)
-      ? loadFindings(input.sameFactsAs.generationId, category)
-      : compute();
+  // What is carried over is read in one query.
+  const previous = input.sameFactsAs ? loadFindings(input.sameFactsAs.generationId, [...kept]) : null;
+  const carried = async (category: CarriedCategory, compute: () => Promise<FindingDraft[]>) =>
+    previous && kept.has(category) ? (await previous).filter((f) => f.category === category) : compute();
   const fromFacts = (
     category: FactCategory,
     compute: (x: { files: WikiFileRow[]; imports: ImportRow[] }) => FindingDraft[],
@@ -269,9 +269,7 @@ const CITED_MEMBER = /`([^`]+)` \(([^:)]+):\d+-\d+\)/g;
  * same, but an edit above one moves its lines (its range, and a cycle's detail).
  */
 async function carriedOver(previousGenerationId: string, generationId: string): Promise<FindingDraft[]> {
-  const previous = (
-    await Promise.all(CALL_GRAPH_CATEGORIES.map((c) => loadFindings(previousGenerationId, c)))
-  ).flat();
+  const previous = await loadFindings(previousGenerationId, CALL_GRAPH_CATEGORIES);
   const ids = new Set(previous.flatMap((f) => (f.symbolId ? [f.symbolId] : [])));
   for (const f of previous) for (const m of f.detail.matchAll(CITED_MEMBER)) ids.add(`${m[2]}::${m[1]}`);
   const ranges = await symbolRanges(generationId, [...ids]);

@@ -120,9 +120,13 @@ export function hashInputs(inputs: unknown[], version: number, modelTag: string)
     .digest("hex");
 }
 
-function previousStats(stats: string): { wikiFormatVersion?: number; wikiModel?: string | null } {
+function previousStats(stats: string): {
+  wikiFormatVersion?: number;
+  wikiModel?: string | null;
+  wikiPages?: number;
+} {
   try {
-    return JSON.parse(stats) as { wikiFormatVersion?: number; wikiModel?: string | null };
+    return JSON.parse(stats) as { wikiFormatVersion?: number; wikiModel?: string | null; wikiPages?: number };
   } catch {
     return {};
   }
@@ -219,7 +223,8 @@ async function buildScopedWiki(input: WikiBuildInput): Promise<WikiBuildStats | 
     loadImportEdges(previous.id, { from: changed }),
     loadImportEdges(generationId, { from: changed }),
     loadPageIndex(previous.id, [OVERVIEW_SLUG]),
-    countWikiPages(previous.id),
+    // The previous build counted its pages.
+    prior.wikiPages ?? countWikiPages(previous.id),
   ]);
   const kinds = (rows: WikiFileRow[]) => JSON.stringify(rows.map((f) => [f.path, f.kind, f.language]));
   if (pageCount === 0 || overview[0]?.title !== input.repositoryName || kinds(before) !== kinds(after))
