@@ -13,12 +13,14 @@
  *   subfolders' sizes and the imports touching it: an edited file regenerates its
  *   folder's page, not the folders above it (the overview is the root folder's page);
  * - the overview depends on the README, languages, entry points and module graph.
- * Folder pages and the overview are cheap to hash, so they are hashed every build. File
- * pages are hashed only where something can have changed: changed files and the files
- * at either end of an edge that differs from the previous generation (only edge rows
- * the build inserted or closed can). Everything else is kept — shared with the
- * previous generation — without loading its inputs, which keeps a one-file re-index
- * cheap.
+ * File and folder pages are hashed only where something can have changed: changed files
+ * and the files at either end of an edge that differs from the previous generation
+ * (only edge rows the build inserted or closed can), and their folders. Everything else
+ * is kept — shared with the previous generation — without loading its inputs. When the
+ * overview and the repository-wide findings cannot have changed either, nothing but the
+ * changed files' surroundings is read (buildScopedWiki), which keeps a one-file
+ * re-index of a large repository cheap; otherwise every file's row and import is read
+ * once (buildWholeWiki).
  */
 import "server-only";
 import { createHash } from "node:crypto";
