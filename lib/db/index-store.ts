@@ -25,6 +25,7 @@ import {
   insertHead,
   insertTail,
   isPostgres,
+  noIndex,
   param,
   queryRaw,
 } from "./dialect.ts";
@@ -105,6 +106,8 @@ export interface FileInsert {
   facts: string;
   /** Bloom filter of the names the file's symbols call or extend (lib/indexer/name-filter.ts) */
   callNames: string;
+  /** modification time (ns) that vouches for `hash` on a later build, if any (lib/indexer/discover.ts) */
+  mtimeNs: string | null;
 }
 
 export interface SymbolInsert {
@@ -577,6 +580,16 @@ async function deleteRangedRows(
 // ------------------------------------------------------------------- writing
 
 /**
+ * The rows a build may close or update: current, and from before it (parameters: the
+ * open generation, the build's number). Written so that a condition on a path or slug
+ * picks the index, not the range scan of every current row of the repository.
+ */
+export function openRows(alias?: string): string {
+  const a = alias ? `${alias}.` : "";
+  return `${noIndex(`${a}"toGeneration"`)} = ? AND ${noIndex(`${a}"fromGeneration"`)} < ?`;
+}
+
+/**
  * Runs a build's writes in one transaction that first checks the generation is still
  * building (on PostgreSQL locking its row, which a competing start or a failure must
  * update): a build that was declared dead and replaced cannot change rows after its
@@ -704,6 +717,7 @@ const FILE_COLUMNS = [
   "parseErrors",
   "facts",
   "callNames",
+  "mtimeNs",
 ] as const;
 
 async function insertFileRows(client: Db, s: Snapshot, files: FileInsert[]): Promise<Map<string, number>> {
@@ -841,10 +855,11 @@ async function closeFileRowsIn(tx: Db, s: Snapshot, paths: string[]): Promise<vo
   if (paths.length === 0) return;
   await withTempTable(tx, "closed_paths", paths, async (closed) => {
     for (const table of ["File", "Symbol", "Chunk"] as const) {
+      // Found by path (its index), not among every current row of the repository.
       await executeRaw(
         tx,
         `UPDATE "${table}" SET "toGeneration" = ?
-          WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?
+          WHERE "repositoryId" = ? AND ${openRows()}
             AND path IN (SELECT value FROM ${closed})${table === "Chunk" ? ` AND kind != 'wiki'` : ""}`,
         s.number,
         s.repositoryId,
@@ -1190,14 +1205,58 @@ export async function fileImports(generationId: string, paths: string[]): Promis
 /** Content hashes and line counts of a generation's files by path: what a build compares the work tree with. */
 export async function fileHashes(
   generationId: string,
-): Promise<Map<string, { hash: string; lines: number; language: string }>> {
+): Promise<
+  Map<string, { hash: string; lines: number; language: string; size: number; mtimeNs: string | null }>
+> {
   const snapshot = await snapshotOf(generationId);
   const visible = visibleSql(snapshot);
-  const rows = await buildRead<{ path: string; hash: string; lines: number; language: string }>(
-    `SELECT path, hash, lines, language FROM "File" WHERE ${visible.sql}`,
+  const rows = await buildRead<{
+    path: string;
+    hash: string;
+    lines: number;
+    language: string;
+    size: number;
+    mtimeNs: string | null;
+  }>(
+    `SELECT path, hash, lines, language, size, "mtimeNs" FROM "File" WHERE ${visible.sql}`,
     ...visible.params,
   );
-  return new Map(rows.map((r) => [r.path, { hash: r.hash, lines: Number(r.lines), language: r.language }]));
+  return new Map(
+    rows.map((r) => [
+      r.path,
+      {
+        hash: r.hash,
+        lines: Number(r.lines),
+        language: r.language,
+        size: Number(r.size),
+        mtimeNs: r.mtimeNs,
+      },
+    ]),
+  );
+}
+
+/**
+ * Records, on the current rows of unchanged files, the modification time at which this
+ * build found their bytes unchanged (a touched file, or one whose time was too recent
+ * to trust before), so the next build need not read them. Not part of any snapshot:
+ * the time only tells discovery when it may skip reading, and stays true whatever
+ * becomes of this build, so rows shared with older generations are updated in place.
+ */
+export async function stampFiles(
+  generationId: string,
+  stamps: { path: string; mtimeNs: string }[],
+): Promise<void> {
+  if (stamps.length === 0) return;
+  await withBuild(generationId, async (tx, s) => {
+    const direct = sqliteConnection();
+    const sql = `UPDATE "File" SET "mtimeNs" = ?
+      WHERE "repositoryId" = ? AND path = ? AND ${openRows()}`;
+    for (const { path, mtimeNs } of stamps) {
+      const args = [mtimeNs, s.repositoryId, path, OPEN_GENERATION, s.number];
+      if (direct) await direct.execute({ sql, args });
+      else await executeRaw(tx, sql, ...args);
+    }
+  });
 }
 
 export async function listFiles(generationId: string) {

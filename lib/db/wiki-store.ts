@@ -30,7 +30,7 @@ import {
   executeRaw,
   textFilter,
 } from "./dialect.ts";
-import { bulkInsert, insertChunkRows, withBuild } from "./index-store.ts";
+import { bulkInsert, insertChunkRows, openRows, withBuild } from "./index-store.ts";
 import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 
 const BATCH = 500;
@@ -87,14 +87,40 @@ export interface WikiFileRow {
   facts: FileFacts;
 }
 
-export async function loadWikiFiles(generationId: string): Promise<WikiFileRow[]> {
+/** Which files a wiki read covers: all, the given paths, or everything under the given folders. */
+export type FileScope = "all" | { paths: string[] } | { under: string[] };
+
+/** A LIKE pattern matching everything under a folder (`\` escapes). */
+function underPattern(dir: string): string {
+  return `${dir.replace(/[\\%_]/g, "\\$&")}/%`;
+}
+
+export async function loadWikiFiles(generationId: string, scope: FileScope = "all"): Promise<WikiFileRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
-  const rows = await queryRaw<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
-    client,
-    `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE ${visible.sql} ORDER BY path`,
-    ...visible.params,
-  );
+  const select = (filter: string, params: string[]) =>
+    queryRaw<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
+      client,
+      `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE ${visible.sql} ${filter} ORDER BY path`,
+      ...visible.params,
+      ...params,
+    );
+  let rows: (Omit<WikiFileRow, "facts"> & { facts: string })[];
+  if (scope === "all") rows = await select("", []);
+  else if ("paths" in scope)
+    rows = await forPaths(scope.paths, (filter, params) => select(`AND path IN (${filter})`, params));
+  else {
+    // LIKE may ignore case (SQLite): what it over-fetches is dropped here.
+    const seen = new Set<string>();
+    rows = [];
+    for (const dir of scope.under)
+      for (const r of await select(`AND path LIKE ? ESCAPE '\\'`, [underPattern(dir)]))
+        if (r.path.startsWith(`${dir}/`) && !seen.has(r.path)) {
+          seen.add(r.path);
+          rows.push(r);
+        }
+    rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   return rows.map((r) => ({ ...r, lines: Number(r.lines), facts: parseFacts(r.facts) }));
 }
 
@@ -104,18 +130,45 @@ export interface ImportRow {
   line: number;
 }
 
-/** Resolved file-to-file imports (one row per import statement). */
-export async function loadImportEdges(generationId: string): Promise<ImportRow[]> {
+/**
+ * Resolved file-to-file imports (one row per import statement), in order of importing
+ * file and line: all, or those from or into the given files (`touching`), or only
+ * those from them (`from`).
+ */
+export async function loadImportEdges(
+  generationId: string,
+  scope: "all" | { touching: string[] } | { from: string[] } = "all",
+): Promise<ImportRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
-  const rows = await queryRaw<ImportRow[]>(
-    client,
-    `SELECT "srcPath", "dstPath", line FROM "Edge"
-      WHERE ${visible.sql} AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath"
-      ORDER BY "srcPath", line, id`,
-    ...visible.params,
-  );
-  return rows.map((r) => ({ ...r, line: Number(r.line) }));
+  const select = (filter: string, params: string[]) =>
+    queryRaw<(ImportRow & { id: number })[]>(
+      client,
+      `SELECT "srcPath", "dstPath", line, id FROM "Edge"
+        WHERE ${visible.sql} AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath" ${filter}
+        ORDER BY "srcPath", line, id`,
+      ...visible.params,
+      ...params,
+    );
+  let rows: (ImportRow & { id: number })[];
+  if (scope === "all") rows = await select("", []);
+  else {
+    const paths = "touching" in scope ? scope.touching : scope.from;
+    const byId = new Map<number, ImportRow & { id: number }>();
+    // An import's ends are files, its ids their paths: "dstId" has an index, "dstPath" none.
+    for (const column of "touching" in scope ? ['"srcPath"', '"dstId"'] : ['"srcPath"'])
+      for (const r of await forPaths(paths, (filter, params) =>
+        select(`AND ${column} IN (${filter})`, params),
+      ))
+        byId.set(Number(r.id), r);
+    rows = [...byId.values()].sort(
+      (a, b) =>
+        (a.srcPath < b.srcPath ? -1 : a.srcPath > b.srcPath ? 1 : 0) ||
+        Number(a.line) - Number(b.line) ||
+        Number(a.id) - Number(b.id),
+    );
+  }
+  return rows.map((r) => ({ srcPath: r.srcPath, dstPath: r.dstPath, line: Number(r.line) }));
 }
 
 export interface PageSymbolRow {
@@ -275,9 +328,13 @@ export interface EntryPointRow {
   fanOut: number;
 }
 
-/** Functions named like program entry points (`main`, `cli`, `run`), and top-level functions nothing calls. */
+/**
+ * Functions named like program entry points (`main`, `cli`, `run`), and top-level
+ * functions nothing calls (a scan of every symbol: skipped with `uncalled: false`).
+ */
 export async function loadEntryPointCandidates(
   generationId: string,
+  options: { uncalled?: boolean } = {},
 ): Promise<{ named: EntryPointRow[]; uncalled: EntryPointRow[] }> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
@@ -289,12 +346,14 @@ export async function loadEntryPointCandidates(
        ORDER BY path, "startLine" LIMIT 20`,
       ...visible.params,
     ),
-    queryRaw<EntryPointRow[]>(
-      client,
-      `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = ${sqlBool(true)} AND "fanIn" = 0 AND "fanOut" >= 1
+    options.uncalled === false
+      ? []
+      : queryRaw<EntryPointRow[]>(
+          client,
+          `${select} AND kind = 'function' AND "parentId" IS NULL AND exported = ${sqlBool(true)} AND "fanIn" = 0 AND "fanOut" >= 1
        ORDER BY "fanOut" DESC, path, "startLine" LIMIT 60`,
-      ...visible.params,
-    ),
+          ...visible.params,
+        ),
   ]);
   const fix = (r: EntryPointRow) => ({
     ...r,
@@ -310,18 +369,38 @@ export async function loadEntryPointCandidates(
 export interface StoredPageIndex {
   slug: string;
   kind: WikiPageKind;
+  title: string;
   sourcePath: string | null;
   inputHash: string;
   modelWritten: boolean;
 }
 
-export async function loadPageIndex(generationId: string): Promise<StoredPageIndex[]> {
+/** The pages of a generation (or those with the given slugs), without their text. */
+export async function loadPageIndex(generationId: string, slugs?: string[]): Promise<StoredPageIndex[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const rows = await client.wikiPage.findMany({
-    where: visibleIn(snapshot),
-    select: { slug: true, kind: true, sourcePath: true, inputHash: true, modelWritten: true },
-  });
+  const select = {
+    slug: true,
+    kind: true,
+    title: true,
+    sourcePath: true,
+    inputHash: true,
+    modelWritten: true,
+  };
+  const rows = slugs
+    ? (
+        await Promise.all(
+          batches(slugs).map((batch) =>
+            client.wikiPage.findMany({ where: { ...visibleIn(snapshot), slug: { in: batch } }, select }),
+          ),
+        )
+      ).flat()
+    : await client.wikiPage.findMany({ where: visibleIn(snapshot), select });
   return rows.map((r) => ({ ...r, kind: r.kind as WikiPageKind }));
+}
+
+export async function countWikiPages(generationId: string): Promise<number> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.wikiPage.count({ where: visibleIn(snapshot) });
 }
 
 /** The text a page is searched and embedded by: title, summary and evidence, capped. */
@@ -340,41 +419,43 @@ export async function insertWikiPages(generationId: string, pages: WikiPageDraft
 }
 
 /**
- * Closes, in the building generation, every page it did not write and that is not in
- * `keep` (with its search chunk): kept pages stay shared with the previous generation,
- * unread and unwritten.
+ * Closes, in the building generation, the pages of the previous one it replaced or
+ * dropped (with their search chunks), found by slug: kept pages stay shared with the
+ * previous generation, unread and unwritten, so a re-index that rewrote a few pages
+ * touches only those.
  */
-export async function closeWikiPagesExcept(generationId: string, keep: string[]): Promise<void> {
+export async function closeWikiPages(
+  generationId: string,
+  pages: Pick<StoredPageIndex, "slug" | "kind" | "sourcePath">[],
+): Promise<void> {
+  if (pages.length === 0) return;
   await withBuild(generationId, async (tx, s) => {
-    const kept = new Set(keep);
-    const current = await queryRaw<{ id: number; slug: string; kind: string; sourcePath: string | null }[]>(
+    await withTempTable(
       tx,
-      `SELECT id, slug, kind, "sourcePath" FROM "WikiPage"
-        WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ?`,
-      s.repositoryId,
-      OPEN_GENERATION,
-      s.number,
+      "wiki_closed_slugs",
+      pages.map((p) => p.slug),
+      (slugs) =>
+        executeRaw(
+          tx,
+          `UPDATE "WikiPage" SET "toGeneration" = ?
+            WHERE "repositoryId" = ? AND ${openRows()}
+              AND slug IN (SELECT value FROM ${slugs})`,
+          s.number,
+          s.repositoryId,
+          OPEN_GENERATION,
+          s.number,
+        ),
     );
-    const closing = current.filter((p) => !kept.has(p.slug));
-    if (closing.length === 0) return;
-    for (const batch of batches(closing)) {
-      await executeRaw(
-        tx,
-        `UPDATE "WikiPage" SET "toGeneration" = ? WHERE id IN (${placeholders(batch.length)})`,
-        s.number,
-        ...batch.map((p) => p.id),
-      );
-    }
     // A page's chunk has the page's chunk path: its file, its folder, or README for the overview.
     await withTempTable(
       tx,
       "wiki_closed_chunks",
-      closing.map((p) => chunkPathOf({ kind: p.kind as WikiPageKind, sourcePath: p.sourcePath })),
+      [...new Set(pages.map((p) => chunkPathOf({ kind: p.kind, sourcePath: p.sourcePath })))],
       (paths) =>
         executeRaw(
           tx,
           `UPDATE "Chunk" SET "toGeneration" = ?
-            WHERE "repositoryId" = ? AND "toGeneration" = ? AND "fromGeneration" < ? AND kind = 'wiki'
+            WHERE "repositoryId" = ? AND ${openRows()} AND kind = 'wiki'
               AND path IN (SELECT value FROM ${paths})`,
           s.number,
           s.repositoryId,
@@ -599,18 +680,25 @@ export async function longFunctions(
   generationId: string,
   minLines: number,
   limit: number,
+  /** only in these files (every one of them, `limit` aside) */
+  paths?: string[],
 ): Promise<FanRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
-  const rows = await queryRaw<FanRow[]>(
-    client,
-    `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
-       FROM "Symbol" WHERE ${visible.sql} AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
-      ORDER BY value DESC, path, "startLine" LIMIT ?`,
-    ...visible.params,
-    minLines,
-    limit,
-  );
+  const order = `ORDER BY value DESC, path, "startLine"`;
+  const select = (tail: string, params: unknown[]) =>
+    queryRaw<FanRow[]>(
+      client,
+      `SELECT "qualifiedId", path, "qualifiedName", "startLine", "endLine", ("endLine" - "startLine" + 1) AS value
+         FROM "Symbol" WHERE ${visible.sql} AND kind IN ('function', 'method') AND ("endLine" - "startLine" + 1) >= ?
+         ${tail}`,
+      ...visible.params,
+      minLines,
+      ...params,
+    );
+  const rows = paths
+    ? await forPaths(paths, (filter, params) => select(`AND path IN (${filter}) ${order}`, params))
+    : await select(`${order} LIMIT ?`, [limit]);
   return rows.map((r) => ({
     ...r,
     startLine: Number(r.startLine),
@@ -628,17 +716,27 @@ export interface StateWriteRow {
   endLine: number;
 }
 
-/** Writes of module-level names (bare names in `mutates`; attributes like `self.x` are object state). */
-export async function loadModuleStateWrites(generationId: string): Promise<StateWriteRow[]> {
+/**
+ * Writes of module-level names (bare names in `mutates`; attributes like `self.x` are
+ * object state), by functions of every file or of the given ones.
+ */
+export async function loadModuleStateWrites(
+  generationId: string,
+  paths?: string[],
+): Promise<StateWriteRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot, "s");
-  const rows = await queryRaw<StateWriteRow[]>(
-    client,
-    `SELECT s.path, j.value AS name, s."qualifiedId", s."qualifiedName", s."startLine", s."endLine"
-       FROM "Symbol" s, ${jsonArrayElements("s.mutates", "j")}
-      WHERE ${visible.sql} AND s.mutates != '[]' AND ${position("j.value", "'.'")} = 0
-      ORDER BY s.path, s."startLine"`,
-    ...visible.params,
+  const rows = await forPaths(paths ?? "all", (filter, params) =>
+    queryRaw<StateWriteRow[]>(
+      client,
+      `SELECT s.path, j.value AS name, s."qualifiedId", s."qualifiedName", s."startLine", s."endLine"
+         FROM "Symbol" s, ${jsonArrayElements("s.mutates", "j")}
+        WHERE ${visible.sql} AND s.mutates != '[]' AND ${position("j.value", "'.'")} = 0
+          ${filter ? `AND s.path IN (${filter})` : ""}
+        ORDER BY s.path, s."startLine"`,
+      ...visible.params,
+      ...params,
+    ),
   );
   return rows.map((r) => ({ ...r, startLine: Number(r.startLine), endLine: Number(r.endLine) }));
 }
@@ -657,11 +755,18 @@ export async function insertFindings(generationId: string, findings: FindingDraf
   );
 }
 
-/** Findings of one category as stored in a generation (to carry unchanged ones forward). */
-export async function loadFindings(generationId: string, category: string): Promise<FindingDraft[]> {
+/**
+ * Findings of some categories as stored in a generation (to carry unchanged ones
+ * forward), category by category in the order given, each in the order stored.
+ */
+export async function loadFindings(
+  generationId: string,
+  categories: readonly string[],
+): Promise<FindingDraft[]> {
+  if (categories.length === 0) return [];
   const client = await db();
   const rows = await client.finding.findMany({
-    where: { generationId, category },
+    where: { generationId, category: { in: [...categories] } },
     select: {
       category: true,
       severity: true,
@@ -674,7 +779,8 @@ export async function loadFindings(generationId: string, category: string): Prom
     },
     orderBy: { id: "asc" },
   });
-  return rows as FindingDraft[];
+  const rank = new Map(categories.map((c, i) => [c, i]));
+  return (rows as FindingDraft[]).sort((a, b) => (rank.get(a.category) ?? 0) - (rank.get(b.category) ?? 0));
 }
 
 export interface FindingRecord extends FindingDraft {

@@ -6,7 +6,9 @@
  * candidate, a removed base class, a changed method an inherited call lands on — and
  * after each incremental build the same tree is rebuilt in full (the index format
  * forces it) and every row the two generations read is compared: files, symbols (fan
- * counts included), edges, chunks, wiki pages, findings, and what search finds.
+ * counts included), edges, chunks, wiki pages, findings, and what search finds. Edits
+ * that add or remove no file are also checked to take the wiki's scoped path (only the
+ * changed files' surroundings read), findings carried over or recomputed alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
@@ -88,10 +90,50 @@ const TREE = {
     "}",
   ),
   "README.md": "# Ledger\n\nMerges ledgers.\n",
+  // An entry point by name: the overview lists it whatever else nothing calls.
+  "pkg/cli.py": lines("def main():", "    return 0"),
 };
 
+const UTIL_WITH_FINDINGS =
+  TREE["pkg/util.py"] +
+  lines(
+    "",
+    "",
+    "def load(rows):",
+    "    # TODO: stream the rows",
+    "    # TODO: validate them",
+    "    # FIXME: keep the order",
+    "    try:",
+    "        return merge(rows, [])",
+    "    except Exception:",
+    "        pass",
+    "",
+    "",
+    "SEEN = 0",
+    "",
+    "",
+    ...["first", "second", "third"].flatMap((name) => [
+      `def count_${name}():`,
+      "    global SEEN",
+      "    SEEN += 1",
+      "",
+      "",
+    ]),
+    "def report(rows):",
+    ...Array.from({ length: 110 }, (_, i) => `    rows.append(${i})`),
+    "    return rows",
+  );
+
 /** Edits applied one after the other; after each, incremental and full builds must agree. */
-const EDITS: { what: string; apply: (root: string) => void; reresolves?: "none" | "some" }[] = [
+const EDITS: {
+  what: string;
+  apply: (root: string) => void;
+  reresolves?: "none" | "some";
+  /** the wiki's path: the changed files' surroundings only, or every page */
+  wikiScope?: "changes" | "all";
+  /** finding categories the tree must have after the edit (so their comparison is not vacuous) */
+  findings?: string[];
+}[] = [
   {
     what: "a function renamed: its callers lose the edge, a bare-name call finds the new one",
     apply: (root) =>
@@ -140,6 +182,29 @@ const EDITS: { what: string; apply: (root: string) => void; reresolves?: "none" 
           .replace("return a + b", "return b + a"),
       ),
     reresolves: "none",
+    wikiScope: "changes",
+  },
+  {
+    what: "a swallowed exception, TODO markers, module state and a long function added to a module: those findings are recomputed",
+    apply: (root) => t.write(root, "pkg/util.py", UTIL_WITH_FINDINGS),
+    wikiScope: "changes",
+    findings: ["swallowed-exception", "todo-density", "module-state", "long-function"],
+  },
+  {
+    what: "lines inserted above them: the findings move with them",
+    apply: (root) =>
+      t.write(
+        root,
+        "pkg/util.py",
+        UTIL_WITH_FINDINGS.replace("def total(rows):", "# Totals.\n\n\ndef total(rows):"),
+      ),
+    wikiScope: "changes",
+    findings: ["swallowed-exception", "todo-density", "module-state", "long-function"],
+  },
+  {
+    what: "an unrelated edit elsewhere: every finding is carried over",
+    apply: (root) => t.write(root, "web/cart.ts", TREE["web/cart.ts"].replace("return 1;", "return 3;")),
+    wikiScope: "changes",
   },
 ];
 
@@ -215,10 +280,15 @@ describe("incremental and full builds", () => {
       expect(incremental.parsedFiles, edit.what).toBeLessThan(incremental.files);
       if (edit.reresolves === "none") expect(incremental.reresolvedSymbols, edit.what).toBe(0);
       if (edit.reresolves === "some") expect(incremental.reresolvedSymbols, edit.what).toBeGreaterThan(0);
+      if (edit.wikiScope) expect(incremental.wikiScope, edit.what).toBe(edit.wikiScope);
       await forceFullRebuild(incremental.generationId);
       const full = (await indexRepository(root, { wikiModel: null })).stats;
       expect(full.parsedFiles, edit.what).toBe(full.files);
       const [a, b] = await Promise.all([readAll(incremental.generationId), readAll(full.generationId)]);
+      for (const category of edit.findings ?? [])
+        expect(
+          a.findings.some((f) => f.includes(`"category":"${category}"`), `${edit.what}: ${category}`),
+        ).toBe(true);
       for (const key of Object.keys(a) as (keyof typeof a)[]) {
         expect(a[key], `${edit.what}: ${key}`).toEqual(b[key]);
       }

@@ -27,13 +27,20 @@ import {
   getGeneration,
   insertParsedFiles,
   reportProgress,
+  stampFiles,
   startGeneration,
   updateFanCounts,
   type GenerationRow,
   type RepositoryRow,
   type RowCounts,
 } from "../db/index-store.ts";
-import { resolveRepositoryRoot, streamFiles, type DiscoveredFile, type SkipReason } from "./discover.ts";
+import {
+  resolveRepositoryRoot,
+  streamFiles,
+  type DiscoveredFile,
+  type KnownFile,
+  type SkipReason,
+} from "./discover.ts";
 import type { ParsedFile } from "./parse-file.ts";
 import { createParsePool } from "./parse-pool.ts";
 import { resolveGeneration } from "./resolve-generation.ts";
@@ -80,6 +87,8 @@ export interface BuildStats {
   parsedFiles: number;
   reusedFiles: number;
   removedFiles: number;
+  /** files whose bytes were read (the others' size and modification time were as recorded) */
+  readFiles: number;
   symbols: number;
   edges: number;
   callEdges: number;
@@ -113,6 +122,8 @@ export interface BuildStats {
   wikiPages: number;
   wikiPagesGenerated: number;
   wikiPagesReused: number;
+  /** whether the wiki phase read only the changed files' surroundings ("changes") or every page's inputs */
+  wikiScope: "changes" | "all";
   wikiModelWritten: number;
   findings: number;
   /** what the pages were generated with: a later build regenerates them when either changes */
@@ -213,30 +224,42 @@ export async function buildGeneration(
     const git = repository.sourceKind === "git";
     if (git) progress.phase = "fetching";
     await report(true);
-    // What earlier failed builds left behind is undone before anything is compared with it.
-    await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
-    const checkout = await prepareCheckout(repository, generation.id);
+    const maxFileBytes = options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES;
+    // The checkout and the listing of its files (git processes) run beside the database
+    // work that does not depend on them; both settle before either failure is raised.
+    const known = (async () => {
+      // What earlier failed builds left behind is undone before anything is compared with it.
+      await collectVectorGarbage(repository.id, await discardFailedBuilds(repository.id));
+      const previousGeneration = repository.activeGenerationId
+        ? await getGeneration(repository.activeGenerationId)
+        : null;
+      const reusable =
+        previousGeneration !== null &&
+        (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
+          INDEX_FORMAT_VERSION;
+      const incremental = reusable && previousGeneration !== null;
+      const previousHashes = incremental
+        ? await fileHashes(previousGeneration.id)
+        : new Map<string, KnownFile>();
+      return { previousGeneration, incremental, previousHashes };
+    })();
+    const knownHashes = known.then((k) => k.previousHashes);
+    knownHashes.catch(() => undefined); // a failure is raised through `known` below
+    const listing = (async () => {
+      const checkout = await prepareCheckout(repository, generation.id);
+      const discovery = await streamFiles(checkout.root, { maxFileBytes, known: knownHashes });
+      return { checkout, discovery };
+    })();
+    const [knownResult, listingResult] = await Promise.allSettled([known, listing]);
+    if (knownResult.status === "rejected") throw knownResult.reason;
+    if (listingResult.status === "rejected") throw listingResult.reason;
+    const { previousGeneration, incremental, previousHashes } = knownResult.value;
+    const { checkout, discovery } = listingResult.value;
     if (git) {
       await phaseDone("fetching");
       progress.phase = "discovering";
       await report(true);
     }
-    const previousGeneration = repository.activeGenerationId
-      ? await getGeneration(repository.activeGenerationId)
-      : null;
-    const reusable =
-      previousGeneration !== null &&
-      (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
-        INDEX_FORMAT_VERSION;
-    const incremental = reusable && previousGeneration !== null;
-    const previousHashes = incremental
-      ? await fileHashes(previousGeneration.id)
-      : new Map<string, { hash: string; lines: number; language: string }>();
-    const maxFileBytes = options.maxFileBytes ?? env().WAYFINDER_MAX_FILE_BYTES;
-    const discovery = await streamFiles(checkout.root, {
-      maxFileBytes,
-      known: previousHashes,
-    });
     await phaseDone("discovering");
 
     progress.phase = "parsing";
@@ -309,6 +332,7 @@ export async function buildGeneration(
     // Files of the previous generation that are gone from the work tree.
     const removedPaths = [...previousHashes.keys()].filter((p) => !files.seen.has(p));
     await closeFileRows(generation.id, removedPaths);
+    await stampFiles(generation.id, discovery.restamped);
     const fileCount = files.seen.size;
     files.seen.clear();
     progress.filesTotal = fileCount;
@@ -370,6 +394,7 @@ export async function buildGeneration(
       parsedFiles: changedPaths.length,
       reusedFiles: fileCount - changedPaths.length,
       removedFiles: removedPaths.length,
+      readFiles: discovery.read,
       symbols: counts.symbols,
       edges: counts.edges,
       callEdges: counts.callEdges,
@@ -394,6 +419,7 @@ export async function buildGeneration(
       wikiPages: wiki.pages,
       wikiPagesGenerated: wiki.generated,
       wikiPagesReused: wiki.reused,
+      wikiScope: wiki.scope,
       wikiModelWritten: wiki.modelWritten,
       findings: wiki.findings,
       wikiFormatVersion: wiki.formatVersion,

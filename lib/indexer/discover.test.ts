@@ -182,7 +182,10 @@ describe(".gitignore", () => {
     const root = t.makeRepo({ "a.py": "x = 1\n", "b.py": "y = 2\nz = 3\n" });
     const first = await discoverFiles(root, { maxFileBytes: 1 << 20 });
     const known = new Map(
-      first.files.map((f) => [f.path, { hash: f.hash, lines: f.lines, language: f.language }]),
+      first.files.map((f) => [
+        f.path,
+        { hash: f.hash, lines: f.lines, language: f.language, size: f.size, mtimeNs: null },
+      ]),
     );
     t.write(root, "b.py", "y = 4\n");
     const again = await discoverFiles(root, { maxFileBytes: 1 << 20, known });

@@ -5,6 +5,8 @@
  * non-UTF-8 files, vendored/build folders and symlinks are skipped and counted;
  * nothing outside the resolved root is ever opened. Secret files are skipped and
  * secrets inside files redacted here (secrets.ts), before any text enters the index.
+ * A re-index reads only files whose size or modification time changed since the
+ * previous build read them (the stat check git's index uses, racy times included).
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -111,6 +113,20 @@ export interface DiscoveredFile {
   hash: string;
   size: number;
   lines: number;
+  /**
+   * The file's modification time (ns since the epoch) when it can vouch for `hash`
+   * on a later build; null when too recent to trust or when secrets were redacted.
+   */
+  mtimeNs: string | null;
+}
+
+/** What the previous generation recorded about a file (its `File` row). */
+export interface KnownFile {
+  hash: string;
+  lines: number;
+  language: string;
+  size: number;
+  mtimeNs: string | null;
 }
 
 export interface DiscoveryResult {
@@ -127,12 +143,23 @@ export interface DiscoveryResult {
 export interface DiscoveryOptions {
   maxFileBytes: number;
   /**
-   * Files already indexed, by path: one whose bytes hash the same is not decoded again
-   * (it was valid text before) and comes back with its known line count and empty
-   * `content` — a re-index reads and hashes every file but decodes only changed ones.
+   * Files already indexed, by path. One whose size and trusted modification time are
+   * as recorded is not read at all; one whose bytes hash the same is not decoded again
+   * (it was valid text before). Both come back with their known hash, line count and
+   * language and an empty `content`. May be given while it loads: it is first needed
+   * when files are read, after the listing.
    */
-  known?: Map<string, { hash: string; lines: number; language: string }>;
+  known?: Map<string, KnownFile> | Promise<Map<string, KnownFile>>;
 }
+
+/**
+ * How long before a file is read its modification time must lie for the time to vouch
+ * for the content later ("racy" times, as git calls them). Timestamps advance in clock
+ * ticks (a few milliseconds on Linux, seconds on some filesystems), so an edit made
+ * right after the read, in the same tick and keeping the size, would leave size and
+ * time as recorded; such a file is hashed again on the next build instead.
+ */
+export const RACY_MARGIN_MS = 2000;
 
 /** Resolves and validates a repository root given by a user; clear errors for bad paths. */
 export function resolveRepositoryRoot(input: string): string {
@@ -298,6 +325,13 @@ export interface DiscoveryStream {
   source: "git" | "walk";
   /** paths listed, before any is skipped */
   listed: number;
+  /** files read (their bytes), as opposed to vouched for by their size and time */
+  read: number;
+  /**
+   * Known files read again and found unchanged whose modification time moved (touched,
+   * checked out anew) or only now became trustworthy: the time to record on their rows.
+   */
+  restamped: { path: string; mtimeNs: string }[];
   skipped: Record<SkipReason, number>;
   /** A few skipped paths per reason, for the summary and the UI. */
   skippedExamples: Partial<Record<SkipReason, string[]>>;
@@ -317,21 +351,34 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
   const secrets = emptySecretReport();
   const listed = await gitListing(root);
   const candidates = listed ?? walkListing(root);
-  async function* files(): AsyncGenerator<DiscoveredFile> {
-    for (const rel of candidates) {
-      const file = await readCandidate(root, rel, options, skip, secrets);
-      if (file) yield file;
-    }
-  }
-  return {
+  const stream: DiscoveryStream = {
     root,
     source: listed ? "git" : "walk",
     listed: candidates.length,
+    read: 0,
+    restamped: [],
     skipped,
     skippedExamples,
     secrets,
     files,
   };
+  const context: ReadContext = {
+    root,
+    options,
+    skip,
+    secrets,
+    stream,
+    known: undefined,
+    realDirs: new Map(),
+  };
+  async function* files(): AsyncGenerator<DiscoveredFile> {
+    context.known = await options.known;
+    for (const rel of candidates) {
+      const file = await readCandidate(context, rel);
+      if (file) yield file;
+    }
+  }
+  return stream;
 }
 
 /** Lists and reads the indexable files of a repository root (already resolved), all at once. */
@@ -349,23 +396,48 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
   };
 }
 
+interface ReadContext {
+  root: string;
+  options: DiscoveryOptions;
+  skip: (reason: SkipReason, rel: string) => void;
+  secrets: SecretReport;
+  stream: DiscoveryStream;
+  known: Map<string, KnownFile> | undefined;
+  /** real paths of the folders holding files vouched for by their stat, by folder */
+  realDirs: Map<string, string | null>;
+}
+
+/**
+ * True when a file that is no link itself lies inside the root once its folder's links
+ * are resolved: the check readInsideRoot makes, one realpath per folder, not per file.
+ */
+function folderInsideRoot(context: ReadContext, absolute: string): boolean {
+  const dir = path.dirname(absolute);
+  let real = context.realDirs.get(dir);
+  if (real === undefined) {
+    try {
+      real = fs.realpathSync.native(dir);
+    } catch {
+      real = null;
+    }
+    context.realDirs.set(dir, real);
+  }
+  const { root } = context;
+  return real !== null && (real === root || real.startsWith(root + path.sep));
+}
+
 /** One listed path read, checked and redacted, or null (and counted) when it is skipped. */
-async function readCandidate(
-  root: string,
-  rel: string,
-  options: DiscoveryOptions,
-  skip: (reason: SkipReason, rel: string) => void,
-  secrets: SecretReport,
-): Promise<DiscoveredFile | null> {
+async function readCandidate(context: ReadContext, rel: string): Promise<DiscoveredFile | null> {
+  const { root, options, skip, secrets } = context;
   if (!isSafeRelativePath(rel)) return null;
   if (inSkippedDir(rel)) {
     skip("vendored", rel);
     return null;
   }
   const absolute = path.join(root, rel);
-  let stat: fs.Stats;
+  let stat: fs.BigIntStats;
   try {
-    stat = fs.lstatSync(absolute);
+    stat = fs.lstatSync(absolute, { bigint: true });
   } catch {
     return null; // listed by git but deleted in the work tree
   }
@@ -395,9 +467,26 @@ async function readCandidate(
     return null;
   }
   if (!stat.isFile()) return null;
-  if (stat.size > options.maxFileBytes) {
+  const size = Number(stat.size);
+  if (size > options.maxFileBytes) {
     skip("too-large", rel);
     return null;
+  }
+  const mtimeNs = String(stat.mtimeNs);
+  const known = context.known?.get(rel);
+  // Same size and a trusted, unchanged time: the bytes are the ones hashed before.
+  // Nothing is read, but the path must still lead to a file inside the root.
+  if (known && known.mtimeNs === mtimeNs && known.size === size && folderInsideRoot(context, absolute)) {
+    return {
+      path: rel,
+      language: known.language,
+      kind: type.kind,
+      content: "",
+      hash: known.hash,
+      size,
+      lines: known.lines,
+      mtimeNs,
+    };
   }
   let buffer: Buffer;
   try {
@@ -406,11 +495,15 @@ async function readCandidate(
     skip("unreadable", rel);
     return null;
   }
+  context.stream.read++;
+  // A time at least RACY_MARGIN_MS older than the read vouches for these bytes later.
+  const trusted = stat.mtimeNs < (BigInt(Date.now()) - BigInt(RACY_MARGIN_MS)) * 1_000_000n ? mtimeNs : null;
   // Unchanged bytes were valid, redaction-free text before (a redacted file's stored
   // hash is its redacted text's, so it never matches here and is redacted again).
   const raw = hashContent(buffer);
-  const known = options.known?.get(rel);
   if (known && known.hash === raw) {
+    if (trusted !== null && trusted !== known.mtimeNs)
+      context.stream.restamped.push({ path: rel, mtimeNs: trusted });
     return {
       path: rel,
       // Same bytes, same language (a header's was read from its content then).
@@ -418,8 +511,9 @@ async function readCandidate(
       kind: type.kind,
       content: "",
       hash: raw,
-      size: stat.size,
+      size,
       lines: known.lines,
+      mtimeNs: trusted,
     };
   }
   if (looksBinary(buffer)) {
@@ -443,7 +537,9 @@ async function readCandidate(
     content: redacted.content,
     // The hash names what is stored: a redacted file's, so it is never mistaken for the raw text.
     hash: redacted.redactions.length > 0 ? hashContent(redacted.content) : raw,
-    size: stat.size,
+    size,
     lines: countLines(content),
+    // A redacted file is read on every build, so every build's report lists its secrets.
+    mtimeNs: redacted.redactions.length > 0 ? null : trusted,
   };
 }

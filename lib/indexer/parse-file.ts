@@ -23,6 +23,8 @@ export interface SourceFile {
   hash: string;
   size: number;
   lines: number;
+  /** modification time vouching for the content on a later build (lib/indexer/discover.ts) */
+  mtimeNs: string | null;
 }
 
 /** A symbol row as a parse produces it (the build adds the id of its file row). */
@@ -59,6 +61,7 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
     hash: source.hash,
     size: source.size,
     lines: source.lines,
+    mtimeNs: source.mtimeNs,
   };
   if (source.kind === "text") {
     // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.

@@ -41,6 +41,7 @@ function fixtureFiles(): SourceFile[] {
         hash: hashContent(content),
         size: content.length,
         lines: countLines(content),
+        mtimeNs: null,
       });
     }
   }
@@ -52,6 +53,7 @@ function fixtureFiles(): SourceFile[] {
     hash: "h",
     size: 19,
     lines: 3,
+    mtimeNs: null,
   });
   return out;
 }
@@ -99,6 +101,7 @@ describe("the parse pool", () => {
         hash: hashContent(content),
         size: Buffer.byteLength(content),
         lines: countLines(content),
+        mtimeNs: null,
       };
       expect(file.size).toBeLessThanOrEqual(1024 * 1024);
       const serial = createParsePool({ threads: 0 });

@@ -38,7 +38,7 @@ import {
   type ImportRow,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
-import type { SwallowedError } from "../indexer/extract/facts.ts";
+import type { FileFacts, SwallowedError } from "../indexer/extract/facts.ts";
 import { cyclePath, findCycles } from "./graph.ts";
 import { code, joinCapped, nameOfId, plural } from "../answerers/markdown.ts";
 import { dirOf } from "./slugs.ts";
@@ -61,37 +61,102 @@ export const FINDING_THRESHOLDS = {
 
 export interface FindingsInput {
   generationId: string;
-  files: WikiFileRow[];
-  imports: ImportRow[];
+  /** every file and import of the generation; asked for only by categories recomputed in full */
+  everything: () => Promise<{ files: WikiFileRow[]; imports: ImportRow[] }>;
+  /** the facts of some files (module state reads where its variables are defined) */
+  factsOf: (paths: string[]) => Promise<Map<string, FileFacts>>;
   /**
    * A previous generation with the same call graph: its call-graph findings (god
    * functions, hotspots, call cycles) still hold and are carried over with their line
    * ranges refreshed, instead of being recomputed over every call edge.
    */
   sameCallGraphAs: string | null;
+  /**
+   * A previous generation and the categories whose inputs are unchanged since
+   * (categoriesUnchanged): those findings are copied instead of being recomputed over
+   * every file or symbol.
+   */
+  sameFactsAs: { generationId: string; categories: CarriedCategory[] } | null;
 }
 
 /** Findings that depend only on the call graph (and where its functions are). */
 const CALL_GRAPH_CATEGORIES = ["god-function", "hotspot", "call-cycle"] as const;
 
+/** Findings computed from the facts of every file (and, for cycles, its imports). */
+type FactCategory = "import-cycle" | "swallowed-exception" | "todo-density";
+/** Findings whose every input belongs to one file, or to one import between files. */
+export type CarriedCategory = FactCategory | "long-function" | "module-state";
+
+/**
+ * Which per-file categories cannot have changed, given the rows of the changed files
+ * in both generations (the same paths: no file added or removed) and whether their
+ * import edges, lines included, are the same: those where what each changed file
+ * contributes is the same. Most edits touch no swallowed exception, TODO marker,
+ * deferred import, long function or module-state write, so most re-indexes carry every
+ * one of them over.
+ */
+export async function categoriesUnchanged(input: {
+  previousGenerationId: string;
+  generationId: string;
+  before: WikiFileRow[];
+  after: WikiFileRow[];
+  importLinesSame: boolean;
+}): Promise<CarriedCategory[]> {
+  const { before, after } = input;
+  const paths = after.map((f) => f.path);
+  const old = new Map(before.map((f) => [f.path, f]));
+  const t = FINDING_THRESHOLDS.todoDensity;
+  const same = (pick: (f: WikiFileRow) => unknown) =>
+    after.length === before.length &&
+    after.every((f) => {
+      const o = old.get(f.path);
+      return o !== undefined && JSON.stringify(pick(o)) === JSON.stringify(pick(f));
+    });
+  const out: CarriedCategory[] = [];
+  if (input.importLinesSame && same((f) => [f.facts.typeOnlyImports, f.facts.localImports]))
+    out.push("import-cycle");
+  if (same((f) => (f.kind === "code" ? f.facts.swallowed : []))) out.push("swallowed-exception");
+  // A file below the marker count is never listed, whatever its length.
+  if (same((f) => (f.kind === "code" && f.facts.todoCount >= t.minCount ? [f.facts.todos, f.lines] : null)))
+    out.push("todo-density");
+  const both = <T>(load: (generationId: string) => Promise<T>) =>
+    Promise.all([load(input.previousGenerationId), load(input.generationId)]).then(
+      ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
+    );
+  const [longSame, writesSame] = await Promise.all([
+    both((g) => longFunctions(g, FINDING_THRESHOLDS.longFunction.low, 0, paths)),
+    both((g) => loadModuleStateWrites(g, paths)),
+  ]);
+  if (longSame) out.push("long-function");
+  if (writesSame && same((f) => f.facts.state)) out.push("module-state");
+  return out;
+}
+
 export async function computeFindings(input: FindingsInput): Promise<FindingDraft[]> {
-  const [fromCalls, long, state] = await Promise.all([
+  let everything: Promise<{ files: WikiFileRow[]; imports: ImportRow[] }> | null = null;
+  const all = () => (everything ??= input.everything());
+  const kept = new Set(input.sameFactsAs?.categories ?? []);
+  // What is carried over is read in one query.
+  const previous = input.sameFactsAs ? loadFindings(input.sameFactsAs.generationId, [...kept]) : null;
+  const carried = async (category: CarriedCategory, compute: () => Promise<FindingDraft[]>) =>
+    previous && kept.has(category) ? (await previous).filter((f) => f.category === category) : compute();
+  const fromFacts = (
+    category: FactCategory,
+    compute: (x: { files: WikiFileRow[]; imports: ImportRow[] }) => FindingDraft[],
+  ): Promise<FindingDraft[]> => carried(category, async () => compute(await all()));
+  const [fromCalls, long, state, cycles, swallowed, todos] = await Promise.all([
     input.sameCallGraphAs
       ? carriedOver(input.sameCallGraphAs, input.generationId)
       : Promise.all([fanFindings(input.generationId), callCycleFindings(input.generationId)]).then((r) =>
           r.flat(),
         ),
-    longFunctionFindings(input.generationId),
-    moduleStateFindings(input.generationId, input.files),
+    carried("long-function", () => longFunctionFindings(input.generationId)),
+    carried("module-state", () => moduleStateFindings(input.generationId, input.factsOf)),
+    fromFacts("import-cycle", (x) => importCycleFindings(x.files, x.imports)),
+    fromFacts("swallowed-exception", (x) => swallowedFindings(x.files)),
+    fromFacts("todo-density", (x) => todoFindings(x.files)),
   ]);
-  return [
-    ...fromCalls,
-    ...long,
-    ...importCycleFindings(input.files, input.imports),
-    ...swallowedFindings(input.files),
-    ...state,
-    ...todoFindings(input.files),
-  ];
+  return [...fromCalls, ...long, ...cycles, ...swallowed, ...state, ...todos];
 }
 
 // ------------------------------------------------------------- fan and length
@@ -204,9 +269,7 @@ const CITED_MEMBER = /`([^`]+)` \(([^:)]+):\d+-\d+\)/g;
  * same, but an edit above one moves its lines (its range, and a cycle's detail).
  */
 async function carriedOver(previousGenerationId: string, generationId: string): Promise<FindingDraft[]> {
-  const previous = (
-    await Promise.all(CALL_GRAPH_CATEGORIES.map((c) => loadFindings(previousGenerationId, c)))
-  ).flat();
+  const previous = await loadFindings(previousGenerationId, CALL_GRAPH_CATEGORIES);
   const ids = new Set(previous.flatMap((f) => (f.symbolId ? [f.symbolId] : [])));
   for (const f of previous) for (const m of f.detail.matchAll(CITED_MEMBER)) ids.add(`${m[2]}::${m[1]}`);
   const ranges = await symbolRanges(generationId, [...ids]);
@@ -313,7 +376,10 @@ function rank(severity: Severity): number {
 
 // ------------------------------------------------------- module state, TODOs
 
-async function moduleStateFindings(generationId: string, files: WikiFileRow[]): Promise<FindingDraft[]> {
+async function moduleStateFindings(
+  generationId: string,
+  factsOf: FindingsInput["factsOf"],
+): Promise<FindingDraft[]> {
   const t = FINDING_THRESHOLDS.moduleState;
   const writes = await loadModuleStateWrites(generationId);
   const byName = new Map<string, typeof writes>();
@@ -321,7 +387,10 @@ async function moduleStateFindings(generationId: string, files: WikiFileRow[]): 
     const key = `${w.path}\u0000${w.name}`;
     byName.set(key, [...(byName.get(key) ?? []), w]);
   }
-  const facts = new Map(files.map((f) => [f.path, f.facts]));
+  const written = [...byName.values()].filter(
+    (list) => new Set(list.map((w) => w.qualifiedId)).size >= t.medium,
+  );
+  const facts = await factsOf([...new Set(written.map((list) => (list[0] as (typeof list)[number]).path))]);
   const drafts: FindingDraft[] = [];
   for (const list of byName.values()) {
     const writers = [...new Map(list.map((w) => [w.qualifiedId, w])).values()];

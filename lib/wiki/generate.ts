@@ -13,19 +13,22 @@
  *   subfolders' sizes and the imports touching it: an edited file regenerates its
  *   folder's page, not the folders above it (the overview is the root folder's page);
  * - the overview depends on the README, languages, entry points and module graph.
- * Folder pages and the overview are cheap to hash, so they are hashed every build. File
- * pages are hashed only where something can have changed: changed files and the files
- * at either end of an edge that differs from the previous generation (only edge rows
- * the build inserted or closed can). Everything else is kept — shared with the
- * previous generation — without loading its inputs, which keeps a one-file re-index
- * cheap.
+ * File and folder pages are hashed only where something can have changed: changed files
+ * and the files at either end of an edge that differs from the previous generation
+ * (only edge rows the build inserted or closed can), and their folders. Everything else
+ * is kept — shared with the previous generation — without loading its inputs. When the
+ * overview and the repository-wide findings cannot have changed either, nothing but the
+ * changed files' surroundings is read (buildScopedWiki), which keeps a one-file
+ * re-index of a large repository cheap; otherwise every file's row and import is read
+ * once (buildWholeWiki).
  */
 import "server-only";
 import { createHash } from "node:crypto";
 import { getFileContent } from "../db/index-store.ts";
 import {
   changedEdges,
-  closeWikiPagesExcept,
+  closeWikiPages,
+  countWikiPages,
   insertFindings,
   insertWikiPages,
   loadCallsTouching,
@@ -37,6 +40,7 @@ import {
   type CallRow,
   type ImportRow,
   type PageSymbolRow,
+  type StoredPageIndex,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
@@ -50,7 +54,7 @@ import {
   type OverviewInput,
 } from "./directory-page.ts";
 import { buildFilePage, filePageInputs, type FilePageInput } from "./file-page.ts";
-import { computeFindings } from "./findings.ts";
+import { categoriesUnchanged, computeFindings } from "./findings.ts";
 import { moduleGraph } from "./structure.ts";
 import { addModelSummaries, type SummaryRun } from "./summaries.ts";
 import { ancestorDirs, dirOf, dirSlug, fileSlug, OVERVIEW_SLUG } from "./slugs.ts";
@@ -83,6 +87,8 @@ export interface WikiBuildInput {
 }
 
 export interface WikiBuildStats {
+  /** what was read: the changed files' surroundings only, or the whole repository's pages */
+  scope: "changes" | "all";
   pages: number;
   generated: number;
   reused: number;
@@ -116,21 +122,222 @@ export function hashInputs(inputs: unknown[], version: number, modelTag: string)
     .digest("hex");
 }
 
-function previousStats(stats: string): { wikiFormatVersion?: number; wikiModel?: string | null } {
+function previousStats(stats: string): {
+  wikiFormatVersion?: number;
+  wikiModel?: string | null;
+  wikiPages?: number;
+} {
   try {
-    return JSON.parse(stats) as { wikiFormatVersion?: number; wikiModel?: string | null };
+    return JSON.parse(stats) as { wikiFormatVersion?: number; wikiModel?: string | null; wikiPages?: number };
   } catch {
     return {};
   }
 }
 
 export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> {
+  return (await buildScopedWiki(input)) ?? (await buildWholeWiki(input));
+}
+
+/** Writes pages: a candidate whose inputs hash as its previous page's is kept, the others are built. */
+function pageWriter(input: WikiBuildInput, previous: Map<string, StoredPageIndex> | null) {
+  const modelTag = input.model?.label ?? "none";
+  const summaries: SummaryRun = { consecutiveFailures: 0 };
+  const state = { keep: [] as string[], generated: 0, modelWritten: 0 };
+  // Pages whose inputs hash as before are kept; the others are built and written, a
+  // batch at a time, so a build holds the inputs of one batch of pages, not the wiki's.
+  const settle = async (candidates: Candidate[]) => {
+    const regenerate: { candidate: Candidate; hashes: { model: string; evidence: string } }[] = [];
+    for (const c of candidates) {
+      const withModel = hashInputs(c.inputs, input.formatVersion, modelTag);
+      const old = previous?.get(c.slug);
+      if (old && old.inputHash === withModel) state.keep.push(c.slug);
+      else
+        regenerate.push({
+          candidate: c,
+          hashes: { model: withModel, evidence: hashInputs(c.inputs, input.formatVersion, "none") },
+        });
+    }
+    const needed = [...new Set(regenerate.flatMap((r) => r.candidate.needs ?? []))];
+    const topLevel = groupBy(
+      needed.length ? await loadPageSymbols(input.generationId, needed, { topLevel: true }) : [],
+      (s) => s.path,
+    );
+    const drafts: WikiPageDraft[] = [];
+    for (const { candidate, hashes } of regenerate)
+      drafts.push(await candidate.build(hashes.evidence, topLevel));
+    if (input.model && drafts.length) {
+      const outcome = await addModelSummaries(drafts, input.model, summaries);
+      state.modelWritten += outcome.written;
+      const bySlug = new Map(regenerate.map((r) => [r.candidate.slug, r.hashes]));
+      // A page carries the model in its hash only once the model really wrote its summary.
+      for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
+    }
+    await insertWikiPages(input.generationId, drafts);
+    state.generated += drafts.length;
+  };
+  return { state, settle };
+}
+
+/** File pages of the given code files, a batch at a time (their symbols and calls loaded per batch). */
+async function writeFilePages(
+  generationId: string,
+  filePaths: string[],
+  fileByPath: Map<string, WikiFileRow>,
+  imports: ImportRow[],
+  settle: (candidates: Candidate[]) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < filePaths.length; i += FILE_PAGE_BATCH) {
+    const paths = filePaths.slice(i, i + FILE_PAGE_BATCH);
+    const [symbols, calls] = await Promise.all([
+      loadPageSymbols(generationId, paths),
+      loadCallsTouching(generationId, paths),
+    ]);
+    await settle(filePageCandidates(paths, fileByPath, symbols, calls, imports));
+  }
+}
+
+/**
+ * The wiki of an incremental build that edited files without adding or removing any,
+ * read from the changed files and their surroundings only: the pages of the changed
+ * files and of the files at the ends of changed edges, the folders holding them, and
+ * the findings. It applies only when nothing the overview and the repository-wide
+ * findings are computed from can have changed — no file added, removed or turned into
+ * another language, the same import graph (deferred imports aside) and the same entry
+ * points; otherwise null, and the whole wiki is checked (buildWholeWiki). The pages it
+ * writes, keeps and closes are exactly those the whole check would.
+ */
+async function buildScopedWiki(input: WikiBuildInput): Promise<WikiBuildStats | null> {
+  const { generationId, previous, changes } = input;
+  // A model's pages are retried by the whole check (pages it left evidence-only).
+  if (!previous || !changes || input.model) return null;
+  const prior = previousStats(previous.stats);
+  if (prior.wikiFormatVersion !== WIKI_FORMAT_VERSION || (prior.wikiModel ?? null) !== null) return null;
+  if (changes.addedPaths.length > 0 || changes.removedPaths.length > 0) return null;
+  const diff = await edgeDiff(previous.id, generationId);
+  if (diff.importsChanged) return null;
+  const folders = foldersToCheck(changes, diff.paths);
+  // A file at the root is listed by the overview; one named like an entry point is one.
+  if (folders.has(".") || changes.changedPaths.some((p) => ENTRY_FILE.test(p))) return null;
+  const changed = changes.changedPaths;
+  const [before, after, importsBefore, importsAfter, overview, pageCount] = await Promise.all([
+    loadWikiFiles(previous.id, { paths: changed }),
+    loadWikiFiles(generationId, { paths: changed }),
+    loadImportEdges(previous.id, { from: changed }),
+    loadImportEdges(generationId, { from: changed }),
+    loadPageIndex(previous.id, [OVERVIEW_SLUG]),
+    // The previous build counted its pages.
+    prior.wikiPages ?? countWikiPages(previous.id),
+  ]);
+  const kinds = (rows: WikiFileRow[]) => JSON.stringify(rows.map((f) => [f.path, f.kind, f.language]));
+  if (pageCount === 0 || overview[0]?.title !== input.repositoryName || kinds(before) !== kinds(after))
+    return null;
+  if (liveImportPairs(before, importsBefore) !== liveImportPairs(after, importsAfter)) return null;
+  if (!(await sameEntryPoints(previous.id, generationId))) return null;
+
+  const [pageFiles, folderFiles] = await Promise.all([
+    loadWikiFiles(generationId, { paths: [...new Set([...changed, ...diff.paths])] }),
+    loadWikiFiles(generationId, { under: [...folders] }),
+  ]);
+  const filePaths = pageFiles.filter((f) => f.kind === "code").map((f) => f.path);
+  const direct = folderFiles.filter((f) => folders.has(dirOf(f.path))).map((f) => f.path);
+  const [pageImports, folderImports, old] = await Promise.all([
+    loadImportEdges(generationId, { touching: filePaths }),
+    loadImportEdges(generationId, { touching: direct }),
+    loadPageIndex(previous.id, [...filePaths.map(fileSlug), ...[...folders].map(dirSlug)]),
+  ]);
+  const writer = pageWriter(input, new Map(old.map((p) => [p.slug, p])));
+  await writeFilePages(
+    generationId,
+    filePaths,
+    new Map(pageFiles.map((f) => [f.path, f])),
+    pageImports,
+    writer.settle,
+  );
+  await writer.settle(await folderCandidates(input, folderFiles, folderImports, folders, false));
+  const kept = new Set(writer.state.keep);
+  const closing = old.filter((p) => !kept.has(p.slug));
+  await closeWikiPages(generationId, closing);
+
+  const findings = await computeFindings({
+    generationId,
+    everything: async () => {
+      const [files, imports] = await Promise.all([
+        loadWikiFiles(generationId),
+        loadImportEdges(generationId),
+      ]);
+      return { files, imports };
+    },
+    factsOf: async (paths) =>
+      new Map((await loadWikiFiles(generationId, { paths })).map((f) => [f.path, f.facts])),
+    sameCallGraphAs: diff.callsChanged ? null : previous.id,
+    sameFactsAs: {
+      generationId: previous.id,
+      categories: await categoriesUnchanged({
+        previousGenerationId: previous.id,
+        generationId,
+        before,
+        after,
+        importLinesSame: importLines(importsBefore) === importLines(importsAfter),
+      }),
+    },
+  });
+  await insertFindings(generationId, findings);
+  const reused = pageCount - closing.length;
+  return {
+    scope: "changes",
+    pages: reused + writer.state.generated,
+    generated: writer.state.generated,
+    reused,
+    modelWritten: 0,
+    findings: findings.length,
+    formatVersion: WIKI_FORMAT_VERSION,
+    model: null,
+  };
+}
+
+/**
+ * Whether two generations' overviews list the same entry points (entryPointsOf), files
+ * named like one aside: the same functions named like one, and — read only when none
+ * of those counts — the same uncalled functions.
+ */
+async function sameEntryPoints(previousGenerationId: string, generationId: string): Promise<boolean> {
+  const both = (uncalled: boolean) =>
+    Promise.all([
+      loadEntryPointCandidates(previousGenerationId, { uncalled }),
+      loadEntryPointCandidates(generationId, { uncalled }),
+    ]);
+  const [before, after] = await both(false);
+  if (JSON.stringify(before.named) !== JSON.stringify(after.named)) return false;
+  if (before.named.some((s) => !NOT_ENTRY.test(s.path))) return true;
+  const [uncalledBefore, uncalledAfter] = await both(true);
+  return JSON.stringify(uncalledBefore.uncalled) === JSON.stringify(uncalledAfter.uncalled);
+}
+
+/** A file's imports with their lines, in a stable order (edge ids differ between generations). */
+function importLines(imports: ImportRow[]): string {
+  return JSON.stringify(imports.map((e) => `${e.srcPath}\u0000${e.line}\u0000${e.dstPath}`).sort());
+}
+
+/** The module graph's input from some files: their imports that run (not for type checking only). */
+function liveImportPairs(files: WikiFileRow[], imports: ImportRow[]): string {
+  const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
+  return JSON.stringify(
+    imports
+      .filter((e) => !typeOnly.get(e.srcPath)?.has(e.line))
+      .map((e) => `${e.srcPath}\u0000${e.dstPath}`)
+      .sort(),
+  );
+}
+
+/** Every page checked: the first build, or one whose changes may reach the overview. */
+async function buildWholeWiki(input: WikiBuildInput): Promise<WikiBuildStats> {
   const { generationId } = input;
   const [files, imports] = await Promise.all([loadWikiFiles(generationId), loadImportEdges(generationId)]);
   const modelLabel = input.model?.label ?? null;
   // An empty folder has nothing to describe.
   if (files.length === 0)
     return {
+      scope: "all",
       pages: 0,
       generated: 0,
       reused: 0,
@@ -169,52 +376,10 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
     filePaths = [...set];
   }
   const fileByPath = new Map(files.map((f) => [f.path, f]));
-  const modelTag = modelLabel ?? "none";
-  const summaries: SummaryRun = { consecutiveFailures: 0 };
-  const keep: string[] = [];
-  let generated = 0;
-  let modelWritten = 0;
-  // Pages whose inputs hash as before are kept; the others are built and written, a
-  // batch at a time, so a build holds the inputs of one batch of pages, not the wiki's.
-  const settle = async (candidates: Candidate[]) => {
-    const regenerate: { candidate: Candidate; hashes: { model: string; evidence: string } }[] = [];
-    for (const c of candidates) {
-      const withModel = hashInputs(c.inputs, input.formatVersion, modelTag);
-      const old = comparable ? oldBySlug.get(c.slug) : undefined;
-      if (old && old.inputHash === withModel) keep.push(c.slug);
-      else
-        regenerate.push({
-          candidate: c,
-          hashes: { model: withModel, evidence: hashInputs(c.inputs, input.formatVersion, "none") },
-        });
-    }
-    const needed = [...new Set(regenerate.flatMap((r) => r.candidate.needs ?? []))];
-    const topLevel = groupBy(
-      needed.length ? await loadPageSymbols(generationId, needed, { topLevel: true }) : [],
-      (s) => s.path,
-    );
-    const drafts: WikiPageDraft[] = [];
-    for (const { candidate, hashes } of regenerate)
-      drafts.push(await candidate.build(hashes.evidence, topLevel));
-    if (input.model && drafts.length) {
-      const outcome = await addModelSummaries(drafts, input.model, summaries);
-      modelWritten += outcome.written;
-      const bySlug = new Map(regenerate.map((r) => [r.candidate.slug, r.hashes]));
-      // A page carries the model in its hash only once the model really wrote its summary.
-      for (const d of drafts) if (d.modelWritten) d.inputHash = bySlug.get(d.slug)?.model ?? d.inputHash;
-    }
-    await insertWikiPages(generationId, drafts);
-    generated += drafts.length;
-  };
-  for (let i = 0; i < filePaths.length; i += FILE_PAGE_BATCH) {
-    const paths = filePaths.slice(i, i + FILE_PAGE_BATCH);
-    const [symbols, calls] = await Promise.all([
-      loadPageSymbols(generationId, paths),
-      loadCallsTouching(generationId, paths),
-    ]);
-    await settle(filePageCandidates(paths, fileByPath, symbols, calls, imports));
-  }
-  await settle(await folderCandidates(input, files, imports, folders));
+  const writer = pageWriter(input, comparable ? oldBySlug : null);
+  const { keep } = writer.state;
+  await writeFilePages(generationId, filePaths, fileByPath, imports, writer.settle);
+  await writer.settle(await folderCandidates(input, files, imports, folders, true));
   if (comparable) {
     const considered = new Set(filePaths);
     for (const p of codePaths) if (!considered.has(p) && oldBySlug.has(fileSlug(p))) keep.push(fileSlug(p));
@@ -222,21 +387,35 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
       for (const p of previousPages)
         if (p.kind === "directory" && p.sourcePath && !folders.has(p.sourcePath)) keep.push(p.slug);
   }
-  await closeWikiPagesExcept(generationId, keep);
+  // The previous generation's pages are the rows still open: those neither kept nor
+  // rewritten above are closed (a full build closed every row before it began).
+  const kept = new Set(keep);
+  await closeWikiPages(
+    generationId,
+    previousPages.filter((p) => !kept.has(p.slug)),
+  );
 
   const findings = await computeFindings({
     generationId,
-    files,
-    imports,
+    everything: async () => ({ files, imports }),
+    factsOf: async (paths) =>
+      new Map(
+        paths.flatMap((p) => {
+          const f = fileByPath.get(p);
+          return f ? [[p, f.facts] as const] : [];
+        }),
+      ),
     sameCallGraphAs: comparable && diff && !diff.callsChanged && input.previous ? input.previous.id : null,
+    sameFactsAs: null,
   });
   await insertFindings(generationId, findings);
 
   return {
-    pages: keep.length + generated,
-    generated,
+    scope: "all",
+    pages: keep.length + writer.state.generated,
+    generated: writer.state.generated,
     reused: keep.length,
-    modelWritten,
+    modelWritten: writer.state.modelWritten,
     findings: findings.length,
     formatVersion: WIKI_FORMAT_VERSION,
     model: modelLabel,
@@ -247,14 +426,18 @@ export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> 
 async function edgeDiff(
   previousGenerationId: string,
   generationId: string,
-): Promise<{ paths: Set<string>; callsChanged: boolean }> {
+): Promise<{ paths: Set<string>; callsChanged: boolean; importsChanged: boolean }> {
   const changed = await changedEdges(previousGenerationId, generationId);
   const paths = new Set<string>();
   for (const e of changed) {
     paths.add(e.srcPath);
     paths.add(e.dstPath);
   }
-  return { paths, callsChanged: changed.some((e) => e.kind === "calls") };
+  return {
+    paths,
+    callsChanged: changed.some((e) => e.kind === "calls"),
+    importsChanged: changed.some((e) => e.kind === "imports"),
+  };
 }
 
 function filePageCandidates(
@@ -309,14 +492,17 @@ function foldersToCheck(changes: WikiChanges, edgeEnds: Set<string>): Set<string
 
 /**
  * Folder pages and the overview, hashed from the inputs already loaded and built on
- * demand: every folder's, or only those in `only` (the others cannot have changed).
- * The overview is always a candidate.
+ * demand: every folder's, or only those in `only` (the others cannot have changed;
+ * `files` must then hold every file under them, and `imports` every import with an
+ * end in a file directly in one). The overview is a candidate when `withOverview`
+ * (`files` and `imports` are then the repository's).
  */
 async function folderCandidates(
   input: WikiBuildInput,
   files: WikiFileRow[],
   imports: ImportRow[],
   only: Set<string> | null,
+  withOverview: boolean,
 ): Promise<Candidate[]> {
   const { generationId } = input;
   const codeFiles = files.filter((f) => f.kind === "code");
@@ -383,6 +569,7 @@ async function folderCandidates(
       };
     });
 
+  if (!withOverview) return candidates;
   // The overview: the root folder's listing plus what describes the whole repository.
   const root = directoryInput(".");
   const liveImports = imports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));

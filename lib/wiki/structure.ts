@@ -132,12 +132,19 @@ export function moduleGraph(
     (a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to),
   );
   const names = new Set([...moduleFiles.keys(), ...moduleEdges.flatMap((e) => [e.from, e.to])]);
+  // Counted in one pass: a repository has thousands of modules and tens of thousands of edges.
+  const fanIn = new Map<string, number>();
+  const fanOut = new Map<string, number>();
+  for (const e of moduleEdges) {
+    fanIn.set(e.to, (fanIn.get(e.to) ?? 0) + 1);
+    fanOut.set(e.from, (fanOut.get(e.from) ?? 0) + 1);
+  }
   const modules = [...names]
     .map((name) => ({
       name,
       files: moduleFiles.get(name) ?? 0,
-      fanIn: moduleEdges.filter((e) => e.to === name).length,
-      fanOut: moduleEdges.filter((e) => e.from === name).length,
+      fanIn: fanIn.get(name) ?? 0,
+      fanOut: fanOut.get(name) ?? 0,
     }))
     .sort(
       (a, b) =>
