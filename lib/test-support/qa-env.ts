@@ -20,6 +20,14 @@ export async function setupQaHome(
   prefix = "wf-qa-",
 ): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = mkdtempSync(path.join(os.tmpdir(), prefix));
+  // Drop the database client and search services a previous file in this worker left open
+  // (they point at its home) before pointing at the new one.
+  const [{ closeDb }, { closeSearchServices }] = await Promise.all([
+    import("../db/client.ts"),
+    import("../search/runtime.ts"),
+  ]);
+  await closeSearchServices().catch(() => undefined);
+  await closeDb().catch(() => undefined);
   process.env.WAYFINDER_HOME = home;
   // A SQLite file under this home, or with WAYFINDER_TEST_PG_URL a PostgreSQL database of its own.
   const { setupTestDatabase } = await import("./temp-env.ts");
@@ -34,7 +42,7 @@ export async function setupQaHome(
   return {
     home,
     cleanup: async () => {
-      const { closeDb } = await import("../db/client.ts");
+      await closeSearchServices().catch(() => undefined);
       await closeDb();
       await database.drop().catch(() => undefined);
       rmSync(home, { recursive: true, force: true });
