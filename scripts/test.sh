@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Quick start #2: install what the tests need (a supported Node, Chromium and PostgreSQL
-# from apt) and run the whole gate: lint, format check, typecheck, unit tests on SQLite
-# and on PostgreSQL, build, e2e in Chromium. Ends with one "N passed, N failed" line.
+# from apt) and run the whole gate: lint, format check, build, typecheck, unit tests on
+# SQLite and on PostgreSQL, e2e in Chromium. Ends with one "N passed, N failed" line.
 #
 # Lint and the format check first, then the production build alone (the largest process),
-# then the unit runs, e2e and the typecheck side by side. Each stage's output is printed
-# when it ends, with its time.
+# then the unit suite beside the typecheck, then e2e. Each stage's output is printed when
+# it ends, with its time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1

@@ -3,8 +3,9 @@
  * WAYFINDER_HOME with its own migrated database (a SQLite file in it, or with
  * WAYFINDER_TEST_PG_URL a PostgreSQL database of its own), temporary repository
  * folders, and cleanup. Call `setupTempEnv()` in `beforeAll`, before anything opens the
- * database: env() and the Prisma client are process-wide caches, and vitest runs
- * each test file in its own fork, so one call per file isolates it from the others.
+ * database: env(), the Prisma client and the search services are process-wide caches
+ * that a worker keeps from file to file, and this call closes them and points them at
+ * the new home, so one call per file isolates it from the files before it.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -40,7 +41,7 @@ let counter = 0;
 
 /**
  * Points DATABASE_URL at this test file's own database, a fresh copy of the run's
- * migrated template (global-setup.ts): on PostgreSQL a database of its own, on SQLite
+ * migrated template (global-setup-*.ts): on PostgreSQL a database of its own, on SQLite
  * the default file under the WAYFINDER_HOME just set. Returns what drops it again.
  */
 export async function setupTestDatabase(): Promise<{
@@ -53,7 +54,7 @@ export async function setupTestDatabase(): Promise<{
   }
   if (!adminUrl) {
     delete process.env.DATABASE_URL;
-    // The run's migrated template (global-setup.ts), copied to where env() puts the file.
+    // The run's migrated template (global-setup-*.ts), copied to where env() puts the file.
     const template = process.env.WAYFINDER_TEST_SQLITE_TEMPLATE;
     const home = process.env.WAYFINDER_HOME;
     if (template && home && fs.existsSync(template)) {
