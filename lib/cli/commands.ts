@@ -46,7 +46,6 @@ function required(ctx: CommandContext, index: number, what: string): string {
   return value;
 }
 
-/** A repository by name, id or path (paths are resolved, so `.` works). */
 /** Call edges once per symbol, in order: `a.c::f (0.9)`, `a.c::g (0.6, 2 call sites)`. */
 export function bySymbol(edges: { id: string | null; confidence: number }[]): string[] {
   const sites = new Map<string, { confidence: number; count: number }>();
@@ -63,6 +62,7 @@ export function bySymbol(edges: { id: string | null; confidence: number }[]): st
   );
 }
 
+/** A repository by name, id or path (paths are resolved, so `.` works). */
 export async function resolveRepoArgument(
   ref: string,
 ): Promise<RepositoryRow & { activeGenerationId: string }> {

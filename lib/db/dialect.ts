@@ -371,3 +371,11 @@ export async function ftsMatchIds(client: Db, word: string): Promise<number[]> {
   }
   return ids.sort((a, b) => a - b);
 }
+
+/**
+ * Compares strings as `<` does (by UTF-16 code unit), the order SQLite's binary
+ * collation and PostgreSQL's C collation give paths, unlike `localeCompare`.
+ */
+export function binaryOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -15,6 +15,7 @@ import { WayfinderError } from "../errors.ts";
 import type { InValue } from "@libsql/client";
 import { db, sqliteConnection, type Db } from "./client.ts";
 import {
+  binaryOrder,
   executeRaw,
   ftsDeleteRows,
   ftsDropTable,
@@ -1183,7 +1184,7 @@ export async function codeFiles(
     `SELECT path, language, "callNames" FROM "File" WHERE ${visible.sql} AND kind = 'code'`,
     ...visible.params,
   );
-  return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return rows.sort((a, b) => binaryOrder(a.path, b.path));
 }
 
 /** The extracted imports (JSON) of some of a generation's files. */
@@ -1202,35 +1203,28 @@ export async function fileImports(generationId: string, paths: string[]): Promis
   return out;
 }
 
-/** Content hashes and line counts of a generation's files by path: what a build compares the work tree with. */
-export async function fileHashes(
-  generationId: string,
-): Promise<
-  Map<string, { hash: string; lines: number; language: string; size: number; mtimeNs: string | null }>
-> {
+/** What a generation recorded about a file: what the next build compares the work tree with. */
+export interface KnownFile {
+  hash: string;
+  lines: number;
+  language: string;
+  size: number;
+  /** modification time (ns) that vouches for `hash`, if any (lib/indexer/discover.ts) */
+  mtimeNs: string | null;
+}
+
+/** A generation's files by path, as the next build compares the work tree with them. */
+export async function fileHashes(generationId: string): Promise<Map<string, KnownFile>> {
   const snapshot = await snapshotOf(generationId);
   const visible = visibleSql(snapshot);
-  const rows = await buildRead<{
-    path: string;
-    hash: string;
-    lines: number;
-    language: string;
-    size: number;
-    mtimeNs: string | null;
-  }>(
+  const rows = await buildRead<KnownFile & { path: string }>(
     `SELECT path, hash, lines, language, size, "mtimeNs" FROM "File" WHERE ${visible.sql}`,
     ...visible.params,
   );
   return new Map(
-    rows.map((r) => [
-      r.path,
-      {
-        hash: r.hash,
-        lines: Number(r.lines),
-        language: r.language,
-        size: Number(r.size),
-        mtimeNs: r.mtimeNs,
-      },
+    rows.map(({ path, hash, lines, language, size, mtimeNs }) => [
+      path,
+      { hash, lines: Number(lines), language, size: Number(size), mtimeNs },
     ]),
   );
 }

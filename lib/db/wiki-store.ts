@@ -20,6 +20,7 @@ import {
 import { withTempTable } from "./temp-table.ts";
 import { db, type Db } from "./client.ts";
 import {
+  binaryOrder,
   floatParam,
   hasNul,
   floorToInt,
@@ -119,7 +120,7 @@ export async function loadWikiFiles(generationId: string, scope: FileScope = "al
           seen.add(r.path);
           rows.push(r);
         }
-    rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    rows.sort((a, b) => binaryOrder(a.path, b.path));
   }
   return rows.map((r) => ({ ...r, lines: Number(r.lines), facts: parseFacts(r.facts) }));
 }
@@ -163,9 +164,7 @@ export async function loadImportEdges(
         byId.set(Number(r.id), r);
     rows = [...byId.values()].sort(
       (a, b) =>
-        (a.srcPath < b.srcPath ? -1 : a.srcPath > b.srcPath ? 1 : 0) ||
-        Number(a.line) - Number(b.line) ||
-        Number(a.id) - Number(b.id),
+        binaryOrder(a.srcPath, b.srcPath) || Number(a.line) - Number(b.line) || Number(a.id) - Number(b.id),
     );
   }
   return rows.map((r) => ({ srcPath: r.srcPath, dstPath: r.dstPath, line: Number(r.line) }));

@@ -233,11 +233,11 @@ export async function buildGeneration(
       const previousGeneration = repository.activeGenerationId
         ? await getGeneration(repository.activeGenerationId)
         : null;
-      const reusable =
+      // Rows of a generation built with another index format are never reused.
+      const incremental =
         previousGeneration !== null &&
         (JSON.parse(previousGeneration.stats) as { formatVersion?: number }).formatVersion ===
           INDEX_FORMAT_VERSION;
-      const incremental = reusable && previousGeneration !== null;
       const previousHashes = incremental
         ? await fileHashes(previousGeneration.id)
         : new Map<string, KnownFile>();

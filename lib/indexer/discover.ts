@@ -23,6 +23,7 @@ import {
   redactSecrets,
   type SecretReport,
 } from "./secrets.ts";
+import type { KnownFile } from "../db/index-store.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
@@ -121,13 +122,7 @@ export interface DiscoveredFile {
 }
 
 /** What the previous generation recorded about a file (its `File` row). */
-export interface KnownFile {
-  hash: string;
-  lines: number;
-  language: string;
-  size: number;
-  mtimeNs: string | null;
-}
+export type { KnownFile };
 
 export interface DiscoveryResult {
   root: string;

@@ -122,13 +122,16 @@ export function hashInputs(inputs: unknown[], version: number, modelTag: string)
     .digest("hex");
 }
 
-function previousStats(stats: string): {
+/** What the previous build recorded about its wiki (its generation's stats). */
+interface PreviousWikiStats {
   wikiFormatVersion?: number;
   wikiModel?: string | null;
   wikiPages?: number;
-} {
+}
+
+function previousStats(stats: string): PreviousWikiStats {
   try {
-    return JSON.parse(stats) as { wikiFormatVersion?: number; wikiModel?: string | null; wikiPages?: number };
+    return JSON.parse(stats) as PreviousWikiStats;
   } catch {
     return {};
   }
