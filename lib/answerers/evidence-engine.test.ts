@@ -4,9 +4,12 @@
  * citations and gaps that the next pass resolves; exploratory and analytical
  * questions come with their call-flow and dependency diagrams.
  */
+import remarkParse from "remark-parse";
+import { unified } from "unified";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
 import { askQuestion } from "../qa/ask.ts";
+import { reasonNote } from "./evidence-engine.ts";
 import type { RequestOverrides } from "../qa/config.ts";
 import type { DiagramPart, PassPart } from "../qa/types.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
@@ -134,5 +137,25 @@ describe("diagrams", () => {
     expect(deps?.nodes.length).toBeGreaterThan(0);
     expect(deps?.nodes.some((n) => n.label === "shop" && n.path?.startsWith("shop/"))).toBe(true);
     expect(deps?.mermaid).toMatch(/^(?:flowchart|graph)\b/m);
+  });
+});
+
+describe("a relevant-code line's reason", () => {
+  it("stays one italic run with the underscores of the paths and names it holds", () => {
+    const reason = "in src/_pytest/main.py, named in the question (wrap_session); see my_module";
+    type Node = { type: string; value?: string; children?: Node[] };
+    const emphasis: string[] = [];
+    const textOf = (node: Node): string => {
+      const text = node.value ?? (node.children ?? []).map(textOf).join("");
+      if (node.type === "emphasis") emphasis.push(text);
+      return text;
+    };
+    const paragraph = textOf(
+      unified()
+        .use(remarkParse)
+        .parse(`x ${reasonNote(reason)} y`) as Node,
+    );
+    expect(emphasis).toEqual([`(${reason})`]);
+    expect(paragraph).toBe(`x (${reason}) y`);
   });
 });

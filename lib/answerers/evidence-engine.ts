@@ -676,6 +676,16 @@ function bestSentence(text: string, terms: Set<string>): string {
   return best;
 }
 
+/**
+ * Why an item was picked, in italics. Asterisks, not underscores: a reason names paths
+ * and identifiers (`in src/_pytest/main.py`, `wrap_session`), and an underscore that
+ * follows a slash opens emphasis in Markdown, which ate the path's underscore and the
+ * italics' end.
+ */
+export function reasonNote(reason: string): string {
+  return `*(${reason})*`;
+}
+
 function relevantCodeSection(symbols: ContextItem[], max: number): string {
   const picked = symbols.slice(0, max);
   if (picked.length === 0) return "";
@@ -684,7 +694,7 @@ function relevantCodeSection(symbols: ContextItem[], max: number): string {
     const f = s.facts as NonNullable<ContextItem["facts"]>;
     const doc = f.docstring ? `: ${firstSentence(f.docstring)}` : "";
     lines.push(
-      `- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${s.reason ? ` _(${s.reason})_` : ""}`,
+      `- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${s.reason ? ` ${reasonNote(s.reason)}` : ""}`,
     );
   }
   return lines.join("\n");
