@@ -226,10 +226,12 @@ export function runLargeBench(options: LargeBenchOptions): Record<string, unknow
   }
 }
 
-/** The `large` section of bench/run.ts. */
-export function largeSection(): Record<string, unknown> {
+/** The `large` section of bench/run.ts: four revisions per repository unless `tagsPerRepository` says otherwise. */
+export function largeSection(tagsPerRepository = 4): Record<string, unknown> {
+  if (!Number.isInteger(tagsPerRepository) || tagsPerRepository < 1)
+    throw new Error(`--large-tags takes a whole number of revisions, 1 or more (got ${tagsPerRepository})`);
   return runLargeBench({
-    tagsPerRepository: 4,
+    tagsPerRepository,
     reindexes: 10,
     workDir: path.join(os.tmpdir(), "wayfinder-bench", "large"),
     log: (line) => process.stderr.write(`${line}\n`),

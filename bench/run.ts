@@ -6,6 +6,7 @@
  *   npm run bench                                  everything
  *   npm run bench -- --only index                  one section (index | latency | localization | questions | large)
  *   npm run bench -- --corpus ~/wayfinder-bundles  repositories from git bundles (offline)
+ *   npm run bench -- --only large --large-tags 1   the large bench on one revision per repository
  *
  * The bench's data (instances, corpus manifest) is in bench/data; repositories come from
  * bundles in the --corpus folders or are cloned from their upstream URLs (bench/corpus.ts).
@@ -244,7 +245,11 @@ function localizationSection(): Record<string, unknown> {
 
 function main(): void {
   const { values } = parseArgs({
-    options: { only: { type: "string" }, corpus: { type: "string", multiple: true } },
+    options: {
+      only: { type: "string" },
+      corpus: { type: "string", multiple: true },
+      "large-tags": { type: "string" },
+    },
   });
   if (values.corpus) setCorpusFolders(values.corpus);
   fs.mkdirSync(WORK, { recursive: true });
@@ -254,7 +259,7 @@ function main(): void {
     latency: latencySection,
     localization: localizationSection,
     questions: () => questionsSection(log),
-    large: largeSection,
+    large: () => largeSection(values["large-tags"] ? Number(values["large-tags"]) : undefined),
   };
   const chosen = values.only ? [values.only] : Object.keys(sections);
   const results: Record<string, unknown> = {
