@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Starts the production server for e2e on a fresh data directory with the fixture
-# repository indexed, so every run begins from the same state.
+# repository indexed, so every run begins from the same state. The freshly indexed
+# directory is kept as a template beside it: the specs that start a second server
+# (e2e/support/wayfinder-server.ts) copy it instead of migrating and indexing again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export WAYFINDER_HOME="${WAYFINDER_HOME:-$PWD/.wayfinder-e2e-${1:-3100}}"
-rm -rf "$WAYFINDER_HOME"
-npm run --silent db:migrate >/dev/null
-npm run --silent wayfinder -- index e2e/fixtures/shop --name shop >/dev/null
-exec node_modules/.bin/next start --port "${1:-3100}" --hostname 127.0.0.1
+PORT="${1:-3100}"
+export WAYFINDER_HOME="${WAYFINDER_HOME:-$PWD/.wayfinder-e2e-${PORT}}"
+TEMPLATE="$PWD/.wayfinder-e2e-${PORT}-template"
+rm -rf "$WAYFINDER_HOME" "$TEMPLATE"
+WAYFINDER_HOME="$TEMPLATE" node_modules/.bin/tsx --conditions=react-server lib/cli/main.ts migrate >/dev/null
+WAYFINDER_HOME="$TEMPLATE" node_modules/.bin/tsx --conditions=react-server lib/cli/main.ts \
+  index e2e/fixtures/shop --name shop >/dev/null
+cp -a "$TEMPLATE" "$WAYFINDER_HOME"
+exec node_modules/.bin/next start --port "$PORT" --hostname 127.0.0.1

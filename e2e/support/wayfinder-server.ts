@@ -1,9 +1,10 @@
 /**
  * A second Wayfinder server for specs that need another access mode than the shared
- * one of playwright.config.ts: its own data directory with the shop fixture indexed,
- * `next start` from the same build (NEXT_DIST_DIR) on its own port, stopped after.
+ * one of playwright.config.ts: its own data directory (a copy of the one e2e/serve.sh
+ * migrated and indexed the shop fixture into), `next start` from the same build
+ * (NEXT_DIST_DIR) on its own port, stopped after.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -24,6 +25,10 @@ export async function startWayfinder(options: {
 }): Promise<RunningServer> {
   const home = path.resolve(`.wayfinder-e2e-${options.port}`);
   fs.rmSync(home, { recursive: true, force: true });
+  // The data directory e2e/serve.sh migrated and indexed for the shared server, unused by it.
+  const template = path.resolve(`.wayfinder-e2e-${E2E_PORT}-template`);
+  if (!fs.existsSync(template)) throw new Error(`${template} is missing: e2e/serve.sh prepares it`);
+  fs.cpSync(template, home, { recursive: true });
   const env = {
     ...process.env,
     WAYFINDER_HOME: home,
@@ -31,17 +36,10 @@ export async function startWayfinder(options: {
     NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
     ...options.env,
   };
-  for (const args of [
-    ["run", "--silent", "db:migrate"],
-    ["run", "--silent", "wayfinder", "--", "index", "e2e/fixtures/shop", "--name", "shop"],
-  ]) {
-    const result = spawnSync("npm", args, { env, encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`npm ${args.join(" ")} failed: ${result.stderr}`);
-  }
   let log = "";
   const child: ChildProcess = spawn(
-    "npx",
-    ["next", "start", "--port", String(options.port), "--hostname", options.host ?? "127.0.0.1"],
+    "node_modules/.bin/next",
+    ["start", "--port", String(options.port), "--hostname", options.host ?? "127.0.0.1"],
     { env, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));

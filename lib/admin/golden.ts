@@ -20,7 +20,6 @@ import {
   type GoldenRunRow,
 } from "../db/admin-store.ts";
 import { WayfinderError } from "../errors.ts";
-import { askQuestion } from "../qa/ask.ts";
 import { QUERY_MODE_LIST, type CitationPart, type QueryMode } from "../qa/types.ts";
 import { InvalidFieldsError } from "./invalid-fields.ts";
 import { loadEngineSettings, type EngineSettings } from "./settings.ts";
@@ -207,6 +206,9 @@ async function runOne(
     generationId: string;
   };
   try {
+    // Loaded on first use: an index run (CLI or worker) whose repository has no golden
+    // questions never loads the question engine.
+    const { askQuestion } = await import("../qa/ask.ts");
     // Ephemeral: golden runs are checks, not traffic; they write no session or metrics row.
     const result = await askQuestion(
       {
