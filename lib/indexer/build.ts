@@ -176,7 +176,7 @@ function defaultName(root: string): string {
 const PARSE_BATCH = 64;
 const PARSE_BATCH_BYTES = 2 * 1024 * 1024;
 /** Batches parsing while one is written: what bounds the file text a build holds. */
-const PARSE_BATCHES_IN_FLIGHT = 2;
+const PARSE_BATCHES_IN_FLIGHT = 4;
 /** An incremental build parses this many files in its own thread before starting workers. */
 const SERIAL_PARSE_UP_TO = 48;
 

@@ -134,6 +134,31 @@ describe("the parse pool", () => {
     }
   });
 
+  it("keeps a worker parsing queued files while the calling thread is busy", async () => {
+    // A parse entry that only notes when each file's parse began.
+    const entry = path.join(t.home, "timestamp-entry.mjs");
+    fs.writeFileSync(
+      entry,
+      "export async function parseFile(file) { return { file: { path: file.path }, startedAt: Date.now() }; }\n",
+    );
+    const pool = createParsePool({ threads: 1, workerEntry: entry });
+    try {
+      const files = fixtureFiles().slice(0, 6);
+      await pool.parse(files.slice(0, 1)); // the worker is up
+      const parsing = pool.parse(files);
+      // The build's thread reads and writes synchronously; block it as such work would.
+      const blockedUntil = Date.now() + 1_000;
+      while (Date.now() < blockedUntil) {
+        // busy
+      }
+      const started = (await parsing).map((p) => (p as unknown as { startedAt: number }).startedAt);
+      // Every file began while this thread was blocked: none waited for it to hand the next one over.
+      expect(started.filter((at) => at >= blockedUntil)).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it(
     "parses in the calling thread when its workers cannot load the parse entry",
     { timeout: 60_000 },

@@ -58,10 +58,19 @@ interface Job {
   reject: (error: Error) => void;
 }
 
-/** A fixed set of worker threads, each parsing one file at a time. */
+/**
+ * Files handed to one worker ahead of its results, and their bytes: a worker parses
+ * its queue in order without waiting for the build's thread, which reads and writes
+ * synchronously and would otherwise leave every worker idle after its current file.
+ */
+const WORKER_QUEUE_FILES = 64;
+const WORKER_QUEUE_BYTES = 8 * 1024 * 1024;
+
+/** A fixed set of worker threads, each parsing the files queued to it in order. */
 class WorkerPool {
-  private readonly idle: Worker[] = [];
-  private readonly running = new Map<Worker, Job>();
+  private readonly workers: Worker[] = [];
+  /** per worker, the files posted to it and not yet answered, in the order posted */
+  private readonly assigned = new Map<Worker, Job[]>();
   private readonly queue: Job[] = [];
   private failure: Error | null = null;
   private nextId = 0;
@@ -79,10 +88,10 @@ class WorkerPool {
         workerData: { module: entry ?? path.join(dir, "parse-file.ts") },
         resourceLimits: { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: 8 },
       });
+      const jobs: Job[] = [];
       worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
-        const job = this.running.get(worker);
-        this.running.delete(worker);
-        this.idle.push(worker);
+        // A worker answers in the order its files were posted.
+        const job = jobs[0]?.id === message.id ? jobs.shift() : undefined;
         if (job) {
           if (message.error)
             job.reject(new Error(`Parsing ${job.file.path} failed: ${message.error.message}`));
@@ -101,16 +110,15 @@ class WorkerPool {
             cause: error,
           },
         );
-        const job = this.running.get(worker);
-        this.running.delete(worker);
-        job?.reject(this.failure);
+        for (const job of jobs.splice(0)) job.reject(this.failure);
         for (const queued of this.queue.splice(0)) queued.reject(this.failure);
       };
       worker.on("error", fail);
       worker.on("exit", (code) => {
-        if (this.running.has(worker) || this.queue.length > 0) fail(new Error(`exited with code ${code}`));
+        if (jobs.length > 0 || this.queue.length > 0) fail(new Error(`exited with code ${code}`));
       });
-      this.idle.push(worker);
+      this.workers.push(worker);
+      this.assigned.set(worker, jobs);
     }
   }
 
@@ -122,18 +130,26 @@ class WorkerPool {
     });
   }
 
+  /** Posts queued files to the least loaded workers, up to each one's queue bound. */
   private pump(): void {
-    while (this.idle.length > 0 && this.queue.length > 0) {
-      const worker = this.idle.pop() as Worker;
+    while (this.queue.length > 0 && !this.failure) {
+      let target: Worker | null = null;
+      let fewest = Infinity;
+      for (const worker of this.workers) {
+        const jobs = this.assigned.get(worker) as Job[];
+        if (jobs.length < fewest) [target, fewest] = [worker, jobs.length];
+      }
+      const jobs = this.assigned.get(target as Worker) as Job[];
+      const bytes = jobs.reduce((n, j) => n + j.file.size, 0);
+      if (jobs.length >= WORKER_QUEUE_FILES || (jobs.length > 0 && bytes >= WORKER_QUEUE_BYTES)) return;
       const job = this.queue.shift() as Job;
-      this.running.set(worker, job);
-      worker.postMessage({ id: job.id, file: job.file });
+      jobs.push(job);
+      (target as Worker).postMessage({ id: job.id, file: job.file });
     }
   }
 
   async close(): Promise<void> {
-    const workers = [...this.idle, ...this.running.keys()];
-    this.idle.length = 0;
+    const workers = this.workers.splice(0);
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }
