@@ -220,7 +220,11 @@ describe("a build with parse workers", () => {
         return {
           // The modification time is the stat cache's, not content: the two trees were
           // written at different moments, and a time too close to the read is not kept.
-          files: await client.file.findMany({ where, omit: { ...omit, mtimeNs: true }, orderBy: { id: "asc" } }),
+          files: await client.file.findMany({
+            where,
+            omit: { ...omit, mtimeNs: true },
+            orderBy: { id: "asc" },
+          }),
           symbols: await client.symbol.findMany({
             where,
             omit: { ...omit, fileId: true },
