@@ -177,7 +177,11 @@ const PARSE_BATCH = 64;
 const PARSE_BATCH_BYTES = 2 * 1024 * 1024;
 /** Batches parsing while one is written: what bounds the file text a build holds. */
 const PARSE_BATCHES_IN_FLIGHT = 4;
-/** An incremental build parses this many files in its own thread before starting workers. */
+/**
+ * A build parses this many files in its own thread before starting workers: a small
+ * repository, or a small change, is parsed before a worker would have loaded its
+ * grammars. A larger first batch starts them at once.
+ */
 const SERIAL_PARSE_UP_TO = 48;
 
 /**
@@ -276,7 +280,7 @@ export async function buildGeneration(
     if (!incremental) await closeAllRows(generation.id);
     const pool = createParsePool({
       threads: options.parseThreads ?? defaultParseThreads(),
-      serialUpTo: incremental ? SERIAL_PARSE_UP_TO : 0,
+      serialUpTo: SERIAL_PARSE_UP_TO,
       maxFileBytes,
     });
     const files = {
