@@ -247,14 +247,11 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   const query = input.subQueries?.get(gap) ?? gap;
   searched.push(`semantic search "${query.slice(0, 80)}" (top ${input.config.semanticTopK})`);
   // Vector search always returns its top k, however unrelated; a hit only resolves the
-  // gap when it shares a word with what was asked for, or nothing would ever be unresolvable.
-  const terms = gapTerms(gap, target);
+  // gap when it speaks of what was asked for, or nothing would ever be unresolvable.
+  const speaksOf = gapMatcher(gap, target);
   const hits = (
     await hybridSearch(input.repositoryId, generationId, query, { limit: input.config.semanticTopK })
-  ).filter((h) => {
-    const hay = `${h.path}\n${h.symbolId ?? ""}\n${h.title}\n${h.text}`.toLowerCase();
-    return terms.some((t) => hay.includes(t));
-  });
+  ).filter((h) => speaksOf(`${h.path}\n${h.symbolId ?? ""}\n${h.title}\n${h.text}`.toLowerCase()));
   const symbolIds = hits.flatMap((h) => (h.symbolId ? [h.symbolId] : []));
   const symbols = await symbolsByQualifiedIds(generationId, symbolIds);
   const hit = await toItems(symbols, "semantic", "semantic match");
@@ -277,14 +274,28 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   return { items: [], via: null, searched, alreadyInContext: already };
 }
 
-/** Words a semantic hit must contain: a named symbol's parts, a named file's stem, else the gap's own words. */
-function gapTerms(gap: string, target: ReturnType<typeof parseGapTarget>): string[] {
+/** A name written as code: snake_case, camelCase, dotted or with `::`. */
+const CODE_SHAPED = /[_.:]|[a-z][A-Z]/;
+
+/**
+ * What a semantic hit must contain to resolve a gap. A name written as code is matched
+ * whole (as written, or its last segment when that is code-shaped too): the lookups
+ * by name found no such definition, and code sharing one of its words (`apply_coupon`
+ * for `apply_discount`) does not make it exist. Otherwise one word of the named file's
+ * stem, the named symbol, or the gap itself is enough.
+ */
+function gapMatcher(gap: string, target: ReturnType<typeof parseGapTarget>): (hay: string) => boolean {
+  if (target.symbol && CODE_SHAPED.test(target.symbol)) {
+    const last = target.symbol.split(/\.|::/).pop() ?? target.symbol;
+    const names = [target.symbol, ...(CODE_SHAPED.test(last) ? [last] : [])].map((n) => n.toLowerCase());
+    return (hay) => names.some((n) => hay.includes(n));
+  }
   const stem = target.path
     ?.split("/")
     .pop()
     ?.replace(/\.[^.]+$/, "");
-  const source = target.symbol ?? stem ?? gap;
-  return queryTerms(source).filter((t) => t.length >= 3);
+  const terms = queryTerms(target.symbol ?? stem ?? gap).filter((t) => t.length >= 3);
+  return (hay) => terms.some((t) => hay.includes(t));
 }
 
 async function modeSpecific(

@@ -218,6 +218,16 @@ describe("unresolvable gaps", () => {
     expect(scripted.prompts()[1]).toContain("Known to be unavailable");
   });
 
+  it("leaves a named function that does not exist unresolved, though code shares its words", async () => {
+    // No apply_discount in the shop; apply_coupon and pricing.py's "Totals and discounts." share its words.
+    const { result, passes } = await ask([tagged("a", ["apply_discount()"]), tagged("b", "NONE")]);
+    const report = gapReport(passes.get("pass-2"), "apply_discount()");
+    expect(report).toMatchObject({ status: "unresolved", found: [] });
+    expect(report?.searched.some((s) => s.startsWith("semantic search"))).toBe(true);
+    expect(result.metadata.gapsUnresolved).toEqual(["apply_discount()"]);
+    expect(result.metadata.gapsResolved).toEqual([]);
+  });
+
   it("skips gaps the session already knows are unresolvable in a follow-up question", async () => {
     const sessionId = "session-notfound-01";
     const first = await ask([tagged("a", [MISSING_GAP]), tagged("b", "NONE")], { sessionId });
