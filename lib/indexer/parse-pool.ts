@@ -130,21 +130,20 @@ class WorkerPool {
     });
   }
 
-  /** Posts queued files to the least loaded workers, up to each one's queue bound. */
+  /** Posts queued files to the least loaded workers that have room, up to each one's queue bound. */
   private pump(): void {
     while (this.queue.length > 0 && !this.failure) {
-      let target: Worker | null = null;
-      let fewest = Infinity;
+      let target: { worker: Worker; jobs: Job[] } | null = null;
       for (const worker of this.workers) {
         const jobs = this.assigned.get(worker) as Job[];
-        if (jobs.length < fewest) [target, fewest] = [worker, jobs.length];
+        const bytes = jobs.reduce((n, j) => n + j.file.size, 0);
+        const room = jobs.length < WORKER_QUEUE_FILES && (jobs.length === 0 || bytes < WORKER_QUEUE_BYTES);
+        if (room && (!target || jobs.length < target.jobs.length)) target = { worker, jobs };
       }
-      const jobs = this.assigned.get(target as Worker) as Job[];
-      const bytes = jobs.reduce((n, j) => n + j.file.size, 0);
-      if (jobs.length >= WORKER_QUEUE_FILES || (jobs.length > 0 && bytes >= WORKER_QUEUE_BYTES)) return;
+      if (!target) return;
       const job = this.queue.shift() as Job;
-      jobs.push(job);
-      (target as Worker).postMessage({ id: job.id, file: job.file });
+      target.jobs.push(job);
+      target.worker.postMessage({ id: job.id, file: job.file });
     }
   }
 
