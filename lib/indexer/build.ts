@@ -250,16 +250,13 @@ export async function buildGeneration(
     const knownHashes = known.then((k) => k.previousHashes);
     knownHashes.catch(() => undefined); // a failure is raised through `known` below
     const listing = (async () => {
+      const checkingOut = prepareCheckout(repository, generation.id);
       // A folder's files are listed while its commit is read; a Git source's once fetched.
-      if (!git) {
-        const [checkout, discovery] = await Promise.all([
-          prepareCheckout(repository, generation.id),
-          streamFiles(repository.rootPath, { maxFileBytes, known: knownHashes }),
-        ]);
-        return { checkout, discovery };
-      }
-      const checkout = await prepareCheckout(repository, generation.id);
-      const discovery = await streamFiles(checkout.root, { maxFileBytes, known: knownHashes });
+      const root = git ? (await checkingOut).root : repository.rootPath;
+      const [checkout, discovery] = await Promise.all([
+        checkingOut,
+        streamFiles(root, { maxFileBytes, known: knownHashes }),
+      ]);
       return { checkout, discovery };
     })();
     const [knownResult, listingResult] = await Promise.allSettled([known, listing]);

@@ -66,11 +66,17 @@ interface Job {
 const WORKER_QUEUE_FILES = 64;
 const WORKER_QUEUE_BYTES = 8 * 1024 * 1024;
 
+/** A worker thread and the files posted to it and not yet answered, in the order posted. */
+interface Slot {
+  worker: Worker;
+  jobs: Job[];
+  /** bytes of those files */
+  bytes: number;
+}
+
 /** A fixed set of worker threads, each parsing the files queued to it in order. */
 class WorkerPool {
-  private readonly workers: Worker[] = [];
-  /** per worker, the files posted to it and not yet answered, in the order posted */
-  private readonly assigned = new Map<Worker, Job[]>();
+  private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private failure: Error | null = null;
   private nextId = 0;
@@ -88,11 +94,13 @@ class WorkerPool {
         workerData: { module: entry ?? path.join(dir, "parse-file.ts") },
         resourceLimits: { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: 8 },
       });
-      const jobs: Job[] = [];
+      const slot: Slot = { worker, jobs: [], bytes: 0 };
+      const { jobs } = slot;
       worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
         // A worker answers in the order its files were posted.
         const job = jobs[0]?.id === message.id ? jobs.shift() : undefined;
         if (job) {
+          slot.bytes -= job.file.size;
           if (message.error)
             job.reject(new Error(`Parsing ${job.file.path} failed: ${message.error.message}`));
           else {
@@ -111,14 +119,14 @@ class WorkerPool {
           },
         );
         for (const job of jobs.splice(0)) job.reject(this.failure);
+        slot.bytes = 0;
         for (const queued of this.queue.splice(0)) queued.reject(this.failure);
       };
       worker.on("error", fail);
       worker.on("exit", (code) => {
         if (jobs.length > 0 || this.queue.length > 0) fail(new Error(`exited with code ${code}`));
       });
-      this.workers.push(worker);
-      this.assigned.set(worker, jobs);
+      this.slots.push(slot);
     }
   }
 
@@ -133,23 +141,23 @@ class WorkerPool {
   /** Posts queued files to the least loaded workers that have room, up to each one's queue bound. */
   private pump(): void {
     while (this.queue.length > 0 && !this.failure) {
-      let target: { worker: Worker; jobs: Job[] } | null = null;
-      for (const worker of this.workers) {
-        const jobs = this.assigned.get(worker) as Job[];
-        const bytes = jobs.reduce((n, j) => n + j.file.size, 0);
-        const room = jobs.length < WORKER_QUEUE_FILES && (jobs.length === 0 || bytes < WORKER_QUEUE_BYTES);
-        if (room && (!target || jobs.length < target.jobs.length)) target = { worker, jobs };
+      let target: Slot | null = null;
+      for (const slot of this.slots) {
+        const { length } = slot.jobs;
+        const room = length < WORKER_QUEUE_FILES && (length === 0 || slot.bytes < WORKER_QUEUE_BYTES);
+        if (room && (!target || length < target.jobs.length)) target = slot;
       }
       if (!target) return;
       const job = this.queue.shift() as Job;
       target.jobs.push(job);
+      target.bytes += job.file.size;
       target.worker.postMessage({ id: job.id, file: job.file });
     }
   }
 
   async close(): Promise<void> {
-    const workers = this.workers.splice(0);
-    await Promise.all(workers.map((w) => w.terminate()));
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }
 
