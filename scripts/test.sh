@@ -17,9 +17,10 @@ echo "== node $(node --version), npm $(npm --version)"
 
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-if ! command -v chromium >/dev/null 2>&1; then
+# e2e drives Chromium's headless shell (playwright.config.ts).
+if [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium-headless-shell >/dev/null
 fi
 
 # A fresh clone installs exactly what package-lock.json lists; an existing tree is updated.

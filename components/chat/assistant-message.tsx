@@ -15,6 +15,7 @@ import { AnswerMeta } from "./answer-meta";
 import { GapsPanel } from "./gaps-panel";
 import {
   activePassOf,
+  answeredPassesOf,
   answerOf,
   citationsOf,
   classificationOf,
@@ -57,6 +58,7 @@ export function AssistantMessage({
   // Links open the generation the answer was checked against, even after a re-index.
   const generationId = message.metadata?.generationId ?? null;
   const stopReason = message.metadata?.stopReason ?? passes.at(-1)?.stopReason ?? null;
+  const answered = answeredPassesOf(message);
   const settled = !streaming;
   const answerRef = useRef<HTMLDivElement>(null);
   useGrowOnlyHeight(answerRef, streaming);
@@ -80,7 +82,7 @@ export function AssistantMessage({
           ) : classification ? (
             <span>
               <span className="badge mode">{classification.mode}</span>{" "}
-              {passes.length > 0 ? `${passes.length} ${passes.length === 1 ? "pass" : "passes"}` : null}
+              {answered > 0 ? `${answered} ${answered === 1 ? "pass" : "passes"}` : null}
               {gaps.resolved.length + gaps.unresolved.length > 0
                 ? ` · ${gaps.resolved.length} of ${gaps.resolved.length + gaps.unresolved.length + gaps.open.length} gaps resolved`
                 : null}

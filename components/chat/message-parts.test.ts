@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PassPart, WayfinderUIMessage } from "@/lib/qa/types";
-import { activePassOf, answerOf, draftsOf, gapsOf, parseCitation, passesOf } from "./message-parts";
+import { activePassOf, answeredPassesOf, answerOf, draftsOf, gapsOf, parseCitation, passesOf } from "./message-parts";
 
 function pass(overrides: Partial<PassPart>): PassPart {
   return {
@@ -40,6 +40,18 @@ describe("answerOf / draftsOf", () => {
     ]);
     expect(answerOf(m)).toBe("draft one");
     expect(draftsOf(m)).toEqual([]);
+  });
+});
+
+describe("answeredPassesOf", () => {
+  it("does not count a last retrieval that found nothing new, so the header agrees with the footer", () => {
+    const m = message([
+      { type: "data-pass", id: "pass-1", data: pass({ pass: 1 }) },
+      { type: "data-pass", id: "pass-2", data: pass({ pass: 2, stopReason: "no-new-context" }) },
+    ]);
+    expect(passesOf(m)).toHaveLength(2);
+    expect(answeredPassesOf(m)).toBe(1);
+    expect(answeredPassesOf({ ...m, metadata: { passesUsed: 1 } as WayfinderUIMessage["metadata"] })).toBe(1);
   });
 });
 

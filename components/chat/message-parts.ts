@@ -35,6 +35,17 @@ export function passesOf(message: WayfinderUIMessage): PassPart[] {
   return [...byNumber.values()].sort((a, b) => a.pass - b.pass);
 }
 
+/**
+ * How many passes answered, as the answer's footer counts them: a last retrieval that
+ * found nothing new keeps the previous answer, so it shows in the timeline but is not
+ * counted.
+ */
+export function answeredPassesOf(message: WayfinderUIMessage): number {
+  return (
+    message.metadata?.passesUsed ?? passesOf(message).filter((p) => p.stopReason !== "no-new-context").length
+  );
+}
+
 export function citationsOf(message: WayfinderUIMessage): CitationPart[] {
   return dataOf(message.parts, "citations").at(-1)?.items ?? [];
 }
