@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { PassPart, WayfinderUIMessage } from "@/lib/qa/types";
-import { activePassOf, answeredPassesOf, answerOf, draftsOf, gapsOf, parseCitation, passesOf } from "./message-parts";
+import {
+  activePassOf,
+  answeredPassesOf,
+  answerOf,
+  draftsOf,
+  gapsOf,
+  parseCitation,
+  passesOf,
+} from "./message-parts";
 
 function pass(overrides: Partial<PassPart>): PassPart {
   return {
