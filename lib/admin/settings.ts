@@ -313,7 +313,7 @@ export async function loadEngineSettings(): Promise<EngineSettings> {
   const settings =
     layers.usable && Object.keys(layers.stored.cgrag).length ? unflatten(layers.stored.cgrag) : undefined;
   const choice = resolveProviderChoice(layers.stored.llm);
-  const model = createLanguageModel(choice);
+  const model = await createLanguageModel(choice);
   return { settings, model, label: model?.label ?? "offline evidence engine" };
 }
 

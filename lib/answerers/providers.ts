@@ -5,9 +5,6 @@
  * means the offline evidence engine answers.
  */
 import type { LanguageModel } from "ai";
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { env } from "../env.ts";
 
 export interface ProviderChoice {
@@ -42,32 +39,36 @@ export interface ConfiguredModel {
   timeoutMs: number;
 }
 
-export function createLanguageModel(choice: ProviderChoice): ConfiguredModel | null {
+/**
+ * The provider's package loads here, not with this module: the AI SDK's providers take
+ * about 250 ms to load, which the offline default never needs.
+ */
+export async function createLanguageModel(choice: ProviderChoice): Promise<ConfiguredModel | null> {
   if (choice.provider === "none") return null;
+  const { apiKey, baseURL, timeoutMs } = choice;
   const modelId = choice.model ?? DEFAULT_MODELS[choice.provider];
   const label = `${choice.provider}:${modelId}`;
+  let model: LanguageModel;
   switch (choice.provider) {
-    case "openai":
-      return {
-        model: createOpenAI({ apiKey: choice.apiKey, baseURL: choice.baseURL })(modelId),
-        label,
-        timeoutMs: choice.timeoutMs,
-      };
-    case "anthropic":
-      return {
-        model: createAnthropic({ apiKey: choice.apiKey, baseURL: choice.baseURL })(modelId),
-        label,
-        timeoutMs: choice.timeoutMs,
-      };
-    case "openai-compatible":
-      return {
-        model: createOpenAICompatible({
-          name: "openai-compatible",
-          baseURL: choice.baseURL ?? "http://127.0.0.1:11434/v1",
-          apiKey: choice.apiKey,
-        }).chatModel(modelId),
-        label,
-        timeoutMs: choice.timeoutMs,
-      };
+    case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
+      model = createOpenAI({ apiKey, baseURL })(modelId);
+      break;
+    }
+    case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
+      model = createAnthropic({ apiKey, baseURL })(modelId);
+      break;
+    }
+    case "openai-compatible": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+      model = createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: baseURL ?? "http://127.0.0.1:11434/v1",
+        apiKey,
+      }).chatModel(modelId);
+      break;
+    }
   }
+  return { model, label, timeoutMs };
 }

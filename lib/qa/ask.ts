@@ -126,7 +126,7 @@ export class MessageAssembler implements PartWriter {
 }
 
 /** The model configured for this process (null when offline). */
-export function defaultModel(): ConfiguredModel | null {
+export function defaultModel(): Promise<ConfiguredModel | null> {
   return createLanguageModel(providerFromEnv());
 }
 
@@ -210,7 +210,7 @@ async function answerQuestion(
     settings: deps.settings,
     overrides: request.overrides,
   });
-  const model = deps.model === undefined ? defaultModel() : deps.model;
+  const model = deps.model === undefined ? await defaultModel() : deps.model;
   const session = deps.ephemeral
     ? {
         id: randomUUID(),

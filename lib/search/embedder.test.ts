@@ -134,6 +134,29 @@ describe("ProviderEmbedder", () => {
     expect(embedder.id).toBe("mock-provider:mock-model-id:4");
   });
 
+  it("builds a deferred model once, on the first embed, and is named before it", async () => {
+    const model = indexModel();
+    let loads = 0;
+    const embedder = new ProviderEmbedder({
+      model: {
+        id: "openai:text-embedding-3-small:4",
+        load: async () => {
+          loads++;
+          return model;
+        },
+      },
+      dimensions: 4,
+      batchSize: 1,
+      concurrency: 3,
+    });
+    expect(embedder.id).toBe("openai:text-embedding-3-small:4");
+    expect(loads).toBe(0);
+    await embedder.embed(["t1", "t2", "t3"]);
+    await embedder.embed(["t4"]);
+    expect(loads).toBe(1);
+    expect(model.doEmbedCalls).toHaveLength(4);
+  });
+
   it("sends dimensions to the provider only when asked to", async () => {
     const model = indexModel();
     await new ProviderEmbedder({ model, dimensions: 4 }).embed(["t1"]);

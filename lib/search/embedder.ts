@@ -3,9 +3,7 @@
  * download, no network); a provider embedder wraps any AI SDK embedding model for
  * deployments that have one. Both return L2-normalised Float32Arrays.
  */
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { embedMany, type EmbeddingModel } from "ai";
+import type { EmbeddingModel } from "ai";
 import { WayfinderError } from "../errors.ts";
 import { forEachWord, isSignificant } from "../db/tokenize.ts";
 
@@ -239,9 +237,21 @@ export class EmbeddingError extends WayfinderError {
   }
 }
 
+/** An AI SDK embedding model object (gateway model-id strings are not accepted: they need the network). */
+type EmbeddingModelObject = Exclude<EmbeddingModel, string>;
+
+/**
+ * A model built on first use, and the embedder's id meanwhile: the AI SDK and its
+ * provider packages take about 250 ms to load, which a process that never embeds
+ * through a provider (an offline CLI run, a test) should not pay.
+ */
+export interface DeferredEmbeddingModel {
+  id: string;
+  load: () => Promise<EmbeddingModelObject>;
+}
+
 export interface ProviderEmbedderOptions {
-  /** An AI SDK embedding model object (gateway model-id strings are not accepted: they need the network). */
-  model: Exclude<EmbeddingModel, string>;
+  model: EmbeddingModelObject | DeferredEmbeddingModel;
   /** Size of the vectors the model returns; every response is checked against it. */
   dimensions: number;
   /** Ask the provider for `dimensions` (OpenAI text-embedding-3 can shorten its vectors). */
@@ -268,7 +278,8 @@ function statusCodeOf(error: unknown): number | undefined {
 export class ProviderEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
-  private readonly model: Exclude<EmbeddingModel, string>;
+  private readonly loadModel: () => Promise<EmbeddingModelObject>;
+  private model: Promise<EmbeddingModelObject> | null = null;
   private readonly requestDimensions: boolean;
   private readonly batchSize: number;
   private readonly concurrency: number;
@@ -282,10 +293,16 @@ export class ProviderEmbedder implements Embedder {
         "Embedding dimensions must be a positive integer.",
       );
     }
-    this.model = options.model;
+    const { model } = options;
     this.dimensions = options.dimensions;
     this.requestDimensions = options.requestDimensions ?? false;
-    this.id = options.id ?? `${options.model.provider}:${options.model.modelId}:${options.dimensions}`;
+    if ("load" in model) {
+      this.loadModel = model.load;
+      this.id = options.id ?? model.id;
+    } else {
+      this.loadModel = async () => model;
+      this.id = options.id ?? `${model.provider}:${model.modelId}:${options.dimensions}`;
+    }
     this.batchSize = Math.max(1, options.batchSize ?? 64);
     this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.timeoutMs = options.timeoutMs ?? 60_000;
@@ -325,8 +342,10 @@ export class ProviderEmbedder implements Embedder {
     let embeddings: number[][];
     try {
       abortSignal.throwIfAborted();
+      this.model ??= this.loadModel();
+      const [model, { embedMany }] = await Promise.all([this.model, import("ai")]);
       const result = await embedMany({
-        model: this.model,
+        model,
         values,
         maxRetries: this.maxRetries,
         abortSignal,
@@ -415,30 +434,38 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
       `Set the embedding dimensions for model "${config.model}": its vector size is not known in advance.`,
     );
   }
-  if (config.provider === "openai") {
-    const openai = createOpenAI({ apiKey: config.apiKey, baseURL: config.baseURL });
+  const { provider, model, apiKey, baseURL } = config;
+  const id = `${provider}:${model}:${dimensions}`;
+  if (provider === "openai") {
     return new ProviderEmbedder({
-      model: openai.embeddingModel(config.model),
+      model: {
+        id,
+        load: async () => {
+          const { createOpenAI } = await import("@ai-sdk/openai");
+          return createOpenAI({ apiKey, baseURL }).embeddingModel(model);
+        },
+      },
       dimensions,
       // text-embedding-3 models shorten on request; older ones reject the parameter.
       requestDimensions: config.dimensions !== undefined,
       timeoutMs: config.timeoutMs,
     });
   }
-  if (!config.baseURL) {
+  if (!baseURL) {
     throw new WayfinderError(
       "bad_request:embedding_base_url",
       "An openai-compatible embedding provider needs a base URL.",
     );
   }
-  const provider = createOpenAICompatible({
-    name: "openai-compatible",
-    baseURL: config.baseURL,
-    apiKey: config.apiKey,
-  });
   // Compatible servers differ on the `dimensions` parameter, so it is never sent.
   return new ProviderEmbedder({
-    model: provider.embeddingModel(config.model),
+    model: {
+      id,
+      load: async () => {
+        const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+        return createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey }).embeddingModel(model);
+      },
+    },
     dimensions,
     timeoutMs: config.timeoutMs,
   });

@@ -4,7 +4,7 @@
  * (v5) and the original id travels in the payload.
  */
 import { createHash } from "node:crypto";
-import { QdrantClient } from "@qdrant/js-client-rest";
+import type { QdrantClient } from "@qdrant/js-client-rest";
 import { WayfinderError } from "../errors.ts";
 import {
   assertCollectionName,
@@ -112,7 +112,8 @@ function vectorSizeOf(info: { config?: { params?: { vectors?: unknown } } }): nu
 
 export class QdrantVectorStore implements VectorStore {
   readonly kind = "qdrant" as const;
-  private readonly client: QdrantClientLike;
+  private readonly connect: () => Promise<QdrantClientLike>;
+  private connecting: Promise<QdrantClientLike> | null = null;
   private readonly batchSize: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
@@ -126,13 +127,24 @@ export class QdrantVectorStore implements VectorStore {
         "A Qdrant URL is required for the Qdrant vector store.",
       );
     }
-    this.client =
-      options.client ??
-      // No version probe at construction: it would be a network call (and a warning) before first use.
-      new QdrantClient({ url: options.url, apiKey: options.apiKey, checkCompatibility: false });
+    const { client, url, apiKey } = options;
+    // The REST client (and the HTTP stack under it) loads on first use, not with this
+    // module: it takes about 200 ms, and most processes never talk to Qdrant. No version
+    // probe either: it would be a network call (and a warning) before first use.
+    this.connect = client
+      ? async () => client
+      : async () => {
+          const { QdrantClient } = await import("@qdrant/js-client-rest");
+          return new QdrantClient({ url, apiKey, checkCompatibility: false });
+        };
     this.batchSize = Math.min(1000, Math.max(1, options.batchSize ?? 256));
     this.retries = Math.max(0, options.retries ?? 3);
     this.retryDelayMs = Math.max(0, options.retryDelayMs ?? 250);
+  }
+
+  private client(): Promise<QdrantClientLike> {
+    this.connecting ??= this.connect();
+    return this.connecting;
   }
 
   /**
@@ -140,10 +152,15 @@ export class QdrantVectorStore implements VectorStore {
    * idempotent: upserts carry fixed ids, deletes are by filter), and turns what
    * still fails into an app error that says how often it was tried.
    */
-  private async call<T>(name: string, what: string, run: () => Promise<T>): Promise<T> {
+  private async call<T>(
+    name: string,
+    what: string,
+    run: (client: QdrantClientLike) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.client();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await run();
+        return await run(client);
       } catch (error) {
         if (error instanceof WayfinderError) throw error;
         if (statusOf(error) === 404) throw collectionNotFound(name);
@@ -165,7 +182,7 @@ export class QdrantVectorStore implements VectorStore {
   private async dimensionsOf(name: string): Promise<number | undefined> {
     const known = this.dimensions.get(name);
     if (known !== undefined) return known;
-    const info = await this.call(name, "collection lookup", () => this.client.getCollection(name));
+    const info = await this.call(name, "collection lookup", (client) => client.getCollection(name));
     const size = vectorSizeOf(info);
     if (size !== undefined) this.dimensions.set(name, size);
     return size;
@@ -174,10 +191,12 @@ export class QdrantVectorStore implements VectorStore {
   async ensureCollection(name: string, dimensions: number): Promise<void> {
     assertCollectionName(name);
     assertDimensions(dimensions);
-    const { exists } = await this.call(name, "collection check", () => this.client.collectionExists(name));
+    const { exists } = await this.call(name, "collection check", (client) => client.collectionExists(name));
     if (!exists) {
       try {
-        await this.client.createCollection(name, { vectors: { size: dimensions, distance: "Cosine" } });
+        await (
+          await this.client()
+        ).createCollection(name, { vectors: { size: dimensions, distance: "Cosine" } });
         this.dimensions.set(name, dimensions);
         return;
       } catch (error) {
@@ -217,7 +236,7 @@ export class QdrantVectorStore implements VectorStore {
         vector: Array.from(item.vector),
         payload: { ...item.payload, [ORIGINAL_ID_KEY]: item.id },
       }));
-      await this.call(name, "upsert", () => this.client.upsert(name, { wait: true, points }));
+      await this.call(name, "upsert", (client) => client.upsert(name, { wait: true, points }));
     }
   }
 
@@ -231,8 +250,8 @@ export class QdrantVectorStore implements VectorStore {
     if (k === 0 || vector.every((x) => x === 0)) return [];
     const dims = await this.dimensionsOf(name);
     if (dims !== undefined && vector.length !== dims) throw dimensionMismatch(name, dims, vector.length);
-    const response = await this.call(name, "search", () =>
-      this.client.query(name, {
+    const response = await this.call(name, "search", (client) =>
+      client.query(name, {
         query: Array.from(vector),
         limit: k,
         filter: qdrantFilter,
@@ -246,11 +265,11 @@ export class QdrantVectorStore implements VectorStore {
     assertCollectionName(name);
     const qdrantFilter = toQdrantFilter(filter) ?? { must: [] };
     // Qdrant's delete does not report how many points it removed; count first.
-    const { count } = await this.call(name, "count", () =>
-      this.client.count(name, { filter: qdrantFilter, exact: true }),
+    const { count } = await this.call(name, "count", (client) =>
+      client.count(name, { filter: qdrantFilter, exact: true }),
     );
     if (count === 0) return 0;
-    await this.call(name, "delete", () => this.client.delete(name, { wait: true, filter: qdrantFilter }));
+    await this.call(name, "delete", (client) => client.delete(name, { wait: true, filter: qdrantFilter }));
     return count;
   }
 
@@ -258,13 +277,13 @@ export class QdrantVectorStore implements VectorStore {
     assertCollectionName(name);
     for (let i = 0; i < ids.length; i += this.batchSize) {
       const points = ids.slice(i, i + this.batchSize).map(pointIdFor);
-      await this.call(name, "delete", () => this.client.delete(name, { wait: true, points }));
+      await this.call(name, "delete", (client) => client.delete(name, { wait: true, points }));
     }
   }
 
   async count(name: string): Promise<number> {
     assertCollectionName(name);
-    const { count } = await this.call(name, "count", () => this.client.count(name, { exact: true }));
+    const { count } = await this.call(name, "count", (client) => client.count(name, { exact: true }));
     return count;
   }
 
@@ -273,8 +292,8 @@ export class QdrantVectorStore implements VectorStore {
     const out = new Map<string, Float32Array>();
     for (let i = 0; i < ids.length; i += this.batchSize) {
       const batch = ids.slice(i, i + this.batchSize);
-      const points = await this.call(name, "retrieve", () =>
-        this.client.retrieve(name, { ids: batch.map(pointIdFor), with_payload: true, with_vector: true }),
+      const points = await this.call(name, "retrieve", (client) =>
+        client.retrieve(name, { ids: batch.map(pointIdFor), with_payload: true, with_vector: true }),
       );
       for (const point of points) {
         const id = (point.payload as Record<string, unknown> | null | undefined)?.[ORIGINAL_ID_KEY];
@@ -289,7 +308,7 @@ export class QdrantVectorStore implements VectorStore {
     assertCollectionName(name);
     this.dimensions.delete(name);
     try {
-      await this.call(name, "drop", () => this.client.deleteCollection(name));
+      await this.call(name, "drop", (client) => client.deleteCollection(name));
     } catch (error) {
       if (error instanceof WayfinderError && error.type === "not_found") return;
       throw error;
@@ -297,7 +316,7 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async listCollections(): Promise<string[]> {
-    const { collections } = await this.call("(all)", "listing", () => this.client.getCollections());
+    const { collections } = await this.call("(all)", "listing", (client) => client.getCollections());
     return collections.map((c) => c.name).sort();
   }
 

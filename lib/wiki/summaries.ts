@@ -5,7 +5,6 @@
  * evidence-only, silently. After a few failures in a row the build stops asking, so
  * an unreachable provider costs seconds, not one timeout per page.
  */
-import { generateText } from "ai";
 import type { ConfiguredModel } from "../answerers/providers.ts";
 import type { WikiPageDraft } from "./types.ts";
 
@@ -60,6 +59,8 @@ export async function addModelSummaries(
   run: SummaryRun = { consecutiveFailures: 0 },
 ): Promise<SummaryOutcome> {
   const outcome: SummaryOutcome = { written: 0, failed: 0 };
+  // Loaded here, not with the module: an index run without a model never needs the AI SDK.
+  const { generateText } = await import("ai");
   let next = 0;
   const worker = async () => {
     while (next < pages.length && run.consecutiveFailures < MAX_CONSECUTIVE_FAILURES) {
