@@ -88,12 +88,16 @@ describe("a build killed with SIGKILL", () => {
       for (const [rel, content] of Object.entries(manyModules(400))) t.write(root, rel, content);
 
       // detached: the child gets its own process group, so cleanup can target exactly it.
-      child = spawn("npx", ["tsx", "--conditions=react-server", "lib/cli/main.ts", "index", root], {
-        cwd: process.cwd(),
-        env: t.childEnv(),
-        stdio: ["ignore", "ignore", "pipe"],
-        detached: true,
-      });
+      child = spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", "index", root],
+        {
+          cwd: process.cwd(),
+          env: t.childEnv(),
+          stdio: ["ignore", "ignore", "pipe"],
+          detached: true,
+        },
+      );
       let stderr = "";
       child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
 
@@ -124,8 +128,8 @@ describe("a build killed with SIGKILL", () => {
       expect(refused).toBeInstanceOf(WayfinderError);
       expect((refused as WayfinderError).code).toBe("conflict:index_running");
 
-      // The worker is the node process running main.ts (npx and tsx wrap it); kill it
-      // without warning, then wait for the wrappers to exit, which reaps it.
+      // The worker is the node process running main.ts; kill it without warning.
+      expect(row.workerPid).toBe(child.pid);
       process.kill(row.workerPid!, "SIGKILL");
       await waitForExit(child, 15_000);
       const orphan = await getGeneration(building!.id);
