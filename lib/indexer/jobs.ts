@@ -26,6 +26,7 @@ import "server-only";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { childProcessEnv, env } from "../env.ts";
 import { WayfinderError, isWayfinderError } from "../errors.ts";
 import {
@@ -74,13 +75,16 @@ function spawnWorker(rootPath: string, logFile: string): ChildProcess {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, "a");
   try {
-    // The same entry point as `npm run wayfinder -- index`, with the same module conditions.
-    // Detached (own process group) and unreferenced: the build outlives this process.
+    // The same entry point as `npm run wayfinder -- index`, with the same module conditions,
+    // in one process: tsx's loader is imported by Node itself rather than through tsx's
+    // command, which would hold a second Node process for the whole build. Detached (own
+    // process group) and unreferenced: the build outlives this process.
     const child = spawn(
       process.execPath,
       [
-        path.join(root, "node_modules/tsx/dist/cli.mjs"),
         "--conditions=react-server",
+        "--import",
+        pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href,
         path.join(root, "lib/cli/main.ts"),
         "index",
         rootPath,

@@ -132,7 +132,7 @@ describe("questions during a generation flip", () => {
 
     child = spawn(
       process.execPath,
-      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "lib/cli/main.ts", "index", root],
+      ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", "index", root],
       { cwd: process.cwd(), env: t.childEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true },
     );
     let stderr = "";
