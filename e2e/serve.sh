@@ -9,8 +9,8 @@ PORT="${1:-3100}"
 export WAYFINDER_HOME="${WAYFINDER_HOME:-$PWD/.wayfinder-e2e-${PORT}}"
 TEMPLATE="$PWD/.wayfinder-e2e-${PORT}-template"
 rm -rf "$WAYFINDER_HOME" "$TEMPLATE"
-WAYFINDER_HOME="$TEMPLATE" node_modules/.bin/tsx --conditions=react-server lib/cli/main.ts migrate >/dev/null
-WAYFINDER_HOME="$TEMPLATE" node_modules/.bin/tsx --conditions=react-server lib/cli/main.ts \
+# One CLI run: every command applies pending migrations first.
+WAYFINDER_HOME="$TEMPLATE" node --conditions=react-server --import tsx lib/cli/main.ts \
   index e2e/fixtures/shop --name shop >/dev/null
 cp -a "$TEMPLATE" "$WAYFINDER_HOME"
 exec node_modules/.bin/next start --port "$PORT" --hostname 127.0.0.1
