@@ -1,62 +1,25 @@
 /**
- * Parsing in worker threads must not change the index: the pool returns exactly what
- * a serial parse returns, in order, and a repository built with workers stores the
- * same rows in the same order as one built in a single thread. A file that cannot be
- * parsed fails its batch with an error that names it, in both modes.
+ * Parsing in worker threads must not change what parsing returns: the pool returns
+ * exactly what a serial parse returns, in order. A file that cannot be parsed fails its
+ * batch with an error that names it, in both modes. (A whole build with workers against
+ * one without: build-parallel.test.ts.)
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../db/client.ts";
-import { snapshotOf, visibleIn } from "../db/snapshot.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { indexRepository } from "./build.ts";
+import { fixtureFiles, FIXTURES } from "../test-support/parse-fixtures.ts";
 import { countLines, hashContent } from "./discover.ts";
 import type { SourceFile } from "./parse-file.ts";
 import { createParsePool, workerHeapLimitMb } from "./parse-pool.ts";
-import { languageForFile } from "./parser.ts";
 
-let t: TempEnv;
-beforeAll(async () => {
-  t = await setupTempEnv();
+let scratch: string;
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wayfinder-parse-pool-"));
 });
-afterAll(async () => {
-  await t?.cleanup();
+afterAll(() => {
+  fs.rmSync(scratch, { recursive: true, force: true });
 });
-
-const FIXTURES = path.join(__dirname, "__fixtures__");
-
-/** Every fixture (malformed ones included), as discovery hands files over. */
-function fixtureFiles(): SourceFile[] {
-  const out: SourceFile[] = [];
-  for (const dir of fs.readdirSync(FIXTURES).sort()) {
-    if (!fs.statSync(path.join(FIXTURES, dir)).isDirectory()) continue;
-    for (const name of fs.readdirSync(path.join(FIXTURES, dir)).sort()) {
-      const content = fs.readFileSync(path.join(FIXTURES, dir, name), "utf8");
-      out.push({
-        path: `${dir}/${name}`,
-        language: languageForFile(name, content) ?? "text",
-        kind: "code",
-        content,
-        hash: hashContent(content),
-        size: content.length,
-        lines: countLines(content),
-        mtimeNs: null,
-      });
-    }
-  }
-  out.push({
-    path: "README.md",
-    language: "markdown",
-    kind: "text",
-    content: "# Fixtures\n\nText.\n",
-    hash: "h",
-    size: 19,
-    lines: 3,
-    mtimeNs: null,
-  });
-  return out;
-}
 
 describe("the parse pool", () => {
   it("returns what a serial parse returns, in the order given", { timeout: 60_000 }, async () => {
@@ -136,7 +99,7 @@ describe("the parse pool", () => {
 
   it("keeps a worker parsing queued files while the calling thread is busy", async () => {
     // A parse entry that only notes when each file's parse began.
-    const entry = path.join(t.home, "timestamp-entry.mjs");
+    const entry = path.join(scratch, "timestamp-entry.mjs");
     fs.writeFileSync(
       entry,
       "export async function parseFile(file) { return { file: { path: file.path }, startedAt: Date.now() }; }\n",
@@ -190,68 +153,4 @@ describe("the parse pool", () => {
       }
     }
   });
-});
-
-describe("a build with parse workers", () => {
-  it(
-    "stores the same rows, in the same order, as a single-threaded build",
-    { timeout: 120_000 },
-    async () => {
-      const tree: Record<string, string> = {};
-      for (const f of fixtureFiles()) tree[f.path] = f.content;
-      // Enough files for several batches.
-      for (let i = 0; i < 150; i++)
-        tree[`gen/mod_${i}.py`] =
-          `def f${i}(x):\n    return g${i % 7}(x)\n\n\ndef g${i % 7}(y):\n    return y\n`;
-      const serialRoot = t.makeRepo(tree, "serial");
-      const parallelRoot = t.makeRepo(tree, "parallel");
-      const serial = await indexRepository(serialRoot, { name: "serial", parseThreads: 0, wikiModel: null });
-      const parallel = await indexRepository(parallelRoot, {
-        name: "parallel",
-        parseThreads: 2,
-        wikiModel: null,
-      });
-      expect(serial.stats.parseThreads).toBe(0);
-      expect(parallel.stats.parseThreads).toBe(2);
-      const client = await db();
-      const rows = async (generationId: string) => {
-        const where = visibleIn(await snapshotOf(generationId));
-        const omit = { id: true, repositoryId: true, fromGeneration: true, toGeneration: true } as const;
-        return {
-          // The modification time is the stat cache's, not content: the two trees were
-          // written at different moments, and a time too close to the read is not kept.
-          files: await client.file.findMany({
-            where,
-            omit: { ...omit, mtimeNs: true },
-            orderBy: { id: "asc" },
-          }),
-          symbols: await client.symbol.findMany({
-            where,
-            omit: { ...omit, fileId: true },
-            orderBy: { id: "asc" },
-          }),
-          // Wiki pages name their repository; they are written after parsing anyway.
-          chunks: await client.chunk.findMany({
-            where: { ...where, kind: { not: "wiki" } },
-            omit: { ...omit, fileId: true },
-            orderBy: { id: "asc" },
-          }),
-          edges: await client.edge.findMany({ where, omit, orderBy: { id: "asc" } }),
-        };
-      };
-      const [a, b] = await Promise.all([rows(serial.stats.generationId), rows(parallel.stats.generationId)]);
-      expect(a.files.length).toBeGreaterThan(150);
-      for (const table of ["files", "symbols", "chunks", "edges"] as const) {
-        const [x, y] = [a[table].map((r) => JSON.stringify(r)), b[table].map((r) => JSON.stringify(r))];
-        const first = x.findIndex((row, i) => row !== y[i]);
-        expect({ table, first, serial: x[first], parallel: y[first] }).toEqual({
-          table,
-          first: -1,
-          serial: undefined,
-          parallel: undefined,
-        });
-        expect(y.length).toBe(x.length);
-      }
-    },
-  );
 });
