@@ -174,3 +174,25 @@ test("?ask= prefills the question box without sending it (links from the wiki us
   await expect(chat.input).toHaveValue("What does shop/pricing.py do?");
   await expect(page.getByTestId("chat-empty")).toBeVisible();
 });
+
+test("a question typed before the page's script ran can be sent as it is", async ({ page, request }) => {
+  const id = await repositoryId(request, "shop");
+  // Hold the page's scripts until the question is typed, as on a slow connection.
+  const held: (() => Promise<void>)[] = [];
+  let holding = true;
+  const scripts = (url: URL) => url.pathname.startsWith("/_next/static/") && url.pathname.endsWith(".js");
+  await page.route(scripts, (route) => (holding ? held.push(() => route.continue()) : route.continue()));
+  // The server-rendered box is there before any script runs.
+  await page.goto(`/repos/${encodeURIComponent(id)}`, { waitUntil: "commit" });
+  const chat = new ChatPage(page);
+  await chat.input.fill("Where is the order total computed?");
+  expect(held.length).toBeGreaterThan(0);
+  holding = false;
+  await Promise.all(held.map((release) => release()));
+
+  // Not retyped: the box's text is the question the Ask button sends.
+  await expect(page.getByTestId("ask-button")).toBeEnabled();
+  await page.getByTestId("ask-button").click();
+  await expect(chat.questions.first()).toContainText("Where is the order total computed?");
+  await chat.answer(1);
+});

@@ -3,7 +3,7 @@
  * The question box with its options: quality preset and mode override. Enter sends,
  * Shift+Enter adds a line (and Enter while composing with an IME does neither).
  */
-import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { QUALITY_LIST, QUERY_MODE_LIST, type Quality, type QueryMode } from "@/lib/qa/types";
 
 export interface QuestionOptions {
@@ -44,6 +44,16 @@ export function QuestionForm({
   const id = useId();
   const [options, setOptions] = useState<QuestionOptions>({ quality: "balanced", mode: "auto" });
   const canSend = draft.trim().length > 0 && !busy;
+  const input = useRef<HTMLTextAreaElement>(null);
+  // Text typed before the page's script ran is in the box but not in the draft, and React,
+  // which then finds the box already holding that text, would not report it as a change
+  // when it is typed again: the box would look filled with Ask disabled. Take it over once.
+  useEffect(() => {
+    const typed = input.current?.value ?? "";
+    if (typed && !draft) onDraftChange(typed);
+    // Only what was typed before mounting; later typing arrives through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
@@ -70,6 +80,7 @@ export function QuestionForm({
         rows={2}
         maxLength={20_000}
         placeholder={`Ask about ${repositoryName}… (Enter to send, Shift+Enter for a new line)`}
+        ref={input}
         value={draft}
         onChange={(e) => onDraftChange(e.target.value)}
         onKeyDown={onKeyDown}

@@ -22,7 +22,7 @@ export class ChatPage {
   async ask(question: string, options: { mode?: string; quality?: string } = {}): Promise<void> {
     if (options.mode) await this.page.getByTestId("mode-select").selectOption(options.mode);
     if (options.quality) await this.page.getByTestId("quality-select").selectOption(options.quality);
-    // Typed before the page hydrated, the text would not reach React's state: retype until the form takes it.
+    // The form takes over text typed before its script ran (chat.spec.ts checks that on its own); wait until it has.
     await expect(async () => {
       await this.input.fill(question);
       await expect(this.page.getByTestId("ask-button")).toBeEnabled({ timeout: 1000 });
