@@ -40,6 +40,6 @@ fi
 # or more mapped on their own so they go back to the system when freed. Otherwise each
 # thread's arena, and the main heap under it, kept what the threads had freed: a test
 # worker that had run parse workers settled 440 MB higher (1010 MB against 570 MB), at
-# the same speed.
+# about the same speed.
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
