@@ -14,6 +14,7 @@ import { WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
+import { cliProcessArgs } from "./jobs.ts";
 
 let t: TempEnv;
 let child: ChildProcess | null = null;
@@ -88,16 +89,12 @@ describe("a build killed with SIGKILL", () => {
       for (const [rel, content] of Object.entries(manyModules(400))) t.write(root, rel, content);
 
       // detached: the child gets its own process group, so cleanup can target exactly it.
-      child = spawn(
-        process.execPath,
-        ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", "index", root],
-        {
-          cwd: process.cwd(),
-          env: t.childEnv(),
-          stdio: ["ignore", "ignore", "pipe"],
-          detached: true,
-        },
-      );
+      child = spawn(process.execPath, cliProcessArgs(["index", root]), {
+        cwd: process.cwd(),
+        env: t.childEnv(),
+        stdio: ["ignore", "ignore", "pipe"],
+        detached: true,
+      });
       let stderr = "";
       child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
 

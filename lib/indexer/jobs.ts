@@ -70,28 +70,28 @@ export function workerLogPath(repository: RepositoryRow, generation: { number: n
   return path.join(env().home, "logs", `index-${repository.id}-${generation.number}.log`);
 }
 
+/**
+ * Node's arguments for running the CLI (`npm run wayfinder -- …args`) from the project at
+ * `root`: the same entry point and module conditions, in one process. Node imports tsx's
+ * loader itself; tsx's command would hold a second Node process for as long as the CLI runs.
+ */
+export function cliProcessArgs(args: string[], root = process.cwd()): string[] {
+  const loader = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href;
+  return ["--conditions=react-server", "--import", loader, path.join(root, "lib/cli/main.ts"), ...args];
+}
+
 function spawnWorker(rootPath: string, logFile: string): ChildProcess {
   const root = process.cwd();
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, "a");
   try {
-    // The same entry point as `npm run wayfinder -- index`, with the same module conditions,
-    // in one process: tsx's loader is imported by Node itself rather than through tsx's
-    // command, which would hold a second Node process for the whole build. Detached (own
-    // process group) and unreferenced: the build outlives this process.
-    const child = spawn(
-      process.execPath,
-      [
-        "--conditions=react-server",
-        "--import",
-        pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href,
-        path.join(root, "lib/cli/main.ts"),
-        "index",
-        rootPath,
-        "--json",
-      ],
-      { cwd: root, env: childProcessEnv(), detached: true, stdio: ["ignore", log, log] },
-    );
+    // Detached (own process group) and unreferenced: the build outlives this process.
+    const child = spawn(process.execPath, cliProcessArgs(["index", rootPath, "--json"], root), {
+      cwd: root,
+      env: childProcessEnv(),
+      detached: true,
+      stdio: ["ignore", log, log],
+    });
     child.unref();
     return child;
   } finally {

@@ -6,14 +6,13 @@
  * citations, and the next worker must mark the dead build failed and serve the new files.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRepository, getGeneration, listGenerations } from "../db/index-store.ts";
 import { askQuestion, type MessageChunk } from "../qa/ask.ts";
 import type { AnswerMetadata, CitationPart } from "../qa/types.ts";
 import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
+import { cliProcessArgs } from "./jobs.ts";
 
 let t: TempEnv;
 const children: ChildProcess[] = [];
@@ -33,19 +32,11 @@ function startWorker(root: string): {
   exited: Promise<number | null>;
   output: () => string;
 } {
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      pathToFileURL(path.resolve("node_modules/tsx/dist/loader.mjs")).href,
-      "lib/cli/main.ts",
-      "index",
-      root,
-      "--json",
-    ],
-    { cwd: process.cwd(), env: t.childEnv(), stdio: ["ignore", "ignore", "pipe"] },
-  );
+  const child = spawn(process.execPath, cliProcessArgs(["index", root, "--json"]), {
+    cwd: process.cwd(),
+    env: t.childEnv(),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   children.push(child);
   let output = "";
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));

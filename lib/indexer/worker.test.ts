@@ -23,7 +23,7 @@ import { getRepositoryView } from "../db/ui-queries.ts";
 import { resetEnvForTests } from "../env.ts";
 import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
-import { recoverIndexJobs, workerLogPath } from "./jobs.ts";
+import { cliProcessArgs, recoverIndexJobs, workerLogPath } from "./jobs.ts";
 
 const ROOT = process.cwd();
 const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
@@ -64,16 +64,12 @@ function modules(count: number, tag = "a"): FileTree {
 
 /** One node process (no wrapper) running the CLI, so its pid is the worker's pid. */
 function cli(args: string[], extraEnv: Record<string, string> = {}): ChildProcess & { output: () => string } {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", ...args],
-    {
-      cwd: ROOT,
-      env: { ...t.childEnv(), ...extraEnv },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
+  const child = spawn(process.execPath, cliProcessArgs(args), {
+    cwd: ROOT,
+    env: { ...t.childEnv(), ...extraEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   children.push(child);
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));

@@ -13,6 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE, GET, POST } from "../../app/api/mcp/route.ts";
 import { indexRepository } from "../indexer/build.ts";
+import { cliProcessArgs } from "../indexer/jobs.ts";
 import { startServer, type TestServer } from "../test-support/qa-http.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 
@@ -83,7 +84,7 @@ beforeAll(async () => {
   await viaStdio.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "lib/cli/main.ts"), "mcp"],
+      args: cliProcessArgs(["mcp"], ROOT),
       cwd: ROOT,
       env: t.childEnv() as Record<string, string>,
       stderr: "pipe",

@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRepository, getFileContent, getGeneration } from "../db/index-store.ts";
 import { indexRepository } from "../indexer/build.ts";
+import { cliProcessArgs } from "../indexer/jobs.ts";
 import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
 import { askQuestion, type MessageChunk } from "./ask.ts";
 import type { AnswerMetadata, CitationPart } from "./types.ts";
@@ -130,11 +131,12 @@ describe("questions during a generation flip", () => {
     t.write(root, "ledger/core.py", ledger("omega", 9));
     for (const [rel, content] of Object.entries(filler(150, 2))) t.write(root, rel, content);
 
-    child = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", "index", root],
-      { cwd: process.cwd(), env: t.childEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true },
-    );
+    child = spawn(process.execPath, cliProcessArgs(["index", root]), {
+      cwd: process.cwd(),
+      env: t.childEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let stderr = "";
     child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     child.stdout?.on("data", (d: Buffer) => (stderr += d.toString()));
