@@ -5,7 +5,6 @@
  * returns claims with verified spans and reports progress per pass; errors are tool
  * errors with the API's messages; nothing is read outside the indexed generation.
  */
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
