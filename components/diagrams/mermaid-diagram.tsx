@@ -1,15 +1,17 @@
 "use client";
 /**
- * Renders a `data-diagram` part with mermaid (loaded on demand: it is large and
- * browser-only). After rendering, each node that has a source location becomes a
- * keyboard-focusable link into the source view; we wire the links ourselves instead
- * of mermaid `click` directives so mermaid can keep its strict security level. A
+ * Renders a `data-diagram` part with mermaid, loaded on demand from its prebuilt
+ * bundle (mermaid-bundle.ts: it is large and browser-only). After rendering, each node
+ * that has a source location becomes a keyboard-focusable link into the source view;
+ * we wire the links ourselves instead of mermaid `click` directives so mermaid can
+ * keep its strict security level. A
  * diagram that fails to parse or render shows its source text, never a blank box.
  */
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { sourceHref } from "@/components/source/source-href";
+import { MERMAID_BUNDLE_URL } from "./mermaid-bundle";
 import type { DiagramNode, DiagramPart } from "@/lib/qa/types";
 
 type RenderState =
@@ -22,7 +24,9 @@ let renderQueue: Promise<unknown> = Promise.resolve();
 
 async function renderMermaid(id: string, source: string): Promise<string> {
   const run = async () => {
-    const mermaid = (await import("mermaid")).default;
+    const { default: mermaid } = (await import(/* webpackIgnore: true */ MERMAID_BUNDLE_URL)) as {
+      default: typeof import("mermaid").default;
+    };
     mermaid.initialize({
       startOnLoad: false,
       securityLevel: "strict",

@@ -5,9 +5,9 @@
  * under tsx, vitest and a bundled Next.js route handler.
  */
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { Language, Parser, type Tree } from "web-tree-sitter";
+import { packageFile } from "../package-files";
 import type { CodeLanguage } from "./types";
 
 const GRAMMAR_FILES: Record<CodeLanguage, string> = {
@@ -73,45 +73,6 @@ export function languageForPath(filePath: string): CodeLanguage | null {
 export function languageForFile(filePath: string, content: string): CodeLanguage | null {
   const language = languageForPath(filePath);
   return language === "c" && /\.h$/i.test(filePath) && CPP_HEADER.test(content) ? "cpp" : language;
-}
-
-/**
- * Directories to resolve packages from: the working directory (the project root
- * under tsx, vitest and `next start`) and, when the runtime provides it, this
- * module's directory (a bundle inside .next, or a CLI started elsewhere).
- */
-function searchBases(): string[] {
-  const bases = [process.cwd()];
-  if (typeof __dirname === "string" && __dirname && !bases.includes(__dirname)) bases.push(__dirname);
-  return bases;
-}
-
-/**
- * Absolute path of a file inside an installed package: Node resolution first, then
- * a walk up the directories looking for node_modules, for bundles where resolving
- * a package from the bundle fails.
- */
-function packageFile(pkg: string, entry: string, relative: string): string {
-  const tried: string[] = [];
-  for (const base of searchBases()) {
-    try {
-      const resolved = path.join(
-        path.dirname(createRequire(path.join(base, "noop.js")).resolve(`${pkg}/${entry}`)),
-        relative,
-      );
-      if (fs.existsSync(resolved)) return resolved;
-      tried.push(resolved);
-    } catch {
-      // Not resolvable from here; the directory walk below may still find it.
-    }
-    for (let dir = base; ; dir = path.dirname(dir)) {
-      const candidate = path.join(dir, "node_modules", pkg, relative);
-      if (fs.existsSync(candidate)) return candidate;
-      tried.push(candidate);
-      if (path.dirname(dir) === dir) break;
-    }
-  }
-  throw new Error(`Cannot find ${pkg}/${relative} (tried ${tried.join(", ")})`);
 }
 
 export function grammarPath(language: CodeLanguage): string {

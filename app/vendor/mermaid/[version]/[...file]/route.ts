@@ -1,0 +1,43 @@
+/**
+ * GET serves mermaid's prebuilt ES module build (its entry and the chunks it imports,
+ * from the installed package's dist folder) to the diagram component
+ * (components/diagrams/mermaid-bundle.ts). Public like any static file: share pages
+ * draw diagrams too. Only the installed version's `.mjs` files are served, and only
+ * by name, so no path can reach another file.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { WayfinderError } from "@/lib/errors";
+import { packageFile } from "@/lib/package-files";
+import { apiRoute } from "@/app/api/api-route";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ version: string; file: string[] }> };
+
+const BUNDLE_FILE = /^(mermaid\.esm\.min\.mjs|chunks\/mermaid\.esm\.min\/[A-Za-z0-9_-]+\.mjs)$/;
+
+export const GET = apiRoute<Context, null>({ access: "public" }, async (_request, _identity, context) => {
+  const { version, file } = await context.params;
+  const name = file.join("/");
+  // The installed package, not the one the pages were built with: after an upgrade
+  // without a rebuild, a stale page gets a clear 404 rather than mismatched chunks.
+  const manifest = packageFile("mermaid", "package.json", "package.json");
+  const installed = (JSON.parse(await fs.promises.readFile(manifest, "utf8")) as { version: string }).version;
+  if (version !== installed || !BUNDLE_FILE.test(name)) {
+    throw new WayfinderError("not_found:asset", "No such file.");
+  }
+  const dist = path.join(path.dirname(manifest), "dist");
+  let bytes: Buffer;
+  try {
+    bytes = await fs.promises.readFile(path.join(dist, ...name.split("/")));
+  } catch (error) {
+    throw new WayfinderError("not_found:asset", "No such file.", { cause: error });
+  }
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "public, max-age=31536000, immutable",
+    },
+  });
+});
