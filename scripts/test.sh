@@ -68,7 +68,7 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "gate stopped: ${failed[*]} failed"
   exit 1
 fi
-# The production build (Turbopack, about 1.3 GB) runs alone, so the
+# The production build (Turbopack, about 1.1 GB) runs alone, so the
 # gate's memory stays near the build's own.
 build_ok=true
 run_stage build node_modules/.bin/next build || { failed+=(build); build_ok=false; }
