@@ -38,6 +38,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // The test files parse small fixtures in many languages: V8's baseline WASM compiler
+    // runs them as fast, while optimizing every tree-sitter grammar's lexer held about
+    // 300 MB more per worker. Indexing real repositories (the CLI, the index worker)
+    // keeps the optimizing tier, which parses two to three times faster once warm.
+    execArgv: ["--liftoff-only"],
     setupFiles: ["lib/test-support/isolate-env.ts"],
     projects: [...projects("sqlite"), ...(process.env.WAYFINDER_TEST_PG_URL ? projects("postgres") : [])],
   },

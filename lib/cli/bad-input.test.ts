@@ -22,6 +22,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WayfinderError } from "../errors.ts";
 import { indexRepository } from "../indexer/build.ts";
+import { cliProcessArgs } from "../indexer/jobs.ts";
 import { runCliInProcess as runInProcess, type CliResult } from "../test-support/cli.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { commands, resolveRepoArgument } from "./commands.ts";
@@ -51,12 +52,10 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-const TSX = path.resolve("node_modules/.bin/tsx");
-
-/** The CLI entry point exactly as `npm run wayfinder` starts it, killed if it hangs. */
+/** The CLI entry point as `npm run wayfinder` runs it (in one process), killed if it hangs. */
 function runEntryPoint(args: string[], timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["--conditions=react-server", "lib/cli/main.ts", ...args], {
+    const child = spawn(process.execPath, cliProcessArgs(args), {
       cwd: process.cwd(),
       env: t.childEnv(),
       stdio: ["ignore", "pipe", "pipe"],
