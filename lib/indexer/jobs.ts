@@ -71,9 +71,9 @@ export function workerLogPath(repository: RepositoryRow, generation: { number: n
 }
 
 /**
- * Node's arguments for running the CLI (`npm run wayfinder -- …args`) from the project at
- * `root`: the same entry point and module conditions, in one process. Node imports tsx's
- * loader itself; tsx's command would hold a second Node process for as long as the CLI runs.
+ * Node's arguments for running the CLI as `npm run wayfinder -- …args` does, from the
+ * project at `root` whatever the working directory: the same entry point, module
+ * conditions and tsx loader, in one process.
  */
 export function cliProcessArgs(args: string[], root = process.cwd()): string[] {
   const loader = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href;
