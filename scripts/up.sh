@@ -13,7 +13,7 @@ if [ ! -f node_modules/.package-lock.json ]; then
 elif [ package.json -nt node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --no-audit --no-fund
 fi
-npm run --silent db:migrate
+# Indexing applies pending migrations first: a fresh install and an upgrade both start here.
 npm run --silent wayfinder -- index "${WAYFINDER_REPO:-$PWD}"
 
 # Rebuild only when a source file is newer than the last build.
