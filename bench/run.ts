@@ -243,34 +243,63 @@ function localizationSection(): Record<string, unknown> {
   return { summary, rows };
 }
 
+const SECTIONS = ["index", "latency", "localization", "questions", "large"] as const;
+const USAGE = `usage: npm run bench -- [--only ${SECTIONS.join("|")}] [--corpus DIR]... [--large-tags N]`;
+
+/** A clear one-line error and the usage, instead of a stack trace, for a mistyped command. */
+function usageError(message: string): never {
+  process.stderr.write(`bench: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function options() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        only: { type: "string" },
+        corpus: { type: "string", multiple: true },
+        "large-tags": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    usageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (values.only && !(SECTIONS as readonly string[]).includes(values.only)) {
+    usageError(`unknown section '${values.only}'`);
+  }
+  const largeTags = values["large-tags"];
+  if (largeTags !== undefined && !/^[1-9]\d*$/.test(largeTags)) {
+    usageError(`--large-tags takes a positive whole number, not '${largeTags}'`);
+  }
+  return { ...values, largeTags: largeTags === undefined ? undefined : Number(largeTags) };
+}
+
 function main(): void {
-  const { values } = parseArgs({
-    options: {
-      only: { type: "string" },
-      corpus: { type: "string", multiple: true },
-      "large-tags": { type: "string" },
-    },
-  });
+  const values = options();
   if (values.corpus) setCorpusFolders(values.corpus);
   fs.mkdirSync(WORK, { recursive: true });
   fs.mkdirSync(RESULTS, { recursive: true });
-  const sections: Record<string, () => Record<string, unknown>> = {
+  const sections: Record<(typeof SECTIONS)[number], () => Record<string, unknown>> = {
     index: indexSection,
     latency: latencySection,
     localization: localizationSection,
     questions: () => questionsSection(log),
-    large: () => largeSection(values["large-tags"] ? Number(values["large-tags"]) : undefined),
+    large: () => largeSection(values.largeTags),
   };
-  const chosen = values.only ? [values.only] : Object.keys(sections);
+  const chosen = values.only ? [values.only as (typeof SECTIONS)[number]] : SECTIONS;
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
   };
   for (const name of chosen) {
-    const section = sections[name];
-    if (!section) throw new Error(`unknown section ${name}; choose ${Object.keys(sections).join(", ")}`);
     log(`== ${name}`);
-    results[name] = section();
+    results[name] = sections[name]();
   }
   fs.writeFileSync(path.join(RESULTS, "latest.json"), JSON.stringify(results, null, 2));
   log(`results written to ${path.relative(ROOT, path.join(RESULTS, "latest.json"))}`);
