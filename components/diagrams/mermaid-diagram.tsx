@@ -4,8 +4,8 @@
  * bundle (mermaid-bundle.ts: it is large and browser-only). After rendering, each node
  * that has a source location becomes a keyboard-focusable link into the source view;
  * we wire the links ourselves instead of mermaid `click` directives so mermaid can
- * keep its strict security level. A
- * diagram that fails to parse or render shows its source text, never a blank box.
+ * keep its strict security level. A diagram that fails to parse or render shows its
+ * source text, never a blank box.
  */
 import Link from "next/link";
 import { useRouter } from "next/navigation";
