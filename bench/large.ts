@@ -12,9 +12,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { benchChildEnv, corpusManifest, openRepo } from "./corpus.ts";
+import { tsScriptArgs } from "../lib/package-files.ts";
 
 const ROOT = path.resolve(__dirname, "..");
-const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
 
 export interface LargeBenchOptions {
   /** versions (tags) of each repository put side by side */
@@ -97,8 +97,8 @@ function assembleCorpus(options: LargeBenchOptions): Corpus {
 
 function indexOnce(home: string, dir: string): BuildFigures {
   const result = spawnSync(
-    TSX[0] as string,
-    [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), "index", dir, "--name", "large", "--json"],
+    process.execPath,
+    tsScriptArgs(path.join(ROOT, "lib/cli/main.ts"), ["index", dir, "--name", "large", "--json"], ROOT),
     {
       cwd: ROOT,
       env: benchChildEnv(home),

@@ -15,10 +15,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { QueryMode } from "../lib/qa/types.ts";
 import { BENCH_WORK, benchChildEnv, openRepo } from "./corpus.ts";
+import { tsScriptArgs } from "../lib/package-files.ts";
 
 export const QUESTION_DIR = path.join(__dirname, "data", "questions");
 const ROOT = path.resolve(__dirname, "..");
-const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
 const MODES: QueryMode[] = ["conceptual", "diagnostic", "exploratory", "analytical"];
 const K = 5;
 
@@ -258,7 +258,7 @@ export function questionsSection(log: (line: string) => void): Record<string, un
   const home = fs.mkdtempSync(path.join(work, "home-questions-"));
   const input = path.join(home, "corpora.json");
   fs.writeFileSync(input, JSON.stringify(corpora));
-  const result = spawnSync(TSX[0] as string, [...TSX.slice(1), __filename, input], {
+  const result = spawnSync(process.execPath, tsScriptArgs(__filename, [input], ROOT), {
     cwd: ROOT,
     env: benchChildEnv(home),
     encoding: "utf8",

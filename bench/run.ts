@@ -20,11 +20,11 @@ import { parseArgs } from "node:util";
 import { BENCH_WORK, benchChildEnv, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
 import { largeSection } from "./large.ts";
 import { questionsSection } from "./questions.ts";
+import { tsScriptArgs } from "../lib/package-files.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const WORK = BENCH_WORK;
 const RESULTS = path.join(ROOT, "bench", "results");
-const TSX = [path.join(ROOT, "node_modules", ".bin", "tsx"), "--conditions=react-server"];
 
 interface IndexStats {
   seconds: number;
@@ -48,7 +48,7 @@ function log(line: string): void {
 }
 
 function cli(home: string, args: string[]): unknown {
-  const result = spawnSync(TSX[0] as string, [...TSX.slice(1), path.join(ROOT, "lib/cli/main.ts"), ...args], {
+  const result = spawnSync(process.execPath, tsScriptArgs(path.join(ROOT, "lib/cli/main.ts"), args, ROOT), {
     cwd: ROOT,
     env: benchChildEnv(home),
     encoding: "utf8",
@@ -127,8 +127,8 @@ function latencySection(): Record<string, unknown> {
   const home = fs.mkdtempSync(path.join(WORK, "home-latency-"));
   cli(home, ["index", dir, "--name", "xarray", "--json"]);
   const result = spawnSync(
-    TSX[0] as string,
-    [...TSX.slice(1), path.join(ROOT, "bench/latency.ts"), "xarray", "3"],
+    process.execPath,
+    tsScriptArgs(path.join(ROOT, "bench/latency.ts"), ["xarray", "3"], ROOT),
     {
       cwd: ROOT,
       env: benchChildEnv(home),
@@ -186,8 +186,8 @@ function localizationSection(): Record<string, unknown> {
     const file = path.join(home, "instances.json");
     fs.writeFileSync(file, JSON.stringify(list));
     const result = spawnSync(
-      TSX[0] as string,
-      [...TSX.slice(1), path.join(ROOT, "bench/localize.ts"), repo, file],
+      process.execPath,
+      tsScriptArgs(path.join(ROOT, "bench/localize.ts"), [repo, file], ROOT),
       {
         cwd: ROOT,
         env: benchChildEnv(home),

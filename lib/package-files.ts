@@ -1,12 +1,14 @@
 /**
  * Files inside installed packages, found at runtime from node_modules rather than
  * through a bundler import: tree-sitter's WASM grammars for the indexer, mermaid's
- * prebuilt browser bundle for diagrams. The same lookup works under tsx, vitest,
- * `next start` and a CLI started from another directory.
+ * prebuilt browser bundle for diagrams, tsx's loader for the processes that run the
+ * CLI or a script. The same lookup works under tsx, vitest, `next start` and a CLI
+ * started from another directory.
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 /**
  * Directories to resolve packages from: the working directory (the project root
@@ -45,4 +47,15 @@ export function packageFile(pkg: string, entry: string, relative: string): strin
     }
   }
   throw new Error(`Cannot find ${pkg}/${relative} (tried ${tried.join(", ")})`);
+}
+
+/**
+ * Node's arguments for running a TypeScript file in one process, the way `npm run
+ * wayfinder` runs the CLI: tsx's loader from the project at `root` (so any working
+ * directory will do) and the server module conditions. The `tsx` command would hold a
+ * second Node process for as long as the script runs.
+ */
+export function tsScriptArgs(script: string, args: string[] = [], root = process.cwd()): string[] {
+  const loader = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href;
+  return ["--conditions=react-server", "--import", loader, script, ...args];
 }

@@ -26,9 +26,9 @@ import "server-only";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { childProcessEnv, env } from "../env.ts";
 import { WayfinderError, isWayfinderError } from "../errors.ts";
+import { tsScriptArgs } from "../package-files.ts";
 import {
   collectBlobs,
   createRepository,
@@ -70,14 +70,9 @@ export function workerLogPath(repository: RepositoryRow, generation: { number: n
   return path.join(env().home, "logs", `index-${repository.id}-${generation.number}.log`);
 }
 
-/**
- * Node's arguments for running the CLI as `npm run wayfinder -- …args` does, from the
- * project at `root` whatever the working directory: the same entry point, module
- * conditions and tsx loader, in one process.
- */
+/** Node's arguments for running the CLI as `npm run wayfinder -- …args` does, from the project at `root`. */
 export function cliProcessArgs(args: string[], root = process.cwd()): string[] {
-  const loader = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href;
-  return ["--conditions=react-server", "--import", loader, path.join(root, "lib/cli/main.ts"), ...args];
+  return tsScriptArgs(path.join(root, "lib/cli/main.ts"), args, root);
 }
 
 function spawnWorker(rootPath: string, logFile: string): ChildProcess {

@@ -23,10 +23,10 @@ import { getRepositoryView } from "../db/ui-queries.ts";
 import { resetEnvForTests } from "../env.ts";
 import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
+import { tsScriptArgs } from "../package-files.ts";
 import { cliProcessArgs, recoverIndexJobs, workerLogPath } from "./jobs.ts";
 
 const ROOT = process.cwd();
-const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 let t: TempEnv;
 const children: ChildProcess[] = [];
 
@@ -149,7 +149,7 @@ describe("index jobs across processes", () => {
         `await reindexRepository(${JSON.stringify(repository.id)});\n` +
         `console.log("started");\nsetInterval(() => undefined, 1000);\n`,
     );
-    const web = spawn(process.execPath, [TSX, "--conditions=react-server", script], {
+    const web = spawn(process.execPath, tsScriptArgs(script), {
       cwd: ROOT,
       env: t.childEnv(),
       stdio: ["ignore", "pipe", "pipe"],
