@@ -193,10 +193,9 @@ export class QdrantVectorStore implements VectorStore {
     assertDimensions(dimensions);
     const { exists } = await this.call(name, "collection check", (client) => client.collectionExists(name));
     if (!exists) {
+      const client = await this.client();
       try {
-        await (
-          await this.client()
-        ).createCollection(name, { vectors: { size: dimensions, distance: "Cosine" } });
+        await client.createCollection(name, { vectors: { size: dimensions, distance: "Cosine" } });
         this.dimensions.set(name, dimensions);
         return;
       } catch (error) {

@@ -17,20 +17,32 @@ type Context = { params: Promise<{ version: string; file: string[] }> };
 
 const BUNDLE_FILE = /^(mermaid\.esm\.min\.mjs|chunks\/mermaid\.esm\.min\/[A-Za-z0-9_-]+\.mjs)$/;
 
+/**
+ * The installed package, looked up once per process: not the version the pages were
+ * built with, so a page built before an upgrade gets a clear 404 rather than
+ * mismatched chunks.
+ */
+let installed: Promise<{ version: string; dist: string }> | null = null;
+
+function installedMermaid(): Promise<{ version: string; dist: string }> {
+  installed ??= (async () => {
+    const manifest = packageFile("mermaid", "package.json", "package.json");
+    const { version } = JSON.parse(await fs.promises.readFile(manifest, "utf8")) as { version: string };
+    return { version, dist: path.join(path.dirname(manifest), "dist") };
+  })();
+  return installed;
+}
+
 export const GET = apiRoute<Context, null>({ access: "public" }, async (_request, _identity, context) => {
   const { version, file } = await context.params;
   const name = file.join("/");
-  // The installed package, not the one the pages were built with: after an upgrade
-  // without a rebuild, a stale page gets a clear 404 rather than mismatched chunks.
-  const manifest = packageFile("mermaid", "package.json", "package.json");
-  const installed = (JSON.parse(await fs.promises.readFile(manifest, "utf8")) as { version: string }).version;
-  if (version !== installed || !BUNDLE_FILE.test(name)) {
+  const mermaid = await installedMermaid();
+  if (version !== mermaid.version || !BUNDLE_FILE.test(name)) {
     throw new WayfinderError("not_found:asset", "No such file.");
   }
-  const dist = path.join(path.dirname(manifest), "dist");
   let bytes: Buffer;
   try {
-    bytes = await fs.promises.readFile(path.join(dist, ...name.split("/")));
+    bytes = await fs.promises.readFile(path.join(mermaid.dist, ...name.split("/")));
   } catch (error) {
     throw new WayfinderError("not_found:asset", "No such file.", { cause: error });
   }
