@@ -6,6 +6,8 @@
  * then recovers interrupted index builds and starts polling Git sources on schedule.
  */
 export async function register(): Promise<void> {
+  // The one read of process.env outside lib/env.ts: Next.js replaces NEXT_RUNTIME at build
+  // time, which keeps the Node-only imports below out of the edge runtime's bundle.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env } = await import("./lib/env");
   env();
