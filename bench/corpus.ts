@@ -87,19 +87,17 @@ export function corpusKey(repo: string): string {
   return repo.replace("/", "__");
 }
 
-function findBundle(name: string): string | null {
-  for (const folder of folders()) {
-    const candidates = [
+/** Every bundle of a repository in the corpus folders, in search order (several folders may hold one each, with different tags). */
+function findBundles(name: string): string[] {
+  return folders().flatMap((folder) =>
+    [
       path.join(folder, `${name}.bundle`),
       ...fs
         .readdirSync(folder, { withFileTypes: true })
         .filter((d) => d.isDirectory())
         .map((d) => path.join(folder, d.name, `${name}.bundle`)),
-    ];
-    const found = candidates.find((c) => fs.existsSync(c));
-    if (found) return found;
-  }
-  return null;
+    ].filter((c) => fs.existsSync(c)),
+  );
 }
 
 function git(args: string[]): string {
@@ -123,7 +121,7 @@ export function openRepo(name: string): CorpusRepo {
   if (!fs.existsSync(path.join(dir, ".git"))) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    const bundle = findBundle(name);
+    const bundle = findBundles(name)[0];
     const source = bundle ?? entry.url;
     try {
       git(["clone", "-q", "--no-checkout", source, dir]);
@@ -132,6 +130,11 @@ export function openRepo(name: string): CorpusRepo {
         `could not get ${name} from ${source}${bundle ? "" : " (no bundle found: pass --corpus DIR with bench bundles to work offline)"}: ${String((error as { stderr?: string }).stderr ?? error).trim()}`,
       );
     }
+  }
+  // A repository can have bundles in several corpus folders (one per benchmark, each with its
+  // own tags): the clone gets the tags of all of them.
+  for (const other of findBundles(name).slice(1)) {
+    git(["-C", dir, "fetch", "-q", other, "refs/tags/*:refs/tags/*"]);
   }
   const instances = sweInstances().filter((i) => corpusKey(i.repo) === name);
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
