@@ -33,6 +33,7 @@ import { WayfinderError } from "../errors.ts";
 import { isSafeRelativePath } from "../indexer/discover.ts";
 import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import { claimsOf, type Claim } from "../qa/claims.ts";
+import type { ConversationAccess } from "../qa/conversations.ts";
 import { effectiveConfig } from "../qa/config.ts";
 import { gapReportsOf } from "../qa/loop.ts";
 import type { CitationPart, Quality, QueryMode } from "../qa/types.ts";
@@ -486,7 +487,12 @@ export async function askTool(
     maxPasses?: number;
     sessionId?: string;
   },
-  options: { signal?: AbortSignal; onProgress?: (p: AskProgress) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (p: AskProgress) => void;
+    /** whose conversations `sessionId` may continue (HTTP: the caller's) */
+    conversations?: ConversationAccess;
+  } = {},
 ) {
   const { index } = await pin(input.repository);
   const engine = await loadEngineSettings();
@@ -504,6 +510,7 @@ export async function askTool(
       sessionId: input.sessionId,
       overrides,
       signal: options.signal,
+      conversations: options.conversations,
     },
     writer,
     { settings: engine.settings, model: engine.model },
