@@ -65,3 +65,11 @@ export async function requireAccess(request: Request, need: Access): Promise<Ide
   if (!satisfies(identity, need)) throw refusal(identity, need);
   return identity;
 }
+
+/**
+ * Does the caller see git's own reason when a remote cannot be reached (it may name
+ * hosts and addresses of the server's network)? Admins do, and open mode's one person.
+ */
+export function seesGitReasons(identity: Identity | null): boolean {
+  return accessConfig().mode === "open" || identity?.role === "admin";
+}

@@ -108,6 +108,8 @@ const callGraphOutput = {
 export interface ServerOptions {
   /** tells clients how the server was reached (e.g. "stdio", "http") */
   transport: string;
+  /** git's own reason for an unreachable remote in index_status (stdio and admins: yes; readers: no) */
+  gitReasons?: boolean;
   /** what an `ask` call is checked against over HTTP (stdio: the operator, no limit, every conversation) */
   ask?: {
     /** runs before each call (the question limit); a refusal becomes the tool's error */
@@ -226,7 +228,7 @@ export function createMcpServer(options: ServerOptions): McpServer {
       },
       annotations: READ_ONLY,
     },
-    (input) => run(() => indexStatusTool(input)),
+    (input) => run(() => indexStatusTool(input, { gitReasons: options.gitReasons })),
   );
 
   server.registerTool(

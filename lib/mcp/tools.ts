@@ -38,6 +38,7 @@ import { effectiveConfig } from "../qa/config.ts";
 import { gapReportsOf } from "../qa/loop.ts";
 import type { CitationPart, Quality, QueryMode } from "../qa/types.ts";
 import { hybridSearch, lexicalSearch } from "../search/hybrid.ts";
+import { readerGitMessage } from "../sources/git-errors.ts";
 import { dirSlug, fileSlug } from "../wiki/slugs.ts";
 
 /** Which index a result comes from: the generation and, when known, its commit. */
@@ -107,7 +108,10 @@ function sourceOf(r: RepositoryRow) {
     : { kind: "folder" as const, url: null, branch: null };
 }
 
-export async function indexStatusTool(input: { repository: string }) {
+export async function indexStatusTool(input: { repository: string }, options: { gitReasons?: boolean } = {}) {
+  // git's own reason for an unreachable remote only for those who may see it (git-errors.ts).
+  const reason = (message: string | null) =>
+    options.gitReasons === false ? readerGitMessage(message) : message;
   const repository = await requireRepository(input.repository);
   const [view, source] = await Promise.all([getRepositoryView(repository.id), getSource(repository.id)]);
   if (!view || !source)
@@ -122,7 +126,7 @@ export async function indexStatusTool(input: { repository: string }) {
       ...sourceOf(repository),
       pollMinutes: source.pollMinutes,
       lastPolledAt: source.lastPolledAt?.toISOString() ?? null,
-      pollError: source.pollError,
+      pollError: reason(source.pollError),
       remoteHead: source.remoteHeadSha,
     },
     active: active
@@ -142,7 +146,7 @@ export async function indexStatusTool(input: { repository: string }) {
           phase: view.build.phase,
           filesDone: view.build.filesDone,
           filesTotal: view.build.filesTotal,
-          error: view.build.error,
+          error: reason(view.build.error),
           commit: latest?.commitSha ?? null,
         }
       : null,

@@ -7,6 +7,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { conversationsOf } from "@/lib/auth/conversation-owner";
+import { seesGitReasons } from "@/lib/auth/guards";
 import { consumeRateLimit } from "@/lib/auth/rate-limit";
 import { createMcpServer } from "@/lib/mcp/server";
 import { apiRoute } from "../api-route";
@@ -20,6 +21,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export const POST = apiRoute({ access: "reader" }, async (request, identity) => {
   const server = createMcpServer({
     transport: "http",
+    gitReasons: seesGitReasons(identity),
     ask: {
       // Every `ask` call counts against the caller's question limit, one by one inside a batch too.
       before: () => consumeRateLimit(request, identity, "question"),

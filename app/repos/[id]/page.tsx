@@ -12,12 +12,14 @@ import { notFound } from "next/navigation";
 import { ChatWorkspace } from "@/components/chat/chat-workspace";
 import { SessionList } from "@/components/chat/session-list";
 import { CommitRef } from "@/components/repos/commit-ref";
+import { seesGitReasons } from "@/lib/auth/guards";
 import { requirePageAccess } from "@/lib/auth/page";
 import { WaitingForIndex } from "@/components/repos/waiting-for-index";
 import { pageConversations } from "@/lib/auth/conversation-owner";
 import { getSession } from "@/lib/db/sessions";
 import { listOwnSessions, mayRead } from "@/lib/qa/conversations";
 import { getRepositoryView } from "@/lib/db/ui-queries";
+import { repositoryViewFor } from "@/lib/sources/git-errors";
 
 export const dynamic = "force-dynamic";
 
@@ -36,8 +38,9 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
 export default async function RepositoryChatPage({ params, searchParams }: PageProps) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const identity = await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
-  const repository = await getRepositoryView(id);
-  if (!repository) notFound();
+  const view = await getRepositoryView(id);
+  if (!view) notFound();
+  const repository = repositoryViewFor(view, seesGitReasons(identity));
   const conversations = pageConversations(await headers(), identity);
   const requested = typeof query.session === "string" && query.session ? query.session : null;
   // Someone else's conversation opens as a new one, as if it did not exist.
