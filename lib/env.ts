@@ -2,6 +2,7 @@
  * The only reader of process.env. Everything configurable from the environment is
  * declared and validated here once; a bad value fails fast with a clear message.
  */
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -72,6 +73,8 @@ const schema = z.object({
   /** Questions per minute and index builds per hour, per client. */
   WAYFINDER_RATE_QUESTIONS: z.coerce.number().int().min(1).max(100_000).default(30),
   WAYFINDER_RATE_BUILDS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Which forwarding headers to believe: the proxies' addresses or CIDRs (comma-separated), or a hop count. */
+  WAYFINDER_TRUSTED_PROXIES: z.string().optional(),
   /** Key the per-repository push-webhook secrets are derived from; unset: the admin token. */
   WAYFINDER_WEBHOOK_SECRET: z
     .string()
@@ -98,6 +101,41 @@ export interface Env extends RawEnv {
   /** Lists of WAYFINDER_ADMINS and WAYFINDER_OIDC_ALLOWED, lower-cased. */
   admins: string[];
   oidcAllowed: string[];
+  /** WAYFINDER_TRUSTED_PROXIES parsed: none (the socket's address counts), a hop count, or addresses and CIDRs. */
+  trustedProxies: TrustedProxies;
+}
+
+export type TrustedProxies =
+  | { kind: "none" }
+  | { kind: "hops"; hops: number }
+  | { kind: "addresses"; entries: { address: string; prefix: number | null }[] };
+
+/** `2`, or `10.0.0.0/8, 192.168.1.7, ::1` (addresses and CIDRs). */
+export function parseTrustedProxies(value: string | undefined): TrustedProxies {
+  const text = (value ?? "").trim();
+  if (!text) return { kind: "none" };
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 32)
+      throw new Error(`Invalid environment:\n  WAYFINDER_TRUSTED_PROXIES: ${hops} hops is more than 32`);
+    return hops === 0 ? { kind: "none" } : { kind: "hops", hops };
+  }
+  const entries = text
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [address = "", prefixText] = entry.split("/");
+      const family = net.isIP(address);
+      const prefix = prefixText === undefined ? null : Number(prefixText);
+      const maxPrefix = family === 6 ? 128 : 32;
+      if (!family || (prefix !== null && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxPrefix)))
+        throw new Error(
+          `Invalid environment:\n  WAYFINDER_TRUSTED_PROXIES: "${entry}" is neither an address, a CIDR range nor a hop count`,
+        );
+      return { address, prefix };
+    });
+  return { kind: "addresses", entries };
 }
 
 function inferProvider(raw: RawEnv): Env["llmProvider"] {
@@ -139,6 +177,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     repoRoots,
     admins: commaList(raw.WAYFINDER_ADMINS),
     oidcAllowed: commaList(raw.WAYFINDER_OIDC_ALLOWED),
+    trustedProxies: parseTrustedProxies(raw.WAYFINDER_TRUSTED_PROXIES),
   };
 }
 

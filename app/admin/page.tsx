@@ -1,9 +1,11 @@
 /** /admin: the metrics dashboard (charts and recent questions). */
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { AdminShell } from "@/components/admin/admin-shell";
 import { MetricsDashboard } from "@/components/admin/metrics-dashboard";
 import { loadDashboard, METRICS_RANGES, type MetricsRange } from "@/lib/admin/metrics";
 import { requireAdminPage } from "@/lib/admin/page-auth";
+import { pageConversations } from "@/lib/auth/conversation-owner";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Admin dashboard" };
@@ -16,7 +18,10 @@ export default async function AdminDashboardPage({
   const session = await requireAdminPage("/admin");
   const asked = (await searchParams).range;
   const range: MetricsRange = METRICS_RANGES.includes(asked as MetricsRange) ? (asked as MetricsRange) : "7d";
-  const initial = await loadDashboard({ range });
+  const initial = await loadDashboard({
+    range,
+    conversations: pageConversations(await headers(), session.identity),
+  });
   return (
     <AdminShell title="Dashboard" actor={session.actor}>
       <MetricsDashboard initial={initial} initialRange={range} />

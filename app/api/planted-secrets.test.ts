@@ -1,9 +1,10 @@
 /**
- * The planted-secrets repository (lib/test-support/planted-secrets.ts: eleven forms of
- * secret inside ordinary files, four well-known secret files) indexed by the real
- * indexer into a real database, then searched, asked about, browsed and dumped: no
- * secret, nor a piece of one, is searchable, citable or shown anywhere, while the code
- * around them still is.
+ * The planted-secrets repository (lib/test-support/planted-secrets.ts: more than forty
+ * forms of secret inside ordinary files, secret files skipped by name or by content, and
+ * lookalikes that are no secret) indexed by the real indexer into a real database, then
+ * searched, asked about, browsed and dumped: no secret, nor a piece of one, is
+ * searchable, citable or shown anywhere, while the code around them and every
+ * lookalike still are.
  *
  * Covered: lexical and hybrid search, the chat (POST /api/qa, the whole stream:
  * answer, citations, snippets), the source view's reader (every file's stored text),
@@ -58,6 +59,7 @@ afterAll(async () => t?.cleanup());
 
 describe("a repository with planted secrets", () => {
   it("was indexed with every secret file skipped and every secret redacted, and the code kept", async () => {
+    expect(planted.secrets.length).toBeGreaterThanOrEqual(40);
     expect(stats.secrets.skippedFiles).toBe(planted.secretFiles.length);
     expect(stats.secrets.redactions).toBe(planted.secrets.length);
     expect(stats.skipped.secret).toBe(planted.secretFiles.length);
@@ -88,12 +90,21 @@ describe("a repository with planted secrets", () => {
       where: visibleIn(await snapshotOf(generationId)),
       select: { path: true },
     });
-    expect(files.length).toBeGreaterThanOrEqual(11);
+    expect(files.length).toBeGreaterThanOrEqual(30);
     for (const secretFile of planted.secretFiles)
       expect(files.map((f) => f.path)).not.toContain(secretFile.path);
     for (const file of files) {
       expect(leaks((await getFileContent(generationId, file.path)) ?? ""), file.path).toEqual([]);
     }
+  });
+
+  it("keeps every lookalike visible: placeholders, references, certificates, public keys, signatures, examples", async () => {
+    for (const lookalike of planted.lookalikes) {
+      const text = (await getFileContent(generationId, lookalike.path)) ?? "";
+      expect(text, `${lookalike.form}: ${lookalike.text.slice(0, 40)}`).toContain(lookalike.text);
+    }
+    const hits = await lexicalSearch(generationId, "bert-base-uncased tokenizer_model", { limit: 5 });
+    expect(hits.map((h) => h.path)).toContain("shop/lookalikes.py");
   });
 
   it("shows no secret on any wiki page", async () => {
@@ -123,6 +134,14 @@ describe("a repository with planted secrets", () => {
       "What is AnthropicKey in svc/client.go?",
       "What token is in ci/gitlab.toml?",
       "What is in .env and deploy/id_rsa?",
+      "What are ADMIN_PASSWORD, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in shop/settings.py?",
+      "Show LEGACY_KEY and EDGE_KEY in shop/keys.py",
+      "What is the password and db_password in config/app.yaml, and the tls private_key?",
+      "Which password and apiKey does config/settings.json hold?",
+      "What is DEPLOY_KEY and API_KEY in svc/src/lib.rs?",
+      "What is legacy_key and db_password in native/auth.c?",
+      "What are $password, db_password and SECRET_KEY in web/config.php?",
+      "Show the PuTTY key in docs/putty.txt and the release key in docs/signing.md",
     ];
     for (const [i, question] of questions.entries()) {
       const response = await ask(
@@ -167,6 +186,9 @@ describe("a repository with planted secrets", () => {
       for (const page of await listWikiPages(generationId)) await call("wiki_page", { page: page.slug });
       await call("ask", { question: "What is the GITHUB_TOKEN and the DATABASE_URL in shop/settings.py?" });
       await call("ask", { question: "Show me SIGNING_KEY in shop/keys.py and the STRIPE_KEY of chargeCard" });
+      await call("ask", {
+        question: "What are ADMIN_PASSWORD and AWS_ACCESS_KEY_ID, and what is in config/app.yaml?",
+      });
       const text = JSON.stringify(results);
       expect(text).toContain("[redacted github secret]");
       expect(leaks(text)).toEqual([]);

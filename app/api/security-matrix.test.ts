@@ -22,17 +22,30 @@
  *
  * (In open mode the reader is the anonymous visitor; managing repositories is open
  * there by default. Pages answer a refusal with a redirect to the sign-in page.)
+ *
+ * The session rows act on a conversation of the caller's own. Below the matrix:
+ * ownership (a person's, a browser's, a script's conversations: 404 for everyone else,
+ * admins included; conversations from before owners read-only for admins), the question
+ * limit over MCP (each ask of a batch counts, together with /api/qa), and the client
+ * address (a forged X-Forwarded-For changes no count and no log line without trusted
+ * proxies; with them, the header counts exactly as far as they go). The limits shared by
+ * two instances on PostgreSQL are in lib/auth/shared-limits.test.ts.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { encode } from "@auth/core/jwt";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetAuthThrottle } from "@/lib/admin/throttle";
 import { ensureAdminToken } from "@/lib/admin/token";
 import { addGoldenQuestion, isGoldenRunInProgress } from "@/lib/admin/golden";
 import { createRepository, listQueuedGenerations, failQueuedGeneration } from "@/lib/db/index-store";
-import { createSession, shareSession } from "@/lib/db/sessions";
+import { ACCESS_COOKIE, signAccessSession } from "@/lib/auth/access-token";
+import { PEER_HEADER, peerStamp } from "@/lib/auth/client-address";
+import { BROWSER_COOKIE } from "@/lib/auth/conversation-owner";
+import { resetRateLimits } from "@/lib/auth/rate-limit";
+import { createSession, listMessages, shareSession } from "@/lib/db/sessions";
+import { getSharedConversation, listOwnSessions } from "@/lib/qa/conversations";
 import { resetEnvForTests } from "@/lib/env";
 import { indexRepository } from "@/lib/indexer/build";
 import { SHOP_FIXTURE } from "@/lib/test-support/qa-env";
@@ -103,8 +116,8 @@ interface RouteRow {
   needs: Needs | ((mode: Mode) => Needs);
   /** the status of a valid request that passes the access check, per mode */
   ok: number | ((mode: Mode) => number);
-  /** a fresh valid request (may create what it acts on) */
-  call: () => Promise<Call> | Call;
+  /** a fresh valid request (may create what it acts on, e.g. a conversation of the caller's) */
+  call: (mode: Mode, who: Who) => Promise<Call> | Call;
 }
 
 const json = (body: unknown) => body;
@@ -220,7 +233,10 @@ const ROUTES: RouteRow[] = [
     handler: getSession as Handler,
     needs: "reader",
     ok: 200,
-    call: () => ({ path: `/api/sessions/${sessionId}`, params: { id: sessionId } }),
+    call: async (mode, who) => {
+      const id = await ownSession(mode, who);
+      return { path: `/api/sessions/${id}`, params: { id } };
+    },
   },
   {
     method: "POST",
@@ -228,7 +244,10 @@ const ROUTES: RouteRow[] = [
     handler: share as Handler,
     needs: "reader",
     ok: 200,
-    call: () => ({ path: `/api/sessions/${sessionId}/share`, params: { id: sessionId } }),
+    call: async (mode, who) => {
+      const id = await ownSession(mode, who);
+      return { path: `/api/sessions/${id}/share`, params: { id } };
+    },
   },
   {
     method: "POST",
@@ -466,6 +485,21 @@ const PAGES: { page: string; needs: Needs; path: () => string }[] = [
   { page: "/admin/login", needs: "public", path: () => "/admin/login" },
 ];
 
+/** Whose conversations the matrix's callers hold (lib/auth/conversation-owner.ts): null in open mode. */
+function ownerOf(mode: Mode, who: Who): string | null {
+  if (mode === "open") return null;
+  if (who === "admin") return "script:admin";
+  if (who === "reader") return mode === "token" ? "script:team" : "oidc:reader-1";
+  return "browser:no-one";
+}
+
+/** A fresh conversation belonging to the caller (the rows above read and share only their own). */
+async function ownSession(mode: Mode, who: Who): Promise<string> {
+  const id = `matrix-own-${++made}`;
+  await createSession({ id, repositoryId, generationId, title: "Own", ownerKey: ownerOf(mode, who) });
+  return id;
+}
+
 function expectedStatus(needs: Needs, mode: Mode, who: Who, ok: number): number {
   if (needs === "public") return ok;
   if (mode === "open") return needs === "admin" && who !== "admin" ? 401 : ok;
@@ -550,7 +584,7 @@ describe.each(MODES)("%s mode", (mode) => {
       const needs = typeof row.needs === "function" ? row.needs(mode) : row.needs;
       const ok = typeof row.ok === "function" ? row.ok(mode) : row.ok;
       const expected = expectedStatus(needs, mode, who, ok);
-      const call = await row.call();
+      const call = await row.call(mode, who);
       const headers = {
         ...(await credentials(mode, who)),
         "content-type": "application/json",
@@ -637,5 +671,373 @@ describe("coverage", () => {
         page,
       ).toBe(true);
     }
+  });
+});
+
+// ------------------------------------------------------------------ conversations
+
+/** An Auth.js session cookie of an OIDC user. */
+async function oidcCookie(sub: string, email: string): Promise<Record<string, string>> {
+  const token = await encode({
+    token: { sub, email, name: sub },
+    secret: AUTH_SECRET,
+    salt: "authjs.session-token",
+  });
+  return { cookie: `authjs.session-token=${token}` };
+}
+
+/** A browser signed in with the team token (its own browser id cookie, if it has one yet). */
+function teamBrowser(browserCookie?: string): Record<string, string> {
+  const team = signAccessSession({ actor: "team", expiresAt: Date.now() + 3_600_000 });
+  return { cookie: [`${ACCESS_COOKIE}=${team}`, ...(browserCookie ? [browserCookie] : [])].join("; ") };
+}
+
+const askBody = (id: string, text = "Where are order totals computed?") => ({
+  id,
+  messages: [{ id: `q-${++made}`, role: "user", parts: [{ type: "text", text }] }],
+  trigger: "submit-message",
+  repositoryId,
+});
+
+async function post(
+  handler: Handler,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  params = {},
+) {
+  const response = await handler(
+    new Request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    { params: Promise.resolve(params) },
+  );
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+async function get(handler: Handler, path: string, headers: Record<string, string>, params = {}) {
+  const response = await handler(new Request(`${ORIGIN}${path}`, { headers }), {
+    params: Promise.resolve(params),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+const readSession = (id: string, headers: Record<string, string>) =>
+  get(getSession as Handler, `/api/sessions/${id}`, headers, { id });
+const shareOf = (id: string, headers: Record<string, string>) =>
+  post(share as Handler, `/api/sessions/${id}/share`, headers, undefined, { id });
+const askIn = (id: string, headers: Record<string, string>) =>
+  post(ask as Handler, "/api/qa", headers, askBody(id));
+const messageCount = async (id: string) => (await listMessages(id)).length;
+
+/** The JSON-RPC messages of an MCP response (JSON or an SSE stream). */
+function mcpMessages(
+  text: string,
+): { id?: number; result?: { isError?: boolean; content?: { text: string }[] } }[] {
+  const data = text.includes("data:")
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+    : [text];
+  return data.flatMap((d) => {
+    const value = JSON.parse(d) as unknown;
+    return Array.isArray(value) ? value : [value];
+  });
+}
+
+const mcpAsk = (id: number, question: string, sessionId?: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: {
+    name: "ask",
+    arguments: { repository: repositoryId, question, ...(sessionId ? { sessionId } : {}) },
+  },
+});
+const MCP_HEADERS = { accept: "application/json, text/event-stream" };
+
+describe("conversations belong to a person (oidc)", () => {
+  const rita = () => oidcCookie("reader-1", "rita@example.test");
+  const oscar = () => oidcCookie("reader-2", "oscar@example.test");
+  const ada = () => oidcCookie("admin-1", "ada@example.test"); // in WAYFINDER_ADMINS
+  let ritas: string;
+  let legacy: string;
+  beforeAll(async () => {
+    useMode("oidc");
+    ritas = `matrix-rita-${++made}`;
+    expect((await askIn(ritas, await rita())).status).toBe(200);
+    legacy = (
+      await createSession({ id: `matrix-legacy-${++made}`, repositoryId, generationId, title: "Old" })
+    ).id;
+  });
+  beforeEach(() => useMode("oidc"));
+
+  it.each([
+    ["the owner reads it", "rita", "own", 200],
+    ["another user gets 404", "oscar", "own", 404],
+    ["an admin gets 404 for someone else's", "ada", "own", 404],
+    ["an admin reads one from before owners", "ada", "legacy", 200],
+    ["a reader gets 404 for one from before owners", "rita", "legacy", 404],
+  ] as const)("GET /api/sessions/[id]: %s", async (_name, who, which, status) => {
+    const headers = await { rita, oscar, ada }[who]();
+    expect((await readSession(which === "own" ? ritas : legacy, headers)).status).toBe(status);
+  });
+
+  it("shares only what the caller may read", async () => {
+    expect((await shareOf(ritas, await oscar())).status).toBe(404);
+    expect((await shareOf(ritas, await ada())).status).toBe(404);
+    expect((await shareOf(ritas, await rita())).status).toBe(200);
+  });
+
+  it("lets nobody but the owner append: another user's POST /api/qa is 404 and adds nothing", async () => {
+    const before = await messageCount(ritas);
+    const refused = await askIn(ritas, await oscar());
+    expect(refused.status).toBe(404);
+    expect(JSON.parse(refused.text).error.code).toBe("not_found:session");
+    expect((await askIn(ritas, await ada())).status).toBe(404);
+    // Nor over MCP: the tool refuses the session id as if it did not exist.
+    const viaMcp = await post(
+      mcp as Handler,
+      "/api/mcp",
+      { ...(await oscar()), ...MCP_HEADERS },
+      mcpAsk(1, "Totals?", ritas),
+    );
+    const [message] = mcpMessages(viaMcp.text);
+    expect(message?.result?.isError).toBe(true);
+    expect(message?.result?.content?.[0]?.text).toBe("No such session.");
+    expect(await messageCount(ritas)).toBe(before);
+    expect((await askIn(ritas, await rita())).status).toBe(200);
+    expect(await messageCount(ritas)).toBe(before + 2);
+  });
+
+  it("keeps a conversation from before owners read-only, even for admins", async () => {
+    const refused = await askIn(legacy, await ada());
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text).error.code).toBe("forbidden:session");
+    expect(await messageCount(legacy)).toBe(0);
+  });
+
+  it("lists each person's own conversations only", async () => {
+    const own = await listOwnSessions(
+      repositoryId,
+      { kind: "owner", owner: "oidc:reader-1", admin: false },
+      100,
+    );
+    expect(own.map((s) => s.id)).toContain(ritas);
+    expect(own.every((s) => s.ownerKey === "oidc:reader-1")).toBe(true);
+    const others = await listOwnSessions(
+      repositoryId,
+      { kind: "owner", owner: "oidc:reader-2", admin: false },
+      100,
+    );
+    expect(others.map((s) => s.id)).not.toContain(ritas);
+  });
+
+  it("shows admins other people's questions as numbers only", async () => {
+    const response = await get(metrics as Handler, "/api/admin/metrics?range=all", await ada());
+    const recent = (
+      JSON.parse(response.text) as {
+        recent: { sessionId: string | null; question: string | null; private: boolean }[];
+      }
+    ).recent;
+    expect(recent.length).toBeGreaterThan(0);
+    expect(recent.some((r) => r.private)).toBe(true);
+    expect(recent.filter((r) => r.private).every((r) => r.question === null && r.sessionId === null)).toBe(
+      true,
+    );
+    expect(response.text).not.toContain(ritas);
+  });
+});
+
+describe("conversations belong to a browser or a script (token)", () => {
+  beforeEach(() => useMode("token"));
+
+  it("gives a browser a signed, httpOnly id with its first question, and only that browser reads on", async () => {
+    const id = `matrix-browser-${++made}`;
+    const first = await askIn(id, teamBrowser());
+    expect(first.status).toBe(200);
+    const setCookie = first.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(
+      new RegExp(`^${BROWSER_COOKIE}=[^;]+; Path=/; Max-Age=\\d+; HttpOnly; SameSite=Strict`),
+    );
+    const browserA = setCookie.split(";")[0] ?? "";
+    expect((await readSession(id, teamBrowser(browserA))).status).toBe(200);
+    // Another browser, a script with the team token, the admin's script, a forged id: 404.
+    const other = await askIn(`matrix-browser-${++made}`, teamBrowser());
+    const browserB = (other.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect(browserB).not.toBe(browserA);
+    expect((await readSession(id, teamBrowser(browserB))).status).toBe(404);
+    expect((await readSession(id, { authorization: `Bearer ${TEAM_TOKEN}` })).status).toBe(404);
+    expect((await readSession(id, { authorization: `Bearer ${adminToken}` })).status).toBe(404);
+    const [name, value = ""] = browserA.split("=");
+    const forged = `${name}=${value.slice(0, -3)}abc`;
+    expect((await readSession(id, teamBrowser(forged))).status).toBe(404);
+    expect((await askIn(id, teamBrowser(browserB))).status).toBe(404);
+    expect(await messageCount(id)).toBe(2);
+  });
+
+  it("lets scripts see the conversations scripts started, and no browser's", async () => {
+    const id = `matrix-script-${++made}`;
+    const script = { authorization: `Bearer ${TEAM_TOKEN}` };
+    const first = await askIn(id, script);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("set-cookie")).toBeNull();
+    expect((await readSession(id, script)).status).toBe(200);
+    expect((await askIn(id, script)).status).toBe(200);
+    expect((await readSession(id, teamBrowser())).status).toBe(404);
+  });
+
+  it("shows a shared conversation to anyone holding the link, and only what was shared", async () => {
+    const id = `matrix-shared-${++made}`;
+    const script = { authorization: `Bearer ${TEAM_TOKEN}` };
+    await askIn(id, script);
+    const shared = await shareOf(id, script);
+    expect(shared.status).toBe(200);
+    const { shareId: link } = JSON.parse(shared.text) as { shareId: string };
+    expect((await getSharedConversation(link))?.session.id).toBe(id);
+  });
+});
+
+// ------------------------------------------------------------------ one limiter, the real client
+
+describe("limits that cannot be dodged", () => {
+  const LIMIT = 3;
+  beforeAll(() => {
+    process.env.WAYFINDER_RATE_QUESTIONS = String(LIMIT);
+  });
+  afterAll(() => {
+    delete process.env.WAYFINDER_RATE_QUESTIONS;
+    delete process.env.WAYFINDER_TRUSTED_PROXIES;
+    resetEnvForTests();
+  });
+  beforeEach(() => {
+    delete process.env.WAYFINDER_TRUSTED_PROXIES;
+    useMode("token");
+    resetRateLimits();
+  });
+  const script = (peer: string, forwarded?: string) => ({
+    authorization: `Bearer ${TEAM_TOKEN}`,
+    [PEER_HEADER]: peerStamp(peer),
+    ...(forwarded ? { "x-forwarded-for": forwarded } : {}),
+  });
+
+  it("counts every ask of an MCP batch against the question limit", async () => {
+    const batch = Array.from({ length: 6 }, (_, i) =>
+      mcpAsk(i + 1, `Where are order totals computed? (${i})`),
+    );
+    const response = await post(
+      mcp as Handler,
+      "/api/mcp",
+      { ...script("192.0.2.30"), ...MCP_HEADERS },
+      batch,
+    );
+    expect(response.status).toBe(200);
+    const results = mcpMessages(response.text).filter((m) => m.id !== undefined && m.result);
+    expect(results).toHaveLength(6);
+    const refused = results.filter((m) => m.result?.isError);
+    expect(refused).toHaveLength(6 - LIMIT);
+    for (const m of refused)
+      expect(m.result?.content?.[0]?.text).toMatch(/^Too many questions from this client/);
+    // The same limit as /api/qa: that client's next question over HTTP is refused too.
+    expect((await askIn(`matrix-limit-${++made}`, script("192.0.2.30"))).status).toBe(429);
+  });
+
+  it("counts separate MCP posts and /api/qa questions together", async () => {
+    const peer = "192.0.2.31";
+    expect((await askIn(`matrix-limit-${++made}`, script(peer))).status).toBe(200);
+    for (let i = 0; i < LIMIT - 1; i++) {
+      const one = await post(
+        mcp as Handler,
+        "/api/mcp",
+        { ...script(peer), ...MCP_HEADERS },
+        mcpAsk(1, "Totals?"),
+      );
+      expect(mcpMessages(one.text)[0]?.result?.isError, `post ${i}`).toBeFalsy();
+    }
+    const over = await post(
+      mcp as Handler,
+      "/api/mcp",
+      { ...script(peer), ...MCP_HEADERS },
+      mcpAsk(1, "Totals?"),
+    );
+    expect(mcpMessages(over.text)[0]?.result?.isError).toBe(true);
+  });
+
+  it("ignores a forged X-Forwarded-For without trusted proxies: questions, wrong tokens and the log", async () => {
+    const peer = "192.0.2.40";
+    const statuses = [];
+    for (let i = 0; i < LIMIT + 2; i++)
+      statuses.push((await askIn(`matrix-limit-${++made}`, script(peer, `198.51.100.${i}`))).status);
+    expect(statuses).toEqual([...Array(LIMIT).fill(200), 429, 429]);
+
+    const wrong = [];
+    for (let i = 0; i < 20; i++)
+      wrong.push(
+        (
+          await post(
+            adminLogin as Handler,
+            "/api/admin/login",
+            { [PEER_HEADER]: peerStamp(peer), "x-forwarded-for": `203.0.113.${i}` },
+            {
+              token: "wrong-token-0123456789",
+            },
+          )
+        ).status,
+      );
+    expect(wrong.slice(0, 6)).toEqual(Array(6).fill(401));
+    expect(wrong.slice(6).every((s) => s === 429)).toBe(true);
+
+    process.env.WAYFINDER_LOG_LEVEL = "info";
+    resetEnvForTests();
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    try {
+      await get(health as Handler, "/api/health", {
+        [PEER_HEADER]: peerStamp(peer),
+        "x-forwarded-for": "198.51.100.77",
+      });
+    } finally {
+      spy.mockRestore();
+      process.env.WAYFINDER_LOG_LEVEL = "warn";
+      resetEnvForTests();
+    }
+    expect(lines.join("\n")).toMatch(/api GET \/api\/health 200 \d+ms who=- client=192\.0\.2\.40$/m);
+  });
+
+  it("believes X-Forwarded-For as far as WAYFINDER_TRUSTED_PROXIES says, and no further", async () => {
+    process.env.WAYFINDER_TRUSTED_PROXIES = "10.0.0.0/8";
+    useMode("token");
+    const proxy = "10.1.2.3";
+    // Two clients behind the proxy each get their own count.
+    for (const client of ["203.0.113.60", "203.0.113.61"])
+      for (let i = 0; i < LIMIT; i++)
+        expect((await askIn(`matrix-limit-${++made}`, script(proxy, client))).status, client).toBe(200);
+    // A client that puts forged entries before the one the proxy appended is still itself.
+    const forged = await askIn(`matrix-limit-${++made}`, script(proxy, "198.51.100.5, 203.0.113.60"));
+    expect(forged.status).toBe(429);
+    // Wrong tokens count per real client too.
+    const wrong = [];
+    for (let i = 0; i < 7; i++)
+      wrong.push(
+        (
+          await post(
+            adminLogin as Handler,
+            "/api/admin/login",
+            { [PEER_HEADER]: peerStamp(proxy), "x-forwarded-for": `198.51.100.${i}, 203.0.113.62` },
+            { token: "wrong-token-0123456789" },
+          )
+        ).status,
+      );
+    expect(wrong).toEqual([401, 401, 401, 401, 401, 401, 429]);
+    // A peer outside the trusted range is the client whatever it forwards.
+    const outsider = [];
+    for (let i = 0; i < LIMIT + 1; i++)
+      outsider.push(
+        (await askIn(`matrix-limit-${++made}`, script("192.0.2.70", `203.0.113.${100 + i}`))).status,
+      );
+    expect(outsider.at(-1)).toBe(429);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The latest questions, newest first, each linking to its conversation
- * (`/repos/<repository>?session=<session>`), with mode, passes, gaps, tokens, latency
- * and whether it fell back or failed.
+ * (`/repos/<repository>?session=<session>`) when the admin may read it (other people's
+ * show their numbers only), with mode, passes, gaps, tokens, latency and whether it fell
+ * back or failed.
  */
 import Link from "next/link";
 import type { RecentQuestion } from "@/lib/admin/metrics";
@@ -72,6 +73,8 @@ export function RecentQuestionsTable({ questions }: { questions: RecentQuestion[
                       <Link href={q.href} data-testid="recent-question-link">
                         {q.question ?? "(question not stored)"}
                       </Link>
+                    ) : q.private ? (
+                      <span className="muted">(another person&apos;s conversation)</span>
                     ) : (
                       (q.question ?? "(question not stored)")
                     )}

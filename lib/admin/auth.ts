@@ -11,7 +11,7 @@ import { sessionCookie } from "../auth/cookies.ts";
 import { requireAccess } from "../auth/guards.ts";
 import { DEFAULT_ACTOR, type Identity } from "../auth/identity.ts";
 import { ADMIN_COOKIE, ADMIN_SESSION_SECONDS, signAdminSession, verifyAdminToken } from "./token.ts";
-import { assertNotThrottled, authThrottle, clientKey } from "./throttle.ts";
+import { assertNotThrottled, recordTokenFailure, recordTokenSuccess } from "./throttle.ts";
 
 export { DEFAULT_ACTOR };
 
@@ -41,19 +41,18 @@ export async function requireAdmin(request: Request): Promise<AdminIdentity> {
  * Checks an admin token sent by the login form: refused with 429 while the client is
  * locked out, 401 when wrong (and counted), else the identity.
  */
-export function checkToken(
+export async function checkToken(
   request: Request,
   token: string,
   actor: string,
   via: AdminIdentity["via"],
-): AdminIdentity {
-  assertNotThrottled(request);
-  const client = clientKey(request);
+): Promise<AdminIdentity> {
+  await assertNotThrottled(request);
   if (!verifyAdminToken(token)) {
-    authThrottle().recordFailure(client);
+    await recordTokenFailure(request);
     throw unauthorized();
   }
-  authThrottle().recordSuccess(client);
+  await recordTokenSuccess(request);
   return { actor, via };
 }
 

@@ -8,6 +8,8 @@
  */
 import "server-only";
 import { listQuestionMetrics, listRecentQuestions, listRepositoryBriefs } from "../db/admin-store.ts";
+import { sessionOwners } from "../db/sessions.ts";
+import { EVERYONE, mayRead, type ConversationAccess } from "../qa/conversations.ts";
 import { QUERY_MODE_LIST, type QueryMode } from "../qa/types.ts";
 
 export const METRICS_RANGES = ["24h", "7d", "30d", "all"] as const;
@@ -253,9 +255,11 @@ export interface RecentQuestion {
   repositoryId: string;
   repositoryName: string | null;
   sessionId: string | null;
-  /** the chat page of the session, when the question has one */
+  /** the chat page of the session, when the question has one the viewer may read */
   href: string | null;
   question: string | null;
+  /** asked in someone else's conversation: only its numbers are shown */
+  private: boolean;
   mode: string;
   forcedMode: boolean;
   quality: string;
@@ -287,6 +291,8 @@ export async function loadDashboard(input: {
   repositoryId?: string | null;
   now?: number;
   recentLimit?: number;
+  /** whose conversations the viewer may read: other people's questions show as metrics only */
+  conversations?: ConversationAccess;
 }): Promise<DashboardData> {
   const now = input.now ?? Date.now();
   const repositoryId = input.repositoryId ?? undefined;
@@ -296,6 +302,12 @@ export async function loadDashboard(input: {
     listRecentQuestions({ limit: input.recentLimit ?? 25, repositoryId }),
     listRepositoryBriefs(),
   ]);
+  const access = input.conversations ?? EVERYONE;
+  const owners = await sessionOwners(recent.flatMap((r) => (r.sessionId ? [r.sessionId] : [])));
+  const readable = (sessionId: string | null) =>
+    sessionId !== null &&
+    owners.has(sessionId) &&
+    mayRead({ ownerKey: owners.get(sessionId) ?? null }, access);
   return {
     dashboard: aggregateMetrics(rows, { range: input.range, now }),
     recent: recent.map((r) => ({
@@ -303,9 +315,10 @@ export async function loadDashboard(input: {
       createdAt: r.createdAt.toISOString(),
       repositoryId: r.repositoryId,
       repositoryName: r.repositoryName,
-      sessionId: r.sessionId,
-      href: sessionHref(r.repositoryId, r.sessionId),
-      question: r.question,
+      sessionId: readable(r.sessionId) ? r.sessionId : null,
+      href: readable(r.sessionId) ? sessionHref(r.repositoryId, r.sessionId) : null,
+      question: readable(r.sessionId) ? r.question : null,
+      private: r.sessionId !== null && !readable(r.sessionId),
       mode: r.mode,
       forcedMode: r.forcedMode,
       quality: r.quality,

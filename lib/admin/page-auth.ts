@@ -4,11 +4,12 @@
  * which comes back to the page asked for.
  */
 import "server-only";
+import type { Identity } from "../auth/identity.ts";
 import { requirePageAccess, safeReturnPath as safePath } from "../auth/page.ts";
 
-export async function requireAdminPage(returnTo: string): Promise<{ actor: string }> {
+export async function requireAdminPage(returnTo: string): Promise<{ actor: string; identity: Identity }> {
   const identity = await requirePageAccess("admin", returnTo);
-  return { actor: identity.actor };
+  return { actor: identity.actor, identity };
 }
 
 /** Only admin pages are valid places to return to after the admin sign-in (no open redirect). */

@@ -1,72 +1,70 @@
 /**
- * The admin-token throttle on a controlled clock: free failures, doubling locks with a
- * cap, forgetting after a quiet period, and bounded memory under many addresses.
+ * The wrong-token throttle: free failures, doubling locks with a cap, a correct token
+ * clearing the count, each address counted on its own, and forgetting after a quiet
+ * quarter of an hour (on a controlled clock, with the in-process store SQLite uses).
  */
-import { describe, expect, it } from "vitest";
-import { AuthThrottle, clientKey } from "./throttle.ts";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PEER_HEADER, peerStamp } from "../auth/client-address.ts";
+import {
+  assertNotThrottled,
+  lockSeconds,
+  recordTokenFailure,
+  recordTokenSuccess,
+  resetAuthThrottle,
+  retryAfterMs,
+} from "./throttle.ts";
 
-function clock(start = 1_000_000) {
-  let now = start;
-  return { now: () => now, advance: (ms: number) => (now += ms) };
-}
-
-describe("AuthThrottle", () => {
-  it("allows five failures, then locks for 1 s, 2 s, 4 s …", () => {
-    const c = clock();
-    const t = new AuthThrottle(c.now);
-    for (let i = 0; i < 5; i++) {
-      t.recordFailure("a");
-      expect(t.retryAfterMs("a")).toBe(0);
-    }
-    t.recordFailure("a");
-    expect(t.retryAfterMs("a")).toBe(1000);
-    c.advance(1000);
-    expect(t.retryAfterMs("a")).toBe(0);
-    t.recordFailure("a");
-    expect(t.retryAfterMs("a")).toBe(2000);
-    c.advance(2000);
-    t.recordFailure("a");
-    expect(t.retryAfterMs("a")).toBe(4000);
+const from = (address: string, forwarded?: string) =>
+  new Request("http://localhost/api/admin/login", {
+    headers: { [PEER_HEADER]: peerStamp(address), ...(forwarded ? { "x-forwarded-for": forwarded } : {}) },
   });
 
-  it("caps a lock at 15 minutes and forgets a client after a quiet quarter of an hour", () => {
-    const c = clock();
-    const t = new AuthThrottle(c.now);
-    for (let i = 0; i < 40; i++) t.recordFailure("a");
-    expect(t.retryAfterMs("a")).toBe(15 * 60 * 1000);
-    c.advance(15 * 60 * 1000 + 1);
-    expect(t.retryAfterMs("a")).toBe(0);
-    // Forgotten: the next failure is a first failure again.
-    t.recordFailure("a");
-    expect(t.retryAfterMs("a")).toBe(0);
-  });
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000 });
+  resetAuthThrottle();
+});
+afterEach(() => vi.useRealTimers());
 
-  it("a success clears the client; other clients are untouched", () => {
-    const t = new AuthThrottle(clock().now);
-    for (let i = 0; i < 7; i++) {
-      t.recordFailure("a");
-      t.recordFailure("b");
-    }
-    t.recordSuccess("a");
-    expect(t.retryAfterMs("a")).toBe(0);
-    expect(t.retryAfterMs("b")).toBeGreaterThan(0);
-  });
-
-  it("keeps at most 10 000 clients, dropping the oldest", () => {
-    const t = new AuthThrottle(clock().now);
-    for (let i = 0; i < 7; i++) t.recordFailure("first");
-    expect(t.retryAfterMs("first")).toBeGreaterThan(0);
-    for (let i = 0; i < 10_000; i++) t.recordFailure(`addr-${i}`);
-    expect(t.retryAfterMs("first")).toBe(0);
-    for (let i = 0; i < 7; i++) t.recordFailure("addr-9999");
-    expect(t.retryAfterMs("addr-9999")).toBeGreaterThan(0);
+describe("lockSeconds", () => {
+  it("allows five failures, then doubles from 1 s up to 15 minutes", () => {
+    expect([1, 5, 6, 7, 8, 9, 15, 16, 40].map(lockSeconds)).toEqual([0, 0, 1, 2, 4, 8, 512, 900, 900]);
   });
 });
 
-describe("clientKey", () => {
-  it("is the first forwarded address, or 'unknown'", () => {
-    const r = (h: Record<string, string>) => new Request("http://localhost/", { headers: h });
-    expect(clientKey(r({ "x-forwarded-for": " 192.0.2.4 , 10.0.0.1" }))).toBe("192.0.2.4");
-    expect(clientKey(r({}))).toBe("unknown");
+describe("the throttle", () => {
+  it("locks a client after five wrong tokens for 1 s, then 2 s, 4 s …", async () => {
+    const a = from("192.0.2.4");
+    for (let i = 0; i < 5; i++) {
+      await recordTokenFailure(a);
+      expect(await retryAfterMs(a)).toBe(0);
+    }
+    await recordTokenFailure(a);
+    expect(await retryAfterMs(a)).toBe(1000);
+    await expect(assertNotThrottled(a)).rejects.toMatchObject({ code: "too_many_requests:admin" });
+    vi.advanceTimersByTime(1000);
+    expect(await retryAfterMs(a)).toBe(0);
+    await recordTokenFailure(a);
+    expect(await retryAfterMs(a)).toBe(2000);
+    vi.advanceTimersByTime(2000);
+    await recordTokenFailure(a);
+    expect(await retryAfterMs(a)).toBe(4000);
+  });
+
+  it("counts each socket address on its own, whatever X-Forwarded-For claims", async () => {
+    for (let i = 0; i < 6; i++) await recordTokenFailure(from("192.0.2.5", `198.51.100.${i}`));
+    expect(await retryAfterMs(from("192.0.2.5", "203.0.113.99"))).toBe(1000);
+    expect(await retryAfterMs(from("192.0.2.6"))).toBe(0);
+  });
+
+  it("clears the count on a correct token, and forgets a quiet client after 15 minutes", async () => {
+    const b = from("192.0.2.7");
+    for (let i = 0; i < 5; i++) await recordTokenFailure(b);
+    await recordTokenSuccess(b);
+    await recordTokenFailure(b);
+    expect(await retryAfterMs(b)).toBe(0);
+    for (let i = 0; i < 4; i++) await recordTokenFailure(b);
+    vi.advanceTimersByTime(15 * 60 * 1000 + 1);
+    await recordTokenFailure(b);
+    expect(await retryAfterMs(b)).toBe(0);
   });
 });

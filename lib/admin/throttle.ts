@@ -1,99 +1,96 @@
 /**
- * Slows down guessing of the admin token. Failed token checks (login form and bearer
- * header) are counted per client; past a few free failures each further one locks the
- * client out for a doubling time (1 s, 2 s, 4 s … up to 15 minutes), and a locked client
- * gets 429 with Retry-After before its token is even checked. A correct token clears
- * the count; a quiet quarter of an hour forgets it.
+ * Slows down guessing of the admin and team tokens. Wrong tokens (the login forms and
+ * bearer headers) are counted per client address; past a few free failures each further
+ * one locks the client out for a doubling time (1 s, 2 s, 4 s … up to 15 minutes), and a
+ * locked client gets 429 with Retry-After before its token is even checked. A correct
+ * token clears the count; a quiet quarter of an hour forgets it.
  *
- * The count lives in this process's memory: with several web instances each keeps its
- * own (a guesser gains at most a factor of the instance count). The client is the first
- * `X-Forwarded-For` address, which Next.js fills from the socket when the header is
- * absent; behind a proxy that appends it, put the proxy in front of every instance.
+ * The client is the address the request came from (lib/auth/client-address.ts: the
+ * socket's, or what WAYFINDER_TRUSTED_PROXIES says to believe), so a forged
+ * X-Forwarded-For starts no fresh count. The counts live in the database's limit store
+ * (lib/db/limit-store.ts): shared by every instance on PostgreSQL, per process on SQLite.
  */
 import "server-only";
+import { clientAddress } from "../auth/client-address.ts";
+import { createLimiter, forgetLimits, limitEpoch, limitKey, type Limiter } from "../db/limit-store.ts";
+import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 
-const FREE_FAILURES = 5;
-const MAX_LOCK_MS = 15 * 60 * 1000;
-const FORGET_AFTER_MS = 15 * 60 * 1000;
-/** Bounds memory under a flood of distinct (spoofed) addresses: the oldest entries go first. */
-const MAX_CLIENTS = 10_000;
+export const FREE_FAILURES = 5;
+const MAX_LOCK_SECONDS = 15 * 60;
+const FORGET_AFTER_SECONDS = 15 * 60;
 
-interface ClientState {
-  failures: number;
-  lastFailureAt: number;
-  lockedUntil: number;
+interface Throttle {
+  url: string;
+  epoch: number;
+  /** failures in the last quarter of an hour, per client */
+  failures: Limiter;
+  /** lock-outs: a blocked key is locked until its block ends */
+  locks: Limiter;
 }
 
-export class AuthThrottle {
-  private readonly clients = new Map<string, ClientState>();
+const globalForThrottle = globalThis as unknown as { wayfinderAuthThrottle?: Throttle };
 
-  constructor(private readonly now: () => number = Date.now) {}
-
-  /** Milliseconds the client must still wait (0 = may try now). */
-  retryAfterMs(client: string): number {
-    const state = this.current(client);
-    return state ? Math.max(0, state.lockedUntil - this.now()) : 0;
-  }
-
-  recordFailure(client: string): void {
-    const now = this.now();
-    const state = this.current(client) ?? { failures: 0, lastFailureAt: now, lockedUntil: 0 };
-    state.failures++;
-    state.lastFailureAt = now;
-    if (state.failures > FREE_FAILURES) {
-      state.lockedUntil = now + Math.min(MAX_LOCK_MS, 1000 * 2 ** (state.failures - FREE_FAILURES - 1));
-    }
-    // Re-insert so Map order stays oldest-failure first for eviction.
-    this.clients.delete(client);
-    this.clients.set(client, state);
-    while (this.clients.size > MAX_CLIENTS) {
-      const oldest = this.clients.keys().next().value;
-      if (oldest === undefined) break;
-      this.clients.delete(oldest);
-    }
-  }
-
-  recordSuccess(client: string): void {
-    this.clients.delete(client);
-  }
-
-  private current(client: string): ClientState | undefined {
-    const state = this.clients.get(client);
-    if (state && this.now() - state.lastFailureAt > FORGET_AFTER_MS && this.now() >= state.lockedUntil) {
-      this.clients.delete(client);
-      return undefined;
-    }
-    return state;
-  }
+function throttle(): Throttle {
+  const url = env().databaseUrl;
+  const epoch = limitEpoch();
+  const current = globalForThrottle.wayfinderAuthThrottle;
+  if (current?.url === url && current.epoch === epoch) return current;
+  return (globalForThrottle.wayfinderAuthThrottle = {
+    url,
+    epoch,
+    failures: createLimiter({
+      name: "token-failures",
+      points: 1_000_000,
+      durationSeconds: FORGET_AFTER_SECONDS,
+    }),
+    locks: createLimiter({ name: "token-lock", points: 1, durationSeconds: 1 }),
+  });
 }
 
-const globalForThrottle = globalThis as unknown as { wayfinderAuthThrottle?: AuthThrottle };
-
-/** The process-wide throttle (kept on globalThis so route bundles share one). */
-export function authThrottle(): AuthThrottle {
-  return (globalForThrottle.wayfinderAuthThrottle ??= new AuthThrottle());
-}
-
-/** Forgets every client (tests that exercise wrong tokens on purpose). */
+/** Forgets every count (tests that send wrong tokens on purpose). */
 export function resetAuthThrottle(): void {
-  globalForThrottle.wayfinderAuthThrottle = new AuthThrottle();
+  forgetLimits();
 }
 
-/** Who a request comes from, for throttling. */
-export function clientKey(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || "unknown";
+/** How long a client is locked out after its `failures`-th wrong token (0: not at all). */
+export function lockSeconds(failures: number): number {
+  return failures > FREE_FAILURES ? Math.min(MAX_LOCK_SECONDS, 2 ** (failures - FREE_FAILURES - 1)) : 0;
+}
+
+const keyOf = (request: Request) => limitKey(`addr:${clientAddress(request)}`);
+
+/** Milliseconds the request's client must still wait (0 = may try now). */
+export async function retryAfterMs(request: Request): Promise<number> {
+  const { locks } = throttle();
+  const lock = await locks.get(keyOf(request));
+  return lock && lock.consumedPoints > locks.points ? lock.msBeforeNext : 0;
+}
+
+/** Counts a wrong token from the request's client, locking it out past the free failures. */
+export async function recordTokenFailure(request: Request): Promise<void> {
+  const { failures, locks } = throttle();
+  const key = keyOf(request);
+  const count = await failures.consume(key);
+  const seconds = lockSeconds(count.consumedPoints);
+  if (seconds > 0) await locks.block(key, seconds);
+}
+
+/** A correct token clears the client's count (read first: most clients have none, and a read is cheaper than two deletes). */
+export async function recordTokenSuccess(request: Request): Promise<void> {
+  const { failures, locks } = throttle();
+  const key = keyOf(request);
+  if (await failures.get(key)) await Promise.all([failures.delete(key), locks.delete(key)]);
 }
 
 /** Throws 429 when the request's client is locked out. */
-export function assertNotThrottled(request: Request): void {
-  const waitMs = authThrottle().retryAfterMs(clientKey(request));
+export async function assertNotThrottled(request: Request): Promise<void> {
+  const waitMs = await retryAfterMs(request);
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
     throw new WayfinderError(
       "too_many_requests:admin",
-      `Too many wrong admin tokens from this address; try again in ${seconds} s.`,
+      `Too many wrong tokens from this address; try again in ${seconds} s.`,
       { retryAfterSeconds: seconds },
     );
   }

@@ -1,7 +1,7 @@
 /** The access mode follows WAYFINDER_ACCESS, else the address the server listens on. */
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "../env";
-import { isLoopbackHost, listenHostFromArgs, resolveAccessConfig } from "./config";
+import { isLoopbackHost, listenHostFromArgs, openAccessWarning, resolveAccessConfig } from "./config";
 
 const NEXT = ["/usr/bin/node", "/app/node_modules/next/dist/bin/next"];
 
@@ -87,5 +87,23 @@ describe("resolveAccessConfig", () => {
       allowed: ["@example.com"],
       name: "single sign-on",
     });
+  });
+});
+
+describe("openAccessWarning", () => {
+  const config = (env: Record<string, string>, host: string | null) =>
+    resolveAccessConfig(parseEnv(env), host);
+
+  it("warns when open mode listens beyond loopback, and only then", () => {
+    for (const host of ["0.0.0.0", "::", "192.168.1.4"]) {
+      const warning = openAccessWarning(config({ WAYFINDER_ACCESS: "open" }, host));
+      expect(warning, host).toContain(
+        `[wayfinder] warning: access is open (no sign-in) while the server listens on ${host}`,
+      );
+    }
+    expect(openAccessWarning(config({ WAYFINDER_ACCESS: "open" }, "127.0.0.1"))).toBeNull();
+    expect(openAccessWarning(config({}, "127.0.0.1"))).toBeNull();
+    expect(openAccessWarning(config({ WAYFINDER_ACCESS: "token" }, "0.0.0.0"))).toBeNull();
+    expect(openAccessWarning(config({ WAYFINDER_ACCESS: "open" }, null))).toBeNull();
   });
 });

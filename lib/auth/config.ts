@@ -121,3 +121,12 @@ export function describeAccess(config: AccessConfig): string {
         : `the server listens on ${config.listenHost ?? "an address it cannot tell"}; set WAYFINDER_ACCESS to choose`;
   return `[wayfinder] access: ${config.mode} (${why}); repositories managed by ${config.repoManagers}; share links ${config.publicShares ? "public" : "for readers"}`;
 }
+
+/**
+ * A warning line when open mode (no sign-in at all) is set on a server that listens
+ * beyond loopback: anyone who reaches the port reads, asks and manages repositories.
+ */
+export function openAccessWarning(config: AccessConfig): string | null {
+  if (config.mode !== "open" || config.listenHost === null || isLoopbackHost(config.listenHost)) return null;
+  return `[wayfinder] warning: access is open (no sign-in) while the server listens on ${config.listenHost}: anyone who reaches the port can read, ask and manage repositories. Set WAYFINDER_ACCESS=token or oidc, or listen on 127.0.0.1.`;
+}

@@ -12,7 +12,7 @@
  */
 import "server-only";
 import { WayfinderError } from "../errors.ts";
-import { assertNotThrottled, authThrottle, clientKey } from "../admin/throttle.ts";
+import { assertNotThrottled, recordTokenFailure, recordTokenSuccess } from "../admin/throttle.ts";
 import { accessConfig } from "./config.ts";
 import { isSignedIn, readCredentials, type Identity } from "./identity.ts";
 
@@ -52,16 +52,24 @@ export function refusal(identity: Identity | null, need: Access): WayfinderError
 export async function requireAccess(request: Request, need: Access): Promise<Identity | null> {
   const credentials = await readCredentials(request.headers, request.url);
   if (credentials.kind === "wrong-bearer") {
-    assertNotThrottled(request);
-    authThrottle().recordFailure(clientKey(request));
+    await assertNotThrottled(request);
+    await recordTokenFailure(request);
     if (need === "public") return null;
     throw unauthorized(need);
   }
   const identity = credentials.kind === "identity" ? credentials.identity : null;
   if (identity?.via === "admin-bearer" || identity?.via === "access-bearer") {
-    assertNotThrottled(request);
-    authThrottle().recordSuccess(clientKey(request));
+    await assertNotThrottled(request);
+    await recordTokenSuccess(request);
   }
   if (!satisfies(identity, need)) throw refusal(identity, need);
   return identity;
+}
+
+/**
+ * Does the caller see git's own reason when a remote cannot be reached (it may name
+ * hosts and addresses of the server's network)? Admins do, and open mode's one person.
+ */
+export function seesGitReasons(identity: Identity | null): boolean {
+  return accessConfig().mode === "open" || identity?.role === "admin";
 }

@@ -1,7 +1,8 @@
 /**
  * Per-client rate limits (429 with Retry-After, nothing done) on questions and builds,
- * through the real routes; and the request log line, which names the route, status and
- * caller but never the question, the query string or a token.
+ * through the real routes; and the request log line, which names the route, status,
+ * caller and the address limits counted (never a forged X-Forwarded-For) but never the
+ * question, the query string or a token.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as ask } from "@/app/api/qa/route";
@@ -9,6 +10,7 @@ import { POST as reindex } from "@/app/api/repos/[id]/index/route";
 import { listGenerations } from "@/lib/db/index-store";
 import { resetEnvForTests } from "@/lib/env";
 import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
+import { PEER_HEADER, peerStamp } from "./client-address";
 import { resetRateLimits } from "./rate-limit";
 import { requestLogLine } from "./request-log";
 
@@ -37,7 +39,7 @@ const question = async (client: string, text = "Where are order totals computed?
   const response = await ask(
     new Request("http://localhost/api/qa", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-for": client },
+      headers: { "content-type": "application/json", [PEER_HEADER]: peerStamp(client) },
       body: JSON.stringify({
         id: `limits-${Math.random().toString(36).slice(2, 10)}`,
         messages: [{ id: "m1", role: "user", parts: [{ type: "text", text }] }],
@@ -69,7 +71,7 @@ describe("rate limits", () => {
       reindex(
         new Request(`http://localhost/api/repos/${fx.repositoryId}/index`, {
           method: "POST",
-          headers: { "x-forwarded-for": "198.51.100.20" },
+          headers: { [PEER_HEADER]: peerStamp("198.51.100.20") },
         }),
         { params: Promise.resolve({ id: fx.repositoryId }) },
       );
@@ -104,7 +106,11 @@ describe("request log", () => {
 
     const line = requestLogLine(
       new Request("http://localhost/api/repos/x/wiki?slug=private-term", {
-        headers: { authorization: "Bearer tok-0123456789abcdef", "x-forwarded-for": "203.0.113.1" },
+        headers: {
+          authorization: "Bearer tok-0123456789abcdef",
+          [PEER_HEADER]: peerStamp("203.0.113.1"),
+          "x-forwarded-for": "198.51.100.99",
+        },
       }),
       401,
       3.2,

@@ -1,10 +1,11 @@
 /**
  * One log line per API call: method, path, status, duration, who (role and how they
- * signed in, never a token) and the client. Never the body or the query string, so
+ * signed in, never a token) and the client's address as limits count it (the socket's,
+ * or what trusted proxies say; never an untrusted X-Forwarded-For). Never the body or the query string, so
  * no question text, token or search term reaches the log.
  */
 import "server-only";
-import { clientKey } from "../admin/throttle.ts";
+import { clientAddress } from "./client-address.ts";
 import { env } from "../env.ts";
 import type { Identity } from "./identity.ts";
 
@@ -18,7 +19,7 @@ export function requestLogLine(
   const who = identity ? `${identity.role}/${identity.via}` : "-";
   // The URL parser percent-encodes control characters, so a path cannot forge log lines.
   const safePath = path.slice(0, 300);
-  return `[wayfinder] api ${request.method} ${safePath} ${status} ${Math.round(ms)}ms who=${who} client=${clientKey(request).slice(0, 64)}`;
+  return `[wayfinder] api ${request.method} ${safePath} ${status} ${Math.round(ms)}ms who=${who} client=${clientAddress(request)}`;
 }
 
 export function logRequest(request: Request, status: number, ms: number, identity: Identity | null): void {

@@ -11,6 +11,7 @@ import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaClient } from "./generated/client.ts";
 import { describePostgresUrl, env, isPostgresUrl } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
+import { closeLimitStore } from "./limit-store.ts";
 
 /**
  * The client type everywhere is the SQLite client's: both generated clients have the
@@ -154,6 +155,7 @@ export async function db(): Promise<Db> {
 
 /** Closes the process-wide client (CLI exit, tests). */
 export async function closeDb(): Promise<void> {
+  await closeLimitStore();
   const entry = globalForDb.wayfinderDb;
   globalForDb.wayfinderDb = undefined;
   if (!entry) return;

@@ -19,6 +19,8 @@ export interface SessionRow {
   lastAccessedAt: Date;
   cache: string;
   notFound: string;
+  /** who the conversation belongs to; null: nobody (open mode, CLI, or from before owners) */
+  ownerKey: string | null;
 }
 
 export interface MessageRow {
@@ -40,6 +42,7 @@ export async function createSession(input: {
   repositoryId: string;
   generationId: string;
   title: string;
+  ownerKey?: string | null;
 }): Promise<SessionRow> {
   if (input.id !== undefined && !SESSION_ID_PATTERN.test(input.id)) {
     throw new WayfinderError(
@@ -54,6 +57,7 @@ export async function createSession(input: {
       repositoryId: input.repositoryId,
       generationId: input.generationId,
       title: storableText(input.title.slice(0, 200)),
+      ownerKey: input.ownerKey ?? null,
     },
   });
 }
@@ -105,9 +109,29 @@ export async function listMessages(sessionId: string): Promise<MessageRow[]> {
   return client.message.findMany({ where: { sessionId }, orderBy: [{ createdAt: "asc" }, { role: "desc" }] });
 }
 
-export async function listSessions(repositoryId: string, take = 30): Promise<SessionRow[]> {
+/** The latest conversations of a repository; with `ownerKey`, only that owner's. */
+export async function listSessions(
+  repositoryId: string,
+  take = 30,
+  ownerKey?: string,
+): Promise<SessionRow[]> {
   const client = await db();
-  return client.session.findMany({ where: { repositoryId }, orderBy: { lastAccessedAt: "desc" }, take });
+  return client.session.findMany({
+    where: ownerKey === undefined ? { repositoryId } : { repositoryId, ownerKey },
+    orderBy: { lastAccessedAt: "desc" },
+    take,
+  });
+}
+
+/** Owners of the given conversations (for admins' metrics, which show only what they may read). */
+export async function sessionOwners(ids: string[]): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const client = await db();
+  const rows = await client.session.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, ownerKey: true },
+  });
+  return new Map(rows.map((r) => [r.id, r.ownerKey]));
 }
 
 /** Returns the session's share id, creating an unguessable one (128 random bits) on first share. */

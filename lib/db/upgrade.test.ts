@@ -17,7 +17,13 @@ import { closeDb } from "./client.ts";
 import { ensureMigrated, listMigrations, migratePostgres, migrationsDir } from "./migrate.ts";
 import { findRepository, listRepositories } from "./index-store.ts";
 import { listMessages, listSessions } from "./sessions.ts";
-import { getSharedConversation } from "../qa/conversations.ts";
+import {
+  EVERYONE,
+  getSharedConversation,
+  listOwnSessions,
+  mayContinue,
+  readableSession,
+} from "../qa/conversations.ts";
 import { getSettingsView } from "../admin/settings.ts";
 import { env, resetEnvForTests } from "../env.ts";
 import { indexRepository } from "../indexer/build.ts";
@@ -184,6 +190,21 @@ describe("upgrading a database made by the first release", () => {
     ]);
     const metrics = await listQuestionMetrics({ since: null });
     expect(metrics.map((m) => [m.mode, m.passes, m.tokens])).toEqual([["conceptual", 2, 900]]);
+  });
+
+  it("makes conversations from before owners nobody's: admins and share links read them, nobody continues them", async () => {
+    const sessions = await listSessions("repo_old");
+    expect(sessions.map((s) => s.ownerKey)).toEqual([null, null]);
+    const reader = { kind: "owner", owner: "oidc:someone", admin: false } as const;
+    const admin = { kind: "owner", owner: "oidc:ada", admin: true } as const;
+    expect((await readableSession("session_old_1", admin)).id).toBe("session_old_1");
+    await expect(readableSession("session_old_1", reader)).rejects.toMatchObject({
+      code: "not_found:session",
+    });
+    const [old] = sessions;
+    expect(old && mayContinue(old, admin)).toBe(false);
+    expect(await listOwnSessions("repo_old", reader)).toEqual([]);
+    expect(await listOwnSessions("repo_old", EVERYONE)).toHaveLength(2);
   });
 
   it("re-indexes the upgraded repository and answers from the new generation", async () => {

@@ -18,7 +18,10 @@ import { WayfinderError } from "../errors.ts";
 import { languageForFile, languageForPath } from "./parser.ts";
 import {
   emptySecretReport,
+  isKeyMaterialFile,
+  isSecretByContent,
   isSecretFile,
+  KEY_MATERIAL_TYPE,
   recordSecrets,
   redactSecrets,
   type SecretReport,
@@ -73,6 +76,7 @@ const TEXT_EXTENSIONS = new Map<string, string>([
   [".json", "json"],
   [".cfg", "ini"],
   [".ini", "ini"],
+  [".properties", "properties"],
   [".sql", "sql"],
   [".sh", "shell"],
   [".html", "html"],
@@ -230,7 +234,9 @@ function classify(relative: string): { language: string; kind: "code" | "text" }
   if (text) return { language: text, kind: "text" };
   const base = path.posix.basename(relative);
   const named = TEXT_NAMES.get(base) ?? TEXT_NAMES.get(base.split(".")[0] ?? "");
-  return named ? { language: named, kind: "text" } : null;
+  if (named) return { language: named, kind: "text" };
+  // Key material that turns out to hold no private key (certificates, public keys, signatures).
+  return isKeyMaterialFile(relative) ? KEY_MATERIAL_TYPE : null;
 }
 
 function inSkippedDir(relative: string): boolean {
@@ -491,6 +497,11 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
     return null;
   }
   context.stream.read++;
+  if (isKeyMaterialFile(rel) && isSecretByContent(rel, buffer)) {
+    skip("secret", rel);
+    recordSecrets(secrets, rel, { skipped: true });
+    return null;
+  }
   // A time at least RACY_MARGIN_MS older than the read vouches for these bytes later.
   const trusted = stat.mtimeNs < (BigInt(Date.now()) - BigInt(RACY_MARGIN_MS)) * 1_000_000n ? mtimeNs : null;
   // Unchanged bytes were valid, redaction-free text before (a redacted file's stored

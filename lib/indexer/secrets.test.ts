@@ -1,13 +1,15 @@
 /**
- * Secret detection and redaction: well-known secret files by name, secrets inside
- * files by secretlint's recommended rules, replaced by markers that keep every line
- * number; and discovery applying both before any text enters the index.
+ * Secret detection and redaction: well-known secret files by name, key files by their
+ * content, secrets inside files by secretlint's recommended rules and the pattern rule's
+ * families (private keys of every armour, AWS key ids, credential assignments), each
+ * value replaced by a marker that keeps the name, the quotes and every line number; the
+ * lookalikes left alone; and discovery applying all of it before any text enters the index.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plantedSecretsRepository } from "@/lib/test-support/planted-secrets";
 import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
 import { discoverFiles } from "./discover";
-import { isSecretFile, redactSecrets } from "./secrets";
+import { isKeyMaterialFile, isSecretByContent, isSecretFile, redactSecrets } from "./secrets";
 
 const planted = plantedSecretsRepository();
 
@@ -16,8 +18,8 @@ describe("isSecretFile", () => {
     ".env",
     ".env.production",
     "deploy/id_rsa",
-    "a/b/server.pem",
-    "tls.key",
+    "deploy/putty.ppk",
+    "store.p12.jks",
     "config/credentials.json",
     ".npmrc",
     "prod.tfvars",
@@ -33,36 +35,89 @@ describe("isSecretFile", () => {
     "environment.ts",
     "config/settings.json",
     "README.md",
+    "a/b/server.pem",
+    "tls.key",
   ])("keeps %s", (path) => expect(isSecretFile(path)).toBe(false));
 });
 
-describe("redactSecrets", () => {
-  it("replaces every planted secret with a marker naming its kind, and keeps the line count", async () => {
-    for (const secret of planted.secrets) {
-      const content = planted.files[secret.path] ?? "";
-      const { content: redacted, redactions } = await redactSecrets(secret.path, content);
-      expect(redacted, secret.form).not.toContain(secret.value);
-      expect(redacted, secret.form).not.toContain(secret.fragment);
-      expect(redacted.split("\n").length, secret.form).toBe(content.split("\n").length);
-      expect(redactions.length, secret.form).toBeGreaterThan(0);
-      expect(redacted, secret.form).toMatch(/\[redacted [a-z0-9-]+ secret\]/);
-    }
+describe("key files by content", () => {
+  it.each(["a/b/server.pem", "tls.key", "ca.crt", "release.asc", "client.p12"])(
+    "judges %s by content",
+    (path) => expect(isKeyMaterialFile(path)).toBe(true),
+  );
+  it("skips a private key in any armour and a binary keystore, and keeps certificates, public keys and signatures", () => {
+    const text = (s: string) => new TextEncoder().encode(s);
+    for (const file of planted.secretFiles.filter((f) => isKeyMaterialFile(f.path)))
+      expect(isSecretByContent(file.path, text(planted.files[file.path] ?? "")), file.path).toBe(true);
+    for (const path of ["certs/ca.pem", "keys/signing.pub.pem", "keys/release.asc"])
+      expect(isSecretByContent(path, text(planted.files[path] ?? "")), path).toBe(false);
+    const der = Uint8Array.from([0x30, 0x82, 0x02, 0x01, 0x00, 0x02]);
+    expect(isSecretByContent("client.p12", der)).toBe(true);
+    expect(isSecretByContent("server.key", der)).toBe(true);
+    expect(isSecretByContent("ca.cer", der)).toBe(false);
   });
+});
+
+describe("redactSecrets", () => {
+  it("plants more than forty forms of secret", () => {
+    expect(planted.secrets.length).toBeGreaterThanOrEqual(40);
+    expect(planted.lookalikes.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(planted.secrets.map((s) => [s.form, s] as const))(
+    "replaces %s by a marker, keeping the name, the quotes and the line count",
+    async (_form, secret) => {
+      const content = planted.files[secret.path] ?? "";
+      expect(content, "planted").toContain(secret.value);
+      const { content: redacted, redactions } = await redactSecrets(secret.path, content);
+      expect(redacted).not.toContain(secret.value);
+      expect(redacted).not.toContain(secret.fragment);
+      expect(redacted.split("\n").length).toBe(content.split("\n").length);
+      expect(redactions.length).toBeGreaterThan(0);
+      expect(redacted).toMatch(/\[redacted [a-z0-9-]+ secret\]/);
+      if (secret.keeps) expect(redacted).toContain(secret.keeps);
+    },
+  );
+
+  it.each(planted.lookalikes.map((l) => [`${l.form}: ${l.text.split("\n")[0]}`, l] as const))(
+    "leaves %s visible",
+    async (_name, lookalike) => {
+      const { content } = await redactSecrets(lookalike.path, planted.files[lookalike.path] ?? "");
+      expect(content).toContain(lookalike.text);
+    },
+  );
 
   it("reports the line of each secret and leaves the code around it alone", async () => {
     const content = planted.files["shop/settings.py"] ?? "";
     const { content: redacted, redactions } = await redactSecrets("shop/settings.py", content);
-    expect(redactions.map((r) => r.line)).toEqual([2, 3]);
-    expect(redactions.map((r) => r.rule)).toEqual(["github", "database-connection-string"]);
+    expect(redactions.map((r) => r.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 15]);
+    expect(redactions.map((r) => r.rule)).toEqual([
+      "github",
+      "database-connection-string",
+      "credential",
+      "aws-access-key-id",
+      "aws",
+      "credential",
+      "credential",
+      "credential",
+    ]);
     expect(redacted).toContain("def database_url():");
-    expect(redacted.split("\n")[1]).toBe('GITHUB_TOKEN = "[redacted github secret]"');
+    const lines = redacted.split("\n");
+    expect(lines[1]).toBe('GITHUB_TOKEN = "[redacted github secret]"');
+    expect(lines[5]).toBe('AWS_SECRET_ACCESS_KEY = "[redacted aws secret]"');
+    expect(lines[2]).toBe(
+      'DATABASE_URL = "postgres://app:[redacted database-connection-string secret]@db.internal.example:5432/orders"',
+    );
   });
 
   it("keeps a multi-line private key's lines, so later line numbers still hold", async () => {
     const content = planted.files["shop/keys.py"] ?? "";
     const { content: redacted, redactions } = await redactSecrets("shop/keys.py", content);
-    expect(redactions).toEqual([{ line: 2, rule: "privatekey" }]);
+    const original = content.split("\n");
+    const lineOf = (start: string) => original.findIndex((l) => l.startsWith(start)) + 1;
+    expect(redactions.map((r) => r.line)).toEqual([2, lineOf("LEGACY_KEY"), lineOf('EDGE_KEY = """') + 1]);
     const lines = redacted.split("\n");
+    expect(lines[1]).toBe('SIGNING_KEY = """[redacted privatekey secret]');
     expect(lines.findIndex((l) => l.startsWith("def signing_key"))).toBe(
       content.split("\n").findIndex((l) => l.startsWith("def signing_key")),
     );
@@ -96,9 +151,14 @@ describe("discovery", () => {
     const all = JSON.stringify(result.files) + JSON.stringify(result.secrets);
     for (const secret of planted.secrets) expect(all, secret.form).not.toContain(secret.fragment);
     for (const file of planted.secretFiles) expect(all, file.path).not.toContain(file.value);
-    expect(result.secrets.skippedFiles).toBe(4);
-    expect(result.secrets.redactedFiles).toBe(10);
-    expect(result.secrets.redactions).toBe(planted.secrets.length);
+    expect(result.secrets.skippedFiles).toBe(planted.secretFiles.length);
+    // Certificates, public keys and signatures under ambiguous names are indexed as text.
+    for (const path of ["certs/ca.pem", "keys/signing.pub.pem", "keys/release.asc"])
+      expect(paths).toContain(path);
+    for (const lookalike of planted.lookalikes)
+      expect(result.files.find((f) => f.path === lookalike.path)?.content, lookalike.text).toContain(
+        lookalike.text,
+      );
     expect(result.secrets.items).toContainEqual({
       path: "shop/keys.py",
       line: 2,

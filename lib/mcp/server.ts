@@ -12,6 +12,7 @@ import { z } from "zod";
 import { getGeneration, listRepositories, requireRepository } from "../db/index-store.ts";
 import { getWikiPage, listWikiPages } from "../db/wiki-store.ts";
 import { WayfinderError, asWayfinderError } from "../errors.ts";
+import type { ConversationAccess } from "../qa/conversations.ts";
 import {
   MAX_SPAN_LINES,
   askTool,
@@ -107,6 +108,14 @@ const callGraphOutput = {
 export interface ServerOptions {
   /** tells clients how the server was reached (e.g. "stdio", "http") */
   transport: string;
+  /** git's own reason for an unreachable remote in index_status (stdio and admins: yes; readers: no) */
+  gitReasons?: boolean;
+  /** what an `ask` call is checked against over HTTP (stdio: the operator, no limit, every conversation) */
+  ask?: {
+    /** runs before each call (the question limit); a refusal becomes the tool's error */
+    before: () => Promise<void>;
+    conversations: ConversationAccess;
+  };
 }
 
 /** JSON text plus structured content: clients without structured output still get everything. */
@@ -219,7 +228,7 @@ export function createMcpServer(options: ServerOptions): McpServer {
       },
       annotations: READ_ONLY,
     },
-    (input) => run(() => indexStatusTool(input)),
+    (input) => run(() => indexStatusTool(input, { gitReasons: options.gitReasons })),
   );
 
   server.registerTool(
@@ -448,9 +457,11 @@ export function createMcpServer(options: ServerOptions): McpServer {
       annotations: READ_ONLY,
     },
     (input, extra) =>
-      run(() =>
-        askTool(input, {
+      run(async () => {
+        await options.ask?.before();
+        return askTool(input, {
           signal: extra.signal,
+          conversations: options.ask?.conversations,
           onProgress: (p) => {
             const token = extra._meta?.progressToken;
             if (token === undefined) return;
@@ -466,8 +477,8 @@ export function createMcpServer(options: ServerOptions): McpServer {
               })
               .catch(() => undefined);
           },
-        }),
-      ),
+        });
+      }),
   );
 
   registerWikiResources(server);

@@ -33,10 +33,12 @@ import { WayfinderError } from "../errors.ts";
 import { isSafeRelativePath } from "../indexer/discover.ts";
 import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import { claimsOf, type Claim } from "../qa/claims.ts";
+import type { ConversationAccess } from "../qa/conversations.ts";
 import { effectiveConfig } from "../qa/config.ts";
 import { gapReportsOf } from "../qa/loop.ts";
 import type { CitationPart, Quality, QueryMode } from "../qa/types.ts";
 import { hybridSearch, lexicalSearch } from "../search/hybrid.ts";
+import { readerGitMessage } from "../sources/git-errors.ts";
 import { dirSlug, fileSlug } from "../wiki/slugs.ts";
 
 /** Which index a result comes from: the generation and, when known, its commit. */
@@ -106,7 +108,10 @@ function sourceOf(r: RepositoryRow) {
     : { kind: "folder" as const, url: null, branch: null };
 }
 
-export async function indexStatusTool(input: { repository: string }) {
+export async function indexStatusTool(input: { repository: string }, options: { gitReasons?: boolean } = {}) {
+  // git's own reason for an unreachable remote only for those who may see it (git-errors.ts).
+  const reason = (message: string | null) =>
+    options.gitReasons === false ? readerGitMessage(message) : message;
   const repository = await requireRepository(input.repository);
   const [view, source] = await Promise.all([getRepositoryView(repository.id), getSource(repository.id)]);
   if (!view || !source)
@@ -121,7 +126,7 @@ export async function indexStatusTool(input: { repository: string }) {
       ...sourceOf(repository),
       pollMinutes: source.pollMinutes,
       lastPolledAt: source.lastPolledAt?.toISOString() ?? null,
-      pollError: source.pollError,
+      pollError: reason(source.pollError),
       remoteHead: source.remoteHeadSha,
     },
     active: active
@@ -141,7 +146,7 @@ export async function indexStatusTool(input: { repository: string }) {
           phase: view.build.phase,
           filesDone: view.build.filesDone,
           filesTotal: view.build.filesTotal,
-          error: view.build.error,
+          error: reason(view.build.error),
           commit: latest?.commitSha ?? null,
         }
       : null,
@@ -486,7 +491,12 @@ export async function askTool(
     maxPasses?: number;
     sessionId?: string;
   },
-  options: { signal?: AbortSignal; onProgress?: (p: AskProgress) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (p: AskProgress) => void;
+    /** whose conversations `sessionId` may continue (HTTP: the caller's) */
+    conversations?: ConversationAccess;
+  } = {},
 ) {
   const { index } = await pin(input.repository);
   const engine = await loadEngineSettings();
@@ -504,6 +514,7 @@ export async function askTool(
       sessionId: input.sessionId,
       overrides,
       signal: options.signal,
+      conversations: options.conversations,
     },
     writer,
     { settings: engine.settings, model: engine.model },

@@ -25,6 +25,7 @@ import { resolveGaps } from "./gap-resolution.ts";
 import { runLoop, type LoopResult } from "./loop.ts";
 import { retrieveForMode } from "./retrievers/index.ts";
 import { standaloneQuestion } from "./rewrite.ts";
+import { assertMayContinue, EVERYONE, type ConversationAccess } from "./conversations.ts";
 import { openSession, persistSession } from "./session.ts";
 import type {
   AnswerMetadata,
@@ -48,6 +49,12 @@ export interface AskRequest {
   sessionId?: string;
   overrides?: RequestOverrides;
   signal?: AbortSignal;
+  /**
+   * Whose conversations the asker may continue (lib/qa/conversations.ts). HTTP callers
+   * pass the caller's; in-process callers (CLI, stdio MCP, benchmarks, golden runs) see
+   * every conversation, the default.
+   */
+  conversations?: ConversationAccess;
 }
 
 export interface AskDependencies {
@@ -135,7 +142,9 @@ export function defaultModel(): Promise<ConfiguredModel | null> {
  * the repository and its index, and the session's owner. The /api/qa route calls it
  * before opening the stream so these come back as a 4xx status, not an in-stream error.
  */
-export async function validateAskRequest(request: Pick<AskRequest, "repository" | "question" | "sessionId">) {
+export async function validateAskRequest(
+  request: Pick<AskRequest, "repository" | "question" | "sessionId" | "conversations">,
+) {
   const question = request.question.trim();
   if (!question) throw new WayfinderError("bad_request:question", "The question is empty.");
   const maxChars = env().WAYFINDER_MAX_QUESTION_CHARS;
@@ -154,6 +163,8 @@ export async function validateAskRequest(request: Pick<AskRequest, "repository" 
     );
   }
   const existing = request.sessionId ? await getSession(request.sessionId) : null;
+  // Someone else's conversation is "no such session", before its repository is compared.
+  if (existing) assertMayContinue(existing, request.conversations ?? EVERYONE);
   if (existing && existing.repositoryId !== repository.id) {
     throw new WayfinderError("bad_request:session", "This session belongs to another repository.");
   }
@@ -227,6 +238,7 @@ async function answerQuestion(
         generationId,
         title: question.slice(0, 120),
         ttlMinutes: config.sessionTtlMinutes,
+        conversations: request.conversations,
       });
   emit({
     type: "start",

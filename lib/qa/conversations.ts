@@ -1,11 +1,88 @@
 /**
- * Stored conversations as the UI messages they were streamed as: the read-only share
- * page and anything else that shows a past session.
+ * Stored conversations and who may see them. A conversation belongs to whoever started
+ * it (`Session.ownerKey`): only its owner lists, reads and continues it; anyone else is
+ * told there is no such session. Admins read conversations that belong to nobody (those
+ * from before conversations had owners) but not other people's; share links are how an
+ * answer is shown to someone else. Open mode, the CLI and the stdio MCP server serve one
+ * person or the operator: they see every conversation.
+ *
+ * Also the stored messages as the UI messages they were streamed as (the share page and
+ * anything else that shows a past session).
  */
 import "server-only";
 import { getRepository, type RepositoryRow } from "../db/index-store.ts";
-import { getSessionByShareId, listMessages, type MessageRow, type SessionRow } from "../db/sessions.ts";
+import {
+  getSession,
+  getSessionByShareId,
+  listMessages,
+  listSessions,
+  type MessageRow,
+  type SessionRow,
+} from "../db/sessions.ts";
+import { WayfinderError } from "../errors.ts";
 import type { WayfinderUIMessage } from "./types.ts";
+
+/** Whose conversations a caller may see. */
+export type ConversationAccess =
+  /** open mode, the CLI, stdio MCP: one person or the operator */
+  | { kind: "everyone" }
+  /** a person, browser or script (`owner`), with the admin role or not */
+  | { kind: "owner"; owner: string; admin: boolean };
+
+export const EVERYONE: ConversationAccess = { kind: "everyone" };
+
+/** The owner a conversation started by `access` is stored with (null: nobody's). */
+export function ownerFor(access: ConversationAccess): string | null {
+  return access.kind === "owner" ? access.owner : null;
+}
+
+/** May `access` read the conversation: its owner, or an admin when it belongs to nobody. */
+export function mayRead(session: Pick<SessionRow, "ownerKey">, access: ConversationAccess): boolean {
+  if (access.kind === "everyone") return true;
+  return session.ownerKey === access.owner || (session.ownerKey === null && access.admin);
+}
+
+/** May `access` add to the conversation: only its owner (one from before owners is read-only). */
+export function mayContinue(session: Pick<SessionRow, "ownerKey">, access: ConversationAccess): boolean {
+  return access.kind === "everyone" || session.ownerKey === access.owner;
+}
+
+export const NO_SUCH_SESSION = "No such session.";
+
+/** Refusal of a conversation the caller may not read: the same 404 as for one that does not exist. */
+export function noSuchSession(): WayfinderError {
+  return new WayfinderError("not_found:session", NO_SUCH_SESSION);
+}
+
+/** Refusal to continue a conversation the caller may only read (an admin and one from before owners). */
+export function readOnlySession(): WayfinderError {
+  return new WayfinderError(
+    "forbidden:session",
+    "This conversation is from before conversations had owners: it can be read, not continued. Start a new one.",
+  );
+}
+
+/** The conversation `id` if `access` may read it; else 404 (whether or not it exists). */
+export async function readableSession(id: string, access: ConversationAccess): Promise<SessionRow> {
+  const session = await getSession(id);
+  if (!session || !mayRead(session, access)) throw noSuchSession();
+  return session;
+}
+
+/** Throws unless `access` may add a question to `session` (404 when it may not even read it). */
+export function assertMayContinue(session: Pick<SessionRow, "ownerKey">, access: ConversationAccess): void {
+  if (mayContinue(session, access)) return;
+  throw mayRead(session, access) ? readOnlySession() : noSuchSession();
+}
+
+/** The latest conversations of a repository that belong to `access` (all of them for everyone). */
+export function listOwnSessions(
+  repositoryId: string,
+  access: ConversationAccess,
+  take = 30,
+): Promise<SessionRow[]> {
+  return listSessions(repositoryId, take, access.kind === "everyone" ? undefined : access.owner);
+}
 
 function parseJson<T>(json: string, fallback: T): T {
   try {

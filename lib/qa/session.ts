@@ -8,6 +8,7 @@ import "server-only";
 import { createSession, getSession, listMessages, saveSessionState } from "../db/sessions.ts";
 import { WayfinderError } from "../errors.ts";
 import type { ContextItem } from "../answerers/contract.ts";
+import { assertMayContinue, EVERYONE, ownerFor, type ConversationAccess } from "./conversations.ts";
 import type { Turn } from "./rewrite.ts";
 
 export interface SessionState {
@@ -27,10 +28,14 @@ export async function openSession(input: {
   generationId: string;
   title: string;
   ttlMinutes: number;
+  /** who asks: a new session is theirs, an existing one must be (default: everyone, for in-process callers) */
+  conversations?: ConversationAccess;
   now?: Date;
 }): Promise<SessionState> {
   const now = input.now ?? new Date();
+  const access = input.conversations ?? EVERYONE;
   const existing = input.sessionId ? await getSession(input.sessionId) : null;
+  if (existing) assertMayContinue(existing, access);
   if (existing && existing.repositoryId !== input.repositoryId) {
     throw new WayfinderError("bad_request:session", "This session belongs to another repository.");
   }
@@ -40,6 +45,7 @@ export async function openSession(input: {
       repositoryId: input.repositoryId,
       generationId: input.generationId,
       title: input.title,
+      ownerKey: ownerFor(access),
     });
     return {
       id: created.id,

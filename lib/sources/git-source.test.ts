@@ -19,7 +19,12 @@ import { startIndexWorker } from "../indexer/worker.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { makeGitRemote } from "../test-support/git-remote.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { GET as getRepositoryRoute } from "../../app/api/repos/[id]/route.ts";
+import { GET as listRepositoriesRoute } from "../../app/api/repos/route.ts";
+import { ensureAdminToken } from "../admin/token.ts";
+import { ensureAccessToken } from "../auth/access-token.ts";
 import { registerGitRepository } from "./checkout.ts";
+import { REMOTE_UNREACHABLE } from "./git-errors.ts";
 import { checkoutDir, isBareRepository, remoteHead } from "./git.ts";
 import { pollDueRepositories, queueFollowUp, requestBuild } from "./refresh.ts";
 
@@ -156,6 +161,33 @@ describe("unreachable remotes and missing branches", () => {
       JSON.stringify(await client.repository.findMany()) +
       JSON.stringify(await client.indexGeneration.findMany());
     expect(everything).not.toContain("s3cr3t");
+    // Readers see that the remote could not be reached; admins see git's reason.
+    process.env.WAYFINDER_ACCESS = "token";
+    resetEnvForTests();
+    try {
+      const get = async (authorization: string) =>
+        (await getRepositoryRoute(
+          new Request(`http://localhost/api/repos/${repository.id}`, { headers: { authorization } }),
+          { params: Promise.resolve({ id: repository.id }) },
+        ).then((r) => r.json())) as { repository: { build: { error: string } } };
+      const reader = await get(`Bearer ${ensureAccessToken().value}`);
+      expect(reader.repository.build.error).toBe(REMOTE_UNREACHABLE);
+      const admin = await get(`Bearer ${ensureAdminToken().token}`);
+      expect(admin.repository.build.error).toMatch(
+        /^Could not reach https:\/\/127\.0\.0\.1:9\/team\/app\.git: .+/,
+      );
+      const list = (await (
+        await listRepositoriesRoute(
+          new Request("http://localhost/api/repos", {
+            headers: { authorization: `Bearer ${ensureAccessToken().value}` },
+          }),
+        )
+      ).json()) as { repositories: { id: string; build: { error: string } | null }[] };
+      expect(list.repositories.find((r) => r.id === repository.id)?.build?.error).toBe(REMOTE_UNREACHABLE);
+    } finally {
+      delete process.env.WAYFINDER_ACCESS;
+      resetEnvForTests();
+    }
   });
 
   it("names the missing branch", async () => {

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { env, gitProcessEnv } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
+import { unreachableMessage } from "./git-errors.ts";
 import { redactCredentials } from "./git-url.ts";
 
 export interface RemoteHead {
@@ -61,7 +62,7 @@ function runGit(args: string[], options: { cwd?: string; timeoutMs?: number } = 
 }
 
 const unreachable = (url: string, reason: string) =>
-  new WayfinderError("unavailable:git_remote", `Could not reach ${redactCredentials(url)}: ${reason}`);
+  new WayfinderError("unavailable:git_remote", unreachableMessage(redactCredentials(url), reason));
 
 /**
  * The remote's branch head. With no branch given, the remote's default branch (what

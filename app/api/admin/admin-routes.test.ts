@@ -4,6 +4,7 @@
  * metrics, no hint) and changes nothing; the bearer token and the login cookie both
  * work; login sets an httpOnly SameSite=Strict cookie whose name signs the change log.
  */
+import { PEER_HEADER, peerStamp } from "@/lib/auth/client-address";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetAuthThrottle } from "@/lib/admin/throttle";
 import { ensureAdminToken, signAdminSession } from "@/lib/admin/token";
@@ -254,7 +255,8 @@ describe("access", () => {
 
 describe("throttling wrong tokens", () => {
   const from = (address: string, extra: Record<string, string> = {}) => ({
-    "x-forwarded-for": `${address}, 10.0.0.1`,
+    [PEER_HEADER]: peerStamp(address),
+    "x-forwarded-for": "10.0.0.1",
     ...extra,
   });
   const wrongLogin = (address: string) =>

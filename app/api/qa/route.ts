@@ -1,5 +1,6 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { loadEngineSettings } from "@/lib/admin/settings";
+import { conversationsOf } from "@/lib/auth/conversation-owner";
 import { removeLastExchange } from "@/lib/db/sessions";
 import { asDatabaseUnavailable, askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
@@ -14,7 +15,7 @@ export const maxDuration = 300;
 /** POST /api/qa: one question in, one UI message stream out (classification, passes, answer, citations). */
 export const POST = apiRoute(
   { access: "reader", limit: "question", mapError: asDatabaseUnavailable },
-  async (request) => {
+  async (request, identity) => {
     const json = await readJsonBody(request, { surface: "json", maxBytes: MAX_BODY_BYTES });
     const parsed = qaRequestSchema.safeParse(json);
     if (!parsed.success) {
@@ -29,8 +30,10 @@ export const POST = apiRoute(
       throw new WayfinderError("bad_request:question", "The question is empty.");
     const body = parsed.data;
     const sessionId = body.sessionId ?? body.id;
+    // Whose conversations the caller may continue; a browser without an id gets one now.
+    const { access: conversations, setCookie } = conversationsOf(request.headers, identity, request);
     // Refuse what we can before streaming: once the stream starts the status is 200.
-    await validateAskRequest({ repository: body.repositoryId, question, sessionId });
+    await validateAskRequest({ repository: body.repositoryId, question, sessionId, conversations });
     // Retry (useChat regenerate) replaces the last exchange rather than storing the question twice.
     if (body.trigger === "regenerate-message" && sessionId) await removeLastExchange(sessionId, question);
     // Admin settings and provider choice, read per question so a change needs no restart.
@@ -44,6 +47,7 @@ export const POST = apiRoute(
             sessionId,
             overrides: body.options,
             signal: request.signal,
+            conversations,
           },
           writer,
           { settings: engine.settings, model: engine.model },
@@ -56,6 +60,9 @@ export const POST = apiRoute(
         return e.message;
       },
     });
-    return createUIMessageStreamResponse({ stream });
+    return createUIMessageStreamResponse({
+      stream,
+      headers: setCookie ? { "set-cookie": setCookie } : undefined,
+    });
   },
 );

@@ -4,6 +4,8 @@
  * (202; repository managers, local folders under the allowed roots only).
  */
 import { accessConfig } from "@/lib/auth/config";
+import { seesGitReasons } from "@/lib/auth/guards";
+import { repositoryViewFor } from "@/lib/sources/git-errors";
 import { getRepositoryView, listRepositoryViews } from "@/lib/db/ui-queries";
 import { addRepository } from "@/lib/indexer/jobs";
 import { apiRoute } from "../api-route";
@@ -12,9 +14,12 @@ import { addRepositorySchemaFor } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ access: "reader" }, async () =>
-  Response.json({ repositories: await listRepositoryViews() }),
-);
+export const GET = apiRoute({ access: "reader" }, async (_request, identity) => {
+  const full = seesGitReasons(identity);
+  return Response.json({
+    repositories: (await listRepositoryViews()).map((r) => repositoryViewFor(r, full)),
+  });
+});
 
 export const POST = apiRoute({ access: "manager", limit: "build" }, async (request) => {
   const body = await readJsonBody(request, { surface: "repo_form" });

@@ -1,19 +1,25 @@
 /**
- * A repository's chat. `?session=<id>` continues a stored conversation; without it a
- * new session id is minted here and becomes the chat id (the URL adopts it on the
- * first question). A repository without a finished index shows its build instead.
+ * A repository's chat. `?session=<id>` continues a stored conversation of the caller's;
+ * without it (or for someone else's) a new session id is minted here and becomes the chat
+ * id (the URL adopts it on the first question). "Recent conversations" lists only the
+ * caller's own. A repository without a finished index shows its build instead.
  */
 import { randomUUID } from "node:crypto";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { ChatWorkspace } from "@/components/chat/chat-workspace";
 import { SessionList } from "@/components/chat/session-list";
 import { CommitRef } from "@/components/repos/commit-ref";
+import { seesGitReasons } from "@/lib/auth/guards";
 import { requirePageAccess } from "@/lib/auth/page";
 import { WaitingForIndex } from "@/components/repos/waiting-for-index";
-import { listSessions } from "@/lib/db/sessions";
+import { pageConversations } from "@/lib/auth/conversation-owner";
+import { getSession } from "@/lib/db/sessions";
+import { listOwnSessions, mayRead } from "@/lib/qa/conversations";
 import { getRepositoryView } from "@/lib/db/ui-queries";
+import { repositoryViewFor } from "@/lib/sources/git-errors";
 
 export const dynamic = "force-dynamic";
 
@@ -31,14 +37,18 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
 
 export default async function RepositoryChatPage({ params, searchParams }: PageProps) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
-  await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
-  const repository = await getRepositoryView(id);
-  if (!repository) notFound();
+  const identity = await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
+  const view = await getRepositoryView(id);
+  if (!view) notFound();
+  const repository = repositoryViewFor(view, seesGitReasons(identity));
+  const conversations = pageConversations(await headers(), identity);
   const requested = typeof query.session === "string" && query.session ? query.session : null;
-  const sessionId = requested ?? randomUUID();
+  // Someone else's conversation opens as a new one, as if it did not exist.
+  const existing = requested ? await getSession(requested) : null;
+  const sessionId = requested && (!existing || mayRead(existing, conversations)) ? requested : randomUUID();
   // `?ask=` prefills the question box (e.g. "Ask about this file" from a wiki page); it is never sent by itself.
   const ask = typeof query.ask === "string" ? query.ask.slice(0, 2000) : "";
-  const sessions = (await listSessions(repository.id, 12)).map((s) => ({
+  const sessions = (await listOwnSessions(repository.id, conversations, 12)).map((s) => ({
     id: s.id,
     title: s.title,
     lastAccessedAt: s.lastAccessedAt.toISOString(),

@@ -3,7 +3,7 @@
  * signed reader cookie. 401 on a wrong token (counted), 429 after too many, 404 in
  * other modes.
  */
-import { assertNotThrottled, authThrottle, clientKey } from "@/lib/admin/throttle";
+import { assertNotThrottled, recordTokenFailure, recordTokenSuccess } from "@/lib/admin/throttle";
 import {
   ACCESS_COOKIE,
   ACCESS_SESSION_SECONDS,
@@ -22,13 +22,13 @@ export const dynamic = "force-dynamic";
 
 export const POST = apiRoute<unknown, null>({ access: "public" }, async (request) => {
   if (accessConfig().mode !== "token") throw new WayfinderError("not_found:access", "Not found.");
-  assertNotThrottled(request);
+  await assertNotThrottled(request);
   const input = await parseJsonBody(request, accessLoginSchema, "login");
   if (!verifyAccessToken(input.token)) {
-    authThrottle().recordFailure(clientKey(request));
+    await recordTokenFailure(request);
     throw unauthorized("reader");
   }
-  authThrottle().recordSuccess(clientKey(request));
+  await recordTokenSuccess(request);
   const actor = input.name || "team";
   const value = signAccessSession({ actor, expiresAt: Date.now() + ACCESS_SESSION_SECONDS * 1000 });
   const response = Response.json({ actor });

@@ -8,9 +8,9 @@ import { loginSchema } from "./schema";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute<unknown, null>({ access: "public" }, async (request) => {
-  assertNotThrottled(request);
+  await assertNotThrottled(request);
   const input = await parseJsonBody(request, loginSchema, "login");
-  const { actor } = checkToken(request, input.token, input.name || DEFAULT_ACTOR, "cookie");
+  const { actor } = await checkToken(request, input.token, input.name || DEFAULT_ACTOR, "cookie");
   const response = Response.json({ actor });
   response.headers.set("set-cookie", loginCookie(request, actor));
   return response;

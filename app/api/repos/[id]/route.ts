@@ -3,9 +3,11 @@
  * build (readers). DELETE removes it with its whole index (repository managers; 409
  * while a build is queued or running).
  */
+import { seesGitReasons } from "@/lib/auth/guards";
 import { getRepositoryView } from "@/lib/db/ui-queries";
 import { WayfinderError } from "@/lib/errors";
 import { removeRepository } from "@/lib/indexer/jobs";
+import { repositoryViewFor } from "@/lib/sources/git-errors";
 import { apiRoute } from "../../api-route";
 import { repositoryParamsSchema } from "./schema";
 
@@ -20,8 +22,8 @@ async function repositoryOf(context: Context) {
   return repository;
 }
 
-export const GET = apiRoute<Context>({ access: "reader" }, async (_request, _identity, context) =>
-  Response.json({ repository: await repositoryOf(context) }),
+export const GET = apiRoute<Context>({ access: "reader" }, async (_request, identity, context) =>
+  Response.json({ repository: repositoryViewFor(await repositoryOf(context), seesGitReasons(identity)) }),
 );
 
 export const DELETE = apiRoute<Context>({ access: "manager" }, async (_request, _identity, context) => {
