@@ -25,6 +25,7 @@ import {
   findRepository,
   fileHashes,
   getGeneration,
+  fileReport,
   insertParsedFiles,
   reportProgress,
   stampFiles,
@@ -55,7 +56,7 @@ import { prepareCheckout } from "../sources/checkout.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 9; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules
+export const INDEX_FORMAT_VERSION = 10; // 10: file classes, minified files as text, capped chunks; 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -106,9 +107,18 @@ export interface BuildStats {
   skipped: Record<SkipReason, number>;
   /** secret files skipped and secrets redacted (lib/indexer/secrets.ts) */
   secrets: SecretReport;
+  /** files per class (vendored, generated, minified, documentation: lib/indexer/file-class.ts) */
+  fileClasses: Record<string, number>;
+  /** what the classes were decided with: a build with other attributes classifies every file again */
+  classRules: string;
+  /** code files indexed as text only because their parse failed, with why (at most 100 listed) */
+  unparsedFiles: { path: string; reason: string }[];
+  unparsedCount: number;
   parseErrors: number;
   /** worker threads that parsed files (0: parsed in the build's own thread) */
   parseThreads: number;
+  /** parse workers replaced after one stopped on a file (its heap exhausted, or stuck) */
+  parseWorkersReplaced: number;
   seconds: number;
   /** CPU seconds (user + system, every thread) the build used */
   cpuSeconds: number;
@@ -245,17 +255,22 @@ export async function buildGeneration(
       const previousHashes = incremental
         ? await fileHashes(previousGeneration.id)
         : new Map<string, KnownFile>();
-      return { previousGeneration, incremental, previousHashes };
+      const previousClassRules = incremental
+        ? ((JSON.parse(previousGeneration.stats) as { classRules?: string }).classRules ?? null)
+        : null;
+      return { previousGeneration, incremental, previousHashes, previousClassRules };
     })();
     const knownHashes = known.then((k) => k.previousHashes);
     knownHashes.catch(() => undefined); // a failure is raised through `known` below
+    const knownClassRules = known.then((k) => k.previousClassRules);
+    knownClassRules.catch(() => undefined);
     const listing = (async () => {
       const checkingOut = prepareCheckout(repository, generation.id);
       // A folder's files are listed while its commit is read; a Git source's once fetched.
       const root = git ? (await checkingOut).root : repository.rootPath;
       const [checkout, discovery] = await Promise.all([
         checkingOut,
-        streamFiles(root, { maxFileBytes, known: knownHashes }),
+        streamFiles(root, { maxFileBytes, known: knownHashes, knownClassRules }),
       ]);
       return { checkout, discovery };
     })();
@@ -290,6 +305,7 @@ export async function buildGeneration(
     const changedPaths: string[] = [];
     let parseErrors = 0;
     let parseThreads = 0;
+    let parseWorkersReplaced = 0;
     try {
       // Files stream through: read, and when changed parsed (in workers) and written in
       // batches, the next batches parsing while one is written, in discovery order.
@@ -322,7 +338,8 @@ export async function buildGeneration(
         files.languages[file.language] = (files.languages[file.language] ?? 0) + 1;
         if (file.kind === "code") files.code++;
         else files.text++;
-        if (previousHashes.get(file.path)?.hash === file.hash) {
+        const previous = previousHashes.get(file.path);
+        if (previous?.hash === file.hash && previous.fileClass === file.fileClass) {
           progress.filesDone++;
           await report();
           continue;
@@ -336,6 +353,7 @@ export async function buildGeneration(
       while (inFlight.length > 0) await writeNext();
     } finally {
       parseThreads = pool.threadsStarted;
+      parseWorkersReplaced = pool.workersReplaced;
       await pool.close();
     }
     // Files of the previous generation that are gone from the work tree.
@@ -389,10 +407,13 @@ export async function buildGeneration(
 
     progress.phase = "activating";
     await report(true);
-    const counts = await countRows(
-      generation.id,
-      incremental && previousGeneration ? (JSON.parse(previousGeneration.stats) as RowCounts) : null,
-    );
+    const [counts, fileSummary] = await Promise.all([
+      countRows(
+        generation.id,
+        incremental && previousGeneration ? (JSON.parse(previousGeneration.stats) as RowCounts) : null,
+      ),
+      fileReport(generation.id),
+    ]);
     const stats: BuildStats = {
       formatVersion: INDEX_FORMAT_VERSION,
       generation: generation.number,
@@ -417,8 +438,13 @@ export async function buildGeneration(
       languages: files.languages,
       skipped: discovery.skipped,
       secrets: discovery.secrets,
+      fileClasses: fileSummary.classes,
+      classRules: discovery.classRules,
+      unparsedFiles: fileSummary.unparsed,
+      unparsedCount: fileSummary.unparsedCount,
       parseErrors,
       parseThreads,
+      parseWorkersReplaced,
       seconds: 0,
       cpuSeconds: 0,
       phaseSeconds,
