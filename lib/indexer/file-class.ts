@@ -323,3 +323,10 @@ const TEST_PATH =
 export function isTestPath(file: string): boolean {
   return TEST_PATH.test(file);
 }
+
+const BUILT_IN = new FileClassifier([]);
+
+/** A file's class by the built-in path rules alone (no attributes, no content): what a path tells. */
+export function pathClass(file: string): FileClass | null {
+  return BUILT_IN.classify(file)?.fileClass ?? null;
+}
