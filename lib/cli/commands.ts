@@ -7,7 +7,13 @@ import path from "node:path";
 import cliProgress from "cli-progress";
 import { WayfinderError } from "../errors.ts";
 import { migrateDatabase } from "../db/migrate.ts";
-import { findRepository, listRepositories, getGeneration, type RepositoryRow } from "../db/index-store.ts";
+import {
+  findRepository,
+  generationNumber,
+  listRepositories,
+  getGeneration,
+  type RepositoryRow,
+} from "../db/index-store.ts";
 import {
   callersOf,
   calleesOf,
@@ -186,7 +192,7 @@ const reposCommand: Command = async (ctx) => {
       const gen = r.activeGenerationId ? await getGeneration(r.activeGenerationId) : null;
       return {
         ...r,
-        generation: gen?.number ?? null,
+        generation: gen ? generationNumber(gen) : null,
         commit: gen?.commitSha ?? null,
         stats: gen ? JSON.parse(gen.stats) : null,
       };

@@ -77,7 +77,10 @@ export interface RepositoryRow {
 export interface GenerationRow {
   id: string;
   repositoryId: string;
+  /** the build's number (failed builds counted): orders row validity ranges */
   number: number;
+  /** the generation number people read, given at activation (failed builds have none) */
+  serial?: number | null;
   status: string;
   phase: string;
   filesDone: number;
@@ -425,17 +428,28 @@ export async function reportProgress(
   });
 }
 
-/** Atomically makes a finished build the one readers see. */
-export async function activateGeneration(generationId: string, stats: object): Promise<void> {
+/** The number to show for a generation: its serial once activated, else (a build) its build number. */
+export function generationNumber(row: Pick<GenerationRow, "number" | "serial">): number {
+  return row.serial ?? row.number;
+}
+
+/**
+ * Atomically makes a finished build the one readers see, and gives it the next
+ * generation number people read (`serial`: failed builds never get one, so a
+ * repository's first good index is generation 1). Returns that number.
+ */
+export async function activateGeneration(generationId: string, stats: object): Promise<number> {
   const client = await db();
-  await client.$transaction(async (tx) => {
+  return client.$transaction(async (tx) => {
     const gen = await tx.indexGeneration.findUniqueOrThrow({ where: { id: generationId } });
     if (gen.status !== "building") {
-      throw new WayfinderError(
-        "conflict:generation",
-        `Generation ${gen.number} is ${gen.status}, not building.`,
-      );
+      throw new WayfinderError("conflict:generation", `Build ${gen.number} is ${gen.status}, not building.`);
     }
+    const last = await tx.indexGeneration.aggregate({
+      where: { repositoryId: gen.repositoryId },
+      _max: { serial: true },
+    });
+    const serial = (last._max.serial ?? 0) + 1;
     await tx.indexGeneration.updateMany({
       where: { repositoryId: gen.repositoryId, status: "ready" },
       data: { status: "superseded" },
@@ -447,13 +461,15 @@ export async function activateGeneration(generationId: string, stats: object): P
         phase: "done",
         finishedAt: new Date(),
         heartbeatAt: new Date(),
-        stats: JSON.stringify(stats),
+        serial,
+        stats: JSON.stringify({ ...stats, generation: serial, build: gen.number }),
       },
     });
     await tx.repository.update({
       where: { id: gen.repositoryId },
       data: { activeGenerationId: generationId },
     });
+    return serial;
   });
 }
 

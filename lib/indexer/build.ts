@@ -80,7 +80,10 @@ export interface BuildProgress {
 
 export interface BuildStats {
   formatVersion: number;
+  /** the generation number people read (1 for the first good index; failed builds take none) */
   generation: number;
+  /** the build's own number, failed and cancelled builds counted (IndexGeneration.number) */
+  build: number;
   generationId: string;
   files: number;
   codeFiles: number;
@@ -310,6 +313,8 @@ export async function buildGeneration(
       // Files stream through: read, and when changed parsed (in workers) and written in
       // batches, the next batches parsing while one is written, in discovery order.
       const inFlight: { files: DiscoveredFile[]; parsing: Promise<ParsedFile[]> }[] = [];
+      // Progress counts listed paths, skipped ones included: its total is known before counting starts.
+      let written = 0;
       const writeNext = async () => {
         const next = inFlight.shift();
         if (!next) return;
@@ -317,7 +322,8 @@ export async function buildGeneration(
         for (const p of parsed) parseErrors += p.file.parseErrors;
         const replaced = next.files.filter((f) => previousHashes.has(f.path)).map((f) => f.path);
         await insertParsedFiles(generation.id, parsed, replaced);
-        progress.filesDone += next.files.length;
+        written += next.files.length;
+        progress.filesDone = written + discovery.dropped;
         await report();
       };
       let batch: DiscoveredFile[] = [];
@@ -340,7 +346,8 @@ export async function buildGeneration(
         else files.text++;
         const previous = previousHashes.get(file.path);
         if (previous?.hash === file.hash && previous.fileClass === file.fileClass) {
-          progress.filesDone++;
+          written++;
+          progress.filesDone = written + discovery.dropped;
           await report();
           continue;
         }
@@ -362,7 +369,7 @@ export async function buildGeneration(
     await stampFiles(generation.id, discovery.restamped);
     const fileCount = files.seen.size;
     files.seen.clear();
-    progress.filesTotal = fileCount;
+    progress.filesDone = progress.filesTotal;
     // Rows written anew: the planners' statistics would describe another repository.
     if (!incremental) await analyzeIndexTables();
     await phaseDone("parsing");
@@ -417,6 +424,7 @@ export async function buildGeneration(
     const stats: BuildStats = {
       formatVersion: INDEX_FORMAT_VERSION,
       generation: generation.number,
+      build: generation.number,
       generationId: generation.id,
       files: fileCount,
       codeFiles: files.code,
@@ -464,7 +472,8 @@ export async function buildGeneration(
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
     const cpu = process.cpuUsage(cpuStart);
     stats.cpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100;
-    await activateGeneration(generation.id, stats);
+    stats.generation = await activateGeneration(generation.id, stats);
+    stats.build = generation.number;
     progress.phase = "done";
     await report(true);
     const garbage = await collectGarbage(repository.id);

@@ -332,6 +332,8 @@ export interface DiscoveryStream {
   source: "git" | "walk";
   /** paths listed, before any is skipped */
   listed: number;
+  /** listed paths read or checked that yielded no file (skipped, or gone from the work tree) */
+  dropped: number;
   /** files read (their bytes), as opposed to vouched for by their size and time */
   read: number;
   /**
@@ -365,6 +367,7 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     root,
     source: listed ? "git" : "walk",
     listed: candidates.length,
+    dropped: 0,
     read: 0,
     restamped: [],
     skipped,
@@ -390,6 +393,7 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     for (const rel of candidates) {
       const file = await readCandidate(context, rel);
       if (file) yield file;
+      else stream.dropped++;
     }
   }
   return stream;
