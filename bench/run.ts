@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { BENCH_WORK, benchChildEnv, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
 import { largeSection } from "./large.ts";
 import { questionsSection } from "./questions.ts";
+import { robustnessSection } from "./robustness.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -243,7 +244,7 @@ function localizationSection(): Record<string, unknown> {
   return { summary, rows };
 }
 
-const SECTIONS = ["index", "latency", "localization", "questions", "large"] as const;
+const SECTIONS = ["index", "latency", "localization", "questions", "large", "robustness"] as const;
 const USAGE = `usage: npm run bench -- [--only ${SECTIONS.join("|")}] [--corpus DIR]... [--large-tags N]`;
 
 /** A clear one-line error and the usage, instead of a stack trace, for a mistyped command. */
@@ -291,6 +292,7 @@ function main(): void {
     localization: localizationSection,
     questions: () => questionsSection(log),
     large: () => largeSection(values.largeTags),
+    robustness: () => robustnessSection(values.corpus ?? [], log),
   };
   const chosen = values.only ? [values.only as (typeof SECTIONS)[number]] : SECTIONS;
   const results: Record<string, unknown> = {

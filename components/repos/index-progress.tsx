@@ -40,7 +40,10 @@ export function IndexProgress({ build }: { build: BuildView }) {
           {phase}
         </span>
         <span data-testid="index-files">
-          {build.filesDone.toLocaleString("en-US")} / {build.filesTotal.toLocaleString("en-US")} files
+          {/* The total is known once the files are listed; until then there is nothing to count against. */}
+          {build.live && build.filesTotal === 0
+            ? "discovering"
+            : `${build.filesDone.toLocaleString("en-US")} / ${build.filesTotal.toLocaleString("en-US")} files`}
         </span>
       </div>
       <div

@@ -4,7 +4,7 @@
  * the values, which were never stored).
  */
 import "server-only";
-import { getGeneration, listRepositories } from "../db/index-store.ts";
+import { generationNumber, getGeneration, listRepositories } from "../db/index-store.ts";
 import { emptySecretReport, type SecretReport } from "../indexer/secrets.ts";
 
 export interface RepositorySecrets {
@@ -33,7 +33,7 @@ export async function loadSecretReports(): Promise<RepositorySecrets[]> {
     out.push({
       repositoryId: repository.id,
       name: repository.name,
-      generation: generation?.number ?? null,
+      generation: generation ? generationNumber(generation) : null,
       secrets,
     });
   }

@@ -7,7 +7,13 @@ import path from "node:path";
 import cliProgress from "cli-progress";
 import { WayfinderError } from "../errors.ts";
 import { migrateDatabase } from "../db/migrate.ts";
-import { findRepository, listRepositories, getGeneration, type RepositoryRow } from "../db/index-store.ts";
+import {
+  findRepository,
+  generationNumber,
+  listRepositories,
+  getGeneration,
+  type RepositoryRow,
+} from "../db/index-store.ts";
 import {
   callersOf,
   calleesOf,
@@ -166,6 +172,19 @@ const indexCommand: Command = async (ctx) => {
   print(ctx, `  chunks    ${stats.chunks}`);
   print(ctx, `  languages ${languages || "none"}`);
   if (skipped) print(ctx, `  skipped   ${skipped}`);
+  const classes = Object.entries(stats.fileClasses ?? {})
+    .map(([fileClass, n]) => `${n} ${fileClass}`)
+    .join(", ");
+  if (classes)
+    print(ctx, `  classes   ${classes} (searchable; left out of findings, hubs and the wiki's overview)`);
+  if (stats.unparsedCount > 0) {
+    print(ctx, `  as text   ${stats.unparsedCount} code files could not be parsed and are indexed as text:`);
+    for (const f of stats.unparsedFiles.slice(0, 10)) print(ctx, `            ${f.path}: ${f.reason}`);
+    print(
+      ctx,
+      "            If they are generated or third-party code, mark them linguist-generated or linguist-vendored in .gitattributes or .wayfinderattributes.",
+    );
+  }
   if (stats.secrets.redactions > 0)
     print(
       ctx,
@@ -186,7 +205,7 @@ const reposCommand: Command = async (ctx) => {
       const gen = r.activeGenerationId ? await getGeneration(r.activeGenerationId) : null;
       return {
         ...r,
-        generation: gen?.number ?? null,
+        generation: gen ? generationNumber(gen) : null,
         commit: gen?.commitSha ?? null,
         stats: gen ? JSON.parse(gen.stats) : null,
       };

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { WayfinderError } from "../errors.ts";
 import type { InValue } from "@libsql/client";
+import type { FileClass } from "../indexer/file-class.ts";
 import { db, sqliteConnection, type Db } from "./client.ts";
 import {
   binaryOrder,
@@ -76,7 +77,10 @@ export interface RepositoryRow {
 export interface GenerationRow {
   id: string;
   repositoryId: string;
+  /** the build's number (failed builds counted): orders row validity ranges */
   number: number;
+  /** the generation number people read, given at activation (failed builds have none) */
+  serial?: number | null;
   status: string;
   phase: string;
   filesDone: number;
@@ -109,6 +113,11 @@ export interface FileInsert {
   callNames: string;
   /** modification time (ns) that vouches for `hash` on a later build, if any (lib/indexer/discover.ts) */
   mtimeNs: string | null;
+  /** vendored | generated | minified | documentation, and why (lib/indexer/file-class.ts); null: the repository's own source */
+  fileClass: string | null;
+  classReason: string | null;
+  /** why a code file was indexed as text only: it timed out, exhausted a parse worker or failed to parse */
+  unparsed: string | null;
 }
 
 export interface SymbolInsert {
@@ -419,17 +428,28 @@ export async function reportProgress(
   });
 }
 
-/** Atomically makes a finished build the one readers see. */
-export async function activateGeneration(generationId: string, stats: object): Promise<void> {
+/** The number to show for a generation: its serial once activated, else (a build) its build number. */
+export function generationNumber(row: Pick<GenerationRow, "number" | "serial">): number {
+  return row.serial ?? row.number;
+}
+
+/**
+ * Atomically makes a finished build the one readers see, and gives it the next
+ * generation number people read (`serial`: failed builds never get one, so a
+ * repository's first good index is generation 1). Returns that number.
+ */
+export async function activateGeneration(generationId: string, stats: object): Promise<number> {
   const client = await db();
-  await client.$transaction(async (tx) => {
+  return client.$transaction(async (tx) => {
     const gen = await tx.indexGeneration.findUniqueOrThrow({ where: { id: generationId } });
     if (gen.status !== "building") {
-      throw new WayfinderError(
-        "conflict:generation",
-        `Generation ${gen.number} is ${gen.status}, not building.`,
-      );
+      throw new WayfinderError("conflict:generation", `Build ${gen.number} is ${gen.status}, not building.`);
     }
+    const last = await tx.indexGeneration.aggregate({
+      where: { repositoryId: gen.repositoryId },
+      _max: { serial: true },
+    });
+    const serial = (last._max.serial ?? 0) + 1;
     await tx.indexGeneration.updateMany({
       where: { repositoryId: gen.repositoryId, status: "ready" },
       data: { status: "superseded" },
@@ -441,13 +461,15 @@ export async function activateGeneration(generationId: string, stats: object): P
         phase: "done",
         finishedAt: new Date(),
         heartbeatAt: new Date(),
-        stats: JSON.stringify(stats),
+        serial,
+        stats: JSON.stringify({ ...stats, generation: serial, build: gen.number }),
       },
     });
     await tx.repository.update({
       where: { id: gen.repositoryId },
       data: { activeGenerationId: generationId },
     });
+    return serial;
   });
 }
 
@@ -719,6 +741,9 @@ const FILE_COLUMNS = [
   "facts",
   "callNames",
   "mtimeNs",
+  "fileClass",
+  "classReason",
+  "unparsed",
 ] as const;
 
 async function insertFileRows(client: Db, s: Snapshot, files: FileInsert[]): Promise<Map<string, number>> {
@@ -1211,6 +1236,9 @@ export interface KnownFile {
   size: number;
   /** modification time (ns) that vouches for `hash`, if any (lib/indexer/discover.ts) */
   mtimeNs: string | null;
+  /** the file's class and why (lib/indexer/file-class.ts) */
+  fileClass: FileClass | null;
+  classReason: string | null;
 }
 
 /** A generation's files by path, as the next build compares the work tree with them. */
@@ -1218,15 +1246,45 @@ export async function fileHashes(generationId: string): Promise<Map<string, Know
   const snapshot = await snapshotOf(generationId);
   const visible = visibleSql(snapshot);
   const rows = await buildRead<KnownFile & { path: string }>(
-    `SELECT path, hash, lines, language, size, "mtimeNs" FROM "File" WHERE ${visible.sql}`,
+    `SELECT path, hash, lines, language, size, "mtimeNs", "fileClass", "classReason" FROM "File" WHERE ${visible.sql}`,
     ...visible.params,
   );
   return new Map(
-    rows.map(({ path, hash, lines, language, size, mtimeNs }) => [
+    rows.map(({ path, hash, lines, language, size, mtimeNs, fileClass, classReason }) => [
       path,
-      { hash, lines: Number(lines), language, size: Number(size), mtimeNs },
+      { hash, lines: Number(lines), language, size: Number(size), mtimeNs, fileClass, classReason },
     ]),
   );
+}
+
+/** What a generation's files are, by class, and the code files indexed as text only, with why. */
+export interface FileReport {
+  /** files per class (lib/indexer/file-class.ts); the repository's own source is not counted */
+  classes: Record<string, number>;
+  /** code files not parsed because their parse failed (not minified ones: that is their class) */
+  unparsed: { path: string; reason: string }[];
+  unparsedCount: number;
+}
+
+/** The file report of a generation; at most `limit` unparsed files are listed. */
+export async function fileReport(generationId: string, limit = 100): Promise<FileReport> {
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
+  const [classes, unparsed] = await Promise.all([
+    buildRead<{ fileClass: string; n: number }>(
+      `SELECT "fileClass", count(*) AS n FROM "File" WHERE ${visible.sql} AND "fileClass" IS NOT NULL GROUP BY "fileClass"`,
+      ...visible.params,
+    ),
+    buildRead<{ path: string; unparsed: string }>(
+      `SELECT path, unparsed FROM "File" WHERE ${visible.sql} AND unparsed IS NOT NULL ORDER BY path`,
+      ...visible.params,
+    ),
+  ]);
+  return {
+    classes: Object.fromEntries(classes.map((r) => [r.fileClass, Number(r.n)])),
+    unparsed: unparsed.slice(0, limit).map((r) => ({ path: r.path, reason: r.unparsed })),
+    unparsedCount: unparsed.length,
+  };
 }
 
 /**

@@ -139,7 +139,8 @@ async function toView(repo: SourceRow): Promise<RepositoryView> {
     active: active
       ? {
           generationId: active.id,
-          number: active.number,
+          // The number people read: builds that failed took none.
+          number: active.serial ?? active.number,
           finishedAt: active.finishedAt?.toISOString() ?? null,
           commitSha: active.commitSha ?? null,
           stats: parseStats(active.stats),

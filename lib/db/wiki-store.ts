@@ -88,6 +88,27 @@ export interface WikiFileRow {
   facts: FileFacts;
 }
 
+/**
+ * The wiki documents the repository's own files: vendored, generated and minified ones
+ * (lib/indexer/file-class.ts) get no pages and stay out of folder pages, the overview,
+ * diagrams and the findings read from files. Documentation keeps its pages (the
+ * README describes the repository) but not its findings (see thirdPartyOrDocs).
+ */
+const OWN_FILE = `("fileClass" IS NULL OR "fileClass" = 'documentation')`;
+const THIRD_PARTY = `('vendored', 'generated', 'minified')`;
+
+/** Paths of a generation's files that have a class (vendored, generated, minified, documentation). */
+export async function classifiedPaths(generationId: string): Promise<Set<string>> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
+  const rows = await queryRaw<{ path: string }[]>(
+    client,
+    `SELECT path FROM "File" WHERE ${visible.sql} AND "fileClass" IS NOT NULL`,
+    ...visible.params,
+  );
+  return new Set(rows.map((r) => r.path));
+}
+
 /** Which files a wiki read covers: all, the given paths, or everything under the given folders. */
 export type FileScope = "all" | { paths: string[] } | { under: string[] };
 
@@ -102,7 +123,7 @@ export async function loadWikiFiles(generationId: string, scope: FileScope = "al
   const select = (filter: string, params: string[]) =>
     queryRaw<(Omit<WikiFileRow, "facts"> & { facts: string })[]>(
       client,
-      `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE ${visible.sql} ${filter} ORDER BY path`,
+      `SELECT path, language, kind, hash, lines, facts FROM "File" WHERE ${visible.sql} AND ${OWN_FILE} ${filter} ORDER BY path`,
       ...visible.params,
       ...params,
     );
@@ -142,13 +163,19 @@ export async function loadImportEdges(
 ): Promise<ImportRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
+  // Imports into or out of third-party files are not the repository's own structure.
+  const classed = visibleSql(snapshot, "cf");
+  const thirdParty = `SELECT cf.path FROM "File" cf WHERE ${classed.sql} AND cf."fileClass" IN ${THIRD_PARTY}`;
   const select = (filter: string, params: string[]) =>
     queryRaw<(ImportRow & { id: number })[]>(
       client,
       `SELECT "srcPath", "dstPath", line, id FROM "Edge"
-        WHERE ${visible.sql} AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath" ${filter}
+        WHERE ${visible.sql} AND kind = 'imports' AND "dstPath" IS NOT NULL AND "dstPath" != "srcPath"
+          AND "srcPath" NOT IN (${thirdParty}) AND "dstPath" NOT IN (${thirdParty}) ${filter}
         ORDER BY "srcPath", line, id`,
       ...visible.params,
+      ...classed.params,
+      ...classed.params,
       ...params,
     );
   let rows: (ImportRow & { id: number })[];

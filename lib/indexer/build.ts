@@ -25,6 +25,7 @@ import {
   findRepository,
   fileHashes,
   getGeneration,
+  fileReport,
   insertParsedFiles,
   reportProgress,
   stampFiles,
@@ -55,7 +56,7 @@ import { prepareCheckout } from "../sources/checkout.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 10; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules; 10: private keys of every armour and credential assignments redacted, key files judged by content
+export const INDEX_FORMAT_VERSION = 11; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules; 10: private keys of every armour and credential assignments redacted, key files judged by content; 11: file classes, minified files as text, capped chunks
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -79,7 +80,10 @@ export interface BuildProgress {
 
 export interface BuildStats {
   formatVersion: number;
+  /** the generation number people read (1 for the first good index; failed builds take none) */
   generation: number;
+  /** the build's own number, failed and cancelled builds counted (IndexGeneration.number) */
+  build: number;
   generationId: string;
   files: number;
   codeFiles: number;
@@ -106,9 +110,18 @@ export interface BuildStats {
   skipped: Record<SkipReason, number>;
   /** secret files skipped and secrets redacted (lib/indexer/secrets.ts) */
   secrets: SecretReport;
+  /** files per class (vendored, generated, minified, documentation: lib/indexer/file-class.ts) */
+  fileClasses: Record<string, number>;
+  /** what the classes were decided with: a build with other attributes classifies every file again */
+  classRules: string;
+  /** code files indexed as text only because their parse failed, with why (at most 100 listed) */
+  unparsedFiles: { path: string; reason: string }[];
+  unparsedCount: number;
   parseErrors: number;
   /** worker threads that parsed files (0: parsed in the build's own thread) */
   parseThreads: number;
+  /** parse workers replaced after one stopped on a file (its heap exhausted, or stuck) */
+  parseWorkersReplaced: number;
   seconds: number;
   /** CPU seconds (user + system, every thread) the build used */
   cpuSeconds: number;
@@ -245,17 +258,22 @@ export async function buildGeneration(
       const previousHashes = incremental
         ? await fileHashes(previousGeneration.id)
         : new Map<string, KnownFile>();
-      return { previousGeneration, incremental, previousHashes };
+      const previousClassRules = incremental
+        ? ((JSON.parse(previousGeneration.stats) as { classRules?: string }).classRules ?? null)
+        : null;
+      return { previousGeneration, incremental, previousHashes, previousClassRules };
     })();
     const knownHashes = known.then((k) => k.previousHashes);
     knownHashes.catch(() => undefined); // a failure is raised through `known` below
+    const knownClassRules = known.then((k) => k.previousClassRules);
+    knownClassRules.catch(() => undefined);
     const listing = (async () => {
       const checkingOut = prepareCheckout(repository, generation.id);
       // A folder's files are listed while its commit is read; a Git source's once fetched.
       const root = git ? (await checkingOut).root : repository.rootPath;
       const [checkout, discovery] = await Promise.all([
         checkingOut,
-        streamFiles(root, { maxFileBytes, known: knownHashes }),
+        streamFiles(root, { maxFileBytes, known: knownHashes, knownClassRules }),
       ]);
       return { checkout, discovery };
     })();
@@ -290,10 +308,13 @@ export async function buildGeneration(
     const changedPaths: string[] = [];
     let parseErrors = 0;
     let parseThreads = 0;
+    let parseWorkersReplaced = 0;
     try {
       // Files stream through: read, and when changed parsed (in workers) and written in
       // batches, the next batches parsing while one is written, in discovery order.
       const inFlight: { files: DiscoveredFile[]; parsing: Promise<ParsedFile[]> }[] = [];
+      // Progress counts listed paths, skipped ones included: its total is known before counting starts.
+      let written = 0;
       const writeNext = async () => {
         const next = inFlight.shift();
         if (!next) return;
@@ -301,7 +322,8 @@ export async function buildGeneration(
         for (const p of parsed) parseErrors += p.file.parseErrors;
         const replaced = next.files.filter((f) => previousHashes.has(f.path)).map((f) => f.path);
         await insertParsedFiles(generation.id, parsed, replaced);
-        progress.filesDone += next.files.length;
+        written += next.files.length;
+        progress.filesDone = written + discovery.dropped;
         await report();
       };
       let batch: DiscoveredFile[] = [];
@@ -322,8 +344,10 @@ export async function buildGeneration(
         files.languages[file.language] = (files.languages[file.language] ?? 0) + 1;
         if (file.kind === "code") files.code++;
         else files.text++;
-        if (previousHashes.get(file.path)?.hash === file.hash) {
-          progress.filesDone++;
+        const previous = previousHashes.get(file.path);
+        if (previous?.hash === file.hash && previous.fileClass === file.fileClass) {
+          written++;
+          progress.filesDone = written + discovery.dropped;
           await report();
           continue;
         }
@@ -336,6 +360,7 @@ export async function buildGeneration(
       while (inFlight.length > 0) await writeNext();
     } finally {
       parseThreads = pool.threadsStarted;
+      parseWorkersReplaced = pool.workersReplaced;
       await pool.close();
     }
     // Files of the previous generation that are gone from the work tree.
@@ -344,7 +369,7 @@ export async function buildGeneration(
     await stampFiles(generation.id, discovery.restamped);
     const fileCount = files.seen.size;
     files.seen.clear();
-    progress.filesTotal = fileCount;
+    progress.filesDone = progress.filesTotal;
     // Rows written anew: the planners' statistics would describe another repository.
     if (!incremental) await analyzeIndexTables();
     await phaseDone("parsing");
@@ -389,13 +414,17 @@ export async function buildGeneration(
 
     progress.phase = "activating";
     await report(true);
-    const counts = await countRows(
-      generation.id,
-      incremental && previousGeneration ? (JSON.parse(previousGeneration.stats) as RowCounts) : null,
-    );
+    const [counts, fileSummary] = await Promise.all([
+      countRows(
+        generation.id,
+        incremental && previousGeneration ? (JSON.parse(previousGeneration.stats) as RowCounts) : null,
+      ),
+      fileReport(generation.id),
+    ]);
     const stats: BuildStats = {
       formatVersion: INDEX_FORMAT_VERSION,
       generation: generation.number,
+      build: generation.number,
       generationId: generation.id,
       files: fileCount,
       codeFiles: files.code,
@@ -417,8 +446,13 @@ export async function buildGeneration(
       languages: files.languages,
       skipped: discovery.skipped,
       secrets: discovery.secrets,
+      fileClasses: fileSummary.classes,
+      classRules: discovery.classRules,
+      unparsedFiles: fileSummary.unparsed,
+      unparsedCount: fileSummary.unparsedCount,
       parseErrors,
       parseThreads,
+      parseWorkersReplaced,
       seconds: 0,
       cpuSeconds: 0,
       phaseSeconds,
@@ -438,7 +472,8 @@ export async function buildGeneration(
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
     const cpu = process.cpuUsage(cpuStart);
     stats.cpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100;
-    await activateGeneration(generation.id, stats);
+    stats.generation = await activateGeneration(generation.id, stats);
+    stats.build = generation.number;
     progress.phase = "done";
     await report(true);
     const garbage = await collectGarbage(repository.id);

@@ -17,9 +17,33 @@ export interface ChunkDraft {
 /** Long bodies are cut for the index; question-time fetching reads the full source. */
 const MAX_CODE_LINES = 150;
 const MAX_TEXT_LINES = 60;
+/**
+ * Characters a chunk holds at most, whatever its lines: symbols on one long line (a
+ * minified or generated file) would otherwise each copy that whole line, which made
+ * chunking quadratic in the number of symbols on it.
+ */
+export const MAX_CHUNK_CHARS = 12_000;
+
+/** Lines longer than this are not code a person wrote to be read. */
+const LONG_LINE_CHARS = 2_000;
+
+function hasLongLine(lines: string[], start: number, end: number): boolean {
+  for (let i = start - 1; i < end && i < lines.length; i++)
+    if ((lines[i] ?? "").length > LONG_LINE_CHARS) return true;
+  return false;
+}
+
+function capChars(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
 
 function slice(lines: string[], start: number, end: number): string {
-  return lines.slice(start - 1, end).join("\n");
+  let out = "";
+  for (let i = start - 1; i < end && i < lines.length; i++) {
+    out += (i >= start ? "\n" : "") + (lines[i] ?? "");
+    if (out.length > MAX_CHUNK_CHARS) return capChars(out, MAX_CHUNK_CHARS);
+  }
+  return out;
 }
 
 export function chunkCode(
@@ -45,10 +69,12 @@ export function chunkCode(
       // The class header (and docstring / fields) up to its first member, then the member list.
       const firstChild = Math.min(...children.map((c) => c.startLine));
       end = Math.max(s.startLine, Math.min(firstChild - 1, s.startLine + 40));
-      const members = children.map((c) => `  ${c.signature}`).join("\n");
+      const members = capChars(children.map((c) => `  ${c.signature}`).join("\n"), MAX_CHUNK_CHARS);
       text = `${slice(lines, s.startLine, end)}\n  # members:\n${members}`;
     } else {
-      text = slice(lines, s.startLine, end);
+      // A symbol sharing an overlong line with others (minified or generated code) is
+      // known by its signature: the line itself would repeat in every one of their chunks.
+      text = hasLongLine(lines, s.startLine, end) ? s.signature : slice(lines, s.startLine, end);
     }
     out.push({
       kind: "code",
@@ -72,7 +98,10 @@ export function chunkCode(
     symbolId: null,
     startLine: 1,
     endLine: Math.max(1, lines.length),
-    text: [head, ...topLevel, ...moduleLevelLines(lines, symbols, headEnd)].filter(Boolean).join("\n"),
+    text: capChars(
+      [head, ...topLevel, ...moduleLevelLines(lines, symbols, headEnd)].filter(Boolean).join("\n"),
+      2 * MAX_CHUNK_CHARS,
+    ),
   });
   return out;
 }
@@ -108,22 +137,32 @@ export function chunkText(path: string, content: string, language: string): Chun
   const headingAt = (i: number) => isMarkdown && /^#{1,6}\s/.test(lines[i] ?? "");
   let start = 0;
   let title = path;
+  const kind = isMarkdown || language === "restructuredtext" ? "doc" : "text";
+  const push = (startLine: number, endLine: number, text: string) => {
+    if (text.trim()) out.push({ kind, title, symbolId: null, startLine, endLine, text });
+  };
   const flush = (endExclusive: number) => {
-    // Split long sections so every chunk stays readable in a prompt.
-    for (let s = start; s < endExclusive; s += MAX_TEXT_LINES) {
-      const e = Math.min(endExclusive, s + MAX_TEXT_LINES);
-      const text = lines.slice(s, e).join("\n");
-      if (text.trim()) {
-        out.push({
-          kind: isMarkdown || language === "restructuredtext" ? "doc" : "text",
-          title,
-          symbolId: null,
-          startLine: s + 1,
-          endLine: e,
-          text,
-        });
+    // Split long sections so every chunk stays readable in a prompt: at most
+    // MAX_TEXT_LINES lines and MAX_CHUNK_CHARS characters, a longer line in pieces.
+    let from = start;
+    let text = "";
+    for (let i = start; i < endExclusive; i++) {
+      const line = lines[i] ?? "";
+      if (i > from && (i - from >= MAX_TEXT_LINES || text.length + line.length >= MAX_CHUNK_CHARS)) {
+        push(from + 1, i, text);
+        from = i;
+        text = "";
       }
+      if (line.length <= MAX_CHUNK_CHARS) {
+        text += (i > from ? "\n" : "") + line;
+        continue;
+      }
+      for (let at = 0; at < line.length; at += MAX_CHUNK_CHARS)
+        push(i + 1, i + 1, line.slice(at, at + MAX_CHUNK_CHARS));
+      from = i + 1;
+      text = "";
     }
+    if (from < endExclusive) push(from + 1, endExclusive, text);
   };
   for (let i = 0; i < lines.length; i++) {
     if (i > start && headingAt(i)) {

@@ -114,8 +114,8 @@ describe("files that are skipped", () => {
       symlink: 1,
       "symlink-outside-root": 2,
       unsupported: 1,
-      // Vendored folders are pruned from the walk, never listed.
-      vendored: 0,
+      // Package, build and cache folders are pruned from the walk, never listed.
+      "excluded-folder": 0,
       unreadable: 0,
       secret: 0,
     });
@@ -125,6 +125,19 @@ describe("files that are skipped", () => {
     expect(result.skippedExamples.binary?.sort()).toEqual(["blob.py", "logo.png"]);
     // A BOM is dropped so the first symbol parses and offsets match editors.
     expect(result.files.find((f) => f.path === "bom.py")?.content.startsWith("def with_bom")).toBe(true);
+  });
+
+  it("skips links that loop or lead back to the root without following them", async () => {
+    const loops = t.makeRepo({ "ok.py": "def ok():\n    return 1\n" });
+    fs.symlinkSync("loop-b.py", path.join(loops, "loop-a.py"));
+    fs.symlinkSync("loop-a.py", path.join(loops, "loop-b.py"));
+    fs.symlinkSync(".", path.join(loops, "self"));
+    fs.mkdirSync(path.join(loops, "sub"));
+    fs.symlinkSync("..", path.join(loops, "sub", "up"));
+    const result = await discoverFiles(loops, { maxFileBytes: 1 << 20 });
+    expect(result.files.map((f) => f.path)).toEqual(["ok.py"]);
+    expect(result.skipped.symlink).toBe(4);
+    expect(result.skipped["symlink-outside-root"]).toBe(0);
   });
 
   it("finds a NUL byte anywhere in a file, not only near its start", async () => {
@@ -184,7 +197,15 @@ describe(".gitignore", () => {
     const known = new Map(
       first.files.map((f) => [
         f.path,
-        { hash: f.hash, lines: f.lines, language: f.language, size: f.size, mtimeNs: null },
+        {
+          hash: f.hash,
+          lines: f.lines,
+          language: f.language,
+          size: f.size,
+          mtimeNs: null,
+          fileClass: null,
+          classReason: null,
+        },
       ]),
     );
     t.write(root, "b.py", "y = 4\n");
@@ -212,6 +233,7 @@ describe(".gitignore", () => {
     const root = t.makeRepo({
       ...tree,
       "vendor/lib.py": "def vendored():\n    return 1\n",
+      "node_modules/pkg/index.js": "export const installed = 1;\n",
       "gone.py": "x = 1\n",
     });
     const git = (...args: string[]) =>
@@ -233,14 +255,21 @@ describe(".gitignore", () => {
 
     const result = await discoverFiles(root, { maxFileBytes: 1 << 20 });
     expect(result.source).toBe("git");
-    expect(result.files.map((f) => f.path).sort()).toEqual(["main.py", "sub/kept.py", "untracked.py"]);
-    // Committed vendored code is listed by git, then skipped and counted.
-    expect(result.skipped.vendored).toBe(1);
-    expect(result.skippedExamples.vendored).toEqual(["vendor/lib.py"]);
+    expect(result.files.map((f) => f.path).sort()).toEqual([
+      "main.py",
+      "sub/kept.py",
+      "untracked.py",
+      "vendor/lib.py",
+    ]);
+    // Committed third-party code is indexed, as vendored; committed installed packages are skipped.
+    expect(result.files.find((f) => f.path === "vendor/lib.py")?.fileClass).toBe("vendored");
+    expect(result.skipped["excluded-folder"]).toBe(1);
+    expect(result.skippedExamples["excluded-folder"]).toEqual(["node_modules/pkg/index.js"]);
 
     const { stats } = await indexRepository(root);
     expect(stats.source).toBe("git");
-    expect(stats.files).toBe(3);
+    expect(stats.files).toBe(4);
+    expect(stats.fileClasses).toEqual({ vendored: 1 });
     expect(await lexicalSearch(stats.generationId, "ignoredtoken")).toEqual([]);
   });
 });

@@ -27,20 +27,22 @@ import {
   type SecretReport,
 } from "./secrets.ts";
 import type { KnownFile } from "../db/index-store.ts";
+import { FileClassifier, OVERRIDE_FILE, type FileClass } from "./file-class.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
 
-/** Folders that hold vendored code, build output or tool caches, skipped wherever they appear. */
+/**
+ * Folders that hold installed packages, build output or tool caches, skipped wherever
+ * they appear. Third-party code kept in the repository (`vendor/`, `third_party/`) is
+ * indexed and classified vendored instead (file-class.ts).
+ */
 const SKIPPED_DIRS = new Set([
   ".git",
   ".hg",
   ".svn",
   "node_modules",
   "bower_components",
-  "vendor",
-  "third_party",
-  "third-party",
   "dist",
   "build",
   "out",
@@ -105,7 +107,8 @@ export type SkipReason =
   | "symlink"
   | "symlink-outside-root"
   | "unsupported"
-  | "vendored"
+  /** under a folder of installed packages, build output or tool caches (SKIPPED_DIRS) */
+  | "excluded-folder"
   | "unreadable"
   | "secret";
 
@@ -123,6 +126,9 @@ export interface DiscoveredFile {
    * on a later build; null when too recent to trust or when secrets were redacted.
    */
   mtimeNs: string | null;
+  /** vendored, generated, minified or documentation, and why; null for the repository's own source */
+  fileClass: FileClass | null;
+  classReason: string | null;
 }
 
 /** What the previous generation recorded about a file (its `File` row). */
@@ -149,6 +155,12 @@ export interface DiscoveryOptions {
    * when files are read, after the listing.
    */
   known?: Map<string, KnownFile> | Promise<Map<string, KnownFile>>;
+  /**
+   * The classifier hash (file-class.ts) the known files were classified with. When the
+   * repository's attributes files (or the built-in rules) changed since, every file is
+   * read and classified again, and one whose class moved counts as changed.
+   */
+  knownClassRules?: string | null | Promise<string | null>;
 }
 
 /**
@@ -221,7 +233,7 @@ function emptySkips(): Record<SkipReason, number> {
     symlink: 0,
     "symlink-outside-root": 0,
     unsupported: 0,
-    vendored: 0,
+    "excluded-folder": 0,
     unreadable: 0,
     secret: 0,
   };
@@ -326,6 +338,8 @@ export interface DiscoveryStream {
   source: "git" | "walk";
   /** paths listed, before any is skipped */
   listed: number;
+  /** listed paths read or checked that yielded no file (skipped, or gone from the work tree) */
+  dropped: number;
   /** files read (their bytes), as opposed to vouched for by their size and time */
   read: number;
   /**
@@ -338,6 +352,8 @@ export interface DiscoveryStream {
   skippedExamples: Partial<Record<SkipReason, string[]>>;
   /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
   secrets: SecretReport;
+  /** what the files' classes were decided with (FileClassifier.hash) */
+  classRules: string;
   files(): AsyncGenerator<DiscoveredFile>;
 }
 
@@ -352,15 +368,18 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
   const secrets = emptySecretReport();
   const listed = await gitListing(root);
   const candidates = listed ?? walkListing(root);
+  const classifier = attributesClassifier(root, candidates);
   const stream: DiscoveryStream = {
     root,
     source: listed ? "git" : "walk",
     listed: candidates.length,
+    dropped: 0,
     read: 0,
     restamped: [],
     skipped,
     skippedExamples,
     secrets,
+    classRules: classifier.hash,
     files,
   };
   const context: ReadContext = {
@@ -370,13 +389,17 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     secrets,
     stream,
     known: undefined,
+    reclassify: false,
+    classifier,
     realDirs: new Map(),
   };
   async function* files(): AsyncGenerator<DiscoveredFile> {
     context.known = await options.known;
+    context.reclassify = ((await options.knownClassRules) ?? null) !== classifier.hash;
     for (const rel of candidates) {
       const file = await readCandidate(context, rel);
       if (file) yield file;
+      else stream.dropped++;
     }
   }
   return stream;
@@ -404,8 +427,29 @@ interface ReadContext {
   secrets: SecretReport;
   stream: DiscoveryStream;
   known: Map<string, KnownFile> | undefined;
+  /** whether known files' classes are stale (the attributes changed): every file is read again */
+  reclassify: boolean;
+  classifier: FileClassifier;
   /** real paths of the folders holding files vouched for by their stat, by folder */
   realDirs: Map<string, string | null>;
+}
+
+/** The classifier of a listing: its `.gitattributes` files and the override file, read here. */
+function attributesClassifier(root: string, candidates: string[]): FileClassifier {
+  const files = candidates.filter(
+    (rel) => rel === OVERRIDE_FILE || rel === ".gitattributes" || rel.endsWith("/.gitattributes"),
+  );
+  const attributes: Array<{ path: string; text: string }> = [];
+  for (const rel of files) {
+    if (!isSafeRelativePath(rel) || inSkippedDir(rel)) continue;
+    try {
+      const buffer = readInsideRoot(root, rel);
+      if (buffer.length <= 256 * 1024) attributes.push({ path: rel, text: buffer.toString("utf8") });
+    } catch {
+      // An unreadable attributes file is treated as absent, as git does.
+    }
+  }
+  return new FileClassifier(attributes);
 }
 
 /**
@@ -432,7 +476,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   const { root, options, skip, secrets } = context;
   if (!isSafeRelativePath(rel)) return null;
   if (inSkippedDir(rel)) {
-    skip("vendored", rel);
+    skip("excluded-folder", rel);
     return null;
   }
   const absolute = path.join(root, rel);
@@ -444,13 +488,14 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   }
   // Links first, whatever their name: a link to a folder outside the root is reported as such.
   if (stat.isSymbolicLink()) {
-    let target = "";
+    let target: string | null = null;
     try {
       target = fs.realpathSync(absolute);
     } catch {
-      // dangling link
+      // A dangling link, or a loop of links: it leads nowhere, and is never followed.
     }
-    skip(target.startsWith(root + path.sep) ? "symlink" : "symlink-outside-root", rel);
+    const inside = target === null || target === root || target.startsWith(root + path.sep);
+    skip(inside ? "symlink" : "symlink-outside-root", rel);
     return null;
   }
   if (isSecretFile(rel)) {
@@ -477,7 +522,13 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   const known = context.known?.get(rel);
   // Same size and a trusted, unchanged time: the bytes are the ones hashed before.
   // Nothing is read, but the path must still lead to a file inside the root.
-  if (known && known.mtimeNs === mtimeNs && known.size === size && folderInsideRoot(context, absolute)) {
+  if (
+    known &&
+    !context.reclassify &&
+    known.mtimeNs === mtimeNs &&
+    known.size === size &&
+    folderInsideRoot(context, absolute)
+  ) {
     return {
       path: rel,
       language: known.language,
@@ -487,6 +538,8 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
       size,
       lines: known.lines,
       mtimeNs,
+      fileClass: known.fileClass,
+      classReason: known.classReason,
     };
   }
   let buffer: Buffer;
@@ -507,7 +560,8 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   // Unchanged bytes were valid, redaction-free text before (a redacted file's stored
   // hash is its redacted text's, so it never matches here and is redacted again).
   const raw = hashContent(buffer);
-  if (known && known.hash === raw) {
+  // Same bytes and the same attributes: the class recorded still holds.
+  if (known && known.hash === raw && !context.reclassify) {
     if (trusted !== null && trusted !== known.mtimeNs)
       context.stream.restamped.push({ path: rel, mtimeNs: trusted });
     return {
@@ -520,6 +574,8 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
       size,
       lines: known.lines,
       mtimeNs: trusted,
+      fileClass: known.fileClass,
+      classReason: known.classReason,
     };
   }
   if (looksBinary(buffer)) {
@@ -534,6 +590,24 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
     return null;
   }
   if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);
+  const classification = context.classifier.classify(rel, content);
+  const fileClass = classification?.fileClass ?? null;
+  const classReason = classification?.reason ?? null;
+  // Read again only to classify it: unchanged bytes and class keep the recorded row.
+  if (known && known.hash === raw && known.fileClass === fileClass) {
+    return {
+      path: rel,
+      language: known.language,
+      kind: type.kind,
+      content: "",
+      hash: raw,
+      size,
+      lines: known.lines,
+      mtimeNs: trusted,
+      fileClass,
+      classReason: known.classReason,
+    };
+  }
   const redacted = await redactSecrets(rel, content);
   recordSecrets(secrets, rel, redacted);
   return {
@@ -547,5 +621,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
     lines: countLines(content),
     // A redacted file is read on every build, so every build's report lists its secrets.
     mtimeNs: redacted.redactions.length > 0 ? null : trusted,
+    fileClass,
+    classReason,
   };
 }

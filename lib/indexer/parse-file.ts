@@ -11,7 +11,9 @@ import { indexText } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
+import type { FileClass } from "./file-class.ts";
 import { buildNameFilter, referencedNames } from "./name-filter.ts";
+import { ParseDeadlineError, type Deadline } from "./parser.ts";
 import type { CodeLanguage } from "./types.ts";
 
 /** A file as discovery hands it over (lib/indexer/discover.ts). */
@@ -25,6 +27,34 @@ export interface SourceFile {
   lines: number;
   /** modification time vouching for the content on a later build (lib/indexer/discover.ts) */
   mtimeNs: string | null;
+  /** the file's class and why (lib/indexer/file-class.ts) */
+  fileClass: FileClass | null;
+  classReason: string | null;
+}
+
+/** Why a code file was not parsed; it is then indexed as text (searchable, no symbols). */
+export type UnparsedReason = "timeout" | "memory" | "error";
+
+/**
+ * Seconds a file may spend being parsed and extracted: a base plus a rate per MiB, far
+ * above what linear extraction needs (about 2 s for a 1 MiB file of 17k functions), so
+ * only a pathological input reaches it.
+ */
+export const PARSE_BUDGET = { baseSeconds: 10, secondsPerMb: 20 };
+
+export function parseBudgetSeconds(bytes: number, budget = PARSE_BUDGET): number {
+  return Math.round((budget.baseSeconds + (budget.secondsPerMb * bytes) / (1024 * 1024)) * 10) / 10;
+}
+
+/** What a user is told about a file that was not parsed: what happened, and what to do. */
+export function unparsedMessage(reason: UnparsedReason, detail: string): string {
+  const what =
+    reason === "timeout"
+      ? `its parse took too long (${detail})`
+      : reason === "memory"
+        ? `parsing it exhausted a parse worker's memory (${detail})`
+        : `parsing it failed (${detail})`;
+  return `${what}. It is indexed as text: searchable, without symbols or calls. If it is generated or third-party code, mark it linguist-generated or linguist-vendored in .gitattributes or .wayfinderattributes.`;
 }
 
 /** A symbol row as a parse produces it (the build adds the id of its file row). */
@@ -53,8 +83,28 @@ function searchable(path: string, chunks: ReturnType<typeof chunkCode>): ParsedC
   }));
 }
 
-export async function parseFile(source: SourceFile): Promise<ParsedFile> {
-  const file = {
+/**
+ * A file as text: its chunks, no symbols. What minified code and files whose parse
+ * failed become (`unparsed` says why for the latter).
+ */
+export function textFile(source: SourceFile, unparsed: string | null = null): ParsedFile {
+  return {
+    file: {
+      ...fileRow(source),
+      imports: "[]",
+      parseErrors: 0,
+      facts: "{}",
+      callNames: "",
+      unparsed,
+    },
+    content: source.content,
+    symbols: [],
+    chunks: searchable(source.path, chunkText(source.path, source.content, source.language)),
+  };
+}
+
+function fileRow(source: SourceFile) {
+  return {
     path: source.path,
     language: source.language,
     kind: source.kind,
@@ -62,24 +112,44 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
     size: source.size,
     lines: source.lines,
     mtimeNs: source.mtimeNs,
+    fileClass: source.fileClass,
+    classReason: source.classReason,
   };
-  if (source.kind === "text") {
-    // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.
-    const entryPoints = detectEntryPoints({ ...source, symbols: [] });
-    return {
-      file: {
-        ...file,
-        imports: "[]",
-        parseErrors: 0,
-        facts: entryPoints.length ? JSON.stringify({ entryPoints }) : "{}",
-        callNames: "",
-      },
-      content: source.content,
-      symbols: [],
-      chunks: searchable(source.path, chunkText(source.path, source.content, source.language)),
-    };
+}
+
+/**
+ * Parses a file, never throwing for its content: a parse that runs past its budget
+ * (parseBudgetSeconds) or throws (a grammar or extraction failure, a stack overflow on
+ * absurd nesting) leaves the file indexed as text, with the reason recorded.
+ */
+export async function parseFile(
+  source: SourceFile,
+  options: { budget?: typeof PARSE_BUDGET } = {},
+): Promise<ParsedFile> {
+  if (source.kind === "code" && source.fileClass !== "minified") {
+    const seconds = parseBudgetSeconds(source.size, options.budget);
+    try {
+      return await parseCode(source, { at: performance.now() + seconds * 1000, seconds });
+    } catch (error) {
+      const [reason, detail]: [UnparsedReason, string] =
+        error instanceof ParseDeadlineError
+          ? ["timeout", `over ${error.seconds} s`]
+          : ["error", error instanceof Error ? error.message : String(error)];
+      return textFile(source, `${reason}: ${detail}`.slice(0, 500));
+    }
   }
-  const extraction = await extractSource(source.language as CodeLanguage, source.content);
+  // Minified code is searchable text; parsing it would only make a call graph of noise.
+  if (source.kind === "code") return textFile(source);
+  // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.
+  const entryPoints = detectEntryPoints({ ...source, symbols: [] });
+  const parsed = textFile(source);
+  if (entryPoints.length) parsed.file.facts = JSON.stringify({ entryPoints });
+  return parsed;
+}
+
+async function parseCode(source: SourceFile, deadline: Deadline): Promise<ParsedFile> {
+  const file = fileRow(source);
+  const extraction = await extractSource(source.language as CodeLanguage, source.content, deadline);
   const qid = (name: string) => qualifiedIdFor(source.path, name);
   const seen = new Set<string>();
   const kept = extraction.symbols.filter((s) => {
@@ -118,6 +188,7 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
         entryPoints: detectEntryPoints({ ...source, symbols: kept }),
       }),
       callNames: buildNameFilter(kept.flatMap(referencedNames)),
+      unparsed: null,
     },
     content: source.content,
     symbols,

@@ -1,8 +1,9 @@
 /**
  * Parsing in worker threads must not change what parsing returns: the pool returns
- * exactly what a serial parse returns, in order. A file that cannot be parsed fails its
- * batch with an error that names it, in both modes. (A whole build with workers against
- * one without: build-parallel.test.ts.)
+ * exactly what a serial parse returns, in order. No file fails a batch: one that cannot
+ * be parsed, exhausts a worker's heap or keeps a worker busy past its budget is indexed
+ * as text with the reason, and a stopped worker is replaced. (A whole build with
+ * workers against one without: build-parallel.test.ts.)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -65,6 +66,8 @@ describe("the parse pool", () => {
         size: Buffer.byteLength(content),
         lines: countLines(content),
         mtimeNs: null,
+        fileClass: null,
+        classReason: null,
       };
       expect(file.size).toBeLessThanOrEqual(1024 * 1024);
       const serial = createParsePool({ threads: 0 });
@@ -142,15 +145,87 @@ describe("the parse pool", () => {
     },
   );
 
-  it("fails a batch with an error naming the file it could not parse", { timeout: 60_000 }, async () => {
-    const bad: SourceFile = { ...(fixtureFiles()[0] as SourceFile), path: "odd.cob", language: "cobol" };
-    for (const threads of [0, 1]) {
-      const pool = createParsePool({ threads });
-      try {
-        await expect(pool.parse([bad])).rejects.toThrow(threads ? /odd\.cob/ : /./);
-      } finally {
-        await pool.close();
+  it(
+    "indexes a file it cannot parse as text, with the reason, in both modes",
+    { timeout: 60_000 },
+    async () => {
+      const bad: SourceFile = { ...(fixtureFiles()[0] as SourceFile), path: "odd.cob", language: "cobol" };
+      for (const threads of [0, 1]) {
+        const pool = createParsePool({ threads });
+        try {
+          const [parsed] = await pool.parse([bad]);
+          expect(parsed?.file.unparsed).toMatch(/^error: /);
+          expect(parsed?.symbols).toEqual([]);
+          expect(parsed?.chunks.length).toBeGreaterThan(0);
+        } finally {
+          await pool.close();
+        }
       }
+    },
+  );
+
+  it(
+    "replaces a worker whose heap a file exhausts; that file is indexed as text, the others parse",
+    { timeout: 60_000 },
+    async () => {
+      // The real parse entry, except that one file makes the worker allocate until its heap is gone.
+      const entry = path.join(scratch, "hog-entry.mjs");
+      const real = path.resolve("lib/indexer/parse-file.ts");
+      fs.writeFileSync(
+        entry,
+        `import * as real from ${JSON.stringify(real)};
+const parse = real.parseFile ?? real.default.parseFile;
+export async function parseFile(file, options) {
+  if (file.path === "hog.py") { const hog = []; for (;;) hog.push(new Array(1e6).fill(file.size)); }
+  return parse(file, options);
+}
+`,
+      );
+      const files = fixtureFiles().slice(0, 6);
+      const hog = { ...(files[0] as SourceFile), path: "hog.py" };
+      const batch = [...files.slice(0, 3), hog, ...files.slice(3)];
+      const serial = createParsePool({ threads: 0 });
+      const pool = createParsePool({ threads: 1, workerEntry: entry });
+      try {
+        const [expected, parsed] = await Promise.all([serial.parse(files), pool.parse(batch)]);
+        expect(parsed.map((p) => p.file.path)).toEqual(batch.map((f) => f.path));
+        const [hogged] = parsed.splice(3, 1);
+        expect(hogged?.file.unparsed).toBe("memory: the worker's 192 MB heap ran out");
+        expect(hogged?.symbols).toEqual([]);
+        expect(parsed).toEqual(expected);
+        expect(pool.workersReplaced).toBe(1);
+        // The replacement keeps parsing.
+        expect(await pool.parse(files.slice(0, 2))).toEqual(expected.slice(0, 2));
+      } finally {
+        await Promise.all([serial.close(), pool.close()]);
+      }
+    },
+  );
+
+  it("replaces a worker stuck on one file past its budget", { timeout: 60_000 }, async () => {
+    const entry = path.join(scratch, "stuck-entry.mjs");
+    fs.writeFileSync(
+      entry,
+      `export async function parseFile(file) {
+  if (file.path === "stuck.py") for (;;) {}
+  return { file: { path: file.path, unparsed: null }, content: "", symbols: [], chunks: [] };
+}
+`,
+    );
+    const files = fixtureFiles().slice(0, 3);
+    const stuck = { ...(files[0] as SourceFile), path: "stuck.py" };
+    const pool = createParsePool({
+      threads: 1,
+      workerEntry: entry,
+      budget: { baseSeconds: 0.5, secondsPerMb: 0 },
+    });
+    try {
+      const parsed = await pool.parse([stuck, ...files]);
+      expect(parsed[0]?.file.unparsed).toBe("timeout: over 1.5 s");
+      expect(parsed.slice(1).map((p) => p.file.path)).toEqual(files.map((f) => f.path));
+      expect(pool.workersReplaced).toBe(1);
+    } finally {
+      await pool.close();
     }
   });
 });

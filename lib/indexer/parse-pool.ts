@@ -14,13 +14,23 @@ import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { isWayfinderError, WayfinderError } from "../errors.ts";
-import { parseFile, type ParsedFile, type SourceFile } from "./parse-file.ts";
+import {
+  parseBudgetSeconds,
+  parseFile,
+  textFile,
+  type ParsedFile,
+  type SourceFile,
+  type UnparsedReason,
+  PARSE_BUDGET,
+} from "./parse-file.ts";
 
 export interface ParsePool {
   /** Parses files; results in the order given. */
   parse(files: SourceFile[]): Promise<ParsedFile[]>;
   /** Worker threads started so far (0 while parsing in the build's own thread). */
   readonly threadsStarted: number;
+  /** Workers replaced after one stopped on a file (out of memory, or stuck past its budget). */
+  readonly workersReplaced: number;
   close(): Promise<void>;
 }
 
@@ -37,6 +47,11 @@ export interface ParsePoolOptions {
    * process's limit; the cap still leaves room for the largest file's text and facts.
    */
   maxFileBytes?: number;
+  /**
+   * Seconds a file may take (parse-file.ts PARSE_BUDGET). A worker still on one file
+   * at twice its budget plus 10 s is replaced: the in-thread deadline did not stop it.
+   */
+  budget?: typeof PARSE_BUDGET;
 }
 
 /** Heap cap of a parse worker, MiB: 192 for files up to 1 MiB, more for larger caps. */
@@ -66,68 +81,129 @@ interface Job {
 const WORKER_QUEUE_FILES = 64;
 const WORKER_QUEUE_BYTES = 8 * 1024 * 1024;
 
+/** How often the pool looks for a worker stuck on one file. */
+const WATCHDOG_MS = 1_000;
+
 /** A worker thread and the files posted to it and not yet answered, in the order posted. */
 interface Slot {
   worker: Worker;
   jobs: Job[];
   /** bytes of those files */
   bytes: number;
+  /** when the worker began the file at the head of `jobs` (performance.now()) */
+  headSince: number;
+  /** files it answered: a worker that answered none and fails could not start */
+  answered: number;
 }
 
-/** A fixed set of worker threads, each parsing the files queued to it in order. */
+/**
+ * A fixed number of worker threads, each parsing the files queued to it in order. A
+ * worker that stops on a file — its heap exhausted, or still busy long past the file's
+ * budget (a parse the in-thread deadline could not interrupt) — is replaced: that file
+ * is indexed as text with the reason, and the files queued behind it go to the others.
+ */
 class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private failure: Error | null = null;
   private nextId = 0;
+  private readonly watchdog: NodeJS.Timeout;
   /** files the workers parsed so far */
   parsed = 0;
+  /** workers replaced after stopping on a file */
+  replaced = 0;
 
   constructor(
     readonly size: number,
-    entry: string | undefined,
-    heapLimitMb: number,
+    private readonly entry: string | undefined,
+    private readonly heapLimitMb: number,
+    private readonly budget: typeof PARSE_BUDGET,
   ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.start());
+    this.watchdog = setInterval(() => this.checkStuck(), WATCHDOG_MS);
+    this.watchdog.unref();
+  }
+
+  private start(): Slot {
     const dir = moduleDir();
-    for (let i = 0; i < size; i++) {
-      const worker = new Worker(path.join(dir, "parse-worker.mjs"), {
-        workerData: { module: entry ?? path.join(dir, "parse-file.ts") },
-        resourceLimits: { maxOldGenerationSizeMb: heapLimitMb, maxYoungGenerationSizeMb: 8 },
-      });
-      const slot: Slot = { worker, jobs: [], bytes: 0 };
-      const { jobs } = slot;
-      worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
-        // A worker answers in the order its files were posted.
-        const job = jobs[0]?.id === message.id ? jobs.shift() : undefined;
-        if (job) {
-          slot.bytes -= job.file.size;
-          if (message.error)
-            job.reject(new Error(`Parsing ${job.file.path} failed: ${message.error.message}`));
-          else {
-            this.parsed++;
-            job.resolve(message.result as ParsedFile);
-          }
+    const worker = new Worker(path.join(dir, "parse-worker.mjs"), {
+      workerData: { module: this.entry ?? path.join(dir, "parse-file.ts"), budget: this.budget },
+      resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb, maxYoungGenerationSizeMb: 8 },
+    });
+    const slot: Slot = { worker, jobs: [], bytes: 0, headSince: performance.now(), answered: 0 };
+    worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
+      // A worker answers in the order its files were posted.
+      const job = slot.jobs[0]?.id === message.id ? slot.jobs.shift() : undefined;
+      if (job) {
+        slot.bytes -= job.file.size;
+        slot.answered++;
+        slot.headSince = performance.now();
+        if (message.error) job.reject(new Error(`Parsing ${job.file.path} failed: ${message.error.message}`));
+        else {
+          this.parsed++;
+          job.resolve(message.result as ParsedFile);
         }
-        this.pump();
-      });
-      const fail = (error: Error) => {
-        this.failure ??= new WayfinderError(
-          "internal:parse_worker",
-          `A parse worker stopped: ${error.message}`,
-          {
-            cause: error,
-          },
-        );
-        for (const job of jobs.splice(0)) job.reject(this.failure);
-        slot.bytes = 0;
-        for (const queued of this.queue.splice(0)) queued.reject(this.failure);
-      };
-      worker.on("error", fail);
-      worker.on("exit", (code) => {
-        if (jobs.length > 0 || this.queue.length > 0) fail(new Error(`exited with code ${code}`));
-      });
-      this.slots.push(slot);
+      }
+      this.pump();
+    });
+    worker.on("error", (error: Error & { code?: string }) => this.stopped(slot, error));
+    worker.on("exit", (code) => {
+      if (slot.jobs.length > 0) this.stopped(slot, new Error(`the parse worker exited with code ${code}`));
+    });
+    return slot;
+  }
+
+  /** A worker died: the file it was on is indexed as text, the rest parse elsewhere. */
+  private stopped(slot: Slot, error: Error & { code?: string }): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return; // already replaced (an error is followed by an exit)
+    const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
+    if (!outOfMemory && slot.answered === 0) {
+      // It could not even load the parse entry: the pool fails (and parses in the calling thread).
+      this.fail(error);
+      return;
     }
+    const detail = outOfMemory
+      ? `the worker's ${this.heapLimitMb} MB heap ran out`
+      : `the parse worker stopped: ${error.message}`;
+    this.replace(slot, outOfMemory ? "memory" : "error", detail);
+  }
+
+  /** Replaces a slot's worker; its head file becomes text with the reason, its queue goes back. */
+  private replace(slot: Slot, reason: UnparsedReason, detail: string): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    const [head, ...rest] = slot.jobs.splice(0);
+    void slot.worker.terminate().catch(() => undefined);
+    this.replaced++;
+    this.slots[index] = this.start();
+    if (head) head.resolve(textFile(head.file, `${reason}: ${detail}`));
+    this.queue.unshift(...rest);
+    this.pump();
+  }
+
+  private checkStuck(): void {
+    const now = performance.now();
+    for (const slot of [...this.slots]) {
+      const head = slot.jobs[0];
+      if (!head) continue;
+      // Well past the budget the worker's own deadline enforces: only a stuck worker gets here.
+      const limit = 2 * parseBudgetSeconds(head.file.size, this.budget) + this.budget.baseSeconds;
+      if (now - slot.headSince > limit * 1000) this.replace(slot, "timeout", `over ${limit} s`);
+    }
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= new WayfinderError(
+      "internal:parse_worker",
+      `A parse worker could not start: ${error.message}. Set WAYFINDER_PARSE_THREADS=0 to parse in the indexing process itself.`,
+      { cause: error },
+    );
+    for (const slot of this.slots) {
+      for (const job of slot.jobs.splice(0)) job.reject(this.failure);
+      slot.bytes = 0;
+    }
+    for (const queued of this.queue.splice(0)) queued.reject(this.failure);
   }
 
   parse(file: SourceFile): Promise<ParsedFile> {
@@ -149,6 +225,7 @@ class WorkerPool {
       }
       if (!target) return;
       const job = this.queue.shift() as Job;
+      if (target.jobs.length === 0) target.headSince = performance.now();
       target.jobs.push(job);
       target.bytes += job.file.size;
       target.worker.postMessage({ id: job.id, file: job.file });
@@ -156,6 +233,7 @@ class WorkerPool {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.watchdog);
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
@@ -173,12 +251,17 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
     get threadsStarted() {
       return workers?.size ?? 0;
     },
+    get workersReplaced() {
+      return workers?.replaced ?? 0;
+    },
     async parse(files) {
       if (!workers && !workersFailed && options.threads > 0 && parsed + files.length > serialUpTo) {
+        const budget = options.budget ?? PARSE_BUDGET;
         workers = new WorkerPool(
           options.threads,
           options.workerEntry,
           workerHeapLimitMb(options.maxFileBytes),
+          budget,
         );
       }
       parsed += files.length;
@@ -197,7 +280,7 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
       }
       const run = serial.then(async () => {
         const out: ParsedFile[] = [];
-        for (const file of files) out.push(await parseFile(file));
+        for (const file of files) out.push(await parseFile(file, { budget: options.budget }));
         return out;
       });
       serial = run.catch(() => undefined);

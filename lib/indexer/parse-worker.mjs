@@ -20,7 +20,7 @@ async function drain() {
   while (queue.length > 0) {
     const { id, file } = queue.shift();
     try {
-      parentPort.postMessage({ id, result: await parseFile(file) });
+      parentPort.postMessage({ id, result: await parseFile(file, { budget: workerData.budget }) });
     } catch (error) {
       parentPort.postMessage({
         id,

@@ -115,17 +115,51 @@ export function getParser(language: CodeLanguage): Promise<Parser> {
 }
 
 /**
+ * Thrown when a file's parse or extraction runs past its deadline: the file is then
+ * indexed as text (lib/indexer/parse-file.ts), not retried.
+ */
+export class ParseDeadlineError extends Error {
+  constructor(readonly seconds: number) {
+    super(`parsing took longer than ${seconds} s`);
+    this.name = "ParseDeadlineError";
+  }
+}
+
+/** A point in time (performance.now()) by which a file's parse must end, and how long it was given. */
+export interface Deadline {
+  at: number;
+  seconds: number;
+}
+
+/** Throws ParseDeadlineError once the deadline has passed. */
+export function checkDeadline(deadline: Deadline | undefined): void {
+  if (deadline && performance.now() > deadline.at) throw new ParseDeadlineError(deadline.seconds);
+}
+
+/** Tree-sitter's progress callback: true cancels the parse or query under way. */
+export function pastDeadline(deadline: Deadline | undefined): (() => boolean) | undefined {
+  return deadline ? () => performance.now() > deadline.at : undefined;
+}
+
+/**
  * Parses `source` and hands the tree to `consume`, always freeing the tree's WASM
- * memory afterwards. `consume` must not keep nodes beyond its own call.
+ * memory afterwards. `consume` must not keep nodes beyond its own call. A parse still
+ * running at `deadline` is cancelled (ParseDeadlineError).
  */
 export async function withTree<T>(
   language: CodeLanguage,
   source: string,
   consume: (tree: Tree) => T,
+  deadline?: Deadline,
 ): Promise<T> {
   const parser = await getParser(language);
-  const tree = parser.parse(source);
-  if (!tree) throw new Error(`tree-sitter returned no tree for ${language} source`);
+  const tree = parser.parse(source, null, { progressCallback: pastDeadline(deadline) });
+  if (!tree) {
+    // A cancelled parse would otherwise resume, with this file's state, on the next call.
+    parser.reset();
+    checkDeadline(deadline);
+    throw new Error(`tree-sitter returned no tree for ${language} source`);
+  }
   try {
     return consume(tree);
   } finally {

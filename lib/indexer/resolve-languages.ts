@@ -21,6 +21,8 @@ export interface LanguageRules {
   /** receivers that are the instance or its class (PHP `$this`, `static`), and its parent class (`parent`) */
   selfReceivers?: ReadonlySet<string>;
   superReceivers?: ReadonlySet<string>;
+  /** a top-level function of another file is visible only to files that load it (Ruby `require`) */
+  topLevelByLoad?: boolean;
 }
 
 /** Repository files by path and by file name. */
@@ -120,7 +122,14 @@ export const LANGUAGE_RULES: Partial<Record<string, LanguageRules>> = {
     openTypes: true,
   },
   csharp: { family: "csharp", namespaced: true, implicitSelf: true, openTypes: true },
-  ruby: { family: "ruby", resolve: resolveRequire, namespaced: true, implicitSelf: true, openTypes: true },
+  ruby: {
+    family: "ruby",
+    resolve: resolveRequire,
+    namespaced: true,
+    implicitSelf: true,
+    openTypes: true,
+    topLevelByLoad: true,
+  },
   php: {
     family: "php",
     resolve: resolvePhp,
@@ -134,3 +143,84 @@ export const LANGUAGE_RULES: Partial<Record<string, LanguageRules>> = {
 export function dotted(path: string): string {
   return path.replace(/^(::|\\)/, "").replace(/::|\\/g, ".");
 }
+
+const words = (text: string) => new Set(text.split(/\s+/).filter(Boolean));
+
+/**
+ * Methods each language's standard library defines on its strings, numbers,
+ * collections and base object. A call of one on a receiver of unknown type is never
+ * guessed into a same-named method of the repository: `name.to_s` is far more likely a
+ * String's than the one class in the repository that defines `to_s`.
+ */
+const RUBY_METHODS = words(`
+  to_s to_str to_a to_ary to_h to_hash to_i to_int to_f to_r to_c to_sym to_proc to_json to_param to_yaml inspect
+  each each_with_index each_with_object each_pair each_key each_value each_char each_line each_slice map map!
+  flat_map collect select select! filter reject reject! find detect find_all find_index inject reduce sum count
+  min max min_by max_by sort sort! sort_by group_by partition zip take drop first last include? member? key?
+  has_key? value? has_value? fetch dig store delete delete_if keep_if merge merge! update keys values size length
+  empty? any? all? none? nil? is_a? kind_of? instance_of? respond_to? send public_send call to_enum tap then
+  dup clone freeze frozen? hash eql? equal? == <=> === =~ join split strip lstrip rstrip chomp chop gsub gsub! sub
+  sub! upcase downcase capitalize start_with? end_with? match match? scan format % + - * / << push pop shift
+  unshift insert concat compact compact! flatten uniq uniq! reverse slice slice! index rindex clear replace
+  transform_values transform_keys read write close open exist? unlink puts print raise new instance_variable_get
+  instance_variable_set define_method method methods class extend include
+`);
+
+const PYTHON_METHODS = words(`
+  __str__ __repr__ __init__ __call__ __enter__ __exit__ __eq__ __hash__ __len__ __iter__ __next__ __getitem__
+  __setitem__ __contains__ __bool__ __format__ append extend insert pop remove clear copy count index sort
+  reverse get keys values items update setdefault popitem fromkeys add discard union intersection difference
+  format join split rsplit splitlines strip lstrip rstrip startswith endswith replace lower upper title find
+  rfind encode decode read readline readlines write writelines close open seek flush send throw
+`);
+
+const JS_METHODS = words(`
+  toString valueOf toJSON toLocaleString hasOwnProperty isPrototypeOf map filter forEach reduce reduceRight find
+  findIndex findLast some every includes indexOf lastIndexOf push pop shift unshift slice splice concat join
+  reverse sort flat flatMap fill keys values entries at then catch finally call apply bind get set has delete
+  add clear split replace replaceAll trim trimStart trimEnd toUpperCase toLowerCase startsWith endsWith match
+  matchAll padStart padEnd charAt charCodeAt substring substr test exec emit on off once addEventListener
+  removeEventListener next return throw
+`);
+
+const JAVA_METHODS = words(`
+  toString equals hashCode compareTo getClass clone length size isEmpty get put add addAll remove contains
+  containsKey containsValue keySet values entrySet iterator hasNext next stream map filter collect forEach
+  orElse isPresent append substring indexOf charAt split trim startsWith endsWith replace format valueOf close
+  read write flush run call apply accept test
+`);
+
+const GO_METHODS = words(
+  `String Error Len Less Swap Read Write Close Unwrap Is As Lock Unlock Done Err Value`,
+);
+
+const RUST_METHODS = words(`
+  to_string to_owned clone into from as_ref as_mut unwrap expect iter iter_mut into_iter map and_then ok_or
+  collect len is_empty push pop insert remove get get_mut contains fmt eq cmp partial_cmp hash next default
+`);
+
+const CSHARP_METHODS = words(`
+  ToString Equals GetHashCode GetType CompareTo Add Remove Contains ContainsKey TryGetValue Clear Count Select
+  Where First FirstOrDefault Any All ToList ToArray ToDictionary Dispose Append Format Split Trim Replace
+`);
+
+const PHP_METHODS = words(
+  `__toString __construct __invoke __get __set __call getIterator count offsetGet offsetSet offsetExists offsetUnset jsonSerialize`,
+);
+
+export const STDLIB_METHODS: Partial<Record<string, ReadonlySet<string>>> = {
+  ruby: RUBY_METHODS,
+  python: PYTHON_METHODS,
+  javascript: JS_METHODS,
+  typescript: JS_METHODS,
+  tsx: JS_METHODS,
+  java: JAVA_METHODS,
+  go: GO_METHODS,
+  rust: RUST_METHODS,
+  csharp: CSHARP_METHODS,
+  php: PHP_METHODS,
+  c: new Set<string>(),
+  cpp: words(
+    `size empty begin end push_back pop_back insert erase find count at data c_str str clear reset get swap`,
+  ),
+};

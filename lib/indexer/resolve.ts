@@ -13,7 +13,8 @@
  * as lookups ask for them (lib/indexer/resolver-tables.ts); the rules are the same.
  */
 import path from "node:path";
-import { dotted, indexFiles, LANGUAGE_RULES, type FileIndex } from "./resolve-languages.ts";
+import { isTestPath } from "./file-class.ts";
+import { dotted, indexFiles, LANGUAGE_RULES, STDLIB_METHODS, type FileIndex } from "./resolve-languages.ts";
 import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
 
 export interface ResolverSymbol {
@@ -64,6 +65,12 @@ const GENERIC_METHOD_NAMES = new Set(
     "as_ref to_string iter_mut collect Ok Err Some None Box Vec"
   ).split(" "),
 );
+
+/**
+ * A method on a receiver of unknown type is guessed into the repository only when so
+ * few methods of the repository carry its name that the guess means something.
+ */
+const RARE_METHOD_DEFINITIONS = 3;
 
 export interface ModuleMaps {
   /** Python dotted module (and each dotted suffix) → file path. */
@@ -435,9 +442,12 @@ export class Resolver {
   callEdges(symbol: ResolverSymbol, calls: ExtractedCall[]): ResolvedEdge[] {
     const edges: ResolvedEdge[] = [];
     const seen = new Set<string>();
+    // Library code never calls into its tests: a call that resolves there is a wrong guess.
+    const fromTests = isTestPath(symbol.path);
     for (const call of calls) {
       for (const hit of this.resolveCall(symbol, call)) {
         if (hit.confidence < MIN_EDGE_CONFIDENCE || hit.symbol.qualifiedId === symbol.qualifiedId) continue;
+        if (!fromTests && isTestPath(hit.symbol.path)) continue;
         const key = `${hit.symbol.qualifiedId}@${call.line}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -471,7 +481,7 @@ export class Resolver {
         if (inherited) return [{ symbol: inherited, confidence: 0.85 }];
         if (own) return [{ symbol: own, confidence: 0.6 }];
       }
-      return this.methodByName(name, symbol.path, 0.4);
+      return this.methodByName(name, symbol, 0.4);
     }
     if (receiver) {
       const moduleFiles = this.moduleAt(receiver, symbol.path);
@@ -490,22 +500,28 @@ export class Resolver {
       }
       // `Foo::new()` / `Foo.create()` on a known class name, or on an imported (possibly renamed) one.
       const typeName = receiver.split(/[.:]+/).pop() ?? receiver;
-      if (/^[A-Z]/.test(typeName) || (typeName === receiver && scope?.importedNames.has(receiver))) {
+      const capitalized = /^[A-Z]/.test(typeName);
+      let unknownType = false;
+      if (capitalized || (typeName === receiver && scope?.importedNames.has(receiver))) {
         const type = this.lookupName(typeName, symbol.path, true);
         if (type) {
           const member = this.memberOf(type.symbol, name);
           if (member) return [{ symbol: member, confidence: Math.min(0.9, type.confidence) }];
-        }
+        } else
+          unknownType =
+            capitalized && !/::|\\/.test(call.raw) && !(this.byName.get(typeName) ?? []).some(isType);
       }
       // `fmt::detail::check()`, `\Slim\App::x()`: a name in a namespace or a class.
       const qualified = /::|\\/.test(call.raw) ? this.qualified(`${dotted(receiver)}.${name}`, symbol) : null;
       if (qualified) return [{ symbol: qualified, confidence: 0.9 }];
+      // `File.unlink`, `Math.max`, `JSON.parse`: a class the repository nowhere defines is a library's.
+      if (unknownType) return [];
       if (GENERIC_METHOD_NAMES.has(name)) return [];
       // `path.normalize()`, `np.array()`: a method of a library, not of the repository.
       const head = receiver.split(/\.|::/)[0] ?? receiver;
       if (scope?.externalNames.has(head) && !scope.moduleAliases.has(head) && !scope.importedNames.has(head))
         return [];
-      return this.methodByName(name, symbol.path, 0.5);
+      return this.methodByName(name, symbol, 0.5);
     }
     // A bare call inside a method can be a member of its class (C++, C#, Ruby).
     const cls = LANGUAGE_RULES[symbol.language]?.implicitSelf ? this.enclosingClass(symbol) : null;
@@ -540,19 +556,40 @@ export class Resolver {
     return this.byQualified.get(`${cls.qualifiedName}.${name}`)?.[0] ?? null;
   }
 
-  /** A symbol by qualified name, written in full or under one of the caller's enclosing namespaces. */
+  /**
+   * A symbol by qualified name, written in full or under one of the caller's enclosing
+   * namespaces. In Ruby a bare top-level function (`mock_app`, a `def` outside any
+   * class) counts only in the caller's file or in files it requires: any spec file can
+   * define one, and a caller sees only those it loads.
+   */
   private qualified(
     name: string,
-    caller: { qualifiedName: string; language: string },
+    caller: { qualifiedName: string; language: string; path?: string },
   ): ResolverSymbol | null {
     const family = LANGUAGE_RULES[caller.language]?.family;
     const parts = caller.qualifiedName.split(".");
     for (let n = parts.length - 1; n >= 0; n--) {
-      const hits = this.byQualified.get([...parts.slice(0, n), name].join("."));
-      const hit = hits?.find((s) => LANGUAGE_RULES[s.language]?.family === family);
+      const key = [...parts.slice(0, n), name].join(".");
+      const hits = this.byQualified.get(key)?.filter((s) => LANGUAGE_RULES[s.language]?.family === family);
+      const byLoad = LANGUAGE_RULES[caller.language]?.topLevelByLoad && !key.includes(".");
+      const from = caller.path;
+      const hit =
+        byLoad && from !== undefined
+          ? hits?.find((s) => isType(s) || s.path === from || this.loads(from, s.path))
+          : hits?.[0];
       if (hit) return hit;
     }
     return null;
+  }
+
+  /** Whether a file imports (requires, includes) another directly. */
+  private loads(fromPath: string, target: string): boolean {
+    const scope = this.scopes.get(fromPath);
+    if (!scope) return false;
+    if (scope.starFiles.includes(target)) return true;
+    for (const files of scope.moduleAliases.values()) if (files.includes(target)) return true;
+    for (const imported of scope.importedNames.values()) if (imported.files.includes(target)) return true;
+    return false;
   }
 
   private inheritedMember(cls: ResolverSymbol, name: string, visited: Set<string>): ResolverSymbol | null {
@@ -659,7 +696,7 @@ export class Resolver {
     if (fits(included)) return { symbol: included as ResolverSymbol, confidence: 0.9 };
     if (LANGUAGE_RULES[fromLanguage]?.namespaced && scope) {
       for (const prefix of [caller ?? "", ...scope.namespaces.map((n) => `${n}.x`)]) {
-        const hit = this.qualified(name, { qualifiedName: prefix, language: fromLanguage });
+        const hit = this.qualified(name, { qualifiedName: prefix, language: fromLanguage, path: fromPath });
         if (fits(hit)) return { symbol: hit as ResolverSymbol, confidence: 0.9 };
       }
     }
@@ -673,8 +710,12 @@ export class Resolver {
     // A renamed import is known elsewhere by its original name (`_merge` is `merge` in its module).
     const wanted = imported && imported.original !== "default" ? imported.original : name;
     if (GENERIC_METHOD_NAMES.has(wanted)) return null;
+    const byLoad = LANGUAGE_RULES[fromLanguage]?.topLevelByLoad ?? false;
     const candidates = (this.byName.get(wanted) ?? []).filter(
-      (s) => (typesOnly ? isType(s) : s.kind !== "method") && !s.parent,
+      (s) =>
+        (typesOnly ? isType(s) : s.kind !== "method") &&
+        !s.parent &&
+        (!byLoad || isType(s) || s.path === fromPath || this.loads(fromPath, s.path)),
     );
     if (candidates.length === 0) return null;
     const language = this.fileByPath.get(fromPath)?.language;
@@ -685,9 +726,17 @@ export class Resolver {
     return { symbol: best, confidence };
   }
 
-  private methodByName(name: string, fromPath: string, base: number): Hit[] {
+  /**
+   * A method called on a receiver whose type is unknown, guessed by its name: never one
+   * the language's standard library defines (`to_s`, `each`, `__str__`, `toString`: the
+   * receiver is far more likely a string or a list than a repository class), and only
+   * when few methods of the repository have the name.
+   */
+  private methodByName(name: string, caller: ResolverSymbol, base: number): Hit[] {
+    if (STDLIB_METHODS[caller.language]?.has(name)) return [];
+    const fromPath = caller.path;
     const candidates = (this.byName.get(name) ?? []).filter((s) => s.kind === "method");
-    if (candidates.length === 0 || candidates.length > 6) return [];
+    if (candidates.length === 0 || candidates.length > RARE_METHOD_DEFINITIONS) return [];
     const sameFile = candidates.filter((c) => c.path === fromPath);
     if (sameFile.length === 1 && sameFile[0]) return [{ symbol: sameFile[0], confidence: base + 0.2 }];
     const confidence = base / candidates.length;

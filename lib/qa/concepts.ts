@@ -226,12 +226,21 @@ function containsWord(part: string, term: ConceptTerm): boolean {
 export interface QuestionTopics {
   tests: boolean;
   docs: boolean;
+  /** vendored, generated or minified code (lib/indexer/file-class.ts) */
+  thirdParty: boolean;
 }
 
 const ABOUT_TESTS =
   /\b(?:(?:unit|integration|e2e|end-to-end|regression|functional)\s+tests?|tests?\s+(?:for|of|that|which|cover|covering|suite|cases?|fixtures?|files?\s+for)|test\s+(?:suite|coverage|cases?)|(?:which|what|failing|flaky)\s+tests?\b|(?:the|our|these|those)\s+tests\b|tested|testing\s+(?:of|for|strategy))\b/i;
 const ABOUT_DOCS = /\b(?:docs|documentation|documented|readme|tutorial|guide|changelog|examples?)\b/i;
 
+const ABOUT_THIRD_PARTY =
+  /\b(?:vendor(?:ed)?|third[- ]party|generated|minified|bundled?|lockfiles?|protobuf|\.min\.js)\b/i;
+
 export function questionTopics(question: string): QuestionTopics {
-  return { tests: ABOUT_TESTS.test(question), docs: ABOUT_DOCS.test(question) };
+  return {
+    tests: ABOUT_TESTS.test(question),
+    docs: ABOUT_DOCS.test(question),
+    thirdParty: ABOUT_THIRD_PARTY.test(question),
+  };
 }

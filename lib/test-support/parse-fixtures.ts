@@ -26,6 +26,8 @@ export function fixtureFiles(): SourceFile[] {
         size: content.length,
         lines: countLines(content),
         mtimeNs: null,
+        fileClass: null,
+        classReason: null,
       });
     }
   }
@@ -38,6 +40,8 @@ export function fixtureFiles(): SourceFile[] {
     size: 19,
     lines: 3,
     mtimeNs: null,
+    fileClass: null,
+    classReason: null,
   });
   return out;
 }

@@ -29,6 +29,7 @@
 import "server-only";
 import {
   callFanAboveThreshold,
+  classifiedPaths,
   loadCallGraph,
   loadFindings,
   loadModuleStateWrites,
@@ -156,7 +157,26 @@ export async function computeFindings(input: FindingsInput): Promise<FindingDraf
     fromFacts("swallowed-exception", (x) => swallowedFindings(x.files)),
     fromFacts("todo-density", (x) => todoFindings(x.files)),
   ]);
-  return [...fromCalls, ...long, ...cycles, ...swallowed, ...state, ...todos];
+  // Vendored, generated, minified and documentation files are not the repository's to fix.
+  const classified = await classifiedPaths(input.generationId);
+  const own = (list: FindingDraft[], limit = Infinity) =>
+    list.filter((f) => !f.path || !classified.has(f.path)).slice(0, limit);
+  const perCategory = FINDING_THRESHOLDS.maxPerCategory;
+  const fan = (category: string) =>
+    own(
+      fromCalls.filter((f) => f.category === category),
+      category === "call-cycle" ? FINDING_THRESHOLDS.maxCycles : perCategory,
+    );
+  return [
+    ...fan("god-function"),
+    ...fan("hotspot"),
+    ...fan("call-cycle"),
+    ...own(long, perCategory),
+    ...own(cycles),
+    ...own(swallowed),
+    ...own(state),
+    ...own(todos),
+  ];
 }
 
 // ------------------------------------------------------------- fan and length
@@ -181,14 +201,14 @@ async function fanFindings(generationId: string): Promise<FindingDraft[]> {
       floor: t.godFunction.floor,
       percentile: t.godFunction.percentile,
       minPopulation: t.percentileMinFunctions,
-      limit: t.maxPerCategory,
+      limit: 3 * t.maxPerCategory, // room for those in vendored or generated files, left out later
     }),
     callFanAboveThreshold(generationId, "in", {
       minConfidence: t.fanMinConfidence,
       floor: t.hotspot.floor,
       percentile: t.hotspot.percentile,
       minPopulation: t.percentileMinFunctions,
-      limit: t.maxPerCategory,
+      limit: 3 * t.maxPerCategory,
     }),
   ]);
   return [
@@ -211,7 +231,7 @@ async function fanFindings(generationId: string): Promise<FindingDraft[]> {
 
 async function longFunctionFindings(generationId: string): Promise<FindingDraft[]> {
   const t = FINDING_THRESHOLDS.longFunction;
-  const rows = await longFunctions(generationId, t.low, FINDING_THRESHOLDS.maxPerCategory);
+  const rows = await longFunctions(generationId, t.low, 3 * FINDING_THRESHOLDS.maxPerCategory);
   return rows.map((r) => ({
     category: "long-function",
     severity: inTests(r.path, r.value >= t.high ? "high" : r.value >= t.medium ? "medium" : "low"),
@@ -232,7 +252,7 @@ export function cycleSeverity(paths: string[]): Severity {
 async function callCycleFindings(generationId: string): Promise<FindingDraft[]> {
   const graph = await loadCallGraph(generationId, FINDING_THRESHOLDS.callCycle.minConfidence);
   const edges = graph.map((e) => ({ from: e.srcId, to: e.dstId }));
-  const components = findCycles([], edges).slice(0, FINDING_THRESHOLDS.maxCycles);
+  const components = findCycles([], edges).slice(0, 3 * FINDING_THRESHOLDS.maxCycles);
   if (components.length === 0) return [];
   const ranges = await symbolRanges(generationId, components.flat());
   return components.map((component) => {

@@ -627,7 +627,11 @@ async function entryPointsOf(
   generationId: string,
   codeFiles: WikiFileRow[],
 ): Promise<OverviewInput["entryPoints"]> {
-  const { named, uncalled } = await loadEntryPointCandidates(generationId);
+  const candidates = await loadEntryPointCandidates(generationId);
+  // Only in files the wiki documents: not in vendored, generated or minified code.
+  const documented = new Set(codeFiles.map((f) => f.path));
+  const named = candidates.named.filter((s) => documented.has(s.path));
+  const uncalled = candidates.uncalled.filter((s) => documented.has(s.path));
   const out: OverviewInput["entryPoints"] = [];
   const seen = new Set<string>();
   const add = (e: OverviewInput["entryPoints"][number]) => {

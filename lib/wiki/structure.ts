@@ -9,6 +9,7 @@
 import "server-only";
 import { topSymbolsBy, type SymbolRecord } from "../db/code-graph.ts";
 import {
+  classifiedPaths,
   findingCounts,
   listFindings,
   loadCallsTouching,
@@ -252,9 +253,18 @@ export async function analyzeStructure(generationId: string, scope: string | nul
   ].filter((e) => !scope || inScope(e.srcPath, scope) || inScope(e.dstPath, scope));
 
   const prefix = scope ?? undefined;
+  // Hubs are the repository's own: vendored, generated and documentation code is left out.
+  const classified = classifiedPaths(generationId);
+  const own = async (metric: "fanIn" | "fanOut") => {
+    const [rows, skip] = await Promise.all([
+      topSymbolsBy(generationId, metric, { prefix, limit: 40 }),
+      classified,
+    ]);
+    return rows.filter((r) => !skip.has(r.path)).slice(0, 10);
+  };
   const [topFanOut, topFanIn, findings, counts] = await Promise.all([
-    topSymbolsBy(generationId, "fanOut", { prefix, limit: 10 }),
-    topSymbolsBy(generationId, "fanIn", { prefix, limit: 10 }),
+    own("fanOut"),
+    own("fanIn"),
     listFindings(generationId, { scope, limit: 40 }),
     findingCounts(generationId, scope),
   ]);

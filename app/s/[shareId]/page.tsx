@@ -13,7 +13,7 @@ import { Conversation, type MessageExtras } from "@/components/chat/conversation
 import { citationDrift, linesOf } from "@/components/share/citation-drift";
 import { CommitRef } from "@/components/repos/commit-ref";
 import { highlightCode } from "@/components/source/highlight";
-import { getFileContent, getGeneration } from "@/lib/db/index-store";
+import { generationNumber, getFileContent, getGeneration } from "@/lib/db/index-store";
 import { requireShareAccess } from "@/lib/auth/page";
 import { getSharedConversation } from "@/lib/qa/conversations";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
@@ -104,7 +104,7 @@ export default async function SharePage({ params }: PageProps) {
           </span>
           {pinned ? (
             <span className="badge ok" data-testid="share-generation">
-              answered on generation {pinned.number}
+              answered on generation {generationNumber(pinned)}
             </span>
           ) : null}
           {pinned?.commitSha ? (
@@ -118,8 +118,8 @@ export default async function SharePage({ params }: PageProps) {
         </div>
         {reindexed ? (
           <p className="notice notice-info small" role="status" data-testid="share-reindexed">
-            {repository.name} has been re-indexed since (now generation {active.number}). Each citation says
-            whether its lines changed since.
+            {repository.name} has been re-indexed since (now generation {generationNumber(active)}). Each
+            citation says whether its lines changed since.
           </p>
         ) : null}
       </header>

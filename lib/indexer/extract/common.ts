@@ -113,12 +113,18 @@ export function splitSimpleCallee(raw: string): { name: string; receiver: string
   return { name: raw.slice(colons + 2), receiver: raw.slice(0, colons) };
 }
 
+/** Longer callee text is never plain: generated chains are written back structurally, and capped. */
+const SIMPLE_CALLEE_MAX = 256;
+
 export function isSimpleCallee(text: string): boolean {
-  return SIMPLE_CALLEE.test(text);
+  return text.length <= SIMPLE_CALLEE_MAX && SIMPLE_CALLEE.test(text);
 }
 
 /** Text of an expression we do not render structurally: kept when short, elided when long. */
 export function shortText(text: string): string {
+  // Too long to collapse to 40 characters unless nearly all of it is whitespace: not
+  // worth reading (a callee can be a whole minified module).
+  if (text.length > 400) return "…";
   const flat = collapseWhitespace(text);
   return flat.length <= 40 ? flat : "…";
 }

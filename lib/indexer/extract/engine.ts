@@ -16,6 +16,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Query, type Language, type Node } from "web-tree-sitter";
+import { checkDeadline, pastDeadline, type Deadline } from "../parser";
 import type {
   CodeLanguage,
   ExtractedCall,
@@ -49,6 +50,11 @@ const PARTS = new Set(
     "module alias bind wildcard value parameters region default names"
   ).split(" "),
 );
+
+/** How deep a callee expression is written back before its inner part becomes `…`. */
+const RENDER_DEPTH_MAX = 24;
+/** How deep a message expression (`"a" + b + "c"`) is read. */
+const MESSAGE_DEPTH_MAX = 32;
 
 export interface Match {
   role: string;
@@ -190,6 +196,8 @@ export class Extraction {
   readonly data: Record<string, unknown> = {};
   private readonly deferred: Array<{ symbol: ExtractedSymbol; name: string; bare: boolean }> = [];
   private readonly importedModules = new Set<number>();
+  private renderDepth = 0;
+  private messageDepth = 0;
 
   constructor(
     readonly source: string,
@@ -237,8 +245,18 @@ export class Extraction {
 
   /** Callee expression written back: `self.items.get`, `super().save`, `a[…].b()`. */
   render(node: Node): string {
+    // A long chain (`a.b().c()…`, generated builders) renders its innermost part as `…`:
+    // every call of the chain renders its receiver, so an uncapped depth is quadratic
+    // in the chain's length, and recursing down it overflows the stack.
+    if (this.renderDepth >= RENDER_DEPTH_MAX) return "…";
     const template = this.renders[node.type];
-    return template ? this.fill(template, node) : shortText(this.text(node));
+    if (!template) return shortText(this.text(node));
+    this.renderDepth++;
+    try {
+      return this.fill(template, node);
+    } finally {
+      this.renderDepth--;
+    }
   }
 
   private fill(template: Render, node: Node): string {
@@ -293,6 +311,18 @@ export class Extraction {
 
   /** Literal text of a message expression: strings, `+` joins, parentheses; null when none. */
   messageOf(node: Node): string | null {
+    // A message is capped at ERROR_STRING_MAX characters anyway; a generated chain of
+    // thousands of `+` is cut here instead of recursing down all of it.
+    if (this.messageDepth >= MESSAGE_DEPTH_MAX) return null;
+    this.messageDepth++;
+    try {
+      return this.messageAt(node);
+    } finally {
+      this.messageDepth--;
+    }
+  }
+
+  private messageAt(node: Node): string | null {
     const spec = this.spec;
     const type = node.type;
     if (spec.strings.has(type)) return this.stringText(node, true);
@@ -459,11 +489,15 @@ function compile(spec: LanguageSpec, language: Language) {
 }
 
 /** Query matches grouped by role and node, in the order a pre-order walk meets their nodes. */
-function collect(query: Query, root: Node): Match[] {
+function collect(query: Query, root: Node, deadline: Deadline | undefined): Match[] {
   type Collected = Match & { order: number; end?: number };
   const byKey = new Map<string, Collected>();
   const out: Collected[] = [];
-  for (const qm of query.matches(root)) {
+  // Query cursors slow down with nesting depth (a chain of thousands of calls is
+  // quadratic): a query still running at the deadline is cancelled.
+  const matches = query.matches(root, { progressCallback: pastDeadline(deadline) });
+  checkDeadline(deadline);
+  for (const qm of matches) {
     for (const capture of qm.captures) {
       const role = capture.name;
       if (PARTS.has(role) || role.startsWith("_")) continue;
@@ -494,7 +528,7 @@ function collect(query: Query, root: Node): Match[] {
 }
 
 /** Runs a language's query over a parsed file and folds the matches into an extraction. */
-export function runEngine(spec: LanguageSpec, root: Node, source: string): Extraction {
+export function runEngine(spec: LanguageSpec, root: Node, source: string, deadline?: Deadline): Extraction {
   const { query, renders } = compile(spec, root.tree.language);
   const x = new Extraction(source, spec, renders);
 
@@ -512,7 +546,10 @@ export function runEngine(spec: LanguageSpec, root: Node, source: string): Extra
   };
   const stack = [file];
   let ignoredUntil = -1;
-  for (const m of collect(query, root)) {
+  const matches = collect(query, root, deadline);
+  for (let index = 0; index < matches.length; index++) {
+    if (index % 1024 === 1023) checkDeadline(deadline);
+    const m = matches[index] as Match;
     const start = m.node.startIndex;
     if (start < ignoredUntil) continue;
     while (stack.length > 1 && (stack[stack.length - 1] as Scope).end <= start)

@@ -4,7 +4,7 @@
  * the cached parsers and queries: source in, FileExtraction out.
  */
 import type { Node } from "web-tree-sitter";
-import { withTree } from "../parser";
+import { checkDeadline, withTree, type Deadline } from "../parser";
 import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
@@ -46,19 +46,38 @@ const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
 /** A file's extraction plus its file-level facts (purpose, swallowed errors, TODOs …). */
 export type SourceExtraction = FileExtraction & { facts: FileFacts };
 
-export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
+/**
+ * Extracts one file. Past `deadline` (a parse, query or fold still running) it throws
+ * ParseDeadlineError: the caller indexes the file as text instead.
+ */
+export async function extractSource(
+  language: CodeLanguage,
+  source: string,
+  deadline?: Deadline,
+): Promise<SourceExtraction> {
   const spec = SPECS[language];
-  const { state, parseErrors, errorRows, facts } = await withTree(language, source, (tree) => ({
-    state: runEngine(spec, tree.rootNode, source),
-    parseErrors: countParseErrors(tree),
-    errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
-    facts: extractFacts(language, tree.rootNode, source),
-  }));
+  const { state, parseErrors, errorRows, facts } = await withTree(
+    language,
+    source,
+    (tree) => ({
+      state: runEngine(spec, tree.rootNode, source, deadline),
+      parseErrors: countParseErrors(tree),
+      errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
+      facts: extractFacts(language, tree.rootNode, source),
+    }),
+    deadline,
+  );
+  checkDeadline(deadline);
   const resync = RESYNC_LINES[language];
   if (resync && errorRows.length > 0) {
     const repaired = blankBrokenRegions(source, errorRows, resync);
     if (repaired !== source) {
-      const second = await withTree(language, repaired, (tree) => runEngine(spec, tree.rootNode, repaired));
+      const second = await withTree(
+        language,
+        repaired,
+        (tree) => runEngine(spec, tree.rootNode, repaired, deadline),
+        deadline,
+      );
       // Blanking keeps offsets and lines, so the second result describes the original text.
       if (second.symbols.length > state.symbols.length)
         return withFacts(second.finish(language, parseErrors), facts);
@@ -88,8 +107,13 @@ function topLevelErrorRows(root: Node): number[] {
 function blankBrokenRegions(source: string, errorRows: number[], resync: RegExp): string {
   const lines = source.split("\n");
   const blanked = new Set(errorRows);
-  for (const start of errorRows) {
-    for (let row = start + 1; row < lines.length && !resync.test(lines[row] ?? ""); row++) blanked.add(row);
+  // Regions are walked once: one that reaches a row an earlier region already blanked
+  // stops there (else many errors without a definition between them are quadratic).
+  let reached = -1;
+  for (const start of [...errorRows].sort((a, b) => a - b)) {
+    let row = Math.max(start + 1, reached);
+    for (; row < lines.length && !resync.test(lines[row] ?? ""); row++) blanked.add(row);
+    reached = Math.max(reached, row);
   }
   return lines.map((line, row) => (blanked.has(row) ? " ".repeat(line.length) : line)).join("\n");
 }

@@ -18,6 +18,7 @@ import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";
 import type { Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
+import { pathClass } from "../../indexer/file-class.ts";
 
 export interface RetrievalInput {
   repositoryId: string;
@@ -326,6 +327,14 @@ export function isTestPath(path: string): boolean {
 export interface AuxiliaryTopics {
   tests: boolean;
   docs: boolean;
+  /** whether it names a vendored or generated file, so those keep their rank too */
+  thirdParty?: boolean;
+}
+
+/** Vendored, generated and minified code (lib/indexer/file-class.ts): left out unless named. */
+function isThirdParty(path: string): boolean {
+  const fileClass = pathClass(path);
+  return fileClass === "vendored" || fileClass === "generated" || fileClass === "minified";
 }
 
 /** Topics implied by the repository files a question points at (resolved, not as written). */
@@ -333,11 +342,16 @@ export function topicsOfPaths(namedPaths: string[], topics?: AuxiliaryTopics): A
   return {
     tests: (topics?.tests ?? false) || namedPaths.some((p) => TEST_PATH.test(p)),
     docs: (topics?.docs ?? false) || namedPaths.some((p) => AUXILIARY_PATH.test(p)),
+    thirdParty: (topics?.thirdParty ?? false) || namedPaths.some(isThirdParty),
   };
 }
 
-/** How much a file's evidence counts: tests, docs, examples and vendored code less, unless asked about. */
+/**
+ * How much a file's evidence counts: tests, docs, examples and vendored code less, and
+ * vendored, generated and minified files (by their path) hardly at all, unless asked about.
+ */
 export function auxiliaryFactor(path: string, topics: AuxiliaryTopics): number {
+  if (!topics.thirdParty && isThirdParty(path)) return 0.05;
   if (!topics.tests && TEST_PATH.test(path)) return 0.35;
   if (!topics.docs && AUXILIARY_PATH.test(path)) return 0.5;
   return 1;

@@ -9,7 +9,7 @@ import { notFound } from "next/navigation";
 import { requirePageAccess } from "@/lib/auth/page";
 import { SourceView } from "@/components/source/source-view";
 import { parseLineRange } from "@/components/source/source-href";
-import { getFile, getFileContent, getGeneration } from "@/lib/db/index-store";
+import { generationNumber, getFile, getFileContent, getGeneration } from "@/lib/db/index-store";
 import { generationBelongsTo, getRepositoryView } from "@/lib/db/ui-queries";
 import { isSafeRelativePath } from "@/lib/indexer/discover";
 
@@ -69,7 +69,7 @@ export default async function SourcePage({ params, searchParams }: PageProps) {
           {path}
         </h1>
         <div className="stat-row">
-          <span className="badge ok">generation {generation.number}</span>
+          <span className="badge ok">generation {generationNumber(generation)}</span>
           <span>{file.language}</span>
           <span>{file.lines.toLocaleString("en-US")} lines</span>
           {mark ? (
@@ -80,7 +80,7 @@ export default async function SourcePage({ params, searchParams }: PageProps) {
         </div>
         {pinnedOld ? (
           <p className="notice notice-info small" role="status">
-            This is the file as indexed in generation {generation.number}, which the answer cited.{" "}
+            This is the file as indexed in generation {generationNumber(generation)}, which the answer cited.{" "}
             {repository.active ? (
               <Link
                 href={`/repos/${encodeURIComponent(repository.id)}/source?${new URLSearchParams({
