@@ -87,7 +87,7 @@ describe("generations", () => {
     expect(await getGeneration(g1.id)).toMatchObject({
       status: "ready",
       phase: "done",
-      stats: '{"files":1}',
+      stats: '{"files":1,"generation":1,"build":1}',
     });
 
     const g2 = await startGeneration(repo.id, process.pid);
