@@ -10,6 +10,7 @@ import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
 import { c, cpp } from "./languages/c";
+import { blankDeclarationMacros, firstPreprocessorBranches } from "./languages/c-macros";
 import { csharp } from "./languages/csharp";
 import { go } from "./languages/go";
 import { java } from "./languages/java";
@@ -43,17 +44,40 @@ const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
   python: /^(?:async[ \t]+def|def|class|@)[ \t(]?/,
 };
 
+/**
+ * The text the grammar parses, when it differs from the file: declaration macros a C or
+ * C++ grammar cannot expand, blanked with offsets kept (names and spans still come from
+ * the file's own text).
+ */
+const PARSED_TEXT: Partial<Record<CodeLanguage, (source: string) => string>> = {
+  c: blankDeclarationMacros,
+  cpp: blankDeclarationMacros,
+};
+
+/**
+ * A second reading of a file that does not parse: one branch of each preprocessor
+ * conditional (`#if X` around an `else if` breaks a C# method). Kept when it parses
+ * with fewer errors.
+ */
+const REPARSE: Partial<Record<CodeLanguage, (parsed: string) => string>> = {
+  c: firstPreprocessorBranches,
+  cpp: firstPreprocessorBranches,
+  csharp: firstPreprocessorBranches,
+};
+
 /** A file's extraction plus its file-level facts (purpose, swallowed errors, TODOs …). */
 export type SourceExtraction = FileExtraction & { facts: FileFacts };
 
 export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
   const spec = SPECS[language];
-  const { state, parseErrors, errorRows, facts } = await withTree(language, source, (tree) => ({
+  const parsed = PARSED_TEXT[language]?.(source) ?? source;
+  const first = await withTree(language, parsed, (tree) => ({
     state: runEngine(spec, tree.rootNode, source),
     parseErrors: countParseErrors(tree),
     errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
     facts: extractFacts(language, tree.rootNode, source),
   }));
+  const { state, parseErrors, errorRows, facts } = await reparsed(language, spec, source, parsed, first);
   const resync = RESYNC_LINES[language];
   if (resync && errorRows.length > 0) {
     const repaired = blankBrokenRegions(source, errorRows, resync);
@@ -65,6 +89,34 @@ export async function extractSource(language: CodeLanguage, source: string): Pro
     }
   }
   return withFacts(state.finish(language, parseErrors), facts);
+}
+
+type FirstReading = {
+  state: ReturnType<typeof runEngine>;
+  parseErrors: number;
+  errorRows: number[];
+  facts: FileFacts;
+};
+
+/** The first reading, or the language's second one when that parses with fewer errors. */
+async function reparsed(
+  language: CodeLanguage,
+  spec: LanguageSpec,
+  source: string,
+  parsed: string,
+  first: FirstReading,
+): Promise<FirstReading> {
+  const reparse = REPARSE[language];
+  if (!reparse || first.parseErrors === 0) return first;
+  const text = reparse(parsed);
+  if (text === parsed) return first;
+  const second = await withTree(language, text, (tree) => ({
+    state: runEngine(spec, tree.rootNode, source),
+    parseErrors: countParseErrors(tree),
+    errorRows: [],
+    facts: first.facts,
+  }));
+  return second.parseErrors < first.parseErrors ? second : first;
 }
 
 function withFacts(extraction: FileExtraction, facts: FileFacts): SourceExtraction {
