@@ -265,4 +265,14 @@ describe("definitions made by an expression", () => {
     ]);
     expect(result.symbols[0]?.calls.map((c) => c.raw)).toEqual(["new XMLHttpRequest", "request.open"]);
   });
+
+  it("reads the members of both objects of `export default condition ? {…} : {…}`", async () => {
+    const result = await extractSource("javascript", fixture("cookies.js"));
+    expect(result.symbols.map((s) => [s.qualifiedName, s.startLine, s.exported])).toEqual([
+      ["default.write", 6, true],
+      ["default.read", 9, true],
+      ["default.write", 15, true],
+      ["default.read", 16, true],
+    ]);
+  });
 });

@@ -194,11 +194,14 @@ function closingParen(line: string, open: number): number {
   return -1;
 }
 
+/** A condition that holds only when building for Windows: its branch is left for the portable one. */
+const WINDOWS_ONLY =
+  /^\s*(?:defined\s*\(?\s*)?_*(?:WIN32|WIN64|WINDOWS|MSC_VER|MINGW32|MINGW64|CYGWIN)_*\s*\)?\s*(\/[/*].*)?$/;
 const DIRECTIVE = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$/;
 
 /**
  * One branch of every `#if … #elif … #else … #endif` (the first, or the next when the
- * first is `#if 0`), the others and the directives blanked: a preprocessor choice
+ * first is `#if 0` or holds only on Windows), the others and the directives blanked: a preprocessor choice
  * that splits a statement (`#if X` around an `else if`) or a head parses as code only
  * when one branch is read. Used when a file does not parse as it is.
  */
@@ -214,7 +217,8 @@ export function firstPreprocessorBranches(source: string): string {
     let blank = !outerReading;
     if (directive) {
       const [, keyword, condition = ""] = directive;
-      const never = /^\s*0\s*(\/[/*].*)?$/.test(condition);
+      const never =
+        /^\s*0\s*(\/[/*].*)?$/.test(condition) || (keyword !== "ifndef" && WINDOWS_ONLY.test(condition));
       if (keyword?.startsWith("if")) stack.push({ reading: !never, taken: !never });
       else if (keyword === "endif") stack.pop();
       else {

@@ -60,6 +60,15 @@
 (export_statement
   value: [(arrow_function) (function_expression) (generator_function)] @region) @definition.function
 (export_statement value: (class) @region) @definition.class
+; `export default browser ? { write() {…} } : { write() {…} }`: the members of either object
+(export_statement value: (ternary_expression consequence: (object) @body)) @object
+(export_statement value: (ternary_expression alternative: (object) @body)) @object
+(export_statement
+  value: (ternary_expression
+    consequence: (object (method_definition name: (_) @name body: (_) @body) @definition.method)))
+(export_statement
+  value: (ternary_expression
+    alternative: (object (method_definition name: (_) @name body: (_) @body) @definition.method)))
 ; `export default supported && function adapter(…) {…}`: the function when the condition holds
 (export_statement
   value: (binary_expression
