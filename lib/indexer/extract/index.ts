@@ -98,7 +98,11 @@ type FirstReading = {
   facts: FileFacts;
 };
 
-/** The first reading, or the language's second one when that parses with fewer errors. */
+/**
+ * The first reading, or the language's second one when that parses with fewer errors;
+ * the definitions the first reading found in branches the second left unread (a
+ * Windows variant, an `#else` typedef) are kept from it.
+ */
 async function reparsed(
   language: CodeLanguage,
   spec: LanguageSpec,
@@ -116,7 +120,20 @@ async function reparsed(
     errorRows: [],
     facts: first.facts,
   }));
-  return second.parseErrors < first.parseErrors ? second : first;
+  if (second.parseErrors >= first.parseErrors) return first;
+  const read = text.split("\n");
+  const firstLines = parsed.split("\n");
+  const symbols = second.state.symbols;
+  for (const symbol of first.state.symbols) {
+    // A definition in an unread branch: its first line had code, and none of its lines is read.
+    let inside = !!firstLines[symbol.startLine - 1]?.trim();
+    for (let line = symbol.startLine; inside && line <= symbol.endLine; line++)
+      inside = !read[line - 1]?.trim();
+    if (inside) symbols.push(symbol);
+  }
+  // Stable: symbols of one reading keep their order, parents before their members.
+  symbols.sort((a, b) => a.startLine - b.startLine);
+  return second;
 }
 
 function withFacts(extraction: FileExtraction, facts: FileFacts): SourceExtraction {

@@ -58,6 +58,15 @@ describe("C and C++", () => {
     expect(raws(symbol(source, "fmt.to_string").calls)).toEqual(["buf.push_back", "std::string", "buf.data"]);
   });
 
+  it("reads a file broken by a conditional again with one branch, keeping the other branch's definitions", async () => {
+    const result = await extract("c/platform.c");
+    expect(result.parseErrors).toBe(0);
+    expect(result.symbols.map((s) => [s.name, s.startLine, s.endLine, raws(s.calls)])).toEqual([
+      ["tls_detach", 5, 8, ["free"]],
+      ["tls_main", 11, 21, ["tls_run"]],
+    ]);
+  });
+
   it("keeps declaration macros out of names, namespaces and classes", async () => {
     const header = await extract("cpp/counter.h");
     expect(header.symbols.map((s) => s.qualifiedName)).toEqual([

@@ -32,6 +32,13 @@ describe("blankDeclarationMacros", () => {
       "",
       "template <typename T> class view {};",
     ]);
+    expect(
+      words(
+        blankDeclarationMacros(
+          "FMT_MODULE_EXPORT_BEGIN\n\n/**\n * Local time.\n */\ninline std::tm localtime(long t) {",
+        ),
+      ),
+    ).toEqual(["", "", "/**", "* Local time.", "*/", "inline std::tm localtime(long t) {"]);
     expect(words(blankDeclarationMacros("  BEGIN_BLOCK\n  x = 1;"))).toEqual(["BEGIN_BLOCK", "x = 1;"]);
   });
 

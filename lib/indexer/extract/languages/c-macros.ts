@@ -74,9 +74,10 @@ export function blankDeclarationMacros(source: string): string {
  * or a function head (after a macro on its own line: `FMT_BEGIN_EXPORT`, `SPDLOG_INLINE`).
  */
 function opensDefinition(lines: string[], from: number, classes: ReadonlySet<string>): boolean {
-  for (let i = from; i < lines.length && i < from + 4; i++) {
+  for (let i = from; i < lines.length && i < from + 40; i++) {
     const line = lines[i] as string;
-    if (!line.trim() || /^\s*(#|\/\/)/.test(line) || MACRO_LINE.test(line)) continue;
+    // Blank lines, directives, comments (a doc comment's lines) and further macro lines sit between.
+    if (!line.trim() || /^\s*(#|\/\/|\/\*|\*)/.test(line) || MACRO_LINE.test(line)) continue;
     if (/^\s*(template\b|class\b|struct\b|union\b|enum\b|namespace\b|extern\b|typedef\b)/.test(line))
       return true;
     const open = line.indexOf("(");
