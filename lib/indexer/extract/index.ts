@@ -3,8 +3,8 @@
  * runs the extraction engine with the language's query and spec. Pure apart from
  * the cached parsers and queries: source in, FileExtraction out.
  */
-import type { Node } from "web-tree-sitter";
-import { withTree } from "../parser";
+import type { Node, Tree } from "web-tree-sitter";
+import { withRereadableTree, withTree } from "../parser";
 import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
@@ -71,13 +71,22 @@ export type SourceExtraction = FileExtraction & { facts: FileFacts };
 export async function extractSource(language: CodeLanguage, source: string): Promise<SourceExtraction> {
   const spec = SPECS[language];
   const parsed = PARSED_TEXT[language]?.(source) ?? source;
-  const first = await withTree(language, parsed, (tree) => ({
-    state: runEngine(spec, tree.rootNode, source),
-    parseErrors: countParseErrors(tree),
-    errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
-    facts: extractFacts(language, tree.rootNode, source),
-  }));
-  const { state, parseErrors, errorRows, facts } = await reparsed(language, spec, source, parsed, first);
+  const reparse = REPARSE[language];
+  const { state, parseErrors, errorRows, facts } = await withRereadableTree(
+    language,
+    parsed,
+    (tree, reread) => {
+      const first: Reading = {
+        state: runEngine(spec, tree.rootNode, source),
+        parseErrors: countParseErrors(tree),
+        errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
+        facts: extractFacts(language, tree.rootNode, source),
+      };
+      if (!reparse || first.parseErrors === 0) return first;
+      const text = reparse(parsed);
+      return text === parsed ? first : betterReading(spec, source, parsed, first, reread(text), text);
+    },
+  );
   const resync = RESYNC_LINES[language];
   if (resync && errorRows.length > 0) {
     const repaired = blankBrokenRegions(source, errorRows, resync);
@@ -91,49 +100,42 @@ export async function extractSource(language: CodeLanguage, source: string): Pro
   return withFacts(state.finish(language, parseErrors), facts);
 }
 
-type FirstReading = {
+interface Reading {
   state: ReturnType<typeof runEngine>;
   parseErrors: number;
   errorRows: number[];
   facts: FileFacts;
-};
+}
 
 /**
- * The first reading, or the language's second one when that parses with fewer errors;
- * the definitions the first reading found in branches the second left unread (a
- * Windows variant, an `#else` typedef) are kept from it.
+ * The first reading, or the second (`text`, parsed as `tree`) when that parses with
+ * fewer errors; the definitions the first reading found in branches the second left
+ * unread (a Windows variant, an `#else` typedef) are kept from it.
  */
-async function reparsed(
-  language: CodeLanguage,
+function betterReading(
   spec: LanguageSpec,
   source: string,
   parsed: string,
-  first: FirstReading,
-): Promise<FirstReading> {
-  const reparse = REPARSE[language];
-  if (!reparse || first.parseErrors === 0) return first;
-  const text = reparse(parsed);
-  if (text === parsed) return first;
-  const second = await withTree(language, text, (tree) => ({
-    state: runEngine(spec, tree.rootNode, source),
-    parseErrors: countParseErrors(tree),
-    errorRows: [],
-    facts: first.facts,
-  }));
-  if (second.parseErrors >= first.parseErrors) return first;
+  first: Reading,
+  tree: Tree,
+  text: string,
+): Reading {
+  const parseErrors = countParseErrors(tree);
+  // The engine runs on the second tree only when it parses better.
+  if (parseErrors >= first.parseErrors) return first;
+  const state = runEngine(spec, tree.rootNode, source);
   const read = text.split("\n");
   const firstLines = parsed.split("\n");
-  const symbols = second.state.symbols;
   for (const symbol of first.state.symbols) {
     // A definition in an unread branch: its first line had code, and none of its lines is read.
     let inside = !!firstLines[symbol.startLine - 1]?.trim();
     for (let line = symbol.startLine; inside && line <= symbol.endLine; line++)
       inside = !read[line - 1]?.trim();
-    if (inside) symbols.push(symbol);
+    if (inside) state.symbols.push(symbol);
   }
   // Stable: symbols of one reading keep their order, parents before their members.
-  symbols.sort((a, b) => a.startLine - b.startLine);
-  return second;
+  state.symbols.sort((a, b) => a.startLine - b.startLine);
+  return { state, parseErrors, errorRows: [], facts: first.facts };
 }
 
 function withFacts(extraction: FileExtraction, facts: FileFacts): SourceExtraction {

@@ -29,13 +29,15 @@ const STATEMENTS = new Set(
 );
 const CLASS_HEAD =
   /\b(?:class|struct|union)\s+((?:[A-Z][A-Z0-9_]*[A-Z0-9]\s+)+)(?=[A-Za-z_]\w*\s*(?:[:{]|final\b|$))/;
+const MACRO_WORD = /\b[A-Z][A-Z0-9_]*[A-Z0-9]\b/;
 /** A line of nothing but macros (`FMT_BEGIN_EXPORT`, `SPDLOG_INLINE`). */
-const MACRO_LINE = /^\s*(?:[A-Z][A-Z0-9_]*[A-Z0-9]\s*)+$/;
+const MACRO_LINE = /^\s*[A-Z][A-Z0-9_]*[A-Z0-9](?:\s+[A-Z][A-Z0-9_]*[A-Z0-9])*\s*$/;
 /** Names of the classes a file defines: a head named so is a constructor. */
 const CLASS_NAME = /\b(?:class|struct)\s+(?:[A-Z][A-Z0-9_]*[A-Z0-9]\s+)*([A-Za-z_]\w*)\s*(?:final\s*)?[:{]/g;
 const HEAD_PREFIX = /^[\s\w:<>,*&~]*$/;
+// Each word ends at a word boundary, so a run of capitals is read one way only (no backtracking blow-up).
 const TRAILING =
-  /^\s*(?:(?:const|volatile|override|final|noexcept|&&?)\s*|[A-Z][A-Z0-9_]*[A-Z0-9]\s*)+(?=[{:;=]|->|$)/;
+  /^\s*(?:(?:const|volatile|override|final|noexcept|[A-Z][A-Z0-9_]*[A-Z0-9])\b\s*|&&?(?!&)\s*)+(?=[{:;=]|->|$)/;
 
 /** The source with declaration macros replaced by spaces (same length, same lines). */
 export function blankDeclarationMacros(source: string): string {
@@ -56,7 +58,9 @@ export function blankDeclarationMacros(source: string): string {
     const trimmed = line.trimStart();
     if (wasContinued || trimmed.startsWith("#") || trimmed.startsWith("//") || trimmed.startsWith("*"))
       continue;
-    if (/\/\*(?!.*\*\/)/.test(line)) inComment = true;
+    if (line.includes("/*") && /\/\*(?!.*\*\/)/.test(line)) inComment = true;
+    // Most lines hold no all-caps word at all: nothing to blank.
+    if (!MACRO_WORD.test(line)) continue;
     const blanked =
       MACRO_LINE.test(line) && opensDefinition(lines, i + 1, classes)
         ? blank(line)
