@@ -35,11 +35,22 @@ describe("blankDeclarationMacros", () => {
     expect(
       words(
         blankDeclarationMacros(
-          "FMT_MODULE_EXPORT_BEGIN\n\n/**\n * Local time.\n */\ninline std::tm localtime(long t) {",
+          "FMT_MODULE_EXPORT_BEGIN\n\n/**\n  Local time.\n */\ninline std::tm localtime(long t) {",
         ),
       ),
-    ).toEqual(["", "", "/**", "* Local time.", "*/", "inline std::tm localtime(long t) {"]);
+    ).toEqual(["", "", "/**", "Local time.", "*/", "inline std::tm localtime(long t) {"]);
     expect(words(blankDeclarationMacros("  BEGIN_BLOCK\n  x = 1;"))).toEqual(["BEGIN_BLOCK", "x = 1;"]);
+  });
+
+  it("blanks a macro ending a head's first line when the declarator is on the next", () => {
+    const source =
+      "void SPDLOG_INLINE\nbase_sink<Mutex>::set_formatter(formatter f) {\nHRESULT\nWidget::Paint(HDC dc) {";
+    expect(words(blankDeclarationMacros(source))).toEqual([
+      "void",
+      "base_sink<Mutex>::set_formatter(formatter f) {",
+      "HRESULT",
+      "Widget::Paint(HDC dc) {",
+    ]);
   });
 
   it("leaves types, calls, statements, directives and comments alone", () => {

@@ -61,10 +61,8 @@ export function blankDeclarationMacros(source: string): string {
     if (line.includes("/*") && /\/\*(?!.*\*\/)/.test(line)) inComment = true;
     // Most lines hold no all-caps word at all: nothing to blank.
     if (!MACRO_WORD.test(line)) continue;
-    const blanked =
-      MACRO_LINE.test(line) && opensDefinition(lines, i + 1, classes)
-        ? blank(line)
-        : blankLine(line, classes);
+    let blanked = blankLine(line, classes);
+    if (blanked === line) blanked = blankHeadStart(line, lines, i, classes);
     if (blanked !== line) {
       lines[i] = blanked;
       changed = true;
@@ -74,22 +72,48 @@ export function blankDeclarationMacros(source: string): string {
 }
 
 /**
- * Whether the next line of code starts a definition: `template`, a class or namespace,
- * or a function head (after a macro on its own line: `FMT_BEGIN_EXPORT`, `SPDLOG_INLINE`).
+ * What the next line of code starts: a type or namespace (`template`, `class` …), a
+ * function head (the text before its `(`), or nothing a macro line could belong to.
+ * Blank lines, directives, comments and further macro lines may sit between.
  */
-function opensDefinition(lines: string[], from: number, classes: ReadonlySet<string>): boolean {
+function nextDefinition(
+  lines: string[],
+  from: number,
+  classes: ReadonlySet<string>,
+): { kind: "type" } | { kind: "head"; prefix: string } | null {
+  let inComment = false;
   for (let i = from; i < lines.length && i < from + 40; i++) {
     const line = lines[i] as string;
-    // Blank lines, directives, comments (a doc comment's lines) and further macro lines sit between.
-    if (!line.trim() || /^\s*(#|\/\/|\/\*|\*)/.test(line) || MACRO_LINE.test(line)) continue;
+    if (inComment || /^\s*\/\*/.test(line)) {
+      inComment = !line.includes("*/");
+      continue;
+    }
+    if (!line.trim() || /^\s*(#|\/\/|\*)/.test(line) || MACRO_LINE.test(line)) continue;
     if (/^\s*(template\b|class\b|struct\b|union\b|enum\b|namespace\b|extern\b|typedef\b)/.test(line))
-      return true;
-    const open = line.indexOf("(");
-    return (
-      open > 0 && HEAD_PREFIX.test(line.slice(0, open)) && headMacros(line.slice(0, open), classes) !== null
-    );
+      return { kind: "type" };
+    const prefix = line.slice(0, Math.max(0, line.indexOf("(")));
+    return prefix && HEAD_PREFIX.test(prefix) && headMacros(prefix, classes) !== null
+      ? { kind: "head", prefix: prefix.trim() }
+      : null;
   }
-  return false;
+  return null;
+}
+
+/**
+ * Macros of a line that begins a head whose declarator comes on a later line: a macro
+ * line (`SPDLOG_INLINE`, `FMT_BEGIN_EXPORT`) or a type and a macro (`void SPDLOG_INLINE`).
+ * A lone all-caps word before a head without a type is that type (`HRESULT`).
+ */
+function blankHeadStart(line: string, lines: string[], i: number, classes: ReadonlySet<string>): string {
+  if (line.includes("(") || !HEAD_PREFIX.test(line) || /[<>,]\s*$/.test(line)) return line;
+  const next = nextDefinition(lines, i + 1, classes);
+  if (!next) return line;
+  if (next.kind === "type") return MACRO_LINE.test(line) ? blank(line) : line;
+  const head = headMacros(`${line} ${next.prefix}`, classes);
+  let out = line;
+  for (const [a, b] of head ?? [])
+    if (b <= line.length) out = out.slice(0, a) + " ".repeat(b - a) + out.slice(b);
+  return out;
 }
 
 function blank(text: string): string {
