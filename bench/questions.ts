@@ -16,6 +16,7 @@ import path from "node:path";
 import type { QueryMode } from "../lib/qa/types.ts";
 import { BENCH_WORK, benchChildEnv, openRepo } from "./corpus.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
+import { baseQualifiedId } from "../lib/db/symbol-ids.ts";
 
 export const QUESTION_DIR = path.join(__dirname, "data", "questions");
 const ROOT = path.resolve(__dirname, "..");
@@ -83,7 +84,8 @@ export function loadQuestionSets(dir = QUESTION_DIR): QuestionSet {
 
 /** Whether every expected entry is among the first k ranked items. */
 export function hitAt(ranked: string[], expected: Expected[], k: number): boolean {
-  const top = ranked.slice(0, k);
+  // An overload (`a.ts::f#2`) answers for its name (`a.ts::f`).
+  const top = ranked.slice(0, k).map(baseQualifiedId);
   return expected.every((e) => (Array.isArray(e) ? e.some((x) => top.includes(x)) : top.includes(e)));
 }
 
@@ -285,7 +287,7 @@ export function questionsSection(log: (line: string) => void): Record<string, un
     };
     log(
       `  ${r.id} [${r.expectedMode}${r.mode === r.expectedMode ? "" : ` → ${r.mode}`}]: files at ${rank(q.files, r.files)}` +
-        `${q.symbols.length ? `, symbols at ${rank(q.symbols, r.symbols)}` : ""}, ${r.passes} passes (${r.stopReason}), ${Math.round(r.ms)} ms` +
+        `${q.symbols.length ? `, symbols at ${rank(q.symbols, r.symbols.map(baseQualifiedId))}` : ""}, ${r.passes} passes (${r.stopReason}), ${Math.round(r.ms)} ms` +
         `${r.unknown.length ? `; NOT IN INDEX: ${r.unknown.join(", ")}` : ""}`,
     );
   }

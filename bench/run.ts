@@ -22,6 +22,7 @@ import { largeSection } from "./large.ts";
 import { questionsSection } from "./questions.ts";
 import { robustnessSection } from "./robustness.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
+import { baseQualifiedId } from "../lib/db/symbol-ids.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const WORK = BENCH_WORK;
@@ -220,13 +221,13 @@ function localizationSection(): Record<string, unknown> {
     fileAcc5: accuracy(rows, files, gold, 5),
     functionAcc5: accuracy(
       rows,
-      (r) => r.symbols,
+      (r) => r.symbols.map(baseQualifiedId),
       (r) => r.goldFunctions,
       5,
     ),
     functionAcc10: accuracy(
       rows,
-      (r) => r.symbols,
+      (r) => r.symbols.map(baseQualifiedId),
       (r) => r.goldFunctions,
       10,
     ),

@@ -19,7 +19,7 @@ import {
   calleesOf,
   symbolsByName,
   symbolsByQualifiedName,
-  symbolByQualifiedId,
+  symbolsOfQualifiedId,
 } from "../db/code-graph.ts";
 import { indexRepository, type BuildPhase } from "../indexer/build.ts";
 import { hybridSearch, lexicalSearch, vectorSearch } from "../search/hybrid.ts";
@@ -272,7 +272,7 @@ const symbolCommand: Command = async (ctx) => {
   const name = required(ctx, 1, "symbol name");
   const gen = repo.activeGenerationId;
   const matches = name.includes("::")
-    ? [await symbolByQualifiedId(gen, name)].filter((s) => s !== null)
+    ? await symbolsOfQualifiedId(gen, name)
     : name.includes(".")
       ? await symbolsByQualifiedName(gen, name)
       : await symbolsByName(gen, name);

@@ -8,6 +8,7 @@ import "server-only";
 import { db } from "./client.ts";
 import { ftsSearchQuery, jsonArrayElements, position, queryRaw, textFilter } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
+import { splitQualifiedId } from "./symbol-ids.ts";
 
 export interface SymbolRecord {
   id: number;
@@ -109,6 +110,27 @@ export async function symbolByQualifiedId(
 ): Promise<SymbolRecord | null> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.symbol.findFirst({ where: { ...visibleIn(snapshot), qualifiedId }, select: SYMBOL_SELECT });
+}
+
+/**
+ * The symbols a qualified id names: that one for a numbered id (`a.ts::f#2`), every
+ * definition of the name in the file, in source order, for a plain one (`a.ts::f`).
+ */
+export async function symbolsOfQualifiedId(
+  generationId: string,
+  qualifiedId: string,
+): Promise<SymbolRecord[]> {
+  const parts = splitQualifiedId(qualifiedId);
+  if (!parts || parts.ordinal !== null) {
+    const one = await symbolByQualifiedId(generationId, qualifiedId);
+    return one ? [one] : [];
+  }
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  return client.symbol.findMany({
+    where: { ...visibleIn(snapshot), path: parts.path, qualifiedName: parts.qualifiedName },
+    select: SYMBOL_SELECT,
+    orderBy: { startLine: "asc" },
+  });
 }
 
 export async function symbolsByQualifiedIds(generationId: string, ids: string[]): Promise<SymbolRecord[]> {

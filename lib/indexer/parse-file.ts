@@ -7,6 +7,7 @@
  */
 // Types only: erased at run time, so workers load no database code.
 import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/index-store.ts";
+import { numberedIds } from "../db/symbol-ids.ts";
 import { indexText } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
@@ -68,10 +69,6 @@ export interface ParsedFile {
   content: string;
   symbols: ParsedSymbol[];
   chunks: ParsedChunk[];
-}
-
-export function qualifiedIdFor(path: string, qualifiedName: string): string {
-  return `${path}::${qualifiedName}`;
 }
 
 function searchable(path: string, chunks: ReturnType<typeof chunkCode>): ParsedChunk[] {
@@ -150,17 +147,16 @@ export async function parseFile(
 async function parseCode(source: SourceFile, deadline: Deadline): Promise<ParsedFile> {
   const file = fileRow(source);
   const extraction = await extractSource(source.language as CodeLanguage, source.content, deadline);
-  const qid = (name: string) => qualifiedIdFor(source.path, name);
-  const seen = new Set<string>();
-  const kept = extraction.symbols.filter((s) => {
-    // Overloads and redefinitions share a qualified name: keep the first, ids stay unique.
-    if (seen.has(s.qualifiedName)) return false;
-    seen.add(s.qualifiedName);
-    return true;
-  });
-  const symbols: ParsedSymbol[] = kept.map((s) => ({
+  const kept = extraction.symbols;
+  // Overloads and redefinitions share a qualified name: each is a symbol, numbered after the first.
+  const ids = numberedIds(
+    source.path,
+    kept.map((s) => s.qualifiedName),
+  );
+  const idOf = new Map(kept.map((s, i) => [s, ids[i] as string]));
+  const symbols: ParsedSymbol[] = kept.map((s, i) => ({
     path: source.path,
-    qualifiedId: qid(s.qualifiedName),
+    qualifiedId: ids[i] as string,
     name: s.name,
     qualifiedName: s.qualifiedName,
     kind: s.kind,
@@ -194,7 +190,7 @@ async function parseCode(source: SourceFile, deadline: Deadline): Promise<Parsed
     symbols,
     chunks: searchable(
       source.path,
-      chunkCode(source.path, fileLines(source.content), kept, (s) => qid(s.qualifiedName)),
+      chunkCode(source.path, fileLines(source.content), kept, (s) => idOf.get(s) as string),
     ),
   };
 }

@@ -13,6 +13,7 @@
  * as lookups ask for them (lib/indexer/resolver-tables.ts); the rules are the same.
  */
 import path from "node:path";
+import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
 import { dotted, indexFiles, LANGUAGE_RULES, STDLIB_METHODS, type FileIndex } from "./resolve-languages.ts";
 import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
@@ -349,7 +350,9 @@ export function completeTables(symbols: ResolverSymbol[], files: ResolverFile[])
     if (LANGUAGE_RULES[s.language]) push(byQualified, s.qualifiedName, s);
     let q = byFileQualified.get(s.path);
     if (!q) byFileQualified.set(s.path, (q = new Map()));
-    q.set(s.qualifiedName, s);
+    // Overloads share a qualified name: a call by that name lands on the first (its plain id).
+    if (!q.has(s.qualifiedName) || baseQualifiedId(s.qualifiedId) === s.qualifiedId)
+      q.set(s.qualifiedName, s);
     let n = byFileName.get(s.path);
     if (!n) byFileName.set(s.path, (n = new Map()));
     push(n, s.name, s);

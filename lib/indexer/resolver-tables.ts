@@ -8,6 +8,7 @@
  * only paths, and are built from every code file up front.
  */
 import type { ResolverSymbolRow } from "../db/index-store.ts";
+import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { LANGUAGE_RULES } from "./resolve-languages.ts";
 import {
   buildModuleMaps,
@@ -149,7 +150,9 @@ export class LazyResolverTables implements ResolverTables {
     for (const s of [...ofFiles].sort(byLocation)) {
       const file = this.files.get(s.path);
       if (!file) continue;
-      file.qualified.set(s.qualifiedName, s);
+      // Overloads share a qualified name: a call by that name lands on the first (its plain id).
+      if (!file.qualified.has(s.qualifiedName) || baseQualifiedId(s.qualifiedId) === s.qualifiedId)
+        file.qualified.set(s.qualifiedName, s);
       const list = file.byName.get(s.name);
       if (list) list.push(s);
       else file.byName.set(s.name, [s]);

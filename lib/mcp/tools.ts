@@ -10,7 +10,7 @@ import { loadEngineSettings } from "../admin/settings.ts";
 import {
   calleesOf,
   callersOf,
-  symbolByQualifiedId,
+  symbolsOfQualifiedId,
   symbolsByName,
   symbolsByQualifiedIds,
   symbolsByQualifiedName,
@@ -235,10 +235,7 @@ function symbolView(s: SymbolRecord) {
 /** Symbols by qualified id (`path::Class.method`), qualified name (`Class.method`) or plain name. */
 async function lookupSymbols(generationId: string, name: string, limit: number): Promise<SymbolRecord[]> {
   const ref = name.trim();
-  if (ref.includes("::")) {
-    const one = await symbolByQualifiedId(generationId, ref);
-    return one ? [one] : [];
-  }
+  if (ref.includes("::")) return (await symbolsOfQualifiedId(generationId, ref)).slice(0, limit);
   if (ref.includes(".")) {
     const qualified = await symbolsByQualifiedName(generationId, ref, limit);
     if (qualified.length) return qualified;

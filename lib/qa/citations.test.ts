@@ -17,6 +17,7 @@ const SYMBOLS: Record<string, { qualifiedId: string; startLine: number; endLine:
   "lib/store.ts": [
     { qualifiedId: "lib/store.ts::SessionStore", startLine: 5, endLine: 100 },
     { qualifiedId: "lib/store.ts::SessionStore.save", startLine: 30, endLine: 45 },
+    { qualifiedId: "lib/store.ts::SessionStore.save#2", startLine: 50, endLine: 60 },
   ],
 };
 
@@ -96,6 +97,17 @@ describe("verifyCitations", () => {
   it("verifies a citation whose file and lines exist and reports the innermost symbol", () => {
     const [r] = verify("lib/store.ts:32-40");
     expect(r).toMatchObject({ verified: true, reason: null, symbol: "lib/store.ts::SessionStore.save" });
+  });
+
+  it("verifies a name at any of its overloads", () => {
+    expect(verify("`SessionStore.save` (lib/store.ts:52-58)")[0]).toMatchObject({
+      verified: true,
+      symbol: "lib/store.ts::SessionStore.save#2",
+    });
+    expect(verify("`SessionStore.save` (lib/store.ts:70-72)")[0]).toMatchObject({
+      verified: false,
+      reason: "SessionStore.save is at lines 30-45, not 70-72",
+    });
   });
 
   it("rejects files outside the index and lines past the end", () => {

@@ -4,6 +4,7 @@
 // fails is marked in the text, so an unverifiable reference is never presented as fact.
 
 import { looksLikeCode, SOURCE_EXTENSIONS } from "../search/anchors";
+import { splitQualifiedId } from "../db/symbol-ids.ts";
 
 export interface Citation {
   /** The citation exactly as written, including any brackets or backticks around it. */
@@ -188,9 +189,8 @@ function unsafePathReason(path: string): string | null {
 
 // "Foo.bar" matches "src/foo.ts::Foo.bar"; "bar" matches any "…::X.bar" or "…::bar".
 function symbolMatches(qualifiedId: string, name: string): boolean {
-  const qualified = qualifiedId.includes("::")
-    ? qualifiedId.slice(qualifiedId.lastIndexOf("::") + 2)
-    : qualifiedId;
+  // Any overload of a name matches it (`Foo.bar` names `a.ts::Foo.bar#2` too).
+  const qualified = splitQualifiedId(qualifiedId)?.qualifiedName ?? qualifiedId;
   return qualified === name || qualified.endsWith(`.${name}`) || name.endsWith(`.${qualified}`);
 }
 

@@ -9,7 +9,7 @@ import "server-only";
 import {
   calleesOf,
   filesBySuffix,
-  symbolByQualifiedId,
+  symbolsOfQualifiedId,
   symbolsByName,
   symbolsByQualifiedIds,
   symbolsByQualifiedName,
@@ -175,8 +175,8 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   if (target.symbol && target.path) {
     searched.push(`symbol ${target.symbol} in ${target.path}`);
     if (target.path.includes("::") || gap.includes("::")) {
-      const s = await symbolByQualifiedId(generationId, `${target.path}::${target.symbol}`);
-      const hit = s ? await toItems([s], "direct", "direct lookup") : null;
+      const family = await symbolsOfQualifiedId(generationId, `${target.path}::${target.symbol}`);
+      const hit = family.length ? await toItems(family, "direct", "direct lookup") : null;
       if (hit) return hit;
     }
     const files = await filesBySuffix(generationId, target.path.replace(/^\.?\//, ""), 5);

@@ -3,13 +3,14 @@
  * runs the extraction engine with the language's query and spec. Pure apart from
  * the cached parsers and queries: source in, FileExtraction out.
  */
-import type { Node } from "web-tree-sitter";
-import { checkDeadline, withTree, type Deadline } from "../parser";
+import type { Node, Tree } from "web-tree-sitter";
+import { checkDeadline, withRereadableTree, withTree, type Deadline } from "../parser";
 import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
 import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
 import { c, cpp } from "./languages/c";
+import { blankDeclarationMacros, firstPreprocessorBranches } from "./languages/c-macros";
 import { csharp } from "./languages/csharp";
 import { go } from "./languages/go";
 import { java } from "./languages/java";
@@ -43,6 +44,27 @@ const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
   python: /^(?:async[ \t]+def|def|class|@)[ \t(]?/,
 };
 
+/**
+ * The text the grammar parses, when it differs from the file: declaration macros a C or
+ * C++ grammar cannot expand, blanked with offsets kept (names and spans still come from
+ * the file's own text).
+ */
+const PARSED_TEXT: Partial<Record<CodeLanguage, (source: string) => string>> = {
+  c: blankDeclarationMacros,
+  cpp: blankDeclarationMacros,
+};
+
+/**
+ * A second reading of a file that does not parse: one branch of each preprocessor
+ * conditional (`#if X` around an `else if` breaks a C# method). Kept when it parses
+ * with fewer errors.
+ */
+const REPARSE: Partial<Record<CodeLanguage, (parsed: string) => string>> = {
+  c: firstPreprocessorBranches,
+  cpp: firstPreprocessorBranches,
+  csharp: firstPreprocessorBranches,
+};
+
 /** A file's extraction plus its file-level facts (purpose, swallowed errors, TODOs …). */
 export type SourceExtraction = FileExtraction & { facts: FileFacts };
 
@@ -56,15 +78,24 @@ export async function extractSource(
   deadline?: Deadline,
 ): Promise<SourceExtraction> {
   const spec = SPECS[language];
-  const { state, parseErrors, errorRows, facts } = await withTree(
+  const parsed = PARSED_TEXT[language]?.(source) ?? source;
+  const reparse = REPARSE[language];
+  const { state, parseErrors, errorRows, facts } = await withRereadableTree(
     language,
-    source,
-    (tree) => ({
-      state: runEngine(spec, tree.rootNode, source, deadline),
-      parseErrors: countParseErrors(tree),
-      errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
-      facts: extractFacts(language, tree.rootNode, source),
-    }),
+    parsed,
+    (tree, reread) => {
+      const first: Reading = {
+        state: runEngine(spec, tree.rootNode, source, deadline),
+        parseErrors: countParseErrors(tree),
+        errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
+        facts: extractFacts(language, tree.rootNode, source),
+      };
+      if (!reparse || first.parseErrors === 0) return first;
+      const text = reparse(parsed);
+      return text === parsed
+        ? first
+        : betterReading(spec, source, parsed, first, reread(text), text, deadline);
+    },
     deadline,
   );
   checkDeadline(deadline);
@@ -84,6 +115,45 @@ export async function extractSource(
     }
   }
   return withFacts(state.finish(language, parseErrors), facts);
+}
+
+interface Reading {
+  state: ReturnType<typeof runEngine>;
+  parseErrors: number;
+  errorRows: number[];
+  facts: FileFacts;
+}
+
+/**
+ * The first reading, or the second (`text`, parsed as `tree`) when that parses with
+ * fewer errors; the definitions the first reading found in branches the second left
+ * unread (a Windows variant, an `#else` typedef) are kept from it.
+ */
+function betterReading(
+  spec: LanguageSpec,
+  source: string,
+  parsed: string,
+  first: Reading,
+  tree: Tree,
+  text: string,
+  deadline: Deadline | undefined,
+): Reading {
+  const parseErrors = countParseErrors(tree);
+  // The engine runs on the second tree only when it parses better.
+  if (parseErrors >= first.parseErrors) return first;
+  const state = runEngine(spec, tree.rootNode, source, deadline);
+  const read = text.split("\n");
+  const firstLines = parsed.split("\n");
+  for (const symbol of first.state.symbols) {
+    // A definition in an unread branch: its first line had code, and none of its lines is read.
+    let inside = !!firstLines[symbol.startLine - 1]?.trim();
+    for (let line = symbol.startLine; inside && line <= symbol.endLine; line++)
+      inside = !read[line - 1]?.trim();
+    if (inside) state.symbols.push(symbol);
+  }
+  // Stable: symbols of one reading keep their order, parents before their members.
+  state.symbols.sort((a, b) => a.startLine - b.startLine);
+  return { state, parseErrors, errorRows: [], facts: first.facts };
 }
 
 function withFacts(extraction: FileExtraction, facts: FileFacts): SourceExtraction {
@@ -107,13 +177,8 @@ function topLevelErrorRows(root: Node): number[] {
 function blankBrokenRegions(source: string, errorRows: number[], resync: RegExp): string {
   const lines = source.split("\n");
   const blanked = new Set(errorRows);
-  // Regions are walked once: one that reaches a row an earlier region already blanked
-  // stops there (else many errors without a definition between them are quadratic).
-  let reached = -1;
-  for (const start of [...errorRows].sort((a, b) => a - b)) {
-    let row = Math.max(start + 1, reached);
-    for (; row < lines.length && !resync.test(lines[row] ?? ""); row++) blanked.add(row);
-    reached = Math.max(reached, row);
+  for (const start of errorRows) {
+    for (let row = start + 1; row < lines.length && !resync.test(lines[row] ?? ""); row++) blanked.add(row);
   }
   return lines.map((line, row) => (blanked.has(row) ? " ".repeat(line.length) : line)).join("\n");
 }

@@ -111,3 +111,18 @@ describe("java extraction", () => {
     expect(out.symbols[1]?.calls.map((c) => c.raw)).toEqual(["exec", "new Runnable", "work"]);
   });
 });
+
+describe("java overloads", () => {
+  it("extracts every overload with its own body", async () => {
+    const connection = await extractSource(
+      "java",
+      readFileSync(fileURLToPath(new URL("../__fixtures__/java/Connection.java", import.meta.url)), "utf8"),
+    );
+    const executes = connection.symbols.filter((s) => s.qualifiedName === "Connection.Response.execute");
+    expect(executes.map((s) => [s.startLine, s.endLine, s.raises])).toEqual([
+      [6, 8, ["IOException"]],
+      [10, 13, ["IOException", "IllegalArgumentException"]],
+    ]);
+    expect(executes[0]?.calls.map((c) => c.raw)).toEqual(["execute"]);
+  });
+});

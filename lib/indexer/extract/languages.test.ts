@@ -57,6 +57,40 @@ describe("C and C++", () => {
     });
     expect(raws(symbol(source, "fmt.to_string").calls)).toEqual(["buf.push_back", "std::string", "buf.data"]);
   });
+
+  it("reads a file broken by a conditional again with one branch, keeping the other branch's definitions", async () => {
+    const result = await extract("c/platform.c");
+    expect(result.parseErrors).toBe(0);
+    expect(result.symbols.map((s) => [s.name, s.startLine, s.endLine, raws(s.calls)])).toEqual([
+      ["tls_detach", 5, 8, ["free"]],
+      ["tls_main", 11, 21, ["tls_run"]],
+    ]);
+  });
+
+  it("keeps declaration macros out of names, namespaces and classes", async () => {
+    const header = await extract("cpp/counter.h");
+    expect(header.symbols.map((s) => s.qualifiedName)).toEqual([
+      "tally.counter",
+      "tally.counter.counter",
+      "tally.registry",
+      "tally.registry.find",
+    ]);
+    const inline = await extract("cpp/counter-inl.h");
+    expect(inline.symbols.map((s) => [s.qualifiedName, s.startLine])).toEqual([
+      ["tally.counter.counter", 8],
+      ["tally.counter.operator=", 12],
+      ["tally.counter.add", 17],
+      ["tally.counter.total", 20],
+      ["tally.counter.clone", 22],
+    ]);
+    expect(symbol(inline, "tally.counter.clone").calls.map((c) => c.raw)).toContain("std::make_shared");
+    const c = await extract("c/hooks.c");
+    expect(c.symbols.map((s) => [s.name, s.signature])).toEqual([
+      ["default_malloc", "static void * HOOKS_CDECL default_malloc(size_t size)"],
+      ["default_free", "static void HOOKS_CDECL default_free(void *pointer)"],
+      ["hooks_status", "HRESULT hooks_status(void)"],
+    ]);
+  });
 });
 
 describe("C#", () => {
@@ -90,6 +124,22 @@ describe("C#", () => {
       line: 3,
       local: "Sinks",
     });
+  });
+
+  it("reads one branch of a preprocessor conditional that splits a statement or a base list", async () => {
+    const result = await extract("csharp/TextReader.cs");
+    expect(result.symbols.map((s) => s.qualifiedName)).toEqual([
+      "Tally.Json.TextReader",
+      "Tally.Json.TextReader.ParseString",
+      "Tally.Json.TextReader.ParseNumber",
+    ]);
+    expect(symbol(result, "Tally.Json.TextReader").bases).toEqual(["IAsyncDisposable"]);
+    expect(symbol(result, "Tally.Json.TextReader.ParseString").calls.map((c) => c.raw)).toEqual([
+      "SetToken",
+      "SetToken",
+      "ClearRecentString",
+    ]);
+    expect(symbol(result, "Tally.Json.TextReader.ParseNumber").raises).toEqual(["JsonReaderException"]);
   });
 });
 

@@ -244,3 +244,35 @@ describe("javascript extraction", () => {
     expect(out.symbols[0]?.calls).toEqual([]);
   });
 });
+
+describe("definitions made by an expression", () => {
+  it("names a function handed last to a module-level factory call after its variable", async () => {
+    const result = await extractSource("typescript", fixture("schemas.ts"));
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["ZodString", "function", 4, 10, true],
+    ]);
+    expect(result.symbols[0]?.calls.map((c) => c.raw)).toEqual([
+      "core.$ZodString.init",
+      "inst.check",
+      "core.minLength",
+    ]);
+  });
+
+  it("reads `export default condition && function …` as the default export", async () => {
+    const result = await extractSource("javascript", fixture("xhr-adapter.js"));
+    expect(result.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine, s.exported])).toEqual([
+      ["default", 4, 8, true],
+    ]);
+    expect(result.symbols[0]?.calls.map((c) => c.raw)).toEqual(["new XMLHttpRequest", "request.open"]);
+  });
+
+  it("reads the members of both objects of `export default condition ? {…} : {…}`", async () => {
+    const result = await extractSource("javascript", fixture("cookies.js"));
+    expect(result.symbols.map((s) => [s.qualifiedName, s.startLine, s.exported])).toEqual([
+      ["default.write", 6, true],
+      ["default.read", 9, true],
+      ["default.write", 15, true],
+      ["default.read", 16, true],
+    ]);
+  });
+});

@@ -86,6 +86,12 @@ export const c: LanguageSpec = {
       def.kind = "method";
       def.parent = owner;
       def.qualifiedName = `${owner}.${def.name}`;
+    } else if (SPECIFIERS[node.type] && def.name.includes("::")) {
+      // `struct fmt::formatter<T>` specializes a class of another namespace.
+      const path = def.name.replace(/\s+/g, "").split("::");
+      def.name = path.pop() as string;
+      def.parent = [def.scope.prefix, ...path].filter(Boolean).join(".") || null;
+      def.qualifiedName = def.parent ? `${def.parent}.${def.name}` : def.name;
     } else if (def.kind === "type" && def.scope.kind === "function") {
       return false; // a local alias, not part of the program's vocabulary
     } else if (node.type === "type_definition") {

@@ -45,6 +45,8 @@ export const csharp: LanguageSpec = {
   },
 
   define(def) {
+    // An auto-property matched only for its attributes has no code: not a symbol.
+    if (!def.match.parts.name) return false;
     classFields.open(def);
     def.name = stripTemplates(def.name);
     def.bases = def.bases.map((b) => b.replace(/^:\s*/, ""));

@@ -141,7 +141,9 @@ const script: Omit<LanguageSpec, "query"> = {
         const holder = scope.kind === "file" ? x.text(name) : null;
         s.objects.set(object.id, { prefix: qualify(x.text(name)), exported, holder });
       } else if (node.type === "export_statement") {
-        s.objects.set(object.id, { prefix: qualify("default"), exported: true, holder: null });
+        // Both objects of `export default cond ? {…} : {…}` are the default export.
+        for (const body of m.parts.body ?? [])
+          s.objects.set(body.id, { prefix: qualify("default"), exported: true, holder: null });
       } else {
         const commonjs = COMMONJS.exec(name ? x.text(name) : "");
         if (!commonjs || !atModuleLevel(scope)) return;

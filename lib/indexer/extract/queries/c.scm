@@ -8,8 +8,8 @@
 (union_specifier name: (_) @name body: (_) @body @region) @definition.struct
 (enum_specifier name: (_) @name body: (_) @body @region) @definition.enum
 (class_specifier name: (_) @name body: (_) @body @region) @definition.class
-(template_declaration (class_specifier) @definition.class) @outer
-(template_declaration (struct_specifier) @definition.struct) @outer
+(template_declaration (class_specifier body: (_)) @definition.class) @outer
+(template_declaration (struct_specifier body: (_)) @definition.struct) @outer
 (class_specifier (base_class_clause) @bases) @definition.class
 (struct_specifier (base_class_clause) @bases) @definition.struct
 (type_definition declarator: (_) @name) @definition.type

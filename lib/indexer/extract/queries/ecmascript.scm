@@ -31,6 +31,20 @@
   declaration: (_ (variable_declarator
     value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)) @outer
 (export_statement declaration: (_ (variable_declarator value: (class)) @definition.class)) @outer
+; a module-level variable made by a call whose last argument is a function
+; (`export const S = factory("S", (inst) => …)`, `const C = memo(function C() …)`): that
+; function, named after the variable
+(program (_ (variable_declarator
+  name: (identifier) @name
+  value: (call_expression
+    arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @region .)))
+  @definition.function) @outer)
+(export_statement
+  declaration: (_ (variable_declarator
+    name: (identifier) @name
+    value: (call_expression
+      arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @region .)))
+    @definition.function)) @outer
 (variable_declarator name: (identifier) @name value: (object) @body) @object
 (variable_declarator name: (identifier) value: (object (method_definition name: (_) @name body: (_) @body) @definition.method))
 (variable_declarator
@@ -46,6 +60,22 @@
 (export_statement
   value: [(arrow_function) (function_expression) (generator_function)] @region) @definition.function
 (export_statement value: (class) @region) @definition.class
+; `export default browser ? { write() {…} } : { write() {…} }`: the members of either object
+(export_statement value: (ternary_expression consequence: (object) @body)) @object
+(export_statement value: (ternary_expression alternative: (object) @body)) @object
+(export_statement
+  value: (ternary_expression
+    consequence: (object (method_definition name: (_) @name body: (_) @body) @definition.method)))
+(export_statement
+  value: (ternary_expression
+    alternative: (object (method_definition name: (_) @name body: (_) @body) @definition.method)))
+; `export default supported && function adapter(…) {…}`: the function when the condition holds
+(export_statement
+  value: (binary_expression
+    right: [(arrow_function) (function_expression) (generator_function)] @region)) @definition.function
+(export_statement
+  value: (binary_expression
+    right: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @region))) @definition.function
 (export_statement value: (object) @body) @object
 (export_statement value: (object (method_definition name: (_) @name body: (_) @body) @definition.method))
 (export_statement
