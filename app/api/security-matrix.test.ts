@@ -62,8 +62,6 @@ import { GET as wiki } from "./repos/[id]/wiki/route";
 import { GET as listRepositories, POST as addRepository } from "./repos/route";
 import { POST as share } from "./sessions/[id]/share/route";
 import { GET as getSession } from "./sessions/[id]/route";
-import { MERMAID_VERSION } from "@/components/diagrams/mermaid-bundle";
-import { GET as mermaidBundle } from "../vendor/mermaid/[version]/[...file]/route";
 
 type Mode = "open" | "token" | "oidc";
 type Who = "none" | "reader" | "admin";
@@ -109,19 +107,8 @@ interface RouteRow {
 
 const json = (body: unknown) => body;
 
-/** Every route handler: the API, and mermaid's bundle for diagrams. */
+/** Every route handler. */
 const ROUTES: RouteRow[] = [
-  {
-    method: "GET",
-    route: "/vendor/mermaid/[version]/[...file]",
-    handler: mermaidBundle as Handler,
-    needs: "public",
-    ok: 200,
-    call: () => ({
-      path: `/vendor/mermaid/${MERMAID_VERSION}/mermaid.esm.min.mjs`,
-      params: { version: MERMAID_VERSION, file: ["mermaid.esm.min.mjs"] },
-    }),
-  },
   {
     method: "GET",
     route: "/api/health",

@@ -8,7 +8,8 @@
 import { useRef } from "react";
 import { CitationContext } from "@/components/citations/citation-context";
 import { CitationList, type CitationDrift } from "@/components/citations/citation-list";
-import { MermaidDiagram } from "@/components/diagrams/mermaid-diagram";
+import type { HighlightedSnippets } from "@/components/citations/use-highlighted-snippets";
+import { DiagramView } from "@/components/diagrams/diagram-view";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { AnswerMarkdown } from "./answer-markdown";
 import { AnswerMeta } from "./answer-meta";
@@ -27,6 +28,7 @@ import {
 } from "./message-parts";
 import { NoticeBanner } from "./notice-banner";
 import { PassTimeline, phaseLabel } from "./pass-timeline";
+import { SideResizer } from "./side-resizer";
 import { useGrowOnlyHeight } from "./use-grow-only-height";
 
 interface AssistantMessageProps {
@@ -35,7 +37,7 @@ interface AssistantMessageProps {
   /** true while this message is the one streaming in */
   streaming: boolean;
   /** share page extras: server-highlighted snippets and "changed since" per citation */
-  highlighted?: Record<string, string>;
+  highlighted?: HighlightedSnippets;
   drift?: Record<string, CitationDrift>;
 }
 
@@ -120,7 +122,7 @@ export function AssistantMessage({
           </details>
         ) : null}
         {diagrams.map((diagram, i) => (
-          <MermaidDiagram
+          <DiagramView
             key={`${i}:${diagram.mermaid.length}`}
             diagram={diagram}
             repositoryId={repositoryId}
@@ -129,6 +131,7 @@ export function AssistantMessage({
         ))}
         <AnswerMeta metadata={settled ? message.metadata : undefined} />
       </div>
+      <SideResizer />
       <aside className="turn-side" aria-label="How this answer was found">
         <PassTimeline
           classification={classification}

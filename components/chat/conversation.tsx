@@ -5,6 +5,7 @@
  * layout is in place before anything arrives); the share page renders it settled.
  */
 import type { CitationDrift } from "@/components/citations/citation-list";
+import type { HighlightedSnippets } from "@/components/citations/use-highlighted-snippets";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { AssistantMessage } from "./assistant-message";
 import { questionOf } from "./message-parts";
@@ -21,7 +22,7 @@ interface ConversationProps {
 }
 
 export interface MessageExtras {
-  highlighted: Record<string, string>;
+  highlighted: HighlightedSnippets;
   drift: Record<string, CitationDrift>;
 }
 

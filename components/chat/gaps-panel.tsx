@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useId } from "react";
 import { parseCitation, type GapSummary } from "@/components/chat/message-parts";
 import { sourceHref } from "@/components/source/source-href";
+import { BreakableName } from "@/components/ui/breakable-name";
 
 const VIA_LABEL: Record<string, string> = {
   cache: "from the session cache",
@@ -77,9 +78,11 @@ export function GapsPanel({ gaps, repositoryId, generationId, streaming, stopRea
                 ✓
               </span>
               <div>
-                <code className="gap-name">{g.gap}</code>{" "}
+                <code className="gap-name name-wrap">
+                  <BreakableName text={g.gap} />
+                </code>{" "}
                 <span className="muted small">
-                  {g.via ? (VIA_LABEL[g.via] ?? g.via) : "found"} in pass {g.pass}
+                  {g.via ? (VIA_LABEL[g.via] ?? g.via) : "found"} after pass {g.pass - 1}
                 </span>
                 {g.found.length > 0 ? (
                   <div className="small gap-where">
@@ -105,8 +108,10 @@ export function GapsPanel({ gaps, repositoryId, generationId, streaming, stopRea
                 ✗
               </span>
               <div>
-                <code className="gap-name">{g.gap}</code>{" "}
-                <span className="muted small">not found (pass {g.pass})</span>
+                <code className="gap-name name-wrap">
+                  <BreakableName text={g.gap} />
+                </code>{" "}
+                <span className="muted small">not found (looked up after pass {g.pass - 1})</span>
                 {g.searched.length > 0 ? (
                   <div className="small gap-where">
                     searched:{" "}
@@ -126,7 +131,9 @@ export function GapsPanel({ gaps, repositoryId, generationId, streaming, stopRea
                 …
               </span>
               <div>
-                <code className="gap-name">{g}</code>{" "}
+                <code className="gap-name name-wrap">
+                  <BreakableName text={g} />
+                </code>{" "}
                 <span className="muted small">
                   not looked up{stopReason ? ` (stopped: ${stopReason.replace(/-/g, " ")})` : ""}
                 </span>
@@ -143,7 +150,9 @@ export function GapsPanel({ gaps, repositoryId, generationId, streaming, stopRea
                 –
               </span>
               <div>
-                <code className="gap-name">{g.gap}</code>{" "}
+                <code className="gap-name name-wrap">
+                  <BreakableName text={g.gap} />
+                </code>{" "}
                 <span className="muted small">skipped{g.note ? `: ${g.note}` : ""}</span>
               </div>
             </li>

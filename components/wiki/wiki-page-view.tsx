@@ -5,7 +5,7 @@
  * edges, the findings located here, and a way to ask the chat about it.
  */
 import Link from "next/link";
-import { MermaidDiagram } from "@/components/diagrams/mermaid-diagram";
+import { DiagramView } from "@/components/diagrams/diagram-view";
 import { FindingList } from "@/components/issues/finding-list";
 import { askAboutQuestion, type WikiView } from "@/lib/wiki/browse";
 import { wikiHref } from "@/lib/wiki/slugs";
@@ -87,7 +87,7 @@ export function WikiPageView({ view }: { view: WikiView }) {
         </div>
       ) : null}
       {page.diagram ? (
-        <MermaidDiagram diagram={page.diagram} repositoryId={repository.id} generationId={null} />
+        <DiagramView diagram={page.diagram} repositoryId={repository.id} generationId={null} />
       ) : null}
       <WikiMarkdown text={page.content} repositoryId={repository.id} pagePaths={view.pagePaths} />
       {view.findings.length ? (

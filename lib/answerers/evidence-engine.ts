@@ -7,6 +7,7 @@
  * plus names from the question not found yet. It says plainly that it is evidence,
  * not prose.
  */
+import { splitSharedReasons } from "./reasons.ts";
 import { normalizeGap } from "./answer-format.ts";
 import type { ContextItem } from "./contract.ts";
 import type { Triple } from "./contract.ts";
@@ -686,16 +687,17 @@ export function reasonNote(reason: string): string {
   return `*(${reason})*`;
 }
 
+/** The most relevant symbols; why they were picked is said once where they agree, per item where they differ. */
 function relevantCodeSection(symbols: ContextItem[], max: number): string {
   const picked = symbols.slice(0, max);
   if (picked.length === 0) return "";
-  const lines = ["**Relevant code**"];
-  for (const s of picked) {
+  const { shared, own } = splitSharedReasons(picked.map((s) => s.reason));
+  const lines = [`**Relevant code**${shared.length ? ` ${reasonNote(`all: ${shared.join("; ")}`)}` : ""}`];
+  picked.forEach((s, i) => {
     const f = s.facts as NonNullable<ContextItem["facts"]>;
     const doc = f.docstring ? `: ${firstSentence(f.docstring)}` : "";
-    lines.push(
-      `- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${s.reason ? ` ${reasonNote(s.reason)}` : ""}`,
-    );
-  }
+    const why = own[i]?.length ? ` ${reasonNote((own[i] as string[]).join("; "))}` : "";
+    lines.push(`- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${why}`);
+  });
   return lines.join("\n");
 }

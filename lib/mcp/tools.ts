@@ -35,6 +35,7 @@ import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import { claimsOf, type Claim } from "../qa/claims.ts";
 import { effectiveConfig } from "../qa/config.ts";
 import { gapReportsOf } from "../qa/loop.ts";
+import { isLookupOnly } from "../qa/passes.ts";
 import type { CitationPart, Quality, QueryMode } from "../qa/types.ts";
 import { hybridSearch, lexicalSearch } from "../search/hybrid.ts";
 import { dirSlug, fileSlug } from "../wiki/slugs.ts";
@@ -467,8 +468,11 @@ class ProgressWriter implements PartWriter {
     const p = part.data;
     const gaps =
       p.phase === "done" && p.gapsIdentified.length ? ` — gaps: ${p.gapsIdentified.join("; ")}` : "";
-    const message =
-      p.phase === "retrieving"
+    // A lookup that found nothing new is not a pass (lib/qa/passes.ts): it is reported as
+    // the end of the pass before it, as the chat and the answer's metadata count it.
+    const message = isLookupOnly(p)
+      ? `after pass ${p.pass - 1}: looked up the missing context, found nothing new (stop: ${p.stopReason})`
+      : p.phase === "retrieving"
         ? `pass ${p.pass}: ${p.label}`
         : p.phase === "answering"
           ? `pass ${p.pass}: answering with ${p.added.length} new context items (${p.contextTokens} tokens)`

@@ -30,6 +30,7 @@ import type {
   AnswerMetadata,
   CitationPart,
   ClassificationPart,
+  DiagramPart,
   NoticePart,
   Quality,
   WayfinderUIMessage,
@@ -59,6 +60,8 @@ export interface AskDependencies {
   answerer?: Answerer;
   /** benchmarks and scripts: no session, message or metric rows are written */
   ephemeral?: boolean;
+  /** lays out the answer's diagram for drawing (the web app); others get its mermaid source */
+  drawDiagram?: (diagram: DiagramPart) => Promise<DiagramPart>;
 }
 
 export interface AskResult {
@@ -358,7 +361,10 @@ async function answerQuestion(
     });
   }
   emit({ type: "data-citations", id: "citations", data: { items: citations } });
-  if (loop.diagram) emit({ type: "data-diagram", id: "diagram", data: loop.diagram });
+  if (loop.diagram) {
+    const diagram = deps.drawDiagram ? await deps.drawDiagram(loop.diagram) : loop.diagram;
+    emit({ type: "data-diagram", id: "diagram", data: diagram });
+  }
 
   const totalMs = Math.round(performance.now() - t0);
   const metadata: AnswerMetadata = {

@@ -14,6 +14,7 @@ import { type ContextItem } from "../answerers/contract.ts";
 import type { EvidenceGraph } from "../answerers/contract.ts";
 import { MIN_GAP_BUDGET, type GapResolutionInput, type GapResolutionResult } from "./gap-resolution.ts";
 import { normalizeGap } from "../answerers/answer-format.ts";
+import { answeredPasses } from "./passes.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
 import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
@@ -316,7 +317,7 @@ export async function runLoop(
   return {
     answer,
     passes,
-    passesUsed: passes.filter((p) => p.answer !== null).length,
+    passesUsed: answeredPasses(passes.map((p) => p.part)),
     context: context.list(),
     stopReason,
     gapsIdentified,

@@ -74,7 +74,10 @@ export interface CitationPart {
   endLine: number;
   verified: boolean;
   reason: string | null;
+  /** the innermost symbol holding every cited line (qualified id), if any */
   symbol: string | null;
+  /** the citation covers its whole file (absent in answers stored before it was recorded) */
+  wholeFile?: boolean;
   /** the cited lines as indexed in this generation (only for verified citations) */
   snippet: string | null;
   language: string | null;

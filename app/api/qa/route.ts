@@ -1,5 +1,6 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { loadEngineSettings } from "@/lib/admin/settings";
+import { withLayout } from "@/lib/diagrams/layout";
 import { removeLastExchange } from "@/lib/db/sessions";
 import { asDatabaseUnavailable, askQuestion, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
@@ -46,7 +47,7 @@ export const POST = apiRoute(
             signal: request.signal,
           },
           writer,
-          { settings: engine.settings, model: engine.model },
+          { settings: engine.settings, model: engine.model, drawDiagram: withLayout },
         );
       },
       onError: (error) => {
