@@ -10,7 +10,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { createChatTransport, StreamInterruptedError } from "./chat-transport";
-import { Conversation } from "./conversation";
+import { Conversation, type MessageExtras } from "./conversation";
 import { activePassOf } from "./message-parts";
 import { phaseLabel } from "./pass-timeline";
 import { QuestionForm, type QuestionOptions } from "./question-form";
@@ -33,6 +33,8 @@ interface ChatProps {
   toolbar?: ReactNode;
   /** text to start the question box with (`?ask=`) */
   initialDraft?: string;
+  /** stored answers' snippets highlighted on the server, by message id */
+  extras?: Record<string, MessageExtras>;
 }
 
 function requestBody(repositoryId: string, options: QuestionOptions) {
@@ -59,6 +61,7 @@ export function Chat({
   initialMessages,
   toolbar,
   initialDraft = "",
+  extras,
 }: ChatProps) {
   const router = useRouter();
   // Set when a response body ended without its end marker (see chat-transport.ts).
@@ -129,7 +132,7 @@ export function Chat({
           </ul>
         </div>
       ) : (
-        <Conversation messages={messages} repositoryId={repositoryId} streaming={busy} />
+        <Conversation messages={messages} repositoryId={repositoryId} streaming={busy} extras={extras} />
       )}
       {failure ? <StreamError error={failure} onRetry={retry} /> : null}
       <div className="composer">

@@ -23,7 +23,8 @@ interface ConversationProps {
 
 export interface MessageExtras {
   highlighted: HighlightedSnippets;
-  drift: Record<string, CitationDrift>;
+  /** share pages: whether each citation's lines changed since */
+  drift?: Record<string, CitationDrift>;
 }
 
 export function Conversation({ messages, repositoryId, streaming = false, extras }: ConversationProps) {

@@ -33,6 +33,7 @@ function FoundLocation({
   if (!path) return <code>{value}</code>;
   return (
     <Link
+      prefetch={false}
       href={sourceHref({
         repositoryId,
         path,

@@ -19,7 +19,7 @@ function wikiPageHref(repositoryId: string, chunkPath: string): string {
 }
 import { BreakableName } from "@/components/ui/breakable-name";
 import { describeStopReason, formatCount, formatMs } from "@/components/ui/format";
-import { splitSharedReasons } from "@/lib/answerers/reasons";
+import { groupByReason } from "@/lib/answerers/reasons";
 import { isLookupOnly } from "@/lib/qa/passes";
 import type { ClassificationPart, PassPart } from "@/lib/qa/types";
 
@@ -118,7 +118,28 @@ function AddedItems({
   repositoryId: string;
   generationId: string | null;
 }) {
-  const { shared, own } = splitSharedReasons(pass.added.map((item) => item.reason));
+  const { shared, groups } = groupByReason(pass.added, (item) => item.reason);
+  const link = (item: PassPart["added"][number], i: number) => (
+    <li key={`${item.path}:${item.startLine}:${i}`}>
+      <Link
+        prefetch={false}
+        className="name-wrap"
+        href={
+          item.kind === "wiki"
+            ? wikiPageHref(repositoryId, item.path)
+            : sourceHref({
+                repositoryId,
+                path: item.path,
+                startLine: item.startLine,
+                endLine: item.endLine,
+                generationId,
+              })
+        }
+      >
+        <BreakableName text={item.title || `${item.path}:${item.startLine}-${item.endLine}`} />
+      </Link>
+    </li>
+  );
   return (
     <details className="timeline-added">
       <summary className="small">
@@ -130,29 +151,12 @@ function AddedItems({
           All: {shared.join("; ")}
         </p>
       ) : null}
-      <ul className="plain-list small">
-        {pass.added.map((item, i) => (
-          <li key={`${item.path}:${item.startLine}:${i}`}>
-            <Link
-              className="name-wrap"
-              href={
-                item.kind === "wiki"
-                  ? wikiPageHref(repositoryId, item.path)
-                  : sourceHref({
-                      repositoryId,
-                      path: item.path,
-                      startLine: item.startLine,
-                      endLine: item.endLine,
-                      generationId,
-                    })
-              }
-            >
-              <BreakableName text={item.title || `${item.path}:${item.startLine}-${item.endLine}`} />
-            </Link>{" "}
-            {own[i]?.length ? <span className="muted">{own[i]?.join("; ")}</span> : null}
-          </li>
-        ))}
-      </ul>
+      {groups.map((group) => (
+        <div key={group.reason} className="added-group small">
+          {group.reason ? <p className="muted added-reason">{group.reason}:</p> : null}
+          <ul className="plain-list">{group.items.map(link)}</ul>
+        </div>
+      ))}
     </details>
   );
 }

@@ -13,11 +13,9 @@ import { PlainCode } from "@/components/source/plain-code";
 import { sourceHref } from "@/components/source/source-href";
 import { BreakableName } from "@/components/ui/breakable-name";
 import type { CitationPart } from "@/lib/qa/types";
-import { citationKey } from "./citation-key";
+import { citationKey, FIRST_CITATIONS } from "./citation-key";
 import { snippetParts } from "./snippet-parts";
 import { useHighlightedSnippets, type HighlightedSnippets } from "./use-highlighted-snippets";
-
-const INITIAL_VISIBLE = 4;
 
 export type DriftStatus = "unchanged" | "changed" | "file-removed";
 
@@ -75,7 +73,7 @@ interface CitationListProps {
   generationId: string | null;
   /** false while the answer still streams (the list may still change) */
   settled: boolean;
-  /** server-highlighted snippets by citation key (share page); fetched otherwise */
+  /** snippets highlighted on the server, by citation key; the others are fetched when shown */
   highlighted?: HighlightedSnippets;
   drift?: Record<string, CitationDrift>;
 }
@@ -92,10 +90,11 @@ export function CitationList({
   const [showAll, setShowAll] = useState(false);
   // Long lists stay scannable: the first few open, the rest one click away (and only
   // then highlighted).
-  const shown = showAll ? citations : citations.slice(0, INITIAL_VISIBLE);
-  const first = useHighlightedSnippets(citations.slice(0, INITIAL_VISIBLE), settled && !highlighted);
-  const rest = useHighlightedSnippets(citations.slice(INITIAL_VISIBLE), settled && showAll && !highlighted);
-  const html = highlighted ?? { ...first, ...rest };
+  const shown = showAll ? citations : citations.slice(0, FIRST_CITATIONS);
+  const missing = (list: CitationPart[]) => list.filter((c) => !highlighted?.[citationKey(c)]);
+  const first = useHighlightedSnippets(missing(citations.slice(0, FIRST_CITATIONS)), settled);
+  const rest = useHighlightedSnippets(missing(citations.slice(FIRST_CITATIONS)), settled && showAll);
+  const html = { ...first, ...rest, ...highlighted };
   const verified = citations.filter((c) => c.verified).length;
   const unverified = citations.length - verified;
   return (
@@ -128,6 +127,7 @@ export function CitationList({
                 <div className="citation-head">
                   {c.verified ? (
                     <Link
+                      prefetch={false}
                       href={sourceHref({
                         repositoryId,
                         path: c.path,

@@ -24,6 +24,7 @@ export function CitationRef({ raw, code }: { raw: string; code: boolean }) {
   if (citation?.verified) {
     return (
       <Link
+        prefetch={false}
         href={sourceHref({
           repositoryId,
           path: citation.path,

@@ -210,6 +210,7 @@ export function DiagramView({ diagram, repositoryId, generationId }: DiagramView
                 const shape = <NodeShape node={node} layout={layout} />;
                 return href ? (
                   <Link
+                    prefetch={false}
                     key={node.id}
                     href={href}
                     className="diagram-node diagram-link"
@@ -247,7 +248,9 @@ export function DiagramView({ diagram, repositoryId, generationId }: DiagramView
           <ul className="plain-list">
             {linked.map((node) => (
               <li key={node.id}>
-                <Link href={hrefOf.get(node.id) ?? "#"}>{node.label}</Link>{" "}
+                <Link prefetch={false} href={hrefOf.get(node.id) ?? "#"}>
+                  {node.label}
+                </Link>{" "}
                 <span className="muted">
                   {node.path}
                   {node.startLine ? `:${node.startLine}` : ""}

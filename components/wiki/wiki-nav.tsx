@@ -3,6 +3,7 @@
  * page), files as links. Plain `<details>`, so it works without client JavaScript.
  */
 import Link from "next/link";
+import { BreakableName } from "@/components/ui/breakable-name";
 import { wikiHref } from "@/lib/wiki/slugs";
 import { openFolders, type WikiTreeNode } from "@/lib/wiki/tree";
 import styles from "./wiki.module.css";
@@ -32,7 +33,7 @@ function Entry({
       data-testid="wiki-nav-link"
       data-slug={node.slug}
     >
-      {node.label}
+      <BreakableName text={node.label} />
     </Link>
   );
   if (node.children.length === 0) return <li>{link}</li>;

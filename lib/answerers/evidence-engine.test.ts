@@ -62,6 +62,11 @@ describe("diagnostic", () => {
     // No evidence line is repeated.
     const bullets = result.loop.answer.split("\n").filter((l) => l.trim().startsWith("- "));
     expect(new Set(bullets).size).toBe(bullets.length);
+    // Each kind of reason is said once in "Relevant code", however many items share it.
+    const section = result.loop.answer.split("**Relevant code**")[1]?.split("\n\n")[0] ?? "";
+    const notes = [...section.matchAll(/\*\(([^)]*)\)\*/g)].map((m) => m[1]);
+    expect(section.split("\n").filter((l) => l.includes("— ")).length).toBeGreaterThan(notes.length);
+    expect(new Set(notes).size).toBe(notes.length);
   });
 
   it("names a function the question asks about that is not in context, and the next pass looks it up", async () => {

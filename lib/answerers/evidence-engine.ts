@@ -7,7 +7,7 @@
  * plus names from the question not found yet. It says plainly that it is evidence,
  * not prose.
  */
-import { splitSharedReasons } from "./reasons.ts";
+import { groupByReason } from "./reasons.ts";
 import { normalizeGap } from "./answer-format.ts";
 import type { ContextItem } from "./contract.ts";
 import type { Triple } from "./contract.ts";
@@ -687,17 +687,27 @@ export function reasonNote(reason: string): string {
   return `*(${reason})*`;
 }
 
-/** The most relevant symbols; why they were picked is said once where they agree, per item where they differ. */
+/**
+ * The most relevant symbols, with why they were picked said once per kind: what all
+ * share in the heading, items with the same other reason listed under it.
+ */
 function relevantCodeSection(symbols: ContextItem[], max: number): string {
   const picked = symbols.slice(0, max);
   if (picked.length === 0) return "";
-  const { shared, own } = splitSharedReasons(picked.map((s) => s.reason));
+  const { shared, groups } = groupByReason(picked, (s) => s.reason);
   const lines = [`**Relevant code**${shared.length ? ` ${reasonNote(`all: ${shared.join("; ")}`)}` : ""}`];
-  picked.forEach((s, i) => {
+  const entry = (s: ContextItem) => {
     const f = s.facts as NonNullable<ContextItem["facts"]>;
     const doc = f.docstring ? `: ${firstSentence(f.docstring)}` : "";
-    const why = own[i]?.length ? ` ${reasonNote((own[i] as string[]).join("; "))}` : "";
-    lines.push(`- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${why}`);
-  });
+    return `${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}`;
+  };
+  for (const group of groups) {
+    if (group.items.length === 1 || !group.reason) {
+      const why = group.reason ? ` ${reasonNote(group.reason)}` : "";
+      for (const s of group.items) lines.push(`- ${entry(s)}${why}`);
+      continue;
+    }
+    lines.push(`- ${reasonNote(group.reason)}:`, ...group.items.map((s) => `  - ${entry(s)}`));
+  }
   return lines.join("\n");
 }

@@ -1,7 +1,8 @@
 /**
- * A repository's chat. `?session=<id>` continues a stored conversation; without it a
- * new session id is minted here and becomes the chat id (the URL adopts it on the
- * first question). A repository without a finished index shows its build instead.
+ * A repository's chat. `?session=<id>` continues a stored conversation, loaded here and
+ * rendered with the page; without it a new session id is minted here and becomes the
+ * chat id (the URL adopts it on the first question). A repository without a finished
+ * index shows its build instead.
  */
 import { randomUUID } from "node:crypto";
 import type { Metadata } from "next";
@@ -13,6 +14,12 @@ import { CommitRef } from "@/components/repos/commit-ref";
 import { requirePageAccess } from "@/lib/auth/page";
 import { WaitingForIndex } from "@/components/repos/waiting-for-index";
 import { listSessions } from "@/lib/db/sessions";
+import { getConversation } from "@/lib/qa/conversations";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+import { highlightCitations } from "@/components/citations/highlight-citations";
+import { FIRST_CITATIONS } from "@/components/citations/citation-key";
+import { citationsOf } from "@/components/chat/message-parts";
+import type { MessageExtras } from "@/components/chat/conversation";
 import { getRepositoryView } from "@/lib/db/ui-queries";
 
 export const dynamic = "force-dynamic";
@@ -29,6 +36,20 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
   return { title: repository ? repository.name : "Repository not found" };
 }
 
+/** Each stored answer's first citations, highlighted here so the reopened chat is complete at first paint. */
+async function firstCitationsHighlighted(
+  messages: WayfinderUIMessage[],
+): Promise<Record<string, MessageExtras>> {
+  const extras: Record<string, MessageExtras> = {};
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    extras[message.id] = {
+      highlighted: await highlightCitations(citationsOf(message).slice(0, FIRST_CITATIONS)),
+    };
+  }
+  return extras;
+}
+
 export default async function RepositoryChatPage({ params, searchParams }: PageProps) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
@@ -36,6 +57,7 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
   if (!repository) notFound();
   const requested = typeof query.session === "string" && query.session ? query.session : null;
   const sessionId = requested ?? randomUUID();
+  const conversation = requested ? await getConversation(requested) : null;
   // `?ask=` prefills the question box (e.g. "Ask about this file" from a wiki page); it is never sent by itself.
   const ask = typeof query.ask === "string" ? query.ask.slice(0, 2000) : "";
   const sessions = (await listSessions(repository.id, 12)).map((s) => ({
@@ -100,6 +122,15 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
           repositoryName={repository.name}
           sessionId={sessionId}
           resume={requested !== null}
+          stored={
+            conversation
+              ? {
+                  repositoryId: conversation.session.repositoryId,
+                  messages: conversation.messages,
+                  extras: await firstCitationsHighlighted(conversation.messages),
+                }
+              : null
+          }
           toolbar={<SessionList repositoryId={repository.id} sessions={sessions} current={requested} />}
         />
       ) : (

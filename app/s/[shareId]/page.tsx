@@ -9,13 +9,11 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { CitationDrift } from "@/components/citations/citation-list";
 import { citationKey } from "@/components/citations/citation-key";
-import { snippetParts } from "@/components/citations/snippet-parts";
-import type { HighlightedSnippets } from "@/components/citations/use-highlighted-snippets";
+import { highlightCitations } from "@/components/citations/highlight-citations";
 import { citationsOf } from "@/components/chat/message-parts";
 import { Conversation, type MessageExtras } from "@/components/chat/conversation";
 import { citationDrift, linesOf } from "@/components/share/citation-drift";
 import { CommitRef } from "@/components/repos/commit-ref";
-import { highlightCode } from "@/components/source/highlight";
 import { getFileContent, getGeneration } from "@/lib/db/index-store";
 import { requireShareAccess } from "@/lib/auth/page";
 import { getSharedConversation } from "@/lib/qa/conversations";
@@ -45,7 +43,7 @@ async function extrasFor(
 ): Promise<MessageExtras> {
   const pinned = message.metadata?.generationId ?? fallbackGenerationId;
   const answeredIn = (await getGeneration(pinned))?.number ?? null;
-  const highlighted: HighlightedSnippets = {};
+  const highlighted = await highlightCitations(citationsOf(message));
   const drift: Record<string, CitationDrift> = {};
   const files = new Map<string, Promise<string | null>>();
   const read = (generationId: string, path: string) => {
@@ -58,13 +56,6 @@ async function extrasFor(
     const cited =
       citation.snippet ??
       linesOf((await read(pinned, citation.path)) ?? "", citation.startLine, citation.endLine);
-    if (citation.snippet) {
-      highlighted[key] = await Promise.all(
-        snippetParts(citation.snippet, citation.startLine).map((part) =>
-          part.highlight ? highlightCode({ ...part, language: citation.language }) : null,
-        ),
-      );
-    }
     if (!active || answeredIn === null) continue;
     const status =
       active.id === pinned

@@ -1,5 +1,6 @@
-import { getConversation } from "@/lib/qa/conversations";
+import { getSession, listMessages } from "@/lib/db/sessions";
 import { WayfinderError } from "@/lib/errors";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { apiRoute } from "../../api-route";
 
 export const dynamic = "force-dynamic";
@@ -9,9 +10,14 @@ export const GET = apiRoute<{ params: Promise<{ id: string }> }>(
   { access: "reader" },
   async (_request, _identity, context) => {
     const { id } = await context.params;
-    const conversation = await getConversation(id);
-    if (!conversation) throw new WayfinderError("not_found:session", "No such session.");
-    const { session, messages } = conversation;
+    const session = await getSession(id);
+    if (!session) throw new WayfinderError("not_found:session", "No such session.");
+    const messages: WayfinderUIMessage[] = (await listMessages(session.id)).map((m) => ({
+      id: m.id,
+      role: m.role as WayfinderUIMessage["role"],
+      metadata: JSON.parse(m.metadata),
+      parts: JSON.parse(m.parts),
+    }));
     return Response.json({
       session: {
         id: session.id,
