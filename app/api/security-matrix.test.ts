@@ -60,6 +60,7 @@ import { GET as issues } from "./repos/[id]/issues/route";
 import { DELETE as removeRepository, GET as getRepository } from "./repos/[id]/route";
 import { GET as wiki } from "./repos/[id]/wiki/route";
 import { GET as listRepositories, POST as addRepository } from "./repos/route";
+import { POST as checkGapAnswers } from "./sessions/[id]/gap-answers/route";
 import { POST as share } from "./sessions/[id]/share/route";
 import { GET as getSession } from "./sessions/[id]/route";
 
@@ -216,6 +217,19 @@ const ROUTES: RouteRow[] = [
     needs: "reader",
     ok: 200,
     call: () => ({ path: `/api/sessions/${sessionId}/share`, params: { id: sessionId } }),
+  },
+  {
+    method: "POST",
+    route: "/api/sessions/[id]/gap-answers",
+    handler: checkGapAnswers as Handler,
+    needs: "reader",
+    // Past the access check, the matrix's session has no answer to continue yet.
+    ok: 409,
+    call: () => ({
+      path: `/api/sessions/${sessionId}/gap-answers`,
+      params: { id: sessionId },
+      body: { repositoryId, gapAnswers: [{ gap: "fraud_screen()", location: "shop/payments.py" }] },
+    }),
   },
   {
     method: "POST",

@@ -5,7 +5,7 @@
  * the main column; the timeline, gaps and citations in the side column. The same
  * component renders a live answer and a stored one (chat reload, share page).
  */
-import { useRef } from "react";
+import { useId, useRef } from "react";
 import { CitationContext } from "@/components/citations/citation-context";
 import { CitationList, type CitationDrift } from "@/components/citations/citation-list";
 import type { HighlightedSnippets } from "@/components/citations/use-highlighted-snippets";
@@ -13,7 +13,7 @@ import { DiagramView } from "@/components/diagrams/diagram-view";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { AnswerMarkdown } from "./answer-markdown";
 import { AnswerMeta } from "./answer-meta";
-import { GapsPanel } from "./gaps-panel";
+import { GapsPanel, type GapFilling } from "./gaps-panel";
 import {
   activePassOf,
   answeredPassesOf,
@@ -36,6 +36,10 @@ interface AssistantMessageProps {
   repositoryId: string;
   /** true while this message is the one streaming in */
   streaming: boolean;
+  /** which answer of the conversation this is (1-based): names it for screen readers */
+  ordinal: number;
+  /** the latest answer of a live chat: its open gaps can be filled */
+  filling?: GapFilling;
   /** share page extras: server-highlighted snippets and "changed since" per citation */
   highlighted?: HighlightedSnippets;
   drift?: Record<string, CitationDrift>;
@@ -45,6 +49,8 @@ export function AssistantMessage({
   message,
   repositoryId,
   streaming,
+  ordinal,
+  filling,
   highlighted,
   drift,
 }: AssistantMessageProps) {
@@ -63,11 +69,15 @@ export function AssistantMessage({
   const answered = answeredPassesOf(message);
   const settled = !streaming;
   const answerRef = useRef<HTMLDivElement>(null);
+  const answerHeadingId = useId();
   useGrowOnlyHeight(answerRef, streaming);
 
   return (
     <div className="turn-answer" data-testid="assistant-message" data-streaming={String(streaming)}>
       <div className="turn-main">
+        <h2 className="visually-hidden" id={answerHeadingId}>
+          Answer {ordinal}
+        </h2>
         {notices.map((notice) => (
           <NoticeBanner key={`${notice.code}:${notice.message}`} notice={notice} />
         ))}
@@ -132,8 +142,9 @@ export function AssistantMessage({
         <AnswerMeta metadata={settled ? message.metadata : undefined} />
       </div>
       <SideResizer />
-      <aside className="turn-side" aria-label="How this answer was found">
+      <aside className="turn-side" aria-label={`How answer ${ordinal} was found`}>
         <PassTimeline
+          answerHeadingId={answerHeadingId}
           classification={classification}
           passes={passes}
           repositoryId={repositoryId}
@@ -141,13 +152,16 @@ export function AssistantMessage({
           streaming={streaming}
         />
         <GapsPanel
+          answerHeadingId={answerHeadingId}
           gaps={gaps}
           repositoryId={repositoryId}
           generationId={generationId}
           streaming={streaming}
           stopReason={stopReason}
+          filling={filling}
         />
         <CitationList
+          answerHeadingId={answerHeadingId}
           citations={citations}
           repositoryId={repositoryId}
           generationId={generationId}

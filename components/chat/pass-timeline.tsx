@@ -37,6 +37,8 @@ export function phaseLabel(pass: PassPart): string {
 }
 
 interface PassTimelineProps {
+  /** id of the answer's heading: the panel is named "Answer 2 Timeline", unique on the page */
+  answerHeadingId?: string;
   classification: ClassificationPart | null;
   passes: PassPart[];
   repositoryId: string;
@@ -50,10 +52,15 @@ export function PassTimeline({
   repositoryId,
   generationId,
   streaming,
+  answerHeadingId,
 }: PassTimelineProps) {
   const headingId = useId();
   return (
-    <section className="panel" aria-labelledby={headingId} data-testid="pass-timeline">
+    <section
+      className="panel"
+      aria-labelledby={answerHeadingId ? `${answerHeadingId} ${headingId}` : headingId}
+      data-testid="pass-timeline"
+    >
       <h3 className="panel-title" id={headingId}>
         Timeline
       </h3>
@@ -121,23 +128,28 @@ function AddedItems({
   const { shared, groups } = groupByReason(pass.added, (item) => item.reason);
   const link = (item: PassPart["added"][number], i: number) => (
     <li key={`${item.path}:${item.startLine}:${i}`}>
-      <Link
-        prefetch={false}
-        className="name-wrap"
-        href={
-          item.kind === "wiki"
-            ? wikiPageHref(repositoryId, item.path)
-            : sourceHref({
-                repositoryId,
-                path: item.path,
-                startLine: item.startLine,
-                endLine: item.endLine,
-                generationId,
-              })
-        }
-      >
-        <BreakableName text={item.title || `${item.path}:${item.startLine}-${item.endLine}`} />
-      </Link>
+      {item.path ? (
+        <Link
+          prefetch={false}
+          className="name-wrap"
+          href={
+            item.kind === "wiki"
+              ? wikiPageHref(repositoryId, item.path)
+              : sourceHref({
+                  repositoryId,
+                  path: item.path,
+                  startLine: item.startLine,
+                  endLine: item.endLine,
+                  generationId,
+                })
+          }
+        >
+          <BreakableName text={item.title || `${item.path}:${item.startLine}-${item.endLine}`} />
+        </Link>
+      ) : (
+        // Synthetic context (a call flow, metrics) and pasted excerpts have no lines to open.
+        <span>{item.title}</span>
+      )}
     </li>
   );
   return (
@@ -172,13 +184,15 @@ function PassStep({
 }) {
   return (
     <li
-      className={`timeline-step phase-${pass.phase}`}
+      className={`timeline-step phase-${pass.phase}${pass.source === "user" ? " from-user" : ""}`}
       data-testid="timeline-pass"
       data-pass={pass.pass}
       data-phase={pass.phase}
+      data-source={pass.source ?? "loop"}
     >
       <div className="timeline-head">
         <strong>Pass {pass.pass}</strong>
+        {pass.source === "user" ? <span className="badge">provided by you</span> : null}
         <span className="small" data-testid="pass-phase">
           {phaseLabel(pass)}
         </span>

@@ -52,7 +52,7 @@ function Snippet({ citation, html }: { citation: CitationPart; html: (string | n
       data-highlighted={highlighted ? "true" : "false"}
       // It scrolls both ways: keyboard users must be able to reach it too.
       tabIndex={0}
-      role="region"
+      role="group"
       aria-label={`${citation.path} lines ${citation.startLine}–${citation.endLine}`}
     >
       {parts.map((part, i) => {
@@ -68,6 +68,8 @@ function Snippet({ citation, html }: { citation: CitationPart; html: (string | n
 }
 
 interface CitationListProps {
+  /** id of the answer's heading: the panel is named "Answer 2 Timeline", unique on the page */
+  answerHeadingId?: string;
   citations: CitationPart[];
   repositoryId: string;
   generationId: string | null;
@@ -85,6 +87,7 @@ export function CitationList({
   settled,
   highlighted,
   drift,
+  answerHeadingId,
 }: CitationListProps) {
   const headingId = useId();
   const [showAll, setShowAll] = useState(false);
@@ -98,7 +101,11 @@ export function CitationList({
   const verified = citations.filter((c) => c.verified).length;
   const unverified = citations.length - verified;
   return (
-    <section className="panel" aria-labelledby={headingId} data-testid="citations-panel">
+    <section
+      className="panel"
+      aria-labelledby={answerHeadingId ? `${answerHeadingId} ${headingId}` : headingId}
+      data-testid="citations-panel"
+    >
       <h3 className="panel-title" id={headingId}>
         Citations{" "}
         <span className="muted panel-count">

@@ -165,7 +165,7 @@ export function DiagramView({ diagram, repositoryId, generationId }: DiagramView
             data-testid="diagram-svg"
             // Wide diagrams scroll sideways: the region must be reachable from the keyboard.
             tabIndex={0}
-            role="region"
+            role="group"
             aria-label={`Diagram: ${diagram.title}`}
           >
             <svg

@@ -178,7 +178,7 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   out.push(
     `_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
   );
-  const sections: string[] = [];
+  const sections: string[] = [providedSection(input.context)];
   if (input.mode === "diagnostic") sections.push(diagnosticSection(input, symbols, byName));
   if (input.mode === "exploratory") sections.push(exploratorySection(input, symbols));
   if (input.mode === "analytical") sections.push(analyticalSection(input, symbols));
@@ -685,6 +685,31 @@ function bestSentence(text: string, terms: Set<string>): string {
  */
 export function reasonNote(reason: string): string {
   return `*(${reason})*`;
+}
+
+/**
+ * What the user provided for gaps: named locations (cited like any evidence) and pasted
+ * excerpts, quoted and marked as not verified (they have no location to check).
+ */
+function providedSection(context: ContextItem[]): string {
+  const provided = context.filter((i) => i.origin === "user");
+  if (provided.length === 0) return "";
+  const lines = ["**Provided by you**"];
+  for (const item of provided) {
+    if (item.path) {
+      const name = item.facts ? code(item.facts.qualifiedName) : code(item.path);
+      lines.push(`- ${name} — ${cite(item)} ${reasonNote(item.reason)}`);
+    } else {
+      lines.push(
+        `- ${item.title.replace(/\((provided by the user, not verified)\)$/, "— *$1*")}:`,
+        "",
+        "  ```",
+        ...item.text.split("\n").map((l) => `  ${l}`),
+        "  ```",
+      );
+    }
+  }
+  return lines.join("\n");
 }
 
 /**

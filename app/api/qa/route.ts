@@ -2,7 +2,7 @@ import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { loadEngineSettings } from "@/lib/admin/settings";
 import { withLayout } from "@/lib/diagrams/layout";
 import { removeLastExchange } from "@/lib/db/sessions";
-import { asDatabaseUnavailable, askQuestion, validateAskRequest } from "@/lib/qa/ask";
+import { asDatabaseUnavailable, askQuestion, prepareResume, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { WayfinderError, asWayfinderError } from "@/lib/errors";
 import { apiRoute } from "../api-route";
@@ -25,17 +25,31 @@ export const POST = apiRoute(
         `Invalid request: ${issue?.path.join(".") || "body"} ${issue?.message ?? ""}`.trim(),
       );
     }
-    const question = questionOf(parsed.data);
-    if (!question || !question.trim())
-      throw new WayfinderError("bad_request:question", "The question is empty.");
     const body = parsed.data;
     const sessionId = body.sessionId ?? body.id;
-    // Refuse what we can before streaming: once the stream starts the status is 200.
-    await validateAskRequest({ repository: body.repositoryId, question, sessionId });
-    // Retry (useChat regenerate) replaces the last exchange rather than storing the question twice.
-    if (body.trigger === "regenerate-message" && sessionId) await removeLastExchange(sessionId, question);
+    const gapAnswers = body.gapAnswers;
+    const question = questionOf(parsed.data) ?? "";
     // Admin settings and provider choice, read per question so a change needs no restart.
     const engine = await loadEngineSettings();
+    // Refuse what we can before streaming: once the stream starts the status is 200.
+    if (gapAnswers) {
+      // Continuing an answer: every gap and location is checked now, so a bad one is a 4xx
+      // and the answer on screen stays as it was.
+      await prepareResume(
+        {
+          repository: body.repositoryId,
+          sessionId,
+          gapAnswers,
+          answerId: body.messageId,
+        },
+        { settings: engine.settings },
+      );
+    } else {
+      if (!question.trim()) throw new WayfinderError("bad_request:question", "The question is empty.");
+      await validateAskRequest({ repository: body.repositoryId, question, sessionId });
+      // Retry (useChat regenerate) replaces the last exchange rather than storing the question twice.
+      if (body.trigger === "regenerate-message" && sessionId) await removeLastExchange(sessionId, question);
+    }
     const stream = createUIMessageStream<WayfinderUIMessage>({
       execute: async ({ writer }) => {
         await askQuestion(
@@ -45,6 +59,8 @@ export const POST = apiRoute(
             sessionId,
             overrides: body.options,
             signal: request.signal,
+            gapAnswers,
+            answerId: body.messageId,
           },
           writer,
           { settings: engine.settings, model: engine.model, drawDiagram: withLayout },
