@@ -13,7 +13,7 @@ import { PlainCode } from "@/components/source/plain-code";
 import { sourceHref } from "@/components/source/source-href";
 import { BreakableName } from "@/components/ui/breakable-name";
 import type { CitationPart } from "@/lib/qa/types";
-import { citationKey, FIRST_CITATIONS } from "./citation-key";
+import { citationKey, FIRST_CITATIONS, highlightKey } from "./citation-key";
 import { snippetParts } from "./snippet-parts";
 import { useHighlightedSnippets, type HighlightedSnippets } from "./use-highlighted-snippets";
 
@@ -94,7 +94,7 @@ export function CitationList({
   // Long lists stay scannable: the first few open, the rest one click away (and only
   // then highlighted).
   const shown = showAll ? citations : citations.slice(0, FIRST_CITATIONS);
-  const missing = (list: CitationPart[]) => list.filter((c) => !highlighted?.[citationKey(c)]);
+  const missing = (list: CitationPart[]) => list.filter((c) => !highlighted?.[highlightKey(c)]);
   const first = useHighlightedSnippets(missing(citations.slice(0, FIRST_CITATIONS)), settled);
   const rest = useHighlightedSnippets(missing(citations.slice(FIRST_CITATIONS)), settled && showAll);
   const html = { ...first, ...rest, ...highlighted };
@@ -170,7 +170,7 @@ export function CitationList({
                     <BreakableName text={target} />
                   </div>
                 ) : null}
-                {c.verified && c.snippet ? <Snippet citation={c} html={html[key]} /> : null}
+                {c.verified && c.snippet ? <Snippet citation={c} html={html[highlightKey(c)]} /> : null}
                 {!c.verified ? (
                   <p className="small unverified-reason">
                     Not verified{c.reason ? `: ${c.reason}` : ""}. Treat this reference as unconfirmed.

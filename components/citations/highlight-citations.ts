@@ -6,7 +6,7 @@
 import "server-only";
 import { highlightCode } from "@/components/source/highlight";
 import type { CitationPart } from "@/lib/qa/types";
-import { citationKey } from "./citation-key";
+import { highlightKey } from "./citation-key";
 import { snippetParts } from "./snippet-parts";
 import type { HighlightedSnippets } from "./use-highlighted-snippets";
 
@@ -14,7 +14,7 @@ export async function highlightCitations(citations: CitationPart[]): Promise<Hig
   const out: HighlightedSnippets = {};
   for (const c of citations) {
     if (!c.verified || !c.snippet) continue;
-    out[citationKey(c)] = await Promise.all(
+    out[highlightKey(c)] = await Promise.all(
       snippetParts(c.snippet, c.startLine).map((part) =>
         part.highlight ? highlightCode({ ...part, language: c.language }) : null,
       ),

@@ -9,10 +9,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/fetch-json";
 import type { CitationPart } from "@/lib/qa/types";
-import { citationKey } from "./citation-key";
+import { highlightKey } from "./citation-key";
 import { snippetParts } from "./snippet-parts";
 
-/** Per citation key, the HTML of each part of its snippet (null: shown plain). */
+/** Per highlight key (citation-key.ts), the HTML of each part of its snippet (null: shown plain). */
 export type HighlightedSnippets = Record<string, (string | null)[]>;
 
 /** The route takes at most this many parts per request. */
@@ -21,7 +21,7 @@ const PER_REQUEST = 60;
 async function highlight(citations: CitationPart[]): Promise<HighlightedSnippets> {
   const jobs = citations.flatMap((c) =>
     snippetParts(c.snippet ?? "", c.startLine).map((part, index) => ({
-      key: citationKey(c),
+      key: highlightKey(c),
       index,
       part,
       c,
@@ -46,7 +46,7 @@ async function highlight(citations: CitationPart[]): Promise<HighlightedSnippets
 export function useHighlightedSnippets(citations: CitationPart[], enabled: boolean): HighlightedSnippets {
   const items = citations.filter((c) => c.verified && c.snippet);
   const query = useQuery({
-    queryKey: ["highlight", items.map((c) => `${citationKey(c)}\n${c.language}\n${c.snippet}`)],
+    queryKey: ["highlight", items.map((c) => `${highlightKey(c)}\n${c.language}`)],
     queryFn: () => highlight(items),
     enabled: enabled && items.length > 0,
     staleTime: Infinity,
