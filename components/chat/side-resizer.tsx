@@ -102,6 +102,7 @@ export function SideResizer() {
       aria-valuemax={max}
       aria-valuenow={width}
       tabIndex={0}
+      title="Drag, or focus and use ← →, to widen the citations"
       data-testid="side-resizer"
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

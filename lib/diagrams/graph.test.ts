@@ -75,6 +75,21 @@ describe("capGraph", () => {
     expect(capped.nodes.some((n) => /^\+ \d+ more files$/.test(n.label))).toBe(true);
   });
 
+  it("names at most three groups, so the nodes the picture is about keep most of it", () => {
+    // 30 nodes over ten folders, then edges between members of different folders.
+    const spread = Array.from({ length: 30 }, (_, i) => node(`n${i}`, `pkg${i % 10}`));
+    const between = spread
+      .slice(12)
+      .map((n, i) => ({ from: n.id, to: spread[12 + ((i + 1) % 18)]!.id, weight: 1 }));
+    const { graph: capped } = capGraph({ direction: "LR", groups: [], nodes: spread, edges: between });
+    const groups = capped.nodes.filter((n) => n.shape === "more");
+    expect(groups.length).toBeLessThanOrEqual(3);
+    expect(capped.nodes.filter((n) => n.shape !== "more").length).toBeGreaterThanOrEqual(9);
+    // Arrows between two "+ N more" nodes say nothing about the code shown: not drawn.
+    const grouped = new Set(groups.map((g) => g.id));
+    expect(capped.edges.some((e) => grouped.has(e.from) && grouped.has(e.to))).toBe(false);
+  });
+
   it("keeps grouped nodes inside their group box", () => {
     const boxed = Array.from({ length: 20 }, (_, i) => node(`f${i}`, "pkg/core", "here"));
     const { graph: capped } = capGraph({

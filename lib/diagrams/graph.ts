@@ -11,6 +11,8 @@ import type { DiagramNode, DiagramPart, NodeShape } from "./types.ts";
 export const MAX_DIAGRAM_NODES = 12;
 /** Beyond this many arrows the picture turns into a hairball; the lightest are left out. */
 export const MAX_DIAGRAM_EDGES = 18;
+/** "+ N more" nodes a picture may have: beyond that they crowd out the nodes it is about. */
+const MAX_GROUP_NODES = 3;
 
 export interface GraphNode {
   id: string;
@@ -81,12 +83,12 @@ function bucketsOf(nodes: GraphNode[]): GraphNode[][] {
 /**
  * Which nodes stay and how the rest are bucketed so the picture has at most `max`
  * nodes: as many of the most important as possible with one bucket per folder; when
- * the rest span too many folders, the biggest folders keep their bucket and the others
- * share one "+ N more".
+ * the rest span more folders than a few "+ N more" nodes can name, the biggest folders
+ * keep their bucket and the others share one "+ N more".
  */
 function partition(nodes: GraphNode[], max: number): { kept: GraphNode[]; buckets: GraphNode[][] } {
   if (nodes.length <= max) return { kept: nodes, buckets: [] };
-  const least = Math.ceil(max / 2);
+  const least = max - MAX_GROUP_NODES;
   for (let keep = max - 1; keep >= least; keep--) {
     const buckets = bucketsOf(nodes.slice(keep));
     if (keep + buckets.length <= max) return { kept: nodes.slice(0, keep), buckets };
@@ -141,11 +143,13 @@ export function capGraph(
     for (const m of members) representative.set(m.id, id);
     grouped += members.length;
   }
+  const grouping = new Set(nodes.filter((n) => n.shape === "more").map((n) => n.id));
   const weights = new Map<string, GraphEdge>();
   for (const edge of graph.edges) {
     const from = representative.get(edge.from);
     const to = representative.get(edge.to);
-    if (!from || !to || from === to) continue;
+    // Between two "+ N more" nodes an arrow says nothing about any code the picture shows.
+    if (!from || !to || from === to || (grouping.has(from) && grouping.has(to))) continue;
     const key = `${from}\n${to}`;
     const known = weights.get(key);
     if (known) known.weight += edge.weight;
@@ -153,7 +157,6 @@ export function capGraph(
   }
   const all = [...weights.values()];
   // Over the cap, arrows between drawn nodes go before arrows to "+ N more" nodes, heaviest first.
-  const grouping = new Set(nodes.filter((n) => n.shape === "more").map((n) => n.id));
   const named = (e: GraphEdge) => Number(!grouping.has(e.from)) + Number(!grouping.has(e.to));
   const edges =
     all.length > maxEdges

@@ -21,6 +21,15 @@ describe("wrapLabel", () => {
     expect(wrapLabel("app::Server::handle_request", 16)).toEqual(["app::Server::", "handle_request"]);
   });
 
+  it("keeps a file name with its extension", () => {
+    expect(wrapLabel("test/test_helper.rb", 12)).toEqual(["test/test_", "helper.rb"]);
+    expect(wrapLabel("lib/sinatra/indifferent_hash.rb", 12)).toEqual([
+      "lib/sinatra/",
+      "indifferent_",
+      "hash.rb",
+    ]);
+  });
+
   it("keeps short labels on one line", () => {
     expect(wrapLabel("lib/metrics", 24)).toEqual(["lib/metrics"]);
   });
@@ -35,8 +44,7 @@ describe("wrapLabel", () => {
   it("leaves a word that cannot be split whole, however long", () => {
     expect(wrapLabel("lib/AbstractSingletonProxyFactoryBean.java", 16)).toEqual([
       "lib/",
-      "AbstractSingletonProxyFactoryBean.",
-      "java",
+      "AbstractSingletonProxyFactoryBean.java",
     ]);
   });
 

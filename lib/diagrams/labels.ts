@@ -14,9 +14,21 @@ function splitLong(part: string, max: number): string[] {
   return part.length > max ? part.split(SOFT_BREAK_AFTER) : [part];
 }
 
+/** In a path, a file name keeps its extension: "test_helper." and "rb" are one part. */
+function withExtensions(parts: string[], text: string): string[] {
+  if (!text.includes("/")) return parts;
+  const out: string[] = [];
+  for (const part of parts) {
+    const last = out.at(-1);
+    if (last?.endsWith(".") && !last.endsWith("/.") && /^[A-Za-z0-9]{1,6}$/.test(part))
+      out[out.length - 1] = last + part;
+    else out.push(part);
+  }
+  return out;
+}
+
 export function wrapLabel(text: string, maxChars: number): string[] {
-  const parts = text
-    .split(BREAK_AFTER)
+  const parts = withExtensions(text.split(BREAK_AFTER), text)
     .flatMap((p) => splitLong(p, maxChars))
     .filter((p) => p);
   const lines: string[] = [];

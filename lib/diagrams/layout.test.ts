@@ -109,7 +109,7 @@ describe("layoutMermaid", () => {
         chain.slice(1).map((_, i) => [i, i + 1]),
       ),
     );
-    expect(layout.width).toBeLessThan(840);
+    expect(layout.width).toBeLessThanOrEqual(800);
     expect(layout.height).toBeGreaterThan(layout.width);
   });
 

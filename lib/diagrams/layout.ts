@@ -19,10 +19,10 @@ export const LINE_HEIGHT = 17;
 const CHAR_WIDTH = FONT_SIZE * 0.62;
 const PAD_X = 12;
 const PAD_Y = 8;
-/** Labels wrap at this many characters, or at the narrower width when a diagram is too wide. */
-const LABEL_CHARS = [24, 16];
-/** About the width of an answer's main column at 1400 px: a layout this wide needs no scrolling. */
-const FITS_WIDTH = 840;
+/** Labels wrap at this many characters, or at the narrower widths when a diagram is too wide. */
+const LABEL_CHARS = [24, 16, 12];
+/** The room a diagram has at 1400 px (an answer's main column, a wiki page): this wide needs no scrolling. */
+const FITS_WIDTH = 800;
 const CACHE_SIZE = 256;
 
 // Loaded on the first diagram: processes that never draw one (the CLI, index workers) skip its 1.6 MB.
