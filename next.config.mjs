@@ -41,6 +41,7 @@ const nextConfig = {
   turbopack: { root },
   serverExternalPackages: [
     "web-tree-sitter",
+    "elkjs",
     "@vscode/tree-sitter-wasm",
     "@prisma/client",
     "@prisma/adapter-libsql",

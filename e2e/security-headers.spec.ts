@@ -28,7 +28,7 @@ test("pages carry a strict nonce CSP and still render diagrams and highlighted c
   const api = await request.get("/api/repos");
   expect(api.headers()["x-content-type-options"]).toBe("nosniff");
 
-  // Chat: an answer with a mermaid diagram and shiki-highlighted citations.
+  // Chat: an answer with a diagram and shiki-highlighted citations.
   const chat = new ChatPage(page);
   await chat.goto(id);
   await chat.ask("How are the modules of the shop connected?", { mode: "analytical" });

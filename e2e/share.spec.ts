@@ -28,12 +28,15 @@ test("a shared session opens read-only in a fresh browser, with the whole answer
   await expect(visitor.getByTestId("user-message")).toContainText("PaymentDeclined");
   const answer = new AnswerPanel(visitor.getByTestId("assistant-message").first());
   await expect(answer.text).toContainText("PaymentDeclined");
-  expect(await answer.passes.count()).toBeGreaterThanOrEqual(2);
+  await expect(answer.passes).toHaveCount(1);
+  await expect(answer.root.getByTestId("timeline-lookup")).toContainText("Lookup after pass 1");
   await expect(answer.verifiedCitations.first().getByTestId("citation-snippet")).toHaveAttribute(
     "data-highlighted",
     "true",
   );
-  await expect(answer.verifiedCitations.first().getByTestId("citation-drift")).toHaveText("unchanged since");
+  await expect(answer.verifiedCitations.first().getByTestId("citation-drift")).toHaveText(
+    "unchanged since generation 1",
+  );
   // Read-only: no question box, no share button.
   await expect(visitor.getByTestId("question-input")).toHaveCount(0);
   await expect(visitor.getByTestId("share-button")).toHaveCount(0);
@@ -69,8 +72,11 @@ test("a share link says when cited lines changed after a re-index", async ({ pag
   await page.goto(url);
   await expect(page.getByTestId("share-reindexed")).toContainText("now generation 2");
   await expect(
-    page.getByTestId("citation-drift").filter({ hasText: "lines changed since" }).first(),
+    page.getByTestId("citation-drift").filter({ hasText: "changed in generation 2" }).first(),
   ).toBeVisible();
+  await expect(page.locator('[data-testid="citation-drift"][data-drift="changed"]').first()).toHaveText(
+    "changed in generation 2",
+  );
   fs.rmSync(root, { recursive: true, force: true });
 });
 

@@ -37,7 +37,7 @@ test("the wiki goes from the overview to a folder to a file, with a diagram and 
   await expect(wiki.title).toHaveText("shop/service.py");
   await expect(wiki.article).toHaveAttribute("data-kind", "file");
   await expect(wiki.content).toContainText("called by create_order in shop/api.py");
-  // The call diagram is drawn by mermaid from edges, and signatures are highlighted by shiki.
+  // The call diagram is drawn from edges on the server, and signatures are highlighted by shiki.
   await expect(wiki.diagramSvg).toBeVisible();
   await expect(wiki.article.getByTestId("diagram-svg")).toContainText("OrderService.place_order");
   await expect(wiki.code.first().locator("span[style]").first()).toBeVisible();
@@ -86,6 +86,20 @@ test("the issues page lists findings with filters and links each to its source",
   // High severity first.
   await expect(issues.findings.first()).toHaveAttribute("data-severity", "high");
   await expect(issues.findings.first()).toContainText("except: pass in load_settings");
+
+  // Titles and lists agree, and details are rendered Markdown (code spans, linked citations).
+  await issues.categoryFilter("import-cycle").click();
+  const cycle = issues.findings.first();
+  await expect(cycle).toContainText("Import cycle between 2 files");
+  const detail = cycle.getByTestId("finding-detail");
+  await expect(detail.locator("code")).toHaveText(["app/a.py", "app/b.py", "app/a.py"]);
+  await expect(detail).not.toContainText("`");
+  await issues.categoryFilter("call-cycle").click();
+  await expect(issues.findings.first().getByTestId("finding-detail").locator("a").first()).toHaveAttribute(
+    "href",
+    /\/source\?path=app%2Fa\.py/,
+  );
+  await issues.goto(id);
 
   await issues.categoryFilter("swallowed-exception").click();
   await expect(page).toHaveURL(/category=swallowed-exception/);

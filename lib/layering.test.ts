@@ -15,6 +15,7 @@ const FORBIDDEN: Record<string, string[]> = {
   search: ["qa", "answerers", "wiki", "indexer", "mcp", "cli", "admin", "auth", "sources"],
   db: ["qa", "answerers", "search", "mcp", "cli", "admin", "auth", "sources"],
   qa: ["mcp", "cli"],
+  diagrams: ["qa", "answerers", "search", "db", "wiki", "indexer", "mcp", "cli", "admin", "auth", "sources"],
 };
 
 function sourceFiles(dir: string): string[] {

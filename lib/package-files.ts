@@ -1,8 +1,7 @@
 /**
  * Files inside installed packages, found at runtime from node_modules rather than
- * through a bundler import: tree-sitter's WASM grammars for the indexer, mermaid's
- * prebuilt browser bundle for diagrams, tsx's loader for the processes that run the
- * CLI or a script. The same lookup works under tsx, vitest, `next start` and a CLI
+ * through a bundler import: tree-sitter's WASM grammars for the indexer and tsx's
+ * loader for the processes that run the CLI or a script. The same lookup works under tsx, vitest, `next start` and a CLI
  * started from another directory.
  */
 import fs from "node:fs";

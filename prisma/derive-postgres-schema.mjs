@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Derives prisma/postgres/schema.prisma from prisma/schema.prisma, the one source of
 // truth for the models: same models, provider postgresql, its own generated client.
-// `npm run db:generate` (and so postinstall) runs this before generating both clients;
-// `--check` exits 1 when the checked-in copy is stale (a test runs it too).
+// prisma/generate-clients.mjs (`npm run db:generate`, postinstall) derives it before
+// generating both clients; `--check` exits 1 when the checked-in copy is stale (a test
+// runs it too).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,17 +32,24 @@ export function derivePostgresSchema(text) {
   return header + out;
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
+/** Writes prisma/postgres/schema.prisma when it differs from the derived text; false when it was stale. */
+export function writePostgresSchema({ check = false } = {}) {
   const derived = derivePostgresSchema(fs.readFileSync(source, "utf8"));
   const current = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : null;
-  if (process.argv.includes("--check")) {
-    if (current !== derived) {
-      console.error("prisma/postgres/schema.prisma is stale: run `npm run db:generate`.");
-      process.exit(1);
-    }
-  } else if (current !== derived) {
+  if (current === derived) return true;
+  if (!check) {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, derived);
   }
+  return false;
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (
+  isMain &&
+  !writePostgresSchema({ check: process.argv.includes("--check") }) &&
+  process.argv.includes("--check")
+) {
+  console.error("prisma/postgres/schema.prisma is stale: run `npm run db:generate`.");
+  process.exit(1);
 }

@@ -23,6 +23,8 @@
  * |                                     |       | repo and session, traversal ids, questions naming the secret  |
  * | GET /api/sessions/[id]              | I     | unknown, ../.., NUL                                            |
  * | POST /api/sessions/[id]/share       | I     | unknown, ../..                                                 |
+ * | POST /api/sessions/[id]/gap-answers | B I P | both or neither of location and excerpt, oversized excerpt,    |
+ * |   (and /api/qa with gapAnswers)     |       | unknown session, no answer to continue, ../ and absolute paths |
  * | POST /api/highlight                 | B     | bad JSON, wrong type, oversized                                |
  * | POST /api/admin/login               | B     | bad JSON, wrong type, oversized                                |
  * | PUT /api/admin/settings             | B     | bad JSON, wrong type, oversized                                |
@@ -60,6 +62,7 @@ import { GET as issues } from "./repos/[id]/issues/route";
 import { GET as getRepository } from "./repos/[id]/route";
 import { GET as wiki } from "./repos/[id]/wiki/route";
 import { POST as addRepository } from "./repos/route";
+import { POST as checkGapAnswers } from "./sessions/[id]/gap-answers/route";
 import { POST as share } from "./sessions/[id]/share/route";
 import { GET as getSession } from "./sessions/[id]/route";
 
@@ -72,6 +75,7 @@ let root: string;
 let outside: string;
 let repositoryId: string;
 let adminToken: string;
+let emptySessionId: string;
 
 type Params = { params: Promise<Record<string, string>> };
 type RouteHandler = (request: Request, context: Params) => Promise<Response>;
@@ -86,6 +90,7 @@ const ROUTES: [string, RegExp, RouteHandler, string[]][] = [
   ["POST", /^\/api\/qa$/, (r) => ask(r), []],
   ["GET", /^\/api\/sessions\/([^/]+)$/, getSession as RouteHandler, ["id"]],
   ["POST", /^\/api\/sessions\/([^/]+)\/share$/, share as RouteHandler, ["id"]],
+  ["POST", /^\/api\/sessions\/([^/]+)\/gap-answers$/, checkGapAnswers as RouteHandler, ["id"]],
   ["POST", /^\/api\/highlight$/, (r) => highlight(r), []],
   ["POST", /^\/api\/admin\/login$/, (r) => login(r), []],
   ["PUT", /^\/api\/admin\/settings$/, putSettings as RouteHandler, []],
@@ -112,8 +117,12 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(outside, "secret.py"), path.join(root, "leak.py"));
   fs.symlinkSync(outside, path.join(root, "linked"));
   fs.symlinkSync("loop", path.join(t.base, "loop"));
-  const { repository } = await indexRepository(root, { name: "config-demo" });
+  const { repository, stats } = await indexRepository(root, { name: "config-demo" });
   repositoryId = repository.id;
+  const { createSession } = await import("@/lib/db/sessions");
+  emptySessionId = (
+    await createSession({ id: "empty-session-1", repositoryId, generationId: stats.generationId, title: "" })
+  ).id;
   server = await startServer(async (request, url) => {
     for (const [method, pattern, handler, names] of ROUTES) {
       const match = pattern.exec(url.pathname);
@@ -455,6 +464,55 @@ const ROWS: Row[] = [
     status: 400,
     code: "bad_request:qa",
   })),
+
+  // Filling gaps (an answer's open gaps, with a location or an excerpt).
+  ...(
+    [
+      [
+        "both a location and an excerpt",
+        [{ gap: "x()", location: "app/main.py", excerpt: "def x(): pass" }],
+        400,
+        "bad_request:gap_answer",
+      ],
+      ["neither a location nor an excerpt", [{ gap: "x()" }], 400, "bad_request:gap_answer"],
+      ["an oversized excerpt", [{ gap: "x()", excerpt: "y".repeat(7000) }], 400, "bad_request:gap_answer"],
+      ["no answers at all", [], 400, "bad_request:gap_answer"],
+    ] as const
+  ).flatMap(([what, gapAnswers, status, code]): Row[] => [
+    {
+      name: `POST /api/sessions/[id]/gap-answers with ${what} → ${status}`,
+      method: "POST",
+      path: () => "/api/sessions/no-answer-session/gap-answers",
+      init: () => json({ repositoryId, gapAnswers }),
+      status,
+      code,
+    },
+    {
+      name: `POST /api/qa gapAnswers with ${what} → ${status}`,
+      method: "POST",
+      path: () => "/api/qa",
+      init: () => json({ repositoryId, sessionId: "no-answer-session", gapAnswers }),
+      status,
+      code: "bad_request:qa",
+    },
+  ]),
+  ...["../../etc/passwd", "/etc/passwd", "app/../../x.py"].map((location): Row => ({
+    name: `POST /api/qa gapAnswers naming ${location} → 404 (no such session) before anything is read`,
+    method: "POST",
+    path: () => "/api/qa",
+    init: () =>
+      json({ repositoryId, sessionId: "no-such-session-02", gapAnswers: [{ gap: "x()", location }] }),
+    status: 404,
+    code: "not_found:session",
+  })),
+  {
+    name: "POST /api/sessions/[id]/gap-answers on a session without an answer → 409",
+    method: "POST",
+    path: () => `/api/sessions/${emptySessionId}/gap-answers`,
+    init: () => json({ repositoryId, gapAnswers: [{ gap: "x()", location: "app/main.py" }] }),
+    status: 409,
+    code: "conflict:gap_answer",
+  },
 
   // Session and share ids.
   ...["no-such-session-01", "..%2F..%2Fetc%2Fpasswd", "a%00bcdefghijk", "x".repeat(100)].flatMap(

@@ -73,10 +73,9 @@ import { GET as issues } from "./repos/[id]/issues/route";
 import { DELETE as removeRepository, GET as getRepository } from "./repos/[id]/route";
 import { GET as wiki } from "./repos/[id]/wiki/route";
 import { GET as listRepositories, POST as addRepository } from "./repos/route";
+import { POST as checkGapAnswers } from "./sessions/[id]/gap-answers/route";
 import { POST as share } from "./sessions/[id]/share/route";
 import { GET as getSession } from "./sessions/[id]/route";
-import { MERMAID_VERSION } from "@/components/diagrams/mermaid-bundle";
-import { GET as mermaidBundle } from "../vendor/mermaid/[version]/[...file]/route";
 
 type Mode = "open" | "token" | "oidc";
 type Who = "none" | "reader" | "admin";
@@ -122,19 +121,8 @@ interface RouteRow {
 
 const json = (body: unknown) => body;
 
-/** Every route handler: the API, and mermaid's bundle for diagrams. */
+/** Every route handler. */
 const ROUTES: RouteRow[] = [
-  {
-    method: "GET",
-    route: "/vendor/mermaid/[version]/[...file]",
-    handler: mermaidBundle as Handler,
-    needs: "public",
-    ok: 200,
-    call: () => ({
-      path: `/vendor/mermaid/${MERMAID_VERSION}/mermaid.esm.min.mjs`,
-      params: { version: MERMAID_VERSION, file: ["mermaid.esm.min.mjs"] },
-    }),
-  },
   {
     method: "GET",
     route: "/api/health",
@@ -248,6 +236,19 @@ const ROUTES: RouteRow[] = [
       const id = await ownSession(mode, who);
       return { path: `/api/sessions/${id}/share`, params: { id } };
     },
+  },
+  {
+    method: "POST",
+    route: "/api/sessions/[id]/gap-answers",
+    handler: checkGapAnswers as Handler,
+    needs: "reader",
+    // Past the access check, the matrix's session has no answer to continue yet.
+    ok: 409,
+    call: () => ({
+      path: `/api/sessions/${sessionId}/gap-answers`,
+      params: { id: sessionId },
+      body: { repositoryId, gapAnswers: [{ gap: "fraud_screen()", location: "shop/payments.py" }] },
+    }),
   },
   {
     method: "POST",

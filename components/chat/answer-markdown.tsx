@@ -2,13 +2,14 @@
 /**
  * The answer as Markdown (GFM tables and lists included), with inline citations
  * rendered as CitationRefs. Links to other sites open in a new tab; relative links
- * stay in the app.
+ * stay in the app. Inline code (names, paths) wraps only at separators.
  */
 import type { ComponentProps } from "react";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CitationRef } from "@/components/citations/citation-ref";
 import { protectCitations, remarkCitations } from "@/components/citations/remark-citations";
+import { BreakableName } from "@/components/ui/breakable-name";
 
 const remarkPlugins = [remarkGfm, remarkCitations];
 
@@ -26,7 +27,23 @@ function Anchor(props: ComponentProps<"a"> & { node?: unknown }) {
   return <a href={href} {...rest} {...(external ? { target: "_blank", rel: "noreferrer noopener" } : {})} />;
 }
 
-const components = { span: Span, a: Anchor };
+/** Inline code only: a fenced block's code sits in a <pre> and keeps its lines. */
+function Code(props: ComponentProps<"code"> & { node?: unknown }) {
+  const { node: _node, children, className, ...rest } = props;
+  if (typeof children !== "string" || children.includes("\n") || className)
+    return (
+      <code className={className} {...rest}>
+        {children}
+      </code>
+    );
+  return (
+    <code className="name-wrap" {...rest}>
+      <BreakableName text={children} />
+    </code>
+  );
+}
+
+const components = { span: Span, a: Anchor, code: Code };
 
 export function AnswerMarkdown({ text }: { text: string }) {
   return (

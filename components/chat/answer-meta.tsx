@@ -10,7 +10,12 @@ export function AnswerMeta({ metadata }: { metadata: Partial<AnswerMetadata> | u
   const items: [string, string][] = [];
   if (metadata.engine) items.push(["engine", metadata.engine]);
   if (metadata.confidence) items.push(["confidence", metadata.confidence]);
-  items.push(["passes", `${metadata.passesUsed}${metadata.maxPasses ? ` of ${metadata.maxPasses}` : ""}`]);
+  items.push([
+    "passes",
+    `${metadata.passesUsed}${metadata.maxPasses ? ` of ${metadata.maxPasses}` : ""}${
+      metadata.userPasses ? ` (${metadata.userPasses} from what you provided)` : ""
+    }`,
+  ]);
   if (metadata.quality) items.push(["quality", metadata.quality]);
   if (metadata.budget)
     items.push([

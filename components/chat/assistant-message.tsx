@@ -5,14 +5,15 @@
  * the main column; the timeline, gaps and citations in the side column. The same
  * component renders a live answer and a stored one (chat reload, share page).
  */
-import { useRef } from "react";
+import { useId, useRef } from "react";
 import { CitationContext } from "@/components/citations/citation-context";
 import { CitationList, type CitationDrift } from "@/components/citations/citation-list";
-import { MermaidDiagram } from "@/components/diagrams/mermaid-diagram";
+import type { HighlightedSnippets } from "@/components/citations/use-highlighted-snippets";
+import { DiagramView } from "@/components/diagrams/diagram-view";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { AnswerMarkdown } from "./answer-markdown";
 import { AnswerMeta } from "./answer-meta";
-import { GapsPanel } from "./gaps-panel";
+import { GapsPanel, type GapFilling } from "./gaps-panel";
 import {
   activePassOf,
   answeredPassesOf,
@@ -27,6 +28,7 @@ import {
 } from "./message-parts";
 import { NoticeBanner } from "./notice-banner";
 import { PassTimeline, phaseLabel } from "./pass-timeline";
+import { SideResizer } from "./side-resizer";
 import { useGrowOnlyHeight } from "./use-grow-only-height";
 
 interface AssistantMessageProps {
@@ -34,8 +36,12 @@ interface AssistantMessageProps {
   repositoryId: string;
   /** true while this message is the one streaming in */
   streaming: boolean;
+  /** which answer of the conversation this is (1-based): names it for screen readers */
+  ordinal: number;
+  /** the latest answer of a live chat: its open gaps can be filled */
+  filling?: GapFilling;
   /** share page extras: server-highlighted snippets and "changed since" per citation */
-  highlighted?: Record<string, string>;
+  highlighted?: HighlightedSnippets;
   drift?: Record<string, CitationDrift>;
 }
 
@@ -43,6 +49,8 @@ export function AssistantMessage({
   message,
   repositoryId,
   streaming,
+  ordinal,
+  filling,
   highlighted,
   drift,
 }: AssistantMessageProps) {
@@ -61,11 +69,15 @@ export function AssistantMessage({
   const answered = answeredPassesOf(message);
   const settled = !streaming;
   const answerRef = useRef<HTMLDivElement>(null);
+  const answerHeadingId = useId();
   useGrowOnlyHeight(answerRef, streaming);
 
   return (
     <div className="turn-answer" data-testid="assistant-message" data-streaming={String(streaming)}>
       <div className="turn-main">
+        <h2 className="visually-hidden" id={answerHeadingId}>
+          Answer {ordinal}
+        </h2>
         {notices.map((notice) => (
           <NoticeBanner key={`${notice.code}:${notice.message}`} notice={notice} />
         ))}
@@ -120,7 +132,7 @@ export function AssistantMessage({
           </details>
         ) : null}
         {diagrams.map((diagram, i) => (
-          <MermaidDiagram
+          <DiagramView
             key={`${i}:${diagram.mermaid.length}`}
             diagram={diagram}
             repositoryId={repositoryId}
@@ -129,8 +141,10 @@ export function AssistantMessage({
         ))}
         <AnswerMeta metadata={settled ? message.metadata : undefined} />
       </div>
-      <aside className="turn-side" aria-label="How this answer was found">
+      <SideResizer />
+      <aside className="turn-side" aria-label={`How answer ${ordinal} was found`}>
         <PassTimeline
+          answerHeadingId={answerHeadingId}
           classification={classification}
           passes={passes}
           repositoryId={repositoryId}
@@ -138,13 +152,16 @@ export function AssistantMessage({
           streaming={streaming}
         />
         <GapsPanel
+          answerHeadingId={answerHeadingId}
           gaps={gaps}
           repositoryId={repositoryId}
           generationId={generationId}
           streaming={streaming}
           stopReason={stopReason}
+          filling={filling}
         />
         <CitationList
+          answerHeadingId={answerHeadingId}
           citations={citations}
           repositoryId={repositoryId}
           generationId={generationId}

@@ -3,14 +3,16 @@
  * The live chat for one repository and session: useChat over POST /api/qa (the
  * session id is the chat id, so follow-ups continue the stored session), the
  * question form, the conversation, a screen-reader status line and the retry after
- * an interrupted stream.
+ * an interrupted stream. Filling an answer's gaps regenerates that answer with the
+ * user's gap answers: the server continues it from that pass.
  */
 import { useChat } from "@ai-sdk/react";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { createChatTransport, StreamInterruptedError } from "./chat-transport";
-import { Conversation } from "./conversation";
+import { Conversation, type MessageExtras } from "./conversation";
+import type { GapAnswerInput } from "./gap-fill-form";
 import { activePassOf } from "./message-parts";
 import { phaseLabel } from "./pass-timeline";
 import { QuestionForm, type QuestionOptions } from "./question-form";
@@ -33,6 +35,8 @@ interface ChatProps {
   toolbar?: ReactNode;
   /** text to start the question box with (`?ask=`) */
   initialDraft?: string;
+  /** stored answers' snippets highlighted on the server, by message id */
+  extras?: Record<string, MessageExtras>;
 }
 
 function requestBody(repositoryId: string, options: QuestionOptions) {
@@ -59,6 +63,7 @@ export function Chat({
   initialMessages,
   toolbar,
   initialDraft = "",
+  extras,
 }: ChatProps) {
   const router = useRouter();
   // Set when a response body ended without its end marker (see chat-transport.ts).
@@ -67,13 +72,31 @@ export function Chat({
   const [draft, setDraft] = useState(initialDraft);
   const lastOptions = useRef<QuestionOptions>({ quality: "balanced", mode: "auto" });
   const rootRef = useRef<HTMLDivElement>(null);
-  const { messages, sendMessage, regenerate, stop, status, error } = useChat<WayfinderUIMessage>({
-    id: sessionId,
-    messages: initialMessages,
-    transport,
-    // Refresh server-rendered parts (the recent sessions list) once the session exists.
-    onFinish: () => router.refresh(),
-  });
+  // The conversation before an answer is continued: regenerating removes the answer at
+  // once, so a continuation the server refuses puts it back.
+  const beforeContinuing = useRef<WayfinderUIMessage[] | null>(null);
+  const { messages, sendMessage, regenerate, stop, status, error, setMessages } = useChat<WayfinderUIMessage>(
+    {
+      id: sessionId,
+      messages: initialMessages,
+      transport,
+      // Refresh server-rendered parts (the recent sessions list) once the session exists.
+      onFinish: () => {
+        beforeContinuing.current = null;
+        router.refresh();
+      },
+      onError: () => {
+        const before = beforeContinuing.current;
+        beforeContinuing.current = null;
+        if (before && !messagesRef.current.some((m) => m.role === "assistant" && m.id === before.at(-1)?.id))
+          setMessages(before);
+      },
+    },
+  );
+  const messagesRef = useRef(messages);
+  useEffect(() => {
+    messagesRef.current = messages;
+  }, [messages]);
   const busy = status === "submitted" || status === "streaming";
   const failure =
     status === "error" && error ? error : interrupted && !busy ? new StreamInterruptedError() : null;
@@ -89,6 +112,15 @@ export function Chat({
       window.history.replaceState(null, "", url);
     }
     void sendMessage({ text: question }, { body: requestBody(repositoryId, options) });
+  };
+
+  const continueAnswer = (answerId: string, gapAnswers: GapAnswerInput[]) => {
+    setInterrupted(false);
+    beforeContinuing.current = messages;
+    void regenerate({
+      messageId: answerId,
+      body: { ...requestBody(repositoryId, lastOptions.current), gapAnswers },
+    });
   };
 
   const retry = () => {
@@ -129,7 +161,13 @@ export function Chat({
           </ul>
         </div>
       ) : (
-        <Conversation messages={messages} repositoryId={repositoryId} streaming={busy} />
+        <Conversation
+          messages={messages}
+          repositoryId={repositoryId}
+          streaming={busy}
+          extras={extras}
+          onFillGaps={{ sessionId, continueAnswer }}
+        />
       )}
       {failure ? <StreamError error={failure} onRetry={retry} /> : null}
       <div className="composer">

@@ -13,6 +13,7 @@ import type {
   WayfinderDataParts,
   WayfinderUIMessage,
 } from "@/lib/qa/types";
+import { answeredPasses } from "@/lib/qa/passes";
 
 type Part = WayfinderUIMessage["parts"][number];
 
@@ -35,15 +36,9 @@ export function passesOf(message: WayfinderUIMessage): PassPart[] {
   return [...byNumber.values()].sort((a, b) => a.pass - b.pass);
 }
 
-/**
- * How many passes answered, as the answer's footer counts them: a last retrieval that
- * found nothing new keeps the previous answer, so it shows in the timeline but is not
- * counted.
- */
+/** How many passes answered: the one count the header, footer and metadata share (lib/qa/passes.ts). */
 export function answeredPassesOf(message: WayfinderUIMessage): number {
-  return (
-    message.metadata?.passesUsed ?? passesOf(message).filter((p) => p.stopReason !== "no-new-context").length
-  );
+  return message.metadata?.passesUsed ?? answeredPasses(passesOf(message));
 }
 
 export function citationsOf(message: WayfinderUIMessage): CitationPart[] {

@@ -1,10 +1,11 @@
 "use client";
 /**
  * Makes the session shareable (POST /api/sessions/[id]/share) and shows the
- * read-only link with a copy button. Sharing twice returns the same link.
+ * read-only link with a copy button. Sharing twice returns the same link. The link
+ * takes the focus when it appears, selected, so a keyboard user can copy it at once.
  */
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { fetchJson } from "@/components/api/fetch-json";
 
 export function ShareButton({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
@@ -16,6 +17,10 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
       }),
   });
   const url = share.data ? `${window.location.origin}${share.data.path}` : null;
+  const linkRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (url) linkRef.current?.focus();
+  }, [url]);
 
   const copy = async () => {
     if (!url) return;
@@ -45,6 +50,7 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
             Share link
           </label>
           <input
+            ref={linkRef}
             id="share-url"
             readOnly
             value={url}

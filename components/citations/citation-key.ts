@@ -1,6 +1,21 @@
-/** The key a citation is known by across panels: `path:start-end` (pure, usable on server and client). */
+/** How citations are known and shown across panels: the key `path:start-end` and how many show first (pure, usable on server and client). */
 import type { CitationPart } from "@/lib/qa/types";
 
 export function citationKey(c: Pick<CitationPart, "path" | "startLine" | "endLine">): string {
   return `${c.path}:${c.startLine}-${c.endLine}`;
+}
+
+/** Citations shown before "Show N more" (and highlighted with the page when a chat is reopened). */
+export const FIRST_CITATIONS = 4;
+
+/**
+ * The key of a citation's highlighted snippet: its location and a hash of the text, so
+ * HTML highlighted from other text (the server's copy of an answer the browser
+ * streamed) is never shown for it.
+ */
+export function highlightKey(c: Pick<CitationPart, "path" | "startLine" | "endLine" | "snippet">): string {
+  let hash = 5381;
+  const text = c.snippet ?? "";
+  for (let i = 0; i < text.length; i++) hash = ((hash << 5) + hash + text.charCodeAt(i)) | 0;
+  return `${citationKey(c)}#${(hash >>> 0).toString(36)}`;
 }

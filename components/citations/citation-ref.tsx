@@ -7,16 +7,24 @@
 import Link from "next/link";
 import { matchCitation, parseCitation } from "@/components/chat/message-parts";
 import { sourceHref } from "@/components/source/source-href";
+import { BreakableName } from "@/components/ui/breakable-name";
 import { useCitationContext } from "./citation-context";
 
 export function CitationRef({ raw, code }: { raw: string; code: boolean }) {
   const { citations, repositoryId, generationId, pending } = useCitationContext();
   const location = parseCitation(raw);
   const citation = location ? matchCitation(citations, location, raw) : null;
-  const label = code ? <code>{raw}</code> : raw;
+  const label = code ? (
+    <code>
+      <BreakableName text={raw} />
+    </code>
+  ) : (
+    <BreakableName text={raw} />
+  );
   if (citation?.verified) {
     return (
       <Link
+        prefetch={false}
         href={sourceHref({
           repositoryId,
           path: citation.path,

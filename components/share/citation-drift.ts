@@ -3,7 +3,7 @@
  * current index. Trailing whitespace and a final newline are ignored: a re-index of
  * an unchanged file must not report a change.
  */
-import type { CitationDrift } from "@/components/citations/citation-list";
+import type { DriftStatus } from "@/components/citations/citation-list";
 
 function normalize(text: string): string {
   return text
@@ -28,7 +28,7 @@ export function citationDrift(
   current: string | null,
   start: number,
   end: number,
-): CitationDrift {
+): DriftStatus {
   if (current === null) return "file-removed";
   return normalize(cited) === normalize(linesOf(current, start, end)) ? "unchanged" : "changed";
 }

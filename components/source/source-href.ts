@@ -2,6 +2,8 @@
  * Links into the source view. Every citation, diagram node and gap location goes
  * through here so they all land on the same URL shape: the path and line range as
  * query parameters (validated by the page) and a `#L<start>` anchor to scroll to.
+ * Links to it are not prefetched (`prefetch={false}`): an answer shows dozens, and
+ * prefetching rendered the source view once for each while the chat was loading.
  */
 export interface SourceTarget {
   repositoryId: string;

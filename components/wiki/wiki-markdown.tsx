@@ -40,6 +40,7 @@ function Anchor({ href, children, node: _node, ...rest }: ComponentProps<"a"> & 
   if (href?.startsWith("/")) {
     return (
       <Link
+        prefetch={false}
         href={href}
         {...rest}
         data-testid={href.includes("/source?") ? "wiki-source-link" : "wiki-page-link"}

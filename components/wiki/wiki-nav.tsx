@@ -1,8 +1,11 @@
 /**
  * The wiki's navigation tree: folders as expandable entries (open down to the current
- * page), files as links. Plain `<details>`, so it works without client JavaScript.
+ * page), files as links. Plain `<details>`, so it works without client JavaScript. A
+ * folder's link sits beside its disclosure marker, not inside it: a link within a
+ * `<summary>` is a control inside a control, which keyboards and screen readers trip on.
  */
 import Link from "next/link";
+import { BreakableName } from "@/components/ui/breakable-name";
 import { wikiHref } from "@/lib/wiki/slugs";
 import { openFolders, type WikiTreeNode } from "@/lib/wiki/tree";
 import styles from "./wiki.module.css";
@@ -32,14 +35,15 @@ function Entry({
       data-testid="wiki-nav-link"
       data-slug={node.slug}
     >
-      {node.label}
+      <BreakableName text={node.label} />
     </Link>
   );
   if (node.children.length === 0) return <li>{link}</li>;
   return (
-    <li>
+    <li className={styles.folder}>
+      {link}
       <details open={open.has(node.slug)}>
-        <summary>{link}</summary>
+        <summary aria-label={`Pages in ${node.label}`} />
         <ul>
           {node.children.map((child) => (
             <Entry key={child.slug} node={child} repositoryId={repositoryId} current={current} open={open} />

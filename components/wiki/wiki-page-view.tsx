@@ -5,8 +5,9 @@
  * edges, the findings located here, and a way to ask the chat about it.
  */
 import Link from "next/link";
-import { MermaidDiagram } from "@/components/diagrams/mermaid-diagram";
+import { DiagramView } from "@/components/diagrams/diagram-view";
 import { FindingList } from "@/components/issues/finding-list";
+import { BreakableName } from "@/components/ui/breakable-name";
 import { askAboutQuestion, type WikiView } from "@/lib/wiki/browse";
 import { wikiHref } from "@/lib/wiki/slugs";
 import styles from "./wiki.module.css";
@@ -51,7 +52,7 @@ export function WikiPageView({ view }: { view: WikiView }) {
     >
       <Breadcrumbs view={view} />
       <h2 className={styles.title} data-testid="wiki-title">
-        {page.kind === "overview" ? `${page.title} overview` : page.title}
+        <BreakableName text={page.kind === "overview" ? `${page.title} overview` : page.title} />
       </h2>
       <div className={styles.meta}>
         <span className="badge">{KIND_LABEL[page.kind]}</span>
@@ -87,7 +88,7 @@ export function WikiPageView({ view }: { view: WikiView }) {
         </div>
       ) : null}
       {page.diagram ? (
-        <MermaidDiagram diagram={page.diagram} repositoryId={repository.id} generationId={null} />
+        <DiagramView diagram={page.diagram} repositoryId={repository.id} generationId={null} />
       ) : null}
       <WikiMarkdown text={page.content} repositoryId={repository.id} pagePaths={view.pagePaths} />
       {view.findings.length ? (

@@ -1,7 +1,7 @@
 /**
  * Collects every Content-Security-Policy violation a page reports, both as the
  * `securitypolicyviolation` event and as Chromium's console message, so a spec can
- * assert that pages render (scripts, mermaid diagrams, shiki highlighting) with none.
+ * assert that pages render (scripts, diagrams, shiki highlighting) with none.
  */
 import type { BrowserContext, Page } from "@playwright/test";
 

@@ -47,7 +47,8 @@ export interface ContextItem {
   /** why it is here, shown in the timeline ("raises PaymentDeclined", "caller of …") */
   reason: string;
   score: number;
-  origin: "initial" | "gap" | "cache";
+  /** "user": named or pasted by the user for a gap (a pasted excerpt has no path: it is not verified) */
+  origin: "initial" | "gap" | "cache" | "user";
   pass: number;
   facts: SymbolFacts | null;
   truncated: boolean;

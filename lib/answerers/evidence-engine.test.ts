@@ -62,6 +62,11 @@ describe("diagnostic", () => {
     // No evidence line is repeated.
     const bullets = result.loop.answer.split("\n").filter((l) => l.trim().startsWith("- "));
     expect(new Set(bullets).size).toBe(bullets.length);
+    // Each kind of reason is said once in "Relevant code", however many items share it.
+    const section = result.loop.answer.split("**Relevant code**")[1]?.split("\n\n")[0] ?? "";
+    const notes = [...section.matchAll(/\*\(([^)]*)\)\*/g)].map((m) => m[1]);
+    expect(section.split("\n").filter((l) => l.includes("— ")).length).toBeGreaterThan(notes.length);
+    expect(new Set(notes).size).toBe(notes.length);
   });
 
   it("names a function the question asks about that is not in context, and the next pass looks it up", async () => {
@@ -133,10 +138,10 @@ describe("diagrams", () => {
     expect(result.classification.mode).toBe("analytical");
     const deps = diagrams.find((d) => d.kind === "dependencies");
     expect(deps).toBeDefined();
-    // Folder-level modules: the single-package fixture yields its one module, located.
+    // The single-package fixture: the shop folder framed, its files inside, each located.
+    expect(deps?.mermaid).toMatch(/^graph LR\n {2}subgraph here\["shop"\]/);
     expect(deps?.nodes.length).toBeGreaterThan(0);
-    expect(deps?.nodes.some((n) => n.label === "shop" && n.path?.startsWith("shop/"))).toBe(true);
-    expect(deps?.mermaid).toMatch(/^(?:flowchart|graph)\b/m);
+    expect(deps?.nodes.every((n) => n.path?.startsWith("shop/"))).toBe(true);
   });
 });
 

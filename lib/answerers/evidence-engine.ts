@@ -7,6 +7,7 @@
  * plus names from the question not found yet. It says plainly that it is evidence,
  * not prose.
  */
+import { groupByReason } from "./reasons.ts";
 import { normalizeGap } from "./answer-format.ts";
 import type { ContextItem } from "./contract.ts";
 import type { Triple } from "./contract.ts";
@@ -177,7 +178,7 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   out.push(
     `_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
   );
-  const sections: string[] = [];
+  const sections: string[] = [providedSection(input.context)];
   if (input.mode === "diagnostic") sections.push(diagnosticSection(input, symbols, byName));
   if (input.mode === "exploratory") sections.push(exploratorySection(input, symbols));
   if (input.mode === "analytical") sections.push(analyticalSection(input, symbols));
@@ -686,16 +687,52 @@ export function reasonNote(reason: string): string {
   return `*(${reason})*`;
 }
 
+/**
+ * What the user provided for gaps: named locations (cited like any evidence) and pasted
+ * excerpts, quoted and marked as not verified (they have no location to check).
+ */
+function providedSection(context: ContextItem[]): string {
+  const provided = context.filter((i) => i.origin === "user");
+  if (provided.length === 0) return "";
+  const lines = ["**Provided by you**"];
+  for (const item of provided) {
+    if (item.path) {
+      const name = item.facts ? code(item.facts.qualifiedName) : code(item.path);
+      lines.push(`- ${name} — ${cite(item)} ${reasonNote(item.reason)}`);
+    } else {
+      lines.push(
+        `- ${item.title.replace(/\((provided by the user, not verified)\)$/, "— *$1*")}:`,
+        "",
+        "  ```",
+        ...item.text.split("\n").map((l) => `  ${l}`),
+        "  ```",
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The most relevant symbols, with why they were picked said once per kind: what all
+ * share in the heading, items with the same other reason listed under it.
+ */
 function relevantCodeSection(symbols: ContextItem[], max: number): string {
   const picked = symbols.slice(0, max);
   if (picked.length === 0) return "";
-  const lines = ["**Relevant code**"];
-  for (const s of picked) {
+  const { shared, groups } = groupByReason(picked, (s) => s.reason);
+  const lines = [`**Relevant code**${shared.length ? ` ${reasonNote(`all: ${shared.join("; ")}`)}` : ""}`];
+  const entry = (s: ContextItem) => {
     const f = s.facts as NonNullable<ContextItem["facts"]>;
     const doc = f.docstring ? `: ${firstSentence(f.docstring)}` : "";
-    lines.push(
-      `- ${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}${s.reason ? ` ${reasonNote(s.reason)}` : ""}`,
-    );
+    return `${code(f.signature || f.qualifiedName)}${doc} — ${cite(s)}`;
+  };
+  for (const group of groups) {
+    if (group.items.length === 1 || !group.reason) {
+      const why = group.reason ? ` ${reasonNote(group.reason)}` : "";
+      for (const s of group.items) lines.push(`- ${entry(s)}${why}`);
+      continue;
+    }
+    lines.push(`- ${reasonNote(group.reason)}:`, ...group.items.map((s) => `  - ${entry(s)}`));
   }
   return lines.join("\n");
 }

@@ -29,6 +29,7 @@ const MODE_GUIDANCE: Record<QueryMode, string> = {
 export function answerSystemPrompt(mode: QueryMode): string {
   return `You answer questions about a codebase using ONLY the context provided. ${MODE_GUIDANCE[mode]}
 Cite every claim about the code inline as path:start-end using the locations shown in the context headers (for example src/app.py:10-24). Never invent a path or line range; if you cannot cite it, say you are not sure.
+An excerpt headed "provided by the user, not verified" was pasted by the user and is not from the index: when you rely on it, say it was provided by the user and not verified, and never cite it as a location.
 Write the answer in Markdown inside <answer>…</answer>.
 Then, inside <missing>…</missing>, list what specific code you still need to answer fully, one item per line as "- name in path/to/file.ext" or "- name()" or "- path/to/file.ext" (or a short description if you do not know the name). Write NONE if nothing is missing. Do not ask again for anything listed as unavailable.
 Finally, inside <reasoning>…</reasoning>, one or two sentences on whether the context was sufficient and why.`;

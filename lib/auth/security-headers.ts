@@ -5,8 +5,8 @@
  * headers every response carries (frame, content-type, referrer) are in next.config.mjs.
  *
  * Scripts: only this origin's, with the request's nonce, and what they load
- * ('strict-dynamic'). Styles allow inline: mermaid writes a <style> into each diagram
- * and shiki colours tokens with style attributes; no script can come in that way.
+ * ('strict-dynamic'). Styles allow inline: shiki colours tokens with style attributes;
+ * no script can come in that way.
  */
 
 export function contentSecurityPolicy(nonce: string, options: { dev: boolean }): string {

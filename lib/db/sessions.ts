@@ -175,3 +175,39 @@ export async function removeLastExchange(sessionId: string, question: string): P
   const { count } = await client.message.deleteMany({ where: { id: { in: exchange.map((m) => m.id) } } });
   return count;
 }
+
+/**
+ * The latest answer of a session with its question, or null when the session's last
+ * message is not an answer (a question still waiting, or none).
+ */
+export async function lastExchange(
+  sessionId: string,
+): Promise<{ question: MessageRow; answer: MessageRow } | null> {
+  const client = await db();
+  const [answer, question] = await client.message.findMany({
+    where: { sessionId },
+    orderBy: [{ createdAt: "desc" }, { role: "asc" }],
+    take: 2,
+  });
+  return answer?.role === "assistant" && question?.role === "user" ? { question, answer } : null;
+}
+
+/**
+ * Replaces an answer by its continuation (the same question answered further, from
+ * context the user provided): one transaction, and the new row keeps the old one's
+ * place in the conversation.
+ */
+export async function replaceAnswer(
+  oldId: string,
+  answer: Omit<MessageRow, "createdAt" | "id"> & { id: string },
+): Promise<void> {
+  const client = await db();
+  const old = await client.message.findUnique({ where: { id: oldId } });
+  if (!old) throw new WayfinderError("not_found:message", "The answer to continue no longer exists.");
+  await client.$transaction([
+    client.message.delete({ where: { id: oldId } }),
+    client.message.create({
+      data: { ...answer, content: storableText(answer.content), createdAt: old.createdAt },
+    }),
+  ]);
+}

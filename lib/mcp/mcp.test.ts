@@ -228,6 +228,58 @@ describe("tools", () => {
     for (const key of ["answer", "claims", "citations", "gaps", "mode", "passes", "index"])
       expect(again[key], key).toEqual(answer[key]);
   });
+
+  it("ask continues a session's last answer from gapAnswers, counting passes as the chat does", async () => {
+    // retry_policy exists nowhere in the repository: the loop names it and cannot find it.
+    const first = await structured(viaHttp, "ask", {
+      repository: repo,
+      question: "What calls line_total, and is it wrapped by retry_policy?",
+    });
+    expect(first.gaps.unresolved.map((g: { gap: string }) => g.gap)).toContain("retry_policy()");
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = (await viaHttp.callTool(
+      {
+        name: "ask",
+        arguments: {
+          repository: repo,
+          sessionId: first.sessionId,
+          gapAnswers: [{ gap: "retry_policy()", excerpt: "def retry_policy(fn):\n    return fn" }],
+        },
+      },
+      undefined,
+      { onprogress: (p) => progress.push(p) },
+    )) as CallToolResult;
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const continued = result.structuredContent as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(continued.sessionId).toBe(first.sessionId);
+    expect(continued.gaps.resolved).toContainEqual({
+      gap: "retry_policy()",
+      via: "user",
+      found: [],
+      note: "provided by the user, not verified",
+    });
+    expect(continued.gaps.unresolved.map((g: { gap: string }) => g.gap)).not.toContain("retry_policy()");
+    expect(continued.answer).toContain("provided by the user, not verified");
+    // One more pass, and one more allowed: the user's.
+    expect(continued.passes.used).toBe(first.passes.used + 1);
+    expect(continued.passes.max).toBe(first.passes.max + 1);
+    // Progress ends at the passes used (half-way beyond, when a last lookup found nothing new).
+    expect(Math.floor(progress.at(-1)!.progress)).toBe(continued.passes.used);
+    expect(progress.at(-1)!.total).toBe(continued.passes.max);
+    // No progress message names a pass beyond those the answer counts.
+    for (const p of progress) {
+      const named = Number(/^pass (\d+)/.exec(p.message ?? "")?.[1] ?? 0);
+      expect(named).toBeLessThanOrEqual(continued.passes.used);
+    }
+
+    const refused = await call(viaHttp, "ask", {
+      repository: repo,
+      sessionId: first.sessionId,
+      gapAnswers: [{ gap: "retry_policy()", location: "retry.py" }],
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/not a gap this answer left open|No file or folder/);
+  });
 });
 
 describe("errors are tool errors with the API's messages", () => {

@@ -13,6 +13,7 @@ import { getGeneration, listRepositories, requireRepository } from "../db/index-
 import { getWikiPage, listWikiPages } from "../db/wiki-store.ts";
 import { WayfinderError, asWayfinderError } from "../errors.ts";
 import type { ConversationAccess } from "../qa/conversations.ts";
+import { gapAnswersSchema } from "../qa/gap-answers.ts";
 import {
   MAX_SPAN_LINES,
   askTool,
@@ -414,11 +415,15 @@ export function createMcpServer(options: ServerOptions): McpServer {
     {
       title: "Ask",
       description:
-        "Answer a question with the CGRAG loop: structured claims with verified citations, gaps resolved and " +
-        "unresolved, mode and passes. Sends a progress notification per pass.",
+        "Answer a question with the CGRAG loop: claims with verified citations, gaps resolved and unresolved, " +
+        "mode and passes; progress per pass. sessionId + gapAnswers continues its last answer.",
       inputSchema: {
         repository,
-        question: z.string().min(1).max(200_000),
+        question: z
+          .string()
+          .max(200_000)
+          .optional()
+          .describe("The question; not needed when gapAnswers continues the session's last answer."),
         mode: z.enum(["conceptual", "diagnostic", "exploratory", "analytical"]).optional(),
         quality: z.enum(["quick", "balanced", "thorough"]).optional(),
         maxPasses: z.number().int().min(1).max(8).optional(),
@@ -427,6 +432,13 @@ export function createMcpServer(options: ServerOptions): McpServer {
           .regex(/^[A-Za-z0-9_-]{8,64}$/)
           .optional()
           .describe("Continue a conversation (follow-ups reuse its context)."),
+        gapAnswers: gapAnswersSchema
+          .optional()
+          .describe(
+            "Fill unresolved gaps of the session's last answer, which then continues from that pass: per gap, " +
+              "a location of the repository (file, folder, symbol or path:start-end, checked against the index) " +
+              "or a short code excerpt (marked as provided by the user, not verified).",
+          ),
       },
       outputSchema: {
         index: indexRef,
@@ -436,7 +448,12 @@ export function createMcpServer(options: ServerOptions): McpServer {
         gaps: z.object({
           identified: z.array(z.string()),
           resolved: z.array(
-            z.object({ gap: z.string(), via: z.string().nullable(), found: z.array(z.string()) }),
+            z.object({
+              gap: z.string(),
+              via: z.string().nullable(),
+              found: z.array(z.string()),
+              note: z.string().nullable(),
+            }),
           ),
           unresolved: z.array(
             z.object({ gap: z.string(), searched: z.array(z.string()), note: z.string().nullable() }),

@@ -31,11 +31,13 @@ import { findingCounts, getWikiPage, listFindings, listWikiPages } from "../db/w
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
 import { isSafeRelativePath } from "../indexer/discover.ts";
-import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
+import { askQuestion, prepareResume, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import { claimsOf, type Claim } from "../qa/claims.ts";
 import type { ConversationAccess } from "../qa/conversations.ts";
 import { effectiveConfig } from "../qa/config.ts";
 import { gapReportsOf } from "../qa/loop.ts";
+import { isLookupOnly } from "../qa/passes.ts";
+import type { GapAnswer } from "../qa/gap-answers.ts";
 import type { CitationPart, Quality, QueryMode } from "../qa/types.ts";
 import { hybridSearch, lexicalSearch } from "../search/hybrid.ts";
 import { readerGitMessage } from "../sources/git-errors.ts";
@@ -469,24 +471,33 @@ class ProgressWriter implements PartWriter {
     const p = part.data;
     const gaps =
       p.phase === "done" && p.gapsIdentified.length ? ` — gaps: ${p.gapsIdentified.join("; ")}` : "";
-    const message =
-      p.phase === "retrieving"
-        ? `pass ${p.pass}: ${p.label}`
+    // A pass is a round that answers (lib/qa/passes.ts), as the chat and the answer's
+    // metadata count them: looking gaps up belongs to the end of the pass before, and a
+    // lookup that found nothing new ends there, half-way to a pass that never came.
+    const lookupOnly = isLookupOnly(p);
+    const message = lookupOnly
+      ? `after pass ${p.pass - 1}: looked up the missing context, found nothing new (stop: ${p.stopReason})`
+      : p.phase === "retrieving"
+        ? p.pass === 1 || p.source === "user"
+          ? `pass ${p.pass}: ${p.label}`
+          : `after pass ${p.pass - 1}: ${p.label}`
         : p.phase === "answering"
           ? `pass ${p.pass}: answering with ${p.added.length} new context items (${p.contextTokens} tokens)`
           : `pass ${p.pass} done${gaps}${p.stopReason ? ` (stop: ${p.stopReason})` : ""}`;
-    this.onProgress({ progress: p.pass - 1 + PHASE_FRACTION[p.phase], maxPasses: this.maxPasses, message });
+    const fraction = lookupOnly ? 0.5 : PHASE_FRACTION[p.phase];
+    this.onProgress({ progress: p.pass - 1 + fraction, maxPasses: this.maxPasses, message });
   }
 }
 
 export async function askTool(
   input: {
     repository: string;
-    question: string;
+    question?: string;
     mode?: QueryMode;
     quality?: Quality;
     maxPasses?: number;
     sessionId?: string;
+    gapAnswers?: GapAnswer[];
   },
   options: {
     signal?: AbortSignal;
@@ -498,20 +509,38 @@ export async function askTool(
   const { index } = await pin(input.repository);
   const engine = await loadEngineSettings();
   const overrides = { mode: input.mode, quality: input.quality, maxPasses: input.maxPasses };
+  // Continuing an answer: it keeps the options it was asked with, and each pass answered
+  // from what a user provided adds one to the limit, as the answer's metadata counts it
+  // (checked here, before any progress is sent).
+  const resumed = input.gapAnswers
+    ? await prepareResume(
+        {
+          repository: index.repositoryId,
+          sessionId: input.sessionId,
+          gapAnswers: input.gapAnswers,
+          conversations: options.conversations,
+        },
+        { settings: engine.settings },
+      )
+    : null;
+  const userPasses = resumed
+    ? resumed.resume.priorPasses.filter((p) => p.source === "user" && p.pass < resumed.resume.pass).length + 1
+    : 0;
   const { maxPasses } = effectiveConfig({
     envOverrides: env().cgragOverrides,
     settings: engine.settings,
-    overrides,
+    overrides: resumed?.overrides ?? overrides,
   });
-  const writer = new ProgressWriter(maxPasses, (p) => options.onProgress?.(p));
+  const writer = new ProgressWriter(maxPasses + userPasses, (p) => options.onProgress?.(p));
   const result = await askQuestion(
     {
       repository: index.repositoryId,
-      question: input.question,
+      question: input.question ?? "",
       sessionId: input.sessionId,
       overrides,
       signal: options.signal,
       conversations: options.conversations,
+      gapAnswers: input.gapAnswers,
     },
     writer,
     { settings: engine.settings, model: engine.model },
@@ -519,7 +548,8 @@ export async function askTool(
   const m = result.metadata;
   // The generation the answer was pinned to (a re-index may have flipped since `pin`).
   const generation = await getGeneration(m.generationId);
-  const reports = gapReportsOf(result.loop.passes);
+  // Each gap's latest report: one the user filled after the loop could not is resolved.
+  const reports = [...new Map(gapReportsOf(result.loop.passes).map((g) => [g.gap, g])).values()];
   const claims: Claim[] = claimsOf(result.loop.answer, result.citations);
   const citation = (c: CitationPart) => ({
     path: c.path,
@@ -543,7 +573,7 @@ export async function askTool(
       identified: m.gapsIdentified,
       resolved: reports
         .filter((g) => g.status === "resolved")
-        .map((g) => ({ gap: g.gap, via: g.via, found: g.found })),
+        .map((g) => ({ gap: g.gap, via: g.via, found: g.found, note: g.note })),
       unresolved: reports
         .filter((g) => g.status !== "resolved")
         .map((g) => ({ gap: g.gap, searched: g.searched, note: g.note })),

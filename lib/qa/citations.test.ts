@@ -154,6 +154,17 @@ describe("verifyCitations", () => {
     expect(variable).toMatchObject({ verified: true, reason: null, symbol: null });
   });
 
+  it("names the symbol holding the cited lines, and a whole file as such", () => {
+    // Lines 1-120 overlap SessionStore.save, but a whole file is not that method.
+    expect(verify("lib/store.ts:1-120")[0]).toMatchObject({ verified: true, symbol: null, wholeFile: true });
+    // Lines spanning two functions name neither.
+    expect(verify("backend/api/deps.py:12-45")[0]).toMatchObject({ symbol: null, wholeFile: false });
+    expect(verify("lib/store.ts:31-33")[0]).toMatchObject({
+      symbol: "lib/store.ts::SessionStore.save",
+      wholeFile: false,
+    });
+  });
+
   it("matches a method by its short name inside a qualified id", () => {
     expect(verify("save() in lib/store.ts:30-45")[0]).toMatchObject({
       verified: true,

@@ -34,8 +34,13 @@ export interface CitationLookup {
 export interface VerifiedCitation extends Citation {
   verified: boolean;
   reason: string | null;
-  /** The symbol the citation points at (the named one when given, else the innermost). */
+  /**
+   * The symbol the citation points at: the named one when given, else the innermost
+   * symbol holding every cited line; none when the lines span several symbols.
+   */
   symbol: string | null;
+  /** the citation covers its whole file (shown as "whole file", not as one of its symbols) */
+  wholeFile: boolean;
 }
 
 /** Appended after each unverified citation by `markUnverifiedCitations`. */
@@ -138,7 +143,13 @@ export function verifyCitations(citations: Citation[], lookup: CitationLookup): 
 }
 
 function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation {
-  const fail = (reason: string): VerifiedCitation => ({ ...citation, verified: false, reason, symbol: null });
+  const fail = (reason: string): VerifiedCitation => ({
+    ...citation,
+    verified: false,
+    reason,
+    symbol: null,
+    wholeFile: false,
+  });
   const { path } = citation;
   const unsafe = unsafePathReason(path);
   if (unsafe) return fail(unsafe);
@@ -157,10 +168,11 @@ function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation
   }
 
   const here = lookup.symbolsAt(path, citation.startLine, citation.endLine);
+  const wholeFile = citation.startLine === 1 && citation.endLine === total;
   const named = citation.namedSymbol;
   if (named) {
     const match = here.find((s) => symbolMatches(s.qualifiedId, named));
-    if (match) return { ...citation, verified: true, reason: null, symbol: match.qualifiedId };
+    if (match) return { ...citation, verified: true, reason: null, symbol: match.qualifiedId, wholeFile };
     const elsewhere = lookup.symbolsAt(path, 1, total).find((s) => symbolMatches(s.qualifiedId, named));
     if (elsewhere) {
       return fail(
@@ -171,8 +183,11 @@ function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation
     // which the index does not track; only clear callable or type references are judged.
     if (looksLikeSymbolReference(named)) return fail(`no symbol ${named} at these lines`);
   }
-  const innermost = [...here].sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
-  return { ...citation, verified: true, reason: null, symbol: innermost?.qualifiedId ?? null };
+  // A symbol merely overlapping the lines would name a whole-file citation after whichever
+  // small function happens to sit in it: only a symbol holding all of them names it.
+  const holding = here.filter((s) => s.startLine <= citation.startLine && s.endLine >= citation.endLine);
+  const innermost = holding.sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
+  return { ...citation, verified: true, reason: null, symbol: innermost?.qualifiedId ?? null, wholeFile };
 }
 
 function rangeText(c: Citation): string {

@@ -210,6 +210,14 @@ export class ContextSet {
     return true;
   }
 
+  /**
+   * Puts an item in whatever is there: what a user provided stands as theirs (and is
+   * answered from as such) even when the loop had already gathered the same lines.
+   */
+  put(item: ContextItem): void {
+    this.items.set(item.key, item);
+  }
+
   get size(): number {
     return this.items.size;
   }

@@ -10,6 +10,7 @@
  * anything else that shows a past session).
  */
 import "server-only";
+import { withLayout } from "../diagrams/layout.ts";
 import { getRepository, type RepositoryRow } from "../db/index-store.ts";
 import {
   getSession,
@@ -20,7 +21,7 @@ import {
   type SessionRow,
 } from "../db/sessions.ts";
 import { WayfinderError } from "../errors.ts";
-import type { WayfinderUIMessage } from "./types.ts";
+import type { DiagramPart, WayfinderUIMessage } from "./types.ts";
 
 /** Whose conversations a caller may see. */
 export type ConversationAccess =
@@ -92,6 +93,22 @@ function parseJson<T>(json: string, fallback: T): T {
   }
 }
 
+/**
+ * Diagrams ready to draw: answers stored before diagrams were laid out on the server
+ * (or asked from the CLI, which does not draw) get their layout now, from the cache
+ * after the first time.
+ */
+async function withDiagramLayouts(message: WayfinderUIMessage): Promise<WayfinderUIMessage> {
+  if (!message.parts.some((p) => p.type === "data-diagram" && !(p.data as DiagramPart).layout))
+    return message;
+  const parts = await Promise.all(
+    message.parts.map(async (p) =>
+      p.type === "data-diagram" ? { ...p, data: await withLayout(p.data as DiagramPart) } : p,
+    ),
+  );
+  return { ...message, parts };
+}
+
 /** A stored message row as the UI message it was streamed as. */
 function toUIMessage(row: MessageRow): WayfinderUIMessage {
   const parts = parseJson<WayfinderUIMessage["parts"]>(row.parts, []);
@@ -120,5 +137,15 @@ export async function getSharedConversation(shareId: string): Promise<SharedConv
     listMessages(session.id),
   ]);
   if (!repository) return null;
-  return { session, repository, messages: rows.map(toUIMessage) };
+  return {
+    session,
+    repository,
+    messages: await Promise.all(rows.map((r) => withDiagramLayouts(toUIMessage(r)))),
+  };
+}
+
+/** A stored conversation's messages, as the chat reopens it (the caller has checked it may read it). */
+export async function conversationMessages(session: SessionRow): Promise<WayfinderUIMessage[]> {
+  const rows = await listMessages(session.id);
+  return Promise.all(rows.map((r) => withDiagramLayouts(toUIMessage(r))));
 }

@@ -4,6 +4,11 @@
  * again with the larger context. It stops when there are no gaps, when every gap is
  * already known to be unresolvable, at the pass limit, when the budget is spent, or
  * when a pass adds no new context. A failing model hands over to the evidence engine.
+ *
+ * A loop can also resume an answer whose gaps the user filled: its context is rebuilt
+ * (the same retrieval, the same gap lookups, without answering), then a pass answers
+ * from what the user provided, and the loop goes on as usual. Each such pass adds one
+ * to the pass limit.
  */
 import { ProviderError, type Answerer } from "../answerers/contract.ts";
 import type { Anchors } from "../search/anchors.ts";
@@ -14,6 +19,7 @@ import { type ContextItem } from "../answerers/contract.ts";
 import type { EvidenceGraph } from "../answerers/contract.ts";
 import { MIN_GAP_BUDGET, type GapResolutionInput, type GapResolutionResult } from "./gap-resolution.ts";
 import { normalizeGap } from "../answerers/answer-format.ts";
+import { answeredPasses, isLookupOnly } from "./passes.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
 import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
@@ -37,6 +43,28 @@ export interface LoopEvents {
   onFallback?: (reason: string) => void;
 }
 
+/** Resuming an answer from context the user provided for its unresolved gaps. */
+export interface LoopResume {
+  /** the passes of the answer as they were shown, oldest first */
+  priorPasses: PassPart[];
+  /** the number of the pass that answers from what the user provided */
+  pass: number;
+  /** that context (already checked, lib/qa/gap-answers.ts) and how each gap was filled */
+  provided: { items: ContextItem[]; reports: GapReport[] };
+  /** context the user provided in earlier resumes of this answer, added back while replaying */
+  earlier: ContextItem[];
+}
+
+/**
+ * The number of the pass that resumes an answer: the next one, or the number of a last
+ * lookup that found nothing (the user supplies what it could not find, so it replaces it).
+ */
+export function resumePassNumber(prior: PassPart[]): number {
+  const last = prior.at(-1);
+  if (!last) return 1;
+  return isLookupOnly(last) ? last.pass : last.pass + 1;
+}
+
 export interface LoopInput {
   question: string;
   mode: QueryMode;
@@ -46,6 +74,7 @@ export interface LoopInput {
   notFound: Set<string>;
   history: Turn[];
   signal?: AbortSignal;
+  resume?: LoopResume;
 }
 
 export interface PassRecord {
@@ -108,8 +137,9 @@ export async function runLoop(
   deps: LoopDependencies,
   events: LoopEvents = {},
 ): Promise<LoopResult> {
-  const { config } = input;
-  const maxPasses = config.features.useGapResolution ? config.maxPasses : 1;
+  const { config, resume } = input;
+  const userPasses = (resume?.priorPasses.filter((p) => p.source === "user").length ?? 0) + (resume ? 1 : 0);
+  const maxPasses = (config.features.useGapResolution ? config.maxPasses : 1) + userPasses;
   const context = new ContextSet();
   const passes: PassRecord[] = [];
   const reasoning: string[] = [];
@@ -134,20 +164,22 @@ export async function runLoop(
     );
 
   const started = performance.now();
-  // Mode retrieval can take a while: say so before it starts, as later passes do.
-  events.onPass?.({
-    pass: 1,
-    phase: "retrieving",
-    label: `Retrieving ${input.mode} context…`,
-    gapsIdentified: [],
-    gaps: [],
-    added: [],
-    addedTokens: 0,
-    contextTokens: 0,
-    reasoning: null,
-    durationMs: null,
-    stopReason: null,
-  });
+  // Mode retrieval can take a while: say so before it starts, as later passes do (a
+  // resumed answer shows its first pass as it was).
+  if (!resume)
+    events.onPass?.({
+      pass: 1,
+      phase: "retrieving",
+      label: `Retrieving ${input.mode} context…`,
+      gapsIdentified: [],
+      gaps: [],
+      added: [],
+      addedTokens: 0,
+      contextTokens: 0,
+      reasoning: null,
+      durationMs: null,
+      stopReason: null,
+    });
   await yieldToEventLoop();
   const retrieval = await deps.retrieve(1);
   const cached = relevantCache(
@@ -162,12 +194,57 @@ export async function runLoop(
   perPass.push(initialTokens);
   const contextFromCache = cached.length > 0;
 
-  for (let pass = 1; pass <= maxPasses; pass++) {
+  // Resuming: the earlier passes' lookups again, without answering, so the context is
+  // the one the answer had; their parts stay as they were shown.
+  for (const prior of resume?.priorPasses ?? []) {
+    gapsIdentified.push(...prior.gapsIdentified.filter((g) => !gapsIdentified.includes(g)));
+    if (prior.pass >= resume!.pass) continue;
+    if (prior.source !== "user" && prior.pass > 1 && prior.gaps.length) {
+      const replayed = await deps.resolveGaps({
+        gaps: prior.gaps.map((g) => g.gap),
+        context,
+        notFound: input.notFound,
+        pass: prior.pass,
+        budget: gapBudgetLeft(prior.pass),
+        subQueries,
+      });
+      gapUsed += replayed.tokens;
+    }
+    for (const r of prior.gaps) {
+      if (r.status === "resolved") gapsResolved.push(r.gap);
+      else if (r.status === "unresolved") gapsUnresolved.add(r.gap);
+    }
+    if (prior.reasoning) reasoning.push(prior.reasoning);
+    passes.push({ part: prior, files: [], symbols: [], answer: isLookupOnly(prior) ? null : "" });
+  }
+  // Gaps the user filled are answered for the rest of this answer: never named or looked up again.
+  const filled = new Set(
+    [
+      ...(resume?.priorPasses ?? []).filter((p) => p.source === "user"),
+      ...(resume ? [{ gaps: resume.provided.reports }] : []),
+    ]
+      .flatMap((p) => p.gaps)
+      .filter((r) => r.via === "user")
+      .map((r) => normalizeGap(r.gap)),
+  );
+  if (resume) {
+    for (const item of resume.earlier) context.add(item);
+    pendingGaps = [];
+    for (const g of resume.provided.reports) input.notFound.delete(normalizeGap(g.gap));
+  }
+
+  for (let pass = resume?.pass ?? 1; pass <= maxPasses; pass++) {
     const passStart = pass === 1 ? started : performance.now();
+    const fromUser = resume?.pass === pass;
     const part: PassPart = {
       pass,
+      ...(fromUser ? { source: "user" as const } : {}),
       phase: "retrieving",
-      label: pass === 1 ? `Retrieving ${input.mode} context…` : "Retrieving additional context…",
+      label: fromUser
+        ? "Reading the context you provided…"
+        : pass === 1
+          ? `Retrieving ${input.mode} context…`
+          : "Retrieving additional context…",
       gapsIdentified: [],
       gaps: [],
       added: [],
@@ -178,7 +255,22 @@ export async function runLoop(
       stopReason: null,
     };
     let added: ContextItem[];
-    if (pass === 1) {
+    if (fromUser) {
+      events.onPass?.({ ...part });
+      await yieldToEventLoop();
+      // Everything the user provided is this pass's context, even lines the loop had already.
+      added = resume.provided.items;
+      for (const item of added) context.put(item);
+      perPass.push(added.reduce((n, i) => n + i.tokens, 0));
+      const replaced = resume.priorPasses.find((p) => p.pass === pass);
+      const filled = new Set(resume.provided.reports.map((r) => r.gap));
+      // A lookup this pass replaces keeps the reports of the gaps the user did not fill.
+      part.gaps = [...resume.provided.reports, ...(replaced?.gaps ?? []).filter((r) => !filled.has(r.gap))];
+      for (const r of resume.provided.reports) {
+        gapsResolved.push(r.gap);
+        gapsUnresolved.delete(r.gap);
+      }
+    } else if (pass === 1) {
       added = context.list();
     } else {
       events.onPass?.({ ...part });
@@ -226,8 +318,9 @@ export async function runLoop(
     part.addedTokens = added.reduce((n, i) => n + i.tokens, 0);
     part.contextTokens = context.tokens;
     part.phase = "answering";
-    part.label =
-      pass === 1
+    part.label = fromUser
+      ? "Answering with the context you provided…"
+      : pass === 1
         ? "Answering…"
         : `Refining the answer with ${added.length} new item${added.length === 1 ? "" : "s"}…`;
     events.onPass?.({ ...part });
@@ -244,7 +337,7 @@ export async function runLoop(
       graph,
       anchors: input.anchors,
       reasoningHistory: [...reasoning],
-      notFound: input.notFound,
+      notFound: filled.size ? new Set([...input.notFound, ...filled]) : input.notFound,
       history: input.history,
     };
     let draft = "";
@@ -271,7 +364,7 @@ export async function runLoop(
     answer = output.answer;
     reasoning.push(output.reasoning);
     subQueries = output.subQueries;
-    const gaps = output.gaps;
+    const gaps = output.gaps.filter((g) => !filled.has(normalizeGap(g)));
     gapsIdentified.push(...gaps.filter((g) => !gapsIdentified.includes(g)));
     part.gapsIdentified = gaps;
     part.reasoning = output.reasoning;
@@ -287,8 +380,9 @@ export async function runLoop(
       for (const g of gaps) if (!gapsResolved.includes(g)) gapsUnresolved.add(g);
     }
     part.phase = "done";
-    part.label =
-      pass === 1
+    part.label = fromUser
+      ? `Answered with what you provided (${added.length} item${added.length === 1 ? "" : "s"})`
+      : pass === 1
         ? "Answered from the initial retrieval"
         : `Answered with ${added.length} more item${added.length === 1 ? "" : "s"}`;
     part.stopReason = stop;
@@ -316,7 +410,7 @@ export async function runLoop(
   return {
     answer,
     passes,
-    passesUsed: passes.filter((p) => p.answer !== null).length,
+    passesUsed: answeredPasses(passes.map((p) => p.part)),
     context: context.list(),
     stopReason,
     gapsIdentified,

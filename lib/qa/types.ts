@@ -26,22 +26,29 @@ export interface ClassificationPart {
   rewrittenQuestion: string | null;
 }
 
+/** The longest code excerpt a user may paste for a gap ("a short excerpt": a function or two). */
+export const MAX_GAP_EXCERPT_CHARS = 6000;
+
 /** How one gap was handled in a pass. */
 export interface GapReport {
   gap: string;
   status: "resolved" | "unresolved" | "skipped";
-  /** resolved: how it was found */
-  via: "cache" | "direct" | "file" | "function" | "mode" | "semantic" | null;
+  /** resolved: how it was found ("user": the user named where it is, or pasted it) */
+  via: "cache" | "direct" | "file" | "function" | "mode" | "semantic" | "user" | null;
   /** resolved: where (path:start-end or qualified ids) */
   found: string[];
   /** unresolved: what was searched */
   searched: string[];
-  /** skipped: why (already known unresolvable, budget) */
+  /** skipped: why (already known unresolvable, budget); provided by the user: what they gave */
   note: string | null;
+  /** a code excerpt the user pasted for this gap: provided by the user, not verified */
+  excerpt?: string;
 }
 
 export interface PassPart {
   pass: number;
+  /** "user": the pass answered from context the user provided for unresolved gaps */
+  source?: "user";
   /** retrieving (pass 1: mode retrieval; later: gap resolution) → answering → done */
   phase: "retrieving" | "answering" | "done";
   label: string;
@@ -74,7 +81,10 @@ export interface CitationPart {
   endLine: number;
   verified: boolean;
   reason: string | null;
+  /** the innermost symbol holding every cited line (qualified id), if any */
   symbol: string | null;
+  /** the citation covers its whole file (absent in answers stored before it was recorded) */
+  wholeFile?: boolean;
   /** the cited lines as indexed in this generation (only for verified citations) */
   snippet: string | null;
   language: string | null;
@@ -112,7 +122,10 @@ export interface AnswerMetadata {
   quality: Quality;
   engine: string;
   passesUsed: number;
+  /** automatic passes allowed, plus one for each pass answered from context the user provided */
   maxPasses: number;
+  /** passes answered from context the user provided (absent: none) */
+  userPasses?: number;
   stopReason: StopReason | null;
   gapsIdentified: string[];
   gapsResolved: string[];

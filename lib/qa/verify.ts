@@ -50,6 +50,7 @@ export async function verifyAnswerCitations(
       verified: r.verified,
       reason: r.reason,
       symbol: r.symbol,
+      wholeFile: r.wholeFile,
       snippet,
       language: files.get(r.path)?.language ?? null,
     });

@@ -4,6 +4,7 @@
  * a page can link the files it names), and findings filtered for display.
  */
 import "server-only";
+import { withLayout } from "../diagrams/layout.ts";
 import { getRepositoryView, type RepositoryView } from "../db/ui-queries.ts";
 import {
   findingCounts,
@@ -33,8 +34,9 @@ export async function loadWikiView(repositoryId: string, slug: string): Promise<
   const repository = await getRepositoryView(repositoryId);
   const generationId = repository?.active?.generationId;
   if (!repository || !generationId) return null;
-  const page = await getWikiPage(generationId, slug);
-  if (!page) return null;
+  const stored = await getWikiPage(generationId, slug);
+  if (!stored) return null;
+  const page = stored.diagram ? { ...stored, diagram: await withLayout(stored.diagram) } : stored;
   const [pages, findings] = await Promise.all([
     listWikiPages(generationId),
     listFindings(generationId, { scope: page.sourcePath, limit: page.kind === "overview" ? 8 : 25 }),

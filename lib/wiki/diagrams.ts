@@ -1,11 +1,22 @@
 /**
- * Mermaid diagrams built from index edges, never written by a model: the module
- * dependency graph (overview, analytical answers), a directory's file imports, and a
- * file's call neighbourhood. Each diagram's nodes carry source locations so the
- * renderer can link them. Pure functions: edges in, DiagramPart out.
+ * Diagrams built from index edges, never written by a model: the module dependency
+ * graph (overview, analytical answers), a directory's file imports, and a file's call
+ * neighbourhood. Each builder orders its nodes by importance and leaves the drawing
+ * rules to lib/diagrams/graph.ts (at most about a dozen nodes, the rest grouped by
+ * folder, edges weighted). Each node carries its source location so the drawing can
+ * link it. Pure functions: edges in, DiagramPart out.
  */
-import type { DiagramNode, DiagramPart } from "../qa/types.ts";
+import {
+  capGraph,
+  diagramPart,
+  type DiagramGraph,
+  type GraphEdge,
+  type GraphNode,
+} from "../diagrams/graph.ts";
+import type { DiagramPart } from "../qa/types.ts";
 import { dirOf } from "./slugs.ts";
+
+export { escapeLabel } from "../diagrams/graph.ts";
 
 export interface ModuleEdge {
   from: string;
@@ -13,49 +24,23 @@ export interface ModuleEdge {
   count: number;
 }
 
-export function escapeLabel(text: string): string {
-  return text.replace(/["<>]/g, "'").replace(/[\n\r]/g, " ");
+/** The top-level folder a folder or file is grouped under when left out ("." for the root). */
+function topFolder(path: string): string {
+  const slash = path.indexOf("/");
+  return slash < 0 ? "." : path.slice(0, slash);
 }
 
-/** A mermaid graph of the busiest modules and their import edges; cycle members are outlined. */
-export function moduleDiagram(
-  modules: { name: string; fanIn: number; fanOut: number }[],
-  edges: ModuleEdge[],
-  files: string[],
-  cycles: string[][],
-  maxNodes = 14,
-): DiagramPart | null {
-  const ranked = [...modules].sort((a, b) => b.fanIn + b.fanOut - (a.fanIn + a.fanOut)).slice(0, maxNodes);
-  if (ranked.length === 0) return null;
-  const names = new Set(ranked.map((m) => m.name));
-  const ids = new Map([...names].map((n, i) => [n, `m${i}`]));
-  const inCycle = new Set(cycles.flat());
-  const lines = ["graph LR"];
-  for (const name of names)
-    lines.push(`  ${ids.get(name)}["${escapeLabel(name === "." ? "(root)" : name)}"]`);
-  for (const e of edges) {
-    if (!names.has(e.from) || !names.has(e.to)) continue;
-    lines.push(`  ${ids.get(e.from)} -->|${e.count}| ${ids.get(e.to)}`);
-  }
-  const cycleNodes = [...names].filter((n) => inCycle.has(n)).map((n) => ids.get(n));
-  if (cycleNodes.length) {
-    lines.push("  classDef cycle stroke:#b42318,stroke-width:2px");
-    lines.push(`  class ${cycleNodes.join(",")} cycle`);
-  }
+function node(id: string, label: string, fields: Partial<GraphNode> & Pick<GraphNode, "noun">): GraphNode {
   return {
-    kind: "dependencies",
-    title: "Module dependencies (imports between folders)",
-    mermaid: lines.join("\n"),
-    nodes: [...names].map((name) => {
-      const first = files.find((f) => dirOf(f) === name) ?? null;
-      return {
-        id: ids.get(name) as string,
-        label: name,
-        path: first,
-        startLine: first ? 1 : null,
-        endLine: null,
-      };
-    }),
+    id,
+    label,
+    path: null,
+    startLine: null,
+    endLine: null,
+    shape: "box",
+    group: null,
+    folder: null,
+    ...fields,
   };
 }
 
@@ -65,6 +50,64 @@ function countBy<T>(items: T[], key: (item: T) => string): [string, number][] {
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
+
+/** Edges between node ids, one per pair with the number of underlying edges as its weight. */
+function weighted(pairs: [string | undefined, string | undefined][]): GraphEdge[] {
+  const edges = new Map<string, GraphEdge>();
+  for (const [from, to] of pairs) {
+    if (!from || !to || from === to) continue;
+    const key = `${from}\n${to}`;
+    const known = edges.get(key);
+    if (known) known.weight++;
+    else edges.set(key, { from, to, weight: 1 });
+  }
+  return [...edges.values()];
+}
+
+/** What a title adds about the arrows left out (grouped nodes say so themselves: "+ 9 more in test/"). */
+function leftOut(dropped: number): string {
+  return dropped ? ` (the ${dropped} lightest link${dropped === 1 ? "" : "s"} not drawn)` : "";
+}
+
+/** The busiest modules and their import edges; cycle members are outlined. */
+export function moduleDiagram(
+  modules: { name: string; fanIn: number; fanOut: number }[],
+  edges: ModuleEdge[],
+  files: string[],
+  cycles: string[][],
+): DiagramPart | null {
+  const ranked = [...modules].sort((a, b) => b.fanIn + b.fanOut - (a.fanIn + a.fanOut));
+  if (ranked.length === 0) return null;
+  const ids = new Map(ranked.map((m, i) => [m.name, `m${i}`]));
+  const inCycle = new Set(cycles.flat());
+  const firstFile = (module: string) => files.find((f) => dirOf(f) === module) ?? null;
+  const graph: DiagramGraph = {
+    direction: "LR",
+    groups: [],
+    nodes: ranked.map((m) => {
+      const first = firstFile(m.name);
+      return node(ids.get(m.name) as string, m.name === "." ? "(root)" : m.name, {
+        path: first,
+        startLine: first ? 1 : null,
+        folder: m.name === "." ? null : topFolder(m.name),
+        noun: "folders",
+        cycle: inCycle.has(m.name),
+      });
+    }),
+    edges: edges
+      .filter((e) => ids.has(e.from) && ids.has(e.to) && e.from !== e.to)
+      .map((e) => ({ from: ids.get(e.from) as string, to: ids.get(e.to) as string, weight: e.count })),
+  };
+  const capped = capGraph(graph);
+  return diagramPart(
+    "dependencies",
+    `Module dependencies: imports between folders${leftOut(capped.droppedEdges)}`,
+    capped.graph,
+  );
+}
+
+/** Symbols of a file drawn before the files around it. */
+const FILE_SYMBOLS = 5;
 
 export interface DiagramSymbol {
   qualifiedId: string;
@@ -89,8 +132,6 @@ export function fileCallDiagram(
   symbols: DiagramSymbol[],
   callsOut: DiagramCall[],
   callsIn: DiagramCall[],
-  maxSymbols = 8,
-  maxFiles = 6,
 ): DiagramPart | null {
   const byId = new Map(symbols.map((s) => [s.qualifiedId, s]));
   const degree = new Map<string, number>();
@@ -100,69 +141,58 @@ export function fileCallDiagram(
   for (const c of callsOut) if (c.dstPath === path && byId.has(c.dstId)) bump(c.dstId);
   const shown = [...degree.entries()]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, maxSymbols)
     .map(([id]) => byId.get(id) as DiagramSymbol);
   if (shown.length === 0) return null;
   const symbolIds = new Map(shown.map((s, i) => [s.qualifiedId, `s${i}`]));
   const outFiles = countBy(
     callsOut.filter((c) => c.dstPath !== path && symbolIds.has(c.srcId)),
     (c) => c.dstPath,
-  ).slice(0, maxFiles);
+  );
   const inFiles = countBy(
     callsIn.filter((c) => c.srcPath !== path && symbolIds.has(c.dstId)),
     (c) => c.srcPath,
-  ).slice(0, maxFiles);
-  const fileIds = new Map<string, string>();
-  for (const [file] of [...outFiles, ...inFiles])
-    if (!fileIds.has(file)) fileIds.set(file, `f${fileIds.size}`);
-
-  const lines = ["graph LR", `  subgraph here["${escapeLabel(path)}"]`];
-  for (const s of shown) lines.push(`    ${symbolIds.get(s.qualifiedId)}["${escapeLabel(s.qualifiedName)}"]`);
-  lines.push("  end");
-  for (const [file, id] of fileIds) lines.push(`  ${id}["${escapeLabel(file)}"]`);
-  const edges = new Map<string, number>();
-  const addEdge = (from: string | undefined, to: string | undefined) => {
-    if (!from || !to || from === to) return;
-    edges.set(`${from} ${to}`, (edges.get(`${from} ${to}`) ?? 0) + 1);
-  };
-  for (const c of callsOut) {
-    const from = symbolIds.get(c.srcId);
-    addEdge(from, c.dstPath === path ? symbolIds.get(c.dstId) : fileIds.get(c.dstPath));
-  }
-  for (const c of callsIn) {
-    if (c.srcPath === path) continue;
-    addEdge(fileIds.get(c.srcPath), symbolIds.get(c.dstId));
-  }
-  for (const [key, count] of edges) {
-    const [from, to] = key.split(" ");
-    lines.push(count > 1 ? `  ${from} -->|${count}| ${to}` : `  ${from} --> ${to}`);
-  }
-  const nodes: DiagramNode[] = [
-    ...shown.map((s) => ({
-      id: symbolIds.get(s.qualifiedId) as string,
-      label: s.qualifiedName,
+  );
+  // Files by how many calls they exchange with this one, busiest first.
+  const traffic = new Map<string, number>();
+  for (const [file, n] of [...outFiles, ...inFiles]) traffic.set(file, (traffic.get(file) ?? 0) + n);
+  const files = [...traffic].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([f]) => f);
+  const fileIds = new Map(files.map((f, i) => [f, `f${i}`]));
+  // Symbols and files alternate in importance: the busiest of each stay when capped.
+  const symbolNodes = shown.map((s) =>
+    node(symbolIds.get(s.qualifiedId) as string, s.qualifiedName, {
       path,
       startLine: s.startLine,
       endLine: s.endLine,
-    })),
-    ...[...fileIds].map(([file, id]) => ({ id, label: file, path: file, startLine: null, endLine: null })),
-  ];
-  return { kind: "call-flow", title: `Calls in and out of ${path}`, mermaid: lines.join("\n"), nodes };
+      group: "here",
+      noun: "symbols",
+    }),
+  );
+  const fileNodes = files.map((f) =>
+    node(fileIds.get(f) as string, f, { path: f, shape: "module", folder: dirOf(f), noun: "files" }),
+  );
+  // The busiest few symbols, then the files they talk to, then the rest: capping keeps the head.
+  const ordered = [...symbolNodes.slice(0, FILE_SYMBOLS), ...fileNodes, ...symbolNodes.slice(FILE_SYMBOLS)];
+  const edges = weighted([
+    ...callsOut.map((c): [string | undefined, string | undefined] => [
+      symbolIds.get(c.srcId),
+      c.dstPath === path ? symbolIds.get(c.dstId) : fileIds.get(c.dstPath),
+    ]),
+    ...callsIn
+      .filter((c) => c.srcPath !== path)
+      .map((c): [string | undefined, string | undefined] => [fileIds.get(c.srcPath), symbolIds.get(c.dstId)]),
+  ]);
+  const capped = capGraph({ direction: "LR", groups: [{ id: "here", label: path }], nodes: ordered, edges });
+  return diagramPart("call-flow", `Calls in and out of ${path}${leftOut(capped.droppedEdges)}`, capped.graph);
 }
 
 /**
- * A directory's files and the imports between them and the modules around them.
- * Capped so a big folder stays readable: the most connected files, the modules most
- * imported to or from, and only the heaviest edges between them (the title says what
- * was left out).
+ * A directory's files and the imports between them and the modules around them: the
+ * most connected files and the modules most imported to or from, the rest grouped.
  */
 export function directoryImportDiagram(
   dir: string,
   files: string[],
   imports: { srcPath: string; dstPath: string }[],
-  maxFiles = 12,
-  maxModules = 6,
-  maxEdges = 24,
 ): DiagramPart | null {
   const own = new Set(files);
   const touching = imports.filter((e) => own.has(e.srcPath) || own.has(e.dstPath));
@@ -171,65 +201,43 @@ export function directoryImportDiagram(
     if (own.has(e.srcPath)) degree.set(e.srcPath, (degree.get(e.srcPath) ?? 0) + 1);
     if (own.has(e.dstPath)) degree.set(e.dstPath, (degree.get(e.dstPath) ?? 0) + 1);
   }
-  const shown = [...files]
-    .sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || a.localeCompare(b))
-    .slice(0, maxFiles);
+  const shown = [...files].sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || a.localeCompare(b));
   if (shown.length === 0) return null;
   const fileIds = new Map(shown.map((f, i) => [f, `f${i}`]));
-  const moduleOf = (path: string) => dirOf(path);
   const outside = (path: string) => !own.has(path);
   const modules = countBy(
-    touching.flatMap((e) =>
-      [e.srcPath, e.dstPath].filter((p) => outside(p)).map((p) => ({ module: moduleOf(p) })),
-    ),
+    touching.flatMap((e) => [e.srcPath, e.dstPath].filter(outside).map((p) => ({ module: dirOf(p) }))),
     (m) => m.module,
-  ).slice(0, maxModules);
+  );
   const moduleIds = new Map(modules.map(([m], i) => [m, `m${i}`]));
-  const lines = ["graph LR", `  subgraph here["${escapeLabel(dir)}"]`];
-  for (const f of shown) lines.push(`    ${fileIds.get(f)}["${escapeLabel(f.slice(dir.length + 1) || f)}"]`);
-  lines.push("  end");
-  for (const [m, id] of moduleIds) lines.push(`  ${id}(["${escapeLabel(m === "." ? "(root)" : m)}"])`);
-  const edges = new Map<string, number>();
-  const idOf = (path: string) => (own.has(path) ? fileIds.get(path) : moduleIds.get(moduleOf(path)));
-  for (const e of touching) {
-    const from = idOf(e.srcPath);
-    const to = idOf(e.dstPath);
-    if (!from || !to || from === to) continue;
-    edges.set(`${from} ${to}`, (edges.get(`${from} ${to}`) ?? 0) + 1);
-  }
-  const heaviest = [...edges].sort((a, b) => b[1] - a[1]).slice(0, maxEdges);
-  for (const [key, count] of heaviest) {
-    const [from, to] = key.split(" ");
-    lines.push(count > 1 ? `  ${from} -->|${count}| ${to}` : `  ${from} --> ${to}`);
-  }
-  const left = [
-    files.length > shown.length ? `${shown.length} of ${files.length} files` : "",
-    edges.size > heaviest.length ? `${heaviest.length} of ${edges.size} links` : "",
-  ].filter(Boolean);
   const firstFileOf = (module: string) =>
-    touching.map((e) => (outside(e.dstPath) ? e.dstPath : e.srcPath)).find((p) => moduleOf(p) === module) ??
+    touching.map((e) => (outside(e.dstPath) ? e.dstPath : e.srcPath)).find((p) => dirOf(p) === module) ??
     null;
-  return {
-    kind: "dependencies",
-    title: left.length ? `Imports of ${dir} (${left.join(", ")})` : `Imports of ${dir}`,
-    mermaid: lines.join("\n"),
-    nodes: [
-      // The folder itself (the subgraph), located at its first file.
-      { id: "here", label: dir, path: shown[0] ?? null, startLine: 1, endLine: null },
-      ...shown.map((f) => ({
-        id: fileIds.get(f) as string,
-        label: f,
-        path: f,
-        startLine: null,
-        endLine: null,
-      })),
-      ...[...moduleIds].map(([m, id]) => ({
-        id,
-        label: m,
-        path: firstFileOf(m),
-        startLine: null,
-        endLine: null,
-      })),
-    ],
-  };
+  const fileNodes = shown.map((f) =>
+    node(fileIds.get(f) as string, f.slice(dir.length + 1) || f, {
+      path: f,
+      group: "here",
+      folder: dirOf(f),
+      noun: "files",
+    }),
+  );
+  const moduleNodes = modules.map(([m]) =>
+    node(moduleIds.get(m) as string, m === "." ? "(root)" : m, {
+      path: firstFileOf(m),
+      shape: "module",
+      folder: m === "." ? null : topFolder(m),
+      noun: "folders",
+    }),
+  );
+  // Two of the folder's own files for each module around it, so both sides stay visible when capped.
+  const ordered: GraphNode[] = [];
+  for (let i = 0; ordered.length < fileNodes.length + moduleNodes.length; i++) {
+    ordered.push(...fileNodes.slice(2 * i, 2 * i + 2));
+    const m = moduleNodes[i];
+    if (m) ordered.push(m);
+  }
+  const idOf = (path: string) => (own.has(path) ? fileIds.get(path) : moduleIds.get(dirOf(path)));
+  const edges = weighted(touching.map((e) => [idOf(e.srcPath), idOf(e.dstPath)]));
+  const capped = capGraph({ direction: "LR", groups: [{ id: "here", label: dir }], nodes: ordered, edges });
+  return diagramPart("dependencies", `Imports of ${dir}${leftOut(capped.droppedEdges)}`, capped.graph);
 }

@@ -11,6 +11,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findingCounts, listFindings, type FindingRecord } from "../db/wiki-store.ts";
 import { indexRepository } from "../indexer/build.ts";
+import { code } from "../answerers/markdown.ts";
+import { cycleMembers } from "./findings.ts";
+import { cyclePath, findCycles } from "./graph.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 
 const PLANTED = fileURLToPath(new URL("./__fixtures__/planted", import.meta.url));
@@ -233,5 +236,26 @@ describe("an incremental build", () => {
       "`ping` (app/a.py:6-10) → `pong` (app/b.py:5-9) → `ping` (app/a.py:6-10)",
     );
     expect(findings.map((f) => f.category).sort()).toEqual(planted.map((f) => f.category).sort());
+  });
+});
+
+describe("cycle details", () => {
+  it("list every file the title counts when the loop shown passes through only some", () => {
+    // a ⇄ b ⇄ c: one cycle of three files whose shortest loop from a is a → b → a.
+    const edges = [
+      { from: "a.py", to: "b.py" },
+      { from: "b.py", to: "a.py" },
+      { from: "b.py", to: "c.py" },
+      { from: "c.py", to: "b.py" },
+    ];
+    const [component] = findCycles([], edges);
+    expect(component).toHaveLength(3);
+    const loop = cyclePath(component!, edges);
+    expect(loop).toHaveLength(2);
+    expect(cycleMembers(component!, loop, code, "files")).toBe(
+      "All 3 files of the cycle: `a.py`, `b.py` and `c.py`. One loop through them: ",
+    );
+    // A loop through every member says nothing more.
+    expect(cycleMembers(["a.py", "b.py"], ["a.py", "b.py"], code, "files")).toBe("");
   });
 });

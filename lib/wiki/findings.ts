@@ -265,7 +265,10 @@ async function callCycleFindings(generationId: string): Promise<FindingDraft[]> 
       category: "call-cycle",
       severity,
       title: `Call cycle through ${plural(component.length, "function")}${files > 1 ? ` in ${plural(files, "file")}` : ""}`,
-      detail: `${[...loop, loop[0] ?? ""]
+      detail: `${cycleMembers(component, loop, (id) => code(nameOfId(id)), "functions")}${[
+        ...loop,
+        loop[0] ?? "",
+      ]
         .map((id) => {
           const r = ranges.get(id);
           return r ? `${code(nameOfId(id))} (${r.path}:${r.startLine}-${r.endLine})` : code(nameOfId(id));
@@ -279,6 +282,20 @@ async function callCycleFindings(generationId: string): Promise<FindingDraft[]> 
       symbolId: loop[0] ?? null,
     };
   });
+}
+
+/**
+ * A cycle's members when the loop shown does not pass through all of them, so the
+ * detail lists as many as its title counts: "All 9 files: `a`, `b`, … One loop: ".
+ */
+export function cycleMembers(
+  component: string[],
+  loop: string[],
+  name: (id: string) => string,
+  noun: string,
+): string {
+  if (new Set(loop).size >= component.length) return "";
+  return `All ${component.length} ${noun} of the cycle: ${joinCapped([...component].sort().map(name), 24)}. One loop through them: `;
 }
 
 /** `name` (path:start-end) as call-cycle details cite each member. */
@@ -324,7 +341,7 @@ function importCycleFindings(files: WikiFileRow[], imports: ImportRow[]): Findin
         category: "import-cycle",
         severity: component.length > 2 ? "high" : "medium",
         title: `Import cycle between ${plural(component.length, "file")}`,
-        detail: `${[...loop, start].map(code).join(" → ")}. Files that import each other load in a fragile order and cannot be understood or tested apart.`,
+        detail: `${cycleMembers(component, loop, code, "files")}${[...loop, start].map(code).join(" → ")}. Files that import each other load in a fragile order and cannot be understood or tested apart.`,
         path: start,
         startLine: firstImport?.line ?? null,
         endLine: firstImport?.line ?? null,

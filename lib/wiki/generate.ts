@@ -64,7 +64,7 @@ import type { WikiPageDraft } from "./types.ts";
 const FILE_PAGE_BATCH = 100;
 
 /** Bumped whenever page or findings generation changes: every page is rebuilt on the next build. */
-export const WIKI_FORMAT_VERSION = 2; // 2: a file's purpose never comes from its first function's docstring
+export const WIKI_FORMAT_VERSION = 3; // 2: a file's purpose never comes from its first function's docstring; 3: diagrams capped at a dozen nodes, the rest grouped
 
 export interface WikiChanges {
   /** changed and added files */

@@ -141,7 +141,7 @@ describe("analytical questions", () => {
     expect(structure?.text).toContain("Cycles: app/a.py ↔ app/b.py");
     expect(structure?.text).toContain("svc/main.go");
     expect(log.data<DiagramPart>("data-diagram").at(-1)?.data.title).toBe(
-      "Module dependencies (imports between folders)",
+      "Module dependencies: imports between folders",
     );
   });
 });

@@ -2,22 +2,10 @@
  * Shapes shared by wiki generation, the issues store and their readers: a generated
  * page before it is stored, and a finding with its category, severity and location.
  */
+import type { DiagramPart } from "../diagrams/types.ts";
 
-/** A mermaid diagram built from edges, with the source location of each node. */
-export interface DiagramNode {
-  id: string;
-  label: string;
-  path: string | null;
-  startLine: number | null;
-  endLine: number | null;
-}
-
-export interface DiagramPart {
-  kind: "dependencies" | "call-flow" | "error-path";
-  title: string;
-  mermaid: string;
-  nodes: DiagramNode[];
-}
+// Diagrams built from edges (mermaid source and the source location of each node) belong to lib/diagrams.
+export type { DiagramNode, DiagramPart } from "../diagrams/types.ts";
 
 export type WikiPageKind = "overview" | "directory" | "file";
 

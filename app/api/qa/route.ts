@@ -1,8 +1,9 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { loadEngineSettings } from "@/lib/admin/settings";
 import { conversationsOf } from "@/lib/auth/conversation-owner";
+import { withLayout } from "@/lib/diagrams/layout";
 import { removeLastExchange } from "@/lib/db/sessions";
-import { asDatabaseUnavailable, askQuestion, validateAskRequest } from "@/lib/qa/ask";
+import { asDatabaseUnavailable, askQuestion, prepareResume, validateAskRequest } from "@/lib/qa/ask";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
 import { WayfinderError, asWayfinderError } from "@/lib/errors";
 import { apiRoute } from "../api-route";
@@ -25,19 +26,34 @@ export const POST = apiRoute(
         `Invalid request: ${issue?.path.join(".") || "body"} ${issue?.message ?? ""}`.trim(),
       );
     }
-    const question = questionOf(parsed.data);
-    if (!question || !question.trim())
-      throw new WayfinderError("bad_request:question", "The question is empty.");
     const body = parsed.data;
     const sessionId = body.sessionId ?? body.id;
+    const gapAnswers = body.gapAnswers;
+    const question = questionOf(parsed.data) ?? "";
     // Whose conversations the caller may continue; a browser without an id gets one now.
     const { access: conversations, setCookie } = conversationsOf(request.headers, identity, request);
-    // Refuse what we can before streaming: once the stream starts the status is 200.
-    await validateAskRequest({ repository: body.repositoryId, question, sessionId, conversations });
-    // Retry (useChat regenerate) replaces the last exchange rather than storing the question twice.
-    if (body.trigger === "regenerate-message" && sessionId) await removeLastExchange(sessionId, question);
     // Admin settings and provider choice, read per question so a change needs no restart.
     const engine = await loadEngineSettings();
+    // Refuse what we can before streaming: once the stream starts the status is 200.
+    if (gapAnswers) {
+      // Continuing an answer: every gap and location is checked now, so a bad one is a 4xx
+      // and the answer on screen stays as it was.
+      await prepareResume(
+        {
+          repository: body.repositoryId,
+          sessionId,
+          gapAnswers,
+          answerId: body.messageId,
+          conversations,
+        },
+        { settings: engine.settings },
+      );
+    } else {
+      if (!question.trim()) throw new WayfinderError("bad_request:question", "The question is empty.");
+      await validateAskRequest({ repository: body.repositoryId, question, sessionId, conversations });
+      // Retry (useChat regenerate) replaces the last exchange rather than storing the question twice.
+      if (body.trigger === "regenerate-message" && sessionId) await removeLastExchange(sessionId, question);
+    }
     const stream = createUIMessageStream<WayfinderUIMessage>({
       execute: async ({ writer }) => {
         await askQuestion(
@@ -48,9 +64,11 @@ export const POST = apiRoute(
             overrides: body.options,
             signal: request.signal,
             conversations,
+            gapAnswers,
+            answerId: body.messageId,
           },
           writer,
-          { settings: engine.settings, model: engine.model },
+          { settings: engine.settings, model: engine.model, drawDiagram: withLayout },
         );
       },
       onError: (error) => {

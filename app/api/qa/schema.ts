@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { gapAnswersSchema } from "@/lib/qa/gap-answers";
 
 const options = z
   .object({
@@ -13,7 +14,9 @@ const textPart = z.object({ type: z.literal("text"), text: z.string() }).passthr
 
 /**
  * Accepts useChat's default body ({ id, messages, … } plus our repositoryId/options)
- * or a plain { repositoryId, question, sessionId } for scripts.
+ * or a plain { repositoryId, question, sessionId } for scripts; with `gapAnswers`, the
+ * session's last answer is continued instead (the chat sends it as a regenerate of that
+ * answer, scripts as { repositoryId, sessionId, gapAnswers }).
  */
 export const qaRequestSchema = z
   .object({
@@ -42,6 +45,8 @@ export const qaRequestSchema = z
     options,
     trigger: z.string().optional(),
     messageId: z.string().optional(),
+    /** continue the session's last answer from what the user provided for its open gaps */
+    gapAnswers: gapAnswersSchema.optional(),
   })
   .passthrough();
 

@@ -1,8 +1,9 @@
 /**
- * A repository's chat. `?session=<id>` continues a stored conversation of the caller's;
- * without it (or for someone else's) a new session id is minted here and becomes the chat
- * id (the URL adopts it on the first question). "Recent conversations" lists only the
- * caller's own. A repository without a finished index shows its build instead.
+ * A repository's chat. `?session=<id>` continues a stored conversation of the caller's,
+ * loaded here and rendered with the page; without it (or for someone else's) a new
+ * session id is minted here and becomes the chat id (the URL adopts it on the first
+ * question). "Recent conversations" lists only the caller's own. A repository without a
+ * finished index shows its build instead.
  */
 import { randomUUID } from "node:crypto";
 import type { Metadata } from "next";
@@ -17,7 +18,12 @@ import { requirePageAccess } from "@/lib/auth/page";
 import { WaitingForIndex } from "@/components/repos/waiting-for-index";
 import { pageConversations } from "@/lib/auth/conversation-owner";
 import { getSession } from "@/lib/db/sessions";
-import { listOwnSessions, mayRead } from "@/lib/qa/conversations";
+import { conversationMessages, listOwnSessions, mayRead } from "@/lib/qa/conversations";
+import type { WayfinderUIMessage } from "@/lib/qa/types";
+import { highlightCitations } from "@/components/citations/highlight-citations";
+import { FIRST_CITATIONS } from "@/components/citations/citation-key";
+import { citationsOf } from "@/components/chat/message-parts";
+import type { MessageExtras } from "@/components/chat/conversation";
 import { getRepositoryView } from "@/lib/db/ui-queries";
 import { repositoryViewFor } from "@/lib/sources/git-errors";
 
@@ -35,6 +41,20 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
   return { title: repository ? repository.name : "Repository not found" };
 }
 
+/** Each stored answer's first citations, highlighted here so the reopened chat is complete at first paint. */
+async function firstCitationsHighlighted(
+  messages: WayfinderUIMessage[],
+): Promise<Record<string, MessageExtras>> {
+  const extras: Record<string, MessageExtras> = {};
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    extras[message.id] = {
+      highlighted: await highlightCitations(citationsOf(message).slice(0, FIRST_CITATIONS)),
+    };
+  }
+  return extras;
+}
+
 export default async function RepositoryChatPage({ params, searchParams }: PageProps) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const identity = await requirePageAccess("reader", `/repos/${encodeURIComponent(id)}`);
@@ -45,7 +65,11 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
   const requested = typeof query.session === "string" && query.session ? query.session : null;
   // Someone else's conversation opens as a new one, as if it did not exist.
   const existing = requested ? await getSession(requested) : null;
-  const sessionId = requested && (!existing || mayRead(existing, conversations)) ? requested : randomUUID();
+  const readable = existing && mayRead(existing, conversations) ? existing : null;
+  const sessionId = requested && (!existing || readable) ? requested : randomUUID();
+  const conversation = readable
+    ? { session: readable, messages: await conversationMessages(readable) }
+    : null;
   // `?ask=` prefills the question box (e.g. "Ask about this file" from a wiki page); it is never sent by itself.
   const ask = typeof query.ask === "string" ? query.ask.slice(0, 2000) : "";
   const sessions = (await listOwnSessions(repository.id, conversations, 12)).map((s) => ({
@@ -110,6 +134,15 @@ export default async function RepositoryChatPage({ params, searchParams }: PageP
           repositoryName={repository.name}
           sessionId={sessionId}
           resume={requested !== null}
+          stored={
+            conversation
+              ? {
+                  repositoryId: conversation.session.repositoryId,
+                  messages: conversation.messages,
+                  extras: await firstCitationsHighlighted(conversation.messages),
+                }
+              : null
+          }
           toolbar={<SessionList repositoryId={repository.id} sessions={sessions} current={requested} />}
         />
       ) : (

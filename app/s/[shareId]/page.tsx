@@ -2,17 +2,18 @@
  * A shared conversation, read-only: every question and answer with its timeline,
  * gaps, citations and diagrams, pinned to the generation it was answered against.
  * Each verified citation says whether its lines have changed in the repository's
- * current index since (or the file was removed).
+ * current index since (or the file was removed), naming the generations compared.
+ * Diagrams arrive laid out and snippets highlighted: the page is complete as served.
  */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { CitationDrift } from "@/components/citations/citation-list";
 import { citationKey } from "@/components/citations/citation-key";
+import { highlightCitations } from "@/components/citations/highlight-citations";
 import { citationsOf } from "@/components/chat/message-parts";
 import { Conversation, type MessageExtras } from "@/components/chat/conversation";
 import { citationDrift, linesOf } from "@/components/share/citation-drift";
 import { CommitRef } from "@/components/repos/commit-ref";
-import { highlightCode } from "@/components/source/highlight";
 import { generationNumber, getFileContent, getGeneration } from "@/lib/db/index-store";
 import { requireShareAccess } from "@/lib/auth/page";
 import { getSharedConversation } from "@/lib/qa/conversations";
@@ -37,11 +38,12 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
 
 async function extrasFor(
   message: WayfinderUIMessage,
-  activeGenerationId: string | null,
+  active: { id: string; number: number } | null,
   fallbackGenerationId: string,
 ): Promise<MessageExtras> {
   const pinned = message.metadata?.generationId ?? fallbackGenerationId;
-  const highlighted: Record<string, string> = {};
+  const answeredIn = (await getGeneration(pinned))?.number ?? null;
+  const highlighted = await highlightCitations(citationsOf(message));
   const drift: Record<string, CitationDrift> = {};
   const files = new Map<string, Promise<string | null>>();
   const read = (generationId: string, path: string) => {
@@ -54,22 +56,12 @@ async function extrasFor(
     const cited =
       citation.snippet ??
       linesOf((await read(pinned, citation.path)) ?? "", citation.startLine, citation.endLine);
-    if (citation.snippet) {
-      highlighted[key] = await highlightCode({
-        code: citation.snippet,
-        language: citation.language,
-        firstLine: citation.startLine,
-      });
-    }
-    drift[key] =
-      activeGenerationId === pinned
+    if (!active || answeredIn === null) continue;
+    const status =
+      active.id === pinned
         ? "unchanged"
-        : citationDrift(
-            cited,
-            activeGenerationId ? await read(activeGenerationId, citation.path) : null,
-            citation.startLine,
-            citation.endLine,
-          );
+        : citationDrift(cited, await read(active.id, citation.path), citation.startLine, citation.endLine);
+    drift[key] = { status, answeredIn, current: active.number };
   }
   return { highlighted, drift };
 }
@@ -87,7 +79,7 @@ export default async function SharePage({ params }: PageProps) {
   const extras: Record<string, MessageExtras> = {};
   for (const message of messages) {
     if (message.role === "assistant") {
-      extras[message.id] = await extrasFor(message, repository.activeGenerationId, session.generationId);
+      extras[message.id] = await extrasFor(message, active, session.generationId);
     }
   }
   const reindexed = !!active && active.id !== session.generationId;

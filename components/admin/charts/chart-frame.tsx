@@ -35,7 +35,7 @@ export function ChartFrame(props: {
     <figure className="chart card" data-testid={props.testId}>
       <figcaption>
         <div className="chart-head">
-          <h3 className="chart-title">{props.title}</h3>
+          <h2 className="chart-title">{props.title}</h2>
           {props.actions}
         </div>
         <p className="chart-summary small muted">{props.summary}</p>

@@ -20,7 +20,7 @@ import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";
-import { escapeLabel } from "../../wiki/structure.ts";
+import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../diagrams/graph.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { entryPointCandidates } from "./entry-points.ts";
 import {
@@ -405,49 +405,38 @@ function renderFlow(node: FlowNode, indent = "", arrow = "→"): string {
   return [line, ...node.children.map((c) => renderFlow(c, `${indent}    `, arrow))].join("\n");
 }
 
+/** The call tree as a diagram: nodes in walk order (the entry first), the rest grouped by file. */
 function flowDiagram(flows: FlowNode[], callerTrees: FlowNode[] = []): DiagramPart {
-  const nodes = [...flows, ...callerTrees].flatMap(flatten);
-  const ids = new Map<string, string>();
-  nodes.forEach((n) => {
-    if (!ids.has(n.symbol.qualifiedId)) ids.set(n.symbol.qualifiedId, `f${ids.size}`);
-  });
-  const lines = ["graph TD"];
-  for (const [qid, id] of ids) {
-    const n = nodes.find((x) => x.symbol.qualifiedId === qid) as FlowNode;
-    lines.push(`  ${id}["${escapeLabel(n.symbol.qualifiedName)}"]`);
-  }
-  const edges = new Set<string>();
-  const visit = (n: FlowNode) => {
-    for (const c of n.children) {
-      edges.add(`  ${ids.get(n.symbol.qualifiedId)} --> ${ids.get(c.symbol.qualifiedId)}`);
-      visit(c);
-    }
+  const symbols = new Map<string, SymbolRecord>();
+  for (const n of [...flows, ...callerTrees].flatMap(flatten)) symbols.set(n.symbol.qualifiedId, n.symbol);
+  const ids = new Map([...symbols.keys()].map((qid, i) => [qid, `f${i}`]));
+  const id = (n: FlowNode) => ids.get(n.symbol.qualifiedId) as string;
+  const edges: GraphEdge[] = [];
+  const link = (from: string, to: string) => {
+    if (!edges.some((e) => e.from === from && e.to === to)) edges.push({ from, to, weight: 1 });
   };
+  const visit = (n: FlowNode) => n.children.forEach((c) => (link(id(n), id(c)), visit(c)));
   flows.forEach(visit);
   // Caller trees point the other way: a caller's arrow goes into what it calls.
-  const visitCallers = (n: FlowNode) => {
-    for (const c of n.children) {
-      edges.add(`  ${ids.get(c.symbol.qualifiedId)} --> ${ids.get(n.symbol.qualifiedId)}`);
-      visitCallers(c);
-    }
-  };
+  const visitCallers = (n: FlowNode) => n.children.forEach((c) => (link(id(c), id(n)), visitCallers(c)));
   callerTrees.forEach(visitCallers);
-  lines.push(...edges);
-  return {
-    kind: "call-flow",
-    title: callerTrees.some((t) => t.children.length > 0)
+  const nodes: GraphNode[] = [...symbols.values()].map((s) => ({
+    id: ids.get(s.qualifiedId) as string,
+    label: s.qualifiedName,
+    path: s.path,
+    startLine: s.startLine,
+    endLine: s.endLine,
+    shape: "box",
+    group: null,
+    folder: s.path,
+    noun: "functions",
+  }));
+  const { graph } = capGraph({ direction: "TD", groups: [], nodes, edges });
+  return diagramPart(
+    "call-flow",
+    callerTrees.some((t) => t.children.length > 0)
       ? "Callers and call flow of the entry point"
       : "Call flow from the entry point",
-    mermaid: lines.join("\n"),
-    nodes: [...ids].map(([qid, id]) => {
-      const n = nodes.find((x) => x.symbol.qualifiedId === qid) as FlowNode;
-      return {
-        id,
-        label: n.symbol.qualifiedName,
-        path: n.symbol.path,
-        startLine: n.symbol.startLine,
-        endLine: n.symbol.endLine,
-      };
-    }),
-  };
+    graph,
+  );
 }

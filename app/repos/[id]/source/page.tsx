@@ -3,6 +3,7 @@
  * it was indexed (from the database, never from disk), so only paths present in the
  * index exist here; anything else, traversal attempts included, is a 404.
  */
+import { BreakableName } from "@/components/ui/breakable-name";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -65,8 +66,8 @@ export default async function SourcePage({ params, searchParams }: PageProps) {
             </span>
           ))}
         </nav>
-        <h1 className="source-title" data-testid="source-path">
-          {path}
+        <h1 className="source-title name-wrap" data-testid="source-path">
+          <BreakableName text={path} />
         </h1>
         <div className="stat-row">
           <span className="badge ok">generation {generationNumber(generation)}</span>
