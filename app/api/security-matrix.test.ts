@@ -242,13 +242,16 @@ const ROUTES: RouteRow[] = [
     route: "/api/sessions/[id]/gap-answers",
     handler: checkGapAnswers as Handler,
     needs: "reader",
-    // Past the access check, the matrix's session has no answer to continue yet.
+    // Past the access and ownership checks, the caller's own session has no answer to continue yet.
     ok: 409,
-    call: () => ({
-      path: `/api/sessions/${sessionId}/gap-answers`,
-      params: { id: sessionId },
-      body: { repositoryId, gapAnswers: [{ gap: "fraud_screen()", location: "shop/payments.py" }] },
-    }),
+    call: async (mode, who) => {
+      const id = await ownSession(mode, who);
+      return {
+        path: `/api/sessions/${id}/gap-answers`,
+        params: { id },
+        body: { repositoryId, gapAnswers: [{ gap: "fraud_screen()", location: "shop/payments.py" }] },
+      };
+    },
   },
   {
     method: "POST",
@@ -812,6 +815,23 @@ describe("conversations belong to a person (oidc)", () => {
     expect(await messageCount(ritas)).toBe(before);
     expect((await askIn(ritas, await rita())).status).toBe(200);
     expect(await messageCount(ritas)).toBe(before + 2);
+  });
+
+  it("lets nobody but the owner continue an answer from filled gaps (POST /api/sessions/[id]/gap-answers)", async () => {
+    const check = async (headers: Record<string, string>) =>
+      (
+        await post(
+          checkGapAnswers as Handler,
+          `/api/sessions/${ritas}/gap-answers`,
+          headers,
+          { repositoryId, gapAnswers: [{ gap: "fraud_screen()", location: "shop/payments.py" }] },
+          { id: ritas },
+        )
+      ).status;
+    expect(await check(await oscar())).toBe(404);
+    expect(await check(await ada())).toBe(404);
+    // The owner gets past ownership to the answer's own checks (the gap is not one it left open).
+    expect(await check(await rita())).toBe(400);
   });
 
   it("keeps a conversation from before owners read-only, even for admins", async () => {
