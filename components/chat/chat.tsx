@@ -80,10 +80,12 @@ export function Chat({
       id: sessionId,
       messages: initialMessages,
       transport,
-      // Refresh server-rendered parts (the recent sessions list) once the session exists.
-      onFinish: () => {
+      // Refresh server-rendered parts (the recent sessions list) once the session exists. A
+      // question that failed may have stored nothing: refreshing would then render the page for
+      // a session id that does not exist, in place of the error and its retry.
+      onFinish: ({ isError, isDisconnect, isAbort }) => {
         beforeContinuing.current = null;
-        router.refresh();
+        if (!isError && !isDisconnect && !isAbort) router.refresh();
       },
       onError: () => {
         const before = beforeContinuing.current;
