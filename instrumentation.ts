@@ -22,7 +22,7 @@ export async function register(): Promise<void> {
   if (warning) console.warn(warning);
   const { ensureMigrated } = await import("./lib/db/migrate");
   await ensureMigrated();
-  const { announceAdminToken } = await import("./lib/admin/token");
+  const { announceAdminToken } = await import("./lib/auth/admin-token");
   announceAdminToken();
   if (access.mode === "token") {
     const { announceAccessToken } = await import("./lib/auth/access-token");

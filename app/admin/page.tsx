@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { AdminShell } from "@/components/admin/admin-shell";
 import { MetricsDashboard } from "@/components/admin/metrics-dashboard";
 import { loadDashboard, METRICS_RANGES, type MetricsRange } from "@/lib/admin/metrics";
-import { requireAdminPage } from "@/lib/admin/page-auth";
+import { requireAdminPage } from "@/lib/auth/admin-page";
 import { pageConversations } from "@/lib/auth/conversation-owner";
 
 export const dynamic = "force-dynamic";

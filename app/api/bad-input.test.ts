@@ -43,7 +43,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureAdminToken } from "@/lib/admin/token";
+import { ensureAdminToken } from "@/lib/auth/admin-token";
 import { indexRepository } from "@/lib/indexer/build";
 import type { CitationPart } from "@/lib/qa/types";
 import { readSse, startServer, type TestServer } from "@/lib/test-support/qa-http";

@@ -29,7 +29,7 @@ import { POST as mcp } from "./mcp/route";
 import { GET as secretsReport } from "./admin/secrets/route";
 import { POST as ask } from "./qa/route";
 import { GET as wiki } from "./repos/[id]/wiki/route";
-import { ensureAdminToken } from "@/lib/admin/token";
+import { ensureAdminToken } from "@/lib/auth/admin-token";
 
 const planted = plantedSecretsRepository();
 /** Every string that must appear nowhere: each secret, a piece of it, and each secret file's value. */

@@ -14,7 +14,7 @@
  */
 import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
-import { ensureAdminToken } from "../admin/token.ts";
+import { ensureAdminToken } from "./admin-token.ts";
 import { EVERYONE, type ConversationAccess } from "../qa/conversations.ts";
 import { accessConfig } from "./config.ts";
 import { sessionCookie } from "./cookies.ts";

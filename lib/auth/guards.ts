@@ -12,7 +12,7 @@
  */
 import "server-only";
 import { WayfinderError } from "../errors.ts";
-import { assertNotThrottled, recordTokenFailure, recordTokenSuccess } from "../admin/throttle.ts";
+import { assertNotThrottled, recordTokenFailure, recordTokenSuccess } from "./token-throttle.ts";
 import { accessConfig } from "./config.ts";
 import { isSignedIn, readCredentials, type Identity } from "./identity.ts";
 

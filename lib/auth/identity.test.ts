@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { encode } from "@auth/core/jwt";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ensureAdminToken, signAdminSession } from "../admin/token";
+import { ensureAdminToken, signAdminSession } from "./admin-token";
 import { resetEnvForTests } from "../env";
 import { ensureAccessToken } from "./access-token";
 import { readCredentials } from "./identity";

@@ -3,14 +3,14 @@
  *
  * - `Authorization: Bearer <token>`: the admin token (admin) or the team access token
  *   (reader; in oidc mode only when WAYFINDER_ACCESS_TOKEN is set, for scripts and agents). A bearer that matches neither is no identity at all,
- *   never rescued by a cookie, and counts as a wrong guess (throttle.ts).
+ *   never rescued by a cookie, and counts as a wrong guess (token-throttle.ts).
  * - the admin session cookie (/admin/login): admin, in every mode;
  * - token mode: the signed team cookie (/login): reader;
  * - oidc mode: the Auth.js session: admin when the email or subject is in WAYFINDER_ADMINS, else reader;
  * - open mode: everyone else is an anonymous reader.
  */
 import "server-only";
-import { ADMIN_COOKIE, verifyAdminSession, verifyAdminToken } from "../admin/token.ts";
+import { ADMIN_COOKIE, verifyAdminSession, verifyAdminToken } from "./admin-token.ts";
 import { ACCESS_COOKIE, verifyAccessSession, verifyAccessToken } from "./access-token.ts";
 import { env } from "../env.ts";
 import { accessConfig } from "./config.ts";

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FREE_FAILURES, recordTokenFailure, retryAfterMs } from "../admin/throttle.ts";
+import { FREE_FAILURES, recordTokenFailure, retryAfterMs } from "./token-throttle.ts";
 import { limitEpoch } from "../db/limit-store.ts";
 import { resetEnvForTests } from "../env.ts";
 import { tsScriptArgs } from "../package-files.ts";
@@ -36,7 +36,7 @@ beforeAll(async () => {
     script,
     [
       `import { consumeRateLimit } from ${lib("auth/rate-limit.ts")};`,
-      `import { recordTokenFailure, retryAfterMs } from ${lib("admin/throttle.ts")};`,
+      `import { recordTokenFailure, retryAfterMs } from ${lib("auth/token-throttle.ts")};`,
       `import { forgetLimits } from ${lib("db/limit-store.ts")};`,
       `import { closeDb } from ${lib("db/client.ts")};`,
       `import { PEER_HEADER, peerStamp } from ${lib("auth/client-address.ts")};`,

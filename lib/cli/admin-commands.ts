@@ -2,7 +2,7 @@
  * `admin-token`: prints the admin token (generating and storing it on first use) so
  * an operator who missed the server's first-start line can still sign in.
  */
-import { ensureAdminToken } from "../admin/token.ts";
+import { ensureAdminToken } from "../auth/admin-token.ts";
 import type { Command } from "./commands.ts";
 
 export const adminTokenCommand: Command = async (ctx) => {

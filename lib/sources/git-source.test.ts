@@ -21,7 +21,7 @@ import { makeGitRemote } from "../test-support/git-remote.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { GET as getRepositoryRoute } from "../../app/api/repos/[id]/route.ts";
 import { GET as listRepositoriesRoute } from "../../app/api/repos/route.ts";
-import { ensureAdminToken } from "../admin/token.ts";
+import { ensureAdminToken } from "../auth/admin-token.ts";
 import { ensureAccessToken } from "../auth/access-token.ts";
 import { registerGitRepository } from "./checkout.ts";
 import { REMOTE_UNREACHABLE } from "./git-errors.ts";

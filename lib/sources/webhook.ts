@@ -11,7 +11,7 @@
  */
 import "server-only";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { ensureAdminToken } from "../admin/token.ts";
+import { ensureAdminToken } from "../auth/admin-token.ts";
 import { getSource, recordRemoteHead } from "../db/source-store.ts";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";

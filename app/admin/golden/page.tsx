@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { AdminShell } from "@/components/admin/admin-shell";
 import { GoldenQuestions } from "@/components/admin/golden-questions";
 import { listGolden } from "@/lib/admin/golden";
-import { requireAdminPage } from "@/lib/admin/page-auth";
+import { requireAdminPage } from "@/lib/auth/admin-page";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Golden questions" };

@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/admin/login-form";
-import { safeReturnPath } from "@/lib/admin/page-auth";
+import { safeReturnPath } from "@/lib/auth/admin-page";
 import { pageIdentity } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";

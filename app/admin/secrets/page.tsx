@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { AdminShell } from "@/components/admin/admin-shell";
 import { SecretsReport } from "@/components/admin/secrets-report";
-import { requireAdminPage } from "@/lib/admin/page-auth";
+import { requireAdminPage } from "@/lib/auth/admin-page";
 import { loadSecretReports } from "@/lib/admin/secrets";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { AdminShell } from "@/components/admin/admin-shell";
 import { SettingsForm } from "@/components/admin/settings-form";
-import { requireAdminPage } from "@/lib/admin/page-auth";
+import { requireAdminPage } from "@/lib/auth/admin-page";
 import { getSettingsView } from "@/lib/admin/settings";
 
 export const dynamic = "force-dynamic";

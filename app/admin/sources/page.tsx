@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { AdminShell } from "@/components/admin/admin-shell";
 import { RefreshSettingsList } from "@/components/admin/refresh-settings";
-import { requireAdminPage } from "@/lib/admin/page-auth";
+import { requireAdminPage } from "@/lib/auth/admin-page";
 import { listRefreshSettings } from "@/lib/sources/settings";
 
 export const dynamic = "force-dynamic";

@@ -6,8 +6,8 @@
  */
 import { PEER_HEADER, peerStamp } from "@/lib/auth/client-address";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resetAuthThrottle } from "@/lib/admin/throttle";
-import { ensureAdminToken, signAdminSession } from "@/lib/admin/token";
+import { resetAuthThrottle } from "@/lib/auth/token-throttle";
+import { ensureAdminToken, signAdminSession } from "@/lib/auth/admin-token";
 import { getSettingsView } from "@/lib/admin/settings";
 import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
 import { DELETE as deleteGolden } from "./golden/[id]/route";

@@ -3,7 +3,7 @@
  * signed reader cookie. 401 on a wrong token (counted), 429 after too many, 404 in
  * other modes.
  */
-import { assertNotThrottled, recordTokenFailure, recordTokenSuccess } from "@/lib/admin/throttle";
+import { assertNotThrottled, recordTokenFailure, recordTokenSuccess } from "@/lib/auth/token-throttle";
 import {
   ACCESS_COOKIE,
   ACCESS_SESSION_SECONDS,

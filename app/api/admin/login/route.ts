@@ -1,6 +1,7 @@
 /** POST /api/admin/login: checks the token and sets the admin session cookie (401 on a wrong token, 429 after too many). */
-import { checkToken, DEFAULT_ACTOR, loginCookie } from "@/lib/admin/auth";
-import { assertNotThrottled } from "@/lib/admin/throttle";
+import { checkToken, loginCookie } from "@/lib/auth/admin-login";
+import { DEFAULT_ACTOR } from "@/lib/auth/identity";
+import { assertNotThrottled } from "@/lib/auth/token-throttle";
 import { apiRoute } from "../../api-route";
 import { parseJsonBody } from "../../parse-request";
 import { loginSchema } from "./schema";

@@ -1,5 +1,5 @@
 /** POST /api/admin/logout: clears the admin session cookie (always succeeds). */
-import { logoutCookie } from "@/lib/admin/auth";
+import { logoutCookie } from "@/lib/auth/admin-login";
 import { apiRoute } from "../../api-route";
 
 export const dynamic = "force-dynamic";

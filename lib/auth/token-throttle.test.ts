@@ -4,7 +4,7 @@
  * quarter of an hour (on a controlled clock, with the in-process store SQLite uses).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PEER_HEADER, peerStamp } from "../auth/client-address.ts";
+import { PEER_HEADER, peerStamp } from "./client-address.ts";
 import {
   assertNotThrottled,
   lockSeconds,
@@ -12,7 +12,7 @@ import {
   recordTokenSuccess,
   resetAuthThrottle,
   retryAfterMs,
-} from "./throttle.ts";
+} from "./token-throttle.ts";
 
 const from = (address: string, forwarded?: string) =>
   new Request("http://localhost/api/admin/login", {

@@ -14,7 +14,7 @@ import {
   signSession,
   verifySession,
   type SignedSession,
-} from "../auth/stored-secret.ts";
+} from "./stored-secret.ts";
 
 export const ADMIN_COOKIE = "wayfinder_admin";
 /** A login lasts a working day; the token itself does not expire. */

@@ -4,8 +4,8 @@
  * which comes back to the page asked for.
  */
 import "server-only";
-import type { Identity } from "../auth/identity.ts";
-import { requirePageAccess, safeReturnPath as safePath } from "../auth/page.ts";
+import type { Identity } from "./identity.ts";
+import { requirePageAccess, safeReturnPath as safePath } from "./page.ts";
 
 export async function requireAdminPage(returnTo: string): Promise<{ actor: string; identity: Identity }> {
   const identity = await requirePageAccess("admin", returnTo);

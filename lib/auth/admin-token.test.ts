@@ -18,7 +18,7 @@ import {
   tokensMatch,
   verifyAdminSession,
   verifyAdminToken,
-} from "./token";
+} from "./admin-token";
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), "wf-admin-token-"));
 let home: string;

@@ -11,7 +11,7 @@
  * (lib/db/limit-store.ts): shared by every instance on PostgreSQL, per process on SQLite.
  */
 import "server-only";
-import { clientAddress } from "../auth/client-address.ts";
+import { clientAddress } from "./client-address.ts";
 import { createLimiter, forgetLimits, limitEpoch, limitKey, type Limiter } from "../db/limit-store.ts";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
