@@ -3,7 +3,7 @@
  * an operator who missed the server's first-start line can still sign in.
  */
 import { ensureAdminToken } from "../auth/admin-token.ts";
-import type { Command } from "./commands.ts";
+import type { Command } from "./context.ts";
 
 export const adminTokenCommand: Command = async (ctx) => {
   const admin = ensureAdminToken();

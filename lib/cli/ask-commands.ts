@@ -10,7 +10,7 @@ import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import type { RequestOverrides } from "../qa/config.ts";
 import { retrieveReport } from "../qa/retrieve.ts";
 import { QUALITY_LIST, QUERY_MODE_LIST, type Quality, type QueryMode } from "../qa/types.ts";
-import { resolveRepoArgument, type Command, type CommandContext } from "./commands.ts";
+import { resolveRepoArgument, type Command, type CommandContext } from "./context.ts";
 
 function overridesFrom(ctx: CommandContext): RequestOverrides {
   const overrides: RequestOverrides = {};

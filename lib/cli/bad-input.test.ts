@@ -25,7 +25,8 @@ import { indexRepository } from "../indexer/build.ts";
 import { cliProcessArgs } from "../indexer/jobs.ts";
 import { runCliInProcess as runInProcess, type CliResult } from "../test-support/cli.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { commands, resolveRepoArgument } from "./commands.ts";
+import { commands } from "./commands.ts";
+import { resolveRepoArgument } from "./context.ts";
 
 const SECRET = "WF-SECRET-c0ffee51";
 const PASSWD_MARK = "root:x:0:0";

@@ -7,13 +7,7 @@ import path from "node:path";
 import cliProgress from "cli-progress";
 import { WayfinderError } from "../errors.ts";
 import { migrateDatabase } from "../db/migrate.ts";
-import {
-  findRepository,
-  generationNumber,
-  listRepositories,
-  getGeneration,
-  type RepositoryRow,
-} from "../db/index-store.ts";
+import { generationNumber, listRepositories, getGeneration } from "../db/index-store.ts";
 import {
   callersOf,
   calleesOf,
@@ -28,15 +22,7 @@ import { registerGitRepository } from "../sources/checkout.ts";
 import { assertBranchName, looksLikeGitRemote, parseGitRemote } from "../sources/git-url.ts";
 import { isBareRepository } from "../sources/git.ts";
 import { queueFollowUp } from "../sources/refresh.ts";
-
-export interface CommandContext {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-  out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream;
-}
-
-export type Command = (ctx: CommandContext) => Promise<number>;
+import { resolveRepoArgument, type Command, type CommandContext } from "./context.ts";
 
 function print(ctx: CommandContext, text: string): void {
   ctx.out.write(`${text}\n`);
@@ -66,20 +52,6 @@ export function bySymbol(edges: { id: string | null; confidence: number }[]): st
   return [...sites].map(([id, { confidence, count }]) =>
     count > 1 ? `${id} (${confidence}, ${count} call sites)` : `${id} (${confidence})`,
   );
-}
-
-/** A repository by name, id or path (paths are resolved, so `.` works). */
-export async function resolveRepoArgument(
-  ref: string,
-): Promise<RepositoryRow & { activeGenerationId: string }> {
-  let repo = await findRepository(ref);
-  if (!repo && fs.existsSync(ref)) repo = await findRepository(fs.realpathSync(path.resolve(ref)));
-  if (!repo)
-    throw new WayfinderError("not_found:repository", `No indexed repository "${ref}". Index it first.`);
-  if (!repo.activeGenerationId) {
-    throw new WayfinderError("conflict:not_indexed", `Repository "${repo.name}" has no finished index yet.`);
-  }
-  return repo as RepositoryRow & { activeGenerationId: string };
 }
 
 const PHASE_LABEL: Record<BuildPhase, string> = {

@@ -4,7 +4,7 @@
  * every log line of this process goes to standard error. Ends when the client closes
  * its end of the pipe.
  */
-import type { Command } from "./commands.ts";
+import type { Command } from "./context.ts";
 
 export const mcpCommand: Command = async () => {
   // A stray console.log would corrupt the JSON-RPC stream.

@@ -6,7 +6,8 @@
 import { parseArgs } from "node:util";
 import { isWayfinderError } from "../errors.ts";
 import { ensureMigrated } from "../db/migrate.ts";
-import { commands, type CommandContext } from "./commands.ts";
+import { commands } from "./commands.ts";
+import type { CommandContext } from "./context.ts";
 
 export const USAGE = `Usage: npm run wayfinder -- <command> [options]
 

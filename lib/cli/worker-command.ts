@@ -4,7 +4,7 @@
  * claimed, a build in progress is interrupted at its next phase and queued again.
  * It also makes the due polls of Git sources (lib/sources/refresh.ts).
  */
-import type { Command } from "./commands.ts";
+import type { Command } from "./context.ts";
 
 export const workerCommand: Command = async (ctx) => {
   const { startIndexWorker } = await import("../indexer/worker.ts");
