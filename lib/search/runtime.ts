@@ -6,7 +6,8 @@ import "server-only";
 import path from "node:path";
 import { env } from "../env.ts";
 import { createEmbedder, type Embedder } from "./embedder.ts";
-import { createVectorStore, type VectorStore } from "./vector-store.ts";
+import type { VectorStore } from "./vector-store-contract.ts";
+import { createVectorStore } from "./vector-store.ts";
 
 const globalForSearch = globalThis as unknown as {
   wayfinderSearch?: { embedder: Embedder; store: VectorStore };

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedVectorStore } from "./vector-store-embedded.ts";
 import { QdrantVectorStore } from "./vector-store-qdrant.ts";
-import type { VectorItem, VectorStore } from "./vector-store.ts";
+import type { VectorItem, VectorStore } from "./vector-store-contract.ts";
 
 interface Backend {
   store: VectorStore;

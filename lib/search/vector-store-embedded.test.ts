@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EmbeddedVectorStore, type EmbeddedVectorStoreOptions } from "./vector-store-embedded.ts";
-import type { VectorItem } from "./vector-store.ts";
+import type { VectorItem } from "./vector-store-contract.ts";
 
 /** Deterministic pseudo-random vectors (xorshift), so failures reproduce. */
 function randomVectors(count: number, dims: number, seed = 1): Float32Array[] {

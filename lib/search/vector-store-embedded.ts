@@ -34,7 +34,7 @@ import {
   type VectorHit,
   type VectorItem,
   type VectorStore,
-} from "./vector-store.ts";
+} from "./vector-store-contract.ts";
 
 export interface EmbeddedVectorStoreOptions {
   dir: string;

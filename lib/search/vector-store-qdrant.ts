@@ -17,7 +17,7 @@ import {
   type VectorHit,
   type VectorItem,
   type VectorStore,
-} from "./vector-store.ts";
+} from "./vector-store-contract.ts";
 
 /** Payload key holding our id; reserved, so callers' payloads may not use it. */
 export const ORIGINAL_ID_KEY = "wf_id";

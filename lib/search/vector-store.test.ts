@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EmbeddedVectorStore } from "./vector-store-embedded.ts";
 import { QdrantVectorStore } from "./vector-store-qdrant.ts";
-import { assertCollectionName, assertFilter, createVectorStore, matchesFilter } from "./vector-store.ts";
+import { assertCollectionName, assertFilter, matchesFilter } from "./vector-store-contract.ts";
+import { createVectorStore } from "./vector-store.ts";
 
 describe("createVectorStore", () => {
   const dirs: string[] = [];
