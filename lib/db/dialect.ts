@@ -11,9 +11,19 @@ import "server-only";
 import { env } from "../env.ts";
 import { ftsMatchToTsQuery } from "./tokenize.ts";
 import type { Db } from "./client.ts";
-import type { Snapshot } from "./snapshot.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
+
+/**
+ * The rows one generation reads: its repository's rows whose generation range holds
+ * `number` (snapshot.ts makes them from a generation id and says why). Declared here,
+ * below snapshot.ts, because the full-text query filters by it.
+ */
+export interface Snapshot {
+  repositoryId: string;
+  /** the generation's number within its repository */
+  number: number;
+}
 
 export function databaseKind(): DatabaseKind {
   return env().databaseKind;

@@ -8,16 +8,13 @@
  */
 import "server-only";
 import { db } from "./client.ts";
-import { noIndex } from "./dialect.ts";
+import { noIndex, type Snapshot } from "./dialect.ts";
+
+/** Readers name it from here; it is declared in dialect.ts, whose full-text query filters by it. */
+export type { Snapshot };
 
 /** toGeneration of a row that is still current (no build has replaced it). */
 export const OPEN_GENERATION = 2_147_483_647;
-
-export interface Snapshot {
-  repositoryId: string;
-  /** the generation's number within its repository */
-  number: number;
-}
 
 /** Matches no row: the snapshot of a generation that does not exist. */
 const NOTHING: Snapshot = { repositoryId: "", number: -1 };
