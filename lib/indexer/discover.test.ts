@@ -13,7 +13,8 @@ import { WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
-import { discoverFiles, isSafeRelativePath, readInsideRoot, resolveRepositoryRoot } from "./discover.ts";
+import { isSafeRelativePath } from "../paths.ts";
+import { discoverFiles, readInsideRoot, resolveRepositoryRoot } from "./discover.ts";
 
 let t: TempEnv;
 beforeAll(async () => {

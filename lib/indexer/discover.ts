@@ -15,6 +15,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import ignore, { type Ignore } from "ignore";
 import { WayfinderError } from "../errors.ts";
+import { isInsideRoot, isSafeRelativePath } from "../paths.ts";
 import { languageForFile, languageForPath } from "./parser.ts";
 import {
   emptySecretReport,
@@ -200,14 +201,6 @@ export function resolveRepositoryRoot(input: string): string {
   return fs.realpathSync(absolute);
 }
 
-/** True when `relative` is a clean repository-relative path (no traversal, not absolute). */
-export function isSafeRelativePath(relative: string): boolean {
-  if (!relative || relative.includes("\0") || relative.includes("\\")) return false;
-  if (path.posix.isAbsolute(relative) || /^[a-zA-Z]:/.test(relative)) return false;
-  const normalized = path.posix.normalize(relative);
-  return normalized === relative && !normalized.startsWith("../") && normalized !== "..";
-}
-
 /**
  * Reads a file strictly inside `root`. Rejects traversal, symlinks resolving outside
  * the root and anything that is not a regular file.
@@ -219,7 +212,7 @@ export function readInsideRoot(root: string, relative: string): Buffer {
   const absolute = path.join(root, relative);
   // One realpath(3) call; the JavaScript realpathSync lstats every component of every path.
   const real = fs.realpathSync.native(absolute);
-  if (real !== root && !real.startsWith(root + path.sep)) {
+  if (!isInsideRoot(real, root)) {
     throw new WayfinderError("forbidden:path", `${relative} resolves outside the repository.`);
   }
   return fs.readFileSync(real);
@@ -467,8 +460,7 @@ function folderInsideRoot(context: ReadContext, absolute: string): boolean {
     }
     context.realDirs.set(dir, real);
   }
-  const { root } = context;
-  return real !== null && (real === root || real.startsWith(root + path.sep));
+  return real !== null && isInsideRoot(real, context.root);
 }
 
 /** One listed path read, checked and redacted, or null (and counted) when it is skipped. */
@@ -494,7 +486,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
     } catch {
       // A dangling link, or a loop of links: it leads nowhere, and is never followed.
     }
-    const inside = target === null || target === root || target.startsWith(root + path.sep);
+    const inside = target === null || isInsideRoot(target, root);
     skip(inside ? "symlink" : "symlink-outside-root", rel);
     return null;
   }

@@ -29,6 +29,7 @@ import path from "node:path";
 import { childProcessEnv, env } from "../env.ts";
 import { WayfinderError, isWayfinderError } from "../errors.ts";
 import { tsScriptArgs } from "../package-files.ts";
+import { assertAllowedRoot } from "../paths.ts";
 import {
   collectBlobs,
   createRepository,
@@ -218,37 +219,6 @@ export async function recoverIndexJobs(options: { launch?: boolean } = {}): Prom
     }
   }
   return report;
-}
-
-/**
- * Refuses a folder outside the allowed roots: on a shared server, users adding
- * repositories through the web app must not be able to index /etc or a colleague's
- * home. Both sides are real paths, so a link cannot smuggle a folder in. `null`
- * allows any folder (open mode without WAYFINDER_REPO_ROOTS); an empty list none.
- */
-export function assertAllowedRoot(root: string, allowed: string[] | null): void {
-  if (allowed === null) return;
-  if (allowed.length === 0) {
-    throw new WayfinderError(
-      "forbidden:repo_path",
-      "This server adds no folders over the web: set WAYFINDER_REPO_ROOTS to allow some, or use the CLI.",
-    );
-  }
-  const inside = allowed.some((dir) => {
-    let real: string;
-    try {
-      real = fs.realpathSync(dir);
-    } catch {
-      return false;
-    }
-    return root === real || root.startsWith(real.endsWith(path.sep) ? real : real + path.sep);
-  });
-  if (!inside) {
-    throw new WayfinderError(
-      "forbidden:repo_path",
-      `Repositories can only be added under ${allowed.join(", ")} on this server.`,
-    );
-  }
 }
 
 /**

@@ -30,7 +30,7 @@ import { getRepositoryView } from "../db/ui-queries.ts";
 import { findingCounts, getWikiPage, listFindings, listWikiPages } from "../db/wiki-store.ts";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
-import { isSafeRelativePath } from "../indexer/discover.ts";
+import { isSafeRelativePath } from "../paths.ts";
 import { askQuestion, prepareResume, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import { claimsOf, type Claim } from "../qa/claims.ts";
 import type { ConversationAccess } from "../qa/conversations.ts";

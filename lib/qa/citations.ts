@@ -5,6 +5,7 @@
 
 import { looksLikeCode, SOURCE_EXTENSIONS } from "../search/anchors";
 import { splitQualifiedId } from "../db/symbol-ids.ts";
+import { unsafePathReason } from "../paths.ts";
 
 export interface Citation {
   /** The citation exactly as written, including any brackets or backticks around it. */
@@ -192,14 +193,6 @@ function verifyOne(citation: Citation, lookup: CitationLookup): VerifiedCitation
 
 function rangeText(c: Citation): string {
   return c.startLine === c.endLine ? `${c.startLine}` : `${c.startLine}-${c.endLine}`;
-}
-
-// Citations are resolved inside the repository only; anything else is never looked up.
-function unsafePathReason(path: string): string | null {
-  if (path.includes("\\")) return "backslash path";
-  if (path.startsWith("/") || path.startsWith("~") || /^[A-Za-z]:/.test(path)) return "absolute path";
-  if (path.split("/").some((segment) => segment === "..")) return "path leaves the repository";
-  return null;
 }
 
 // "Foo.bar" matches "src/foo.ts::Foo.bar"; "bar" matches any "…::X.bar" or "…::bar".

@@ -22,7 +22,7 @@ import {
 } from "../db/code-graph.ts";
 import { getFile } from "../db/index-store.ts";
 import { WayfinderError } from "../errors.ts";
-import { isSafeRelativePath } from "../indexer/discover.ts";
+import { isSafeRelativePath } from "../paths.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { countTokens, truncateToTokens } from "./budget.ts";
 import { symbolItem, textItem, type SourceReader } from "./context.ts";

@@ -18,7 +18,7 @@ import {
   symbolsWithErrorString,
   type SymbolRecord,
 } from "../db/code-graph.ts";
-import { isSafeRelativePath } from "../indexer/discover.ts";
+import { isSafeRelativePath } from "../paths.ts";
 import { hybridSearch } from "../search/hybrid.ts";
 import { queryTerms } from "../db/tokenize.ts";
 import { symbolItem, textItem, type ContextSet, type SourceReader } from "./context.ts";

@@ -6,7 +6,7 @@
 import "server-only";
 import { getFile } from "../db/index-store.ts";
 import { symbolSpansInFiles } from "../db/code-graph.ts";
-import { isSafeRelativePath } from "../indexer/discover.ts";
+import { isSafeRelativePath } from "../paths.ts";
 import { parseCitations, verifyCitations } from "./citations.ts";
 import type { SourceReader } from "./context.ts";
 import type { CitationPart } from "./types.ts";

@@ -12,7 +12,7 @@ import { SourceView } from "@/components/source/source-view";
 import { parseLineRange } from "@/components/source/source-href";
 import { generationNumber, getFile, getFileContent, getGeneration } from "@/lib/db/index-store";
 import { generationBelongsTo, getRepositoryView } from "@/lib/db/ui-queries";
-import { isSafeRelativePath } from "@/lib/indexer/discover";
+import { isSafeRelativePath } from "@/lib/paths";
 
 export const dynamic = "force-dynamic";
 
