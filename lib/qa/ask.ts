@@ -266,7 +266,7 @@ async function answerQuestion(
     notice({
       level: "warning",
       code: "classifier_fallback",
-      message: `The model could not classify the question (${modelError}); the built-in rules did.`,
+      message: `The model could not classify the question (${modelError}); the trained classifier did.`,
     });
   }
 
@@ -281,6 +281,7 @@ async function answerQuestion(
       {
         question: rewrite.question,
         mode: classification.mode,
+        secondaryMode: classification.secondaryMode,
         anchors,
         config,
         cache: session.cache,
@@ -290,17 +291,20 @@ async function answerQuestion(
       },
       {
         retrieve: (pass) =>
-          retrieveForMode({
-            repositoryId: repository.id,
-            generationId,
-            question: rewrite.question,
-            mode: classification.mode,
-            scope: classification.scope,
-            anchors,
-            config,
-            reader,
-            pass,
-          }),
+          retrieveForMode(
+            {
+              repositoryId: repository.id,
+              generationId,
+              question: rewrite.question,
+              mode: classification.mode,
+              scope: classification.scope,
+              anchors,
+              config,
+              reader,
+              pass,
+            },
+            classification.secondaryMode,
+          ),
         resolveGaps: (input) =>
           resolveGaps({
             ...input,

@@ -40,6 +40,8 @@ export interface LoopEvents {
 export interface LoopInput {
   question: string;
   mode: QueryMode;
+  /** a close runner-up retrieved beside the mode (said in the first pass's label) */
+  secondaryMode?: QueryMode | null;
   anchors: Anchors;
   config: CgragConfig;
   cache: ContextItem[];
@@ -134,11 +136,14 @@ export async function runLoop(
     );
 
   const started = performance.now();
+  const retrievedFor = input.secondaryMode
+    ? `${input.mode} or ${input.secondaryMode}: retrieved for both`
+    : `${input.mode} context`;
   // Mode retrieval can take a while: say so before it starts, as later passes do.
   events.onPass?.({
     pass: 1,
     phase: "retrieving",
-    label: `Retrieving ${input.mode} context…`,
+    label: `Retrieving ${retrievedFor}…`,
     gapsIdentified: [],
     gaps: [],
     added: [],
@@ -167,7 +172,7 @@ export async function runLoop(
     const part: PassPart = {
       pass,
       phase: "retrieving",
-      label: pass === 1 ? `Retrieving ${input.mode} context…` : "Retrieving additional context…",
+      label: pass === 1 ? `Retrieving ${retrievedFor}…` : "Retrieving additional context…",
       gapsIdentified: [],
       gaps: [],
       added: [],
@@ -289,7 +294,7 @@ export async function runLoop(
     part.phase = "done";
     part.label =
       pass === 1
-        ? "Answered from the initial retrieval"
+        ? `Answered from the initial retrieval${input.secondaryMode ? ` (${retrievedFor})` : ""}`
         : `Answered with ${added.length} more item${added.length === 1 ? "" : "s"}`;
     part.stopReason = stop;
     part.durationMs = Math.round(performance.now() - passStart);

@@ -1,0 +1,115 @@
+/**
+ * The trained mode classifier: multinomial logistic regression over the features of
+ * classify-features.ts, its weights shipped in classify-weights.json (written by
+ * `npm run train:modes`, see training/modes). Prediction is a sum of the weights of the
+ * features a question has, then a softmax: a few microseconds, no download, no model.
+ */
+import { QUERY_MODE_LIST, type QueryMode } from "../answerers/contract.ts";
+import { questionFeatures, type FeatureOptions, type Features } from "./classify-features.ts";
+import shipped from "./classify-weights.json";
+
+export interface ModeModel {
+  version: 1;
+  /** the order of the columns of every weight vector */
+  modes: QueryMode[];
+  options: FeatureOptions;
+  bias: number[];
+  /** feature → one weight per mode */
+  weights: Record<string, number[]>;
+  /** what it was trained on and how (for the report; never read at prediction) */
+  trained: Record<string, unknown>;
+}
+
+export interface ModePrediction {
+  /** modes by probability, highest first */
+  ranked: { mode: QueryMode; p: number }[];
+  /** the features that pushed the top mode up most (for the classification's reasoning) */
+  cues: string[];
+}
+
+let cached: ModeModel | null = null;
+
+/** The model shipped with the project. */
+export function shippedModel(): ModeModel {
+  cached ??= validated(shipped as unknown);
+  return cached;
+}
+
+function validated(value: unknown): ModeModel {
+  const m = value as Partial<ModeModel>;
+  const modes = m.modes ?? [];
+  if (
+    m.version !== 1 ||
+    modes.length !== QUERY_MODE_LIST.length ||
+    !modes.every((x) => QUERY_MODE_LIST.includes(x)) ||
+    m.bias?.length !== modes.length ||
+    typeof m.weights !== "object" ||
+    !m.options
+  ) {
+    throw new Error("classify-weights.json is not a mode model (run npm run train:modes)");
+  }
+  return m as ModeModel;
+}
+
+/** Probabilities of each mode for a question's features. */
+export function scoreFeatures(model: ModeModel, features: Features): number[] {
+  const logits = [...model.bias];
+  for (const [name, value] of features) {
+    const w = model.weights[name];
+    if (!w) continue;
+    for (let k = 0; k < logits.length; k++) logits[k] = (logits[k] ?? 0) + (w[k] ?? 0) * value;
+  }
+  return softmax(logits);
+}
+
+export function predictMode(question: string, model: ModeModel = shippedModel()): ModePrediction {
+  return predictFeatures(model, questionFeatures(question, model.options));
+}
+
+export function predictFeatures(model: ModeModel, features: Features): ModePrediction {
+  const p = scoreFeatures(model, features);
+  const ranked = model.modes
+    .map((mode, k) => ({ mode, p: p[k] ?? 0 }))
+    .sort((a, b) => b.p - a.p || model.modes.indexOf(a.mode) - model.modes.indexOf(b.mode));
+  return { ranked, cues: cuesFor(model, features, model.modes.indexOf(ranked[0]?.mode ?? "conceptual")) };
+}
+
+/**
+ * The features that favour mode `k` over the others most, as a reader would name them:
+ * words and word pairs in quotes, rule signals by their id. Character n-grams are left
+ * out (they say the same as the words they come from).
+ */
+function cuesFor(model: ModeModel, features: Features, k: number, max = 3): string[] {
+  const scored: { cue: string; lift: number }[] = [];
+  for (const [name, value] of features) {
+    const w = model.weights[name];
+    if (!w || name.startsWith("c:")) continue;
+    const others = w.filter((_, j) => j !== k);
+    const lift = ((w[k] ?? 0) - Math.max(...others)) * value;
+    if (lift > 0.05) scored.push({ cue: cueName(name), lift });
+  }
+  return [...new Set(scored.sort((a, b) => b.lift - a.lift).map((s) => s.cue))].slice(0, max);
+}
+
+function cueName(feature: string): string {
+  const [family, body = ""] = [feature.slice(0, 1), feature.slice(2)];
+  const words = body.replace(/_/g, " ");
+  switch (family) {
+    case "w":
+    case "b":
+      return `"${words}"`;
+    case "s":
+      return `starting "${words}"`;
+    case "r":
+      return `the ${body} signal`;
+    default:
+      return body.replace(/-/g, " ");
+  }
+}
+
+export function softmax(logits: number[]): number[] {
+  const max = Math.max(...logits);
+  const exp = logits.map((l) => Math.exp(l - max));
+  const sum = exp.reduce((a, b) => a + b, 0);
+  return exp.map((e) => e / sum);
+}
