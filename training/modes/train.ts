@@ -124,6 +124,14 @@ function crossValidate(rows: Row[], options: TrainOptions, folds = 5) {
   };
 }
 
+/** The model as JSON with one feature a line, so a retrained model's diff shows what moved. */
+function serialize(model: ModeModel): string {
+  const { weights, ...rest } = model;
+  const head = Object.entries(rest).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const features = Object.entries(weights).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{\n${head.join(",\n")},\n  "weights": {\n${features.join(",\n")}\n  }\n}\n`;
+}
+
 function main(): void {
   const { values } = parseArgs({
     options: {
@@ -180,7 +188,7 @@ function main(): void {
   say(`\ntrain split (fit): accuracy ${(trainFit.recall.all * 100).toFixed(1)}%`);
   say(`held-out questions retrieved for two modes: ${secondary} of ${test.length}`);
   if (values["no-write"]) return;
-  fs.writeFileSync(WEIGHTS, `${JSON.stringify(model)}\n`);
+  fs.writeFileSync(WEIGHTS, serialize(model));
   const metrics = {
     questions: rows.length,
     train: train.length,
