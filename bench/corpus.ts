@@ -87,19 +87,34 @@ export function corpusKey(repo: string): string {
   return repo.replace("/", "__");
 }
 
-function findBundle(name: string): string | null {
-  for (const folder of folders()) {
-    const candidates = [
+/** Every bundle of a repository in the corpus folders (a repository may have several: per-instance tags, a pinned head). */
+function findBundles(name: string): string[] {
+  return folders().flatMap((folder) =>
+    [
       path.join(folder, `${name}.bundle`),
       ...fs
         .readdirSync(folder, { withFileTypes: true })
         .filter((d) => d.isDirectory())
         .map((d) => path.join(folder, d.name, `${name}.bundle`)),
-    ];
-    const found = candidates.find((c) => fs.existsSync(c));
-    if (found) return found;
+    ].filter((c) => fs.existsSync(c)),
+  );
+}
+
+function hasCommit(dir: string, commit: string): boolean {
+  try {
+    git(["-C", dir, "cat-file", "-e", `${commit}^{commit}`]);
+    return true;
+  } catch {
+    return false;
   }
-  return null;
+}
+
+/** A pinned commit missing from the bundle the clone came from is fetched from the repository's other bundles. */
+function fetchCommit(dir: string, name: string, commit: string): void {
+  for (const [i, bundle] of findBundles(name).entries()) {
+    if (hasCommit(dir, commit)) return;
+    git(["-C", dir, "fetch", "-q", bundle, `+refs/*:refs/bundles/${i}/*`]);
+  }
 }
 
 function git(args: string[]): string {
@@ -123,7 +138,7 @@ export function openRepo(name: string): CorpusRepo {
   if (!fs.existsSync(path.join(dir, ".git"))) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    const bundle = findBundle(name);
+    const bundle = findBundles(name)[0] ?? null;
     const source = bundle ?? entry.url;
     try {
       git(["clone", "-q", "--no-checkout", source, dir]);
@@ -158,7 +173,9 @@ export function openRepo(name: string): CorpusRepo {
     revisions,
     ref,
     checkout(revision: string): void {
-      git(["-C", dir, "checkout", "-q", "-f", ref(revision)]);
+      const target = ref(revision);
+      if (!hasRef(dir, target) && !hasCommit(dir, target)) fetchCommit(dir, name, target);
+      git(["-C", dir, "checkout", "-q", "-f", target]);
       git(["-C", dir, "clean", "-q", "-fdx"]);
     },
   };
