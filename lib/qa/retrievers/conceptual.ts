@@ -28,6 +28,7 @@ import {
   fuseSignals,
   namedSymbolCandidates,
   packCandidates,
+  subjectCandidates,
   withFilePrior,
   type RetrievalInput,
   type RetrievalOutput,
@@ -39,9 +40,10 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const topics = questionTopics(question);
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
-  const [definitions, named, code, files, wiki, semantic] = await Promise.all([
+  const [definitions, named, subjects, code, files, wiki, semantic] = await Promise.all([
     useIndex ? definitionCandidates(generationId, conceptTerms(question), 30, topics) : [],
     useIndex ? namedSymbolCandidates(generationId, input.anchors) : [],
+    useIndex ? subjectCandidates(generationId, question) : [],
     lexicalSearch(generationId, question, { limit: 40, kinds: ["code"], stems: true }),
     lexicalSearch(generationId, question, { limit: 20, kinds: ["file"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),
@@ -49,6 +51,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 4, candidates: named },
+    { name: "subjects", weight: 3, candidates: subjects },
     { name: "definitions", weight: 3, candidates: definitions },
     { name: "bm25", weight: 2, candidates: code.map((c) => chunkCandidate(c, "code on the topic")) },
     {

@@ -33,6 +33,7 @@ import {
   isTestPath,
   namedSymbolCandidates,
   packCandidates,
+  subjectCandidates,
   symbolCandidate,
   type RetrievalInput,
   type RetrievalOutput,
@@ -50,8 +51,9 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const topics = questionTopics(question);
   const terms = conceptTerms(question);
   const useIndex = config.features.useCodeIndex;
-  const [named, definitions, entryPoints, lexical, semantic] = await Promise.all([
+  const [named, subjects, definitions, entryPoints, lexical, semantic] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
+    useIndex ? subjectCandidates(generationId, question) : [],
     useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
     useIndex ? entryPointCandidates(generationId, question, terms) : [],
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
@@ -59,6 +61,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 5, candidates: named },
+    { name: "subjects", weight: 4, candidates: subjects },
     { name: "entry-points", weight: 4, candidates: entryPoints },
     { name: "definitions", weight: 3, candidates: definitions },
     {
@@ -81,7 +84,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   // Where the walk starts: what the question names, else the entry point or definition that
   // fits it best; never a test unless the question is about tests. A class leads to the
   // method that does its work.
-  const namedIds = new Set(named.map((c) => c.key));
+  const namedIds = new Set([...named, ...subjects].map((c) => c.key));
   const entryIds = new Set(entryPoints.map((c) => c.key));
   const starts: SymbolRecord[] = [];
   let firstScore = 0;
@@ -325,6 +328,7 @@ const TRACED_WEIGHTS: Record<string, number> = {
   flow: 5,
   callers: 4,
   named: 5,
+  subjects: 4,
   "entry-points": 4,
   definitions: 2,
   bm25: 1,
