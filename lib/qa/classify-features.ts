@@ -17,7 +17,7 @@ export interface FeatureOptions {
   charWeight: number;
 }
 
-export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { charNgrams: [3, 5], charWeight: 0.4 };
+export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { charNgrams: [3, 5], charWeight: 0.2 };
 
 export function questionFeatures(
   question: string,
@@ -35,6 +35,7 @@ export function questionFeatures(
     if (first) add(`s:${first}`);
     if (first && second) add(`s:${first}_${second}`);
   }
+
   const [min, max] = options.charNgrams;
   for (const token of new Set(all)) {
     if (token.startsWith("<") || token.length < 3) continue;

@@ -567,8 +567,10 @@ export function diagnosticEvidence(q: Prepared): Evidence[] {
     add("trace", "a stack trace");
   const logLine = LOG_LINE.exec(q.raw)?.[0];
   if (logLine) add("log", `a log line (${clip(logLine.trim())})`);
-  const printed = PRINTED_ERROR.exec(q.raw)?.[0];
+  const printed = PRINTED_ERROR.exec(q.raw)?.[0] ?? NAMED_ERROR.exec(q.raw)?.[0];
   if (printed) add("printed", `an error as printed (${clip(printed.trim())})`);
+  const thrown = THROWN.exec(q.raw)?.[0];
+  if (thrown) add("thrown", `an error thrown (${clip(thrown.trim())})`);
   for (const s of matchedSignals(q)) if (EVIDENCE_SIGNALS.includes(s.id)) add(s.id, s.label);
   const symptom = SYMPTOM.exec(q.prose)?.[0];
   if (symptom) add("symptom", `a symptom ("${clip(symptom.trim())}")`);
@@ -605,18 +607,33 @@ const LOG_LINE =
 // An error or a failed test as a program prints it: `Error: invalid file`, `FAIL src/x.test.ts`,
 // `error[E0382]: borrow of moved value`, `fatal: not a git repository`, `expect(received).toEqual(expected)`.
 const PRINTED_ERROR =
-  /^\s*(?:[\w.]*(?:Error|Exception)|error(?:\[\w+\])?|fatal|panic|FAIL(?:ED)?)(?::|!|\s+\S+\.\w+\b)\s*\S.*$|\bexpect\(received\)/m;
+  /^\s*(?:[\w.]*(?:Error|Exception)|error(?:\[\w+\])?|fatal|panic|FAIL(?:ED)?)(?::|!|\s+\S+\.\w+\b)\s*\S.*$|^\s*(?:\(error\)|-ERR)\s+\S.*$|\bexpect\(received\)/m;
+
+// An error named with its message anywhere: `requests.exceptions.InvalidSchema: No connection
+// adapters were found`, `fmt::format_error: invalid format specifier`, `HTTPError: 404`.
+const NAMED_ERROR =
+  /(?:^|[\s(`'"])(?:[A-Za-z_]\w*(?:\.|::))*(?:[A-Z]\w*(?:Error|Exception|Failure|Fault)|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*_(?:error|exception|failure))\s*:\s+\S[^\n]{3,}/;
+
+// Something thrown or raised, named like an error: "throws fmt::format_error", "raises InvalidURL".
+const THROWN =
+  /\b(?:throws?|threw|thrown|throwing|raises?|raised|raising|panics? with|fails? with)\s+(?:an?\s+|the\s+)?`?(?:[A-Za-z_]\w*(?:\.|::))*(?:[A-Z]\w*(?:Error|Exception|Failure|Fault|Panic)|[a-z][a-z0-9]*_(?:error|exception)|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)\b/;
 
 const SYMPTOM = new RegExp(
   [
     String.raw`\b(?:crash(?:es|ed|ing)|hangs|hung|hanging|freez(?:es|ing)|froze|deadlocks?|segfault(?:s|ed)?|panick(?:ed|ing)|panics\b(?! (?:in|when))|leak(?:s|ing)\b|stuck|timed out|times out|timing out)`,
-    String.raw`\b(?:fails?|failed|failing) (?:to|with|when|on|for|after|if|because|silently|randomly|intermittently|sometimes)\b`,
+    // "fails" is a verb; "failed" and "failing" only after what failed ("a failed job" is a noun phrase).
+    String.raw`\bfails\b|\b(?:failed|failing) (?:to|with|when|on|for|after|if|because|silently|randomly|intermittently|sometimes|only)\b`,
+    String.raw`\b(?:it|that|this|which|has|have|had|build|test|tests|request|call|job|command|query|install|compile|upload|login|check|step)s? (?:failed|is failing|are failing|keeps failing)\b`,
     String.raw`\b(?:is|are|keeps?|kept|started|starts|now) (?:failing|crashing|broken)\b`,
     String.raw`\b(?:after|since) (?:upgrading|updating|migrating|switching|moving|bumping|installing)\b`,
     String.raw`\b(?:no longer|stopped working|suddenly|regression|regressed|broke|broken)\b`,
     String.raw`\b(?:i|we) (?:got|saw|am getting|are getting|keep getting|keep seeing|ran into|get an? (?:error|exception|warning|crash|panic))\b`,
+    // What happens against what was expected: "… even though I set X", "stays 0 although …".
+    String.raw`\b(?:even though|although|despite|instead of|but only|only when|what am i doing wrong|is (?:this|it) a bug|silently|complains?)\b`,
+    String.raw`\bnever (?:fires|finishes|plays|opens|closes|reconnects|returns|works|ends|stops|loads|shows|appears|gets|runs|called|reached|triggered)\b`,
+    String.raw`\b(?:stays?|remains?|comes? back|ends? up) (?:as |at )?(?:locked|empty|open|stuck|0|zero|nil|null|none|undefined|false|true|blank|unchanged)\b`,
   ].join("|"),
 );
 
 const ERROR_STATUS =
-  /\b(?:returns?|returned|returning|responds? with|respond(?:ed|ing) with|got|gets|getting|gives?|throws?|sends? back)\s+(?:back\s+)?(?:an?\s+|the\s+|http\s+|status\s+|error\s+|code\s+)*[45]\d\d\b/;
+  /\b(?:returns?|returned|returning|responds? with|respond(?:ed|ing) with|answers?(?: with)?|answered(?: with)?|got|gets|getting|gives?|throws?|sends? back|fails? with)\s+(?:back\s+)?(?:an?\s+|the\s+|http\s+|status\s+|error\s+|code\s+)*[45]\d\d\b|\b[45]\d\d (?:Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Conflict|Gone|Payload Too Large|Unsupported Media Type|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\b/i;

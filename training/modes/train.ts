@@ -151,13 +151,13 @@ function main(): void {
       `(${new Set(test.map((r) => r.repo)).size} repositories)`,
   );
   if (values.cv) {
+    const f = DEFAULT_TRAIN_OPTIONS.features;
     const grid: Partial<TrainOptions>[] = [
       {},
       { l2: 0.0005 },
       { l2: 0.005 },
-      { l2: 0.01 },
-      { features: { ...DEFAULT_TRAIN_OPTIONS.features, charWeight: 0.2 } },
-      { features: { ...DEFAULT_TRAIN_OPTIONS.features, charWeight: 0.8 } },
+      { features: { ...f, charWeight: 0.4 } },
+      { features: { ...f, charNgrams: [3, 4] } },
       { minDf: 3 },
     ];
     if (values.misses) {
