@@ -101,7 +101,7 @@ export interface Opening {
 }
 
 const MAX_OPENING_SPAN = 150;
-const ERROR_FRAMING = /raise site|is raised|raises|No raise|error|exception/i;
+const ERROR_FRAMING = /\braise site\b|\bis raised\b|\braises\b|\bNo raise\b|\berror\b|\bexception\b/i;
 
 /** Whether an answer's first paragraph answers (see the module header). */
 export function openingOf(
