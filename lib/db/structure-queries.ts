@@ -89,3 +89,36 @@ export async function uncalledFunctions(
 ): Promise<SymbolRecord[]> {
   return symbolsOfKinds(generationId, ["function", "method"], { prefix, limit, uncalled: true });
 }
+
+/**
+ * Functions that call something named `name` (`useSyncExternalStore`,
+ * `React.useSyncExternalStore`, `$this->dispatch`), as their calls are written: who calls
+ * what the index has no definition of (a library's API), which resolved edges cannot say.
+ */
+export async function symbolsCallingName(
+  generationId: string,
+  name: string,
+  limit = 400,
+): Promise<SymbolRecord[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.symbol.findMany({
+    where: { ...visibleIn(snapshot), calls: textFilter("contains", `"name":"${name}"`) },
+    select: SELECT,
+    take: limit,
+  });
+  return rows.filter((r) => callNames(r.calls).includes(name));
+}
+
+/** The names a symbol's stored calls call (`[{ raw, name, receiver, line }]`). */
+function callNames(json: string): string[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value)
+      ? value.flatMap((c) =>
+          c && typeof (c as { name?: unknown }).name === "string" ? [(c as { name: string }).name] : [],
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}

@@ -86,6 +86,12 @@ export function subjectMentions(question: string): SubjectMention[] {
     if (pathMention(t) || /^\d|^v?\d+\.\d/.test(t)) continue;
     add(t, "symbol", nounAfter(text.slice(m.index ?? 0), t));
   }
+  // The object of "call", "use", "invoke": `which parts call isinstance` names a function.
+  for (const m of text.matchAll(CALLED_WORD)) {
+    const word = m[1] ?? "";
+    if (!STOP_TERMS.has(word.toLowerCase()) && !COMMON_OBJECTS.has(word.toLowerCase()))
+      add(word, "symbol", nounAfter(text.slice(m.index ?? 0), word));
+  }
   const sentenceStarts = new Set<number>();
   for (const m of text.matchAll(/(?:^|[.?!]\s+|\n)\s*([A-Za-z_$])/g))
     sentenceStarts.add((m.index ?? 0) + m[0].length - 1);
@@ -101,6 +107,18 @@ export function subjectMentions(question: string): SubjectMention[] {
   }
   return out.slice(0, 12);
 }
+
+const CALLED_WORD =
+  /\b(?:calls?|calling|call into|invokes?|invoking|uses?|using)\s+([A-Za-z_$][\w$]{2,})\b(?!\s*\()/gi;
+
+// Words that follow "call"/"use" without naming code ("use the cache", "calls into it").
+// prettier-ignore
+const COMMON_OBJECTS = new Set([
+  "the", "a", "an", "it", "them", "this", "that", "these", "those", "into", "its", "their", "our", "my", "your",
+  "any", "all", "each", "every", "one", "some", "other", "another", "same", "both", "more", "most", "less", "many",
+  "only", "directly", "instead", "case", "cases", "when", "where", "which", "what", "how", "for", "from", "with",
+  "out", "back", "through", "and", "not", "site", "sites", "chain", "graph", "stack", "order", "count", "such",
+]);
 
 // prettier-ignore
 const STOP_TERMS = new Set([

@@ -25,7 +25,12 @@ import {
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { getFile } from "../../db/index-store.ts";
-import { classesByMethods, largestFunctions, uncalledFunctions } from "../../db/structure-queries.ts";
+import {
+  classesByMethods,
+  largestFunctions,
+  symbolsCallingName,
+  uncalledFunctions,
+} from "../../db/structure-queries.ts";
 import {
   getWikiPage,
   loadCallsTouching,
@@ -36,7 +41,7 @@ import {
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
-import { analyzeStructure, inScope, type StructureReport } from "../../wiki/structure.ts";
+import { analyzeStructure, inScope, moduleOf, type StructureReport } from "../../wiki/structure.ts";
 import { questionTopics } from "../concepts.ts";
 import { syntheticItem, textItem } from "../context.ts";
 import { resolveSubjects, type Subject } from "../subjects.ts";
@@ -81,6 +86,8 @@ interface Focus {
   files: string[];
   /** folders the question names */
   folders: string[];
+  /** code-shaped names the index has no definition of (a library's API the code calls) */
+  external: string[];
   keep: (path: string) => boolean;
   /** how the excluded code is described ("tests, examples and vendored code left out") */
   leftOut: string;
@@ -217,6 +224,9 @@ async function focusOf(
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
     symbols.push({ symbol, label: symbol.qualifiedName });
   }
+  const external = subjects.flatMap((s) =>
+    s.mention.kind === "symbol" && s.symbols.length === 0 && !s.path ? [s.mention.parts.at(-1) ?? ""] : [],
+  );
   const files = subjects.flatMap((s) => (s.path && !s.folder ? [s.path] : []));
   const folders = subjects.flatMap((s) => (s.path && s.folder ? [s.path] : []));
   const left = [
@@ -232,6 +242,7 @@ async function focusOf(
     symbols,
     files: [...new Set(files)],
     folders: [...new Set(folders)],
+    external: [...new Set(external.filter(Boolean))],
     keep,
     leftOut: `${left.join(", ")} left out`,
   };
@@ -250,6 +261,9 @@ async function analyze(f: Focus): Promise<Analysis> {
     (f.symbols.length && has("callers", "dependencies"))
   )
     return symbolGraph(f, f.symbols[0] as Focus["symbols"][number]);
+  if (has("callers", "dependencies") && f.external[0]) return externalCallers(f, f.external[0]);
+  const into = f.folders[0] ?? f.files[0] ?? f.scope;
+  if (has("callers") && into && f.files.length <= 1) return callersInto(f, into);
   if (f.files.length >= 2 && has("coupling", "layering", "dependencies"))
     return between(f, f.files[0] as string, f.files.slice(1));
   if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling"))
@@ -332,6 +346,111 @@ async function symbolGraph(f: Focus, target: Focus["symbols"][number]): Promise<
     files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
     symbols: [target.symbol, ...direct.map((c) => c.symbol), ...callees.slice(0, 4).map((c) => c.symbol)],
     diagram: subjectDiagram(g, label),
+    report: null,
+  };
+}
+
+/** Callers grouped by file, busiest first, with the imports among those files. */
+async function callerFiles(
+  generationId: string,
+  callers: { path: string }[],
+  extra: string[],
+): Promise<{
+  files: { path: string; callers: number }[];
+  imports: { from: string; to: string; count: number }[];
+}> {
+  const byFile = new Map<string, number>();
+  for (const c of callers) byFile.set(c.path, (byFile.get(c.path) ?? 0) + 1);
+  const files = [...byFile]
+    .map(([path, n]) => ({ path, callers: n }))
+    .sort((a, b) => b.callers - a.callers || a.path.localeCompare(b.path));
+  const set = new Set([...files.map((x) => x.path), ...extra]);
+  const counts = new Map<string, { from: string; to: string; count: number }>();
+  for (const e of await loadImportEdges(generationId, { from: [...set] })) {
+    if (!set.has(e.dstPath) || e.srcPath === e.dstPath) continue;
+    const key = `${e.srcPath}>${e.dstPath}`;
+    const entry = counts.get(key) ?? { from: e.srcPath, to: e.dstPath, count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  return { files, imports: [...counts.values()].sort((a, b) => b.count - a.count) };
+}
+
+function importsSentence(imports: { from: string; to: string; count: number }[]): string {
+  const first = imports[0];
+  return first
+    ? `Those files import each other ${imports.reduce((n, e) => n + e.count, 0)} times, most ${code(first.from)} → ${code(first.to)} (${first.count}).`
+    : "Those files do not import each other.";
+}
+
+/** Who calls a name the repository does not define (a library's function it uses). */
+async function externalCallers(f: Focus, name: string): Promise<Analysis> {
+  const callers = (await symbolsCallingName(f.generationId, name))
+    .filter((s) => f.keep(s.path) && inScope(s.path, f.scope))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
+  const { files, imports } = await callerFiles(f.generationId, callers, []);
+  const answer = callers.length
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call ${code(name)}, which the repository does not define: ${joinWords(callers.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}${callers.length > 3 ? ` and ${callers.length - 3} more` : ""}. ${importsSentence(imports)}`
+    : `Nothing in ${where(f)} calls ${code(name)} (${f.leftOut}).`;
+  return {
+    answer,
+    lines: [
+      `Callers of ${name} (not defined in the repository): ${callers.length} in ${files.length} files`,
+      `Caller files: ${files
+        .slice(0, 10)
+        .map((x) => `${x.path} (${x.callers})`)
+        .join(", ")}`,
+      ...callers.slice(0, 14).map((s) => `- caller ${s.qualifiedName} [${cite(s)}]`),
+      `Imports among these files: ${imports.map((e) => `${e.from} → ${e.to} (${e.count})`).join(", ") || "none"}`,
+    ],
+    files: files.map((x) => x.path),
+    symbols: callers.slice(0, 8),
+    diagram: null,
+    report: null,
+  };
+}
+
+/** Who calls into a folder or file from outside it, and which of its files they reach most. */
+async function callersInto(f: Focus, part: string): Promise<Analysis> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const inside = wiki.map((w) => w.path).filter((p) => inScope(p, part));
+  const calls = (await loadCallsTouching(f.generationId, inside)).filter(
+    (c) => inScope(c.dstPath, part) && !inScope(c.srcPath, part) && f.keep(c.srcPath),
+  );
+  const callerIds = [...new Set(calls.map((c) => c.srcId))];
+  const callers = await symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200));
+  const { files, imports } = await callerFiles(f.generationId, callers, []);
+  const reached = new Map<string, number>();
+  for (const c of calls) reached.set(c.dstPath, (reached.get(c.dstPath) ?? 0) + 1);
+  const targets = [...reached].sort((a, b) => b[1] - a[1]);
+  const busiest = files[0];
+  const answer = callers.length
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} outside ${code(part)} call into it, most from ${code(busiest?.path ?? "")} (${busiest?.callers}; ${busiest?.path}:1-${lines.get(busiest?.path ?? "") ?? 1}); the calls reach ${joinWords(targets.slice(0, 3).map(([p, n]) => `${code(p)} (${n}; ${p}:1-${lines.get(p) ?? 1})`))}. ${importsSentence(imports)}`
+    : `Nothing outside ${code(part)} calls into it through a resolved call (${f.leftOut}).`;
+  return {
+    answer,
+    lines: [
+      `Callers into ${part} from outside it: ${callers.length} functions in ${files.length} files`,
+      `Caller files: ${files
+        .slice(0, 10)
+        .map((x) => `${x.path} (${x.callers})`)
+        .join(", ")}`,
+      `Files of ${part} they reach: ${targets
+        .slice(0, 8)
+        .map(([p, n]) => `${p} (${n})`)
+        .join(", ")}`,
+      ...callers.slice(0, 12).map((s) => `- caller ${s.qualifiedName} [${cite(s)}]`),
+    ],
+    files: [...targets.slice(0, 3).map(([p]) => p), ...files.map((x) => x.path)],
+    symbols: callers.slice(0, 8),
+    diagram: importDiagram(
+      `Calls into ${part}`,
+      [...targets.slice(0, 4).map(([p]) => p), ...files.slice(0, 8).map((x) => x.path)],
+      imports.map((e) => ({ srcPath: e.from, dstPath: e.to })),
+      lines,
+      [],
+    ),
     report: null,
   };
 }
@@ -523,20 +642,87 @@ async function between(f: Focus, from: string, others: string[]): Promise<Analys
   };
 }
 
+/**
+ * The files (or folders, when the question asks about packages, folders or namespaces)
+ * of the scope that the most other files depend on. A dependent imports the file or
+ * calls into it: in Java, Go or C# a file uses its package's other files without
+ * importing them, so imports alone would undercount.
+ */
 async function mostImported(f: Focus): Promise<Analysis> {
-  const report = await analyzeStructure(f.generationId, f.scope, f.keep);
-  const top = report.topImported.slice(0, 5);
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const typeOnly = new Map(wiki.map((w) => [w.path, new Set(w.facts.typeOnlyImports)]));
+  const scoped = wiki
+    .filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope))
+    .map((w) => w.path);
+  const [imports, calls] = await Promise.all([
+    loadImportEdges(f.generationId, f.scope ? { touching: scoped } : "all"),
+    loadCallsTouching(f.generationId, f.scope ? scoped : "all"),
+  ]);
+  const folders = /\b(?:packages?|folders?|director(?:y|ies)|namespaces?|crates?)\b/i.test(f.question);
+  const unit = (p: string) => (folders ? moduleOf(p) : p);
+  const inside = new Set(scoped);
+  const dependents = new Map<string, { importers: Set<string>; callers: Set<string> }>();
+  const note = (src: string, dst: string, kind: "importers" | "callers") => {
+    if (!inside.has(dst) || !f.keep(src) || unit(src) === unit(dst)) return;
+    const entry = dependents.get(unit(dst)) ?? { importers: new Set(), callers: new Set() };
+    entry[kind].add(unit(src));
+    dependents.set(unit(dst), entry);
+  };
+  for (const e of imports) if (!typeOnly.get(e.srcPath)?.has(e.line)) note(e.srcPath, e.dstPath, "importers");
+  for (const c of calls) note(c.srcPath, c.dstPath, "callers");
+  // "Imported/included by the most" ranks by imports; "depended on", "used", "referenced" by any use.
+  const byImports =
+    /\b(?:import|includ|requir)\w*/i.test(f.question) && !/\b(?:depend|used|referenc)\w*/i.test(f.question);
+  const ranked = [...dependents]
+    .map(([name, d]) => ({
+      name,
+      importers: d.importers.size,
+      users: new Set([...d.importers, ...d.callers]).size,
+    }))
+    .sort((a, b) =>
+      byImports
+        ? b.importers - a.importers || b.users - a.users || a.name.localeCompare(b.name)
+        : b.users - a.users || b.importers - a.importers || a.name.localeCompare(b.name),
+    )
+    .slice(0, 8);
+  // A folder is cited by its file the most others depend on.
+  const fileOf = (name: string) => {
+    if (!folders) return name;
+    const counts = new Map<string, number>();
+    for (const e of imports)
+      if (moduleOf(e.dstPath) === name && moduleOf(e.srcPath) !== name)
+        counts.set(e.dstPath, (counts.get(e.dstPath) ?? 0) + 1);
+    return (
+      [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? scoped.find((p) => moduleOf(p) === name) ?? name
+    );
+  };
   const word = importWord(f.question);
+  const kind = folders ? (/\bpackages?\b/i.test(f.question) ? "packages" : "folders") : "files";
+  const count = (r: (typeof ranked)[number], first: boolean) =>
+    r.users === r.importers || byImports
+      ? `${first ? `${word.past} by ` : ""}${r.importers}${first ? ` other ${kind}` : ""}`
+      : `${first ? "used by " : ""}${r.users}${first ? ` other ${kind}` : ""}${first ? `, ${r.importers} through ${word.verb}s` : ""}`;
+  const top = ranked.slice(0, 5);
   const answer = top.length
-    ? `The most ${word.past} files in ${where(f)} (${f.leftOut}) are ${joinWords(top.map((t, i) => `${code(t.path)} (${i === 0 ? `${word.past} by ${t.importers} files` : t.importers}; ${t.path}:1-${t.lines})`))}.`
-    : `No file in ${where(f)} is ${word.past} by another of its files (${f.leftOut}).`;
+    ? `${byImports ? `The most ${word.past} ${kind} in ${where(f)}` : `The ${kind} in ${where(f)} that the most others depend on`} (${f.leftOut}) are ${joinWords(
+        top.map((r, i) => {
+          const file = fileOf(r.name);
+          return `${code(r.name)} (${count(r, i === 0)}; ${file}:1-${lines.get(file) ?? 1})`;
+        }),
+      )}.`
+    : `No ${kind.replace(/s$/, "")} in ${where(f)} is ${word.past} or called by another (${f.leftOut}).`;
+  const files = top.map((r) => fileOf(r.name));
   return {
     answer,
-    lines: [],
-    files: top.map((t) => t.path),
+    lines: ranked.map((r) => {
+      const file = fileOf(r.name);
+      return `- ${r.name}: ${r.users} dependent ${kind} (${r.importers} ${word.verb} it) [${file}:1-${lines.get(file) ?? 1}]`;
+    }),
+    files,
     symbols: [],
-    diagram: report.diagram,
-    report,
+    diagram: importDiagram(`Most depended-on ${kind}`, files, imports, lines, []),
+    report: null,
   };
 }
 
