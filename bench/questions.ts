@@ -125,14 +125,15 @@ export function openingOf(
   };
 }
 
-/** The first paragraph answers: a right file's deciding code cited, no error framing unless diagnostic. */
+/**
+ * The first paragraph answers: it cites the deciding code — an expected symbol, or for a
+ * question that lists none a span of an expected file — and frames nothing as an error
+ * unless the question is diagnostic.
+ */
 export function openingAnswers(row: Pick<QuestionRow, "opening" | "expectedMode">): boolean {
   const o = row.opening;
-  return (
-    o.citesRightFile &&
-    o.citesExpectedSymbol !== false &&
-    (row.expectedMode === "diagnostic" || !o.errorFraming)
-  );
+  const cites = o.citesExpectedSymbol ?? o.citesRightFile;
+  return cites && (row.expectedMode === "diagnostic" || !o.errorFraming);
 }
 
 /** Every question set under bench/data/questions, merged. */

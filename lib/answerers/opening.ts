@@ -183,16 +183,28 @@ function leadDefinition(
   symbols: ContextItem[],
 ): { item: ContextItem; lines: DecidingLine[] } | null {
   const terms = questionStems(input.question);
-  const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "")).slice(0, 3);
+  const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "") && !isTestSymbol(s)).slice(0, 4);
   let best: { item: ContextItem; lines: DecidingLine[]; value: number } | null = null;
   leads.forEach((item, i) => {
     const lines = decidingLines(item.text, terms, input.mode === "diagnostic");
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
+    // What decides something is a function's body, rarely a whole class.
+    const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
     const value =
-      [1, 0.7, 0.5][i]! * (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits));
+      [1, 0.7, 0.5, 0.4][i]! *
+      kind *
+      (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits));
     if (!best || value > best.value) best = { item, lines, value };
   });
   return best;
+}
+
+const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
+
+/** A test written beside the code (Rust's `mod tests`, a `test_` function, a `*Test` class). */
+function isTestSymbol(item: ContextItem): boolean {
+  const name = item.facts?.qualifiedName ?? "";
+  return /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|(?:^|\.)Test\w*\.|\w+Tests?\.\w+$/.test(name);
 }
 
 function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
