@@ -47,6 +47,13 @@ describe("subject mentions", () => {
     expect(byText.has("parts")).toBe(false);
   });
 
+  it("reads calls written with their arguments and the object of 'call'", () => {
+    const texts = (q: string) => subjectMentions(q).map((m) => m.text);
+    expect(texts("Walk me through dayjs('2020-01-31').add(1, 'month') in order")).toEqual(["dayjs", "add"]);
+    expect(texts("Which parts of flask call isinstance, and where?")).toEqual(["isinstance"]);
+    expect(texts("Which parts use the cache?")).toEqual([]);
+  });
+
   it("leaves out URLs, versions and prose abbreviations", () => {
     const texts = subjectMentions("See https://example.com/a/b, e.g. version 1.2.3 of it").map((m) => m.text);
     expect(texts).toEqual([]);

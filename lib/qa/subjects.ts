@@ -48,6 +48,10 @@ const TYPE_NOUN = new RegExp(`^(?:${TYPE_NOUNS})$`, "i");
 const QUALIFIED =
   /\(\*?[A-Za-z_]\w*\)\.[A-Za-z_]\w*|[@$]?[A-Za-z_][\w$]*(?:(?:::|#|->|\\|\.)[A-Za-z_$][\w$]*[!?]?)+(?:\(\))?|[A-Za-z_$][\w$]*[!?]?\(\)/g;
 const WORD = /[A-Za-z_$][\w$]*/g;
+// A call written with its arguments: `dayjs('2020-01-31')`, `.add(1, 'month')`, `send(req)`.
+const CALL_WITH_ARGS = /(?:^|[\s.(`])([A-Za-z_$][\w$]*)\((?!\))/g;
+// A method named without its receiver's type is kept only when few symbols share its name.
+const MAX_RECEIVERLESS = 8;
 
 // prettier-ignore
 const NOT_SUBJECTS = new Set([
@@ -85,6 +89,13 @@ export function subjectMentions(question: string): SubjectMention[] {
     covered.push([m.index ?? 0, (m.index ?? 0) + t.length]);
     if (pathMention(t) || /^\d|^v?\d+\.\d/.test(t)) continue;
     add(t, "symbol", nounAfter(text.slice(m.index ?? 0), t));
+  }
+  for (const m of text.matchAll(CALL_WITH_ARGS)) {
+    const name = m[1] ?? "";
+    const at = (m.index ?? 0) + m[0].indexOf(name);
+    if (covered.some(([from, to]) => at >= from && at < to)) continue;
+    if (name.length >= 3 && !STOP_TERMS.has(name.toLowerCase()) && !COMMON_OBJECTS.has(name.toLowerCase()))
+      add(name, "symbol");
   }
   // The object of "call", "use", "invoke": `which parts call isinstance` names a function.
   for (const m of text.matchAll(CALLED_WORD)) {
@@ -311,7 +322,7 @@ export async function resolveSubjects(generationId: string, question: string): P
       out.push({ mention, symbols: [], path: found?.path ?? null, folder: found?.folder ?? false });
       continue;
     }
-    const symbols =
+    let symbols =
       mention.kind === "term"
         ? matchTerm(index, mention.parts[0] ?? "", mention.noun)
         : matchChain(index, mention.parts, mention.noun);
@@ -319,6 +330,11 @@ export async function resolveSubjects(generationId: string, question: string): P
     let path: { path: string; folder: boolean } | null = null;
     if (symbols.length === 0 && mention.parts.length > 1 && /^[\w.]+$/.test(mention.text))
       path = await resolvePath(generationId, mention.parts.join("/"));
+    // `client.send(req)`: the receiver is a variable; the method alone, when few symbols share its name.
+    if (symbols.length === 0 && !path && mention.parts.length > 1) {
+      const method = matchChain(index, mention.parts.slice(-1), mention.noun);
+      if (method.length <= MAX_RECEIVERLESS) symbols = method;
+    }
     out.push({
       mention,
       symbols: symbols.slice(0, 5),
