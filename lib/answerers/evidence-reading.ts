@@ -140,19 +140,23 @@ export function flowNodes(input: AnswerInput, key = "flow:"): FlowStep[] {
   return steps;
 }
 
-/** The entry and, at each level, the step that leads furthest (the main line of the flow). */
-export function mainPath(steps: FlowStep[], max = 5): FlowStep[] {
+/**
+ * The entry and, at each level, the step that leads furthest (the main line of the flow);
+ * `weight` adds to a step's worth (how much its part of the flow bears on the question).
+ */
+export function mainPath(steps: FlowStep[], max = 5, weight: (i: number) => number = () => 0): FlowStep[] {
   const first = steps[0];
   if (!first) return [];
   const path = [first];
   let at = 0;
+  const value = (i: number) => (steps[i] as FlowStep).descendants + weight(i);
   while (path.length < max) {
     const parent = steps[at] as FlowStep;
     let best = -1;
     for (let i = at + 1; i < steps.length && (steps[i] as FlowStep).depth > parent.depth; i++) {
       const s = steps[i] as FlowStep;
       if (s.depth !== parent.depth + 1) continue;
-      if (best < 0 || s.descendants > (steps[best] as FlowStep).descendants) best = i;
+      if (best < 0 || value(i) > value(best)) best = i;
     }
     if (best < 0) break;
     path.push(steps[best] as FlowStep);

@@ -305,11 +305,15 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
     return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${code(further[0].name)} (${further[0].path}:${further[0].lines}) is one hop further up` : ""}.`;
   }
   const steps = flowNodes(input);
-  const path = mainPath(steps, 5);
+  // The line of the flow leading to what the question names ("down to the connection being opened").
+  const terms = questionStems(input.question);
+  const own = steps.map((s) => hitsOf(s.name.split(".").pop() ?? s.name, terms));
+  const reach = steps.map((s, i) => Math.max(...own.slice(i, i + 1 + s.descendants)));
+  const path = mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0));
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
   if (path.length === 1) return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
-  const sentences = [`It starts at ${step(entry)}: ${path.map(step).join(" → ")}.`];
+  const sentences = [`It starts at ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`];
   // What else the entry calls, beside the main line.
   const at = steps.indexOf(entry);
   const siblings: FlowStep[] = [];

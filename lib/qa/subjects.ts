@@ -11,7 +11,13 @@
  * without its extension or a dotted module.
  */
 import "server-only";
-import { countFilesUnder, filesBySuffix, filesStartingWith, type SymbolNameRow } from "../db/code-graph.ts";
+import {
+  countFilesUnder,
+  filesBySuffix,
+  filesStartingWith,
+  symbolsByQualifiedIds,
+  type SymbolNameRow,
+} from "../db/code-graph.ts";
 import { getFile } from "../db/index-store.ts";
 import { stem } from "../db/tokenize.ts";
 import { isPathLike, normalizePath, splitFences } from "../search/anchors.ts";
@@ -310,6 +316,52 @@ export async function resolvePath(
   return suffix ? { path: suffix, folder: false } : null;
 }
 
+/** A method a class inherits: `Owner.method` where `method` is defined on a base of `Owner`, up to two levels. */
+async function inheritedMethod(
+  generationId: string,
+  index: SubjectIndex,
+  parts: string[],
+  noun: string | null,
+): Promise<SymbolNameRow[]> {
+  const method = parts[parts.length - 1] as string;
+  let owners = matchChain(index, parts.slice(0, -1), "class")
+    .filter((r) => TYPE_KINDS.has(r.kind))
+    .slice(0, 3);
+  for (let level = 0; level < 2 && owners.length; level++) {
+    const records = await symbolsByQualifiedIds(
+      generationId,
+      owners.map((o) => o.qualifiedId),
+    );
+    const bases = [...new Set(records.flatMap((r) => parseBases(r.bases)))];
+    const found = bases.flatMap((b) => matchChain(index, [b, method], noun));
+    if (found.length) return found;
+    owners = bases
+      .flatMap((b) => matchChain(index, [b], "class").filter((r) => TYPE_KINDS.has(r.kind)))
+      .slice(0, 3);
+  }
+  return [];
+}
+
+function parseBases(json: string): string[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value)
+      ? value.flatMap((b) =>
+          typeof b === "string"
+            ? [
+                b
+                  .split(/[.:<(]/)
+                  .filter(Boolean)
+                  .pop() ?? b,
+              ]
+            : [],
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The question's subjects resolved against a generation (unresolved mentions are kept, empty). */
 export async function resolveSubjects(generationId: string, question: string): Promise<Subject[]> {
   const mentions = subjectMentions(question);
@@ -330,6 +382,9 @@ export async function resolveSubjects(generationId: string, question: string): P
     let path: { path: string; folder: boolean } | null = null;
     if (symbols.length === 0 && mention.parts.length > 1 && /^[\w.]+$/.test(mention.text))
       path = await resolvePath(generationId, mention.parts.join("/"));
+    // `PoolManager.request`, where `request` is inherited: the method of a base class.
+    if (symbols.length === 0 && !path && mention.parts.length > 1)
+      symbols = await inheritedMethod(generationId, index, mention.parts, mention.noun);
     // `client.send(req)`: the receiver is a variable; the method alone, when few symbols share its name.
     if (symbols.length === 0 && !path && mention.parts.length > 1) {
       const method = matchChain(index, mention.parts.slice(-1), mention.noun);
