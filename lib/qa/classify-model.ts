@@ -16,6 +16,13 @@ export interface ModeModel {
   bias: number[];
   /** feature → one weight per mode */
   weights: Record<string, number[]>;
+  /**
+   * What a wrong mode costs, as a factor on each mode's probability before the choice: a
+   * question wrongly kept away from analytical loses its whole answer, one sent to
+   * exploratory instead of conceptual little (both retrieve definitions). Chosen by
+   * cross-validation on the training split.
+   */
+  decision?: number[];
   /** what it was trained on and how (for the report; never read at prediction) */
   trained: Record<string, unknown>;
 }
@@ -67,7 +74,7 @@ export function predictMode(question: string, model: ModeModel = shippedModel())
 }
 
 export function predictFeatures(model: ModeModel, features: Features): ModePrediction {
-  const p = scoreFeatures(model, features);
+  const p = decide(model, scoreFeatures(model, features));
   const ranked = model.modes
     .map((mode, k) => ({ mode, p: p[k] ?? 0 }))
     .sort((a, b) => b.p - a.p || model.modes.indexOf(a.mode) - model.modes.indexOf(b.mode));
@@ -105,6 +112,14 @@ function cueName(feature: string): string {
     default:
       return body.replace(/-/g, " ");
   }
+}
+
+/** Probabilities weighed by the model's decision factors, summing to one again. */
+export function decide(model: Pick<ModeModel, "decision">, p: number[]): number[] {
+  if (!model.decision) return p;
+  const weighed = p.map((x, k) => x * (model.decision?.[k] ?? 1));
+  const sum = weighed.reduce((a, b) => a + b, 0) || 1;
+  return weighed.map((x) => x / sum);
 }
 
 export function softmax(logits: number[]): number[] {

@@ -115,7 +115,7 @@ const SIGNALS: readonly Signal[] = [
     id: "expected-actual",
     label: 'expected-versus-actual behaviour ("$")',
     match: inProse(
-      /\bwhen it should(?:n[o']?t)?\b|\bshould(?:n[o']?t)? (?:\w+ ){0,6}(?:but|instead)\b|\binstead of (?:\w+ing|returning|raising)\b|\bexpected (?:behaviou?r|output|result)\b|\bactual (?:behaviou?r|output|result)\b|\bwrong (?:results?|values?|output|lines?|answers?|order|path|status)\b|\bincorrect(?:ly)?\b|\bunexpected(?:ly)?\b|\bpoint(?:s)? to the wrong\b|\bbut (?:it |they |this |that )?should\b|\b(?:returns?|returning|gives?|shows?|yields?) (?:no|nothing|empty|an empty|none|null|undefined|nan)\b/,
+      /\bwhen it should(?:n[o']?t)?\b|\bshould(?:n[o']?t)? (?:\w+ ){0,6}(?:but|instead)\b|\b(?:returns?|returned|prints?|printed|gives?|gave|shows?|showed|renders?|rendered|outputs?|yields?|comes? back|sends?|sent|produces?|produced)\b[^.?!]{0,60}\binstead of\b|\bexpected (?:behaviou?r|output|result)\b|\bactual (?:behaviou?r|output|result)\b|\bwrong (?:results?|values?|output|lines?|answers?|order|path|status)\b|\bincorrect(?:ly)?\b|\bunexpected(?:ly)?\b|\bpoint(?:s)? to the wrong\b|\bbut (?:it |they |this |that )?should\b|\b(?:returns?|returning|gives?|shows?|yields?) (?:no|nothing|empty|an empty|none|null|undefined|nan)\b/,
     ),
   },
   {
@@ -572,7 +572,7 @@ export function diagnosticEvidence(q: Prepared): Evidence[] {
   const thrown = THROWN.exec(q.raw)?.[0];
   if (thrown) add("thrown", `an error thrown (${clip(thrown.trim())})`);
   for (const s of matchedSignals(q)) if (EVIDENCE_SIGNALS.includes(s.id)) add(s.id, s.label);
-  const symptom = SYMPTOM.exec(q.prose)?.[0];
+  const symptom = reported(SYMPTOM, q.prose);
   if (symptom) add("symptom", `a symptom ("${clip(symptom.trim())}")`);
   const status = ERROR_STATUS.exec(q.prose);
   const before = status ? q.prose.slice(Math.max(0, status.index - 60), status.index) : "";
@@ -585,6 +585,20 @@ export interface Evidence {
   id: string;
   /** what was found, for a reader */
   text: string;
+}
+
+/**
+ * The first match that reports something that happened, not a case the question supposes:
+ * "the upload fails with 413" reports, "when the solver fails, how does …" supposes.
+ */
+function reported(pattern: RegExp, text: string): string | null {
+  const all = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+  for (const m of text.matchAll(all)) {
+    const before = text.slice(Math.max(0, (m.index ?? 0) - 60), m.index ?? 0);
+    if (!/\b(?:when|whenever|if|once|unless|until|in case|what happens)\b[^.,;:?!]*$/.test(before))
+      return m[0];
+  }
+  return null;
 }
 
 // Signals that are themselves an error or a symptom (failure and error words alone are not).
@@ -620,7 +634,7 @@ const THROWN =
 
 const SYMPTOM = new RegExp(
   [
-    String.raw`\b(?:crash(?:es|ed|ing)|hangs|hung|hanging|freez(?:es|ing)|froze|deadlocks?|segfault(?:s|ed)?|panick(?:ed|ing)|panics\b(?! (?:in|when))|leak(?:s|ing)\b|stuck|timed out|times out|timing out)`,
+    String.raw`\b(?:crash(?:es|ed|ing)|hangs|hung|hanging|freez(?:es|ing)|froze|deadlocks?|segfault(?:s|ed)?|panick(?:ed|ing)|panics(?! (?:in|when))|leak(?:s|ing)|stuck|timed out|times out|timing out)\b`,
     // "fails" is a verb; "failed" and "failing" only after what failed ("a failed job" is a noun phrase).
     String.raw`\bfails\b|\b(?:failed|failing) (?:to|with|when|on|for|after|if|because|silently|randomly|intermittently|sometimes|only)\b`,
     String.raw`\b(?:it|that|this|which|has|have|had|build|test|tests|request|call|job|command|query|install|compile|upload|login|check|step)s? (?:failed|is failing|are failing|keeps failing)\b`,
@@ -629,7 +643,7 @@ const SYMPTOM = new RegExp(
     String.raw`\b(?:no longer|stopped working|suddenly|regression|regressed|broke|broken)\b`,
     String.raw`\b(?:i|we) (?:got|saw|am getting|are getting|keep getting|keep seeing|ran into|get an? (?:error|exception|warning|crash|panic))\b`,
     // What happens against what was expected: "… even though I set X", "stays 0 although …".
-    String.raw`\b(?:even though|although|despite|instead of|but only|only when|what am i doing wrong|is (?:this|it) a bug|silently|complains?)\b`,
+    String.raw`\b(?:even though|although|despite|but only|only when|what am i doing wrong|is (?:this|it) a bug|complains?)\b`,
     String.raw`\bnever (?:fires|finishes|plays|opens|closes|reconnects|returns|works|ends|stops|loads|shows|appears|gets|runs|called|reached|triggered)\b`,
     String.raw`\b(?:stays?|remains?|comes? back|ends? up) (?:as |at )?(?:locked|empty|open|stuck|0|zero|nil|null|none|undefined|false|true|blank|unchanged)\b`,
   ].join("|"),

@@ -9,7 +9,7 @@
  */
 import { QUERY_MODE_LIST, type QueryMode } from "../answerers/contract.ts";
 import { questionFeatures, DEFAULT_FEATURE_OPTIONS, type FeatureOptions } from "./classify-features.ts";
-import { scoreFeatures, type ModeModel } from "./classify-model.ts";
+import { decide, scoreFeatures, type ModeModel } from "./classify-model.ts";
 
 export interface LabeledQuestion {
   question: string;
@@ -203,9 +203,54 @@ export function formatConfusion(matrix: ConfusionMatrix): string {
   return [head, ...lines, `accuracy ${(recall.all * 100).toFixed(1)}%`].join("\n");
 }
 
+/**
+ * What routing a question of one mode to another costs: sent away from analytical, it gets
+ * import counts instead of its figure, none of what it asked; sent into diagnostic, its
+ * answer hunts for a raise site; conceptual and exploratory retrieve much the same
+ * definitions, so confusing them costs little.
+ */
+export function routingCost(expected: QueryMode, predicted: QueryMode): number {
+  if (expected === predicted) return 0;
+  if (expected === "analytical") return 3;
+  if (predicted === "diagnostic") return 2;
+  const pair = new Set([expected, predicted]);
+  return pair.has("conceptual") && pair.has("exploratory") ? 0.5 : 1;
+}
+
+/**
+ * Decision factors from cross-validated probabilities: among a small grid, the one with
+ * the lowest total routing cost (then the best worst-mode recall).
+ */
+export function chooseDecision(
+  modes: QueryMode[],
+  predictions: { expected: QueryMode; p: number[] }[],
+): number[] {
+  let best: { w: number[]; cost: number; worst: number } = {
+    w: modes.map(() => 1),
+    cost: Number.POSITIVE_INFINITY,
+    worst: -1,
+  };
+  // Only in the directions the costs point: toward analytical, away from diagnostic.
+  for (const a of [1, 1.5, 2, 3])
+    for (const d of [1, 0.8, 0.6]) {
+      const w = modes.map((m) => (m === "analytical" ? a : m === "diagnostic" ? d : 1));
+      const pairs = predictions.map((x) => {
+        const weighed = x.p.map((p, k) => p * (w[k] ?? 1));
+        const k = weighed.indexOf(Math.max(...weighed));
+        return { expected: x.expected, predicted: modes[k] as QueryMode };
+      });
+      const cost = pairs.reduce((n, x) => n + routingCost(x.expected, x.predicted), 0);
+      const recall = recallByMode(confusionMatrix(pairs));
+      const worst = Math.min(...modes.map((m) => recall[m]));
+      if (cost < best.cost - 1e-9 || (Math.abs(cost - best.cost) < 1e-9 && worst > best.worst))
+        best = { w, cost, worst };
+    }
+  return best.w;
+}
+
 /** The mode a model predicts for a question (no guard, no LLM: the model alone). */
 export function modelMode(model: ModeModel, question: string): QueryMode {
-  const p = scoreFeatures(model, questionFeatures(question, model.options));
+  const p = decide(model, scoreFeatures(model, questionFeatures(question, model.options)));
   let best = 0;
   for (let k = 1; k < p.length; k++) if ((p[k] ?? 0) > (p[best] ?? 0)) best = k;
   return model.modes[best] as QueryMode;

@@ -18,7 +18,10 @@ import { parseArgs } from "node:util";
 import { QUERY_MODE_LIST, type QueryMode } from "../../lib/answerers/contract.ts";
 import { classifyOffline } from "../../lib/qa/classify.ts";
 import { classifyByRules } from "../../lib/qa/classify-rules.ts";
+import { questionFeatures } from "../../lib/qa/classify-features.ts";
+import { scoreFeatures } from "../../lib/qa/classify-model.ts";
 import {
+  chooseDecision,
   confusionMatrix,
   DEFAULT_TRAIN_OPTIONS,
   formatConfusion,
@@ -97,6 +100,26 @@ function rounded(recall: Record<string, number>): Record<string, number> {
 }
 
 /** Folds by repository: every question of a repository is in the same fold, as in the held-out split. */
+function folds(rows: Row[], count = 5): Map<string, number> {
+  const repos = [...new Set(rows.map((r) => r.repo))].sort();
+  return new Map(repos.map((r, i) => [r, i % count]));
+}
+
+/** Each training question's probabilities from a model that did not see its repository. */
+function crossPredictions(rows: Row[], options: TrainOptions, count = 5) {
+  const foldOf = folds(rows, count);
+  const out: { expected: QueryMode; p: number[] }[] = [];
+  for (let f = 0; f < count; f++) {
+    const model = trainModeModel(
+      rows.filter((r) => foldOf.get(r.repo) !== f),
+      options,
+    );
+    for (const r of rows.filter((x) => foldOf.get(x.repo) === f))
+      out.push({ expected: r.mode, p: scoreFeatures(model, questionFeatures(r.question, model.options)) });
+  }
+  return out;
+}
+
 function crossValidate(rows: Row[], options: TrainOptions, folds = 5) {
   const misses: string[] = [];
   const repos = [...new Set(rows.map((r) => r.repo))].sort();
@@ -154,11 +177,11 @@ function main(): void {
     const f = DEFAULT_TRAIN_OPTIONS.features;
     const grid: Partial<TrainOptions>[] = [
       {},
-      { l2: 0.0005 },
-      { l2: 0.005 },
-      { features: { ...f, charWeight: 0.4 } },
-      { features: { ...f, charNgrams: [3, 4] } },
-      { minDf: 3 },
+      { features: { ...f, charWeight: 0 } },
+      { features: { ...f, charWeight: 0.1 } },
+      { l2: 0.02 },
+      { l2: 0.05 },
+      { iterations: 150 },
     ];
     if (values.misses) {
       const cv = crossValidate(train, DEFAULT_TRAIN_OPTIONS);
@@ -174,7 +197,11 @@ function main(): void {
     }
     return;
   }
-  const model: ModeModel = trainModeModel(train, DEFAULT_TRAIN_OPTIONS);
+  const model: ModeModel = {
+    ...trainModeModel(train, DEFAULT_TRAIN_OPTIONS),
+    decision: chooseDecision([...QUERY_MODE_LIST], crossPredictions(train, DEFAULT_TRAIN_OPTIONS)),
+  };
+  say(`decision factors (cross-validated on the training split): ${JSON.stringify(model.decision)}`);
   const alone = evaluate(test, (q) => modelMode(model, q));
   const offline = evaluate(test, (q) => classifyOffline(q, model).mode);
   const rules = evaluate(test, (q) => classifyByRules(q).mode);
