@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import { proseSentences, questionFeatures } from "./classify-features.ts";
 import { predictMode } from "./classify-model.ts";
 import {
+  chooseDecision,
   confusionMatrix,
   DEFAULT_TRAIN_OPTIONS,
   formatConfusion,
   modelMode,
   recallByMode,
+  routingCost,
   trainModeModel,
   type LabeledQuestion,
 } from "./classify-train.ts";
@@ -119,6 +121,30 @@ describe("training", () => {
     expect(prediction.ranked[0]?.mode).toBe("analytical");
     expect(prediction.ranked.reduce((n, r) => n + r.p, 0)).toBeCloseTo(1, 6);
     expect(prediction.cues.length).toBeGreaterThan(0);
+  });
+});
+
+describe("decision factors", () => {
+  const modes = ["conceptual", "diagnostic", "exploratory", "analytical"] as const;
+  it("cost most when a question is kept away from analytical, little between conceptual and exploratory", () => {
+    expect(routingCost("analytical", "conceptual")).toBeGreaterThan(routingCost("conceptual", "diagnostic"));
+    expect(routingCost("conceptual", "diagnostic")).toBeGreaterThan(routingCost("conceptual", "exploratory"));
+    expect(routingCost("diagnostic", "diagnostic")).toBe(0);
+  });
+
+  it("lean toward analytical when its questions are narrowly lost to other modes", () => {
+    // Analytical questions whose analytical probability is just below conceptual's.
+    const lost = Array.from({ length: 5 }, () => ({
+      expected: "analytical" as const,
+      p: [0.45, 0.05, 0.1, 0.4],
+    }));
+    const clear = Array.from({ length: 5 }, () => ({
+      expected: "conceptual" as const,
+      p: [0.8, 0.05, 0.1, 0.05],
+    }));
+    const w = chooseDecision([...modes], [...lost, ...clear]);
+    expect(w[3]).toBeGreaterThan(1);
+    expect(chooseDecision([...modes], clear)).toEqual([1, 1, 1, 1]);
   });
 });
 
