@@ -122,3 +122,21 @@ function callNames(json: string): string[] {
     return [];
   }
 }
+
+/** For each file, its symbol with the most callers (none for a file without symbols). */
+export async function busiestSymbols(
+  generationId: string,
+  paths: string[],
+): Promise<Map<string, SymbolRecord>> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const out = new Map<string, SymbolRecord>();
+  for (const path of [...new Set(paths)]) {
+    const top = await client.symbol.findFirst({
+      where: { ...visibleIn(snapshot), path, fanIn: { gt: 0 } },
+      select: SELECT,
+      orderBy: [{ fanIn: "desc" }, { startLine: "asc" }],
+    });
+    if (top) out.set(path, top);
+  }
+  return out;
+}

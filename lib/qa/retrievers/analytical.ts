@@ -26,6 +26,7 @@ import {
 } from "../../db/code-graph.ts";
 import { getFile } from "../../db/index-store.ts";
 import {
+  busiestSymbols,
   classesByMethods,
   largestFunctions,
   symbolsCallingName,
@@ -304,6 +305,24 @@ function importWord(question: string): { verb: string; past: string } {
   return { verb: "import", past: "imported" };
 }
 
+/**
+ * How a file is cited in a figure: by its most-called symbol (what the others use of it,
+ * a span a reader can read), else as the whole file.
+ */
+async function fileAnchors(
+  generationId: string,
+  paths: string[],
+  lines: Map<string, number>,
+): Promise<(path: string) => string> {
+  const busiest = await busiestSymbols(generationId, paths);
+  return (path) => {
+    const s = busiest.get(path);
+    return s && s.endLine - s.startLine < 150
+      ? `most used: ${code(s.qualifiedName)}, ${cite(s)}`
+      : `${path}:1-${lines.get(path) ?? 1}`;
+  };
+}
+
 async function fileLines(generationId: string, paths: string[]): Promise<Map<string, number>> {
   const rows = await loadWikiFiles(generationId, { paths });
   return new Map(rows.map((r) => [r.path, Math.max(1, r.lines)]));
@@ -425,8 +444,14 @@ async function callersInto(f: Focus, part: string): Promise<Analysis> {
   for (const c of calls) reached.set(c.dstPath, (reached.get(c.dstPath) ?? 0) + 1);
   const targets = [...reached].sort((a, b) => b[1] - a[1]);
   const busiest = files[0];
+  const firstCaller = callers.find((c) => c.path === busiest?.path);
+  const anchor = await fileAnchors(
+    f.generationId,
+    targets.slice(0, 3).map(([p]) => p),
+    lines,
+  );
   const answer = callers.length
-    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} outside ${code(part)} call into it, most from ${code(busiest?.path ?? "")} (${busiest?.callers}; ${busiest?.path}:1-${lines.get(busiest?.path ?? "") ?? 1}); the calls reach ${joinWords(targets.slice(0, 3).map(([p, n]) => `${code(p)} (${n}; ${p}:1-${lines.get(p) ?? 1})`))}. ${importsSentence(imports)}`
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} outside ${code(part)} call into it, most from ${code(busiest?.path ?? "")} (${busiest?.callers}${firstCaller ? `, e.g. ${code(firstCaller.qualifiedName)} ${cite(firstCaller)}` : ""}); the calls reach ${joinWords(targets.slice(0, 3).map(([p, n]) => `${code(p)} (${n}; ${anchor(p)})`))}. ${importsSentence(imports)}`
     : `Nothing outside ${code(part)} calls into it through a resolved call (${f.leftOut}).`;
   return {
     answer,
@@ -462,7 +487,8 @@ async function fileNeighbours(f: Focus, file: string): Promise<Analysis> {
   const importers = [...new Set(imports.filter((e) => e.dstPath === file).map((e) => e.srcPath))].sort();
   const imported = [...new Set(imports.filter((e) => e.srcPath === file).map((e) => e.dstPath))].sort();
   const lines = await fileLines(f.generationId, [file, ...importers, ...imported]);
-  const fileCite = (p: string) => `${code(p)} (${p}:1-${lines.get(p) ?? 1})`;
+  const anchor = await fileAnchors(f.generationId, [file], lines);
+  const fileCite = (p: string) => `${code(p)} (${anchor(p)})`;
   const word = importWord(f.question);
   const answer =
     `${fileCite(file)} is ${word.past} by ${importers.length} file${importers.length === 1 ? "" : "s"}` +
@@ -504,9 +530,10 @@ async function cycles(f: Focus): Promise<Analysis> {
     return { files: c.length, path };
   });
   const loopText = (path: string[]) => [...path, path[0] as string].map(code).join(" → ");
+  const anchor = await fileAnchors(f.generationId, loops[0]?.path ?? [], lines);
   const word = importWord(f.question);
   const answer = loops.length
-    ? `${loops.length === 1 ? `One ${word.verb} cycle` : `${loops.length} ${word.verb} cycles`} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map((p) => `${p}:1-${lines.get(p) ?? 1}`).join(", ")}).`
+    ? `${loops.length === 1 ? `One ${word.verb} cycle` : `${loops.length} ${word.verb} cycles`} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map(anchor).join("; ")}).`
     : `No ${word.verb} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).`;
   const members = [...new Set(loops.flatMap((l) => l.path))];
   return {
@@ -704,11 +731,16 @@ async function mostImported(f: Focus): Promise<Analysis> {
       ? `${first ? `${word.past} by ` : ""}${r.importers}${first ? ` other ${kind}` : ""}`
       : `${first ? "used by " : ""}${r.users}${first ? ` other ${kind}` : ""}${first ? `, ${r.importers} through ${word.verb}s` : ""}`;
   const top = ranked.slice(0, 5);
+  const anchor = await fileAnchors(
+    f.generationId,
+    top.map((r) => fileOf(r.name)),
+    lines,
+  );
   const answer = top.length
     ? `${byImports ? `The most ${word.past} ${kind} in ${where(f)}` : `The ${kind} in ${where(f)} that the most others depend on`} (${f.leftOut}) are ${joinWords(
         top.map((r, i) => {
           const file = fileOf(r.name);
-          return `${code(r.name)} (${count(r, i === 0)}; ${file}:1-${lines.get(file) ?? 1})`;
+          return `${code(r.name)} (${count(r, i === 0)}; ${anchor(file)})`;
         }),
       )}.`
     : `No ${kind.replace(/s$/, "")} in ${where(f)} is ${word.past} or called by another (${f.leftOut}).`;
@@ -823,11 +855,16 @@ async function deadCode(f: Focus): Promise<Analysis> {
 async function overview(f: Focus): Promise<Analysis> {
   const report = await analyzeStructure(f.generationId, f.scope, f.keep);
   const imported = report.topImported.slice(0, 3);
+  const anchor = await fileAnchors(
+    f.generationId,
+    imported.map((t) => t.path),
+    new Map(report.topImported.map((t) => [t.path, t.lines])),
+  );
   const sentences = [
     `${f.scope ? code(f.scope) : "The repository"} (${f.leftOut}) spans ${report.modules.filter((m) => m.files > 0).length} folder${report.modules.length === 1 ? "" : "s"}`,
   ];
   if (imported.length)
-    sentences[0] += `; the most depended-on files are ${joinWords(imported.map((t, i) => `${code(t.path)} (${t.importers}${i === 0 ? " importers" : ""}; ${t.path}:1-${t.lines})`))}`;
+    sentences[0] += `; the most depended-on files are ${joinWords(imported.map((t, i) => `${code(t.path)} (${t.importers}${i === 0 ? " importers" : ""}; ${anchor(t.path)})`))}`;
   const hub = report.topFanIn[0];
   if (hub)
     sentences[0] += `; the function with the most callers is ${code(hub.qualifiedName)} (${hub.fanIn}; ${cite(hub)})`;
