@@ -87,7 +87,7 @@ export function corpusKey(repo: string): string {
   return repo.replace("/", "__");
 }
 
-/** Every bundle of a repository in the corpus folders (a repository may have several: per-instance tags, a pinned head). */
+/** Every bundle of a repository in the corpus folders, in search order (several folders may hold one each, with different tags). */
 function findBundles(name: string): string[] {
   return folders().flatMap((folder) =>
     [
@@ -98,23 +98,6 @@ function findBundles(name: string): string[] {
         .map((d) => path.join(folder, d.name, `${name}.bundle`)),
     ].filter((c) => fs.existsSync(c)),
   );
-}
-
-function hasCommit(dir: string, commit: string): boolean {
-  try {
-    git(["-C", dir, "cat-file", "-e", `${commit}^{commit}`]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A pinned commit missing from the bundle the clone came from is fetched from the repository's other bundles. */
-function fetchCommit(dir: string, name: string, commit: string): void {
-  for (const [i, bundle] of findBundles(name).entries()) {
-    if (hasCommit(dir, commit)) return;
-    git(["-C", dir, "fetch", "-q", bundle, `+refs/*:refs/bundles/${i}/*`]);
-  }
 }
 
 function git(args: string[]): string {
@@ -138,7 +121,7 @@ export function openRepo(name: string): CorpusRepo {
   if (!fs.existsSync(path.join(dir, ".git"))) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    const bundle = findBundles(name)[0] ?? null;
+    const bundle = findBundles(name)[0];
     const source = bundle ?? entry.url;
     try {
       git(["clone", "-q", "--no-checkout", source, dir]);
@@ -147,6 +130,11 @@ export function openRepo(name: string): CorpusRepo {
         `could not get ${name} from ${source}${bundle ? "" : " (no bundle found: pass --corpus DIR with bench bundles to work offline)"}: ${String((error as { stderr?: string }).stderr ?? error).trim()}`,
       );
     }
+  }
+  // A repository can have bundles in several corpus folders (one per benchmark, each with its
+  // own tags): the clone gets the tags of all of them.
+  for (const other of findBundles(name).slice(1)) {
+    git(["-C", dir, "fetch", "-q", other, "refs/tags/*:refs/tags/*"]);
   }
   const instances = sweInstances().filter((i) => corpusKey(i.repo) === name);
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
@@ -173,9 +161,7 @@ export function openRepo(name: string): CorpusRepo {
     revisions,
     ref,
     checkout(revision: string): void {
-      const target = ref(revision);
-      if (!hasRef(dir, target) && !hasCommit(dir, target)) fetchCommit(dir, name, target);
-      git(["-C", dir, "checkout", "-q", "-f", target]);
+      git(["-C", dir, "checkout", "-q", "-f", ref(revision)]);
       git(["-C", dir, "clean", "-q", "-fdx"]);
     },
   };
