@@ -76,7 +76,7 @@ const SIGNALS: readonly Signal[] = [
     id: "why-does-fail",
     label: 'a "why does X get/raise" question ("$")',
     match: inProse(
-      /\bwhy (?:do|does|did|would|could) (?:[\w.()]+ ){1,3}(?:get|see|hit|receive|raise|throw|fail|crash|return (?:none|null|nan|an? error))\b/,
+      /\bwhy (?:do|does|did|would|could) (?:[\w.()]+ ){1,3}(?:get|see|hit|receive|raise|throw|fail|crash|return (?:none|null|nan|an? error|(?:a |an |http |status )?[45]\d\d))\b/,
     ),
   },
   {
