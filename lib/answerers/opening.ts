@@ -305,6 +305,15 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
     return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${code(further[0].name)} (${further[0].path}:${further[0].lines}) is one hop further up` : ""}.`;
   }
   const steps = flowNodes(input);
+  // Several calls named in order ("NewServer, AddRoutes, then Start"): the steps as named.
+  const roots = steps.filter((s) => s.depth === 0);
+  if (roots.length > 1) {
+    const deep = roots.find((r) => r.descendants > 0);
+    const after = deep ? steps.slice(steps.indexOf(deep) + 1) : [];
+    const end = after.findIndex((s) => s.depth === 0);
+    const next = (end < 0 ? after : after.slice(0, end)).filter((s) => s.depth === 1).slice(0, 3);
+    return `It runs ${roots.map(step).join(", then ")}.${deep && next.length ? ` ${code(deep.name)} calls ${joinWords(next.map(step))}.` : ""}`;
+  }
   // The line of the flow leading to what the question names ("down to the connection being opened").
   const terms = questionStems(input.question);
   const own = steps.map((s) => hitsOf(s.name.split(".").pop() ?? s.name, terms));

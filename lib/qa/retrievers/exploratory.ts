@@ -34,7 +34,9 @@ import {
   namedSymbolCandidates,
   packCandidates,
   subjectCandidates,
+  auxiliaryFactor,
   symbolCandidate,
+  type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -86,9 +88,11 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   // method that does its work.
   const namedIds = new Set([...named, ...subjects].map((c) => c.key));
   const entryIds = new Set(entryPoints.map((c) => c.key));
-  const starts: SymbolRecord[] = [];
+  // The calls a question names, in the order it names them ("dayjs(…).add(…).format(…)",
+  // "NewServer, then AddRoutes, then Start"), are the steps it asks to follow.
+  const starts: SymbolRecord[] = await namedSteps(generationId, subjects, terms, topics.tests);
   let firstScore = 0;
-  for (const r of entryRanked) {
+  for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
     if (!s || starts.length >= 2 || (!topics.tests && isTestPath(s.path))) continue;
     // A second start only when it fits nearly as well as the first.
@@ -116,7 +120,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         Math.min(config.maxCallGraphHops, 3),
         config.maxCalleesPerHop,
         seen,
-        { useGraph: config.features.useCallGraph, relevant, tests: topics.tests },
+        { useGraph: config.features.useCallGraph, relevant, tests: topics.tests, docs: topics.docs },
       ),
     );
   }
@@ -242,6 +246,8 @@ interface WalkOptions {
   relevant: (s: SymbolRecord) => number;
   /** whether tests may be walked into */
   tests: boolean;
+  /** whether docs, examples and vendored code may be walked into */
+  docs: boolean;
 }
 
 async function walkForward(
@@ -256,8 +262,13 @@ async function walkForward(
   seen.add(symbol.qualifiedId);
   const node: FlowNode = { symbol, depth, children: [] };
   if (!options.useGraph || depth >= maxDepth) return node;
+  // Vendored and example code is not part of the flow a question follows, nor are tests.
   const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) => e.dstId && e.confidence >= 0.4 && (options.tests || !isTestPath(e.dstPath ?? "")),
+    (e) =>
+      e.dstId &&
+      e.confidence >= 0.4 &&
+      (options.tests || !isTestPath(e.dstPath ?? "")) &&
+      auxiliaryFactor(e.dstPath ?? "", { tests: true, docs: options.docs }) === 1,
   );
   const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
   // Callees that bear on the question first, then in call order.
@@ -320,6 +331,41 @@ async function workingMethod(
     .sort((a, b) => b.score - a.score);
   return scored[0] && scored[0].score > 0 ? scored[0].m : null;
 }
+
+/**
+ * One step per subject the question names, in its order: the subject's best match, or a
+ * same-named implementation that calls something when the best match is a declaration
+ * that calls nothing (an interface's or base class's method); a class leads to its working
+ * method. Values, fields and tests are no steps.
+ */
+async function namedSteps(
+  generationId: string,
+  subjects: Candidate[],
+  terms: ConceptTerm[],
+  tests: boolean,
+): Promise<SymbolRecord[]> {
+  const byMention = new Map<string, SymbolRecord[]>();
+  for (const c of subjects)
+    if (c.symbol && (tests || !isTestPath(c.symbol.path)))
+      byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
+  const steps: SymbolRecord[] = [];
+  for (const list of byMention.values()) {
+    const first = list[0] as SymbolRecord;
+    const pick =
+      first.fanOut === 0 ? (list.find((s) => s.name === first.name && s.fanOut > 0) ?? first) : first;
+    const step =
+      pick.kind === "function" || pick.kind === "method"
+        ? pick
+        : CLASS_KINDS.has(pick.kind)
+          ? await workingMethod(generationId, pick, terms)
+          : null;
+    if (step && !steps.some((x) => x.qualifiedId === step.qualifiedId)) steps.push(step);
+    if (steps.length >= 3) break;
+  }
+  return steps;
+}
+
+const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
 
 /** A question about callers is answered by them; what the function itself calls comes after. */
 const CALLER_WEIGHTS: Record<string, number> = { callers: 6, flow: 2 };
