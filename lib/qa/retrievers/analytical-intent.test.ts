@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analyticalAsks } from "./analytical-intent.ts";
+import { analyticalAsks, asksAboutFunctions, ranksFolders } from "./analytical-intent.ts";
+import { excludedByName, namedExclusions } from "./scope.ts";
 
 describe("what an analytical question asks for", () => {
   it.each([
@@ -24,5 +25,40 @@ describe("what an analytical question asks for", () => {
 
   it("asks for an overview when nothing specific is named", () => {
     expect(analyticalAsks("Tell me about this package")).toEqual(["overview"]);
+  });
+});
+
+describe("what a ranking ranks", () => {
+  it("ranks folders only when it asks about packages, folders or namespaces", () => {
+    expect(ranksFolders("Which packages under core/ are imported by the most other packages?")).toBe(true);
+    expect(
+      ranksFolders("Which modules in zustand's src folder are imported by the most other modules?"),
+    ).toBe(false);
+    expect(ranksFolders("Which headers in jq's src folder are #included by the most source files?")).toBe(
+      false,
+    );
+  });
+
+  it("counts files when the question counts files, even about classes", () => {
+    expect(asksAboutFunctions("Which classes are referenced by the most other source files?")).toBe(false);
+    expect(asksAboutFunctions("Which functions have the highest fan-in?")).toBe(true);
+  });
+});
+
+describe("parts a question leaves out", () => {
+  it("reads 'leave X out', 'excluding X', 'without X'", () => {
+    expect(
+      namedExclusions("Which headers are included the most? Leave the bundled decNumber library out."),
+    ).toEqual(["decnumber"]);
+    expect(namedExclusions("Rank the modules excluding tools/ and without examples")).toEqual([
+      "tools",
+      "examples",
+    ]);
+  });
+
+  it("matches a path by a whole segment or a prefix", () => {
+    expect(excludedByName("src/decNumber/decNumber.c", ["decnumber"])).toBe(true);
+    expect(excludedByName("src/jv.c", ["decnumber"])).toBe(false);
+    expect(excludedByName("tools/gen/x.go", ["tools/gen"])).toBe(true);
   });
 });

@@ -40,7 +40,7 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "callers",
-    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:calls|uses)\b|\bcallers?\b|\bused by\b|\bplaces (?:that )?call\b/i,
+    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:calls|uses)\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
   ],
   [
     "dependencies",
@@ -78,5 +78,20 @@ export function analyticalAsks(question: string): AnalyticalAsk[] {
 
 /** Whether the fan-in asked about is of functions (symbols) rather than of files or modules. */
 export function asksAboutFunctions(question: string): boolean {
+  // "Which classes are referenced by the most other files?" counts files, not callers.
+  if (/\bby the most (?:other )?(?:source )?(?:files|modules|packages)\b/i.test(question)) return false;
   return /\b(?:functions?|methods?|helpers?|classes|class|hooks?|symbols?|routines?)\b/i.test(question);
+}
+
+/**
+ * Whether a ranking question ranks folders (packages, directories, namespaces, crates)
+ * rather than files: by the noun it asks about ("which packages …", "rank the folders"),
+ * not any folder it mentions ("which modules in the src folder …" ranks files).
+ */
+export function ranksFolders(question: string): boolean {
+  const noun =
+    /\b(?:which|what|rank(?: the)?|list(?: the)?|top)\s+(?:\w+\s+){0,2}?(packages?|folders?|director(?:y|ies)|namespaces?|crates?|modules?|files?|headers?|classes|interfaces|components|sources?)\b/i.exec(
+      question,
+    )?.[1];
+  return noun ? /^(?:packages?|folders?|director|namespaces?|crates?)/i.test(noun) : false;
 }

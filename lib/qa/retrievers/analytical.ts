@@ -48,8 +48,14 @@ import { syntheticItem, textItem } from "../context.ts";
 import { resolveSubjects, type Subject } from "../subjects.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart } from "../types.ts";
-import { analyticalAsks, asksAboutFunctions, SCOPE_ASKS, type AnalyticalAsk } from "./analytical-intent.ts";
-import { excludedByDefault, resolveScope } from "./scope.ts";
+import {
+  analyticalAsks,
+  asksAboutFunctions,
+  ranksFolders,
+  SCOPE_ASKS,
+  type AnalyticalAsk,
+} from "./analytical-intent.ts";
+import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
   docsItems,
@@ -97,7 +103,8 @@ interface Focus {
 export async function retrieveAnalytical(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, question } = input;
   const topics = questionTopics(question);
-  const keep = (path: string) => !excludedByDefault(path, topics);
+  const exclusions = namedExclusions(question);
+  const keep = (path: string) => !excludedByDefault(path, topics) && !excludedByName(path, exclusions);
   const [subjects, scope] = await Promise.all([
     resolveSubjects(generationId, question),
     resolveScope(generationId, question, input.scope),
@@ -686,7 +693,7 @@ async function mostImported(f: Focus): Promise<Analysis> {
     loadImportEdges(f.generationId, f.scope ? { touching: scoped } : "all"),
     loadCallsTouching(f.generationId, f.scope ? scoped : "all"),
   ]);
-  const folders = /\b(?:packages?|folders?|director(?:y|ies)|namespaces?|crates?)\b/i.test(f.question);
+  const folders = ranksFolders(f.question);
   const unit = (p: string) => (folders ? moduleOf(p) : p);
   const inside = new Set(scoped);
   const dependents = new Map<string, { importers: Set<string>; callers: Set<string> }>();
@@ -713,11 +720,11 @@ async function mostImported(f: Focus): Promise<Analysis> {
         : b.users - a.users || b.importers - a.importers || a.name.localeCompare(b.name),
     )
     .slice(0, 8);
-  // A folder is cited by its file the most others depend on.
+  // A folder is cited by its file the others use most (imports and calls from outside it).
   const fileOf = (name: string) => {
     if (!folders) return name;
     const counts = new Map<string, number>();
-    for (const e of imports)
+    for (const e of [...imports, ...calls])
       if (moduleOf(e.dstPath) === name && moduleOf(e.srcPath) !== name)
         counts.set(e.dstPath, (counts.get(e.dstPath) ?? 0) + 1);
     return (

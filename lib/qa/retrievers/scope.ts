@@ -20,6 +20,35 @@ export function excludedByDefault(path: string, topics: QuestionTopics): boolean
 }
 
 /**
+ * Parts a question asks to leave out: "leave the bundled decNumber library out", "excluding
+ * the examples", "without tools/": each a word a left-out path has as one of its segments.
+ */
+export function namedExclusions(question: string): string[] {
+  const out: string[] = [];
+  const patterns = [
+    /\b(?:leave|leaving|left|keep|keeping)\s+(?:the\s+)?(?:bundled\s+|vendored\s+|generated\s+|third[- ]party\s+)?([\w./-]+)(?:\s+(?:library|folder|directory|package|code|files?|tree|module))?\s+out\b/gi,
+    /\b(?:excluding|exclude|except(?: for)?|ignoring|ignore|without|apart from|other than)\s+(?:the\s+)?(?:bundled\s+|vendored\s+)?([\w./-]+)/gi,
+  ];
+  for (const pattern of patterns)
+    for (const m of question.matchAll(pattern)) {
+      const word = (m[1] ?? "").replace(/\/+$/, "");
+      if (word.length > 2 && !/^(?:tests?|the|a|an|any|it|them|those|these)$/i.test(word))
+        out.push(word.toLowerCase());
+    }
+  return [...new Set(out)];
+}
+
+/** Whether a path lies under a part named by one of the words (a segment equal to it, or a path prefix). */
+export function excludedByName(path: string, words: string[]): boolean {
+  if (words.length === 0) return false;
+  const lower = path.toLowerCase();
+  const segments = lower.split("/");
+  return words.some((w) =>
+    w.includes("/") ? lower.startsWith(`${w}/`) || lower === w : segments.includes(w),
+  );
+}
+
+/**
  * classifier's scope when files live under it, else a path written in the question
  * (`xarray/plot`, `src/_pytest/config`), else a folder the question names ("the
  * backends package"). Null means the whole repository.

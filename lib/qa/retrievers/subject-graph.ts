@@ -36,8 +36,8 @@ export interface SubjectGraph {
   members: string[];
   callers: GraphSymbol[];
   callees: GraphSymbol[];
-  /** files of the direct callers, with how many callers each holds, busiest first */
-  callerFiles: { path: string; callers: number }[];
+  /** files of the direct callers, with how many callers each holds and how many calls they make, busiest first */
+  callerFiles: { path: string; callers: number; calls: number }[];
   /** imports among the caller files and the subject's file */
   fileImports: { from: string; to: string; count: number }[];
 }
@@ -112,12 +112,17 @@ export async function subjectGraph(
       .sort((a, b) => b.calls - a.calls || a.symbol.qualifiedName.localeCompare(b.symbol.qualifiedName));
   const callers = [...listed(direct, 1), ...listed(upstream, 2)];
   const callees = [...listed(out, 1), ...listed(downstream, 2)];
-  const byFile = new Map<string, number>();
-  for (const c of callers.filter((x) => x.depth === 1))
-    byFile.set(c.symbol.path, (byFile.get(c.symbol.path) ?? 0) + 1);
+  // Files by how many calls their functions make into the subject ("which of them use it most").
+  const byFile = new Map<string, { callers: number; calls: number }>();
+  for (const c of callers.filter((x) => x.depth === 1)) {
+    const entry = byFile.get(c.symbol.path) ?? { callers: 0, calls: 0 };
+    entry.callers++;
+    entry.calls += c.calls;
+    byFile.set(c.symbol.path, entry);
+  }
   const callerFiles = [...byFile]
-    .map(([path, n]) => ({ path, callers: n }))
-    .sort((a, b) => b.callers - a.callers || a.path.localeCompare(b.path));
+    .map(([path, n]) => ({ path, ...n }))
+    .sort((a, b) => b.calls - a.calls || b.callers - a.callers || a.path.localeCompare(b.path));
   const files = new Set([subject.path, ...callerFiles.map((f) => f.path)]);
   const imports = await loadImportEdges(generationId, { from: [...files] });
   const counts = new Map<string, { from: string; to: string; count: number }>();
