@@ -362,6 +362,28 @@ function parseBases(json: string): string[] {
   }
 }
 
+/**
+ * Among a mention's equally good matches, those near the question's other subjects first:
+ * `rest.MustNewServer(c)` and `server.Start()` name the `Start` of rest/server.go, not of
+ * gateway/server.go.
+ */
+export function nearOthers(subjects: Subject[]): Subject[] {
+  const anchors = subjects.flatMap((s) => (s.symbols.length === 1 ? [s.symbols[0] as SymbolNameRow] : []));
+  if (anchors.length === 0) return subjects;
+  const folders = new Set(anchors.map((a) => a.path.slice(0, a.path.lastIndexOf("/") + 1)));
+  const files = new Set(anchors.map((a) => a.path));
+  const closeness = (r: SymbolNameRow) =>
+    files.has(r.path) ? 2 : folders.has(r.path.slice(0, r.path.lastIndexOf("/") + 1)) ? 1 : 0;
+  return subjects.map((s) => {
+    if (s.symbols.length < 2) return s;
+    const [first] = s.symbols;
+    // Only a tie in name is broken: a better-matching chain keeps its place.
+    const tied = s.symbols.filter((r) => r.qualifiedName === first?.qualifiedName);
+    const rest = s.symbols.filter((r) => r.qualifiedName !== first?.qualifiedName);
+    return { ...s, symbols: [...tied.sort((a, b) => closeness(b) - closeness(a)), ...rest] };
+  });
+}
+
 /** The question's subjects resolved against a generation (unresolved mentions are kept, empty). */
 export async function resolveSubjects(generationId: string, question: string): Promise<Subject[]> {
   const mentions = subjectMentions(question);
@@ -397,5 +419,5 @@ export async function resolveSubjects(generationId: string, question: string): P
       folder: path?.folder ?? false,
     });
   }
-  return out;
+  return nearOthers(out);
 }

@@ -18,6 +18,7 @@ import {
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
+import { normalizeName } from "../subjects.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
@@ -91,6 +92,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   // The calls a question names, in the order it names them ("dayjs(…).add(…).format(…)",
   // "NewServer, then AddRoutes, then Start"), are the steps it asks to follow.
   const starts: SymbolRecord[] = await namedSteps(generationId, subjects, terms, topics.tests);
+  const namedWalk = starts.length > 0;
   let firstScore = 0;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
@@ -165,7 +167,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       callerTrees.length && CALLER_WEIGHTS[l.name] !== undefined
         ? (CALLER_WEIGHTS[l.name] ?? l.weight)
         : flows.length
-          ? (TRACED_WEIGHTS[l.name] ?? l.weight)
+          ? ((namedWalk ? NAMED_WALK_WEIGHTS[l.name] : undefined) ?? TRACED_WEIGHTS[l.name] ?? l.weight)
           : l.weight,
   }));
   const ranked = demoteAuxiliary(fuseSignals(rankLists), [], topics);
@@ -351,8 +353,16 @@ async function namedSteps(
   const steps: SymbolRecord[] = [];
   for (const list of byMention.values()) {
     const first = list[0] as SymbolRecord;
+    // `TimeoutHandler` builds a `timeoutHandler` whose method does the work: same name, any case.
     const pick =
-      first.fanOut === 0 ? (list.find((s) => s.name === first.name && s.fanOut > 0) ?? first) : first;
+      first.fanOut === 0
+        ? (list.find(
+            (s) =>
+              normalizeName(s.name) === normalizeName(first.name) &&
+              (s.fanOut > 0 || CLASS_KINDS.has(s.kind)) &&
+              s !== first,
+          ) ?? first)
+        : first;
     const step =
       pick.kind === "function" || pick.kind === "method"
         ? pick
@@ -366,6 +376,12 @@ async function namedSteps(
 }
 
 const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
+
+/**
+ * When the walk starts at the calls the question names, the walk is the answer: the other
+ * symbols of the same names (other classes' methods called alike) count little.
+ */
+const NAMED_WALK_WEIGHTS: Record<string, number> = { flow: 6, named: 1.5, subjects: 1.5 };
 
 /** A question about callers is answered by them; what the function itself calls comes after. */
 const CALLER_WEIGHTS: Record<string, number> = { callers: 6, flow: 2 };
