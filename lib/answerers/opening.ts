@@ -141,7 +141,9 @@ export function decidingLines(source: string, terms: Set<string>, diagnostic = f
     )
       return;
     if (/^(?:else|try|finally|begin|end|do)\b[:{]?$/.test(line) || /^\w+:$/.test(line)) return;
-    const words = splitIdentifier(line).map((w) => stem(w.toLowerCase()));
+    // What a line decides is in its code: words inside string literals (messages) do not count.
+    const bare = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ");
+    const words = splitIdentifier(bare).map((w) => stem(w.toLowerCase()));
     const hits = new Set(words.filter((w) => terms.has(w))).size;
     let score = hits * 2;
     if (/^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for)\b|\?.*:|&&|\|\|/.test(line))
