@@ -383,7 +383,7 @@ const SIGNALS: readonly Signal[] = [
     id: "explain",
     label: 'a request for explanation or location ("$")',
     match: inProse(
-      /\b(?:explain|describe|overview|introduction|summari[sz]e|difference between|where (?:is|are) .{1,40}?(?:defined|configured|declared|set|stored|located|implemented))\b/,
+      /\b(?:explain|describe|overview|introduction|summari[sz]e|difference between|where (?:is|are) .{1,40}?(?:defined|configured|declared|set|stored|located|implemented|computed|calculated|decided|determined|built|created|generated|parsed|validated|checked|formatted|chosen|kept|cached|registered))\b/,
     ),
   },
   {
