@@ -14,7 +14,11 @@ export function cite(item: ContextItem): string {
 /** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
 export function firstSentence(text: string): string {
   // Escaped outside `code spans` only: inside them a backslash would show.
-  const clean = text
+  // Field lists (`:rtype: float`, `@param x`, `Args:`) describe the signature, not the purpose.
+  const prose =
+    text.split(/\n\s*(?::\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Parameters|Example)s?:)/)[0] ??
+    text;
+  const clean = prose
     .replace(/\s+/g, " ")
     .trim()
     .split(/(`[^`]*`)/)

@@ -114,6 +114,8 @@ function clause(text: string): string {
 interface DecidingLine {
   text: string;
   score: number;
+  /** its line in the definition */
+  at: number;
 }
 
 /**
@@ -121,7 +123,12 @@ interface DecidingLine {
  * carrying its words, conditions, returns and computations, never the signature,
  * comments or docstrings. Best first; at most two, the second only if nearly as good.
  */
-export function decidingLines(source: string, terms: Set<string>, diagnostic = false): DecidingLine[] {
+export function decidingLines(
+  source: string,
+  terms: Set<string>,
+  diagnostic = false,
+  computes = false,
+): DecidingLine[] {
   const lines = source.split("\n");
   const scored: DecidingLine[] = [];
   let inDocstring = false;
@@ -149,20 +156,43 @@ export function decidingLines(source: string, terms: Set<string>, diagnostic = f
     if (/^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for)\b|\?.*:|&&|\|\|/.test(line))
       score += 1.5;
     if (/^return\b|^yield\b|=>/.test(line)) score += 1;
-    if (/[^=!<>]=[^=]/.test(line) && /[*/+%-]|\b(?:min|max|round|floor|ceil|pow)\(|\*\*|<<|>>/.test(line))
-      score += 1;
+    // Asked how something is computed, the formula decides more than the conditions around it.
+    const arithmetic = /[*/+%-]\s*[\w(]|\b(?:min|max|round|floor|ceil|pow|abs)\(|\*\*|<<|>>/.test(bare);
+    if (arithmetic && (/[^=!<>]=[^=]/.test(line) || /^return\b/.test(line))) score += computes ? 2.5 : 1;
     if (/[<>]=?|==|!=|\bis\b|\bin\b/.test(line)) score += 0.5;
     if (!diagnostic && /\b(?:raise|throw|panic!?)\b/.test(line)) score -= 1.5;
     if (/^(?:pass|continue|break|return;?|return None|return nil|return null)$/.test(line)) score = 0;
-    if (score > 0) scored.push({ text: line.replace(/[{:;]\s*$/, "").trim(), score: score - i * 0.001 });
+    if (score > 0)
+      scored.push({ text: line.replace(/[{:;]\s*$/, "").trim(), score: score - i * 0.001, at: i });
   });
   const ranked = scored.sort((a, b) => b.score - a.score);
   const [first, second] = ranked;
   if (!first) return [];
+  // Two lines are quoted in the order the code has them.
   return second && second.score >= first.score * 0.75 && hitsOf(second.text, terms) > 0
-    ? [first, second]
+    ? [first, second].sort((a, b) => a.at - b.at)
     : [first];
 }
+
+/** Whether a noun phrase is plural, by its head ("the backoff time between retries": time). */
+function plural(phrase: string): boolean {
+  if (/^(?:whether|which|how|what|when|where|why)\b/i.test(phrase)) return false;
+  const head =
+    phrase.split(/\s(?:of|for|in|on|to|from|with|between|at|by|per|when|that|which|into|across)\s/i)[0] ??
+    phrase;
+  return /\b(?:and|or)\b/.test(head) || /[^s]s$/i.test(head.trim());
+}
+
+/** Questions about how something is computed (the formula answers them). */
+const COMPUTE_VERBS = new Set([
+  "computed",
+  "calculated",
+  "counted",
+  "capped",
+  "limited",
+  "measured",
+  "estimated",
+]);
 
 function hitsOf(text: string, terms: Set<string>): number {
   return splitIdentifier(text).filter((w) => terms.has(stem(w.toLowerCase()))).length;
@@ -185,10 +215,13 @@ function leadDefinition(
   symbols: ContextItem[],
 ): { item: ContextItem; lines: DecidingLine[] } | null {
   const terms = questionStems(input.question);
+  const computes =
+    COMPUTE_VERBS.has(askedTopic(input.question)?.verb ?? "") ||
+    /\bhow (?:long|many|much)\b/i.test(input.question);
   const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "") && !isTestSymbol(s)).slice(0, 4);
   let best: { item: ContextItem; lines: DecidingLine[]; value: number } | null = null;
   leads.forEach((item, i) => {
-    const lines = decidingLines(item.text, terms, input.mode === "diagnostic");
+    const lines = decidingLines(item.text, terms, input.mode === "diagnostic", computes);
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
     // What decides something is a function's body, rarely a whole class.
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
@@ -215,11 +248,12 @@ function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
   const { item, lines } = lead;
   const where = `${code(item.facts?.qualifiedName ?? item.title)} (${cite(item)})`;
   const topic = askedTopic(input.question);
-  const doc = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  const docstring = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  const doc = docstring && !/[.!?]$/.test(docstring) ? `${docstring}.` : docstring;
   const sentences: string[] = [];
   if (topic) {
     sentences.push(
-      `${topic.object} ${/\b(?:and|or)\b|s$/.test(topic.object) && !/^(?:whether|which|how|what|when)\b/i.test(topic.object) ? "are" : "is"} ${topic.verb} in ${where}${lines.length ? `: ${quote(lines)}` : doc ? `: ${doc}` : ""}.`,
+      `${topic.object} ${plural(topic.object) ? "are" : "is"} ${topic.verb} in ${where}${lines.length ? `: ${quote(lines)}` : doc ? `: ${doc}` : ""}.`,
     );
   } else if (lines.length) {
     sentences.push(`${where} is where this happens: ${quote(lines)}.`);
