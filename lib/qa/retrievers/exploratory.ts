@@ -230,10 +230,20 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     items,
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
     rankedFiles: fuseFiles(rankLists, [], 30, topics),
-    rankedSymbols: ranked
-      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
+    rankedSymbols: stepsFirst(
+      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+      flows.length > 0,
+    )
+      .map((s) => s.qualifiedId)
       .slice(0, 50),
   };
+}
+
+/** A traced flow's steps are functions: types and values named like the question come after them. */
+function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
+  if (!traced) return symbols;
+  const callable = (s: SymbolRecord) => s.kind === "function" || s.kind === "method";
+  return [...symbols.filter(callable), ...symbols.filter((s) => !callable(s))];
 }
 
 /** The entry, then the steps nearest to it (branch points before plain steps), those named like the question first. */
