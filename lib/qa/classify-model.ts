@@ -93,26 +93,57 @@ function cuesFor(model: ModeModel, features: Features, k: number, max = 3): stri
     if (!w || name.startsWith("c:")) continue;
     const others = w.filter((_, j) => j !== k);
     const lift = ((w[k] ?? 0) - Math.max(...others)) * value;
-    if (lift > 0.05) scored.push({ cue: cueName(name), lift });
+    const cue = cueName(name);
+    if (cue && lift > 0.05) scored.push({ cue, lift });
   }
   return [...new Set(scored.sort((a, b) => b.lift - a.lift).map((s) => s.cue))].slice(0, max);
 }
 
-function cueName(feature: string): string {
+/** A feature as a reader would name it, or null for one that says nothing on its own ("the", "does"). */
+function cueName(feature: string): string | null {
   const [family, body = ""] = [feature.slice(0, 1), feature.slice(2)];
-  const words = body.replace(/_/g, " ");
+  const words = body
+    .split("_")
+    .map((w) => PLACEHOLDERS[w] ?? w)
+    .join(" ");
   switch (family) {
     case "w":
+      return FUNCTION_WORDS.has(body) || body.startsWith("<") ? null : `"${words}"`;
     case "b":
-      return `"${words}"`;
     case "s":
-      return `starting "${words}"`;
+      return body.split("_").every((w) => FUNCTION_WORDS.has(w) || w.startsWith("<")) ? null : `"${words}"`;
     case "r":
-      return `the ${body} signal`;
+      return `the ${body.replace(/-/g, " ")} signal`;
+    case "x":
+      return SHAPES[body] ?? null;
     default:
-      return body.replace(/-/g, " ");
+      return null;
   }
 }
+
+const PLACEHOLDERS: Record<string, string> = {
+  "<code>": "code",
+  "<path>": "a path",
+  "<num>": "a number",
+  "<status>": "a status code",
+  "<quote>": "a quotation",
+  "<flag>": "an option",
+};
+
+const SHAPES: Record<string, string> = {
+  evidence: "an error, log line or symptom",
+  exception: "an exception type",
+  frames: "stack frames",
+  fence: "pasted code",
+  lines: "a pasted report",
+  long: "a long report",
+  imperative: "a request",
+};
+
+// prettier-ignore
+const FUNCTION_WORDS = new Set(
+  "a an the is are was were be been does do did how what which where when why who whom with in of to for on and or it its this that these those i my me we our us you your be by from as at into not no there here so if then than can could would should will".split(" "),
+);
 
 /** Probabilities weighed by the model's decision factors, summing to one again. */
 export function decide(model: Pick<ModeModel, "decision">, p: number[]): number[] {

@@ -292,6 +292,11 @@ function cite(s: SymbolRecord): string {
   return `${s.path}:${s.startLine}-${s.endLine}`;
 }
 
+/** A symbol named, then located right after its name (how citations are checked). */
+function named(s: SymbolRecord): string {
+  return `${code(s.qualifiedName)} (${cite(s)})`;
+}
+
 function code(text: string): string {
   return `\`${text.replace(/`/g, "")}\``;
 }
@@ -426,7 +431,7 @@ async function externalCallers(f: Focus, name: string): Promise<Analysis> {
         .slice(0, 10)
         .map((x) => `${x.path} (${x.callers})`)
         .join(", ")}`,
-      ...callers.slice(0, 14).map((s) => `- caller ${s.qualifiedName} [${cite(s)}]`),
+      ...callers.slice(0, 14).map((s) => `- caller ${named(s)}`),
       `Imports among these files: ${imports.map((e) => `${e.from} → ${e.to} (${e.count})`).join(", ") || "none"}`,
     ],
     files: files.map((x) => x.path),
@@ -472,7 +477,7 @@ async function callersInto(f: Focus, part: string): Promise<Analysis> {
         .slice(0, 8)
         .map(([p, n]) => `${p} (${n})`)
         .join(", ")}`,
-      ...callers.slice(0, 12).map((s) => `- caller ${s.qualifiedName} [${cite(s)}]`),
+      ...callers.slice(0, 12).map((s) => `- caller ${named(s)}`),
     ],
     files: [...targets.slice(0, 3).map(([p]) => p), ...files.map((x) => x.path)],
     symbols: callers.slice(0, 8),
@@ -774,7 +779,7 @@ async function fanIn(f: Focus): Promise<Analysis> {
     : `No function in ${where(f)} is called through a resolved call.`;
   return {
     answer,
-    lines: top.map((s) => `- ${s.qualifiedName}: fan-in ${s.fanIn} [${cite(s)}]`),
+    lines: top.map((s) => `- ${named(s)}: fan-in ${s.fanIn}`),
     files: top.map((s) => s.path),
     symbols: top,
     diagram: null,
@@ -791,7 +796,7 @@ async function fanOut(f: Focus): Promise<Analysis> {
     : `No function in ${where(f)} makes a resolved call.`;
   return {
     answer,
-    lines: top.map((s) => `- ${s.qualifiedName}: fan-out ${s.fanOut} [${cite(s)}]`),
+    lines: top.map((s) => `- ${named(s)}: fan-out ${s.fanOut}`),
     files: top.map((s) => s.path),
     symbols: top,
     diagram: null,
@@ -809,7 +814,7 @@ async function largest(f: Focus): Promise<Analysis> {
       answer: classes.length
         ? `The classes with the most methods in ${where(f)} are ${joinWords(classes.slice(0, 4).map((c, i) => `${code(c.symbol.qualifiedName)} (${c.methods}${i === 0 ? " methods" : ""}; ${cite(c.symbol)})`))}.`
         : `No class in ${where(f)} has methods in the index.`,
-      lines: classes.map((c) => `- ${c.symbol.qualifiedName}: ${c.methods} methods [${cite(c.symbol)}]`),
+      lines: classes.map((c) => `- ${named(c.symbol)}: ${c.methods} methods`),
       files: classes.map((c) => c.symbol.path),
       symbols: classes.map((c) => c.symbol),
       diagram: null,
@@ -822,7 +827,7 @@ async function largest(f: Focus): Promise<Analysis> {
     answer: top.length
       ? `The largest functions in ${where(f)} (${f.leftOut}) are ${joinWords(top.slice(0, 4).map((s, i) => `${code(s.qualifiedName)} (${size(s)}${i === 0 ? " lines" : ""}; ${cite(s)})`))}.`
       : `No function in ${where(f)} is in the index.`,
-    lines: top.map((s) => `- ${s.qualifiedName}: ${size(s)} lines, fan-out ${s.fanOut} [${cite(s)}]`),
+    lines: top.map((s) => `- ${named(s)}: ${size(s)} lines, fan-out ${s.fanOut}`),
     files: top.map((s) => s.path),
     symbols: top,
     diagram: null,
@@ -835,23 +840,23 @@ const IMPLICITLY_CALLED =
   /^(?:__\w+__|main|init|setup|teardown|run|handle|test\w*|Test\w*|constructor|initialize|new|default|render|toString|equals|hashCode|Dispose|ToString|Equals|GetHashCode|call|process|execute|invoke|apply)$/;
 
 async function deadCode(f: Focus): Promise<Analysis> {
-  const named = [...f.files];
+  const namedFiles = [...f.files];
   const uncalled = (await uncalledFunctions(f.generationId, f.scope ?? undefined))
     .filter(
       (s) =>
         f.keep(s.path) &&
-        (named.length === 0 || named.includes(s.path)) &&
+        (namedFiles.length === 0 || namedFiles.includes(s.path)) &&
         !IMPLICITLY_CALLED.test(s.name) &&
         !/^@|route|app\.|register|fixture|override|property/i.test(s.decorators),
     )
     .sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine));
-  const area = named.length ? joinWords(named.map(code)) : where(f);
+  const area = namedFiles.length ? joinWords(namedFiles.map(code)) : where(f);
   const answer = uncalled.length
     ? `${uncalled.length} function${uncalled.length === 1 ? "" : "s"} in ${area} ${uncalled.length === 1 ? "has" : "have"} no resolved caller in the index, among them ${joinWords(uncalled.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}; calls by name from outside (a framework, dynamic dispatch, other packages) are not seen.`
     : `Every function in ${area} has a resolved caller in the index.`;
   return {
     answer,
-    lines: uncalled.slice(0, 15).map((s) => `- ${s.qualifiedName} [${cite(s)}]`),
+    lines: uncalled.slice(0, 15).map((s) => `- ${named(s)}`),
     files: [...new Set(uncalled.slice(0, 10).map((s) => s.path))],
     symbols: uncalled.slice(0, 8),
     diagram: null,

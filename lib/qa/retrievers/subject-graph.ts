@@ -159,6 +159,11 @@ function tally<E>(
   return out;
 }
 
+/** A symbol as the answer names it: its name in code, then where it is (the citation right after the name it locates). */
+function named(s: SymbolRecord): string {
+  return `\`${s.qualifiedName}\` (${s.path}:${s.startLine}-${s.endLine})`;
+}
+
 function located(s: SymbolRecord): string {
   return `[${s.path}:${s.startLine}-${s.endLine}]`;
 }
@@ -178,14 +183,12 @@ export function renderSubjectGraph(g: SubjectGraph, label: string): string {
       .join(", ")}`,
   );
   for (const c of direct.slice(0, 14))
-    lines.push(
-      `- caller ${c.symbol.qualifiedName} (${c.calls} call${c.calls === 1 ? "" : "s"}) ${located(c.symbol)}`,
-    );
+    lines.push(`- caller ${named(c.symbol)}, ${c.calls} call${c.calls === 1 ? "" : "s"}`);
   for (const c of further.slice(0, 6))
-    lines.push(`- 2 hops ${c.symbol.qualifiedName} → ${c.via.split("::").pop()} ${located(c.symbol)}`);
+    lines.push(`- 2 hops: ${named(c.symbol)} → \`${c.via.split("::").pop()}\``);
   const calls = g.callees.filter((c) => c.depth === 1);
   lines.push(`Callees: ${calls.length} outside it`);
-  for (const c of calls.slice(0, 8)) lines.push(`- callee ${c.symbol.qualifiedName} ${located(c.symbol)}`);
+  for (const c of calls.slice(0, 8)) lines.push(`- callee ${named(c.symbol)}`);
   lines.push(
     g.fileImports.length
       ? `Imports among these files: ${g.fileImports
