@@ -11,6 +11,8 @@ import "server-only";
 import {
   callersOf,
   calleesOf,
+  symbolsByName,
+  symbolsByQualifiedName,
   symbolsByQualifiedIds,
   symbolsInFile,
   type SymbolRecord,
@@ -18,7 +20,7 @@ import {
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
-import { normalizeName } from "../subjects.ts";
+import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
@@ -122,7 +124,13 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         Math.min(config.maxCallGraphHops, 3),
         config.maxCalleesPerHop,
         seen,
-        { useGraph: config.features.useCallGraph, relevant, tests: topics.tests, docs: topics.docs },
+        {
+          useGraph: config.features.useCallGraph,
+          relevant,
+          tests: topics.tests,
+          docs: topics.docs,
+          dispatch: await dispatchClass(generationId, question, entry),
+        },
       ),
     );
   }
@@ -260,6 +268,30 @@ interface WalkOptions {
   tests: boolean;
   /** whether docs, examples and vendored code may be walked into */
   docs: boolean;
+  /**
+   * The class the walk runs in when the question names an inherited method on it
+   * (`PoolManager.request`, defined on `RequestMethods`): a call to a method that class
+   * overrides goes to its own version, as dispatch on `self` would.
+   */
+  dispatch: SymbolRecord | null;
+}
+
+/** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
+async function overridden(
+  generationId: string,
+  callees: SymbolRecord[],
+  dispatch: SymbolRecord | null,
+): Promise<SymbolRecord[]> {
+  if (!dispatch) return callees;
+  const out: SymbolRecord[] = [];
+  for (const c of callees) {
+    const own =
+      c.kind === "method" && !c.qualifiedName.startsWith(`${dispatch.qualifiedName}.`)
+        ? (await symbolsByQualifiedName(generationId, `${dispatch.qualifiedName}.${c.name}`, 1))[0]
+        : undefined;
+    out.push(own ?? c);
+  }
+  return out;
 }
 
 async function walkForward(
@@ -284,7 +316,9 @@ async function walkForward(
   );
   const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
   // Callees that bear on the question first, then in call order.
-  const callees = (await symbolsInIdOrder(generationId, ids))
+  const callees = (
+    await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
+  )
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
     .sort((a, b) => b.relevance - a.relevance || a.order - b.order)
     .slice(0, maxCallees)
@@ -386,6 +420,27 @@ async function namedSteps(
 }
 
 const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
+
+/**
+ * The class a question calls an inherited method on: `PoolManager.request` resolved to
+ * `RequestMethods.request` runs with `self` a `PoolManager`.
+ */
+async function dispatchClass(
+  generationId: string,
+  question: string,
+  entry: SymbolRecord,
+): Promise<SymbolRecord | null> {
+  for (const s of await resolveSubjects(generationId, question)) {
+    const parts = s.mention.parts;
+    const owner = parts[parts.length - 2];
+    if (!owner || s.symbols[0]?.qualifiedId !== entry.qualifiedId) continue;
+    if (normalizeName(entry.qualifiedName.split(".").slice(-2, -1)[0] ?? "") === normalizeName(owner))
+      return null;
+    const classes = (await symbolsByName(generationId, owner, 5)).filter((c) => CLASS_KINDS.has(c.kind));
+    return classes[0] ?? null;
+  }
+  return null;
+}
 
 /**
  * When the walk starts at the calls the question names, the walk is the answer: the other
