@@ -8,6 +8,7 @@
  */
 import "server-only";
 import { topSymbolsBy, type SymbolRecord } from "../db/code-graph.ts";
+import { crossFileCalls } from "../db/structure-queries.ts";
 import {
   findingCounts,
   listFindings,
@@ -258,9 +259,13 @@ export async function analyzeStructure(
   );
   const graph = moduleGraph(codeFiles, imports, scope);
 
-  const calls = (await loadCallsTouching(generationId, scope ? scopedFiles : "all")).filter(
-    (c) => keep(c.srcPath) && keep(c.dstPath),
-  );
+  // A scope's calls with their ends (its diagram may draw them); a whole repository's only
+  // between files, as paths: all that coupling counts.
+  const scopedCalls = scope
+    ? (await loadCallsTouching(generationId, scopedFiles)).filter((c) => keep(c.srcPath) && keep(c.dstPath))
+    : null;
+  const calls =
+    scopedCalls ?? (await crossFileCalls(generationId)).filter((c) => keep(c.srcPath) && keep(c.dstPath));
   const edges = [
     ...imports.map((e) => ({ kind: "imports" as const, srcPath: e.srcPath, dstPath: e.dstPath })),
     ...calls.map((c) => ({ kind: "calls" as const, srcPath: c.srcPath, dstPath: c.dstPath })),
@@ -287,7 +292,15 @@ export async function analyzeStructure(
     boundary: scope ? scopeBoundary(scope, scopedFiles.length, edges) : null,
     findings: findings.filter((f) => f.path === null || keep(f.path)).slice(0, 40),
     findingCounts: counts,
-    diagram: await scopeDiagram(generationId, scope, codeFiles, scopedFiles, imports, calls, graph),
+    diagram: await scopeDiagram(
+      generationId,
+      scope,
+      codeFiles,
+      scopedFiles,
+      imports,
+      scopedCalls ?? [],
+      graph,
+    ),
   };
 }
 

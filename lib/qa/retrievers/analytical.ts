@@ -28,6 +28,7 @@ import { getFile } from "../../db/index-store.ts";
 import {
   busiestSymbols,
   classesByMethods,
+  crossFileCalls,
   largestFunctions,
   symbolsCallingName,
   uncalledFunctions,
@@ -696,7 +697,7 @@ async function mostImported(f: Focus): Promise<Analysis> {
     .map((w) => w.path);
   const [imports, calls] = await Promise.all([
     loadImportEdges(f.generationId, f.scope ? { touching: scoped } : "all"),
-    loadCallsTouching(f.generationId, f.scope ? scoped : "all"),
+    f.scope ? loadCallsTouching(f.generationId, scoped) : crossFileCalls(f.generationId),
   ]);
   const folders = ranksFolders(f.question);
   const unit = (p: string) => (folders ? moduleOf(p) : p);
