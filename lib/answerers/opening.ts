@@ -307,6 +307,16 @@ function diagnosticOpening(
   const sentences = [
     `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
   ];
+  // The error the question names first, when the site found raises another one it reports
+  // ("MaxRetryError … (Caused by NewConnectionError …)"): that one leads, the cause follows.
+  const first = input.anchors.exceptionTypes[0];
+  const outer = first && site.raised !== first ? sites.find((x) => x.f.raises.includes(first)) : undefined;
+  if (first && outer && outer.s !== site.s) {
+    const outerCondition = conditionOf(outer.s.text, first);
+    sentences.unshift(
+      `${code(first)} is raised by ${code(outer.f.qualifiedName)} (${cite(outer.s)})${outerCondition ? ` when ${code(outerCondition)}` : ""}; the cause it reports:`,
+    );
+  }
   const callers = uniqueBy(
     input.graph.triples.filter(
       (t) =>
