@@ -223,11 +223,14 @@ function leadDefinition(
   leads.forEach((item, i) => {
     const lines = decidingLines(item.text, terms, input.mode === "diagnostic", computes);
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
-    // What decides something is a function's body, rarely a whole class.
+    // What decides something is a function's body, rarely a whole class, never a getter.
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
+    const getter =
+      item.endLine - item.startLine <= 3 && /^return\b[^<>=!?&|*/+-]*$/.test(lines[0]?.text ?? "") ? 0.3 : 1;
     const value =
       [1, 0.7, 0.5, 0.4][i]! *
       kind *
+      getter *
       (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits));
     if (!best || value > best.value) best = { item, lines, value };
   });

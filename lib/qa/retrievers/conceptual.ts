@@ -30,6 +30,7 @@ import {
   packCandidates,
   subjectCandidates,
   withFilePrior,
+  type Ranked,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -75,7 +76,11 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     generationId,
     ranked.map((r) => r.candidate),
   );
-  const symbols = ranked.filter((r) => r.candidate.symbol);
+  // How something works or is decided is told by functions: types named like it come after.
+  const symbols = byProcess(
+    ranked.filter((r) => r.candidate.symbol),
+    PROCESS_QUESTION.test(question),
+  );
 
   const budget = config.modeBudgets.conceptual;
   const room = config.initialRetrievalBudget;
@@ -109,6 +114,20 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     rankedFiles,
     rankedSymbols: symbols.map((r) => r.candidate.symbol?.qualifiedId as string).slice(0, 50),
   };
+}
+
+/** A question about how something works, is decided or computed (not what a thing is). */
+const PROCESS_QUESTION =
+  /\bhow (?:does|do|did|is|are|can)\b|\bwhat (?:decides|determines|controls|caps|limits|computes|happens)\b|\bwhen (?:does|do|is|are)\b|\bwhere (?:is|are) .{1,60}\b(?:computed|decided|built|parsed|checked|handled|chosen)\b/i;
+
+const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum", "module", "namespace"]);
+
+/** For a process question, a type's score counts half (a method of it or a function decides). */
+function byProcess(ranked: Ranked[], process: boolean): Ranked[] {
+  if (!process) return ranked;
+  return ranked
+    .map((r) => (TYPE_KINDS.has(r.candidate.symbol?.kind ?? "") ? { ...r, score: r.score * 0.5 } : r))
+    .sort((a, b) => b.score - a.score);
 }
 
 /** Wiki pages of files (folder pages and the overview describe no single file). */
