@@ -79,7 +79,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   // How something works or is decided is told by functions: types named like it come after.
   const symbols = byProcess(
     ranked.filter((r) => r.candidate.symbol),
-    PROCESS_QUESTION.test(question),
+    PROCESS_QUESTION.test(question) && !THING_QUESTION.test(question),
   );
 
   const budget = config.modeBudgets.conceptual;
@@ -119,6 +119,10 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
 /** A question about how something works, is decided or computed (not what a thing is). */
 const PROCESS_QUESTION =
   /\bhow (?:does|do|did|is|are|can)\b|\bwhat (?:decides|determines|controls|caps|limits|computes|happens)\b|\bwhen (?:does|do|is|are)\b|\bwhere (?:is|are) .{1,60}\b(?:computed|decided|built|parsed|checked|handled|chosen)\b/i;
+
+/** A question about what a thing is ("what is the order service for") is answered by the thing. */
+const THING_QUESTION =
+  /\bwhat (?:is|are|does)\b.{0,60}\b(?:for|mean|represent|hold|contain)\b|\bpurpose\b|\bwhat (?:is|are) (?:a|an|the)\b/i;
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum", "module", "namespace"]);
 
