@@ -122,7 +122,16 @@ export function subjectMentions(question: string): SubjectMention[] {
       add(word, "term", noun);
     else if (noun && /^[a-z]\w{3,}$/.test(word) && !STOP_TERMS.has(word)) add(word, "term", noun);
   }
-  return out.slice(0, 12);
+  // In the order the question names them: a walk follows the calls in that order.
+  const at = (m: SubjectMention) => {
+    const i = prose.indexOf(m.text);
+    return i < 0 ? prose.length : i;
+  };
+  return out
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => at(a.m) - at(b.m) || a.i - b.i)
+    .map(({ m }) => m)
+    .slice(0, 12);
 }
 
 const CALLED_WORD =
