@@ -13,15 +13,18 @@ import { askQuestion } from "../ask.ts";
 import type { DiagramPart } from "../types.ts";
 
 const PLANTED = fileURLToPath(new URL("../../wiki/__fixtures__/planted", import.meta.url));
+const C_SOURCES = fileURLToPath(new URL("../../indexer/__fixtures__/c", import.meta.url));
 
 let shop: IndexedFixture;
 let planted: IndexedFixture;
+let c: IndexedFixture;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   ({ cleanup } = await setupQaHome("wf-analytical-"));
   shop = await indexFixture();
   planted = await indexFixture(PLANTED, "planted");
+  c = await indexFixture(C_SOURCES, "c-sources");
 });
 afterAll(() => cleanup());
 
@@ -81,6 +84,16 @@ describe("the import graph", () => {
   it("says when there is none", async () => {
     const { opening } = await analytical(planted.repositoryId, "Are there import cycles in cli?");
     expect(opening).toMatch(/^No import cycle in `cli`/);
+  });
+
+  it("counts C #includes like any language's imports, in the question's words", async () => {
+    const { opening } = await analytical(
+      c.repositoryId,
+      "Which headers are included by the most other files?",
+    );
+    expect(opening).toMatch(
+      /^The most included files in the repository \(.*\) are `stack\.h` \(included by 2 other files; /,
+    );
   });
 
   it("ranks the files the most others import", async () => {
