@@ -44,8 +44,6 @@ export interface OfflineClassification {
   secondaryMode: QueryMode | null;
   /** the classifier's probability of each mode after the diagnostic rule */
   probabilities: { mode: QueryMode; p: number }[];
-  /** what in the question is an error, a log line or a symptom */
-  evidence: string[];
   reasoning: string;
 }
 
@@ -84,13 +82,7 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
     parts.push(
       `${top.mode} or ${secondaryMode}: retrieved for both (${secondaryMode} ${percent(second.p)}).`,
     );
-  return {
-    mode: top.mode,
-    secondaryMode,
-    probabilities,
-    evidence: evidence.map((e) => e.text),
-    reasoning: parts.join(" "),
-  };
+  return { mode: top.mode, secondaryMode, probabilities, reasoning: parts.join(" ") };
 }
 
 export async function classifyQuestion(

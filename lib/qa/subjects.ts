@@ -309,7 +309,7 @@ export function matchTerm(index: SubjectIndex, word: string, noun: string | null
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "type", "enum", "namespace"]);
 
 /** What a path mention names in the index: a file, a folder, a file without its extension, a module. */
-export async function resolvePath(
+async function resolvePath(
   generationId: string,
   written: string,
 ): Promise<{ path: string; folder: boolean } | null> {
