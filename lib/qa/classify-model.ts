@@ -137,7 +137,7 @@ const SHAPES: Record<string, string> = {
   fence: "pasted code",
   lines: "a pasted report",
   long: "a long report",
-  imperative: "a request",
+  imperative: "an imperative",
 };
 
 // prettier-ignore
