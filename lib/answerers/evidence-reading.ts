@@ -103,12 +103,24 @@ export function conditionOf(source: string, needle: string): string | null {
     const line = lines[i] as string;
     if (!line.trim()) continue;
     if (indent(line) >= depth) continue;
-    const m = /^\s*(?:if|elif|else if|while|unless)\s*\(?(.+?)\)?\s*(?::|\{)?\s*$/.exec(line);
-    if (m?.[1] && m[1].length <= 100) return m[1].trim().replace(/\)\s*\{$/, "");
+    const m = /^\s*(?:if|elif|else if|while|unless)\s*(.+?)\s*(?::|\{)?\s*$/.exec(line);
+    if (m?.[1] && m[1].length <= 100) return withoutOuterParens(m[1].trim().replace(/\)\s*\{$/, ")"));
     depth = indent(line);
     if (/^\s*(?:def|function|class|func|fn)\b/.test(line)) return null;
   }
   return null;
+}
+
+/** `(a && b)` → `a && b`, but `not name.isascii()` stays whole: only parentheses that wrap it all go. */
+function withoutOuterParens(text: string): string {
+  if (!text.startsWith("(") || !text.endsWith(")")) return text;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")") depth--;
+    if (depth === 0 && i < text.length - 1) return text;
+  }
+  return text.slice(1, -1).trim();
 }
 
 export interface FlowStep {
