@@ -132,9 +132,14 @@ export function openRepo(name: string): CorpusRepo {
     }
   }
   // A repository can have bundles in several corpus folders (one per benchmark, each with its
-  // own tags): the clone gets the tags of all of them.
+  // own tags): the clone gets the tags of all of them. A tag the clone already has is kept
+  // (two bundles may tag the same instance on commits made separately).
   for (const other of findBundles(name).slice(1)) {
-    git(["-C", dir, "fetch", "-q", other, "refs/tags/*:refs/tags/*"]);
+    const missing = git(["bundle", "list-heads", other])
+      .split("\n")
+      .map((line) => line.split(" ")[1] ?? "")
+      .filter((ref) => ref.startsWith("refs/tags/") && !hasRef(dir, ref.slice("refs/tags/".length)));
+    if (missing.length) git(["-C", dir, "fetch", "-q", other, ...missing.map((ref) => `${ref}:${ref}`)]);
   }
   const instances = sweInstances().filter((i) => corpusKey(i.repo) === name);
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));

@@ -1,10 +1,20 @@
 /**
  * The question benchmark: questions of all four kinds over real repositories
  * (bench/data/questions/*.json), each with the files and symbols a good answer must
- * cite. Every question is answered offline as a user would get it (rules classify, the
- * mode retriever and the CGRAG loop with the evidence engine answer), and scored:
- * per mode hit@1/hit@5 of files and symbols, whether the answer cites the expected
- * files, scope precision of analytical answers, passes used and stop reasons.
+ * cite, and a split: `dev` (looked at when tuning) or `heldout` (never tuned on; its
+ * questions are reported only in aggregate). Every question is answered offline as a
+ * user would get it (the trained classifier routes it, the mode retriever and the CGRAG
+ * loop with the evidence engine answer), and scored per split and mode: mode right (and
+ * the classifier's confusion matrix), hit@1/hit@5 of files and symbols, whether the
+ * answer cites the expected files, noise, whether the first paragraph answers, scope
+ * precision of analytical answers, passes used and stop reasons.
+ *
+ * Noise: the share of the files an answer puts forward (its top five and the files it
+ * cites) that are tests, examples, docs, benchmarks, vendored or generated code the
+ * question is not about, or lie outside the scope an analytical question names.
+ * The first paragraph answers when it cites a span of at most 150 lines in an expected
+ * file — for a question with expected symbols, one overlapping an expected symbol — and
+ * frames nothing as an error unless the question is diagnostic.
  *
  * `questionsSection` (run by bench/run.ts, `--only questions`) checks the corpora out and
  * runs this file as a worker with a fresh WAYFINDER_HOME; the worker indexes each corpus
@@ -14,6 +24,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { QueryMode } from "../lib/qa/types.ts";
+import { parseCitations } from "../lib/qa/citations.ts";
+import { confusionMatrix, formatConfusion, type ConfusionMatrix } from "../lib/qa/classify-train.ts";
 import { BENCH_WORK, benchChildEnv, openRepo } from "./corpus.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
 import { baseQualifiedId } from "../lib/db/symbol-ids.ts";
@@ -26,10 +38,15 @@ const K = 5;
 /** A file or symbol a good answer must cite; a list is satisfied by any one of its members. */
 export type Expected = string | string[];
 
+export type Split = "dev" | "heldout";
+export const SPLITS: Split[] = ["dev", "heldout"];
+
 export interface BenchQuestion {
   id: string;
   corpus: string;
   mode: QueryMode;
+  /** dev: tuned on; heldout: never tuned on (questions written before the split default to dev) */
+  split?: Split;
   question: string;
   files: Expected[];
   symbols: Expected[];
@@ -53,8 +70,11 @@ export interface QuestionSet {
 export interface QuestionRow {
   id: string;
   corpus: string;
+  split: Split;
   expectedMode: QueryMode;
   mode: QueryMode;
+  /** a close runner-up retrieved beside the mode */
+  secondaryMode: QueryMode | null;
   scope: string | null;
   files: string[];
   symbols: string[];
@@ -66,6 +86,55 @@ export interface QuestionRow {
   /** expected files and symbols that are not in the index (a mistake in the question set) */
   unknown: string[];
   answer: string;
+  /** share of the files put forward that are noise (see the module header) */
+  noise: number;
+  opening: Opening;
+}
+
+/** What the first paragraph of an answer does. */
+export interface Opening {
+  /** cites a span of at most 150 lines in an expected file */
+  citesRightFile: boolean;
+  /** cites a span overlapping an expected symbol (null: the question lists none) */
+  citesExpectedSymbol: boolean | null;
+  /** speaks of raise sites or errors */
+  errorFraming: boolean;
+}
+
+const MAX_OPENING_SPAN = 150;
+const ERROR_FRAMING = /\braise site\b|\bis raised\b|\braises\b|\bNo raise\b|\berror\b|\bexception\b/i;
+
+/** Whether an answer's first paragraph answers (see the module header). */
+export function openingOf(
+  answer: string,
+  expectedFiles: Expected[],
+  expectedSpans: { path: string; startLine: number; endLine: number }[],
+): Opening {
+  const first = answer.split(/\n\s*\n/)[0] ?? "";
+  const files = new Set(expectedFiles.flat());
+  const spans = parseCitations(first).filter((c) => c.endLine - c.startLine + 1 <= MAX_OPENING_SPAN);
+  return {
+    citesRightFile: spans.some((c) => files.has(c.path)),
+    citesExpectedSymbol: expectedSpans.length
+      ? spans.some((c) =>
+          expectedSpans.some(
+            (e) => e.path === c.path && c.startLine <= e.endLine && e.startLine <= c.endLine,
+          ),
+        )
+      : null,
+    errorFraming: ERROR_FRAMING.test(first.replace(/`[^`]*`/g, "")),
+  };
+}
+
+/**
+ * The first paragraph answers: it cites the deciding code — an expected symbol, or for a
+ * question that lists none a span of an expected file — and frames nothing as an error
+ * unless the question is diagnostic.
+ */
+export function openingAnswers(row: Pick<QuestionRow, "opening" | "expectedMode">): boolean {
+  const o = row.opening;
+  const cites = o.citesExpectedSymbol ?? o.citesRightFile;
+  return cites && (row.expectedMode === "diagnostic" || !o.errorFraming);
 }
 
 /** Every question set under bench/data/questions, merged. */
@@ -127,6 +196,10 @@ function percentile(values: number[], p: number): number {
 export interface ModeSummary {
   questions: number;
   classified: number;
+  /** questions retrieved for two modes (a close runner-up) */
+  fused: number;
+  noise: number;
+  openingAnswers: number;
   fileHit1: number;
   fileHit5: number;
   symbolQuestions: number;
@@ -158,6 +231,12 @@ export function summarize(questions: BenchQuestion[], rows: QuestionRow[]): Reco
     out[mode] = {
       questions: list.length,
       classified: pct(list.filter((r) => r.mode === r.expectedMode).length, list.length),
+      fused: list.filter((r) => r.secondaryMode !== null).length,
+      noise: pct(
+        list.reduce((n, r) => n + r.noise, 0),
+        list.length,
+      ),
+      openingAnswers: pct(list.filter(openingAnswers).length, list.length),
       fileHit1: pct(list.filter((r) => hitAt(r.files, q(r).files, 1)).length, list.length),
       fileHit5: pct(list.filter((r) => hitAt(r.files, q(r).files, K)).length, list.length),
       symbolQuestions: withSymbols.length,
@@ -199,6 +278,11 @@ export function summarize(questions: BenchQuestion[], rows: QuestionRow[]): Reco
     };
   }
   return out;
+}
+
+/** Expected mode (rows) against the mode the question was routed to (columns). */
+export function benchConfusion(rows: QuestionRow[]): ConfusionMatrix {
+  return confusionMatrix(rows.map((r) => ({ expected: r.expectedMode, predicted: r.mode })));
 }
 
 /** Questions whose expected files or symbols were not all in the top k, with what came instead. */
@@ -274,7 +358,8 @@ export function questionsSection(log: (line: string) => void): Record<string, un
     .map((l) => JSON.parse(l) as QuestionRow);
   fs.rmSync(home, { recursive: true, force: true });
   const byId = new Map(set.questions.map((q) => [q.id, q]));
-  for (const r of rows) {
+  // Held-out questions are reported in aggregate only: nobody tunes on what they miss.
+  for (const r of rows.filter((x) => x.split === "dev")) {
     const q = byId.get(r.id) as BenchQuestion;
     const rank = (expected: Expected[], ranked: string[]) => {
       const at = Math.max(
@@ -286,21 +371,46 @@ export function questionsSection(log: (line: string) => void): Record<string, un
       return Number.isFinite(at) ? String(at) : "-";
     };
     log(
-      `  ${r.id} [${r.expectedMode}${r.mode === r.expectedMode ? "" : ` → ${r.mode}`}]: files at ${rank(q.files, r.files)}` +
+      `  ${r.id} [${r.expectedMode}${r.mode === r.expectedMode ? "" : ` → ${r.mode}`}${r.secondaryMode ? ` +${r.secondaryMode}` : ""}]: files at ${rank(q.files, r.files)}` +
         `${q.symbols.length ? `, symbols at ${rank(q.symbols, r.symbols.map(baseQualifiedId))}` : ""}, ${r.passes} passes (${r.stopReason}), ${Math.round(r.ms)} ms` +
+        `; opening ${openingAnswers(r) ? "answers" : `does not (${JSON.stringify(r.opening)})`}${r.noise > 0 ? `; noise ${Math.round(r.noise * 100)}%` : ""}` +
         `${r.unknown.length ? `; NOT IN INDEX: ${r.unknown.join(", ")}` : ""}`,
     );
   }
-  const summary = summarize(set.questions, rows);
-  for (const [mode, s] of Object.entries(summary)) {
+  const unknown = rows.filter((r) => r.unknown.length).length;
+  if (unknown) log(`questions: ${unknown} question(s) expect files or symbols that are not in the index`);
+  const bySplit: Record<string, unknown> = {};
+  for (const split of SPLITS) {
+    const list = rows.filter((r) => r.split === split);
+    if (list.length === 0) continue;
+    const summary = summarize(set.questions, list);
+    for (const [mode, s] of Object.entries(summary)) {
+      log(
+        `questions ${split} ${mode} (${s.questions}, mode right ${s.classified}%, ${s.fused} fused): files hit@1 ${s.fileHit1}%, hit@5 ${s.fileHit5}%; ` +
+          `symbols hit@1 ${s.symbolHit1}%, hit@5 ${s.symbolHit5}% (${s.symbolQuestions} questions); noise ${s.noise}%; first paragraph answers ${s.openingAnswers}%; ` +
+          `answer cites the files ${s.citesExpectedFiles}%` +
+          `${s.scopePrecision !== undefined ? `; scope precision ${s.scopePrecision}%` : ""}; ` +
+          `passes median ${s.passesMedian} ${JSON.stringify(s.passes)}; stops ${JSON.stringify(s.stopReasons)}; p50 ${s.msP50} ms, p95 ${s.msP95} ms`,
+      );
+    }
+    const confusion = benchConfusion(list);
     log(
-      `questions ${mode} (${s.questions}, ${s.classified}% classified as expected): files hit@1 ${s.fileHit1}%, hit@5 ${s.fileHit5}%; ` +
-        `symbols hit@1 ${s.symbolHit1}%, hit@5 ${s.symbolHit5}% (${s.symbolQuestions} questions); answer cites the files ${s.citesExpectedFiles}%` +
-        `${s.scopePrecision !== undefined ? `; scope precision ${s.scopePrecision}%` : ""}; ` +
-        `passes median ${s.passesMedian} ${JSON.stringify(s.passes)}; stops ${JSON.stringify(s.stopReasons)}; p50 ${s.msP50} ms, p95 ${s.msP95} ms`,
+      `questions ${split}: the classifier's routing (expected mode \\ routed to)\n${formatConfusion(confusion)}`,
     );
+    bySplit[split] = { summary, confusion };
   }
-  return { summary, misses: misses(set.questions, rows), rows };
+  const training = path.join(ROOT, "training", "modes", "metrics.json");
+  return {
+    splits: bySplit,
+    classifierHeldOut: fs.existsSync(training)
+      ? (JSON.parse(fs.readFileSync(training, "utf8")) as { heldOut: unknown }).heldOut
+      : null,
+    misses: misses(
+      set.questions,
+      rows.filter((r) => r.split === "dev"),
+    ),
+    rows,
+  };
 }
 
 // ------------------------------------------------------------------ worker
@@ -313,6 +423,8 @@ async function worker(input: string): Promise<void> {
   const { closeSearchServices } = await import("../lib/search/runtime.ts");
   const { getFile } = await import("../lib/db/index-store.ts");
   const { symbolsByQualifiedIds } = await import("../lib/db/code-graph.ts");
+  const { questionTopics } = await import("../lib/qa/concepts.ts");
+  const { excludedByDefault } = await import("../lib/qa/retrievers/scope.ts");
   const corpora = JSON.parse(fs.readFileSync(input, "utf8")) as WorkerCorpus[];
   const set = loadQuestionSets();
   await ensureMigrated();
@@ -328,11 +440,21 @@ async function worker(input: string): Promise<void> {
       const found = new Set((await symbolsByQualifiedIds(generationId, ids)).map((s) => s.qualifiedId));
       unknown.push(...ids.filter((id) => !found.has(id)));
       const report = await retrieveReport(repository.id, q.question);
+      const spans = await symbolsByQualifiedIds(generationId, ids);
+      const shown = [...new Set([...report.files.slice(0, K), ...report.citedFiles])];
+      const topics = questionTopics(q.question);
+      const expectedFiles = new Set(q.files.flat());
+      const noisy = shown.filter(
+        (f) =>
+          !expectedFiles.has(f) && (excludedByDefault(f, topics) || (q.scope ? !inScope(f, q.scope) : false)),
+      );
       const row: QuestionRow = {
         id: q.id,
         corpus: q.corpus,
+        split: q.split ?? "dev",
         expectedMode: q.mode,
         mode: report.mode,
+        secondaryMode: report.secondaryMode,
         scope: report.scope,
         files: report.files.slice(0, 20),
         symbols: report.symbols.slice(0, 20),
@@ -343,6 +465,8 @@ async function worker(input: string): Promise<void> {
         ms: report.timings.totalMs,
         unknown,
         answer: report.answer,
+        noise: shown.length ? noisy.length / shown.length : 0,
+        opening: openingOf(report.answer, q.files, spans),
       };
       process.stdout.write(`${JSON.stringify(row)}\n`);
     }

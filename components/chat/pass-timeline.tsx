@@ -25,7 +25,7 @@ import type { ClassificationPart, PassPart } from "@/lib/qa/types";
 
 const SOURCE_LABEL: Record<ClassificationPart["source"], string> = {
   llm: "by the model",
-  rules: "by rules",
+  classifier: "by the trained classifier",
   forced: "forced by you",
 };
 

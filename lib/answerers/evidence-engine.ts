@@ -13,6 +13,17 @@ import type { ContextItem } from "./contract.ts";
 import type { Triple } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
 import { firstParagraph } from "./markdown.ts";
+import {
+  cite,
+  code,
+  errorSites,
+  firstSentence,
+  flowNodes,
+  isAuxiliary,
+  mainPath,
+  uniqueBy,
+} from "./evidence-reading.ts";
+import { openingFor } from "./opening.ts";
 import type { AnswerInput, AnswerOutput, Answerer } from "./contract.ts";
 
 const MAX_GAPS = 3;
@@ -118,15 +129,13 @@ export function findGaps(input: AnswerInput): string[] {
     }
   }
   if (input.mode === "conceptual") {
-    const terms = new Set(queryTerms(input.question).flatMap((t) => [t, stemOf(t)]));
+    const terms = new Set(queryTerms(input.question).flatMap((t) => [t, stem(t)]));
     const lead = input.context.find((i) => i.facts && !isAuxiliary(i.path ?? ""));
     const callees = input.graph.triples.filter(
       (t) => t.subject === lead?.facts?.qualifiedName && t.relation === "calls" && outside(t),
     );
     const relevant = callees.find((t) =>
-      splitIdentifier(t.object.split(".").pop() ?? t.object).some(
-        (p) => terms.has(p) || terms.has(stemOf(p)),
-      ),
+      splitIdentifier(t.object.split(".").pop() ?? t.object).some((p) => terms.has(p) || terms.has(stem(p))),
     );
     if (relevant) add(located(relevant), 1);
   }
@@ -136,44 +145,12 @@ export function findGaps(input: AnswerInput): string[] {
     .map((g) => g.text);
 }
 
-function cite(item: ContextItem): string {
-  return item.path ? `${item.path}:${item.startLine}-${item.endLine}` : "";
-}
-
-/** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
-function firstSentence(text: string): string {
-  // Escaped outside `code spans` only: inside them a backslash would show.
-  const clean = text
-    .replace(/\s+/g, " ")
-    .trim()
-    .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 ? part : part.replace(/([*_~<>[\]])/g, "\\$1")))
-    .join("");
-  const match = clean.match(/^(.{20,240}?[.!?])(\s|$)/);
-  return match?.[1] ?? clean.slice(0, 200);
-}
-
-function code(name: string): string {
-  return `\`${name.replace(/`/g, "")}\``;
-}
-
-function stemOf(word: string): string {
-  return stem(word);
-}
-
-const AUXILIARY =
-  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
-
-function isAuxiliary(path: string): boolean {
-  return AUXILIARY.test(path);
-}
-
 function composeAnswer(input: AnswerInput, gaps: string[]): string {
   const symbols = input.context.filter((i) => i.facts && i.path);
   const docs = input.context.filter((i) => !i.facts && i.path && (i.kind === "doc" || i.kind === "wiki"));
   const byName = new Map(symbols.map((s) => [s.facts?.qualifiedName ?? "", s]));
   const out: string[] = [];
-  const direct = directAnswer(input, symbols, byName);
+  const direct = openingFor(input, symbols, byName);
   if (direct) out.push(direct);
   out.push(
     `_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
@@ -212,287 +189,6 @@ function withoutRepeatedLines(text: string): string {
       return true;
     })
     .join("\n");
-}
-
-// ------------------------------------------------------------------ the direct answer
-
-/** One to three sentences that answer the question from the evidence, each with its citation. */
-function directAnswer(input: AnswerInput, symbols: ContextItem[], byName: Map<string, ContextItem>): string {
-  switch (input.mode) {
-    case "diagnostic":
-      return directDiagnostic(input, symbols, byName);
-    case "exploratory":
-      return directExploratory(input, symbols);
-    case "analytical":
-      return directAnalytical(input);
-    case "conceptual":
-      return directConceptual(input, symbols);
-  }
-}
-
-interface ErrorSite {
-  s: ContextItem;
-  f: NonNullable<ContextItem["facts"]>;
-  raised: string | null;
-  message: string | null;
-  rank: number;
-}
-
-/** Symbols in context that raise or report an error, those matching the question's error first. */
-function errorSites(input: AnswerInput): ErrorSite[] {
-  const anchorTypes = new Set([...input.anchors.exceptionTypes, ...input.anchors.identifiers]);
-  const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
-  const questionText = input.question.toLowerCase();
-  const matchesMessage = (e: string) => {
-    const literal = e.toLowerCase().split("{")[0]?.trim() ?? "";
-    return (
-      (literal.length >= 8 && questionText.includes(literal)) ||
-      anchorMessages.some(
-        (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
-      )
-    );
-  };
-  return input.context
-    .filter((i) => i.facts && i.path && i.facts.raises.length + i.facts.errorStrings.length > 0)
-    .map((s) => {
-      const f = s.facts as NonNullable<ContextItem["facts"]>;
-      const raised = f.raises.find((r) => anchorTypes.has(r)) ?? null;
-      const message = f.errorStrings.find(matchesMessage) ?? null;
-      return {
-        s,
-        f,
-        raised: raised ?? f.raises[0] ?? null,
-        message,
-        rank: (message ? 4 : 0) + (raised ? 2 : 0) + s.score,
-      };
-    })
-    .sort((a, b) => b.rank - a.rank);
-}
-
-function directDiagnostic(
-  input: AnswerInput,
-  symbols: ContextItem[],
-  byName: Map<string, ContextItem>,
-): string {
-  const site = errorSites(input).find((x) => x.rank >= 2);
-  if (!site) {
-    const lead = symbols.find((s) => !isAuxiliary(s.path ?? ""));
-    if (!lead?.facts) return "";
-    const doc = lead.facts.docstring ? `: ${firstSentence(lead.facts.docstring)}` : ".";
-    return `No raise site in the index matches this error exactly; the closest code is ${code(lead.facts.qualifiedName)} (${cite(lead)})${doc}`;
-  }
-  // The message raised with the type, read from the raise line when the question did not quote it.
-  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
-  const what = site.raised
-    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
-    : `The message "${message ?? site.f.errorStrings[0]}" is reported`;
-  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
-  const sentences = [
-    `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
-  ];
-  const callers = uniqueBy(
-    input.graph.triples.filter(
-      (t) =>
-        t.subject === site.f.qualifiedName && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
-    ),
-    (t) => t.object,
-  ).slice(0, 2);
-  if (callers.length) {
-    const named = callers.map((t) => {
-      const item = byName.get(t.object);
-      const where = item
-        ? cite(item)
-        : t.objectPath && t.objectLines
-          ? `${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}`
-          : "";
-      return `${code(t.object)}${where ? ` (${where})` : ""}`;
-    });
-    sentences.push(`It is called from ${joinWords(named)}.`);
-  }
-  return sentences.join(" ");
-}
-
-/** The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")` → card declined). */
-function raisedMessage(source: string, type: string): string | null {
-  const name = type.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const line = source.split("\n").find((l) => new RegExp(`\\b(?:raise|throw)\\b.*\\b${name}\\b`).test(l));
-  const literal = line ? /\(\s*[frbu]?["'`]([^"'`]{3,200})["'`]/.exec(line.slice(line.indexOf(type))) : null;
-  return literal?.[1] ?? null;
-}
-
-/**
- * The condition guarding the line that raises: the nearest enclosing `if`/`elif`/`while`
- * above it with less indentation (`if isinstance(request, Request):` → that test).
- */
-function conditionOf(source: string, needle: string): string | null {
-  if (!needle) return null;
-  const lines = source.split("\n");
-  const probe = needle.slice(0, 40);
-  const at = lines.findIndex((l) => l.includes(probe) && /\b(raise|throw|panic|Error|error)\b/.test(l));
-  const index = at >= 0 ? at : lines.findIndex((l) => l.includes(probe));
-  if (index <= 0) return null;
-  const indent = (l: string) => l.length - l.trimStart().length;
-  let depth = indent(lines[index] as string);
-  for (let i = index - 1; i >= 0 && index - i <= 12; i--) {
-    const line = lines[i] as string;
-    if (!line.trim()) continue;
-    if (indent(line) >= depth) continue;
-    const m = /^\s*(?:if|elif|else if|while|unless)\s*\(?(.+?)\)?\s*(?::|\{)?\s*$/.exec(line);
-    if (m?.[1] && m[1].length <= 100) return m[1].trim().replace(/\)\s*\{$/, "");
-    depth = indent(line);
-    if (/^\s*(?:def|function|class|func|fn)\b/.test(line)) return null;
-  }
-  return null;
-}
-
-interface FlowStep {
-  name: string;
-  path: string;
-  lines: string;
-  depth: number;
-  descendants: number;
-}
-
-/** The nodes of the traced flow (`name()  [path:a-b]`, four spaces a level), in order. */
-function flowNodes(input: AnswerInput, key = "flow:"): FlowStep[] {
-  const flow = input.context.find((i) => i.kind === "flow" && i.key.startsWith(key));
-  if (!flow) return [];
-  const steps: FlowStep[] = [];
-  for (const raw of flow.text.split("\n")) {
-    const m = raw.match(/^(\s*)(?:[→←]\s*)?(.+?)\(\)\s+\[(.+?):(\d+-\d+)\]$/);
-    if (m)
-      steps.push({
-        name: m[2] ?? "",
-        path: m[3] ?? "",
-        lines: m[4] ?? "",
-        depth: Math.floor((m[1] ?? "").length / 4),
-        descendants: 0,
-      });
-  }
-  for (let i = 0; i < steps.length; i++) {
-    const step = steps[i] as FlowStep;
-    let j = i + 1;
-    while (j < steps.length && (steps[j] as FlowStep).depth > step.depth) j++;
-    step.descendants = j - i - 1;
-  }
-  return steps;
-}
-
-/** The entry and, at each level, the step that leads furthest (the main line of the flow). */
-function mainPath(steps: FlowStep[], max = 5): FlowStep[] {
-  const first = steps[0];
-  if (!first) return [];
-  const path = [first];
-  let at = 0;
-  while (path.length < max) {
-    const parent = steps[at] as FlowStep;
-    let best = -1;
-    for (let i = at + 1; i < steps.length && (steps[i] as FlowStep).depth > parent.depth; i++) {
-      const s = steps[i] as FlowStep;
-      if (s.depth !== parent.depth + 1) continue;
-      if (best < 0 || s.descendants > (steps[best] as FlowStep).descendants) best = i;
-    }
-    if (best < 0) break;
-    path.push(steps[best] as FlowStep);
-    at = best;
-  }
-  return path;
-}
-
-function directExploratory(input: AnswerInput, symbols: ContextItem[]): string {
-  const callers = flowNodes(input, "callers:");
-  if (callers.length > 1) {
-    const target = callers[0] as FlowStep;
-    const direct = callers.filter((c) => c.depth === 1).slice(0, 4);
-    return `${code(target.name)} (${target.path}:${target.lines}) is called by ${joinWords(
-      direct.map((c) => `${code(c.name)} (${c.path}:${c.lines})`),
-    )}.`;
-  }
-  const steps = flowNodes(input);
-  const entry = steps[0];
-  if (!entry) return directConceptual(input, symbols);
-  const step = (s: FlowStep) => `${code(s.name)} (${s.path}:${s.lines})`;
-  const childrenOf = (parent: FlowStep) => {
-    const at = steps.indexOf(parent);
-    const out: FlowStep[] = [];
-    for (let i = at + 1; i < steps.length && (steps[i] as FlowStep).depth > parent.depth; i++)
-      if ((steps[i] as FlowStep).depth === parent.depth + 1) out.push(steps[i] as FlowStep);
-    return out;
-  };
-  const children = childrenOf(entry);
-  if (children.length === 0)
-    return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
-  const more = children.length > 6 ? ` and ${children.length - 6} more` : "";
-  const sentences = [
-    `It starts at ${step(entry)}, which calls ${joinWords(children.slice(0, 6).map(step))}${more}.`,
-  ];
-  // The step that leads furthest, one level down.
-  const main = [...children].sort((a, b) => b.descendants - a.descendants)[0];
-  const next = main ? childrenOf(main) : [];
-  if (main && next.length)
-    sentences.push(`${code(main.name)} goes on to ${joinWords(next.slice(0, 4).map(step))}.`);
-  return sentences.join(" ");
-}
-
-function directConceptual(input: AnswerInput, symbols: ContextItem[]): string {
-  const leads = symbols.filter((s) => !isAuxiliary(s.path ?? "")).slice(0, 2);
-  const [first, second] = leads;
-  if (!first?.facts) return "";
-  const doc = first.facts.docstring ? `: ${firstSentence(first.facts.docstring)}` : ".";
-  const sentences = [
-    `The main definition for this is ${code(first.facts.qualifiedName)} (${cite(first)})${doc}`,
-  ];
-  if (second?.facts) sentences.push(`Related: ${code(second.facts.qualifiedName)} (${cite(second)}).`);
-  const page = input.context.find((i) => i.kind === "wiki" && i.path === first.path);
-  const purpose = page ? /\*\*Purpose\.\*\*\s*(.+)/.exec(page.text)?.[1] : null;
-  if (purpose)
-    sentences.push(`${code(first.path ?? "")} (${cite(page as ContextItem)}): ${firstSentence(purpose)}`);
-  return sentences.join(" ");
-}
-
-function directAnalytical(input: AnswerInput): string {
-  const structure = input.context.find((i) => i.kind === "structure");
-  if (!structure) return "";
-  const lines = structure.text.split("\n");
-  const field = (name: string) =>
-    lines
-      .find((l) => l.startsWith(`${name}:`))
-      ?.slice(name.length + 1)
-      .trim() ?? "";
-  const scope = field("Scope") || "the whole repository";
-  const sentences = [`Scope: ${scope === "the whole repository" ? scope : code(scope)}.`];
-  const located = (text: string, max: number) =>
-    text
-      .split(/,\s(?=[^,]*\[)/)
-      .slice(0, max)
-      .map((entry) => {
-        const m = /^(.+?)\s*\((.+?)\)\s*\[(.+?)\]$/.exec(entry.trim());
-        return m ? `${code(m[1] ?? "")} (${m[2]}, ${m[3]})` : "";
-      })
-      .filter(Boolean);
-  const imported = located(field("Most imported files"), 3);
-  if (imported.length) sentences.push(`Most depended on: ${joinWords(imported)}.`);
-  const fanIn = located(field("Highest fan-in"), 2);
-  if (fanIn.length)
-    sentences.push(`Highest fan-in: ${joinWords(fanIn.map((f) => f.replace(/\((\d+),/, "($1 callers,")))}.`);
-  const cycles = field("Cycles");
-  if (cycles) sentences.push(cycles === "none found" ? "No import cycles were found." : `Cycles: ${cycles}.`);
-  return sentences.join(" ");
-}
-
-function joinWords(items: string[]): string {
-  if (items.length <= 1) return items[0] ?? "";
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
-
-function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((t) => {
-    const k = key(t);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }
 
 // ------------------------------------------------------------------ the evidence
@@ -607,16 +303,30 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
   const structure = input.context.find((i) => i.kind === "structure");
   const lines: string[] = [];
   if (structure) {
-    lines.push("**Structure**");
-    for (const raw of structure.text.split("\n")) {
-      if (!raw.startsWith("- [")) continue;
-      const m = raw.match(/^- \[(\w+)\] ([\w-]+): (.+?)(?: \[(.+?)\])?$/);
-      if (m) lines.push(`- **${m[1]}** ${m[2]}: ${m[3]}${m[4] ? ` — ${m[4]}` : ""}`);
+    // The figure's own evidence: the lines under its `Answer:` line, up to the general report.
+    const text = structure.text.split("\n");
+    const start = text.findIndex((l) => l.startsWith("Answer: "));
+    const end = text.indexOf("", start + 1);
+    const figure = start >= 0 ? text.slice(start + 1, end < 0 ? undefined : end) : [];
+    if (figure.length) {
+      lines.push("**The figure**");
+      for (const raw of figure)
+        lines.push(
+          `${raw.startsWith("- ") ? "  " : ""}- ${raw.replace(/^- /, "").replace(/\[([^\]]+?:\d+-\d+)\]/g, "— $1")}`,
+        );
+      lines.push("");
     }
-    const summary = structure.text
-      .split("\n")
-      .filter((l) => /^(Cycles|Highest fan-out|Highest fan-in|Most imported files):/.test(l));
-    for (const s of summary) lines.push(`- ${s.replace(/\[(.+?)\]/g, "— $1")}`);
+    const report: string[] = [];
+    for (const raw of text) {
+      if (!raw.startsWith("- [") || figure.includes(raw)) continue;
+      const m = raw.match(/^- \[(\w+)\] ([\w-]+): (.+?)(?: \[(.+?)\])?$/);
+      if (m) report.push(`- **${m[1]}** ${m[2]}: ${m[3]}${m[4] ? ` — ${m[4]}` : ""}`);
+    }
+    const summary = text.filter((l) =>
+      /^(Cycles|Highest fan-out|Highest fan-in|Most imported files):/.test(l),
+    );
+    for (const s of summary) report.push(`- ${s.replace(/\[(.+?)\]/g, "— $1")}`);
+    if (report.length) lines.push("**Structure**", ...report);
   }
   const flagged = symbols.slice(0, 4);
   if (flagged.length) {
@@ -638,7 +348,7 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
  */
 function docsSection(docs: ContextItem[], max: number, question: string): string {
   if (docs.length === 0) return "";
-  const terms = new Set(queryTerms(question).map(stemOf));
+  const terms = new Set(queryTerms(question).map((t) => stem(t)));
   const lines = ["**What the documentation says**"];
   for (const d of docs.slice(0, max)) {
     const text =
@@ -667,7 +377,7 @@ function bestSentence(text: string, terms: Set<string>): string {
   let best = "";
   let bestHits = Math.min(1, terms.size - 1);
   for (const sentence of prose.split(/(?<=[.!?])\s+/)) {
-    const words = new Set(splitIdentifier(sentence).map(stemOf));
+    const words = new Set(splitIdentifier(sentence).map((t) => stem(t)));
     const hits = [...terms].filter((t) => words.has(t)).length;
     if (hits > bestHits) {
       best = sentence;

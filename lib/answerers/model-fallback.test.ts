@@ -3,11 +3,11 @@
  * never answers (or stalls mid-reply) within its timeout, and one whose output has
  * no answer text all hand over to the offline evidence engine, with a
  * provider_fallback notice and metadata.fallback. The classifier likewise uses the
- * model's structured output when valid and the rules (with a notice) when not.
+ * model's structured output when valid and the trained classifier (with a notice) when not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askQuestion } from "../qa/ask.ts";
-import { classifyByRules } from "../qa/classify-rules.ts";
+import { classifyOffline } from "../qa/classify.ts";
 import type { ClassificationPart, NoticePart } from "../qa/types.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
 import { PartLog, scriptedModel, tagged, type Reply } from "../test-support/qa-model.ts";
@@ -114,8 +114,8 @@ describe("classifier", () => {
   }
 
   it("uses a valid structured classification from the model", async () => {
-    // The rules would call this diagnostic; the model's choice must win.
-    expect(classifyByRules(QUESTION).mode).toBe("diagnostic");
+    // The trained classifier would not call this exploratory; the model's choice must win.
+    expect(classifyOffline(QUESTION).mode).not.toBe("exploratory");
     const { result, log, notices } = await classifyWith([
       JSON.stringify({
         mode: "EXPLORATORY",
@@ -137,9 +137,12 @@ describe("classifier", () => {
   it.each([
     ["malformed JSON", '{"mode": "DIAGNOS'],
     ["a mode outside the schema", JSON.stringify({ mode: "PHILOSOPHICAL", reasoning: "?", scope: null })],
-  ])("falls back to the rules on %s, with a notice", async (_label, text) => {
+  ])("falls back to the trained classifier on %s, with a notice", async (_label, text) => {
     const { result, notices } = await classifyWith([text, text]);
-    expect(result.classification).toMatchObject({ mode: "diagnostic", source: "rules" });
+    expect(result.classification).toMatchObject({
+      mode: classifyOffline(QUESTION).mode,
+      source: "classifier",
+    });
     const notice = notices.find((n) => n.code === "classifier_fallback");
     expect(notice?.level).toBe("warning");
     // The answer still comes from the model: only classification fell back.

@@ -5,12 +5,12 @@
  */
 import type { QueryMode } from "./contract.ts";
 
-export const CLASSIFIER_SYSTEM = `You route questions about a software repository to a retrieval strategy.
+export const CLASSIFIER_SYSTEM = `You route questions about a software repository to a retrieval strategy, by what the user needs (not which words appear).
 Pick exactly one mode:
-- DIAGNOSTIC: errors, exceptions, stack traces, failing or unexpected behaviour ("X happens when it should Y"), why something breaks. Symptoms rarely resemble their causes, so this mode searches error sites and walks callers backwards.
-- EXPLORATORY: tracing or walking through a flow, what calls what, execution order, how data moves between components.
-- ANALYTICAL: architecture, structure, design quality, flaws, coupling, dependencies, technical debt, assessments.
-- CONCEPTUAL: what something does or how to use it, explanations of features or modules; the default when nothing else clearly fits.
+- DIAGNOSTIC: something concrete is going wrong for the user and they want the cause or the fix: an error message, exception, panic, stack trace, log line, failing test, wrong output, crash, hang, or a symptom report with or without a trace ("after upgrading, X returns Y"). A question that only mentions an error word while asking how the code works ("how does X decide when a failed job is retried?") is not diagnostic.
+- EXPLORATORY: follow a flow through the code: what happens step by step when X runs, the path from A to B, what X calls in order, who calls one function.
+- ANALYTICAL: structure and dependencies of the code base or a part of it: the most imported or depended-on modules, import cycles, coupling or layering between folders, fan-in/fan-out, hubs, the largest or most complex functions, dead code, "which parts call into <class> and how do they depend on each other", counts and rankings, assessments of design or quality.
+- CONCEPTUAL: what something is, how it works, what decides or computes something, where it is defined or configured, why it is designed so; the default when nothing else clearly fits.
 Also extract the scope: the folder, file or module the question is about, or null.
 Give one sentence of reasoning.`;
 
@@ -18,12 +18,13 @@ export const REWRITE_SYSTEM = `Rewrite the user's latest message into a standalo
 
 const MODE_GUIDANCE: Record<QueryMode, string> = {
   diagnostic:
-    "Trace the failure from where the error is raised back through its callers; name the state or input that causes it and the fix.",
+    "Open with one sentence saying where the error is raised or handled and under which condition, cited. Then trace the failure from there back through its callers; name the state or input that causes it and the fix.",
   exploratory:
-    "Walk the execution flow step by step in order, naming each function and what it hands to the next.",
+    "Open with one sentence naming the entry point and the chain of calls in order (A → B → C), each cited. Then walk the execution flow step by step, naming each function and what it hands to the next.",
   analytical:
-    "Assess structure with evidence: dependencies, cycles, fan-in/fan-out hotspots, long functions; be concrete about risks and improvements.",
-  conceptual: "Explain what it does and how to use it, from the documentation first and the code second.",
+    "Open with one sentence giving the figure asked for (N callers in M files, the cycle or that there is none, the top files with their counts), cited. Then assess structure with evidence: dependencies, cycles, fan-in/fan-out hotspots, long functions; be concrete about risks and improvements.",
+  conceptual:
+    "Open with one sentence saying what decides or computes what the question asks about and where (the function, cited), quoting the deciding line. Then explain what it does and how to use it, from the code and the documentation.",
 };
 
 export function answerSystemPrompt(mode: QueryMode): string {

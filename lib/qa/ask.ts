@@ -275,7 +275,7 @@ async function answerQuestion(
     out.notice({
       level: "warning",
       code: "classifier_fallback",
-      message: `The model could not classify the question (${modelError}); the built-in rules did.`,
+      message: `The model could not classify the question (${modelError}); the trained classifier did.`,
     });
   }
 
@@ -377,6 +377,7 @@ async function runAnswerLoop(
       {
         question: setup.question,
         mode: classification.mode,
+        secondaryMode: classification.secondaryMode,
         anchors,
         config,
         cache: session.cache,
@@ -387,17 +388,20 @@ async function runAnswerLoop(
       },
       {
         retrieve: (pass) =>
-          retrieveForMode({
-            repositoryId,
-            generationId,
-            question: setup.question,
-            mode: classification.mode,
-            scope: classification.scope,
-            anchors,
-            config,
-            reader,
-            pass,
-          }),
+          retrieveForMode(
+            {
+              repositoryId,
+              generationId,
+              question: setup.question,
+              mode: classification.mode,
+              scope: classification.scope,
+              anchors,
+              config,
+              reader,
+              pass,
+            },
+            classification.secondaryMode,
+          ),
         resolveGaps: (input) =>
           resolveGaps({ ...input, generationId, repositoryId, reader, config, mode: classification.mode }),
         buildGraph: (items) => buildEvidenceGraph(generationId, items),

@@ -1,7 +1,9 @@
-// Deterministic query classifier: the offline default and the fallback whenever the LLM
-// classifier fails. It scores weighted signals per mode instead of taking the first rule
-// that matches, so a question that mentions a "flow" but pastes a traceback still lands on
-// DIAGNOSTIC, and a vague question with no signal at all falls back to CONCEPTUAL.
+// The hand-written signals of each mode (a traceback, "walk me through", "which … most
+// imported", "what does X do") and the scope a question names. The trained classifier
+// (classify-model.ts) reads the signals as features beside the question's words; on their
+// own they still make a weighted-vote classifier (`classifyByRules`), kept as the baseline
+// the training report compares with. `diagnosticEvidence` says what in a question is an
+// error, a log line or a symptom: a question with none is never routed to diagnostic.
 
 import { extractAnchors, isPathLike, normalizePath, splitFences } from "../search/anchors";
 
@@ -15,7 +17,7 @@ export interface RuleClassification {
   confidence: number;
 }
 
-interface Prepared {
+export interface Prepared {
   /** Original text, used where case or layout matters (tracebacks, exception names). */
   raw: string;
   /** Lower-cased prose with fenced code removed, so code never reads as intent. */
@@ -26,6 +28,8 @@ interface Prepared {
 }
 
 interface Signal {
+  /** stable name of the signal: the classifier's feature is `r:<id>` */
+  id: string;
   mode: QueryMode;
   weight: number;
   /** Describes the signal in the reasoning sentence; `$` is replaced by what matched. */
@@ -46,18 +50,21 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 4,
+    id: "exception-type",
     label: "an exception type ($)",
     match: (q) => q.exceptionTypes[0] ?? null,
   },
   {
     mode: "diagnostic",
     weight: 3,
+    id: "stack-trace",
     label: "a stack trace",
     match: (q) => (q.frameCount > 0 || /Traceback \(most recent call last\)/.test(q.raw) ? "trace" : null),
   },
   {
     mode: "diagnostic",
     weight: 3,
+    id: "why-getting",
     label: 'a "why am I getting" question',
     match: inProse(
       /\bwhy (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b/,
@@ -66,14 +73,16 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 3,
+    id: "why-does-fail",
     label: 'a "why does X get/raise" question ("$")',
     match: inProse(
-      /\bwhy (?:do|does|did|would|could) (?:[\w.()]+ ){1,3}(?:get|see|hit|receive|raise|throw|fail|crash|return (?:none|null|nan|an? error))\b/,
+      /\bwhy (?:do|does|did|would|could) (?:[\w.()]+ ){1,3}(?:get|see|hit|receive|raise|throw|fail|crash|return (?:none|null|nan|an? error|(?:a |an |http |status )?[45]\d\d))\b/,
     ),
   },
   {
     mode: "diagnostic",
     weight: 3,
+    id: "error-name-message",
     label: "an error name with its message ($)",
     // `PaymentDeclined: card declined` — a custom exception printed the way runtimes print errors.
     // At the start of a line the message may start upper-case (`ScopeMismatch: You tried …`).
@@ -85,6 +94,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 2.5,
+    id: "failure-word",
     label: 'failure wording ("$")',
     match: inProse(
       /\b(?:fail(?:s|ed|ing|ures?)?|crash(?:es|ed|ing)?|broken|breaks|hangs?|hanging|freez(?:es|ing)|stuck|times? ?out|timing out|timed out|segfaults?|panic(?:s|ked)?|leak(?:s|ing)?|regression|exits? with (?:code|status))\b/,
@@ -93,6 +103,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 2.5,
+    id: "not-working",
     label: 'something not working ("$")',
     match: inProse(
       /\b(?:(?:does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|are ?n[o']?t|wo ?n[o']?t|can ?n[o']?t|cannot|never) (?:(?:the|this|my|our|a|an|it|its|\w+'s) (?:[\w-]+ ){0,2})?(?:work|working|load|start|run|update|save|persist|show|appear|return|compile|connect|match|get)\w*|no longer (?:works?|\w+s)|not (?:working|persisted|saved|found|caught|updated|recognized|respected))\b/,
@@ -101,20 +112,23 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 3,
+    id: "expected-actual",
     label: 'expected-versus-actual behaviour ("$")',
     match: inProse(
-      /\bwhen it should(?:n[o']?t)?\b|\bshould(?:n[o']?t)? (?:\w+ ){0,6}(?:but|instead)\b|\binstead of (?:\w+ing|returning|raising)\b|\bexpected (?:behaviou?r|output|result)\b|\bactual (?:behaviou?r|output|result)\b|\bwrong (?:results?|values?|output|lines?|answers?|order|path|status)\b|\bincorrect(?:ly)?\b|\bunexpected(?:ly)?\b|\bpoint(?:s)? to the wrong\b|\bbut (?:it |they |this |that )?should\b|\b(?:returns?|returning|gives?|shows?|yields?) (?:no|nothing|empty|an empty|none|null|undefined|nan)\b/,
+      /\bwhen it should(?:n[o']?t)?\b|\bshould(?:n[o']?t)? (?:\w+ ){0,6}(?:but|instead)\b|\b(?:returns?|returned|prints?|printed|gives?|gave|shows?|showed|renders?|rendered|outputs?|yields?|comes? back|sends?|sent|produces?|produced)\b[^.?!]{0,60}\binstead of\b|\bexpected (?:behaviou?r|output|result)\b|\bactual (?:behaviou?r|output|result)\b|\bwrong (?:results?|values?|output|lines?|answers?|order|path|status)\b|\bincorrect(?:ly)?\b|\bunexpected(?:ly)?\b|\bpoint(?:s)? to the wrong\b|\bbut (?:it |they |this |that )?should\b|\b(?:returns?|returning|gives?|shows?|yields?) (?:no|nothing|empty|an empty|none|null|undefined|nan)\b/,
     ),
   },
   {
     mode: "diagnostic",
     weight: 2,
+    id: "error-word",
     label: 'error wording ("$")',
     match: inProse(/\b(?:errors?|exceptions?|stack ?traces?|tracebacks?|warnings?|bugs?|buggy)\b/),
   },
   {
     mode: "diagnostic",
     weight: 2.5,
+    id: "quoted-error",
     label: "a quoted error message ($)",
     // "stops with 'Unrecognized option found: foo'": a message in quotes that reads like an error.
     match: (q) =>
@@ -125,18 +139,21 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 1.5,
+    id: "fix-request",
     label: 'a request to fix something ("$")',
     match: inProse(/\b(?:fix|fixing|debug|debugging|troubleshoot|work ?around|resolve this|solve this)\b/),
   },
   {
     mode: "diagnostic",
     weight: 2,
+    id: "raise-word",
     label: 'raise/throw wording ("$")',
     match: inProse(/\b(?:raise|raises|raised|raising|throw|throws|threw|thrown)\b/),
   },
   {
     mode: "diagnostic",
     weight: 2.5,
+    id: "http-status",
     label: "an HTTP status code ($)",
     match: inProse(
       /\b(?:returns?|returning|got|gets|getting|status|responds? with|response|http|a|an) (?:(?:status|code|error|http) )?[45]\d\d\b|\b[45]\d\d (?:error|response|status|from)\b/,
@@ -145,6 +162,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 2,
+    id: "performance",
     label: 'a performance symptom ("$")',
     match: inProse(
       /\b(?:too slow|very slow|so slow|slow(?:er)? than|takes forever|out of memory|oom|memory usage)\b/,
@@ -153,6 +171,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 3,
+    id: "bug-report",
     label: "bug-report structure ($)",
     match: inProse(
       /\b(?:steps to reproduce|to reproduce|expected (?:behaviou?r|result|output)|actual (?:behaviou?r|result|output)|what happened|what you expected|mcve|minimal (?:complete |reproducible |verifiable )*example|mre)\b|^[ \t]*(?:#+[ \t]*)?(?:expected|actual)(?: (?:behaviou?r|result|output))?[ \t]*:/m,
@@ -161,6 +180,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 1.5,
+    id: "expectation",
     label: 'a stated expectation ("$")',
     match: inProse(
       /\b(?:i thought|my understanding (?:was|is)|i (?:would )?expect(?:ed)?|supposed to|should (?:be|return|work|have|not|still))\b/,
@@ -169,12 +189,14 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "diagnostic",
     weight: 1.5,
+    id: "long-paste",
     label: "pasted code in a long report",
     match: (q) => (q.hasFence && q.raw.length > 300 ? "fence" : null),
   },
   {
     mode: "diagnostic",
     weight: 0.5,
+    id: "why",
     label: "a why-question",
     match: inProse(
       /^\s*why\b(?! (?:am|are|do|does|is) (?:i|we|it|this|they) (?:getting|seeing|hitting|receiving)\b)/,
@@ -185,6 +207,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "exploratory",
     weight: 3,
+    id: "trace-request",
     label: 'a request to trace or walk through code ("$")',
     match: inProse(
       /(?<!stack )\btrac(?:e|ing)\b|\bwalk (?:me |us )?through\b|\bwalkthrough\b|\bstep[- ]by[- ]step\b/,
@@ -193,18 +216,21 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "exploratory",
     weight: 3,
+    id: "what-happens",
     label: 'a "what happens when" question',
     match: inProse(/\bwhat happens (?:when|after|if|before|during|on|once)\b/),
   },
   {
     mode: "exploratory",
     weight: 2,
+    id: "flow-word",
     label: 'flow wording ("$")',
     match: inProse(/\b(?:data ?flow|control ?flow|flows?|flowing)\b/),
   },
   {
     mode: "exploratory",
     weight: 3,
+    id: "call-order",
     label: 'execution order or call chains ("$")',
     match: inProse(
       /\b(?:execution|call|calling|startup|boot|request|initiali[sz]ation|middleware) (?:order|sequence|path|chain|graph|lifecycle)\b|\bin (?:what|which) order\b|\border of (?:execution|calls|operations)\b|\bsequence of\b|\bcall (?:chain|path|graph)\b|\bstartup sequence\b/,
@@ -213,6 +239,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "exploratory",
     weight: 2.5,
+    id: "callers",
     label: 'callers or callees ("$")',
     match: inProse(
       /\b(?:who|what|which functions?) (?:calls|invokes|uses)\b|\bcallers?\b|\bcallees?\b|\bwhere (?:is|are) \S+ (?:called|invoked|used|referenced)\b|\bcall[- ]sites?\b|\bwhich functions does\b|\bwhat does \S+ call\b/,
@@ -221,6 +248,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "exploratory",
     weight: 2.5,
+    id: "how-connect",
     label: 'how components connect ("$")',
     match: inProse(
       /\bhow (?:does|do|is|are) .{1,60}?\b(?:call|calls|invoke|invokes|reach(?:es)?|gets? (?:to|from)|connect(?:s|ed)?|interact(?:s)?|passed to|hand(?:s|ed)? off|triggers?|triggered|wired|routed|dispatch(?:ed|es)?|flow into|restored|propagat(?:e|es|ed))\b/,
@@ -229,12 +257,14 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "exploratory",
     weight: 2,
+    id: "from-to",
     label: 'a from-to path ("$")',
     match: inProse(/\bfrom (?:the |a |an )?[a-z][a-z .\-/_]{1,40}? to (?:the |a |an )?[a-z][a-z\-/_]{1,30}/),
   },
   {
     mode: "exploratory",
     weight: 2,
+    id: "code-path",
     label: 'a path through the code ("$")',
     match: inProse(
       /\bthe path (?:a|an|the) \w+ takes\b|\bend(?:s)? up\b|\bgets? (?:passed|sent|routed|forwarded)\b|\bfollow(?:s|ing)? (?:the |a |an )?(?:request|call|data|flow|path|code|execution|chain|message)\b|\bfollow\b.{1,80}?\b(?:call|request|invocation)\b.{0,40}?\b(?:down|through|into|all the way)\b|\b(?:down|all the way) to the\b/,
@@ -243,6 +273,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "exploratory",
     weight: 1.5,
+    id: "pipeline",
     label: 'pipeline or lifecycle wording ("$")',
     match: inProse(/\b(?:lifecycle|life cycle|end[- ]to[- ]end|entry ?points?|pipeline)\b/),
   },
@@ -251,18 +282,21 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "analytical",
     weight: 3,
+    id: "architecture",
     label: 'architecture wording ("$")',
     match: inProse(/\barchitect(?:ure|ural|urally)\b/),
   },
   {
     mode: "analytical",
     weight: 3.5,
+    id: "whats-wrong",
     label: 'a "what is wrong with" assessment',
     match: inProse(/\bwhat(?:'s| is) wrong with\b/),
   },
   {
     mode: "analytical",
     weight: 3,
+    id: "problems",
     label: 'a request for problems or flaws ("$")',
     match: inProse(
       /\b(?:what|which) (?:are |is )?(?:the )?(?:main |biggest |major |potential |key |architectural |design |structural )*(?:problems?|issues|risks?|flaws?|weaknesses|concerns|shortcomings|downsides)\b|\b(?:problems?|issues|risks|concerns) (?:do you see|you see|with the)\b|\bany (?:problems|issues|risks|concerns|smells)\b/,
@@ -271,6 +305,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "analytical",
     weight: 3,
+    id: "quality",
     label: 'quality wording ("$")',
     match: inProse(
       /\b(?:code quality|quality|flaws?|flawed|weakness(?:es)?|shortcomings?|code smells?|smells?|anti-?patterns?|tech(?:nical)? debt|hot ?spots?|fan[- ](?:in|out)|god (?:class|object)|dead code)\b/,
@@ -279,6 +314,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "analytical",
     weight: 3,
+    id: "assess",
     label: 'a request to assess ("$")',
     match: inProse(
       /\b(?:assess(?:ment)?|audit|critique|critici[sz]e)\b|\b(?:evaluate|review|analy[sz]e|judge|rate) (?:the|this|our|my|how|its|whether|code)\b|\b(?:code review|design review|evaluation of (?:the|this|our) (?:code|design|architecture|structure|module)|structural analysis)\b/,
@@ -287,6 +323,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "analytical",
     weight: 2.5,
+    id: "coupling",
     label: 'dependency or coupling wording ("$")',
     match: inProse(
       /\b(?:coupl(?:ed|ing)|cohesi(?:on|ve)|dependenc(?:y|ies)|depend(?:s|ed|ing|ent)? on|circular|layer(?:ing|ed)|modular(?:ity)?|separation of concerns|boundar(?:y|ies))\b/,
@@ -295,12 +332,14 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "analytical",
     weight: 2,
+    id: "structure",
     label: 'structure or design wording ("$")',
     match: inProse(/(?<!data )\bstructur(?:e|ed|al|ing)\b|\bdesign(?:ed)?\b|\borgani[sz](?:ed|ation)\b/),
   },
   {
     mode: "analytical",
     weight: 2,
+    id: "maintainability",
     label: 'maintainability wording ("$")',
     match: inProse(
       /\b(?:maintainab(?:le|ility)|scalab(?:le|ility)|complexity|most complex|refactor(?:ing)?|duplicat(?:ed|ion)|bottlenecks?|trade-?offs?|pros and cons|best practices?|improvements?|well[- ](?:structured|designed|organi[sz]ed)|clean)\b/,
@@ -311,6 +350,7 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "conceptual",
     weight: 2,
+    id: "what-does",
     label: 'a what-is/what-does question ("$")',
     match: inProse(
       /\bwhat (?:does|do) .{1,60}?\b(?:do|does|mean|produce|return|contain|accept|represent)\b|\bpurpose of\b|\bused for\b|\bwhat is \S+ for\b|\bwhat \S+ (?:is|are) for\b/,
@@ -319,32 +359,37 @@ const SIGNALS: readonly Signal[] = [
   {
     mode: "conceptual",
     weight: 1,
+    id: "what-is",
     label: 'a what-is question ("$")',
     match: inProse(/^\s*what(?:'s| is| are) (?:a|an|the)\b/),
   },
   {
     mode: "conceptual",
     weight: 2,
+    id: "how-to",
     label: 'a how-to question ("$")',
     match: inProse(/\bhow (?:do|can|should|would) (?:i|we|you|one)\b|\bhow to\b/),
   },
   {
     mode: "conceptual",
     weight: 2,
+    id: "how-works",
     label: 'a how-does-it-work question ("$")',
     match: inProse(/\bhow (?:does|do|is|are) .{1,60}?\bwork(?:s|ing)?\b/),
   },
   {
     mode: "conceptual",
     weight: 1.5,
+    id: "explain",
     label: 'a request for explanation or location ("$")',
     match: inProse(
-      /\b(?:explain|describe|overview|introduction|summari[sz]e|difference between|where (?:is|are) .{1,40}?(?:defined|configured|declared|set|stored|located|implemented))\b/,
+      /\b(?:explain|describe|overview|introduction|summari[sz]e|difference between|where (?:is|are) .{1,40}?(?:defined|configured|declared|set|stored|located|implemented|computed|calculated|decided|determined|built|created|generated|parsed|validated|checked|formatted|chosen|kept|cached|registered))\b/,
     ),
   },
   {
     mode: "conceptual",
     weight: 1.5,
+    id: "options",
     label: 'a question about supported options ("$")',
     match: inProse(
       /\b(?:what|which) (?:options|flags|arguments|parameters|languages|formats|providers|commands|settings)\b/,
@@ -355,6 +400,24 @@ const SIGNALS: readonly Signal[] = [
 // Ties go to the mode whose retrieval is most specific: a symptom beats a flow, a flow beats
 // an assessment, and anything beats the general default.
 const TIE_ORDER: readonly QueryMode[] = ["diagnostic", "exploratory", "analytical", "conceptual"];
+
+/** The signals a question carries, with what each matched. */
+export function matchedSignals(
+  q: Prepared,
+): { id: string; mode: QueryMode; weight: number; label: string }[] {
+  const out: { id: string; mode: QueryMode; weight: number; label: string }[] = [];
+  for (const signal of SIGNALS) {
+    const found = signal.match(q);
+    if (found !== null)
+      out.push({
+        id: signal.id,
+        mode: signal.mode,
+        weight: signal.weight,
+        label: signal.label.replace("$", clip(found)),
+      });
+  }
+  return out;
+}
 
 /** Classifies a question into a retrieval mode with deterministic weighted rules. */
 export function classifyByRules(question: string): RuleClassification {
@@ -371,11 +434,9 @@ export function classifyByRules(question: string): RuleClassification {
     exploratory: [],
     analytical: [],
   };
-  for (const signal of SIGNALS) {
-    const found = signal.match(q);
-    if (found === null) continue;
+  for (const signal of matchedSignals(q)) {
     scores[signal.mode] += signal.weight;
-    hits[signal.mode].push(signal.label.replace("$", clip(found)));
+    hits[signal.mode].push(signal.label);
   }
   const ranked = [...TIE_ORDER].sort(
     (a, b) => scores[b] - scores[a] || TIE_ORDER.indexOf(a) - TIE_ORDER.indexOf(b),
@@ -438,7 +499,7 @@ function scopeName(phrase: string): string | null {
   return kept.length > 0 ? kept.join(" ") : null;
 }
 
-function prepare(question: string): Prepared {
+export function prepare(question: string): Prepared {
   const raw = question.replace(/\r\n?/g, "\n");
   const { prose } = splitFences(raw);
   const anchors = extractAnchors(raw);
@@ -485,3 +546,108 @@ function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, " ");
   return oneLine.length > 40 ? `${oneLine.slice(0, 40)}…` : oneLine;
 }
+
+/**
+ * What in a question is an error, a log line or a symptom: an exception type, a stack
+ * trace, an error printed with its message, a quoted error, a log line at an error level,
+ * or a symptom ("crashes", "fails with", "returns 500", "after upgrading", expected versus
+ * actual). A failure word alone ("a failed job", "the error handler") is none of these:
+ * "how does X decide when a failed job is retried" asks how the code works.
+ */
+export function diagnosticEvidence(q: Prepared): Evidence[] {
+  const out: Evidence[] = [];
+  const add = (id: string, text: string) => {
+    if (!out.some((e) => e.id === id)) out.push({ id, text });
+  };
+  if (q.exceptionTypes[0]) add("exception", `an exception type (${q.exceptionTypes[0]})`);
+  if (
+    q.frameCount > 0 ||
+    /Traceback \(most recent call last\)|\bpanicked at\b|^goroutine \d+ \[/m.test(q.raw)
+  )
+    add("trace", "a stack trace");
+  const logLine = LOG_LINE.exec(q.raw)?.[0];
+  if (logLine) add("log", `a log line (${clip(logLine.trim())})`);
+  const printed = PRINTED_ERROR.exec(q.raw)?.[0] ?? NAMED_ERROR.exec(q.raw)?.[0];
+  if (printed) add("printed", `an error as printed (${clip(printed.trim())})`);
+  const thrown = THROWN.exec(q.raw)?.[0];
+  if (thrown) add("thrown", `an error thrown (${clip(thrown.trim())})`);
+  for (const s of matchedSignals(q)) if (EVIDENCE_SIGNALS.includes(s.id)) add(s.id, s.label);
+  const symptom = reported(SYMPTOM, q.prose);
+  if (symptom) add("symptom", `a symptom ("${clip(symptom.trim())}")`);
+  const status = ERROR_STATUS.exec(q.prose);
+  const before = status ? q.prose.slice(Math.max(0, status.index - 60), status.index) : "";
+  if (status && !/\b(?:whether|when|which|what decides|decides)\b/.test(before))
+    add("status", `an error status (${clip(status[0].trim())})`);
+  return out;
+}
+
+export interface Evidence {
+  id: string;
+  /** what was found, for a reader */
+  text: string;
+}
+
+/**
+ * The first match that reports something that happened, not a case the question supposes:
+ * "the upload fails with 413" reports, "when the solver fails, how does …" supposes.
+ */
+function reported(pattern: RegExp, text: string): string | null {
+  const all = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+  for (const m of text.matchAll(all)) {
+    const before = text.slice(Math.max(0, (m.index ?? 0) - 60), m.index ?? 0);
+    if (!/\b(?:when|whenever|if|once|unless|until|in case|what happens)\b[^.,;:?!]*$/.test(before))
+      return m[0];
+  }
+  return null;
+}
+
+// Signals that are themselves an error or a symptom (failure and error words alone are not).
+const EVIDENCE_SIGNALS = [
+  "error-name-message",
+  "quoted-error",
+  "why-getting",
+  "why-does-fail",
+  "not-working",
+  "expected-actual",
+  "bug-report",
+  "performance",
+  "fix-request",
+];
+
+// A log line at an error level: `2024-05-01 12:00:03 ERROR …`, `[ERROR] …`, `E0501 …`, `level=error`.
+const LOG_LINE =
+  /^.*(?:\b(?:ERROR|FATAL|CRITICAL|SEVERE|WARN(?:ING)?)\b[\]:]?\s|\[(?:error|fatal|crit|warn|emerg)\]|\blevel=(?:error|fatal|warn)\b|^[EF]\d{4} \d\d:\d\d).*$/m;
+
+// An error or a failed test as a program prints it: `Error: invalid file`, `FAIL src/x.test.ts`,
+// `error[E0382]: borrow of moved value`, `fatal: not a git repository`, `expect(received).toEqual(expected)`.
+const PRINTED_ERROR =
+  /^\s*(?:[\w.]*(?:Error|Exception)|error(?:\[\w+\])?|fatal|panic|FAIL(?:ED)?)(?::|!|\s+\S+\.\w+\b)\s*\S.*$|^\s*(?:\(error\)|-ERR)\s+\S.*$|\bexpect\(received\)/m;
+
+// An error named with its message anywhere: `requests.exceptions.InvalidSchema: No connection
+// adapters were found`, `fmt::format_error: invalid format specifier`, `HTTPError: 404`.
+const NAMED_ERROR =
+  /(?:^|[\s(`'"])(?:[A-Za-z_]\w*(?:\.|::))*(?:[A-Z]\w*(?:Error|Exception|Failure|Fault)|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*_(?:error|exception|failure))\s*:\s+\S[^\n]{3,}/;
+
+// Something thrown or raised, named like an error: "throws fmt::format_error", "raises InvalidURL".
+const THROWN =
+  /\b(?:throws?|threw|thrown|throwing|raises?|raised|raising|panics? with|fails? with)\s+(?:an?\s+|the\s+)?`?(?:[A-Za-z_]\w*(?:\.|::))*(?:[A-Z]\w*(?:Error|Exception|Failure|Fault|Panic)|[a-z][a-z0-9]*_(?:error|exception)|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)\b/;
+
+const SYMPTOM = new RegExp(
+  [
+    String.raw`\b(?:crash(?:es|ed|ing)|hangs|hung|hanging|freez(?:es|ing)|froze|deadlocks?|segfault(?:s|ed)?|panick(?:ed|ing)|panics(?! (?:in|when))|leak(?:s|ing)|stuck|timed out|times out|timing out)\b`,
+    // "fails" is a verb; "failed" and "failing" only after what failed ("a failed job" is a noun phrase).
+    String.raw`\bfails\b|\b(?:failed|failing) (?:to|with|when|on|for|after|if|because|silently|randomly|intermittently|sometimes|only)\b`,
+    String.raw`\b(?:it|that|this|which|has|have|had|build|test|tests|request|call|job|command|query|install|compile|upload|login|check|step)s? (?:failed|is failing|are failing|keeps failing)\b`,
+    String.raw`\b(?:is|are|keeps?|kept|started|starts|now) (?:failing|crashing|broken)\b`,
+    String.raw`\b(?:after|since) (?:upgrading|updating|migrating|switching|moving|bumping|installing)\b`,
+    String.raw`\b(?:no longer|stopped working|suddenly|regression|regressed|broke|broken)\b`,
+    String.raw`\b(?:i|we) (?:got|saw|am getting|are getting|keep getting|keep seeing|ran into|get an? (?:error|exception|warning|crash|panic))\b`,
+    // What happens against what was expected: "… even though I set X", "stays 0 although …".
+    String.raw`\b(?:even though|although|despite|but only|only when|what am i doing wrong|is (?:this|it) a bug|complains?)\b`,
+    String.raw`\bnever (?:fires|finishes|plays|opens|closes|reconnects|returns|works|ends|stops|loads|shows|appears|gets|runs|called|reached|triggered)\b`,
+    String.raw`\b(?:stays?|remains?|comes? back|ends? up) (?:as |at )?(?:locked|empty|open|stuck|0|zero|nil|null|none|undefined|false|true|blank|unchanged)\b`,
+  ].join("|"),
+);
+
+const ERROR_STATUS =
+  /\b(?:returns?|returned|returning|responds? with|respond(?:ed|ing) with|answers?(?: with)?|answered(?: with)?|got|gets|getting|gives?|throws?|sends? back|fails? with)\s+(?:back\s+)?(?:an?\s+|the\s+|http\s+|status\s+|error\s+|code\s+)*[45]\d\d\b|\b[45]\d\d (?:Bad Request|Unauthorized|Forbidden|Not Found|Method Not Allowed|Not Acceptable|Conflict|Gone|Payload Too Large|Unsupported Media Type|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)\b/i;

@@ -1,12 +1,17 @@
 /**
- * Question classification: a forced mode wins; otherwise a model gives structured
- * output (mode, reasoning, scope) when one is configured, and the deterministic rules
- * answer offline or whenever the model fails.
+ * Question classification: a forced mode wins; otherwise a configured model gives
+ * structured output (mode, reasoning, scope), and the trained classifier
+ * (classify-model.ts) answers offline or whenever the model fails. Two rules sit on
+ * top of the classifier's probabilities: a question with no error, log line or symptom
+ * in it is never diagnostic, however many failure words it uses ("how does X decide when
+ * a failed job is retried"); and when the two likeliest modes are close, both are named
+ * and retrieval runs for both (the answer still follows the first).
  */
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
 import { CLASSIFIER_SYSTEM } from "../answerers/prompts.ts";
-import { classifyByRules } from "./classify-rules.ts";
+import { diagnosticEvidence, extractScope, prepare } from "./classify-rules.ts";
+import { predictMode, shippedModel, type ModeModel } from "./classify-model.ts";
 import type { ClassificationPart, QueryMode } from "./types.ts";
 
 const classificationSchema = z.object({
@@ -14,6 +19,12 @@ const classificationSchema = z.object({
   reasoning: z.string().max(400),
   scope: z.string().max(200).nullable(),
 });
+
+/**
+ * The runner-up is retrieved too when its probability is at least this share of the top
+ * one's: two retrievals cost a few hundred milliseconds, a wrong mode the whole answer.
+ */
+export const CLOSE_RATIO = 0.45;
 
 export interface ClassifyOptions {
   forcedMode?: QueryMode;
@@ -23,69 +34,125 @@ export interface ClassifyOptions {
 
 export interface ClassifyResult {
   classification: Omit<ClassificationPart, "rewrittenQuestion">;
-  /** set when a configured model failed and the rules answered instead */
+  /** set when a configured model failed and the trained classifier answered instead */
   modelError: string | null;
+}
+
+export interface OfflineClassification {
+  mode: QueryMode;
+  /** the close runner-up retrieved beside the mode, if any */
+  secondaryMode: QueryMode | null;
+  /** the classifier's probability of each mode after the diagnostic rule */
+  probabilities: { mode: QueryMode; p: number }[];
+  reasoning: string;
+}
+
+/**
+ * The trained classifier with the diagnostic rule and the close-call rule applied. The
+ * diagnostic rule: when the classifier says diagnostic but the question holds no error,
+ * log line or symptom, the question is read again without its failure words ("failed",
+ * "error", a status code …); if it is then something else, it is that, since the failure
+ * words alone made it diagnostic. Diagnostic is never the runner-up of such a question.
+ */
+export function classifyOffline(question: string, model: ModeModel = shippedModel()): OfflineClassification {
+  const evidence = diagnosticEvidence(prepare(question));
+  let prediction = predictMode(question, model);
+  let maskedFailureWords = false;
+  if (evidence.length === 0 && prediction.ranked[0]?.mode === "diagnostic") {
+    const masked = predictMode(question.replace(FAILURE_WORDS, " "), model);
+    if (masked.ranked[0]?.mode !== "diagnostic") {
+      prediction = masked;
+      maskedFailureWords = true;
+    }
+  }
+  const kept = prediction.ranked.filter(
+    (r) => !(evidence.length === 0 && r.mode === "diagnostic" && r !== prediction.ranked[0]),
+  );
+  const total = kept.reduce((n, r) => n + r.p, 0) || 1;
+  const probabilities = kept.map((r) => ({ mode: r.mode, p: r.p / total }));
+  const [top, second] = probabilities as [{ mode: QueryMode; p: number }, { mode: QueryMode; p: number }];
+  const secondaryMode = second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
+  const cues = prediction.cues;
+  const parts = [`${capitalize(top.mode)} (${percent(top.p)})${cues.length ? `: ${cues.join(", ")}` : ""}.`];
+  if (maskedFailureWords)
+    parts.push(
+      "Not diagnostic: it quotes no error, log line or symptom, and failure words alone do not make one.",
+    );
+  if (secondaryMode)
+    parts.push(
+      `${top.mode} or ${secondaryMode}: retrieved for both (${secondaryMode} ${percent(second.p)}).`,
+    );
+  return { mode: top.mode, secondaryMode, probabilities, reasoning: parts.join(" ") };
 }
 
 export async function classifyQuestion(
   question: string,
   options: ClassifyOptions = {},
 ): Promise<ClassifyResult> {
-  const rules = classifyByRules(question);
+  const scope = extractScope(question);
   if (options.forcedMode) {
     return {
       classification: {
         mode: options.forcedMode,
+        secondaryMode: null,
         reasoning: "Mode chosen by the request.",
-        scope: rules.scope,
+        scope,
         forced: true,
         source: "forced",
       },
       modelError: null,
     };
   }
-  if (options.model) {
-    try {
-      const timeout = AbortSignal.timeout(Math.min(options.model.timeoutMs, 20_000));
-      const { output } = await generateText({
-        model: options.model.model,
-        system: CLASSIFIER_SYSTEM,
-        prompt: `Classify this question: ${question.slice(0, 4000)}`,
-        output: Output.object({ schema: classificationSchema }),
-        maxRetries: 1,
-        abortSignal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-      });
-      return {
-        classification: {
-          mode: output.mode.toLowerCase() as QueryMode,
-          reasoning: output.reasoning,
-          scope: output.scope && output.scope !== "null" ? output.scope : rules.scope,
-          forced: false,
-          source: "llm",
-        },
-        modelError: null,
-      };
-    } catch (error) {
-      return {
-        classification: {
-          mode: rules.mode,
-          reasoning: rules.reasoning,
-          scope: rules.scope,
-          forced: false,
-          source: "rules",
-        },
-        modelError: error instanceof Error ? error.message.slice(0, 200) : String(error),
-      };
-    }
-  }
-  return {
-    classification: {
-      mode: rules.mode,
-      reasoning: rules.reasoning,
-      scope: rules.scope,
-      forced: false,
-      source: "rules",
-    },
-    modelError: null,
+  const offline = classifyOffline(question);
+  const fromClassifier = {
+    mode: offline.mode,
+    secondaryMode: offline.secondaryMode,
+    reasoning: offline.reasoning,
+    scope,
+    forced: false,
+    source: "classifier" as const,
   };
+  if (!options.model) return { classification: fromClassifier, modelError: null };
+  try {
+    const timeout = AbortSignal.timeout(Math.min(options.model.timeoutMs, 20_000));
+    const { output } = await generateText({
+      model: options.model.model,
+      system: CLASSIFIER_SYSTEM,
+      prompt: `Classify this question: ${question.slice(0, 4000)}`,
+      output: Output.object({ schema: classificationSchema }),
+      maxRetries: 1,
+      abortSignal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+    });
+    const mode = output.mode.toLowerCase() as QueryMode;
+    return {
+      classification: {
+        mode,
+        // When the trained classifier is sure of another mode, that one is retrieved too.
+        secondaryMode:
+          offline.mode !== mode && (offline.probabilities[0]?.p ?? 0) >= 0.5 ? offline.mode : null,
+        reasoning: output.reasoning,
+        scope: output.scope && output.scope !== "null" ? output.scope : scope,
+        forced: false,
+        source: "llm",
+      },
+      modelError: null,
+    };
+  } catch (error) {
+    return {
+      classification: fromClassifier,
+      modelError: error instanceof Error ? error.message.slice(0, 200) : String(error),
+    };
+  }
+}
+
+// Words that name a failure without reporting one ("a failed job", "the error handler", "a 304").
+const FAILURE_WORDS =
+  /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|warnings?|rais(?:e|es|ed|ing)|throws?|threw|thrown|invalid|wrong|bugs?|crash(?:es|ed)?|timeouts?|retry|retries|[45]\d\d)\b/gi;
+
+function capitalize(text: string): string {
+  return text.slice(0, 1).toUpperCase() + text.slice(1);
+}
+
+function percent(p: number): string {
+  return `${Math.round(p * 100)}%`;
 }

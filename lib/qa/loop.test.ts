@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
 import { db } from "../db/client.ts";
+import { EvidenceEngine } from "../answerers/evidence-engine.ts";
 import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
 import { realLoop } from "../test-support/qa-loop.ts";
@@ -187,6 +188,30 @@ describe("budget", () => {
     expect(budget.gapUsed).toBeLessThanOrEqual(100);
     expect(budget.perPass).toEqual([budget.initial, budget.gapUsed]);
     expect(budget.used).toBe(budget.initial + budget.gapUsed);
+  });
+});
+
+describe("a close call between two modes", () => {
+  it("retrieves for both, says so in the timeline, and answers in the first mode", async () => {
+    const question = "Where is the order total computed?";
+    const both = realLoop(fx, {
+      question,
+      mode: "exploratory",
+      secondaryMode: "conceptual",
+      answerer: new EvidenceEngine(),
+    });
+    const one = realLoop(fx, { question, mode: "exploratory", answerer: new EvidenceEngine() });
+    const labels: string[] = [];
+    const fused = await runLoop(both.input, both.deps, { onPass: (p) => labels.push(p.label) });
+    const single = await runLoop(one.input, one.deps);
+    expect(labels[0]).toBe("Retrieving exploratory or conceptual: retrieved for both…");
+    expect(fused.passes[0]?.part.label).toBe(
+      "Answered from the initial retrieval (exploratory or conceptual: retrieved for both)",
+    );
+    // The conceptual side brings what the exploratory walk alone does not.
+    const keys = (items: { key: string }[]) => new Set(items.map((i) => i.key));
+    expect([...keys(fused.retrieval.items)].some((k) => !keys(single.retrieval.items).has(k))).toBe(true);
+    expect(fused.retrieval.rankedFiles).toContain("shop/pricing.py");
   });
 });
 

@@ -68,6 +68,8 @@ export function resumePassNumber(prior: PassPart[]): number {
 export interface LoopInput {
   question: string;
   mode: QueryMode;
+  /** a close runner-up retrieved beside the mode (said in the first pass's label) */
+  secondaryMode?: QueryMode | null;
   anchors: Anchors;
   config: CgragConfig;
   cache: ContextItem[];
@@ -164,13 +166,16 @@ export async function runLoop(
     );
 
   const started = performance.now();
+  const retrievedFor = input.secondaryMode
+    ? `${input.mode} or ${input.secondaryMode}: retrieved for both`
+    : `${input.mode} context`;
   // Mode retrieval can take a while: say so before it starts, as later passes do (a
   // resumed answer shows its first pass as it was).
   if (!resume)
     events.onPass?.({
       pass: 1,
       phase: "retrieving",
-      label: `Retrieving ${input.mode} context…`,
+      label: `Retrieving ${retrievedFor}…`,
       gapsIdentified: [],
       gaps: [],
       added: [],
@@ -243,7 +248,7 @@ export async function runLoop(
       label: fromUser
         ? "Reading the context you provided…"
         : pass === 1
-          ? `Retrieving ${input.mode} context…`
+          ? `Retrieving ${retrievedFor}…`
           : "Retrieving additional context…",
       gapsIdentified: [],
       gaps: [],
@@ -383,7 +388,7 @@ export async function runLoop(
     part.label = fromUser
       ? `Answered with what you provided (${added.length} item${added.length === 1 ? "" : "s"})`
       : pass === 1
-        ? "Answered from the initial retrieval"
+        ? `Answered from the initial retrieval${input.secondaryMode ? ` (${retrievedFor})` : ""}`
         : `Answered with ${added.length} more item${added.length === 1 ? "" : "s"}`;
     part.stopReason = stop;
     part.durationMs = Math.round(performance.now() - passStart);

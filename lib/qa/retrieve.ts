@@ -11,6 +11,8 @@ import type { QueryMode, StopReason } from "./types.ts";
 
 export interface RetrievalReport {
   mode: QueryMode;
+  /** a close runner-up retrieved beside the mode */
+  secondaryMode: QueryMode | null;
   /** the scope the classifier read from the question (a path or a named part), if any */
   scope: string | null;
   passes: { gaps: string[]; files: string[]; symbols: string[] }[];
@@ -45,6 +47,7 @@ export async function retrieveReport(
   }));
   return {
     mode: result.classification.mode,
+    secondaryMode: result.classification.secondaryMode,
     scope: result.classification.scope,
     passes,
     files: unique([...result.loop.retrieval.rankedFiles, ...passes.flatMap((p) => p.files)]),

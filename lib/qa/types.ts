@@ -16,12 +16,14 @@ export const QUALITY_LIST: readonly Quality[] = ["quick", "balanced", "thorough"
 
 export interface ClassificationPart {
   mode: QueryMode;
+  /** a close runner-up whose retrieval is fused with the mode's (the answer follows `mode`) */
+  secondaryMode: QueryMode | null;
   reasoning: string;
   scope: string | null;
   /** true when the request forced the mode */
   forced: boolean;
-  /** who classified: the model, or the deterministic rules (offline or after a model failure) */
-  source: "llm" | "rules" | "forced";
+  /** who classified: the model, or the trained classifier (offline or after a model failure) */
+  source: "llm" | "classifier" | "forced";
   /** the standalone question after follow-up rewriting, when it differs */
   rewrittenQuestion: string | null;
 }

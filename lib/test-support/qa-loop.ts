@@ -27,6 +27,8 @@ export function realLoop(
   options: {
     question: string;
     mode: QueryMode;
+    /** a close runner-up retrieved beside the mode */
+    secondaryMode?: QueryMode;
     answerer: Answerer;
     settings?: unknown;
     overrides?: RequestOverrides;
@@ -40,6 +42,7 @@ export function realLoop(
   const input: LoopInput = {
     question: options.question,
     mode: options.mode,
+    secondaryMode: options.secondaryMode ?? null,
     anchors,
     config,
     cache: [],
@@ -48,17 +51,20 @@ export function realLoop(
   };
   const deps: LoopDependencies = {
     retrieve: (pass) =>
-      retrieveForMode({
-        repositoryId: fx.repositoryId,
-        generationId: fx.generationId,
-        question: options.question,
-        mode: options.mode,
-        scope: null,
-        anchors,
-        config,
-        reader,
-        pass,
-      }),
+      retrieveForMode(
+        {
+          repositoryId: fx.repositoryId,
+          generationId: fx.generationId,
+          question: options.question,
+          mode: options.mode,
+          scope: null,
+          anchors,
+          config,
+          reader,
+          pass,
+        },
+        options.secondaryMode ?? null,
+      ),
     resolveGaps: (gapInput) => {
       resolverCalls.push([...gapInput.gaps]);
       return resolveGaps({

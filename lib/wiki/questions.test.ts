@@ -72,7 +72,8 @@ describe("analytical scope", () => {
     expect(result.loop.retrieval.rankedFiles.every((f) => f.startsWith("svc/"))).toBe(true);
     expect(result.citations.length).toBeGreaterThan(0);
     expect(result.citations.every((c) => c.path.startsWith("svc"))).toBe(true);
-    expect(result.loop.answer.split("\n")[0]).toMatch(/^Scope: `svc`\./);
+    // It opens with the figure asked for, in the scope asked about.
+    expect(result.loop.answer.split("\n")[0]).toMatch(/^The highest fan-out in `svc` \(.*\): `\w+/);
   });
 });
 
@@ -138,7 +139,7 @@ describe("analytical questions", () => {
     expect(log.data<ClassificationPart>("data-classification").at(-1)?.data.mode).toBe("analytical");
     const structure = result.loop.context.find((i) => i.kind === "structure");
     expect(structure?.text).toContain("Modules (");
-    expect(structure?.text).toContain("Cycles: app/a.py ↔ app/b.py");
+    expect(structure?.text).toContain("Cycles: app/a.py → app/b.py → app/a.py");
     expect(structure?.text).toContain("svc/main.go");
     expect(log.data<DiagramPart>("data-diagram").at(-1)?.data.title).toBe(
       "Module dependencies: imports between folders",

@@ -8,6 +8,7 @@
  */
 import "server-only";
 import { topSymbolsBy, type SymbolRecord } from "../db/code-graph.ts";
+import { crossFileCalls } from "../db/structure-queries.ts";
 import {
   classifiedPaths,
   findingCounts,
@@ -26,7 +27,7 @@ import {
   moduleDiagram,
   type ModuleEdge,
 } from "./diagrams.ts";
-import { findCycles } from "./graph.ts";
+import { cyclePath, findCycles } from "./graph.ts";
 import { dirOf } from "./slugs.ts";
 
 export { escapeLabel, moduleDiagram, type ModuleEdge };
@@ -61,8 +62,10 @@ export interface StructureReport {
   scope: string | null;
   modules: { name: string; files: number; fanIn: number; fanOut: number }[];
   moduleEdges: ModuleEdge[];
-  /** folder-level cycles, then file import cycles (from the issues store) */
+  /** folder-level cycles */
   cycles: string[][];
+  /** file-level import cycles: one loop through each strongly connected set of files */
+  fileCycles: { loop: string[]; files: number }[];
   topFanOut: SymbolRecord[];
   topFanIn: SymbolRecord[];
   /** files of the scope imported by the most other files, with how many import them and their length */
@@ -237,16 +240,33 @@ export function scopeBoundary(
   return boundary;
 }
 
-export async function analyzeStructure(generationId: string, scope: string | null): Promise<StructureReport> {
+/**
+ * The structure of a scope (null: the whole repository). `keep` says which files count:
+ * a question that is not about tests, examples or vendored code leaves them out of every
+ * figure (their imports and calls too), so they neither top a ranking nor close a cycle.
+ */
+export async function analyzeStructure(
+  generationId: string,
+  scope: string | null,
+  keep: (path: string) => boolean = () => true,
+): Promise<StructureReport> {
   const [files, allImports] = await Promise.all([loadWikiFiles(generationId), loadImportEdges(generationId)]);
-  const codeFiles = files.filter((f) => f.kind === "code").map((f) => f.path);
+  const codeFiles = files.filter((f) => f.kind === "code" && keep(f.path)).map((f) => f.path);
   const scopedFiles = codeFiles.filter((f) => inScope(f, scope));
   // Imports that only exist for type checking never run: they neither couple nor cycle.
   const typeOnly = new Map(files.map((f) => [f.path, new Set(f.facts.typeOnlyImports)]));
-  const imports = allImports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));
+  const imports = allImports.filter(
+    (e) => !typeOnly.get(e.srcPath)?.has(e.line) && keep(e.srcPath) && keep(e.dstPath),
+  );
   const graph = moduleGraph(codeFiles, imports, scope);
 
-  const calls = await loadCallsTouching(generationId, scope ? scopedFiles : "all");
+  // A scope's calls with their ends (its diagram may draw them); a whole repository's only
+  // between files, as paths: all that coupling counts.
+  const scopedCalls = scope
+    ? (await loadCallsTouching(generationId, scopedFiles)).filter((c) => keep(c.srcPath) && keep(c.dstPath))
+    : null;
+  const calls =
+    scopedCalls ?? (await crossFileCalls(generationId)).filter((c) => keep(c.srcPath) && keep(c.dstPath));
   const edges = [
     ...imports.map((e) => ({ kind: "imports" as const, srcPath: e.srcPath, dstPath: e.dstPath })),
     ...calls.map((c) => ({ kind: "calls" as const, srcPath: c.srcPath, dstPath: c.dstPath })),
@@ -260,32 +280,58 @@ export async function analyzeStructure(generationId: string, scope: string | nul
       topSymbolsBy(generationId, metric, { prefix, limit: 40 }),
       classified,
     ]);
-    return rows.filter((r) => !skip.has(r.path)).slice(0, 10);
+    return rows.filter((r) => !skip.has(r.path));
   };
   const [topFanOut, topFanIn, findings, counts] = await Promise.all([
     own("fanOut"),
     own("fanIn"),
-    listFindings(generationId, { scope, limit: 40 }),
+    listFindings(generationId, { scope, limit: 120 }),
     findingCounts(generationId, scope),
   ]);
-  const fileCycles = findings
-    .filter((f) => f.category === "import-cycle")
-    .map((f) => [...new Set([...f.detail.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string))]);
 
   return {
     scope,
     modules: graph.modules,
     moduleEdges: graph.moduleEdges,
-    cycles: [...graph.moduleCycles, ...fileCycles],
-    topFanOut,
-    topFanIn,
+    cycles: graph.moduleCycles,
+    fileCycles: fileImportCycles(imports, scope),
+    topFanOut: topFanOut.filter((s) => keep(s.path)).slice(0, 10),
+    topFanIn: topFanIn.filter((s) => keep(s.path)).slice(0, 10),
     topImported: mostImported(imports, scopedFiles, new Map(files.map((f) => [f.path, f.lines]))),
     coupling: moduleCoupling(edges, scope).slice(0, 15),
     boundary: scope ? scopeBoundary(scope, scopedFiles.length, edges) : null,
-    findings,
+    findings: findings.filter((f) => f.path === null || keep(f.path)).slice(0, 40),
     findingCounts: counts,
-    diagram: await scopeDiagram(generationId, scope, codeFiles, scopedFiles, imports, calls, graph),
+    diagram: await scopeDiagram(
+      generationId,
+      scope,
+      codeFiles,
+      scopedFiles,
+      imports,
+      scopedCalls ?? [],
+      graph,
+    ),
   };
+}
+
+/**
+ * Import cycles between files inside a scope (the whole repository when null): each as
+ * one concrete loop (`a.py`, `b.py`, back to `a.py`) through a strongly connected set,
+ * with how many files the set holds. Works on any language's resolved imports (Python
+ * modules, JS/TS modules, Go packages, C and C++ `#include`s …).
+ */
+export function fileImportCycles(
+  imports: { srcPath: string; dstPath: string }[],
+  scope: string | null,
+): { loop: string[]; files: number }[] {
+  const edges = imports
+    .filter((e) => e.srcPath !== e.dstPath && inScope(e.srcPath, scope) && inScope(e.dstPath, scope))
+    .map((e) => ({ from: e.srcPath, to: e.dstPath }));
+  const nodes = [...new Set(edges.flatMap((e) => [e.from, e.to]))];
+  return findCycles(nodes, edges).map((component) => ({
+    loop: cyclePath(component, edges),
+    files: component.length,
+  }));
 }
 
 /**

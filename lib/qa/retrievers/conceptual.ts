@@ -28,7 +28,9 @@ import {
   fuseSignals,
   namedSymbolCandidates,
   packCandidates,
+  subjectCandidates,
   withFilePrior,
+  type Ranked,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -39,9 +41,10 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const topics = questionTopics(question);
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
-  const [definitions, named, code, files, wiki, semantic] = await Promise.all([
+  const [definitions, named, subjects, code, files, wiki, semantic] = await Promise.all([
     useIndex ? definitionCandidates(generationId, conceptTerms(question), 30, topics) : [],
     useIndex ? namedSymbolCandidates(generationId, input.anchors) : [],
+    useIndex ? subjectCandidates(generationId, question) : [],
     lexicalSearch(generationId, question, { limit: 40, kinds: ["code"], stems: true }),
     lexicalSearch(generationId, question, { limit: 20, kinds: ["file"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),
@@ -49,6 +52,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 4, candidates: named },
+    { name: "subjects", weight: 3, candidates: subjects },
     { name: "definitions", weight: 3, candidates: definitions },
     { name: "bm25", weight: 2, candidates: code.map((c) => chunkCandidate(c, "code on the topic")) },
     {
@@ -72,7 +76,11 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     generationId,
     ranked.map((r) => r.candidate),
   );
-  const symbols = ranked.filter((r) => r.candidate.symbol);
+  // How something works or is decided is told by functions: types named like it come after.
+  const symbols = byProcess(
+    ranked.filter((r) => r.candidate.symbol),
+    PROCESS_QUESTION.test(question) && !THING_QUESTION.test(question),
+  );
 
   const budget = config.modeBudgets.conceptual;
   const room = config.initialRetrievalBudget;
@@ -106,6 +114,24 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     rankedFiles,
     rankedSymbols: symbols.map((r) => r.candidate.symbol?.qualifiedId as string).slice(0, 50),
   };
+}
+
+/** A question about how something works, is decided or computed (not what a thing is). */
+const PROCESS_QUESTION =
+  /\bhow (?:does|do|did|is|are|can)\b|\bwhat (?:decides|determines|controls|caps|limits|computes|happens)\b|\bwhen (?:does|do|is|are)\b|\bwhere (?:is|are) .{1,60}\b(?:computed|decided|built|parsed|checked|handled|chosen)\b/i;
+
+/** A question about what a thing is ("what is the order service for") is answered by the thing. */
+const THING_QUESTION =
+  /\bwhat (?:is|are|does)\b.{0,60}\b(?:for|mean|represent|hold|contain)\b|\bpurpose\b|\bwhat (?:is|are) (?:a|an|the)\b/i;
+
+const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum", "module", "namespace"]);
+
+/** For a process question, a type's score counts half (a method of it or a function decides). */
+function byProcess(ranked: Ranked[], process: boolean): Ranked[] {
+  if (!process) return ranked;
+  return ranked
+    .map((r) => (TYPE_KINDS.has(r.candidate.symbol?.kind ?? "") ? { ...r, score: r.score * 0.5 } : r))
+    .sort((a, b) => b.score - a.score);
 }
 
 /** Wiki pages of files (folder pages and the overview describe no single file). */

@@ -11,6 +11,8 @@ import "server-only";
 import {
   callersOf,
   calleesOf,
+  symbolsByName,
+  symbolsByQualifiedName,
   symbolsByQualifiedIds,
   symbolsInFile,
   type SymbolRecord,
@@ -18,6 +20,7 @@ import {
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
+import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { syntheticItem } from "../context.ts";
 import type { DiagramPart } from "../types.ts";
 import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../diagrams/graph.ts";
@@ -33,7 +36,10 @@ import {
   isTestPath,
   namedSymbolCandidates,
   packCandidates,
+  subjectCandidates,
+  auxiliaryFactor,
   symbolCandidate,
+  type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -50,8 +56,9 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const topics = questionTopics(question);
   const terms = conceptTerms(question);
   const useIndex = config.features.useCodeIndex;
-  const [named, definitions, entryPoints, lexical, semantic] = await Promise.all([
+  const [named, subjects, definitions, entryPoints, lexical, semantic] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
+    useIndex ? subjectCandidates(generationId, question) : [],
     useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
     useIndex ? entryPointCandidates(generationId, question, terms) : [],
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
@@ -59,6 +66,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 5, candidates: named },
+    { name: "subjects", weight: 4, candidates: subjects },
     { name: "entry-points", weight: 4, candidates: entryPoints },
     { name: "definitions", weight: 3, candidates: definitions },
     {
@@ -81,11 +89,14 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   // Where the walk starts: what the question names, else the entry point or definition that
   // fits it best; never a test unless the question is about tests. A class leads to the
   // method that does its work.
-  const namedIds = new Set(named.map((c) => c.key));
+  const namedIds = new Set([...named, ...subjects].map((c) => c.key));
   const entryIds = new Set(entryPoints.map((c) => c.key));
-  const starts: SymbolRecord[] = [];
+  // The calls a question names, in the order it names them ("dayjs(…).add(…).format(…)",
+  // "NewServer, then AddRoutes, then Start"), are the steps it asks to follow.
+  const starts: SymbolRecord[] = await namedSteps(generationId, subjects, terms, topics.tests);
+  const namedWalk = starts.length > 0;
   let firstScore = 0;
-  for (const r of entryRanked) {
+  for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
     if (!s || starts.length >= 2 || (!topics.tests && isTestPath(s.path))) continue;
     // A second start only when it fits nearly as well as the first.
@@ -113,7 +124,13 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         Math.min(config.maxCallGraphHops, 3),
         config.maxCalleesPerHop,
         seen,
-        { useGraph: config.features.useCallGraph, relevant, tests: topics.tests },
+        {
+          useGraph: config.features.useCallGraph,
+          relevant,
+          tests: topics.tests,
+          docs: topics.docs,
+          dispatch: await dispatchClass(generationId, question, entry),
+        },
       ),
     );
   }
@@ -158,7 +175,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       callerTrees.length && CALLER_WEIGHTS[l.name] !== undefined
         ? (CALLER_WEIGHTS[l.name] ?? l.weight)
         : flows.length
-          ? (TRACED_WEIGHTS[l.name] ?? l.weight)
+          ? ((namedWalk ? NAMED_WALK_WEIGHTS[l.name] : undefined) ?? TRACED_WEIGHTS[l.name] ?? l.weight)
           : l.weight,
   }));
   const ranked = demoteAuxiliary(fuseSignals(rankLists), [], topics);
@@ -221,10 +238,20 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     items,
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
     rankedFiles: fuseFiles(rankLists, [], 30, topics),
-    rankedSymbols: ranked
-      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
+    rankedSymbols: stepsFirst(
+      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+      flows.length > 0,
+    )
+      .map((s) => s.qualifiedId)
       .slice(0, 50),
   };
+}
+
+/** A traced flow's steps are functions: types and values named like the question come after them. */
+function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
+  if (!traced) return symbols;
+  const callable = (s: SymbolRecord) => s.kind === "function" || s.kind === "method";
+  return [...symbols.filter(callable), ...symbols.filter((s) => !callable(s))];
 }
 
 /** The entry, then the steps nearest to it (branch points before plain steps), those named like the question first. */
@@ -239,6 +266,32 @@ interface WalkOptions {
   relevant: (s: SymbolRecord) => number;
   /** whether tests may be walked into */
   tests: boolean;
+  /** whether docs, examples and vendored code may be walked into */
+  docs: boolean;
+  /**
+   * The class the walk runs in when the question names an inherited method on it
+   * (`PoolManager.request`, defined on `RequestMethods`): a call to a method that class
+   * overrides goes to its own version, as dispatch on `self` would.
+   */
+  dispatch: SymbolRecord | null;
+}
+
+/** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
+async function overridden(
+  generationId: string,
+  callees: SymbolRecord[],
+  dispatch: SymbolRecord | null,
+): Promise<SymbolRecord[]> {
+  if (!dispatch) return callees;
+  const out: SymbolRecord[] = [];
+  for (const c of callees) {
+    const own =
+      c.kind === "method" && !c.qualifiedName.startsWith(`${dispatch.qualifiedName}.`)
+        ? (await symbolsByQualifiedName(generationId, `${dispatch.qualifiedName}.${c.name}`, 1))[0]
+        : undefined;
+    out.push(own ?? c);
+  }
+  return out;
 }
 
 async function walkForward(
@@ -253,12 +306,19 @@ async function walkForward(
   seen.add(symbol.qualifiedId);
   const node: FlowNode = { symbol, depth, children: [] };
   if (!options.useGraph || depth >= maxDepth) return node;
+  // Vendored and example code is not part of the flow a question follows, nor are tests.
   const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) => e.dstId && e.confidence >= 0.4 && (options.tests || !isTestPath(e.dstPath ?? "")),
+    (e) =>
+      e.dstId &&
+      e.confidence >= 0.4 &&
+      (options.tests || !isTestPath(e.dstPath ?? "")) &&
+      auxiliaryFactor(e.dstPath ?? "", { tests: true, docs: options.docs }) === 1,
   );
   const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
   // Callees that bear on the question first, then in call order.
-  const callees = (await symbolsInIdOrder(generationId, ids))
+  const callees = (
+    await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
+  )
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
     .sort((a, b) => b.relevance - a.relevance || a.order - b.order)
     .slice(0, maxCallees)
@@ -318,6 +378,76 @@ async function workingMethod(
   return scored[0] && scored[0].score > 0 ? scored[0].m : null;
 }
 
+/**
+ * One step per subject the question names, in its order: the subject's best match, or a
+ * same-named implementation that calls something when the best match is a declaration
+ * that calls nothing (an interface's or base class's method); a class leads to its working
+ * method. Values, fields and tests are no steps.
+ */
+async function namedSteps(
+  generationId: string,
+  subjects: Candidate[],
+  terms: ConceptTerm[],
+  tests: boolean,
+): Promise<SymbolRecord[]> {
+  const byMention = new Map<string, SymbolRecord[]>();
+  for (const c of subjects)
+    if (c.symbol && (tests || !isTestPath(c.symbol.path)))
+      byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
+  const steps: SymbolRecord[] = [];
+  for (const list of byMention.values()) {
+    const first = list[0] as SymbolRecord;
+    // `TimeoutHandler` builds a `timeoutHandler` whose method does the work: same name, any case.
+    const pick =
+      first.fanOut === 0
+        ? (list.find(
+            (s) =>
+              normalizeName(s.name) === normalizeName(first.name) &&
+              (s.fanOut > 0 || CLASS_KINDS.has(s.kind)) &&
+              s !== first,
+          ) ?? first)
+        : first;
+    const step =
+      pick.kind === "function" || pick.kind === "method"
+        ? pick
+        : CLASS_KINDS.has(pick.kind)
+          ? await workingMethod(generationId, pick, terms)
+          : null;
+    if (step && !steps.some((x) => x.qualifiedId === step.qualifiedId)) steps.push(step);
+    if (steps.length >= 3) break;
+  }
+  return steps;
+}
+
+const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
+
+/**
+ * The class a question calls an inherited method on: `PoolManager.request` resolved to
+ * `RequestMethods.request` runs with `self` a `PoolManager`.
+ */
+async function dispatchClass(
+  generationId: string,
+  question: string,
+  entry: SymbolRecord,
+): Promise<SymbolRecord | null> {
+  for (const s of await resolveSubjects(generationId, question)) {
+    const parts = s.mention.parts;
+    const owner = parts[parts.length - 2];
+    if (!owner || s.symbols[0]?.qualifiedId !== entry.qualifiedId) continue;
+    if (normalizeName(entry.qualifiedName.split(".").slice(-2, -1)[0] ?? "") === normalizeName(owner))
+      return null;
+    const classes = (await symbolsByName(generationId, owner, 5)).filter((c) => CLASS_KINDS.has(c.kind));
+    return classes[0] ?? null;
+  }
+  return null;
+}
+
+/**
+ * When the walk starts at the calls the question names, the walk is the answer: the other
+ * symbols of the same names (other classes' methods called alike) count little.
+ */
+const NAMED_WALK_WEIGHTS: Record<string, number> = { flow: 6, named: 1.5, subjects: 1.5 };
+
 /** A question about callers is answered by them; what the function itself calls comes after. */
 const CALLER_WEIGHTS: Record<string, number> = { callers: 6, flow: 2 };
 
@@ -325,6 +455,7 @@ const TRACED_WEIGHTS: Record<string, number> = {
   flow: 5,
   callers: 4,
   named: 5,
+  subjects: 4,
   "entry-points": 4,
   definitions: 2,
   bm25: 1,

@@ -19,6 +19,7 @@ import type { DiagramPart, QueryMode } from "../types.ts";
 import type { Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 import { pathClass } from "../../indexer/file-class.ts";
+import { resolveSubjects } from "../subjects.ts";
 
 export interface RetrievalInput {
   repositoryId: string;
@@ -290,6 +291,32 @@ export async function namedSymbolCandidates(generationId: string, anchors: Ancho
     if (seen.has(n.s.qualifiedId)) return [];
     seen.add(n.s.qualifiedId);
     return [symbolCandidate(n.s, `named in the question (${n.name})`)];
+  });
+}
+
+/**
+ * The symbols the question's subjects resolve to (subjects.ts: every language's notation,
+ * case and underscore variants, types named by a word), most specific mention first.
+ */
+export async function subjectCandidates(generationId: string, question: string): Promise<Candidate[]> {
+  const subjects = await resolveSubjects(generationId, question);
+  const picked = subjects.flatMap((s) =>
+    s.symbols.slice(0, s.mention.kind === "term" ? 1 : 3).map((row) => ({ row, mention: s.mention.text })),
+  );
+  const records = new Map(
+    (
+      await symbolsByQualifiedIds(
+        generationId,
+        picked.map((p) => p.row.qualifiedId),
+      )
+    ).map((r) => [r.qualifiedId, r]),
+  );
+  const seen = new Set<string>();
+  return picked.flatMap(({ row, mention }) => {
+    const symbol = records.get(row.qualifiedId);
+    if (!symbol || seen.has(row.qualifiedId)) return [];
+    seen.add(row.qualifiedId);
+    return [symbolCandidate(symbol, `named in the question (${mention})`)];
   });
 }
 

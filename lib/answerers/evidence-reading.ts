@@ -1,0 +1,197 @@
+/**
+ * Reading the evidence an answerer is given: where a cited item is, its docstring's
+ * first sentence, the error sites in context (those matching the question's error
+ * first), the condition guarding a raise, the message raised with a type, and the
+ * traced call flow (its steps and its main line). Shared by the evidence engine's
+ * body and its opening sentences (opening.ts). Pure.
+ */
+import type { AnswerInput, ContextItem } from "./contract.ts";
+
+export function cite(item: ContextItem): string {
+  return item.path ? `${item.path}:${item.startLine}-${item.endLine}` : "";
+}
+
+/** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
+export function firstSentence(text: string): string {
+  // Escaped outside `code spans` only: inside them a backslash would show.
+  // Field lists (`:rtype: float`, `@param x`, `Args:`) describe the signature, not the purpose.
+  const prose =
+    text.split(/\n\s*(?::\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Parameters|Example)s?:)/)[0] ??
+    text;
+  const clean = prose
+    .replace(/\s+/g, " ")
+    .trim()
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/([*_~<>[\]])/g, "\\$1")))
+    .join("");
+  const match = clean.match(/^(.{20,240}?[.!?])(\s|$)/);
+  return match?.[1] ?? clean.slice(0, 200);
+}
+
+export function code(name: string): string {
+  return `\`${name.replace(/`/g, "")}\``;
+}
+
+const AUXILIARY =
+  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
+
+export function isAuxiliary(path: string): boolean {
+  return AUXILIARY.test(path);
+}
+
+export interface ErrorSite {
+  s: ContextItem;
+  f: NonNullable<ContextItem["facts"]>;
+  raised: string | null;
+  message: string | null;
+  rank: number;
+}
+
+/** Symbols in context that raise or report an error, those matching the question's error first. */
+export function errorSites(input: AnswerInput): ErrorSite[] {
+  const anchorTypes = new Set([...input.anchors.exceptionTypes, ...input.anchors.identifiers]);
+  const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
+  const questionText = input.question.toLowerCase();
+  const matchesMessage = (e: string) => {
+    const literal = e.toLowerCase().split("{")[0]?.trim() ?? "";
+    return (
+      (literal.length >= 8 && questionText.includes(literal)) ||
+      anchorMessages.some(
+        (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
+      )
+    );
+  };
+  return input.context
+    .filter((i) => i.facts && i.path && i.facts.raises.length + i.facts.errorStrings.length > 0)
+    .map((s) => {
+      const f = s.facts as NonNullable<ContextItem["facts"]>;
+      const raised = f.raises.find((r) => anchorTypes.has(r)) ?? null;
+      const message = f.errorStrings.find(matchesMessage) ?? null;
+      return {
+        s,
+        f,
+        raised: raised ?? f.raises[0] ?? null,
+        message,
+        rank: (message ? 4 : 0) + (raised ? 2 : 0) + s.score,
+      };
+    })
+    .sort((a, b) => b.rank - a.rank);
+}
+
+/** The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")` → card declined). */
+export function raisedMessage(source: string, type: string): string | null {
+  const name = type.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const line = source.split("\n").find((l) => new RegExp(`\\b(?:raise|throw)\\b.*\\b${name}\\b`).test(l));
+  const literal = line ? /\(\s*[frbu]?["'`]([^"'`]{3,200})["'`]/.exec(line.slice(line.indexOf(type))) : null;
+  return literal?.[1] ?? null;
+}
+
+/**
+ * The condition guarding the line that raises: the nearest enclosing `if`/`elif`/`while`
+ * above it with less indentation (`if isinstance(request, Request):` → that test).
+ */
+export function conditionOf(source: string, needle: string): string | null {
+  if (!needle) return null;
+  const lines = source.split("\n");
+  const probe = needle.slice(0, 40);
+  const at = lines.findIndex((l) => l.includes(probe) && /\b(raise|throw|panic|Error|error)\b/.test(l));
+  const index = at >= 0 ? at : lines.findIndex((l) => l.includes(probe));
+  if (index <= 0) return null;
+  const indent = (l: string) => l.length - l.trimStart().length;
+  let depth = indent(lines[index] as string);
+  for (let i = index - 1; i >= 0 && index - i <= 12; i--) {
+    const line = lines[i] as string;
+    if (!line.trim()) continue;
+    if (indent(line) >= depth) continue;
+    const m = /^\s*(?:if|elif|else if|while|unless)\s*(.+?)\s*(?::|\{)?\s*$/.exec(line);
+    if (m?.[1] && m[1].length <= 100) return withoutOuterParens(m[1].trim().replace(/\)\s*\{$/, ")"));
+    depth = indent(line);
+    if (/^\s*(?:def|function|class|func|fn)\b/.test(line)) return null;
+  }
+  return null;
+}
+
+/** `(a && b)` → `a && b`, but `not name.isascii()` stays whole: only parentheses that wrap it all go. */
+function withoutOuterParens(text: string): string {
+  if (!text.startsWith("(") || !text.endsWith(")")) return text;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")") depth--;
+    if (depth === 0 && i < text.length - 1) return text;
+  }
+  return text.slice(1, -1).trim();
+}
+
+export interface FlowStep {
+  name: string;
+  path: string;
+  lines: string;
+  depth: number;
+  descendants: number;
+}
+
+/** The nodes of the traced flow (`name()  [path:a-b]`, four spaces a level), in order. */
+export function flowNodes(input: AnswerInput, key = "flow:"): FlowStep[] {
+  const flow = input.context.find((i) => i.kind === "flow" && i.key.startsWith(key));
+  if (!flow) return [];
+  const steps: FlowStep[] = [];
+  for (const raw of flow.text.split("\n")) {
+    const m = raw.match(/^(\s*)(?:[→←]\s*)?(.+?)\(\)\s+\[(.+?):(\d+-\d+)\]$/);
+    if (m)
+      steps.push({
+        name: m[2] ?? "",
+        path: m[3] ?? "",
+        lines: m[4] ?? "",
+        depth: Math.floor((m[1] ?? "").length / 4),
+        descendants: 0,
+      });
+  }
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as FlowStep;
+    let j = i + 1;
+    while (j < steps.length && (steps[j] as FlowStep).depth > step.depth) j++;
+    step.descendants = j - i - 1;
+  }
+  return steps;
+}
+
+/**
+ * The entry and, at each level, the step that leads furthest (the main line of the flow);
+ * `weight` adds to a step's worth (how much its part of the flow bears on the question).
+ */
+export function mainPath(steps: FlowStep[], max = 5, weight: (i: number) => number = () => 0): FlowStep[] {
+  const first = steps[0];
+  if (!first) return [];
+  const path = [first];
+  let at = 0;
+  const value = (i: number) => (steps[i] as FlowStep).descendants + weight(i);
+  while (path.length < max) {
+    const parent = steps[at] as FlowStep;
+    let best = -1;
+    for (let i = at + 1; i < steps.length && (steps[i] as FlowStep).depth > parent.depth; i++) {
+      const s = steps[i] as FlowStep;
+      if (s.depth !== parent.depth + 1) continue;
+      if (best < 0 || value(i) > value(best)) best = i;
+    }
+    if (best < 0) break;
+    path.push(steps[best] as FlowStep);
+    at = best;
+  }
+  return path;
+}
+
+export function joinWords(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+export function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((t) => {
+    const k = key(t);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import { stem } from "../db/tokenize.ts";
+import type { AnswerInput, ContextItem } from "./contract.ts";
+import { askedTopic, decidingLines, openingFor } from "./opening.ts";
+
+describe("the topic of a question, in its own terms", () => {
+  it.each([
+    ["How does requests decide whether to follow a redirect?", "decided", "Whether to follow a redirect"],
+    ["What caps the number of retries?", "capped", "The number of retries"],
+    [
+      "When a browser sends an If-None-Match header, what decides whether a 304 is returned?",
+      "decided",
+      "Whether a 304 is returned",
+    ],
+    ["How is the cache key computed?", "computed", "The cache key"],
+    [
+      "How does click decide which exit code the process ends with when a ClickException escapes?",
+      "decided",
+      "Which exit code the process ends with",
+    ],
+  ])("%j → %s / %s", (question, verb, object) => {
+    expect(askedTopic(question)).toEqual({ verb, object });
+  });
+
+  it("has none for a question that names no verb of the code", () => {
+    expect(askedTopic("What is the Config class for?")).toBeNull();
+  });
+});
+
+describe("deciding lines", () => {
+  const terms = new Set(["retri", "wait", "delay"].map((t) => stem(t)));
+  const source = [
+    "def backoff_delay(self, attempt):",
+    '    """How long to wait before the next retry."""',
+    "    # never wait longer than max_delay",
+    "    delay = self.base * 2 ** attempt",
+    "    if delay > self.max_delay:",
+    "        return self.max_delay",
+    "    log.debug('waiting')",
+    "    return delay",
+  ].join("\n");
+
+  it("are the computation and the condition, never the signature, docstring or comment", () => {
+    const lines = decidingLines(source, terms).map((l) => l.text);
+    expect(lines).toContain("delay = self.base * 2 ** attempt");
+    expect(lines).toContain("if delay > self.max_delay");
+    expect(lines.join(" ")).not.toMatch(/def |"""|#/);
+    expect(lines.length).toBeLessThanOrEqual(2);
+  });
+
+  it("leave raise lines out of a non-diagnostic answer", () => {
+    const raising = "def check(n):\n    if n > LIMIT:\n        raise TooMany(n)\n    return n";
+    expect(decidingLines(raising, new Set([stem("limit")])).map((l) => l.text)).not.toContain(
+      "raise TooMany(n)",
+    );
+  });
+});
+
+function symbol(name: string, path: string, text: string, start: number): ContextItem {
+  return {
+    key: `${path}::${name}`,
+    kind: "symbol",
+    path,
+    startLine: start,
+    endLine: start + text.split("\n").length - 1,
+    title: name,
+    text,
+    tokens: 50,
+    reason: "",
+    score: 1,
+    origin: "initial",
+    pass: 1,
+    facts: {
+      qualifiedId: `${path}::${name}`,
+      qualifiedName: name,
+      kind: "method",
+      signature: "",
+      docstring: "",
+      raises: [],
+      mutates: [],
+      errorStrings: [],
+      calls: [],
+      fanIn: 1,
+      fanOut: 1,
+    },
+    truncated: false,
+  };
+}
+
+function input(question: string, mode: AnswerInput["mode"], context: ContextItem[]): AnswerInput {
+  return {
+    question,
+    mode,
+    pass: 1,
+    maxPasses: 3,
+    context,
+    graph: { triples: [] },
+    anchors: {
+      exceptionTypes: [],
+      messages: [],
+      stackFrames: [],
+      identifiers: [],
+      paths: [],
+      keywords: [],
+      literals: [],
+    },
+    reasoningHistory: [],
+    notFound: new Set(),
+    history: [],
+  };
+}
+
+describe("the opening sentence", () => {
+  const retry = symbol(
+    "Retry.backoff_delay",
+    "pkg/retry.py",
+    "def backoff_delay(self, attempt):\n    delay = self.base * 2 ** attempt\n    return min(delay, self.max_delay)",
+    40,
+  );
+  const test = symbol(
+    "test_backoff",
+    "tests/test_retry.py",
+    "def test_backoff():\n    assert backoff_delay(1) == 2",
+    3,
+  );
+
+  it("says what computes it, where, quoting the deciding line, with no error framing", () => {
+    const text = openingFor(
+      input("How is the retry delay computed?", "conceptual", [test, retry]),
+      [test, retry],
+      new Map(),
+    );
+    expect(text).toMatch(
+      /^The retry delay is computed in `Retry\.backoff_delay` \(pkg\/retry\.py:40-42\): `/,
+    );
+    expect(text).toContain("`delay = self.base * 2 ** attempt`");
+    expect(text).not.toMatch(/raise|No raise site/);
+  });
+
+  it("answers a symptom report without a quoted error from the code behind it", () => {
+    const text = openingFor(
+      input("After upgrading, the retry delay never grows past 2 seconds", "diagnostic", [retry]),
+      [retry],
+      new Map(),
+    );
+    expect(text).toMatch(/^The behaviour comes from `Retry\.backoff_delay` \(pkg\/retry\.py:40-42\)/);
+    expect(text).not.toMatch(/No raise site/);
+  });
+
+  it("opens an analytical answer with the figure its retrieval computed", () => {
+    const structure: ContextItem = {
+      ...symbol("s", "x", "", 1),
+      kind: "structure",
+      path: null,
+      facts: null,
+      text: "Answer: `a.py` is imported by 3 files (a.py:1-9).\nImporters of a.py: b.py",
+    };
+    expect(openingFor(input("Which files import a.py?", "analytical", [structure]), [], new Map())).toBe(
+      "`a.py` is imported by 3 files (a.py:1-9).",
+    );
+  });
+});

@@ -1,0 +1,393 @@
+/**
+ * The evidence engine's first sentences: the answer itself, in the question's terms,
+ * built from the evidence the body then lists (so the two never disagree), each
+ * statement cited.
+ * - conceptual: what decides or computes the thing asked about, where, quoting the
+ *   deciding line(s) ("Whether to follow a redirect is decided in `resolve_redirects`
+ *   (requests/sessions.py:91-185): `while resp.is_redirect:`");
+ * - diagnostic: where the error is raised or handled and under which condition; a
+ *   symptom with no quoted error gets the code behind it, never "no raise site matches";
+ * - exploratory: the entry point and the chain of calls in order (A → B → C), each cited,
+ *   or, asked who calls something, its callers;
+ * - analytical: the figure asked for, as the analytical retriever computed it (the
+ *   `Answer:` line of its structure item).
+ * Only a diagnostic answer speaks of raise sites.
+ */
+import type { AnswerInput, ContextItem } from "./contract.ts";
+import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
+import {
+  cite,
+  code,
+  conditionOf,
+  errorSites,
+  firstSentence,
+  flowNodes,
+  isAuxiliary,
+  joinWords,
+  mainPath,
+  raisedMessage,
+  uniqueBy,
+  type FlowStep,
+} from "./evidence-reading.ts";
+
+/** One to three sentences that answer the question from the evidence, each with its citation. */
+export function openingFor(
+  input: AnswerInput,
+  symbols: ContextItem[],
+  byName: Map<string, ContextItem>,
+): string {
+  switch (input.mode) {
+    case "diagnostic":
+      return diagnosticOpening(input, symbols, byName);
+    case "exploratory":
+      return exploratoryOpening(input, symbols);
+    case "analytical":
+      return analyticalOpening(input);
+    case "conceptual":
+      return conceptualOpening(input, symbols);
+  }
+}
+
+// ------------------------------------------------------------------ conceptual
+
+/**
+ * What the question asks to be explained, as it says it: "how does requests decide
+ * whether to follow a redirect" → decided / "whether to follow a redirect"; "what caps
+ * the number of retries" → capped / "the number of retries".
+ */
+export function askedTopic(question: string): { verb: string; object: string } | null {
+  const q = question
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/[?.!]+$/, "");
+  // The clause that asks: "When a browser sends X, what decides whether a 304 is returned?"
+  const clauses = q
+    .split(/(?<=[.?!])\s+|,\s+/)
+    .map((c) => c.replace(/[?.!]+$/, ""))
+    .filter((c) => /^(?:how|what|which|where|when)\b/i.test(c));
+  for (const s of clauses.reverse()) {
+    const topic = topicOf(s);
+    if (topic) return topic;
+  }
+  return null;
+}
+
+function topicOf(s: string): { verb: string; object: string } | null {
+  const verbs =
+    "decide|determine|compute|calculate|cap|limit|control|choose|pick|set|select|build|parse|resolve|find|match|validate|check|convert|generate|create|load|store|format|render|handle|detect|know|count|measure|order|sort|merge|split|encode|decode|register|dispatch|apply|infer|estimate|normalize|serialize";
+  const what = new RegExp(`^(?:what|which \\w+) (?:exactly )?(${verbs})(?:s|es)? (.+)$`, "i").exec(s);
+  if (what?.[1] && what[2]) return { verb: pastParticiple(what[1]), object: clause(what[2]) };
+  const how = new RegExp(`^how (?:does|do|did|can|will|would) (?:.+? )?(${verbs}) (.+)$`, "i").exec(s);
+  if (how?.[1] && how[2]) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
+  const passive =
+    /^(?:how|where|when) (?:is|are|was|were|does|do) (.+?) (computed|calculated|decided|determined|defined|configured|set|stored|handled|parsed|built|created|chosen|registered|validated|generated|resolved|loaded|formatted|capped|limited|matched|counted|sorted|merged|normalized|serialized|rendered|kept|tracked|cached|applied|inferred|estimated)\b/i.exec(
+      s,
+    );
+  if (passive?.[1] && passive[2]) return { verb: passive[2].toLowerCase(), object: clause(passive[1]) };
+  return null;
+}
+
+const IRREGULAR: Record<string, string> = {
+  set: "set",
+  find: "found",
+  build: "built",
+  know: "known",
+  split: "split",
+};
+
+function pastParticiple(verb: string): string {
+  const v = verb.toLowerCase();
+  if (IRREGULAR[v]) return IRREGULAR[v];
+  if (v.endsWith("e")) return `${v}d`;
+  if (/[^aeiou][aeiou][pt]$/.test(v) && v.length <= 4) return `${v}${v.slice(-1)}ed`;
+  return `${v}ed`;
+}
+
+/** The object of the question cut before a second clause, its first letter capitalised. */
+function clause(text: string): string {
+  const cut =
+    text.split(/,| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i)[0] ?? text;
+  const trimmed = cut.trim().replace(/^(?:exactly|actually) /i, "");
+  return trimmed.slice(0, 1).toUpperCase() + trimmed.slice(1);
+}
+
+interface DecidingLine {
+  text: string;
+  score: number;
+  /** its line in the definition */
+  at: number;
+}
+
+/**
+ * The lines of a definition that decide or compute what the question asks about: those
+ * carrying its words, conditions, returns and computations, never the signature,
+ * comments or docstrings. Best first; at most two, the second only if nearly as good.
+ */
+export function decidingLines(
+  source: string,
+  terms: Set<string>,
+  diagnostic = false,
+  computes = false,
+): DecidingLine[] {
+  const lines = source.split("\n");
+  const scored: DecidingLine[] = [];
+  let inDocstring = false;
+  lines.forEach((raw, i) => {
+    const line = raw.trim();
+    const quotes = (line.match(/"""|'''/g) ?? []).length;
+    if (quotes % 2 === 1) {
+      inDocstring = !inDocstring;
+      return;
+    }
+    if (inDocstring || quotes > 0 || i === 0 || !line || line.length > 160) return;
+    if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
+    if (
+      /^(?:def|class|func|fn|function|pub fn|public|private|protected|static|import|from|use|using|package|namespace|#include|require)\b/.test(
+        line,
+      )
+    )
+      return;
+    if (/^(?:else|try|finally|begin|end|do)\b[:{]?$/.test(line) || /^\w+:$/.test(line)) return;
+    // What a line decides is in its code: words inside string literals (messages) do not count.
+    const bare = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ");
+    const words = splitIdentifier(bare).map((w) => stem(w.toLowerCase()));
+    const hits = new Set(words.filter((w) => terms.has(w))).size;
+    let score = hits * 2;
+    if (/^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for)\b|\?.*:|&&|\|\|/.test(line))
+      score += 1.5;
+    if (/^return\b|^yield\b|=>/.test(line)) score += 1;
+    // Asked how something is computed, the formula decides more than the conditions around it.
+    const arithmetic = /[*/+%-]\s*[\w(]|\b(?:min|max|round|floor|ceil|pow|abs)\(|\*\*|<<|>>/.test(bare);
+    if (arithmetic && (/[^=!<>]=[^=]/.test(line) || /^return\b/.test(line))) score += computes ? 2.5 : 1;
+    if (/[<>]=?|==|!=|\bis\b|\bin\b/.test(line)) score += 0.5;
+    if (!diagnostic && /\b(?:raise|throw|panic!?)\b/.test(line)) score -= 1.5;
+    if (/^(?:pass|continue|break|return;?|return None|return nil|return null)$/.test(line)) score = 0;
+    if (score > 0)
+      scored.push({ text: line.replace(/[{:;]\s*$/, "").trim(), score: score - i * 0.001, at: i });
+  });
+  const ranked = scored.sort((a, b) => b.score - a.score);
+  const [first, second] = ranked;
+  if (!first) return [];
+  // Two lines are quoted in the order the code has them.
+  return second && second.score >= first.score * 0.75 && hitsOf(second.text, terms) > 0
+    ? [first, second].sort((a, b) => a.at - b.at)
+    : [first];
+}
+
+/** Whether a noun phrase is plural, by its head ("the backoff time between retries": time). */
+function plural(phrase: string): boolean {
+  if (/^(?:whether|which|how|what|when|where|why)\b/i.test(phrase)) return false;
+  const head =
+    phrase.split(/\s(?:of|for|in|on|to|from|with|between|at|by|per|when|that|which|into|across)\s/i)[0] ??
+    phrase;
+  return /\b(?:and|or)\b/.test(head) || /[^s]s$/i.test(head.trim());
+}
+
+/** Questions about how something is computed (the formula answers them). */
+const COMPUTE_VERBS = new Set([
+  "computed",
+  "calculated",
+  "counted",
+  "capped",
+  "limited",
+  "measured",
+  "estimated",
+]);
+
+function hitsOf(text: string, terms: Set<string>): number {
+  return splitIdentifier(text).filter((w) => terms.has(stem(w.toLowerCase()))).length;
+}
+
+function questionStems(question: string): Set<string> {
+  return new Set(queryTerms(question).map((t) => stem(t)));
+}
+
+function quote(lines: DecidingLine[]): string {
+  return lines.map((l) => code(l.text.length > 110 ? `${l.text.slice(0, 107)}…` : l.text)).join(" … ");
+}
+
+/**
+ * The definition that answers, among the best three of the code (tests, docs and
+ * examples aside): its rank counts, and so does how well its lines carry the question.
+ */
+function leadDefinition(
+  input: AnswerInput,
+  symbols: ContextItem[],
+): { item: ContextItem; lines: DecidingLine[] } | null {
+  const terms = questionStems(input.question);
+  const computes =
+    COMPUTE_VERBS.has(askedTopic(input.question)?.verb ?? "") ||
+    /\bhow (?:long|many|much)\b/i.test(input.question);
+  const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "") && !isTestSymbol(s)).slice(0, 4);
+  let best: { item: ContextItem; lines: DecidingLine[]; value: number } | null = null;
+  leads.forEach((item, i) => {
+    const lines = decidingLines(item.text, terms, input.mode === "diagnostic", computes);
+    const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
+    // What decides something is a function's body, rarely a whole class, never a getter.
+    const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
+    const getter =
+      item.endLine - item.startLine <= 3 && /^return\b[^<>=!?&|*/+-]*$/.test(lines[0]?.text ?? "") ? 0.3 : 1;
+    const value =
+      [1, 0.7, 0.5, 0.4][i]! *
+      kind *
+      getter *
+      (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits));
+    if (!best || value > best.value) best = { item, lines, value };
+  });
+  return best;
+}
+
+const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
+
+/** A test written beside the code (Rust's `mod tests`, a `test_` function, a `*Test` class). */
+function isTestSymbol(item: ContextItem): boolean {
+  const name = item.facts?.qualifiedName ?? "";
+  return /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|(?:^|\.)Test\w*\.|\w+Tests?\.\w+$/.test(name);
+}
+
+function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
+  const lead = leadDefinition(input, symbols);
+  if (!lead?.item.facts) return "";
+  const { item, lines } = lead;
+  const where = `${code(item.facts?.qualifiedName ?? item.title)} (${cite(item)})`;
+  const topic = askedTopic(input.question);
+  const docstring = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  const doc = docstring && !/[.!?]$/.test(docstring) ? `${docstring}.` : docstring;
+  const sentences: string[] = [];
+  if (topic) {
+    sentences.push(
+      `${topic.object} ${plural(topic.object) ? "are" : "is"} ${topic.verb} in ${where}${lines.length ? `: ${quote(lines)}` : doc ? `: ${doc}` : ""}.`,
+    );
+  } else if (lines.length) {
+    sentences.push(`${where} is where this happens: ${quote(lines)}.`);
+  } else {
+    sentences.push(`The main definition for this is ${where}${doc ? `: ${doc}` : "."}`);
+  }
+  if (topic && lines.length && doc) sentences.push(doc);
+  // The definition next in line, when it is a different function of the code.
+  const other = symbols.find(
+    (s) =>
+      s !== item &&
+      s.facts &&
+      !isAuxiliary(s.path ?? "") &&
+      s.facts.qualifiedName !== item.facts?.qualifiedName,
+  );
+  if (other?.facts) sentences.push(`Related: ${code(other.facts.qualifiedName)} (${cite(other)}).`);
+  return sentences.map((x) => x.replace(/\.\.$/, ".")).join(" ");
+}
+
+// ------------------------------------------------------------------ diagnostic
+
+function diagnosticOpening(
+  input: AnswerInput,
+  symbols: ContextItem[],
+  byName: Map<string, ContextItem>,
+): string {
+  const sites = errorSites(input);
+  const quotesError = input.anchors.exceptionTypes.length > 0 || input.anchors.messages.length > 0;
+  const site = sites.find((x) => x.rank >= 2);
+  if (!site) {
+    // A symptom without a quoted error: the code behind it, with the lines that decide it.
+    const lead = leadDefinition(input, symbols);
+    if (!lead?.item.facts) return "";
+    const where = `${code(lead.item.facts.qualifiedName)} (${cite(lead.item)})`;
+    const closest = sites[0];
+    if (quotesError)
+      return closest
+        ? `No raise site in the index matches this error exactly; the closest is ${code(closest.f.qualifiedName)} (${cite(closest.s)}), which raises ${closest.f.raises.map(code).join(", ") || "an error"}${lead.item !== closest.s ? `; the code the question names leads to ${where}` : ""}.`
+        : `No raise site in the index matches this error exactly; the closest code is ${where}${lead.lines.length ? `: ${quote(lead.lines)}` : "."}`.replace(
+            /\.\.$/,
+            ".",
+          );
+    return `The behaviour comes from ${where}${lead.lines.length ? `, where ${quote(lead.lines)}` : ""}.`;
+  }
+  // The message raised with the type, read from the raise line when the question did not quote it.
+  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
+  const what = site.raised
+    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
+    : `The message "${message ?? site.f.errorStrings[0]}" is reported`;
+  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
+  const sentences = [
+    `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
+  ];
+  // The error the question names first, when the site found raises another one it reports
+  // ("MaxRetryError … (Caused by NewConnectionError …)"): that one leads, the cause follows.
+  const first = input.anchors.exceptionTypes[0];
+  const outer = first && site.raised !== first ? sites.find((x) => x.f.raises.includes(first)) : undefined;
+  if (first && outer && outer.s !== site.s) {
+    const outerCondition = conditionOf(outer.s.text, first);
+    sentences.unshift(
+      `${code(first)} is raised by ${code(outer.f.qualifiedName)} (${cite(outer.s)})${outerCondition ? ` when ${code(outerCondition)}` : ""}; the cause it reports:`,
+    );
+  }
+  const callers = uniqueBy(
+    input.graph.triples.filter(
+      (t) =>
+        t.subject === site.f.qualifiedName && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+    ),
+    (t) => t.object,
+  ).slice(0, 2);
+  if (callers.length) {
+    const named = callers.map((t) => {
+      const item = byName.get(t.object);
+      const at = item
+        ? cite(item)
+        : t.objectPath && t.objectLines
+          ? `${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}`
+          : "";
+      return `${code(t.object)}${at ? ` (${at})` : ""}`;
+    });
+    sentences.push(`It is called from ${joinWords(named)}.`);
+  }
+  return sentences.join(" ");
+}
+
+// ------------------------------------------------------------------ exploratory
+
+function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string {
+  const step = (s: FlowStep) => `${code(s.name)} (${s.path}:${s.lines})`;
+  const callers = flowNodes(input, "callers:");
+  if (callers.length > 1) {
+    const target = callers[0] as FlowStep;
+    const direct = callers.filter((c) => c.depth === 1);
+    const further = callers.filter((c) => c.depth === 2);
+    return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${code(further[0].name)} (${further[0].path}:${further[0].lines}) is one hop further up` : ""}.`;
+  }
+  const steps = flowNodes(input);
+  // Several calls named in order ("NewServer, AddRoutes, then Start"): the steps as named.
+  const roots = steps.filter((s) => s.depth === 0);
+  if (roots.length > 1) {
+    const deep = roots.find((r) => r.descendants > 0);
+    const after = deep ? steps.slice(steps.indexOf(deep) + 1) : [];
+    const end = after.findIndex((s) => s.depth === 0);
+    const next = (end < 0 ? after : after.slice(0, end)).filter((s) => s.depth === 1).slice(0, 3);
+    return `It runs ${roots.map(step).join(", then ")}.${deep && next.length ? ` ${code(deep.name)} calls ${joinWords(next.map(step))}.` : ""}`;
+  }
+  // The line of the flow leading to what the question names ("down to the connection being opened").
+  const terms = questionStems(input.question);
+  const own = steps.map((s) => hitsOf(s.name.split(".").pop() ?? s.name, terms));
+  const reach = steps.map((s, i) => Math.max(...own.slice(i, i + 1 + s.descendants)));
+  const path = mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0));
+  const entry = path[0];
+  if (!entry) return conceptualOpening(input, symbols);
+  if (path.length === 1) return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
+  const sentences = [`It starts at ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`];
+  // What else the entry calls, beside the main line.
+  const at = steps.indexOf(entry);
+  const siblings: FlowStep[] = [];
+  for (let i = at + 1; i < steps.length; i++) {
+    const s = steps[i] as FlowStep;
+    if (s.depth === 1 && s !== path[1]) siblings.push(s);
+  }
+  if (siblings.length)
+    sentences.push(`${code(entry.name)} also calls ${joinWords(siblings.slice(0, 3).map(step))}.`);
+  return sentences.join(" ");
+}
+
+// ------------------------------------------------------------------ analytical
+
+function analyticalOpening(input: AnswerInput): string {
+  const structure = input.context.find((i) => i.kind === "structure");
+  const answer = structure?.text.split("\n").find((l) => l.startsWith("Answer: "));
+  return answer ? answer.slice("Answer: ".length).trim() : "";
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { classifyOffline, CLOSE_RATIO } from "./classify.ts";
+import { diagnosticEvidence, prepare } from "./classify-rules.ts";
+import type { ModeModel } from "./classify-model.ts";
+import { DEFAULT_FEATURE_OPTIONS } from "./classify-features.ts";
+
+// A hand-set model (columns: conceptual, diagnostic, exploratory, analytical) whose
+// behaviour is known: "failed" and "error" pull to diagnostic, "walk" to exploratory,
+// "cycles" to analytical; a slight conceptual prior.
+function model(weights: Record<string, number[]>): ModeModel {
+  return {
+    version: 1,
+    modes: ["conceptual", "diagnostic", "exploratory", "analytical"],
+    options: DEFAULT_FEATURE_OPTIONS,
+    bias: [0.2, 0, 0, 0],
+    weights,
+    trained: {},
+  };
+}
+const HAND = model({
+  "w:failed": [0, 3, 0, 0],
+  "w:error": [0, 3, 0, 0],
+  "w:crashes": [0, 3, 0, 0],
+  "w:walk": [0, 0, 2.5, 0],
+  "w:cycles": [0, 0, 0, 3],
+  "w:flow": [1.2, 0, 1.2, 0],
+});
+
+describe("the diagnostic rule", () => {
+  it("does not route to diagnostic on a failure word when nothing is an error, log line or symptom", () => {
+    const c = classifyOffline("How does the queue decide when a failed job is retried?", HAND);
+    expect(c.mode).toBe("conceptual");
+    expect(c.reasoning).toMatch(/no error, log line or symptom/);
+    expect(c.probabilities.map((p) => p.mode)).not.toContain("diagnostic");
+  });
+
+  it("keeps diagnostic when the question reports a symptom or quotes an error", () => {
+    expect(classifyOffline("The worker crashes when a failed job is retried", HAND).mode).toBe("diagnostic");
+    expect(classifyOffline("Why do I get ValueError: bad job when a failed job is retried?", HAND).mode).toBe(
+      "diagnostic",
+    );
+    expect(classifyOffline("2024-05-01 12:00:03 ERROR job 7 failed: connection reset", HAND).mode).toBe(
+      "diagnostic",
+    );
+  });
+
+  it("finds errors, log lines and symptoms, not failure words", () => {
+    const ids = (q: string) => diagnosticEvidence(prepare(q)).map((e) => e.id);
+    expect(ids("how is a failed upload retried, and what error is shown?")).toEqual([]);
+    expect(ids("When a browser sends If-None-Match, what decides whether a 304 is returned?")).toEqual([]);
+    expect(ids("After upgrading, a request to /health returns 500")).toEqual(
+      expect.arrayContaining(["symptom", "status"]),
+    );
+    expect(ids("Error: invalid file\n  thrown by loadFromBlob")).toContain("printed");
+    expect(ids("[ERROR] worker 3 lost its lease")).toContain("log");
+    expect(ids("it raises KeyError: 'id'")).toContain("exception");
+  });
+});
+
+describe("close calls", () => {
+  it("names a close runner-up, which is then retrieved too", () => {
+    const c = classifyOffline("How does a message flow through the broker?", HAND);
+    expect(c.mode).toBe("conceptual");
+    expect(c.secondaryMode).toBe("exploratory");
+    expect(c.reasoning).toContain("conceptual or exploratory: retrieved for both");
+  });
+
+  it("names none when the top mode is clear", () => {
+    const c = classifyOffline("Are there import cycles among the plugins?", HAND);
+    expect(c.mode).toBe("analytical");
+    expect(c.secondaryMode).toBeNull();
+    expect((c.probabilities[1]?.p ?? 0) / (c.probabilities[0]?.p ?? 1)).toBeLessThan(CLOSE_RATIO);
+  });
+});
+
+describe("the shipped classifier", () => {
+  it.each([
+    ["Which files are imported by the most other files?", "analytical"],
+    ["Are there import cycles among the modules of the core package?", "analytical"],
+    ["Walk me through what happens when the CLI's main command runs", "exploratory"],
+    ["Traceback (most recent call last):\n  File \"a.py\", line 3, in f\nKeyError: 'x'", "diagnostic"],
+    ["What does the Config class hold?", "conceptual"],
+  ])("classifies %j as %s", (question, mode) => {
+    expect(classifyOffline(question).mode).toBe(mode);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { analyticalAsks, asksAboutFunctions, ranksFolders } from "./analytical-intent.ts";
+import { excludedByName, namedExclusions } from "./scope.ts";
+
+describe("what an analytical question asks for", () => {
+  it.each([
+    [
+      "Which parts of the code call into Scene to replace elements, and how do they depend on each other?",
+      "callers",
+    ],
+    ["How many places call ctx.fail, and in which files are they?", "callers"],
+    ["What does Command depend on and what depends on it?", "dependencies"],
+    ["Which modules in src/click are imported by the most other modules?", "most-imported"],
+    ["Across the whole package, which helpers are depended on most?", "most-imported"],
+    ["Are there import cycles among core.py, types.py and parser.py?", "cycles"],
+    ["Does utils/ ever import from core/ or plugins/, or is it a clean bottom layer?", "layering"],
+    ["Which function in lodash.js has the highest fan-out?", "fan-out"],
+    ["What are the largest functions in click/core.py by line count?", "largest"],
+    ["Is there any dead code in _compat.py — functions nothing calls anymore?", "dead-code"],
+    ["How coupled is progress.py to live.py?", "coupling"],
+    ["Assess the code quality of lib/indexer.", "overview"],
+  ])("%j asks for %s", (question, ask) => {
+    expect(analyticalAsks(question)[0]).toBe(ask);
+  });
+
+  it("asks for an overview when nothing specific is named", () => {
+    expect(analyticalAsks("Tell me about this package")).toEqual(["overview"]);
+  });
+});
+
+describe("what a ranking ranks", () => {
+  it("ranks folders only when it asks about packages, folders or namespaces", () => {
+    expect(ranksFolders("Which packages under core/ are imported by the most other packages?")).toBe(true);
+    expect(
+      ranksFolders("Which modules in zustand's src folder are imported by the most other modules?"),
+    ).toBe(false);
+    expect(ranksFolders("Which headers in jq's src folder are #included by the most source files?")).toBe(
+      false,
+    );
+  });
+
+  it("counts files when the question counts files, even about classes", () => {
+    expect(asksAboutFunctions("Which classes are referenced by the most other source files?")).toBe(false);
+    expect(asksAboutFunctions("Which functions have the highest fan-in?")).toBe(true);
+  });
+});
+
+describe("parts a question leaves out", () => {
+  it("reads 'leave X out', 'excluding X', 'without X'", () => {
+    expect(
+      namedExclusions("Which headers are included the most? Leave the bundled decNumber library out."),
+    ).toEqual(["decnumber"]);
+    expect(namedExclusions("Rank the modules excluding tools/ and without examples")).toEqual([
+      "tools",
+      "examples",
+    ]);
+  });
+
+  it("matches a path by a whole segment or a prefix", () => {
+    expect(excludedByName("src/decNumber/decNumber.c", ["decnumber"])).toBe(true);
+    expect(excludedByName("src/jv.c", ["decnumber"])).toBe(false);
+    expect(excludedByName("tools/gen/x.go", ["tools/gen"])).toBe(true);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * What an analytical question asks for, so the answer leads with that figure: the
+ * callers of a named symbol (and how they depend on each other), what a named file or
+ * symbol depends on and what depends on it, the most imported files, import cycles,
+ * the coupling or layering between two parts, the functions with the highest fan-in or
+ * fan-out, the largest functions, code nothing calls, or — when it asks none of these —
+ * an overview of the structure. Pure: read from the question's words.
+ */
+
+export type AnalyticalAsk =
+  | "callers"
+  | "dependencies"
+  | "most-imported"
+  | "cycles"
+  | "coupling"
+  | "layering"
+  | "fan-in"
+  | "fan-out"
+  | "largest"
+  | "dead-code"
+  | "overview";
+
+const ASKS: [AnalyticalAsk, RegExp][] = [
+  ["cycles", /\bcycl(?:e|es|ic)\b|\bcircular\b/i],
+  [
+    "dead-code",
+    /\bdead code\b|\bunused\b|\bnothing (?:else )?(?:calls|imports|uses|references)\b|\bno(?:body| one| other \w+) (?:calls|imports|uses)\b|\bnever (?:called|used|imported)\b|\buncalled\b/i,
+  ],
+  [
+    "layering",
+    /\blayer(?:ing|ed|s)?\b|\bnever imports?\b|\b(?:ever|only) imports? from\b|\bimports? (?:anything )?from\b.*\bor\b|\bback[- ]?references?\b|\bviolat\w+\b/i,
+  ],
+  [
+    "fan-out",
+    /\bfan[- ]?out\b|\b(?:calls|imports|requires|depends on) the most\b|\bmost (?:dependencies|imports)\b/i,
+  ],
+  [
+    "largest",
+    /\b(?:largest|longest|biggest|most complex|complexity|deepest nesting|most (?:nesting|branching|methods|lines)|by (?:line count|number of (?:lines|methods)))\b/i,
+  ],
+  [
+    "callers",
+    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:calls|uses)\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
+  ],
+  [
+    "dependencies",
+    /\bwhat (?:does|do) .{1,60}\bdepend on\b|\bwhat depends on\b|\bimports and importers\b|\b(?:its|their) (?:imports|dependencies|dependents)\b|\bwhat would break\b|\bwhat .{1,40}\bdepend(?:s)? on (?:it|them)\b|\bleaf\b/i,
+  ],
+  [
+    "most-imported",
+    /\b(?:imported|required|included|depended on|used|referenced) by the most\b|\b(?:import|include|require|reference|use)d? (?:by )?(?:the )?most (?:other )?(?:files|modules|packages)\b|\b(?:most|highest|heavily|widely) (?:imported|depended[- ]on|used|included|required)\b|\bdepended on (?:the )?most\b|\bhubs?\b|\bfan[- ]?in\b|\brank\b.{0,40}\bby (?:fan-in|importers|dependents)\b/i,
+  ],
+  [
+    "coupling",
+    /\bcoupl(?:ed|ing)\b|\bcohesi(?:on|ve)\b|\bboundar(?:y|ies)\b|\bdepend on each other\b|\bcross(?:es)? (?:that|the) boundary\b/i,
+  ],
+  [
+    "overview",
+    /\barchitect\w*|\bassess\w*|\breview\b|\bevaluate\b|\bquality\b|\bstructur\w*|\bdesign\b|\bweak(?:ness|nesses| points?)\b|\bproblems?\b|\bsmells?\b|\borgani[sz]\w+|\bwhat(?:'s| is) wrong\b|\btech(?:nical)? debt\b|\bhotspots?\b/i,
+  ],
+];
+
+/** Asks about a scope as a whole: two of them in one question make it an overview. */
+export const SCOPE_ASKS: readonly AnalyticalAsk[] = [
+  "cycles",
+  "coupling",
+  "most-imported",
+  "fan-in",
+  "fan-out",
+  "largest",
+];
+
+/** The asks of a question, most specific first (a question may ask two: "cycles, and how coupled"). */
+export function analyticalAsks(question: string): AnalyticalAsk[] {
+  const found = ASKS.filter(([, re]) => re.test(question)).map(([ask]) => ask);
+  return found.length ? found : ["overview"];
+}
+
+/** Whether the fan-in asked about is of functions (symbols) rather than of files or modules. */
+export function asksAboutFunctions(question: string): boolean {
+  // "Which classes are referenced by the most other files?" counts files, not callers.
+  if (/\bby the most (?:other )?(?:source )?(?:files|modules|packages)\b/i.test(question)) return false;
+  return /\b(?:functions?|methods?|helpers?|classes|class|hooks?|symbols?|routines?)\b/i.test(question);
+}
+
+/**
+ * Whether a ranking question ranks folders (packages, directories, namespaces, crates)
+ * rather than files: by the noun it asks about ("which packages …", "rank the folders"),
+ * not any folder it mentions ("which modules in the src folder …" ranks files).
+ */
+export function ranksFolders(question: string): boolean {
+  const noun =
+    /\b(?:which|what|rank(?: the)?|list(?: the)?|top)\s+(?:\w+\s+){0,2}?(packages?|folders?|director(?:y|ies)|namespaces?|crates?|modules?|files?|headers?|classes|interfaces|components|sources?)\b/i.exec(
+      question,
+    )?.[1];
+  return noun ? /^(?:packages?|folders?|director|namespaces?|crates?)/i.test(noun) : false;
+}

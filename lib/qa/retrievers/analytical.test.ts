@@ -1,0 +1,109 @@
+/**
+ * Analytical answers compute the figure asked for about what the question names, on real
+ * indexes of the shop and planted fixtures (offline engine): a named function's callers
+ * and their files, the callers of a function the repository does not define, import
+ * cycles, the most imported files, and the opening sentence that states the figure.
+ */
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { symbolsByName } from "../../db/code-graph.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { PartLog } from "../../test-support/qa-model.ts";
+import { askQuestion } from "../ask.ts";
+import type { DiagramPart } from "../types.ts";
+
+const PLANTED = fileURLToPath(new URL("../../wiki/__fixtures__/planted", import.meta.url));
+const C_SOURCES = fileURLToPath(new URL("../../indexer/__fixtures__/c", import.meta.url));
+
+let shop: IndexedFixture;
+let planted: IndexedFixture;
+let c: IndexedFixture;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ cleanup } = await setupQaHome("wf-analytical-"));
+  shop = await indexFixture();
+  planted = await indexFixture(PLANTED, "planted");
+  c = await indexFixture(C_SOURCES, "c-sources");
+});
+afterAll(() => cleanup());
+
+async function analytical(repository: string, question: string) {
+  const log = new PartLog();
+  const result = await askQuestion({ repository, question, overrides: { mode: "analytical" } }, log, {
+    model: null,
+    ephemeral: true,
+  });
+  return {
+    result,
+    opening: result.loop.answer.split("\n")[0] ?? "",
+    diagram: log.data<DiagramPart>("data-diagram").at(-1)?.data,
+  };
+}
+
+async function span(generationId: string, name: string): Promise<string> {
+  const [s] = await symbolsByName(generationId, name);
+  return `${s?.path}:${s?.startLine}-${s?.endLine}`;
+}
+
+describe("a named function", () => {
+  it("is answered with its callers, their files and a diagram of them, not repository-wide counts", async () => {
+    const { result, opening, diagram } = await analytical(
+      shop.repositoryId,
+      "Which parts of the code call into OrderService.place_order, and how do they depend on each other?",
+    );
+    expect(opening).toBe(
+      `1 function in 1 file calls \`OrderService.place_order\` (${await span(shop.generationId, "place_order")}) directly: ` +
+        `\`create_order\` (${await span(shop.generationId, "create_order")}). Those files import each other 1 times, most \`shop/api.py\` → \`shop/service.py\` (1).`,
+    );
+    expect(result.loop.retrieval.rankedFiles.slice(0, 2).sort()).toEqual(["shop/api.py", "shop/service.py"]);
+    expect(diagram?.title).toBe("Who calls OrderService.place_order, and what it calls");
+    expect(diagram?.nodes.map((n) => n.label)).toEqual(
+      expect.arrayContaining(["OrderService.place_order", "create_order"]),
+    );
+    expect(result.citations.filter((c) => !c.verified).map((c) => c.raw)).toEqual([]);
+  });
+
+  it("the repository does not define is answered from the calls as written", async () => {
+    const { opening } = await analytical(shop.repositoryId, "Which parts of the shop call round?");
+    expect(opening).toMatch(/^2 functions in 1 file call `round`, which the repository does not define: /);
+    expect(opening).toContain(`\`compute_total\` (${await span(shop.generationId, "compute_total")})`);
+    expect(opening).toContain(`\`apply_coupon\` (${await span(shop.generationId, "apply_coupon")})`);
+  });
+});
+
+describe("the import graph", () => {
+  it("states the cycle, in the question's scope", async () => {
+    const { opening, diagram } = await analytical(planted.repositoryId, "Are there import cycles in app?");
+    expect(opening).toMatch(
+      /^One import cycle in `app`: `app\/(a|b)\.py` → `app\/(a|b)\.py` → `app\/(a|b)\.py`/,
+    );
+    expect(diagram?.kind).toBe("dependencies");
+  });
+
+  it("says when there is none", async () => {
+    const { opening } = await analytical(planted.repositoryId, "Are there import cycles in cli?");
+    expect(opening).toMatch(/^No import cycle in `cli`/);
+  });
+
+  it("counts C #includes like any language's imports, in the question's words", async () => {
+    const { opening } = await analytical(
+      c.repositoryId,
+      "Which headers are included by the most other files?",
+    );
+    expect(opening).toMatch(
+      /^The most included files in the repository \(.*\) are `stack\.h` \(included by 2 other files; /,
+    );
+  });
+
+  it("ranks the files the most others import", async () => {
+    const { opening, result } = await analytical(
+      shop.repositoryId,
+      "Which modules are imported by the most other files?",
+    );
+    expect(opening).toMatch(
+      /^The most imported files in the repository \(.*left out\) are `shop\/\w+\.py` \(imported by \d+ other files; /,
+    );
+    expect(result.loop.retrieval.rankedFiles[0]).toMatch(/^shop\//);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Where an analytical question looks: the scope it names, resolved against the index,
+ * and which files count when it names none. A question that is not about tests,
+ * examples, documentation, benchmarks, vendored or generated code leaves them out, so
+ * they neither top a ranking of "most imported" nor close an import cycle.
+ */
+import "server-only";
+import { countFilesUnder, filesStartingWith, pathsWithSegment } from "../../db/code-graph.ts";
+import { getFile } from "../../db/index-store.ts";
+import type { QuestionTopics } from "../concepts.ts";
+import { auxiliaryFactor } from "./shared.ts";
+
+// Generated code and build output: written by tools, read by nobody asking about structure.
+const GENERATED =
+  /(^|\/)(?:generated|__generated__|gen|dist|build|out|target|node_modules|third_party|vendor|vendored)\/|_pb2(?:_grpc)?\.py$|\.pb\.(?:go|cc|h)$|\.(?:generated|g|designer)\.\w+$|\.min\.[cm]?js$|(^|\/)(?:bundle|vendor)\.[cm]?js$/i;
+
+/** Whether a file is left out of a structure question with these topics. */
+export function excludedByDefault(path: string, topics: QuestionTopics): boolean {
+  return auxiliaryFactor(path, topics) < 1 || GENERATED.test(path);
+}
+
+/**
+ * Parts a question asks to leave out: "leave the bundled decNumber library out", "excluding
+ * the examples", "without tools/": each a word a left-out path has as one of its segments.
+ */
+export function namedExclusions(question: string): string[] {
+  const out: string[] = [];
+  const patterns = [
+    /\b(?:leave|leaving|left|keep|keeping)\s+(?:the\s+)?(?:bundled\s+|vendored\s+|generated\s+|third[- ]party\s+)?([\w./-]+)(?:\s+(?:library|folder|directory|package|code|files?|tree|module))?\s+out\b/gi,
+    /\b(?:excluding|exclude|except(?: for)?|ignoring|ignore|without|apart from|other than)\s+(?:the\s+)?(?:bundled\s+|vendored\s+)?([\w./-]+)/gi,
+  ];
+  for (const pattern of patterns)
+    for (const m of question.matchAll(pattern)) {
+      const word = (m[1] ?? "").replace(/\/+$/, "");
+      if (word.length > 2 && !/^(?:tests?|the|a|an|any|it|them|those|these)$/i.test(word))
+        out.push(word.toLowerCase());
+    }
+  return [...new Set(out)];
+}
+
+/** Whether a path lies under a part named by one of the words (a segment equal to it, or a path prefix). */
+export function excludedByName(path: string, words: string[]): boolean {
+  if (words.length === 0) return false;
+  const lower = path.toLowerCase();
+  const segments = lower.split("/");
+  return words.some((w) =>
+    w.includes("/") ? lower.startsWith(`${w}/`) || lower === w : segments.includes(w),
+  );
+}
+
+/**
+ * classifier's scope when files live under it, else a path written in the question
+ * (`xarray/plot`, `src/_pytest/config`), else a folder the question names ("the
+ * backends package"). Null means the whole repository.
+ */
+export async function resolveScope(
+  generationId: string,
+  question: string,
+  classified: string | null,
+): Promise<string | null> {
+  const fromClassifier = await pathScope(generationId, classified);
+  if (fromClassifier) return fromClassifier;
+  const tokens = question
+    .split(/[\s"'`()<>[\]{},;|]+/)
+    .map((t) =>
+      t
+        .replace(/^\.?\//, "")
+        .replace(/[.:!?]+$/, "")
+        .replace(/\/+$/, ""),
+    )
+    .filter((t) => t.length > 1 && !t.includes("://"));
+  for (const token of tokens.filter((t) => t.includes("/"))) {
+    const found = await pathScope(generationId, token);
+    if (found) return found;
+  }
+  const named = [
+    ...question.matchAll(
+      /\b([\w.-]+)\s+(?:package|module|folder|directory|subpackage|layer|component)s?\b/gi,
+    ),
+  ]
+    .map((m) => m[1] ?? "")
+    // Dotted module paths (`xarray.core`, `_pytest.config`) name folders too.
+    .concat(
+      tokens
+        .filter((t) => /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+$/.test(t))
+        .map((t) => t.replace(/\./g, "/")),
+    );
+  for (const name of [...new Set(named)]) {
+    if (STOP_SCOPES.has(name.toLowerCase())) continue;
+    const folder = await folderNamed(generationId, name);
+    if (folder) return folder;
+  }
+  // "in svc", "under backends": a word after a preposition that is exactly a path of the repository.
+  for (const m of question.matchAll(/\b(?:in|of|under|inside|within)\s+([\w.-]+)/gi)) {
+    const word = m[1] ?? "";
+    if (word.length < 2 || STOP_SCOPES.has(word.toLowerCase())) continue;
+    const exact = await pathScope(generationId, word);
+    if (exact) return exact;
+  }
+  return null;
+}
+
+const STOP_SCOPES = new Set(
+  "the a an this that which what our my its each every whole entire main core code module modules package packages folder parts part most more and or of in is are".split(
+    " ",
+  ),
+);
+
+/** A file or a folder of the repository called `name` (a file name, or a folder's last segment); the shallowest wins. */
+async function folderNamed(generationId: string, name: string): Promise<string | null> {
+  const exact = await pathScope(generationId, name);
+  if (exact) return exact;
+  if (name.includes("/")) return null;
+  const paths = await pathsWithSegment(generationId, name, 50);
+  const folders = paths
+    .map((p) => {
+      const segments = p.split("/");
+      const at = segments.indexOf(name);
+      return at >= 0 && at < segments.length - 1 ? segments.slice(0, at + 1).join("/") : null;
+    })
+    .filter((f): f is string => f !== null)
+    .sort((a, b) => a.split("/").length - b.split("/").length || a.length - b.length);
+  return folders[0] ?? null;
+}
+
+/** A scope is used as a path filter only when files live under it. */
+export async function pathScope(generationId: string, scope: string | null): Promise<string | null> {
+  if (!scope) return null;
+  const cleaned = scope.replace(/^\.?\//, "").replace(/\/+$/, "");
+  if (!cleaned) return null;
+  if (await getFile(generationId, cleaned)) return cleaned;
+  if ((await countFilesUnder(generationId, `${cleaned}/`)) > 0) return cleaned;
+  // A module named without its extension (`app/handlers` for `app/handlers.py`).
+  const files = await filesStartingWith(generationId, `${cleaned}.`, 5);
+  return files.find((f) => f.replace(/\.\w+$/, "") === cleaned) ?? null;
+}

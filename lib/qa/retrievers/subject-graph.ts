@@ -1,0 +1,250 @@
+/**
+ * The call graph around a question's subject, for analytical questions about a named
+ * symbol ("which parts call into Scene, and how do they depend on each other?", "what
+ * does Command depend on and what depends on it?"): its callers up to two hops (a
+ * class counts the calls into any of its methods from outside it), its callees up to
+ * two hops, the files they are in with how many callers each holds, and the imports
+ * among those files. Tests, examples and vendored code are left out unless the
+ * question is about them. The diagram shows the subject, its busiest callers and
+ * callees; the rest is counted in "+ N more" nodes.
+ */
+import "server-only";
+import {
+  callEdgesOfMany,
+  symbolsByQualifiedIds,
+  symbolsInFile,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
+import { loadImportEdges } from "../../db/wiki-store.ts";
+import { escapeLabel } from "../../wiki/structure.ts";
+import type { DiagramNode, DiagramPart } from "../types.ts";
+
+export interface GraphSymbol {
+  symbol: SymbolRecord;
+  /** 1: calls the subject (or is called by it); 2: one hop further */
+  depth: 1 | 2;
+  /** calls along this hop */
+  calls: number;
+  /** the symbol one hop nearer the subject it connects to */
+  via: string;
+}
+
+export interface SubjectGraph {
+  /** the subject: the symbol named (a class with its methods counts as one) */
+  subject: SymbolRecord;
+  /** ids that stand for the subject (the class and its methods) */
+  members: string[];
+  callers: GraphSymbol[];
+  callees: GraphSymbol[];
+  /** files of the direct callers, with how many callers each holds and how many calls they make, busiest first */
+  callerFiles: { path: string; callers: number; calls: number }[];
+  /** imports among the caller files and the subject's file */
+  fileImports: { from: string; to: string; count: number }[];
+}
+
+const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "type", "enum", "namespace"]);
+const MAX_MEMBERS = 80;
+const PER_SYMBOL = { callers: 40, callees: 25 };
+const PER_HOP2 = { callers: 8, callees: 6 };
+
+export async function subjectGraph(
+  generationId: string,
+  subject: SymbolRecord,
+  keep: (path: string) => boolean,
+): Promise<SubjectGraph> {
+  const members = [subject.qualifiedId];
+  if (TYPE_KINDS.has(subject.kind)) {
+    const inFile = await symbolsInFile(generationId, subject.path);
+    const prefix = `${subject.qualifiedName}.`;
+    for (const s of inFile)
+      if (s.qualifiedName.startsWith(prefix) && members.length < MAX_MEMBERS) members.push(s.qualifiedId);
+  }
+  const memberSet = new Set(members);
+  const first = await callEdgesOfMany(generationId, members, PER_SYMBOL);
+  // Calls between the subject's own members are how it works inside, not who uses it.
+  const direct = tally(
+    [...first.callers.values()].flat().filter((e) => !memberSet.has(e.srcId) && keep(e.srcPath)),
+    (e) => e.srcId,
+    (e) => e.dstId ?? "",
+  );
+  const out = tally(
+    [...first.callees.values()]
+      .flat()
+      .filter((e) => e.dstId && !memberSet.has(e.dstId) && keep(e.dstPath ?? "")),
+    (e) => e.dstId as string,
+    (e) => e.srcId,
+  );
+  const second = await callEdgesOfMany(generationId, [...direct.keys(), ...out.keys()].slice(0, 120), {
+    callers: PER_HOP2.callers,
+    callees: PER_HOP2.callees,
+  });
+  const seen = new Set([...members, ...direct.keys(), ...out.keys()]);
+  const upstream = tally(
+    [...direct.keys()]
+      .flatMap((id) => second.callers.get(id) ?? [])
+      .filter((e) => !seen.has(e.srcId) && keep(e.srcPath)),
+    (e) => e.srcId,
+    (e) => e.dstId ?? "",
+  );
+  const downstream = tally(
+    [...out.keys()]
+      .flatMap((id) => second.callees.get(id) ?? [])
+      .filter((e) => e.dstId && !seen.has(e.dstId) && keep(e.dstPath ?? "")),
+    (e) => e.dstId as string,
+    (e) => e.srcId,
+  );
+  const records = new Map(
+    (
+      await symbolsByQualifiedIds(generationId, [
+        ...direct.keys(),
+        ...out.keys(),
+        ...upstream.keys(),
+        ...downstream.keys(),
+      ])
+    ).map((s) => [s.qualifiedId, s]),
+  );
+  const listed = (counts: Map<string, { calls: number; via: string }>, depth: 1 | 2): GraphSymbol[] =>
+    [...counts]
+      .flatMap(([id, c]) => {
+        const symbol = records.get(id);
+        return symbol ? [{ symbol, depth, calls: c.calls, via: c.via }] : [];
+      })
+      .sort((a, b) => b.calls - a.calls || a.symbol.qualifiedName.localeCompare(b.symbol.qualifiedName));
+  const callers = [...listed(direct, 1), ...listed(upstream, 2)];
+  const callees = [...listed(out, 1), ...listed(downstream, 2)];
+  // Files by how many calls their functions make into the subject ("which of them use it most").
+  const byFile = new Map<string, { callers: number; calls: number }>();
+  for (const c of callers.filter((x) => x.depth === 1)) {
+    const entry = byFile.get(c.symbol.path) ?? { callers: 0, calls: 0 };
+    entry.callers++;
+    entry.calls += c.calls;
+    byFile.set(c.symbol.path, entry);
+  }
+  const callerFiles = [...byFile]
+    .map(([path, n]) => ({ path, ...n }))
+    .sort((a, b) => b.calls - a.calls || b.callers - a.callers || a.path.localeCompare(b.path));
+  const files = new Set([subject.path, ...callerFiles.map((f) => f.path)]);
+  const imports = await loadImportEdges(generationId, { from: [...files] });
+  const counts = new Map<string, { from: string; to: string; count: number }>();
+  for (const e of imports) {
+    if (!files.has(e.dstPath) || e.srcPath === e.dstPath) continue;
+    const key = `${e.srcPath}>${e.dstPath}`;
+    const entry = counts.get(key) ?? { from: e.srcPath, to: e.dstPath, count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  return {
+    subject,
+    members,
+    callers,
+    callees,
+    callerFiles,
+    fileImports: [...counts.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from)),
+  };
+}
+
+/** Edges counted per symbol (`key`), remembering the nearer end of its busiest edge. */
+function tally<E>(
+  edges: E[],
+  key: (e: E) => string,
+  nearer: (e: E) => string,
+): Map<string, { calls: number; via: string }> {
+  const out = new Map<string, { calls: number; via: string }>();
+  for (const e of edges) {
+    const k = key(e);
+    const entry = out.get(k);
+    if (entry) entry.calls++;
+    else out.set(k, { calls: 1, via: nearer(e) });
+  }
+  return out;
+}
+
+/** A symbol as the answer names it: its name in code, then where it is (the citation right after the name it locates). */
+function named(s: SymbolRecord): string {
+  return `\`${s.qualifiedName}\` (${s.path}:${s.startLine}-${s.endLine})`;
+}
+
+function located(s: SymbolRecord): string {
+  return `[${s.path}:${s.startLine}-${s.endLine}]`;
+}
+
+/** The graph as lines of text for the answerer: what the figure is, then each caller and callee cited. */
+export function renderSubjectGraph(g: SubjectGraph, label: string): string {
+  const direct = g.callers.filter((c) => c.depth === 1);
+  const further = g.callers.filter((c) => c.depth === 2);
+  const lines = [`Subject: ${label} ${located(g.subject)}`];
+  lines.push(
+    `Callers: ${direct.length} in ${g.callerFiles.length} file${g.callerFiles.length === 1 ? "" : "s"} call ${label} directly; ${further.length} more call those`,
+  );
+  lines.push(
+    `Caller files: ${g.callerFiles
+      .slice(0, 10)
+      .map((f) => `${f.path} (${f.callers})`)
+      .join(", ")}`,
+  );
+  for (const c of direct.slice(0, 14))
+    lines.push(`- caller ${named(c.symbol)}, ${c.calls} call${c.calls === 1 ? "" : "s"}`);
+  for (const c of further.slice(0, 6))
+    lines.push(`- 2 hops: ${named(c.symbol)} → \`${c.via.split("::").pop()}\``);
+  const calls = g.callees.filter((c) => c.depth === 1);
+  lines.push(`Callees: ${calls.length} outside it`);
+  for (const c of calls.slice(0, 8)) lines.push(`- callee ${named(c.symbol)}`);
+  lines.push(
+    g.fileImports.length
+      ? `Imports among these files: ${g.fileImports
+          .slice(0, 10)
+          .map((e) => `${e.from} → ${e.to} (${e.count})`)
+          .join(", ")}`
+      : "Imports among these files: none",
+  );
+  return lines.join("\n");
+}
+
+/**
+ * The subject in the middle, its busiest direct callers above it (their second-hop
+ * callers above them) and callees below; at most `max` nodes, the rest counted in one
+ * "+ N more" node on each side.
+ */
+export function subjectDiagram(g: SubjectGraph, label: string, max = 12): DiagramPart {
+  const room = max - 1;
+  const callerRoom = g.callees.length ? Math.max(3, Math.ceil((room * 2) / 3)) : room;
+  const calleeRoom = room - callerRoom;
+  const pick = (list: GraphSymbol[], n: number) =>
+    list.length > n ? list.slice(0, Math.max(0, n - 1)) : list;
+  const callers = pick(g.callers, callerRoom);
+  const callees = pick(g.callees, calleeRoom);
+  const ids = new Map<string, string>([[g.subject.qualifiedId, "s0"]]);
+  for (const m of g.members) ids.set(m, "s0");
+  const nodes: DiagramNode[] = [
+    { id: "s0", label, path: g.subject.path, startLine: g.subject.startLine, endLine: g.subject.endLine },
+  ];
+  for (const c of [...callers, ...callees]) {
+    if (ids.has(c.symbol.qualifiedId)) continue;
+    const id = `n${nodes.length}`;
+    ids.set(c.symbol.qualifiedId, id);
+    nodes.push({
+      id,
+      label: c.symbol.qualifiedName,
+      path: c.symbol.path,
+      startLine: c.symbol.startLine,
+      endLine: c.symbol.endLine,
+    });
+  }
+  const lines = ["graph TD"];
+  for (const n of nodes) lines.push(`  ${n.id}["${escapeLabel(n.label)}"]`);
+  for (const c of callers) lines.push(`  ${ids.get(c.symbol.qualifiedId)} --> ${ids.get(c.via) ?? "s0"}`);
+  for (const c of callees) lines.push(`  ${ids.get(c.via) ?? "s0"} --> ${ids.get(c.symbol.qualifiedId)}`);
+  const more = (left: number, side: string, id: string, edge: string) => {
+    if (left <= 0) return;
+    lines.push(`  ${id}["+ ${left} more ${side}"]`, edge);
+    nodes.push({ id, label: `+ ${left} more ${side}`, path: null, startLine: null, endLine: null });
+  };
+  more(g.callers.length - callers.length, "callers", "more_in", "  more_in --> s0");
+  more(g.callees.length - callees.length, "callees", "more_out", "  s0 --> more_out");
+  return {
+    kind: "call-flow",
+    title: `Who calls ${label}, and what it calls`,
+    mermaid: lines.join("\n"),
+    nodes,
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import type { SymbolNameRow } from "../db/code-graph.ts";
+import { buildSubjectIndex, matchChain, matchTerm, partsOf, subjectMentions } from "./subjects.ts";
+
+function row(qualifiedName: string, path: string, kind = "method", fanIn = 0): SymbolNameRow {
+  const name = qualifiedName.split(".").pop() as string;
+  const parent = qualifiedName.includes(".") ? qualifiedName.slice(0, qualifiedName.lastIndexOf(".")) : null;
+  return {
+    qualifiedId: `${path}::${qualifiedName}`,
+    name,
+    qualifiedName,
+    path,
+    kind,
+    parentId: parent,
+    exported: true,
+    fanIn,
+  };
+}
+
+describe("subject mentions", () => {
+  it.each([
+    ["Foo::Bar#baz", ["Foo", "Bar", "baz"]],
+    ["Foo.bar", ["Foo", "bar"]],
+    ["(*Server).Start", ["Server", "Start"]],
+    ["T::m", ["T", "m"]],
+    ["ns::Class::method", ["ns", "Class", "method"]],
+    ["module.func()", ["module", "func"]],
+    ["Slim\\Routing\\Route::run", ["Slim", "Routing", "Route", "run"]],
+    ["$this->dispatch()", ["dispatch"]],
+    ["self.merge_core", ["merge_core"]],
+  ])("reads %s as the chain %j", (text, parts) => {
+    expect(partsOf(text)).toEqual(parts);
+  });
+
+  it("finds code-shaped names in every language's notation, paths and named types", () => {
+    const mentions = subjectMentions(
+      "Which parts of src/server call (*Server).Start, Sinatra::Base#route! or `parse_args`, and does the Router class depend on them?",
+    );
+    const byText = new Map(mentions.map((m) => [m.text, m]));
+    expect(byText.get("src/server")?.kind).toBe("path");
+    expect(byText.get("(*Server).Start")?.parts).toEqual(["Server", "Start"]);
+    expect(byText.get("Sinatra::Base#route!")?.parts).toEqual(["Sinatra", "Base", "route!"]);
+    expect(byText.get("parse_args")?.kind).toBe("symbol");
+    expect(byText.get("Router")).toMatchObject({ kind: "term", noun: "class" });
+    // The first word of a sentence and plain words are not subjects.
+    expect(byText.has("Which")).toBe(false);
+    expect(byText.has("parts")).toBe(false);
+  });
+
+  it("reads calls written with their arguments and the object of 'call'", () => {
+    const texts = (q: string) => subjectMentions(q).map((m) => m.text);
+    expect(texts("Walk me through dayjs('2020-01-31').add(1, 'month') in order")).toEqual(["dayjs", "add"]);
+    expect(texts("Which parts of flask call isinstance, and where?")).toEqual(["isinstance"]);
+    expect(texts("Which parts use the cache?")).toEqual([]);
+  });
+
+  it("leaves out URLs, versions and prose abbreviations", () => {
+    const texts = subjectMentions("See https://example.com/a/b, e.g. version 1.2.3 of it").map((m) => m.text);
+    expect(texts).toEqual([]);
+  });
+});
+
+describe("matching a chain against the index", () => {
+  const index = buildSubjectIndex([
+    row("Sinatra.Base.route!", "lib/sinatra/base.rb"),
+    row("Sinatra.Base", "lib/sinatra/base.rb", "class", 40),
+    row("Server.Start", "server.go"),
+    row("get", "requests/api.py", "function", 12),
+    row("Session.get", "requests/sessions.py"),
+    row("get", "tests/test_api.py", "function"),
+    row("Scheduler", "app/scheduler.py", "class", 3),
+    row("schedule", "app/jobs.py", "function"),
+    row("get_user", "app/users.py", "function"),
+  ]);
+
+  it("matches enclosing names in order, then module folders and files", () => {
+    expect(matchChain(index, ["Sinatra", "Base", "route!"], null)[0]?.path).toBe("lib/sinatra/base.rb");
+    expect(matchChain(index, ["Server", "Start"], null)[0]?.qualifiedName).toBe("Server.Start");
+    expect(matchChain(index, ["requests", "get"], null).map((r) => r.qualifiedName)).toEqual([
+      "get",
+      "Session.get",
+    ]);
+    expect(matchChain(index, ["Session", "get"], null).map((r) => r.qualifiedName)).toEqual(["Session.get"]);
+    expect(matchChain(index, ["Other", "get"], null)).toEqual([]);
+  });
+
+  it("ignores case and underscores, and ranks code above tests", () => {
+    expect(matchChain(index, ["getUser"], null)[0]?.qualifiedName).toBe("get_user");
+    expect(matchChain(index, ["get"], null).map((r) => r.path)[0]).toBe("requests/api.py");
+  });
+
+  it("matches a word named as a type by its stem", () => {
+    expect(matchTerm(index, "schedulers", "class").map((r) => r.qualifiedName)).toEqual(["Scheduler"]);
+    expect(matchTerm(index, "jobs", null)).toEqual([]);
+  });
+});
