@@ -188,6 +188,7 @@ test("a diagram neither the server nor mermaid can read shows its source and mer
   page,
   request,
 }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
   const chat = new ChatPage(page);
   await chat.goto(await repositoryId(request, "shop"));
   // The real answer, with its diagram as the server sends one it could not lay out: the
@@ -215,6 +216,7 @@ test("a diagram neither the server nor mermaid can read shows its source and mer
   await expect(diagram.getByTestId("mermaid-error")).toContainText("Parse error on line 2");
   await expect(diagram.getByTestId("diagram-source")).toContainText("a[[[ broken");
   await expect(diagram.locator("svg")).toHaveCount(0);
+  await diagram.screenshot({ path: "test-results/screenshots/diagram-unreadable-source.png" });
 });
 
 test("?ask= prefills the question box without sending it (links from the wiki use this)", async ({

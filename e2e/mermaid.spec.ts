@@ -92,7 +92,7 @@ test("a model's mermaid diagram and one the server cannot lay out are drawn by m
   request,
   browser,
   baseURL,
-}) => {
+}, testInfo) => {
   model = await startScriptedModel(REPLY);
   const saved = await request.put("/api/admin/settings", {
     headers: ADMIN,
@@ -146,10 +146,23 @@ test("a model's mermaid diagram and one the server cannot lay out are drawn by m
   );
   expect(requested.filter((url) => !url.startsWith(`${baseURL}/`))).toEqual([]);
 
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await fenced.scrollIntoViewIfNeeded();
+  // Reported, not asserted: what a page with mermaid diagrams downloads, and for how long.
+  const loaded = await page.evaluate(() => {
+    const files = performance
+      .getEntriesByType("resource")
+      .filter((e) => e.name.includes("/vendor/mermaid/")) as PerformanceResourceTiming[];
+    const start = Math.min(...files.map((f) => f.startTime));
+    const end = Math.max(...files.map((f) => f.responseEnd));
+    return { files: files.length, bytes: files.reduce((n, f) => n + f.decodedBodySize, 0), ms: end - start };
+  });
+  testInfo.annotations.push({
+    type: "timing",
+    description: `mermaid: ${loaded.files} files, ${Math.round(loaded.bytes / 1024)} kB, loaded in ${Math.round(loaded.ms)} ms`,
+  });
+  const centre = (element: Element) => element.scrollIntoView({ block: "center" });
+  await fenced.evaluate(centre);
   await page.screenshot({ path: `${SHOTS}/mermaid-answer-sequence-1400.png` });
-  await refused.scrollIntoViewIfNeeded();
+  await refusedFigure.evaluate(centre);
   await page.screenshot({ path: `${SHOTS}/mermaid-refused-flowchart-1400.png` });
 
   // A follow-up whose answer carries the same diagram: drawn once per page, shown at once,
@@ -174,7 +187,7 @@ test("a model's mermaid diagram and one the server cannot lay out are drawn by m
   const shared = share.getByTestId("fenced-diagram").first().getByTestId("mermaid-diagram");
   await expect(shared).toHaveAttribute("data-status", "rendered");
   expect((await mermaidFacts(shared)).minTextPx).toBeGreaterThanOrEqual(12);
-  await shared.scrollIntoViewIfNeeded();
+  await shared.evaluate(centre);
   await share.screenshot({ path: `${SHOTS}/mermaid-share-1400.png` });
 
   expect(await violations()).toEqual([]);
