@@ -11,6 +11,7 @@ import fs from "node:fs";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { repositoryId } from "./pages/repositories-page";
+import { seriousViolations } from "./support/axe";
 import { watchCspViolations } from "./support/csp-violations";
 import { mermaidFacts, midWordBreaks } from "./support/reading";
 import { startScriptedModel, type ScriptedModelServer } from "./support/scripted-model";
@@ -177,6 +178,8 @@ test("a model's mermaid diagram and one the server cannot lay out are drawn by m
   expect(drawingOf(repeat.svgId)).toBe(drawingOf(sequence.svgId));
   expect(repeat.svgId).not.toBe(sequence.svgId);
   expect(mermaidRequests().length).toBe(drawnFiles);
+  const diagrams = ['[data-testid="fenced-diagram"]', '[data-testid="diagram"]'];
+  expect(await seriousViolations(page, diagrams), "axe on the diagrams mermaid drew").toEqual([]);
 
   // The share page draws the stored answer's diagram the same way.
   const url = await chat.share();
