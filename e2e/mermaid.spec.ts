@@ -24,7 +24,9 @@ const VERSION = (
   JSON.parse(fs.readFileSync("node_modules/mermaid/package.json", "utf8")) as { version: string }
 ).version;
 
+// With an init directive of the kind models write: it may not shrink the text or darken the theme.
 const SEQUENCE = [
+  '%%{init: {"theme": "dark", "themeVariables": {"fontSize": "8px"}}}%%',
   "sequenceDiagram",
   "    participant API as create_order",
   "    participant Service as OrderService",

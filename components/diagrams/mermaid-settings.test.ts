@@ -14,6 +14,13 @@ describe("mermaidSettings", () => {
     expect(settings.suppressErrorRendering).toBe(true);
   });
 
+  it("keeps a diagram's own init directive from changing the font, its size, the theme or the CSS", () => {
+    expect(settings.secure).toEqual(expect.arrayContaining([...(defaults.secure ?? []), "securityLevel"]));
+    expect(settings.secure).toEqual(
+      expect.arrayContaining(["theme", "themeVariables", "themeCSS", "fontFamily", "fontSize", "htmlLabels"]),
+    );
+  });
+
   it("draws every diagram type mermaid has at its natural size, never scaled to the container", () => {
     const scalable = Object.entries(defaults).filter(
       ([, value]) => typeof value === "object" && value !== null && "useMaxWidth" in value,

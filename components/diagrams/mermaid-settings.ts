@@ -21,6 +21,22 @@ const READABLE_CSS = [
   ".c4-shape .label .c4-type, .c4-shape .label .c4-descr { font-size: max(12px, 0.82em); }",
 ].join("\n");
 
+/**
+ * Settings a diagram's own `%%{init: …}%%` directive may not change (on top of
+ * mermaid's own list: the security level and the like): a model writing one cannot
+ * shrink the text, restyle the page's font, turn HTML labels off or add CSS.
+ */
+const LOCKED = [
+  "theme",
+  "themeVariables",
+  "themeCSS",
+  "fontFamily",
+  "altFontFamily",
+  "fontSize",
+  "htmlLabels",
+  "dompurifyConfig",
+];
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -47,6 +63,7 @@ export function mermaidSettings(fontFamily: string, defaults: MermaidConfig): Me
     fontSize: 14,
     themeVariables: { fontFamily, fontSize: "14px", commitLabelFontSize: "12px", tagLabelFontSize: "12px" },
     themeCSS: READABLE_CSS,
+    secure: [...new Set([...(defaults.secure ?? []), ...LOCKED])],
   };
 }
 
