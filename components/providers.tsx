@@ -8,7 +8,7 @@
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { config as zodConfig } from "zod";
+import { config as zodConfig } from "zod/v4/core";
 
 if (typeof window !== "undefined") zodConfig({ jitless: true });
 
