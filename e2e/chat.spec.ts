@@ -184,7 +184,11 @@ test("a request that fails at the network level shows the retry too", async ({ p
   await expect(error).toBeHidden();
 });
 
-test("a diagram that cannot be drawn shows its source instead of a blank box", async ({ page, request }) => {
+test("a diagram neither the server nor mermaid can read shows its source and mermaid's message, never a blank box", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
   const chat = new ChatPage(page);
   await chat.goto(await repositoryId(request, "shop"));
   // The real answer, with its diagram as the server sends one it could not lay out: the
@@ -207,10 +211,12 @@ test("a diagram that cannot be drawn shows its source instead of a blank box", a
   await chat.ask("How are the modules of the shop connected?", { mode: "analytical" });
   const answer = await chat.answer(1);
   const diagram = answer.root.getByTestId("diagram");
-  await expect(diagram).toHaveAttribute("data-status", "failed");
-  await expect(diagram.getByTestId("diagram-fallback")).toContainText('cannot read "a[[[ broken"');
+  await expect(diagram).toHaveAttribute("data-status", "mermaid");
+  await expect(diagram.getByTestId("mermaid-diagram")).toHaveAttribute("data-status", "failed");
+  await expect(diagram.getByTestId("mermaid-error")).toContainText("Parse error on line 2");
   await expect(diagram.getByTestId("diagram-source")).toContainText("a[[[ broken");
-  await expect(answer.diagramSvg).toHaveCount(0);
+  await expect(diagram.locator("svg")).toHaveCount(0);
+  await diagram.screenshot({ path: "test-results/screenshots/diagram-unreadable-source.png" });
 });
 
 test("?ask= prefills the question box without sending it (links from the wiki use this)", async ({

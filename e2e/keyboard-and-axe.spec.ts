@@ -5,19 +5,11 @@
  * the keyboard alone: ask, open a citation, share. (Named to run after admin.spec.ts,
  * whose dashboard counts the questions asked before it.)
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { AdminLoginPage } from "./pages/admin-page";
 import { ChatPage } from "./pages/chat-page";
 import { repositoryId } from "./pages/repositories-page";
-
-/** axe's serious and critical findings on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")}`));
-}
+import { seriousViolations } from "./support/axe";
 
 test("every page has no serious or critical accessibility violation", async ({ page, request }) => {
   const id = await repositoryId(request, "shop");

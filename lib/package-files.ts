@@ -1,8 +1,9 @@
 /**
  * Files inside installed packages, found at runtime from node_modules rather than
- * through a bundler import: tree-sitter's WASM grammars for the indexer and tsx's
- * loader for the processes that run the CLI or a script. The same lookup works under tsx, vitest, `next start` and a CLI
- * started from another directory.
+ * through a bundler import: tree-sitter's WASM grammars for the indexer, mermaid's
+ * prebuilt browser build for pages (app/vendor/mermaid), and tsx's loader for the
+ * processes that run the CLI or a script. The same lookup works under tsx, vitest,
+ * `next start` and a CLI started from another directory.
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";

@@ -76,6 +76,8 @@ import { GET as listRepositories, POST as addRepository } from "./repos/route";
 import { POST as checkGapAnswers } from "./sessions/[id]/gap-answers/route";
 import { POST as share } from "./sessions/[id]/share/route";
 import { GET as getSession } from "./sessions/[id]/route";
+import { MERMAID_VERSION } from "@/components/diagrams/mermaid-bundle";
+import { GET as mermaidBundle } from "../vendor/mermaid/[version]/[...file]/route";
 
 type Mode = "open" | "token" | "oidc";
 type Who = "none" | "reader" | "admin";
@@ -121,8 +123,19 @@ interface RouteRow {
 
 const json = (body: unknown) => body;
 
-/** Every route handler. */
+/** Every route handler: the API, and mermaid's browser build for diagrams. */
 const ROUTES: RouteRow[] = [
+  {
+    method: "GET",
+    route: "/vendor/mermaid/[version]/[...file]",
+    handler: mermaidBundle as Handler,
+    needs: "public",
+    ok: 200,
+    call: () => ({
+      path: `/vendor/mermaid/${MERMAID_VERSION}/mermaid.esm.min.mjs`,
+      params: { version: MERMAID_VERSION, file: ["mermaid.esm.min.mjs"] },
+    }),
+  },
   {
     method: "GET",
     route: "/api/health",

@@ -104,7 +104,7 @@ export function AssistantMessage({
         <div className="answer" data-testid="answer" aria-busy={streaming} ref={answerRef}>
           {answer ? (
             <CitationContext.Provider value={{ repositoryId, generationId, citations, pending: streaming }}>
-              <AnswerMarkdown text={answer} />
+              <AnswerMarkdown text={answer} streaming={streaming} />
             </CitationContext.Provider>
           ) : streaming ? (
             <div className="answer-skeleton" aria-hidden>

@@ -4,12 +4,14 @@
  * size and a wide diagram scrolls sideways instead of shrinking. Nodes with a source
  * location are links into the source view (keyboard-focusable like any link); a legend
  * says what arrows, numbers, outlines and "+ N more" nodes mean. Without a layout (a
- * source that could not be read) the mermaid source is shown, never a blank box.
+ * source the server's reader refuses) mermaid draws it in the browser, and a source
+ * mermaid cannot read either is shown with its message, never a blank box.
  * No hooks: the same component renders on the server (wiki, share page) and in the chat.
  */
 import Link from "next/link";
 import { sourceHref } from "@/components/source/source-href";
 import type { DiagramLayout, DiagramPart, LaidOutEdge, LaidOutNode } from "@/lib/diagrams/types";
+import { MermaidDiagram } from "./mermaid-diagram";
 
 const KIND_VERB: Record<DiagramPart["kind"], { verb: string; unit: string }> = {
   dependencies: { verb: "imports from", unit: "imports" },
@@ -154,7 +156,7 @@ export function DiagramView({ diagram, repositoryId, generationId }: DiagramView
     <figure
       className="diagram"
       data-testid="diagram"
-      data-status={layout ? "rendered" : "failed"}
+      data-status={layout ? "rendered" : "mermaid"}
       data-kind={diagram.kind}
     >
       <figcaption className="diagram-title">{diagram.title}</figcaption>
@@ -232,15 +234,7 @@ export function DiagramView({ diagram, repositoryId, generationId }: DiagramView
           <Legend diagram={diagram} layout={layout} />
         </>
       ) : (
-        <div className="diagram-failed" data-testid="diagram-fallback">
-          <p className="small">
-            The diagram could not be drawn{diagram.layoutError ? ` (${diagram.layoutError})` : ""}. Its
-            source:
-          </p>
-          <pre className="diagram-source" data-testid="diagram-source">
-            {diagram.mermaid}
-          </pre>
-        </div>
+        <MermaidDiagram source={diagram.mermaid} label={`Diagram: ${diagram.title}`} />
       )}
       {linked.length > 0 ? (
         <details className="diagram-nodes small">

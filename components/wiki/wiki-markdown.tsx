@@ -1,12 +1,15 @@
 /**
  * A generated wiki page body, rendered on the server: GFM Markdown whose citations
  * link to the source view and whose file and folder names link to their pages, with
- * code blocks highlighted by shiki (the same highlighter as the source view).
+ * code blocks highlighted by shiki (the same highlighter as the source view) and
+ * fenced ```mermaid blocks drawn as diagrams in the browser.
  */
 import Link from "next/link";
 import type { ComponentProps } from "react";
 import ReactMarkdown from "react-markdown";
 import { protectCitations } from "@/components/citations/remark-citations";
+import { FencedDiagram } from "@/components/diagrams/fenced-diagram";
+import { mermaidFenceSource } from "@/components/diagrams/mermaid-fence";
 import remarkGfm from "remark-gfm";
 import { highlightCode } from "@/components/source/highlight";
 import { sourceHref } from "@/components/source/source-href";
@@ -28,8 +31,10 @@ function textOf(node: HastNode | undefined): string {
   return (node.children ?? []).map(textOf).join("");
 }
 
-/** A fenced block, highlighted on the server. */
+/** A fenced block, highlighted on the server (a mermaid one is a diagram). */
 async function CodeBlock({ node }: { node?: HastNode }) {
+  const diagram = mermaidFenceSource(node);
+  if (diagram !== null) return <FencedDiagram source={diagram} />;
   const code = node?.children?.find((c) => c.tagName === "code");
   const language = code?.properties?.className?.find((c) => c.startsWith("language-"))?.slice(9) ?? null;
   const html = await highlightCode({ code: textOf(code), language });

@@ -82,3 +82,34 @@ export function brokenLabels(labels: string[][]): string[][] {
       .some((line, i) => /[A-Za-z0-9]$/.test(line) && /^[A-Za-z0-9]/.test(lines[i + 1] ?? "")),
   );
 }
+
+export interface MermaidFacts {
+  /** the smallest text mermaid drew, in CSS pixels on screen (font size × the SVG's scale) */
+  minTextPx: number;
+  /** every piece of text drawn */
+  texts: string[];
+  /** the SVG's id: mermaid's drawing id, made unique to the place it is shown */
+  svgId: string;
+}
+
+/** Facts about a diagram mermaid drew (`data-testid="mermaid-diagram"`). */
+export async function mermaidFacts(drawing: Locator): Promise<MermaidFacts> {
+  return drawing.evaluate((root) => {
+    const svg = root.querySelector("svg") as SVGSVGElement;
+    const sizes: number[] = [];
+    const texts: string[] = [];
+    for (const element of svg.querySelectorAll("*")) {
+      const own = [...element.childNodes].filter(
+        (n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim(),
+      );
+      if (!own.length || element.closest("style") || !element.getBoundingClientRect().width) continue;
+      // SVG text scales with its element's transform; HTML labels with their foreignObject's.
+      const drawn = element instanceof SVGGraphicsElement ? element : element.closest("foreignObject");
+      const matrix = (drawn as SVGGraphicsElement | null)?.getScreenCTM();
+      const scale = matrix ? Math.hypot(matrix.a, matrix.b) : 1;
+      sizes.push(parseFloat(getComputedStyle(element).fontSize) * scale);
+      texts.push(own.map((n) => n.textContent?.trim()).join(" "));
+    }
+    return { minTextPx: Math.min(...sizes), texts, svgId: svg.id };
+  });
+}

@@ -2,7 +2,9 @@
  * The streamed path of the model answerer: whatever way the provider chunks its
  * reply, the deltas shown to the user carry only the answer text — never the
  * <answer>/<missing>/<reasoning> markup, a tag cut in half, or the gap list — and
- * the parsed answer, gaps and reasoning match the reply. No database needed.
+ * the parsed answer, gaps and reasoning match the reply; a fenced mermaid diagram in
+ * the answer (arrows, `<<annotations>>` and all) reaches the user intact. No database
+ * needed.
  */
 import { describe, expect, it } from "vitest";
 import { extractAnchors } from "../search/anchors.ts";
@@ -121,5 +123,52 @@ describe("streamed answer text", () => {
     expect(shown.trim()).toBe(answer);
     expect(output.gaps).toEqual([]);
     expect(output.sufficient).toBe(true);
+  });
+
+  it("passes a fenced mermaid diagram through intact, whatever its arrows and annotations", async () => {
+    const sequence = [
+      "```mermaid",
+      "sequenceDiagram",
+      "    participant API as create_order",
+      "    API->>OrderService: place_order(cart)",
+      "    OrderService-)Payments: charge_card(total)",
+      "    Payments--xOrderService: PaymentDeclined",
+      "    API<<->>OrderService: retry once",
+      "    Note over API,OrderService: 402 when the card is declined",
+      "```",
+    ].join("\n");
+    const states = [
+      "```mermaid",
+      "stateDiagram-v2",
+      "    [*] --> Pending",
+      "    state charged <<choice>>",
+      "    Pending --> charged: charge_card()",
+      "    charged --> Paid: approved",
+      "    charged --> Declined: amount > 10_000",
+      "```",
+    ].join("\n");
+    for (const diagram of [sequence, states]) {
+      const answer = `\`charge_card\` runs after \`place_order\` (shop/payments.py:12-19):\n\n${diagram}\n\nA declined card stops the order.`;
+      const reply = `<answer>\n${answer}\n</answer>\n<missing>NONE</missing>\n<reasoning>The flow is in context.</reasoning>`;
+      for (const size of [1, 2, 5, 11, 10_000]) {
+        const { shown, output } = await stream({
+          chunks: splitAt(
+            reply,
+            Array.from({ length: reply.length }, (_, i) => i * size),
+          ),
+        });
+        expect(shown.trim(), `chunks of ${size}`).toBe(answer);
+        expect(output.answer).toBe(answer);
+        expect(output.gaps).toEqual([]);
+      }
+    }
+  });
+
+  it("tells the model it may add one mermaid diagram about the cited code", async () => {
+    const scripted = scriptedModel([{ chunks: [TAGGED] }]);
+    await new ModelAnswerer(scripted.model, "mock:test", 5000).answer(input(), () => undefined);
+    const prompt = scripted.prompts()[0] ?? "";
+    expect(prompt).toContain("you may add ONE diagram to the answer as a fenced ```mermaid block");
+    expect(prompt).toContain("Show only code you cite in the answer");
   });
 });

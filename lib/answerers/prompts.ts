@@ -1,7 +1,7 @@
 /**
  * Prompts for the model-backed steps: classification, follow-up rewriting, the
- * answer-and-gaps pass, and the sufficiency judgment. Output formats here are the
- * ones lib/qa/gaps.ts parses; keep them in step.
+ * answer-and-gaps pass (which may carry one mermaid diagram), and the sufficiency
+ * judgment. Output formats here are the ones lib/qa/gaps.ts parses; keep them in step.
  */
 import type { QueryMode } from "./contract.ts";
 
@@ -27,11 +27,20 @@ const MODE_GUIDANCE: Record<QueryMode, string> = {
     "Open with one sentence saying what decides or computes what the question asks about and where (the function, cited), quoting the deciding line. Then explain what it does and how to use it, from the code and the documentation.",
 };
 
+/**
+ * Wayfinder draws its own call-flow and dependency diagrams from the index; a model may
+ * add one of a kind those do not show (a sequence of calls with what is passed back, a
+ * state machine), drawn by mermaid in the browser. Only about the cited code, so the
+ * picture never shows what the answer cannot back.
+ */
+const DIAGRAM_GUIDANCE = `When a picture helps (the order of calls between functions and what each returns, or the states something moves through), you may add ONE diagram to the answer as a fenced \`\`\`mermaid block (sequenceDiagram, stateDiagram-v2 or flowchart). Show only code you cite in the answer, named as in the code; put citations in the text, not in the diagram, and quote labels that contain punctuation. Leave the diagram out when prose says it as well.`;
+
 export function answerSystemPrompt(mode: QueryMode): string {
   return `You answer questions about a codebase using ONLY the context provided. ${MODE_GUIDANCE[mode]}
 Cite every claim about the code inline as path:start-end using the locations shown in the context headers (for example src/app.py:10-24). Never invent a path or line range; if you cannot cite it, say you are not sure.
 An excerpt headed "provided by the user, not verified" was pasted by the user and is not from the index: when you rely on it, say it was provided by the user and not verified, and never cite it as a location.
 Write the answer in Markdown inside <answer>…</answer>.
+${DIAGRAM_GUIDANCE}
 Then, inside <missing>…</missing>, list what specific code you still need to answer fully, one item per line as "- name in path/to/file.ext" or "- name()" or "- path/to/file.ext" (or a short description if you do not know the name). Write NONE if nothing is missing. Do not ask again for anything listed as unavailable.
 Finally, inside <reasoning>…</reasoning>, one or two sentences on whether the context was sufficient and why.`;
 }

@@ -2,7 +2,7 @@
  * What a path needs before any route or page runs (proxy.ts): deny by default, so a
  * new page or API route is never open by accident; handlers and pages then make their
  * own exact check (lib/auth/guards.ts). Public: the sign-in pages and endpoints, the
- * health check, static files, share links when
+ * health check, static files (mermaid's browser build included), share links when
  * WAYFINDER_PUBLIC_SHARES is on, and repository webhooks (authenticated by their
  * signature, not by a person).
  */
@@ -17,6 +17,7 @@ const PUBLIC_PATHS = [
   /^\/api\/health$/,
   /^\/api\/repos\/[^/]+\/hook$/,
   /^\/_next\//,
+  /^\/vendor\/mermaid\//,
   /^\/(favicon\.ico|robots\.txt)$/,
 ];
 

@@ -32,9 +32,14 @@ function prompt(page: WikiPageDraft): string {
   return [`Summarize this ${what}: ${page.title}`, "", page.content.slice(0, MAX_EVIDENCE_CHARS)].join("\n");
 }
 
-/** Cleans model output into a summary, or null when it is unusable. */
+/**
+ * Cleans model output into a summary, or null when it is unusable. A summary is shown
+ * as one paragraph of prose, so a fenced block (a model adding a mermaid diagram or
+ * code despite the prompt) is dropped rather than shown flattened into the sentence.
+ */
 export function cleanSummary(text: string): string | null {
   const clean = text
+    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[ \t]*$|(?![\s\S]))/gm, "")
     .replace(/<\/?[a-z][^>]*>/gi, "")
     .replace(/^\s*(summary|here is[^:]*):\s*/i, "")
     .replace(/\s+/g, " ")
