@@ -21,6 +21,9 @@ test("the citations panel widens to 100 columns of code, and names wrap only at 
   await chat.ask("What does shop/pricing.py do, and how is it used?");
   const answer = await chat.answer(1);
   const panel = answer.root.getByTestId("citations-panel");
+  // The function-level citations come first; a whole-file one may sit behind "Show more".
+  await expect(answer.verifiedCitations.first()).toBeVisible();
+  await answer.showAllCitations();
 
   // A whole-file citation says "whole file", not one of the file's functions.
   const whole = panel
