@@ -1,5 +1,6 @@
 /**
- * Where the bench's repositories come from. Each repository in bench/data/corpus.json is
+ * Where the bench's repositories come from. Each repository in bench/data/corpus.json, and
+ * each of the multi-language instances' (bench/data/multi-swe-bench-dev.jsonl), is
  * taken from a git bundle named `<name>.bundle` in a corpus folder (`--corpus DIR`, or
  * WAYFINDER_BENCH_CORPUS; a folder and its direct subfolders are searched), else cloned
  * from its upstream URL. A revision is a named ref (the bundles tag each SWE-bench
@@ -29,8 +30,24 @@ export interface SweInstance {
   base_commit: string;
   problem_statement: string;
   gold_files: string[];
-  edit_functions: string[];
+  /** `path:Class.method` of each function the fix edited (SWE-bench Lite; the multi-language set has none) */
+  edit_functions?: string[];
+  /** the repository's language (the multi-language set) */
+  language?: string;
 }
+
+/**
+ * The instance sets the localization sections run: SWE-bench Lite's Python dev set, and
+ * Multi-SWE-bench's dev set in C, C++, Go, Java, JavaScript and Rust. Each set's
+ * repositories are cloned into a folder of their own: a repository may be in both (the
+ * language corpora pin jq and fmt at one commit), from different bundles.
+ */
+export type InstanceSet = "swe" | "multi";
+
+const INSTANCE_FILES: Record<InstanceSet, string> = {
+  swe: "swebench-lite-dev.jsonl",
+  multi: "multi-swe-bench-dev.jsonl",
+};
 
 export interface CorpusRepo {
   name: string;
@@ -74,9 +91,9 @@ export function corpusManifest(): Record<string, CorpusEntry> {
   >;
 }
 
-export function sweInstances(): SweInstance[] {
+export function sweInstances(set: InstanceSet = "swe"): SweInstance[] {
   return fs
-    .readFileSync(path.join(BENCH_DATA, "swebench-lite-dev.jsonl"), "utf8")
+    .readFileSync(path.join(BENCH_DATA, INSTANCE_FILES[set]), "utf8")
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as SweInstance);
@@ -87,19 +104,32 @@ export function corpusKey(repo: string): string {
   return repo.replace("/", "__");
 }
 
-function findBundle(name: string): string | null {
+/**
+ * The bundle of a repository in the corpus folders; with `tag`, the first one that holds
+ * that tag (bundles of one repository for different sets share a name).
+ */
+function findBundle(name: string, tag?: string): string | null {
   for (const folder of folders()) {
     const candidates = [
       path.join(folder, `${name}.bundle`),
       ...fs
         .readdirSync(folder, { withFileTypes: true })
         .filter((d) => d.isDirectory())
+        .sort((a, b) => a.name.localeCompare(b.name))
         .map((d) => path.join(folder, d.name, `${name}.bundle`)),
     ];
-    const found = candidates.find((c) => fs.existsSync(c));
+    const found = candidates.find((c) => fs.existsSync(c) && (!tag || bundleHasTag(c, tag)));
     if (found) return found;
   }
   return null;
+}
+
+function bundleHasTag(bundle: string, tag: string): boolean {
+  try {
+    return git(["bundle", "list-heads", bundle]).includes(`refs/tags/${tag}\n`);
+  } catch {
+    return false;
+  }
 }
 
 function git(args: string[]): string {
@@ -115,16 +145,22 @@ function hasRef(dir: string, ref: string): boolean {
   }
 }
 
-/** Clones (once) and opens a corpus repository. */
-export function openRepo(name: string): CorpusRepo {
-  const entry = corpusManifest()[name];
-  if (!entry) throw new Error(`${name} is not in bench/data/corpus.json`);
-  const dir = path.join(BENCH_WORK, "repos", name);
+/**
+ * Clones (once) and opens a corpus repository: one of bench/data/corpus.json, or with
+ * set `multi` one of the multi-language instances' repositories (cloned apart).
+ */
+export function openRepo(name: string, set: InstanceSet = "swe"): CorpusRepo {
+  const instances = sweInstances(set).filter((i) => corpusKey(i.repo) === name);
+  const entry = set === "swe" ? corpusManifest()[name] : undefined;
+  const url = entry?.url ?? (instances[0] && `https://github.com/${instances[0].repo}.git`);
+  if (!url) throw new Error(`${name} is neither in bench/data/corpus.json nor in the ${set} instances`);
+  const dir = path.join(BENCH_WORK, set === "swe" ? "repos" : `repos-${set}`, name);
   if (!fs.existsSync(path.join(dir, ".git"))) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    const bundle = findBundle(name);
-    const source = bundle ?? entry.url;
+    // Instance bundles tag each instance; single-revision bundles tag `head`.
+    const bundle = findBundle(name, instances[0]?.instance_id ?? "head");
+    const source = bundle ?? url;
     try {
       git(["clone", "-q", "--no-checkout", source, dir]);
     } catch (error) {
@@ -133,7 +169,6 @@ export function openRepo(name: string): CorpusRepo {
       );
     }
   }
-  const instances = sweInstances().filter((i) => corpusKey(i.repo) === name);
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
   let revisions: string[];
   if (instances.length > 0) {
@@ -145,7 +180,7 @@ export function openRepo(name: string): CorpusRepo {
   } else {
     revisions = ["head"];
   }
-  const headCommit = entry.commit;
+  const headCommit = entry?.commit;
   function ref(revision: string): string {
     if (hasRef(dir, revision)) return revision;
     const pinned = baseCommit.get(revision) ?? (revision === "head" ? headCommit : undefined);
