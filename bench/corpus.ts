@@ -38,9 +38,7 @@ export interface SweInstance {
 
 /**
  * The instance sets the localization sections run: SWE-bench Lite's Python dev set, and
- * Multi-SWE-bench's dev set in C, C++, Go, Java, JavaScript and Rust. Each set's
- * repositories are cloned into a folder of their own: a repository may be in both (the
- * language corpora pin jq and fmt at one commit), from different bundles.
+ * Multi-SWE-bench's dev set in C, C++, Go, Java, JavaScript and Rust.
  */
 export type InstanceSet = "swe" | "multi";
 
@@ -104,32 +102,17 @@ export function corpusKey(repo: string): string {
   return repo.replace("/", "__");
 }
 
-/**
- * The bundle of a repository in the corpus folders; with `tag`, the first one that holds
- * that tag (bundles of one repository for different sets share a name).
- */
-function findBundle(name: string, tag?: string): string | null {
-  for (const folder of folders()) {
-    const candidates = [
+/** Every bundle of a repository in the corpus folders, in search order (several folders may hold one each, with different tags). */
+function findBundles(name: string): string[] {
+  return folders().flatMap((folder) =>
+    [
       path.join(folder, `${name}.bundle`),
       ...fs
         .readdirSync(folder, { withFileTypes: true })
         .filter((d) => d.isDirectory())
-        .sort((a, b) => a.name.localeCompare(b.name))
         .map((d) => path.join(folder, d.name, `${name}.bundle`)),
-    ];
-    const found = candidates.find((c) => fs.existsSync(c) && (!tag || bundleHasTag(c, tag)));
-    if (found) return found;
-  }
-  return null;
-}
-
-function bundleHasTag(bundle: string, tag: string): boolean {
-  try {
-    return git(["bundle", "list-heads", bundle]).includes(`refs/tags/${tag}\n`);
-  } catch {
-    return false;
-  }
+    ].filter((c) => fs.existsSync(c)),
+  );
 }
 
 function git(args: string[]): string {
@@ -147,19 +130,18 @@ function hasRef(dir: string, ref: string): boolean {
 
 /**
  * Clones (once) and opens a corpus repository: one of bench/data/corpus.json, or with
- * set `multi` one of the multi-language instances' repositories (cloned apart).
+ * set `multi` one of the multi-language instances' repositories.
  */
 export function openRepo(name: string, set: InstanceSet = "swe"): CorpusRepo {
   const instances = sweInstances(set).filter((i) => corpusKey(i.repo) === name);
-  const entry = set === "swe" ? corpusManifest()[name] : undefined;
+  const entry = corpusManifest()[name];
   const url = entry?.url ?? (instances[0] && `https://github.com/${instances[0].repo}.git`);
   if (!url) throw new Error(`${name} is neither in bench/data/corpus.json nor in the ${set} instances`);
-  const dir = path.join(BENCH_WORK, set === "swe" ? "repos" : `repos-${set}`, name);
+  const dir = path.join(BENCH_WORK, "repos", name);
   if (!fs.existsSync(path.join(dir, ".git"))) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    // Instance bundles tag each instance; single-revision bundles tag `head`.
-    const bundle = findBundle(name, instances[0]?.instance_id ?? "head");
+    const bundle = findBundles(name)[0];
     const source = bundle ?? url;
     try {
       git(["clone", "-q", "--no-checkout", source, dir]);
@@ -168,6 +150,11 @@ export function openRepo(name: string, set: InstanceSet = "swe"): CorpusRepo {
         `could not get ${name} from ${source}${bundle ? "" : " (no bundle found: pass --corpus DIR with bench bundles to work offline)"}: ${String((error as { stderr?: string }).stderr ?? error).trim()}`,
       );
     }
+  }
+  // A repository can have bundles in several corpus folders (one per benchmark, each with its
+  // own tags): the clone gets the tags of all of them.
+  for (const other of findBundles(name).slice(1)) {
+    git(["-C", dir, "fetch", "-q", other, "refs/tags/*:refs/tags/*"]);
   }
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
   let revisions: string[];
