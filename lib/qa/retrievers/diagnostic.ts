@@ -25,6 +25,8 @@ import { framesInnermostFirst, withoutEnvironment } from "../../search/anchors.t
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
+import { focusQuery } from "../focus.ts";
+import { answeringCandidates } from "./answering.ts";
 import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
@@ -37,6 +39,7 @@ import {
   fuseFiles,
   signalFiles,
   symbolCandidate,
+  withFilePrior,
   auxiliaryFactor,
   type Candidate,
   type RetrievalInput,
@@ -251,6 +254,18 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     candidates: await definitionCandidates(generationId, conceptTerms(report), 20),
   });
 
+  // 6a. The functions that answer inside the leading files: a report is fixed in the
+  // function whose own lines carry it, wherever the lexical index ranked that function.
+  const leadingFiles = fuseFiles(lists, namedPaths);
+  const answering = await answeringCandidates(
+    generationId,
+    input.reader,
+    leadingFiles,
+    focusQuery(report, anchors),
+  );
+  const fileLists = [...lists];
+  lists.push({ name: "body", weight: 3, candidates: answering });
+
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
   await attachSymbols(
     generationId,
@@ -289,6 +304,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       frontier = next;
     }
     lists.push({ name: "callers", weight: 0.5, candidates: callerLists });
+    fileLists.push({ name: "callers", weight: 0.5, candidates: callerLists });
     ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
     await attachSymbols(
       generationId,
@@ -305,12 +321,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       limit: 3,
     })),
   );
+  const rankedFiles = fuseFiles(fileLists, namedPaths);
   return {
     items,
     diagram: null,
-    rankedFiles: fuseFiles(lists, namedPaths),
+    rankedFiles,
     signals: signalFiles(lists),
-    rankedSymbols: ranked
+    // Functions in the files that localize best first: the fix of a report is in its file.
+    rankedSymbols: withFilePrior(ranked, rankedFiles)
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
