@@ -14,6 +14,7 @@ import os from "node:os";
 import { WayfinderError } from "../errors.ts";
 import type { InValue } from "@libsql/client";
 import { db, sqliteConnection, type Db } from "./client.ts";
+import { deleteCoChanges } from "./co-change.ts";
 import {
   binaryOrder,
   executeRaw,
@@ -239,6 +240,7 @@ export async function deleteRepository(id: string): Promise<void> {
     );
   }
   await client.finding.deleteMany({ where: { generationId: { in: generations.map((g) => g.id) } } });
+  await deleteCoChanges(id);
   await client.repository.delete({ where: { id } });
 }
 

@@ -27,6 +27,7 @@ import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
 import { focusQuery } from "../focus.ts";
 import { answeringCandidates } from "./answering.ts";
+import { partnersOf, withPartners } from "./partners.ts";
 import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
@@ -37,7 +38,9 @@ import {
   lookupNames,
   packCandidates,
   fuseFiles,
+  fileScores,
   signalFiles,
+  topicsOfPaths,
   symbolCandidate,
   withFilePrior,
   auxiliaryFactor,
@@ -78,14 +81,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   let resolvedFrames = 0;
   for (const frame of framesInnermostFirst(anchors.stackFrames, input.question).slice(0, MAX_FRAMES_READ)) {
     if (resolvedFrames >= MAX_FRAMES_USED) break;
-    const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
+    const files = await filesOfFrame(generationId, frame.path);
     if (files.length === 0) continue;
     resolvedFrames++;
     namedPaths.push(...pointedAt(frame.path, files));
     for (const file of files) {
       const symbols = await symbolsInFile(generationId, file);
       const hit =
-        symbols.find((s) => frame.func && (s.name === frame.func || s.qualifiedName === frame.func)) ??
+        symbols.find((s) => frame.func !== null && namesFunction(s, frame.func)) ??
         symbols.find(
           (s) =>
             frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class",
@@ -321,7 +324,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       limit: 3,
     })),
   );
-  const rankedFiles = fuseFiles(fileLists, namedPaths);
+  const rankedFiles = await withPartnerFiles(input, fileScores(fileLists, namedPaths), namedPaths);
   return {
     items,
     diagram: null,
@@ -332,6 +335,30 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
+}
+
+/** Leading files whose partners are brought up with them. */
+const PARTNER_LEADING = 3;
+
+/**
+ * The file ranking with the partners of its leading files right below them (a header
+ * with its implementation, a source with its type declarations …), unless a partner is
+ * a test, doc or vendored file the question is not about.
+ */
+async function withPartnerFiles(
+  input: RetrievalInput,
+  scored: [string, number][],
+  namedPaths: string[],
+): Promise<string[]> {
+  const leading = scored.slice(0, PARTNER_LEADING).map(([file]) => file);
+  const partners = await partnersOf(input.generationId, input.repositoryId, leading);
+  const about = topicsOfPaths(namedPaths);
+  return withPartners(scored, partners, {
+    leading: PARTNER_LEADING,
+    keep: (path) => auxiliaryFactor(path, about) === 1,
+  })
+    .slice(0, 30)
+    .map(([file]) => file);
 }
 
 /** A literal found in more files than this says little about where anything is. */
@@ -348,8 +375,9 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
   const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
   const literals = [...new Set(names)].filter((l) => l.length >= 3);
   if (literals.length === 0) return [];
-  // A name is the whole literal; a heading of output starts one (`"Data variables:"`).
-  const quoted = (l: string) => (l.includes(" ") ? [`"${l}`, `'${l}`] : [`"${l}"`, `'${l}'`]);
+  // A name is the whole literal, or the first of a tag's comma-separated parts
+  // (`json:"keep_days,optional"`); a heading of output starts one (`"Data variables:"`).
+  const quoted = (l: string) => (l.includes(" ") ? [`"${l}`, `'${l}`] : [`"${l}"`, `'${l}'`, `"${l},`]);
   const files = await filesContainingLiterals(input.generationId, literals.map(quoted));
   const df = literals.map((_, i) => files.filter((f) => f.found.includes(i)).length);
   const scored = files
@@ -431,6 +459,15 @@ function mutationWeight(s: SymbolRecord, config: RetrievalInput["config"]): numb
   return s.mutates === "[]" ? 0 : 1;
 }
 
+/**
+ * Whether a symbol is the function a frame names (`Server.Start`, `Layer.on_event`,
+ * `jq_next`): its qualified name ends with the name, or a bare name is its own.
+ */
+export function namesFunction(symbol: Pick<SymbolRecord, "name" | "qualifiedName">, func: string): boolean {
+  if (symbol.qualifiedName === func || symbol.qualifiedName.endsWith(`.${func}`)) return true;
+  return !func.includes(".") && symbol.name === func;
+}
+
 /** Fills in the symbol of chunk candidates that belong to one (so source can be fetched). */
 export async function attachSymbols(generationId: string, candidates: Candidate[]): Promise<void> {
   const missing = candidates
@@ -457,6 +494,21 @@ export function pointedAt(written: string, files: string[]): string[] {
   if (!trimmed.includes("/")) return [];
   const writtenFactor = auxiliaryFactor(written.replace(/\\/g, "/"), NO_TOPICS);
   return files.filter((f) => auxiliaryFactor(f, NO_TOPICS) === 1 || writtenFactor < 1);
+}
+
+/**
+ * The repository files a frame's path can be: its last three segments, else two (the
+ * path as printed starts wherever the reporter's checkout was, often with the
+ * repository's own folder name: `/home/me/src/app/rest/server.go`), else a file name
+ * that only one file has.
+ */
+async function filesOfFrame(generationId: string, written: string): Promise<string[]> {
+  const parts = trimPath(written).split("/");
+  for (let keep = Math.min(parts.length, 3); keep >= 1; keep--) {
+    const files = await filesBySuffix(generationId, parts.slice(-keep).join("/"), 3);
+    if (files.length > 0 && (keep > 1 || files.length === 1)) return files;
+  }
+  return [];
 }
 
 function trimPath(p: string): string {

@@ -383,6 +383,17 @@ export function fuseFiles(
   limit = 30,
   topics?: AuxiliaryTopics,
 ): string[] {
+  return fileScores(lists, namedPaths, topics)
+    .slice(0, limit)
+    .map(([file]) => file);
+}
+
+/** The files of `fuseFiles` with their fused scores, best first. */
+export function fileScores(
+  lists: SignalList[],
+  namedPaths: string[],
+  topics?: AuxiliaryTopics,
+): [string, number][] {
   const about = topicsOfPaths(namedPaths, topics);
   const scores = new Map<string, number>();
   for (const [name, files] of Object.entries(signalFiles(lists))) {
@@ -390,8 +401,5 @@ export function fuseFiles(
     files.forEach((file, rank) => scores.set(file, (scores.get(file) ?? 0) + weight / (RRF_K + rank + 1)));
   }
   for (const [file, score] of scores) scores.set(file, score * auxiliaryFactor(file, about));
-  return [...scores.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, limit)
-    .map(([file]) => file);
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]);
 }
