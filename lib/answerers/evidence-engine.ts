@@ -12,6 +12,7 @@ import type { ContextItem } from "./contract.ts";
 import type { Triple } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
 import { firstParagraph } from "./markdown.ts";
+import { citeItem } from "./cite.ts";
 import type { AnswerInput, AnswerOutput, Answerer } from "./contract.ts";
 
 const MAX_GAPS = 3;
@@ -135,9 +136,7 @@ export function findGaps(input: AnswerInput): string[] {
     .map((g) => g.text);
 }
 
-function cite(item: ContextItem): string {
-  return item.path ? `${item.path}:${item.startLine}-${item.endLine}` : "";
-}
+const cite = citeItem;
 
 /** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
 function firstSentence(text: string): string {

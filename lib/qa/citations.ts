@@ -199,6 +199,48 @@ function looksLikeSymbolReference(name: string): boolean {
 }
 
 /**
+ * One citation per stretch of a file: verified citations of one file whose lines overlap
+ * or touch (a method cited inside its class, the same function cited twice) become one,
+ * spanning them all, in the order they were first cited. The symbol kept is the one a
+ * merged citation named when it holds every merged line, else none. Unverified
+ * citations are kept as they are.
+ */
+export function mergeOverlapping<
+  T extends Pick<VerifiedCitation, "path" | "startLine" | "endLine" | "verified" | "symbol">,
+>(
+  citations: T[],
+  symbolsAt: (
+    path: string,
+    start: number,
+    end: number,
+  ) => { qualifiedId: string; startLine: number; endLine: number }[] = () => [],
+): T[] {
+  const out: T[] = [];
+  for (const c of citations) {
+    const into = c.verified
+      ? out.find(
+          (o) =>
+            o.verified && o.path === c.path && o.startLine <= c.endLine + 1 && c.startLine <= o.endLine + 1,
+        )
+      : undefined;
+    if (!into) {
+      out.push({ ...c });
+      continue;
+    }
+    const startLine = Math.min(into.startLine, c.startLine);
+    const endLine = Math.max(into.endLine, c.endLine);
+    if (startLine === into.startLine && endLine === into.endLine) continue;
+    const holding = [into.symbol, c.symbol].find((id) =>
+      symbolsAt(c.path, startLine, endLine).some(
+        (s) => s.qualifiedId === id && s.startLine <= startLine && s.endLine >= endLine,
+      ),
+    );
+    Object.assign(into, { startLine, endLine, symbol: holding ?? null });
+  }
+  return out;
+}
+
+/**
  * Marks every unverified citation in the text (" (unverified)" after it) so the answer
  * never states an unchecked reference as fact. Offsets come from `parseCitations` on the
  * same text; a result whose text no longer matches is left alone.

@@ -7,9 +7,10 @@
  */
 import "server-only";
 import { symbolsWithinSpans, type ChunkHit, type SymbolRecord } from "../../db/code-graph.ts";
+import type { ContextItem } from "../../answerers/contract.ts";
 import { scoreSpans, matchedWindow, type FocusQuery } from "../focus.ts";
 import type { SourceReader } from "../context.ts";
-import { symbolCandidate, type Candidate } from "./shared.ts";
+import type { Candidate } from "./shared.ts";
 
 const WHOLE_FILE = 2_147_483_647;
 
@@ -81,7 +82,12 @@ export async function answeringCandidates(
     .map((s) => ({ ...s, weighted: s.score * (1 + 1 / (1 + (rankOf.get(s.symbol.path) ?? files.length))) }))
     .sort((a, b) => b.weighted - a.weighted)
     .slice(0, options.limit ?? 15)
-    .map((s) => symbolCandidate(s.symbol, "its body matches the question"));
+    .map((s) => ({
+      key: s.symbol.qualifiedId,
+      symbol: s.symbol,
+      chunk: null,
+      reason: "its body matches the question",
+    }));
 }
 
 /**
@@ -108,4 +114,79 @@ export async function narrowFileChunk(
       text: lines.slice(window.startLine - 1, window.endLine).join("\n"),
     },
   };
+}
+
+/** Items longer than this get a focus: a snippet shows about this many lines. */
+const FOCUS_OVER_LINES = 40;
+const FOCUS_LINES = 25;
+
+/**
+ * A candidate narrowed to what answers in it: a file summary to the function (or the
+ * matching lines) of the file that answers; a class whose name the question does not
+ * use to its best-answering member. Anything else is kept.
+ */
+export async function narrowCandidate(
+  generationId: string,
+  reader: SourceReader,
+  candidate: Candidate,
+  query: FocusQuery,
+): Promise<Candidate> {
+  const chunk = candidate.chunk;
+  if (!candidate.symbol && chunk?.kind === "file") {
+    const narrowed = await narrowFileChunk(generationId, reader, chunk, query);
+    if (!narrowed) return candidate;
+    return "symbol" in narrowed
+      ? { ...candidate, key: narrowed.symbol.qualifiedId, symbol: narrowed.symbol, chunk: null }
+      : {
+          ...candidate,
+          key: `${chunk.path}:${narrowed.chunk.startLine}-${narrowed.chunk.endLine}`,
+          chunk: narrowed.chunk,
+        };
+  }
+  const symbol = candidate.symbol;
+  if (!symbol || isBodyKind(symbol.kind) || query.names.has(symbol.name.toLowerCase())) return candidate;
+  const members = (
+    await symbolsWithinSpans(generationId, [
+      { path: symbol.path, startLine: symbol.startLine, endLine: symbol.endLine },
+    ])
+  )
+    .get(symbol.path)
+    ?.filter((s) => s.parentId !== null && s.qualifiedId !== symbol.qualifiedId && isBodyKind(s.kind));
+  if (!members?.length) return candidate;
+  const lines = await reader.lines(symbol.path);
+  if (!lines) return candidate;
+  const [best] = scoreSpans(
+    members.map((span) => ({ span, lines })),
+    query,
+  );
+  if (!best || best.score <= 0) return candidate;
+  return { ...candidate, key: best.span.qualifiedId, symbol: best.span, chunk: null };
+}
+
+/**
+ * The lines of a long item that answer (its densest window of matching lines), or of a
+ * wiki page's file (its best-answering function, else matching lines): what a citation
+ * of the item shows. Null when the item is short enough to show whole or nothing in it
+ * matches.
+ */
+export async function itemFocus(
+  generationId: string,
+  reader: SourceReader,
+  item: ContextItem,
+  query: FocusQuery,
+): Promise<{ startLine: number; endLine: number } | null> {
+  if (!item.path) return null;
+  if (item.kind === "wiki") {
+    const [best] = await scoreFileSymbols(generationId, reader, [item.path], query);
+    if (best) return { startLine: best.symbol.startLine, endLine: best.symbol.endLine };
+    const lines = await reader.lines(item.path);
+    return lines ? matchedWindow(lines, query, FOCUS_LINES) : null;
+  }
+  if (item.endLine - item.startLine + 1 <= FOCUS_OVER_LINES) return null;
+  const lines = await reader.lines(item.path);
+  if (!lines) return null;
+  const window = matchedWindow(lines.slice(item.startLine - 1, item.endLine), query, FOCUS_LINES);
+  return window
+    ? { startLine: item.startLine + window.startLine - 1, endLine: item.startLine + window.endLine - 1 }
+    : null;
 }

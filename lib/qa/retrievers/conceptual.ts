@@ -19,6 +19,8 @@ import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
+import { itemFocus } from "./answering.ts";
+import { focusQuery } from "../focus.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -121,7 +123,7 @@ async function filePage(input: RetrievalInput, path: string, maxTokens: number):
     getWikiPage(input.generationId, slugForPath(path, true)),
   ]);
   if (!file || !page) return null;
-  return textItem(
+  const item = textItem(
     {
       path: chunkPathOf(page),
       startLine: 1,
@@ -138,4 +140,12 @@ async function filePage(input: RetrievalInput, path: string, maxTokens: number):
       maxTokens,
     },
   );
+  // Cited at the function of the file that answers, not as the whole file.
+  const focus = await itemFocus(
+    input.generationId,
+    input.reader,
+    item,
+    focusQuery(input.question, input.anchors),
+  );
+  return focus ? { ...item, focus } : item;
 }

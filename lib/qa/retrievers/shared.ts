@@ -16,8 +16,10 @@ import type { CgragConfig } from "../config.ts";
 import { symbolItem, textItem, type SourceReader } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";
-import type { Anchors } from "../../search/anchors.ts";
+import { withoutEnvironment, type Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
+import { focusQuery, type FocusQuery } from "../focus.ts";
+import { itemFocus, narrowCandidate } from "./answering.ts";
 
 export interface RetrievalInput {
   repositoryId: string;
@@ -110,7 +112,10 @@ export function chunkCandidate(chunk: ChunkHit, reason: string): Candidate {
 
 /**
  * Packs ranked candidates into context items until the budget is spent. Symbols
- * get their source (truncated per config); chunks are used as they are.
+ * get their source (truncated per config); chunks are used as they are. What answers is
+ * what is packed and cited: a file summary becomes the function of the file that
+ * answers, a class its answering method, and a long item or a wiki page carries the
+ * lines that match (lib/qa/retrievers/answering.ts).
  */
 export async function packCandidates(
   input: RetrievalInput,
@@ -123,6 +128,8 @@ export async function packCandidates(
   const perItem = Math.min(options.perItemTokens ?? Math.max(250, Math.floor(budget / 3)), budget);
   const maxItems = options.maxItems ?? 12;
   const top = ranked[0]?.score ?? 1;
+  let focus: FocusQuery | null = null;
+  const query = () => (focus ??= focusQuery(withoutEnvironment(input.question), input.anchors));
   for (const r of ranked) {
     if (items.length >= maxItems || used >= budget) break;
     const remaining = budget - used;
@@ -134,15 +141,16 @@ export async function packCandidates(
       pass: input.pass,
     };
     let item: ContextItem | null = null;
-    const symbol = r.candidate.symbol;
+    const candidate = await narrowCandidate(input.generationId, input.reader, r.candidate, query());
+    const symbol = candidate.symbol;
     if (symbol && input.config.features.useSourceFetching) {
       item = await symbolItem(input.reader, symbol, meta, {
         maxLines: input.config.maxSourceLinesPerFunction,
         maxTokens: Math.min(perItem, remaining),
         truncate: input.config.truncateLongFunctions,
       });
-    } else if (r.candidate.chunk) {
-      item = textItem(r.candidate.chunk, { ...meta, maxTokens: Math.min(perItem, remaining) });
+    } else if (candidate.chunk) {
+      item = textItem(candidate.chunk, { ...meta, maxTokens: Math.min(perItem, remaining) });
     } else if (symbol) {
       item = textItem(
         {
@@ -165,6 +173,8 @@ export async function packCandidates(
       };
     }
     if (items.some((i) => i.key === item.key)) continue;
+    const lines = await itemFocus(input.generationId, input.reader, item, query());
+    if (lines) item.focus = lines;
     items.push(item);
     used += item.tokens;
   }
