@@ -279,6 +279,8 @@ describe("anchor helpers", () => {
     ["file:///home/u/.local/lib/python3.11/dist-packages/requests/api.py", "requests/api.py"],
     ["/x/requests-2.3.0-py2.7.egg/requests/models.py", "requests/models.py"],
     ["./src//index.ts", "src/index.ts"],
+    ["/home/ci/app/node_modules/dayjs/plugin/utc.js", "dayjs/plugin/utc.js"],
+    ["/app/node_modules/@acme/ui/dist/button.js", "@acme/ui/dist/button.js"],
   ])("normalizePath(%j) is %j", (raw, expected) => {
     expect(normalizePath(raw)).toBe(expected);
   });

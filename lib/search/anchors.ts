@@ -219,7 +219,8 @@ export function looksLikeCode(token: string): boolean {
 /**
  * Normalizes a path as written in a report into the form most likely to exist in the
  * repository: forward slashes, no file:// or drive letter, and no installed-package prefix
- * (".../site-packages/requests/models.py" is "requests/models.py" in the repo).
+ * (".../site-packages/requests/models.py" is "requests/models.py" in the repo, and
+ * ".../node_modules/dayjs/plugin/utc.js" is "dayjs/plugin/utc.js").
  */
 export function normalizePath(raw: string): string {
   let p = raw
@@ -229,6 +230,9 @@ export function normalizePath(raw: string): string {
   p = p.replace(/^\/?[A-Za-z]:\//, "/");
   const installed = /(?:^|\/)(?:site|dist)-packages\/(?:[^/]+\.egg\/)?(.+)$/.exec(p);
   if (installed?.[1]) return installed[1];
+  // An installed npm package: "…/node_modules/dayjs/plugin/utc.js" is "dayjs/plugin/utc.js".
+  const npm = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+\/.+)$/.exec(p);
+  if (npm?.[1]) return npm[1];
   const egg = /(?:^|\/)[^/]+\.egg\/(.+)$/.exec(p);
   if (egg?.[1]) return egg[1];
   return p.replace(/\/{2,}/g, "/").replace(/^\.\//, "");

@@ -270,6 +270,21 @@ SUMMARY: AddressSanitizer: heap-use-after-free /build/polyglot/src/value.c:17:7 
     expect(symbols[0]).toBe("src/value.c::value_free");
   });
 
+  it("reads a JavaScript frame in the installed package as the source it is built from", async () => {
+    const report = `TypeError: Cannot read property '$u' of undefined
+    at diff (/home/circleci/project/node_modules/polyglot/plugin/utc.js:1:1941)
+    at Object.<anonymous> (/home/circleci/project/test.js:4:3)`;
+    const { signals } = await diagnose(report);
+    expect(signals.stack).toEqual(["src/plugin/utc/index.js"]);
+  });
+
+  it("takes a module path of the package itself as its source file", async () => {
+    const report =
+      "Offsets are wrong after\n```js\nconst utc = require('polyglot/plugin/utc')\ndayjs.extend(utc)\n```";
+    const { signals } = await diagnose(report);
+    expect(signals.paths).toEqual(["src/plugin/utc/index.js"]);
+  });
+
   it("looks up the symbol a linker could not find", async () => {
     const report =
       "Linking fails:\n```\n/usr/bin/ld: app.o: in function `main':\napp.c:(.text+0x1f): undefined reference to `value_dump'\n```";

@@ -21,13 +21,14 @@ import {
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
-import { framesInnermostFirst, withoutEnvironment } from "../../search/anchors.ts";
+import { framesInnermostFirst, normalizePath, withoutEnvironment } from "../../search/anchors.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
 import { focusQuery } from "../focus.ts";
 import { answeringCandidates } from "./answering.ts";
 import { partnersOf, withPartners } from "./partners.ts";
+import { filesForModule, pathIndex } from "./file-index.ts";
 import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
@@ -93,10 +94,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
           (s) =>
             frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class",
         );
-      if (hit)
-        frameCandidates.push(
-          symbolCandidate(hit, `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`),
-        );
+      const reason = `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`;
+      // A frame in module-level code, or in a built copy whose lines differ, still names its file.
+      frameCandidates.push(hit ? symbolCandidate(hit, reason) : chunkCandidate(wholeFile(file), reason));
     }
   }
   lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
@@ -104,7 +104,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // likeliest place of the fix, so it counts apart from the frames that merely passed
   // through. Vendored copies of other projects and tests are passed over, as the
   // standard library is: a fix goes into the code that called them wrongly.
-  const errorSite = frameCandidates.find((c) => auxiliaryFactor(c.symbol?.path ?? "", NO_TOPICS) === 1);
+  const errorSite = frameCandidates.find(
+    (c) => auxiliaryFactor(c.symbol?.path ?? c.chunk?.path ?? "", NO_TOPICS) === 1,
+  );
   lists.push({ name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] });
 
   // 2. Quoted error messages matched against error strings in raise/log calls.
@@ -209,13 +211,17 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // share (`__init__.py`, `index.js`, `a.py` of a reproduction) names none of them.
   const pathCandidates: Candidate[] = [];
   for (const p of anchors.paths.slice(0, 6)) {
-    const files = await filesBySuffix(generationId, trimPath(p), 2);
+    const bySuffix = await filesBySuffix(generationId, trimPath(p), 2);
+    // A module path of the package itself (`require('dayjs/plugin/utc')`) names its source.
+    const files = bySuffix.length ? bySuffix : filesForModule(await pathIndex(generationId), p);
     if (!trimPath(p).includes("/") && files.length > 1) continue;
     for (const file of files) {
       namedPaths.push(...pointedAt(p, [file]));
-      const symbols = await symbolsInFile(generationId, file);
-      for (const s of symbols.filter((x) => !x.parentId).slice(0, 4))
-        pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
+      const symbols = (await symbolsInFile(generationId, file)).filter((x) => !x.parentId).slice(0, 4);
+      for (const s of symbols) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
+      // A file of module-level code (a plugin's default export) still counts as named.
+      if (symbols.length === 0)
+        pathCandidates.push(chunkCandidate(wholeFile(file), `${file}, named in the question`));
     }
   }
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
@@ -441,6 +447,21 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
   return out;
 }
 
+/** A file as a candidate of its own: packing narrows it to what in it answers. */
+function wholeFile(path: string): ChunkHit {
+  return {
+    id: 0,
+    path,
+    kind: "file",
+    symbolId: null,
+    title: path,
+    startLine: 1,
+    endLine: 1,
+    text: "",
+    score: 0,
+  };
+}
+
 /** One chunk per file, files ordered by the summed BM25 of their matching chunks. */
 function filesByChunkMass(hits: ChunkHit[]): ChunkHit[] {
   const byFile = new Map<string, { best: ChunkHit; mass: number }>();
@@ -500,7 +521,8 @@ export function pointedAt(written: string, files: string[]): string[] {
  * The repository files a frame's path can be: its last three segments, else two (the
  * path as printed starts wherever the reporter's checkout was, often with the
  * repository's own folder name: `/home/me/src/app/rest/server.go`), else a file name
- * that only one file has.
+ * that only one file has, else the source of the built module it is
+ * (`node_modules/dayjs/plugin/utc.js` → `src/plugin/utc/index.js`).
  */
 async function filesOfFrame(generationId: string, written: string): Promise<string[]> {
   const parts = trimPath(written).split("/");
@@ -508,7 +530,7 @@ async function filesOfFrame(generationId: string, written: string): Promise<stri
     const files = await filesBySuffix(generationId, parts.slice(-keep).join("/"), 3);
     if (files.length > 0 && (keep > 1 || files.length === 1)) return files;
   }
-  return [];
+  return filesForModule(await pathIndex(generationId), normalizePath(written));
 }
 
 function trimPath(p: string): string {

@@ -9,6 +9,7 @@ import {
   withPartners,
   type Partner,
 } from "./partners.ts";
+import { filesForModule } from "./file-index.ts";
 
 // File layouts as real projects have them: a C library, a header-only C++ library with
 // an amalgamated copy, a JavaScript package with type declarations, a Rust crate, a
@@ -189,5 +190,14 @@ describe("withPartners", () => {
       { leading: 2, keep: (p) => !p.startsWith("tests/") },
     );
     expect(ranked.map(([p]) => p)).toEqual(["src/util.c", "src/main.c", "src/jv.c"]);
+  });
+});
+
+describe("filesForModule", () => {
+  it("finds the source of a package's module path or built file, without the package name", () => {
+    expect(filesForModule(index, "dayjs/plugin/utc")).toEqual(["src/plugin/utc/index.js"]);
+    expect(filesForModule(index, "dayjs/plugin/utc.js")).toEqual(["src/plugin/utc/index.js"]);
+    expect(filesForModule(index, "dayjs/esm/plugin/utc/index.js")).toEqual(["src/plugin/utc/index.js"]);
+    expect(filesForModule(index, "dayjs/plugin/isoWeek")).toEqual([]);
   });
 });

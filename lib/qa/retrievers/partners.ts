@@ -10,10 +10,20 @@
  * relation is.
  */
 import "server-only";
-import { listFiles } from "../../db/index-store.ts";
 import { fileDegrees, fileRelations, type FileRelation } from "../../db/file-relations.ts";
 import { coChangesOf, type CoChangeRow } from "../../db/co-change.ts";
-import { generationCache } from "../generation-cache.ts";
+import {
+  baseOf,
+  DECLARATION,
+  dirOf,
+  JS_SOURCE,
+  modulePath,
+  pathIndex,
+  stemOf,
+  type PathIndex,
+} from "./file-index.ts";
+
+export { modulePath, pathIndexOf } from "./file-index.ts";
 
 export interface Partner {
   path: string;
@@ -26,60 +36,12 @@ const HEADER = /\.(?:h|hh|hpp|hxx|h\+\+)$/i;
 const SOURCE = /\.(?:c|cc|cpp|cxx|c\+\+|m|mm)$/i;
 /** Inline implementations of a header: `format-inl.h`, `foo_inl.h`, `foo.inl`, `foo.ipp`, `foo.tcc`. */
 const INLINE = /(?:[-_]inl\.(?:h|hh|hpp)|\.(?:inl|ipp|tcc))$/i;
-const JS_SOURCE = /\.(?:js|mjs|cjs|jsx|ts|mts|cts|tsx)$/i;
-const DECLARATION = /\.d\.(?:ts|mts|cts)$/i;
-/** Folders that hold a package's sources or its declarations, mirrored by each other. */
-const SOURCE_ROOTS = new Set(["src", "lib", "source", "types", "typings", "dist", "esm", "cjs", "build"]);
 /** Generated file ← the file it is generated from (same folder and stem). */
 const GENERATED_FROM: [RegExp, string[]][] = [
   [/\.(?:c|cc|cpp|h|hpp)$/i, [".y", ".yy", ".l", ".ll", ".re", ".rl"]],
   [/\.tab\.(?:c|cc|h|hh)$/i, [".y", ".yy"]],
   [/\.pb\.(?:go|cc|h)$|_pb2\.py$|_pb\.(?:js|ts|rb)$/i, [".proto"]],
 ];
-
-/** The files of a generation by folder and by name. */
-export interface PathIndex {
-  paths: Set<string>;
-  byStem: Map<string, string[]>;
-  byDir: Map<string, string[]>;
-}
-
-export function pathIndexOf(paths: Iterable<string>): PathIndex {
-  const index: PathIndex = { paths: new Set(), byStem: new Map(), byDir: new Map() };
-  for (const path of paths) {
-    index.paths.add(path);
-    push(index.byStem, stemOf(path), path);
-    push(index.byDir, dirOf(path), path);
-  }
-  return index;
-}
-
-/** Read once per generation. */
-const pathIndex = generationCache(async (generationId) =>
-  pathIndexOf((await listFiles(generationId)).map((f) => f.path)),
-);
-
-function push(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function dirOf(path: string): string {
-  const at = path.lastIndexOf("/");
-  return at < 0 ? "" : path.slice(0, at);
-}
-
-function baseOf(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
-/** A file's name without its extension (`timezone.d.ts` → timezone, `format-inl.h` → format-inl). */
-export function stemOf(path: string): string {
-  return baseOf(path)
-    .replace(DECLARATION, "")
-    .replace(/\.[^.]+$/, "");
-}
 
 /** Folders shared from the end: how alike two files' places are (`a/b/x.h`, `c/b/x.c` → 1). */
 function sharedTail(a: string, b: string): number {
@@ -88,21 +50,6 @@ function sharedTail(a: string, b: string): number {
   let n = 0;
   while (n < x.length && n < y.length && x[n] === y[n] && x[n] !== "") n++;
   return n;
-}
-
-/**
- * The module a JavaScript or declaration file stands for, as a path without the source
- * root and extension, `index` standing for its folder: `src/plugin/utc/index.js` and
- * `types/plugin/utc.d.ts` are both `plugin/utc`.
- */
-export function modulePath(path: string): string {
-  const parts = path
-    .replace(DECLARATION, "")
-    .replace(/\.[^./]+$/, "")
-    .split("/");
-  if (parts.length > 1 && SOURCE_ROOTS.has(parts[0] as string)) parts.shift();
-  if (parts.length > 1 && parts[parts.length - 1] === "index") parts.pop();
-  return parts.join("/");
 }
 
 /** Whether two paths differ only in their first folder (`include/a/x.h`, `single_include/a/x.h`). */

@@ -1,0 +1,93 @@
+/**
+ * The files of a generation by name, folder and module, read once per generation:
+ * what partner files and module paths written in a report (`dayjs/plugin/utc`, a frame
+ * in `node_modules/dayjs/plugin/utc.js`) are looked up in.
+ */
+import "server-only";
+import { listFiles } from "../../db/index-store.ts";
+import { generationCache } from "../generation-cache.ts";
+
+export const JS_SOURCE = /\.(?:js|mjs|cjs|jsx|ts|mts|cts|tsx)$/i;
+export const DECLARATION = /\.d\.(?:ts|mts|cts)$/i;
+/** Folders that hold a package's sources or its declarations, mirrored by each other. */
+const SOURCE_ROOTS = new Set(["src", "lib", "source", "types", "typings", "dist", "esm", "cjs", "build"]);
+
+/** The files of a generation by folder and by name. */
+export interface PathIndex {
+  paths: Set<string>;
+  byStem: Map<string, string[]>;
+  byDir: Map<string, string[]>;
+  /** JavaScript and TypeScript sources (not declarations) by the module they stand for */
+  byModule: Map<string, string[]>;
+}
+
+export function pathIndexOf(paths: Iterable<string>): PathIndex {
+  const index: PathIndex = { paths: new Set(), byStem: new Map(), byDir: new Map(), byModule: new Map() };
+  for (const path of paths) {
+    index.paths.add(path);
+    push(index.byStem, stemOf(path), path);
+    push(index.byDir, dirOf(path), path);
+    if (JS_SOURCE.test(path) && !DECLARATION.test(path)) push(index.byModule, modulePath(path), path);
+  }
+  return index;
+}
+
+/** Read once per generation. */
+export const pathIndex = generationCache(async (generationId) =>
+  pathIndexOf((await listFiles(generationId)).map((f) => f.path)),
+);
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function dirOf(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at < 0 ? "" : path.slice(0, at);
+}
+
+export function baseOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** A file's name without its extension (`timezone.d.ts` → timezone, `format-inl.h` → format-inl). */
+export function stemOf(path: string): string {
+  return baseOf(path)
+    .replace(DECLARATION, "")
+    .replace(/\.[^.]+$/, "");
+}
+
+/**
+ * The module a JavaScript or declaration file stands for, as a path without the source
+ * root and extension, `index` standing for its folder: `src/plugin/utc/index.js` and
+ * `types/plugin/utc.d.ts` are both `plugin/utc`.
+ */
+export function modulePath(path: string): string {
+  const parts = path
+    .replace(DECLARATION, "")
+    .replace(/\.[^./]+$/, "")
+    .split("/");
+  if (parts.length > 1 && SOURCE_ROOTS.has(parts[0] as string)) parts.shift();
+  if (parts.length > 1 && parts[parts.length - 1] === "index") parts.pop();
+  return parts.join("/");
+}
+
+/**
+ * The JavaScript or TypeScript sources a written module path stands for: an import
+ * specifier of the package itself (`dayjs/plugin/utc`) or a built file of it as a stack
+ * trace shows it (`dayjs/plugin/utc.js` under node_modules), without the package's
+ * name or build folder in front (`src/plugin/utc/index.js`). Empty when none or too
+ * many match.
+ */
+export function filesForModule(index: PathIndex, written: string): string[] {
+  const parts = modulePath(written.replace(/^\.?\//, ""))
+    .split("/")
+    .filter(Boolean);
+  for (let drop = 0; drop < Math.min(3, parts.length); drop++) {
+    const found = index.byModule.get(parts.slice(drop).join("/")) ?? [];
+    if (found.length > 0) return found.length <= 2 ? found : [];
+  }
+  return [];
+}
