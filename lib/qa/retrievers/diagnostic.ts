@@ -28,7 +28,7 @@ import { parseJsonList } from "../context.ts";
 import { focusQuery } from "../focus.ts";
 import { answeringCandidates } from "./answering.ts";
 import { partnersOf, withPartners } from "./partners.ts";
-import { filesForModule, pathIndex } from "./file-index.ts";
+import { filesForModule, pathIndex, testedFiles, type PathIndex } from "./file-index.ts";
 import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
@@ -40,6 +40,7 @@ import {
   packCandidates,
   fuseFiles,
   fileScores,
+  isTestPath,
   signalFiles,
   topicsOfPaths,
   symbolCandidate,
@@ -281,9 +282,16 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     ranked.map((r) => r.candidate),
   );
 
-  // 7. Walk callers backwards from the strongest error sites, mutators first.
+  // 7. Walk callers backwards from the strongest error sites, mutators first. The sites
+  // are those the report's own signals rank (what answers in a file is for ranking
+  // functions, not for choosing where the walk starts).
   if (config.features.useCallGraph && config.maxCallGraphHops > 0) {
-    const sites = ranked.filter((r) => r.candidate.symbol).slice(0, 3);
+    const bySignals = demoteAuxiliary(fuseSignals(fileLists), namedPaths);
+    await attachSymbols(
+      generationId,
+      bySignals.map((r) => r.candidate),
+    );
+    const sites = bySignals.filter((r) => r.candidate.symbol).slice(0, 3);
     const callerLists: Candidate[] = [];
     let frontier = sites.map((r) => r.candidate.symbol as SymbolRecord);
     const seen = new Set(frontier.map((s) => s.qualifiedId));
@@ -330,7 +338,11 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       limit: 3,
     })),
   );
-  const rankedFiles = await withPartnerFiles(input, fileScores(fileLists, namedPaths), namedPaths);
+  const rankedFiles = await withPartnerFiles(
+    input,
+    creditTestedFiles(fileScores(fileLists, namedPaths), await pathIndex(generationId), namedPaths),
+    namedPaths,
+  );
   return {
     items,
     diagram: null,
@@ -341,6 +353,32 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
+}
+
+/** Share of a test's own evidence that goes to the file it exercises. */
+const TEST_CREDIT = 0.35;
+
+/**
+ * A failure shows in the tests that exercise the code and is fixed in that code: the
+ * evidence a test file gathered (before tests were demoted) also counts, in part, for
+ * the file it tests (`unmarshaler_test.go` → `unmarshaler.go`), unless the question is
+ * about tests.
+ */
+function creditTestedFiles(
+  scored: [string, number][],
+  index: PathIndex,
+  namedPaths: string[],
+): [string, number][] {
+  const about = topicsOfPaths(namedPaths);
+  if (about.tests) return scored;
+  const scores = new Map(scored);
+  for (const [path, score] of scored) {
+    if (!isTestPath(path)) continue;
+    const own = score / auxiliaryFactor(path, about);
+    for (const subject of testedFiles(index, path, isTestPath))
+      scores.set(subject, (scores.get(subject) ?? 0) + own * TEST_CREDIT);
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]);
 }
 
 /** Leading files whose partners are brought up with them. */
@@ -520,13 +558,16 @@ export function pointedAt(written: string, files: string[]): string[] {
 /**
  * The repository files a frame's path can be: its last three segments, else two (the
  * path as printed starts wherever the reporter's checkout was, often with the
- * repository's own folder name: `/home/me/src/app/rest/server.go`), else a file name
- * that only one file has, else the source of the built module it is
+ * repository's own folder name: `/home/me/src/app/rest/server.go`), else, for a bare
+ * file name, the one file that has it, else the source of the built module it is
  * (`node_modules/dayjs/plugin/utc.js` → `src/plugin/utc/index.js`).
  */
 async function filesOfFrame(generationId: string, written: string): Promise<string[]> {
   const parts = trimPath(written).split("/");
-  for (let keep = Math.min(parts.length, 3); keep >= 1; keep--) {
+  // A bare name matches by itself only as written: `C:\Python38\lib\pathlib.py` is the
+  // interpreter's, whatever file of the repository shares its name.
+  const shortest = written.includes("/") || written.includes("\\") ? 2 : 1;
+  for (let keep = Math.min(parts.length, 3); keep >= shortest; keep--) {
     const files = await filesBySuffix(generationId, parts.slice(-keep).join("/"), 3);
     if (files.length > 0 && (keep > 1 || files.length === 1)) return files;
   }

@@ -91,3 +91,47 @@ export function filesForModule(index: PathIndex, written: string): string[] {
   }
   return [];
 }
+
+/** A test file's name with its test marker, and the subject's name it stands for. */
+const TEST_NAMES: [RegExp, string][] = [
+  [/^test_(.+)$/, "$1"],
+  [/^(.+?)[._-](?:test|tests|spec)$/i, "$1"],
+  [/^(.+?)(?:Test|Tests|Spec|IT)$/, "$1"],
+];
+
+/**
+ * The files a test exercises, by the naming conventions of each language
+ * (`logs_test.go` → `logs.go`, `test_config.py` → `config.py`, `utc.test.js` →
+ * `utc.js`, `JsonPointerTest.java` → `JsonPointer.java`, `format-test.cc` →
+ * `format.h` and `format.cc`): among the files of that name that are not tests, those
+ * nearest to the test (at most two). Empty when the name is no test's.
+ */
+export function testedFiles(index: PathIndex, test: string, isTest: (path: string) => boolean): string[] {
+  const stem = stemOf(test);
+  for (const [marker, subject] of TEST_NAMES) {
+    if (!marker.test(stem)) continue;
+    const name = stem.replace(marker, subject);
+    const candidates = (index.byStem.get(name) ?? []).filter((p) => p !== test && !isTest(p));
+    if (candidates.length === 0) continue;
+    const nearness = (p: string) =>
+      sharedPrefix(dirOf(p), dirOf(test)) * 10 + sharedSuffix(dirOf(p), dirOf(test));
+    const best = Math.max(...candidates.map(nearness));
+    const nearest = candidates.filter((p) => nearness(p) === best);
+    return nearest.length <= 2 ? nearest : [];
+  }
+  return [];
+}
+
+function sharedPrefix(a: string, b: string): number {
+  const [x, y] = [a.split("/"), b.split("/")];
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n] && x[n] !== "") n++;
+  return n;
+}
+
+function sharedSuffix(a: string, b: string): number {
+  const [x, y] = [a.split("/").reverse(), b.split("/").reverse()];
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n] && x[n] !== "") n++;
+  return n;
+}

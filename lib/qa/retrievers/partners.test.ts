@@ -9,7 +9,8 @@ import {
   withPartners,
   type Partner,
 } from "./partners.ts";
-import { filesForModule } from "./file-index.ts";
+import { filesForModule, testedFiles } from "./file-index.ts";
+import { isTestPath } from "./shared.ts";
 
 // File layouts as real projects have them: a C library, a header-only C++ library with
 // an amalgamated copy, a JavaScript package with type declarations, a Rust crate, a
@@ -144,7 +145,9 @@ describe("relationPartners", () => {
       count: 1,
     };
     const partners = relationPartners(relation.path, [relation], degrees, pathIndexOf([]));
-    expect(partners).toEqual([{ path: "src/JsonParser.java", weight: 0.6, why: "extends or implements it" }]);
+    expect(partners).toEqual([
+      { path: "src/JsonParser.java", weight: 0.45, why: "extends or implements it" },
+    ]);
   });
 });
 
@@ -199,5 +202,37 @@ describe("filesForModule", () => {
     expect(filesForModule(index, "dayjs/plugin/utc.js")).toEqual(["src/plugin/utc/index.js"]);
     expect(filesForModule(index, "dayjs/esm/plugin/utc/index.js")).toEqual(["src/plugin/utc/index.js"]);
     expect(filesForModule(index, "dayjs/plugin/isoWeek")).toEqual([]);
+  });
+});
+
+describe("testedFiles", () => {
+  const tested = pathIndexOf([
+    "core/mapping/unmarshaler.go",
+    "core/mapping/unmarshaler_test.go",
+    "core/conf/unmarshaler.go",
+    "src/_pytest/tmpdir.py",
+    "testing/test_tmpdir.py",
+    "src/plugin/utc/index.js",
+    "src/plugin/utc.test.js",
+    "src/main/java/com/acme/json/JsonPointer.java",
+    "src/test/java/com/acme/json/JsonPointerTest.java",
+    "include/fmt/format.h",
+    "src/format.cc",
+    "test/format-test.cc",
+    "lib/parser.rb",
+    "spec/parser_spec.rb",
+  ]);
+  it.each([
+    ["core/mapping/unmarshaler_test.go", ["core/mapping/unmarshaler.go"]],
+    ["testing/test_tmpdir.py", ["src/_pytest/tmpdir.py"]],
+    ["src/test/java/com/acme/json/JsonPointerTest.java", ["src/main/java/com/acme/json/JsonPointer.java"]],
+    ["test/format-test.cc", ["include/fmt/format.h", "src/format.cc"]],
+    ["spec/parser_spec.rb", ["lib/parser.rb"]],
+  ])("%s tests %j", (test, subjects) => {
+    expect(testedFiles(tested, test, isTestPath).sort()).toEqual([...subjects].sort());
+  });
+
+  it("finds nothing for a test named for no file", () => {
+    expect(testedFiles(tested, "src/plugin/utc.test.js", isTestPath)).toEqual([]);
   });
 });

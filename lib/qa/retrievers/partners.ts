@@ -177,19 +177,23 @@ export function relationPartners(
     if (c.out + c.in < MIN_CALLS) continue;
     const outShare = own ? c.out / own : 0;
     const inShare = c.in / Math.max(1, degrees.get(other)?.callsOut ?? c.in);
-    if (outShare >= CALL_SHARE)
+    // What many files import is a library of helpers, not the one this file fronts.
+    const shared = (degrees.get(other)?.importers ?? 0) > MAX_WRAPPERS;
+    if (outShare >= CALL_SHARE && !shared)
       callsTo.push({ path: other, weight: weight(outShare), why: "delegates to it" });
     else if (inShare >= CALL_SHARE) callsFrom.push({ path: other, weight: weight(inShare), why: "wraps it" });
   }
   if (callsTo.length <= MAX_WRAPPERS) out.push(...callsTo);
   if (callsFrom.length <= MAX_WRAPPERS) out.push(...callsFrom);
+  // An interface and its implementations change together when the interface does (a
+  // method added to both); a fix inside one class seldom does: a weak relation.
   const implementers = mine.filter((r) => r.kind === "inherits" && r.direction === "in");
   for (const r of mine.filter((x) => x.kind === "inherits")) {
-    if (r.direction === "out") out.push({ path: r.other, weight: 0.6, why: "extends or implements it" });
+    if (r.direction === "out") out.push({ path: r.other, weight: 0.45, why: "extends or implements it" });
     else
       out.push({
         path: r.other,
-        weight: implementers.length > MAX_IMPLEMENTERS ? 0.25 : 0.5,
+        weight: implementers.length > MAX_IMPLEMENTERS ? 0.2 : 0.4,
         why: "implements it",
       });
   }
