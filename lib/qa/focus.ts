@@ -23,6 +23,23 @@ export interface FocusQuery {
   names: Set<string>;
   /** verbatim stretches to find in code: quoted messages' literal pieces, options, configuration keys */
   phrases: string[];
+  /**
+   * Matches a lower-cased line that may hold a question word, so most lines of a long
+   * file are passed over without splitting them into words.
+   */
+  probe: RegExp;
+}
+
+/**
+ * The probe for some stems: their first three letters (two of a short stem), which are
+ * their words' too (a stem changes a word's ending: city → citi), or nothing at all.
+ */
+function probeOf(stems: Iterable<string>): RegExp {
+  const heads = [...new Set([...stems].map((t) => t.slice(0, t.length >= 4 ? 3 : 2)))].map((h) =>
+    h.replace(/[^a-z0-9]/g, ""),
+  );
+  const usable = heads.filter(Boolean);
+  return usable.length ? new RegExp(usable.join("|")) : /(?!)/;
 }
 
 export interface Span {
@@ -150,7 +167,8 @@ export function focusQuery(question: string, anchors: Anchors): FocusQuery {
     ...anchors.messages.flatMap(messagePieces),
     ...anchors.literals.filter((l) => l.length >= 3),
   ].map((p) => p.toLowerCase());
-  return { terms: termWeights(question), names, phrases: [...new Set(phrases)].slice(0, 24) };
+  const terms = termWeights(question);
+  return { terms, names, phrases: [...new Set(phrases)].slice(0, 24), probe: probeOf(terms.keys()) };
 }
 
 /** Per line: the question's stems it holds, and whether it matches a phrase. */
@@ -163,9 +181,12 @@ interface LineMatch {
 const CONDITION_LINE =
   /^\s*(?:}\s*)?(?:if|elif|else\s+if|while|unless|case|when|switch|match|guard)\b|[<>]=?|[!=]==?|\?.*:|[-+*/%]\s*[\w(]/;
 
+const NO_MATCH: LineMatch = { terms: [], phrase: false, condition: false };
+
 function matchLine(line: string, query: FocusQuery): LineMatch {
   const lower = line.toLowerCase();
   const phrase = query.phrases.some((p) => lower.includes(p));
+  if (!phrase && !query.probe.test(lower)) return NO_MATCH;
   const terms = [...new Set(wordStems(line).filter((t) => query.terms.has(t)))];
   return { terms, phrase, condition: terms.length > 0 && CONDITION_LINE.test(line) };
 }
@@ -189,6 +210,25 @@ class LineMatcher {
   }
 }
 
+// A file's lines are read for a question once, however often its spans are scored
+// (ranking, then packing, then citing): keyed by the line array and the query, both
+// kept as long as the question's reader keeps them.
+const matchers = new WeakMap<readonly string[], WeakMap<FocusQuery, LineMatcher>>();
+
+function matcherOf(lines: readonly string[], query: FocusQuery): LineMatcher {
+  let byQuery = matchers.get(lines);
+  if (!byQuery) {
+    byQuery = new WeakMap();
+    matchers.set(lines, byQuery);
+  }
+  let m = byQuery.get(query);
+  if (!m) {
+    m = new LineMatcher(lines, query);
+    byQuery.set(query, m);
+  }
+  return m;
+}
+
 /** Matched lines are tokenized only up to this many lines per span (long bodies are cut). */
 const MAX_SPAN_LINES = 400;
 
@@ -201,17 +241,8 @@ export function scoreSpans<S extends Span>(
   entries: { span: S; lines: readonly string[] }[],
   query: FocusQuery,
 ): ScoredSpan<S>[] {
-  const matchers = new Map<readonly string[], LineMatcher>();
-  const matcherOf = (lines: readonly string[]) => {
-    let m = matchers.get(lines);
-    if (!m) {
-      m = new LineMatcher(lines, query);
-      matchers.set(lines, m);
-    }
-    return m;
-  };
   const stats = entries.map(({ span, lines }) => {
-    const matcher = matcherOf(lines);
+    const matcher = matcherOf(lines, query);
     const tf = new Map<string, number>();
     const matched: number[] = [];
     let phrases = 0;
@@ -257,8 +288,9 @@ export function matchedWindow(
   query: FocusQuery,
   maxLines = 20,
 ): { startLine: number; endLine: number } | null {
-  const weights = lines.map((line) => {
-    const m = matchLine(line, query);
+  const matcher = matcherOf(lines, query);
+  const weights = lines.map((_, i) => {
+    const m = matcher.at(i + 1);
     return m.terms.length + (m.phrase ? PHRASE_BONUS : 0);
   });
   let best = -1;

@@ -8,11 +8,53 @@
 import "server-only";
 import { symbolsWithinSpans, type ChunkHit, type SymbolRecord } from "../../db/code-graph.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
-import { scoreSpans, matchedWindow, type FocusQuery } from "../focus.ts";
+import { focusQuery, scoreSpans, matchedWindow, type FocusQuery } from "../focus.ts";
+import type { Anchors } from "../../search/anchors.ts";
 import type { SourceReader } from "../context.ts";
 import type { Candidate } from "./shared.ts";
 
 const WHOLE_FILE = 2_147_483_647;
+
+// One query per question (its reader): ranking, packing and citing read a file's lines
+// against the same query, so each line is matched once (lib/qa/focus.ts).
+const queries = new WeakMap<SourceReader, FocusQuery>();
+
+/** What the question looks for in code, made once per question. */
+export function questionFocus(reader: SourceReader, question: string, anchors: Anchors): FocusQuery {
+  let query = queries.get(reader);
+  if (!query) {
+    query = focusQuery(question, anchors);
+    queries.set(reader, query);
+  }
+  return query;
+}
+
+// The symbols of a file never change within a generation; the files questions rank first
+// are read again and again.
+const SYMBOL_CACHE = 64;
+const symbolCache = new Map<string, Promise<SymbolRecord[]>>();
+
+/** The symbols of some files of a generation, in line order, from a small shared cache. */
+async function fileSymbols(generationId: string, files: string[]): Promise<Map<string, SymbolRecord[]>> {
+  const key = (path: string) => `${generationId}\n${path}`;
+  const missing = files.filter((f) => !symbolCache.has(key(f)));
+  if (missing.length > 0) {
+    const loading = symbolsWithinSpans(
+      generationId,
+      missing.map((path) => ({ path, startLine: 1, endLine: WHOLE_FILE })),
+    );
+    for (const path of missing) {
+      const one = loading.then((m) => m.get(path) ?? []);
+      one.catch(() => symbolCache.delete(key(path)));
+      symbolCache.set(key(path), one);
+    }
+    while (symbolCache.size > SYMBOL_CACHE) symbolCache.delete(symbolCache.keys().next().value as string);
+  }
+  const entries = await Promise.all(
+    files.map(async (f) => [f, (await symbolCache.get(key(f))) ?? []] as const),
+  );
+  return new Map(entries);
+}
 
 /** Kinds that hold the lines that do the work. */
 function isBodyKind(kind: string): boolean {
@@ -43,10 +85,7 @@ export async function scoreFileSymbols(
 ): Promise<ScoredSymbol[]> {
   if (files.length === 0) return [];
   const [byFile, texts] = await Promise.all([
-    symbolsWithinSpans(
-      generationId,
-      files.map((path) => ({ path, startLine: 1, endLine: WHOLE_FILE })),
-    ),
+    fileSymbols(generationId, files),
     Promise.all(files.map((f) => reader.lines(f))),
   ]);
   const entries: { span: SymbolRecord & { name: string }; lines: readonly string[] }[] = [];
@@ -145,13 +184,16 @@ export async function narrowCandidate(
   }
   const symbol = candidate.symbol;
   if (!symbol || isBodyKind(symbol.kind) || query.names.has(symbol.name.toLowerCase())) return candidate;
-  const members = (
-    await symbolsWithinSpans(generationId, [
-      { path: symbol.path, startLine: symbol.startLine, endLine: symbol.endLine },
-    ])
-  )
+  const members = (await fileSymbols(generationId, [symbol.path]))
     .get(symbol.path)
-    ?.filter((s) => s.parentId !== null && s.qualifiedId !== symbol.qualifiedId && isBodyKind(s.kind));
+    ?.filter(
+      (s) =>
+        s.startLine >= symbol.startLine &&
+        s.endLine <= symbol.endLine &&
+        s.parentId !== null &&
+        s.qualifiedId !== symbol.qualifiedId &&
+        isBodyKind(s.kind),
+    );
   if (!members?.length) return candidate;
   const lines = await reader.lines(symbol.path);
   if (!lines) return candidate;

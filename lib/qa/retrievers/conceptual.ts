@@ -19,8 +19,8 @@ import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
-import { itemFocus } from "./answering.ts";
-import { focusQuery } from "../focus.ts";
+import { itemFocus, questionFocus } from "./answering.ts";
+import { withoutEnvironment } from "../../search/anchors.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -141,11 +141,7 @@ async function filePage(input: RetrievalInput, path: string, maxTokens: number):
     },
   );
   // Cited at the function of the file that answers, not as the whole file.
-  const focus = await itemFocus(
-    input.generationId,
-    input.reader,
-    item,
-    focusQuery(input.question, input.anchors),
-  );
+  const query = questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
+  const focus = await itemFocus(input.generationId, input.reader, item, query);
   return focus ? { ...item, focus } : item;
 }

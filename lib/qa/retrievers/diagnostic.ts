@@ -25,8 +25,7 @@ import { framesInnermostFirst, normalizePath, withoutEnvironment } from "../../s
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
-import { focusQuery } from "../focus.ts";
-import { answeringCandidates } from "./answering.ts";
+import { answeringCandidates, questionFocus } from "./answering.ts";
 import { partnersOf, withPartners } from "./partners.ts";
 import { filesForModule, pathIndex, testedFiles, type PathIndex } from "./file-index.ts";
 import { conceptTerms } from "../concepts.ts";
@@ -271,7 +270,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     generationId,
     input.reader,
     leadingFiles,
-    focusQuery(report, anchors),
+    questionFocus(input.reader, report, anchors),
   );
   const fileLists = [...lists];
   lists.push({ name: "body", weight: 3, candidates: answering });

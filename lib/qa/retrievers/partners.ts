@@ -252,6 +252,32 @@ export async function partnersOf(
   repositoryId: string,
   files: string[],
 ): Promise<Map<string, Partner[]>> {
+  const key = (file: string) => `${generationId}\n${file}`;
+  const missing = files.filter((f) => !partnerCache.has(key(f)));
+  if (missing.length > 0) {
+    const loading = readPartners(generationId, repositoryId, missing);
+    for (const file of missing) {
+      const one = loading.then((m) => m.get(file) ?? []);
+      one.catch(() => partnerCache.delete(key(file)));
+      partnerCache.set(key(file), one);
+    }
+    while (partnerCache.size > PARTNER_CACHE) partnerCache.delete(partnerCache.keys().next().value as string);
+  }
+  return new Map(
+    await Promise.all(files.map(async (f) => [f, (await partnerCache.get(key(f))) ?? []] as const)),
+  );
+}
+
+// A file's partners are the same for every question on a generation: the leading files
+// of one repository's questions are few, and reading their edges is the cost.
+const PARTNER_CACHE = 256;
+const partnerCache = new Map<string, Promise<Partner[]>>();
+
+async function readPartners(
+  generationId: string,
+  repositoryId: string,
+  files: string[],
+): Promise<Map<string, Partner[]>> {
   const [index, relations, history] = await Promise.all([
     pathIndex(generationId),
     fileRelations(generationId, files),

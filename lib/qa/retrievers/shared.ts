@@ -18,8 +18,7 @@ import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";
 import { withoutEnvironment, type Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
-import { focusQuery, type FocusQuery } from "../focus.ts";
-import { itemFocus, narrowCandidate } from "./answering.ts";
+import { itemFocus, narrowCandidate, questionFocus } from "./answering.ts";
 
 export interface RetrievalInput {
   repositoryId: string;
@@ -128,8 +127,7 @@ export async function packCandidates(
   const perItem = Math.min(options.perItemTokens ?? Math.max(250, Math.floor(budget / 3)), budget);
   const maxItems = options.maxItems ?? 12;
   const top = ranked[0]?.score ?? 1;
-  let focus: FocusQuery | null = null;
-  const query = () => (focus ??= focusQuery(withoutEnvironment(input.question), input.anchors));
+  const query = () => questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
   for (const r of ranked) {
     if (items.length >= maxItems || used >= budget) break;
     const remaining = budget - used;
