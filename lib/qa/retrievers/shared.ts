@@ -321,9 +321,10 @@ export function scopePrefix(scope: string | null): string | undefined {
 
 const TEST_PATH =
   /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
-// Docs, examples, benchmarks, scripts, and third-party code vendored inside a package.
+// Docs, examples, benchmarks, scripts, third-party code vendored inside a package, and the
+// build tools' configuration (karma.conf.js, webpack.config.js, gulpfile.js).
 const AUXILIARY_PATH =
-  /(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;
+  /(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
 
 /** Whether a path holds tests (fixes for reported bugs rarely live there). */
 export function isTestPath(path: string): boolean {
