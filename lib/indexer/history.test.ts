@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupQaHome } from "../test-support/qa-env.ts";
+import { indexFixture, setupQaHome } from "../test-support/qa-env.ts";
+import { partnersOf } from "../qa/retrievers/partners.ts";
 import { coChangeHead, coChangesOf } from "../db/co-change.ts";
 import { foldHistory, MAX_FILES_PER_COMMIT } from "./history.ts";
 
@@ -97,5 +98,32 @@ describe("foldHistory", () => {
     });
     expect(await coChangeHead("repo-2")).toBeNull();
     rmSync(plain, { recursive: true, force: true });
+  });
+});
+
+describe("co-change partners of an indexed repository", () => {
+  it("are folded in by the build and read by retrieval: code only", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "wf-history-index-"));
+    const previous = repo;
+    repo = dir;
+    try {
+      git("init", "-q");
+      for (const [i, files] of [
+        ["billing/invoice.py", "billing/tax.py", "NOTES.md"],
+        ["billing/invoice.py", "billing/tax.py"],
+        ["billing/invoice.py", "billing/tax.py", "NOTES.md"],
+        ["billing/refund.py"],
+      ].entries())
+        commit(files as string[], `def change_${i}():\n    return ${i}\n`);
+      const fixture = await indexFixture(dir, "billing");
+      const partners = (
+        await partnersOf(fixture.generationId, fixture.repositoryId, ["billing/invoice.py"])
+      ).get("billing/invoice.py");
+      expect(partners?.map((p) => p.path)).toEqual(["billing/tax.py"]);
+      expect(partners?.[0]?.why).toBe("changed together in 3 commits");
+    } finally {
+      repo = previous;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

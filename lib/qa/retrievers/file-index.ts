@@ -15,16 +15,26 @@ const SOURCE_ROOTS = new Set(["src", "lib", "source", "types", "typings", "dist"
 /** The files of a generation by folder and by name. */
 export interface PathIndex {
   paths: Set<string>;
+  /** the files indexed as code (not text or documentation) */
+  code: Set<string>;
   byStem: Map<string, string[]>;
   byDir: Map<string, string[]>;
   /** JavaScript and TypeScript sources (not declarations) by the module they stand for */
   byModule: Map<string, string[]>;
 }
 
-export function pathIndexOf(paths: Iterable<string>): PathIndex {
-  const index: PathIndex = { paths: new Set(), byStem: new Map(), byDir: new Map(), byModule: new Map() };
-  for (const path of paths) {
+export function pathIndexOf(files: Iterable<string | { path: string; kind: string }>): PathIndex {
+  const index: PathIndex = {
+    paths: new Set(),
+    code: new Set(),
+    byStem: new Map(),
+    byDir: new Map(),
+    byModule: new Map(),
+  };
+  for (const file of files) {
+    const path = typeof file === "string" ? file : file.path;
     index.paths.add(path);
+    if (typeof file === "string" || file.kind === "code") index.code.add(path);
     push(index.byStem, stemOf(path), path);
     push(index.byDir, dirOf(path), path);
     if (JS_SOURCE.test(path) && !DECLARATION.test(path)) push(index.byModule, modulePath(path), path);
@@ -33,9 +43,7 @@ export function pathIndexOf(paths: Iterable<string>): PathIndex {
 }
 
 /** Read once per generation. */
-export const pathIndex = generationCache(async (generationId) =>
-  pathIndexOf((await listFiles(generationId)).map((f) => f.path)),
-);
+export const pathIndex = generationCache(async (generationId) => pathIndexOf(await listFiles(generationId)));
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);

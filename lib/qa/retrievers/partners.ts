@@ -287,7 +287,8 @@ async function readPartners(
   const degrees = await fileDegrees(generationId, [...files, ...others]);
   const out = new Map<string, Partner[]>();
   for (const file of files) {
-    const changed = historyPartners(history.get(file) ?? []).filter((p) => index.paths.has(p.path));
+    // Code changed with code: the notes and docs a commit also touched are no partners.
+    const changed = historyPartners(history.get(file) ?? []).filter((p) => index.code.has(p.path));
     out.set(
       file,
       merge([...pathPartners(file, index), ...relationPartners(file, relations, degrees, index), ...changed]),
