@@ -348,10 +348,35 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     rankedFiles,
     signals: signalFiles(lists),
     // Functions in the files that localize best first: the fix of a report is in its file.
-    rankedSymbols: withFilePrior(ranked, rankedFiles)
-      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
-      .slice(0, 50),
+    rankedSymbols: membersFirst(
+      withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+      answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+    ).slice(0, 50),
   };
+}
+
+/**
+ * Ranked symbols at the function level: a class (or other container) gives its place to
+ * its best-answering member when the answering functions of the leading files hold one,
+ * and is left out when one of its members already ranks above it.
+ */
+function membersFirst(symbols: SymbolRecord[], answering: SymbolRecord[]): string[] {
+  const out: string[] = [];
+  const listed = new Set<string>();
+  const push = (s: SymbolRecord) => {
+    if (listed.has(s.qualifiedId)) return;
+    listed.add(s.qualifiedId);
+    out.push(s.qualifiedId);
+  };
+  const memberOf = (container: SymbolRecord) => (s: SymbolRecord) =>
+    s.path === container.path && s.parentId === container.qualifiedName;
+  for (const s of symbols) {
+    const isMember = memberOf(s);
+    if (symbols.some((m) => isMember(m) && listed.has(m.qualifiedId))) continue;
+    const member = answering.find(isMember);
+    push(member ?? s);
+  }
+  return out;
 }
 
 /** Share of a test's own evidence that goes to the file it exercises. */
