@@ -137,7 +137,8 @@ function sharedPrefix(a: string, b: string): number {
   return n;
 }
 
-function sharedSuffix(a: string, b: string): number {
+/** Folders two folder paths share from the end (`a/b/x`, `c/b/x` → 2). */
+export function sharedSuffix(a: string, b: string): number {
   const [x, y] = [a.split("/").reverse(), b.split("/").reverse()];
   let n = 0;
   while (n < x.length && n < y.length && x[n] === y[n] && x[n] !== "") n++;

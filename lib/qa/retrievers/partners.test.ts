@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FileRelation } from "../../db/file-relations.ts";
-import {
-  historyPartners,
-  modulePath,
-  pathIndexOf,
-  pathPartners,
-  relationPartners,
-  withPartners,
-  type Partner,
-} from "./partners.ts";
-import { filesForModule, testedFiles } from "./file-index.ts";
+import { historyPartners, pathPartners, relationPartners, withPartners, type Partner } from "./partners.ts";
+import { filesForModule, modulePath, pathIndexOf, testedFiles } from "./file-index.ts";
 import { isTestPath } from "./shared.ts";
 
 // File layouts as real projects have them: a C library, a header-only C++ library with

@@ -19,11 +19,10 @@ import {
   JS_SOURCE,
   modulePath,
   pathIndex,
+  sharedSuffix,
   stemOf,
   type PathIndex,
 } from "./file-index.ts";
-
-export { modulePath, pathIndexOf } from "./file-index.ts";
 
 export interface Partner {
   path: string;
@@ -42,15 +41,6 @@ const GENERATED_FROM: [RegExp, string[]][] = [
   [/\.tab\.(?:c|cc|h|hh)$/i, [".y", ".yy"]],
   [/\.pb\.(?:go|cc|h)$|_pb2\.py$|_pb\.(?:js|ts|rb)$/i, [".proto"]],
 ];
-
-/** Folders shared from the end: how alike two files' places are (`a/b/x.h`, `c/b/x.c` → 1). */
-function sharedTail(a: string, b: string): number {
-  const x = dirOf(a).split("/").reverse();
-  const y = dirOf(b).split("/").reverse();
-  let n = 0;
-  while (n < x.length && n < y.length && x[n] === y[n] && x[n] !== "") n++;
-  return n;
-}
 
 /** Whether two paths differ only in their first folder (`include/a/x.h`, `single_include/a/x.h`). */
 function isMirrored(a: string, b: string): boolean {
@@ -81,7 +71,7 @@ export function pathPartners(path: string, index: PathIndex): Partner[] {
       // An inline implementation is the header's own body; a C source's header changes
       // with it only when an interface does.
       const inline = INLINE.test(other) || INLINE.test(path);
-      const near = dirOf(other) === dirOf(path) || sharedTail(path, other) > 0;
+      const near = dirOf(other) === dirOf(path) || sharedSuffix(dirOf(path), dirOf(other)) > 0;
       add(
         other,
         inline ? 0.9 : near ? 0.6 : 0.45,
