@@ -152,9 +152,16 @@ export function openRepo(name: string, set: InstanceSet = "swe"): CorpusRepo {
     }
   }
   // A repository can have bundles in several corpus folders (one per benchmark, each with its
-  // own tags): the clone gets the tags of all of them.
+  // own tags): the clone gets the tags of all of them. Two bundles may tag one instance
+  // with commits of the same tree; git then keeps the tag it has (the first bundle's),
+  // takes the others and exits with an error, which is no failure here.
   for (const other of findBundles(name).slice(1)) {
-    git(["-C", dir, "fetch", "-q", other, "refs/tags/*:refs/tags/*"]);
+    try {
+      git(["-C", dir, "fetch", other, "refs/tags/*:refs/tags/*"]);
+    } catch (error) {
+      if (!/would clobber existing tag/.test(String((error as { stderr?: string }).stderr ?? "")))
+        throw error;
+    }
   }
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
   let revisions: string[];
