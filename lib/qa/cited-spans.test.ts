@@ -12,6 +12,8 @@ import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/
 import { askQuestion } from "./ask.ts";
 import type { QueryMode } from "./types.ts";
 import { mergeOverlapping } from "./citations.ts";
+import { claimsOf } from "./claims.ts";
+import type { CitationPart } from "./types.ts";
 
 const RETRIER = `# frozen_string_literal: true
 
@@ -161,26 +163,65 @@ describe("mergeOverlapping", () => {
     symbol,
     verified,
   });
+  const key = (path: string, start: number, end: number) => `${path}:${start}-${end}`;
 
   it("merges overlapping and touching citations of one file, keeping a symbol that holds them all", () => {
     const spans = [
       { qualifiedId: "a.rb::A", startLine: 6, endLine: 55 },
       { qualifiedId: "a.rb::A.run", startLine: 15, endLine: 19 },
     ];
+    const symbolsAt = (_p: string, start: number, end: number) =>
+      spans.filter((s) => s.startLine <= end && s.endLine >= start);
     const merged = mergeOverlapping(
-      [
-        at("a.rb", 15, 19, "a.rb::A.run"),
-        at("b.rb", 1, 4, null),
-        at("a.rb", 6, 55, "a.rb::A"),
-        at("a.rb", 56, 60, null),
-      ],
-      (_p, start, end) => spans.filter((s) => s.startLine <= end && s.endLine >= start),
+      [at("a.rb", 15, 19, "a.rb::A.run"), at("b.rb", 1, 4, null), at("a.rb", 6, 55, "a.rb::A")],
+      symbolsAt,
     );
-    expect(merged).toEqual([at("a.rb", 6, 60, null), at("b.rb", 1, 4, null)]);
+    expect(merged).toEqual([
+      { ...at("a.rb", 6, 55, "a.rb::A"), alsoCites: [key("a.rb", 15, 19), key("a.rb", 6, 55)] },
+      { ...at("b.rb", 1, 4, null), alsoCites: [key("b.rb", 1, 4)] },
+    ]);
+    // A citation past the class's last line: the stretch is no one symbol's.
+    const longer = mergeOverlapping([...merged, at("a.rb", 56, 60, null)], symbolsAt);
+    expect(longer[0]).toMatchObject({ startLine: 6, endLine: 60, symbol: null });
+  });
+
+  it("joins entries that a later citation bridges", () => {
+    const merged = mergeOverlapping([
+      at("a.rb", 1, 5, null),
+      at("a.rb", 10, 15, null),
+      at("a.rb", 4, 11, null),
+    ]);
+    expect(merged).toEqual([
+      { ...at("a.rb", 1, 15, null), alsoCites: [key("a.rb", 1, 5), key("a.rb", 10, 15), key("a.rb", 4, 11)] },
+    ]);
   });
 
   it("keeps apart what does not overlap, and every unverified citation", () => {
     const list = [at("a.rb", 1, 4, null), at("a.rb", 10, 12, null), at("a.rb", 2, 3, null, false)];
-    expect(mergeOverlapping(list)).toEqual(list);
+    expect(mergeOverlapping(list)).toEqual(
+      list.map((c) => ({ ...c, alsoCites: [key(c.path, c.startLine, c.endLine)] })),
+    );
+  });
+});
+
+describe("claims of merged citations", () => {
+  const part = (raw: string, startLine: number, endLine: number, alsoCites?: string[]): CitationPart => ({
+    raw,
+    path: "a.rb",
+    startLine,
+    endLine,
+    verified: true,
+    reason: null,
+    symbol: null,
+    snippet: "x",
+    language: "ruby",
+    ...(alsoCites ? { alsoCites } : {}),
+  });
+
+  it("find the entry that took a citation in", () => {
+    const merged = part("a.rb:6-55", 6, 60, ["a.rb:6-55", "a.rb:15-19", "a.rb:56-60"]);
+    const answer = "- `A` holds it (a.rb:6-55).\n- `A.run` does the work (a.rb:15-19).";
+    const claims = claimsOf(answer, [merged]);
+    expect(claims.map((c) => c.citations[0]?.raw)).toEqual(["a.rb:6-55", "a.rb:6-55"]);
   });
 });

@@ -53,6 +53,7 @@ export async function verifyAnswerCitations(
       reason: r.reason,
       symbol: r.symbol,
       snippet,
+      ...(r.alsoCites.length > 1 ? { alsoCites: r.alsoCites } : {}),
       language: files.get(r.path)?.language ?? null,
     });
   }
