@@ -152,10 +152,11 @@ export function openRepo(name: string, set: InstanceSet = "swe"): CorpusRepo {
     }
   }
   // A repository can have bundles in several corpus folders (one per benchmark, each with its
-  // own tags): the clone gets the tags of all of them. Two bundles may tag one instance
-  // with commits of the same tree; git then keeps the tag it has (the first bundle's),
-  // takes the others and exits with an error, which is no failure here.
-  for (const other of findBundles(name).slice(1)) {
+  // own tags): the clone gets the tags of all of them, whichever it was made from (a clone
+  // kept from an earlier run may come from another folder). Two bundles may tag one
+  // instance with commits of the same tree; git then keeps the tag it has, takes the
+  // others and exits with an error, which is no failure here.
+  for (const other of findBundles(name)) {
     try {
       git(["-C", dir, "fetch", other, "refs/tags/*:refs/tags/*"]);
     } catch (error) {
