@@ -1,5 +1,6 @@
 /**
- * Where the bench's repositories come from. Each repository in bench/data/corpus.json is
+ * Where the bench's repositories come from. Each repository in bench/data/corpus.json, and
+ * each of the multi-language instances' (bench/data/multi-swe-bench-dev.jsonl), is
  * taken from a git bundle named `<name>.bundle` in a corpus folder (`--corpus DIR`, or
  * WAYFINDER_BENCH_CORPUS; a folder and its direct subfolders are searched), else cloned
  * from its upstream URL. A revision is a named ref (the bundles tag each SWE-bench
@@ -29,8 +30,22 @@ export interface SweInstance {
   base_commit: string;
   problem_statement: string;
   gold_files: string[];
-  edit_functions: string[];
+  /** `path:Class.method` of each function the fix edited (SWE-bench Lite; the multi-language set has none) */
+  edit_functions?: string[];
+  /** the repository's language (the multi-language set) */
+  language?: string;
 }
+
+/**
+ * The instance sets the localization sections run: SWE-bench Lite's Python dev set, and
+ * Multi-SWE-bench's dev set in C, C++, Go, Java, JavaScript and Rust.
+ */
+export type InstanceSet = "swe" | "multi";
+
+const INSTANCE_FILES: Record<InstanceSet, string> = {
+  swe: "swebench-lite-dev.jsonl",
+  multi: "multi-swe-bench-dev.jsonl",
+};
 
 export interface CorpusRepo {
   name: string;
@@ -74,9 +89,9 @@ export function corpusManifest(): Record<string, CorpusEntry> {
   >;
 }
 
-export function sweInstances(): SweInstance[] {
+export function sweInstances(set: InstanceSet = "swe"): SweInstance[] {
   return fs
-    .readFileSync(path.join(BENCH_DATA, "swebench-lite-dev.jsonl"), "utf8")
+    .readFileSync(path.join(BENCH_DATA, INSTANCE_FILES[set]), "utf8")
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as SweInstance);
@@ -113,16 +128,21 @@ function hasRef(dir: string, ref: string): boolean {
   }
 }
 
-/** Clones (once) and opens a corpus repository. */
-export function openRepo(name: string): CorpusRepo {
+/**
+ * Clones (once) and opens a corpus repository: one of bench/data/corpus.json, or with
+ * set `multi` one of the multi-language instances' repositories.
+ */
+export function openRepo(name: string, set: InstanceSet = "swe"): CorpusRepo {
+  const instances = sweInstances(set).filter((i) => corpusKey(i.repo) === name);
   const entry = corpusManifest()[name];
-  if (!entry) throw new Error(`${name} is not in bench/data/corpus.json`);
+  const url = entry?.url ?? (instances[0] && `https://github.com/${instances[0].repo}.git`);
+  if (!url) throw new Error(`${name} is neither in bench/data/corpus.json nor in the ${set} instances`);
   const dir = path.join(BENCH_WORK, "repos", name);
   if (!fs.existsSync(path.join(dir, ".git"))) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     const bundle = findBundles(name)[0];
-    const source = bundle ?? entry.url;
+    const source = bundle ?? url;
     try {
       git(["clone", "-q", "--no-checkout", source, dir]);
     } catch (error) {
@@ -132,16 +152,16 @@ export function openRepo(name: string): CorpusRepo {
     }
   }
   // A repository can have bundles in several corpus folders (one per benchmark, each with its
-  // own tags): the clone gets the tags of all of them. A tag the clone already has is kept
-  // (two bundles may tag the same instance on commits made separately).
-  for (const other of findBundles(name).slice(1)) {
+  // own tags): the clone gets the tags of all of them, whichever it was made from (a clone
+  // kept from an earlier run may come from another folder). A tag the clone already has is
+  // kept (two bundles may tag the same instance on commits made separately).
+  for (const other of findBundles(name)) {
     const missing = git(["bundle", "list-heads", other])
       .split("\n")
       .map((line) => line.split(" ")[1] ?? "")
       .filter((ref) => ref.startsWith("refs/tags/") && !hasRef(dir, ref.slice("refs/tags/".length)));
     if (missing.length) git(["-C", dir, "fetch", "-q", other, ...missing.map((ref) => `${ref}:${ref}`)]);
   }
-  const instances = sweInstances().filter((i) => corpusKey(i.repo) === name);
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
   let revisions: string[];
   if (instances.length > 0) {
@@ -153,7 +173,7 @@ export function openRepo(name: string): CorpusRepo {
   } else {
     revisions = ["head"];
   }
-  const headCommit = entry.commit;
+  const headCommit = entry?.commit;
   function ref(revision: string): string {
     if (hasRef(dir, revision)) return revision;
     const pinned = baseCommit.get(revision) ?? (revision === "head" ? headCommit : undefined);

@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: indexing speed and memory, incremental re-index, answer latency
- * per mode, and localization accuracy on the SWE-bench Lite dev set against a
- * whole-file BM25 baseline computed in the same run. Not part of the tests.
+ * per mode, localization accuracy on the SWE-bench Lite dev set and on the
+ * multi-language dev set against a whole-file BM25 baseline computed in the same run,
+ * the question benchmark and a large corpus. Not part of the tests.
  *
  *   npm run bench                                  everything
- *   npm run bench -- --only index                  one section (index | latency | localization | questions | large)
+ *   npm run bench -- --only index                  one section (index | latency | localization | multilang | questions | large)
  *   npm run bench -- --corpus ~/wayfinder-bundles  repositories from git bundles (offline)
  *   npm run bench -- --only large --large-tags 1   the large bench on one revision per repository
  *
@@ -17,12 +18,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BENCH_WORK, benchChildEnv, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
+import { BENCH_WORK, benchChildEnv, openRepo, setCorpusFolders } from "./corpus.ts";
 import { largeSection } from "./large.ts";
+import { localizationSection, multilangSection } from "./localization.ts";
 import { questionsSection } from "./questions.ts";
 import { robustnessSection } from "./robustness.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
-import { baseQualifiedId } from "../lib/db/symbol-ids.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const WORK = BENCH_WORK;
@@ -151,101 +152,7 @@ function latencySection(): Record<string, unknown> {
   return out;
 }
 
-interface LocalizationRow {
-  id: string;
-  gold: string[];
-  goldFunctions: string[];
-  mode: string;
-  classifiedAs: string;
-  files: string[];
-  symbols: string[];
-  baseline: string[];
-  retrieveMs: number;
-  passes: number;
-}
-
-function accuracy(
-  rows: LocalizationRow[],
-  pick: (r: LocalizationRow) => string[],
-  gold: (r: LocalizationRow) => string[],
-  k: number,
-): number {
-  const hits = rows.filter((r) => gold(r).every((g) => pick(r).slice(0, k).includes(g))).length;
-  return Math.round((hits / Math.max(1, rows.length)) * 1000) / 10;
-}
-
-function localizationSection(): Record<string, unknown> {
-  const instances = sweInstances();
-  const byRepo = new Map<string, typeof instances>();
-  for (const inst of instances) {
-    const key = corpusKey(inst.repo);
-    byRepo.set(key, [...(byRepo.get(key) ?? []), inst]);
-  }
-  const rows: LocalizationRow[] = [];
-  for (const [repo, list] of byRepo) {
-    openRepo(repo); // cloned here, so a failure to get it is reported before the worker starts
-    const home = fs.mkdtempSync(path.join(WORK, `home-loc-${repo}-`));
-    const file = path.join(home, "instances.json");
-    fs.writeFileSync(file, JSON.stringify(list));
-    const result = spawnSync(
-      process.execPath,
-      tsScriptArgs(path.join(ROOT, "bench/localize.ts"), [repo, file], ROOT),
-      {
-        cwd: ROOT,
-        env: benchChildEnv(home),
-        encoding: "utf8",
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
-    if (result.status !== 0) throw new Error(`localize ${repo} failed:\n${result.stderr}`);
-    const repoRows = result.stdout
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as LocalizationRow);
-    rows.push(...repoRows);
-    for (const r of repoRows) {
-      const rank = r.files.findIndex((f) => r.gold.includes(f));
-      const base = r.baseline.findIndex((f) => r.gold.includes(f));
-      log(
-        `  ${r.id}: gold at ${rank < 0 ? "-" : rank + 1} (bm25 ${base < 0 ? "-" : base + 1}), ${r.passes} passes, ${r.retrieveMs} ms`,
-      );
-    }
-    fs.rmSync(home, { recursive: true, force: true });
-  }
-  const files = (r: LocalizationRow) => r.files;
-  const gold = (r: LocalizationRow) => r.gold;
-  const summary = {
-    instances: rows.length,
-    fileAcc1: accuracy(rows, files, gold, 1),
-    fileAcc3: accuracy(rows, files, gold, 3),
-    fileAcc5: accuracy(rows, files, gold, 5),
-    functionAcc5: accuracy(
-      rows,
-      (r) => r.symbols.map(baseQualifiedId),
-      (r) => r.goldFunctions,
-      5,
-    ),
-    functionAcc10: accuracy(
-      rows,
-      (r) => r.symbols.map(baseQualifiedId),
-      (r) => r.goldFunctions,
-      10,
-    ),
-    bm25FileAcc1: accuracy(rows, (r) => r.baseline, gold, 1),
-    bm25FileAcc3: accuracy(rows, (r) => r.baseline, gold, 3),
-    bm25FileAcc5: accuracy(rows, (r) => r.baseline, gold, 5),
-    classifiedDiagnostic: rows.filter((r) => r.classifiedAs === "diagnostic").length,
-    retrieveMsP50: [...rows.map((r) => r.retrieveMs)].sort((a, b) => a - b)[Math.floor(rows.length / 2)] ?? 0,
-  };
-  log(
-    `localization (${summary.instances} instances): file Acc@1 ${summary.fileAcc1}%, @3 ${summary.fileAcc3}%, @5 ${summary.fileAcc5}%; ` +
-      `function Acc@5 ${summary.functionAcc5}%, @10 ${summary.functionAcc10}% | whole-file BM25: @1 ${summary.bm25FileAcc1}%, @3 ${summary.bm25FileAcc3}%, @5 ${summary.bm25FileAcc5}% | ` +
-      `rules classify ${summary.classifiedDiagnostic}/${summary.instances} as diagnostic`,
-  );
-  return { summary, rows };
-}
-
-const SECTIONS = ["index", "latency", "localization", "questions", "large", "robustness"] as const;
+const SECTIONS = ["index", "latency", "localization", "multilang", "questions", "large", "robustness"] as const;
 const USAGE = `usage: npm run bench -- [--only ${SECTIONS.join("|")}] [--corpus DIR]... [--large-tags N]`;
 
 /** A clear one-line error and the usage, instead of a stack trace, for a mistyped command. */
@@ -290,7 +197,8 @@ function main(): void {
   const sections: Record<(typeof SECTIONS)[number], () => Record<string, unknown>> = {
     index: indexSection,
     latency: latencySection,
-    localization: localizationSection,
+    localization: () => localizationSection(log),
+    multilang: () => multilangSection(log),
     questions: () => questionsSection(log),
     large: () => largeSection(values.largeTags),
     robustness: () => robustnessSection(values.corpus ?? [], log),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { PassPart, WayfinderUIMessage } from "@/lib/qa/types";
+import type { CitationPart, PassPart, WayfinderUIMessage } from "@/lib/qa/types";
 import {
   activePassOf,
   answeredPassesOf,
   answerOf,
   draftsOf,
   gapsOf,
+  matchCitation,
   parseCitation,
   passesOf,
 } from "./message-parts";
@@ -135,5 +136,30 @@ describe("parseCitation", () => {
     expect(parseCitation("src/a.ts:7")).toEqual({ path: "src/a.ts", startLine: 7, endLine: 7 });
     expect(parseCitation("src/a.ts#L3-L9")).toEqual({ path: "src/a.ts", startLine: 3, endLine: 9 });
     expect(parseCitation("not a citation")).toBeNull();
+  });
+});
+
+describe("matchCitation", () => {
+  const part = (raw: string, startLine: number, endLine: number, alsoCites?: string[]): CitationPart => ({
+    raw,
+    path: "a.rb",
+    startLine,
+    endLine,
+    verified: true,
+    reason: null,
+    symbol: null,
+    snippet: "x",
+    language: "ruby",
+    ...(alsoCites ? { alsoCites } : {}),
+  });
+
+  it("finds a citation by what was written, by its lines, or in the entry it was merged into", () => {
+    const merged = part("a.rb:6-55", 6, 60, ["a.rb:6-55", "a.rb:15-19"]);
+    const other = part("a.rb:80-90", 80, 90);
+    const at = (raw: string) => parseCitation(raw) as NonNullable<ReturnType<typeof parseCitation>>;
+    expect(matchCitation([merged, other], at("a.rb:6-55"), "a.rb:6-55")).toBe(merged);
+    expect(matchCitation([merged, other], at("a.rb:80-90"), "`a.rb:80-90`")).toBe(other);
+    expect(matchCitation([merged, other], at("a.rb:15-19"), "a.rb:15-19")).toBe(merged);
+    expect(matchCitation([merged, other], at("a.rb:20-21"), "a.rb:20-21")).toBeNull();
   });
 });

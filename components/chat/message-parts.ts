@@ -147,6 +147,10 @@ export function matchCitation(citations: CitationPart[], location: CitationLocat
     citations.find(
       (c) => c.path === location.path && c.startLine === location.startLine && c.endLine === location.endLine,
     ) ??
+    // A citation merged into another that overlaps it (one entry per stretch of a file).
+    citations.find((c) =>
+      c.alsoCites?.includes(`${location.path}:${location.startLine}-${location.endLine}`),
+    ) ??
     null
   );
 }

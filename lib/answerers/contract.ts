@@ -52,6 +52,12 @@ export interface ContextItem {
   pass: number;
   facts: SymbolFacts | null;
   truncated: boolean;
+  /**
+   * The lines of a long item that answer the question (a condition and its raise inside
+   * a 200-line function): what a citation of the item points at, so it shows the matched
+   * lines rather than the item's first ones. Absent when the whole item is the answer.
+   */
+  focus?: { startLine: number; endLine: number };
 }
 
 export type Relation = "calls" | "called_by" | "raises" | "mutates" | "emits";

@@ -86,10 +86,9 @@ interface GapCandidate {
  */
 export function findGaps(input: AnswerInput): string[] {
   const gaps: GapCandidate[] = [];
+  // A method in context stands for its class too (answers cite the method that answers).
   const inContext = new Set(
-    input.context.flatMap((i) =>
-      i.facts ? [i.facts.qualifiedName, i.facts.qualifiedName.split(".").pop() ?? ""] : [i.title],
-    ),
+    input.context.flatMap((i) => (i.facts ? namesInContext(i.facts.qualifiedName) : [i.title])),
   );
   const add = (text: string, score: number) => {
     if (input.notFound.has(normalizeGap(text)) || gaps.some((g) => g.text === text)) return;
@@ -143,6 +142,14 @@ export function findGaps(input: AnswerInput): string[] {
     .sort((a, b) => b.score - a.score)
     .slice(0, MAX_GAPS)
     .map((g) => g.text);
+}
+
+/** `A.B.c` → A.B.c, c, and its enclosing A.B, B, A. */
+function namesInContext(qualifiedName: string): string[] {
+  const parts = qualifiedName.split(".");
+  const out = [qualifiedName, parts[parts.length - 1] ?? ""];
+  for (let i = parts.length - 1; i > 0; i--) out.push(parts.slice(0, i).join("."), parts[i - 1] as string);
+  return out;
 }
 
 function composeAnswer(input: AnswerInput, gaps: string[]): string {

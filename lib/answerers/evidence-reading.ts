@@ -5,11 +5,11 @@
  * traced call flow (its steps and its main line). Shared by the evidence engine's
  * body and its opening sentences (opening.ts). Pure.
  */
+import { citeItem } from "./cite.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 
-export function cite(item: ContextItem): string {
-  return item.path ? `${item.path}:${item.startLine}-${item.endLine}` : "";
-}
+/** An item's citation: its focus lines when it has them (see cite.ts). */
+export const cite = citeItem;
 
 /** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
 export function firstSentence(text: string): string {

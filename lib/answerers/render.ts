@@ -2,6 +2,7 @@
  * How a model answerer sees the context: one fenced block per item with its location,
  * and the evidence graph as one line per relation.
  */
+import { citeItem } from "./cite.ts";
 import type { ContextItem, EvidenceGraph } from "./contract.ts";
 
 /** Renders context for a prompt, one fenced block per item with its location header. */
@@ -10,7 +11,9 @@ export function renderContext(items: ContextItem[]): string {
     .map((item) => {
       const where = item.path ? `${item.path}:${item.startLine}-${item.endLine}` : item.title;
       const lang = item.kind === "symbol" ? "" : "text";
-      return `### ${where} — ${item.title}${item.truncated ? " (truncated)" : ""}\n\`\`\`${lang}\n${item.text}\n\`\`\``;
+      // Where in a long item the question's words are: the lines to cite.
+      const focus = item.focus ? ` (matches at ${citeItem(item)})` : "";
+      return `### ${where} — ${item.title}${item.truncated ? " (truncated)" : ""}${focus}\n\`\`\`${lang}\n${item.text}\n\`\`\``;
     })
     .join("\n\n");
 }

@@ -15,6 +15,7 @@ import { WayfinderError } from "../errors.ts";
 import type { InValue } from "@libsql/client";
 import type { FileClass } from "../indexer/file-class.ts";
 import { db, sqliteConnection, type Db } from "./client.ts";
+import { deleteCoChanges } from "./co-change.ts";
 import {
   binaryOrder,
   executeRaw,
@@ -248,6 +249,7 @@ export async function deleteRepository(id: string): Promise<void> {
     );
   }
   await client.finding.deleteMany({ where: { generationId: { in: generations.map((g) => g.id) } } });
+  await deleteCoChanges(id);
   await client.repository.delete({ where: { id } });
 }
 

@@ -51,12 +51,13 @@ import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
 import { prepareCheckout } from "../sources/checkout.ts";
+import { foldHistory } from "./history.ts";
 
 /**
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 12; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules; 10: private keys of every armour and credential assignments redacted, key files judged by content; 11: file classes, minified files as text, capped chunks; 12: declaration macros blanked, preprocessor rereads, factory-made definitions, numbered overloads
+export const INDEX_FORMAT_VERSION = 13; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules; 10: private keys of every armour and credential assignments redacted, key files judged by content; 11: file classes, minified files as text, capped chunks; 12: declaration macros blanked, preprocessor rereads, factory-made definitions, numbered overloads; 13: error strings of error-reporting calls and of errors built outside a throw
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -144,6 +145,8 @@ export interface BuildStats {
   wikiModel: string | null;
   /** the commit indexed (Git sources: the fetched branch head; folders: HEAD of the work tree) */
   commitSha: string | null;
+  /** commits of the repository's history this build folded into the co-change counts */
+  historyCommits?: number;
 }
 
 export interface BuildOptions {
@@ -409,7 +412,11 @@ export async function buildGeneration(
 
     progress.phase = "embedding";
     await report(true);
-    const embedding = await embedGeneration(repository.id, generation.id);
+    // The history since the last build is folded in meanwhile (git and the database, not the embedder).
+    const [embedding, history] = await Promise.all([
+      embedGeneration(repository.id, generation.id),
+      foldHistory(repository.id, checkout.root, checkout.commitSha),
+    ]);
     await phaseDone("embedding");
 
     progress.phase = "activating";
@@ -468,6 +475,7 @@ export async function buildGeneration(
       wikiFormatVersion: wiki.formatVersion,
       wikiModel: wiki.model,
       commitSha: checkout.commitSha,
+      historyCommits: history.commits,
     };
     stats.seconds = Math.round((performance.now() - started) / 10) / 100;
     const cpu = process.cpuUsage(cpuStart);

@@ -206,6 +206,63 @@ function looksLikeSymbolReference(name: string): boolean {
   return /^[A-Z][a-z0-9]+[A-Z]/.test(name) || /^[A-Z][\w$]*\.[A-Za-z_$]/.test(name);
 }
 
+/** A citation's lines as a key: `path:start-end`. */
+export function citationRangeKey(c: { path: string; startLine: number; endLine: number }): string {
+  return `${c.path}:${c.startLine}-${c.endLine}`;
+}
+
+type Mergeable = Pick<VerifiedCitation, "path" | "startLine" | "endLine" | "verified" | "symbol">;
+
+/**
+ * One citation per stretch of a file: verified citations of one file whose lines overlap
+ * or touch (a method cited inside its class, the same function cited twice) become one,
+ * spanning them all, in the order they were first cited. Each keeps the ranges it took
+ * in (`alsoCites`, `path:start-end` as written), so every citation of the answer still
+ * finds its entry. The symbol kept is the one a merged citation named when it holds every
+ * merged line, else none. Unverified citations are kept as they are.
+ */
+export function mergeOverlapping<T extends Mergeable>(
+  citations: T[],
+  symbolsAt: (
+    path: string,
+    start: number,
+    end: number,
+  ) => { qualifiedId: string; startLine: number; endLine: number }[] = () => [],
+): (T & { alsoCites: string[] })[] {
+  const out: (T & { alsoCites: string[] })[] = [];
+  const touches = (a: Mergeable, b: Mergeable) =>
+    a.verified &&
+    b.verified &&
+    a.path === b.path &&
+    a.startLine <= b.endLine + 1 &&
+    b.startLine <= a.endLine + 1;
+  for (const c of citations) {
+    const entry = { ...c, alsoCites: [citationRangeKey(c)] };
+    const overlapping = out.filter((o) => touches(o, entry));
+    const into = overlapping[0];
+    if (!into) {
+      out.push(entry);
+      continue;
+    }
+    // The citation and every entry it bridges become the first of them.
+    const merged = [into, ...overlapping.slice(1), entry];
+    const startLine = Math.min(...merged.map((m) => m.startLine));
+    const endLine = Math.max(...merged.map((m) => m.endLine));
+    const holding = merged
+      .map((m) => m.symbol)
+      .find((id) =>
+        symbolsAt(c.path, startLine, endLine).some(
+          (s) => s.qualifiedId === id && s.startLine <= startLine && s.endLine >= endLine,
+        ),
+      );
+    const alsoCites = [...new Set(merged.flatMap((m) => m.alsoCites))];
+    const symbol = startLine === into.startLine && endLine === into.endLine ? into.symbol : (holding ?? null);
+    Object.assign(into, { startLine, endLine, symbol, alsoCites });
+    for (const gone of overlapping.slice(1)) out.splice(out.indexOf(gone), 1);
+  }
+  return out;
+}
+
 /**
  * Marks every unverified citation in the text (" (unverified)" after it) so the answer
  * never states an unchecked reference as fact. Offsets come from `parseCitations` on the

@@ -47,7 +47,12 @@ function statementSpans(text: string): { start: number; end: number }[] {
 
 /** The answer's cited statements, in order, with the verification of each citation. */
 export function claimsOf(answer: string, verified: CitationPart[]): Claim[] {
-  const byKey = new Map(verified.map((c) => [citationKey(c), c]));
+  const byKey = new Map(
+    verified.flatMap((c) => [
+      [citationKey(c), c] as const,
+      ...(c.alsoCites ?? []).map((k) => [k, c] as const),
+    ]),
+  );
   const cited = parseCitations(answer);
   const claims: Claim[] = [];
   for (const span of statementSpans(answer)) {

@@ -194,9 +194,13 @@ export class ContextSet {
     return this.items.has(key);
   }
 
-  /** True when an item already covers this file range. */
+  /**
+   * True when an item already holds these lines of a file. A file summary or a wiki page
+   * describes a file without holding its lines, so it covers none of them.
+   */
   covers(path: string, start: number, end: number): boolean {
     for (const item of this.items.values()) {
+      if (item.kind === "file" || item.kind === "wiki") continue;
       if (item.path === path && item.startLine <= start && item.endLine >= end) return true;
     }
     return false;

@@ -89,6 +89,11 @@ export interface CitationPart {
   wholeFile?: boolean;
   /** the cited lines as indexed in this generation (only for verified citations) */
   snippet: string | null;
+  /**
+   * Other citations of the answer this one stands for (`path:start-end` as written):
+   * overlapping citations of one file are listed once, spanning them all.
+   */
+  alsoCites?: string[];
   language: string | null;
 }
 

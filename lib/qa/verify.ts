@@ -7,7 +7,7 @@ import "server-only";
 import { getFile } from "../db/index-store.ts";
 import { symbolSpansInFiles } from "../db/code-graph.ts";
 import { isSafeRelativePath } from "../paths.ts";
-import { parseCitations, verifyCitations } from "./citations.ts";
+import { mergeOverlapping, parseCitations, verifyCitations } from "./citations.ts";
 import type { SourceReader } from "./context.ts";
 import type { CitationPart } from "./types.ts";
 
@@ -26,11 +26,13 @@ export async function verifyAnswerCitations(
     if (file) files.set(p, { lines: file.lines, language: file.language });
   }
   const symbols = await symbolSpansInFiles(generationId, [...files.keys()]);
-  const results = verifyCitations(parsed, {
-    fileLines: (p) => files.get(p)?.lines ?? null,
-    symbolsAt: (p, start, end) =>
-      (symbols.get(p) ?? []).filter((s) => s.startLine <= end && s.endLine >= start),
-  });
+  const symbolsAt = (p: string, start: number, end: number) =>
+    (symbols.get(p) ?? []).filter((s) => s.startLine <= end && s.endLine >= start);
+  // Overlapping citations of one file are one stretch of it: listed once, shown once.
+  const results = mergeOverlapping(
+    verifyCitations(parsed, { fileLines: (p) => files.get(p)?.lines ?? null, symbolsAt }),
+    symbolsAt,
+  );
   const out: CitationPart[] = [];
   const seen = new Set<string>();
   for (const r of results) {
@@ -52,6 +54,7 @@ export async function verifyAnswerCitations(
       symbol: r.symbol,
       wholeFile: r.wholeFile,
       snippet,
+      ...(r.alsoCites.length > 1 ? { alsoCites: r.alsoCites } : {}),
       language: files.get(r.path)?.language ?? null,
     });
   }

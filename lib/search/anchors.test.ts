@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import {
   extractAnchors,
+  frameFunction,
   framesInnermostFirst,
   isPathLike,
   looksLikeCode,
@@ -150,13 +151,13 @@ describe("extractAnchors stack frames", () => {
     ]);
   });
 
-  it("parses Go panics, pairing each file line with the function above it", () => {
+  it("parses Go panics, pairing each file line with the function above it (without its package)", () => {
     const a = extractAnchors(
       "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.parse(0xc000010000)\n\t/app/parser.go:42 +0x1d\nmain.main()\n\t/app/main.go:9 +0x25",
     );
     expect(a.stackFrames).toEqual([
-      { path: "/app/parser.go", line: 42, func: "main.parse" },
-      { path: "/app/main.go", line: 9, func: "main.main" },
+      { path: "/app/parser.go", line: 42, func: "parse" },
+      { path: "/app/main.go", line: 9, func: "main" },
     ]);
     expect(a.messages).toContain("runtime error: index out of range [3] with length 3");
   });
@@ -178,7 +179,7 @@ describe("extractAnchors stack frames", () => {
     expect(a.stackFrames).toEqual([
       { path: "lib/sinatra/base.rb", line: 1065, func: "route!" },
       { path: "/app/Slim/App.php", line: 215, func: "handle" },
-      { path: "/src/Serilog/Core/Logger.cs", line: 470, func: "Dispatch" },
+      { path: "/src/Serilog/Core/Logger.cs", line: 470, func: "Logger.Dispatch" },
       { path: "src/execute.c", line: 342, func: "jq_next" },
     ]);
   });
@@ -278,6 +279,8 @@ describe("anchor helpers", () => {
     ["file:///home/u/.local/lib/python3.11/dist-packages/requests/api.py", "requests/api.py"],
     ["/x/requests-2.3.0-py2.7.egg/requests/models.py", "requests/models.py"],
     ["./src//index.ts", "src/index.ts"],
+    ["/home/ci/app/node_modules/dayjs/plugin/utc.js", "dayjs/plugin/utc.js"],
+    ["/app/node_modules/@acme/ui/dist/button.js", "@acme/ui/dist/button.js"],
   ])("normalizePath(%j) is %j", (raw, expected) => {
     expect(normalizePath(raw)).toBe(expected);
   });
@@ -423,5 +426,150 @@ This issues this error:
   it("does not read comparison operators in code as blockquotes", () => {
     const report = `${FENCE}python\nif a > b and c > d:\n    pass\n${FENCE}`;
     expect(extractAnchors(report).messages).toEqual([]);
+  });
+});
+
+describe("extractAnchors in every language's diagnostics", () => {
+  it("reads a Rust panic and its backtrace, each function paired with the place below it", () => {
+    const a = extractAnchors(
+      [
+        "thread 'main' panicked at tracing-subscriber/src/registry/sharded.rs:364:9:",
+        "tried to clone a span (Id(1)) that already closed",
+        "stack backtrace:",
+        "   0: rust_begin_unwind",
+        "             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645:5",
+        "  13: <tracing_subscriber::registry::sharded::Registry as tracing_core::subscriber::Subscriber>::clone_span",
+        "             at ./tracing-subscriber/src/registry/sharded.rs:364:9",
+        "  14: tracing_core::dispatcher::Dispatch::clone_span",
+        "             at ./tracing-core/src/dispatcher.rs:477:9",
+      ].join("\n"),
+    );
+    expect(a.messages).toContain("tried to clone a span (Id(1)) that already closed");
+    expect(a.stackFrames).toContainEqual({
+      path: "tracing-subscriber/src/registry/sharded.rs",
+      line: 364,
+      func: "Registry.clone_span",
+    });
+    expect(a.stackFrames).toContainEqual({
+      path: "tracing-core/src/dispatcher.rs",
+      line: 477,
+      func: "Dispatch.clone_span",
+    });
+  });
+
+  it("reads the message of a panic as Rust printed it before 1.73", () => {
+    const a = extractAnchors(
+      "thread 'main' panicked at 'attempt to subtract with overflow', src/time.rs:88:21",
+    );
+    expect(a.messages).toContain("attempt to subtract with overflow");
+    expect(a.stackFrames).toContainEqual({ path: "src/time.rs", line: 88, func: null });
+  });
+
+  it("reads AddressSanitizer reports: the fault, the frames with their functions, the summary", () => {
+    const a = extractAnchors(
+      [
+        "==31337==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x55d1 bp 0x7ffc sp 0x7ffc",
+        "READ of size 4 at 0x602000000010 thread T0",
+        "    #0 0x55d1c3 in jv_get_refcnt /src/jq/src/jv.c:130:13",
+        "    #1 0x55d2a1 in jv_free /src/jq/src/jv.c:1803:7",
+        "    #2 0x7f0a in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x21b96)",
+        "SUMMARY: AddressSanitizer: heap-use-after-free /src/jq/src/jv.c:130:13 in jv_get_refcnt",
+      ].join("\n"),
+    );
+    expect(a.messages).toContain("heap-use-after-free");
+    expect(a.stackFrames.slice(0, 2)).toEqual([
+      { path: "/src/jq/src/jv.c", line: 130, func: "jv_get_refcnt" },
+      { path: "/src/jq/src/jv.c", line: 1803, func: "jv_free" },
+    ]);
+  });
+
+  it("reads gdb's innermost frame, which has no address", () => {
+    const a = extractAnchors(
+      "#0  jv_dump_term (C=0x0, x=...) at src/jv_print.c:245\n#1  0x0000555555558f2a in jv_dumpf (x=...) at src/jv_print.c:330",
+    );
+    expect(a.stackFrames).toEqual([
+      { path: "src/jv_print.c", line: 245, func: "jv_dump_term" },
+      { path: "src/jv_print.c", line: 330, func: "jv_dumpf" },
+    ]);
+  });
+
+  it("reads compiler errors: the place and the message, in gcc, Go, tsc and rustc form", () => {
+    const gcc = extractAnchors("src/builtin.c:1422:10: error: implicit declaration of function 'jv_sort_by'");
+    expect(gcc.stackFrames).toContainEqual({ path: "src/builtin.c", line: 1422, func: null });
+    expect(gcc.messages).toContain("implicit declaration of function 'jv_sort_by'");
+    const go = extractAnchors("# github.com/acme/svc/rest\n./server.go:57:12: undefined: newEngine");
+    expect(go.messages).toContain("undefined: newEngine");
+    expect(go.stackFrames).toContainEqual({ path: "server.go", line: 57, func: null });
+    const tsc = extractAnchors(
+      "src/plugin/utc/index.js(41,7): error TS2339: Property 'utcOffset' does not exist",
+    );
+    expect(tsc.stackFrames).toContainEqual({ path: "src/plugin/utc/index.js", line: 41, func: null });
+    expect(tsc.messages).toContain("Property 'utcOffset' does not exist");
+    const rustc = extractAnchors(
+      "error[E0599]: no method named `with_filter` found for struct `Layer` in the current scope\n  --> examples/examples/fmt.rs:12:10",
+    );
+    expect(rustc.messages).toContain(
+      "no method named `with_filter` found for struct `Layer` in the current scope",
+    );
+    expect(rustc.stackFrames).toContainEqual({ path: "examples/examples/fmt.rs", line: 12, func: null });
+  });
+
+  it("reads UndefinedBehaviorSanitizer's message after the place", () => {
+    const a = extractAnchors(
+      "src/jv_dtoa.c:2713:13: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+    );
+    expect(a.messages).toContain(
+      "signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+    );
+    expect(a.stackFrames).toContainEqual({ path: "src/jv_dtoa.c", line: 2713, func: null });
+  });
+
+  it("takes configuration keys of YAML and JSON snippets and environment variables as literals", () => {
+    const report = [
+      "Setting `JQ_COLORS` has no effect, and neither does this config:",
+      FENCE + "yaml",
+      "Log:",
+      "  service_name: api",
+      "  keep_days: 7",
+      FENCE,
+      FENCE + "json",
+      '{ "maxConns": 10, "timeout": 3000 }',
+      FENCE,
+      FENCE + "sh",
+      "LOG_LEVEL=debug ./server -f etc/api.yaml",
+      FENCE,
+    ].join("\n");
+    const literals = extractAnchors(report).literals;
+    expect(literals).toEqual(expect.arrayContaining(["JQ_COLORS", "service_name", "keep_days", "LOG_LEVEL"]));
+    expect(literals).not.toContain("Log");
+  });
+
+  it("names the symbol a linker could not find", () => {
+    const gnu = extractAnchors(
+      "/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x1f): undefined reference to `jq_set_colors'",
+    );
+    expect(gnu.identifiers).toContain("jq_set_colors");
+    const mac = extractAnchors(
+      'Undefined symbols for architecture arm64:\n  "_fmt_vformat", referenced from:\n      _main in main.o',
+    );
+    expect(mac.identifiers).toContain("fmt_vformat");
+  });
+});
+
+describe("frameFunction", () => {
+  it.each([
+    ["main.(*Server).Start", "Server.Start"],
+    ["github.com/acme/svc/rest.(*engine).bindRoutes.func1", "engine.bindRoutes"],
+    [
+      "<tracing_subscriber::fmt::Layer<S, N> as tracing_subscriber::layer::Layer<S>>::on_event",
+      "Layer.on_event",
+    ],
+    ["tracing_core::dispatcher::get_default::{{closure}}", "get_default"],
+    ["fmt::v10::detail::format_handler::on_text", "format_handler.on_text"],
+    ["fmt::v10::detail::vformat_to", "vformat_to"],
+    ["Serilog.Core.Logger.Dispatch", "Logger.Dispatch"],
+    ["jv_free", "jv_free"],
+  ])("%s is %s", (raw, expected) => {
+    expect(frameFunction(raw)).toBe(expected);
   });
 });

@@ -63,12 +63,30 @@ const QUALIFIED_EXCEPTION = new RegExp(
 const EXCEPTION_WITH_MESSAGE = new RegExp(
   `(?:^|[\\s(>])(?:[A-Za-z_]\\w*\\.)*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})\\s*:\\s+(\\S.*)$`,
 );
+// JavaScript prints a plain Error as "Error: msg" (and "Uncaught Error: msg"), anywhere in a sentence.
+const BARE_ERROR = /(?:^|\s)(?:Uncaught\s+)?Error:\s+(\S.*)$/;
 // Errno-style codes are matched verbatim in code ("ENOENT"), so they act like exception types.
 const ERRNO_CODE =
   /\bE(?:NOENT|ACCES|PERM|EXIST|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|PIPE|ISDIR|NOTDIR|MFILE|NOTEMPTY|AGAIN)\b/g;
-// "error: msg", and as command-line tools print it: "jq: error (at <stdin>:0): msg", "prog: error: msg".
+// "error: msg", and as command-line tools print it: "jq: error (at <stdin>:0): msg", "prog: error: msg";
+// compilers put the place first: "src/jv.c:12:5: error: msg", "src/a.ts(12,5): error TS2345: msg".
 const GENERIC_ERROR_LINE =
-  /^\s*(?:[\w.-]+:\s+)?(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\]|\([^)]*\))?\s*:\s+(\S.*)$/i;
+  /^\s*(?:[\w.-]+:\s+|[^\s:()]+(?::\d+){1,2}:\s*|[^\s:()]+\(\d+(?:,\d+)?\):\s*)?(?:fatal\s+)?(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\]|\([^)]*\)|[A-Z]+\d+)?\s*:\s+(\S.*)$/i;
+// UndefinedBehaviorSanitizer: "src/jv.c:123:5: runtime error: signed integer overflow: …".
+const UBSAN_LINE = /^\s*\S+:\d+(?::\d+)?:\s+runtime error:\s+(\S.*)$/;
+// A compiler's message after the place, without an "error:" word (Go: "./main.go:12:3: undefined: foo").
+const LOCATED_MESSAGE =
+  /^\s*\.{0,2}\/?[\w@+~\-/]+\.(?:go|rs|c|cc|cpp|h|hpp|java|cs|ts|tsx|js|swift|kt):\d+(?::\d+)?:\s+(?!error\b|warning\b|note\b|in\b)([a-z][^:]{2,}:?\s.*)$/;
+// Rust panics: "thread 'main' panicked at 'msg', src/lib.rs:1:2" (before 1.73), or the
+// message on the line after "panicked at src/lib.rs:1:2:".
+const RUST_PANIC_INLINE = /panicked at '(.+)',\s+\S+:\d+(?::\d+)?\s*$/;
+const RUST_PANIC_PLACE = /panicked at\s+\S+:\d+(?::\d+)?:\s*$/;
+// Sanitizers name the fault: "==42==ERROR: AddressSanitizer: heap-use-after-free on address …".
+const SANITIZER_ERROR = /ERROR:\s+(\w+Sanitizer):\s+([\w-]+(?:\s+[\w-]+)*?)(?:\s+on\s+|\s*$|\s+\()/;
+// Linkers name what is missing or twice defined: "undefined reference to `foo'",
+// "multiple definition of `foo'", macOS `"_foo", referenced from:`, MSVC "unresolved external symbol … foo".
+const LINKER_SYMBOL =
+  /(?:undefined reference to|multiple definition of|undefined symbol:?)\s+[`'"]?([\w:~$.]+?)(?:\(.*?\))?[`'"]?(?:\s|$|;|,)|^\s+"_?([\w$]+)",\s+referenced from:|unresolved external symbol\s+(?:"[^"]*?\b(\w+)\(|(\w+))/;
 
 // prettier-ignore
 const STOP_IDENTIFIERS = new Set([
@@ -201,7 +219,8 @@ export function looksLikeCode(token: string): boolean {
 /**
  * Normalizes a path as written in a report into the form most likely to exist in the
  * repository: forward slashes, no file:// or drive letter, and no installed-package prefix
- * (".../site-packages/requests/models.py" is "requests/models.py" in the repo).
+ * (".../site-packages/requests/models.py" is "requests/models.py" in the repo, and
+ * ".../node_modules/dayjs/plugin/utc.js" is "dayjs/plugin/utc.js").
  */
 export function normalizePath(raw: string): string {
   let p = raw
@@ -211,6 +230,9 @@ export function normalizePath(raw: string): string {
   p = p.replace(/^\/?[A-Za-z]:\//, "/");
   const installed = /(?:^|\/)(?:site|dist)-packages\/(?:[^/]+\.egg\/)?(.+)$/.exec(p);
   if (installed?.[1]) return installed[1];
+  // An installed npm package: "…/node_modules/dayjs/plugin/utc.js" is "dayjs/plugin/utc.js".
+  const npm = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+\/.+)$/.exec(p);
+  if (npm?.[1]) return npm[1];
   const egg = /(?:^|\/)[^/]+\.egg\/(.+)$/.exec(p);
   if (egg?.[1]) return egg[1];
   return p.replace(/\/{2,}/g, "/").replace(/^\.\//, "");
@@ -259,6 +281,21 @@ function parseLegacyIPythonFrame(line: string, following: string[]): StackFrame 
 }
 
 const PY_FRAME = /\bFile "([^"]+)", line (\d+)(?:, in ([\w.<>]+))?/;
+// Rust: a backtrace entry names the function (`  12: tracing::span::Span::enter`) and the
+// next line its place (`at ./tracing/src/span.rs:123:9`); a panic names its place
+// (`panicked at src/lib.rs:10:5:`, older releases `panicked at 'msg', src/lib.rs:10:5`).
+const RUST_BACKTRACE_FUNC = /^\s*\d+:\s+(?:0x[0-9a-f]+\s+-\s+)?(\S.*?)\s*$/;
+const RUST_BACKTRACE_AT = /^\s+at\s+((?:[A-Za-z]:)?[^\s:]+\.rs):(\d+)(?::\d+)?\s*$/;
+// AddressSanitizer and friends: `#0 0x4f5e3c in jv_free /src/jq/src/jv.c:1234:5`, and the
+// summary line `SUMMARY: AddressSanitizer: heap-use-after-free src/jv.c:1234:5 in jv_free`.
+const SANITIZER_FRAME = /#\d+\s+0x[0-9a-f]+\s+in\s+(\S+)\s+((?:[A-Za-z]:)?[^\s():]+\.\w+):(\d+)(?::\d+)?/;
+const SANITIZER_SUMMARY =
+  /^SUMMARY:\s+\w+Sanitizer:\s+\S+\s+((?:[A-Za-z]:)?[^\s():]+\.\w+):(\d+)(?::\d+)?\s+in\s+(\S+)/;
+// gdb's innermost frame has no address: `#0  jv_free (j=...) at src/jv.c:123`.
+const GDB_FRAME = /^\s*#\d+\s+([\w:~]+)\s*\(.*\)\s+at\s+(\S+\.(?:c|cc|cpp|cxx|h|hpp|rs|go|m|mm)):(\d+)/;
+// tsc and MSVC write the place as `path(line,col)` / `path(line)`: `src/a.ts(12,5): error TS2345: …`.
+const PAREN_LOCATION =
+  /((?:[A-Za-z]:)?[\w@.+~\-/\\]+\.[A-Za-z0-9]+)\((\d+)(?:,\d+)?\)\s*:\s*(?:fatal\s+)?(?:error|warning)\b/;
 const IPY_FRAME = /^\s*File\s+([^\s,]+?):(\d+),\s+in\s+([\w.<>]+)/;
 const JAVA_FRAME = /\bat\s+([\w$.<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
 const JS_FRAME =
@@ -276,16 +313,29 @@ const LOCATION = /(?<![\w/.\\-])((?:[A-Za-z]:)?[\w@.+~\-/\\]+\.[A-Za-z0-9]+):(\d
 function parseFrameLine(line: string, previous: string): StackFrame | null {
   const py = PY_FRAME.exec(line) ?? IPY_FRAME.exec(line);
   if (py?.[1] && py[2]) return frame(py[1], py[2], cleanFunc(py[3]));
+  const rustAt = RUST_BACKTRACE_AT.exec(line);
+  if (rustAt?.[1] && rustAt[2])
+    return frame(rustAt[1], rustAt[2], frameFunction(RUST_BACKTRACE_FUNC.exec(previous)?.[1]));
+  const sanitizer = SANITIZER_FRAME.exec(line);
+  if (sanitizer?.[1] && sanitizer[2] && sanitizer[3])
+    return frame(sanitizer[2], sanitizer[3], frameFunction(sanitizer[1]));
+  const summary = SANITIZER_SUMMARY.exec(line);
+  if (summary?.[1] && summary[2] && summary[3])
+    return frame(summary[1], summary[2], frameFunction(summary[3]));
+  const gdb = GDB_FRAME.exec(line);
+  if (gdb?.[1] && gdb[2] && gdb[3]) return frame(gdb[2], gdb[3], frameFunction(gdb[1]));
+  const paren = PAREN_LOCATION.exec(line);
+  if (paren?.[1] && paren[2] && isPathLike(paren[1])) return frame(paren[1], paren[2], null);
   const java = JAVA_FRAME.exec(line);
   if (java?.[1] && java[2] && java[3]) return javaFrame(java[1], java[2], java[3]);
   const go = GO_FRAME.exec(line);
-  if (go?.[1] && go[2]) return frame(go[1], go[2], cleanFunc(GO_FUNC.exec(previous)?.[1]));
+  if (go?.[1] && go[2]) return frame(go[1], go[2], frameFunction(GO_FUNC.exec(previous)?.[1]));
   const ruby = RUBY_FRAME.exec(line);
   if (ruby?.[1] && ruby[2]) return frame(ruby[1], ruby[2], cleanFunc(ruby[3]?.split(/[#.]|::/).pop()));
   const php = PHP_FRAME.exec(line);
   if (php?.[1] && php[2]) return frame(php[1], php[2], cleanFunc(php[3]?.split(/->|::|\\/).pop()));
   const cs = CSHARP_FRAME.exec(line) ?? NATIVE_FRAME.exec(line);
-  if (cs?.[1] && cs[2] && cs[3]) return frame(cs[2], cs[3], cleanFunc(cs[1].split(/\.|::/).pop()));
+  if (cs?.[1] && cs[2] && cs[3]) return frame(cs[2], cs[3], frameFunction(cs[1]));
   const js = JS_FRAME.exec(line);
   if (js?.[2] && js[3] && isPathLike(js[2].replace(/^file:\/\//, ""))) {
     return frame(js[2], js[3], cleanFunc(js[1]));
@@ -322,6 +372,58 @@ function javaFrame(qualified: string, file: string, line: string): StackFrame {
   return frame([...packageDirs, file].join("/"), line, cleanFunc(func));
 }
 
+/**
+ * A function as a runtime names it, in the index's notation: the type and the function,
+ * without package paths, generics, pointers or trait casts — Go `main.(*Server).Start`,
+ * Rust `<tracing::fmt::Layer<S> as tracing::Subscribe>::on_event` and C++
+ * `fmt::v10::detail::format_handler::on_text` become `Server.Start`, `Layer.on_event`
+ * and `format_handler.on_text`; a plain function stays its name. Closures and
+ * compiler-made names (`{{closure}}`, `func1`, `lambda$main$0`) stand for the function
+ * they are in.
+ */
+export function frameFunction(raw: string | undefined): string | null {
+  if (!raw) return null;
+  let f = withoutTraitCast(raw.trim().replace(/^(?:async|new)\s+/, ""));
+  for (let before = ""; before !== f;) {
+    before = f;
+    f = f.replace(/<[^<>]*>/g, "");
+  }
+  f = f
+    .replace(/::h[0-9a-f]{16}$/, "")
+    .replace(/(?:::\{\{closure\}\})+$/, "")
+    .replace(/(?:\.func\d+)+(?:\.\d+)*$/, "")
+    .replace(/\$lambda\$.*$/, "")
+    .replace(/\(.*$/, (rest) => (/^\(\*?[\w$]+\)\./.test(rest) ? rest : ""));
+  // Go: the receiver in parentheses is the type, whatever its case.
+  const receiver = /\(\*?([\w$]+)\)\.([\w$]+)$/.exec(f);
+  if (receiver) return `${receiver[1]}.${receiver[2]}`;
+  const parts = f
+    .replace(/\$/g, ".")
+    .split(/::|\.|\//)
+    .filter(Boolean);
+  const last = parts[parts.length - 1];
+  if (!last || !/^~?\w+$/.test(last)) return null;
+  const owner = parts[parts.length - 2];
+  // A capitalised owner is a type; so is a snake_case one inside a namespace (`detail::format_handler`).
+  const isType = owner !== undefined && (/^[A-Z]/.test(owner) || (owner.includes("_") && parts.length > 2));
+  return isType ? `${owner}.${last}` : last;
+}
+
+/** `<A<T> as Trait>::m` → `A<T>::m`: the implementing type, not the trait. */
+function withoutTraitCast(f: string): string {
+  if (!f.startsWith("<")) return f;
+  let depth = 0;
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === "<") depth++;
+    else if (f[i] === ">" && --depth === 0) {
+      const inner = f.slice(1, i);
+      const as = inner.search(/\s+as\s+/);
+      return `${as < 0 ? inner : inner.slice(0, as)}${f.slice(i + 1)}`;
+    }
+  }
+  return f;
+}
+
 function cleanFunc(func: string | undefined): string | null {
   if (!func) return null;
   const f = func.replace(/^(?:async|new)\s+/, "").replace(/^Object\./, "");
@@ -350,14 +452,18 @@ function extractErrors(text: string): { exceptionTypes: string[]; messages: stri
   for (const m of text.matchAll(QUALIFIED_EXCEPTION)) if (m[1] && !isBareErrorWord(m[1])) types.push(m[1]);
   for (const m of text.matchAll(ERRNO_CODE)) types.push(m[0]);
   const lines = text.split("\n");
-  for (const line of lines) {
-    const withMessage = EXCEPTION_WITH_MESSAGE.exec(line);
-    if (withMessage?.[2] && !PY_FRAME.test(line)) messages.push(clipMessage(withMessage[2]));
+  lines.forEach((line, i) => {
+    const typed = EXCEPTION_WITH_MESSAGE.exec(line)?.[2] ?? BARE_ERROR.exec(line)?.[1];
+    if (typed && !PY_FRAME.test(line)) messages.push(clipMessage(typed));
     else {
-      const generic = GENERIC_ERROR_LINE.exec(line);
+      const generic = UBSAN_LINE.exec(line) ?? GENERIC_ERROR_LINE.exec(line) ?? LOCATED_MESSAGE.exec(line);
       if (generic?.[1]) messages.push(clipMessage(generic[1]));
     }
-  }
+    const panic = RUST_PANIC_INLINE.exec(line)?.[1] ?? (RUST_PANIC_PLACE.test(line) ? lines[i + 1] : null);
+    if (panic?.trim()) messages.push(clipMessage(panic));
+    const sanitizer = SANITIZER_ERROR.exec(line);
+    if (sanitizer?.[2]) messages.push(clipMessage(sanitizer[2]));
+  });
   const terminal = pythonTerminalLines(lines);
   for (const { type, message } of terminal) {
     types.push(type);
@@ -406,8 +512,16 @@ function extractQuotedMessages(prose: string): string[] {
     const body = (m[1] ?? "").replace(/^[`*_]+|[`*_]+$/g, "").trim();
     if (body.split(/\s+/).filter((w) => /[A-Za-z]{2}/.test(w)).length >= 4) out.push(clipMessage(body));
   }
+  // Words in backticks that read as a sentence (`invalid format spec`), not as code.
+  for (const m of prose.matchAll(/`([^`\n]{8,200})`/g)) {
+    const body = (m[1] ?? "").trim();
+    const words = body.split(/\s+/);
+    if (words.length >= 3 && words.every((w) => /^[A-Za-z][a-z'-]*[,.:;!?]?$/.test(w)))
+      out.push(clipMessage(body));
+  }
+  // Quotes inside inline code (`"`, `'a'`) belong to the code, not to a quoted message.
   const quoted = /"([^"\n]{3,200})"|“([^”\n]{3,200})”|(?<![\w'])'([^'\n]{3,200})'(?![\w'])/g;
-  for (const m of prose.matchAll(quoted)) {
+  for (const m of prose.replace(/`[^`\n]*`/g, (code) => " ".repeat(code.length)).matchAll(quoted)) {
     const body = (m[1] ?? m[2] ?? m[3] ?? "").trim();
     // A single quoted word is an identifier or option, not a message worth searching for.
     if (/\s/.test(body) && /[A-Za-z]{2}/.test(body)) out.push(clipMessage(body));
@@ -425,6 +539,43 @@ const KEBAB_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/;
 // `key = value` lines of a config snippet (ini, toml, cfg); not `name==1.0` pins of a
 // package list, nor `name: value` lines, which version dumps are made of.
 const CONFIG_KEY_LINE = /^\s*([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*=(?!=)/gm;
+
+// Keys of a YAML or JSON snippet made of two words or more (`max_retries: 3`,
+// `"keepAlive": true`, `log-level:`): code reads a configuration key by that string.
+const STRUCTURED_KEY =
+  /(?:^\s*(?:-\s+)?|[{,]\s*)(?:"([A-Za-z][a-z0-9]*(?:(?:[_-][a-z0-9]+)+|(?:[A-Z][a-z0-9]+)+))"|([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+))\s*:(?!:)/g;
+
+/**
+ * The keys of YAML or JSON in pasted code: only where two keys come within three lines
+ * of each other (a document, not a lone `python-bits: 64` of a version printout).
+ */
+function structuredKeys(code: string): string[] {
+  const found = code
+    .split("\n")
+    .map((line) => [...line.matchAll(STRUCTURED_KEY)].map((m) => (m[1] ?? m[2]) as string));
+  return found.flatMap((keys, i) => {
+    const near = found.slice(Math.max(0, i - 2), i + 3).reduce((n, k) => n + k.length, 0);
+    return near >= 2 ? keys : [];
+  });
+}
+// An environment variable as set or read in a shell (`LOG_LEVEL=debug`, `$JQ_COLORS`, `${GOZERO_MODE}`).
+const ENV_VARIABLE =
+  /(?:^|[\s`'"(])(?:export\s+)?\$?\{?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?(?==|[\s`'")}]|$)/gm;
+// Variables every shell has: naming them says nothing about the program.
+const COMMON_ENV = new Set([
+  "LD_LIBRARY_PATH",
+  "NODE_ENV",
+  "NODE_OPTIONS",
+  "GOPATH",
+  "GOROOT",
+  "RUST_BACKTRACE",
+  "RUST_LOG",
+  "CARGO_HOME",
+  "JAVA_HOME",
+  "PYTHONPATH",
+  "LC_ALL",
+  "TERM_PROGRAM",
+]);
 
 // `Data variables:` at the start of a line of pasted output: a heading the program wrote,
 // so a string literal somewhere starts with it. Two words or more, so that the reporter's
@@ -444,6 +595,9 @@ function extractLiterals(prose: string, code: string): string[] {
     if (KEBAB_NAME.test(name)) out.push(name);
   }
   for (const m of code.matchAll(CONFIG_KEY_LINE)) if (m[1]) out.push(m[1]);
+  out.push(...structuredKeys(code));
+  for (const text of [prose, code])
+    for (const m of text.matchAll(ENV_VARIABLE)) if (m[1] && !COMMON_ENV.has(m[1])) out.push(m[1]);
   for (const m of code.matchAll(OUTPUT_LABEL_LINE)) if (m[1]) out.push(m[1]);
   return dedupe(out).slice(0, MAX_LITERALS);
 }
@@ -526,6 +680,12 @@ function rankIdentifiers(
       add(token, /^[A-Z][a-z0-9]+[A-Z]/.test(token) && !token.includes(".") ? 1 : 2);
   }
   for (const f of frames) if (f.func) add(f.func, 1.5);
+  // What a linker could not find (or found twice) is the name to look up.
+  for (const line of `${prose}\n${code}`.split("\n")) {
+    const m = LINKER_SYMBOL.exec(line);
+    const name = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4];
+    if (name) add(name.replace(/::/g, "."), 4);
+  }
 
   // Names that recur in the prose, or appear in the title line, are what the report is about.
   const counts = nameCounts(plainProse);

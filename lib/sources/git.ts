@@ -167,6 +167,45 @@ export async function localHeadCommit(root: string): Promise<string | null> {
 }
 
 /**
+ * The files each commit changed, newest first: the commits reachable from `head` and
+ * not from `since` (all when null), merges left out, at most `max` of them. Paths are
+ * relative to `root` and limited to it (`root` may be a folder inside a work tree).
+ */
+export async function commitFileLists(
+  root: string,
+  options: { head: string; since: string | null; max: number },
+): Promise<string[][]> {
+  const range = options.since ? [options.head, `^${options.since}`] : [options.head];
+  const { stdout } = await runGit(
+    [
+      "log",
+      "--no-merges",
+      "--relative",
+      "--name-only",
+      "--format=%x00",
+      `--max-count=${options.max}`,
+      ...range,
+      "--",
+    ],
+    { cwd: root, timeoutMs: 60_000 },
+  );
+  return stdout
+    .split("\0")
+    .map((block) => block.split("\n").filter((line) => line.trim() !== ""))
+    .filter((files) => files.length > 0);
+}
+
+/** Whether `ancestor` is an ancestor of `commit` in the repository at `root` (false when either is unknown). */
+export async function isAncestor(root: string, ancestor: string, commit: string): Promise<boolean> {
+  try {
+    await runGit(["merge-base", "--is-ancestor", ancestor, commit], { cwd: root, timeoutMs: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether a local path is a repository to clone rather than a work tree to index: a
  * bare repository, or a git bundle file.
  */

@@ -49,9 +49,15 @@ describe("conceptual questions", () => {
     expect(result.loop.context.filter((i) => i.kind === "wiki").map((i) => i.title)).toContain(
       "Wiki: shop/service.py",
     );
-    // A file's wiki page cites the file, and the citation checks out against the index.
-    expect(result.loop.answer).toContain("shop/service.py:1-25");
-    expect(result.citations.find((c) => c.raw.includes("shop/service.py:1-25"))?.verified).toBe(true);
+    // A file's wiki page cites the lines of its file that answer (or the whole file when
+    // nothing in it matches), and the citation checks out against the index.
+    const wiki = result.loop.context.find((i) => i.title === "Wiki: shop/service.py");
+    const span = wiki?.focus ?? wiki;
+    const cited = `shop/service.py:${span?.startLine}-${span?.endLine}`;
+    expect(result.loop.answer).toContain(cited);
+    // (Overlapping citations of one file are listed once, spanning them all.)
+    const entry = result.citations.find((c) => c.raw === cited || c.alsoCites?.includes(cited));
+    expect(entry?.verified).toBe(true);
   });
 });
 

@@ -140,6 +140,61 @@ export function addErrorString(symbol: ExtractedSymbol, message: string | null):
   if (text) pushUnique(symbol.errorStrings, cap(text, ERROR_STRING_MAX));
 }
 
+/** Words that make a function one that reports or builds an error (`_reportError`, `fail_with`, `raiseInvalid`). */
+const ERROR_WORDS = new Set([
+  "error",
+  "err",
+  "exception",
+  "failure",
+  "fail",
+  "fatal",
+  "panic",
+  "die",
+  "abort",
+  "bail",
+  "throw",
+  "raise",
+  "reject",
+  "invalid",
+  "illegal",
+  "unexpected",
+]);
+/** First words of names that ask about or handle an error rather than report one. */
+const NOT_REPORTING = new Set([
+  "is",
+  "has",
+  "get",
+  "set",
+  "should",
+  "can",
+  "on",
+  "handle",
+  "clear",
+  "reset",
+  "to",
+  "with",
+  "catch",
+  "ignore",
+  "expect",
+  "assert",
+]);
+
+/**
+ * Whether a call's name says it reports an error, so its literal argument is an error
+ * message, in any language's naming (`_reportError("Unexpected end-of-input")`,
+ * `fail_with("…")`, `throwInvalid(…)`, `luaL_error(L, "…")`); predicates and handlers
+ * (`isError`, `handleError`, `onError`) are not.
+ */
+export function isErrorReportingName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[\s_$]+/)
+    .map((w) => w.toLowerCase())
+    .filter(Boolean);
+  if (words.length === 0 || NOT_REPORTING.has(words[0] as string)) return false;
+  return words.some((w) => ERROR_WORDS.has(w));
+}
+
 /**
  * Parses an assignment target as written (`self.x[k]`, `this.#y`, `s.m[k]`, `_cache`)
  * into its root name and the member accessed right on the root. Returns null for

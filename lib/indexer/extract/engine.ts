@@ -31,6 +31,7 @@ import {
   collapseWhitespace,
   createSymbol,
   endLineOf,
+  isErrorReportingName,
   isSimpleCallee,
   lastIdentifier,
   leadingTrivia,
@@ -755,7 +756,10 @@ function onCall(m: Match, scope: Scope, x: Extraction): void {
     } else call = x.describe(fn);
   }
   owner.calls.push({ raw: call.raw, name: call.name, receiver: call.receiver, line: call.line });
-  if (m.role === "call" && (x.spec.errorCall?.(call, x, m) || isLogCall(call, x))) {
+  if (
+    m.role === "call" &&
+    (x.spec.errorCall?.(call, x, m) || isLogCall(call, x) || isErrorReportingName(call.name))
+  ) {
     addErrorString(owner, x.firstMessage(parts.arguments?.[0]));
   }
 }

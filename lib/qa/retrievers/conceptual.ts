@@ -19,6 +19,8 @@ import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
+import { itemFocus, questionFocus } from "./answering.ts";
+import { withoutEnvironment } from "../../search/anchors.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -147,7 +149,7 @@ async function filePage(input: RetrievalInput, path: string, maxTokens: number):
     getWikiPage(input.generationId, slugForPath(path, true)),
   ]);
   if (!file || !page) return null;
-  return textItem(
+  const item = textItem(
     {
       path: chunkPathOf(page),
       startLine: 1,
@@ -164,4 +166,8 @@ async function filePage(input: RetrievalInput, path: string, maxTokens: number):
       maxTokens,
     },
   );
+  // Cited at the function of the file that answers, not as the whole file.
+  const query = questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
+  const focus = await itemFocus(input.generationId, input.reader, item, query);
+  return focus ? { ...item, focus } : item;
 }

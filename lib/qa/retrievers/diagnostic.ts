@@ -21,10 +21,13 @@ import {
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
-import { framesInnermostFirst, withoutEnvironment } from "../../search/anchors.ts";
+import { framesInnermostFirst, normalizePath, withoutEnvironment } from "../../search/anchors.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
+import { answeringCandidates, questionFocus } from "./answering.ts";
+import { partnersOf, withPartners } from "./partners.ts";
+import { filesForModule, pathIndex, testedFiles, type PathIndex } from "./file-index.ts";
 import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
@@ -35,8 +38,12 @@ import {
   lookupNames,
   packCandidates,
   fuseFiles,
+  fileScores,
+  isTestPath,
   signalFiles,
+  topicsOfPaths,
   symbolCandidate,
+  withFilePrior,
   auxiliaryFactor,
   type Candidate,
   type RetrievalInput,
@@ -75,22 +82,21 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   let resolvedFrames = 0;
   for (const frame of framesInnermostFirst(anchors.stackFrames, input.question).slice(0, MAX_FRAMES_READ)) {
     if (resolvedFrames >= MAX_FRAMES_USED) break;
-    const files = await filesBySuffix(generationId, trimPath(frame.path), 3);
+    const files = await filesOfFrame(generationId, frame.path);
     if (files.length === 0) continue;
     resolvedFrames++;
     namedPaths.push(...pointedAt(frame.path, files));
     for (const file of files) {
       const symbols = await symbolsInFile(generationId, file);
       const hit =
-        symbols.find((s) => frame.func && (s.name === frame.func || s.qualifiedName === frame.func)) ??
+        symbols.find((s) => frame.func !== null && namesFunction(s, frame.func)) ??
         symbols.find(
           (s) =>
             frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class",
         );
-      if (hit)
-        frameCandidates.push(
-          symbolCandidate(hit, `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`),
-        );
+      const reason = `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`;
+      // A frame in module-level code, or in a built copy whose lines differ, still names its file.
+      frameCandidates.push(hit ? symbolCandidate(hit, reason) : chunkCandidate(wholeFile(file), reason));
     }
   }
   lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
@@ -98,7 +104,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // likeliest place of the fix, so it counts apart from the frames that merely passed
   // through. Vendored copies of other projects and tests are passed over, as the
   // standard library is: a fix goes into the code that called them wrongly.
-  const errorSite = frameCandidates.find((c) => auxiliaryFactor(c.symbol?.path ?? "", NO_TOPICS) === 1);
+  const errorSite = frameCandidates.find(
+    (c) => auxiliaryFactor(c.symbol?.path ?? c.chunk?.path ?? "", NO_TOPICS) === 1,
+  );
   lists.push({ name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] });
 
   // 2. Quoted error messages matched against error strings in raise/log calls.
@@ -203,13 +211,17 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // share (`__init__.py`, `index.js`, `a.py` of a reproduction) names none of them.
   const pathCandidates: Candidate[] = [];
   for (const p of anchors.paths.slice(0, 6)) {
-    const files = await filesBySuffix(generationId, trimPath(p), 2);
+    const bySuffix = await filesBySuffix(generationId, trimPath(p), 2);
+    // A module path of the package itself (`require('dayjs/plugin/utc')`) names its source.
+    const files = bySuffix.length ? bySuffix : filesForModule(await pathIndex(generationId), p);
     if (!trimPath(p).includes("/") && files.length > 1) continue;
     for (const file of files) {
       namedPaths.push(...pointedAt(p, [file]));
-      const symbols = await symbolsInFile(generationId, file);
-      for (const s of symbols.filter((x) => !x.parentId).slice(0, 4))
-        pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
+      const symbols = (await symbolsInFile(generationId, file)).filter((x) => !x.parentId).slice(0, 4);
+      for (const s of symbols) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
+      // A file of module-level code (a plugin's default export) still counts as named.
+      if (symbols.length === 0)
+        pathCandidates.push(chunkCandidate(wholeFile(file), `${file}, named in the question`));
     }
   }
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
@@ -251,15 +263,34 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     candidates: await definitionCandidates(generationId, conceptTerms(report), 20),
   });
 
+  // 6a. The functions that answer inside the leading files: a report is fixed in the
+  // function whose own lines carry it, wherever the lexical index ranked that function.
+  const leadingFiles = fuseFiles(lists, namedPaths);
+  const answering = await answeringCandidates(
+    generationId,
+    input.reader,
+    leadingFiles,
+    questionFocus(input.reader, report, anchors),
+  );
+  const fileLists = [...lists];
+  lists.push({ name: "body", weight: 3, candidates: answering });
+
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
   await attachSymbols(
     generationId,
     ranked.map((r) => r.candidate),
   );
 
-  // 7. Walk callers backwards from the strongest error sites, mutators first.
+  // 7. Walk callers backwards from the strongest error sites, mutators first. The sites
+  // are those the report's own signals rank (what answers in a file is for ranking
+  // functions, not for choosing where the walk starts).
   if (config.features.useCallGraph && config.maxCallGraphHops > 0) {
-    const sites = ranked.filter((r) => r.candidate.symbol).slice(0, 3);
+    const bySignals = demoteAuxiliary(fuseSignals(fileLists), namedPaths);
+    await attachSymbols(
+      generationId,
+      bySignals.map((r) => r.candidate),
+    );
+    const sites = bySignals.filter((r) => r.candidate.symbol).slice(0, 3);
     const callerLists: Candidate[] = [];
     let frontier = sites.map((r) => r.candidate.symbol as SymbolRecord);
     const seen = new Set(frontier.map((s) => s.qualifiedId));
@@ -289,6 +320,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       frontier = next;
     }
     lists.push({ name: "callers", weight: 0.5, candidates: callerLists });
+    fileLists.push({ name: "callers", weight: 0.5, candidates: callerLists });
     ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
     await attachSymbols(
       generationId,
@@ -305,15 +337,96 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       limit: 3,
     })),
   );
+  const rankedFiles = await withPartnerFiles(
+    input,
+    creditTestedFiles(fileScores(fileLists, namedPaths), await pathIndex(generationId), namedPaths),
+    namedPaths,
+  );
   return {
     items,
     diagram: null,
-    rankedFiles: fuseFiles(lists, namedPaths),
+    rankedFiles,
     signals: signalFiles(lists),
-    rankedSymbols: ranked
-      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
-      .slice(0, 50),
+    // Functions in the files that localize best first: the fix of a report is in its file.
+    rankedSymbols: membersFirst(
+      withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+      answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+    ).slice(0, 50),
   };
+}
+
+/**
+ * Ranked symbols at the function level: a class (or other container) gives its place to
+ * its best-answering member when the answering functions of the leading files hold one,
+ * and is left out when one of its members already ranks above it.
+ */
+function membersFirst(symbols: SymbolRecord[], answering: SymbolRecord[]): string[] {
+  const out: string[] = [];
+  const listed = new Set<string>();
+  const push = (s: SymbolRecord) => {
+    if (listed.has(s.qualifiedId)) return;
+    listed.add(s.qualifiedId);
+    out.push(s.qualifiedId);
+  };
+  const memberOf = (container: SymbolRecord) => (s: SymbolRecord) =>
+    s.path === container.path && s.parentId === container.qualifiedName;
+  for (const s of symbols) {
+    const isMember = memberOf(s);
+    if (symbols.some((m) => isMember(m) && listed.has(m.qualifiedId))) continue;
+    const member = answering.find(isMember);
+    push(member ?? s);
+  }
+  return out;
+}
+
+/** Share of a test's own evidence that goes to the file it exercises. */
+const TEST_CREDIT = 0.35;
+
+/**
+ * A failure shows in the tests that exercise the code and is fixed in that code: the
+ * evidence a test file gathered (before tests were demoted) also counts, in part, for
+ * the file it tests (`unmarshaler_test.go` → `unmarshaler.go`), unless the question is
+ * about tests.
+ */
+function creditTestedFiles(
+  scored: [string, number][],
+  index: PathIndex,
+  namedPaths: string[],
+): [string, number][] {
+  const about = topicsOfPaths(namedPaths);
+  if (about.tests) return scored;
+  const scores = new Map(scored);
+  for (const [path, score] of scored) {
+    if (!isTestPath(path)) continue;
+    const own = score / auxiliaryFactor(path, about);
+    for (const subject of testedFiles(index, path, isTestPath))
+      scores.set(subject, (scores.get(subject) ?? 0) + own * TEST_CREDIT);
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+/** Leading files whose partners are brought up with them. */
+const PARTNER_LEADING = 3;
+
+/**
+ * The file ranking with the partners of its leading files right below them (a header
+ * with its implementation, a source with its type declarations …), unless a partner is
+ * a test, doc or vendored file the question is not about.
+ */
+async function withPartnerFiles(
+  input: RetrievalInput,
+  scored: [string, number][],
+  namedPaths: string[],
+): Promise<string[]> {
+  const leading = scored.slice(0, PARTNER_LEADING).map(([file]) => file);
+  const partners = await partnersOf(input.generationId, input.repositoryId, leading);
+  const about = topicsOfPaths(namedPaths);
+  return withPartners(scored, partners, {
+    leading: PARTNER_LEADING,
+    keep: (path) => auxiliaryFactor(path, about) === 1,
+  })
+    .slice(0, 30)
+    .map(([file]) => file);
 }
 
 /** A literal found in more files than this says little about where anything is. */
@@ -330,8 +443,9 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
   const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
   const literals = [...new Set(names)].filter((l) => l.length >= 3);
   if (literals.length === 0) return [];
-  // A name is the whole literal; a heading of output starts one (`"Data variables:"`).
-  const quoted = (l: string) => (l.includes(" ") ? [`"${l}`, `'${l}`] : [`"${l}"`, `'${l}'`]);
+  // A name is the whole literal, or the first of a tag's comma-separated parts
+  // (`json:"keep_days,optional"`); a heading of output starts one (`"Data variables:"`).
+  const quoted = (l: string) => (l.includes(" ") ? [`"${l}`, `'${l}`] : [`"${l}"`, `'${l}'`, `"${l},`]);
   const files = await filesContainingLiterals(input.generationId, literals.map(quoted));
   const df = literals.map((_, i) => files.filter((f) => f.found.includes(i)).length);
   const scored = files
@@ -395,6 +509,21 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
   return out;
 }
 
+/** A file as a candidate of its own: packing narrows it to what in it answers. */
+function wholeFile(path: string): ChunkHit {
+  return {
+    id: 0,
+    path,
+    kind: "file",
+    symbolId: null,
+    title: path,
+    startLine: 1,
+    endLine: 1,
+    text: "",
+    score: 0,
+  };
+}
+
 /** One chunk per file, files ordered by the summed BM25 of their matching chunks. */
 function filesByChunkMass(hits: ChunkHit[]): ChunkHit[] {
   const byFile = new Map<string, { best: ChunkHit; mass: number }>();
@@ -411,6 +540,15 @@ function filesByChunkMass(hits: ChunkHit[]): ChunkHit[] {
 function mutationWeight(s: SymbolRecord, config: RetrievalInput["config"]): number {
   if (!config.prioritizeMutatingFunctions) return 0;
   return s.mutates === "[]" ? 0 : 1;
+}
+
+/**
+ * Whether a symbol is the function a frame names (`Server.Start`, `Layer.on_event`,
+ * `jq_next`): its qualified name ends with the name, or a bare name is its own.
+ */
+export function namesFunction(symbol: Pick<SymbolRecord, "name" | "qualifiedName">, func: string): boolean {
+  if (symbol.qualifiedName === func || symbol.qualifiedName.endsWith(`.${func}`)) return true;
+  return !func.includes(".") && symbol.name === func;
 }
 
 /** Fills in the symbol of chunk candidates that belong to one (so source can be fetched). */
@@ -439,6 +577,25 @@ export function pointedAt(written: string, files: string[]): string[] {
   if (!trimmed.includes("/")) return [];
   const writtenFactor = auxiliaryFactor(written.replace(/\\/g, "/"), NO_TOPICS);
   return files.filter((f) => auxiliaryFactor(f, NO_TOPICS) === 1 || writtenFactor < 1);
+}
+
+/**
+ * The repository files a frame's path can be: its last three segments, else two (the
+ * path as printed starts wherever the reporter's checkout was, often with the
+ * repository's own folder name: `/home/me/src/app/rest/server.go`), else, for a bare
+ * file name, the one file that has it, else the source of the built module it is
+ * (`node_modules/dayjs/plugin/utc.js` → `src/plugin/utc/index.js`).
+ */
+async function filesOfFrame(generationId: string, written: string): Promise<string[]> {
+  const parts = trimPath(written).split("/");
+  // A bare name matches by itself only as written: `C:\Python38\lib\pathlib.py` is the
+  // interpreter's, whatever file of the repository shares its name.
+  const shortest = written.includes("/") || written.includes("\\") ? 2 : 1;
+  for (let keep = Math.min(parts.length, 3); keep >= shortest; keep--) {
+    const files = await filesBySuffix(generationId, parts.slice(-keep).join("/"), 3);
+    if (files.length > 0 && (keep > 1 || files.length === 1)) return files;
+  }
+  return filesForModule(await pathIndex(generationId), normalizePath(written));
 }
 
 function trimPath(p: string): string {

@@ -113,6 +113,10 @@ describe("auxiliaryFactor", () => {
     "benchmarks/run.py",
     "asv_bench/benchmarks/io.py",
     "docs/conf.py",
+    "karma.sauce.conf.js",
+    "webpack.config.js",
+    "build/rollup.config.mjs",
+    "gulpfile.js",
   ])("demotes %s like documentation", (p) =>
     expect(auxiliaryFactor(p, { tests: false, docs: false })).toBe(0.5),
   );
@@ -120,5 +124,6 @@ describe("auxiliaryFactor", () => {
   it("keeps source whose name only starts like a benchmark folder", () => {
     expect(auxiliaryFactor("src/bench_utils/core.py", { tests: false, docs: false })).toBe(1);
     expect(auxiliaryFactor("lib/benchmark.py", { tests: false, docs: false })).toBe(1);
+    expect(auxiliaryFactor("src/config.js", { tests: false, docs: false })).toBe(1);
   });
 });

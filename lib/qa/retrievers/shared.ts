@@ -16,10 +16,12 @@ import type { CgragConfig } from "../config.ts";
 import { symbolItem, textItem, type SourceReader } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";
-import type { Anchors } from "../../search/anchors.ts";
+import { withoutEnvironment, type Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 import { pathClass } from "../../indexer/file-class.ts";
 import { resolveSubjects } from "../subjects.ts";
+import { itemFocus, narrowCandidate, questionFocus } from "./answering.ts";
+import type { Candidate } from "./candidate.ts";
 
 export interface RetrievalInput {
   repositoryId: string;
@@ -43,12 +45,7 @@ export interface RetrievalOutput {
   signals?: Record<string, string[]>;
 }
 
-export interface Candidate {
-  key: string;
-  symbol: SymbolRecord | null;
-  chunk: ChunkHit | null;
-  reason: string;
-}
+export type { Candidate } from "./candidate.ts";
 
 /** One ranked signal (e.g. "raises the exception", "BM25 over code") with a weight. */
 export interface SignalList {
@@ -112,7 +109,10 @@ export function chunkCandidate(chunk: ChunkHit, reason: string): Candidate {
 
 /**
  * Packs ranked candidates into context items until the budget is spent. Symbols
- * get their source (truncated per config); chunks are used as they are.
+ * get their source (truncated per config); chunks are used as they are. What answers is
+ * what is packed and cited: a file summary becomes the function of the file that
+ * answers, a class its answering method, and a long item or a wiki page carries the
+ * lines that match (lib/qa/retrievers/answering.ts).
  */
 export async function packCandidates(
   input: RetrievalInput,
@@ -125,6 +125,7 @@ export async function packCandidates(
   const perItem = Math.min(options.perItemTokens ?? Math.max(250, Math.floor(budget / 3)), budget);
   const maxItems = options.maxItems ?? 12;
   const top = ranked[0]?.score ?? 1;
+  const query = () => questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
   for (const r of ranked) {
     if (items.length >= maxItems || used >= budget) break;
     const remaining = budget - used;
@@ -136,15 +137,16 @@ export async function packCandidates(
       pass: input.pass,
     };
     let item: ContextItem | null = null;
-    const symbol = r.candidate.symbol;
+    const candidate = await narrowCandidate(input.generationId, input.reader, r.candidate, query());
+    const symbol = candidate.symbol;
     if (symbol && input.config.features.useSourceFetching) {
       item = await symbolItem(input.reader, symbol, meta, {
         maxLines: input.config.maxSourceLinesPerFunction,
         maxTokens: Math.min(perItem, remaining),
         truncate: input.config.truncateLongFunctions,
       });
-    } else if (r.candidate.chunk) {
-      item = textItem(r.candidate.chunk, { ...meta, maxTokens: Math.min(perItem, remaining) });
+    } else if (candidate.chunk) {
+      item = textItem(candidate.chunk, { ...meta, maxTokens: Math.min(perItem, remaining) });
     } else if (symbol) {
       item = textItem(
         {
@@ -167,6 +169,8 @@ export async function packCandidates(
       };
     }
     if (items.some((i) => i.key === item.key)) continue;
+    const lines = await itemFocus(input.generationId, input.reader, item, query());
+    if (lines) item.focus = lines;
     items.push(item);
     used += item.tokens;
   }
@@ -341,9 +345,10 @@ export function scopePrefix(scope: string | null): string | undefined {
 
 const TEST_PATH =
   /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
-// Docs, examples, benchmarks, scripts, and third-party code vendored inside a package.
+// Docs, examples, benchmarks, scripts, third-party code vendored inside a package, and the
+// build tools' configuration (karma.conf.js, webpack.config.js, gulpfile.js).
 const AUXILIARY_PATH =
-  /(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\//;
+  /(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
 
 /** Whether a path holds tests (fixes for reported bugs rarely live there). */
 export function isTestPath(path: string): boolean {
@@ -424,6 +429,17 @@ export function fuseFiles(
   limit = 30,
   topics?: AuxiliaryTopics,
 ): string[] {
+  return fileScores(lists, namedPaths, topics)
+    .slice(0, limit)
+    .map(([file]) => file);
+}
+
+/** The files of `fuseFiles` with their fused scores, best first. */
+export function fileScores(
+  lists: SignalList[],
+  namedPaths: string[],
+  topics?: AuxiliaryTopics,
+): [string, number][] {
   const about = topicsOfPaths(namedPaths, topics);
   const scores = new Map<string, number>();
   for (const [name, files] of Object.entries(signalFiles(lists))) {
@@ -431,8 +447,5 @@ export function fuseFiles(
     files.forEach((file, rank) => scores.set(file, (scores.get(file) ?? 0) + weight / (RRF_K + rank + 1)));
   }
   for (const [file, score] of scores) scores.set(file, score * auxiliaryFactor(file, about));
-  return [...scores.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, limit)
-    .map(([file]) => file);
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]);
 }

@@ -200,8 +200,11 @@ export const rust: LanguageSpec = {
 /** The error carried by `Err(…)`: an enum variant or error type, or a message literal. */
 function errValue(value: Node, owner: ExtractedSymbol, x: Extraction): void {
   let target: Node | null = value;
-  if (value.type === "call_expression") target = value.childForFieldName("function");
-  else if (value.type === "struct_expression") target = value.childForFieldName("name");
+  if (value.type === "call_expression") {
+    target = value.childForFieldName("function");
+    // `Err(Error::new("empty input"))`: the message the error is built with.
+    addErrorString(owner, x.firstMessage(value.childForFieldName("arguments")));
+  } else if (value.type === "struct_expression") target = value.childForFieldName("name");
   if (!target) return;
   if (target.type === "string_literal" || target.type === "raw_string_literal") {
     addErrorString(owner, x.messageOf(target));

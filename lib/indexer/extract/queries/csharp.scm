@@ -30,6 +30,8 @@
 (object_creation_expression type: (_) @callee) @new
 (throw_statement (object_creation_expression type: (_) @type arguments: (_)? @arguments)) @raise
 (throw_expression (object_creation_expression type: (_) @type arguments: (_)? @arguments)) @raise
+; An exception built to be returned, wrapped or handed on is reported where it is built.
+((object_creation_expression type: (_) @type arguments: (_)? @arguments) @raise (#match? @type "(Error|Exception)$"))
 
 (assignment_expression left: (_) @write)
 (postfix_unary_expression (_) @write)

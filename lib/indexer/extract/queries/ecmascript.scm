@@ -121,6 +121,8 @@
 (new_expression constructor: (_) @callee) @new
 (throw_statement . (new_expression constructor: (_) @type arguments: (_)? @arguments)) @raise
 (throw_statement . (call_expression function: (_) @type arguments: (_)? @arguments)) @raise
+; An error built to be rejected, returned or passed on is reported where it is built.
+((new_expression constructor: (_) @type arguments: (_)? @arguments) @raise (#match? @type "(Error|Exception)$"))
 
 (assignment_expression left: (_) @write)
 (augmented_assignment_expression left: (_) @write)

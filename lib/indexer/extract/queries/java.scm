@@ -28,6 +28,8 @@
 (explicit_constructor_invocation constructor: (_) @callee) @call
 (object_creation_expression type: (_) @callee) @new
 (throw_statement . (object_creation_expression type: (_) @type arguments: (_) @arguments)) @raise
+; An exception built to be returned, wrapped or handed on is reported where it is built.
+((object_creation_expression type: (_) @type arguments: (_) @arguments) @raise (#match? @type "(Error|Exception)$"))
 
 (assignment_expression left: (_) @write)
 (update_expression . (_) @write)

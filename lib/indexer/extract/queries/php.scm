@@ -21,6 +21,8 @@
 (scoped_call_expression scope: (_) @receiver name: (_) @method arguments: (_) @arguments) @call
 (object_creation_expression [(name) (qualified_name)] @callee) @new
 (throw_expression (object_creation_expression [(name) (qualified_name)] @type (arguments)? @arguments)) @raise
+; An exception built to be returned, wrapped or handed on is reported where it is built.
+((object_creation_expression [(name) (qualified_name)] @type (arguments)? @arguments) @raise (#match? @type "(Error|Exception)$"))
 
 (assignment_expression left: (_) @write)
 (augmented_assignment_expression left: (_) @write)

@@ -1,0 +1,169 @@
+/**
+ * Error strings at their raise sites in every language: thrown and panicked messages,
+ * errors built to be returned, rejected or wrapped, and messages handed to helpers named
+ * for reporting errors — each on a small snippet shaped like real code.
+ */
+import { describe, expect, it } from "vitest";
+import type { CodeLanguage } from "../types";
+import { isErrorReportingName } from "./common";
+import { extractSource } from "./index";
+
+async function errorsOf(language: CodeLanguage, source: string, name: string) {
+  const { symbols } = await extractSource(language, source);
+  const symbol = symbols.find((s) => s.qualifiedName === name);
+  if (!symbol) throw new Error(`no ${name} in ${symbols.map((s) => s.qualifiedName).join(", ")}`);
+  return { raises: symbol.raises, errorStrings: symbol.errorStrings };
+}
+
+describe("error strings at raise sites", () => {
+  it("Rust: panics, expect, and the message an error value is built with", async () => {
+    const source = `impl Registry {
+    fn clone_span(&self, id: &Id) -> Result<Id, Error> {
+        let span = self.get(id).expect("span to exist");
+        if span.is_closing() {
+            return Err(Error::new("span is already closing"));
+        }
+        if span.refs() == 0 {
+            panic!("tried to clone {:?}, but no span exists with that ID", id);
+        }
+        Ok(id.clone())
+    }
+}`;
+    expect(await errorsOf("rust", source, "Registry.clone_span")).toEqual({
+      raises: ["Error", "panic"],
+      errorStrings: [
+        "span to exist",
+        "span is already closing",
+        "tried to clone {:?}, but no span exists with that ID",
+      ],
+    });
+  });
+
+  it("Go: errors.New, fmt.Errorf and panic", async () => {
+    const source = `package logx
+
+import (
+	"errors"
+	"fmt"
+)
+
+func SetUp(c LogConf) error {
+	if len(c.ServiceName) == 0 {
+		return errors.New("service name is required")
+	}
+	if c.KeepDays < 0 {
+		return fmt.Errorf("invalid keep days: %d", c.KeepDays)
+	}
+	if c.Mode == "" {
+		panic("log mode not set")
+	}
+	return nil
+}`;
+    expect((await errorsOf("go", source, "SetUp")).errorStrings).toEqual([
+      "service name is required",
+      "invalid keep days: %d",
+      "log mode not set",
+    ]);
+  });
+
+  it("JavaScript: an error rejected or passed on is reported where it is built", async () => {
+    const source = `function parseOffset(input) {
+  const match = REGEX_OFFSET.exec(input)
+  if (!match) return Promise.reject(new RangeError(\`Invalid offset \${input}\`))
+  if (match[2] > 14) callback(new Error('offset out of range'))
+  return match
+}`;
+    expect(await errorsOf("javascript", source, "parseOffset")).toEqual({
+      raises: ["RangeError", "Error"],
+      errorStrings: ["Invalid offset {…}", "offset out of range"],
+    });
+  });
+
+  it("Java: exceptions returned or wrapped, and helpers that report errors", async () => {
+    const source = `class NumberInput {
+    static NumberFormatException badNumber(String text) {
+        return new NumberFormatException("Invalid numeric value: " + text);
+    }
+    int parseInt(String text) {
+        if (text.isEmpty()) {
+            _reportError("Unexpected end-of-input in number");
+        }
+        return Integer.parseInt(text);
+    }
+}`;
+    expect(await errorsOf("java", source, "NumberInput.badNumber")).toEqual({
+      raises: ["NumberFormatException"],
+      errorStrings: ["Invalid numeric value: {…}"],
+    });
+    expect((await errorsOf("java", source, "NumberInput.parseInt")).errorStrings).toEqual([
+      "Unexpected end-of-input in number",
+    ]);
+  });
+
+  it("C#: an exception built outside a throw", async () => {
+    const source = `class Sink {
+    Exception Invalid(string name) {
+        return new ArgumentException("Sink name is not valid: " + name);
+    }
+}`;
+    expect(await errorsOf("csharp", source, "Sink.Invalid")).toEqual({
+      raises: ["ArgumentException"],
+      errorStrings: ["Sink name is not valid: {…}"],
+    });
+  });
+
+  it("C and C++: luaL_error-style helpers and std::runtime_error", async () => {
+    const c = `static int str_rep (lua_State *L) {
+  if (n >= MAXSIZE / l) return luaL_error(L, "resulting string too large");
+  return 1;
+}`;
+    expect((await errorsOf("c", c, "str_rep")).errorStrings).toEqual(["resulting string too large"]);
+    const cpp = `namespace fmt {
+inline int parse_width(const char *s) {
+  if (*s == '}') throw std::runtime_error("invalid format spec");
+  return 0;
+}
+}`;
+    expect(await errorsOf("cpp", cpp, "fmt.parse_width")).toEqual({
+      raises: ["runtime_error"],
+      errorStrings: ["invalid format spec"],
+    });
+  });
+
+  it("Python and PHP: reporting helpers and exceptions built outside a raise", async () => {
+    const python = `def main(argv):
+    if not argv:
+        parser.error("the following arguments are required: paths")
+`;
+    expect((await errorsOf("python", python, "main")).errorStrings).toEqual([
+      "the following arguments are required: paths",
+    ]);
+    const php = `<?php
+class Router {
+    public function notFound(string $path): HttpNotFoundException {
+        return new HttpNotFoundException("No route for " . $path);
+    }
+}`;
+    expect(await errorsOf("php", php, "Router.notFound")).toEqual({
+      raises: ["HttpNotFoundException"],
+      errorStrings: ["No route for {…}"],
+    });
+  });
+});
+
+describe("isErrorReportingName", () => {
+  it.each([
+    ["_reportError", true],
+    ["report_error", true],
+    ["luaL_error", true],
+    ["failWith", true],
+    ["throwInvalidArgument", true],
+    ["isError", false],
+    ["handleError", false],
+    ["onError", false],
+    ["getErrorCount", false],
+    ["render", false],
+  ])("%s → %s", (name, expected) => {
+    expect(isErrorReportingName(name)).toBe(expected);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { extractAnchors } from "../search/anchors.ts";
+import { focusQuery, matchedWindow, scoreSpans } from "./focus.ts";
+
+// A job runner in the shape of real retry code: the wait is computed in one function,
+// the rest of the file schedules and logs.
+const RETRY = `class RetryJob:
+    def __init__(self, job, max_retries=25):
+        self.job = job
+        self.max_retries = max_retries
+
+    def run(self):
+        try:
+            self.job.perform()
+        except Exception as error:
+            self.handle_failure(error)
+
+    def handle_failure(self, error):
+        count = self.job.retry_count + 1
+        if count > self.max_retries:
+            log.error("job %s exhausted its retries", self.job.id)
+            return
+        self.job.schedule(delay=self.delay_for(count))
+
+    def delay_for(self, count):
+        # exponential backoff with jitter: how long to wait before the next attempt
+        return (count ** 4) + 15 + (random.random() * 10 * (count + 1))
+
+    def describe(self):
+        return f"RetryJob({self.job.id})"
+`.split("\n");
+
+function spansOf(lines: string[]) {
+  const starts = lines.flatMap((l, i) => (/^\s+def (\w+)/.test(l) ? [i + 1] : []));
+  return starts.map((start, i) => ({
+    startLine: start,
+    endLine: (starts[i + 1] ?? lines.length + 1) - 1,
+    name: /def (\w+)/.exec(lines[start - 1] ?? "")?.[1] ?? "",
+  }));
+}
+
+function rank(question: string, lines: string[]): string[] {
+  const query = focusQuery(question, extractAnchors(question));
+  return scoreSpans(
+    spansOf(lines).map((span) => ({ span, lines })),
+    query,
+  ).map((s) => s.span.name);
+}
+
+describe("scoreSpans", () => {
+  it("ranks the function that computes what is asked above its callers", () => {
+    const ranked = rank("How long does a failed job wait before it is retried (the backoff delay)?", RETRY);
+    expect(ranked[0]).toBe("delay_for");
+  });
+
+  it("ranks the raise or log site of a quoted message first", () => {
+    const ranked = rank('My worker logs "exhausted its retries" after a few failures, why?', RETRY);
+    expect(ranked[0]).toBe("handle_failure");
+  });
+
+  it("ranks a symbol the question names by name", () => {
+    const ranked = rank("What does `describe` return for a job?", RETRY);
+    expect(ranked[0]).toBe("describe");
+  });
+
+  it("gives nothing a score when the question shares no word with the code", () => {
+    const query = focusQuery("compile the stylesheet", extractAnchors("compile the stylesheet"));
+    const scored = scoreSpans(
+      spansOf(RETRY).map((span) => ({ span, lines: RETRY })),
+      query,
+    );
+    expect(scored.every((s) => s.score === 0)).toBe(true);
+  });
+
+  it("finds a message whose values the code fills in from its literal pieces", () => {
+    const lines = [
+      "def __repr__(self):",
+      '    return "{}, grouped over {!r}\\n{!r} groups with labels {}.".format(',
+      "        type(self).__name__, self._unique_coord.name, self._unique_coord.size, labels)",
+      "",
+      "def map(self, func):",
+      "    # apply func to each group of the dataset",
+      "    return self._combine(func(group) for group in self._iter_grouped())",
+    ];
+    const spans = [
+      { startLine: 1, endLine: 3, name: "__repr__" },
+      { startLine: 5, endLine: 7, name: "map" },
+    ];
+    const question = `Trailing whitespace in the text of a group:\n"DatasetGroupBy, grouped over 'letters' "`;
+    const scored = scoreSpans(
+      spans.map((span) => ({ span, lines })),
+      focusQuery(question, extractAnchors(question)),
+    );
+    expect(scored[0]?.span.name).toBe("__repr__");
+    expect(scored[0]?.matched).toContain(2);
+  });
+});
+
+describe("matchedWindow", () => {
+  it("is the densest run of matching lines of a file without symbols, not its first line", () => {
+    const config = [
+      "# frozen_string_literal: true",
+      "",
+      "defaults:",
+      "  concurrency: 10",
+      "  queues: [default]",
+      "",
+      "retry:",
+      "  max_attempts: 25",
+      "  backoff: exponential",
+      "  wait_seconds: 15",
+      "",
+      "logging:",
+      "  level: info",
+    ];
+    const question = "How many attempts before a failed job stops being retried, and how long is the wait?";
+    const window = matchedWindow(config, focusQuery(question, extractAnchors(question)));
+    expect(window).not.toBeNull();
+    expect(window?.startLine).toBeGreaterThanOrEqual(6);
+    expect(window?.endLine).toBeLessThanOrEqual(12);
+  });
+
+  it("is null when no line matches", () => {
+    const q = "render the sidebar";
+    expect(matchedWindow(["a: 1", "b: 2"], focusQuery(q, extractAnchors(q)))).toBeNull();
+  });
+});

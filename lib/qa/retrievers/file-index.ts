@@ -1,0 +1,146 @@
+/**
+ * The files of a generation by name, folder and module, read once per generation:
+ * what partner files and module paths written in a report (`dayjs/plugin/utc`, a frame
+ * in `node_modules/dayjs/plugin/utc.js`) are looked up in.
+ */
+import "server-only";
+import { listFiles } from "../../db/index-store.ts";
+import { generationCache } from "../generation-cache.ts";
+
+export const JS_SOURCE = /\.(?:js|mjs|cjs|jsx|ts|mts|cts|tsx)$/i;
+export const DECLARATION = /\.d\.(?:ts|mts|cts)$/i;
+/** Folders that hold a package's sources or its declarations, mirrored by each other. */
+const SOURCE_ROOTS = new Set(["src", "lib", "source", "types", "typings", "dist", "esm", "cjs", "build"]);
+
+/** The files of a generation by folder and by name. */
+export interface PathIndex {
+  paths: Set<string>;
+  /** the files indexed as code (not text or documentation) */
+  code: Set<string>;
+  byStem: Map<string, string[]>;
+  byDir: Map<string, string[]>;
+  /** JavaScript and TypeScript sources (not declarations) by the module they stand for */
+  byModule: Map<string, string[]>;
+}
+
+export function pathIndexOf(files: Iterable<string | { path: string; kind: string }>): PathIndex {
+  const index: PathIndex = {
+    paths: new Set(),
+    code: new Set(),
+    byStem: new Map(),
+    byDir: new Map(),
+    byModule: new Map(),
+  };
+  for (const file of files) {
+    const path = typeof file === "string" ? file : file.path;
+    index.paths.add(path);
+    if (typeof file === "string" || file.kind === "code") index.code.add(path);
+    push(index.byStem, stemOf(path), path);
+    push(index.byDir, dirOf(path), path);
+    if (JS_SOURCE.test(path) && !DECLARATION.test(path)) push(index.byModule, modulePath(path), path);
+  }
+  return index;
+}
+
+/** Read once per generation. */
+export const pathIndex = generationCache(async (generationId) => pathIndexOf(await listFiles(generationId)));
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function dirOf(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at < 0 ? "" : path.slice(0, at);
+}
+
+export function baseOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** A file's name without its extension (`timezone.d.ts` → timezone, `format-inl.h` → format-inl). */
+export function stemOf(path: string): string {
+  return baseOf(path)
+    .replace(DECLARATION, "")
+    .replace(/\.[^.]+$/, "");
+}
+
+/**
+ * The module a JavaScript or declaration file stands for, as a path without the source
+ * root and extension, `index` standing for its folder: `src/plugin/utc/index.js` and
+ * `types/plugin/utc.d.ts` are both `plugin/utc`.
+ */
+export function modulePath(path: string): string {
+  const parts = path
+    .replace(DECLARATION, "")
+    .replace(/\.[^./]+$/, "")
+    .split("/");
+  if (parts.length > 1 && SOURCE_ROOTS.has(parts[0] as string)) parts.shift();
+  if (parts.length > 1 && parts[parts.length - 1] === "index") parts.pop();
+  return parts.join("/");
+}
+
+/**
+ * The JavaScript or TypeScript sources a written module path stands for: an import
+ * specifier of the package itself (`dayjs/plugin/utc`) or a built file of it as a stack
+ * trace shows it (`dayjs/plugin/utc.js` under node_modules), without the package's
+ * name or build folder in front (`src/plugin/utc/index.js`). Empty when none or too
+ * many match.
+ */
+export function filesForModule(index: PathIndex, written: string): string[] {
+  const parts = modulePath(written.replace(/^\.?\//, ""))
+    .split("/")
+    .filter(Boolean);
+  for (let drop = 0; drop < Math.min(3, parts.length); drop++) {
+    const found = index.byModule.get(parts.slice(drop).join("/")) ?? [];
+    if (found.length > 0) return found.length <= 2 ? found : [];
+  }
+  return [];
+}
+
+/** A test file's name with its test marker, and the subject's name it stands for. */
+const TEST_NAMES: [RegExp, string][] = [
+  [/^test_(.+)$/, "$1"],
+  [/^(.+?)[._-](?:test|tests|spec)$/i, "$1"],
+  [/^(.+?)(?:Test|Tests|Spec|IT)$/, "$1"],
+];
+
+/**
+ * The files a test exercises, by the naming conventions of each language
+ * (`logs_test.go` → `logs.go`, `test_config.py` → `config.py`, `utc.test.js` →
+ * `utc.js`, `JsonPointerTest.java` → `JsonPointer.java`, `format-test.cc` →
+ * `format.h` and `format.cc`): among the files of that name that are not tests, those
+ * nearest to the test (at most two). Empty when the name is no test's.
+ */
+export function testedFiles(index: PathIndex, test: string, isTest: (path: string) => boolean): string[] {
+  const stem = stemOf(test);
+  for (const [marker, subject] of TEST_NAMES) {
+    if (!marker.test(stem)) continue;
+    const name = stem.replace(marker, subject);
+    const candidates = (index.byStem.get(name) ?? []).filter((p) => p !== test && !isTest(p));
+    if (candidates.length === 0) continue;
+    const nearness = (p: string) =>
+      sharedPrefix(dirOf(p), dirOf(test)) * 10 + sharedSuffix(dirOf(p), dirOf(test));
+    const best = Math.max(...candidates.map(nearness));
+    const nearest = candidates.filter((p) => nearness(p) === best);
+    return nearest.length <= 2 ? nearest : [];
+  }
+  return [];
+}
+
+function sharedPrefix(a: string, b: string): number {
+  const [x, y] = [a.split("/"), b.split("/")];
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n] && x[n] !== "") n++;
+  return n;
+}
+
+/** Folders two folder paths share from the end (`a/b/x`, `c/b/x` → 2). */
+export function sharedSuffix(a: string, b: string): number {
+  const [x, y] = [a.split("/").reverse(), b.split("/").reverse()];
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n] && x[n] !== "") n++;
+  return n;
+}

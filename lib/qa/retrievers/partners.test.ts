@@ -1,0 +1,230 @@
+import { describe, expect, it } from "vitest";
+import type { FileRelation } from "../../db/file-relations.ts";
+import { historyPartners, pathPartners, relationPartners, withPartners, type Partner } from "./partners.ts";
+import { filesForModule, modulePath, pathIndexOf, testedFiles } from "./file-index.ts";
+import { isTestPath } from "./shared.ts";
+
+// File layouts as real projects have them: a C library, a header-only C++ library with
+// an amalgamated copy, a JavaScript package with type declarations, a Rust crate, a
+// parser generated from its grammar.
+const FILES = [
+  "src/jv.c",
+  "src/jv.h",
+  "src/jv_print.c",
+  "src/parser.y",
+  "src/parser.c",
+  "src/parser.h",
+  "include/fmt/format.h",
+  "include/fmt/format-inl.h",
+  "src/format.cc",
+  "include/nlohmann/json.hpp",
+  "single_include/nlohmann/json.hpp",
+  "src/index.js",
+  "src/plugin/utc/index.js",
+  "types/index.d.ts",
+  "types/plugin/utc.d.ts",
+  "types/plugin/timezone.d.ts",
+  "tracing-core/src/span.rs",
+  "tracing-core/src/lib.rs",
+  "tracing-subscriber/src/registry/sharded.rs",
+  "tracing-subscriber/src/registry/mod.rs",
+];
+const index = pathIndexOf(FILES);
+const partnersOf = (path: string) =>
+  Object.fromEntries(pathPartners(path, index).map((p) => [p.path, p.weight]));
+
+describe("pathPartners", () => {
+  it("pairs a C source with its header, in both directions", () => {
+    expect(Object.keys(partnersOf("src/jv.c"))).toEqual(["src/jv.h"]);
+    expect(Object.keys(partnersOf("src/jv.h"))).toEqual(["src/jv.c"]);
+  });
+
+  it("pairs a header with its inline implementation, surer than a header with a source", () => {
+    const partners = partnersOf("include/fmt/format.h");
+    expect(partners["include/fmt/format-inl.h"]).toBe(0.9);
+    expect(partners["src/format.cc"]).toBeLessThan(0.9);
+    expect(Object.keys(partnersOf("include/fmt/format-inl.h"))).toContain("include/fmt/format.h");
+  });
+
+  it("pairs a JavaScript module with its type declarations wherever the package keeps them", () => {
+    expect(modulePath("src/plugin/utc/index.js")).toBe("plugin/utc");
+    expect(modulePath("types/plugin/utc.d.ts")).toBe("plugin/utc");
+    expect(Object.keys(partnersOf("src/plugin/utc/index.js"))).toEqual(["types/plugin/utc.d.ts"]);
+    expect(Object.keys(partnersOf("types/plugin/utc.d.ts"))).toEqual(["src/plugin/utc/index.js"]);
+    expect(Object.keys(partnersOf("src/index.js"))).toEqual(["types/index.d.ts"]);
+  });
+
+  it("pairs a file with its copy in a mirrored folder (an amalgamated single include)", () => {
+    expect(Object.keys(partnersOf("include/nlohmann/json.hpp"))).toEqual([
+      "single_include/nlohmann/json.hpp",
+    ]);
+  });
+
+  it("pairs a Rust module with the module that declares it", () => {
+    expect(Object.keys(partnersOf("tracing-subscriber/src/registry/sharded.rs"))).toEqual([
+      "tracing-subscriber/src/registry/mod.rs",
+    ]);
+    expect(Object.keys(partnersOf("tracing-core/src/span.rs"))).toEqual(["tracing-core/src/lib.rs"]);
+  });
+
+  it("pairs a generated parser with its grammar, and the grammar with its outputs", () => {
+    expect(partnersOf("src/parser.c")["src/parser.y"]).toBe(0.8);
+    expect(Object.keys(partnersOf("src/parser.y"))).toEqual(
+      expect.arrayContaining(["src/parser.c", "src/parser.h"]),
+    );
+  });
+
+  it("finds nothing for a file without relatives", () => {
+    expect(pathPartners("src/jv_print.c", index)).toEqual([]);
+  });
+});
+
+describe("relationPartners", () => {
+  const degrees = new Map([
+    ["rest/server.go", { callsOut: 10, importers: 0 }],
+    ["rest/engine.go", { callsOut: 4, importers: 0 }],
+    ["src/index.js", { callsOut: 2, importers: 0 }],
+    ["src/private.h", { callsOut: 0, importers: 1 }],
+    ["src/shared.h", { callsOut: 0, importers: 9 }],
+  ]);
+  const calls = (path: string, other: string, direction: "in" | "out", count: number): FileRelation => ({
+    path,
+    other,
+    kind: "calls",
+    direction,
+    count,
+  });
+
+  it("pairs a wrapper with the file it delegates most of its calls to", () => {
+    const relations = [calls("rest/engine.go", "rest/server.go", "in", 8)];
+    const partners = relationPartners("rest/engine.go", relations, degrees, pathIndexOf([]));
+    expect(partners.map((p) => [p.path, p.why])).toEqual([["rest/server.go", "wraps it"]]);
+  });
+
+  it("pairs no plugin with the core every plugin calls", () => {
+    const plugins = ["a", "b", "c", "d"].map((n) => `src/plugin/${n}/index.js`);
+    const hubDegrees = new Map([
+      ...degrees,
+      ...plugins.map((p) => [p, { callsOut: 6, importers: 0 }] as const),
+    ]);
+    const relations = plugins.map((p) => calls("src/index.js", p, "in", 6));
+    expect(relationPartners("src/index.js", relations, hubDegrees, pathIndexOf([]))).toEqual([]);
+  });
+
+  it("pairs a source with a header only it includes, not with a header everyone includes", () => {
+    const includes = (other: string): FileRelation => ({
+      path: "src/jv.c",
+      other,
+      kind: "imports",
+      direction: "out",
+      count: 1,
+    });
+    const partners = relationPartners(
+      "src/jv.c",
+      [includes("src/private.h"), includes("src/shared.h")],
+      degrees,
+      pathIndexOf([]),
+    );
+    expect(partners.map((p) => p.path)).toEqual(["src/private.h"]);
+  });
+
+  it("pairs a class with the interface it implements", () => {
+    const relation: FileRelation = {
+      path: "src/util/JsonParserDelegate.java",
+      other: "src/JsonParser.java",
+      kind: "inherits",
+      direction: "out",
+      count: 1,
+    };
+    const partners = relationPartners(relation.path, [relation], degrees, pathIndexOf([]));
+    expect(partners).toEqual([
+      { path: "src/JsonParser.java", weight: 0.45, why: "extends or implements it" },
+    ]);
+  });
+});
+
+describe("historyPartners", () => {
+  it("keeps files changed in a good share of a file's commits, surer the larger the share", () => {
+    const partners = historyPartners([
+      { path: "rest/engine.go", partner: "rest/server.go", count: 8, changes: 10 },
+      { path: "rest/engine.go", partner: "rest/types.go", count: 3, changes: 10 },
+      { path: "rest/engine.go", partner: "go.mod", count: 2, changes: 10 },
+    ]);
+    expect(partners.map((p) => p.path)).toEqual(["rest/server.go", "rest/types.go"]);
+    expect(partners[0]?.weight).toBeGreaterThan(partners[1]?.weight ?? 1);
+  });
+});
+
+describe("withPartners", () => {
+  const partners = new Map<string, Partner[]>([
+    ["src/jv.c", [{ path: "src/jv.h", weight: 0.9, why: "header and implementation" }]],
+    ["src/main.c", [{ path: "tests/main_test.c", weight: 0.9, why: "changed together" }]],
+  ]);
+
+  it("brings a sure partner of the leading file right below it", () => {
+    const ranked = withPartners(
+      [
+        ["src/jv.c", 1],
+        ["src/main.c", 0.8],
+        ["src/util.c", 0.5],
+      ],
+      partners,
+      { leading: 2, keep: (p) => !p.startsWith("tests/") },
+    );
+    expect(ranked.map(([p]) => p)).toEqual(["src/jv.c", "src/main.c", "src/jv.h", "src/util.c"]);
+  });
+
+  it("leaves tests, and partners of files outside the lead, where they were", () => {
+    const ranked = withPartners(
+      [
+        ["src/util.c", 1],
+        ["src/main.c", 0.8],
+        ["src/jv.c", 0.2],
+      ],
+      partners,
+      { leading: 2, keep: (p) => !p.startsWith("tests/") },
+    );
+    expect(ranked.map(([p]) => p)).toEqual(["src/util.c", "src/main.c", "src/jv.c"]);
+  });
+});
+
+describe("filesForModule", () => {
+  it("finds the source of a package's module path or built file, without the package name", () => {
+    expect(filesForModule(index, "dayjs/plugin/utc")).toEqual(["src/plugin/utc/index.js"]);
+    expect(filesForModule(index, "dayjs/plugin/utc.js")).toEqual(["src/plugin/utc/index.js"]);
+    expect(filesForModule(index, "dayjs/esm/plugin/utc/index.js")).toEqual(["src/plugin/utc/index.js"]);
+    expect(filesForModule(index, "dayjs/plugin/isoWeek")).toEqual([]);
+  });
+});
+
+describe("testedFiles", () => {
+  const tested = pathIndexOf([
+    "core/mapping/unmarshaler.go",
+    "core/mapping/unmarshaler_test.go",
+    "core/conf/unmarshaler.go",
+    "src/_pytest/tmpdir.py",
+    "testing/test_tmpdir.py",
+    "src/plugin/utc/index.js",
+    "src/plugin/utc.test.js",
+    "src/main/java/com/acme/json/JsonPointer.java",
+    "src/test/java/com/acme/json/JsonPointerTest.java",
+    "include/fmt/format.h",
+    "src/format.cc",
+    "test/format-test.cc",
+    "lib/parser.rb",
+    "spec/parser_spec.rb",
+  ]);
+  it.each([
+    ["core/mapping/unmarshaler_test.go", ["core/mapping/unmarshaler.go"]],
+    ["testing/test_tmpdir.py", ["src/_pytest/tmpdir.py"]],
+    ["src/test/java/com/acme/json/JsonPointerTest.java", ["src/main/java/com/acme/json/JsonPointer.java"]],
+    ["test/format-test.cc", ["include/fmt/format.h", "src/format.cc"]],
+    ["spec/parser_spec.rb", ["lib/parser.rb"]],
+  ])("%s tests %j", (test, subjects) => {
+    expect(testedFiles(tested, test, isTestPath).sort()).toEqual([...subjects].sort());
+  });
+
+  it("finds nothing for a test named for no file", () => {
+    expect(testedFiles(tested, "src/plugin/utc.test.js", isTestPath)).toEqual([]);
+  });
+});

@@ -1,0 +1,315 @@
+/**
+ * Partner files: the files a change to a top-ranked file usually touches as well — its
+ * header or implementation (`jv.h`/`jv.c`, `format.h`/`format-inl.h`), the type
+ * declarations beside a JavaScript source (`types/plugin/utc.d.ts` for
+ * `src/plugin/utc/index.js`), the module that declares it (`mod.rs`), the grammar a
+ * parser is generated from, the interface it implements, the wrapper that delegates to
+ * it, and what the repository's history changed together with it. A fix or feature
+ * that spans such a pair is localized only when both are ranked, so each partner is
+ * brought up right below the file it belongs to, in proportion to how sure the
+ * relation is.
+ */
+import "server-only";
+import { fileDegrees, fileRelations, type FileRelation } from "../../db/file-relations.ts";
+import { coChangesOf, type CoChangeRow } from "../../db/co-change.ts";
+import {
+  baseOf,
+  DECLARATION,
+  dirOf,
+  JS_SOURCE,
+  modulePath,
+  pathIndex,
+  sharedSuffix,
+  stemOf,
+  type PathIndex,
+} from "./file-index.ts";
+
+export interface Partner {
+  path: string;
+  /** how sure the relation is, 0–1 */
+  weight: number;
+  why: string;
+}
+
+const HEADER = /\.(?:h|hh|hpp|hxx|h\+\+)$/i;
+const SOURCE = /\.(?:c|cc|cpp|cxx|c\+\+|m|mm)$/i;
+/** Inline implementations of a header: `format-inl.h`, `foo_inl.h`, `foo.inl`, `foo.ipp`, `foo.tcc`. */
+const INLINE = /(?:[-_]inl\.(?:h|hh|hpp)|\.(?:inl|ipp|tcc))$/i;
+/** Generated file ← the file it is generated from (same folder and stem). */
+const GENERATED_FROM: [RegExp, string[]][] = [
+  [/\.(?:c|cc|cpp|h|hpp)$/i, [".y", ".yy", ".l", ".ll", ".re", ".rl"]],
+  [/\.tab\.(?:c|cc|h|hh)$/i, [".y", ".yy"]],
+  [/\.pb\.(?:go|cc|h)$|_pb2\.py$|_pb\.(?:js|ts|rb)$/i, [".proto"]],
+];
+
+/** Whether two paths differ only in their first folder (`include/a/x.h`, `single_include/a/x.h`). */
+function isMirrored(a: string, b: string): boolean {
+  const [x, y] = [a.split("/"), b.split("/")];
+  return (
+    x.length === y.length && x.length > 1 && x[0] !== y[0] && x.slice(1).join("/") === y.slice(1).join("/")
+  );
+}
+
+/** Partners a file has by its name and place alone. */
+export function pathPartners(path: string, index: PathIndex): Partner[] {
+  const out: Partner[] = [];
+  const stem = stemOf(path);
+  const add = (other: string, weight: number, why: string) => {
+    if (other !== path && index.paths.has(other)) out.push({ path: other, weight, why });
+  };
+  // Header and implementation, near each other or in mirrored folders (include/x.h, src/x.cc).
+  if (HEADER.test(path) || SOURCE.test(path) || INLINE.test(path)) {
+    const base = stem.replace(/[-_]inl$/i, "");
+    const same = [...(index.byStem.get(base) ?? []), ...(index.byStem.get(`${base}-inl`) ?? [])];
+    same.push(...(index.byStem.get(`${base}_inl`) ?? []));
+    for (const other of new Set(same)) {
+      if (other === path) continue;
+      const pair =
+        (HEADER.test(path) && !INLINE.test(path) && (SOURCE.test(other) || INLINE.test(other))) ||
+        ((SOURCE.test(path) || INLINE.test(path)) && HEADER.test(other) && !INLINE.test(other));
+      if (!pair) continue;
+      // An inline implementation is the header's own body; a C source's header changes
+      // with it only when an interface does.
+      const inline = INLINE.test(other) || INLINE.test(path);
+      const near = dirOf(other) === dirOf(path) || sharedSuffix(dirOf(path), dirOf(other)) > 0;
+      add(
+        other,
+        inline ? 0.9 : near ? 0.6 : 0.45,
+        inline ? "inline implementation" : "header and implementation",
+      );
+    }
+  }
+  // Type declarations beside a JavaScript source, and the source of a declaration file.
+  if (JS_SOURCE.test(path)) {
+    const ownModule = modulePath(path);
+    const candidates = [
+      ...(index.byStem.get(stem) ?? []),
+      ...(stem === "index" ? (index.byStem.get(baseOf(dirOf(path))) ?? []) : []),
+      ...(index.byStem.get("index") ?? []),
+    ];
+    for (const other of new Set(candidates)) {
+      if (other === path || DECLARATION.test(path) === DECLARATION.test(other)) continue;
+      if (!JS_SOURCE.test(other) || modulePath(other) !== ownModule) continue;
+      add(other, 0.8, "type declarations");
+    }
+  }
+  // A copy of the file built or generated into a mirrored folder (include/x.hpp and
+  // single_include/x.hpp, src/x.ts and deno_dist/x.ts).
+  for (const other of index.byStem.get(stem) ?? []) {
+    if (other !== path && baseOf(other) === baseOf(path) && isMirrored(path, other))
+      add(other, 0.7, "a copy built from it");
+  }
+  // The Rust module that declares this one (`mod x;` in mod.rs, the parent `x.rs` or lib.rs).
+  if (/\.rs$/.test(path) && !/(?:^|\/)(?:mod|lib|main)\.rs$/.test(path)) {
+    const dir = dirOf(path);
+    add(`${dir}/mod.rs`, 0.4, "declaring module");
+    add(`${dir}.rs`, 0.4, "declaring module");
+    if (baseOf(dir) === "src") add(`${dir}/lib.rs`, 0.3, "crate root");
+  }
+  // The file a generated one is made from (parser.c ← parser.y), and back.
+  for (const [generated, sources] of GENERATED_FROM) {
+    const bare = path.replace(/\.tab(?=\.)/, "").replace(/(?:\.pb|_pb2|_pb)?\.[^./]+$/, "");
+    if (generated.test(path)) for (const ext of sources) add(`${bare}${ext}`, 0.8, "generated from it");
+    if (sources.some((ext) => path.endsWith(ext))) {
+      for (const other of index.byStem.get(stem) ?? [])
+        if (generated.test(other) && dirOf(other) === dirOf(path)) add(other, 0.8, "generated from it");
+    }
+  }
+  return out;
+}
+
+/** How many of a file's calls into other files go to one file before it counts as a wrapper. */
+const CALL_SHARE = 0.25;
+const MIN_CALLS = 5;
+/** A header included by at most this many files belongs to them. */
+const PRIVATE_HEADER_INCLUDERS = 2;
+/** Files wrapping one file (or wrapped by it) beyond which it is a hub, not a partner. */
+const MAX_WRAPPERS = 2;
+/** Implementations of one interface beyond which none of them is a partner. */
+const MAX_IMPLEMENTERS = 4;
+
+/** Names every package has (an index, a module root): two of them are no pair. */
+const GENERIC_NAMES = /^(?:index|mod|lib|main|__init__|init|util|utils|types|common|config)\.[^.]+$/;
+
+/** Whether two files of one name are one module in two places: nested, or mirrored in sibling packages. */
+function isTwinPlace(a: string, b: string): boolean {
+  if (GENERIC_NAMES.test(baseOf(a))) return false;
+  const [da, db] = [dirOf(a), dirOf(b)];
+  if (da === db) return false;
+  if (da.startsWith(`${db}/`) || db.startsWith(`${da}/`)) return true;
+  const [ra, rb] = [da.split("/"), db.split("/")];
+  return ra.length === rb.length && ra.length > 1 && ra.slice(1).join("/") === rb.slice(1).join("/");
+}
+
+/** Partners a file has by what its code calls, extends and includes. */
+export function relationPartners(
+  path: string,
+  relations: FileRelation[],
+  degrees: Map<string, { callsOut: number; importers: number }>,
+  index: PathIndex,
+): Partner[] {
+  const mine = relations.filter((r) => r.path === path);
+  const out: Partner[] = [];
+  const calls = new Map<string, { out: number; in: number }>();
+  for (const r of mine.filter((x) => x.kind === "calls")) {
+    const entry = calls.get(r.other) ?? { out: 0, in: 0 };
+    entry[r.direction] += r.count;
+    calls.set(r.other, entry);
+  }
+  // A wrapper and what it wraps: most of one file's calls into other files go to the
+  // other. A file most of whose calls go to a hub (a library's core, called by every
+  // plugin) is one of many, and no partner of it.
+  const own = degrees.get(path)?.callsOut ?? 0;
+  const callsTo: Partner[] = [];
+  const callsFrom: Partner[] = [];
+  const weight = (share: number) => 0.35 + 0.4 * Math.min(1, share);
+  for (const [other, c] of calls) {
+    if (c.out + c.in < MIN_CALLS) continue;
+    const outShare = own ? c.out / own : 0;
+    const inShare = c.in / Math.max(1, degrees.get(other)?.callsOut ?? c.in);
+    // What many files import is a library of helpers, not the one this file fronts.
+    const shared = (degrees.get(other)?.importers ?? 0) > MAX_WRAPPERS;
+    if (outShare >= CALL_SHARE && !shared)
+      callsTo.push({ path: other, weight: weight(outShare), why: "delegates to it" });
+    else if (inShare >= CALL_SHARE) callsFrom.push({ path: other, weight: weight(inShare), why: "wraps it" });
+  }
+  if (callsTo.length <= MAX_WRAPPERS) out.push(...callsTo);
+  if (callsFrom.length <= MAX_WRAPPERS) out.push(...callsFrom);
+  // An interface and its implementations change together when the interface does (a
+  // method added to both); a fix inside one class seldom does: a weak relation.
+  const implementers = mine.filter((r) => r.kind === "inherits" && r.direction === "in");
+  for (const r of mine.filter((x) => x.kind === "inherits")) {
+    if (r.direction === "out") out.push({ path: r.other, weight: 0.45, why: "extends or implements it" });
+    else
+      out.push({
+        path: r.other,
+        weight: implementers.length > MAX_IMPLEMENTERS ? 0.2 : 0.4,
+        why: "implements it",
+      });
+  }
+  for (const r of mine.filter((x) => x.kind === "imports")) {
+    const importers = degrees.get(r.other)?.importers ?? Number.POSITIVE_INFINITY;
+    if (r.direction === "out" && HEADER.test(r.other) && importers <= PRIVATE_HEADER_INCLUDERS) {
+      out.push({ path: r.other, weight: 0.6, why: "its private header" });
+    }
+    // A facade and the package it fronts: the same file name in the folder it imports,
+    // below its own (zrpc/client.go and zrpc/internal/client.go) or at the same place
+    // in a sibling package (tracing/src/span.rs and tracing-core/src/span.rs).
+    const twin = (index.byDir.get(dirOf(r.other)) ?? []).find(
+      (f) => f !== path && baseOf(f) === baseOf(path) && isTwinPlace(path, f),
+    );
+    if (twin) out.push({ path: twin, weight: 0.6, why: "the same module behind a facade" });
+  }
+  return out;
+}
+
+/** A file changed with this share of another's commits goes with it. */
+const CO_CHANGE_SHARE = 0.3;
+
+/** Partners from history: files changed in the same commits as this one, often enough. */
+export function historyPartners(rows: CoChangeRow[]): Partner[] {
+  return rows.flatMap((r) => {
+    const share = r.count / Math.max(1, r.changes);
+    return share >= CO_CHANGE_SHARE
+      ? [
+          {
+            path: r.partner,
+            weight: Math.min(0.85, 0.3 + share * 0.6),
+            why: `changed together in ${r.count} commits`,
+          },
+        ]
+      : [];
+  });
+}
+
+/** Keeps each partner once, at its strongest relation (several relations make it surer). */
+function merge(partners: Partner[]): Partner[] {
+  const byPath = new Map<string, Partner>();
+  for (const p of partners) {
+    const seen = byPath.get(p.path);
+    if (!seen) byPath.set(p.path, { ...p });
+    else {
+      seen.weight = 1 - (1 - seen.weight) * (1 - p.weight);
+      if (p.weight > seen.weight) seen.why = p.why;
+    }
+  }
+  return [...byPath.values()].sort((a, b) => b.weight - a.weight);
+}
+
+/** The partners of some files, each file's strongest first. */
+export async function partnersOf(
+  generationId: string,
+  repositoryId: string,
+  files: string[],
+): Promise<Map<string, Partner[]>> {
+  const key = (file: string) => `${generationId}\n${file}`;
+  const missing = files.filter((f) => !partnerCache.has(key(f)));
+  if (missing.length > 0) {
+    const loading = readPartners(generationId, repositoryId, missing);
+    for (const file of missing) {
+      const one = loading.then((m) => m.get(file) ?? []);
+      one.catch(() => partnerCache.delete(key(file)));
+      partnerCache.set(key(file), one);
+    }
+    while (partnerCache.size > PARTNER_CACHE) partnerCache.delete(partnerCache.keys().next().value as string);
+  }
+  return new Map(
+    await Promise.all(files.map(async (f) => [f, (await partnerCache.get(key(f))) ?? []] as const)),
+  );
+}
+
+// A file's partners are the same for every question on a generation: the leading files
+// of one repository's questions are few, and reading their edges is the cost.
+const PARTNER_CACHE = 256;
+const partnerCache = new Map<string, Promise<Partner[]>>();
+
+async function readPartners(
+  generationId: string,
+  repositoryId: string,
+  files: string[],
+): Promise<Map<string, Partner[]>> {
+  const [index, relations, history] = await Promise.all([
+    pathIndex(generationId),
+    fileRelations(generationId, files),
+    coChangesOf(repositoryId, files),
+  ]);
+  const others = [...new Set(relations.map((r) => r.other))];
+  const degrees = await fileDegrees(generationId, [...files, ...others]);
+  const out = new Map<string, Partner[]>();
+  for (const file of files) {
+    // Code changed with code: the notes and docs a commit also touched are no partners.
+    const changed = historyPartners(history.get(file) ?? []).filter((p) => index.code.has(p.path));
+    out.set(
+      file,
+      merge([...pathPartners(file, index), ...relationPartners(file, relations, degrees, index), ...changed]),
+    );
+  }
+  return out;
+}
+
+/** Partners weaker than this are not brought up. */
+const MIN_WEIGHT = 0.4;
+
+/**
+ * A file ranking with the partners of its leading files brought up: a partner scores at
+ * least its file's score times the relation's weight and `factor` (0.8), so a sure
+ * partner ranks right below its file and a weaker one only above files with less
+ * evidence than that. Partners that are tests, docs or vendored code (`keep` false) stay
+ * where they were.
+ */
+export function withPartners(
+  scored: [string, number][],
+  partners: Map<string, Partner[]>,
+  options: { leading: number; keep: (path: string) => boolean; factor?: number },
+): [string, number][] {
+  const scores = new Map(scored);
+  const factor = options.factor ?? 0.8;
+  for (const [file, score] of scored.slice(0, options.leading)) {
+    for (const p of partners.get(file) ?? []) {
+      if (p.weight < MIN_WEIGHT || !options.keep(p.path)) continue;
+      const lifted = score * p.weight * factor;
+      if (lifted > (scores.get(p.path) ?? 0)) scores.set(p.path, lifted);
+    }
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1]);
+}
