@@ -4,7 +4,7 @@
  * whole-file BM25 baseline computed in the same run. Not part of the tests.
  *
  *   npm run bench                                  everything
- *   npm run bench -- --only index                  one section (index | latency | localization | questions | large)
+ *   npm run bench -- --only index                  one section (index | latency | localization | questions | sweqa | large)
  *   npm run bench -- --corpus ~/wayfinder-bundles  repositories from git bundles (offline)
  *   npm run bench -- --only large --large-tags 1   the large bench on one revision per repository
  *
@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { BENCH_WORK, benchChildEnv, corpusKey, openRepo, setCorpusFolders, sweInstances } from "./corpus.ts";
 import { largeSection } from "./large.ts";
 import { questionsSection } from "./questions.ts";
+import { sweqaSection } from "./sweqa.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -243,7 +244,7 @@ function localizationSection(): Record<string, unknown> {
   return { summary, rows };
 }
 
-const SECTIONS = ["index", "latency", "localization", "questions", "large"] as const;
+const SECTIONS = ["index", "latency", "localization", "questions", "sweqa", "large"] as const;
 const USAGE = `usage: npm run bench -- [--only ${SECTIONS.join("|")}] [--corpus DIR]... [--large-tags N]`;
 
 /** A clear one-line error and the usage, instead of a stack trace, for a mistyped command. */
@@ -290,6 +291,7 @@ function main(): void {
     latency: latencySection,
     localization: localizationSection,
     questions: () => questionsSection(log),
+    sweqa: () => sweqaSection(log),
     large: () => largeSection(values.largeTags),
   };
   const chosen = values.only ? [values.only as (typeof SECTIONS)[number]] : SECTIONS;

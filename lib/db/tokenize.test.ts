@@ -4,8 +4,11 @@ import {
   MAX_WORD_LENGTH,
   STOPWORDS,
   forEachWord,
+  fileTermCounts,
   ftsMatchExpression,
   indexText,
+  repositoryTermSalt,
+  termKey,
   queryTerms,
   splitIdentifier,
   stem,
@@ -71,6 +74,31 @@ describe("indexText", () => {
   it("produces only characters FTS5 keeps as token characters, plus spaces", () => {
     const out = indexText(`x = a->b; y["k"] = f(*args, **kw) // ${"#"}!@%^&*()+=[]{}|\\:;'<>,.?/~\``);
     expect(out).toMatch(/^[\p{L}\p{N}\p{M} ]*$/u);
+  });
+});
+
+describe("fileTermCounts", () => {
+  it("counts exactly the words indexText writes for the path and the text", () => {
+    const path = "src/user_store.py";
+    const content =
+      "class UserStore:\n    def getUserById(self, user_id):  # user lookup\n        return self.users[user_id]\n";
+    const words = indexText(`${path}\n${content}`).split(" ");
+    const counts = fileTermCounts(path, content);
+    expect(counts.length).toBe(words.length);
+    const expected = new Map<string, number>();
+    for (const w of words) expected.set(w, (expected.get(w) ?? 0) + 1);
+    expect(new Map(counts.terms.map((t, i) => [t, counts.counts[i]]))).toEqual(expected);
+    expect(counts.counts[counts.terms.indexOf("user")]).toBe(6);
+  });
+
+  it("keys a word differently per repository, the same within one", () => {
+    const a = repositoryTermSalt("repo-a");
+    const b = repositoryTermSalt("repo-b");
+    expect(termKey("redirect", a)).toBe(termKey("redirect", a));
+    expect(termKey("redirect", a)).not.toBe(termKey("redirect", b));
+    expect(termKey("redirect", a)).not.toBe(termKey("redirects", a));
+    expect(Number.isInteger(termKey("redirect", a))).toBe(true);
+    expect(Math.abs(termKey("redirect", a))).toBeLessThanOrEqual(2 ** 31);
   });
 });
 

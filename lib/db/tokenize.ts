@@ -163,6 +163,66 @@ export function indexText(text: string): string {
   return out.join(" ");
 }
 
+/** FNV-1a over UTF-16 code units, then Murmur3's finaliser (FNV's low bits are weak). */
+function hash32(text: string, seed: number): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
+/**
+ * The key of a term in the whole-file term index: a 32-bit hash of the word, salted
+ * with the repository (`repositoryTermSalt`), so that looking a term up never walks
+ * the rows of other repositories. Two words of one repository that share a key (a
+ * handful in a million) only add to each other's counts.
+ */
+export function termKey(term: string, salt: number): number {
+  return hash32(term, salt);
+}
+
+/** The salt of a repository's term keys. */
+export function repositoryTermSalt(repositoryId: string): number {
+  return hash32(repositoryId, 0x5bd1e995);
+}
+
+/** How often each word of a whole file occurs, as the whole-file lexical index stores it. */
+export interface FileTermCounts {
+  terms: string[];
+  counts: number[];
+  /** the file's length in words (BM25's document length) */
+  length: number;
+}
+
+/**
+ * The words of a file's path and text exactly as `indexText` writes them (a splitting
+ * identifier whole and as its parts), counted. Counted in one pass without building
+ * the text: this runs once over every changed file of a build.
+ */
+export function fileTermCounts(path: string, content: string): FileTermCounts {
+  const counts = new Map<string, number>();
+  let length = 0;
+  const add = (word: string) => {
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+    length++;
+  };
+  const visit = (word: string, plain: boolean) => {
+    if (plain) {
+      add(word);
+      return;
+    }
+    const parts = splitIdentifier(word);
+    if (parts.length > 1) add(parts.join(""));
+    for (const part of parts) add(part);
+  };
+  scanWords(path, visit);
+  scanWords(content, visit);
+  return { terms: [...counts.keys()], counts: [...counts.values()], length };
+}
+
 /*
  * Stopwords for questions and bug reports. Decisions:
  * - English function words and bug-report boilerplate ("steps to reproduce",

@@ -55,7 +55,7 @@ import { prepareCheckout } from "../sources/checkout.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 9; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules
+export const INDEX_FORMAT_VERSION = 10; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules; 10: whole-file word counts
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;

@@ -1,13 +1,13 @@
 /**
  * One file from text to the rows it is stored as: tree-sitter extraction (through the
  * extractor's entry, lib/indexer/extract/index.ts), symbols with their qualified ids,
- * chunks with their identifier-split search text, and the name filter the resolver
- * uses to find the file again. Pure and self-contained, so it runs the same in the
+ * chunks with their identifier-split search text, the counts of the file's words (the
+ * whole-file lexical index), and the name filter the resolver uses to find the file again. Pure and self-contained, so it runs the same in the
  * build's thread and in parse workers (lib/indexer/parse-pool.ts).
  */
 // Types only: erased at run time, so workers load no database code.
 import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/index-store.ts";
-import { indexText } from "../db/tokenize.ts";
+import { fileTermCounts, indexText, type FileTermCounts } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
@@ -38,6 +38,7 @@ export interface ParsedFile {
   content: string;
   symbols: ParsedSymbol[];
   chunks: ParsedChunk[];
+  terms: FileTermCounts;
 }
 
 export function qualifiedIdFor(path: string, qualifiedName: string): string {
@@ -54,6 +55,7 @@ function searchable(path: string, chunks: ReturnType<typeof chunkCode>): ParsedC
 }
 
 export async function parseFile(source: SourceFile): Promise<ParsedFile> {
+  const terms = fileTermCounts(source.path, source.content);
   const file = {
     path: source.path,
     language: source.language,
@@ -62,6 +64,7 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
     size: source.size,
     lines: source.lines,
     mtimeNs: source.mtimeNs,
+    words: terms.length,
   };
   if (source.kind === "text") {
     // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.
@@ -77,6 +80,7 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
       content: source.content,
       symbols: [],
       chunks: searchable(source.path, chunkText(source.path, source.content, source.language)),
+      terms,
     };
   }
   const extraction = await extractSource(source.language as CodeLanguage, source.content);
@@ -125,5 +129,6 @@ export async function parseFile(source: SourceFile): Promise<ParsedFile> {
       source.path,
       chunkCode(source.path, fileLines(source.content), kept, (s) => qid(s.qualifiedName)),
     ),
+    terms,
   };
 }
