@@ -44,6 +44,8 @@ export interface SweqaRow {
   mode: string;
   /** ranked file lists, best first: `wayfinder`, the baselines and the channels alone */
   ranked: Record<string, string[]>;
+  /** the mode retriever's own file ranking per signal it fused */
+  signals: Record<string, string[]>;
   ms: number;
 }
 
@@ -280,6 +282,7 @@ async function worker(input: string): Promise<void> {
         vector: unique(vector.map((h) => h.path)),
         definitions: unique(definitions.map((d) => d.symbol?.path ?? "")),
       },
+      signals: report.signals,
       ms: Math.round(ms),
     };
     process.stdout.write(`${JSON.stringify(row)}\n`);

@@ -236,6 +236,7 @@ export async function deleteRepository(id: string): Promise<void> {
   });
   await ftsDropTable(client, id);
   await deleteFileTerms(client, id, "1 = 1");
+  await client.termAssociations.deleteMany({ where: { repositoryId: id } });
   for (const table of RANGED_TABLES) {
     await client.$executeRawUnsafe(
       `DELETE FROM "${table}" WHERE "repositoryId" = ${isPostgres() ? "$1" : "?"}`,
@@ -516,6 +517,7 @@ export async function collectGarbage(repositoryId: string): Promise<GarbageRepor
     chunkIds.push(
       ...(await deleteRangedRows(client, repositoryId, `"toGeneration" <= ?`, Math.min(...kept))),
     );
+    await deleteUnreadAssociations(client, repositoryId, Math.min(...kept));
   }
   if (doomed.length > 0) await client.finding.deleteMany({ where: { generationId: { in: doomed } } });
   return { generations: doomed, chunkIds };
@@ -544,6 +546,7 @@ export async function discardFailedBuilds(repositoryId: string): Promise<number[
   const chunkIds: number[] = [];
   for (const { number } of failed) {
     chunkIds.push(...(await deleteRangedRows(client, repositoryId, `"fromGeneration" = ?`, number)));
+    await client.termAssociations.deleteMany({ where: { repositoryId, generation: number } });
     for (const table of RANGED_TABLES) {
       await executeRaw(
         client,
@@ -555,6 +558,23 @@ export async function discardFailedBuilds(repositoryId: string): Promise<number[
     }
   }
   return chunkIds;
+}
+
+/**
+ * Deletes the term associations no kept generation reads: a generation reads the newest
+ * learned at or before it, so the oldest kept one's row and all newer rows stay.
+ */
+async function deleteUnreadAssociations(client: Db, repositoryId: string, oldestKept: number): Promise<void> {
+  const read = await client.termAssociations.findFirst({
+    where: { repositoryId, generation: { lte: oldestKept } },
+    orderBy: { generation: "desc" },
+    select: { generation: true },
+  });
+  if (read) {
+    await client.termAssociations.deleteMany({
+      where: { repositoryId, generation: { lt: read.generation } },
+    });
+  }
 }
 
 /** Deletes a repository's rows matching `condition` in every ranged table (chunks from FTS first); returns the chunk ids. */

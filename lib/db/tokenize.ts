@@ -261,6 +261,52 @@ python javascript typescript java golang rust node nodejs js ts py ruby rb php c
 
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(/\s+/).filter(Boolean));
 
+/*
+ * Question scaffolding: words that say what kind of answer a question wants about the
+ * code ("what is the semantic relationship between", "the architectural rationale",
+ * "how does it ensure", "what mechanism") rather than what the code is about. They
+ * are rare in code, so BM25 would weigh them above the words that matter and lead to
+ * whatever prose happens to use them (changelogs, design documents). Words that are
+ * also ordinary code vocabulary (method, class, state, handler, type) are not here:
+ * their frequency in the repository already mutes them, and they sometimes name it.
+ */
+const SCAFFOLDING_LIST = `
+relationship relationships relation relations relate relates related relating semantic semantically
+purpose purposes role roles mechanism mechanisms architecture architectures architectural
+architecturally design designed designs designing pattern patterns approach approaches implication
+implications rationale reason reasons reasoning responsibility responsibilities concern concerns
+separation interplay interaction interactions interact interacts interacting affect affects affected
+affecting impact impacts impacted influence influences influenced coordinate coordinates coordinated
+coordinating coordination ensure ensures ensured ensuring guarantee guarantees determine determines
+determined determining enable enables enabled enabling achieve achieves achieved maintain maintains
+maintained maintaining maintainability preserve preserves preserved preserving specific specifically
+particular particularly overall various underlying primary primarily essential potential
+potentially consequence consequences tradeoff tradeoffs benefit benefits advantage advantages
+drawback drawbacks rather whereas throughout across beyond versus vs etc significance significant
+strategy strategies principle principles paradigm concept concepts conceptual aspect aspects
+demonstrate demonstrates demonstrated illustrate illustrates explain explains explained describe
+describes described purpose intended intent involve involves involved leverage leverages leveraging
+facilitate facilitates utilize utilizes utilized employ employs employed exhibit exhibits
+`;
+
+const SCAFFOLDING: ReadonlySet<string> = new Set(SCAFFOLDING_LIST.split(/\s+/).filter(Boolean));
+
+/** Whether a word only frames a question about code (see SCAFFOLDING_LIST). */
+export function isScaffolding(term: string): boolean {
+  return SCAFFOLDING.has(term);
+}
+
+/**
+ * The content terms of a question: `queryTerms` without the question's scaffolding, so a
+ * prose question searches for what it is about. A question made only of scaffolding
+ * keeps its terms (it asks about them).
+ */
+export function contentTerms(text: string, maxTerms = 64): string[] {
+  const terms = queryTerms(text, maxTerms);
+  const content = terms.filter((t) => !SCAFFOLDING.has(t));
+  return content.length > 0 ? content : terms;
+}
+
 /** A word's stem (Porter): `redirects`, `redirected` → `redirect`; compares words across their forms. */
 export function stem(word: string): string {
   return stemmer(word.toLowerCase());

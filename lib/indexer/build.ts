@@ -1,5 +1,6 @@
 /**
- * The index build: discover → parse → extract → store → resolve → wiki → embed → flip.
+ * The index build: discover → parse → extract → store → resolve → wiki → embed → learn
+ * term associations → flip.
  * Each build is a new generation assembled beside the serving one, sharing every row
  * that did not change (lib/db/snapshot.ts): files whose content hash is unchanged are
  * neither re-parsed nor copied, changed and removed files' rows are closed and new
@@ -46,6 +47,7 @@ import { createParsePool } from "./parse-pool.ts";
 import { resolveGeneration } from "./resolve-generation.ts";
 import type { SecretReport } from "./secrets.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
+import { learnAssociations } from "./associations.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
@@ -68,6 +70,7 @@ export type BuildPhase =
   | "resolving"
   | "wiki"
   | "embedding"
+  | "associations"
   | "activating"
   | "done";
 
@@ -101,6 +104,9 @@ export interface BuildStats {
   /** chunks embedded in this build, and chunks whose vectors the previous generation already had */
   embeddedChunks: number;
   reusedVectors: number;
+  /** whether this build learned the repository's term associations (else it kept earlier ones), and their words */
+  associationsLearned: boolean;
+  associationWords: number;
   lines: number;
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
@@ -387,6 +393,11 @@ export async function buildGeneration(
     const embedding = await embedGeneration(repository.id, generation.id);
     await phaseDone("embedding");
 
+    progress.phase = "associations";
+    await report(true);
+    const associations = await learnAssociations(generation.id);
+    await phaseDone("associations");
+
     progress.phase = "activating";
     await report(true);
     const counts = await countRows(
@@ -413,6 +424,8 @@ export async function buildGeneration(
       chunks: counts.chunks,
       embeddedChunks: embedding.embedded,
       reusedVectors: env().WAYFINDER_EMBEDDINGS ? counts.chunks - embedding.embedded : 0,
+      associationsLearned: associations.learned,
+      associationWords: associations.words,
       lines: files.lines,
       languages: files.languages,
       skipped: discovery.skipped,

@@ -5,6 +5,8 @@
 import "server-only";
 import path from "node:path";
 import { env } from "../env.ts";
+import { AssociationEmbedder } from "./associations/embedder.ts";
+import { generalModel } from "./associations/model.ts";
 import { createEmbedder, type Embedder } from "./embedder.ts";
 import { createVectorStore, type VectorStore } from "./vector-store.ts";
 
@@ -16,8 +18,8 @@ export function searchServices(): { embedder: Embedder; store: VectorStore } {
   if (!globalForSearch.wayfinderSearch) {
     const e = env();
     const embedder =
-      e.EMBEDDING_PROVIDER === "hashing"
-        ? createEmbedder({ provider: "hashing" })
+      e.EMBEDDING_PROVIDER === "associations" || e.EMBEDDING_PROVIDER === "hashing"
+        ? offlineEmbedder(e.EMBEDDING_PROVIDER)
         : createEmbedder({
             provider: e.EMBEDDING_PROVIDER,
             model: e.EMBEDDING_MODEL ?? "text-embedding-3-small",
@@ -33,6 +35,20 @@ export function searchServices(): { embedder: Embedder; store: VectorStore } {
     globalForSearch.wayfinderSearch = { embedder, store };
   }
   return globalForSearch.wayfinderSearch;
+}
+
+/** Dimensions of the hashed features beside the association vector (the default embedder). */
+const HASHED_DIMENSIONS = 256;
+
+/**
+ * The embedders that need no model download: the term-association embedder (the
+ * default; the general model ships with Wayfinder), or the hashing embedder, which is
+ * also what the default falls back to when the model file is missing.
+ */
+function offlineEmbedder(provider: "associations" | "hashing"): Embedder {
+  const model = provider === "associations" ? generalModel() : null;
+  if (!model) return createEmbedder({ provider: "hashing" });
+  return new AssociationEmbedder({ model, hashedDimensions: HASHED_DIMENSIONS, hashedWeight: 1 });
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
- * The whole-file lexical channel: whole files ranked by BM25 of the question's words
- * (lib/db/file-terms.ts), the ranking the benchmarks' baseline computes. Every mode
- * fuses it, so what plain BM25 finds is never lost to chunking, anchors or demotion.
+ * The whole-file lexical channel: whole files ranked by BM25 (lib/db/file-terms.ts),
+ * the ranking the benchmarks' baseline computes, over the question's weighted and
+ * expanded words (lib/search/query.ts). Every mode fuses it, so what plain BM25 finds
+ * is never lost to chunking, anchors or demotion.
  */
 import "server-only";
 import { bm25Files, type FileScore } from "../db/file-terms.ts";
-import { queryTerms } from "../db/tokenize.ts";
+import { repositoryAssociations } from "./associations/learned.ts";
+import { questionWords } from "./query.ts";
 
 export interface WholeFileOptions {
   limit?: number;
@@ -17,6 +19,6 @@ export async function wholeFileSearch(
   question: string,
   options: WholeFileOptions = {},
 ): Promise<FileScore[]> {
-  const words = queryTerms(question, 200).map((word) => ({ word, weight: 1 }));
-  return bm25Files(generationId, words, options);
+  const repository = await repositoryAssociations(generationId);
+  return bm25Files(generationId, questionWords(question, { maxTerms: 200, repository }), options);
 }

@@ -13,6 +13,8 @@ import {
   pathsWithSegment,
   symbolsByQualifiedIds,
 } from "../../db/code-graph.ts";
+import { contentTerms, queryTerms } from "../../db/tokenize.ts";
+import { questionTopics } from "../concepts.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { getFile } from "../../db/index-store.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
@@ -26,7 +28,9 @@ import {
   fuseFiles,
   fuseSignals,
   packCandidates,
+  signalFiles,
   symbolCandidate,
+  wholeFileSignal,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -57,10 +61,16 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const flagged = await symbolsByQualifiedIds(generationId, flaggedIds);
   const order = new Map(flaggedIds.map((id, i) => [id, i]));
   flagged.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
+  // A question about particular code ("the dependency chain between the app loader and
+  // the test runner") is answered by that code, whatever the structure says; a question
+  // about the structure itself ("which modules are the hubs of src/config") by the metrics.
+  const topical = topicalTerms(input.question, scope).length >= TOPICAL_TERMS;
+  const structure = topical ? 0.4 : 1;
   const lexical = await lexicalSearch(generationId, input.question, {
-    limit: 10,
+    limit: topical ? 40 : 10,
     kinds: ["code"],
     pathPrefix: scope ?? undefined,
+    stems: topical,
   });
   // What the question asks for leads: dependents (fan-in), dependencies (fan-out), or problems.
   const asksFanIn = FAN_IN.test(input.question);
@@ -68,26 +78,26 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const lists: SignalList[] = [
     {
       name: "flagged",
-      weight: asksFanIn || asksFanOut ? 1.5 : 3,
+      weight: (asksFanIn || asksFanOut ? 1.5 : 3) * structure,
       candidates: flagged.map((s) => symbolCandidate(s, findingReason(report, s.qualifiedId))),
     },
     {
       name: "fan-in",
-      weight: asksFanIn ? 3 : 1.5,
+      weight: (asksFanIn ? 3 : 1.5) * structure,
       candidates: report.topFanIn
         .slice(0, 5)
         .map((s) => symbolCandidate(s, `fan-in ${s.fanIn}, fan-out ${s.fanOut}`)),
     },
     {
       name: "fan-out",
-      weight: asksFanOut ? 3 : 1,
+      weight: (asksFanOut ? 3 : 1) * structure,
       candidates: report.topFanOut
         .slice(0, 5)
         .map((s) => symbolCandidate(s, `fan-in ${s.fanIn}, fan-out ${s.fanOut}`)),
     },
     {
       name: "bm25",
-      weight: 1,
+      weight: topical ? 4 : 1,
       candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
     },
   ];
@@ -99,7 +109,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     ...lists,
     {
       name: "imported",
-      weight: asksFanOut ? 1.5 : 3,
+      weight: (asksFanOut ? 1.5 : 3) * structure,
       candidates: report.topImported.map((f) => ({
         key: f.path,
         symbol: null,
@@ -118,9 +128,10 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       })),
     },
   ];
-  const rankedFiles = fuseFiles(fileLists, [], 30, { tests: true, docs: true }).filter((f) =>
-    inScope(f, scope),
-  );
+  fileLists.push(await wholeFileSignal(input, topical ? 3 : 1, { pathPrefix: scope ?? undefined }));
+  // Structure covers every file of the scope; code asked about is source unless the question says otherwise.
+  const topics = topical ? questionTopics(input.question) : { tests: true, docs: true };
+  const rankedFiles = fuseFiles(fileLists, [], 30, topics).filter((f) => inScope(f, scope));
   items.push(
     ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
       maxItems: 8,
@@ -142,6 +153,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     items,
     diagram: report.diagram,
     rankedFiles,
+    signals: signalFiles(fileLists),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
@@ -150,6 +162,26 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
 
 const FAN_IN =
   /\bfan[- ]?in\b|\bdepended on\b|\bdepend(?:s|ed)? on (?:it|them)\b|\b(?:most|highly|heavily|widely) (?:used|imported|called|depended)\b|\bhubs?\b|\bcentral\b|\bcore (?:modules?|pieces?)\b|\bwhat depends on\b/i;
+/** Content terms (lib/db/tokenize.ts contentTerms) that make a question about particular code. */
+const TOPICAL_TERMS = 3;
+
+/** Words that ask about structure (metrics, coupling, quality), whatever code they concern. */
+const STRUCTURE_WORDS = new Set(
+  `fan in out coupled coupling couple hub hubs hotspot hotspots cycle cycles cyclic import imports
+  imported depend depends depended dependency dependencies dependent dependents quality complexity
+  complex weak weakness weaknesses point points problem problems layering layer layers module modules
+  package packages folder folders structure structured assess evaluate highest most least part parts
+  respected concentrated central core smell smells debt risk risks maintainable`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** The question's content terms that are neither structure words nor words of its scope's path. */
+export function topicalTerms(question: string, scope: string | null): string[] {
+  const scopeWords = new Set(queryTerms(scope ?? ""));
+  return contentTerms(question).filter((t) => !STRUCTURE_WORDS.has(t) && !scopeWords.has(t));
+}
+
 const FAN_OUT = /\bfan[- ]?out\b|\bdepends on the most\b|\b(?:calls|imports) the most\b/i;
 
 /**

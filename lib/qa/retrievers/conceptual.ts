@@ -28,6 +28,8 @@ import {
   fuseSignals,
   namedSymbolCandidates,
   packCandidates,
+  signalFiles,
+  wholeFileSignal,
   withFilePrior,
   type RetrievalInput,
   type RetrievalOutput,
@@ -39,13 +41,14 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const topics = questionTopics(question);
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
-  const [definitions, named, code, files, wiki, semantic] = await Promise.all([
+  const [definitions, named, code, files, wiki, semantic, wholeFile] = await Promise.all([
     useIndex ? definitionCandidates(generationId, conceptTerms(question), 30, topics) : [],
     useIndex ? namedSymbolCandidates(generationId, input.anchors) : [],
     lexicalSearch(generationId, question, { limit: 40, kinds: ["code"], stems: true }),
     lexicalSearch(generationId, question, { limit: 20, kinds: ["file"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
+    wholeFileSignal(input, 2),
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 4, candidates: named },
@@ -65,6 +68,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
       candidates: wiki.filter(isFilePage).map((c) => chunkCandidate(c, "wiki page on the topic")),
     },
     { name: "files", weight: 1.5, candidates: files.map((c) => chunkCandidate(c, "file overview")) },
+    wholeFile,
   ];
   const rankedFiles = fuseFiles(fileLists, [], 30, topics);
   const ranked = withFilePrior(demoteAuxiliary(fuseSignals(lists), [], topics), rankedFiles);
@@ -105,6 +109,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     diagram: null,
     rankedFiles,
     rankedSymbols: symbols.map((r) => r.candidate.symbol?.qualifiedId as string).slice(0, 50),
+    signals: signalFiles(fileLists),
   };
 }
 

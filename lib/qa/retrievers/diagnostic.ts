@@ -36,6 +36,7 @@ import {
   packCandidates,
   fuseFiles,
   signalFiles,
+  wholeFileSignal,
   symbolCandidate,
   auxiliaryFactor,
   type Candidate,
@@ -305,11 +306,12 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       limit: 3,
     })),
   );
+  const fileLists = [...lists, await wholeFileSignal(input, 2, { query: report })];
   return {
     items,
     diagram: null,
-    rankedFiles: fuseFiles(lists, namedPaths),
-    signals: signalFiles(lists),
+    rankedFiles: fuseFiles(fileLists, namedPaths),
+    signals: signalFiles(fileLists),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),

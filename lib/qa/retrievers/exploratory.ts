@@ -33,7 +33,9 @@ import {
   isTestPath,
   namedSymbolCandidates,
   packCandidates,
+  signalFiles,
   symbolCandidate,
+  wholeFileSignal,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -50,12 +52,13 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const topics = questionTopics(question);
   const terms = conceptTerms(question);
   const useIndex = config.features.useCodeIndex;
-  const [named, definitions, entryPoints, lexical, semantic] = await Promise.all([
+  const [named, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
     useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
     useIndex ? entryPointCandidates(generationId, question, terms) : [],
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
     hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
+    wholeFileSignal(input, 2),
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 5, candidates: named },
@@ -220,7 +223,8 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   return {
     items,
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
-    rankedFiles: fuseFiles(rankLists, [], 30, topics),
+    rankedFiles: fuseFiles([...rankLists, wholeFile], [], 30, topics),
+    signals: signalFiles([...rankLists, wholeFile]),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),

@@ -1,0 +1,58 @@
+/**
+ * Query understanding for prose questions: the words a lexical channel searches for,
+ * each with a weight. The question's content terms (scaffolding such as "what is the
+ * relationship between" dropped, lib/db/tokenize.ts), each weighed by how much of a
+ * code word it is — the general association model knows how often a word is part of
+ * identifiers across many repositories, so words of prose ("mechanism", "deployment")
+ * count less than words code is named with ("cookie", "retry"), and words it has never
+ * seen (a repository's own names) count fully — then expanded with the words the model
+ * associates with them ("expiration" → expiry, ttl, maxage) and with those the
+ * repository itself uses them with (lib/search/associations/repository.ts), weighted
+ * by how close they are.
+ */
+import { contentTerms } from "../db/tokenize.ts";
+import type { WeightedWord } from "../db/file-terms.ts";
+import { generalModel, nearestWords, type AssociationModel } from "./associations/model.ts";
+import { associatedWords, type RepositoryAssociations } from "./associations/repository.ts";
+import { wordWeight } from "./associations/weights.ts";
+
+/** Expansions per question word, how close they must be, and how much they weigh against the word. */
+const EXPANSIONS_PER_WORD = 3;
+const EXPANSION_SIMILARITY = 0.6;
+const EXPANSION_WEIGHT = 0.35;
+
+export interface QuestionWordsOptions {
+  /** add associated words (default true) */
+  expand?: boolean;
+  maxTerms?: number;
+  /** the association model (default: the general model shipped with Wayfinder) */
+  model?: AssociationModel | null;
+  /** the repository's own associations, when it has learned them */
+  repository?: RepositoryAssociations | null;
+}
+
+/** The weighted words to search a question by: its content terms, then their associations. */
+export function questionWords(question: string, options: QuestionWordsOptions = {}): WeightedWord[] {
+  const model = options.model === undefined ? generalModel() : options.model;
+  const terms = contentTerms(question, options.maxTerms ?? 64);
+  const out = new Map<string, number>();
+  for (const word of terms) out.set(word, wordWeight(model, word));
+  if (options.expand !== false) {
+    const asked = new Set(terms);
+    const add = (word: string, weight: number) => {
+      if (!asked.has(word)) out.set(word, Math.max(out.get(word) ?? 0, weight));
+    };
+    for (const word of terms) {
+      const weight = out.get(word) ?? 0;
+      if (model) {
+        for (const n of nearestWords(model, word, EXPANSIONS_PER_WORD, { minimum: EXPANSION_SIMILARITY }))
+          add(n.word, EXPANSION_WEIGHT * n.similarity * weight);
+      }
+      if (options.repository) {
+        for (const n of associatedWords(options.repository, word, EXPANSIONS_PER_WORD))
+          add(n.word, EXPANSION_WEIGHT * n.strength * weight);
+      }
+    }
+  }
+  return [...out].map(([word, weight]) => ({ word, weight }));
+}
