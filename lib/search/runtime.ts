@@ -3,6 +3,7 @@
  * the vector store (embedded under WAYFINDER_HOME, or Qdrant when QDRANT_URL is set).
  */
 import "server-only";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { env } from "../env.ts";
 import { AssociationEmbedder } from "./associations/embedder.ts";
@@ -52,17 +53,20 @@ function offlineEmbedder(provider: "associations" | "hashing"): Embedder {
 }
 
 /**
- * Vector collection of a repository's chunk embeddings, keyed by chunk id. Chunk rows
- * are shared between generations and so are their vectors; a search keeps the hits of
- * the chunks its generation reads.
+ * Vector collection of a repository's chunk embeddings by one embedder, keyed by chunk
+ * id. Chunk rows are shared between generations and so are their vectors; a search
+ * keeps the hits of the chunks its generation reads. The embedder's id is part of the
+ * name (hashed): vectors of two embedders never share a collection, even when their
+ * dimensions agree (a retrained association model, another provider's model), and a
+ * build under a new embedder fills a collection of its own.
  */
-export function collectionName(repositoryId: string): string {
-  return `repo_${repositoryId}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 128);
+export function collectionName(repositoryId: string, embedderId: string): string {
+  return `${repositoryCollectionPrefix(repositoryId)}-e${createHash("sha256").update(embedderId).digest("hex").slice(0, 10)}`;
 }
 
-/** Collections of indexes made before vectors were shared had one per generation: `repo_<id>__gen_<id>`. */
-export function legacyCollectionPrefix(repositoryId: string): string {
-  return `${collectionName(repositoryId)}__gen_`;
+/** What the names of a repository's collections start with (any embedder's, and legacy ones). */
+export function repositoryCollectionPrefix(repositoryId: string): string {
+  return `repo_${repositoryId}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
 }
 
 export async function closeSearchServices(): Promise<void> {
