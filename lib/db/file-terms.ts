@@ -58,12 +58,8 @@ export async function bm25Files(
   const visible = visibleSql(snapshot, "f");
   const keys = [...weights.keys()];
   const keyList = `(VALUES ${keys.map(() => "(CAST(? AS INTEGER))").join(", ")})`;
-  const [stats, frequencies] = await Promise.all([
-    queryRaw<{ n: number | bigint; average: number | null }[]>(
-      client,
-      `SELECT COUNT(*) AS n, AVG(f.words) AS average FROM "File" f WHERE ${visible.sql}`,
-      ...visible.params,
-    ),
+  const [{ files, averageWords }, frequencies] = await Promise.all([
+    fileStatistics(generationId),
     queryRaw<{ term: number; df: number | bigint }[]>(
       client,
       `WITH q(term) AS ${keyList}
@@ -75,8 +71,6 @@ export async function bm25Files(
       ...visible.params,
     ),
   ]);
-  const files = Number(stats[0]?.n ?? 0);
-  const averageWords = Number(stats[0]?.average ?? 0);
   if (files === 0 || averageWords <= 0) return [];
   const scored = frequencies.map((r) => ({
     term: Number(r.term),
@@ -104,6 +98,31 @@ export async function bm25Files(
     options.limit ?? 50,
   );
   return rows.map((r) => ({ path: r.path, score: Number(r.score) }));
+}
+
+/** A generation's file count and average length in words, read once: a generation questions read never changes. */
+const statistics = new Map<string, Promise<{ files: number; averageWords: number }>>();
+const STATISTICS_KEPT = 64;
+
+function fileStatistics(generationId: string): Promise<{ files: number; averageWords: number }> {
+  let hit = statistics.get(generationId);
+  if (!hit) {
+    hit = (async () => {
+      const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+      const visible = visibleSql(snapshot, "f");
+      const rows = await queryRaw<{ n: number | bigint; average: number | null }[]>(
+        client,
+        `SELECT COUNT(*) AS n, AVG(f.words) AS average FROM "File" f WHERE ${visible.sql}`,
+        ...visible.params,
+      );
+      return { files: Number(rows[0]?.n ?? 0), averageWords: Number(rows[0]?.average ?? 0) };
+    })();
+    // A failed read is not kept: the next search asks again.
+    hit.catch(() => statistics.delete(generationId));
+    if (statistics.size >= STATISTICS_KEPT) statistics.delete(statistics.keys().next().value as string);
+    statistics.set(generationId, hit);
+  }
+  return hit;
 }
 
 function likePrefix(prefix: string): string {

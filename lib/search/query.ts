@@ -20,6 +20,12 @@ import { wordWeight } from "./associations/weights.ts";
 const EXPANSIONS_PER_WORD = 3;
 const EXPANSION_SIMILARITY = 0.6;
 const EXPANSION_WEIGHT = 0.35;
+/**
+ * Only the first content terms are expanded: a question names what it asks about early,
+ * and a long bug report has words enough of its own (expanding all of them would add
+ * more noise than reach).
+ */
+const EXPANDED_TERMS = 24;
 
 export interface QuestionWordsOptions {
   /** add associated words (default true) */
@@ -42,7 +48,7 @@ export function questionWords(question: string, options: QuestionWordsOptions = 
     const add = (word: string, weight: number) => {
       if (!asked.has(word)) out.set(word, Math.max(out.get(word) ?? 0, weight));
     };
-    for (const word of terms) {
+    for (const word of terms.slice(0, EXPANDED_TERMS)) {
       const weight = out.get(word) ?? 0;
       if (model) {
         for (const n of nearestWords(model, word, EXPANSIONS_PER_WORD, { minimum: EXPANSION_SIMILARITY }))
