@@ -6,7 +6,8 @@
  * which rank (MRR), per kind of question; beside it, in the same run over the same
  * indexed files, whole-file BM25 (bench/bm25.ts) over every indexed file and over the
  * code files only, and each retrieval channel alone (whole-file BM25 as Wayfinder
- * stores it, chunk BM25, vector search, definitions by name).
+ * stores it, chunk BM25, vector search with the configured embedder and, for
+ * comparison, with the hashing embedder over the same chunks, definitions by name).
  *
  * The questions are `swe-qa*.jsonl` files in the corpus folders (`--corpus`, a folder
  * and its direct subfolders), each beside the single-commit bundles of its
@@ -57,6 +58,7 @@ export const RANKERS = [
   "wholeFile",
   "chunks",
   "vector",
+  "vectorHashing",
   "definitions",
 ] as const;
 
@@ -228,7 +230,9 @@ async function worker(input: string): Promise<void> {
   const { indexRepository } = await import("../lib/indexer/build.ts");
   const { retrieveReport } = await import("../lib/qa/retrieve.ts");
   const { closeSearchServices } = await import("../lib/search/runtime.ts");
-  const { getFileContent, listFiles } = await import("../lib/db/index-store.ts");
+  const { chunkIdsIn, chunkTexts, getFileContent, listFiles } = await import("../lib/db/index-store.ts");
+  const { chunkEmbeddingText } = await import("../lib/indexer/embed.ts");
+  const { HashingEmbedder } = await import("../lib/search/embedder.ts");
   const { lexicalSearch, vectorSearch } = await import("../lib/search/hybrid.ts");
   const { wholeFileSearch } = await import("../lib/search/whole-file.ts");
   const { definitionCandidates } = await import("../lib/qa/retrievers/shared.ts");
@@ -256,6 +260,26 @@ async function worker(input: string): Promise<void> {
   );
   const bm25 = new WholeFileBm25(texts);
   const bm25Code = new WholeFileBm25(texts.filter((t) => t.kind === "code"));
+  // The hashing embedder over the same code chunks, searched exactly in memory.
+  const hashing = new HashingEmbedder();
+  const chunkIds = await chunkIdsIn(generationId);
+  const codeChunks: { path: string; vector: Float32Array }[] = [];
+  for (let i = 0; i < chunkIds.length; i += 500) {
+    const rows = (await chunkTexts(chunkIds.slice(i, i + 500))).filter((r) => r.kind === "code");
+    const vectors = await hashing.embed(rows.map(chunkEmbeddingText));
+    rows.forEach((r, j) => codeChunks.push({ path: r.path, vector: vectors[j] as Float32Array }));
+  }
+  const hashingSearch = async (question: string) => {
+    const [q] = await hashing.embed([question]);
+    return codeChunks
+      .map((c) => ({
+        path: c.path,
+        score: c.vector.reduce((n, x, k) => n + x * ((q as Float32Array)[k] as number), 0),
+      }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 40)
+      .map((c) => c.path);
+  };
   for (const q of questions) {
     const question = q.problem_statement;
     const started = performance.now();
@@ -280,6 +304,7 @@ async function worker(input: string): Promise<void> {
         wholeFile: wholeFile.map((h) => h.path),
         chunks: unique(chunks.map((h) => h.path)),
         vector: unique(vector.map((h) => h.path)),
+        vectorHashing: unique(await hashingSearch(question)),
         definitions: unique(definitions.map((d) => d.symbol?.path ?? "")),
       },
       signals: report.signals,

@@ -26,6 +26,8 @@ export interface FileTermSearchOptions {
   limit?: number;
   /** only files under this path (statistics stay the repository's) */
   pathPrefix?: string;
+  /** only files of this kind: `code` (parsed source) or `text` */
+  kind?: "code" | "text";
 }
 
 const K1 = 1.2;
@@ -78,23 +80,29 @@ export async function bm25Files(
   }));
   if (scored.length === 0) return [];
   const float = floatParam();
-  const prefix = options.pathPrefix
-    ? { sql: ` AND f.path ${likeInsensitive()} ? ESCAPE '\\'`, params: [likePrefix(options.pathPrefix)] }
-    : { sql: "", params: [] };
+  const filter: { sql: string; params: string[] } = { sql: "", params: [] };
+  if (options.pathPrefix) {
+    filter.sql += ` AND f.path ${likeInsensitive()} ? ESCAPE '\\'`;
+    filter.params.push(likePrefix(options.pathPrefix));
+  }
+  if (options.kind) {
+    filter.sql += " AND f.kind = ?";
+    filter.params.push(options.kind);
+  }
   const rows = await queryRaw<{ path: string; score: number }[]>(
     client,
     `WITH q(term, weight) AS (VALUES ${scored.map(() => `(CAST(? AS INTEGER), ${float})`).join(", ")})
      SELECT f.path AS path,
             SUM(q.weight * t.count * ${K1 + 1} / (t.count + ${K1} * (${1 - B} + ${B} * f.words / ${float}))) AS score
        FROM q JOIN "FileTerm" t ON t.term = q.term JOIN "File" f ON f.id = t."fileId"
-      WHERE ${visible.sql}${prefix.sql}
+      WHERE ${visible.sql}${filter.sql}
       GROUP BY f.path
       ORDER BY score DESC, f.path
       LIMIT ?`,
     ...scored.flatMap((s) => [s.term, s.weight]),
     averageWords,
     ...visible.params,
-    ...prefix.params,
+    ...filter.params,
     options.limit ?? 50,
   );
   return rows.map((r) => ({ path: r.path, score: Number(r.score) }));

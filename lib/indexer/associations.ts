@@ -17,6 +17,11 @@ import {
 /** Share of newer chunks at which associations are learned again. */
 export const RELEARN_SHARE = 0.2;
 const BATCH = 500;
+/**
+ * Chunks learned from at most: a larger repository is sampled evenly, which bounds the
+ * phase's time and memory (the pair table) whatever the repository's size.
+ */
+const MAX_CHUNKS = 40_000;
 
 export interface AssociationStats {
   /** whether this build learned them (else it kept the ones learned before) */
@@ -43,7 +48,9 @@ export async function learnAssociations(generationId: string): Promise<Associati
     const newer = await chunksNewerThan(generationId, previous.generation);
     if (newer < RELEARN_SHARE * ids.length) return { learned: false, words: 0, chunks: previous.chunks };
   }
-  const associations = await trainRepositoryAssociations(codeChunks(ids));
+  const stride = Math.ceil(ids.length / MAX_CHUNKS);
+  const sample = stride > 1 ? ids.filter((_, i) => i % stride === 0) : ids;
+  const associations = await trainRepositoryAssociations(codeChunks(sample));
   await saveAssociations(generationId, ids.length, encodeRepositoryAssociations(associations));
   return { learned: true, words: associations.vocabulary.length, chunks: ids.length };
 }

@@ -13,6 +13,11 @@ import { collectionName, repositoryCollectionPrefix, searchServices } from "../s
 
 const BATCH = 256;
 
+/** What of a chunk is embedded: where it is, what it is called, and the start of its text. */
+export function chunkEmbeddingText(chunk: { path: string; title: string; text: string }): string {
+  return `${chunk.path}\n${chunk.title}\n${chunk.text.slice(0, 2000)}`;
+}
+
 /** Returns how many chunks it embedded (the others' vectors were there already). */
 export async function embedGeneration(
   repositoryId: string,
@@ -39,7 +44,7 @@ export async function embedGeneration(
     // Between batches, timers run (the build's heartbeat): SQLite reads never yield.
     await new Promise((resolve) => setImmediate(resolve));
     const rows = await chunkTexts(todo.slice(i, i + BATCH));
-    const vectors = await embedder.embed(rows.map((r) => `${r.path}\n${r.title}\n${r.text.slice(0, 2000)}`));
+    const vectors = await embedder.embed(rows.map(chunkEmbeddingText));
     await store.upsert(
       name,
       rows.map((r, j) => ({

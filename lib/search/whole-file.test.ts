@@ -106,7 +106,7 @@ describe("whole-file BM25", () => {
     expect(await wholeFileSearch(firstGeneration, "what is the")).toEqual([]);
   });
 
-  it("weighs each word by the weight the caller gives it and filters by path prefix", async () => {
+  it("weighs each word by the weight the caller gives it and filters by path prefix and kind", async () => {
     const plain = await bm25Files(firstGeneration, [{ word: "marmalade", weight: 1 }]);
     const half = await bm25Files(firstGeneration, [{ word: "marmalade", weight: 0.5 }]);
     expect(half.map((h) => h.path)).toEqual(plain.map((h) => h.path));
@@ -115,6 +115,10 @@ describe("whole-file BM25", () => {
       pathPrefix: "shop/",
     });
     expect(scoped.map((h) => h.path)).toEqual(["shop/stock.py"]);
+    const code = await bm25Files(firstGeneration, [{ word: "marmalade", weight: 1 }], { kind: "code" });
+    expect(code.map((h) => h.path)).toEqual(["shop/stock.py"]);
+    const text = await bm25Files(firstGeneration, [{ word: "marmalade", weight: 1 }], { kind: "text" });
+    expect(text.map((h) => h.path)).toEqual(["README.md"]);
   });
 
   it("never ranks another repository's files", async () => {

@@ -12,6 +12,7 @@ import { questionWords } from "./query.ts";
 export interface WholeFileOptions {
   limit?: number;
   pathPrefix?: string;
+  kind?: "code" | "text";
 }
 
 export async function wholeFileSearch(

@@ -306,7 +306,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       limit: 3,
     })),
   );
-  const fileLists = [...lists, await wholeFileSignal(input, 2, { query: report })];
+  // Over source files: a report's many words match change logs and documentation best,
+  // and the fix is in the code.
+  const fileLists = [...lists, await wholeFileSignal(input, 1, { query: report, kind: "code" })];
   return {
     items,
     diagram: null,

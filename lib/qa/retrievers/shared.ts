@@ -367,11 +367,12 @@ export function demoteAuxiliary(ranked: Ranked[], namedPaths: string[], topics?:
 export async function wholeFileSignal(
   input: Pick<RetrievalInput, "generationId" | "question">,
   weight: number,
-  options: { query?: string; pathPrefix?: string } = {},
+  options: { query?: string; pathPrefix?: string; kind?: "code" | "text" } = {},
 ): Promise<SignalList> {
   const hits = await wholeFileSearch(input.generationId, options.query ?? input.question, {
     limit: 20,
     pathPrefix: options.pathPrefix,
+    kind: options.kind,
   });
   return {
     name: "whole-file",
