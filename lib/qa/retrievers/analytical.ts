@@ -128,7 +128,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       })),
     },
   ];
-  fileLists.push(await wholeFileSignal(input, topical ? 3 : 1, { pathPrefix: scope ?? undefined }));
+  fileLists.push(await wholeFileSignal(input, topical ? 3 : 0.5, { pathPrefix: scope ?? undefined }));
   // Structure covers every file of the scope; code asked about is source unless the question says otherwise.
   const topics = topical ? questionTopics(input.question) : { tests: true, docs: true };
   const rankedFiles = fuseFiles(fileLists, [], 30, topics).filter((f) => inScope(f, scope));

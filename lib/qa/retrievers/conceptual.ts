@@ -48,7 +48,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     lexicalSearch(generationId, question, { limit: 20, kinds: ["file"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
-    wholeFileSignal(input, 2),
+    wholeFileSignal(input, 1.5),
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 4, candidates: named },

@@ -58,7 +58,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     useIndex ? entryPointCandidates(generationId, question, terms) : [],
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
     hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
-    wholeFileSignal(input, 2),
+    wholeFileSignal(input, 1),
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 5, candidates: named },
