@@ -6,7 +6,8 @@
  * which rank (MRR), per kind of question; beside it, in the same run over the same
  * indexed files, whole-file BM25 (bench/bm25.ts) over every indexed file and over the
  * code files only, and each retrieval channel alone (whole-file BM25 as Wayfinder
- * stores it, chunk BM25, vector search with the configured embedder and, for
+ * stores it, with the question's words weighed and expanded and with its content terms
+ * alone, chunk BM25, vector search with the configured embedder and, for
  * comparison, with the hashing embedder over the same chunks, definitions by name).
  *
  * The questions are `swe-qa*.jsonl` files in the corpus folders (`--corpus`, a folder
@@ -56,6 +57,7 @@ export const RANKERS = [
   "bm25",
   "bm25Code",
   "wholeFile",
+  "wholeFilePlain",
   "chunks",
   "vector",
   "vectorHashing",
@@ -235,6 +237,8 @@ async function worker(input: string): Promise<void> {
   const { HashingEmbedder } = await import("../lib/search/embedder.ts");
   const { lexicalSearch, vectorSearch } = await import("../lib/search/hybrid.ts");
   const { wholeFileSearch } = await import("../lib/search/whole-file.ts");
+  const { bm25Files } = await import("../lib/db/file-terms.ts");
+  const { contentTerms } = await import("../lib/db/tokenize.ts");
   const { definitionCandidates } = await import("../lib/qa/retrievers/shared.ts");
   const { conceptTerms, questionTopics } = await import("../lib/qa/concepts.ts");
   const { WholeFileBm25 } = await import("./bm25.ts");
@@ -302,6 +306,13 @@ async function worker(input: string): Promise<void> {
         bm25: bm25.rank(question, 20),
         bm25Code: bm25Code.rank(question, 20),
         wholeFile: wholeFile.map((h) => h.path),
+        wholeFilePlain: (
+          await bm25Files(
+            generationId,
+            contentTerms(question, 200).map((word) => ({ word, weight: 1 })),
+            { limit: 20 },
+          )
+        ).map((h) => h.path),
         chunks: unique(chunks.map((h) => h.path)),
         vector: unique(vector.map((h) => h.path)),
         vectorHashing: unique(await hashingSearch(question)),

@@ -4,6 +4,7 @@ import {
   MAX_WORD_LENGTH,
   STOPWORDS,
   forEachWord,
+  contentTerms,
   fileTermCounts,
   ftsMatchExpression,
   indexText,
@@ -147,6 +148,26 @@ describe("queryTerms", () => {
   it("keeps 'error' and drops 'python'", () => {
     expect(STOPWORDS.has("error")).toBe(false);
     expect(STOPWORDS.has("python")).toBe(true);
+  });
+});
+
+describe("contentTerms", () => {
+  it("drops the scaffolding of a prose question and keeps what it is about", () => {
+    expect(
+      contentTerms(
+        "What is the semantic relationship between the ASCII-only encoding parameter and the architectural design of the JSON provider?",
+      ),
+    ).toEqual(["ascii", "encoding", "parameter", "json", "provider"]);
+    expect(contentTerms("How does the session mechanism ensure the cookie expires?")).toEqual([
+      "session",
+      "cookie",
+      "expires",
+    ]);
+  });
+
+  it("keeps whole identifiers, and the terms of a question made only of scaffolding", () => {
+    expect(contentTerms("the designPattern registry")).toEqual(["designpattern", "registry"]);
+    expect(contentTerms("architectural rationale")).toEqual(["architectural", "rationale"]);
   });
 });
 
