@@ -5,7 +5,7 @@
  *   mine  --manifest lib/search/associations/corpus.json --mirrors DIR --work WORK
  *         For each repository of the manifest, its pinned commit is exported from a git
  *         directory under DIR (`<owner>+<name>/repo` or `<owner>__<name>`), its files are
- *         discovered as an index build discovers them (vendored, generated, binary and
+ *         discovered as an index build discovers them (vendored and build folders, binary and
  *         secret files left out, secrets redacted) and chunked as an index build chunks
  *         them (tree-sitter symbols, documentation sections); each chunk's words are
  *         written to WORK/<owner>__<name>.words, one chunk a line: its name's words, a

@@ -7,7 +7,7 @@ import { chunksByIds, searchChunks, type ChunkHit } from "../db/code-graph.ts";
 import { isWayfinderError } from "../errors.ts";
 import { rrf } from "./fusion.ts";
 import { collectionName, searchServices } from "./runtime.ts";
-import { contentTerms, ftsMatchExpression, stem } from "../db/tokenize.ts";
+import { ftsMatchExpression, queryTerms, stem } from "../db/tokenize.ts";
 
 export interface SearchOptions {
   limit?: number;
@@ -22,7 +22,7 @@ export async function lexicalSearch(
   query: string,
   options: SearchOptions = {},
 ): Promise<ChunkHit[]> {
-  const terms = contentTerms(query);
+  const terms = queryTerms(query);
   const match = ftsMatchExpression(terms, options.stems ? stemPrefixes(terms) : []);
   if (!match) return [];
   return searchChunks(generationId, match, options);

@@ -308,7 +308,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   );
   // Over source files: a report's many words match change logs and documentation best,
   // and the fix is in the code.
-  const fileLists = [...lists, await wholeFileSignal(input, 1, { query: report, kind: "code" })];
+  const fileLists = [...lists, await wholeFileSignal(input, 0.5, { query: report, kind: "code" })];
   return {
     items,
     diagram: null,
