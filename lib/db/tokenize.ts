@@ -266,9 +266,12 @@ export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(/\s+/)
  * code ("what is the semantic relationship between", "the architectural rationale",
  * "how does it ensure", "what mechanism") rather than what the code is about. They
  * are rare in code, so BM25 would weigh them above the words that matter and lead to
- * whatever prose happens to use them (changelogs, design documents). Words that are
- * also ordinary code vocabulary (method, class, state, handler, type) are not here:
- * their frequency in the repository already mutes them, and they sometimes name it.
+ * whatever prose happens to use them (changelogs, design documents): lib/search/query.ts
+ * weighs them down, and a question's content terms leave them out. Not dropped from
+ * searches outright: a few are what some repository's code is about (xarray's
+ * coordinates, seaborn's semantic mappings). Words that are ordinary code vocabulary
+ * everywhere (method, class, state, handler, type) are not here: their frequency in the
+ * repository already mutes them, and they often name it.
  */
 const SCAFFOLDING_LIST = `
 relationship relationships relation relations relate relates related relating semantic semantically
