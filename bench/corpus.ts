@@ -60,11 +60,12 @@ export interface CorpusRepo {
 
 // Set by --corpus (setCorpusFolders); bench workers, child processes, get it through
 // WAYFINDER_BENCH_CORPUS in benchChildEnv.
-let corpusFolders: string[] | null = null;
+let chosenFolders: string[] | null = null;
 
-function folders(): string[] {
-  corpusFolders ??= (env().WAYFINDER_BENCH_CORPUS ?? "").split(path.delimiter).filter(Boolean);
-  return corpusFolders;
+/** The folders searched for bundles and question files (`--corpus`, else WAYFINDER_BENCH_CORPUS). */
+export function corpusFolders(): string[] {
+  chosenFolders ??= (env().WAYFINDER_BENCH_CORPUS ?? "").split(path.delimiter).filter(Boolean);
+  return chosenFolders;
 }
 
 /** Sets the folders searched for bundles (the `--corpus` option). */
@@ -74,12 +75,15 @@ export function setCorpusFolders(list: string[]): void {
       throw new Error(`--corpus ${folder}: not a folder`);
     }
   }
-  corpusFolders = list.map((f) => path.resolve(f));
+  chosenFolders = list.map((f) => path.resolve(f));
 }
 
 /** The environment of a bench worker: its data directory, and the same corpus folders. */
 export function benchChildEnv(home: string): NodeJS.ProcessEnv {
-  return childProcessEnv({ WAYFINDER_HOME: home, WAYFINDER_BENCH_CORPUS: folders().join(path.delimiter) });
+  return childProcessEnv({
+    WAYFINDER_HOME: home,
+    WAYFINDER_BENCH_CORPUS: corpusFolders().join(path.delimiter),
+  });
 }
 
 export function corpusManifest(): Record<string, CorpusEntry> {
@@ -104,7 +108,7 @@ export function corpusKey(repo: string): string {
 
 /** Every bundle of a repository in the corpus folders, in search order (several folders may hold one each, with different tags). */
 function findBundles(name: string): string[] {
-  return folders().flatMap((folder) =>
+  return corpusFolders().flatMap((folder) =>
     [
       path.join(folder, `${name}.bundle`),
       ...fs

@@ -5,7 +5,7 @@
  * the question benchmark and a large corpus. Not part of the tests.
  *
  *   npm run bench                                  everything
- *   npm run bench -- --only index                  one section (index | latency | localization | multilang | questions | large)
+ *   npm run bench -- --only index                  one section (index | latency | localization | multilang | questions | sweqa | large | robustness)
  *   npm run bench -- --corpus ~/wayfinder-bundles  repositories from git bundles (offline)
  *   npm run bench -- --only large --large-tags 1   the large bench on one revision per repository
  *
@@ -23,6 +23,7 @@ import { largeSection } from "./large.ts";
 import { localizationSection, multilangSection } from "./localization.ts";
 import { questionsSection } from "./questions.ts";
 import { robustnessSection } from "./robustness.ts";
+import { sweqaSection } from "./sweqa.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -152,7 +153,7 @@ function latencySection(): Record<string, unknown> {
   return out;
 }
 
-const SECTIONS = ["index", "latency", "localization", "multilang", "questions", "large", "robustness"] as const;
+const SECTIONS = ["index", "latency", "localization", "multilang", "questions", "sweqa", "large", "robustness"] as const;
 const USAGE = `usage: npm run bench -- [--only ${SECTIONS.join("|")}] [--corpus DIR]... [--large-tags N]`;
 
 /** A clear one-line error and the usage, instead of a stack trace, for a mistyped command. */
@@ -200,6 +201,7 @@ function main(): void {
     localization: () => localizationSection(log),
     multilang: () => multilangSection(log),
     questions: () => questionsSection(log),
+    sweqa: () => sweqaSection(log),
     large: () => largeSection(values.largeTags),
     robustness: () => robustnessSection(values.corpus ?? [], log),
   };

@@ -23,7 +23,9 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
-  EMBEDDING_PROVIDER: z.enum(["hashing", "openai", "openai-compatible"]).default("hashing"),
+  EMBEDDING_PROVIDER: z
+    .enum(["associations", "hashing", "openai", "openai-compatible"])
+    .default("associations"),
   EMBEDDING_MODEL: z.string().optional(),
   /** vector size of EMBEDDING_MODEL when it is not one the app knows */
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(8192).optional(),

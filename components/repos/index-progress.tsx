@@ -15,6 +15,7 @@ const PHASE_LABEL: Record<BuildPhase | "queued", string> = {
   resolving: "resolving calls",
   wiki: "writing wiki pages",
   embedding: "embedding",
+  associations: "learning term associations",
   activating: "activating",
   done: "done",
 };

@@ -61,6 +61,7 @@ const PHASE_LABEL: Record<BuildPhase, string> = {
   resolving: "resolving  ",
   wiki: "wiki       ",
   embedding: "embedding  ",
+  associations: "associating",
   activating: "activating ",
   done: "done       ",
 };

@@ -1,6 +1,6 @@
 /**
- * Code-index storage: repositories, generations, files, symbols, edges, chunks and
- * the FTS5 lexical index. Rows are shared between generations (lib/db/snapshot.ts):
+ * Code-index storage: repositories, generations, files, symbols, edges, chunks, the
+ * FTS5 lexical index over chunks and the whole-file term counts (FileTerm). Rows are shared between generations (lib/db/snapshot.ts):
  * a build closes the rows of what changed and inserts new ones beside the serving
  * generation, flips `Repository.activeGenerationId` in one transaction, and garbage
  * collection deletes rows no kept generation reads. Every write of a build runs in a
@@ -34,6 +34,7 @@ import {
 } from "./dialect.ts";
 import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 import { withTempTable } from "./temp-table.ts";
+import { repositoryTermSalt, termKey, type FileTermCounts } from "./tokenize.ts";
 
 /** A build whose heartbeat is older than this is considered dead (killed process). */
 export const STALE_BUILD_MS = 60_000;
@@ -119,6 +120,8 @@ export interface FileInsert {
   classReason: string | null;
   /** why a code file was indexed as text only: it timed out, exhausted a parse worker or failed to parse */
   unparsed: string | null;
+  /** the file's length in words (the whole-file lexical index's document length) */
+  words: number;
 }
 
 export interface SymbolInsert {
@@ -242,6 +245,8 @@ export async function deleteRepository(id: string): Promise<void> {
     select: { id: true },
   });
   await ftsDropTable(client, id);
+  await deleteFileTerms(client, id, "1 = 1");
+  await client.termAssociations.deleteMany({ where: { repositoryId: id } });
   for (const table of RANGED_TABLES) {
     await client.$executeRawUnsafe(
       `DELETE FROM "${table}" WHERE "repositoryId" = ${isPostgres() ? "$1" : "?"}`,
@@ -536,6 +541,7 @@ export async function collectGarbage(repositoryId: string): Promise<GarbageRepor
     chunkIds.push(
       ...(await deleteRangedRows(client, repositoryId, `"toGeneration" <= ?`, Math.min(...kept))),
     );
+    await deleteUnreadAssociations(client, repositoryId, Math.min(...kept));
   }
   if (doomed.length > 0) await client.finding.deleteMany({ where: { generationId: { in: doomed } } });
   return { generations: doomed, chunkIds };
@@ -564,6 +570,7 @@ export async function discardFailedBuilds(repositoryId: string): Promise<number[
   const chunkIds: number[] = [];
   for (const { number } of failed) {
     chunkIds.push(...(await deleteRangedRows(client, repositoryId, `"fromGeneration" = ?`, number)));
+    await client.termAssociations.deleteMany({ where: { repositoryId, generation: number } });
     for (const table of RANGED_TABLES) {
       await executeRaw(
         client,
@@ -575,6 +582,23 @@ export async function discardFailedBuilds(repositoryId: string): Promise<number[
     }
   }
   return chunkIds;
+}
+
+/**
+ * Deletes the term associations no kept generation reads: a generation reads the newest
+ * learned at or before it, so the oldest kept one's row and all newer rows stay.
+ */
+async function deleteUnreadAssociations(client: Db, repositoryId: string, oldestKept: number): Promise<void> {
+  const read = await client.termAssociations.findFirst({
+    where: { repositoryId, generation: { lte: oldestKept } },
+    orderBy: { generation: "desc" },
+    select: { generation: true },
+  });
+  if (read) {
+    await client.termAssociations.deleteMany({
+      where: { repositoryId, generation: { lt: read.generation } },
+    });
+  }
 }
 
 /** Deletes a repository's rows matching `condition` in every ranged table (chunks from FTS first); returns the chunk ids. */
@@ -591,6 +615,7 @@ async function deleteRangedRows(
     ...params,
   );
   if (ids.length > 0) await ftsDeleteRows(client, repositoryId, condition, ...params);
+  await deleteFileTerms(client, repositoryId, condition, ...params);
   for (const table of RANGED_TABLES) {
     await executeRaw(
       client,
@@ -746,6 +771,7 @@ const FILE_COLUMNS = [
   "fileClass",
   "classReason",
   "unparsed",
+  "words",
 ] as const;
 
 async function insertFileRows(client: Db, s: Snapshot, files: FileInsert[]): Promise<Map<string, number>> {
@@ -809,11 +835,13 @@ export interface ParsedFileRows {
   content: string;
   symbols: Omit<SymbolInsert, "fileId">[];
   chunks: Omit<ChunkInsert, "fileId">[];
+  /** the words of the file's path and text with their counts (the whole-file lexical index) */
+  terms: FileTermCounts;
 }
 
 /**
  * Stores a batch of parsed files in the building generation: their text, File,
- * Symbol and Chunk rows (with FTS entries), in one transaction, closing first the
+ * Symbol, Chunk (with FTS entries) and FileTerm rows, in one transaction, closing first the
  * rows of the files they replace (`replaced`: paths the previous generation had).
  */
 export async function insertParsedFiles(
@@ -842,7 +870,49 @@ export async function insertParsedFiles(
     }
     await insertRanged(tx, s, "Symbol", SYMBOL_COLUMNS, symbols);
     await insertChunkRows(tx, s, chunkRows);
+    await insertFileTerms(
+      tx,
+      s,
+      batch.map((p) => ({ fileId: ids.get(p.file.path) as number, counts: p.terms })),
+    );
   });
+}
+
+/**
+ * The FileTerm rows of newly inserted file rows: each word's key (salted with the
+ * repository) and count. Words of one file that share a key are counted together.
+ */
+async function insertFileTerms(
+  tx: Db,
+  s: Snapshot,
+  files: { fileId: number; counts: FileTermCounts }[],
+): Promise<void> {
+  const salt = repositoryTermSalt(s.repositoryId);
+  const rows: { fileId: number; term: number; count: number }[] = [];
+  for (const { fileId, counts } of files) {
+    const byKey = new Map<number, number>();
+    counts.terms.forEach((term, i) => {
+      const key = termKey(term, salt);
+      byKey.set(key, (byKey.get(key) ?? 0) + (counts.counts[i] as number));
+    });
+    for (const [term, count] of byKey) rows.push({ fileId, term, count });
+  }
+  await bulkInsert(tx, "FileTerm", ["fileId", "term", "count"], rows, { inBuild: true });
+}
+
+/** Deletes the FileTerm rows of a repository's file rows matching `condition` (SQL on "File"), before those go. */
+async function deleteFileTerms(
+  client: Db,
+  repositoryId: string,
+  condition: string,
+  ...params: unknown[]
+): Promise<void> {
+  await executeRaw(
+    client,
+    `DELETE FROM "FileTerm" WHERE "fileId" IN (SELECT id FROM "File" WHERE "repositoryId" = ? AND (${condition}))`,
+    repositoryId,
+    ...params,
+  );
 }
 
 /** Test and tooling entry: chunk rows of a generation (what builds and the wiki store write). */

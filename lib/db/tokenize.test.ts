@@ -4,8 +4,12 @@ import {
   MAX_WORD_LENGTH,
   STOPWORDS,
   forEachWord,
+  contentTerms,
+  fileTermCounts,
   ftsMatchExpression,
   indexText,
+  repositoryTermSalt,
+  termKey,
   queryTerms,
   splitIdentifier,
   stem,
@@ -74,6 +78,31 @@ describe("indexText", () => {
   });
 });
 
+describe("fileTermCounts", () => {
+  it("counts exactly the words indexText writes for the path and the text", () => {
+    const path = "src/user_store.py";
+    const content =
+      "class UserStore:\n    def getUserById(self, user_id):  # user lookup\n        return self.users[user_id]\n";
+    const words = indexText(`${path}\n${content}`).split(" ");
+    const counts = fileTermCounts(path, content);
+    expect(counts.length).toBe(words.length);
+    const expected = new Map<string, number>();
+    for (const w of words) expected.set(w, (expected.get(w) ?? 0) + 1);
+    expect(new Map(counts.terms.map((t, i) => [t, counts.counts[i]]))).toEqual(expected);
+    expect(counts.counts[counts.terms.indexOf("user")]).toBe(6);
+  });
+
+  it("keys a word differently per repository, the same within one", () => {
+    const a = repositoryTermSalt("repo-a");
+    const b = repositoryTermSalt("repo-b");
+    expect(termKey("redirect", a)).toBe(termKey("redirect", a));
+    expect(termKey("redirect", a)).not.toBe(termKey("redirect", b));
+    expect(termKey("redirect", a)).not.toBe(termKey("redirects", a));
+    expect(Number.isInteger(termKey("redirect", a))).toBe(true);
+    expect(Math.abs(termKey("redirect", a))).toBeLessThanOrEqual(2 ** 31);
+  });
+});
+
 describe("forEachWord", () => {
   it("survives a visitor that tokenizes other text (no shared regex state)", () => {
     const seen: string[] = [];
@@ -119,6 +148,26 @@ describe("queryTerms", () => {
   it("keeps 'error' and drops 'python'", () => {
     expect(STOPWORDS.has("error")).toBe(false);
     expect(STOPWORDS.has("python")).toBe(true);
+  });
+});
+
+describe("contentTerms", () => {
+  it("drops the scaffolding of a prose question and keeps what it is about", () => {
+    expect(
+      contentTerms(
+        "What is the semantic relationship between the ASCII-only encoding parameter and the architectural design of the JSON provider?",
+      ),
+    ).toEqual(["ascii", "encoding", "parameter", "json", "provider"]);
+    expect(contentTerms("How does the session mechanism ensure the cookie expires?")).toEqual([
+      "session",
+      "cookie",
+      "expires",
+    ]);
+  });
+
+  it("keeps whole identifiers, and the terms of a question made only of scaffolding", () => {
+    expect(contentTerms("the designPattern registry")).toEqual(["designpattern", "registry"]);
+    expect(contentTerms("architectural rationale")).toEqual(["architectural", "rationale"]);
   });
 });
 

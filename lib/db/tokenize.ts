@@ -163,6 +163,66 @@ export function indexText(text: string): string {
   return out.join(" ");
 }
 
+/** FNV-1a over UTF-16 code units, then Murmur3's finaliser (FNV's low bits are weak). */
+function hash32(text: string, seed: number): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
+/**
+ * The key of a term in the whole-file term index: a 32-bit hash of the word, salted
+ * with the repository (`repositoryTermSalt`), so that looking a term up never walks
+ * the rows of other repositories. Two words of one repository that share a key (a
+ * handful in a million) only add to each other's counts.
+ */
+export function termKey(term: string, salt: number): number {
+  return hash32(term, salt);
+}
+
+/** The salt of a repository's term keys. */
+export function repositoryTermSalt(repositoryId: string): number {
+  return hash32(repositoryId, 0x5bd1e995);
+}
+
+/** How often each word of a whole file occurs, as the whole-file lexical index stores it. */
+export interface FileTermCounts {
+  terms: string[];
+  counts: number[];
+  /** the file's length in words (BM25's document length) */
+  length: number;
+}
+
+/**
+ * The words of a file's path and text exactly as `indexText` writes them (a splitting
+ * identifier whole and as its parts), counted. Counted in one pass without building
+ * the text: this runs once over every changed file of a build.
+ */
+export function fileTermCounts(path: string, content: string): FileTermCounts {
+  const counts = new Map<string, number>();
+  let length = 0;
+  const add = (word: string) => {
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+    length++;
+  };
+  const visit = (word: string, plain: boolean) => {
+    if (plain) {
+      add(word);
+      return;
+    }
+    const parts = splitIdentifier(word);
+    if (parts.length > 1) add(parts.join(""));
+    for (const part of parts) add(part);
+  };
+  scanWords(path, visit);
+  scanWords(content, visit);
+  return { terms: [...counts.keys()], counts: [...counts.values()], length };
+}
+
 /*
  * Stopwords for questions and bug reports. Decisions:
  * - English function words and bug-report boilerplate ("steps to reproduce",
@@ -200,6 +260,55 @@ python javascript typescript java golang rust node nodejs js ts py ruby rb php c
 `;
 
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(/\s+/).filter(Boolean));
+
+/*
+ * Question scaffolding: words that say what kind of answer a question wants about the
+ * code ("what is the semantic relationship between", "the architectural rationale",
+ * "how does it ensure", "what mechanism") rather than what the code is about. They
+ * are rare in code, so BM25 would weigh them above the words that matter and lead to
+ * whatever prose happens to use them (changelogs, design documents): lib/search/query.ts
+ * weighs them down, and a question's content terms leave them out. Not dropped from
+ * searches outright: a few are what some repository's code is about (xarray's
+ * coordinates, seaborn's semantic mappings). Words that are ordinary code vocabulary
+ * everywhere (method, class, state, handler, type) are not here: their frequency in the
+ * repository already mutes them, and they often name it.
+ */
+const SCAFFOLDING_LIST = `
+relationship relationships relation relations relate relates related relating semantic semantically
+purpose purposes role roles mechanism mechanisms architecture architectures architectural
+architecturally design designed designs designing pattern patterns approach approaches implication
+implications rationale reason reasons reasoning responsibility responsibilities concern concerns
+separation interplay interaction interactions interact interacts interacting affect affects affected
+affecting impact impacts impacted influence influences influenced coordinate coordinates coordinated
+coordinating coordination ensure ensures ensured ensuring guarantee guarantees determine determines
+determined determining enable enables enabled enabling achieve achieves achieved maintain maintains
+maintained maintaining maintainability preserve preserves preserved preserving specific specifically
+particular particularly overall various underlying primary primarily essential potential
+potentially consequence consequences tradeoff tradeoffs benefit benefits advantage advantages
+drawback drawbacks rather whereas throughout across beyond versus vs etc significance significant
+strategy strategies principle principles paradigm concept concepts conceptual aspect aspects
+demonstrate demonstrates demonstrated illustrate illustrates explain explains explained describe
+describes described purpose intended intent involve involves involved leverage leverages leveraging
+facilitate facilitates utilize utilizes utilized employ employs employed exhibit exhibits
+`;
+
+const SCAFFOLDING: ReadonlySet<string> = new Set(SCAFFOLDING_LIST.split(/\s+/).filter(Boolean));
+
+/** Whether a word only frames a question about code (see SCAFFOLDING_LIST). */
+export function isScaffolding(term: string): boolean {
+  return SCAFFOLDING.has(term);
+}
+
+/**
+ * The content terms of a question: `queryTerms` without the question's scaffolding, so a
+ * prose question searches for what it is about. A question made only of scaffolding
+ * keeps its terms (it asks about them).
+ */
+export function contentTerms(text: string, maxTerms = 64): string[] {
+  const terms = queryTerms(text, maxTerms);
+  const content = terms.filter((t) => !SCAFFOLDING.has(t));
+  return content.length > 0 ? content : terms;
+}
 
 /** A word's stem (Porter): `redirects`, `redirected` → `redirect`; compares words across their forms. */
 export function stem(word: string): string {

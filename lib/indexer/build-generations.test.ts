@@ -52,7 +52,7 @@ async function expectServesOld(root: string, generationId: string): Promise<void
 }
 
 describe("a build that crashes mid-way", () => {
-  const phases: BuildPhase[] = ["parsing", "resolving", "wiki", "embedding"];
+  const phases: BuildPhase[] = ["parsing", "resolving", "wiki", "embedding", "associations"];
 
   it.each(phases)(
     "after %s leaves the previous generation serving; the next build succeeds",
@@ -99,8 +99,9 @@ describe("a build that crashes mid-way", () => {
         client.symbol.count({ where: closed }),
         client.chunk.count({ where: closed }),
         client.edge.count({ where: closed }),
+        client.termAssociations.count({ where: { repositoryId: repository.id, generation: failed!.number } }),
       ]);
-      expect(leftovers).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+      expect(leftovers).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
       expect(await getGeneration(failed!.id)).toMatchObject({
         status: "failed",
         error: `simulated crash after ${phase}`,
@@ -141,7 +142,16 @@ describe("a build in progress", () => {
     expect(
       (await lexicalSearch(stats.generationId, "narwhal", { kinds: ["code", "file", "doc", "text"] })).length,
     ).toBe(1);
-    expect(seen).toEqual(["discovering", "parsing", "resolving", "wiki", "embedding", "activating", "done"]);
+    expect(seen).toEqual([
+      "discovering",
+      "parsing",
+      "resolving",
+      "wiki",
+      "embedding",
+      "associations",
+      "activating",
+      "done",
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * The index build: discover → parse → extract → store → resolve → wiki → embed → flip.
+ * The index build: discover → parse → extract → store → resolve → wiki → embed → learn
+ * term associations → flip.
  * Each build is a new generation assembled beside the serving one, sharing every row
  * that did not change (lib/db/snapshot.ts): files whose content hash is unchanged are
  * neither re-parsed nor copied, changed and removed files' rows are closed and new
@@ -47,6 +48,7 @@ import { createParsePool } from "./parse-pool.ts";
 import { resolveGeneration } from "./resolve-generation.ts";
 import type { SecretReport } from "./secrets.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
+import { learnAssociations } from "./associations.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
@@ -57,7 +59,7 @@ import { foldHistory } from "./history.ts";
  * Bumped whenever extraction or chunking changes what is stored for a file: rows of
  * a generation built with another version are never reused, every file is re-parsed.
  */
-export const INDEX_FORMAT_VERSION = 13; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules; 10: private keys of every armour and credential assignments redacted, key files judged by content; 11: file classes, minified files as text, capped chunks; 12: declaration macros blanked, preprocessor rereads, factory-made definitions, numbered overloads; 13: error strings of error-reporting calls and of errors built outside a throw
+export const INDEX_FORMAT_VERSION = 14; // 3: imports record aliases; 4: entry points in file facts; 5: module-level lines in file chunks; 6: secrets redacted; 7: C, C++, C#, Ruby and PHP extracted; 8: rows shared between generations, name filters on files; 9: no guessed calls on external modules; 10: private keys of every armour and credential assignments redacted, key files judged by content; 11: file classes, minified files as text, capped chunks; 12: declaration macros blanked, preprocessor rereads, factory-made definitions, numbered overloads; 13: error strings of error-reporting calls and of errors built outside a throw; 14: whole-file word counts
 
 /** How often a running build refreshes its heartbeat (well under STALE_BUILD_MS). */
 const HEARTBEAT_MS = 10_000;
@@ -70,6 +72,7 @@ export type BuildPhase =
   | "resolving"
   | "wiki"
   | "embedding"
+  | "associations"
   | "activating"
   | "done";
 
@@ -106,6 +109,9 @@ export interface BuildStats {
   /** chunks embedded in this build, and chunks whose vectors the previous generation already had */
   embeddedChunks: number;
   reusedVectors: number;
+  /** whether this build learned the repository's term associations (else it kept earlier ones), and their words */
+  associationsLearned: boolean;
+  associationWords: number;
   lines: number;
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
@@ -419,6 +425,11 @@ export async function buildGeneration(
     ]);
     await phaseDone("embedding");
 
+    progress.phase = "associations";
+    await report(true);
+    const associations = await learnAssociations(generation.id);
+    await phaseDone("associations");
+
     progress.phase = "activating";
     await report(true);
     const [counts, fileSummary] = await Promise.all([
@@ -449,6 +460,8 @@ export async function buildGeneration(
       chunks: counts.chunks,
       embeddedChunks: embedding.embedded,
       reusedVectors: env().WAYFINDER_EMBEDDINGS ? counts.chunks - embedding.embedded : 0,
+      associationsLearned: associations.learned,
+      associationWords: associations.words,
       lines: files.lines,
       languages: files.languages,
       skipped: discovery.skipped,

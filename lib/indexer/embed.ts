@@ -9,9 +9,14 @@ import "server-only";
 import { env } from "../env.ts";
 import { isWayfinderError } from "../errors.ts";
 import { chunkIdsIn, chunksAddedIn, chunkTexts } from "../db/index-store.ts";
-import { collectionName, legacyCollectionPrefix, searchServices } from "../search/runtime.ts";
+import { collectionName, repositoryCollectionPrefix, searchServices } from "../search/runtime.ts";
 
 const BATCH = 256;
+
+/** What of a chunk is embedded: where it is, what it is called, and the start of its text. */
+export function chunkEmbeddingText(chunk: { path: string; title: string; text: string }): string {
+  return `${chunk.path}\n${chunk.title}\n${chunk.text.slice(0, 2000)}`;
+}
 
 /** Returns how many chunks it embedded (the others' vectors were there already). */
 export async function embedGeneration(
@@ -20,8 +25,9 @@ export async function embedGeneration(
 ): Promise<{ embedded: number }> {
   if (!env().WAYFINDER_EMBEDDINGS) return { embedded: 0 };
   const { embedder, store } = searchServices();
-  const name = collectionName(repositoryId);
-  const existed = (await store.listCollections()).includes(name);
+  const name = collectionName(repositoryId, embedder.id);
+  const collections = await store.listCollections();
+  const existed = collections.includes(name);
   let complete = existed;
   try {
     await store.ensureCollection(name, embedder.dimensions);
@@ -38,7 +44,7 @@ export async function embedGeneration(
     // Between batches, timers run (the build's heartbeat): SQLite reads never yield.
     await new Promise((resolve) => setImmediate(resolve));
     const rows = await chunkTexts(todo.slice(i, i + BATCH));
-    const vectors = await embedder.embed(rows.map((r) => `${r.path}\n${r.title}\n${r.text.slice(0, 2000)}`));
+    const vectors = await embedder.embed(rows.map(chunkEmbeddingText));
     await store.upsert(
       name,
       rows.map((r, j) => ({
@@ -50,7 +56,19 @@ export async function embedGeneration(
   }
   // Durable before the generation flips: a crash after activation must not lose vectors.
   await store.flush();
+  // Collections of other embedders (the default changed, a model was retrained) are
+  // read by no search of this process: this generation's vectors are in `name`.
+  for (const other of collections)
+    if (other !== name && isRepositoryCollection(other, repositoryId)) await store.dropCollection(other);
   return { embedded: todo.length };
+}
+
+/** Whether a collection holds vectors of the repository (under any embedder, or from before vectors were shared). */
+function isRepositoryCollection(collection: string, repositoryId: string): boolean {
+  const prefix = repositoryCollectionPrefix(repositoryId);
+  return (
+    collection === prefix || collection.startsWith(`${prefix}-e`) || collection.startsWith(`${prefix}__gen_`)
+  );
 }
 
 /**
@@ -60,13 +78,13 @@ export async function embedGeneration(
  */
 export async function collectVectorGarbage(repositoryId: string, chunkIds: number[]): Promise<void> {
   if (!env().WAYFINDER_EMBEDDINGS) return;
-  const { store } = searchServices();
-  const name = collectionName(repositoryId);
+  const { embedder, store } = searchServices();
+  const name = collectionName(repositoryId, embedder.id);
   const collections = await store.listCollections();
   // Not flushed here: a delete lost to a crash leaves a vector whose chunk is gone, which
   // searches drop anyway, and the next flush (the next build's, or closing) writes it.
   if (chunkIds.length > 0 && collections.includes(name)) await store.delete(name, chunkIds.map(String));
-  const legacy = legacyCollectionPrefix(repositoryId);
+  const legacy = `${repositoryCollectionPrefix(repositoryId)}__gen_`;
   for (const existing of collections) if (existing.startsWith(legacy)) await store.dropCollection(existing);
 }
 
@@ -74,8 +92,6 @@ export async function collectVectorGarbage(repositoryId: string, chunkIds: numbe
 export async function dropRepositoryVectors(repositoryId: string): Promise<void> {
   if (!env().WAYFINDER_EMBEDDINGS) return;
   const { store } = searchServices();
-  const name = collectionName(repositoryId);
-  const legacy = legacyCollectionPrefix(repositoryId);
   for (const existing of await store.listCollections())
-    if (existing === name || existing.startsWith(legacy)) await store.dropCollection(existing);
+    if (isRepositoryCollection(existing, repositoryId)) await store.dropCollection(existing);
 }

@@ -1,14 +1,14 @@
 /**
  * One file from text to the rows it is stored as: tree-sitter extraction (through the
  * extractor's entry, lib/indexer/extract/index.ts), symbols with their qualified ids,
- * chunks with their identifier-split search text, and the name filter the resolver
- * uses to find the file again. Pure and self-contained, so it runs the same in the
+ * chunks with their identifier-split search text, the counts of the file's words (the
+ * whole-file lexical index), and the name filter the resolver uses to find the file again. Pure and self-contained, so it runs the same in the
  * build's thread and in parse workers (lib/indexer/parse-pool.ts).
  */
 // Types only: erased at run time, so workers load no database code.
 import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/index-store.ts";
 import { numberedIds } from "../db/symbol-ids.ts";
-import { indexText } from "../db/tokenize.ts";
+import { fileTermCounts, indexText, type FileTermCounts } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
@@ -69,6 +69,7 @@ export interface ParsedFile {
   content: string;
   symbols: ParsedSymbol[];
   chunks: ParsedChunk[];
+  terms: FileTermCounts;
 }
 
 function searchable(path: string, chunks: ReturnType<typeof chunkCode>): ParsedChunk[] {
@@ -85,9 +86,10 @@ function searchable(path: string, chunks: ReturnType<typeof chunkCode>): ParsedC
  * failed become (`unparsed` says why for the latter).
  */
 export function textFile(source: SourceFile, unparsed: string | null = null): ParsedFile {
+  const terms = fileTermCounts(source.path, source.content);
   return {
     file: {
-      ...fileRow(source),
+      ...fileRow(source, terms),
       imports: "[]",
       parseErrors: 0,
       facts: "{}",
@@ -97,10 +99,11 @@ export function textFile(source: SourceFile, unparsed: string | null = null): Pa
     content: source.content,
     symbols: [],
     chunks: searchable(source.path, chunkText(source.path, source.content, source.language)),
+    terms,
   };
 }
 
-function fileRow(source: SourceFile) {
+function fileRow(source: SourceFile, terms: FileTermCounts) {
   return {
     path: source.path,
     language: source.language,
@@ -111,6 +114,7 @@ function fileRow(source: SourceFile) {
     mtimeNs: source.mtimeNs,
     fileClass: source.fileClass,
     classReason: source.classReason,
+    words: terms.length,
   };
 }
 
@@ -145,7 +149,8 @@ export async function parseFile(
 }
 
 async function parseCode(source: SourceFile, deadline: Deadline): Promise<ParsedFile> {
-  const file = fileRow(source);
+  const terms = fileTermCounts(source.path, source.content);
+  const file = fileRow(source, terms);
   const extraction = await extractSource(source.language as CodeLanguage, source.content, deadline);
   const kept = extraction.symbols;
   // Overloads and redefinitions share a qualified name: each is a symbol, numbered after the first.
@@ -192,5 +197,6 @@ async function parseCode(source: SourceFile, deadline: Deadline): Promise<Parsed
       source.path,
       chunkCode(source.path, fileLines(source.content), kept, (s) => idOf.get(s) as string),
     ),
+    terms,
   };
 }

@@ -99,6 +99,13 @@ describe("questionTopics", () => {
       false,
     );
     expect(questionTopics("Trace the pytest command to the start of the test session").tests).toBe(false);
+    expect(questionTopics("Why does the test class that returns a three-element tuple exist?").tests).toBe(
+      true,
+    );
+    expect(questionTopics("Why does the test_min function handle NaN indices differently?").tests).toBe(true);
+    expect(questionTopics("Which fixtures must TestEvaluation methods have?").tests).toBe(true);
+    expect(questionTopics("How is the expiry threshold computed in the test set-up?").tests).toBe(true);
+    expect(questionTopics("How does the attest helper verify signatures?").tests).toBe(false);
     expect(questionTopics("Where do the docs explain sessions?").docs).toBe(true);
     expect(questionTopics("How does Flask store the session?").docs).toBe(false);
   });

@@ -232,6 +232,13 @@ export interface QuestionTopics {
 
 const ABOUT_TESTS =
   /\b(?:(?:unit|integration|e2e|end-to-end|regression|functional)\s+tests?|tests?\s+(?:for|of|that|which|cover|covering|suite|cases?|fixtures?|files?\s+for)|test\s+(?:suite|coverage|cases?)|(?:which|what|failing|flaky)\s+tests?\b|(?:the|our|these|those)\s+tests\b|tested|testing\s+(?:of|for|strategy))\b/i;
+/**
+ * One particular test: "the test class that …", "this test method", "in the test", or a
+ * test named as code (`test_min`, `TestEvaluation`). Plural and generic uses ("how pytest
+ * collects test functions") name the concept, not a test.
+ */
+const A_TEST =
+  /\b(?:the|this|that|a|an|each)\s+(?:[\w-]+\s+)?test\s+(?:class|function|method|module|file|helper|case|fixture|set-?up|suite)\b|\bin\s+the\s+test\b(?!\s+(?:session|run|suite))|\bthe\s+test\s+(?:that|which|where)\b|\btest_\w+|\bTest[A-Z]\w*/;
 const ABOUT_DOCS = /\b(?:docs|documentation|documented|readme|tutorial|guide|changelog|examples?)\b/i;
 
 const ABOUT_THIRD_PARTY =
@@ -239,7 +246,7 @@ const ABOUT_THIRD_PARTY =
 
 export function questionTopics(question: string): QuestionTopics {
   return {
-    tests: ABOUT_TESTS.test(question),
+    tests: ABOUT_TESTS.test(question) || A_TEST.test(question),
     docs: ABOUT_DOCS.test(question),
     thirdParty: ABOUT_THIRD_PARTY.test(question),
   };

@@ -184,7 +184,11 @@ export class HashingEmbedder implements Embedder {
     this.id = `hashing-v1-${dimensions}`;
   }
 
-  embedOne(text: string): Float32Array {
+  /**
+   * The text's vector; `onWord`, when given, sees each significant word part as it is
+   * hashed, so an embedder built on this one reads the text once.
+   */
+  embedOne(text: string, onWord?: (part: string) => void): Float32Array {
     const { unigrams, identifiers, bigrams, trigrams } = this;
     unigrams.clear();
     identifiers.clear();
@@ -195,6 +199,7 @@ export class HashingEmbedder implements Embedder {
       if (parts.length > 1) identifiers.add(hashString(parts.join(""), SEED_IDENTIFIER));
       for (const part of parts) {
         if (!isSignificant(part)) continue;
+        onWord?.(part);
         const h = hashString(part, SEED_UNIGRAM);
         unigrams.add(h);
         if (previous >= 0) bigrams.add(hashPair(previous, h, SEED_BIGRAM));

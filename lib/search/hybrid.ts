@@ -35,7 +35,7 @@ export async function vectorSearch(
   options: SearchOptions = {},
 ): Promise<ChunkHit[]> {
   const { embedder, store } = searchServices();
-  const name = collectionName(repositoryId);
+  const name = collectionName(repositoryId, embedder.id);
   const [vector] = await embedder.embed([query]);
   if (!vector) return [];
   const limit = options.limit ?? 20;

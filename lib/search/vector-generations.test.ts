@@ -11,7 +11,13 @@ import { indexRepository } from "../indexer/build.ts";
 import { db } from "../db/client.ts";
 import { listGenerations } from "../db/index-store.ts";
 import { vectorSearch } from "./hybrid.ts";
-import { collectionName, searchServices } from "./runtime.ts";
+import { resetEnvForTests } from "../env.ts";
+import {
+  closeSearchServices,
+  collectionName,
+  repositoryCollectionPrefix,
+  searchServices,
+} from "./runtime.ts";
 
 let t: TempEnv;
 beforeAll(async () => {
@@ -21,7 +27,7 @@ afterAll(async () => t?.cleanup());
 
 async function collectionsOf(repositoryId: string): Promise<string[]> {
   return (await searchServices().store.listCollections()).filter((c) =>
-    c.startsWith(collectionName(repositoryId)),
+    c.startsWith(repositoryCollectionPrefix(repositoryId)),
   );
 }
 
@@ -36,8 +42,8 @@ describe("vectors shared between generations", () => {
     });
     const first = await indexRepository(root, { name: "vectors" });
     const repositoryId = first.repository.id;
-    const name = collectionName(repositoryId);
-    const { store } = searchServices();
+    const { embedder, store } = searchServices();
+    const name = collectionName(repositoryId, embedder.id);
     const gen1 = first.stats.generationId;
     expect(await collectionsOf(repositoryId)).toEqual([name]);
     expect(first.stats.embeddedChunks).toBe(first.stats.chunks);
@@ -77,5 +83,35 @@ describe("vectors shared between generations", () => {
     expect(await store.count(name)).toBe(await chunkRowsOf(repositoryId));
     const found = await vectorSearch(repositoryId, fourth.stats.generationId, "gamma", { limit: 5 });
     expect(found.map((h) => h.path)).toContain("gamma.py");
+  });
+
+  it("keeps each embedder's vectors apart: a build under another embedder embeds everything anew", async () => {
+    const root = t.makeRepo({ "okapi.py": 'def okapi_count():\n    """Counts okapis."""\n    return 1\n' });
+    const first = await indexRepository(root, { name: "embedders" });
+    const repositoryId = first.repository.id;
+    const before = await collectionsOf(repositoryId);
+    expect(before).toEqual([collectionName(repositoryId, searchServices().embedder.id)]);
+    const previous = process.env.EMBEDDING_PROVIDER;
+    process.env.EMBEDDING_PROVIDER = searchServices().embedder.id.startsWith("hashing")
+      ? "associations"
+      : "hashing";
+    try {
+      await closeSearchServices();
+      resetEnvForTests();
+      const { embedder, store } = searchServices();
+      t.write(root, "zebu.py", 'def zebu_count():\n    """Counts zebus."""\n    return 2\n');
+      const second = await indexRepository(root);
+      const name = collectionName(repositoryId, embedder.id);
+      expect(await collectionsOf(repositoryId)).toEqual([name]);
+      expect(second.stats.embeddedChunks).toBe(second.stats.chunks);
+      expect(await store.count(name)).toBe(second.stats.chunks);
+      const hits = await vectorSearch(repositoryId, second.stats.generationId, "okapi count", { limit: 3 });
+      expect(hits[0]?.path).toBe("okapi.py");
+    } finally {
+      if (previous === undefined) delete process.env.EMBEDDING_PROVIDER;
+      else process.env.EMBEDDING_PROVIDER = previous;
+      await closeSearchServices();
+      resetEnvForTests();
+    }
   });
 });

@@ -40,6 +40,7 @@ import {
   loadWikiFiles,
   pageChunkText,
 } from "../../db/wiki-store.ts";
+import { contentTerms, queryTerms } from "../../db/tokenize.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
@@ -63,7 +64,9 @@ import {
   fuseFiles,
   fuseSignals,
   packCandidates,
+  signalFiles,
   symbolCandidate,
+  wholeFileSignal,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -132,10 +135,17 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const page = await scopePage(input, scope, budget.docs);
   if (page) items.push(page);
 
+  // A question about particular code ("the dependency chain between the app loader and
+  // the test runner") is answered by that code, whatever the structure says; a question
+  // about the structure itself ("which modules are the hubs of src/config") by the figure.
+  // When the question's subjects resolved, their figure still leads.
+  const topical = topicalTerms(question, scope).length >= TOPICAL_TERMS;
+  const figured = analysis.files.length > 0 || analysis.symbols.length > 0;
   const lexical = await lexicalSearch(generationId, question, {
-    limit: 10,
+    limit: topical ? 40 : 10,
     kinds: ["code"],
     pathPrefix: scope ?? undefined,
+    stems: topical,
   });
   const flagged = analysis.report ? await flaggedSymbols(generationId, analysis.report) : [];
   const lists: SignalList[] = [
@@ -144,10 +154,10 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       weight: 4,
       candidates: analysis.symbols.map((s) => symbolCandidate(s, "part of the figure asked for")),
     },
-    { name: "flagged", weight: 1.5, candidates: flagged },
+    { name: "flagged", weight: topical ? 0.6 : 1.5, candidates: flagged },
     {
       name: "bm25",
-      weight: 0.5,
+      weight: topical ? (figured ? 2 : 4) : 0.5,
       candidates: lexical
         .filter((c) => keep(c.path))
         .map((c) => chunkCandidate(c, "matches the question's terms")),
@@ -167,7 +177,11 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     },
     ...lists,
   ];
-  const rankedFiles = fuseFiles(fileLists, [], 30, { tests: true, docs: true }).filter(
+  fileLists.push(
+    await wholeFileSignal(input, topical ? (figured ? 1.5 : 3) : 0.5, { pathPrefix: scope ?? undefined }),
+  );
+  // Structure covers every file of the scope; code asked about is source unless the question says otherwise.
+  const rankedFiles = fuseFiles(fileLists, [], 30, topical ? topics : { tests: true, docs: true }).filter(
     (f) => keep(f) && (inScope(f, scope) || analysis.files.includes(f)),
   );
   items.push(
@@ -191,10 +205,31 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     items,
     diagram: analysis.diagram,
     rankedFiles,
+    signals: signalFiles(fileLists),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
+}
+
+/** Content terms (lib/db/tokenize.ts contentTerms) that make a question about particular code. */
+const TOPICAL_TERMS = 3;
+
+/** Words that ask about structure (metrics, coupling, quality), whatever code they concern. */
+const STRUCTURE_WORDS = new Set(
+  `fan in out coupled coupling couple hub hubs hotspot hotspots cycle cycles cyclic import imports
+  imported depend depends depended dependency dependencies dependent dependents quality complexity
+  complex weak weakness weaknesses point points problem problems layering layer layers module modules
+  package packages folder folders structure structured assess evaluate highest most least part parts
+  respected concentrated central core smell smells debt risk risks maintainable`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** The question's content terms that are neither structure words nor words of its scope's path. */
+export function topicalTerms(question: string, scope: string | null): string[] {
+  const scopeWords = new Set(queryTerms(scope ?? ""));
+  return contentTerms(question).filter((t) => !STRUCTURE_WORDS.has(t) && !scopeWords.has(t));
 }
 
 function fileCandidate(path: string, reason: string) {

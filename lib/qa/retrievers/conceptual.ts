@@ -30,7 +30,9 @@ import {
   fuseSignals,
   namedSymbolCandidates,
   packCandidates,
+  signalFiles,
   subjectCandidates,
+  wholeFileSignal,
   withFilePrior,
   type Ranked,
   type RetrievalInput,
@@ -43,7 +45,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const topics = questionTopics(question);
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
-  const [definitions, named, subjects, code, files, wiki, semantic] = await Promise.all([
+  const [definitions, named, subjects, code, files, wiki, semantic, wholeFile] = await Promise.all([
     useIndex ? definitionCandidates(generationId, conceptTerms(question), 30, topics) : [],
     useIndex ? namedSymbolCandidates(generationId, input.anchors) : [],
     useIndex ? subjectCandidates(generationId, question) : [],
@@ -51,6 +53,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     lexicalSearch(generationId, question, { limit: 20, kinds: ["file"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
+    wholeFileSignal(input, 1.5),
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 4, candidates: named },
@@ -71,6 +74,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
       candidates: wiki.filter(isFilePage).map((c) => chunkCandidate(c, "wiki page on the topic")),
     },
     { name: "files", weight: 1.5, candidates: files.map((c) => chunkCandidate(c, "file overview")) },
+    wholeFile,
   ];
   const rankedFiles = fuseFiles(fileLists, [], 30, topics);
   const ranked = withFilePrior(demoteAuxiliary(fuseSignals(lists), [], topics), rankedFiles);
@@ -115,6 +119,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     diagram: null,
     rankedFiles,
     rankedSymbols: symbols.map((r) => r.candidate.symbol?.qualifiedId as string).slice(0, 50),
+    signals: signalFiles(fileLists),
   };
 }
 

@@ -42,6 +42,7 @@ import {
   isTestPath,
   signalFiles,
   topicsOfPaths,
+  wholeFileSignal,
   symbolCandidate,
   withFilePrior,
   auxiliaryFactor,
@@ -337,6 +338,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       limit: 3,
     })),
   );
+  // Whole files over source files only: a report's many words match change logs and
+  // documentation best, and the fix is in the code.
+  fileLists.push(await wholeFileSignal(input, 0.5, { query: report, kind: "code" }));
   const rankedFiles = await withPartnerFiles(
     input,
     creditTestedFiles(fileScores(fileLists, namedPaths), await pathIndex(generationId), namedPaths),
@@ -346,7 +350,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     items,
     diagram: null,
     rankedFiles,
-    signals: signalFiles(lists),
+    signals: signalFiles(fileLists),
     // Functions in the files that localize best first: the fix of a report is in its file.
     rankedSymbols: membersFirst(
       withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),

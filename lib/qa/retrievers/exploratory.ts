@@ -36,9 +36,11 @@ import {
   isTestPath,
   namedSymbolCandidates,
   packCandidates,
+  signalFiles,
   subjectCandidates,
   auxiliaryFactor,
   symbolCandidate,
+  wholeFileSignal,
   type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
@@ -56,13 +58,14 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const topics = questionTopics(question);
   const terms = conceptTerms(question);
   const useIndex = config.features.useCodeIndex;
-  const [named, subjects, definitions, entryPoints, lexical, semantic] = await Promise.all([
+  const [named, subjects, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
     useIndex ? subjectCandidates(generationId, question) : [],
     useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
     useIndex ? entryPointCandidates(generationId, question, terms) : [],
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
     hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
+    wholeFileSignal(input, 1),
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 5, candidates: named },
@@ -237,7 +240,8 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   return {
     items,
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
-    rankedFiles: fuseFiles(rankLists, [], 30, topics),
+    rankedFiles: fuseFiles([...rankLists, wholeFile], [], 30, topics),
+    signals: signalFiles([...rankLists, wholeFile]),
     rankedSymbols: stepsFirst(
       ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
       flows.length > 0,

@@ -12,6 +12,7 @@ import {
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
+import { wholeFileSearch } from "../../search/whole-file.ts";
 import type { CgragConfig } from "../config.ts";
 import { symbolItem, textItem, type SourceReader } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
@@ -401,6 +402,44 @@ export function demoteAuxiliary(ranked: Ranked[], namedPaths: string[], topics?:
     return factor === 1 ? r : { ...r, score: r.score * factor };
   });
   return out.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The whole-file lexical channel as a file signal: whole files ranked by BM25 of the
+ * question's words. Every mode fuses it into its file ranking (named `whole-file`), so
+ * what plain BM25 over whole files finds is never lost to chunking, a mode's anchors or
+ * demotion. Its candidates stand for whole files: they rank files, never context items.
+ */
+export async function wholeFileSignal(
+  input: Pick<RetrievalInput, "generationId" | "question">,
+  weight: number,
+  options: { query?: string; pathPrefix?: string; kind?: "code" | "text" } = {},
+): Promise<SignalList> {
+  const hits = await wholeFileSearch(input.generationId, options.query ?? input.question, {
+    limit: 20,
+    pathPrefix: options.pathPrefix,
+    kind: options.kind,
+  });
+  return {
+    name: "whole-file",
+    weight,
+    candidates: hits.map((h) => ({
+      key: `file:${h.path}`,
+      symbol: null,
+      chunk: {
+        id: 0,
+        path: h.path,
+        kind: "file",
+        symbolId: null,
+        title: h.path,
+        startLine: 1,
+        endLine: 1,
+        text: "",
+        score: h.score,
+      },
+      reason: "the whole file matches the question's words",
+    })),
+  };
 }
 
 /** The files each signal list ranks, in order (deduplicated). */
