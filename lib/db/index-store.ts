@@ -1287,6 +1287,33 @@ export async function fileReport(generationId: string, limit = 100): Promise<Fil
   };
 }
 
+/** A classified file of a generation, with the rule that decided its class. */
+export interface ClassifiedFile {
+  path: string;
+  fileClass: string;
+  reason: string | null;
+}
+
+/**
+ * The first `perClass` files of each class in a generation, by path (for the admins'
+ * file report; the counts are in the build stats). Read by the web app, not a build.
+ */
+export async function classifiedFiles(generationId: string, perClass = 10): Promise<ClassifiedFile[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
+  const rows = await queryRaw<{ path: string; fileClass: string; classReason: string | null; rn: number }[]>(
+    client,
+    `SELECT path, "fileClass", "classReason", rn FROM (
+       SELECT path, "fileClass", "classReason",
+              row_number() OVER (PARTITION BY "fileClass" ORDER BY path) AS rn
+         FROM "File" WHERE ${visible.sql} AND "fileClass" IS NOT NULL) ranked
+      WHERE rn <= ? ORDER BY "fileClass", path`,
+    ...visible.params,
+    perClass,
+  );
+  return rows.map((r) => ({ path: r.path, fileClass: r.fileClass, reason: r.classReason }));
+}
+
 /**
  * Records, on the current rows of unchanged files, the modification time at which this
  * build found their bytes unchanged (a touched file, or one whose time was too recent

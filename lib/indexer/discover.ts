@@ -28,6 +28,7 @@ import {
 } from "./secrets.ts";
 import type { KnownFile } from "../db/index-store.ts";
 import { FileClassifier, OVERRIDE_FILE, type FileClass } from "./file-class.ts";
+import { formatBytes, LISTED_SKIPS, MAX_LISTED_SKIPS, type SkippedFile } from "./build-report.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
@@ -138,8 +139,8 @@ export interface DiscoveryResult {
   root: string;
   files: DiscoveredFile[];
   skipped: Record<SkipReason, number>;
-  /** A few skipped paths per reason, for the summary and the UI. */
-  skippedExamples: Partial<Record<SkipReason, string[]>>;
+  /** the skipped files a person can act on, by path (build-report.ts LISTED_SKIPS) */
+  skippedFiles: SkippedFile[];
   /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
   secrets: SecretReport;
   source: "git" | "walk";
@@ -316,6 +317,13 @@ function looksBinary(buffer: Buffer): boolean {
   return buffer.includes(0);
 }
 
+/** Where a file stops being UTF-8, for the report: `line 12`. */
+function firstInvalidLine(buffer: Buffer): string | undefined {
+  const text = buffer.toString("utf8");
+  const at = text.indexOf("\ufffd");
+  return at < 0 ? undefined : `first invalid byte on line ${countLines(text.slice(0, at + 1))}`;
+}
+
 export function hashContent(content: string | Buffer): string {
   return createHash("sha1").update(content).digest("hex");
 }
@@ -348,8 +356,8 @@ export interface DiscoveryStream {
    */
   restamped: { path: string; mtimeNs: string }[];
   skipped: Record<SkipReason, number>;
-  /** A few skipped paths per reason, for the summary and the UI. */
-  skippedExamples: Partial<Record<SkipReason, string[]>>;
+  /** the skipped files a person can act on, by path, at most MAX_LISTED_SKIPS (build-report.ts) */
+  skippedFiles: SkippedFile[];
   /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
   secrets: SecretReport;
   /** what the files' classes were decided with (FileClassifier.hash) */
@@ -359,11 +367,13 @@ export interface DiscoveryStream {
 
 export async function streamFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryStream> {
   const skipped = emptySkips();
-  const skippedExamples: DiscoveryResult["skippedExamples"] = {};
-  const skip = (reason: SkipReason, rel: string) => {
+  const skippedFiles: SkippedFile[] = [];
+  const skip: Skip = (reason, rel, detail) => {
     skipped[reason]++;
-    const list = (skippedExamples[reason] ??= []);
-    if (list.length < 5) list.push(rel);
+    // A binary by its name (an image, an archive) needs no word; one behind a code or text name does.
+    if (detail === UNLISTED || !LISTED_SKIPS.includes(reason) || skippedFiles.length >= MAX_LISTED_SKIPS)
+      return;
+    skippedFiles.push(detail ? { path: rel, reason, detail } : { path: rel, reason });
   };
   const secrets = emptySecretReport();
   const listed = await gitListing(root);
@@ -377,7 +387,7 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     read: 0,
     restamped: [],
     skipped,
-    skippedExamples,
+    skippedFiles,
     secrets,
     classRules: classifier.hash,
     files,
@@ -414,16 +424,22 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
     root,
     files,
     skipped: stream.skipped,
-    skippedExamples: stream.skippedExamples,
+    skippedFiles: stream.skippedFiles,
     secrets: stream.secrets,
     source: stream.source,
   };
 }
 
+/** Marks a skip that is counted but not listed (see build-report.ts LISTED_SKIPS). */
+const UNLISTED = Symbol("unlisted");
+
+/** Counts a skipped path, and lists it with its detail when a person can act on it. */
+type Skip = (reason: SkipReason, rel: string, detail?: string | typeof UNLISTED) => void;
+
 interface ReadContext {
   root: string;
   options: DiscoveryOptions;
-  skip: (reason: SkipReason, rel: string) => void;
+  skip: Skip;
   secrets: SecretReport;
   stream: DiscoveryStream;
   known: Map<string, KnownFile> | undefined;
@@ -505,7 +521,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   }
   const type = classify(rel);
   if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
-    skip("binary", rel);
+    skip("binary", rel, UNLISTED);
     return null;
   }
   if (!type) {
@@ -515,7 +531,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   if (!stat.isFile()) return null;
   const size = Number(stat.size);
   if (size > options.maxFileBytes) {
-    skip("too-large", rel);
+    skip("too-large", rel, `${formatBytes(size)}, limit ${formatBytes(options.maxFileBytes)}`);
     return null;
   }
   const mtimeNs = String(stat.mtimeNs);
@@ -586,7 +602,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   try {
     content = utf8.decode(buffer);
   } catch {
-    skip("not-utf8", rel);
+    skip("not-utf8", rel, firstInvalidLine(buffer));
     return null;
   }
   if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);

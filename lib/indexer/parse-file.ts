@@ -46,17 +46,6 @@ export function parseBudgetSeconds(bytes: number, budget = PARSE_BUDGET): number
   return Math.round((budget.baseSeconds + (budget.secondsPerMb * bytes) / (1024 * 1024)) * 10) / 10;
 }
 
-/** What a user is told about a file that was not parsed: what happened, and what to do. */
-export function unparsedMessage(reason: UnparsedReason, detail: string): string {
-  const what =
-    reason === "timeout"
-      ? `its parse took too long (${detail})`
-      : reason === "memory"
-        ? `parsing it exhausted a parse worker's memory (${detail})`
-        : `parsing it failed (${detail})`;
-  return `${what}. It is indexed as text: searchable, without symbols or calls. If it is generated or third-party code, mark it linguist-generated or linguist-vendored in .gitattributes or .wayfinderattributes.`;
-}
-
 /** A symbol row as a parse produces it (the build adds the id of its file row). */
 export type ParsedSymbol = Omit<SymbolInsert, "fileId">;
 
