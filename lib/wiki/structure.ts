@@ -238,7 +238,11 @@ export function scopeBoundary(
 }
 
 export async function analyzeStructure(generationId: string, scope: string | null): Promise<StructureReport> {
-  const [files, allImports] = await Promise.all([loadWikiFiles(generationId), loadImportEdges(generationId)]);
+  const [files, allImports, classified] = await Promise.all([
+    loadWikiFiles(generationId),
+    loadImportEdges(generationId),
+    classifiedPaths(generationId),
+  ]);
   const codeFiles = files.filter((f) => f.kind === "code").map((f) => f.path);
   const scopedFiles = codeFiles.filter((f) => inScope(f, scope));
   // Imports that only exist for type checking never run: they neither couple nor cycle.
@@ -246,6 +250,7 @@ export async function analyzeStructure(generationId: string, scope: string | nul
   const imports = allImports.filter((e) => !typeOnly.get(e.srcPath)?.has(e.line));
   const graph = moduleGraph(codeFiles, imports, scope);
 
+  // Without calls into or out of vendored, generated and minified code (as the files and imports above).
   const calls = await loadCallsTouching(generationId, scope ? scopedFiles : "all");
   const edges = [
     ...imports.map((e) => ({ kind: "imports" as const, srcPath: e.srcPath, dstPath: e.dstPath })),
@@ -254,14 +259,10 @@ export async function analyzeStructure(generationId: string, scope: string | nul
 
   const prefix = scope ?? undefined;
   // Hubs are the repository's own: vendored, generated and documentation code is left out.
-  const classified = classifiedPaths(generationId);
-  const own = async (metric: "fanIn" | "fanOut") => {
-    const [rows, skip] = await Promise.all([
-      topSymbolsBy(generationId, metric, { prefix, limit: 40 }),
-      classified,
-    ]);
-    return rows.filter((r) => !skip.has(r.path)).slice(0, 10);
-  };
+  const own = async (metric: "fanIn" | "fanOut") =>
+    (await topSymbolsBy(generationId, metric, { prefix, limit: 40 }))
+      .filter((r) => !classified.has(r.path))
+      .slice(0, 10);
   const [topFanOut, topFanIn, findings, counts] = await Promise.all([
     own("fanOut"),
     own("fanIn"),

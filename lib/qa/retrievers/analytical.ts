@@ -19,13 +19,16 @@ import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
 import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
 import { analyzeStructure, inScope, type StructureReport } from "../../wiki/structure.ts";
 import { syntheticItem, textItem } from "../context.ts";
+import { questionTopics } from "../concepts.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import {
   chunkCandidate,
+  demoteAuxiliary,
   docsItems,
   fuseFiles,
   fuseSignals,
   packCandidates,
+  retrievalTopics,
   symbolCandidate,
   type RetrievalInput,
   type RetrievalOutput,
@@ -91,7 +94,14 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
     },
   ];
-  const ranked = fuseSignals(lists).filter((r) =>
+  // Tests and docs are part of a structure; vendored, generated and minified code is not
+  // (as stored), unless the question asks about it.
+  const topics = await retrievalTopics(input, {
+    tests: true,
+    docs: true,
+    thirdParty: questionTopics(input.question).thirdParty,
+  });
+  const ranked = demoteAuxiliary(fuseSignals(lists), [], topics).filter((r) =>
     inScope(r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? null, scope),
   );
   // Files: the most imported ones count as much as the symbols' own evidence.
@@ -118,9 +128,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       })),
     },
   ];
-  const rankedFiles = fuseFiles(fileLists, [], 30, { tests: true, docs: true }).filter((f) =>
-    inScope(f, scope),
-  );
+  const rankedFiles = fuseFiles(fileLists, [], 30, topics).filter((f) => inScope(f, scope));
   items.push(
     ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
       maxItems: 8,

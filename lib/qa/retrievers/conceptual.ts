@@ -28,6 +28,7 @@ import {
   fuseSignals,
   namedSymbolCandidates,
   packCandidates,
+  retrievalTopics,
   withFilePrior,
   type RetrievalInput,
   type RetrievalOutput,
@@ -36,7 +37,7 @@ import {
 
 export async function retrieveConceptual(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, repositoryId, question } = input;
-  const topics = questionTopics(question);
+  const topics = await retrievalTopics(input, questionTopics(question));
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
   const [definitions, named, code, files, wiki, semantic] = await Promise.all([

@@ -38,6 +38,8 @@ import {
   signalFiles,
   symbolCandidate,
   auxiliaryFactor,
+  retrievalTopics,
+  type AuxiliaryTopics,
   type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
@@ -66,6 +68,9 @@ const COMMON_EXCEPTIONS = new Set([
 export async function retrieveDiagnostic(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, anchors, config } = input;
   const lists: SignalList[] = [];
+  // Tests, docs and examples are not where a fix goes; vendored, generated and minified files
+  // (as stored) neither, unless the question names one.
+  const topics = await retrievalTopics(input, NO_TOPICS);
 
   // 1. Stack frames that point into this repository, innermost first. Frames in the
   // standard library or third-party packages are skipped before any cap, so a deep
@@ -98,7 +103,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // likeliest place of the fix, so it counts apart from the frames that merely passed
   // through. Vendored copies of other projects and tests are passed over, as the
   // standard library is: a fix goes into the code that called them wrongly.
-  const errorSite = frameCandidates.find((c) => auxiliaryFactor(c.symbol?.path ?? "", NO_TOPICS) === 1);
+  const errorSite = frameCandidates.find((c) => auxiliaryFactor(c.symbol?.path ?? "", topics) === 1);
   lists.push({ name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] });
 
   // 2. Quoted error messages matched against error strings in raise/log calls.
@@ -152,7 +157,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   });
 
   // 2c. Options and configuration keys the report names, where code writes them as literals.
-  lists.push({ name: "literals", weight: 3, candidates: await literalCandidates(input) });
+  lists.push({ name: "literals", weight: 3, candidates: await literalCandidates(input, topics) });
 
   // 3. Exception types raised (rarer types weigh more).
   if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
@@ -251,7 +256,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     candidates: await definitionCandidates(generationId, conceptTerms(report), 20),
   });
 
-  let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
+  let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
   await attachSymbols(
     generationId,
     ranked.map((r) => r.candidate),
@@ -289,7 +294,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       frontier = next;
     }
     lists.push({ name: "callers", weight: 0.5, candidates: callerLists });
-    ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
+    ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
     await attachSymbols(
       generationId,
       ranked.map((r) => r.candidate),
@@ -308,7 +313,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   return {
     items,
     diagram: null,
-    rankedFiles: fuseFiles(lists, namedPaths),
+    rankedFiles: fuseFiles(lists, namedPaths, 30, topics),
     signals: signalFiles(lists),
     rankedSymbols: ranked
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
@@ -326,7 +331,7 @@ const MAX_LITERAL_FILES = 20;
  * is looked for with its dashes and, since many parsers declare it bare, without them;
  * files are ranked by the literals they hold, the rarer a literal the more it counts.
  */
-async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
+async function literalCandidates(input: RetrievalInput, topics: AuxiliaryTopics): Promise<Candidate[]> {
   const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
   const literals = [...new Set(names)].filter((l) => l.length >= 3);
   if (literals.length === 0) return [];
@@ -343,7 +348,7 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
     // A literal in a test or an example is a use of the option, never where it is defined.
     .map((f) => ({
       ...f,
-      score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, NO_TOPICS),
+      score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, topics),
     }))
     .sort((a, b) => b.score - a.score)
     .slice(0, 10);

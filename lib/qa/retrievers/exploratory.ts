@@ -31,8 +31,10 @@ import {
   fuseFiles,
   fuseSignals,
   isTestPath,
+  leftOut,
   namedSymbolCandidates,
   packCandidates,
+  retrievalTopics,
   symbolCandidate,
   type RetrievalInput,
   type RetrievalOutput,
@@ -47,7 +49,9 @@ interface FlowNode {
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, anchors, config, question } = input;
-  const topics = questionTopics(question);
+  const topics = await retrievalTopics(input, questionTopics(question));
+  // Tests, and vendored, generated or minified code, are walked into only when the question is about them.
+  const walks = (path: string) => (topics.tests || !isTestPath(path)) && !leftOut(path, topics);
   const terms = conceptTerms(question);
   const useIndex = config.features.useCodeIndex;
   const [named, definitions, entryPoints, lexical, semantic] = await Promise.all([
@@ -113,7 +117,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         Math.min(config.maxCallGraphHops, 3),
         config.maxCalleesPerHop,
         seen,
-        { useGraph: config.features.useCallGraph, relevant, tests: topics.tests },
+        { useGraph: config.features.useCallGraph, relevant, walks },
       ),
     );
   }
@@ -123,8 +127,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const callerTrees: FlowNode[] = [];
   if (config.features.useCallGraph && asksForCallers(input.question)) {
     const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
-    if (target)
-      callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, topics.tests));
+    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, walks));
   }
   const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
 
@@ -237,8 +240,8 @@ interface WalkOptions {
   useGraph: boolean;
   /** how much a symbol's name bears on the question (0 = not at all) */
   relevant: (s: SymbolRecord) => number;
-  /** whether tests may be walked into */
-  tests: boolean;
+  /** whether the walk may go into a file (tests and vendored code only when asked about) */
+  walks: (path: string) => boolean;
 }
 
 async function walkForward(
@@ -254,7 +257,7 @@ async function walkForward(
   const node: FlowNode = { symbol, depth, children: [] };
   if (!options.useGraph || depth >= maxDepth) return node;
   const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) => e.dstId && e.confidence >= 0.4 && (options.tests || !isTestPath(e.dstPath ?? "")),
+    (e) => e.dstId && e.confidence >= 0.4 && options.walks(e.dstPath ?? ""),
   );
   const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
   // Callees that bear on the question first, then in call order.
@@ -366,7 +369,7 @@ async function walkBackward(
   depth: number,
   maxDepth: number,
   maxCallers: number,
-  tests: boolean,
+  walks: (path: string) => boolean,
   seen = new Set<string>([symbol.qualifiedId]),
 ): Promise<FlowNode> {
   const node: FlowNode = { symbol, depth, children: [] };
@@ -374,14 +377,14 @@ async function walkBackward(
   // Code only, unless the question is about tests: a test calling X says less about how X is
   // used than the code does (and a test has no callers worth walking).
   const edges = (await callersOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) => e.confidence >= 0.4 && (tests || !isTestPath(e.srcPath)),
+    (e) => e.confidence >= 0.4 && walks(e.srcPath),
   );
   const ids = [...new Set(edges.map((e) => e.srcId))].filter((id) => !seen.has(id)).slice(0, maxCallers);
   ids.forEach((id) => seen.add(id));
   const callers = await symbolsInIdOrder(generationId, ids);
   for (const caller of callers) {
     node.children.push(
-      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), tests, seen),
+      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), walks, seen),
     );
   }
   return node;
