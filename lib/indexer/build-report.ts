@@ -56,7 +56,8 @@ const SKIP_TODO: Record<SkipReason, string> = {
     "Raise WAYFINDER_MAX_FILE_BYTES to index it; if it is data or a generated bundle, leave it out.",
   "not-utf8": "Convert it to UTF-8 to index it.",
   binary: "If it is text, remove the NUL bytes; otherwise nothing to do.",
-  unreadable: "Let the indexing process read it (file permissions), then re-index.",
+  unreadable:
+    "Let the indexing process read it (file permissions), then re-index; if the reason names another failure, report it with the file.",
   "symlink-outside-root": "Links are never followed out of a repository: copy the target in to index it.",
   symlink: "Nothing to do.",
   secret: "Nothing to do: secret files are never indexed (admins see them under /admin/secrets).",

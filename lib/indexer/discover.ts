@@ -317,6 +317,13 @@ function looksBinary(buffer: Buffer): boolean {
   return buffer.includes(0);
 }
 
+/** What failed on a file, for the report: a system error's code (EACCES …), not its message, which holds the server's path. */
+function failureDetail(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Where a file stops being UTF-8, for the report: `line 12`. */
 function firstInvalidLine(buffer: Buffer): string | undefined {
   const text = buffer.toString("utf8");
@@ -407,7 +414,15 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     context.known = await options.known;
     context.reclassify = ((await options.knownClassRules) ?? null) !== classifier.hash;
     for (const rel of candidates) {
-      const file = await readCandidate(context, rel);
+      let file: DiscoveredFile | null;
+      try {
+        file = await readCandidate(context, rel);
+      } catch (error) {
+        // Whatever fails on one file (reading, classifying, checking it for secrets) skips
+        // that file with the reason, never the build; unchecked, it is never indexed.
+        skip("unreadable", rel, failureDetail(error));
+        file = null;
+      }
       if (file) yield file;
       else stream.dropped++;
     }
@@ -561,8 +576,8 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   let buffer: Buffer;
   try {
     buffer = readInsideRoot(root, rel);
-  } catch {
-    skip("unreadable", rel);
+  } catch (error) {
+    skip("unreadable", rel, failureDetail(error));
     return null;
   }
   context.stream.read++;

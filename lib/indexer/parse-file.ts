@@ -92,6 +92,25 @@ export function textFile(source: SourceFile, unparsed: string | null = null): Pa
   };
 }
 
+/**
+ * A code file that could not be parsed, as text with the reason; if even its text cannot
+ * be chunked, the file is kept (its content readable, its reason reported) without chunks.
+ * Never throws: this is what the pool falls back to whatever went wrong with one file.
+ */
+export function unparsedFile(source: SourceFile, reason: string): ParsedFile {
+  const unparsed = reason.slice(0, 500);
+  try {
+    return textFile(source, unparsed);
+  } catch {
+    return {
+      file: { ...fileRow(source), imports: "[]", parseErrors: 0, facts: "{}", callNames: "", unparsed },
+      content: source.content,
+      symbols: [],
+      chunks: [],
+    };
+  }
+}
+
 function fileRow(source: SourceFile) {
   return {
     path: source.path,
@@ -124,7 +143,7 @@ export async function parseFile(
         error instanceof ParseDeadlineError
           ? ["timeout", `over ${error.seconds} s`]
           : ["error", error instanceof Error ? error.message : String(error)];
-      return textFile(source, `${reason}: ${detail}`.slice(0, 500));
+      return unparsedFile(source, `${reason}: ${detail}`);
     }
   }
   // Minified code is searchable text; parsing it would only make a call graph of noise.
