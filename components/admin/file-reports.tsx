@@ -4,11 +4,12 @@
  * the classified files (first of each class, with the rule that decided), the skipped
  * files and the files indexed as text, each with why and what to do.
  */
-import type { RepositoryFileReport } from "@/lib/admin/file-reports";
+import { LISTED_PER_CLASS, type RepositoryFileReport } from "@/lib/admin/file-reports";
 import {
   CLASS_ADVICE,
   CLASS_ORDER,
   LISTED_SKIPS,
+  SKIP_LABEL,
   skipAdvice,
   skipReasonText,
   unparsedAdvice,
@@ -32,11 +33,12 @@ function Overview({ repositories }: { repositories: RepositoryFileReport[] }) {
               <th className="num">Files</th>
               {CLASS_ORDER.map((c) => (
                 <th key={c} className="num">
-                  {c}
+                  {c[0]?.toUpperCase()}
+                  {c.slice(1)}
                 </th>
               ))}
-              <th className="num">skipped</th>
-              <th className="num">as text</th>
+              <th className="num">Skipped</th>
+              <th className="num">As text</th>
             </tr>
           </thead>
           <tbody>
@@ -74,7 +76,12 @@ function RepositoryFiles({ r }: { r: RepositoryFileReport }) {
         <>
           {r.classified.length > 0 ? (
             <>
-              <h3 className="small">Classified files</h3>
+              <h3 className="small">
+                Classified files
+                {CLASS_ORDER.some((c) => (report.fileClasses[c] ?? 0) > LISTED_PER_CLASS)
+                  ? ` (the first ${LISTED_PER_CLASS} of each class)`
+                  : ""}
+              </h3>
               <div className="table-scroll">
                 <table className="admin-table" data-testid="files-classified">
                   <thead>
@@ -87,7 +94,7 @@ function RepositoryFiles({ r }: { r: RepositoryFileReport }) {
                   <tbody>
                     {r.classified.map((f) => (
                       <tr key={f.path}>
-                        <td>
+                        <td className="path-cell">
                           <code>{f.path}</code>
                         </td>
                         <td className="nowrap">{f.fileClass}</td>
@@ -104,7 +111,9 @@ function RepositoryFiles({ r }: { r: RepositoryFileReport }) {
             {skippedTotal(report) === 0
               ? "None."
               : Object.entries(report.skipped).map(([reason, n]) => (
-                  <span key={reason}>{`${n} ${reason}`}</span>
+                  <span
+                    key={reason}
+                  >{`${n} ${SKIP_LABEL[reason as keyof typeof SKIP_LABEL] ?? reason}`}</span>
                 ))}
           </p>
           {report.skippedFiles && report.skippedFiles.length > 0 ? (
@@ -120,7 +129,7 @@ function RepositoryFiles({ r }: { r: RepositoryFileReport }) {
                 <tbody>
                   {report.skippedFiles.map((f) => (
                     <tr key={f.path} data-reason={f.reason}>
-                      <td>
+                      <td className="path-cell">
                         <code>{f.path}</code>
                       </td>
                       <td>{skipReasonText(f)}</td>
@@ -148,7 +157,7 @@ function RepositoryFiles({ r }: { r: RepositoryFileReport }) {
                   <tbody>
                     {report.unparsedFiles.map((f) => (
                       <tr key={f.path}>
-                        <td>
+                        <td className="path-cell">
                           <code>{f.path}</code>
                         </td>
                         <td>{unparsedReasonText(f.reason)}</td>

@@ -8,6 +8,7 @@ import {
   CLASS_ADVICE,
   CLASS_ORDER,
   LISTED_SKIPS,
+  SKIP_LABEL,
   skipAdvice,
   skipReasonText,
   unparsedAdvice,
@@ -15,18 +16,6 @@ import {
   type BuildReport,
 } from "@/lib/indexer/build-report";
 import { formatCount } from "@/components/ui/format";
-
-const SKIP_LABEL: Record<string, string> = {
-  "too-large": "too large",
-  "not-utf8": "not UTF-8",
-  binary: "binary",
-  unreadable: "unreadable",
-  "symlink-outside-root": "links out of the repository",
-  symlink: "links",
-  secret: "secret",
-  unsupported: "other file types",
-  "excluded-folder": "in package or build folders",
-};
 
 export function FileReport({ report }: { report: BuildReport }) {
   const skippedTotal = Object.values(report.skipped).reduce((sum, n) => sum + (n ?? 0), 0);
@@ -53,7 +42,7 @@ export function FileReport({ report }: { report: BuildReport }) {
           <h3>Skipped</h3>
           <p className="muted" data-testid="repo-skip-counts">
             {Object.entries(report.skipped)
-              .map(([reason, n]) => `${n} ${SKIP_LABEL[reason] ?? reason}`)
+              .map(([reason, n]) => `${n} ${SKIP_LABEL[reason as keyof typeof SKIP_LABEL] ?? reason}`)
               .join(" · ")}
           </p>
           {shownSkips.length > 0 ? (

@@ -65,6 +65,19 @@ const SKIP_TODO: Record<SkipReason, string> = {
   "excluded-folder": "Nothing to do.",
 };
 
+/** Skip reasons as counts read: `3 too large · 40 in package or build folders`. */
+export const SKIP_LABEL: Record<SkipReason, string> = {
+  "too-large": "too large",
+  "not-utf8": "not UTF-8",
+  binary: "binary",
+  unreadable: "unreadable",
+  "symlink-outside-root": "links out of the repository",
+  symlink: "links",
+  secret: "secret",
+  unsupported: "other file types",
+  "excluded-folder": "in package or build folders",
+};
+
 /** Why a file was skipped, in words (with its detail, such as its size). */
 export function skipReasonText(file: Pick<SkippedFile, "reason" | "detail">): string {
   const why = SKIP_WHY[file.reason] ?? file.reason;
