@@ -253,7 +253,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   lists.push({
     name: "definitions",
     weight: 1.5,
-    candidates: await definitionCandidates(generationId, conceptTerms(report), 20),
+    candidates: await definitionCandidates(generationId, conceptTerms(report), 20, topics),
   });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
