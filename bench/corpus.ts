@@ -113,6 +113,24 @@ function hasRef(dir: string, ref: string): boolean {
   }
 }
 
+/** The tags of another bundle of the same repository that the clone does not have yet. */
+function addMissingTags(dir: string, bundle: string): void {
+  git(["-C", dir, "fetch", "-q", bundle, "+refs/tags/*:refs/bundle-tags/*"]);
+  const list = (prefix: string) =>
+    git(["-C", dir, "for-each-ref", "--format=%(refname:strip=2) %(objectname)", prefix])
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split(" ") as [string, string]);
+  const existing = new Set(list("refs/tags/").map(([tag]) => tag));
+  const fetched = list("refs/bundle-tags/");
+  const commands = [
+    ...fetched.filter(([tag]) => !existing.has(tag)).map(([tag, sha]) => `create refs/tags/${tag} ${sha}`),
+    ...fetched.map(([tag]) => `delete refs/bundle-tags/${tag}`),
+  ];
+  if (commands.length > 0)
+    execFileSync("git", ["-C", dir, "update-ref", "--stdin"], { input: `${commands.join("\n")}\n` });
+}
+
 /** Clones (once) and opens a corpus repository. */
 export function openRepo(name: string): CorpusRepo {
   const entry = corpusManifest()[name];
@@ -132,10 +150,9 @@ export function openRepo(name: string): CorpusRepo {
     }
   }
   // A repository can have bundles in several corpus folders (one per benchmark, each with its
-  // own tags): the clone gets the tags of all of them.
-  for (const other of findBundles(name).slice(1)) {
-    git(["-C", dir, "fetch", "-q", other, "refs/tags/*:refs/tags/*"]);
-  }
+  // own tags): the clone gets the tags of all of them. A tag two bundles name differently
+  // keeps the first bundle's commit (fetching over it would fail the whole fetch).
+  for (const other of findBundles(name).slice(1)) addMissingTags(dir, other);
   const instances = sweInstances().filter((i) => corpusKey(i.repo) === name);
   const baseCommit = new Map(instances.map((i) => [i.instance_id, i.base_commit]));
   let revisions: string[];
