@@ -5,7 +5,8 @@
  * Debian sources, each committed and bundled), at its newest tag, plus a folder of
  * generated pathological files, each cold-indexed with default settings in a process
  * of its own. Reports files, skipped files by reason, file classes, files
- * indexed as text, time, peak RSS and any failure.
+ * indexed as text, time, CPU, peak RSS and any failure; then the parse time of each
+ * pathological file alone, against its budget.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -102,6 +103,7 @@ interface Figures {
   files: number;
   lines: number;
   seconds: number;
+  cpuSeconds: number;
   peakRssMb: number;
   skipped: Record<string, number>;
   fileClasses: Record<string, number>;
@@ -142,6 +144,7 @@ export function robustnessSection(
       files: s.files,
       lines: s.lines,
       seconds: s.seconds,
+      cpuSeconds: s.cpuSeconds,
       peakRssMb: s.peakRssMb,
       skipped,
       fileClasses: s.fileClasses,
@@ -149,12 +152,32 @@ export function robustnessSection(
       workersReplaced: s.parseWorkersReplaced,
     });
     log(
-      `robustness ${target.name}: ${s.files} files, ${s.lines} lines in ${s.seconds}s, peak RSS ${s.peakRssMb} MB; ` +
+      `robustness ${target.name}: ${s.files} files, ${s.lines} lines in ${s.seconds}s (${s.cpuSeconds} s CPU), peak RSS ${s.peakRssMb} MB; ` +
         `skipped ${JSON.stringify(skipped)}; classes ${JSON.stringify(s.fileClasses)}; ` +
         `as text ${s.unparsedCount}${s.unparsedCount ? ` (${s.unparsedFiles.map((f) => `${f.path}: ${f.reason}`).join("; ")})` : ""}`,
     );
   }
   const failures = rows.filter((r) => r.failed).length;
   log(`robustness: ${rows.length} repositories, ${failures} failed builds`);
-  return { repositories: rows.length, failures, rows };
+  return { repositories: rows.length, failures, rows, parseTimes: parseTimes(log) };
+}
+
+/** Each pathological file parsed alone (bench/pathological-parse.ts), in a process of its own. */
+function parseTimes(log: (line: string) => void): unknown[] {
+  const result = spawnSync(
+    process.execPath,
+    tsScriptArgs(path.join(ROOT, "bench/pathological-parse.ts"), [], ROOT),
+    { cwd: ROOT, env: process.env, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+  );
+  if (result.status !== 0) {
+    log(`robustness parse times: FAILED ${result.stderr.trim().split("\n").slice(-3).join(" ")}`);
+    return [];
+  }
+  const rows = JSON.parse(result.stdout) as Record<string, unknown>[];
+  for (const r of rows)
+    log(
+      `robustness parse ${r.file}: ${r.seconds} s (${r.secondsPerMb} s/MiB, budget ${r.budgetSeconds} s), ` +
+        `${r.unparsed ? `as text: ${r.unparsed}` : `${r.symbols} symbols`}`,
+    );
+  return rows;
 }

@@ -61,6 +61,7 @@ import { POST as adminLogin } from "./admin/login/route";
 import { POST as adminLogout } from "./admin/logout/route";
 import { GET as metrics } from "./admin/metrics/route";
 import { GET as secrets } from "./admin/secrets/route";
+import { GET as adminFiles } from "./admin/files/route";
 import { DELETE as resetSettings, GET as getSettings, PUT as putSettings } from "./admin/settings/route";
 import { GET as health } from "./health/route";
 import { DELETE as mcpDelete, GET as mcpGet, POST as mcp } from "./mcp/route";
@@ -474,6 +475,14 @@ const ROUTES: RouteRow[] = [
     ok: 200,
     call: () => ({ path: "/api/admin/secrets" }),
   },
+  {
+    method: "GET",
+    route: "/api/admin/files",
+    handler: adminFiles as Handler,
+    needs: "admin",
+    ok: 200,
+    call: () => ({ path: "/api/admin/files" }),
+  },
 ];
 
 /** Every page, as the proxy sees it: allowed through, or redirected to sign in. */
@@ -498,6 +507,7 @@ const PAGES: { page: string; needs: Needs; path: () => string }[] = [
   { page: "/admin/settings", needs: "admin", path: () => "/admin/settings" },
   { page: "/admin/golden", needs: "admin", path: () => "/admin/golden" },
   { page: "/admin/secrets", needs: "admin", path: () => "/admin/secrets" },
+  { page: "/admin/files", needs: "admin", path: () => "/admin/files" },
   { page: "/admin/sources", needs: "admin", path: () => "/admin/sources" },
   { page: "/admin/login", needs: "public", path: () => "/admin/login" },
 ];

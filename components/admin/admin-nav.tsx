@@ -9,6 +9,7 @@ const TABS = [
   { href: "/admin/settings", label: "Settings" },
   { href: "/admin/golden", label: "Golden questions" },
   { href: "/admin/sources", label: "Sources" },
+  { href: "/admin/files", label: "Files" },
   { href: "/admin/secrets", label: "Secrets" },
 ];
 

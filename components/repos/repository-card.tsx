@@ -2,7 +2,8 @@
 /**
  * One repository: its source (a folder, or a Git remote and branch), status (ready /
  * indexing / failed / not indexed), the serving generation with its commit, languages
- * and counts, why the last poll of the remote failed if it did, the latest build's
+ * and counts, the files it skipped or indexed as text (with why and what to do) and its
+ * file classes, why the last poll of the remote failed if it did, the latest build's
  * progress, and (for those who manage repositories) re-index and remove. A failed
  * re-index keeps the previous generation serving, so both show.
  */
@@ -13,6 +14,7 @@ import { fetchJson } from "@/components/api/fetch-json";
 import { formatCount } from "@/components/ui/format";
 import type { RepositoryStatus, RepositoryView } from "@/lib/db/ui-queries";
 import { CommitRef } from "./commit-ref";
+import { FileReport } from "./file-report";
 import { IndexProgress } from "./index-progress";
 
 const STATUS: Record<RepositoryStatus, { label: string; tone: string }> = {
@@ -94,6 +96,7 @@ export function RepositoryCard({
           {repository.status === "indexing" ? "The first index is being built." : "No finished index yet."}
         </p>
       )}
+      {active ? <FileReport report={active.stats.report} /> : null}
       {build ? <IndexProgress build={build} /> : null}
       {source.pollError ? (
         <p className="field-error small" role="alert" data-testid="repo-poll-error">

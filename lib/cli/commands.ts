@@ -15,7 +15,14 @@ import {
   symbolsByQualifiedName,
   symbolsOfQualifiedId,
 } from "../db/code-graph.ts";
-import { indexRepository, type BuildPhase } from "../indexer/build.ts";
+import { indexRepository, type BuildPhase, type BuildStats } from "../indexer/build.ts";
+import {
+  CLASS_ADVICE,
+  skipAdvice,
+  skipReasonText,
+  unparsedAdvice,
+  unparsedReasonText,
+} from "../indexer/build-report.ts";
 import { hybridSearch, lexicalSearch, vectorSearch } from "../search/hybrid.ts";
 import { findGitSource } from "../db/source-store.ts";
 import { registerGitRepository } from "../sources/checkout.ts";
@@ -145,19 +152,7 @@ const indexCommand: Command = async (ctx) => {
   print(ctx, `  chunks    ${stats.chunks}`);
   print(ctx, `  languages ${languages || "none"}`);
   if (skipped) print(ctx, `  skipped   ${skipped}`);
-  const classes = Object.entries(stats.fileClasses ?? {})
-    .map(([fileClass, n]) => `${n} ${fileClass}`)
-    .join(", ");
-  if (classes)
-    print(ctx, `  classes   ${classes} (searchable; left out of findings, hubs and the wiki's overview)`);
-  if (stats.unparsedCount > 0) {
-    print(ctx, `  as text   ${stats.unparsedCount} code files could not be parsed and are indexed as text:`);
-    for (const f of stats.unparsedFiles.slice(0, 10)) print(ctx, `            ${f.path}: ${f.reason}`);
-    print(
-      ctx,
-      "            If they are generated or third-party code, mark them linguist-generated or linguist-vendored in .gitattributes or .wayfinderattributes.",
-    );
-  }
+  printFileReport(ctx, stats);
   if (stats.secrets.redactions > 0)
     print(
       ctx,
@@ -170,6 +165,27 @@ const indexCommand: Command = async (ctx) => {
     print(ctx, `  follow-up generation ${followUp.generation} queued (the branch moved during the build)`);
   return 0;
 };
+
+/** The files a build skipped or indexed as text, each with why and what to do, and the file classes. */
+function printFileReport(ctx: CommandContext, stats: BuildStats): void {
+  const LIST = 10;
+  const listed = stats.skippedFiles ?? [];
+  for (const f of listed.slice(0, LIST)) {
+    print(ctx, `            ${f.path}: ${skipReasonText(f)}. ${skipAdvice(f.reason)}`);
+  }
+  if (listed.length > LIST) print(ctx, `            … and ${listed.length - LIST} more (--json lists them)`);
+  const classes = Object.entries(stats.fileClasses ?? {})
+    .map(([fileClass, n]) => `${n} ${fileClass}`)
+    .join(", ");
+  if (classes) print(ctx, `  classes   ${classes}. ${CLASS_ADVICE}`);
+  if (stats.unparsedCount > 0) {
+    print(ctx, `  as text   ${stats.unparsedCount} code files could not be parsed and are indexed as text:`);
+    for (const f of stats.unparsedFiles.slice(0, LIST))
+      print(ctx, `            ${f.path}: ${unparsedReasonText(f.reason)}. ${unparsedAdvice(f.reason)}`);
+    if (stats.unparsedCount > LIST)
+      print(ctx, `            … and ${stats.unparsedCount - LIST} more (--json lists the first 100)`);
+  }
+}
 
 const reposCommand: Command = async (ctx) => {
   const repos = await listRepositories();

@@ -84,9 +84,11 @@ describe("generations", () => {
 
     await activateGeneration(g1.id, { files: 1 });
     expect((await requireRepository(repo.id)).activeGenerationId).toBe(g1.id);
+    // Its stats record the generation number people read and the build's own.
     expect(await getGeneration(g1.id)).toMatchObject({
       status: "ready",
       phase: "done",
+      serial: 1,
       stats: '{"files":1,"generation":1,"build":1}',
     });
 

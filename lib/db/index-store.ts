@@ -1053,12 +1053,36 @@ async function closeRowsById(tx: Db, s: Snapshot, table: (typeof RANGED_TABLES)[
   }
 }
 
+/** The classes whose files' edges count in no fan-in or fan-out (lib/indexer/file-class.ts). */
+const THIRD_PARTY_CLASSES = `('vendored', 'generated', 'minified')`;
+
 /**
- * Fan-in / fan-out of the building generation's symbols from its call edges. A build
- * that started empty counts them all in place. Otherwise only symbols at either end
- * of a call edge the build closed or inserted, and symbols it inserted, can change:
- * rows it inserted are updated in place, a shared row whose counts changed is closed
- * and continues as a new row (the previous generation keeps reading the old counts).
+ * A condition on an edge (alias `e` unless given) that both its ends lie outside
+ * vendored, generated and minified files, given the SQL that selects the files' rows
+ * (`visibleSql` of a snapshot, unaliased).
+ */
+export function ownEdge(
+  files: { sql: string; params: readonly unknown[] },
+  alias = "e",
+): { sql: string; params: unknown[] } {
+  const thirdParty = `SELECT path FROM "File" WHERE ${files.sql} AND "fileClass" IN ${THIRD_PARTY_CLASSES}`;
+  const a = alias ? `${alias}.` : "";
+  return {
+    sql: `${a}"srcPath" NOT IN (${thirdParty}) AND ${a}"dstPath" NOT IN (${thirdParty})`,
+    params: [...files.params, ...files.params],
+  };
+}
+
+/**
+ * Fan-in / fan-out of the building generation's symbols from its call edges. Calls into
+ * or out of vendored, generated and minified files are not counted: a function that
+ * calls into a vendored library is no hub of the repository, and vendored code's own
+ * calls are not the repository's. A build that started empty counts them all in place.
+ * Otherwise only symbols at either end of a call edge the build closed or inserted,
+ * symbols it inserted, and symbols calling or called from a file whose class changed
+ * can change: rows it inserted are updated in place, a shared row whose counts changed
+ * is closed and continues as a new row (the previous generation keeps reading the old
+ * counts).
  */
 export async function updateFanCounts(generationId: string, options: { full: boolean }): Promise<void> {
   await withBuild(generationId, async (tx, s) => {
@@ -1074,12 +1098,25 @@ export async function updateFanCounts(generationId: string, options: { full: boo
           `SELECT "${end}" AS id FROM "Edge" WHERE "repositoryId" = ? AND "${range}" = ? AND kind = 'calls' AND "${end}" IS NOT NULL`,
       ),
     );
+    // Files whose class this build changed: the counts of their callers and callees move
+    // although none of the edges between them did.
+    const reclassed = `SELECT n.path FROM "File" n JOIN "File" o ON o."repositoryId" = n."repositoryId" AND o.path = n.path AND o."toGeneration" = ?
+       WHERE n."repositoryId" = ? AND n."fromGeneration" = ? AND COALESCE(n."fileClass", '') != COALESCE(o."fileClass", '')`;
+    const reclassedParams = [s.number, s.repositoryId, s.number];
+    const acrossReclassed = `SELECT e."srcId" AS id FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."dstPath" IN (${reclassed})
+       UNION SELECT e."dstId" AS id FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."dstId" IS NOT NULL AND e."srcPath" IN (${reclassed})`;
     const touched = await queryRaw<{ id: string }[]>(
       tx,
       `${edgeEnds.join(" UNION ")}
-       UNION SELECT "qualifiedId" AS id FROM "Symbol" WHERE "repositoryId" = ? AND "fromGeneration" = ?`,
+       UNION SELECT "qualifiedId" AS id FROM "Symbol" WHERE "repositoryId" = ? AND "fromGeneration" = ?
+       UNION ${acrossReclassed}`,
       ...Array.from({ length: 5 }, () => [s.repositoryId, s.number]).flat(),
+      ...visible.params,
+      ...reclassedParams,
+      ...visible.params,
+      ...reclassedParams,
     );
+    const own = ownEdge(visible);
     const ids = touched.map((r) => r.id);
     for (const batch of chunks(ids, 500)) {
       const list = batch.map(() => "?").join(",");
@@ -1096,11 +1133,13 @@ export async function updateFanCounts(generationId: string, options: { full: boo
       >(
         tx,
         `SELECT sy."qualifiedId" AS id, sy.id AS "symbolId", sy."fromGeneration", sy."fanIn", sy."fanOut",
-                (SELECT count(DISTINCT e."srcId") FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."dstId" = sy."qualifiedId") AS "newIn",
-                (SELECT count(DISTINCT e."dstId") FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."srcId" = sy."qualifiedId") AS "newOut"
+                (SELECT count(DISTINCT e."srcId") FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."dstId" = sy."qualifiedId" AND ${own.sql}) AS "newIn",
+                (SELECT count(DISTINCT e."dstId") FROM "Edge" e WHERE ${visibleSql(s, "e").sql} AND e.kind = 'calls' AND e."srcId" = sy."qualifiedId" AND ${own.sql}) AS "newOut"
            FROM "Symbol" sy WHERE ${visibleSql(s, "sy").sql} AND sy."qualifiedId" IN (${list})`,
         ...visible.params,
+        ...own.params,
         ...visible.params,
+        ...own.params,
         ...visible.params,
         ...batch,
       );
@@ -1134,6 +1173,15 @@ export async function updateFanCounts(generationId: string, options: { full: boo
 }
 
 async function updateAllFanCounts(client: Db, s: Snapshot): Promise<void> {
+  // Every file of a build that started empty is its own: the classified ones are found among them.
+  const files = { sql: `"repositoryId" = ? AND "fromGeneration" = ?`, params: [s.repositoryId, s.number] };
+  const [classified] = await queryRaw<{ n: number }[]>(
+    client,
+    `SELECT count(*) AS n FROM "File" WHERE ${files.sql} AND "fileClass" IN ${THIRD_PARTY_CLASSES}`,
+    ...files.params,
+  );
+  // A repository without third-party files (most) counts every edge, without the check per edge.
+  const own = Number(classified?.n ?? 0) > 0 ? ownEdge(files) : { sql: "1 = 1", params: [] };
   if (isPostgres()) {
     // The correlated form below is at the planner's mercy on PostgreSQL (one plan used
     // the dstId index for srcId lookups: 20 s on xarray); grouped joins take 0.2 s, once
@@ -1143,16 +1191,18 @@ async function updateAllFanCounts(client: Db, s: Snapshot): Promise<void> {
       client,
       `UPDATE "Symbol" s SET "fanOut" = f.fan_out, "fanIn" = f.fan_in
          FROM (SELECT t.id, COALESCE(o.n, 0) AS fan_out, COALESCE(i.n, 0) AS fan_in FROM "Symbol" t
-                 LEFT JOIN (SELECT "srcId" AS id, count(DISTINCT "dstId") AS n FROM "Edge"
-                             WHERE "repositoryId" = ? AND "fromGeneration" = ? AND kind = 'calls' GROUP BY "srcId") o ON o.id = t."qualifiedId"
-                 LEFT JOIN (SELECT "dstId" AS id, count(DISTINCT "srcId") AS n FROM "Edge"
-                             WHERE "repositoryId" = ? AND "fromGeneration" = ? AND kind = 'calls' GROUP BY "dstId") i ON i.id = t."qualifiedId"
+                 LEFT JOIN (SELECT e."srcId" AS id, count(DISTINCT e."dstId") AS n FROM "Edge" e
+                             WHERE e."repositoryId" = ? AND e."fromGeneration" = ? AND e.kind = 'calls' AND ${own.sql} GROUP BY e."srcId") o ON o.id = t."qualifiedId"
+                 LEFT JOIN (SELECT e."dstId" AS id, count(DISTINCT e."srcId") AS n FROM "Edge" e
+                             WHERE e."repositoryId" = ? AND e."fromGeneration" = ? AND e.kind = 'calls' AND ${own.sql} GROUP BY e."dstId") i ON i.id = t."qualifiedId"
                 WHERE t."repositoryId" = ? AND t."fromGeneration" = ?) f
         WHERE s.id = f.id`,
       s.repositoryId,
       s.number,
+      ...own.params,
       s.repositoryId,
       s.number,
+      ...own.params,
       s.repositoryId,
       s.number,
     );
@@ -1163,11 +1213,13 @@ async function updateAllFanCounts(client: Db, s: Snapshot): Promise<void> {
     `UPDATE "Symbol" SET
        "fanOut" = (SELECT count(DISTINCT e."dstId") FROM "Edge" e
                    WHERE e."repositoryId" = "Symbol"."repositoryId" AND e."fromGeneration" = "Symbol"."fromGeneration"
-                     AND e.kind = 'calls' AND e."srcId" = "Symbol"."qualifiedId"),
+                     AND e.kind = 'calls' AND e."srcId" = "Symbol"."qualifiedId" AND ${own.sql}),
        "fanIn"  = (SELECT count(DISTINCT e."srcId") FROM "Edge" e
                    WHERE e."repositoryId" = "Symbol"."repositoryId" AND e."fromGeneration" = "Symbol"."fromGeneration"
-                     AND e.kind = 'calls' AND e."dstId" = "Symbol"."qualifiedId")
+                     AND e.kind = 'calls' AND e."dstId" = "Symbol"."qualifiedId" AND ${own.sql})
      WHERE "repositoryId" = ? AND "fromGeneration" = ?`,
+    ...own.params,
+    ...own.params,
     s.repositoryId,
     s.number,
   );
@@ -1357,6 +1409,33 @@ export async function fileReport(generationId: string, limit = 100): Promise<Fil
     unparsed: unparsed.slice(0, limit).map((r) => ({ path: r.path, reason: r.unparsed })),
     unparsedCount: unparsed.length,
   };
+}
+
+/** A classified file of a generation, with the rule that decided its class. */
+export interface ClassifiedFile {
+  path: string;
+  fileClass: string;
+  reason: string | null;
+}
+
+/**
+ * The first `perClass` files of each class in a generation, by path (for the admins'
+ * file report; the counts are in the build stats). Read by the web app, not a build.
+ */
+export async function classifiedFiles(generationId: string, perClass = 10): Promise<ClassifiedFile[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleSql(snapshot);
+  const rows = await queryRaw<{ path: string; fileClass: string; classReason: string | null; rn: number }[]>(
+    client,
+    `SELECT path, "fileClass", "classReason", rn FROM (
+       SELECT path, "fileClass", "classReason",
+              row_number() OVER (PARTITION BY "fileClass" ORDER BY path) AS rn
+         FROM "File" WHERE ${visible.sql} AND "fileClass" IS NOT NULL) ranked
+      WHERE rn <= ? ORDER BY "fileClass", path`,
+    ...visible.params,
+    perClass,
+  );
+  return rows.map((r) => ({ path: r.path, fileClass: r.fileClass, reason: r.classReason }));
 }
 
 /**

@@ -4,6 +4,7 @@
  * strings so the results cross the server/client boundary and JSON unchanged.
  */
 import "server-only";
+import { buildReportOf, type BuildReport } from "../indexer/build-report.ts";
 import { db } from "./client.ts";
 import { STALE_BUILD_MS, type GenerationRow } from "./index-store.ts";
 import type { SourceRow } from "./source-store.ts";
@@ -18,7 +19,16 @@ export interface GenerationStatsView {
   lines: number;
   languages: Record<string, number>;
   seconds: number | null;
+  /**
+   * Files skipped or indexed as text, with their reasons, and the files per class. The
+   * lists hold the first CARD_LISTED of each; the counts are complete (the admin page
+   * lists every recorded file).
+   */
+  report: BuildReport;
 }
+
+/** Files of each list a repository view carries (it is polled while a build runs). */
+export const CARD_LISTED = 12;
 
 export interface BuildView {
   generationId: string;
@@ -75,6 +85,7 @@ function parseStats(json: string): GenerationStatsView {
   const num = (key: string) => (typeof raw[key] === "number" ? (raw[key] as number) : 0);
   const languages =
     raw.languages && typeof raw.languages === "object" ? (raw.languages as Record<string, number>) : {};
+  const report = buildReportOf(raw);
   return {
     files: num("files"),
     symbols: num("symbols"),
@@ -83,6 +94,11 @@ function parseStats(json: string): GenerationStatsView {
     lines: num("lines"),
     languages,
     seconds: typeof raw.seconds === "number" ? raw.seconds : null,
+    report: {
+      ...report,
+      skippedFiles: report.skippedFiles?.slice(0, CARD_LISTED) ?? null,
+      unparsedFiles: report.unparsedFiles.slice(0, CARD_LISTED),
+    },
   };
 }
 

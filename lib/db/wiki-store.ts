@@ -8,6 +8,7 @@
  */
 import "server-only";
 import { EMPTY_FACTS, type FileFacts } from "../indexer/extract/facts.ts";
+import type { FileClass } from "../indexer/file-class.ts";
 import { indexText } from "./tokenize.ts";
 import { chunkPathOf } from "../wiki/slugs.ts";
 import {
@@ -31,7 +32,7 @@ import {
   executeRaw,
   textFilter,
 } from "./dialect.ts";
-import { bulkInsert, insertChunkRows, openRows, withBuild } from "./index-store.ts";
+import { bulkInsert, insertChunkRows, openRows, ownEdge, withBuild } from "./index-store.ts";
 import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 
 const BATCH = 500;
@@ -97,16 +98,20 @@ export interface WikiFileRow {
 const OWN_FILE = `("fileClass" IS NULL OR "fileClass" = 'documentation')`;
 const THIRD_PARTY = `('vendored', 'generated', 'minified')`;
 
-/** Paths of a generation's files that have a class (vendored, generated, minified, documentation). */
-export async function classifiedPaths(generationId: string): Promise<Set<string>> {
+/**
+ * A generation's files that have a class (vendored, generated, minified, documentation),
+ * by path: what a file is as stored, decided by its path, its content and the
+ * repository's attributes (lib/indexer/file-class.ts).
+ */
+export async function classifiedPaths(generationId: string): Promise<Map<string, FileClass>> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
-  const rows = await queryRaw<{ path: string }[]>(
+  const rows = await queryRaw<{ path: string; fileClass: FileClass }[]>(
     client,
-    `SELECT path FROM "File" WHERE ${visible.sql} AND "fileClass" IS NOT NULL`,
+    `SELECT path, "fileClass" FROM "File" WHERE ${visible.sql} AND "fileClass" IS NOT NULL`,
     ...visible.params,
   );
-  return new Set(rows.map((r) => r.path));
+  return new Map(rows.map((r) => [r.path, r.fileClass]));
 }
 
 /** Which files a wiki read covers: all, the given paths, or everything under the given folders. */
@@ -256,10 +261,16 @@ export interface CallRow {
   dstPath: string;
 }
 
-/** Resolved calls leaving or entering the given files (or all), one row per caller → callee pair, in call order. */
+/**
+ * Resolved calls leaving or entering the given files (or all), one row per caller →
+ * callee pair, in call order. Calls into or out of vendored, generated and minified
+ * files are not the repository's structure: pages, diagrams and coupling leave them out.
+ */
 export async function loadCallsTouching(generationId: string, paths: string[] | "all"): Promise<CallRow[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const edges = visibleSql(snapshot, "e");
+  const visible = visibleSql(snapshot, "e");
+  const own = ownEdge(visibleSql(snapshot));
+  const edges = { sql: `${visible.sql} AND ${own.sql}`, params: [...visible.params, ...own.params] };
   const symbols = visibleSql(snapshot, "s");
   const columns = `e."srcId", e."srcPath", e."dstId", e."dstPath", e.line`;
   const calls = `${edges.sql} AND e.kind = 'calls' AND e."dstId" IS NOT NULL`;
@@ -302,12 +313,15 @@ export async function loadCallGraph(
 ): Promise<{ srcId: string; dstId: string }[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const visible = visibleSql(snapshot);
+  // Cycles through vendored, generated and minified code are not the repository's to break.
+  const own = ownEdge(visible, "");
   return queryRaw<{ srcId: string; dstId: string }[]>(
     client,
     `SELECT DISTINCT "srcId", "dstId" FROM "Edge"
-      WHERE ${visible.sql} AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? AND "srcId" != "dstId"`,
+      WHERE ${visible.sql} AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? AND "srcId" != "dstId" AND ${own.sql}`,
     ...visible.params,
     minConfidence,
+    ...own.params,
   );
 }
 
@@ -661,11 +675,13 @@ export async function callFanAboveThreshold(
   const symbols = visibleSql(snapshot, "s");
   const [key, other] = direction === "in" ? ['"dstId"', '"srcId"'] : ['"srcId"', '"dstId"'];
   const share = 1 - options.percentile;
+  // Calls into or out of vendored, generated and minified code make no god function or hotspot.
+  const own = ownEdge(edges, "");
   const rows = await queryRaw<(FanRow & { population: number; rn: number })[]>(
     client,
     `WITH fan AS (
         SELECT ${key} AS id, count(DISTINCT ${other}) AS v FROM "Edge"
-         WHERE ${edges.sql} AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? GROUP BY ${key}),
+         WHERE ${edges.sql} AND kind = 'calls' AND "dstId" IS NOT NULL AND confidence >= ? AND ${own.sql} GROUP BY ${key}),
       numbered AS (
         SELECT s."qualifiedId", s.path, s."qualifiedName", s."startLine", s."endLine", fan.v AS value,
                row_number() OVER (ORDER BY fan.v DESC, s.path, s."startLine") AS rn, count(*) OVER () AS population
@@ -674,6 +690,7 @@ export async function callFanAboveThreshold(
      SELECT * FROM numbered WHERE rn <= ? OR rn = ${floorToInt(`population * ${floatParam()}`)} + 1 ORDER BY rn`,
     ...edges.params,
     options.minConfidence,
+    ...own.params,
     ...symbols.params,
     options.limit,
     share,

@@ -43,10 +43,11 @@ import {
   type KnownFile,
   type SkipReason,
 } from "./discover.ts";
-import type { ParsedFile } from "./parse-file.ts";
+import type { ParsedFile, PARSE_BUDGET } from "./parse-file.ts";
 import { createParsePool } from "./parse-pool.ts";
 import { resolveGeneration } from "./resolve-generation.ts";
 import type { SecretReport } from "./secrets.ts";
+import type { SkippedFile } from "./build-report.ts";
 import { collectVectorGarbage, embedGeneration } from "./embed.ts";
 import { learnAssociations } from "./associations.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
@@ -115,6 +116,8 @@ export interface BuildStats {
   lines: number;
   languages: Record<string, number>;
   skipped: Record<SkipReason, number>;
+  /** skipped files a person can act on, with the reason (lib/indexer/build-report.ts) */
+  skippedFiles: SkippedFile[];
   /** secret files skipped and secrets redacted (lib/indexer/secrets.ts) */
   secrets: SecretReport;
   /** files per class (vendored, generated, minified, documentation: lib/indexer/file-class.ts) */
@@ -167,6 +170,8 @@ export interface BuildOptions {
   generation?: GenerationRow;
   /** Worker threads parsing files (0: parse in this thread); default WAYFINDER_PARSE_THREADS, else the cores (at most 4). */
   parseThreads?: number;
+  /** Seconds a file may take to parse before it is indexed as text (default PARSE_BUDGET). */
+  parseBudget?: typeof PARSE_BUDGET;
 }
 
 export interface BuildResult {
@@ -306,6 +311,7 @@ export async function buildGeneration(
       threads: options.parseThreads ?? defaultParseThreads(),
       serialUpTo: SERIAL_PARSE_UP_TO,
       maxFileBytes,
+      budget: options.parseBudget,
     });
     const files = {
       seen: new Set<string>(),
@@ -465,6 +471,7 @@ export async function buildGeneration(
       lines: files.lines,
       languages: files.languages,
       skipped: discovery.skipped,
+      skippedFiles: discovery.skippedFiles,
       secrets: discovery.secrets,
       fileClasses: fileSummary.classes,
       classRules: discovery.classRules,

@@ -120,10 +120,14 @@ describe("files that are skipped", () => {
       unreadable: 0,
       secret: 0,
     });
-    expect(result.skippedExamples["symlink-outside-root"]?.sort()).toEqual(["leak.py", "linked"]);
-    expect(result.skippedExamples["not-utf8"]).toEqual(["latin1.py"]);
-    expect(result.skippedExamples["too-large"]).toEqual(["big.py"]);
-    expect(result.skippedExamples.binary?.sort()).toEqual(["blob.py", "logo.png"]);
+    // Listed by path with a detail where one helps; a binary by its name and a link inside are only counted.
+    expect([...result.skippedFiles].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: "big.py", reason: "too-large", detail: "11.7 KB, limit 4 KB" },
+      { path: "blob.py", reason: "binary" },
+      { path: "latin1.py", reason: "not-utf8", detail: "first invalid byte on line 1" },
+      { path: "leak.py", reason: "symlink-outside-root" },
+      { path: "linked", reason: "symlink-outside-root" },
+    ]);
     // A BOM is dropped so the first symbol parses and offsets match editors.
     expect(result.files.find((f) => f.path === "bom.py")?.content.startsWith("def with_bom")).toBe(true);
   });
@@ -149,7 +153,7 @@ describe("files that are skipped", () => {
     });
     const result = await discoverFiles(late, { maxFileBytes: 1 << 20 });
     expect(result.files.map((f) => f.path)).toEqual(["ok.py"]);
-    expect(result.skippedExamples.binary).toEqual(["late.py"]);
+    expect(result.skippedFiles).toEqual([{ path: "late.py", reason: "binary" }]);
   });
 
   it("keeps skipped content, and anything behind an escaping link, out of the index", async () => {
@@ -265,7 +269,8 @@ describe(".gitignore", () => {
     // Committed third-party code is indexed, as vendored; committed installed packages are skipped.
     expect(result.files.find((f) => f.path === "vendor/lib.py")?.fileClass).toBe("vendored");
     expect(result.skipped["excluded-folder"]).toBe(1);
-    expect(result.skippedExamples["excluded-folder"]).toEqual(["node_modules/pkg/index.js"]);
+    // Counted, not listed: installed packages need nothing done about them.
+    expect(result.skippedFiles).toEqual([]);
 
     const { stats } = await indexRepository(root);
     expect(stats.source).toBe("git");

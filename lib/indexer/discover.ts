@@ -29,6 +29,7 @@ import {
 } from "./secrets.ts";
 import type { KnownFile } from "../db/index-store.ts";
 import { FileClassifier, OVERRIDE_FILE, type FileClass } from "./file-class.ts";
+import { formatBytes, LISTED_SKIPS, MAX_LISTED_SKIPS, type SkipReason, type SkippedFile } from "./build-report.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
@@ -101,17 +102,7 @@ const BINARY_EXTENSIONS = new Set(
   ).split(" "),
 );
 
-export type SkipReason =
-  | "binary"
-  | "too-large"
-  | "not-utf8"
-  | "symlink"
-  | "symlink-outside-root"
-  | "unsupported"
-  /** under a folder of installed packages, build output or tool caches (SKIPPED_DIRS) */
-  | "excluded-folder"
-  | "unreadable"
-  | "secret";
+export type { SkipReason } from "./build-report.ts";
 
 export interface DiscoveredFile {
   /** Repository-relative path with forward slashes. */
@@ -139,8 +130,8 @@ export interface DiscoveryResult {
   root: string;
   files: DiscoveredFile[];
   skipped: Record<SkipReason, number>;
-  /** A few skipped paths per reason, for the summary and the UI. */
-  skippedExamples: Partial<Record<SkipReason, string[]>>;
+  /** the skipped files a person can act on, by path (build-report.ts LISTED_SKIPS) */
+  skippedFiles: SkippedFile[];
   /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
   secrets: SecretReport;
   source: "git" | "walk";
@@ -309,6 +300,20 @@ function looksBinary(buffer: Buffer): boolean {
   return buffer.includes(0);
 }
 
+/** What failed on a file, for the report: a system error's code (EACCES …), not its message, which holds the server's path. */
+function failureDetail(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Where a file stops being UTF-8, for the report: `line 12`. */
+function firstInvalidLine(buffer: Buffer): string | undefined {
+  const text = buffer.toString("utf8");
+  const at = text.indexOf("\ufffd");
+  return at < 0 ? undefined : `first invalid byte on line ${countLines(text.slice(0, at + 1))}`;
+}
+
 export function hashContent(content: string | Buffer): string {
   return createHash("sha1").update(content).digest("hex");
 }
@@ -341,8 +346,8 @@ export interface DiscoveryStream {
    */
   restamped: { path: string; mtimeNs: string }[];
   skipped: Record<SkipReason, number>;
-  /** A few skipped paths per reason, for the summary and the UI. */
-  skippedExamples: Partial<Record<SkipReason, string[]>>;
+  /** the skipped files a person can act on, by path, at most MAX_LISTED_SKIPS (build-report.ts) */
+  skippedFiles: SkippedFile[];
   /** secret files skipped and secrets redacted (by path, line and rule; never the values) */
   secrets: SecretReport;
   /** what the files' classes were decided with (FileClassifier.hash) */
@@ -352,11 +357,13 @@ export interface DiscoveryStream {
 
 export async function streamFiles(root: string, options: DiscoveryOptions): Promise<DiscoveryStream> {
   const skipped = emptySkips();
-  const skippedExamples: DiscoveryResult["skippedExamples"] = {};
-  const skip = (reason: SkipReason, rel: string) => {
+  const skippedFiles: SkippedFile[] = [];
+  const skip: Skip = (reason, rel, detail) => {
     skipped[reason]++;
-    const list = (skippedExamples[reason] ??= []);
-    if (list.length < 5) list.push(rel);
+    // A binary by its name (an image, an archive) needs no word; one behind a code or text name does.
+    if (detail === UNLISTED || !LISTED_SKIPS.includes(reason) || skippedFiles.length >= MAX_LISTED_SKIPS)
+      return;
+    skippedFiles.push(detail ? { path: rel, reason, detail } : { path: rel, reason });
   };
   const secrets = emptySecretReport();
   const listed = await gitListing(root);
@@ -370,7 +377,7 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     read: 0,
     restamped: [],
     skipped,
-    skippedExamples,
+    skippedFiles,
     secrets,
     classRules: classifier.hash,
     files,
@@ -390,7 +397,15 @@ export async function streamFiles(root: string, options: DiscoveryOptions): Prom
     context.known = await options.known;
     context.reclassify = ((await options.knownClassRules) ?? null) !== classifier.hash;
     for (const rel of candidates) {
-      const file = await readCandidate(context, rel);
+      let file: DiscoveredFile | null;
+      try {
+        file = await readCandidate(context, rel);
+      } catch (error) {
+        // Whatever fails on one file (reading, classifying, checking it for secrets) skips
+        // that file with the reason, never the build; unchecked, it is never indexed.
+        skip("unreadable", rel, failureDetail(error));
+        file = null;
+      }
       if (file) yield file;
       else stream.dropped++;
     }
@@ -407,16 +422,22 @@ export async function discoverFiles(root: string, options: DiscoveryOptions): Pr
     root,
     files,
     skipped: stream.skipped,
-    skippedExamples: stream.skippedExamples,
+    skippedFiles: stream.skippedFiles,
     secrets: stream.secrets,
     source: stream.source,
   };
 }
 
+/** Marks a skip that is counted but not listed (see build-report.ts LISTED_SKIPS). */
+const UNLISTED = Symbol("unlisted");
+
+/** Counts a skipped path, and lists it with its detail when a person can act on it. */
+type Skip = (reason: SkipReason, rel: string, detail?: string | typeof UNLISTED) => void;
+
 interface ReadContext {
   root: string;
   options: DiscoveryOptions;
-  skip: (reason: SkipReason, rel: string) => void;
+  skip: Skip;
   secrets: SecretReport;
   stream: DiscoveryStream;
   known: Map<string, KnownFile> | undefined;
@@ -497,7 +518,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   }
   const type = classify(rel);
   if (BINARY_EXTENSIONS.has(path.posix.extname(rel).toLowerCase())) {
-    skip("binary", rel);
+    skip("binary", rel, UNLISTED);
     return null;
   }
   if (!type) {
@@ -507,7 +528,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   if (!stat.isFile()) return null;
   const size = Number(stat.size);
   if (size > options.maxFileBytes) {
-    skip("too-large", rel);
+    skip("too-large", rel, `${formatBytes(size)}, limit ${formatBytes(options.maxFileBytes)}`);
     return null;
   }
   const mtimeNs = String(stat.mtimeNs);
@@ -537,8 +558,8 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   let buffer: Buffer;
   try {
     buffer = readInsideRoot(root, rel);
-  } catch {
-    skip("unreadable", rel);
+  } catch (error) {
+    skip("unreadable", rel, failureDetail(error));
     return null;
   }
   context.stream.read++;
@@ -578,7 +599,7 @@ async function readCandidate(context: ReadContext, rel: string): Promise<Discove
   try {
     content = utf8.decode(buffer);
   } catch {
-    skip("not-utf8", rel);
+    skip("not-utf8", rel, firstInvalidLine(buffer));
     return null;
   }
   if (content.charCodeAt(0) === 0xfeff) content = content.slice(1);

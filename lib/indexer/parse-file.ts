@@ -47,17 +47,6 @@ export function parseBudgetSeconds(bytes: number, budget = PARSE_BUDGET): number
   return Math.round((budget.baseSeconds + (budget.secondsPerMb * bytes) / (1024 * 1024)) * 10) / 10;
 }
 
-/** What a user is told about a file that was not parsed: what happened, and what to do. */
-export function unparsedMessage(reason: UnparsedReason, detail: string): string {
-  const what =
-    reason === "timeout"
-      ? `its parse took too long (${detail})`
-      : reason === "memory"
-        ? `parsing it exhausted a parse worker's memory (${detail})`
-        : `parsing it failed (${detail})`;
-  return `${what}. It is indexed as text: searchable, without symbols or calls. If it is generated or third-party code, mark it linguist-generated or linguist-vendored in .gitattributes or .wayfinderattributes.`;
-}
-
 /** A symbol row as a parse produces it (the build adds the id of its file row). */
 export type ParsedSymbol = Omit<SymbolInsert, "fileId">;
 
@@ -103,6 +92,27 @@ export function textFile(source: SourceFile, unparsed: string | null = null): Pa
   };
 }
 
+/**
+ * A code file that could not be parsed, as text with the reason; if even its text cannot
+ * be chunked, the file is kept (its content readable, its reason reported) without chunks.
+ * Never throws: this is what the pool falls back to whatever went wrong with one file.
+ */
+export function unparsedFile(source: SourceFile, reason: string): ParsedFile {
+  const unparsed = reason.slice(0, 500);
+  try {
+    return textFile(source, unparsed);
+  } catch {
+    const terms: FileTermCounts = { terms: [], counts: [], length: 0 };
+    return {
+      file: { ...fileRow(source, terms), imports: "[]", parseErrors: 0, facts: "{}", callNames: "", unparsed },
+      content: source.content,
+      symbols: [],
+      chunks: [],
+      terms,
+    };
+  }
+}
+
 function fileRow(source: SourceFile, terms: FileTermCounts) {
   return {
     path: source.path,
@@ -136,7 +146,7 @@ export async function parseFile(
         error instanceof ParseDeadlineError
           ? ["timeout", `over ${error.seconds} s`]
           : ["error", error instanceof Error ? error.message : String(error)];
-      return textFile(source, `${reason}: ${detail}`.slice(0, 500));
+      return unparsedFile(source, `${reason}: ${detail}`);
     }
   }
   // Minified code is searchable text; parsing it would only make a call graph of noise.

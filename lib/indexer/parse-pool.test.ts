@@ -202,6 +202,52 @@ export async function parseFile(file, options) {
     },
   );
 
+  it(
+    "indexes a file whose parse throws as text, and a worker that crashes on a file is replaced",
+    { timeout: 60_000 },
+    async () => {
+      // The real parse entry, except that one file throws and another crashes the worker
+      // with an error nothing catches.
+      const entry = path.join(scratch, "throwing-entry.mjs");
+      const real = path.resolve("lib/indexer/parse-file.ts");
+      fs.writeFileSync(
+        entry,
+        `import * as real from ${JSON.stringify(real)};
+const parse = real.parseFile ?? real.default.parseFile;
+export async function parseFile(file, options) {
+  if (file.path === "throws.py") throw new RangeError("Maximum call stack size exceeded");
+  if (file.path === "crash.py") {
+    setTimeout(() => { throw new Error("grammar aborted"); });
+    return new Promise(() => {});
+  }
+  return parse(file, options);
+}
+`,
+      );
+      const files = fixtureFiles().slice(0, 4);
+      const throws = { ...(files[0] as SourceFile), path: "throws.py" };
+      const crash = { ...(files[0] as SourceFile), path: "crash.py" };
+      const batch = [files[0], throws, files[1], crash, ...files.slice(2)] as SourceFile[];
+      const serial = createParsePool({ threads: 0 });
+      const pool = createParsePool({ threads: 1, workerEntry: entry });
+      try {
+        const [expected, parsed] = await Promise.all([serial.parse(files), pool.parse(batch)]);
+        expect(parsed.map((p) => p.file.path)).toEqual(batch.map((f) => f.path));
+        expect(parsed[1]?.file.unparsed).toBe("error: Maximum call stack size exceeded");
+        expect(parsed[3]?.file.unparsed).toBe("error: the parse worker stopped: grammar aborted");
+        for (const i of [1, 3]) {
+          expect(parsed[i]?.symbols).toEqual([]);
+          expect(parsed[i]?.chunks.length).toBeGreaterThan(0);
+        }
+        expect([parsed[0], parsed[2], parsed[4], parsed[5]]).toEqual(expected);
+        // A throw is answered by the worker itself; only the crash cost a worker.
+        expect(pool.workersReplaced).toBe(1);
+      } finally {
+        await Promise.all([serial.close(), pool.close()]);
+      }
+    },
+  );
+
   it("replaces a worker stuck on one file past its budget", { timeout: 60_000 }, async () => {
     const entry = path.join(scratch, "stuck-entry.mjs");
     fs.writeFileSync(

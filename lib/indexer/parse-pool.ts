@@ -17,7 +17,7 @@ import { isWayfinderError, WayfinderError } from "../errors.ts";
 import {
   parseBudgetSeconds,
   parseFile,
-  textFile,
+  unparsedFile,
   type ParsedFile,
   type SourceFile,
   type UnparsedReason,
@@ -92,15 +92,17 @@ interface Slot {
   bytes: number;
   /** when the worker began the file at the head of `jobs` (performance.now()) */
   headSince: number;
-  /** files it answered: a worker that answered none and fails could not start */
-  answered: number;
+  /** whether it loaded its parse entry: a worker that fails before could not start */
+  ready: boolean;
 }
 
 /**
  * A fixed number of worker threads, each parsing the files queued to it in order. A
- * worker that stops on a file — its heap exhausted, or still busy long past the file's
- * budget (a parse the in-thread deadline could not interrupt) — is replaced: that file
- * is indexed as text with the reason, and the files queued behind it go to the others.
+ * file whose parse throws is indexed as text with the reason. A worker that stops on a
+ * file — its heap exhausted, an error it could not catch, or still busy long past the
+ * file's budget (a parse the in-thread deadline could not interrupt) — is replaced:
+ * that file is indexed as text with the reason, and the files queued behind it go to
+ * the others.
  */
 class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -130,19 +132,22 @@ class WorkerPool {
       workerData: { module: this.entry ?? path.join(dir, "parse-file.ts"), budget: this.budget },
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb, maxYoungGenerationSizeMb: 8 },
     });
-    const slot: Slot = { worker, jobs: [], bytes: 0, headSince: performance.now(), answered: 0 };
-    worker.on("message", (message: { id: number; result?: ParsedFile; error?: { message: string } }) => {
+    const slot: Slot = { worker, jobs: [], bytes: 0, headSince: performance.now(), ready: false };
+    type Message = { ready?: true; id?: number; result?: ParsedFile; error?: { message: string } };
+    worker.on("message", (message: Message) => {
+      if (message.ready) {
+        slot.ready = true;
+        return;
+      }
       // A worker answers in the order its files were posted.
       const job = slot.jobs[0]?.id === message.id ? slot.jobs.shift() : undefined;
       if (job) {
         slot.bytes -= job.file.size;
-        slot.answered++;
         slot.headSince = performance.now();
-        if (message.error) job.reject(new Error(`Parsing ${job.file.path} failed: ${message.error.message}`));
-        else {
-          this.parsed++;
-          job.resolve(message.result as ParsedFile);
-        }
+        this.parsed++;
+        // A parse that threw (the parse entry catches what it expects) leaves its file as text.
+        if (message.error) job.resolve(unparsedFile(job.file, `error: ${message.error.message}`));
+        else job.resolve(message.result as ParsedFile);
       }
       this.pump();
     });
@@ -158,7 +163,7 @@ class WorkerPool {
     const index = this.slots.indexOf(slot);
     if (index < 0) return; // already replaced (an error is followed by an exit)
     const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
-    if (!outOfMemory && slot.answered === 0) {
+    if (!outOfMemory && !slot.ready) {
       // It could not even load the parse entry: the pool fails (and parses in the calling thread).
       this.fail(error);
       return;
@@ -177,7 +182,7 @@ class WorkerPool {
     void slot.worker.terminate().catch(() => undefined);
     this.replaced++;
     this.slots[index] = this.start();
-    if (head) head.resolve(textFile(head.file, `${reason}: ${detail}`));
+    if (head) head.resolve(unparsedFile(head.file, `${reason}: ${detail}`));
     this.queue.unshift(...rest);
     this.pump();
   }
@@ -239,6 +244,15 @@ class WorkerPool {
   }
 }
 
+/** A parse in this thread; whatever one file throws leaves that file as text, never the batch failed. */
+async function parseOrText(file: SourceFile, budget: typeof PARSE_BUDGET | undefined): Promise<ParsedFile> {
+  try {
+    return await parseFile(file, { budget });
+  } catch (error) {
+    return unparsedFile(file, `error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 export function createParsePool(options: ParsePoolOptions): ParsePool {
   const serialUpTo = options.serialUpTo ?? 0;
   let parsed = 0;
@@ -280,7 +294,7 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
       }
       const run = serial.then(async () => {
         const out: ParsedFile[] = [];
-        for (const file of files) out.push(await parseFile(file, { budget: options.budget }));
+        for (const file of files) out.push(await parseOrText(file, options.budget));
         return out;
       });
       serial = run.catch(() => undefined);

@@ -10,6 +10,8 @@ const loaded = await import(workerData.module);
 const parseFile = loaded.parseFile ?? loaded.default?.parseFile;
 // Fails the worker at start (the pool then parses in the build's thread), not every file.
 if (typeof parseFile !== "function") throw new Error(`${workerData.module} does not export parseFile`);
+// Loaded: from now on a worker that stops has stopped on a file, and is replaced.
+parentPort.postMessage({ ready: true });
 
 // Files arrive ahead of their turn (the pool keeps a few queued here) and are parsed one
 // at a time, in the order they came: grammars and parsers are shared per language.

@@ -201,20 +201,26 @@ const EXAMPLE_URL_CREDENTIALS = [
  * The recommended preset's rules, less the one that obeys `secretlint-disable` comments
  * (a repository must not switch detection off), plus the patterns above.
  */
+const presetRules: SecretLintCoreConfig["rules"] = recommendedRules
+  .filter((rule) => rule.meta.id !== `${RULE_PREFIX}filter-comments`)
+  .map((rule) => ({
+    id: rule.meta.id,
+    rule,
+    ...(rule.meta.id === `${RULE_PREFIX}basicauth` ? { options: { allows: EXAMPLE_URL_CREDENTIALS } } : {}),
+  }));
 const config: SecretLintCoreConfig = {
-  rules: [
-    ...recommendedRules
-      .filter((rule) => rule.meta.id !== `${RULE_PREFIX}filter-comments`)
-      .map((rule) => ({
-        id: rule.meta.id,
-        rule,
-        ...(rule.meta.id === `${RULE_PREFIX}basicauth`
-          ? { options: { allows: EXAMPLE_URL_CREDENTIALS } }
-          : {}),
-      })),
-    { id: patternRule.meta.id, rule: patternRule, options: { patterns: PATTERNS } },
-  ],
+  rules: [...presetRules, { id: patternRule.meta.id, rule: patternRule, options: { patterns: PATTERNS } }],
 };
+const presetConfig: SecretLintCoreConfig = { rules: presetRules };
+
+/**
+ * Text every pattern above needs somewhere in a file (any case): a credential keyword, a
+ * private key's armour, PuTTY's private lines, a bearer token or an AWS key id's prefix.
+ * A file without any is checked by the preset alone: the patterns' lookbehinds cost more
+ * than the rest of the check together, and most source files hold none of these words.
+ */
+const PATTERN_TRIGGERS =
+  /pass[_.-]?(?:word|phrase)|passwd|pwd|secret|token|api[_.-]?key|private[ _.-]?key|credential|access[_.-]?key|auth[_.-]?key|identified|bearer|private-lines|a3t|akia|asia|abia|acca/i;
 
 /** Characters a token is made of: a reported range that stops inside one is extended to its end. */
 const TOKEN_CHAR = /[A-Za-z0-9+/=_.~-]/;
@@ -280,7 +286,11 @@ export async function redactSecrets(relativePath: string, content: string): Prom
   const result = await lintSource({
     source: { filePath: `/repository/${relativePath}`, content, contentType: "text" },
     // Unmasked: the messages only give ranges and pattern names here, and never leave this function.
-    options: { config, maskSecrets: false, noPhysicFilePath: false },
+    options: {
+      config: PATTERN_TRIGGERS.test(content) ? config : presetConfig,
+      maskSecrets: false,
+      noPhysicFilePath: false,
+    },
   });
   const ranges = result.messages
     .map((m) => {

@@ -240,17 +240,26 @@ export function scopeBoundary(
   return boundary;
 }
 
+const THIRD_PARTY_CLASSES: ReadonlySet<string> = new Set(["vendored", "generated", "minified"]);
+
 /**
- * The structure of a scope (null: the whole repository). `keep` says which files count:
+ * The structure of a scope (null: the whole repository). `keepPath` says which files count:
  * a question that is not about tests, examples or vendored code leaves them out of every
  * figure (their imports and calls too), so they neither top a ranking nor close a cycle.
  */
 export async function analyzeStructure(
   generationId: string,
   scope: string | null,
-  keep: (path: string) => boolean = () => true,
+  keepPath: (path: string) => boolean = () => true,
 ): Promise<StructureReport> {
-  const [files, allImports] = await Promise.all([loadWikiFiles(generationId), loadImportEdges(generationId)]);
+  const [files, allImports, classified] = await Promise.all([
+    loadWikiFiles(generationId),
+    loadImportEdges(generationId),
+    classifiedPaths(generationId),
+  ]);
+  // Vendored, generated and minified code as stored (by path, content or the repository's
+  // attributes) is not the repository's structure, whatever its path says.
+  const keep = (path: string) => keepPath(path) && !THIRD_PARTY_CLASSES.has(classified.get(path) ?? "");
   const codeFiles = files.filter((f) => f.kind === "code" && keep(f.path)).map((f) => f.path);
   const scopedFiles = codeFiles.filter((f) => inScope(f, scope));
   // Imports that only exist for type checking never run: they neither couple nor cycle.
@@ -274,14 +283,8 @@ export async function analyzeStructure(
 
   const prefix = scope ?? undefined;
   // Hubs are the repository's own: vendored, generated and documentation code is left out.
-  const classified = classifiedPaths(generationId);
-  const own = async (metric: "fanIn" | "fanOut") => {
-    const [rows, skip] = await Promise.all([
-      topSymbolsBy(generationId, metric, { prefix, limit: 40 }),
-      classified,
-    ]);
-    return rows.filter((r) => !skip.has(r.path));
-  };
+  const own = async (metric: "fanIn" | "fanOut") =>
+    (await topSymbolsBy(generationId, metric, { prefix, limit: 40 })).filter((r) => !classified.has(r.path));
   const [topFanOut, topFanIn, findings, counts] = await Promise.all([
     own("fanOut"),
     own("fanIn"),

@@ -60,10 +60,12 @@ import {
 import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
+  demoteAuxiliary,
   docsItems,
   fuseFiles,
   fuseSignals,
   packCandidates,
+  retrievalTopics,
   signalFiles,
   symbolCandidate,
   wholeFileSignal,
@@ -163,7 +165,10 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
         .map((c) => chunkCandidate(c, "matches the question's terms")),
     },
   ];
-  const ranked = fuseSignals(lists).filter((r) => {
+  // Tests and docs are part of a structure; vendored, generated and minified code is not
+  // (as stored), unless the question asks about it.
+  const structureTopics = await retrievalTopics(input, { tests: true, docs: true, thirdParty: topics.thirdParty });
+  const ranked = demoteAuxiliary(fuseSignals(lists), [], structureTopics).filter((r) => {
     const path = r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? null;
     return (
       path !== null && keep(path) && (inScope(path, scope) || analysis.symbols.some((s) => s.path === path))
@@ -181,7 +186,12 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     await wholeFileSignal(input, topical ? (figured ? 1.5 : 3) : 0.5, { pathPrefix: scope ?? undefined }),
   );
   // Structure covers every file of the scope; code asked about is source unless the question says otherwise.
-  const rankedFiles = fuseFiles(fileLists, [], 30, topical ? topics : { tests: true, docs: true }).filter(
+  const rankedFiles = fuseFiles(
+    fileLists,
+    [],
+    30,
+    topical ? await retrievalTopics(input, topics) : structureTopics,
+  ).filter(
     (f) => keep(f) && (inScope(f, scope) || analysis.files.includes(f)),
   );
   items.push(

@@ -33,6 +33,7 @@ import {
   signalFiles,
   subjectCandidates,
   wholeFileSignal,
+  retrievalTopics,
   withFilePrior,
   type Ranked,
   type RetrievalInput,
@@ -42,7 +43,7 @@ import {
 
 export async function retrieveConceptual(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, repositoryId, question } = input;
-  const topics = questionTopics(question);
+  const topics = await retrievalTopics(input, questionTopics(question));
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
   const [definitions, named, subjects, code, files, wiki, semantic, wholeFile] = await Promise.all([

@@ -46,6 +46,8 @@ import {
   symbolCandidate,
   withFilePrior,
   auxiliaryFactor,
+  retrievalTopics,
+  type AuxiliaryTopics,
   type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
@@ -74,6 +76,9 @@ const COMMON_EXCEPTIONS = new Set([
 export async function retrieveDiagnostic(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, anchors, config } = input;
   const lists: SignalList[] = [];
+  // Tests, docs and examples are not where a fix goes; vendored, generated and minified files
+  // (as stored) neither, unless the question names one.
+  const topics = await retrievalTopics(input, NO_TOPICS);
 
   // 1. Stack frames that point into this repository, innermost first. Frames in the
   // standard library or third-party packages are skipped before any cap, so a deep
@@ -106,7 +111,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // through. Vendored copies of other projects and tests are passed over, as the
   // standard library is: a fix goes into the code that called them wrongly.
   const errorSite = frameCandidates.find(
-    (c) => auxiliaryFactor(c.symbol?.path ?? c.chunk?.path ?? "", NO_TOPICS) === 1,
+    (c) => auxiliaryFactor(c.symbol?.path ?? c.chunk?.path ?? "", topics) === 1,
   );
   lists.push({ name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] });
 
@@ -161,7 +166,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   });
 
   // 2c. Options and configuration keys the report names, where code writes them as literals.
-  lists.push({ name: "literals", weight: 3, candidates: await literalCandidates(input) });
+  lists.push({ name: "literals", weight: 3, candidates: await literalCandidates(input, topics) });
 
   // 3. Exception types raised (rarer types weigh more).
   if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
@@ -261,12 +266,12 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   lists.push({
     name: "definitions",
     weight: 1.5,
-    candidates: await definitionCandidates(generationId, conceptTerms(report), 20),
+    candidates: await definitionCandidates(generationId, conceptTerms(report), 20, topics),
   });
 
   // 6a. The functions that answer inside the leading files: a report is fixed in the
   // function whose own lines carry it, wherever the lexical index ranked that function.
-  const leadingFiles = fuseFiles(lists, namedPaths);
+  const leadingFiles = fuseFiles(lists, namedPaths, 30, topics);
   const answering = await answeringCandidates(
     generationId,
     input.reader,
@@ -276,7 +281,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const fileLists = [...lists];
   lists.push({ name: "body", weight: 3, candidates: answering });
 
-  let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
+  let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
   await attachSymbols(
     generationId,
     ranked.map((r) => r.candidate),
@@ -322,7 +327,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     }
     lists.push({ name: "callers", weight: 0.5, candidates: callerLists });
     fileLists.push({ name: "callers", weight: 0.5, candidates: callerLists });
-    ranked = demoteAuxiliary(fuseSignals(lists), namedPaths);
+    ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
     await attachSymbols(
       generationId,
       ranked.map((r) => r.candidate),
@@ -343,7 +348,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   fileLists.push(await wholeFileSignal(input, 0.5, { query: report, kind: "code" }));
   const rankedFiles = await withPartnerFiles(
     input,
-    creditTestedFiles(fileScores(fileLists, namedPaths), await pathIndex(generationId), namedPaths),
+    creditTestedFiles(fileScores(fileLists, namedPaths, topics), await pathIndex(generationId), namedPaths),
     namedPaths,
   );
   return {
@@ -443,7 +448,7 @@ const MAX_LITERAL_FILES = 20;
  * is looked for with its dashes and, since many parsers declare it bare, without them;
  * files are ranked by the literals they hold, the rarer a literal the more it counts.
  */
-async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
+async function literalCandidates(input: RetrievalInput, topics: AuxiliaryTopics): Promise<Candidate[]> {
   const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
   const literals = [...new Set(names)].filter((l) => l.length >= 3);
   if (literals.length === 0) return [];
@@ -461,7 +466,7 @@ async function literalCandidates(input: RetrievalInput): Promise<Candidate[]> {
     // A literal in a test or an example is a use of the option, never where it is defined.
     .map((f) => ({
       ...f,
-      score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, NO_TOPICS),
+      score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, topics),
     }))
     .sort((a, b) => b.score - a.score)
     .slice(0, 10);

@@ -34,8 +34,10 @@ import {
   fuseFiles,
   fuseSignals,
   isTestPath,
+  leftOut,
   namedSymbolCandidates,
   packCandidates,
+  retrievalTopics,
   signalFiles,
   subjectCandidates,
   auxiliaryFactor,
@@ -55,7 +57,12 @@ interface FlowNode {
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, anchors, config, question } = input;
-  const topics = questionTopics(question);
+  const topics = await retrievalTopics(input, questionTopics(question));
+  // Tests, and vendored, generated or minified code, are walked into only when the question is about them.
+  const walks = (path: string) => (topics.tests || !isTestPath(path)) && !leftOut(path, topics);
+  // A flow followed forward stays out of docs, examples and benchmarks too.
+  const walksForward = (path: string) =>
+    walks(path) && auxiliaryFactor(path, { ...topics, tests: true }) === 1;
   const terms = conceptTerms(question);
   const useIndex = config.features.useCodeIndex;
   const [named, subjects, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
@@ -130,8 +137,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         {
           useGraph: config.features.useCallGraph,
           relevant,
-          tests: topics.tests,
-          docs: topics.docs,
+          walks: walksForward,
           dispatch: await dispatchClass(generationId, question, entry),
         },
       ),
@@ -143,8 +149,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const callerTrees: FlowNode[] = [];
   if (config.features.useCallGraph && asksForCallers(input.question)) {
     const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
-    if (target)
-      callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, topics.tests));
+    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, walks));
   }
   const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
 
@@ -268,10 +273,8 @@ interface WalkOptions {
   useGraph: boolean;
   /** how much a symbol's name bears on the question (0 = not at all) */
   relevant: (s: SymbolRecord) => number;
-  /** whether tests may be walked into */
-  tests: boolean;
-  /** whether docs, examples and vendored code may be walked into */
-  docs: boolean;
+  /** whether the walk may go into a file (tests, docs and vendored code only when asked about) */
+  walks: (path: string) => boolean;
   /**
    * The class the walk runs in when the question names an inherited method on it
    * (`PoolManager.request`, defined on `RequestMethods`): a call to a method that class
@@ -312,11 +315,7 @@ async function walkForward(
   if (!options.useGraph || depth >= maxDepth) return node;
   // Vendored and example code is not part of the flow a question follows, nor are tests.
   const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) =>
-      e.dstId &&
-      e.confidence >= 0.4 &&
-      (options.tests || !isTestPath(e.dstPath ?? "")) &&
-      auxiliaryFactor(e.dstPath ?? "", { tests: true, docs: options.docs }) === 1,
+    (e) => e.dstId && e.confidence >= 0.4 && options.walks(e.dstPath ?? ""),
   );
   const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
   // Callees that bear on the question first, then in call order.
@@ -501,7 +500,7 @@ async function walkBackward(
   depth: number,
   maxDepth: number,
   maxCallers: number,
-  tests: boolean,
+  walks: (path: string) => boolean,
   seen = new Set<string>([symbol.qualifiedId]),
 ): Promise<FlowNode> {
   const node: FlowNode = { symbol, depth, children: [] };
@@ -509,14 +508,14 @@ async function walkBackward(
   // Code only, unless the question is about tests: a test calling X says less about how X is
   // used than the code does (and a test has no callers worth walking).
   const edges = (await callersOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) => e.confidence >= 0.4 && (tests || !isTestPath(e.srcPath)),
+    (e) => e.confidence >= 0.4 && walks(e.srcPath),
   );
   const ids = [...new Set(edges.map((e) => e.srcId))].filter((id) => !seen.has(id)).slice(0, maxCallers);
   ids.forEach((id) => seen.add(id));
   const callers = await symbolsInIdOrder(generationId, ids);
   for (const caller of callers) {
     node.children.push(
-      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), tests, seen),
+      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), walks, seen),
     );
   }
   return node;
