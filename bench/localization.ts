@@ -80,7 +80,9 @@ export function benchFunctionNames(qualifiedId: string): string[] {
 
 /** The ranked symbols, each under the name the benchmark gives it when that is a gold function. */
 function functions(r: LocalizationRow): string[] {
-  return r.symbols.map(baseQualifiedId).map((s) => benchFunctionNames(s).find((n) => r.goldFunctions.includes(n)) ?? s);
+  return r.symbols
+    .map(baseQualifiedId)
+    .map((s) => benchFunctionNames(s).find((n) => r.goldFunctions.includes(n)) ?? s);
 }
 
 /** Wayfinder and BM25 over the same rows, counts included; function figures where the data names functions. */

@@ -153,7 +153,16 @@ function latencySection(): Record<string, unknown> {
   return out;
 }
 
-const SECTIONS = ["index", "latency", "localization", "multilang", "questions", "sweqa", "large", "robustness"] as const;
+const SECTIONS = [
+  "index",
+  "latency",
+  "localization",
+  "multilang",
+  "questions",
+  "sweqa",
+  "large",
+  "robustness",
+] as const;
 const USAGE = `usage: npm run bench -- [--only ${SECTIONS.join("|")}] [--corpus DIR]... [--large-tags N]`;
 
 /** A clear one-line error and the usage, instead of a stack trace, for a mistyped command. */

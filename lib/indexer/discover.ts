@@ -29,7 +29,13 @@ import {
 } from "./secrets.ts";
 import type { KnownFile } from "../db/index-store.ts";
 import { FileClassifier, OVERRIDE_FILE, type FileClass } from "./file-class.ts";
-import { formatBytes, LISTED_SKIPS, MAX_LISTED_SKIPS, type SkipReason, type SkippedFile } from "./build-report.ts";
+import {
+  formatBytes,
+  LISTED_SKIPS,
+  MAX_LISTED_SKIPS,
+  type SkipReason,
+  type SkippedFile,
+} from "./build-report.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);

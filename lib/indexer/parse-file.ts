@@ -104,7 +104,14 @@ export function unparsedFile(source: SourceFile, reason: string): ParsedFile {
   } catch {
     const terms: FileTermCounts = { terms: [], counts: [], length: 0 };
     return {
-      file: { ...fileRow(source, terms), imports: "[]", parseErrors: 0, facts: "{}", callNames: "", unparsed },
+      file: {
+        ...fileRow(source, terms),
+        imports: "[]",
+        parseErrors: 0,
+        facts: "{}",
+        callNames: "",
+        unparsed,
+      },
       content: source.content,
       symbols: [],
       chunks: [],

@@ -167,7 +167,11 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   ];
   // Tests and docs are part of a structure; vendored, generated and minified code is not
   // (as stored), unless the question asks about it.
-  const structureTopics = await retrievalTopics(input, { tests: true, docs: true, thirdParty: topics.thirdParty });
+  const structureTopics = await retrievalTopics(input, {
+    tests: true,
+    docs: true,
+    thirdParty: topics.thirdParty,
+  });
   const ranked = demoteAuxiliary(fuseSignals(lists), [], structureTopics).filter((r) => {
     const path = r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? null;
     return (
@@ -191,9 +195,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     [],
     30,
     topical ? await retrievalTopics(input, topics) : structureTopics,
-  ).filter(
-    (f) => keep(f) && (inScope(f, scope) || analysis.files.includes(f)),
-  );
+  ).filter((f) => keep(f) && (inScope(f, scope) || analysis.files.includes(f)));
   items.push(
     ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
       maxItems: 8,
