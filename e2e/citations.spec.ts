@@ -25,11 +25,7 @@ test("the citations panel widens to 100 columns of code, and names wrap only at 
   await expect(answer.verifiedCitations.first()).toBeVisible();
   await answer.showAllCitations();
 
-  // A whole-file citation says "whole file", not one of the file's functions.
-  const whole = panel
-    .getByTestId("citation-item")
-    .filter({ has: page.getByTestId("citation-open").filter({ hasText: /^shop\/pricing\.py:1–25$/ }) });
-  await expect(whole.getByTestId("citation-target")).toHaveText("whole file");
+  // A function-level citation names its function.
   await expect(
     panel.getByTestId("citation-target").filter({ hasText: "compute_total" }).first(),
   ).toBeVisible();
@@ -74,6 +70,31 @@ test("the citations panel widens to 100 columns of code, and names wrap only at 
   await again.focus();
   await page.keyboard.press("End");
   await expect(again).toHaveAttribute("aria-valuenow", "300");
+});
+
+test("a whole-file citation says 'whole file', not one of the file's parts", async ({ page, request }) => {
+  const chat = new ChatPage(page);
+  await chat.goto(await repositoryId(request, "shop"));
+  // Its answer cites a file's wiki page: the file from its first line to its last.
+  await chat.ask("What is the shop project, according to its README?");
+  const answer = await chat.answer(1);
+  await expect(answer.verifiedCitations.first()).toBeVisible();
+  await answer.showAllCitations();
+  const items = answer.root.getByTestId("citations-panel").getByTestId("citation-item");
+  const whole = items.filter({
+    has: page.getByTestId("citation-target").filter({ hasText: /^whole file$/ }),
+  });
+  await expect(whole.first()).toBeVisible();
+  // Each spans its file from line 1; no citation of part of a file says so.
+  for (const item of await whole.all()) {
+    await expect(item.getByTestId("citation-open")).toHaveText(/^.+:1–\d+$/);
+  }
+  const parts = items.filter({
+    has: page.getByTestId("citation-open").filter({ hasText: /:(?!1–)\d+–\d+$/ }),
+  });
+  for (const item of await parts.all()) {
+    await expect(item.getByTestId("citation-target")).not.toHaveText("whole file");
+  }
 });
 
 test("a snippet too large to highlight at once is highlighted in parts, and no request is refused", async ({

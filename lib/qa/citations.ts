@@ -211,7 +211,8 @@ export function citationRangeKey(c: { path: string; startLine: number; endLine: 
   return `${c.path}:${c.startLine}-${c.endLine}`;
 }
 
-type Mergeable = Pick<VerifiedCitation, "path" | "startLine" | "endLine" | "verified" | "symbol">;
+type Mergeable = Pick<VerifiedCitation, "path" | "startLine" | "endLine" | "verified" | "symbol"> &
+  Partial<Pick<VerifiedCitation, "wholeFile">>;
 
 /**
  * One citation per stretch of a file: verified citations of one file whose lines overlap
@@ -219,7 +220,8 @@ type Mergeable = Pick<VerifiedCitation, "path" | "startLine" | "endLine" | "veri
  * spanning them all, in the order they were first cited. Each keeps the ranges it took
  * in (`alsoCites`, `path:start-end` as written), so every citation of the answer still
  * finds its entry. The symbol kept is the one a merged citation named when it holds every
- * merged line, else none. Unverified citations are kept as they are.
+ * merged line, else none; a stretch that took in a whole-file citation is the whole file.
+ * Unverified citations are kept as they are.
  */
 export function mergeOverlapping<T extends Mergeable>(
   citations: T[],
@@ -257,7 +259,10 @@ export function mergeOverlapping<T extends Mergeable>(
       );
     const alsoCites = [...new Set(merged.flatMap((m) => m.alsoCites))];
     const symbol = startLine === into.startLine && endLine === into.endLine ? into.symbol : (holding ?? null);
-    Object.assign(into, { startLine, endLine, symbol, alsoCites });
+    // A stretch that took in a whole-file citation is the whole file.
+    const wholeFile = merged.some((m) => m.wholeFile);
+    Object.assign(into, { startLine, endLine, symbol: wholeFile ? null : symbol, alsoCites });
+    if (wholeFile) Object.assign(into, { wholeFile });
     for (const gone of overlapping.slice(1)) out.splice(out.indexOf(gone), 1);
   }
   return out;

@@ -185,6 +185,20 @@ describe("mergeOverlapping", () => {
     expect(longer[0]).toMatchObject({ startLine: 6, endLine: 60, symbol: null });
   });
 
+  it("makes a stretch that took in a whole-file citation the whole file, named by no symbol", () => {
+    const merged = mergeOverlapping([
+      at("a.rb", 20, 22, "a.rb::A.clear"),
+      { ...at("a.rb", 1, 22, null), wholeFile: true },
+    ]);
+    expect(merged).toEqual([
+      {
+        ...at("a.rb", 1, 22, null),
+        wholeFile: true,
+        alsoCites: [key("a.rb", 20, 22), key("a.rb", 1, 22)],
+      },
+    ]);
+  });
+
   it("joins entries that a later citation bridges", () => {
     const merged = mergeOverlapping([
       at("a.rb", 1, 5, null),

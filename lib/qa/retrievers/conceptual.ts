@@ -20,6 +20,7 @@ import { textItem } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { itemFocus, questionFocus } from "./answering.ts";
+import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import {
   chunkCandidate,
@@ -87,6 +88,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const symbols = byProcess(
     ranked.filter((r) => r.candidate.symbol),
     PROCESS_QUESTION.test(question) && !THING_QUESTION.test(question),
+    question,
   );
 
   const budget = config.modeBudgets.conceptual;
@@ -134,11 +136,22 @@ const THING_QUESTION =
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum", "module", "namespace"]);
 
-/** For a process question, a type's score counts half (a method of it or a function decides). */
-function byProcess(ranked: Ranked[], process: boolean): Ranked[] {
+/**
+ * For a process question, a type's score counts half (a method of it or a function
+ * decides), and a function whose own name spells out more of the question's words counts
+ * more: "how is the order total computed" is computed in `compute_total`, which
+ * `place_order` only calls.
+ */
+function byProcess(ranked: Ranked[], process: boolean, question: string): Ranked[] {
   if (!process) return ranked;
+  const asked = new Set(wordStems(question));
   return ranked
-    .map((r) => (TYPE_KINDS.has(r.candidate.symbol?.kind ?? "") ? { ...r, score: r.score * 0.5 } : r))
+    .map((r) => {
+      const symbol = r.candidate.symbol;
+      if (TYPE_KINDS.has(symbol?.kind ?? "")) return { ...r, score: r.score * 0.5 };
+      const spelled = new Set(wordStems(symbol?.name ?? "").filter((t) => asked.has(t))).size;
+      return spelled > 1 ? { ...r, score: r.score * (1 + 0.25 * (spelled - 1)) } : r;
+    })
     .sort((a, b) => b.score - a.score);
 }
 
