@@ -20,7 +20,7 @@ import { snapshotOf, visibleIn } from "@/lib/db/snapshot";
 import { getFileContent } from "@/lib/db/index-store";
 import { listWikiPages } from "@/lib/db/wiki-store";
 import { env } from "@/lib/env";
-import { indexRepository, type BuildStats } from "@/lib/indexer/build";
+import { indexRepository, type BuildStats } from "@/lib/builds/build";
 import { hybridSearch, lexicalSearch } from "@/lib/search/hybrid";
 import { plantedSecretsRepository } from "@/lib/test-support/planted-secrets";
 import { startServer, type TestServer } from "@/lib/test-support/qa-http";

@@ -21,7 +21,7 @@ import {
 } from "../db/index-store.ts";
 import { buildGeneration, type BuildStats } from "./build.ts";
 import { recoverIndexJobs } from "./jobs.ts";
-import { queueFollowUp } from "../sources/refresh.ts";
+import { queueFollowUp } from "./refresh.ts";
 
 export interface WorkerOptions {
   /** how long to sleep when the queue is empty */

@@ -42,14 +42,14 @@ import {
   type DiscoveredFile,
   type KnownFile,
   type SkipReason,
-} from "./discover.ts";
-import type { ParsedFile, PARSE_BUDGET } from "./parse-file.ts";
-import { createParsePool } from "./parse-pool.ts";
-import { resolveGeneration } from "./resolve-generation.ts";
-import type { SecretReport } from "./secrets.ts";
-import type { SkippedFile } from "./build-report.ts";
-import { collectVectorGarbage, embedGeneration } from "./embed.ts";
-import { learnAssociations } from "./associations.ts";
+} from "../indexer/discover.ts";
+import type { ParsedFile, PARSE_BUDGET } from "../indexer/parse-file.ts";
+import { createParsePool } from "../indexer/parse-pool.ts";
+import { resolveGeneration } from "../indexer/resolve-generation.ts";
+import type { SecretReport } from "../indexer/secrets.ts";
+import type { SkippedFile } from "../indexer/build-report.ts";
+import { collectVectorGarbage, embedGeneration } from "../indexer/embed.ts";
+import { learnAssociations } from "../indexer/associations.ts";
 import { loadEngineSettings } from "../admin/settings.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
 import { buildWiki, type WikiBuildStats } from "../wiki/generate.ts";
