@@ -19,7 +19,8 @@ import {
   startGeneration,
   type GenerationRow,
 } from "../db/index-store.ts";
-import { buildGeneration, type BuildStats } from "./build.ts";
+import { buildGeneration } from "./build.ts";
+import type { BuildStats } from "./types.ts";
 import { recoverIndexJobs } from "./jobs.ts";
 import { queueFollowUp } from "./refresh.ts";
 

@@ -15,7 +15,8 @@ import {
   symbolsByQualifiedName,
   symbolsOfQualifiedId,
 } from "../db/code-graph.ts";
-import { indexRepository, type BuildPhase, type BuildStats } from "../builds/build.ts";
+import { indexRepository } from "../builds/build.ts";
+import type { BuildPhase, BuildStats } from "../builds/types.ts";
 import {
   CLASS_ADVICE,
   skipAdvice,
