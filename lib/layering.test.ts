@@ -27,7 +27,7 @@ const FLOORS: string[][] = [
   ["db", "diagrams"],
   ["search"],
   ["answerers"],
-  ["indexer"],
+  ["indexer", "settings"],
   ["wiki"],
   ["qa"],
   ["auth"],

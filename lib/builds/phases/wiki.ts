@@ -3,7 +3,6 @@
  * incremental build rewrites only the pages whose inputs changed.
  */
 import "server-only";
-import { loadEngineSettings } from "../../admin/settings.ts";
 import { INDEX_FORMAT_VERSION } from "../../indexer/format.ts";
 import { buildWiki } from "../../wiki/generate.ts";
 import type { BuildRun } from "../run.ts";
@@ -21,8 +20,7 @@ export async function wiki(run: BuildRun): Promise<void> {
     changes: incremental
       ? { changedPaths, removedPaths, addedPaths: changedPaths.filter((p) => !previousHashes.has(p)) }
       : null,
-    // The model questions use (the admin's choice over the environment), or none.
-    model: options.wikiModel === undefined ? (await loadEngineSettings()).model : options.wikiModel,
+    model: options.wikiModel,
   });
   await run.finish("wiki");
 }
