@@ -30,7 +30,7 @@ export async function register(): Promise<void> {
   }
   // Builds whose worker died while the server was down are failed and queued again
   // (spawn mode also starts their workers). A failure here must not stop the server.
-  const { recoverIndexJobs } = await import("./lib/indexer/jobs");
+  const { recoverIndexJobs } = await import("./lib/builds/jobs");
   await recoverIndexJobs().then(
     (r) => {
       for (const x of r.resumed) {
@@ -42,6 +42,6 @@ export async function register(): Promise<void> {
     (error: unknown) => console.error("[wayfinder] could not recover interrupted index builds:", error),
   );
   // Git sources with a poll schedule are checked from here (and from `wayfinder worker`).
-  const { startPollScheduler } = await import("./lib/sources/refresh");
+  const { startPollScheduler } = await import("./lib/builds/refresh");
   startPollScheduler();
 }

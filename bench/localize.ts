@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { closeDb } from "../lib/db/client.ts";
 import { ensureMigrated } from "../lib/db/migrate.ts";
-import { indexRepository } from "../lib/indexer/build.ts";
+import { indexRepository } from "../lib/builds/build.ts";
 import { languageForPath } from "../lib/indexer/parser.ts";
 import { classifyOffline } from "../lib/qa/classify.ts";
 import { retrieveReport } from "../lib/qa/retrieve.ts";

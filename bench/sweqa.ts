@@ -229,7 +229,7 @@ function unique(paths: string[], limit = 20): string[] {
 async function worker(input: string): Promise<void> {
   const { closeDb } = await import("../lib/db/client.ts");
   const { ensureMigrated } = await import("../lib/db/migrate.ts");
-  const { indexRepository } = await import("../lib/indexer/build.ts");
+  const { indexRepository } = await import("../lib/builds/build.ts");
   const { retrieveReport } = await import("../lib/qa/retrieve.ts");
   const { closeSearchServices } = await import("../lib/search/runtime.ts");
   const { chunkIdsIn, chunkTexts, getFileContent, listFiles } = await import("../lib/db/index-store.ts");

@@ -44,7 +44,7 @@ import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAdminToken } from "@/lib/auth/admin-token";
-import { indexRepository } from "@/lib/indexer/build";
+import { indexRepository } from "@/lib/builds/build";
 import type { CitationPart } from "@/lib/qa/types";
 import { readSse, startServer, type TestServer } from "@/lib/test-support/qa-http";
 import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";

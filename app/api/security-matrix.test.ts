@@ -47,7 +47,7 @@ import { resetRateLimits } from "@/lib/auth/rate-limit";
 import { createSession, listMessages, shareSession } from "@/lib/db/sessions";
 import { getSharedConversation, listOwnSessions } from "@/lib/qa/conversations";
 import { resetEnvForTests } from "@/lib/env";
-import { indexRepository } from "@/lib/indexer/build";
+import { indexRepository } from "@/lib/builds/build";
 import { SHOP_FIXTURE } from "@/lib/test-support/qa-env";
 import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
 import { proxy } from "@/proxy";

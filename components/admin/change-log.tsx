@@ -1,6 +1,6 @@
 /** Who changed which setting, from what to what, when (newest first). */
 import type { SettingChangeView } from "@/lib/admin/settings";
-import { formatSettingValue } from "@/lib/admin/setting-fields";
+import { formatSettingValue } from "@/lib/settings/fields";
 
 const WHEN = new Intl.DateTimeFormat("en-US", {
   year: "numeric",

@@ -2,7 +2,7 @@
  * The per-mode budgets as a grid (modes × docs / source / issues) so the twelve
  * numbers read like seed 002's table; each cell is a labelled input of its own.
  */
-import { FIELD_BY_KEY } from "@/lib/admin/setting-fields";
+import { FIELD_BY_KEY } from "@/lib/settings/fields";
 import { QUERY_MODE_LIST } from "@/lib/qa/types";
 import type { FormValues } from "./setting-values";
 

@@ -2,8 +2,8 @@
  * What each quality preset makes of the current settings, for the values a preset
  * touches (a question picks its preset; balanced is the settings unchanged).
  */
-import type { CgragConfig } from "@/lib/qa/config";
-import { FIELD_BY_KEY, flatten, formatSettingValue, sameValue } from "@/lib/admin/setting-fields";
+import type { CgragConfig } from "@/lib/settings/config";
+import { FIELD_BY_KEY, flatten, formatSettingValue, sameValue } from "@/lib/settings/fields";
 import { QUALITY_LIST, type Quality } from "@/lib/qa/types";
 
 export function PresetsTable({ presets }: { presets: Record<Quality, CgragConfig> }) {

@@ -3,7 +3,7 @@
  * keys stay in the environment, so this shows which key variables are set, never
  * their values.
  */
-import type { ProviderView } from "@/lib/admin/provider";
+import type { ProviderView } from "@/lib/settings/provider";
 
 export interface ProviderForm {
   provider: string;

@@ -3,7 +3,7 @@
  * schema's limits, or a comma-separated list. Shows the default, whether the value
  * is the admin's or the environment's, and the server's message when it is invalid.
  */
-import { formatSettingValue, type SettingField } from "@/lib/admin/setting-fields";
+import { formatSettingValue, type SettingField } from "@/lib/settings/fields";
 
 export function SettingInput(props: {
   field: SettingField;

@@ -3,7 +3,7 @@
  * built from a config, and turned back into a patch of only what changed. Text
  * that is not a number is sent as typed so the server names the problem.
  */
-import { flatten, formatSettingValue, sameValue, type SettingField } from "@/lib/admin/setting-fields";
+import { flatten, formatSettingValue, sameValue, type SettingField } from "@/lib/settings/fields";
 
 export type FormValues = Record<string, string | boolean>;
 

@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { SettingsView } from "@/lib/admin/settings";
-import { flatten, GROUP_ORDER, GROUP_TITLES, SETTING_FIELDS } from "@/lib/admin/setting-fields";
+import { flatten, GROUP_ORDER, GROUP_TITLES, SETTING_FIELDS } from "@/lib/settings/fields";
 import { AdminApiError, adminFetch, adminKeys, fieldErrorMap } from "./admin-api";
 import { ChangeLog } from "./change-log";
 import { ModeBudgetGrid } from "./mode-budget-grid";

@@ -4,7 +4,7 @@
  * bar never pretends the build is over.
  */
 import type { BuildView } from "@/lib/db/ui-queries";
-import type { BuildPhase } from "@/lib/indexer/build";
+import type { BuildPhase } from "@/lib/builds/types";
 
 // Keyed by the build's own phase type, so a new phase fails the typecheck until labelled here.
 const PHASE_LABEL: Record<BuildPhase | "queued", string> = {

@@ -22,7 +22,6 @@ import {
 import { WayfinderError } from "../errors.ts";
 import { QUERY_MODE_LIST, type CitationPart, type QueryMode } from "../qa/types.ts";
 import { InvalidFieldsError } from "./invalid-fields.ts";
-import { loadEngineSettings, type EngineSettings } from "./settings.ts";
 
 export type GoldenTrigger = "reindex" | "manual";
 
@@ -194,7 +193,6 @@ async function runOne(
   question: GoldenQuestionRow,
   generationId: string,
   trigger: GoldenTrigger,
-  engine: EngineSettings,
 ): Promise<GoldenRunView> {
   const started = performance.now();
   const expected = parseList(question.expectedFiles);
@@ -217,7 +215,7 @@ async function runOne(
         overrides: question.mode ? { mode: question.mode as QueryMode } : undefined,
       },
       silentWriter,
-      { model: engine.model, settings: engine.settings, ephemeral: true },
+      { ephemeral: true },
     );
     outcome = {
       ...judgeCitations(expected, result.citations),
@@ -267,10 +265,8 @@ export function runGoldenQuestions(input: {
       throw new WayfinderError("not_found:golden", "No such golden question.");
     }
     if (!questions.length) return [];
-    const engine = await loadEngineSettings();
     const runs: GoldenRunView[] = [];
-    for (const q of questions)
-      runs.push(await runOne(q, repository.activeGenerationId ?? "", input.trigger, engine));
+    for (const q of questions) runs.push(await runOne(q, repository.activeGenerationId ?? "", input.trigger));
     return runs;
   })().finally(() => inFlight.delete(input.repositoryId));
   inFlight.set(input.repositoryId, job);

@@ -7,20 +7,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as askRoute } from "@/app/api/qa/route";
 import { resetEnvForTests } from "@/lib/env";
-import { DEFAULT_CONFIG, effectiveConfig } from "@/lib/qa/config";
+import { DEFAULT_CONFIG, effectiveConfig } from "@/lib/settings/config";
 import { askQuestion } from "@/lib/qa/ask";
 import type { AnswerMetadata } from "@/lib/qa/types";
 import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
 import { readSse } from "@/lib/test-support/qa-http";
 import { InvalidFieldsError, type FieldError } from "./invalid-fields";
-import { SETTING_FIELDS, flatten } from "./setting-fields";
-import {
-  getSettingsView,
-  loadEngineSettings,
-  resetSettings,
-  saveSettings,
-  validateConfigPatch,
-} from "./settings";
+import { SETTING_FIELDS, flatten } from "../settings/fields";
+import { loadEngineSettings } from "../settings/load";
+import { getSettingsView, resetSettings, saveSettings, validateConfigPatch } from "./settings";
 
 // fraud_screen is nowhere in the shop: the engine names it as a gap, so a second pass looks for it.
 const DIAGNOSTIC =

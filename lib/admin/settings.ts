@@ -1,40 +1,31 @@
 /**
- * Admin settings: validate, persist (one Setting row per overridden value, keyed
- * `cgrag.<dotted.path>` or `llm.<field>`), log every change, and hand the engine the
- * stored patch and the configured model for the next question. The layers are those
- * of lib/qa/config.ts: defaults ← CGRAG_* env ← these settings ← quality preset ←
- * request; a value equal to what it would inherit is not stored, so it keeps
- * following the layers below it.
+ * Admin settings: the view of every layer, validation, saving and resetting (one
+ * Setting row per overridden value, keyed `cgrag.<dotted.path>` or `llm.<field>`), and
+ * the log of every change. The layers and their loading are lib/settings': defaults ←
+ * CGRAG_* env ← these settings ← quality preset ← request; a value equal to what it
+ * would inherit is not stored, so it keeps following the layers below it.
  */
 import "server-only";
 import {
-  ConfigError,
   DEFAULT_CONFIG,
+  QUALITY_LIST,
   QUALITY_PRESETS,
   cgragConfigSchema,
-  envPatch,
-  mergeConfig,
   type CgragConfig,
-} from "../qa/config.ts";
+  type Quality,
+} from "../settings/config.ts";
 import { applySettingChanges, listSettingChanges, listSettingRows } from "../db/admin-store.ts";
-import { env } from "../env.ts";
-import { createLanguageModel, type ConfiguredModel } from "../answerers/providers.ts";
-import { QUALITY_LIST, type Quality } from "../qa/types.ts";
+import { FIELD_BY_KEY, flatten, sameValue } from "../settings/fields.ts";
+import { CGRAG_PREFIX, LLM_FIELDS, LLM_PREFIX, loadLayers } from "../settings/load.ts";
 import {
   EMPTY_PROVIDER,
   PROVIDERS,
   providerProblem,
   providerView,
-  resolveProviderChoice,
   type ProviderView,
   type StoredProvider,
-} from "./provider.ts";
+} from "../settings/provider.ts";
 import { InvalidFieldsError, type FieldError } from "./invalid-fields.ts";
-import { FIELD_BY_KEY, flatten, sameValue, unflatten, type FlatSettings } from "./setting-fields.ts";
-
-const CGRAG_PREFIX = "cgrag.";
-const LLM_PREFIX = "llm.";
-const LLM_FIELDS = ["provider", "model", "baseURL"] as const;
 
 export interface SettingChangeView {
   id: number;
@@ -222,99 +213,6 @@ function validateProvider(
   const value: StoredProvider = { provider: provider as StoredProvider["provider"], model, baseURL };
   const problem = providerProblem(value);
   return problem ? { ok: false, errors: [problem] } : { ok: true, value };
-}
-
-// -------------------------------------------------------------------- loading
-
-interface StoredSettings {
-  cgrag: FlatSettings;
-  llm: StoredProvider;
-}
-
-async function loadStored(): Promise<StoredSettings> {
-  const cgrag: FlatSettings = {};
-  const llm: StoredProvider = { ...EMPTY_PROVIDER };
-  for (const row of await listSettingRows()) {
-    let value: unknown;
-    try {
-      value = JSON.parse(row.value);
-    } catch {
-      continue;
-    }
-    if (row.key.startsWith(CGRAG_PREFIX)) cgrag[row.key.slice(CGRAG_PREFIX.length)] = value;
-    else if (row.key.startsWith(LLM_PREFIX)) {
-      const field = row.key.slice(LLM_PREFIX.length) as keyof StoredProvider;
-      if ((LLM_FIELDS as readonly string[]).includes(field) && typeof value === "string") {
-        (llm as unknown as Record<string, string>)[field] = value;
-      }
-    }
-  }
-  return { cgrag, llm };
-}
-
-/** defaults ← CGRAG_* env; a bad variable is reported, not fatal for the admin page. */
-function inheritedConfig(): { config: CgragConfig; problem: string | null } {
-  const overrides = env().cgragOverrides;
-  if (!Object.keys(overrides).length) return { config: DEFAULT_CONFIG, problem: null };
-  try {
-    return { config: mergeConfig(DEFAULT_CONFIG, envPatch(overrides)), problem: null };
-  } catch (error) {
-    return { config: DEFAULT_CONFIG, problem: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-interface Layers {
-  stored: StoredSettings;
-  inherited: CgragConfig;
-  config: CgragConfig;
-  /** the stored engine patch is usable (it validates over the inherited layers) */
-  usable: boolean;
-  problems: string[];
-}
-
-async function loadLayers(): Promise<Layers> {
-  const stored = await loadStored();
-  const inherited = inheritedConfig();
-  const problems = inherited.problem ? [inherited.problem] : [];
-  // Rows of settings this version no longer has are reported and left out.
-  for (const key of Object.keys(stored.cgrag)) {
-    if (FIELD_BY_KEY.has(key)) continue;
-    problems.push(`${key}: is not a setting (stored by an older version?)`);
-    delete stored.cgrag[key];
-  }
-  try {
-    const config = mergeConfig(inherited.config, unflatten(stored.cgrag));
-    return { stored, inherited: inherited.config, config, usable: true, problems };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(...error.problems);
-    return { stored, inherited: inherited.config, config: inherited.config, usable: false, problems };
-  }
-}
-
-export interface EngineSettings {
-  /** the stored patch for askQuestion's `deps.settings` (undefined when there is none or it is invalid) */
-  settings: Record<string, unknown> | undefined;
-  /** the configured model (admin choice over the environment), null = offline evidence engine */
-  model: ConfiguredModel | null;
-  label: string;
-}
-
-/**
- * What the next question runs with, read fresh from the database each time so a
- * change applies without a restart. Settings that stopped validating (an env change
- * made them contradict) are skipped with a log line instead of failing every question.
- */
-export async function loadEngineSettings(): Promise<EngineSettings> {
-  const layers = await loadLayers();
-  if (layers.problems.length) {
-    console.warn(`[wayfinder] admin settings: ${layers.problems.join("; ")}`);
-  }
-  const settings =
-    layers.usable && Object.keys(layers.stored.cgrag).length ? unflatten(layers.stored.cgrag) : undefined;
-  const choice = resolveProviderChoice(layers.stored.llm);
-  const model = await createLanguageModel(choice);
-  return { settings, model, label: model?.label ?? "offline evidence engine" };
 }
 
 function labelOf(key: string): string {

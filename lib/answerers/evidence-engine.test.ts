@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
 import { askQuestion } from "../qa/ask.ts";
 import { reasonNote } from "./evidence-engine.ts";
-import type { RequestOverrides } from "../qa/config.ts";
+import type { RequestOverrides } from "../settings/config.ts";
 import type { DiagramPart, PassPart } from "../qa/types.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
 import { PartLog } from "../test-support/qa-model.ts";

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { SESSION_ID_PATTERN } from "../db/sessions.ts";
 import { WayfinderError } from "../errors.ts";
 import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
-import type { RequestOverrides } from "../qa/config.ts";
+import type { RequestOverrides } from "../settings/config.ts";
 import { retrieveReport } from "../qa/retrieve.ts";
 import { QUALITY_LIST, QUERY_MODE_LIST, type Quality, type QueryMode } from "../qa/types.ts";
 import { resolveRepoArgument, type Command, type CommandContext } from "./context.ts";
@@ -140,9 +140,6 @@ export const askCommand: Command = async (ctx) => {
   const repo = await resolveRepoArgument(ctx.positionals[0] ?? "");
   const question = questionFrom(ctx, 1);
   const asJson = Boolean(ctx.values.json);
-  // The same admin settings and provider choice the web app uses.
-  const { loadEngineSettings } = await import("../admin/settings.ts");
-  const engine = await loadEngineSettings();
   const result = await askQuestion(
     {
       repository: repo.id,
@@ -151,7 +148,6 @@ export const askCommand: Command = async (ctx) => {
       overrides: overridesFrom(ctx),
     },
     asJson ? silent : new TerminalWriter(ctx),
-    { settings: engine.settings, model: engine.model },
   );
   if (asJson) {
     ctx.out.write(

@@ -15,7 +15,8 @@ import {
   symbolsByQualifiedName,
   symbolsOfQualifiedId,
 } from "../db/code-graph.ts";
-import { indexRepository, type BuildPhase, type BuildStats } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
+import type { BuildPhase, BuildStats } from "../builds/types.ts";
 import {
   CLASS_ADVICE,
   skipAdvice,
@@ -28,7 +29,7 @@ import { findGitSource } from "../db/source-store.ts";
 import { registerGitRepository } from "../sources/checkout.ts";
 import { assertBranchName, looksLikeGitRemote, parseGitRemote } from "../sources/git-url.ts";
 import { isBareRepository } from "../sources/git.ts";
-import { queueFollowUp } from "../sources/refresh.ts";
+import { queueFollowUp } from "../builds/refresh.ts";
 import { resolveRepoArgument, type Command, type CommandContext } from "./context.ts";
 
 function print(ctx: CommandContext, text: string): void {

@@ -1,7 +1,7 @@
 /**
  * Co-change: how often files changed together in a repository's git history
  * (`CoChange`), and the commit up to which that history is folded in (`CoChangeHead`).
- * Builds add the commits since the last one (lib/indexer/history.ts); retrieval reads
+ * Builds add the commits since the last one (lib/builds/history.ts); retrieval reads
  * the files that changed most often with a top-ranked file.
  */
 import "server-only";

@@ -5,7 +5,7 @@
  * symbol, and must not see different edges for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexRepository } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import {
   callEdgesOfMany,

@@ -26,7 +26,7 @@ import {
 } from "../qa/conversations.ts";
 import { getSettingsView } from "../admin/settings.ts";
 import { env, resetEnvForTests } from "../env.ts";
-import { indexRepository } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { retrieveReport } from "../qa/retrieve.ts";
 import { closeSearchServices } from "../search/runtime.ts";
 import { createDatabase, databaseUrl, dropDatabase, testPgAdminUrl } from "../test-support/pg-test-db.ts";

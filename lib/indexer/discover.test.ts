@@ -12,7 +12,7 @@ import { getFileContent, listFiles, listRepositories } from "../db/index-store.t
 import { WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { indexRepository } from "./build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { isSafeRelativePath } from "../paths.ts";
 import { discoverFiles, readInsideRoot, resolveRepositoryRoot } from "./discover.ts";
 

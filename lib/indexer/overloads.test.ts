@@ -9,7 +9,7 @@ import { calleesOf, symbolsInFile, symbolsOfQualifiedId } from "../db/code-graph
 import { db } from "../db/client.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { indexRepository } from "./build.ts";
+import { indexRepository } from "../builds/build.ts";
 
 let t: TempEnv;
 let generationId: string;

@@ -19,7 +19,7 @@ import {
   nestedPython,
 } from "../test-support/pathological.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { indexRepository } from "./build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { countLines, hashContent } from "./discover.ts";
 import { parseFile, type SourceFile } from "./parse-file.ts";
 import { languageForPath } from "./parser.ts";

@@ -11,8 +11,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE, GET, POST } from "../../app/api/mcp/route.ts";
-import { indexRepository } from "../indexer/build.ts";
-import { cliProcessArgs } from "../indexer/jobs.ts";
+import { indexRepository } from "../builds/build.ts";
+import { cliProcessArgs } from "../builds/jobs.ts";
 import { startServer, type TestServer } from "../test-support/qa-http.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 

@@ -17,16 +17,17 @@ import { WayfinderError } from "../errors.ts";
 import type { Answerer } from "../answerers/contract.ts";
 import { EvidenceEngine } from "../answerers/evidence-engine.ts";
 import { ModelAnswerer } from "../answerers/model-answerer.ts";
-import { createLanguageModel, providerFromEnv, type ConfiguredModel } from "../answerers/providers.ts";
+import type { ConfiguredModel } from "../answerers/providers.ts";
 import { extractAnchors } from "../search/anchors.ts";
 import { classifyQuestion } from "./classify.ts";
-import { effectiveConfig, type CgragConfig, type RequestOverrides } from "./config.ts";
+import { effectiveConfig, type CgragConfig, type RequestOverrides } from "../settings/config.ts";
+import { loadEngineSettings, loadStoredPatch } from "../settings/load.ts";
 import { SourceReader } from "./context.ts";
 import { buildEvidenceGraph } from "./evidence-graph.ts";
 import { answersOf, provideGapAnswers, type GapAnswer } from "./gap-answers.ts";
 import { resolveGaps } from "./gap-resolution.ts";
 import { resumePassNumber, runLoop, type LoopResult, type LoopResume } from "./loop.ts";
-import { fillableGaps } from "./passes.ts";
+import { fillableGaps, passLimit } from "./passes.ts";
 import { retrieveForMode } from "./retrievers/index.ts";
 import { standaloneQuestion } from "./rewrite.ts";
 import { assertMayContinue, EVERYONE, type ConversationAccess } from "./conversations.ts";
@@ -68,9 +69,9 @@ export interface AskRequest {
 }
 
 export interface AskDependencies {
-  /** the model to classify, rewrite and answer with; null = offline evidence engine */
+  /** the model to classify, rewrite and answer with; null = offline evidence engine; default: the configured one (lib/settings) */
   model?: ConfiguredModel | null;
-  /** admin settings patch, applied over env overrides */
+  /** the stored settings patch, applied over env overrides (null: none); default: the admin's (lib/settings) */
   settings?: unknown;
   /** replaces the answerer (tests script a model through ModelAnswerer) */
   answerer?: Answerer;
@@ -144,11 +145,6 @@ export class MessageAssembler implements PartWriter {
   }
 }
 
-/** The model configured for this process (null when offline). */
-export function defaultModel(): Promise<ConfiguredModel | null> {
-  return createLanguageModel(providerFromEnv());
-}
-
 /**
  * Everything that can refuse a question before any part is written: the question,
  * the repository and its index, and the session's owner. The /api/qa route calls it
@@ -207,7 +203,7 @@ export async function askQuestion(
   deps: AskDependencies = {},
 ): Promise<AskResult> {
   try {
-    return await answerQuestion(request, writer, deps);
+    return await answerQuestion(request, writer, await withSettings(deps));
   } catch (error) {
     throw asDatabaseUnavailable(error);
   }
@@ -223,8 +219,8 @@ async function answerQuestion(
   const { question, repository, generationId } = await validateAskRequest(request);
   const out = new AnswerWriter(writer, t0);
   const quality: Quality = request.overrides?.quality ?? "balanced";
-  const config = configFor(request.overrides, deps);
-  const model = deps.model === undefined ? await defaultModel() : deps.model;
+  const config = await questionConfig(request.overrides, deps);
+  const model = deps.model ?? null;
   const session = deps.ephemeral
     ? {
         id: randomUUID(),
@@ -318,8 +314,30 @@ async function answerQuestion(
   );
 }
 
-function configFor(overrides: RequestOverrides | undefined, deps: AskDependencies): CgragConfig {
-  return effectiveConfig({ envOverrides: env().cgragOverrides, settings: deps.settings, overrides });
+/**
+ * The admin's settings and model choice, read for each question so a change applies
+ * without a restart; what the caller gave (tests, scripts) stands.
+ */
+async function withSettings(deps: AskDependencies): Promise<AskDependencies> {
+  if (deps.settings !== undefined && deps.model !== undefined) return deps;
+  const engine = await loadEngineSettings();
+  return {
+    ...deps,
+    settings: deps.settings === undefined ? (engine.settings ?? null) : deps.settings,
+    model: deps.model === undefined ? engine.model : deps.model,
+  };
+}
+
+/**
+ * The configuration a question runs with: defaults ← CGRAG_* ← stored settings (the
+ * caller's, else the admin's) ← quality preset ← the request's overrides.
+ */
+export async function questionConfig(
+  overrides: RequestOverrides | undefined,
+  deps: Pick<AskDependencies, "settings"> = {},
+): Promise<CgragConfig> {
+  const settings = deps.settings === undefined ? await loadStoredPatch() : deps.settings;
+  return effectiveConfig({ envOverrides: env().cgragOverrides, settings, overrides });
 }
 
 /** Writes an answer's parts (to the stream and the stored message) and its notices, timing the first. */
@@ -494,7 +512,7 @@ async function finishAnswer(
     quality: input.quality,
     engine: loop.engine,
     passesUsed: loop.passesUsed,
-    maxPasses: (config.features.useGapResolution ? config.maxPasses : 1) + userPasses,
+    maxPasses: passLimit(config) + userPasses,
     ...(userPasses ? { userPasses } : {}),
     stopReason: loop.stopReason,
     gapsIdentified: loop.gapsIdentified,
@@ -640,7 +658,7 @@ export async function prepareResume(
     );
   const overrides =
     storedJson<{ overrides?: RequestOverrides }>(exchange.question.metadata, {}).overrides ?? {};
-  const config = configFor(overrides, deps);
+  const config = await questionConfig(overrides, deps);
   const pass = resumePassNumber(priorPasses);
   const reader = new SourceReader(generation.id);
   const indexName = `${repository.name} (generation ${generation.number})`;
@@ -691,9 +709,9 @@ async function resumeAnswer(
   const t0 = performance.now();
   const prepared = await prepareResume({ ...request, gapAnswers }, deps);
   const repository = await requireRepository(request.repository);
-  const config = configFor(prepared.overrides, deps);
+  const config = await questionConfig(prepared.overrides, deps);
   const quality: Quality = prepared.overrides.quality ?? "balanced";
-  const model = deps.model === undefined ? await defaultModel() : deps.model;
+  const model = deps.model ?? null;
   const session = await openSession({
     sessionId: prepared.sessionId,
     repositoryId: repository.id,

@@ -1,6 +1,6 @@
 /**
  * Questions asked while a real index worker (the CLI's `index` command in a child
- * process, as lib/indexer/jobs.ts runs it) builds the next generation and flips to
+ * process, as lib/builds/jobs.ts runs it) builds the next generation and flips to
  * it. The next generation renames every symbol (alpha_* → omega_*) and shifts every
  * line, so an answer that mixed generations, or read a half-built one, would show
  * it: each answer must be complete (finish part, no error), pinned to one ready
@@ -10,8 +10,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRepository, getFileContent, getGeneration } from "../db/index-store.ts";
-import { indexRepository } from "../indexer/build.ts";
-import { cliProcessArgs } from "../indexer/jobs.ts";
+import { indexRepository } from "../builds/build.ts";
+import { cliProcessArgs } from "../builds/jobs.ts";
 import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
 import { askQuestion, type MessageChunk } from "./ask.ts";
 import type { AnswerMetadata, CitationPart } from "./types.ts";

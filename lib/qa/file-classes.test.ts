@@ -5,7 +5,7 @@
  * or asks about generated code; analytical answers cite neither.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexRepository } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { retrieveReport } from "./retrieve.ts";
 

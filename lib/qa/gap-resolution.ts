@@ -23,7 +23,7 @@ import { hybridSearch } from "../search/hybrid.ts";
 import { queryTerms } from "../db/tokenize.ts";
 import { symbolItem, textItem, type ContextSet, type SourceReader } from "./context.ts";
 import { type ContextItem } from "../answerers/contract.ts";
-import type { CgragConfig } from "./config.ts";
+import type { CgragConfig } from "../settings/config.ts";
 import { normalizeGap, parseGapTarget } from "../answerers/answer-format.ts";
 import type { GapReport, QueryMode } from "./types.ts";
 

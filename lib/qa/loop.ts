@@ -12,14 +12,14 @@
  */
 import { ProviderError, type Answerer } from "../answerers/contract.ts";
 import type { Anchors } from "../search/anchors.ts";
-import type { CgragConfig } from "./config.ts";
-import { gapBudgetForPass } from "./config.ts";
+import type { CgragConfig } from "../settings/config.ts";
+import { gapBudgetForPass } from "../settings/config.ts";
 import { ContextSet } from "./context.ts";
 import { type ContextItem } from "../answerers/contract.ts";
 import type { EvidenceGraph } from "../answerers/contract.ts";
 import { MIN_GAP_BUDGET, type GapResolutionInput, type GapResolutionResult } from "./gap-resolution.ts";
 import { normalizeGap } from "../answerers/answer-format.ts";
-import { answeredPasses, isLookupOnly } from "./passes.ts";
+import { answeredPasses, isLookupOnly, passLimit } from "./passes.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
 import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
@@ -141,7 +141,7 @@ export async function runLoop(
 ): Promise<LoopResult> {
   const { config, resume } = input;
   const userPasses = (resume?.priorPasses.filter((p) => p.source === "user").length ?? 0) + (resume ? 1 : 0);
-  const maxPasses = (config.features.useGapResolution ? config.maxPasses : 1) + userPasses;
+  const maxPasses = passLimit(config) + userPasses;
   const context = new ContextSet();
   const passes: PassRecord[] = [];
   const reasoning: string[] = [];

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getFile } from "../db/index-store.ts";
 import { listMessages } from "../db/sessions.ts";
-import { indexRepository } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { PartLog, scriptedModel, tagged } from "../test-support/qa-model.ts";

@@ -3,9 +3,16 @@
  * metadata and MCP progress: a round that answered (from its initial retrieval, from
  * gaps it resolved, or from context a user provided). A last lookup of the missing
  * context that found nothing new keeps the previous answer, so it is shown as that
- * lookup, not counted as a pass.
+ * lookup, not counted as a pass. And how many passes a question may take: the loop
+ * stops there, and the metadata and MCP progress count against it.
  */
+import type { CgragConfig } from "../settings/config.ts";
 import type { GapReport, PassPart } from "./types.ts";
+
+/** Passes a question may take before any a user adds: one when gap resolution is off. */
+export function passLimit(config: Pick<CgragConfig, "maxPasses" | "features">): number {
+  return config.features.useGapResolution ? config.maxPasses : 1;
+}
 
 /** A round that only looked gaps up and found nothing new: the answer before it stands. */
 export function isLookupOnly(part: Pick<PassPart, "stopReason">): boolean {

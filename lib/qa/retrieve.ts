@@ -6,7 +6,7 @@
 import "server-only";
 import { EvidenceEngine } from "../answerers/evidence-engine.ts";
 import { askQuestion, type PartWriter } from "./ask.ts";
-import type { RequestOverrides } from "./config.ts";
+import type { RequestOverrides } from "../settings/config.ts";
 import type { QueryMode, StopReason } from "./types.ts";
 
 export interface RetrievalReport {

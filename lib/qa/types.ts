@@ -5,14 +5,14 @@
  */
 import type { UIMessage } from "ai";
 import type { QueryMode } from "../answerers/contract.ts";
+import type { Quality } from "../settings/config.ts";
 import type { DiagramPart } from "../wiki/types.ts";
 
 // The modes belong to the answerers' contract; the message type names them too.
 export { QUERY_MODE_LIST, type QueryMode } from "../answerers/contract.ts";
 export type { DiagramNode, DiagramPart } from "../wiki/types.ts";
-
-export type Quality = "quick" | "balanced" | "thorough";
-export const QUALITY_LIST: readonly Quality[] = ["quick", "balanced", "thorough"];
+// The qualities are presets of the engine's configuration.
+export { QUALITY_LIST, type Quality } from "../settings/config.ts";
 
 export interface ClassificationPart {
   mode: QueryMode;

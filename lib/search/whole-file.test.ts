@@ -11,7 +11,7 @@ import { queryRaw } from "../db/dialect.ts";
 import { bm25Files, bm25Idf } from "../db/file-terms.ts";
 import { collectGarbage, deleteRepository } from "../db/index-store.ts";
 import { fileTermCounts } from "../db/tokenize.ts";
-import { indexRepository } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
 import { wholeFileSearch } from "./whole-file.ts";
 

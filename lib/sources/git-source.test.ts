@@ -13,9 +13,9 @@ import { getGeneration, listGenerations, requireRepository } from "../db/index-s
 import { getSource, setPollSchedule } from "../db/source-store.ts";
 import { getRepositoryView } from "../db/ui-queries.ts";
 import { resetEnvForTests } from "../env.ts";
-import { indexRepository } from "../indexer/build.ts";
-import { addRepository } from "../indexer/jobs.ts";
-import { startIndexWorker } from "../indexer/worker.ts";
+import { indexRepository } from "../builds/build.ts";
+import { addRepository } from "../builds/jobs.ts";
+import { startIndexWorker } from "../builds/worker.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { makeGitRemote } from "../test-support/git-remote.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
@@ -26,7 +26,7 @@ import { ensureAccessToken } from "../auth/access-token.ts";
 import { registerGitRepository } from "./checkout.ts";
 import { REMOTE_UNREACHABLE } from "./git-errors.ts";
 import { checkoutDir, isBareRepository, remoteHead } from "./git.ts";
-import { pollDueRepositories, queueFollowUp, requestBuild } from "./refresh.ts";
+import { pollDueRepositories, queueFollowUp, requestBuild } from "../builds/refresh.ts";
 
 let t: TempEnv;
 beforeAll(async () => {

@@ -58,7 +58,7 @@ export interface IndexedFixture {
 
 /** Indexes a fixture directory (the shop repository by default) with the real indexer. */
 export async function indexFixture(dir = SHOP_FIXTURE, name = "shop"): Promise<IndexedFixture> {
-  const { indexRepository } = await import("../indexer/build.ts");
+  const { indexRepository } = await import("../builds/build.ts");
   const { repository } = await indexRepository(dir, { name });
   if (!repository.activeGenerationId) throw new Error(`indexing ${dir} produced no active generation`);
   return { repositoryId: repository.id, generationId: repository.activeGenerationId, name };

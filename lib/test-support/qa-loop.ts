@@ -6,7 +6,7 @@
 import type { Answerer } from "../answerers/contract.ts";
 import { EvidenceEngine } from "../answerers/evidence-engine.ts";
 import { extractAnchors } from "../search/anchors.ts";
-import { effectiveConfig, type RequestOverrides } from "../qa/config.ts";
+import { effectiveConfig, type RequestOverrides } from "../settings/config.ts";
 import { SourceReader } from "../qa/context.ts";
 import { buildEvidenceGraph } from "../qa/evidence-graph.ts";
 import { resolveGaps } from "../qa/gap-resolution.ts";

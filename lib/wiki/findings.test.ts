@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findingCounts, listFindings, type FindingRecord } from "../db/wiki-store.ts";
-import { indexRepository } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { code } from "../answerers/markdown.ts";
 import { cycleMembers } from "./findings.ts";
 import { cyclePath, findCycles } from "./graph.ts";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { getWikiPage } from "../db/wiki-store.ts";
-import { indexRepository } from "../indexer/build.ts";
+import { indexRepository } from "../builds/build.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { scriptedModel } from "../test-support/qa-model.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";

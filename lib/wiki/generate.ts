@@ -44,6 +44,7 @@ import {
   type WikiFileRow,
 } from "../db/wiki-store.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
+import { loadEngineSettings } from "../settings/load.ts";
 import {
   buildDirectoryPage,
   buildOverviewPage,
@@ -83,7 +84,8 @@ export interface WikiBuildInput {
   previous: { id: string; stats: string } | null;
   /** null: not an incremental build, every page is checked */
   changes: WikiChanges | null;
-  model: ConfiguredModel | null;
+  /** the model that writes summaries (null: evidence only); by default the one questions use */
+  model?: ConfiguredModel | null;
 }
 
 export interface WikiBuildStats {
@@ -138,7 +140,10 @@ function previousStats(stats: string): PreviousWikiStats {
 }
 
 export async function buildWiki(input: WikiBuildInput): Promise<WikiBuildStats> {
-  return (await buildScopedWiki(input)) ?? (await buildWholeWiki(input));
+  // The model questions use (the admin's choice over the environment), or none.
+  const model = input.model === undefined ? (await loadEngineSettings()).model : input.model;
+  const resolved = { ...input, model };
+  return (await buildScopedWiki(resolved)) ?? (await buildWholeWiki(resolved));
 }
 
 /** Writes pages: a candidate whose inputs hash as its previous page's is kept, the others are built. */

@@ -1,5 +1,4 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
-import { loadEngineSettings } from "@/lib/admin/settings";
 import { conversationsOf } from "@/lib/auth/conversation-owner";
 import { withLayout } from "@/lib/diagrams/layout";
 import { removeLastExchange } from "@/lib/db/sessions";
@@ -32,22 +31,17 @@ export const POST = apiRoute(
     const question = questionOf(parsed.data) ?? "";
     // Whose conversations the caller may continue; a browser without an id gets one now.
     const { access: conversations, setCookie } = conversationsOf(request.headers, identity, request);
-    // Admin settings and provider choice, read per question so a change needs no restart.
-    const engine = await loadEngineSettings();
     // Refuse what we can before streaming: once the stream starts the status is 200.
     if (gapAnswers) {
       // Continuing an answer: every gap and location is checked now, so a bad one is a 4xx
       // and the answer on screen stays as it was.
-      await prepareResume(
-        {
-          repository: body.repositoryId,
-          sessionId,
-          gapAnswers,
-          answerId: body.messageId,
-          conversations,
-        },
-        { settings: engine.settings },
-      );
+      await prepareResume({
+        repository: body.repositoryId,
+        sessionId,
+        gapAnswers,
+        answerId: body.messageId,
+        conversations,
+      });
     } else {
       if (!question.trim()) throw new WayfinderError("bad_request:question", "The question is empty.");
       await validateAskRequest({ repository: body.repositoryId, question, sessionId, conversations });
@@ -68,7 +62,7 @@ export const POST = apiRoute(
             answerId: body.messageId,
           },
           writer,
-          { settings: engine.settings, model: engine.model, drawDiagram: withLayout },
+          { drawDiagram: withLayout },
         );
       },
       onError: (error) => {

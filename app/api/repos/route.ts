@@ -7,7 +7,7 @@ import { accessConfig } from "@/lib/auth/config";
 import { seesGitReasons } from "@/lib/auth/guards";
 import { repositoryViewFor } from "@/lib/sources/git-errors";
 import { getRepositoryView, listRepositoryViews } from "@/lib/db/ui-queries";
-import { addRepository } from "@/lib/indexer/jobs";
+import { addRepository } from "@/lib/builds/jobs";
 import { apiRoute } from "../api-route";
 import { readJsonBody, validateBody } from "../parse-request";
 import { addRepositorySchemaFor } from "./schema";

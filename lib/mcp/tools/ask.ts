@@ -7,15 +7,13 @@
  */
 import "server-only";
 import { z } from "zod";
-import { loadEngineSettings } from "../../admin/settings.ts";
 import { getGeneration } from "../../db/index-store.ts";
-import { env } from "../../env.ts";
-import { askQuestion, prepareResume, type AskResult } from "../../qa/ask.ts";
+import { askQuestion, prepareResume, questionConfig, type AskResult } from "../../qa/ask.ts";
 import { claimsOf, type Claim } from "../../qa/claims.ts";
 import type { ConversationAccess } from "../../qa/conversations.ts";
-import { effectiveConfig } from "../../qa/config.ts";
 import { gapAnswersSchema, type GapAnswer } from "../../qa/gap-answers.ts";
 import { gapReportsOf } from "../../qa/loop.ts";
+import { passLimit } from "../../qa/passes.ts";
 import type { CitationPart, Quality, QueryMode } from "../../qa/types.ts";
 import { ProgressWriter, progressNotifier, type AskProgress } from "../ask-progress.ts";
 import { pin, type IndexRef } from "../pin.ts";
@@ -105,41 +103,26 @@ interface AskOptions {
   conversations?: ConversationAccess;
 }
 
-type EngineSettings = Awaited<ReturnType<typeof loadEngineSettings>>;
-
 /**
  * The pass limit progress is reported against. Continuing an answer: it keeps the
  * options it was asked with, and each pass answered from what a user provided adds one
  * to the limit, as the answer's metadata counts it (checked here, before any progress
  * is sent).
  */
-async function progressTotal(
-  input: AskInput,
-  index: IndexRef,
-  options: AskOptions,
-  engine: EngineSettings,
-): Promise<number> {
+async function progressTotal(input: AskInput, index: IndexRef, options: AskOptions): Promise<number> {
   const overrides = { mode: input.mode, quality: input.quality, maxPasses: input.maxPasses };
   const resumed = input.gapAnswers
-    ? await prepareResume(
-        {
-          repository: index.repositoryId,
-          sessionId: input.sessionId,
-          gapAnswers: input.gapAnswers,
-          conversations: options.conversations,
-        },
-        { settings: engine.settings },
-      )
+    ? await prepareResume({
+        repository: index.repositoryId,
+        sessionId: input.sessionId,
+        gapAnswers: input.gapAnswers,
+        conversations: options.conversations,
+      })
     : null;
   const userPasses = resumed
     ? resumed.resume.priorPasses.filter((p) => p.source === "user" && p.pass < resumed.resume.pass).length + 1
     : 0;
-  const { maxPasses } = effectiveConfig({
-    envOverrides: env().cgragOverrides,
-    settings: engine.settings,
-    overrides: resumed?.overrides ?? overrides,
-  });
-  return maxPasses + userPasses;
+  return passLimit(await questionConfig(resumed?.overrides ?? overrides)) + userPasses;
 }
 
 const citationView = (c: CitationPart) => ({
@@ -194,8 +177,7 @@ async function answerView(result: AskResult, index: IndexRef) {
 
 async function ask(input: AskInput, options: AskOptions = {}) {
   const { index } = await pin(input.repository);
-  const engine = await loadEngineSettings();
-  const total = await progressTotal(input, index, options, engine);
+  const total = await progressTotal(input, index, options);
   const writer = new ProgressWriter(total, (p) => options.onProgress?.(p));
   const result = await askQuestion(
     {
@@ -208,7 +190,6 @@ async function ask(input: AskInput, options: AskOptions = {}) {
       gapAnswers: input.gapAnswers,
     },
     writer,
-    { settings: engine.settings, model: engine.model },
   );
   return answerView(result, index);
 }

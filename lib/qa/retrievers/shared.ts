@@ -13,7 +13,7 @@ import {
 } from "../../db/code-graph.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { wholeFileSearch } from "../../search/whole-file.ts";
-import type { CgragConfig } from "../config.ts";
+import type { CgragConfig } from "../../settings/config.ts";
 import { symbolItem, textItem, type SourceReader } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import type { DiagramPart, QueryMode } from "../types.ts";

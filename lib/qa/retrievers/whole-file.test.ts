@@ -4,7 +4,7 @@
  * among the top files whatever mode the question is routed to.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexRepository } from "../../indexer/build.ts";
+import { indexRepository } from "../../builds/build.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import type { QueryMode } from "../types.ts";

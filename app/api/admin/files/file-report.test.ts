@@ -14,7 +14,7 @@ import { RepositoryCard } from "@/components/repos/repository-card";
 import type { RepositoryFileReport } from "@/lib/admin/file-reports";
 import { ensureAdminToken } from "@/lib/auth/admin-token";
 import type { RepositoryView } from "@/lib/db/ui-queries";
-import { indexRepository } from "@/lib/indexer/build";
+import { indexRepository } from "@/lib/builds/build";
 import { callChain, latin1Source, minifiedLine } from "@/lib/test-support/pathological";
 import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
 import { GET as listRepositories } from "../../repos/route";

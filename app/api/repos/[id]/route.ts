@@ -6,7 +6,7 @@
 import { seesGitReasons } from "@/lib/auth/guards";
 import { getRepositoryView } from "@/lib/db/ui-queries";
 import { WayfinderError } from "@/lib/errors";
-import { removeRepository } from "@/lib/indexer/jobs";
+import { removeRepository } from "@/lib/builds/jobs";
 import { repositoryViewFor } from "@/lib/sources/git-errors";
 import { apiRoute } from "../../api-route";
 import { repositoryParamsSchema } from "./schema";

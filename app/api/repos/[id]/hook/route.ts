@@ -4,7 +4,7 @@
  * token), not by a person: 401 when it does not match, 202 with what was done
  * (a build queued, already queued or running, or the push ignored and why).
  */
-import { handlePushWebhook } from "@/lib/sources/webhook";
+import { handlePushWebhook } from "@/lib/builds/push-webhook";
 import { WayfinderError } from "@/lib/errors";
 import { apiRoute } from "../../../api-route";
 import { readBoundedBody } from "../../../parse-request";

@@ -1,7 +1,7 @@
 /** POST re-indexes a repository in the background: 202 once started, 409 while a build runs (repository managers). */
 import { getRepositoryView } from "@/lib/db/ui-queries";
 import { WayfinderError } from "@/lib/errors";
-import { reindexRepository } from "@/lib/indexer/jobs";
+import { reindexRepository } from "@/lib/builds/jobs";
 import { apiRoute } from "../../../api-route";
 import { repositoryParamsSchema } from "../schema";
 

@@ -5,7 +5,6 @@
  * get; nothing is written. The chat's "I know where this is" form asks this first, so a
  * mistyped path is reported beside the form and the answer on screen stays.
  */
-import { loadEngineSettings } from "@/lib/admin/settings";
 import { conversationsOf } from "@/lib/auth/conversation-owner";
 import { prepareResume } from "@/lib/qa/ask";
 import { apiRoute } from "../../../api-route";
@@ -19,17 +18,13 @@ export const POST = apiRoute<{ params: Promise<{ id: string }> }>(
   async (request, identity, context) => {
     const { id } = await context.params;
     const body = await parseJsonBody(request, gapAnswersCheckSchema, "gap_answer");
-    const engine = await loadEngineSettings();
-    const prepared = await prepareResume(
-      {
-        repository: body.repositoryId,
-        sessionId: id,
-        answerId: body.answerId,
-        gapAnswers: body.gapAnswers,
-        conversations: conversationsOf(request.headers, identity).access,
-      },
-      { settings: engine.settings },
-    );
+    const prepared = await prepareResume({
+      repository: body.repositoryId,
+      sessionId: id,
+      answerId: body.answerId,
+      gapAnswers: body.gapAnswers,
+      conversations: conversationsOf(request.headers, identity).access,
+    });
     return Response.json({
       pass: prepared.resume.pass,
       gaps: prepared.resume.provided.reports.map((r) => ({

@@ -19,9 +19,10 @@ import {
   startGeneration,
   type GenerationRow,
 } from "../db/index-store.ts";
-import { buildGeneration, type BuildStats } from "./build.ts";
+import { buildGeneration } from "./build.ts";
+import type { BuildStats } from "./types.ts";
 import { recoverIndexJobs } from "./jobs.ts";
-import { queueFollowUp } from "../sources/refresh.ts";
+import { queueFollowUp } from "./refresh.ts";
 
 export interface WorkerOptions {
   /** how long to sleep when the queue is empty */

@@ -7,8 +7,8 @@
  * page imports it in the browser.
  */
 import { z } from "zod";
-import { cgragConfigSchema } from "../qa/config.ts";
-import { QUERY_MODE_LIST } from "../qa/types.ts";
+import { cgragConfigSchema } from "./config.ts";
+import { QUERY_MODE_LIST } from "../answerers/contract.ts";
 
 export type FieldKind = "int" | "number" | "boolean" | "int-list";
 

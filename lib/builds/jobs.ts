@@ -11,7 +11,7 @@
  *   file under WAYFINDER_HOME/logs — so stopping or restarting the web server does not
  *   stop the build; a restarted server sees it by its heartbeat.
  * - `external`: web instances only queue; a separate long-running `wayfinder worker`
- *   (lib/indexer/worker.ts) claims queued jobs and builds them.
+ *   (lib/builds/worker.ts) claims queued jobs and builds them.
  *
  * Builds never run inside the web server: parsing is CPU work that hardly ever yields
  * to the event loop. Progress and failures are stored in the generation row, so
@@ -47,8 +47,8 @@ import {
   type RepositoryRow,
 } from "../db/index-store.ts";
 import { registerGitRepository } from "../sources/checkout.ts";
-import { resolveRepositoryRoot } from "./discover.ts";
-import { dropRepositoryVectors } from "./embed.ts";
+import { resolveRepositoryRoot } from "../indexer/discover.ts";
+import { dropRepositoryVectors } from "../indexer/embed.ts";
 
 // Workers started by this process, by repository id. Kept on globalThis so a dev-server
 // hot reload does not forget a running build. The value is null while one is starting.

@@ -13,7 +13,9 @@ import { ftsIntegrityCheck } from "../db/dialect.ts";
 import { findRepository, getGeneration, listGenerations } from "../db/index-store.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { indexRepository, INDEX_FORMAT_VERSION, type BuildStats } from "./build.ts";
+import { INDEX_FORMAT_VERSION } from "../indexer/format.ts";
+import { indexRepository } from "./build.ts";
+import type { BuildStats } from "./types.ts";
 
 let t: TempEnv;
 beforeAll(async () => {

@@ -11,13 +11,13 @@ import { GET as getSchedule, PUT as putSchedule } from "../../app/api/repos/[id]
 import { getGeneration, listGenerations, requireRepository } from "../db/index-store.ts";
 import { getSource } from "../db/source-store.ts";
 import { resetEnvForTests } from "../env.ts";
-import { indexRepository } from "../indexer/build.ts";
-import { startIndexWorker } from "../indexer/worker.ts";
+import { indexRepository } from "./build.ts";
+import { startIndexWorker } from "./worker.ts";
 import { makeGitRemote, type GitRemoteFixture } from "../test-support/git-remote.ts";
 import { startServer, type TestServer } from "../test-support/qa-http.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { registerGitRepository } from "./checkout.ts";
-import { webhookSecret } from "./webhook.ts";
+import { registerGitRepository } from "../sources/checkout.ts";
+import { webhookSecret } from "../sources/webhook.ts";
 
 const ADMIN = "test-admin-token-0123456789";
 let t: TempEnv;

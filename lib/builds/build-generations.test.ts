@@ -13,7 +13,8 @@ import { findRepository, getFileContent, getGeneration, listGenerations } from "
 import { isWayfinderError, WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { indexRepository, type BuildPhase, type BuildStats } from "./build.ts";
+import { indexRepository } from "./build.ts";
+import type { BuildPhase, BuildStats } from "./types.ts";
 
 let t: TempEnv;
 beforeAll(async () => {

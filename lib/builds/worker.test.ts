@@ -145,7 +145,7 @@ describe("index jobs across processes", () => {
     const script = path.join(t.base, "web.mts");
     fs.writeFileSync(
       script,
-      `import { reindexRepository } from ${JSON.stringify(path.join(ROOT, "lib/indexer/jobs.ts"))};\n` +
+      `import { reindexRepository } from ${JSON.stringify(path.join(ROOT, "lib/builds/jobs.ts"))};\n` +
         `await reindexRepository(${JSON.stringify(repository.id)});\n` +
         `console.log("started");\nsetInterval(() => undefined, 1000);\n`,
     );

@@ -1,5 +1,5 @@
 /**
- * An index worker started the way the web app starts one (lib/indexer/jobs.ts: node +
+ * An index worker started the way the web app starts one (lib/builds/jobs.ts: node +
  * tsx running the CLI's `index` command in a child process) is SIGKILLed mid-build,
  * without warning, so none of its cleanup runs.
  * Questions must keep answering from the old generation, completely and with verified

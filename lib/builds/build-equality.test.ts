@@ -16,7 +16,9 @@ import { searchChunks } from "../db/code-graph.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { listFindings } from "../db/wiki-store.ts";
 import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { indexRepository, INDEX_FORMAT_VERSION, type BuildStats } from "./build.ts";
+import { INDEX_FORMAT_VERSION } from "../indexer/format.ts";
+import { indexRepository } from "./build.ts";
+import type { BuildStats } from "./types.ts";
 
 let t: TempEnv;
 beforeAll(async () => {

@@ -23,8 +23,8 @@ import {
   recordPoll,
   type SourceRow,
 } from "../db/source-store.ts";
-import { startIndexJob } from "../indexer/jobs.ts";
-import { remoteHead } from "./git.ts";
+import { startIndexJob } from "./jobs.ts";
+import { remoteHead } from "../sources/git.ts";
 
 export type BuildRequestOutcome =
   | { queued: true; generation: number }

@@ -1,10 +1,15 @@
 /**
  * CGRAG configuration: every budget and switch of the engine, its defaults, the
  * quality presets, and how layers combine: defaults ← CGRAG_* env ← admin settings
- * ← quality preset ← per-request overrides. Validated with zod at each layer.
+ * ← quality preset ← per-request overrides. Validated with zod at each layer. The
+ * stored layer is read by load.ts; the request layer comes with each question.
  */
 import { z } from "zod";
-import type { QueryMode, Quality } from "./types.ts";
+import type { QueryMode } from "../answerers/contract.ts";
+
+/** How hard a question is worked on: a preset over the configuration (QUALITY_PRESETS). */
+export type Quality = "quick" | "balanced" | "thorough";
+export const QUALITY_LIST: readonly Quality[] = ["quick", "balanced", "thorough"];
 
 const modeBudget = z.object({
   docs: z.number().int().min(0).max(32_000),
