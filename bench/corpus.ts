@@ -62,10 +62,19 @@ export interface CorpusRepo {
 // WAYFINDER_BENCH_CORPUS in benchChildEnv.
 let chosenFolders: string[] | null = null;
 
-/** The folders searched for bundles and question files (`--corpus`, else WAYFINDER_BENCH_CORPUS). */
+/**
+ * The question bench's own repositories, bundled in the project (one commit each, tagged
+ * `head`): the benchmark corpora passed with --corpus do not hold them.
+ */
+const BUNDLED = path.resolve(__dirname, "corpus-questions");
+
+/**
+ * The folders searched for bundles and question files: `--corpus` (else
+ * WAYFINDER_BENCH_CORPUS), then the project's own bundles.
+ */
 export function corpusFolders(): string[] {
   chosenFolders ??= (env().WAYFINDER_BENCH_CORPUS ?? "").split(path.delimiter).filter(Boolean);
-  return chosenFolders;
+  return chosenFolders.includes(BUNDLED) ? chosenFolders : [...chosenFolders, BUNDLED];
 }
 
 /** Sets the folders searched for bundles (the `--corpus` option). */
