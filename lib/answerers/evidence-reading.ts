@@ -11,25 +11,113 @@ import type { AnswerInput, ContextItem } from "./contract.ts";
 /** An item's citation: its focus lines when it has them (see cite.ts). */
 export const cite = citeItem;
 
-/** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
+/**
+ * The first sentence of a docstring or doc section as well-formed Markdown: reST/Sphinx
+ * markup turned into code spans, examples and field lists dropped, every code span
+ * closed, emphasis characters outside code spans escaped (`__init__` stays literal), and
+ * the sentence cut where no code span is open.
+ */
 export function firstSentence(text: string): string {
-  // Escaped outside `code spans` only: inside them a backslash would show.
-  // Field lists (`:rtype: float`, `@param x`, `Args:`) describe the signature, not the purpose.
-  const prose =
-    text.split(/\n\s*(?::\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Parameters|Example)s?:)/)[0] ??
-    text;
-  const clean = prose
-    .replace(/\s+/g, " ")
-    .trim()
-    .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 ? part : part.replace(/([*_~<>[\]])/g, "\\$1")))
-    .join("");
-  const match = clean.match(/^(.{20,240}?[.!?])(\s|$)/);
-  return match?.[1] ?? clean.slice(0, 200);
+  const clean = escapeInline(liftProse(text));
+  const spans = codeSpanRanges(clean);
+  const outside = (i: number) => !spans.some(([from, to]) => i > from && i < to);
+  for (const m of clean.matchAll(/[.!?](?=\s|$)/g)) {
+    const at = m.index ?? 0;
+    if (at < 19) continue;
+    if (at >= 240) break;
+    if (outside(at)) return clean.slice(0, at + 1);
+  }
+  if (clean.length <= 200) return clean;
+  // No sentence end in reach: cut at a word boundary outside any code span.
+  let cut = clean.lastIndexOf(" ", 200);
+  while (cut > 0 && !outside(cut)) cut = clean.lastIndexOf(" ", cut - 1);
+  return `${clean.slice(0, cut > 0 ? cut : 200).trimEnd()}…`;
 }
 
+// Where a docstring's prose ends: a field list (`:rtype: float`, `@param x`, `Args:`),
+// a doctest (`>>> f()`), a reST directive (`.. note::`) or a literal block (`::`).
+const PROSE_END =
+  /\n\s*(?::\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Yields|Parameters|Examples?|Notes?|See Also)s?:?\s*(?:\n|$)|>>>|\.\. \w|::\s*(?:\n|$))/;
+
+/**
+ * Prose from a docstring or doc, as Markdown: Sphinx roles (`:class:` + `~pkg.Foo`) and
+ * reST literals (double backticks) become code spans, reST links their text, and a
+ * backtick left unmatched (a quote mark, a cut literal) goes, so no code span runs on.
+ */
+export function liftProse(text: string): string {
+  // "Use it like this::" ends its prose with a colon; the literal block after it is code.
+  const head = text.startsWith(">>>") ? "" : (text.split(PROSE_END)[0] ?? text);
+  const prose = (head.split(/::[ \t]*(?:\n|$)/)[0] ?? head)
+    .replace(/^\s*>>>.*$/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  const lifted = prose
+    .replace(/(?::[\w-]+)+:`([^`]+)`/g, (_m, target: string) => code(roleText(target)))
+    .replace(/``([^`]+?)``/g, (_m, literal: string) => code(literal))
+    .replace(/`([^`<]+?)\s*<[^`>]+>`_{1,2}/g, "$1")
+    .replace(/(`[^`]+`)_{1,2}(?!\w)/g, "$1");
+  return balanceBackticks(lifted);
+}
+
+/** What a Sphinx role shows: `~a.b.C` → C, `text <target>` → text, `!name` → name. */
+function roleText(target: string): string {
+  const shown = /^(.+?)\s*<[^>]+>$/.exec(target)?.[1] ?? target;
+  const bare = shown.replace(/^[!]/, "");
+  return bare.startsWith("~") ? (bare.slice(1).split(".").pop() ?? bare) : bare;
+}
+
+/** Drops backticks that open a code span nothing closes (scanning as Markdown does, run by run). */
+function balanceBackticks(text: string): string {
+  const runs = [...text.matchAll(/`+/g)].map((m) => ({ at: m.index ?? 0, len: m[0].length }));
+  const drop = new Set<number>();
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i] as { at: number; len: number };
+    const close = runs.findIndex((r, j) => j > i && r.len === run.len);
+    if (close < 0) drop.add(run.at);
+    else i = close;
+  }
+  if (drop.size === 0) return text;
+  return text.replace(/`+/g, (m, at: number) => (drop.has(at) ? "" : m));
+}
+
+/** The [start, end] offsets of each code span in well-formed inline Markdown. */
+function codeSpanRanges(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  const re = /(`+)[\s\S]*?[^`]\1(?!`)/g;
+  for (const m of text.matchAll(re)) out.push([m.index ?? 0, (m.index ?? 0) + m[0].length - 1]);
+  return out;
+}
+
+// A citation (`src/_pytest/main.py:3-9`) is left as written: the renderer protects it.
+const CITATION_TOKEN = /([\w@+~./\\-]+\.\w{1,10}:\d+(?:-\d+)?)/;
+
+/**
+ * Text the engine writes outside code spans (titles, reasons, messages, lifted prose)
+ * with Markdown's emphasis and link characters escaped, so `__init__`, `*args` and
+ * `_private` read as written. Code spans and citations are left alone.
+ */
+export function escapeInline(text: string): string {
+  const spans = codeSpanRanges(text);
+  let out = "";
+  let last = 0;
+  for (const [from, to] of [...spans, [text.length, text.length - 1] as [number, number]]) {
+    out += text
+      .slice(last, from)
+      .split(CITATION_TOKEN)
+      .map((part, i) => (i % 2 ? part : part.replace(/([\\*_~<>[\]`])/g, "\\$1")))
+      .join("");
+    out += text.slice(from, to + 1);
+    last = to + 1;
+  }
+  return out;
+}
+
+/** A code span holding `name` as written, its fence longer than any backtick run inside. */
 export function code(name: string): string {
-  return `\`${name.replace(/`/g, "")}\``;
+  const longest = Math.max(0, ...[...name.matchAll(/`+/g)].map((m) => m[0].length));
+  if (longest === 0) return `\`${name}\``;
+  const fence = "`".repeat(longest + 1);
+  return `${fence} ${name} ${fence}`;
 }
 
 const AUXILIARY =

@@ -20,6 +20,7 @@ import {
   code,
   conditionOf,
   errorSites,
+  escapeInline,
   firstSentence,
   flowNodes,
   isAuxiliary,
@@ -250,7 +251,9 @@ function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
   if (!lead?.item.facts) return "";
   const { item, lines } = lead;
   const where = `${code(item.facts?.qualifiedName ?? item.title)} (${cite(item)})`;
-  const topic = askedTopic(input.question);
+  const asked = askedTopic(input.question);
+  // The question's words come back in prose: a name it wrote bare (`__init__`) stays literal.
+  const topic = asked && { ...asked, object: escapeInline(asked.object) };
   const docstring = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
   const doc = docstring && !/[.!?]$/.test(docstring) ? `${docstring}.` : docstring;
   const sentences: string[] = [];
@@ -305,7 +308,7 @@ function diagnosticOpening(
   const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
   const what = site.raised
     ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
-    : `The message "${message ?? site.f.errorStrings[0]}" is reported`;
+    : `The message "${escapeInline(message ?? site.f.errorStrings[0] ?? "")}" is reported`;
   const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
   const sentences = [
     `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
@@ -389,5 +392,5 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
 function analyticalOpening(input: AnswerInput): string {
   const structure = input.context.find((i) => i.kind === "structure");
   const answer = structure?.text.split("\n").find((l) => l.startsWith("Answer: "));
-  return answer ? answer.slice("Answer: ".length).trim() : "";
+  return answer ? escapeInline(answer.slice("Answer: ".length).trim()) : "";
 }
