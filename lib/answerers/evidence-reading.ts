@@ -132,12 +132,22 @@ export interface ErrorSite {
   f: NonNullable<ContextItem["facts"]>;
   raised: string | null;
   message: string | null;
+  /** its message or raised type is the one the question quotes or names */
+  matched: boolean;
   rank: number;
 }
 
-/** Symbols in context that raise or report an error, those matching the question's error first. */
+/**
+ * Symbols in context that raise or report an error, in the order an answer names them:
+ * the one whose message matches the question's quoted message best first, then those
+ * raising the error type it names (the type it names first before others), then by
+ * retrieval score. When the question names an outer error first ("MaxRetryError …
+ * Caused by NewConnectionError"), the site raising that one leads and the cause follows.
+ * The opening and the body both read this order, so they name the same site first.
+ */
 export function errorSites(input: AnswerInput): ErrorSite[] {
-  const anchorTypes = new Set([...input.anchors.exceptionTypes, ...input.anchors.identifiers]);
+  const types = input.anchors.exceptionTypes;
+  const identifiers = new Set(input.anchors.identifiers);
   const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
   const questionText = input.question.toLowerCase();
   const matchesMessage = (e: string) => {
@@ -149,21 +159,59 @@ export function errorSites(input: AnswerInput): ErrorSite[] {
       )
     );
   };
-  return input.context
+  const quoted = anchorMessages.length ? anchorMessages.join(" ") : questionText;
+  const sites = input.context
     .filter((i) => i.facts && i.path && i.facts.raises.length + i.facts.errorStrings.length > 0)
     .map((s) => {
       const f = s.facts as NonNullable<ContextItem["facts"]>;
-      const raised = f.raises.find((r) => anchorTypes.has(r)) ?? null;
-      const message = f.errorStrings.find(matchesMessage) ?? null;
+      const named = f.raises.find((r) => types.includes(r)) ?? null;
+      const raised = named ?? f.raises.find((r) => identifiers.has(r)) ?? null;
+      const messages = f.errorStrings
+        .filter(matchesMessage)
+        .map((m) => ({ m, overlap: messageOverlap(m, quoted) }))
+        .sort((a, b) => b.overlap - a.overlap);
+      const message = messages[0]?.m ?? null;
+      const typeRank = named
+        ? 2 + (0.5 * (types.length - types.indexOf(named))) / types.length
+        : raised
+          ? 1
+          : 0;
       return {
         s,
         f,
         raised: raised ?? f.raises[0] ?? null,
         message,
-        rank: (message ? 4 : 0) + (raised ? 2 : 0) + s.score,
+        matched: message !== null || raised !== null,
+        // What matches outranks any retrieval score (capped so it only breaks ties).
+        rank: (message ? 4 + 2 * (messages[0]?.overlap ?? 0) : 0) + typeRank + 0.5 * Math.min(1, s.score),
       };
     })
     .sort((a, b) => b.rank - a.rank);
+  const outer = types[0] ? sites.find((x) => x.f.raises.includes(types[0] as string)) : undefined;
+  const lead = sites[0];
+  if (!lead || !outer || outer === lead || lead.f.raises.includes(types[0] as string)) return sites;
+  return [outer, ...sites.filter((x) => x !== outer)];
+}
+
+/**
+ * How well a message matches the question's quoted text: the share of its words the
+ * quote holds and the share of the quote's words it holds, averaged (so "timed out" is a
+ * weaker match for "read timed out after 30 seconds" than the message that says it all).
+ */
+function messageOverlap(message: string, quoted: string): number {
+  const words = (text: string) =>
+    new Set(
+      text
+        .toLowerCase()
+        .replace(/\{[^}]*\}|%[-#0-9.]*[a-z]/g, " ")
+        .split(/[^a-z0-9_]+/)
+        .filter((w) => w.length >= 3 && !/^\d+$/.test(w)),
+    );
+  const own = words(message);
+  const asked = words(quoted);
+  if (own.size === 0 || asked.size === 0) return 0;
+  const shared = [...own].filter((w) => asked.has(w)).length;
+  return (shared / own.size + shared / asked.size) / 2;
 }
 
 /** The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")` → card declined). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
+import { EvidenceEngine } from "./evidence-engine.ts";
 import { askedTopic, decidingLines, openingFor } from "./opening.ts";
 
 describe("the topic of a question, in its own terms", () => {
@@ -158,5 +159,98 @@ describe("the opening sentence", () => {
     expect(openingFor(input("Which files import a.py?", "analytical", [structure]), [], new Map())).toBe(
       "`a.py` is imported by 3 files (a.py:1-9).",
     );
+  });
+});
+
+describe("a diagnostic opening and the body", () => {
+  const raising = (
+    name: string,
+    path: string,
+    raises: string[],
+    errorStrings: string[],
+    score: number,
+    text: string,
+  ): ContextItem => {
+    const s = symbol(name, path, text, 10);
+    return {
+      ...s,
+      score,
+      facts: { ...(s.facts as NonNullable<ContextItem["facts"]>), raises, errorStrings },
+    };
+  };
+  // Retrieval scored the unrelated site far higher than the one whose message is quoted.
+  const loud = raising(
+    "Pool.acquire",
+    "pkg/pool.py",
+    ["PoolError"],
+    ["pool is closed"],
+    7,
+    'def acquire(self):\n    if self.closed:\n        raise PoolError("pool is closed")',
+  );
+  const vague = raising(
+    "Conn.open",
+    "pkg/conn.py",
+    ["TimeoutError"],
+    ["timed out"],
+    0.5,
+    'def open(self):\n    if waited > limit:\n        raise TimeoutError("timed out")',
+  );
+  const exact = raising(
+    "Conn.read",
+    "pkg/conn.py",
+    ["TimeoutError"],
+    ["read timed out after {seconds} seconds"],
+    0.2,
+    'def read(self, seconds):\n    if not self.sock.ready(seconds):\n        raise TimeoutError(f"read timed out after {seconds} seconds")',
+  );
+  const ask = (question: string, types: string[], messages: string[], context: ContextItem[]) => {
+    const base = input(question, "diagnostic", context);
+    return { ...base, anchors: { ...base.anchors, exceptionTypes: types, messages } };
+  };
+  const firstListed = (answer: string) =>
+    /\*\*Where the error can originate\*\*\n- `([^`]+)`/.exec(answer)?.[1] ?? "";
+
+  it("name the site whose message matches the quoted one best, first in both", async () => {
+    const question = 'Why do I get "TimeoutError: read timed out after 30 seconds"?';
+    const given = ask(question, ["TimeoutError"], ["read timed out after 30 seconds"], [loud, vague, exact]);
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^`TimeoutError\("read timed out after \{seconds\} seconds"\)` is raised by `Conn\.read`/,
+    );
+    expect(answer).toContain("when `not self.sock.ready(seconds)`");
+    expect(firstListed(answer)).toBe("Conn.read");
+  });
+
+  it("lead with the outer error the question names first, as the body lists it, then its cause", async () => {
+    const retry = raising(
+      "Client.send",
+      "pkg/client.py",
+      ["RetryError"],
+      [],
+      0.1,
+      "def send(self):\n    if attempts > self.max:\n        raise RetryError(reason)",
+    );
+    const question =
+      'RetryError: too many retries (Caused by TimeoutError("read timed out after 30 seconds"))';
+    const given = ask(
+      question,
+      ["RetryError", "TimeoutError"],
+      ["read timed out after 30 seconds"],
+      [loud, exact, retry],
+    );
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^`RetryError\(…\)` is raised by `Client\.send` \(pkg\/client\.py:10-12\) when `attempts > self\.max`; the cause it reports: `TimeoutError\(/,
+    );
+    expect(firstListed(answer)).toBe("Client.send");
+  });
+
+  it("say no site matches when none does, naming the body's first", async () => {
+    const given = ask('Why "KeyError: missing"?', ["KeyError"], ["missing"], [vague, loud]);
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^No raise site in the index matches this error exactly; the closest is `Pool\.acquire`/,
+    );
+    expect(firstListed(answer)).toBe("Pool.acquire");
   });
 });

@@ -28,6 +28,7 @@ import {
   mainPath,
   raisedMessage,
   uniqueBy,
+  type ErrorSite,
   type FlowStep,
 } from "./evidence-reading.ts";
 
@@ -288,7 +289,8 @@ function diagnosticOpening(
 ): string {
   const sites = errorSites(input);
   const quotesError = input.anchors.exceptionTypes.length > 0 || input.anchors.messages.length > 0;
-  const site = sites.find((x) => x.rank >= 2);
+  // The site the body lists first, when it matches what the question quotes or names.
+  const site = sites[0]?.matched ? sites[0] : undefined;
   if (!site) {
     // A symptom without a quoted error: the code behind it, with the lines that decide it.
     const lead = leadDefinition(input, symbols);
@@ -304,24 +306,12 @@ function diagnosticOpening(
           );
     return `The behaviour comes from ${where}${lead.lines.length ? `, where ${quote(lead.lines)}` : ""}.`;
   }
-  // The message raised with the type, read from the raise line when the question did not quote it.
-  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
-  const what = site.raised
-    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
-    : `The message "${escapeInline(message ?? site.f.errorStrings[0] ?? "")}" is reported`;
-  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
-  const sentences = [
-    `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
-  ];
-  // The error the question names first, when the site found raises another one it reports
-  // ("MaxRetryError … (Caused by NewConnectionError …)"): that one leads, the cause follows.
-  const first = input.anchors.exceptionTypes[0];
-  const outer = first && site.raised !== first ? sites.find((x) => x.f.raises.includes(first)) : undefined;
-  if (first && outer && outer.s !== site.s) {
-    const outerCondition = conditionOf(outer.s.text, first);
-    sentences.unshift(
-      `${code(first)} is raised by ${code(outer.f.qualifiedName)} (${cite(outer.s)})${outerCondition ? ` when ${code(outerCondition)}` : ""}; the cause it reports:`,
-    );
+  const sentences = [`${raisedAt(site)}.`];
+  // An outer error the question names first leads; the cause it reports (the site whose
+  // message the question quotes) follows, as the body lists them.
+  const cause = sites[1];
+  if (cause?.message && !site.message && cause.raised !== site.raised) {
+    sentences[0] = `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
   }
   const callers = uniqueBy(
     input.graph.triples.filter(
@@ -343,6 +333,17 @@ function diagnosticOpening(
     sentences.push(`It is called from ${joinWords(named)}.`);
   }
   return sentences.join(" ");
+}
+
+/** "`Type("message")` is raised by `site` (path:a-b) when `condition`" — what a site raises, where and when. */
+function raisedAt(site: ErrorSite): string {
+  // The message raised with the type, read from the raise line when the question did not quote it.
+  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
+  const what = site.raised
+    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
+    : `The message "${escapeInline(message ?? site.f.errorStrings[0] ?? "")}" is reported`;
+  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
+  return `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}`;
 }
 
 // ------------------------------------------------------------------ exploratory
