@@ -254,3 +254,86 @@ describe("a diagnostic opening and the body", () => {
     expect(firstListed(answer)).toBe("Pool.acquire");
   });
 });
+
+describe("a first paragraph that answers", () => {
+  const long = (name: string, path: string, start: number, body: string[]): ContextItem =>
+    symbol(name, path, [`def ${name.split(".").pop()}(self, attempt):`, ...body].join("\n"), start);
+  const filler = Array.from({ length: 180 }, (_, i) => `    step_${i} = prepare(${i})`);
+
+  it("cites the deciding lines of a long definition, not all of it", () => {
+    const item = long("Retry.run", "pkg/retry.py", 100, [
+      ...filler,
+      "    delay = self.base * 2 ** attempt",
+      "    return min(delay, self.max_delay)",
+    ]);
+    const text = openingFor(
+      input("How is the retry delay computed?", "conceptual", [item]),
+      [item],
+      new Map(),
+    );
+    const cited = /\(pkg\/retry\.py:(\d+)-(\d+)\)/.exec(text);
+    expect(cited).not.toBeNull();
+    const [from, to] = [Number(cited?.[1]), Number(cited?.[2])];
+    expect(to - from + 1).toBeLessThanOrEqual(150);
+    // The cited lines are the ones quoted: the formula sits 181 lines below the signature.
+    expect(from).toBeGreaterThanOrEqual(100 + 181);
+    expect(text).toContain("`delay = self.base * 2 ** attempt`");
+  });
+
+  it("leaves out a docstring about errors when the question asks about none", () => {
+    const retry = symbol(
+      "Retry.backoff_delay",
+      "pkg/retry.py",
+      "def backoff_delay(self, attempt):\n    delay = self.base * 2 ** attempt\n    return min(delay, self.max_delay)",
+      40,
+    );
+    const withDoc = (docstring: string): ContextItem => ({
+      ...retry,
+      facts: { ...(retry.facts as NonNullable<ContextItem["facts"]>), docstring },
+    });
+    const erroring = withDoc("Raises ValueError when the attempt is negative.");
+    const calm = openingFor(
+      input("How is the retry delay computed?", "conceptual", [erroring]),
+      [erroring],
+      new Map(),
+    );
+    expect(calm).not.toMatch(/Raises|ValueError/);
+    const asked = openingFor(
+      input(
+        "How is the retry delay computed, and which error is raised for a negative attempt?",
+        "conceptual",
+        [erroring],
+      ),
+      [erroring],
+      new Map(),
+    );
+    expect(asked).toContain("Raises ValueError");
+    const plain = withDoc("The wait before the next attempt.");
+    expect(
+      openingFor(input("How is the retry delay computed?", "conceptual", [plain]), [plain], new Map()),
+    ).toContain("The wait before the next attempt.");
+  });
+
+  it("cites a long step of a traced flow by the lines retrieval matched", () => {
+    const open: ContextItem = {
+      ...long("open_dataset", "pkg/api.py", 350, filler),
+      focus: { startLine: 366, endLine: 386 },
+    };
+    const flow: ContextItem = {
+      ...symbol("flow", "pkg/api.py", "", 1),
+      key: "flow:open_dataset",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: "open_dataset()  [pkg/api.py:350-531]\n    → decode()  [pkg/api.py:311-347]",
+    };
+    const text = openingFor(
+      input("Trace what happens when open_dataset reads a file", "exploratory", [flow, open]),
+      [open],
+      new Map(),
+    );
+    expect(text).toBe(
+      "It starts at `open_dataset` (pkg/api.py:366-386), then `decode` (pkg/api.py:311-347).",
+    );
+  });
+});

@@ -247,15 +247,37 @@ function isTestSymbol(item: ContextItem): boolean {
   return /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|(?:^|\.)Test\w*\.|\w+Tests?\.\w+$/.test(name);
 }
 
+/** An opening cites the lines that answer, not a whole long definition (at most this many). */
+const MAX_CITED_LINES = 150;
+
+/**
+ * Where a lead definition is cited: its focus or span, or when that runs longer than an
+ * opening should point at, the stretch of its deciding lines.
+ */
+function citeLead(item: ContextItem, lines: DecidingLine[]): string {
+  const span = item.focus ?? item;
+  // A truncated body has lines left out, so its line numbers are not the file's.
+  if (span.endLine - span.startLine < MAX_CITED_LINES || lines.length === 0 || !item.path || item.truncated)
+    return cite(item);
+  const at = lines.map((l) => item.startLine + l.at);
+  return `${item.path}:${Math.min(...at)}-${Math.max(...at)}`;
+}
+
+/** Error words, which an answer to a question that asks about no error leaves out of its opening. */
+const ERROR_WORDS = /\b(?:errors?|exceptions?|rais(?:e|es|ed|ing)|throws?|fail(?:s|ed|ure)?|panics?)\b/i;
+
 function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
   const lead = leadDefinition(input, symbols);
   if (!lead?.item.facts) return "";
   const { item, lines } = lead;
-  const where = `${code(item.facts?.qualifiedName ?? item.title)} (${cite(item)})`;
+  const where = `${code(item.facts?.qualifiedName ?? item.title)} (${citeLead(item, lines)})`;
   const asked = askedTopic(input.question);
   // The question's words come back in prose: a name it wrote bare (`__init__`) stays literal.
   const topic = asked && { ...asked, object: escapeInline(asked.object) };
-  const docstring = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  const said = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  // A docstring about the errors a function raises frames an error the question never asked about.
+  const docstring =
+    ERROR_WORDS.test(said.replace(/`[^`]*`/g, "")) && !ERROR_WORDS.test(input.question) ? "" : said;
   const doc = docstring && !/[.!?]$/.test(docstring) ? `${docstring}.` : docstring;
   const sentences: string[] = [];
   if (topic) {
@@ -295,7 +317,7 @@ function diagnosticOpening(
     // A symptom without a quoted error: the code behind it, with the lines that decide it.
     const lead = leadDefinition(input, symbols);
     if (!lead?.item.facts) return "";
-    const where = `${code(lead.item.facts.qualifiedName)} (${cite(lead.item)})`;
+    const where = `${code(lead.item.facts.qualifiedName)} (${citeLead(lead.item, lead.lines)})`;
     const closest = sites[0];
     if (quotesError)
       return closest
@@ -349,13 +371,13 @@ function raisedAt(site: ErrorSite): string {
 // ------------------------------------------------------------------ exploratory
 
 function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string {
-  const step = (s: FlowStep) => `${code(s.name)} (${s.path}:${s.lines})`;
+  const step = (s: FlowStep) => `${code(s.name)} (${stepCitation(s, symbols)})`;
   const callers = flowNodes(input, "callers:");
   if (callers.length > 1) {
     const target = callers[0] as FlowStep;
     const direct = callers.filter((c) => c.depth === 1);
     const further = callers.filter((c) => c.depth === 2);
-    return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${code(further[0].name)} (${further[0].path}:${further[0].lines}) is one hop further up` : ""}.`;
+    return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${step(further[0])} is one hop further up` : ""}.`;
   }
   const steps = flowNodes(input);
   // Several calls named in order ("NewServer, AddRoutes, then Start"): the steps as named.
@@ -386,6 +408,23 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
   if (siblings.length)
     sentences.push(`${code(entry.name)} also calls ${joinWords(siblings.slice(0, 3).map(step))}.`);
   return sentences.join(" ");
+}
+
+/**
+ * A flow step's citation: its whole definition, or when that is longer than an opening
+ * should point at, the lines of it retrieval matched (the step's item in context).
+ */
+function stepCitation(s: FlowStep, symbols: ContextItem[]): string {
+  const [start, end] = s.lines.split("-").map(Number) as [number, number];
+  if (end - start < MAX_CITED_LINES) return `${s.path}:${s.lines}`;
+  const item = symbols.find(
+    (i) =>
+      i.path === s.path &&
+      i.startLine === start &&
+      i.focus &&
+      i.focus.endLine - i.focus.startLine < MAX_CITED_LINES,
+  );
+  return item ? cite(item) : `${s.path}:${s.lines}`;
 }
 
 // ------------------------------------------------------------------ analytical
