@@ -376,6 +376,8 @@ function docsSection(docs: ContextItem[], max: number, question: string): string
 /** The sentence of a doc's prose (headings, code and markup left out) that carries the most question words (at least two). */
 function bestSentence(text: string, terms: Set<string>): string {
   const prose = text
+    // Fenced examples are code, not what the documentation says.
+    .replace(/^\s*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\s*\1[^\n]*$/gm, "")
     .split(/\n\s*\n/)
     .filter((p) => !/^\s*(?:>>>|\$ |\.\. |::)/.test(p))
     .map((p) => firstParagraph(p, 2000))

@@ -100,3 +100,15 @@ describe("names written outside code spans", () => {
     expect(code("__init__")).toBe("`__init__`");
   });
 });
+
+describe("prose from doc comments that embed HTML or fenced examples", () => {
+  it("keeps the words, not the markup or the example", () => {
+    expect(
+      liftProse(
+        'Sets the default <div class="example-wrap"><pre class="ignore">dispatch</pre></div> for a scope.',
+      ),
+    ).toBe("Sets the default dispatch for a scope.");
+    expect(liftProse("Formats the event.\n```rust\nlet x = `y;\n```\nMore.")).toBe("Formats the event.");
+    expect(liftProse("Returns a Vec<T> of spans.")).toBe("Returns a Vec<T> of spans.");
+  });
+});

@@ -35,9 +35,10 @@ export function firstSentence(text: string): string {
 }
 
 // Where a docstring's prose ends: a field list (`:rtype: float`, `@param x`, `Args:`),
-// a doctest (`>>> f()`), a reST directive (`.. note::`) or a literal block (`::`).
+// a doctest (`>>> f()`), a reST directive (`.. note::`), a literal block (`::`) or a
+// fenced code block.
 const PROSE_END =
-  /\n\s*(?::\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Yields|Parameters|Examples?|Notes?|See Also)s?:?\s*(?:\n|$)|>>>|\.\. \w|::\s*(?:\n|$))/;
+  /\n\s*(?:```|~~~|:\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Yields|Parameters|Examples?|Notes?|See Also)s?:?\s*(?:\n|$)|>>>|\.\. \w|::\s*(?:\n|$))/;
 
 /**
  * Prose from a docstring or doc, as Markdown: Sphinx roles (`:class:` + `~pkg.Foo`) and
@@ -46,9 +47,10 @@ const PROSE_END =
  */
 export function liftProse(text: string): string {
   // "Use it like this::" ends its prose with a colon; the literal block after it is code.
-  const head = text.startsWith(">>>") ? "" : (text.split(PROSE_END)[0] ?? text);
+  const head = /^\s*(?:>>>|```|~~~)/.test(text) ? "" : (text.split(PROSE_END)[0] ?? text);
   const prose = (head.split(/::[ \t]*(?:\n|$)/)[0] ?? head)
     .replace(/^\s*>>>.*$/gm, "")
+    .replace(HTML_TAG, " ")
     .replace(/\s+/g, " ")
     .trim();
   const lifted = prose
@@ -58,6 +60,10 @@ export function liftProse(text: string): string {
     .replace(/(`[^`]+`)_{1,2}(?!\w)/g, "$1");
   return balanceBackticks(lifted);
 }
+
+// HTML that doc comments embed for rendered docs (rustdoc's example wrappers, Javadoc's <p>).
+const HTML_TAG =
+  /<\/?(?:div|span|pre|code|p|br|hr|a|b|i|em|strong|img|table|tr|td|th|ul|ol|li|h[1-6]|sup|sub|tt|details|summary)\b[^<>]*>/gi;
 
 /** What a Sphinx role shows: `~a.b.C` → C, `text <target>` → text, `!name` → name. */
 function roleText(target: string): string {
