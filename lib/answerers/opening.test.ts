@@ -19,6 +19,16 @@ describe("the topic of a question, in its own terms", () => {
       "decided",
       "Which exit code the process ends with",
     ],
+    [
+      "In the library, how is it decided whether a variable gets a nominal or a continuous scale?",
+      "decided",
+      "Whether a variable gets a nominal or a continuous scale",
+    ],
+    [
+      "How does the router decide which handler receives it: the default one or a mounted one?",
+      "decided",
+      "Which handler receives it",
+    ],
   ])("%j → %s / %s", (question, verb, object) => {
     expect(askedTopic(question)).toEqual({ verb, object });
   });

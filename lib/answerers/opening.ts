@@ -85,7 +85,15 @@ function topicOf(s: string): { verb: string; object: string } | null {
     /^(?:how|where|when) (?:is|are|was|were|does|do) (.+?) (computed|calculated|decided|determined|defined|configured|set|stored|handled|parsed|built|created|chosen|registered|validated|generated|resolved|loaded|formatted|capped|limited|matched|counted|sorted|merged|normalized|serialized|rendered|kept|tracked|cached|applied|inferred|estimated)\b/i.exec(
       s,
     );
-  if (passive?.[1] && passive[2]) return { verb: passive[2].toLowerCase(), object: clause(passive[1]) };
+  if (passive?.[1] && passive[2]) {
+    // "how is it decided whether X": the whether-clause is what is decided.
+    const rest = s.slice((passive.index ?? 0) + passive[0].length).trim();
+    const object =
+      /^(?:it|this|that)$/i.test(passive[1]) && /^(?:whether|which|what|when|how)\b/i.test(rest)
+        ? rest
+        : passive[1];
+    return { verb: passive[2].toLowerCase(), object: clause(object) };
+  }
   return null;
 }
 
@@ -108,7 +116,8 @@ function pastParticiple(verb: string): string {
 /** The object of the question cut before a second clause, its first letter capitalised. */
 function clause(text: string): string {
   const cut =
-    text.split(/,| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i)[0] ?? text;
+    text.split(/[,:;]| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i)[0] ??
+    text;
   const trimmed = cut.trim().replace(/^(?:exactly|actually) /i, "");
   return trimmed.slice(0, 1).toUpperCase() + trimmed.slice(1);
 }
