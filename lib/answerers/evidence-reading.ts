@@ -127,7 +127,7 @@ export function code(name: string): string {
 }
 
 const AUXILIARY =
-  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
+  /(^|\/)(tests?|testing|__tests__|spec|e2e|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
 
 export function isAuxiliary(path: string): boolean {
   return AUXILIARY.test(path);
@@ -157,9 +157,10 @@ export function errorSites(input: AnswerInput): ErrorSite[] {
   const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
   const questionText = input.question.toLowerCase();
   const matchesMessage = (e: string) => {
-    const literal = e.toLowerCase().split("{")[0]?.trim() ?? "";
+    const literal = e.toLowerCase().split(PLACEHOLDER)[0]?.trim() ?? "";
     return (
       (literal.length >= 8 && questionText.includes(literal)) ||
+      (messagePattern(e)?.test(questionText) ?? false) ||
       anchorMessages.some(
         (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
       )
@@ -199,6 +200,26 @@ export function errorSites(input: AnswerInput): ErrorSite[] {
   return [outer, ...sites.filter((x) => x !== outer)];
 }
 
+// Where a message template takes a value: `{name!r}`, `${x}`, `{}`, `%s`, `%-5d`, `%v`.
+const PLACEHOLDER = /\$?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;
+
+/**
+ * A message template as a pattern over the question's text, each placeholder standing
+ * for a short value ("fixture {argname!r} not found" matches "fixture 'db' not found");
+ * none for a template with too few literal characters to tell.
+ */
+function messagePattern(message: string): RegExp | null {
+  const parts = message.toLowerCase().split(new RegExp(PLACEHOLDER.source, "g"));
+  if (parts.length < 2 || parts.join("").replace(/\W+/g, "").length < 8) return null;
+  const escaped = parts.map((p) =>
+    p
+      .trim()
+      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/\s+/g, "\\s+"),
+  );
+  return new RegExp(escaped.join("\\s*\\S.{0,80}?\\s*"));
+}
+
 /**
  * How well a message matches the question's quoted text: the share of its words the
  * quote holds and the share of the quote's words it holds, averaged (so "timed out" is a
@@ -209,7 +230,7 @@ function messageOverlap(message: string, quoted: string): number {
     new Set(
       text
         .toLowerCase()
-        .replace(/\{[^}]*\}|%[-#0-9.]*[a-z]/g, " ")
+        .replace(new RegExp(PLACEHOLDER.source, "g"), " ")
         .split(/[^a-z0-9_]+/)
         .filter((w) => w.length >= 3 && !/^\d+$/.test(w)),
     );

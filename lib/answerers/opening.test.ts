@@ -347,3 +347,96 @@ describe("a first paragraph that answers", () => {
     );
   });
 });
+
+describe("the lead of an opening", () => {
+  it("is a site whose message template matches the quoted message, placeholders and all", async () => {
+    const lookup = symbol(
+      "FixtureLookupError.formatrepr",
+      "src/fixtures.py",
+      'def formatrepr(self):\n    if argname not in available:\n        msg = f"fixture {argname!r} not found"',
+      700,
+    );
+    const other = symbol(
+      "Marker.__call__",
+      "src/fixtures.py",
+      'def __call__(self):\n    raise ValueError("bad")',
+      90,
+    );
+    const withFacts = (
+      item: ContextItem,
+      raises: string[],
+      errorStrings: string[],
+      score: number,
+    ): ContextItem => ({
+      ...item,
+      score,
+      facts: { ...(item.facts as NonNullable<ContextItem["facts"]>), raises, errorStrings },
+    });
+    const context = [
+      withFacts(other, ["ValueError"], ["bad"], 3),
+      withFacts(lookup, [], ["fixture {argname!r} not found"], 0.3),
+    ];
+    const given = input(
+      `My test errors with "fixture 'db' not found". Where does that come from?`,
+      "diagnostic",
+      context,
+    );
+    given.anchors = { ...given.anchors, messages: ["fixture 'db' not found"] };
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^The message "fixture \{argname!r\} not found" is reported by `FixtureLookupError\.formatrepr`/,
+    );
+  });
+
+  it("never quotes a signature, however the language declares it", () => {
+    const source = [
+      "export async function markUnverified(text: string, results: Result[]) {",
+      "  const unverified = results.filter((r) => !r.verified);",
+      "  return unverified.length ? mark(text, unverified) : text;",
+      "}",
+    ].join("\n");
+    const lines = decidingLines(source, new Set(["verifi", "text", "unverifi"].map((t) => stem(t)))).map(
+      (l) => l.text,
+    );
+    expect(lines.join(" ")).not.toMatch(/function/);
+    expect(lines.length).toBeGreaterThan(0);
+  });
+
+  it("is code that says something: a definition with no deciding line and no docstring gives way", () => {
+    const quiet = symbol("Parser.constructor", "src/index.js", "constructor(cfg) {\n  this.init()\n}", 10);
+    const parse = symbol(
+      "parseDate",
+      "src/index.js",
+      "const parseDate = (cfg) => {\n  if (typeof date === 'string') {\n    return new Date(date)\n  }\n}",
+      40,
+    );
+    const other = symbol("Parser.toString", "src/index.js", "toString() {\n  this.x()\n}", 90);
+    const text = openingFor(
+      input("How does the parser turn a string into a date?", "conceptual", [quiet, other, parse]),
+      [quiet, other, parse],
+      new Map(),
+    );
+    expect(text).toMatch(/^`parseDate` \(src\/index\.js:40-44\) is where this happens/);
+  });
+
+  it("is never an end-to-end test's helper", async () => {
+    const helper = symbol(
+      "repositoryId",
+      "e2e/pages/repositories.ts",
+      "async function repositoryId(name) {\n  return find(name)\n}",
+      60,
+    );
+    const real = symbol(
+      "addRepository",
+      "lib/jobs.ts",
+      "async function addRepository(root) {\n  if (!allowed(root)) {\n    deny(root)\n  }\n}",
+      5,
+    );
+    const text = openingFor(
+      input("Adding a repository from the web app is refused. Why?", "diagnostic", [helper, real]),
+      [helper, real],
+      new Map(),
+    );
+    expect(text).toMatch(/^The behaviour comes from `addRepository`/);
+  });
+});

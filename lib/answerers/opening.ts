@@ -153,7 +153,7 @@ export function decidingLines(
     if (inDocstring || quotes > 0 || i === 0 || !line || line.length > 160) return;
     if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
     if (
-      /^(?:def|class|func|fn|function|pub fn|public|private|protected|static|import|from|use|using|package|namespace|#include|require)\b/.test(
+      /^(?:(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|func|fn|function|interface)|pub(?:\(\w+\))? (?:fn|struct|enum|trait)|public|private|protected|static|import|from|use|using|package|namespace|#include|require)\b/.test(
         line,
       )
     )
@@ -238,10 +238,13 @@ function leadDefinition(
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
     const getter =
       item.endLine - item.startLine <= 3 && /^return\b[^<>=!?&|*/+-]*$/.test(lines[0]?.text ?? "") ? 0.3 : 1;
+    // A definition with neither a deciding line nor a docstring has nothing to say.
+    const mute = lines.length === 0 && !item.facts?.docstring ? 0.5 : 1;
     const value =
       [1, 0.7, 0.5, 0.4][i]! *
       kind *
       getter *
+      mute *
       (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits));
     if (!best || value > best.value) best = { item, lines, value };
   });
