@@ -112,3 +112,17 @@ describe("prose from doc comments that embed HTML or fenced examples", () => {
     expect(liftProse("Returns a Vec<T> of spans.")).toBe("Returns a Vec<T> of spans.");
   });
 });
+
+describe("escaping", () => {
+  it("adds no backslash where Markdown reads no markup", () => {
+    expect(escapeInline("except: pass in load_settings, record_event and handler_1")).toBe(
+      "except: pass in load_settings, record_event and handler_1",
+    );
+    expect(escapeInline("a < 3 > 2 and a [note]")).toBe("a < 3 > 2 and a [note]");
+    // `<T>` is an inline HTML tag to Markdown (it would vanish): escaped.
+    expect(escapeInline("Vec<T>")).toBe("Vec\\<T>");
+    expect(escapeInline("_registry and __init__ and <div>")).toBe(
+      "\\_registry and \\_\\_init\\_\\_ and \\<div>",
+    );
+  });
+});

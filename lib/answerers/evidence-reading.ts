@@ -99,7 +99,7 @@ const CITATION_TOKEN = /([\w@+~./\\-]+\.\w{1,10}:\d+(?:-\d+)?)/;
 
 /**
  * Text the engine writes outside code spans (titles, reasons, messages, lifted prose)
- * with Markdown's emphasis and link characters escaped, so `__init__`, `*args` and
+ * with Markdown's emphasis and tag characters escaped, so `__init__`, `*args` and
  * `_private` read as written. Code spans and citations are left alone.
  */
 export function escapeInline(text: string): string {
@@ -110,12 +110,26 @@ export function escapeInline(text: string): string {
     out += text
       .slice(last, from)
       .split(CITATION_TOKEN)
-      .map((part, i) => (i % 2 ? part : part.replace(/([\\*_~<>[\]`])/g, "\\$1")))
+      .map((part, i) => (i % 2 ? part : escapeProse(part)))
       .join("");
     out += text.slice(from, to + 1);
     last = to + 1;
   }
   return out;
+}
+
+/**
+ * Escapes only what Markdown would read as markup, so plain text (and a terminal showing
+ * it) keeps few backslashes: `*` and `~` always, `_` where it can open or close emphasis
+ * (not between two letters or digits: `load_settings` is safe, `__init__` and `_x` are
+ * not), a backtick, `<` before a tag or autolink, and a backslash before punctuation.
+ */
+function escapeProse(text: string): string {
+  return text
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, "\\\\")
+    .replace(/[*~`]/g, "\\$&")
+    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "\\_")
+    .replace(/<(?=[A-Za-z/!?])/g, "\\<");
 }
 
 /** A code span holding `name` as written, its fence longer than any backtick run inside. */
