@@ -29,12 +29,15 @@ describe("the topic of a question, in its own terms", () => {
       "decided",
       "Which handler receives it",
     ],
+    ["How does the parser format a std::string for the log?", "formatted", "A std::string for the log"],
   ])("%j → %s / %s", (question, verb, object) => {
     expect(askedTopic(question)).toEqual({ verb, object });
   });
 
   it("has none for a question that names no verb of the code", () => {
     expect(askedTopic("What is the Config class for?")).toBeNull();
+    // "format" after an article is a noun.
+    expect(askedTopic("How does vformat turn a format string into a std::string?")).toBeNull();
   });
 });
 

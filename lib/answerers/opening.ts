@@ -79,7 +79,11 @@ function topicOf(s: string): { verb: string; object: string } | null {
     "decide|determine|compute|calculate|cap|limit|control|choose|pick|set|select|build|parse|resolve|find|match|validate|check|convert|generate|create|load|store|format|render|handle|detect|know|count|measure|order|sort|merge|split|encode|decode|register|dispatch|apply|infer|estimate|normalize|serialize";
   const what = new RegExp(`^(?:what|which \\w+) (?:exactly )?(${verbs})(?:s|es)? (.+)$`, "i").exec(s);
   if (what?.[1] && what[2]) return { verb: pastParticiple(what[1]), object: clause(what[2]) };
-  const how = new RegExp(`^how (?:does|do|did|can|will|would) (?:.+? )?(${verbs}) (.+)$`, "i").exec(s);
+  // A verb after an article is a noun ("turn a format string"): not what is asked.
+  const how = new RegExp(
+    `^how (?:does|do|did|can|will|would) (?:.+? )?(?<!\\b(?:a|an|the|its|this|that) )(${verbs}) (.+)$`,
+    "i",
+  ).exec(s);
   if (how?.[1] && how[2]) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
   const passive =
     /^(?:how|where|when) (?:is|are|was|were|does|do) (.+?) (computed|calculated|decided|determined|defined|configured|set|stored|handled|parsed|built|created|chosen|registered|validated|generated|resolved|loaded|formatted|capped|limited|matched|counted|sorted|merged|normalized|serialized|rendered|kept|tracked|cached|applied|inferred|estimated)\b/i.exec(
@@ -102,6 +106,7 @@ const IRREGULAR: Record<string, string> = {
   find: "found",
   build: "built",
   know: "known",
+  format: "formatted",
   split: "split",
 };
 
@@ -116,8 +121,9 @@ function pastParticiple(verb: string): string {
 /** The object of the question cut before a second clause, its first letter capitalised. */
 function clause(text: string): string {
   const cut =
-    text.split(/[,:;]| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i)[0] ??
-    text;
+    text.split(
+      /,|;|:(?!:)(?<!::)| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i,
+    )[0] ?? text;
   const trimmed = cut.trim().replace(/^(?:exactly|actually) /i, "");
   return trimmed.slice(0, 1).toUpperCase() + trimmed.slice(1);
 }
