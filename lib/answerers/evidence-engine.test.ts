@@ -146,8 +146,10 @@ describe("diagrams", () => {
 });
 
 describe("a relevant-code line's reason", () => {
-  it("stays one italic run with the underscores of the paths and names it holds", () => {
-    const reason = "in src/_pytest/main.py, named in the question (wrap_session); see my_module";
+  it.each([
+    "in src/_pytest/main.py, named in the question (wrap_session); see my_module",
+    "named in the question (__init__, *args, **kwargs)",
+  ])("stays one italic run with the underscores of the paths and names it holds: %s", (reason) => {
     type Node = { type: string; value?: string; children?: Node[] };
     const emphasis: string[] = [];
     const textOf = (node: Node): string => {

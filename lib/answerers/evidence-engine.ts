@@ -17,6 +17,7 @@ import {
   cite,
   code,
   errorSites,
+  escapeInline,
   firstSentence,
   flowNodes,
   isAuxiliary,
@@ -214,7 +215,7 @@ function diagnosticSection(
       const msgs = f.errorStrings.length
         ? ` with ${f.errorStrings
             .slice(0, 2)
-            .map((m) => `"${m}"`)
+            .map((m) => `"${escapeInline(m)}"`)
             .join(", ")}`
         : "";
       lines.push(
@@ -319,7 +320,7 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
       lines.push("**The figure**");
       for (const raw of figure)
         lines.push(
-          `${raw.startsWith("- ") ? "  " : ""}- ${raw.replace(/^- /, "").replace(/\[([^\]]+?:\d+-\d+)\]/g, "— $1")}`,
+          `${raw.startsWith("- ") ? "  " : ""}- ${escapeInline(raw.replace(/^- /, "").replace(/\[([^\]]+?:\d+-\d+)\]/g, "— $1"))}`,
         );
       lines.push("");
     }
@@ -327,12 +328,12 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
     for (const raw of text) {
       if (!raw.startsWith("- [") || figure.includes(raw)) continue;
       const m = raw.match(/^- \[(\w+)\] ([\w-]+): (.+?)(?: \[(.+?)\])?$/);
-      if (m) report.push(`- **${m[1]}** ${m[2]}: ${m[3]}${m[4] ? ` — ${m[4]}` : ""}`);
+      if (m) report.push(`- **${m[1]}** ${m[2]}: ${escapeInline(m[3] ?? "")}${m[4] ? ` — ${m[4]}` : ""}`);
     }
     const summary = text.filter((l) =>
       /^(Cycles|Highest fan-out|Highest fan-in|Most imported files):/.test(l),
     );
-    for (const s of summary) report.push(`- ${s.replace(/\[(.+?)\]/g, "— $1")}`);
+    for (const s of summary) report.push(`- ${escapeInline(s.replace(/\[(.+?)\]/g, "— $1"))}`);
     if (report.length) lines.push("**Structure**", ...report);
   }
   const flagged = symbols.slice(0, 4);
@@ -367,7 +368,7 @@ function docsSection(docs: ContextItem[], max: number, question: string): string
       .replace(/^Wiki: /, "")
       .split(" › ")
       .pop();
-    lines.push(`- ${name}: ${firstSentence(text.replace(/`/g, ""))} — ${cite(d)}`);
+    lines.push(`- ${escapeInline(name ?? "")}: ${firstSentence(text)} — ${cite(d)}`);
   }
   return lines.length > 1 ? lines.join("\n") : "";
 }
@@ -375,6 +376,8 @@ function docsSection(docs: ContextItem[], max: number, question: string): string
 /** The sentence of a doc's prose (headings, code and markup left out) that carries the most question words (at least two). */
 function bestSentence(text: string, terms: Set<string>): string {
   const prose = text
+    // Fenced examples are code, not what the documentation says.
+    .replace(/^\s*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\s*\1[^\n]*$/gm, "")
     .split(/\n\s*\n/)
     .filter((p) => !/^\s*(?:>>>|\$ |\.\. |::)/.test(p))
     .map((p) => firstParagraph(p, 2000))
@@ -401,7 +404,7 @@ function bestSentence(text: string, terms: Set<string>): string {
  * italics' end.
  */
 export function reasonNote(reason: string): string {
-  return `*(${reason})*`;
+  return `*(${escapeInline(reason)})*`;
 }
 
 /**
@@ -418,7 +421,7 @@ function providedSection(context: ContextItem[]): string {
       lines.push(`- ${name} — ${cite(item)} ${reasonNote(item.reason)}`);
     } else {
       lines.push(
-        `- ${item.title.replace(/\((provided by the user, not verified)\)$/, "— *$1*")}:`,
+        `- ${escapeInline(item.title).replace(/\((provided by the user, not verified)\)$/, "— *$1*")}:`,
         "",
         "  ```",
         ...item.text.split("\n").map((l) => `  ${l}`),

@@ -11,29 +11,137 @@ import type { AnswerInput, ContextItem } from "./contract.ts";
 /** An item's citation: its focus lines when it has them (see cite.ts). */
 export const cite = citeItem;
 
-/** Prose lifted from docstrings and docs, with Markdown emphasis characters escaped (`__init__` stays literal). */
+/**
+ * The first sentence of a docstring or doc section as well-formed Markdown: reST/Sphinx
+ * markup turned into code spans, examples and field lists dropped, every code span
+ * closed, emphasis characters outside code spans escaped (`__init__` stays literal), and
+ * the sentence cut where no code span is open.
+ */
 export function firstSentence(text: string): string {
-  // Escaped outside `code spans` only: inside them a backslash would show.
-  // Field lists (`:rtype: float`, `@param x`, `Args:`) describe the signature, not the purpose.
-  const prose =
-    text.split(/\n\s*(?::\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Parameters|Example)s?:)/)[0] ??
-    text;
-  const clean = prose
-    .replace(/\s+/g, " ")
-    .trim()
-    .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 ? part : part.replace(/([*_~<>[\]])/g, "\\$1")))
-    .join("");
-  const match = clean.match(/^(.{20,240}?[.!?])(\s|$)/);
-  return match?.[1] ?? clean.slice(0, 200);
+  const clean = escapeInline(liftProse(text));
+  const spans = codeSpanRanges(clean);
+  const outside = (i: number) => !spans.some(([from, to]) => i > from && i < to);
+  for (const m of clean.matchAll(/[.!?](?=\s|$)/g)) {
+    const at = m.index ?? 0;
+    if (at < 19) continue;
+    if (at >= 240) break;
+    if (outside(at)) return clean.slice(0, at + 1);
+  }
+  if (clean.length <= 200) return clean;
+  // No sentence end in reach: cut at a word boundary outside any code span.
+  let cut = clean.lastIndexOf(" ", 200);
+  while (cut > 0 && !outside(cut)) cut = clean.lastIndexOf(" ", cut - 1);
+  return `${clean.slice(0, cut > 0 ? cut : 200).trimEnd()}…`;
 }
 
+// Where a docstring's prose ends: a field list (`:rtype: float`, `@param x`, `Args:`),
+// a doctest (`>>> f()`), a reST directive (`.. note::`), a literal block (`::`) or a
+// fenced code block.
+const PROSE_END =
+  /\n\s*(?:```|~~~|:\w+[\w ]*:|@\w+|(?:Args|Arguments|Returns|Raises|Yields|Parameters|Examples?|Notes?|See Also)s?:?\s*(?:\n|$)|>>>|\.\. \w|::\s*(?:\n|$))/;
+
+/**
+ * Prose from a docstring or doc, as Markdown: Sphinx roles (`:class:` + `~pkg.Foo`) and
+ * reST literals (double backticks) become code spans, reST links their text, and a
+ * backtick left unmatched (a quote mark, a cut literal) goes, so no code span runs on.
+ */
+export function liftProse(text: string): string {
+  // "Use it like this::" ends its prose with a colon; the literal block after it is code.
+  const head = /^\s*(?:>>>|```|~~~)/.test(text) ? "" : (text.split(PROSE_END)[0] ?? text);
+  const prose = (head.split(/::[ \t]*(?:\n|$)/)[0] ?? head)
+    .replace(/^\s*>>>.*$/gm, "")
+    .replace(HTML_TAG, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const lifted = prose
+    .replace(/(?::[\w-]+)+:`([^`]+)`/g, (_m, target: string) => code(roleText(target)))
+    .replace(/``([^`]+?)``/g, (_m, literal: string) => code(literal))
+    .replace(/`([^`<]+?)\s*<[^`>]+>`_{1,2}/g, "$1")
+    .replace(/(`[^`]+`)_{1,2}(?!\w)/g, "$1");
+  return balanceBackticks(lifted);
+}
+
+// HTML that doc comments embed for rendered docs (rustdoc's example wrappers, Javadoc's <p>).
+const HTML_TAG =
+  /<\/?(?:div|span|pre|code|p|br|hr|a|b|i|em|strong|img|table|tr|td|th|ul|ol|li|h[1-6]|sup|sub|tt|details|summary)\b[^<>]*>/gi;
+
+/** What a Sphinx role shows: `~a.b.C` → C, `text <target>` → text, `!name` → name. */
+function roleText(target: string): string {
+  const shown = /^(.+?)\s*<[^>]+>$/.exec(target)?.[1] ?? target;
+  const bare = shown.replace(/^[!]/, "");
+  return bare.startsWith("~") ? (bare.slice(1).split(".").pop() ?? bare) : bare;
+}
+
+/** Drops backticks that open a code span nothing closes (scanning as Markdown does, run by run). */
+function balanceBackticks(text: string): string {
+  const runs = [...text.matchAll(/`+/g)].map((m) => ({ at: m.index ?? 0, len: m[0].length }));
+  const drop = new Set<number>();
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i] as { at: number; len: number };
+    const close = runs.findIndex((r, j) => j > i && r.len === run.len);
+    if (close < 0) drop.add(run.at);
+    else i = close;
+  }
+  if (drop.size === 0) return text;
+  return text.replace(/`+/g, (m, at: number) => (drop.has(at) ? "" : m));
+}
+
+/** The [start, end] offsets of each code span in well-formed inline Markdown. */
+function codeSpanRanges(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  const re = /(`+)[\s\S]*?[^`]\1(?!`)/g;
+  for (const m of text.matchAll(re)) out.push([m.index ?? 0, (m.index ?? 0) + m[0].length - 1]);
+  return out;
+}
+
+// A citation (`src/_pytest/main.py:3-9`) is left as written: the renderer protects it.
+const CITATION_TOKEN = /([\w@+~./\\-]+\.\w{1,10}:\d+(?:-\d+)?)/;
+
+/**
+ * Text the engine writes outside code spans (titles, reasons, messages, lifted prose)
+ * with Markdown's emphasis and tag characters escaped, so `__init__`, `*args` and
+ * `_private` read as written. Code spans and citations are left alone.
+ */
+export function escapeInline(text: string): string {
+  const spans = codeSpanRanges(text);
+  let out = "";
+  let last = 0;
+  for (const [from, to] of [...spans, [text.length, text.length - 1] as [number, number]]) {
+    out += text
+      .slice(last, from)
+      .split(CITATION_TOKEN)
+      .map((part, i) => (i % 2 ? part : escapeProse(part)))
+      .join("");
+    out += text.slice(from, to + 1);
+    last = to + 1;
+  }
+  return out;
+}
+
+/**
+ * Escapes only what Markdown would read as markup, so plain text (and a terminal showing
+ * it) keeps few backslashes: `*` and `~` always, `_` where it can open or close emphasis
+ * (not between two letters or digits: `load_settings` is safe, `__init__` and `_x` are
+ * not), a backtick, `<` before a tag or autolink, and a backslash before punctuation.
+ */
+function escapeProse(text: string): string {
+  return text
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, "\\\\")
+    .replace(/[*~`]/g, "\\$&")
+    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "\\_")
+    .replace(/<(?=[A-Za-z/!?])/g, "\\<");
+}
+
+/** A code span holding `name` as written, its fence longer than any backtick run inside. */
 export function code(name: string): string {
-  return `\`${name.replace(/`/g, "")}\``;
+  const longest = Math.max(0, ...[...name.matchAll(/`+/g)].map((m) => m[0].length));
+  if (longest === 0) return `\`${name}\``;
+  const fence = "`".repeat(longest + 1);
+  return `${fence} ${name} ${fence}`;
 }
 
 const AUXILIARY =
-  /(^|\/)(tests?|testing|__tests__|spec|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
+  /(^|\/)(tests?|testing|__tests__|spec|e2e|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.\w+$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
 
 export function isAuxiliary(path: string): boolean {
   return AUXILIARY.test(path);
@@ -44,38 +152,107 @@ export interface ErrorSite {
   f: NonNullable<ContextItem["facts"]>;
   raised: string | null;
   message: string | null;
+  /** its message or raised type is the one the question quotes or names */
+  matched: boolean;
   rank: number;
 }
 
-/** Symbols in context that raise or report an error, those matching the question's error first. */
+/**
+ * Symbols in context that raise or report an error, in the order an answer names them:
+ * the one whose message matches the question's quoted message best first, then those
+ * raising the error type it names (the type it names first before others), then by
+ * retrieval score. When the question names an outer error first ("MaxRetryError …
+ * Caused by NewConnectionError"), the site raising that one leads and the cause follows.
+ * The opening and the body both read this order, so they name the same site first.
+ */
 export function errorSites(input: AnswerInput): ErrorSite[] {
-  const anchorTypes = new Set([...input.anchors.exceptionTypes, ...input.anchors.identifiers]);
+  const types = input.anchors.exceptionTypes;
+  const identifiers = new Set(input.anchors.identifiers);
   const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
   const questionText = input.question.toLowerCase();
   const matchesMessage = (e: string) => {
-    const literal = e.toLowerCase().split("{")[0]?.trim() ?? "";
+    const literal = e.toLowerCase().split(PLACEHOLDER)[0]?.trim() ?? "";
     return (
       (literal.length >= 8 && questionText.includes(literal)) ||
+      (messagePattern(e)?.test(questionText) ?? false) ||
       anchorMessages.some(
         (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
       )
     );
   };
-  return input.context
+  const quoted = anchorMessages.length ? anchorMessages.join(" ") : questionText;
+  const sites = input.context
     .filter((i) => i.facts && i.path && i.facts.raises.length + i.facts.errorStrings.length > 0)
     .map((s) => {
       const f = s.facts as NonNullable<ContextItem["facts"]>;
-      const raised = f.raises.find((r) => anchorTypes.has(r)) ?? null;
-      const message = f.errorStrings.find(matchesMessage) ?? null;
+      const named = f.raises.find((r) => types.includes(r)) ?? null;
+      const raised = named ?? f.raises.find((r) => identifiers.has(r)) ?? null;
+      const messages = f.errorStrings
+        .filter(matchesMessage)
+        .map((m) => ({ m, overlap: messageOverlap(m, quoted) }))
+        .sort((a, b) => b.overlap - a.overlap);
+      const message = messages[0]?.m ?? null;
+      const typeRank = named
+        ? 2 + (0.5 * (types.length - types.indexOf(named))) / types.length
+        : raised
+          ? 1
+          : 0;
       return {
         s,
         f,
         raised: raised ?? f.raises[0] ?? null,
         message,
-        rank: (message ? 4 : 0) + (raised ? 2 : 0) + s.score,
+        matched: message !== null || raised !== null,
+        // What matches outranks any retrieval score (capped so it only breaks ties).
+        rank: (message ? 4 + 2 * (messages[0]?.overlap ?? 0) : 0) + typeRank + 0.5 * Math.min(1, s.score),
       };
     })
     .sort((a, b) => b.rank - a.rank);
+  const outer = types[0] ? sites.find((x) => x.f.raises.includes(types[0] as string)) : undefined;
+  const lead = sites[0];
+  if (!lead || !outer || outer === lead || lead.f.raises.includes(types[0] as string)) return sites;
+  return [outer, ...sites.filter((x) => x !== outer)];
+}
+
+// Where a message template takes a value: `{name!r}`, `${x}`, `{}`, `%s`, `%-5d`, `%v`.
+const PLACEHOLDER = /\$?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;
+
+/**
+ * A message template as a pattern over the question's text, each placeholder standing
+ * for a short value ("fixture {argname!r} not found" matches "fixture 'db' not found");
+ * none for a template with too few literal characters to tell.
+ */
+function messagePattern(message: string): RegExp | null {
+  const parts = message.toLowerCase().split(new RegExp(PLACEHOLDER.source, "g"));
+  if (parts.length < 2 || parts.join("").replace(/\W+/g, "").length < 8) return null;
+  const escaped = parts.map((p) =>
+    p
+      .trim()
+      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/\s+/g, "\\s+"),
+  );
+  return new RegExp(escaped.join("\\s*\\S.{0,80}?\\s*"));
+}
+
+/**
+ * How well a message matches the question's quoted text: the share of its words the
+ * quote holds and the share of the quote's words it holds, averaged (so "timed out" is a
+ * weaker match for "read timed out after 30 seconds" than the message that says it all).
+ */
+function messageOverlap(message: string, quoted: string): number {
+  const words = (text: string) =>
+    new Set(
+      text
+        .toLowerCase()
+        .replace(new RegExp(PLACEHOLDER.source, "g"), " ")
+        .split(/[^a-z0-9_]+/)
+        .filter((w) => w.length >= 3 && !/^\d+$/.test(w)),
+    );
+  const own = words(message);
+  const asked = words(quoted);
+  if (own.size === 0 || asked.size === 0) return 0;
+  const shared = [...own].filter((w) => asked.has(w)).length;
+  return (shared / own.size + shared / asked.size) / 2;
 }
 
 /** The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")` → card declined). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
+import { EvidenceEngine } from "./evidence-engine.ts";
 import { askedTopic, decidingLines, openingFor } from "./opening.ts";
 
 describe("the topic of a question, in its own terms", () => {
@@ -18,12 +19,25 @@ describe("the topic of a question, in its own terms", () => {
       "decided",
       "Which exit code the process ends with",
     ],
+    [
+      "In the library, how is it decided whether a variable gets a nominal or a continuous scale?",
+      "decided",
+      "Whether a variable gets a nominal or a continuous scale",
+    ],
+    [
+      "How does the router decide which handler receives it: the default one or a mounted one?",
+      "decided",
+      "Which handler receives it",
+    ],
+    ["How does the parser format a std::string for the log?", "formatted", "A std::string for the log"],
   ])("%j → %s / %s", (question, verb, object) => {
     expect(askedTopic(question)).toEqual({ verb, object });
   });
 
   it("has none for a question that names no verb of the code", () => {
     expect(askedTopic("What is the Config class for?")).toBeNull();
+    // "format" after an article is a noun.
+    expect(askedTopic("How does vformat turn a format string into a std::string?")).toBeNull();
   });
 });
 
@@ -158,5 +172,274 @@ describe("the opening sentence", () => {
     expect(openingFor(input("Which files import a.py?", "analytical", [structure]), [], new Map())).toBe(
       "`a.py` is imported by 3 files (a.py:1-9).",
     );
+  });
+});
+
+describe("a diagnostic opening and the body", () => {
+  const raising = (
+    name: string,
+    path: string,
+    raises: string[],
+    errorStrings: string[],
+    score: number,
+    text: string,
+  ): ContextItem => {
+    const s = symbol(name, path, text, 10);
+    return {
+      ...s,
+      score,
+      facts: { ...(s.facts as NonNullable<ContextItem["facts"]>), raises, errorStrings },
+    };
+  };
+  // Retrieval scored the unrelated site far higher than the one whose message is quoted.
+  const loud = raising(
+    "Pool.acquire",
+    "pkg/pool.py",
+    ["PoolError"],
+    ["pool is closed"],
+    7,
+    'def acquire(self):\n    if self.closed:\n        raise PoolError("pool is closed")',
+  );
+  const vague = raising(
+    "Conn.open",
+    "pkg/conn.py",
+    ["TimeoutError"],
+    ["timed out"],
+    0.5,
+    'def open(self):\n    if waited > limit:\n        raise TimeoutError("timed out")',
+  );
+  const exact = raising(
+    "Conn.read",
+    "pkg/conn.py",
+    ["TimeoutError"],
+    ["read timed out after {seconds} seconds"],
+    0.2,
+    'def read(self, seconds):\n    if not self.sock.ready(seconds):\n        raise TimeoutError(f"read timed out after {seconds} seconds")',
+  );
+  const ask = (question: string, types: string[], messages: string[], context: ContextItem[]) => {
+    const base = input(question, "diagnostic", context);
+    return { ...base, anchors: { ...base.anchors, exceptionTypes: types, messages } };
+  };
+  const firstListed = (answer: string) =>
+    /\*\*Where the error can originate\*\*\n- `([^`]+)`/.exec(answer)?.[1] ?? "";
+
+  it("name the site whose message matches the quoted one best, first in both", async () => {
+    const question = 'Why do I get "TimeoutError: read timed out after 30 seconds"?';
+    const given = ask(question, ["TimeoutError"], ["read timed out after 30 seconds"], [loud, vague, exact]);
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^`TimeoutError\("read timed out after \{seconds\} seconds"\)` is raised by `Conn\.read`/,
+    );
+    expect(answer).toContain("when `not self.sock.ready(seconds)`");
+    expect(firstListed(answer)).toBe("Conn.read");
+  });
+
+  it("lead with the outer error the question names first, as the body lists it, then its cause", async () => {
+    const retry = raising(
+      "Client.send",
+      "pkg/client.py",
+      ["RetryError"],
+      [],
+      0.1,
+      "def send(self):\n    if attempts > self.max:\n        raise RetryError(reason)",
+    );
+    const question =
+      'RetryError: too many retries (Caused by TimeoutError("read timed out after 30 seconds"))';
+    const given = ask(
+      question,
+      ["RetryError", "TimeoutError"],
+      ["read timed out after 30 seconds"],
+      [loud, exact, retry],
+    );
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^`RetryError\(…\)` is raised by `Client\.send` \(pkg\/client\.py:10-12\) when `attempts > self\.max`; the cause it reports: `TimeoutError\(/,
+    );
+    expect(firstListed(answer)).toBe("Client.send");
+  });
+
+  it("say no site matches when none does, naming the body's first", async () => {
+    const given = ask('Why "KeyError: missing"?', ["KeyError"], ["missing"], [vague, loud]);
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^No raise site in the index matches this error exactly; the closest is `Pool\.acquire`/,
+    );
+    expect(firstListed(answer)).toBe("Pool.acquire");
+  });
+});
+
+describe("a first paragraph that answers", () => {
+  const long = (name: string, path: string, start: number, body: string[]): ContextItem =>
+    symbol(name, path, [`def ${name.split(".").pop()}(self, attempt):`, ...body].join("\n"), start);
+  const filler = Array.from({ length: 180 }, (_, i) => `    step_${i} = prepare(${i})`);
+
+  it("cites the deciding lines of a long definition, not all of it", () => {
+    const item = long("Retry.run", "pkg/retry.py", 100, [
+      ...filler,
+      "    delay = self.base * 2 ** attempt",
+      "    return min(delay, self.max_delay)",
+    ]);
+    const text = openingFor(
+      input("How is the retry delay computed?", "conceptual", [item]),
+      [item],
+      new Map(),
+    );
+    const cited = /\(pkg\/retry\.py:(\d+)-(\d+)\)/.exec(text);
+    expect(cited).not.toBeNull();
+    const [from, to] = [Number(cited?.[1]), Number(cited?.[2])];
+    expect(to - from + 1).toBeLessThanOrEqual(150);
+    // The cited lines are the ones quoted: the formula sits 181 lines below the signature.
+    expect(from).toBeGreaterThanOrEqual(100 + 181);
+    expect(text).toContain("`delay = self.base * 2 ** attempt`");
+  });
+
+  it("leaves out a docstring about errors when the question asks about none", () => {
+    const retry = symbol(
+      "Retry.backoff_delay",
+      "pkg/retry.py",
+      "def backoff_delay(self, attempt):\n    delay = self.base * 2 ** attempt\n    return min(delay, self.max_delay)",
+      40,
+    );
+    const withDoc = (docstring: string): ContextItem => ({
+      ...retry,
+      facts: { ...(retry.facts as NonNullable<ContextItem["facts"]>), docstring },
+    });
+    const erroring = withDoc("Raises ValueError when the attempt is negative.");
+    const calm = openingFor(
+      input("How is the retry delay computed?", "conceptual", [erroring]),
+      [erroring],
+      new Map(),
+    );
+    expect(calm).not.toMatch(/Raises|ValueError/);
+    const asked = openingFor(
+      input(
+        "How is the retry delay computed, and which error is raised for a negative attempt?",
+        "conceptual",
+        [erroring],
+      ),
+      [erroring],
+      new Map(),
+    );
+    expect(asked).toContain("Raises ValueError");
+    const plain = withDoc("The wait before the next attempt.");
+    expect(
+      openingFor(input("How is the retry delay computed?", "conceptual", [plain]), [plain], new Map()),
+    ).toContain("The wait before the next attempt.");
+  });
+
+  it("cites a long step of a traced flow by the lines retrieval matched", () => {
+    const open: ContextItem = {
+      ...long("open_dataset", "pkg/api.py", 350, filler),
+      focus: { startLine: 366, endLine: 386 },
+    };
+    const flow: ContextItem = {
+      ...symbol("flow", "pkg/api.py", "", 1),
+      key: "flow:open_dataset",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: "open_dataset()  [pkg/api.py:350-531]\n    → decode()  [pkg/api.py:311-347]",
+    };
+    const text = openingFor(
+      input("Trace what happens when open_dataset reads a file", "exploratory", [flow, open]),
+      [open],
+      new Map(),
+    );
+    expect(text).toBe(
+      "It starts at `open_dataset` (pkg/api.py:366-386), then `decode` (pkg/api.py:311-347).",
+    );
+  });
+});
+
+describe("the lead of an opening", () => {
+  it("is a site whose message template matches the quoted message, placeholders and all", async () => {
+    const lookup = symbol(
+      "FixtureLookupError.formatrepr",
+      "src/fixtures.py",
+      'def formatrepr(self):\n    if argname not in available:\n        msg = f"fixture {argname!r} not found"',
+      700,
+    );
+    const other = symbol(
+      "Marker.__call__",
+      "src/fixtures.py",
+      'def __call__(self):\n    raise ValueError("bad")',
+      90,
+    );
+    const withFacts = (
+      item: ContextItem,
+      raises: string[],
+      errorStrings: string[],
+      score: number,
+    ): ContextItem => ({
+      ...item,
+      score,
+      facts: { ...(item.facts as NonNullable<ContextItem["facts"]>), raises, errorStrings },
+    });
+    const context = [
+      withFacts(other, ["ValueError"], ["bad"], 3),
+      withFacts(lookup, [], ["fixture {argname!r} not found"], 0.3),
+    ];
+    const given = input(
+      `My test errors with "fixture 'db' not found". Where does that come from?`,
+      "diagnostic",
+      context,
+    );
+    given.anchors = { ...given.anchors, messages: ["fixture 'db' not found"] };
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^The message "fixture \{argname!r\} not found" is reported by `FixtureLookupError\.formatrepr`/,
+    );
+  });
+
+  it("never quotes a signature, however the language declares it", () => {
+    const source = [
+      "export async function markUnverified(text: string, results: Result[]) {",
+      "  const unverified = results.filter((r) => !r.verified);",
+      "  return unverified.length ? mark(text, unverified) : text;",
+      "}",
+    ].join("\n");
+    const lines = decidingLines(source, new Set(["verifi", "text", "unverifi"].map((t) => stem(t)))).map(
+      (l) => l.text,
+    );
+    expect(lines.join(" ")).not.toMatch(/function/);
+    expect(lines.length).toBeGreaterThan(0);
+  });
+
+  it("is code that says something: a definition with no deciding line and no docstring gives way", () => {
+    const quiet = symbol("Parser.constructor", "src/index.js", "constructor(cfg) {\n  this.init()\n}", 10);
+    const parse = symbol(
+      "parseDate",
+      "src/index.js",
+      "const parseDate = (cfg) => {\n  if (typeof date === 'string') {\n    return new Date(date)\n  }\n}",
+      40,
+    );
+    const other = symbol("Parser.toString", "src/index.js", "toString() {\n  this.x()\n}", 90);
+    const text = openingFor(
+      input("How does the parser turn a string into a date?", "conceptual", [quiet, other, parse]),
+      [quiet, other, parse],
+      new Map(),
+    );
+    expect(text).toMatch(/^`parseDate` \(src\/index\.js:40-44\) is where this happens/);
+  });
+
+  it("is never an end-to-end test's helper", async () => {
+    const helper = symbol(
+      "repositoryId",
+      "e2e/pages/repositories.ts",
+      "async function repositoryId(name) {\n  return find(name)\n}",
+      60,
+    );
+    const real = symbol(
+      "addRepository",
+      "lib/jobs.ts",
+      "async function addRepository(root) {\n  if (!allowed(root)) {\n    deny(root)\n  }\n}",
+      5,
+    );
+    const text = openingFor(
+      input("Adding a repository from the web app is refused. Why?", "diagnostic", [helper, real]),
+      [helper, real],
+      new Map(),
+    );
+    expect(text).toMatch(/^The behaviour comes from `addRepository`/);
   });
 });

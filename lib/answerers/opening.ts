@@ -20,6 +20,7 @@ import {
   code,
   conditionOf,
   errorSites,
+  escapeInline,
   firstSentence,
   flowNodes,
   isAuxiliary,
@@ -27,6 +28,7 @@ import {
   mainPath,
   raisedMessage,
   uniqueBy,
+  type ErrorSite,
   type FlowStep,
 } from "./evidence-reading.ts";
 
@@ -77,13 +79,25 @@ function topicOf(s: string): { verb: string; object: string } | null {
     "decide|determine|compute|calculate|cap|limit|control|choose|pick|set|select|build|parse|resolve|find|match|validate|check|convert|generate|create|load|store|format|render|handle|detect|know|count|measure|order|sort|merge|split|encode|decode|register|dispatch|apply|infer|estimate|normalize|serialize";
   const what = new RegExp(`^(?:what|which \\w+) (?:exactly )?(${verbs})(?:s|es)? (.+)$`, "i").exec(s);
   if (what?.[1] && what[2]) return { verb: pastParticiple(what[1]), object: clause(what[2]) };
-  const how = new RegExp(`^how (?:does|do|did|can|will|would) (?:.+? )?(${verbs}) (.+)$`, "i").exec(s);
+  // A verb after an article is a noun ("turn a format string"): not what is asked.
+  const how = new RegExp(
+    `^how (?:does|do|did|can|will|would) (?:.+? )?(?<!\\b(?:a|an|the|its|this|that) )(${verbs}) (.+)$`,
+    "i",
+  ).exec(s);
   if (how?.[1] && how[2]) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
   const passive =
     /^(?:how|where|when) (?:is|are|was|were|does|do) (.+?) (computed|calculated|decided|determined|defined|configured|set|stored|handled|parsed|built|created|chosen|registered|validated|generated|resolved|loaded|formatted|capped|limited|matched|counted|sorted|merged|normalized|serialized|rendered|kept|tracked|cached|applied|inferred|estimated)\b/i.exec(
       s,
     );
-  if (passive?.[1] && passive[2]) return { verb: passive[2].toLowerCase(), object: clause(passive[1]) };
+  if (passive?.[1] && passive[2]) {
+    // "how is it decided whether X": the whether-clause is what is decided.
+    const rest = s.slice((passive.index ?? 0) + passive[0].length).trim();
+    const object =
+      /^(?:it|this|that)$/i.test(passive[1]) && /^(?:whether|which|what|when|how)\b/i.test(rest)
+        ? rest
+        : passive[1];
+    return { verb: passive[2].toLowerCase(), object: clause(object) };
+  }
   return null;
 }
 
@@ -92,6 +106,7 @@ const IRREGULAR: Record<string, string> = {
   find: "found",
   build: "built",
   know: "known",
+  format: "formatted",
   split: "split",
 };
 
@@ -106,7 +121,9 @@ function pastParticiple(verb: string): string {
 /** The object of the question cut before a second clause, its first letter capitalised. */
 function clause(text: string): string {
   const cut =
-    text.split(/,| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i)[0] ?? text;
+    text.split(
+      /,|;|:(?!:)(?<!::)| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i,
+    )[0] ?? text;
   const trimmed = cut.trim().replace(/^(?:exactly|actually) /i, "");
   return trimmed.slice(0, 1).toUpperCase() + trimmed.slice(1);
 }
@@ -142,7 +159,7 @@ export function decidingLines(
     if (inDocstring || quotes > 0 || i === 0 || !line || line.length > 160) return;
     if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
     if (
-      /^(?:def|class|func|fn|function|pub fn|public|private|protected|static|import|from|use|using|package|namespace|#include|require)\b/.test(
+      /^(?:(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|func|fn|function|interface)|pub(?:\(\w+\))? (?:fn|struct|enum|trait)|public|private|protected|static|import|from|use|using|package|namespace|#include|require)\b/.test(
         line,
       )
     )
@@ -227,10 +244,13 @@ function leadDefinition(
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
     const getter =
       item.endLine - item.startLine <= 3 && /^return\b[^<>=!?&|*/+-]*$/.test(lines[0]?.text ?? "") ? 0.3 : 1;
+    // A definition with neither a deciding line nor a docstring has nothing to say.
+    const mute = lines.length === 0 && !item.facts?.docstring ? 0.5 : 1;
     const value =
       [1, 0.7, 0.5, 0.4][i]! *
       kind *
       getter *
+      mute *
       (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits));
     if (!best || value > best.value) best = { item, lines, value };
   });
@@ -245,13 +265,37 @@ function isTestSymbol(item: ContextItem): boolean {
   return /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|(?:^|\.)Test\w*\.|\w+Tests?\.\w+$/.test(name);
 }
 
+/** An opening cites the lines that answer, not a whole long definition (at most this many). */
+const MAX_CITED_LINES = 150;
+
+/**
+ * Where a lead definition is cited: its focus or span, or when that runs longer than an
+ * opening should point at, the stretch of its deciding lines.
+ */
+function citeLead(item: ContextItem, lines: DecidingLine[]): string {
+  const span = item.focus ?? item;
+  // A truncated body has lines left out, so its line numbers are not the file's.
+  if (span.endLine - span.startLine < MAX_CITED_LINES || lines.length === 0 || !item.path || item.truncated)
+    return cite(item);
+  const at = lines.map((l) => item.startLine + l.at);
+  return `${item.path}:${Math.min(...at)}-${Math.max(...at)}`;
+}
+
+/** Error words, which an answer to a question that asks about no error leaves out of its opening. */
+const ERROR_WORDS = /\b(?:errors?|exceptions?|rais(?:e|es|ed|ing)|throws?|fail(?:s|ed|ure)?|panics?)\b/i;
+
 function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
   const lead = leadDefinition(input, symbols);
   if (!lead?.item.facts) return "";
   const { item, lines } = lead;
-  const where = `${code(item.facts?.qualifiedName ?? item.title)} (${cite(item)})`;
-  const topic = askedTopic(input.question);
-  const docstring = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  const where = `${code(item.facts?.qualifiedName ?? item.title)} (${citeLead(item, lines)})`;
+  const asked = askedTopic(input.question);
+  // The question's words come back in prose: a name it wrote bare (`__init__`) stays literal.
+  const topic = asked && { ...asked, object: escapeInline(asked.object) };
+  const said = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  // A docstring about the errors a function raises frames an error the question never asked about.
+  const docstring =
+    ERROR_WORDS.test(said.replace(/`[^`]*`/g, "")) && !ERROR_WORDS.test(input.question) ? "" : said;
   const doc = docstring && !/[.!?]$/.test(docstring) ? `${docstring}.` : docstring;
   const sentences: string[] = [];
   if (topic) {
@@ -285,12 +329,13 @@ function diagnosticOpening(
 ): string {
   const sites = errorSites(input);
   const quotesError = input.anchors.exceptionTypes.length > 0 || input.anchors.messages.length > 0;
-  const site = sites.find((x) => x.rank >= 2);
+  // The site the body lists first, when it matches what the question quotes or names.
+  const site = sites[0]?.matched ? sites[0] : undefined;
   if (!site) {
     // A symptom without a quoted error: the code behind it, with the lines that decide it.
     const lead = leadDefinition(input, symbols);
     if (!lead?.item.facts) return "";
-    const where = `${code(lead.item.facts.qualifiedName)} (${cite(lead.item)})`;
+    const where = `${code(lead.item.facts.qualifiedName)} (${citeLead(lead.item, lead.lines)})`;
     const closest = sites[0];
     if (quotesError)
       return closest
@@ -301,24 +346,12 @@ function diagnosticOpening(
           );
     return `The behaviour comes from ${where}${lead.lines.length ? `, where ${quote(lead.lines)}` : ""}.`;
   }
-  // The message raised with the type, read from the raise line when the question did not quote it.
-  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
-  const what = site.raised
-    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
-    : `The message "${message ?? site.f.errorStrings[0]}" is reported`;
-  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
-  const sentences = [
-    `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}.`,
-  ];
-  // The error the question names first, when the site found raises another one it reports
-  // ("MaxRetryError … (Caused by NewConnectionError …)"): that one leads, the cause follows.
-  const first = input.anchors.exceptionTypes[0];
-  const outer = first && site.raised !== first ? sites.find((x) => x.f.raises.includes(first)) : undefined;
-  if (first && outer && outer.s !== site.s) {
-    const outerCondition = conditionOf(outer.s.text, first);
-    sentences.unshift(
-      `${code(first)} is raised by ${code(outer.f.qualifiedName)} (${cite(outer.s)})${outerCondition ? ` when ${code(outerCondition)}` : ""}; the cause it reports:`,
-    );
+  const sentences = [`${raisedAt(site)}.`];
+  // An outer error the question names first leads; the cause it reports (the site whose
+  // message the question quotes) follows, as the body lists them.
+  const cause = sites[1];
+  if (cause?.message && !site.message && cause.raised !== site.raised) {
+    sentences[0] = `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
   }
   const callers = uniqueBy(
     input.graph.triples.filter(
@@ -342,16 +375,27 @@ function diagnosticOpening(
   return sentences.join(" ");
 }
 
+/** "`Type("message")` is raised by `site` (path:a-b) when `condition`" — what a site raises, where and when. */
+function raisedAt(site: ErrorSite): string {
+  // The message raised with the type, read from the raise line when the question did not quote it.
+  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
+  const what = site.raised
+    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
+    : `The message "${escapeInline(message ?? site.f.errorStrings[0] ?? "")}" is reported`;
+  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
+  return `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}`;
+}
+
 // ------------------------------------------------------------------ exploratory
 
 function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string {
-  const step = (s: FlowStep) => `${code(s.name)} (${s.path}:${s.lines})`;
+  const step = (s: FlowStep) => `${code(s.name)} (${stepCitation(s, symbols)})`;
   const callers = flowNodes(input, "callers:");
   if (callers.length > 1) {
     const target = callers[0] as FlowStep;
     const direct = callers.filter((c) => c.depth === 1);
     const further = callers.filter((c) => c.depth === 2);
-    return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${code(further[0].name)} (${further[0].path}:${further[0].lines}) is one hop further up` : ""}.`;
+    return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${step(further[0])} is one hop further up` : ""}.`;
   }
   const steps = flowNodes(input);
   // Several calls named in order ("NewServer, AddRoutes, then Start"): the steps as named.
@@ -384,10 +428,27 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
   return sentences.join(" ");
 }
 
+/**
+ * A flow step's citation: its whole definition, or when that is longer than an opening
+ * should point at, the lines of it retrieval matched (the step's item in context).
+ */
+function stepCitation(s: FlowStep, symbols: ContextItem[]): string {
+  const [start, end] = s.lines.split("-").map(Number) as [number, number];
+  if (end - start < MAX_CITED_LINES) return `${s.path}:${s.lines}`;
+  const item = symbols.find(
+    (i) =>
+      i.path === s.path &&
+      i.startLine === start &&
+      i.focus &&
+      i.focus.endLine - i.focus.startLine < MAX_CITED_LINES,
+  );
+  return item ? cite(item) : `${s.path}:${s.lines}`;
+}
+
 // ------------------------------------------------------------------ analytical
 
 function analyticalOpening(input: AnswerInput): string {
   const structure = input.context.find((i) => i.kind === "structure");
   const answer = structure?.text.split("\n").find((l) => l.startsWith("Answer: "));
-  return answer ? answer.slice("Answer: ".length).trim() : "";
+  return answer ? escapeInline(answer.slice("Answer: ".length).trim()) : "";
 }

@@ -7,6 +7,7 @@ import { generateText, type LanguageModel } from "ai";
 import { REWRITE_SYSTEM } from "../answerers/prompts.ts";
 import { extractAnchors } from "../search/anchors.ts";
 import { rewriteFollowUp } from "./rewrite-rules.ts";
+import { subjectMentions, type SubjectMention } from "./subjects.ts";
 
 export interface Turn {
   question: string;
@@ -47,8 +48,31 @@ export async function standaloneQuestion(
   }
 }
 
-/** Code names and paths a turn was about (what "it" most likely refers to). */
+/**
+ * What a turn's question was about — the code names, the words it names as a type ("the
+ * Retry class") and the paths it wrote, in that order — so "it" in the next question is
+ * that subject, never whatever the previous answer happened to cite first.
+ */
 export function subjectsOf(question: string): string[] {
+  const mentions = subjectMentions(question);
+  const paths = mentions.filter((m) => m.kind === "path").map((m) => m.text);
+  const named = mentions.filter(
+    (m) =>
+      (m.kind === "symbol" && !paths.some((p) => p.includes(m.text.replace(/[!?]+$/, "")))) ||
+      (m.kind === "term" && namedAsType(question, m)),
+  );
   const anchors = extractAnchors(question);
-  return [...anchors.identifiers, ...anchors.paths].slice(0, 3);
+  const out = [...named.map((m) => m.text), ...anchors.identifiers, ...paths, ...anchors.paths];
+  return [...new Set(out)].slice(0, 3);
+}
+
+/** "the Retry class", "class Retry": a word the question names as a type (not "class decide"). */
+function namedAsType(question: string, mention: SubjectMention): boolean {
+  if (!mention.noun) return false;
+  const word = mention.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const noun = `${mention.noun}(?:e?s)?`;
+  return (
+    new RegExp(`\\b${word}\\W{0,2}\\s+${noun}\\b`, "i").test(question) ||
+    (/^[A-Z]/.test(mention.text) && new RegExp(`\\b${noun}\\s+\\W?${word}\\b`, "i").test(question))
+  );
 }
