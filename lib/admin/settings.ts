@@ -11,6 +11,8 @@ import {
   QUALITY_LIST,
   QUALITY_PRESETS,
   cgragConfigSchema,
+  deepMerge,
+  isPlainObject,
   type CgragConfig,
   type Quality,
 } from "../settings/config.ts";
@@ -55,10 +57,6 @@ export interface SettingsView {
 }
 
 // ---------------------------------------------------------------- validation
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Keys that are not settings, and groups given as scalars, before zod sees the merged config. */
 function shapeProblems(patch: unknown, template: unknown, prefix: string): FieldError[] {
@@ -130,14 +128,6 @@ function readable(message: string): string {
   );
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
   return sentence.endsWith(".") ? sentence : `${sentence}.`;
-}
-
-function deepMerge(base: unknown, patch: unknown): unknown {
-  if (patch === undefined) return base;
-  if (!isPlainObject(base) || !isPlainObject(patch)) return patch;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(patch)) out[k] = deepMerge(base[k], v);
-  return out;
 }
 
 /**

@@ -75,19 +75,25 @@ function searchable(path: string, chunks: ReturnType<typeof chunkCode>): ParsedC
  * failed become (`unparsed` says why for the latter).
  */
 export function textFile(source: SourceFile, unparsed: string | null = null): ParsedFile {
-  const terms = fileTermCounts(source.path, source.content);
+  return textRows(
+    source,
+    unparsed,
+    fileTermCounts(source.path, source.content),
+    searchable(source.path, chunkText(source.path, source.content, source.language)),
+  );
+}
+
+function textRows(
+  source: SourceFile,
+  unparsed: string | null,
+  terms: FileTermCounts,
+  chunks: ParsedChunk[],
+): ParsedFile {
   return {
-    file: {
-      ...fileRow(source, terms),
-      imports: "[]",
-      parseErrors: 0,
-      facts: "{}",
-      callNames: "",
-      unparsed,
-    },
+    file: { ...fileRow(source, terms), imports: "[]", parseErrors: 0, facts: "{}", callNames: "", unparsed },
     content: source.content,
     symbols: [],
-    chunks: searchable(source.path, chunkText(source.path, source.content, source.language)),
+    chunks,
     terms,
   };
 }
@@ -102,21 +108,7 @@ export function unparsedFile(source: SourceFile, reason: string): ParsedFile {
   try {
     return textFile(source, unparsed);
   } catch {
-    const terms: FileTermCounts = { terms: [], counts: [], length: 0 };
-    return {
-      file: {
-        ...fileRow(source, terms),
-        imports: "[]",
-        parseErrors: 0,
-        facts: "{}",
-        callNames: "",
-        unparsed,
-      },
-      content: source.content,
-      symbols: [],
-      chunks: [],
-      terms,
-    };
+    return textRows(source, unparsed, { terms: [], counts: [], length: 0 }, []);
   }
 }
 

@@ -153,7 +153,8 @@ export class ConfigError extends Error {
   }
 }
 
-function deepMerge(base: unknown, patch: unknown): unknown {
+/** `patch` laid over `base`, object by object (arrays and other values replace). */
+export function deepMerge(base: unknown, patch: unknown): unknown {
   if (patch === undefined) return base;
   if (!isPlainObject(base) || !isPlainObject(patch)) return patch;
   const out: Record<string, unknown> = { ...base };
@@ -161,7 +162,7 @@ function deepMerge(base: unknown, patch: unknown): unknown {
   return out;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 

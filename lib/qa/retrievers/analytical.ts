@@ -62,6 +62,7 @@ import {
   chunkCandidate,
   demoteAuxiliary,
   docsItems,
+  fileChunk,
   fuseFiles,
   fuseSignals,
   packCandidates,
@@ -245,22 +246,7 @@ export function topicalTerms(question: string, scope: string | null): string[] {
 }
 
 function fileCandidate(path: string, reason: string) {
-  return {
-    key: path,
-    symbol: null,
-    chunk: {
-      id: 0,
-      path,
-      kind: "file",
-      symbolId: null,
-      title: path,
-      startLine: 1,
-      endLine: 1,
-      text: "",
-      score: 1,
-    },
-    reason,
-  };
+  return { key: path, symbol: null, chunk: fileChunk(path, 1), reason };
 }
 
 async function focusOf(

@@ -40,6 +40,7 @@ import {
   fuseFiles,
   fileScores,
   isTestPath,
+  fileChunk,
   signalFiles,
   topicsOfPaths,
   wholeFileSignal,
@@ -102,7 +103,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
         );
       const reason = `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`;
       // A frame in module-level code, or in a built copy whose lines differ, still names its file.
-      frameCandidates.push(hit ? symbolCandidate(hit, reason) : chunkCandidate(wholeFile(file), reason));
+      frameCandidates.push(hit ? symbolCandidate(hit, reason) : chunkCandidate(fileChunk(file), reason));
     }
   }
   lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
@@ -227,7 +228,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       for (const s of symbols) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
       // A file of module-level code (a plugin's default export) still counts as named.
       if (symbols.length === 0)
-        pathCandidates.push(chunkCandidate(wholeFile(file), `${file}, named in the question`));
+        pathCandidates.push(chunkCandidate(fileChunk(file), `${file}, named in the question`));
     }
   }
   lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
@@ -516,21 +517,6 @@ async function literalCandidates(input: RetrievalInput, topics: AuxiliaryTopics)
     );
   }
   return out;
-}
-
-/** A file as a candidate of its own: packing narrows it to what in it answers. */
-function wholeFile(path: string): ChunkHit {
-  return {
-    id: 0,
-    path,
-    kind: "file",
-    symbolId: null,
-    title: path,
-    startLine: 1,
-    endLine: 1,
-    text: "",
-    score: 0,
-  };
 }
 
 /** One chunk per file, files ordered by the summed BM25 of their matching chunks. */

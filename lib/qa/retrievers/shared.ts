@@ -85,6 +85,21 @@ export function fuseSignals(lists: SignalList[]): Ranked[] {
   return [...byKey.values()].sort((a, b) => b.score - a.score);
 }
 
+/** A file as a candidate of its own (no lines yet): packing narrows it to what in it answers. */
+export function fileChunk(path: string, score = 0): ChunkHit {
+  return {
+    id: 0,
+    path,
+    kind: "file",
+    symbolId: null,
+    title: path,
+    startLine: 1,
+    endLine: 1,
+    text: "",
+    score,
+  };
+}
+
 /** Files ranked by their best candidates (a file's score: best + a little for each further hit). */
 export function rankFiles(ranked: Ranked[]): string[] {
   const scores = new Map<string, number>();
