@@ -23,7 +23,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { QueryMode } from "../lib/qa/types.ts";
+import { QUERY_MODE_LIST, type QueryMode } from "../lib/qa/types.ts";
 import { parseCitations } from "../lib/qa/citations.ts";
 import { confusionMatrix, formatConfusion, type ConfusionMatrix } from "../lib/qa/classify-train.ts";
 import { BENCH_WORK, benchChildEnv, openRepo } from "./corpus.ts";
@@ -32,7 +32,7 @@ import { baseQualifiedId } from "../lib/db/symbol-ids.ts";
 
 export const QUESTION_DIR = path.join(__dirname, "data", "questions");
 const ROOT = path.resolve(__dirname, "..");
-const MODES: QueryMode[] = ["conceptual", "diagnostic", "exploratory", "analytical"];
+const MODES = QUERY_MODE_LIST;
 const K = 5;
 
 /** A file or symbol a good answer must cite; a list is satisfied by any one of its members. */

@@ -15,8 +15,9 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { createParser } from "eventsource-parser";
+import type { QueryMode } from "../lib/answerers/contract.ts";
 
-type Mode = "conceptual" | "diagnostic" | "exploratory" | "analytical";
+type Mode = QueryMode;
 
 interface Question {
   text: string;

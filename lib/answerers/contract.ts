@@ -8,13 +8,9 @@
  */
 import type { Anchors } from "../search/anchors.ts";
 
-export type QueryMode = "conceptual" | "diagnostic" | "exploratory" | "analytical";
-export const QUERY_MODE_LIST: readonly QueryMode[] = [
-  "conceptual",
-  "diagnostic",
-  "exploratory",
-  "analytical",
-];
+/** The kinds of question, spelled once: every schema, table and loop over modes reads this list. */
+export const QUERY_MODE_LIST = ["conceptual", "diagnostic", "exploratory", "analytical"] as const;
+export type QueryMode = (typeof QUERY_MODE_LIST)[number];
 
 export type ContextKind = "symbol" | "doc" | "file" | "flow" | "structure" | "wiki";
 

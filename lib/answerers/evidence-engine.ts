@@ -25,7 +25,7 @@ import {
   uniqueBy,
 } from "./evidence-reading.ts";
 import { openingFor } from "./opening.ts";
-import type { AnswerInput, AnswerOutput, Answerer } from "./contract.ts";
+import type { AnswerInput, AnswerOutput, Answerer, QueryMode } from "./contract.ts";
 
 const MAX_GAPS = 3;
 
@@ -104,31 +104,46 @@ export function findGaps(input: AnswerInput): string[] {
     add(`${name}()`, 3);
   }
   const outside = (t: Triple) => !t.inContext && t.objectPath !== null && !inContext.has(t.object);
-  const located = (t: Triple) => `${t.object} in ${t.objectPath}`;
-  if (input.mode === "diagnostic") {
+  MODE_GAPS[input.mode](input, { inContext, outside, add });
+  return gaps
+    .sort((a, b) => b.score - a.score)
+    .slice(0, MAX_GAPS)
+    .map((g) => g.text);
+}
+
+/** What findGaps hands a mode's own gap rule. */
+interface GapScope {
+  inContext: Set<string>;
+  /** a triple's object is a definition of the repository not in context */
+  outside: (t: Triple) => boolean;
+  add: (text: string, score: number) => void;
+}
+
+const located = (t: Triple) => `${t.object} in ${t.objectPath}`;
+
+/** Each mode's own gap beside the names the question uses (see findGaps). */
+const MODE_GAPS: Record<QueryMode, (input: AnswerInput, scope: GapScope) => void> = {
+  diagnostic(input, { inContext, outside, add }) {
     const site = errorSites(input)[0];
-    if (site) {
-      // Callers in code: a test that triggers the error is not how execution gets there.
-      const callers = input.graph.triples.filter(
-        (t) =>
-          t.subject === site.f.qualifiedName &&
-          t.relation === "called_by" &&
-          !isAuxiliary(t.objectPath ?? ""),
-      );
-      if (callers.length > 0 && !callers.some((t) => t.inContext || inContext.has(t.object))) {
-        const best = callers.filter(outside).sort((a, b) => b.confidence - a.confidence)[0];
-        if (best) add(located(best), 2);
-      }
+    if (!site) return;
+    // Callers in code: a test that triggers the error is not how execution gets there.
+    const callers = input.graph.triples.filter(
+      (t) =>
+        t.subject === site.f.qualifiedName && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+    );
+    if (callers.length > 0 && !callers.some((t) => t.inContext || inContext.has(t.object))) {
+      const best = callers.filter(outside).sort((a, b) => b.confidence - a.confidence)[0];
+      if (best) add(located(best), 2);
     }
-  }
-  if (input.mode === "exploratory") {
+  },
+  exploratory(input, { inContext, add }) {
     for (const step of mainPath(flowNodes(input)).slice(1, 3)) {
       if (inContext.has(step.name) || inContext.has(step.name.split(".").pop() ?? "")) continue;
       add(`${step.name} in ${step.path}`, 2);
       break;
     }
-  }
-  if (input.mode === "conceptual") {
+  },
+  conceptual(input, { outside, add }) {
     const terms = new Set(queryTerms(input.question).flatMap((t) => [t, stem(t)]));
     const lead = input.context.find((i) => i.facts && !isAuxiliary(i.path ?? ""));
     const callees = input.graph.triples.filter(
@@ -138,12 +153,9 @@ export function findGaps(input: AnswerInput): string[] {
       splitIdentifier(t.object.split(".").pop() ?? t.object).some((p) => terms.has(p) || terms.has(stem(p))),
     );
     if (relevant) add(located(relevant), 1);
-  }
-  return gaps
-    .sort((a, b) => b.score - a.score)
-    .slice(0, MAX_GAPS)
-    .map((g) => g.text);
-}
+  },
+  analytical() {},
+};
 
 /** `A.B.c` → A.B.c, c, and its enclosing A.B, B, A. */
 function namesInContext(qualifiedName: string): string[] {
@@ -152,6 +164,38 @@ function namesInContext(qualifiedName: string): string[] {
   for (let i = parts.length - 1; i > 0; i--) out.push(parts.slice(0, i).join("."), parts[i - 1] as string);
   return out;
 }
+
+/**
+ * How each mode's answer is laid out under its opening: its own section, how many items of
+ * relevant code (analytical answers list their code as the code behind the findings), and
+ * how much documentation (a conceptual answer always has that section).
+ */
+const MODE_LAYOUT: Record<
+  QueryMode,
+  {
+    section:
+      | ((input: AnswerInput, symbols: ContextItem[], byName: Map<string, ContextItem>) => string)
+      | null;
+    relevantCode: number | null;
+    docs: number;
+    docsAlways: boolean;
+  }
+> = {
+  conceptual: { section: null, relevantCode: 6, docs: 3, docsAlways: true },
+  diagnostic: { section: diagnosticSection, relevantCode: 4, docs: 2, docsAlways: false },
+  exploratory: {
+    section: (input, symbols) => exploratorySection(input, symbols),
+    relevantCode: 4,
+    docs: 2,
+    docsAlways: false,
+  },
+  analytical: {
+    section: (input, symbols) => analyticalSection(input, symbols),
+    relevantCode: null,
+    docs: 2,
+    docsAlways: false,
+  },
+};
 
 function composeAnswer(input: AnswerInput, gaps: string[]): string {
   const symbols = input.context.filter((i) => i.facts && i.path);
@@ -163,15 +207,11 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   out.push(
     `_Evidence summary from the code index (offline engine, not a language model); pass ${input.pass} of at most ${input.maxPasses}._`,
   );
+  const layout = MODE_LAYOUT[input.mode];
   const sections: string[] = [providedSection(input.context)];
-  if (input.mode === "diagnostic") sections.push(diagnosticSection(input, symbols, byName));
-  if (input.mode === "exploratory") sections.push(exploratorySection(input, symbols));
-  if (input.mode === "analytical") sections.push(analyticalSection(input, symbols));
-  // Analytical answers list their code as the code behind the findings.
-  if (input.mode !== "analytical")
-    sections.push(relevantCodeSection(symbols, input.mode === "conceptual" ? 6 : 4));
-  if (input.mode === "conceptual" || docs.length)
-    sections.push(docsSection(docs, input.mode === "conceptual" ? 3 : 2, input.question));
+  if (layout.section) sections.push(layout.section(input, symbols, byName));
+  if (layout.relevantCode) sections.push(relevantCodeSection(symbols, layout.relevantCode));
+  if (layout.docsAlways || docs.length) sections.push(docsSection(docs, layout.docs, input.question));
   out.push(...sections.filter(Boolean));
   if (gaps.length && input.pass < input.maxPasses) {
     out.push(`**Still looking for:** ${gaps.map(code).join(", ")}.`);

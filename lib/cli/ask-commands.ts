@@ -8,6 +8,7 @@ import { SESSION_ID_PATTERN } from "../db/sessions.ts";
 import { WayfinderError } from "../errors.ts";
 import { askQuestion, type MessageChunk, type PartWriter } from "../qa/ask.ts";
 import type { RequestOverrides } from "../settings/config.ts";
+import { askOptionsShape, MAX_REQUESTED_PASSES } from "../qa/ask-options.ts";
 import { retrieveReport } from "../qa/retrieve.ts";
 import { QUALITY_LIST, QUERY_MODE_LIST, type Quality, type QueryMode } from "../qa/types.ts";
 import { resolveRepoArgument, type Command, type CommandContext } from "./context.ts";
@@ -16,14 +17,14 @@ function overridesFrom(ctx: CommandContext): RequestOverrides {
   const overrides: RequestOverrides = {};
   const mode = ctx.values.mode;
   if (typeof mode === "string") {
-    if (!QUERY_MODE_LIST.includes(mode as QueryMode)) {
+    if (!askOptionsShape.mode.safeParse(mode).success) {
       throw new WayfinderError("bad_request:mode", `--mode must be one of ${QUERY_MODE_LIST.join(", ")}.`);
     }
     overrides.mode = mode as QueryMode;
   }
   const quality = ctx.values.quality;
   if (typeof quality === "string") {
-    if (!QUALITY_LIST.includes(quality as Quality)) {
+    if (!askOptionsShape.quality.safeParse(quality).success) {
       throw new WayfinderError("bad_request:quality", `--quality must be one of ${QUALITY_LIST.join(", ")}.`);
     }
     overrides.quality = quality as Quality;
@@ -31,8 +32,11 @@ function overridesFrom(ctx: CommandContext): RequestOverrides {
   const maxPasses = ctx.values["max-passes"];
   if (typeof maxPasses === "string") {
     const n = Number(maxPasses);
-    if (!Number.isInteger(n) || n < 1 || n > 8)
-      throw new WayfinderError("bad_request:max_passes", "--max-passes must be 1 to 8.");
+    if (!askOptionsShape.maxPasses.safeParse(n).success)
+      throw new WayfinderError(
+        "bad_request:max_passes",
+        `--max-passes must be 1 to ${MAX_REQUESTED_PASSES}.`,
+      );
     overrides.maxPasses = n;
   }
   return overrides;

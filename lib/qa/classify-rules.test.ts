@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { classifyByRules, extractScope, QUERY_MODES, type QueryMode } from "./classify-rules";
+import { QUERY_MODE_LIST } from "../answerers/contract";
+import { classifyByRules, extractScope, type QueryMode } from "./classify-rules";
 
 // The six examples from the classifier design, with the mode each must get.
 const DESIGN_EXAMPLES: [string, QueryMode][] = [
@@ -131,7 +132,7 @@ describe("classifyByRules", () => {
       if (got !== mode) misses.push(`${mode} -> ${got}: ${question}`);
     }
     expect(misses).toEqual([]);
-    for (const mode of QUERY_MODES) expect(counts.get(mode)).toBeGreaterThanOrEqual(10);
+    for (const mode of QUERY_MODE_LIST) expect(counts.get(mode)).toBeGreaterThanOrEqual(10);
   });
 
   it.each(LABELLED)("classifies %j as %s", (question, mode) => {

@@ -7,8 +7,9 @@
 
 import { extractAnchors, isPathLike, normalizePath, splitFences } from "../search/anchors";
 
-export const QUERY_MODES = ["conceptual", "diagnostic", "exploratory", "analytical"] as const;
-export type QueryMode = (typeof QUERY_MODES)[number];
+import { QUERY_MODE_LIST, type QueryMode } from "../answerers/contract.ts";
+
+export type { QueryMode };
 
 export interface RuleClassification {
   mode: QueryMode;
@@ -443,7 +444,7 @@ export function classifyByRules(question: string): RuleClassification {
   );
   const mode = ranked[0] ?? "conceptual";
   const runnerUp = ranked[1] ?? "conceptual";
-  const anySignal = QUERY_MODES.some((m) => hits[m].length > 0);
+  const anySignal = QUERY_MODE_LIST.some((m) => hits[m].length > 0);
   return {
     mode,
     reasoning: explain(mode, hits[mode], runnerUp, hits[runnerUp]),

@@ -241,7 +241,7 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
     if (already.length) return { items: [], via: null, searched, alreadyInContext: already };
   }
   // 4. Mode-specific fallbacks.
-  const modeHit = await modeSpecific(gap, input, searched, toItems);
+  const modeHit = (await MODE_LOOKUPS[input.mode]?.(gap, input, searched, toItems)) ?? null;
   if (modeHit) return modeHit;
   // 5. Semantic search, top k.
   const query = input.subQueries?.get(gap) ?? gap;
@@ -298,14 +298,20 @@ function gapMatcher(gap: string, target: ReturnType<typeof parseGapTarget>): (ha
   return (hay) => terms.some((t) => hay.includes(t));
 }
 
-async function modeSpecific(
+type ModeLookup = (
   gap: string,
   input: GapResolutionInput,
   searched: string[],
   toItems: (s: SymbolRecord[], via: Via, reason: string) => Promise<Attempt | null>,
-): Promise<Attempt | null> {
-  const { generationId } = input;
-  if (input.mode === "diagnostic") {
+) => Promise<Attempt | null>;
+
+/**
+ * Each mode's own lookup for a gap: a diagnostic one looks for what raises the error it
+ * names or emits its message; an exploratory one follows the call graph from the symbol
+ * it names; the others have none.
+ */
+const MODE_LOOKUPS: Record<QueryMode, ModeLookup | null> = {
+  async diagnostic(gap, { generationId }, searched, toItems) {
     const exception = gap.match(/\b([A-Z]\w*(?:Error|Exception|Declined|Failure|Fault))\b/)?.[1];
     if (exception) {
       searched.push(`functions raising ${exception}`);
@@ -327,26 +333,25 @@ async function modeSpecific(
       );
       if (hit) return hit;
     }
-  }
-  if (input.mode === "exploratory") {
+    return null;
+  },
+  async exploratory(gap, { generationId }, searched, toItems) {
     // "what X calls" / "callees of X": follow the graph from a symbol in context.
     const name = gap.match(/\b(?:calls?|callees? of|after|from)\s+`?([A-Za-z_][\w.]*)/i)?.[1];
-    if (name) {
-      searched.push(`callees of ${name}`);
-      const origin = (await symbolsByName(generationId, name.split(".").pop() ?? name, 3))[0];
-      if (origin) {
-        const edges = await calleesOf(generationId, origin.qualifiedId, 10);
-        const hit = await toItems(
-          await symbolsByQualifiedIds(
-            generationId,
-            edges.flatMap((e) => (e.dstId ? [e.dstId] : [])),
-          ),
-          "mode",
-          `called by ${origin.qualifiedName}`,
-        );
-        if (hit) return hit;
-      }
-    }
-  }
-  return null;
-}
+    if (!name) return null;
+    searched.push(`callees of ${name}`);
+    const origin = (await symbolsByName(generationId, name.split(".").pop() ?? name, 3))[0];
+    if (!origin) return null;
+    const edges = await calleesOf(generationId, origin.qualifiedId, 10);
+    return toItems(
+      await symbolsByQualifiedIds(
+        generationId,
+        edges.flatMap((e) => (e.dstId ? [e.dstId] : [])),
+      ),
+      "mode",
+      `called by ${origin.qualifiedName}`,
+    );
+  },
+  conceptual: null,
+  analytical: null,
+};

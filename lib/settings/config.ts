@@ -8,8 +8,8 @@ import { z } from "zod";
 import type { QueryMode } from "../answerers/contract.ts";
 
 /** How hard a question is worked on: a preset over the configuration (QUALITY_PRESETS). */
-export type Quality = "quick" | "balanced" | "thorough";
-export const QUALITY_LIST: readonly Quality[] = ["quick", "balanced", "thorough"];
+export const QUALITY_LIST = ["quick", "balanced", "thorough"] as const;
+export type Quality = (typeof QUALITY_LIST)[number];
 
 const modeBudget = z.object({
   docs: z.number().int().min(0).max(32_000),

@@ -1,14 +1,8 @@
 import { z } from "zod";
+import { askOptionsShape, sessionIdSchema } from "@/lib/qa/ask-options";
 import { gapAnswersSchema } from "@/lib/qa/gap-answers";
 
-const options = z
-  .object({
-    mode: z.enum(["conceptual", "diagnostic", "exploratory", "analytical"]).optional(),
-    quality: z.enum(["quick", "balanced", "thorough"]).optional(),
-    maxPasses: z.number().int().min(1).max(8).optional(),
-  })
-  .strict()
-  .optional();
+const options = z.object(askOptionsShape).strict().optional();
 
 const textPart = z.object({ type: z.literal("text"), text: z.string() }).passthrough();
 
@@ -20,14 +14,8 @@ const textPart = z.object({ type: z.literal("text"), text: z.string() }).passthr
  */
 export const qaRequestSchema = z
   .object({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id")
-      .optional(),
-    sessionId: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{8,64}$/, "invalid session id")
-      .optional(),
+    id: sessionIdSchema.optional(),
+    sessionId: sessionIdSchema.optional(),
     repositoryId: z.string().min(1).max(200),
     question: z.string().optional(),
     messages: z

@@ -8,6 +8,7 @@
 import "server-only";
 import { z } from "zod";
 import { getGeneration } from "../../db/index-store.ts";
+import { askOptionsShape, modeSchema, sessionIdSchema } from "../../qa/ask-options.ts";
 import { askQuestion, prepareResume, questionConfig, type AskResult } from "../../qa/ask.ts";
 import { claimsOf, type Claim } from "../../qa/claims.ts";
 import type { ConversationAccess } from "../../qa/conversations.ts";
@@ -37,14 +38,8 @@ const input = {
     .max(200_000)
     .optional()
     .describe("The question; not needed when gapAnswers continues the session's last answer."),
-  mode: z.enum(["conceptual", "diagnostic", "exploratory", "analytical"]).optional(),
-  quality: z.enum(["quick", "balanced", "thorough"]).optional(),
-  maxPasses: z.number().int().min(1).max(8).optional(),
-  sessionId: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/)
-    .optional()
-    .describe("Continue a conversation (follow-ups reuse its context)."),
+  ...askOptionsShape,
+  sessionId: sessionIdSchema.optional().describe("Continue a conversation (follow-ups reuse its context)."),
   gapAnswers: gapAnswersSchema
     .optional()
     .describe(
@@ -73,7 +68,7 @@ const output = {
       z.object({ gap: z.string(), searched: z.array(z.string()), note: z.string().nullable() }),
     ),
   }),
-  mode: z.enum(["conceptual", "diagnostic", "exploratory", "analytical"]),
+  mode: modeSchema,
   scope: z.string().nullable(),
   passes: z.object({
     used: z.number().int(),

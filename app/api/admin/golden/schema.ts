@@ -14,12 +14,10 @@ export const createGoldenSchema = z.object({
     .min(3, "Enter a question.")
     .max(2000, "Golden questions are at most 2,000 characters."),
   mode: z
-    .enum(QUERY_MODE_LIST as [string, ...string[]], {
-      error: `mode must be one of ${QUERY_MODE_LIST.join(", ")}.`,
-    })
+    .enum(QUERY_MODE_LIST, { error: `mode must be one of ${QUERY_MODE_LIST.join(", ")}.` })
     .nullable()
     .optional()
-    .transform((m) => (m ?? null) as (typeof QUERY_MODE_LIST)[number] | null),
+    .transform((m) => m ?? null),
   expectedFiles: z
     .array(z.string().trim().min(1).max(1000), { error: "List the files the answer must cite." })
     .min(1, "Name at least one file the answer must cite.")
