@@ -489,14 +489,23 @@ function compile(spec: LanguageSpec, language: Language) {
   return entry;
 }
 
+/** Matches a query cursor keeps in progress at most (see collect). */
+const MATCHES_IN_PROGRESS = 256;
+
 /** Query matches grouped by role and node, in the order a pre-order walk meets their nodes. */
 function collect(query: Query, root: Node, deadline: Deadline | undefined): Match[] {
   type Collected = Match & { order: number; end?: number };
   const byKey = new Map<string, Collected>();
   const out: Collected[] = [];
-  // Query cursors slow down with nesting depth (a chain of thousands of calls is
-  // quadratic): a query still running at the deadline is cancelled.
-  const matches = query.matches(root, { progressCallback: pastDeadline(deadline) });
+  // Query cursors slow down with nesting depth: every level of a chain of thousands of
+  // calls keeps a match in progress, so the cursor's work grows with the square of the
+  // chain. Capping matches in progress (the earliest-starting is dropped first) keeps it
+  // linear; ordinary code never has this many open at once. A query still running at the
+  // deadline is cancelled.
+  const matches = query.matches(root, {
+    matchLimit: MATCHES_IN_PROGRESS,
+    progressCallback: pastDeadline(deadline),
+  });
   checkDeadline(deadline);
   for (const qm of matches) {
     for (const capture of qm.captures) {
