@@ -24,7 +24,8 @@ const TOP = "(top)";
  */
 const FLOORS: string[][] = [
   [TOP],
-  ["db", "diagrams"],
+  ["diagrams"],
+  ["db"],
   ["search"],
   ["answerers"],
   ["indexer", "settings"],
@@ -48,34 +49,6 @@ const FORBIDDEN: Record<string, string[]> = Object.fromEntries(
     ]),
   ),
 );
-
-/**
- * Imports against the floors that stay until the rooms they belong to exist, each as the
- * exact importing file and imported file (project paths). The test fails on one that is
- * no longer needed, so the list shrinks as the rooms are built.
- */
-const EXCEPTIONS: { reason: string; pairs: [string, string][] }[] = [
-  {
-    reason:
-      "allowed until lib/db owns its row shapes: file classes, file facts, build reports, wiki pages and findings, chunk paths",
-    pairs: [
-      ["lib/db/index-store.ts", "lib/indexer/file-class.ts"],
-      ["lib/db/ui-queries.ts", "lib/indexer/build-report.ts"],
-      ["lib/db/wiki-store.ts", "lib/indexer/extract/facts.ts"],
-      ["lib/db/wiki-store.ts", "lib/indexer/file-class.ts"],
-      ["lib/db/wiki-store.ts", "lib/wiki/slugs.ts"],
-      ["lib/db/wiki-store.ts", "lib/wiki/types.ts"],
-    ],
-  },
-  {
-    reason: "allowed until DiagramPart is declared below lib/qa: the wiki draws the same diagrams as answers",
-    pairs: [
-      ["lib/wiki/diagrams.ts", "lib/qa/types.ts"],
-      ["lib/wiki/directory-page.ts", "lib/qa/types.ts"],
-      ["lib/wiki/structure.ts", "lib/qa/types.ts"],
-    ],
-  },
-];
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -167,7 +140,6 @@ function upwardImports(graph: Map<string, string[]>): string[] {
 
 describe("layering", () => {
   const graph = importGraph(sourceFiles(LIB));
-  const excepted = EXCEPTIONS.flatMap((e) => e.pairs.map(([a, b]) => `${a} imports ${b}`));
 
   it("finds the project's modules and their imports", () => {
     expect(graph.size).toBeGreaterThan(100);
@@ -203,12 +175,7 @@ describe("layering", () => {
     expect(importCycles(graph)).toEqual([]);
   });
 
-  it("no module imports a room above its own, beside the listed exceptions", () => {
-    expect(upwardImports(graph).filter((v) => !excepted.includes(v))).toEqual([]);
-  });
-
-  it("lists only exceptions that are still needed", () => {
-    const found = new Set(upwardImports(graph));
-    expect(excepted.filter((v) => !found.has(v))).toEqual([]);
+  it("no module imports a room above its own", () => {
+    expect(upwardImports(graph)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import {
   listRepositories,
   type ClassifiedFile,
 } from "../db/index-store.ts";
-import { buildReportOf, type BuildReport } from "../indexer/build-report.ts";
+import { buildReportOf, type BuildReport } from "../db/build-report.ts";
 
 /** Files of each class listed by path (the counts are complete). */
 export const LISTED_PER_CLASS = 10;

@@ -4,8 +4,7 @@
  */
 import type { GenerationRow, RepositoryRow } from "../db/index-store.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
-import type { SkippedFile } from "../indexer/build-report.ts";
-import type { SkipReason } from "../indexer/discover.ts";
+import type { SkippedFile, SkipReason } from "../db/build-report.ts";
 import type { PARSE_BUDGET } from "../indexer/parse-file.ts";
 import type { SecretReport } from "../indexer/secrets.ts";
 

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { WayfinderError } from "../errors.ts";
 import type { InValue } from "@libsql/client";
-import type { FileClass } from "../indexer/file-class.ts";
+import type { FileClass } from "./file-shapes.ts";
 import { db, sqliteConnection, type Db } from "./client.ts";
 import { deleteCoChanges } from "./co-change.ts";
 import {

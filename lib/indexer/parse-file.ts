@@ -12,7 +12,7 @@ import { fileTermCounts, indexText, type FileTermCounts } from "../db/tokenize.t
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
-import type { FileClass } from "./file-class.ts";
+import type { FileClass } from "../db/file-shapes.ts";
 import { buildNameFilter, referencedNames } from "./name-filter.ts";
 import { ParseDeadlineError, type Deadline } from "./parser.ts";
 import type { CodeLanguage } from "./types.ts";
