@@ -2,9 +2,10 @@
  * Dependencies point one way. The rooms of lib/ (its folders, and its top-level files
  * taken together) stand on floors: a module may import from its own room and from rooms
  * on lower floors, never from another room of its floor or from one above, and never
- * from app/ or components/. Type-only, re-exported and dynamic imports count too, since
- * each names the thing it depends on. And no module of lib/ imports itself back through
- * others: a cycle makes its files one module in all but name.
+ * from app/, components/ or test-support/ (test-only code). Type-only, re-exported and
+ * dynamic imports count too, since each names the thing it depends on. And no module of
+ * lib/ imports itself back through others: a cycle makes its files one module in all
+ * but name.
  *
  * Tests and fixtures are left out: a test may reach anywhere to set its scene.
  */
@@ -37,15 +38,17 @@ const FLOORS: string[][] = [
   ["builds"],
   ["mcp"],
   ["cli"],
-  ["test-support"],
 ];
+
+/** The folders beside lib/ that no module of lib/ may import: the web layer and test-only code. */
+const OUTSIDE = ["app", "components", "test-support"];
 
 /** For each room, the rooms it may not import: those on its own floor and every floor above. */
 const FORBIDDEN: Record<string, string[]> = Object.fromEntries(
   FLOORS.flatMap((floor, level) =>
     floor.map((room) => [
       room,
-      [...floor.filter((other) => other !== room), ...FLOORS.slice(level + 1).flat(), "app", "components"],
+      [...floor.filter((other) => other !== room), ...FLOORS.slice(level + 1).flat(), ...OUTSIDE],
     ]),
   ),
 );
@@ -78,10 +81,10 @@ function importsOf(file: string): string[] {
   return [...new Set(specs.flatMap((spec) => resolveImport(file, spec) ?? []))];
 }
 
-/** The room a project path belongs to: app, components, a folder of lib/, or lib's top-level files. */
+/** The room a project path belongs to: a folder beside lib/ (OUTSIDE), a folder of lib/, or lib's top-level files. */
 function roomOf(projectPath: string): string | null {
   const parts = projectPath.split(path.sep);
-  if (parts[0] === "app" || parts[0] === "components") return parts[0];
+  if (OUTSIDE.includes(parts[0] as string)) return parts[0] as string;
   if (parts[0] !== "lib" || parts.length < 2) return null;
   return parts.length === 2 ? TOP : (parts[1] as string);
 }
@@ -166,9 +169,13 @@ describe("layering", () => {
       ["lib/db/c.ts", ["lib/db/a.ts", "lib/qa/d.ts"]],
       ["lib/qa/d.ts", ["lib/db/a.ts"]],
       ["lib/env.ts", ["lib/errors.ts"]],
+      ["lib/paths.ts", ["test-support/temp-env.ts"]],
     ]);
     expect(importCycles(made)).toEqual([["lib/db/a.ts", "lib/db/b.ts", "lib/db/c.ts", "lib/qa/d.ts"]]);
-    expect(upwardImports(made)).toEqual(["lib/db/c.ts imports lib/qa/d.ts"]);
+    expect(upwardImports(made)).toEqual([
+      "lib/db/c.ts imports lib/qa/d.ts",
+      "lib/paths.ts imports test-support/temp-env.ts",
+    ]);
   });
 
   it("has no import cycles between the modules of lib", () => {

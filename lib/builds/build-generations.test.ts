@@ -12,7 +12,7 @@ import { symbolsByName } from "../db/code-graph.ts";
 import { findRepository, getFileContent, getGeneration, listGenerations } from "../db/index-store.ts";
 import { isWayfinderError, WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import type { BuildPhase, BuildStats } from "./types.ts";
 

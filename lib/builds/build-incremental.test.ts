@@ -12,7 +12,7 @@ import { callersOf, searchChunks, symbolsByName, symbolsInFile } from "../db/cod
 import { ftsIntegrityCheck } from "../db/dialect.ts";
 import { findRepository, getGeneration, listGenerations } from "../db/index-store.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { INDEX_FORMAT_VERSION } from "../indexer/format.ts";
 import { indexRepository } from "./build.ts";
 import type { BuildStats } from "./types.ts";

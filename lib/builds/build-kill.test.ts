@@ -12,7 +12,7 @@ import { symbolsByName } from "../db/code-graph.ts";
 import { findRepository, getGeneration, isBuildAlive, listGenerations } from "../db/index-store.ts";
 import { WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type FileTree, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import { cliProcessArgs } from "./jobs.ts";
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getGeneration } from "../db/index-store.ts";
 import { getRepositoryView } from "../db/ui-queries.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import type { BuildProgress } from "./types.ts";
 

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupQaHome } from "@/lib/test-support/qa-env";
+import { setupQaHome } from "@/test-support/qa-env";
 import { listGenerations } from "@/lib/db/index-store";
 import { addRepository, isIndexJobRunning, reindexRepository } from "./jobs";
 

@@ -13,9 +13,9 @@ import { getSource } from "../db/source-store.ts";
 import { resetEnvForTests } from "../env.ts";
 import { indexRepository } from "./build.ts";
 import { startIndexWorker } from "./worker.ts";
-import { makeGitRemote, type GitRemoteFixture } from "../test-support/git-remote.ts";
-import { startServer, type TestServer } from "../test-support/qa-http.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { makeGitRemote, type GitRemoteFixture } from "../../test-support/git-remote.ts";
+import { startServer, type TestServer } from "../../test-support/qa-http.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { registerGitRepository } from "../sources/checkout.ts";
 import { webhookSecret } from "../sources/webhook.ts";
 

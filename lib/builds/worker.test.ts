@@ -21,7 +21,7 @@ import {
 } from "../db/index-store.ts";
 import { getRepositoryView } from "../db/ui-queries.ts";
 import { resetEnvForTests } from "../env.ts";
-import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type FileTree, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import { tsScriptArgs } from "../package-files.ts";
 import { cliProcessArgs, recoverIndexJobs, workerLogPath } from "./jobs.ts";

@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WayfinderError } from "../errors.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { db } from "./client.ts";
 import { snapshotOf, visibleIn } from "./snapshot.ts";
 import { ftsIntegrityCheck, ftsMatchIds } from "./dialect.ts";

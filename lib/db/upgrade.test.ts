@@ -29,7 +29,7 @@ import { env, resetEnvForTests } from "../env.ts";
 import { indexRepository } from "../builds/build.ts";
 import { retrieveReport } from "../qa/retrieve.ts";
 import { closeSearchServices } from "../search/runtime.ts";
-import { createDatabase, databaseUrl, dropDatabase, testPgAdminUrl } from "../test-support/pg-test-db.ts";
+import { createDatabase, databaseUrl, dropDatabase, testPgAdminUrl } from "../../test-support/pg-test-db.ts";
 
 const SHARE_ID = "upgradeShare_0123456789";
 const QUESTION = "Where is the order total computed?";

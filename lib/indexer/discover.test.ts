@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getFileContent, listFiles, listRepositories } from "../db/index-store.ts";
 import { WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "../builds/build.ts";
 import { isSafeRelativePath } from "../paths.ts";
 import { discoverFiles, readInsideRoot, resolveRepositoryRoot } from "./discover.ts";

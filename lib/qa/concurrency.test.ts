@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRepository, getFileContent, getGeneration } from "../db/index-store.ts";
 import { indexRepository } from "../builds/build.ts";
 import { cliProcessArgs } from "../builds/jobs.ts";
-import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type FileTree, type TempEnv } from "../../test-support/temp-env.ts";
 import { askQuestion, type MessageChunk } from "./ask.ts";
 import type { AnswerMetadata, CitationPart } from "./types.ts";
 

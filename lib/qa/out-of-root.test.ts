@@ -14,8 +14,8 @@ import { listMessages } from "../db/sessions.ts";
 import { indexRepository } from "../builds/build.ts";
 import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { PartLog, scriptedModel, tagged } from "../test-support/qa-model.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { PartLog, scriptedModel, tagged } from "../../test-support/qa-model.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { askQuestion } from "./ask.ts";
 import type { CitationPart, PassPart } from "./types.ts";
 

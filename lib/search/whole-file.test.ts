@@ -12,7 +12,7 @@ import { bm25Files, bm25Idf } from "../db/file-terms.ts";
 import { collectGarbage, deleteRepository } from "../db/index-store.ts";
 import { fileTermCounts } from "../db/tokenize.ts";
 import { indexRepository } from "../builds/build.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { wholeFileSearch } from "./whole-file.ts";
 
 let t: TempEnv;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { listRepositories } from "@/lib/db/index-store";
 import { resetEnvForTests } from "@/lib/env";
-import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { setupTempEnv, type TempEnv } from "@/test-support/temp-env";
 import { POST as addRepository } from "./route";
 
 let t: TempEnv;
