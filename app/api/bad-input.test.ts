@@ -681,7 +681,7 @@ describe("bad input gets a clean 4xx error", () => {
   it("a rejected POST /api/repos registers nothing", async () => {
     const reply = await send("GET", `/api/repos/${repositoryId}`);
     expect(reply.status).toBe(200);
-    const { listRepositories } = await import("@/lib/db/index-store");
+    const { listRepositories } = await import("@/lib/db/repositories");
     expect((await listRepositories()).map((r) => r.rootPath)).toEqual([root]);
   });
 });

@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { snapshotOf, visibleIn } from "@/lib/db/snapshot";
-import { getFileContent } from "@/lib/db/index-store";
+import { getFileContent } from "@/lib/db/index-reads";
 import { listWikiPages } from "@/lib/db/wiki-store";
 import { env } from "@/lib/env";
 import { indexRepository } from "@/lib/builds/build";

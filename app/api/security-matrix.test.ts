@@ -39,7 +39,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { resetAuthThrottle } from "@/lib/auth/token-throttle";
 import { ensureAdminToken } from "@/lib/auth/admin-token";
 import { addGoldenQuestion, isGoldenRunInProgress } from "@/lib/admin/golden";
-import { createRepository, listQueuedGenerations, failQueuedGeneration } from "@/lib/db/index-store";
+import { createRepository } from "@/lib/db/repositories";
+import { listQueuedGenerations, failQueuedGeneration } from "@/lib/db/generations";
 import { ACCESS_COOKIE, signAccessSession } from "@/lib/auth/access-token";
 import { PEER_HEADER, peerStamp } from "@/lib/auth/client-address";
 import { BROWSER_COOKIE } from "@/lib/auth/conversation-owner";

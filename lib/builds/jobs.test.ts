@@ -6,7 +6,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupQaHome } from "@/test-support/qa-env";
-import { listGenerations } from "@/lib/db/index-store";
+import { listGenerations } from "@/lib/db/generations";
 import { addRepository, isIndexJobRunning, reindexRepository } from "./jobs";
 
 const INVENTORY = path.resolve(__dirname, "../../e2e/fixtures/inventory");

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listSettingChanges, listQuestionMetrics } from "./admin-store.ts";
 import { closeDb } from "./client.ts";
 import { ensureMigrated, listMigrations, migratePostgres, migrationsDir } from "./migrate.ts";
-import { findRepository, listRepositories } from "./index-store.ts";
+import { findRepository, listRepositories } from "./repositories.ts";
 import { listMessages, listSessions } from "./sessions.ts";
 import {
   EVERYONE,

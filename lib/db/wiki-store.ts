@@ -31,7 +31,8 @@ import {
   executeRaw,
   textFilter,
 } from "./dialect.ts";
-import { bulkInsert, insertChunkRows, openRows, ownEdge, withBuild } from "./index-store.ts";
+import { bulkInsert, insertChunkRows, openRows, withBuild } from "./build-writes.ts";
+import { ownEdge } from "./fan-counts.ts";
 import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 
 const BATCH = 500;

@@ -27,7 +27,7 @@ import {
   redactSecrets,
   type SecretReport,
 } from "./secrets.ts";
-import type { KnownFile } from "../db/index-store.ts";
+import type { KnownFile } from "../db/index-reads.ts";
 import type { FileClass } from "../db/file-shapes.ts";
 import { FileClassifier, OVERRIDE_FILE } from "./file-class.ts";
 import type { SkipReason, SkippedFile } from "../db/build-report.ts";

@@ -6,7 +6,7 @@
  * build's thread and in parse workers (lib/indexer/parse-pool.ts).
  */
 // Types only: erased at run time, so workers load no database code.
-import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/index-store.ts";
+import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/build-writes.ts";
 import { numberedIds } from "../db/symbol-ids.ts";
 import { fileTermCounts, indexText, type FileTermCounts } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";

@@ -6,7 +6,7 @@
  * the build around them succeeds. (The inputs are generated: test-support/pathological.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFileContent } from "../db/index-store.ts";
+import { getFileContent } from "../db/index-reads.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import {
   binarySource,

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { getFile } from "../db/index-store.ts";
+import { getFile } from "../db/index-reads.ts";
 import { listMessages } from "../db/sessions.ts";
 import { indexRepository } from "../builds/build.ts";
 import { ModelAnswerer } from "../answerers/model-answerer.ts";

@@ -24,7 +24,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { getFileContent } from "../db/index-store.ts";
+import { getFileContent } from "../db/index-reads.ts";
 import {
   changedEdges,
   closeWikiPages,

@@ -24,7 +24,7 @@ import {
   topSymbolsBy,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
-import { getFile } from "../../db/index-store.ts";
+import { getFile } from "../../db/index-reads.ts";
 import {
   busiestSymbols,
   classesByMethods,

@@ -12,7 +12,7 @@
 import "server-only";
 import type { ChunkHit } from "../../db/code-graph.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
-import { getFile } from "../../db/index-store.ts";
+import { getFile } from "../../db/index-reads.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { chunkPathOf } from "../../db/wiki-shapes.ts";
 import { slugForPath } from "../../wiki/slugs.ts";
