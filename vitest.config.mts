@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { testSuites } from "./lib/test-support/suites.ts";
+import { testSuites } from "./test-support/suites.ts";
 
 const root = import.meta.dirname;
 
@@ -8,14 +8,14 @@ const root = import.meta.dirname;
  * The suite runs on SQLite, and with WAYFINDER_TEST_PG_URL (an admin URL, see
  * scripts/pg-up.sh) again on PostgreSQL in the same run: the files that open a test
  * database, each with a database of its own copied from a template migrated once per
- * run (lib/test-support/global-setup-*.ts). lib/test-support/suites.ts says which files
+ * run (test-support/global-setup-*.ts). test-support/suites.ts says which files
  * share a worker's module cache and which run in a fresh process.
  */
 function projects(database: "sqlite" | "postgres"): TestProjectInlineConfiguration[] {
   const suites = testSuites(root, { databaseOnly: database === "postgres" });
   const common = {
     env: { WAYFINDER_TEST_DATABASE: database },
-    globalSetup: [`lib/test-support/global-setup-${database}.ts`],
+    globalSetup: [`test-support/global-setup-${database}.ts`],
   };
   return [
     { extends: true, test: { ...common, name: database, include: suites.shared, isolate: false } },
@@ -43,7 +43,7 @@ export default defineConfig({
     // 300 MB more per worker. Indexing real repositories (the CLI, the index worker)
     // keeps the optimizing tier, which parses two to three times faster once warm.
     execArgv: ["--liftoff-only"],
-    setupFiles: ["lib/test-support/isolate-env.ts"],
+    setupFiles: ["test-support/isolate-env.ts"],
     projects: [...projects("sqlite"), ...(process.env.WAYFINDER_TEST_PG_URL ? projects("postgres") : [])],
   },
 });

@@ -14,7 +14,7 @@ import {
   minifiedLine,
   nestedJavaScript,
   nestedPython,
-} from "../lib/test-support/pathological.ts";
+} from "../test-support/pathological.ts";
 
 const FILES: Record<string, () => string> = {
   "steps.py (50k lines, 17k functions)": functionsFile,

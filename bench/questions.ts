@@ -421,7 +421,7 @@ async function worker(input: string): Promise<void> {
   const { indexRepository } = await import("../lib/builds/build.ts");
   const { retrieveReport } = await import("../lib/qa/retrieve.ts");
   const { closeSearchServices } = await import("../lib/search/runtime.ts");
-  const { getFile } = await import("../lib/db/index-store.ts");
+  const { getFile } = await import("../lib/db/index-reads.ts");
   const { symbolsByQualifiedIds } = await import("../lib/db/code-graph.ts");
   const { questionTopics } = await import("../lib/qa/concepts.ts");
   const { excludedByDefault } = await import("../lib/qa/retrievers/scope.ts");

@@ -23,7 +23,7 @@ import {
   minifiedLine,
   nestedJavaScript,
   nestedPython,
-} from "../lib/test-support/pathological.ts";
+} from "../test-support/pathological.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const WORK = path.join(os.tmpdir(), "wayfinder-bench", "robustness");

@@ -232,7 +232,7 @@ async function worker(input: string): Promise<void> {
   const { indexRepository } = await import("../lib/builds/build.ts");
   const { retrieveReport } = await import("../lib/qa/retrieve.ts");
   const { closeSearchServices } = await import("../lib/search/runtime.ts");
-  const { chunkIdsIn, chunkTexts, getFileContent, listFiles } = await import("../lib/db/index-store.ts");
+  const { chunkIdsIn, chunkTexts, getFileContent, listFiles } = await import("../lib/db/index-reads.ts");
   const { chunkEmbeddingText } = await import("../lib/indexer/embed.ts");
   const { HashingEmbedder } = await import("../lib/search/embedder.ts");
   const { lexicalSearch, vectorSearch } = await import("../lib/search/hybrid.ts");

@@ -1,5 +1,5 @@
 /**
- * The bad-input matrix for every HTTP route, over real HTTP (lib/test-support/qa-http)
+ * The bad-input matrix for every HTTP route, over real HTTP (test-support/qa-http)
  * against a real SQLite database and a real indexed repository that sits beside a
  * folder holding a secret, with links from the repository into that folder. Every row
  * must get a 4xx JSON error in the project's shape ({ error: { code, message } }) with
@@ -46,8 +46,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureAdminToken } from "@/lib/auth/admin-token";
 import { indexRepository } from "@/lib/builds/build";
 import type { CitationPart } from "@/lib/qa/types";
-import { readSse, startServer, type TestServer } from "@/lib/test-support/qa-http";
-import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { readSse, startServer, type TestServer } from "@/test-support/qa-http";
+import { setupTempEnv, type TempEnv } from "@/test-support/temp-env";
 import { DELETE as deleteGolden } from "./admin/golden/[id]/route";
 import { POST as runGolden } from "./admin/golden/run/route";
 import { GET as listGolden, POST as createGolden } from "./admin/golden/route";
@@ -681,7 +681,7 @@ describe("bad input gets a clean 4xx error", () => {
   it("a rejected POST /api/repos registers nothing", async () => {
     const reply = await send("GET", `/api/repos/${repositoryId}`);
     expect(reply.status).toBe(200);
-    const { listRepositories } = await import("@/lib/db/index-store");
+    const { listRepositories } = await import("@/lib/db/repositories");
     expect((await listRepositories()).map((r) => r.rootPath)).toEqual([root]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The planted-secrets repository (lib/test-support/planted-secrets.ts: more than forty
+ * The planted-secrets repository (test-support/planted-secrets.ts: more than forty
  * forms of secret inside ordinary files, secret files skipped by name or by content, and
  * lookalikes that are no secret) indexed by the real indexer into a real database, then
  * searched, asked about, browsed and dumped: no secret, nor a piece of one, is
@@ -17,15 +17,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { snapshotOf, visibleIn } from "@/lib/db/snapshot";
-import { getFileContent } from "@/lib/db/index-store";
+import { getFileContent } from "@/lib/db/index-reads";
 import { listWikiPages } from "@/lib/db/wiki-store";
 import { env } from "@/lib/env";
 import { indexRepository } from "@/lib/builds/build";
 import type { BuildStats } from "@/lib/builds/types";
 import { hybridSearch, lexicalSearch } from "@/lib/search/hybrid";
-import { plantedSecretsRepository } from "@/lib/test-support/planted-secrets";
-import { startServer, type TestServer } from "@/lib/test-support/qa-http";
-import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { plantedSecretsRepository } from "@/test-support/planted-secrets";
+import { startServer, type TestServer } from "@/test-support/qa-http";
+import { setupTempEnv, type TempEnv } from "@/test-support/temp-env";
 import { POST as mcp } from "./mcp/route";
 import { GET as secretsReport } from "./admin/secrets/route";
 import { POST as ask } from "./qa/route";

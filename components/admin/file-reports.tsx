@@ -5,6 +5,7 @@
  * files and the files indexed as text, each with why and what to do.
  */
 import { LISTED_PER_CLASS, type RepositoryFileReport } from "@/lib/admin/file-reports";
+import type { BuildReport } from "@/lib/db/build-report";
 import {
   CLASS_ADVICE,
   CLASS_ORDER,
@@ -14,7 +15,6 @@ import {
   skipReasonText,
   unparsedAdvice,
   unparsedReasonText,
-  type BuildReport,
 } from "@/lib/indexer/build-report";
 
 function skippedTotal(report: BuildReport): number {

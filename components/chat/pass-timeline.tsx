@@ -9,7 +9,8 @@
 import Link from "next/link";
 import { useId } from "react";
 import { sourceHref } from "@/components/source/source-href";
-import { OVERVIEW_CHUNK_PATH, slugForPath, wikiHref } from "@/lib/wiki/slugs";
+import { OVERVIEW_CHUNK_PATH } from "@/lib/db/wiki-shapes";
+import { slugForPath, wikiHref } from "@/lib/wiki/slugs";
 
 /** Wiki pages in context link to the page itself (folder and overview pages are not files). */
 function wikiPageHref(repositoryId: string, chunkPath: string): string {

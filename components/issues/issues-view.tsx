@@ -4,7 +4,7 @@
  */
 import Link from "next/link";
 import type { IssuesView as IssuesData } from "@/lib/wiki/browse";
-import { FINDING_CATEGORIES, SEVERITIES } from "@/lib/wiki/types";
+import { FINDING_CATEGORIES, SEVERITIES } from "@/lib/db/wiki-shapes";
 import styles from "@/components/wiki/wiki.module.css";
 import { CATEGORY_LABEL, FindingList } from "./finding-list";
 

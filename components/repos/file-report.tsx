@@ -4,6 +4,7 @@
  * can act on, each with why and what to do. Secret files are counted, never listed
  * here (admins see them under /admin/secrets).
  */
+import type { BuildReport } from "@/lib/db/build-report";
 import {
   CLASS_ADVICE,
   CLASS_ORDER,
@@ -13,7 +14,6 @@ import {
   skipReasonText,
   unparsedAdvice,
   unparsedReasonText,
-  type BuildReport,
 } from "@/lib/indexer/build-report";
 import { formatCount } from "@/components/ui/format";
 

@@ -5,14 +5,10 @@
  * with why. Read from the generation's build stats and its file rows.
  */
 import "server-only";
-import {
-  classifiedFiles,
-  generationNumber,
-  getGeneration,
-  listRepositories,
-  type ClassifiedFile,
-} from "../db/index-store.ts";
-import { buildReportOf, type BuildReport } from "../indexer/build-report.ts";
+import { classifiedFiles, type ClassifiedFile } from "../db/index-reads.ts";
+import { generationNumber, getGeneration } from "../db/generations.ts";
+import { listRepositories } from "../db/repositories.ts";
+import { buildReportOf, type BuildReport } from "../db/build-report.ts";
 
 /** Files of each class listed by path (the counts are complete). */
 export const LISTED_PER_CLASS = 10;

@@ -8,7 +8,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commands } from "@/lib/cli/commands";
 import { reindexRepository } from "@/lib/builds/jobs";
-import { indexFixture, setupQaHome, SHOP_FIXTURE, type IndexedFixture } from "@/lib/test-support/qa-env";
+import { indexFixture, setupQaHome, SHOP_FIXTURE, type IndexedFixture } from "@/test-support/qa-env";
 import {
   addGoldenQuestion,
   judgeCitations,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { askQuestion } from "@/lib/qa/ask";
-import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
+import { indexFixture, setupQaHome, type IndexedFixture } from "@/test-support/qa-env";
 import {
   aggregateMetrics,
   bucketStart,

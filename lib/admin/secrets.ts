@@ -4,7 +4,8 @@
  * the values, which were never stored).
  */
 import "server-only";
-import { generationNumber, getGeneration, listRepositories } from "../db/index-store.ts";
+import { generationNumber, getGeneration } from "../db/generations.ts";
+import { listRepositories } from "../db/repositories.ts";
 import { emptySecretReport, type SecretReport } from "../indexer/secrets.ts";
 
 export interface RepositorySecrets {

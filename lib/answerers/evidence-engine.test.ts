@@ -12,8 +12,8 @@ import { askQuestion } from "../qa/ask.ts";
 import { reasonNote } from "./evidence-engine.ts";
 import type { RequestOverrides } from "../settings/config.ts";
 import type { DiagramPart, PassPart } from "../qa/types.ts";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
-import { PartLog } from "../test-support/qa-model.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { PartLog } from "../../test-support/qa-model.ts";
 
 let fx: IndexedFixture;
 let cleanup: () => Promise<void>;

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { extractAnchors } from "../search/anchors.ts";
-import { scriptedModel, type Reply } from "../test-support/qa-model.ts";
+import { scriptedModel, type Reply } from "../../test-support/qa-model.ts";
 import type { AnswerInput } from "./contract.ts";
 import { ModelAnswerer } from "./model-answerer.ts";
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askQuestion } from "../qa/ask.ts";
 import { classifyOffline } from "../qa/classify.ts";
 import type { ClassificationPart, NoticePart } from "../qa/types.ts";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
-import { PartLog, scriptedModel, tagged, type Reply } from "../test-support/qa-model.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { PartLog, scriptedModel, tagged, type Reply } from "../../test-support/qa-model.ts";
 import { ModelAnswerer } from "./model-answerer.ts";
 
 let fx: IndexedFixture;

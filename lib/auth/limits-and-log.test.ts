@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as ask } from "@/app/api/qa/route";
 import { POST as reindex } from "@/app/api/repos/[id]/index/route";
-import { listGenerations } from "@/lib/db/index-store";
+import { listGenerations } from "@/lib/db/generations";
 import { resetEnvForTests } from "@/lib/env";
-import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
+import { indexFixture, setupQaHome, type IndexedFixture } from "@/test-support/qa-env";
 import { PEER_HEADER, peerStamp } from "./client-address";
 import { resetRateLimits } from "./rate-limit";
 import { requestLogLine } from "./request-log";

@@ -14,7 +14,7 @@ import { FREE_FAILURES, recordTokenFailure, retryAfterMs } from "./token-throttl
 import { limitEpoch } from "../db/limit-store.ts";
 import { resetEnvForTests } from "../env.ts";
 import { tsScriptArgs } from "../package-files.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { PEER_HEADER, peerStamp } from "./client-address.ts";
 import { consumeRateLimit } from "./rate-limit.ts";
 

@@ -15,7 +15,7 @@ import { db } from "../db/client.ts";
 import { searchChunks } from "../db/code-graph.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { listFindings } from "../db/wiki-store.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { INDEX_FORMAT_VERSION } from "../indexer/format.ts";
 import { indexRepository } from "./build.ts";
 import type { BuildStats } from "./types.ts";

@@ -9,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { symbolsByName } from "../db/code-graph.ts";
-import { findRepository, getFileContent, getGeneration, listGenerations } from "../db/index-store.ts";
+import { findRepository } from "../db/repositories.ts";
+import { getFileContent } from "../db/index-reads.ts";
+import { getGeneration, listGenerations } from "../db/generations.ts";
 import { isWayfinderError, WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import type { BuildPhase, BuildStats } from "./types.ts";
 

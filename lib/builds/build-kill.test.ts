@@ -9,10 +9,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
 import { symbolsByName } from "../db/code-graph.ts";
-import { findRepository, getGeneration, isBuildAlive, listGenerations } from "../db/index-store.ts";
+import { findRepository } from "../db/repositories.ts";
+import { getGeneration, isBuildAlive, listGenerations } from "../db/generations.ts";
 import { WayfinderError } from "../errors.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type FileTree, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import { cliProcessArgs } from "./jobs.ts";
 

@@ -5,9 +5,9 @@
  * total that does not change once counting starts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getGeneration } from "../db/index-store.ts";
+import { getGeneration } from "../db/generations.ts";
 import { getRepositoryView } from "../db/ui-queries.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import type { BuildProgress } from "./types.ts";
 

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
-import { fixtureFiles } from "../test-support/parse-fixtures.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { fixtureFiles } from "../../test-support/parse-fixtures.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 
 let t: TempEnv;

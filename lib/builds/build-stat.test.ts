@@ -10,10 +10,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "../db/client.ts";
-import { getFileContent } from "../db/index-store.ts";
+import { getFileContent } from "../db/index-reads.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
-import { plantedSecretsRepository } from "../test-support/planted-secrets.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { plantedSecretsRepository } from "../../test-support/planted-secrets.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 
 let t: TempEnv;

@@ -11,14 +11,9 @@
  */
 import "server-only";
 import { WayfinderError } from "../errors.ts";
-import {
-  createRepository,
-  discardFailedBuilds,
-  failGeneration,
-  findRepository,
-  startGeneration,
-  type RepositoryRow,
-} from "../db/index-store.ts";
+import { createRepository, findRepository, type RepositoryRow } from "../db/repositories.ts";
+import { discardFailedBuilds } from "../db/garbage.ts";
+import { failGeneration, startGeneration } from "../db/generations.ts";
 import { resolveRepositoryRoot } from "../indexer/discover.ts";
 import { collectVectorGarbage } from "../indexer/embed.ts";
 import { activate } from "./phases/activate.ts";

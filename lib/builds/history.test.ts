@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome } from "../test-support/qa-env.ts";
+import { indexFixture, setupQaHome } from "../../test-support/qa-env.ts";
 import { partnersOf } from "../qa/retrievers/partners.ts";
 import { coChangeHead, coChangesOf } from "../db/co-change.ts";
 import { foldHistory, MAX_FILES_PER_COMMIT } from "./history.ts";

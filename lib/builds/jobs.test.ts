@@ -5,8 +5,8 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupQaHome } from "@/lib/test-support/qa-env";
-import { listGenerations } from "@/lib/db/index-store";
+import { setupQaHome } from "@/test-support/qa-env";
+import { listGenerations } from "@/lib/db/generations";
 import { addRepository, isIndexJobRunning, reindexRepository } from "./jobs";
 
 const INVENTORY = path.resolve(__dirname, "../../e2e/fixtures/inventory");

@@ -2,7 +2,7 @@
  * Index builds as jobs that outlive the web process. A request registers a repository
  * or asks for a re-index; the job is a `queued` IndexGeneration row, created in one
  * transaction that refuses a second job while one is queued or building
- * (`conflict:index_running`, across processes and hosts: lib/db/index-store.ts
+ * (`conflict:index_running`, across processes and hosts: lib/db/generations.ts
  * startGeneration). Who runs the job depends on WAYFINDER_INDEX_WORKER:
  *
  * - `spawn` (default): this web process starts a worker (the CLI's `index` command,
@@ -30,22 +30,24 @@ import { childProcessEnv, env } from "../env.ts";
 import { WayfinderError, isWayfinderError } from "../errors.ts";
 import { tsScriptArgs } from "../package-files.ts";
 import { assertAllowedRoot } from "../paths.ts";
+import { collectBlobs } from "../db/garbage.ts";
 import {
-  collectBlobs,
   createRepository,
   deleteRepository,
-  failQueuedGeneration,
   findRepository,
+  requireRepository,
+  type RepositoryRow,
+} from "../db/repositories.ts";
+import {
+  failQueuedGeneration,
   getGeneration,
   isBuildAlive,
   listDeadBuilds,
   listGenerations,
   listQueuedGenerations,
-  requireRepository,
   startGeneration,
   type GenerationRow,
-  type RepositoryRow,
-} from "../db/index-store.ts";
+} from "../db/generations.ts";
 import { registerGitRepository } from "../sources/checkout.ts";
 import { resolveRepositoryRoot } from "../indexer/discover.ts";
 import { dropRepositoryVectors } from "../indexer/embed.ts";

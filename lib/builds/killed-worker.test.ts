@@ -7,10 +7,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findRepository, getGeneration, listGenerations } from "../db/index-store.ts";
+import { findRepository } from "../db/repositories.ts";
+import { getGeneration, listGenerations } from "../db/generations.ts";
 import { askQuestion, type MessageChunk } from "../qa/ask.ts";
 import type { AnswerMetadata, CitationPart } from "../qa/types.ts";
-import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type FileTree, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import { cliProcessArgs } from "./jobs.ts";
 

@@ -2,7 +2,7 @@
  * Keeping an index in step with its Git remote. Three things ask for a build: a poll
  * that sees the branch head move, a signed push webhook, and the end of a build that
  * finished while a newer head was reported. All three go through `requestBuild`, and
- * the job queue allows one queued or running build per repository (lib/db/index-store
+ * the job queue allows one queued or running build per repository (lib/db/generations.ts
  * startGeneration), so a burst of pushes queues one build. A head reported while a
  * build runs is not lost: the build records the head it fetched, and `queueFollowUp`
  * (run after every build) queues one more when the newest known head differs.
@@ -14,7 +14,7 @@
 import "server-only";
 import { isWayfinderError } from "../errors.ts";
 import { env } from "../env.ts";
-import { getGeneration } from "../db/index-store.ts";
+import { getGeneration } from "../db/generations.ts";
 import {
   claimPoll,
   getSource,

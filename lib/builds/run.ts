@@ -7,7 +7,8 @@
 import "server-only";
 import { env } from "../env.ts";
 import { WayfinderError } from "../errors.ts";
-import { reportProgress, type GenerationRow, type RepositoryRow } from "../db/index-store.ts";
+import { reportProgress, type GenerationRow } from "../db/generations.ts";
+import { type RepositoryRow } from "../db/repositories.ts";
 import type { KnownFile, DiscoveryStream } from "../indexer/discover.ts";
 import type { AssociationStats } from "../indexer/associations.ts";
 import type { Checkout } from "../sources/checkout.ts";

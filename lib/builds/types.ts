@@ -2,10 +2,10 @@
  * The shapes a build speaks in: its phases as progress reports them, the statistics
  * stored with a generation (IndexGeneration.stats), and what a caller may ask of a build.
  */
-import type { GenerationRow, RepositoryRow } from "../db/index-store.ts";
+import type { GenerationRow } from "../db/generations.ts";
+import type { RepositoryRow } from "../db/repositories.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
-import type { SkippedFile } from "../indexer/build-report.ts";
-import type { SkipReason } from "../indexer/discover.ts";
+import type { SkippedFile, SkipReason } from "../db/build-report.ts";
 import type { PARSE_BUDGET } from "../indexer/parse-file.ts";
 import type { SecretReport } from "../indexer/secrets.ts";
 

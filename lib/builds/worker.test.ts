@@ -11,17 +11,17 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
+import { createRepository } from "../db/repositories.ts";
 import {
-  createRepository,
   failQueuedGeneration,
   isBuildAlive,
   listGenerations,
   startGeneration,
   type GenerationRow,
-} from "../db/index-store.ts";
+} from "../db/generations.ts";
 import { getRepositoryView } from "../db/ui-queries.ts";
 import { resetEnvForTests } from "../env.ts";
-import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type FileTree, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "./build.ts";
 import { tsScriptArgs } from "../package-files.ts";
 import { cliProcessArgs, recoverIndexJobs, workerLogPath } from "./jobs.ts";

@@ -14,11 +14,11 @@ import os from "node:os";
 import { WayfinderError } from "../errors.ts";
 import {
   claimQueuedGeneration,
-  findRepository,
   listQueuedGenerations,
   startGeneration,
   type GenerationRow,
-} from "../db/index-store.ts";
+} from "../db/generations.ts";
+import { findRepository } from "../db/repositories.ts";
 import { buildGeneration } from "./build.ts";
 import type { BuildStats } from "./types.ts";
 import { recoverIndexJobs } from "./jobs.ts";

@@ -23,8 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WayfinderError } from "../errors.ts";
 import { indexRepository } from "../builds/build.ts";
 import { cliProcessArgs } from "../builds/jobs.ts";
-import { runCliInProcess as runInProcess, type CliResult } from "../test-support/cli.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { runCliInProcess as runInProcess, type CliResult } from "../../test-support/cli.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { commands } from "./commands.ts";
 import { resolveRepoArgument } from "./context.ts";
 

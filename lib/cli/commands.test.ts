@@ -7,8 +7,8 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCliInProcess, type CliResult } from "../test-support/cli.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { runCliInProcess, type CliResult } from "../../test-support/cli.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { bySymbol } from "./commands.ts";
 
 let t: TempEnv;

@@ -7,7 +7,8 @@ import path from "node:path";
 import cliProgress from "cli-progress";
 import { WayfinderError } from "../errors.ts";
 import { migrateDatabase } from "../db/migrate.ts";
-import { generationNumber, listRepositories, getGeneration } from "../db/index-store.ts";
+import { generationNumber, getGeneration } from "../db/generations.ts";
+import { listRepositories } from "../db/repositories.ts";
 import {
   callersOf,
   calleesOf,

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { findRepository, type RepositoryRow } from "../db/index-store.ts";
+import { findRepository, type RepositoryRow } from "../db/repositories.ts";
 import { WayfinderError } from "../errors.ts";
 
 export interface CommandContext {

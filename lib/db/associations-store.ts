@@ -1,14 +1,14 @@
 /**
  * Where a repository's learned term associations are kept (TermAssociations rows): one
  * row per training, read by the generation it was learned at and every later one until
- * a newer row replaces it. Garbage collection (lib/db/index-store.ts) deletes the rows
+ * a newer row replaces it. Garbage collection (lib/db/garbage.ts) deletes the rows
  * no kept generation reads.
  */
 import "server-only";
 import { db } from "./client.ts";
 import { queryRaw } from "./dialect.ts";
 import { snapshotOf, visibleSql } from "./snapshot.ts";
-import { withBuild } from "./index-store.ts";
+import { withBuild } from "./build-writes.ts";
 
 export interface StoredAssociations {
   id: number;

@@ -9,10 +9,10 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ftsMatchExpression, ftsMatchToTsQuery, indexText, queryTerms } from "./tokenize.ts";
-import { testPgAdminUrl } from "../test-support/pg-test-db.ts";
+import { testPgAdminUrl } from "../../test-support/pg-test-db.ts";
 import { PG_SEARCH_VECTOR_SQL, toPostgresPlaceholders } from "./dialect.ts";
 import { listMigrations } from "./migrate.ts";
-import { HOSTILE_QUERIES } from "../test-support/hostile-queries.ts";
+import { HOSTILE_QUERIES } from "../../test-support/hostile-queries.ts";
 
 const root = path.resolve(__dirname, "..", "..");
 

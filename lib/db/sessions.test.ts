@@ -1,7 +1,7 @@
 /** Session storage on a real database (SQLite, or PostgreSQL under WAYFINDER_TEST_PG_URL). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
-import { createRepository } from "./index-store.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
+import { createRepository } from "./repositories.ts";
 import { appendExchange, createSession, getSession, listMessages } from "./sessions.ts";
 
 let t: TempEnv;

@@ -7,7 +7,8 @@
  */
 import "server-only";
 import { db } from "./client.ts";
-import type { GenerationRow, RepositoryRow } from "./index-store.ts";
+import type { GenerationRow } from "./generations.ts";
+import type { RepositoryRow } from "./repositories.ts";
 
 export interface SourceRow extends RepositoryRow {
   sourceKind: string;

@@ -14,7 +14,7 @@ import {
   splitIdentifier,
   stem,
 } from "./tokenize.ts";
-import { HOSTILE_QUERIES } from "../test-support/hostile-queries.ts";
+import { HOSTILE_QUERIES } from "../../test-support/hostile-queries.ts";
 
 describe("splitIdentifier", () => {
   it.each([

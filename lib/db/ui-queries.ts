@@ -4,9 +4,9 @@
  * strings so the results cross the server/client boundary and JSON unchanged.
  */
 import "server-only";
-import { buildReportOf, type BuildReport } from "../indexer/build-report.ts";
+import { buildReportOf, type BuildReport } from "./build-report.ts";
 import { db } from "./client.ts";
-import { STALE_BUILD_MS, type GenerationRow } from "./index-store.ts";
+import { STALE_BUILD_MS, type GenerationRow } from "./generations.ts";
 import type { SourceRow } from "./source-store.ts";
 
 export type RepositoryStatus = "ready" | "indexing" | "failed" | "not-indexed";

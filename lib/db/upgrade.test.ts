@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listSettingChanges, listQuestionMetrics } from "./admin-store.ts";
 import { closeDb } from "./client.ts";
 import { ensureMigrated, listMigrations, migratePostgres, migrationsDir } from "./migrate.ts";
-import { findRepository, listRepositories } from "./index-store.ts";
+import { findRepository, listRepositories } from "./repositories.ts";
 import { listMessages, listSessions } from "./sessions.ts";
 import {
   EVERYONE,
@@ -29,7 +29,7 @@ import { env, resetEnvForTests } from "../env.ts";
 import { indexRepository } from "../builds/build.ts";
 import { retrieveReport } from "../qa/retrieve.ts";
 import { closeSearchServices } from "../search/runtime.ts";
-import { createDatabase, databaseUrl, dropDatabase, testPgAdminUrl } from "../test-support/pg-test-db.ts";
+import { createDatabase, databaseUrl, dropDatabase, testPgAdminUrl } from "../../test-support/pg-test-db.ts";
 
 const SHARE_ID = "upgradeShare_0123456789";
 const QUESTION = "Where is the order total computed?";

@@ -7,17 +7,16 @@
  * always pass their generation.
  */
 import "server-only";
-import { EMPTY_FACTS, type FileFacts } from "../indexer/extract/facts.ts";
-import type { FileClass } from "../indexer/file-class.ts";
+import type { DiagramPart } from "../diagrams/types.ts";
+import { EMPTY_FACTS, type FileClass, type FileFacts } from "./file-shapes.ts";
 import { indexText } from "./tokenize.ts";
-import { chunkPathOf } from "../wiki/slugs.ts";
 import {
+  chunkPathOf,
   severityRank,
-  type DiagramPart,
   type FindingDraft,
   type WikiPageDraft,
   type WikiPageKind,
-} from "../wiki/types.ts";
+} from "./wiki-shapes.ts";
 import { withTempTable } from "./temp-table.ts";
 import { db, type Db } from "./client.ts";
 import {
@@ -32,7 +31,8 @@ import {
   executeRaw,
   textFilter,
 } from "./dialect.ts";
-import { bulkInsert, insertChunkRows, openRows, ownEdge, withBuild } from "./index-store.ts";
+import { bulkInsert, insertChunkRows, openRows, withBuild } from "./build-writes.ts";
+import { ownEdge } from "./fan-counts.ts";
 import { OPEN_GENERATION, snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 
 const BATCH = 500;

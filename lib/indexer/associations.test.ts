@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
 import { associationsFor } from "../db/associations-store.ts";
 import { wholeFileSearch } from "../search/whole-file.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "../builds/build.ts";
 
 let t: TempEnv;

@@ -8,7 +8,7 @@
  */
 import "server-only";
 import { associationsFor, chunksNewerThan, saveAssociations } from "../db/associations-store.ts";
-import { chunkIdsIn, chunkTexts } from "../db/index-store.ts";
+import { chunkIdsIn, chunkTexts } from "../db/index-reads.ts";
 import {
   encodeRepositoryAssociations,
   trainRepositoryAssociations,

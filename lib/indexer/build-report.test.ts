@@ -1,7 +1,6 @@
-/** The build report's words: every reason says why and what to do; old stats read safely. */
+/** The build report's words: every reason says why and what to do. */
 import { describe, expect, it } from "vitest";
 import {
-  buildReportOf,
   formatBytes,
   skipAdvice,
   skipReasonText,
@@ -30,20 +29,6 @@ describe("the build report", () => {
     for (const reason of ["timeout: x", "memory: x", "error: x"])
       expect(unparsedAdvice(reason)).toContain("linguist-generated or linguist-vendored");
     expect(unparsedAdvice("memory: x")).toContain("WAYFINDER_PARSE_THREADS=0");
-  });
-
-  it("reads stats from before the lists existed, and malformed ones, without failing", () => {
-    expect(buildReportOf({ skipped: { binary: 3, "too-large": 0 }, fileClasses: { vendored: 2 } })).toEqual({
-      skipped: { binary: 3 },
-      skippedFiles: null,
-      unparsedFiles: [],
-      unparsedCount: 0,
-      fileClasses: { vendored: 2 },
-    });
-    expect(buildReportOf("not an object").skippedFiles).toBeNull();
-    expect(
-      buildReportOf({ skippedFiles: [{ path: 1 }, { path: "a.py", reason: "not-utf8" }] }).skippedFiles,
-    ).toEqual([{ path: "a.py", reason: "not-utf8" }]);
   });
 
   it("writes sizes as people read them", () => {

@@ -4,35 +4,11 @@
  * out of the repository) and code files indexed as text (a parse that ran out of time
  * or memory, or failed), each with its reason and what to do; and the files per class
  * (vendored, generated, minified, documentation). One source for the CLI, the
- * repository card and the admin page. Pure: the web pages import it too.
+ * repository card and the admin page. Pure: the web pages import it too. The report's
+ * shape, as the store reads it back, is lib/db's (lib/db/build-report.ts).
  */
-import type { FileClass } from "./file-class.ts";
-
-/** Why discovery left a file out (lib/indexer/discover.ts). */
-export type SkipReason =
-  | "binary"
-  | "too-large"
-  | "not-utf8"
-  | "symlink"
-  | "symlink-outside-root"
-  | "unsupported"
-  /** under a folder of installed packages, build output or tool caches (SKIPPED_DIRS) */
-  | "excluded-folder"
-  | "unreadable"
-  | "secret";
-
-/** A skipped file as the build stats list it: `detail` says more where there is more (a size). */
-export interface SkippedFile {
-  path: string;
-  reason: SkipReason;
-  detail?: string;
-}
-
-/** A code file indexed as text only; `reason` is `timeout: …`, `memory: …` or `error: …`. */
-export interface UnparsedFile {
-  path: string;
-  reason: string;
-}
+import type { SkipReason, SkippedFile } from "../db/build-report.ts";
+import type { FileClass } from "../db/file-shapes.ts";
 
 /**
  * Skips a person can act on, listed by path. The others are counted only: binaries and
@@ -134,48 +110,4 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`;
   return `${Math.round(bytes / ((1024 * 1024) / 10)) / 10} MB`;
-}
-
-/** The report part of a generation's stats, read defensively (older builds lack parts of it). */
-export interface BuildReport {
-  /** skipped files by reason (every reason, counts complete) */
-  skipped: Partial<Record<SkipReason, number>>;
-  /** the listed skips (LISTED_SKIPS), at most MAX_LISTED_SKIPS; null when the build predates the list */
-  skippedFiles: SkippedFile[] | null;
-  unparsedFiles: UnparsedFile[];
-  unparsedCount: number;
-  /** files per class */
-  fileClasses: Partial<Record<FileClass, number>>;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-function counts(value: unknown): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(record(value)).filter(([, n]) => typeof n === "number" && n > 0),
-  ) as Record<string, number>;
-}
-
-function files<T extends { path: string; reason: string }>(value: unknown): T[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (f): f is T => !!f && typeof f === "object" && typeof f.path === "string" && typeof f.reason === "string",
-  );
-}
-
-/** The build report held in a generation's stats (the parsed JSON). */
-export function buildReportOf(stats: unknown): BuildReport {
-  const raw = record(stats);
-  const unparsedFiles = files<UnparsedFile>(raw.unparsedFiles);
-  return {
-    skipped: counts(raw.skipped),
-    skippedFiles: Array.isArray(raw.skippedFiles) ? files<SkippedFile>(raw.skippedFiles) : null,
-    unparsedFiles,
-    unparsedCount: typeof raw.unparsedCount === "number" ? raw.unparsedCount : unparsedFiles.length,
-    fileClasses: counts(raw.fileClasses),
-  };
 }

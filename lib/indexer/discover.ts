@@ -27,15 +27,11 @@ import {
   redactSecrets,
   type SecretReport,
 } from "./secrets.ts";
-import type { KnownFile } from "../db/index-store.ts";
-import { FileClassifier, OVERRIDE_FILE, type FileClass } from "./file-class.ts";
-import {
-  formatBytes,
-  LISTED_SKIPS,
-  MAX_LISTED_SKIPS,
-  type SkipReason,
-  type SkippedFile,
-} from "./build-report.ts";
+import type { KnownFile } from "../db/index-reads.ts";
+import type { FileClass } from "../db/file-shapes.ts";
+import { FileClassifier, OVERRIDE_FILE } from "./file-class.ts";
+import type { SkipReason, SkippedFile } from "../db/build-report.ts";
+import { formatBytes, LISTED_SKIPS, MAX_LISTED_SKIPS } from "./build-report.ts";
 import type { CodeLanguage } from "./types.ts";
 
 const run = promisify(execFile);
@@ -107,8 +103,6 @@ const BINARY_EXTENSIONS = new Set(
     ".ttf .otf .eot .mp3 .mp4 .wav .ogg .mov .avi .webm .npy .npz .pkl .pickle .h5 .hdf5 .nc .parquet .lock"
   ).split(" "),
 );
-
-export type { SkipReason } from "./build-report.ts";
 
 export interface DiscoveredFile {
   /** Repository-relative path with forward slashes. */

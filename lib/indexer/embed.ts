@@ -8,7 +8,7 @@
 import "server-only";
 import { env } from "../env.ts";
 import { isWayfinderError } from "../errors.ts";
-import { chunkIdsIn, chunksAddedIn, chunkTexts } from "../db/index-store.ts";
+import { chunkIdsIn, chunksAddedIn, chunkTexts } from "../db/index-reads.ts";
 import { collectionName, repositoryCollectionPrefix, searchServices } from "../search/runtime.ts";
 
 const BATCH = 256;

@@ -14,9 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-
-export const FILE_CLASSES = ["vendored", "generated", "minified", "documentation"] as const;
-export type FileClass = (typeof FILE_CLASSES)[number];
+import type { FileClass } from "../db/file-shapes.ts";
 
 export interface Classification {
   fileClass: FileClass;

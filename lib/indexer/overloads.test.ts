@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calleesOf, symbolsInFile, symbolsOfQualifiedId } from "../db/code-graph.ts";
 import { db } from "../db/client.ts";
 import { snapshotOf, visibleIn } from "../db/snapshot.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "../builds/build.ts";
 
 let t: TempEnv;

@@ -6,13 +6,13 @@
  * build's thread and in parse workers (lib/indexer/parse-pool.ts).
  */
 // Types only: erased at run time, so workers load no database code.
-import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/index-store.ts";
+import type { ChunkInsert, FileInsert, SymbolInsert } from "../db/build-writes.ts";
 import { numberedIds } from "../db/symbol-ids.ts";
 import { fileTermCounts, indexText, type FileTermCounts } from "../db/tokenize.ts";
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
-import type { FileClass } from "./file-class.ts";
+import type { FileClass } from "../db/file-shapes.ts";
 import { buildNameFilter, referencedNames } from "./name-filter.ts";
 import { ParseDeadlineError, type Deadline } from "./parser.ts";
 import type { CodeLanguage } from "./types.ts";

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureFiles, FIXTURES } from "../test-support/parse-fixtures.ts";
+import { fixtureFiles, FIXTURES } from "../../test-support/parse-fixtures.ts";
 import { countLines, hashContent } from "./discover.ts";
 import type { SourceFile } from "./parse-file.ts";
 import { createParsePool, workerHeapLimitMb } from "./parse-pool.ts";

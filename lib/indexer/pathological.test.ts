@@ -3,10 +3,10 @@
  * 50k-line file of functions, expressions nested 100k deep, a chain of thousands of
  * calls, a message of thousands of concatenated strings, non-UTF-8 and binary bytes
  * behind code extensions. Each file is parsed, or indexed as text with the reason, and
- * the build around them succeeds. (The inputs are generated: lib/test-support/pathological.ts.)
+ * the build around them succeeds. (The inputs are generated: test-support/pathological.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFileContent } from "../db/index-store.ts";
+import { getFileContent } from "../db/index-reads.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
 import {
   binarySource,
@@ -17,8 +17,8 @@ import {
   minifiedLine,
   nestedJavaScript,
   nestedPython,
-} from "../test-support/pathological.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+} from "../../test-support/pathological.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "../builds/build.ts";
 import { countLines, hashContent } from "./discover.ts";
 import { parseFile, type SourceFile } from "./parse-file.ts";

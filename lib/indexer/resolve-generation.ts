@@ -21,13 +21,11 @@ import "server-only";
 import {
   codeFiles,
   fileImports,
-  insertEdges,
-  replaceEdges,
   resolverSymbols,
   resolverSymbolsWhere,
   symbolCallsPage,
-  type EdgeInsert,
-} from "../db/index-store.ts";
+} from "../db/index-reads.ts";
+import { insertEdges, replaceEdges, type EdgeInsert } from "../db/build-writes.ts";
 import { baseName, NameProbe } from "./name-filter.ts";
 import { completeTables, Resolver, type ResolverFile } from "./resolve.ts";
 import {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calleesOf, callersOf, symbolsByName } from "../db/code-graph.ts";
 import { extractSource } from "./extract/index.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "../builds/build.ts";
 import {
   MIN_EDGE_CONFIDENCE,

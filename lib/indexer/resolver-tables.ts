@@ -7,7 +7,7 @@
  * would show for every key it looked up, and resolves the same way. Module maps need
  * only paths, and are built from every code file up front.
  */
-import type { ResolverSymbolRow } from "../db/index-store.ts";
+import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { LANGUAGE_RULES } from "./resolve-languages.ts";
 import {

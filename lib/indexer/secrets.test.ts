@@ -6,8 +6,8 @@
  * lookalikes left alone; and discovery applying all of it before any text enters the index.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { plantedSecretsRepository } from "@/lib/test-support/planted-secrets";
-import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { plantedSecretsRepository } from "@/test-support/planted-secrets";
+import { setupTempEnv, type TempEnv } from "@/test-support/temp-env";
 import { discoverFiles } from "./discover";
 import { isKeyMaterialFile, isSecretByContent, isSecretFile, redactSecrets } from "./secrets";
 

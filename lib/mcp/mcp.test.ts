@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE, GET, POST } from "../../app/api/mcp/route.ts";
 import { indexRepository } from "../builds/build.ts";
 import { cliProcessArgs } from "../builds/jobs.ts";
-import { startServer, type TestServer } from "../test-support/qa-http.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { startServer, type TestServer } from "../../test-support/qa-http.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 
 const ROOT = process.cwd();
 

@@ -4,7 +4,8 @@
  * and commit it answered from.
  */
 import "server-only";
-import { getGeneration, requireRepository, type RepositoryRow } from "../db/index-store.ts";
+import { getGeneration } from "../db/generations.ts";
+import { requireRepository, type RepositoryRow } from "../db/repositories.ts";
 import { WayfinderError } from "../errors.ts";
 
 /** Which index a result comes from: the generation and, when known, its commit. */

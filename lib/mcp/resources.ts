@@ -1,7 +1,8 @@
 /** The wiki as MCP resources: wayfinder://<repository id>/wiki/<slug> (the overview: …/wiki/). */
 import "server-only";
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { getGeneration, listRepositories, requireRepository } from "../db/index-store.ts";
+import { getGeneration } from "../db/generations.ts";
+import { listRepositories, requireRepository } from "../db/repositories.ts";
 import { getWikiPage, listWikiPages } from "../db/wiki-store.ts";
 import { WayfinderError } from "../errors.ts";
 

@@ -9,7 +9,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { InferUIMessageChunk } from "ai";
-import { getGeneration, requireRepository } from "../db/index-store.ts";
+import { getGeneration } from "../db/generations.ts";
+import { requireRepository } from "../db/repositories.ts";
 import { recordQuestionMetric } from "../db/metrics.ts";
 import { appendExchange, getSession, lastExchange, replaceAnswer, type MessageRow } from "../db/sessions.ts";
 import { env } from "../env.ts";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EvidenceEngine } from "../answerers/evidence-engine.ts";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
 import { askQuestion } from "./ask.ts";
 import type { QueryMode } from "./types.ts";
 import { mergeOverlapping } from "./citations.ts";

@@ -9,10 +9,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findRepository, getFileContent, getGeneration } from "../db/index-store.ts";
+import { findRepository } from "../db/repositories.ts";
+import { getFileContent } from "../db/index-reads.ts";
+import { getGeneration } from "../db/generations.ts";
 import { indexRepository } from "../builds/build.ts";
 import { cliProcessArgs } from "../builds/jobs.ts";
-import { setupTempEnv, type FileTree, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type FileTree, type TempEnv } from "../../test-support/temp-env.ts";
 import { askQuestion, type MessageChunk } from "./ask.ts";
 import type { AnswerMetadata, CitationPart } from "./types.ts";
 

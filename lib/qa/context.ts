@@ -5,7 +5,7 @@
  * signature + docstring + head when a function is long.
  */
 import "server-only";
-import { getFileContent } from "../db/index-store.ts";
+import { getFileContent } from "../db/index-reads.ts";
 import type { SymbolRecord } from "../db/code-graph.ts";
 import type { ContextItem, ContextKind, SymbolFacts } from "../answerers/contract.ts";
 import { countTokens, truncateSource, truncateToTokens } from "./budget.ts";

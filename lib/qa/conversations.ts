@@ -11,7 +11,7 @@
  */
 import "server-only";
 import { withLayout } from "../diagrams/layout.ts";
-import { getRepository, type RepositoryRow } from "../db/index-store.ts";
+import { getRepository, type RepositoryRow } from "../db/repositories.ts";
 import {
   getSession,
   getSessionByShareId,

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMessages } from "../db/sessions.ts";
 import { WayfinderError } from "../errors.ts";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
-import { PartLog } from "../test-support/qa-model.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { PartLog } from "../../test-support/qa-model.ts";
 import { askQuestion, prepareResume } from "./ask.ts";
 import { SourceReader } from "./context.ts";
 import { locate, type GapAnswer } from "./gap-answers.ts";

@@ -20,7 +20,7 @@ import {
   symbolsInFile,
   type SymbolRecord,
 } from "../db/code-graph.ts";
-import { getFile } from "../db/index-store.ts";
+import { getFile } from "../db/index-reads.ts";
 import { WayfinderError } from "../errors.ts";
 import { isSafeRelativePath } from "../paths.ts";
 import { lexicalSearch } from "../search/hybrid.ts";

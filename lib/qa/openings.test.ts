@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
-import { PartLog } from "../test-support/qa-model.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { PartLog } from "../../test-support/qa-model.ts";
 import { askQuestion } from "./ask.ts";
 import type { QueryMode } from "./types.ts";
 

@@ -9,13 +9,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { getFile } from "../db/index-store.ts";
+import { getFile } from "../db/index-reads.ts";
 import { listMessages } from "../db/sessions.ts";
 import { indexRepository } from "../builds/build.ts";
 import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { PartLog, scriptedModel, tagged } from "../test-support/qa-model.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { PartLog, scriptedModel, tagged } from "../../test-support/qa-model.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { askQuestion } from "./ask.ts";
 import type { CitationPart, PassPart } from "./types.ts";
 

@@ -18,7 +18,7 @@ import {
   symbolsByQualifiedIds,
   type SymbolNameRow,
 } from "../db/code-graph.ts";
-import { getFile } from "../db/index-store.ts";
+import { getFile } from "../db/index-reads.ts";
 import { stem } from "../db/tokenize.ts";
 import { isPathLike, normalizePath, splitFences } from "../search/anchors.ts";
 import { nameIndex } from "./concepts.ts";

@@ -6,11 +6,11 @@
 import type { UIMessage } from "ai";
 import type { QueryMode } from "../answerers/contract.ts";
 import type { Quality } from "../settings/config.ts";
-import type { DiagramPart } from "../wiki/types.ts";
+import type { DiagramPart } from "../diagrams/types.ts";
 
 // The modes belong to the answerers' contract; the message type names them too.
 export { QUERY_MODE_LIST, type QueryMode } from "../answerers/contract.ts";
-export type { DiagramNode, DiagramPart } from "../wiki/types.ts";
+export type { DiagramNode, DiagramPart } from "../diagrams/types.ts";
 // The qualities are presets of the engine's configuration.
 export { QUALITY_LIST, type Quality } from "../settings/config.ts";
 

@@ -4,7 +4,7 @@
  * citations carry the cited snippet as indexed; unverified ones are flagged.
  */
 import "server-only";
-import { getFile } from "../db/index-store.ts";
+import { getFile } from "../db/index-reads.ts";
 import { symbolSpansInFiles } from "../db/code-graph.ts";
 import { isSafeRelativePath } from "../paths.ts";
 import { mergeOverlapping, parseCitations, verifyCitations } from "./citations.ts";

@@ -6,10 +6,10 @@
  * the Qdrant store honours the same calls (vector-store-contract.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "../builds/build.ts";
 import { db } from "../db/client.ts";
-import { listGenerations } from "../db/index-store.ts";
+import { listGenerations } from "../db/generations.ts";
 import { vectorSearch } from "./hybrid.ts";
 import { resetEnvForTests } from "../env.ts";
 import {

@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client.ts";
 import { queryRaw } from "../db/dialect.ts";
 import { bm25Files, bm25Idf } from "../db/file-terms.ts";
-import { collectGarbage, deleteRepository } from "../db/index-store.ts";
+import { collectGarbage } from "../db/garbage.ts";
+import { deleteRepository } from "../db/repositories.ts";
 import { fileTermCounts } from "../db/tokenize.ts";
 import { indexRepository } from "../builds/build.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { wholeFileSearch } from "./whole-file.ts";
 
 let t: TempEnv;

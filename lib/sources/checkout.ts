@@ -9,7 +9,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { WayfinderError } from "../errors.ts";
-import { createRepository, type RepositoryRow } from "../db/index-store.ts";
+import { createRepository, type RepositoryRow } from "../db/repositories.ts";
 import { findGitSource, recordCheckout } from "../db/source-store.ts";
 import { assertBranchName, parseGitRemote } from "./git-url.ts";
 import { checkoutDir, localHeadCommit, syncCheckout } from "./git.ts";

@@ -4,7 +4,7 @@
  * this repository's secret).
  */
 import "server-only";
-import { listRepositories } from "../db/index-store.ts";
+import { listRepositories } from "../db/repositories.ts";
 import { getSource, setPollSchedule, type SourceRow } from "../db/source-store.ts";
 import { WayfinderError } from "../errors.ts";
 import { webhookSecret } from "./webhook.ts";

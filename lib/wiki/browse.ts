@@ -15,7 +15,7 @@ import {
   type WikiPageRecord,
 } from "../db/wiki-store.ts";
 import { buildWikiTree, type WikiTreeNode } from "./tree.ts";
-import { FINDING_CATEGORIES, SEVERITIES, type FindingCategory, type Severity } from "./types.ts";
+import { FINDING_CATEGORIES, SEVERITIES, type FindingCategory, type Severity } from "../db/wiki-shapes.ts";
 
 export interface WikiView {
   repository: RepositoryView;

@@ -13,7 +13,7 @@ import {
   type GraphEdge,
   type GraphNode,
 } from "../diagrams/graph.ts";
-import type { DiagramPart } from "../qa/types.ts";
+import type { DiagramPart } from "../diagrams/types.ts";
 import { dirOf } from "./slugs.ts";
 
 export { escapeLabel } from "../diagrams/graph.ts";

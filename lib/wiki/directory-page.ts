@@ -4,10 +4,10 @@
  * other folders, and a diagram from import edges. Pure builders; lib/wiki/generate.ts
  * gathers their inputs from the index.
  */
-import type { DiagramPart } from "../qa/types.ts";
+import type { DiagramPart } from "../diagrams/types.ts";
 import { directoryImportDiagram, moduleDiagram, type ModuleEdge } from "./diagrams.ts";
 import { filePurpose, type PageSymbol } from "./file-page.ts";
-import type { FileFacts } from "../indexer/extract/facts.ts";
+import type { FileFacts } from "../db/file-shapes.ts";
 import {
   cite,
   code,
@@ -18,7 +18,7 @@ import {
   plural,
 } from "../answerers/markdown.ts";
 import { dirOf, dirSlug, OVERVIEW_SLUG } from "./slugs.ts";
-import type { WikiPageDraft } from "./types.ts";
+import type { WikiPageDraft } from "../db/wiki-shapes.ts";
 
 export interface ListedFile {
   path: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../db/code-graph.ts";
 import { getWikiPage, listFindings, listWikiPages } from "../db/wiki-store.ts";
 import { indexRepository } from "../builds/build.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { analyzeStructure } from "./structure.ts";
 
 let t: TempEnv;

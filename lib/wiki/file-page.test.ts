@@ -3,7 +3,7 @@
  * by its main definition, never the docstring of whichever function comes first.
  */
 import { describe, expect, it } from "vitest";
-import { EMPTY_FACTS } from "../indexer/extract/facts.ts";
+import { EMPTY_FACTS } from "../db/file-shapes.ts";
 import { filePurpose, type PageSymbol } from "./file-page.ts";
 
 function sym(name: string, kind: string, startLine: number, endLine: number, docstring = ""): PageSymbol {

@@ -6,7 +6,7 @@
  * line numbers), so editing a file never changes another file's page unless the
  * edges between them change.
  */
-import type { FileFacts } from "../indexer/extract/facts.ts";
+import type { FileFacts } from "../db/file-shapes.ts";
 import { fileCallDiagram, type DiagramCall } from "./diagrams.ts";
 import {
   cite,
@@ -20,7 +20,7 @@ import {
   plural,
 } from "../answerers/markdown.ts";
 import { fileSlug } from "./slugs.ts";
-import type { WikiPageDraft } from "./types.ts";
+import type { WikiPageDraft } from "../db/wiki-shapes.ts";
 
 export interface PageSymbol {
   qualifiedId: string;

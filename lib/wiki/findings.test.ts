@@ -14,7 +14,7 @@ import { indexRepository } from "../builds/build.ts";
 import { code } from "../answerers/markdown.ts";
 import { cycleMembers } from "./findings.ts";
 import { cyclePath, findCycles } from "./graph.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 
 const PLANTED = fileURLToPath(new URL("./__fixtures__/planted", import.meta.url));
 const CLEAN = fileURLToPath(new URL("./__fixtures__/clean", import.meta.url));

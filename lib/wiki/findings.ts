@@ -39,11 +39,11 @@ import {
   type ImportRow,
   type WikiFileRow,
 } from "../db/wiki-store.ts";
-import type { FileFacts, SwallowedError } from "../indexer/extract/facts.ts";
+import type { FileFacts, SwallowedError } from "../db/file-shapes.ts";
 import { cyclePath, findCycles } from "./graph.ts";
 import { code, joinCapped, nameOfId, plural } from "../answerers/markdown.ts";
 import { dirOf } from "./slugs.ts";
-import type { FindingDraft, Severity } from "./types.ts";
+import type { FindingDraft, Severity } from "../db/wiki-shapes.ts";
 
 export const FINDING_THRESHOLDS = {
   godFunction: { floor: 12, percentile: 0.99 },

@@ -12,8 +12,8 @@ import { snapshotOf, visibleIn } from "../db/snapshot.ts";
 import { getWikiPage } from "../db/wiki-store.ts";
 import { indexRepository } from "../builds/build.ts";
 import { lexicalSearch } from "../search/hybrid.ts";
-import { scriptedModel } from "../test-support/qa-model.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { scriptedModel } from "../../test-support/qa-model.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 
 let t: TempEnv;
 beforeAll(async () => {

@@ -24,7 +24,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { getFileContent } from "../db/index-store.ts";
+import { getFileContent } from "../db/index-reads.ts";
 import {
   changedEdges,
   closeWikiPages,
@@ -59,7 +59,7 @@ import { categoriesUnchanged, computeFindings } from "./findings.ts";
 import { moduleGraph } from "./structure.ts";
 import { addModelSummaries, type SummaryRun } from "./summaries.ts";
 import { ancestorDirs, dirOf, dirSlug, fileSlug, OVERVIEW_SLUG } from "./slugs.ts";
-import type { WikiPageDraft } from "./types.ts";
+import type { WikiPageDraft } from "../db/wiki-shapes.ts";
 
 /** File pages are built this many at a time (their symbols and calls loaded per batch). */
 const FILE_PAGE_BATCH = 100;

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askQuestion } from "../qa/ask.ts";
 import { resolveScope } from "../qa/retrievers/analytical.ts";
 import type { ClassificationPart, DiagramPart, PassPart } from "../qa/types.ts";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../test-support/qa-env.ts";
-import { PartLog } from "../test-support/qa-model.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { PartLog } from "../../test-support/qa-model.ts";
 
 const PLANTED = fileURLToPath(new URL("./__fixtures__/planted", import.meta.url));
 

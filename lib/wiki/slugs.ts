@@ -1,13 +1,12 @@
 /**
- * Wiki addresses: page slugs ("" for the overview, "dir/<path>", "file/<path>"), the
- * app URLs they map to, and the path a page's search chunk carries. Pure and free of
- * server imports so pages, routes and client components share one definition.
+ * Wiki addresses: page slugs ("" for the overview, "dir/<path>", "file/<path>") and the
+ * app URLs they map to. Pure and free of server imports so pages, routes and client
+ * components share one definition. The path a page's search chunk carries is the
+ * store's (chunkPathOf in lib/db/wiki-shapes.ts).
  */
-import type { WikiPageKind } from "./types.ts";
+import type { WikiPageKind } from "../db/wiki-shapes.ts";
 
 export const OVERVIEW_SLUG = "";
-/** Chunk path of the overview page: not a file, so a citation of it never claims file lines. */
-export const OVERVIEW_CHUNK_PATH = "README";
 
 export function fileSlug(path: string): string {
   return `file/${path}`;
@@ -46,8 +45,4 @@ export function ancestorDirs(path: string): string[] {
   const out: string[] = [];
   for (let dir = dirOf(path); dir !== "."; dir = dirOf(dir)) out.push(dir);
   return out;
-}
-
-export function chunkPathOf(page: { kind: WikiPageKind; sourcePath: string | null }): string {
-  return page.kind === "overview" ? OVERVIEW_CHUNK_PATH : (page.sourcePath ?? OVERVIEW_CHUNK_PATH);
 }

@@ -19,7 +19,7 @@ import {
   loadWikiFiles,
   type FindingRecord,
 } from "../db/wiki-store.ts";
-import type { DiagramPart } from "../qa/types.ts";
+import type { DiagramPart } from "../diagrams/types.ts";
 import {
   directoryImportDiagram,
   escapeLabel,

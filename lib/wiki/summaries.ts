@@ -6,7 +6,7 @@
  * an unreachable provider costs seconds, not one timeout per page.
  */
 import type { ConfiguredModel } from "../answerers/providers.ts";
-import type { WikiPageDraft } from "./types.ts";
+import type { WikiPageDraft } from "../db/wiki-shapes.ts";
 
 const SYSTEM = [
   "You write the summary at the top of a code wiki page.",

@@ -3,7 +3,7 @@
  * the repository's own layout. Pure, so the browser and its tests share it.
  */
 import { dirOf, OVERVIEW_SLUG } from "./slugs.ts";
-import type { WikiPageKind } from "./types.ts";
+import type { WikiPageKind } from "../db/wiki-shapes.ts";
 
 export interface WikiTreeNode {
   slug: string;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetAuthThrottle } from "@/lib/auth/token-throttle";
 import { ensureAdminToken, signAdminSession } from "@/lib/auth/admin-token";
 import { getSettingsView } from "@/lib/admin/settings";
-import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
+import { indexFixture, setupQaHome, type IndexedFixture } from "@/test-support/qa-env";
 import { DELETE as deleteGolden } from "./golden/[id]/route";
 import { POST as runGolden } from "./golden/run/route";
 import { GET as listGolden, POST as createGolden } from "./golden/route";

@@ -1,6 +1,6 @@
 import { satisfies } from "@/lib/auth/guards";
 import type { Identity } from "@/lib/auth/identity";
-import { listRepositories } from "@/lib/db/index-store";
+import { listRepositories } from "@/lib/db/repositories";
 import { apiRoute } from "../api-route";
 
 export const dynamic = "force-dynamic";

@@ -20,9 +20,9 @@ import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDb } from "@/lib/db/client";
 import type { WayfinderUIMessage } from "@/lib/qa/types";
-import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
-import { tagged, textStreamParts } from "@/lib/test-support/qa-model";
-import { startServer, type TestServer } from "@/lib/test-support/qa-http";
+import { indexFixture, setupQaHome, type IndexedFixture } from "@/test-support/qa-env";
+import { tagged, textStreamParts } from "@/test-support/qa-model";
+import { startServer, type TestServer } from "@/test-support/qa-http";
 import { GET as getSession } from "../sessions/[id]/route";
 import { POST } from "./route";
 
@@ -155,7 +155,7 @@ function postgresTarget(): { admin: string; database: string } | null {
 }
 
 async function asAdmin(admin: string, sql: string[]): Promise<void> {
-  const { withAdmin } = await import("@/lib/test-support/pg-test-db");
+  const { withAdmin } = await import("@/test-support/pg-test-db");
   await withAdmin(admin, async (client) => {
     for (const statement of sql) await client.query(statement);
   });

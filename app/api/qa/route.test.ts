@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnswerMetadata, CitationPart, PassPart, WayfinderUIMessage } from "@/lib/qa/types";
-import { indexFixture, setupQaHome, type IndexedFixture } from "@/lib/test-support/qa-env";
-import { readSse, startServer, type SseEvent, type TestServer } from "@/lib/test-support/qa-http";
+import { indexFixture, setupQaHome, type IndexedFixture } from "@/test-support/qa-env";
+import { readSse, startServer, type SseEvent, type TestServer } from "@/test-support/qa-http";
 import { GET as getSession } from "../sessions/[id]/route";
 import { POST } from "./route";
 

@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { listRepositories } from "@/lib/db/index-store";
+import { listRepositories } from "@/lib/db/repositories";
 import { resetEnvForTests } from "@/lib/env";
-import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { setupTempEnv, type TempEnv } from "@/test-support/temp-env";
 import { POST as addRepository } from "./route";
 
 let t: TempEnv;

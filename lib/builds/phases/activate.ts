@@ -5,15 +5,9 @@
  */
 import "server-only";
 import { env } from "../../env.ts";
-import {
-  activateGeneration,
-  collectBlobs,
-  collectGarbage,
-  countRows,
-  fileReport,
-  type FileReport,
-  type RowCounts,
-} from "../../db/index-store.ts";
+import { activateGeneration } from "../../db/generations.ts";
+import { collectBlobs, collectGarbage } from "../../db/garbage.ts";
+import { countRows, fileReport, type FileReport, type RowCounts } from "../../db/index-reads.ts";
 import { collectVectorGarbage } from "../../indexer/embed.ts";
 import { INDEX_FORMAT_VERSION } from "../../indexer/format.ts";
 import type { BuildRun } from "../run.ts";

@@ -5,7 +5,9 @@
  * and the serving generation is read to decide whether its rows may be reused.
  */
 import "server-only";
-import { discardFailedBuilds, fileHashes, getGeneration } from "../../db/index-store.ts";
+import { discardFailedBuilds } from "../../db/garbage.ts";
+import { fileHashes } from "../../db/index-reads.ts";
+import { getGeneration } from "../../db/generations.ts";
 import { streamFiles, type KnownFile } from "../../indexer/discover.ts";
 import { collectVectorGarbage } from "../../indexer/embed.ts";
 import { INDEX_FORMAT_VERSION } from "../../indexer/format.ts";

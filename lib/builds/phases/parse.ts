@@ -14,7 +14,7 @@ import {
   closeFileRows,
   insertParsedFiles,
   stampFiles,
-} from "../../db/index-store.ts";
+} from "../../db/build-writes.ts";
 import type { DiscoveredFile } from "../../indexer/discover.ts";
 import type { ParsedFile } from "../../indexer/parse-file.ts";
 import { createParsePool, type ParsePool } from "../../indexer/parse-pool.ts";

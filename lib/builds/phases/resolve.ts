@@ -5,7 +5,8 @@
  * degrees are counted.
  */
 import "server-only";
-import { analyzeIndexTables, updateFanCounts } from "../../db/index-store.ts";
+import { analyzeIndexTables } from "../../db/build-writes.ts";
+import { updateFanCounts } from "../../db/fan-counts.ts";
 import { resolveGeneration } from "../../indexer/resolve-generation.ts";
 import type { BuildRun } from "../run.ts";
 

@@ -5,65 +5,12 @@
  * and where module-level state is defined. Kept apart from the per-language symbol
  * extractors: it looks at a handful of node types (found natively with
  * `descendantsOfType`, only when a cheap text test says they can be there), so it adds
- * little to parsing time.
+ * little to parsing time. The shape of the facts is the store's (lib/db/file-shapes.ts).
  */
 import type { Node } from "web-tree-sitter";
 import type { CodeLanguage } from "../types";
+import type { FileFacts, SwallowedError } from "../../db/file-shapes.ts";
 import { cap, cleanDocComments, cleanIndentedText } from "./common";
-
-/** How an error is dropped on the floor. */
-export type SwallowKind =
-  /** `except …: pass` (or `...`): the handler does nothing */
-  | "except-pass"
-  /** bare `except:` that handles something but never re-raises */
-  | "bare-except"
-  /** `catch (e) {}`: an empty block */
-  | "empty-catch"
-  /** a catch block holding only a comment (deliberate, but still silent) */
-  | "commented-catch"
-  /** `.catch(() => {})` / `.catch(() => undefined)` on a promise */
-  | "promise-catch"
-  /** Go `_ = err` */
-  | "blank-error"
-  /** Go `if err != nil {}` */
-  | "empty-error-check"
-  /** Rust `Err(_) => {}` */
-  | "ignored-error";
-
-export interface SwallowedError {
-  line: number;
-  endLine: number;
-  kind: SwallowKind;
-  /** the caught type(s) as written; null when everything is caught */
-  caught: string | null;
-  /** qualified name of the innermost symbol around it; null at module level */
-  symbol?: string | null;
-}
-
-export interface FileFacts {
-  /** the module docstring or leading comment: what the file says it is for */
-  doc: string;
-  swallowed: SwallowedError[];
-  /** TODO/FIXME/XXX/HACK markers in comments (first MAX_TODOS), and how many there are */
-  todos: { line: number; tag: string }[];
-  todoCount: number;
-  /** lines of imports used only for type checking (`if TYPE_CHECKING:`, `import type`) */
-  typeOnlyImports: number[];
-  /** lines of imports made inside a function body (run late, when it is called) */
-  localImports: number[];
-  /** module-level names and the line of their first top-level assignment */
-  state: Record<string, number>;
-}
-
-export const EMPTY_FACTS: FileFacts = {
-  doc: "",
-  swallowed: [],
-  todos: [],
-  todoCount: 0,
-  typeOnlyImports: [],
-  localImports: [],
-  state: {},
-};
 
 const DOC_MAX = 600;
 const MAX_TODOS = 50;

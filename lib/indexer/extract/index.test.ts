@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getParser, grammarPath, languageForFile, languageForPath } from "../parser";
 import { LANGUAGES, type CodeLanguage } from "../types";
 import { extractSource } from "./index";
-import { EMPTY_FACTS } from "./facts";
+import { EMPTY_FACTS } from "../../db/file-shapes.ts";
 
 const malformed = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../__fixtures__/malformed/${name}`, import.meta.url)), "utf8");

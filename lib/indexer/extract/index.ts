@@ -8,7 +8,8 @@ import { checkDeadline, withRereadableTree, withTree, type Deadline } from "../p
 import type { CodeLanguage, FileExtraction } from "../types";
 import { countParseErrors } from "./common";
 import { runEngine, type LanguageSpec } from "./engine";
-import { attachEnclosingSymbols, extractFacts, type FileFacts } from "./facts";
+import type { FileFacts } from "../../db/file-shapes.ts";
+import { attachEnclosingSymbols, extractFacts } from "./facts";
 import { c, cpp } from "./languages/c";
 import { blankDeclarationMacros, firstPreprocessorBranches } from "./languages/c-macros";
 import { csharp } from "./languages/csharp";

@@ -7,7 +7,7 @@
  */
 import "server-only";
 import { z } from "zod";
-import { getGeneration } from "../../db/index-store.ts";
+import { getGeneration } from "../../db/generations.ts";
 import { askOptionsShape, modeSchema, sessionIdSchema } from "../../qa/ask-options.ts";
 import { askQuestion, prepareResume, questionConfig, type AskResult } from "../../qa/ask.ts";
 import { claimsOf, type Claim } from "../../qa/claims.ts";

@@ -1,7 +1,8 @@
 /** index_status: a repository's serving generation and commit, its latest build, and its Git source and polling. */
 import "server-only";
 import { z } from "zod";
-import { getGeneration, requireRepository } from "../../db/index-store.ts";
+import { getGeneration } from "../../db/generations.ts";
+import { requireRepository } from "../../db/repositories.ts";
 import { getSource } from "../../db/source-store.ts";
 import { getRepositoryView } from "../../db/ui-queries.ts";
 import { WayfinderError } from "../../errors.ts";

@@ -1,7 +1,8 @@
 /** list_repositories: every repository with its source, status, serving generation and commit. */
 import "server-only";
 import { z } from "zod";
-import { getGeneration, listRepositories } from "../../db/index-store.ts";
+import { getGeneration } from "../../db/generations.ts";
+import { listRepositories } from "../../db/repositories.ts";
 import { getRepositoryView } from "../../db/ui-queries.ts";
 import { sourceOf } from "../pin.ts";
 import { source } from "../schemas.ts";

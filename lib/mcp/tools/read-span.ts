@@ -1,7 +1,7 @@
 /** read_span: lines of a file as the serving generation indexed them (the stored blob, never the disk). */
 import "server-only";
 import { z } from "zod";
-import { getFile, getFileContent } from "../../db/index-store.ts";
+import { getFile, getFileContent } from "../../db/index-reads.ts";
 import { WayfinderError } from "../../errors.ts";
 import { isSafeRelativePath } from "../../paths.ts";
 import { pin } from "../pin.ts";

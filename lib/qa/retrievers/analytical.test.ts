@@ -7,8 +7,8 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { symbolsByName } from "../../db/code-graph.ts";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
-import { PartLog } from "../../test-support/qa-model.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import type { DiagramPart } from "../types.ts";
 

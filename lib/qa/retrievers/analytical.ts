@@ -24,7 +24,7 @@ import {
   topSymbolsBy,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
-import { getFile } from "../../db/index-store.ts";
+import { getFile } from "../../db/index-reads.ts";
 import {
   busiestSymbols,
   classesByMethods,
@@ -43,7 +43,8 @@ import {
 import { contentTerms, queryTerms } from "../../db/tokenize.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
-import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
+import { chunkPathOf } from "../../db/wiki-shapes.ts";
+import { slugForPath } from "../../wiki/slugs.ts";
 import { analyzeStructure, inScope, moduleOf, type StructureReport } from "../../wiki/structure.ts";
 import { questionTopics } from "../concepts.ts";
 import { syntheticItem, textItem } from "../context.ts";

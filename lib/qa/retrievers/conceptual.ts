@@ -12,9 +12,10 @@
 import "server-only";
 import type { ChunkHit } from "../../db/code-graph.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
-import { getFile } from "../../db/index-store.ts";
+import { getFile } from "../../db/index-reads.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
-import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
+import { chunkPathOf } from "../../db/wiki-shapes.ts";
+import { slugForPath } from "../../wiki/slugs.ts";
 import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../test-support/qa-env.ts";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { pointedAt } from "./diagnostic.ts";
 

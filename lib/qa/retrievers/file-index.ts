@@ -4,7 +4,7 @@
  * in `node_modules/dayjs/plugin/utc.js`) are looked up in.
  */
 import "server-only";
-import { listFiles } from "../../db/index-store.ts";
+import { listFiles } from "../../db/index-reads.ts";
 import { generationCache } from "../generation-cache.ts";
 
 export const JS_SOURCE = /\.(?:js|mjs|cjs|jsx|ts|mts|cts|tsx)$/i;

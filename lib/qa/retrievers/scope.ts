@@ -6,7 +6,7 @@
  */
 import "server-only";
 import { countFilesUnder, filesStartingWith, pathsWithSegment } from "../../db/code-graph.ts";
-import { getFile } from "../../db/index-store.ts";
+import { getFile } from "../../db/index-reads.ts";
 import type { QuestionTopics } from "../concepts.ts";
 import { auxiliaryFactor } from "./shared.ts";
 

@@ -15,8 +15,8 @@ import type { RepositoryFileReport } from "@/lib/admin/file-reports";
 import { ensureAdminToken } from "@/lib/auth/admin-token";
 import type { RepositoryView } from "@/lib/db/ui-queries";
 import { indexRepository } from "@/lib/builds/build";
-import { callChain, latin1Source, minifiedLine } from "@/lib/test-support/pathological";
-import { setupTempEnv, type TempEnv } from "@/lib/test-support/temp-env";
+import { callChain, latin1Source, minifiedLine } from "@/test-support/pathological";
+import { setupTempEnv, type TempEnv } from "@/test-support/temp-env";
 import { GET as listRepositories } from "../../repos/route";
 import { GET as fileReports } from "./route";
 

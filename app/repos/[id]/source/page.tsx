@@ -10,7 +10,8 @@ import { notFound } from "next/navigation";
 import { requirePageAccess } from "@/lib/auth/page";
 import { SourceView } from "@/components/source/source-view";
 import { parseLineRange } from "@/components/source/source-href";
-import { generationNumber, getFile, getFileContent, getGeneration } from "@/lib/db/index-store";
+import { generationNumber, getGeneration } from "@/lib/db/generations";
+import { getFile, getFileContent } from "@/lib/db/index-reads";
 import { generationBelongsTo, getRepositoryView } from "@/lib/db/ui-queries";
 import { isSafeRelativePath } from "@/lib/paths";
 

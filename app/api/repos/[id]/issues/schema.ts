@@ -1,6 +1,6 @@
 /** Query schema of GET /api/repos/[id]/issues: optional category and severity filters. */
 import { z } from "zod";
-import { FINDING_CATEGORIES, SEVERITIES } from "@/lib/wiki/types";
+import { FINDING_CATEGORIES, SEVERITIES } from "@/lib/db/wiki-shapes";
 
 export const issuesQuerySchema = z.object({
   category: z.enum(FINDING_CATEGORIES).optional(),

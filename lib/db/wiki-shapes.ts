@@ -1,11 +1,11 @@
 /**
- * Shapes shared by wiki generation, the issues store and their readers: a generated
- * page before it is stored, and a finding with its category, severity and location.
+ * Wiki rows as the store writes and reads them, declared where they are stored: a
+ * generated page before it is stored, a finding with its category, severity and
+ * location, and the path a page's search chunk carries. lib/wiki generates them, the
+ * issues pages and answers read them. The two small pure helpers (severity order, chunk
+ * path) sit here because the store sorts and writes by them.
  */
 import type { DiagramPart } from "../diagrams/types.ts";
-
-// Diagrams built from edges (mermaid source and the source location of each node) belong to lib/diagrams.
-export type { DiagramNode, DiagramPart } from "../diagrams/types.ts";
 
 export type WikiPageKind = "overview" | "directory" | "file";
 
@@ -57,4 +57,12 @@ export interface FindingDraft {
 export function severityRank(severity: string): number {
   const i = (SEVERITIES as readonly string[]).indexOf(severity);
   return i < 0 ? SEVERITIES.length : i;
+}
+
+/** Chunk path of the overview page: not a file, so a citation of it never claims file lines. */
+export const OVERVIEW_CHUNK_PATH = "README";
+
+/** The path a page's search chunk carries: the documented file or directory, or the overview's. */
+export function chunkPathOf(page: { kind: WikiPageKind; sourcePath: string | null }): string {
+  return page.kind === "overview" ? OVERVIEW_CHUNK_PATH : (page.sourcePath ?? OVERVIEW_CHUNK_PATH);
 }

@@ -13,9 +13,14 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export const TEST_GLOBS = ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"];
+export const TEST_GLOBS = [
+  "lib/**/*.test.ts",
+  "app/**/*.test.ts",
+  "components/**/*.test.ts",
+  "test-support/**/*.test.ts",
+];
 
-const SUPPORT_DIR = "lib/test-support";
+const SUPPORT_DIR = "test-support";
 
 /** Support modules that open a test database, directly or through another support module. */
 function databaseSupportModules(root: string): Set<string> {
@@ -42,7 +47,7 @@ function databaseSupportModules(root: string): Set<string> {
 
 /**
  * Whether `text` imports one of the support modules named: through a path into
- * lib/test-support, or (from inside lib/test-support) a sibling `./name`.
+ * test-support/, or (from inside test-support/) a sibling `./name`.
  */
 function importsAny(text: string, modules: Set<string>, fromSupport = false): boolean {
   for (const match of text.matchAll(/(?:from|import\()\s*["']([^"']+)["']/g)) {

@@ -10,10 +10,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeDb } from "../db/client.ts";
-import { ensureMigrated } from "../db/migrate.ts";
-import { resetEnvForTests } from "../env.ts";
-import { closeSearchServices } from "../search/runtime.ts";
+import { closeDb } from "../lib/db/client.ts";
+import { ensureMigrated } from "../lib/db/migrate.ts";
+import { resetEnvForTests } from "../lib/env.ts";
+import { closeSearchServices } from "../lib/search/runtime.ts";
 import { createTestDatabase, testPgAdminUrl } from "./pg-test-db.ts";
 
 export type FileTree = Record<string, string | Buffer>;

@@ -7,18 +7,18 @@ import { testSuites } from "./suites.ts";
 // Spelled in pieces so that this file itself is not read as opening a database or mocking.
 const OPENS = ["setupTestDatabase", "("].join("");
 const MOCKS = ["vi", "mock("].join(".");
-const SUPPORT = ["..", "test-support"].join("/");
+const SUPPORT = ["..", "..", "test-support"].join("/");
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "wayfinder-suites-"));
 const write = (relative: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
   fs.writeFileSync(path.join(root, relative), text);
 };
-write("lib/test-support/temp-env.ts", `export async function ${OPENS}) {}\n`);
-write("lib/test-support/qa-env.ts", 'const { setupTestDatabase } = await import("./temp-env.ts");\n');
-write("lib/test-support/model.ts", "export const reply = 1;\n");
+write("test-support/temp-env.ts", `export async function ${OPENS}) {}\n`);
+write("test-support/qa-env.ts", 'const { setupTestDatabase } = await import("./temp-env.ts");\n');
+write("test-support/model.ts", "export const reply = 1;\n");
 write("lib/db/store.test.ts", `import { setupTestDatabase } from "${SUPPORT}/temp-env.ts";\n`);
-write("app/api/route.test.ts", `import { setupQaHome } from "@/lib/${SUPPORT.slice(3)}/qa-env";\n`);
+write("app/api/route.test.ts", `import { setupQaHome } from "@/${SUPPORT.slice(6)}/qa-env";\n`);
 write(
   "lib/qa/rules.test.ts",
   `import { reply } from "${SUPPORT}/model.ts";\nimport { x } from "./qa-env";\n`,
@@ -44,7 +44,7 @@ describe("test suites", () => {
   });
 
   it("finds this repository's database tests", () => {
-    const repo = path.resolve(import.meta.dirname, "../..");
+    const repo = path.resolve(import.meta.dirname, "..");
     const all = testSuites(repo, { databaseOnly: false });
     const pg = testSuites(repo, { databaseOnly: true });
     const pgFiles = [...pg.shared, ...pg.isolated];

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const SHOP_FIXTURE = fileURLToPath(new URL("../../e2e/fixtures/shop", import.meta.url));
+export const SHOP_FIXTURE = fileURLToPath(new URL("../e2e/fixtures/shop", import.meta.url));
 
 /** Environment variables that would make the app pick a real provider. */
 
@@ -23,8 +23,8 @@ export async function setupQaHome(
   // Drop the database client and search services a previous file in this worker left open
   // (they point at its home) before pointing at the new one.
   const [{ closeDb }, { closeSearchServices }] = await Promise.all([
-    import("../db/client.ts"),
-    import("../search/runtime.ts"),
+    import("../lib/db/client.ts"),
+    import("../lib/search/runtime.ts"),
   ]);
   await closeSearchServices().catch(() => undefined);
   await closeDb().catch(() => undefined);
@@ -35,9 +35,9 @@ export async function setupQaHome(
   // Tests must never reach a network provider, whatever the developer's shell exports.
   // Model-provider variables are already stripped for every test file by isolate-env.ts.
   for (const key of Object.keys(process.env)) if (key.startsWith("CGRAG_")) delete process.env[key];
-  const { resetEnvForTests } = await import("../env.ts");
+  const { resetEnvForTests } = await import("../lib/env.ts");
   resetEnvForTests();
-  const { ensureMigrated } = await import("../db/migrate.ts");
+  const { ensureMigrated } = await import("../lib/db/migrate.ts");
   await ensureMigrated();
   return {
     home,
@@ -58,7 +58,7 @@ export interface IndexedFixture {
 
 /** Indexes a fixture directory (the shop repository by default) with the real indexer. */
 export async function indexFixture(dir = SHOP_FIXTURE, name = "shop"): Promise<IndexedFixture> {
-  const { indexRepository } = await import("../builds/build.ts");
+  const { indexRepository } = await import("../lib/builds/build.ts");
   const { repository } = await indexRepository(dir, { name });
   if (!repository.activeGenerationId) throw new Error(`indexing ${dir} produced no active generation`);
   return { repositoryId: repository.id, generationId: repository.activeGenerationId, name };

@@ -1,31 +1,28 @@
 /**
- * The generation state machine in lib/db/index-store.ts on a real database:
- * building → ready / failed, superseded on flip, dead builds detected by heartbeat
- * or by pid, and repository registration rules. The build pipeline is covered in
+ * The generation state machine (lib/db/generations.ts, garbage.ts) on a real
+ * database: building → ready / failed, superseded on flip, dead builds detected by
+ * heartbeat or by pid, and repository registration rules (repositories.ts). The build pipeline is covered in
  * lib/indexer; these tests drive the store directly to reach states a build
  * cannot produce on demand (a stale heartbeat, a foreign worker).
  */
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WayfinderError } from "../errors.ts";
-import { setupTempEnv, type TempEnv } from "../test-support/temp-env.ts";
+import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { db } from "./client.ts";
 import { snapshotOf, visibleIn } from "./snapshot.ts";
 import { ftsIntegrityCheck, ftsMatchIds } from "./dialect.ts";
 import {
   activateGeneration,
-  closeFileRows,
-  collectGarbage,
-  createRepository,
-  deleteRepository,
   failGeneration,
   getGeneration,
-  insertChunks,
   isBuildAlive,
-  requireRepository,
   STALE_BUILD_MS,
   startGeneration,
-} from "./index-store.ts";
+} from "./generations.ts";
+import { closeFileRows, insertChunks } from "./build-writes.ts";
+import { collectGarbage } from "./garbage.ts";
+import { createRepository, deleteRepository, requireRepository } from "./repositories.ts";
 
 let t: TempEnv;
 beforeAll(async () => {

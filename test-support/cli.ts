@@ -3,7 +3,7 @@
  * wrapper), with its exit code and output captured.
  */
 import { Writable } from "node:stream";
-import { runCli } from "../cli/run.ts";
+import { runCli } from "../lib/cli/run.ts";
 
 export interface CliResult {
   code: number | null;

@@ -4,11 +4,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { countLines, hashContent } from "../indexer/discover.ts";
-import type { SourceFile } from "../indexer/parse-file.ts";
-import { languageForFile } from "../indexer/parser.ts";
+import { countLines, hashContent } from "../lib/indexer/discover.ts";
+import type { SourceFile } from "../lib/indexer/parse-file.ts";
+import { languageForFile } from "../lib/indexer/parser.ts";
 
-export const FIXTURES = path.resolve(import.meta.dirname, "../indexer/__fixtures__");
+export const FIXTURES = path.resolve(import.meta.dirname, "../lib/indexer/__fixtures__");
 
 /** Every fixture (malformed ones included), as discovery hands files over. */
 export function fixtureFiles(): SourceFile[] {

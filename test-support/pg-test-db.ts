@@ -89,7 +89,7 @@ export async function createTestDatabase(
   const template = testPgTemplate();
   const url = await createDatabase(adminUrl, name, template);
   if (!template) {
-    const { migratePostgres } = await import("../db/migrate.ts");
+    const { migratePostgres } = await import("../lib/db/migrate.ts");
     await migratePostgres(url);
   }
   return { url, name, drop: () => dropDatabase(adminUrl, name) };

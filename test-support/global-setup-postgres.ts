@@ -2,7 +2,7 @@
  * vitest global setup of the PostgreSQL projects: migrates one template database for the
  * run (test files copy it, see pg-test-db.ts) and drops it at the end.
  */
-import { migratePostgres } from "../db/migrate.ts";
+import { migratePostgres } from "../lib/db/migrate.ts";
 import { createDatabase, dropDatabase } from "./pg-test-db.ts";
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {

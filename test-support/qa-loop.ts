@@ -3,16 +3,16 @@
  * resolution, real evidence graph over an indexed generation), with the gap resolver
  * wrapped so tests can see every call the loop makes to it.
  */
-import type { Answerer } from "../answerers/contract.ts";
-import { EvidenceEngine } from "../answerers/evidence-engine.ts";
-import { extractAnchors } from "../search/anchors.ts";
-import { effectiveConfig, type RequestOverrides } from "../settings/config.ts";
-import { SourceReader } from "../qa/context.ts";
-import { buildEvidenceGraph } from "../qa/evidence-graph.ts";
-import { resolveGaps } from "../qa/gap-resolution.ts";
-import type { LoopDependencies, LoopInput } from "../qa/loop.ts";
-import { retrieveForMode } from "../qa/retrievers/index.ts";
-import type { QueryMode } from "../qa/types.ts";
+import type { Answerer } from "../lib/answerers/contract.ts";
+import { EvidenceEngine } from "../lib/answerers/evidence-engine.ts";
+import { extractAnchors } from "../lib/search/anchors.ts";
+import { effectiveConfig, type RequestOverrides } from "../lib/settings/config.ts";
+import { SourceReader } from "../lib/qa/context.ts";
+import { buildEvidenceGraph } from "../lib/qa/evidence-graph.ts";
+import { resolveGaps } from "../lib/qa/gap-resolution.ts";
+import type { LoopDependencies, LoopInput } from "../lib/qa/loop.ts";
+import { retrieveForMode } from "../lib/qa/retrievers/index.ts";
+import type { QueryMode } from "../lib/qa/types.ts";
 import type { IndexedFixture } from "./qa-env.ts";
 
 export interface RealLoop {

@@ -1,7 +1,9 @@
 /**
  * Pathological source files, generated on demand (some are megabytes): the inputs a
- * build must index without crashing or stalling. Used by the indexer's tests and the
- * bench's robustness section.
+ * build must index without crashing or stalling. Used by the indexer's tests and by the
+ * bench (bench/robustness.ts, bench/pathological-parse.ts): test-support/ stands outside
+ * lib/, so neither shipped code nor the bench's measured code carries it, and both the
+ * tests and the bench may import it.
  */
 
 /** About 1 MiB of minified JavaScript on a single line. */

@@ -6,7 +6,7 @@
  */
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import type { MessageChunk, PartWriter } from "../qa/ask.ts";
+import type { MessageChunk, PartWriter } from "../lib/qa/ask.ts";
 
 type StreamResult = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>;
 type StreamPart = StreamResult["stream"] extends ReadableStream<infer P> ? P : never;

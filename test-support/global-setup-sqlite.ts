@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { migrateDatabase } from "../db/migrate.ts";
-import { env, resetEnvForTests } from "../env.ts";
+import { migrateDatabase } from "../lib/db/migrate.ts";
+import { env, resetEnvForTests } from "../lib/env.ts";
 
 export default async function setup(): Promise<(() => void) | undefined> {
   // Both SQLite projects (shared and isolated) run this in the same process: one template.
