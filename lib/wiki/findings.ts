@@ -27,18 +27,18 @@
  * Each metric category keeps its 25 strongest findings (swallowed exceptions: 60).
  */
 import "server-only";
+import { loadFindings } from "../db/wiki-store.ts";
 import {
   callFanAboveThreshold,
   classifiedPaths,
   loadCallGraph,
-  loadFindings,
   loadModuleStateWrites,
   longFunctions,
   symbolRanges,
   type FanRow,
   type ImportRow,
   type WikiFileRow,
-} from "../db/wiki-store.ts";
+} from "../db/wiki-inputs.ts";
 import type { FileFacts, SwallowedError } from "../db/file-shapes.ts";
 import { cyclePath, findCycles } from "./graph.ts";
 import { code, joinCapped, nameOfId, plural } from "../answerers/markdown.ts";

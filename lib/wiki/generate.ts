@@ -26,23 +26,25 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { getFileContent } from "../db/index-reads.ts";
 import {
-  changedEdges,
   closeWikiPages,
   countWikiPages,
   insertFindings,
   insertWikiPages,
+  loadPageIndex,
+  type StoredPageIndex,
+} from "../db/wiki-store.ts";
+import {
+  changedEdges,
   loadCallsTouching,
   loadEntryPointCandidates,
   loadImportEdges,
-  loadPageIndex,
   loadPageSymbols,
   loadWikiFiles,
   type CallRow,
   type ImportRow,
   type PageSymbolRow,
-  type StoredPageIndex,
   type WikiFileRow,
-} from "../db/wiki-store.ts";
+} from "../db/wiki-inputs.ts";
 import type { ConfiguredModel } from "../answerers/providers.ts";
 import { loadEngineSettings } from "../settings/load.ts";
 import {

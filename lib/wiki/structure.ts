@@ -9,16 +9,14 @@
 import "server-only";
 import { topSymbolsBy, type SymbolRecord } from "../db/code-graph.ts";
 import { crossFileCalls } from "../db/structure-queries.ts";
+import { findingCounts, listFindings, type FindingRecord } from "../db/wiki-store.ts";
 import {
   classifiedPaths,
-  findingCounts,
-  listFindings,
   loadCallsTouching,
   loadImportEdges,
   loadPageSymbols,
   loadWikiFiles,
-  type FindingRecord,
-} from "../db/wiki-store.ts";
+} from "../db/wiki-inputs.ts";
 import type { DiagramPart } from "../diagrams/types.ts";
 import {
   directoryImportDiagram,

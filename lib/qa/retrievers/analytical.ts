@@ -33,13 +33,8 @@ import {
   symbolsCallingName,
   uncalledFunctions,
 } from "../../db/structure-queries.ts";
-import {
-  getWikiPage,
-  loadCallsTouching,
-  loadImportEdges,
-  loadWikiFiles,
-  pageChunkText,
-} from "../../db/wiki-store.ts";
+import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
+import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { contentTerms, queryTerms } from "../../db/tokenize.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";

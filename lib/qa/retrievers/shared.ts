@@ -21,7 +21,7 @@ import { withoutEnvironment, type Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 import type { FileClass } from "../../db/file-shapes.ts";
 import { pathClass } from "../../indexer/file-class.ts";
-import { classifiedPaths } from "../../db/wiki-store.ts";
+import { classifiedPaths } from "../../db/wiki-inputs.ts";
 import { generationCache } from "../generation-cache.ts";
 import { resolveSubjects } from "../subjects.ts";
 import { itemFocus, narrowCandidate, questionFocus } from "./answering.ts";

@@ -15,7 +15,7 @@ import {
   symbolsInFile,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
-import { loadImportEdges } from "../../db/wiki-store.ts";
+import { loadImportEdges } from "../../db/wiki-inputs.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
 import type { DiagramNode, DiagramPart } from "../types.ts";
 
