@@ -5,7 +5,8 @@
 // keys, classifies each gap into a lookup target, and filters the streamed text so the user
 // only ever sees the answer part (never tags, the missing list, or <reasoning>/<think> blocks).
 
-import { isPathLike, looksLikeCode, SOURCE_EXTENSIONS } from "../search/anchors";
+import { looksLikeCode } from "../search/anchors";
+import { isPathLike, SOURCE_EXTENSIONS } from "../search/written-paths.ts";
 
 export type OutputFormat = "tags" | "legacy" | "none";
 

@@ -3,7 +3,8 @@
 // exist, and a symbol named right before the citation is really there — and anything that
 // fails is marked in the text, so an unverifiable reference is never presented as fact.
 
-import { looksLikeCode, SOURCE_EXTENSIONS } from "../search/anchors";
+import { looksLikeCode } from "../search/anchors";
+import { SOURCE_EXTENSIONS } from "../search/written-paths.ts";
 import { splitQualifiedId } from "../db/symbol-ids.ts";
 import { unsafePathReason } from "../paths.ts";
 

@@ -5,7 +5,8 @@
 // the training report compares with. `diagnosticEvidence` says what in a question is an
 // error, a log line or a symptom: a question with none is never routed to diagnostic.
 
-import { extractAnchors, isPathLike, normalizePath, splitFences } from "../search/anchors";
+import { extractAnchors, splitFences } from "../search/anchors";
+import { isPathLike, normalizePath } from "../search/written-paths.ts";
 
 import { QUERY_MODE_LIST, type QueryMode } from "../answerers/contract.ts";
 

@@ -4,7 +4,8 @@
 // and leave self-contained questions untouched. They run when no model is configured and
 // whenever the model rewrite fails.
 
-import { extractAnchors, isPathLike } from "../search/anchors";
+import { extractAnchors } from "../search/anchors";
+import { isPathLike } from "../search/written-paths.ts";
 
 export interface PriorTurn {
   question: string;

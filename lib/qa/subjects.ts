@@ -20,7 +20,8 @@ import {
 } from "../db/code-graph.ts";
 import { getFile } from "../db/index-reads.ts";
 import { stem } from "../db/tokenize.ts";
-import { isPathLike, normalizePath, splitFences } from "../search/anchors.ts";
+import { splitFences } from "../search/anchors.ts";
+import { isPathLike, normalizePath } from "../search/written-paths.ts";
 import { nameIndex } from "./concepts.ts";
 import { generationCache } from "./generation-cache.ts";
 

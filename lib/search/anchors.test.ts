@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  extractAnchors,
-  frameFunction,
-  framesInnermostFirst,
-  isPathLike,
-  looksLikeCode,
-  normalizePath,
-  splitFences,
-  withoutEnvironment,
-} from "./anchors";
+import { extractAnchors, looksLikeCode, splitFences, withoutEnvironment } from "./anchors";
+import { isPathLike, normalizePath } from "./written-paths";
+import { frameFunction, framesInnermostFirst } from "./stack-frames";
 
 const FENCE = "```";
 

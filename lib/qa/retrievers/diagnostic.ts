@@ -21,7 +21,9 @@ import {
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
-import { framesInnermostFirst, normalizePath, withoutEnvironment } from "../../search/anchors.ts";
+import { withoutEnvironment } from "../../search/anchors.ts";
+import { normalizePath } from "../../search/written-paths.ts";
+import { framesInnermostFirst } from "../../search/stack-frames.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
