@@ -117,56 +117,29 @@ function RepositoryFiles({ r }: { r: RepositoryFileReport }) {
                 ))}
           </p>
           {report.skippedFiles && report.skippedFiles.length > 0 ? (
-            <div className="table-scroll">
-              <table className="admin-table" data-testid="files-skipped">
-                <thead>
-                  <tr>
-                    <th>File</th>
-                    <th>Why</th>
-                    <th>What to do</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.skippedFiles.map((f) => (
-                    <tr key={f.path} data-reason={f.reason}>
-                      <td className="path-cell">
-                        <code>{f.path}</code>
-                      </td>
-                      <td>{skipReasonText(f)}</td>
-                      <td>{skipAdvice(f.reason)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <FileTable
+              testId="files-skipped"
+              rows={report.skippedFiles.map((f) => ({
+                path: f.path,
+                why: skipReasonText(f),
+                todo: skipAdvice(f.reason),
+                reason: f.reason,
+              }))}
+            />
           ) : report.skippedFiles === null && LISTED_SKIPS.some((s) => (report.skipped[s] ?? 0) > 0) ? (
             <p className="muted small">Indexed before skipped files were listed: re-index to see them.</p>
           ) : null}
           {report.unparsedCount > 0 ? (
             <>
               <h3 className="small">Indexed as text ({report.unparsedCount})</h3>
-              <div className="table-scroll">
-                <table className="admin-table" data-testid="files-unparsed">
-                  <thead>
-                    <tr>
-                      <th>File</th>
-                      <th>Why</th>
-                      <th>What to do</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {report.unparsedFiles.map((f) => (
-                      <tr key={f.path}>
-                        <td className="path-cell">
-                          <code>{f.path}</code>
-                        </td>
-                        <td>{unparsedReasonText(f.reason)}</td>
-                        <td>{unparsedAdvice(f.reason)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <FileTable
+                testId="files-unparsed"
+                rows={report.unparsedFiles.map((f) => ({
+                  path: f.path,
+                  why: unparsedReasonText(f.reason),
+                  todo: unparsedAdvice(f.reason),
+                }))}
+              />
             </>
           ) : null}
         </>
@@ -183,6 +156,40 @@ export function FileReports({ repositories }: { repositories: RepositoryFileRepo
       {repositories.map((r) => (
         <RepositoryFiles key={r.repositoryId} r={r} />
       ))}
+    </div>
+  );
+}
+
+/** Files with why each is where it is and what to do about it. */
+function FileTable({
+  testId,
+  rows,
+}: {
+  testId: string;
+  rows: { path: string; why: string; todo: string; reason?: string }[];
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="admin-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>File</th>
+            <th>Why</th>
+            <th>What to do</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((f) => (
+            <tr key={f.path} data-reason={f.reason}>
+              <td className="path-cell">
+                <code>{f.path}</code>
+              </td>
+              <td>{f.why}</td>
+              <td>{f.todo}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
