@@ -27,7 +27,8 @@ import {
 } from "../db/index-reads.ts";
 import { insertEdges, replaceEdges, type EdgeInsert } from "../db/build-writes.ts";
 import { baseName, NameProbe } from "./name-filter.ts";
-import { completeTables, Resolver, type ResolverFile } from "./resolve.ts";
+import { completeTables, Resolver } from "./resolve.ts";
+import { type ResolverFile } from "./module-scope.ts";
 import {
   byLocation,
   LazyResolverTables,

@@ -9,13 +9,8 @@ import { calleesOf, callersOf, symbolsByName } from "../db/code-graph.ts";
 import { extractSource } from "./extract/index.ts";
 import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
 import { indexRepository } from "../builds/build.ts";
-import {
-  MIN_EDGE_CONFIDENCE,
-  Resolver,
-  type ResolvedEdge,
-  type ResolverFile,
-  type ResolverSymbol,
-} from "./resolve.ts";
+import { MIN_EDGE_CONFIDENCE, Resolver, type ResolvedEdge, type ResolverSymbol } from "./resolve.ts";
+import { type ResolverFile } from "./module-scope.ts";
 import type { CodeLanguage, ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
 
 const LANGUAGE_BY_EXT: Record<string, string> = {

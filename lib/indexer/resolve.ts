@@ -12,11 +12,22 @@
  * complete ones built from arrays, or ones an incremental build fills from the database
  * as lookups ask for them (lib/indexer/resolver-tables.ts); the rules are the same.
  */
-import path from "node:path";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
-import { dotted, indexFiles, LANGUAGE_RULES, STDLIB_METHODS, type FileIndex } from "./resolve-languages.ts";
-import type { ExtractedCall, ExtractedImport, SymbolKind } from "./types.ts";
+import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
+import type { ExtractedCall, SymbolKind } from "./types.ts";
+import {
+  buildModuleMaps,
+  buildScope,
+  MAX_REEXPORT_HOPS,
+  resolveModule,
+  submoduleFiles,
+  submoduleSpec,
+  type FileScope,
+  type ImportedName,
+  type ModuleMaps,
+  type ResolverFile,
+} from "./module-scope.ts";
 
 export interface ResolverSymbol {
   qualifiedId: string;
@@ -27,12 +38,6 @@ export interface ResolverSymbol {
   parent: string | null;
   language: string;
   bases: string[];
-}
-
-export interface ResolverFile {
-  path: string;
-  language: string;
-  imports: ExtractedImport[];
 }
 
 export type EdgeKind = "calls" | "imports" | "inherits" | "contains";
@@ -72,251 +77,6 @@ const GENERIC_METHOD_NAMES = new Set(
  * few methods of the repository carry its name that the guess means something.
  */
 const RARE_METHOD_DEFINITIONS = 3;
-
-export interface ModuleMaps {
-  /** Python dotted module (and each dotted suffix) → file path. */
-  python: Map<string, string>;
-  /** Repository files by path (all languages). */
-  files: Set<string>;
-  /** Java fully qualified class path suffix (`com/x/Foo`) → file path. */
-  javaClass: Map<string, string>;
-  /** Go directory → files in it. */
-  goDirs: Map<string, string[]>;
-  /** Rust module path (`db::pool`) → file. */
-  rust: Map<string, string>;
-  /** every file by path and name, for the rules of resolve-languages.ts */
-  index: FileIndex;
-}
-
-/** Module maps of a repository: only paths and languages are read. */
-export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]): ModuleMaps {
-  const python = new Map<string, string>();
-  const javaClass = new Map<string, string>();
-  const goDirs = new Map<string, string[]>();
-  const rust = new Map<string, string>();
-  const all = new Set<string>();
-  const setIfShorter = (map: Map<string, string>, key: string, value: string) => {
-    const existing = map.get(key);
-    if (!existing || value.length < existing.length) map.set(key, value);
-  };
-  for (const file of files) {
-    all.add(file.path);
-    if (file.language === "python") {
-      let parts = file.path.replace(/\.py$/, "").split("/");
-      if (parts[parts.length - 1] === "__init__") parts = parts.slice(0, -1);
-      // Every suffix maps too, so `src/pkg/mod.py` answers `pkg.mod` (src layouts).
-      for (let i = 0; i < parts.length; i++) setIfShorter(python, parts.slice(i).join("."), file.path);
-    } else if (file.language === "java") {
-      const noExt = file.path.replace(/\.java$/, "");
-      const parts = noExt.split("/");
-      for (let i = 0; i < parts.length; i++) setIfShorter(javaClass, parts.slice(i).join("/"), file.path);
-    } else if (file.language === "go") {
-      const dir = path.posix.dirname(file.path);
-      const list = goDirs.get(dir) ?? [];
-      list.push(file.path);
-      goDirs.set(dir, list);
-    } else if (file.language === "rust") {
-      const stripped = file.path.replace(/^(.*\/)?src\//, "").replace(/\.rs$/, "");
-      const mod = stripped.replace(/\/mod$/, "").replace(/^(lib|main)$/, "");
-      if (mod) setIfShorter(rust, mod.split("/").join("::"), file.path);
-    }
-  }
-  return { python, files: all, javaClass, goDirs, rust, index: indexFiles(all) };
-}
-
-const JS_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
-
-/** Maps an import specifier in `fromPath` to repository files (empty for external modules). */
-export function resolveModule(spec: string, fromPath: string, language: string, maps: ModuleMaps): string[] {
-  const dir = path.posix.dirname(fromPath);
-  if (language === "python") {
-    if (spec.startsWith(".")) {
-      const dots = spec.match(/^\.+/)?.[0].length ?? 1;
-      let base = dir;
-      for (let i = 1; i < dots; i++) base = path.posix.dirname(base);
-      const rest = spec.slice(dots).replace(/\./g, "/");
-      const target = [base === "." ? "" : base, rest].filter(Boolean).join("/");
-      for (const candidate of [`${target}.py`, `${target}/__init__.py`]) {
-        if (maps.files.has(candidate)) return [candidate];
-      }
-      return [];
-    }
-    const hit = maps.python.get(spec);
-    return hit ? [hit] : [];
-  }
-  if (language === "typescript" || language === "tsx" || language === "javascript") {
-    let base: string | null = null;
-    if (spec.startsWith("./") || spec.startsWith("../"))
-      base = path.posix.normalize(path.posix.join(dir, spec));
-    else if (spec.startsWith("@/") || spec.startsWith("~/")) base = spec.slice(2);
-    else if (spec.startsWith("/")) base = spec.slice(1);
-    if (base === null || base.startsWith("..")) return [];
-    const stripped = base.replace(/\.(js|jsx|mjs|cjs)$/, "");
-    const candidates = [
-      base,
-      ...JS_EXTENSIONS.map((e) => stripped + e),
-      ...JS_EXTENSIONS.map((e) => `${base}/index${e}`),
-    ];
-    for (const c of candidates) if (maps.files.has(c)) return [c];
-    return [];
-  }
-  if (language === "java") {
-    const hit = maps.javaClass.get(spec.replace(/\.\*$/, "").split(".").join("/"));
-    return hit ? [hit] : [];
-  }
-  if (language === "go") {
-    for (const [goDir, files] of maps.goDirs) {
-      if (spec === goDir || spec.endsWith(`/${goDir}`)) return files;
-    }
-    return [];
-  }
-  if (language === "rust") {
-    const cleaned = spec.replace(/^(crate|self|super)::/, "");
-    const parts = cleaned.split("::");
-    for (let n = parts.length; n > 0; n--) {
-      const hit = maps.rust.get(parts.slice(0, n).join("::"));
-      if (hit) return [hit];
-    }
-    return [];
-  }
-  return LANGUAGE_RULES[language]?.resolve?.(spec, fromPath, maps.index) ?? [];
-}
-
-interface ImportedName {
-  /** Files of the module the name was imported from. */
-  files: string[];
-  /** Its name in that module: `merge` for `_merge`, `default` for a JS default import. */
-  original: string;
-}
-
-export interface FileScope {
-  /** Local name → where it was imported from (`from x import name`, `import { a as b }`). */
-  importedNames: Map<string, ImportedName>;
-  /** Module alias (`np`, `utils`, `db`) → files of that module. */
-  moduleAliases: Map<string, string[]>;
-  /** Module alias → the module path it stands for (`np` → `numpy`), to reach its submodules. */
-  moduleSpecs: Map<string, string>;
-  /** files whose top-level names are all visible (C/C++ includes) */
-  starFiles: string[];
-  /** namespaces whose names are visible unqualified (C# `using`, C++ `using namespace`) */
-  namespaces: string[];
-  /**
-   * Local names bound by imports of code outside the repository (`import path from
-   * "node:path"`, `import numpy as np`, `from flask import Flask`): a call on one never
-   * resolves into the repository by guessing.
-   */
-  externalNames: Set<string>;
-}
-
-/** Re-exports followed from a module to the file defining a name (`__init__` → submodule → …). */
-const MAX_REEXPORT_HOPS = 3;
-
-function aliasOf(spec: string, language: string): string {
-  if (language === "go") return spec.split("/").pop() ?? spec;
-  if (language === "rust") return spec.split("::").pop() ?? spec;
-  if (language === "python") return spec.replace(/^\.+/, "").split(".").pop() ?? spec;
-  return (spec.split("/").pop() ?? spec).replace(/\.[a-z]+$/, "");
-}
-
-/** Module path of `name` inside `module`: `pkg.mod`, `.mod` (from `.`), `crate::db::pool`. */
-function submoduleSpec(module: string, name: string, language: string): string {
-  if (language === "rust") return `${module}::${name}`;
-  return `${module}${module.endsWith(".") ? "" : "."}${name}`;
-}
-
-/**
- * Files of a module imported by name from a package (`from pkg import mod`, `use crate::mod`).
- * Exact matches only: `use crate::db::Pool` must not turn the type `Pool` into a module alias.
- */
-function submoduleFiles(
-  module: string,
-  name: string,
-  file: Pick<ResolverFile, "path" | "language">,
-  maps: ModuleMaps,
-): string[] {
-  if (file.language === "python") {
-    return resolveModule(submoduleSpec(module, name, file.language), file.path, file.language, maps);
-  }
-  if (file.language === "rust") {
-    const hit = maps.rust.get(submoduleSpec(module, name, "rust").replace(/^(crate|self|super)(::|$)/, ""));
-    return hit ? [hit] : [];
-  }
-  return [];
-}
-
-/**
- * [local, imported] for each name an import binds. A renamed name is bound only under
- * its alias (`from x import a as b` binds `b`, not `a`); the others under their own name.
- */
-function nameBindings(imp: ExtractedImport): Array<[local: string, original: string]> {
-  const bindings = Object.entries(imp.aliases ?? {});
-  const renamed = bindings.map(([, original]) => original);
-  for (const name of imp.names) {
-    if (name === "*") continue;
-    // Each alias accounts for one occurrence: `from x import a, a as b` binds both `a` and `b`.
-    const i = renamed.indexOf(name);
-    if (i >= 0) renamed.splice(i, 1);
-    else bindings.push([name, name]);
-  }
-  return bindings;
-}
-
-/** `_` binds nothing (Go blank imports, Rust `use Trait as _`). */
-const UNBOUND = "_";
-
-export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
-  const scope: FileScope = {
-    importedNames: new Map(),
-    moduleAliases: new Map(),
-    moduleSpecs: new Map(),
-    starFiles: [],
-    namespaces: [],
-    externalNames: new Set(),
-  };
-  const rules = LANGUAGE_RULES[file.language];
-  const bindModule = (local: string, files: string[], spec: string) => {
-    if (local === UNBOUND) return;
-    scope.moduleAliases.set(local, files);
-    scope.moduleSpecs.set(local, spec);
-  };
-  for (const imp of file.imports) {
-    const targets = resolveModule(imp.module, file.path, file.language, maps);
-    const wholeModule = imp.names.length === 0 || imp.names.includes("*");
-    if (rules?.importsAllNames && wholeModule) scope.starFiles.push(...targets);
-    if (rules?.namespaced && wholeModule && targets.length === 0) scope.namespaces.push(dotted(imp.module));
-    if (targets.length > 0 && imp.local !== undefined) {
-      // `import numpy as np`, `import * as utils`: the module is bound to that name only.
-      bindModule(imp.local, targets, imp.module);
-    } else if (targets.length > 0 && (imp.names.length === 0 || imp.names.includes("*"))) {
-      // No name given (or imports stored before local names were): the module's own name is the usual one.
-      scope.moduleAliases.set(aliasOf(imp.module, file.language), targets);
-      if (file.language === "python") scope.moduleAliases.set(imp.module, targets);
-    }
-    if (targets.length === 0 && imp.local !== undefined && imp.local !== UNBOUND)
-      scope.externalNames.add(imp.local);
-    else if (targets.length === 0 && wholeModule && imp.local === undefined) {
-      // `import os.path` binds `os`; `import "fmt"` binds `fmt`.
-      scope.externalNames.add(
-        file.language === "python"
-          ? (imp.module.split(".")[0] ?? imp.module)
-          : aliasOf(imp.module, file.language),
-      );
-    }
-    for (const [local, original] of nameBindings(imp)) {
-      if (local === UNBOUND) continue;
-      // `from pkg import submodule` imports a module, not a symbol; the package itself need
-      // not be a file (a namespace package, the Rust crate root).
-      const sub = submoduleFiles(imp.module, original, file, maps);
-      if (sub.length > 0) bindModule(local, sub, submoduleSpec(imp.module, original, file.language));
-      if (targets.length === 0) {
-        if (sub.length === 0) scope.externalNames.add(local);
-        continue;
-      }
-      scope.importedNames.set(local, { files: targets, original });
-    }
-  }
-  return scope;
-}
 
 /** A keyed table the resolver reads (a Map satisfies it). */
 export interface Lookup<V> {

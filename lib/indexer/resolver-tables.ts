@@ -10,16 +10,14 @@
 import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { LANGUAGE_RULES } from "./resolve-languages.ts";
+import { type Lookup, type ResolverSymbol, type ResolverTables } from "./resolve.ts";
 import {
   buildModuleMaps,
   buildScope,
   type FileScope,
-  type Lookup,
   type ModuleMaps,
   type ResolverFile,
-  type ResolverSymbol,
-  type ResolverTables,
-} from "./resolve.ts";
+} from "./module-scope.ts";
 import type { ExtractedImport, SymbolKind } from "./types.ts";
 
 /** A symbol as the resolver reads it, with the line its structure edges carry. */
