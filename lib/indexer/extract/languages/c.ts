@@ -6,7 +6,8 @@
  */
 import type { Node } from "web-tree-sitter";
 import { cap, SIGNATURE_MAX, signatureBetween, splitSimpleCallee, stripTemplates } from "../common";
-import { recordWrite, type Definition, type LanguageSpec } from "../engine";
+import { recordWrite } from "../engine";
+import { type Definition, type LanguageSpec } from "../extraction";
 
 const ERROR_CALL =
   /(^|_)(err|errx|error|fatal|die|panic|abort|warn|warnx|warning|assert|fail|invalid)(_|$)|Error$|Exception$/i;

@@ -4,7 +4,7 @@
  * messages of `Log.Error(…)`-style logging, `Console.Error` and `Trace.TraceError`.
  */
 import { addErrorString, lineOf, stripTemplates } from "../common";
-import type { LanguageSpec } from "../engine";
+import type { LanguageSpec } from "../extraction";
 import { classFields } from "./java";
 
 const LOG_METHODS = /^(Log)?(Error|Fatal|Critical|Warning|Warn)$|^Trace(Error|Warning)$|^Fail$/;

@@ -6,7 +6,7 @@
 import type { Node } from "web-tree-sitter";
 import type { SymbolKind } from "../../types";
 import { cap, endLineOf, lastIdentifier, leadingTrivia, SIGNATURE_MAX, signatureBetween } from "../common";
-import type { Definition, Extraction, LanguageSpec } from "../engine";
+import type { Definition, Extraction, LanguageSpec } from "../extraction";
 
 const COMMENTS = new Set(["comment"]);
 const LOG_METHOD = /^(Error|Warn|Warning|Fatal|Panic|DPanic)(f|ln|w|Context)?$/;

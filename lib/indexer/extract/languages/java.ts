@@ -5,7 +5,7 @@
  */
 import type { ExtractedSymbol } from "../../types";
 import { lastIdentifier, pushUnique } from "../common";
-import { stripGenerics, type Definition, type LanguageSpec, type Scope } from "../engine";
+import { stripGenerics, type Definition, type LanguageSpec, type Scope } from "../extraction";
 
 /** Fields of one class and the bare-name writes waiting to be checked against them. */
 interface ClassFrame {

@@ -5,7 +5,7 @@
  */
 import type { ExtractedCall } from "../../types";
 import { addErrorString, lastIdentifier, lineOf, pushUnique } from "../common";
-import type { LanguageSpec } from "../engine";
+import type { LanguageSpec } from "../extraction";
 
 const LOG_METHODS = /^(error|critical|alert|emergency|warning)$/;
 

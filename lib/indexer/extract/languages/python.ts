@@ -6,7 +6,7 @@
 import type { Node } from "web-tree-sitter";
 import { DOCSTRING_MAX } from "../../types";
 import { cap, cleanIndentedText, isPublicName, parseWriteTarget, pushUnique } from "../common";
-import type { Extraction, Frame, LanguageSpec, Scope } from "../engine";
+import type { Extraction, Frame, LanguageSpec, Scope } from "../extraction";
 
 const TARGET_LISTS = new Set(["pattern_list", "tuple_pattern", "list_pattern", "expression_list"]);
 const NESTED_TARGETS = new Set([...TARGET_LISTS, "list_splat_pattern", "parenthesized_expression"]);

@@ -5,7 +5,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { cleanDocComments, lineOf, pushUnique } from "../common";
-import type { LanguageSpec } from "../engine";
+import type { LanguageSpec } from "../extraction";
 
 /** Parents in which an identifier names something other than a call. */
 const NOT_CALLS =

@@ -16,7 +16,7 @@ import {
   signatureBetween,
   splitTopLevel,
 } from "../common";
-import type { Extraction, LanguageSpec } from "../engine";
+import type { Extraction, LanguageSpec } from "../extraction";
 
 const ERROR_MACROS = new Set([
   "panic",

@@ -7,7 +7,7 @@
 import type { Node } from "web-tree-sitter";
 import type { ExtractedSymbol } from "../../types";
 import { lineOf, signatureBetween, splitSimpleCallee } from "../common";
-import type { Definition, Extraction, LanguageSpec, Scope } from "../engine";
+import type { Definition, Extraction, LanguageSpec, Scope } from "../extraction";
 
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "generator_function"]);
 const CLASS_VALUES = new Set(["class", "class_declaration", "abstract_class_declaration"]);
