@@ -202,7 +202,6 @@ async function answerQuestion(
 // The question's API in one place for its callers (routes, CLI, MCP, bench, tests).
 export {
   confidenceOf,
-  MessageAssembler,
   questionConfig,
   type AskDependencies,
   type AskRequest,
