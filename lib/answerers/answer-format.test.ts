@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  createAnswerStreamFilter,
-  MAX_GAP_LENGTH,
-  MAX_GAPS,
-  normalizeGap,
-  parseGapTarget,
-  parseModelOutput,
-} from "./answer-format";
+import { createAnswerStreamFilter, parseModelOutput } from "./answer-format";
+import { MAX_GAP_LENGTH, MAX_GAPS, normalizeGap, parseGapTarget } from "./gap-format";
 
 const FENCE = "```";
 

@@ -8,7 +8,7 @@
  * not prose.
  */
 import { groupByReason } from "./reasons.ts";
-import { normalizeGap } from "./answer-format.ts";
+import { normalizeGap } from "./gap-format.ts";
 import type { ContextItem } from "./contract.ts";
 import type { Triple } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";

@@ -9,7 +9,8 @@ import { generateText, Output, streamText, type LanguageModel } from "ai";
 import { z } from "zod";
 import { renderContext } from "./render.ts";
 import { linearizeGraph } from "./render.ts";
-import { createAnswerStreamFilter, parseGapTarget, parseModelOutput } from "./answer-format.ts";
+import { createAnswerStreamFilter, parseModelOutput } from "./answer-format.ts";
+import { parseGapTarget } from "./gap-format.ts";
 import { ProviderError, type AnswerInput, type AnswerOutput, type Answerer } from "./contract.ts";
 import { answerSystemPrompt, answerUserPrompt, SUFFICIENCY_SYSTEM } from "./prompts.ts";
 

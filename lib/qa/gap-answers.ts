@@ -8,7 +8,7 @@
  */
 import "server-only";
 import { z } from "zod";
-import { normalizeGap, parseGapTarget } from "../answerers/answer-format.ts";
+import { normalizeGap, parseGapTarget } from "../answerers/gap-format.ts";
 import type { ContextItem } from "../answerers/contract.ts";
 import {
   countFilesUnder,

@@ -24,7 +24,7 @@ import { queryTerms } from "../db/tokenize.ts";
 import { symbolItem, textItem, type ContextSet, type SourceReader } from "./context.ts";
 import { type ContextItem } from "../answerers/contract.ts";
 import type { CgragConfig } from "../settings/config.ts";
-import { normalizeGap, parseGapTarget } from "../answerers/answer-format.ts";
+import { normalizeGap, parseGapTarget } from "../answerers/gap-format.ts";
 import type { GapReport, QueryMode } from "./types.ts";
 
 export interface GapResolutionInput {

@@ -14,7 +14,7 @@ import { realLoop } from "../../test-support/qa-loop.ts";
 import { PartLog, scriptedModel, tagged, type Reply } from "../../test-support/qa-model.ts";
 import { askQuestion, type AskRequest } from "./ask.ts";
 import { effectiveConfig, type RequestOverrides } from "../settings/config.ts";
-import { normalizeGap } from "../answerers/answer-format.ts";
+import { normalizeGap } from "../answerers/gap-format.ts";
 import { runLoop } from "./loop.ts";
 import type { GapReport, PassPart } from "./types.ts";
 

@@ -18,7 +18,7 @@ import { ContextSet } from "./context.ts";
 import { type ContextItem } from "../answerers/contract.ts";
 import type { EvidenceGraph } from "../answerers/contract.ts";
 import { MIN_GAP_BUDGET, type GapResolutionInput, type GapResolutionResult } from "./gap-resolution.ts";
-import { normalizeGap } from "../answerers/answer-format.ts";
+import { normalizeGap } from "../answerers/gap-format.ts";
 import { answeredPasses, isLookupOnly, passLimit } from "./passes.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
