@@ -8,7 +8,6 @@ import "server-only";
 import {
   callersOf,
   filesBySuffix,
-  filesContainingLiterals,
   nameFrequencies,
   symbolsByName,
   symbolsByQualifiedIds,
@@ -28,8 +27,7 @@ import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
 import { answeringCandidates, questionFocus } from "./answering.ts";
-import { partnersOf, withPartners } from "./partners.ts";
-import { filesForModule, pathIndex, testedFiles, type PathIndex } from "./file-index.ts";
+import { filesForModule, pathIndex } from "./file-index.ts";
 import { conceptTerms } from "../concepts.ts";
 import {
   chunkCandidate,
@@ -41,21 +39,19 @@ import {
   packCandidates,
   fuseFiles,
   fileScores,
-  isTestPath,
   fileChunk,
   signalFiles,
-  topicsOfPaths,
   wholeFileSignal,
   symbolCandidate,
   withFilePrior,
   auxiliaryFactor,
   retrievalTopics,
-  type AuxiliaryTopics,
   type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
 } from "./shared.ts";
+import { creditTestedFiles, literalCandidates, withPartnerFiles } from "./diagnostic-files.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
 const MAX_FRAMES_READ = 60;
@@ -387,136 +383,6 @@ function membersFirst(symbols: SymbolRecord[], answering: SymbolRecord[]): strin
     if (symbols.some((m) => isMember(m) && listed.has(m.qualifiedId))) continue;
     const member = answering.find(isMember);
     push(member ?? s);
-  }
-  return out;
-}
-
-/** Share of a test's own evidence that goes to the file it exercises. */
-const TEST_CREDIT = 0.35;
-
-/**
- * A failure shows in the tests that exercise the code and is fixed in that code: the
- * evidence a test file gathered (before tests were demoted) also counts, in part, for
- * the file it tests (`unmarshaler_test.go` → `unmarshaler.go`), unless the question is
- * about tests.
- */
-function creditTestedFiles(
-  scored: [string, number][],
-  index: PathIndex,
-  namedPaths: string[],
-): [string, number][] {
-  const about = topicsOfPaths(namedPaths);
-  if (about.tests) return scored;
-  const scores = new Map(scored);
-  for (const [path, score] of scored) {
-    if (!isTestPath(path)) continue;
-    const own = score / auxiliaryFactor(path, about);
-    for (const subject of testedFiles(index, path, isTestPath))
-      scores.set(subject, (scores.get(subject) ?? 0) + own * TEST_CREDIT);
-  }
-  return [...scores.entries()].sort((a, b) => b[1] - a[1]);
-}
-
-/** Leading files whose partners are brought up with them. */
-const PARTNER_LEADING = 3;
-
-/**
- * The file ranking with the partners of its leading files right below them (a header
- * with its implementation, a source with its type declarations …), unless a partner is
- * a test, doc or vendored file the question is not about.
- */
-async function withPartnerFiles(
-  input: RetrievalInput,
-  scored: [string, number][],
-  namedPaths: string[],
-): Promise<string[]> {
-  const leading = scored.slice(0, PARTNER_LEADING).map(([file]) => file);
-  const partners = await partnersOf(input.generationId, input.repositoryId, leading);
-  const about = topicsOfPaths(namedPaths);
-  return withPartners(scored, partners, {
-    leading: PARTNER_LEADING,
-    keep: (path) => auxiliaryFactor(path, about) === 1,
-  })
-    .slice(0, 30)
-    .map(([file]) => file);
-}
-
-/** A literal found in more files than this says little about where anything is. */
-const MAX_LITERAL_FILES = 20;
-
-/**
- * The code that writes the report's options, configuration keys and output headings as
- * string literals (`"--collect-only"`, `"msg-template"`, `"Data variables:"`): where an
- * option is defined or read, where output is written. An option
- * is looked for with its dashes and, since many parsers declare it bare, without them;
- * files are ranked by the literals they hold, the rarer a literal the more it counts.
- */
-async function literalCandidates(input: RetrievalInput, topics: AuxiliaryTopics): Promise<Candidate[]> {
-  const names = input.anchors.literals.flatMap((l) => (l.startsWith("-") ? [l, l.replace(/^-+/, "")] : [l]));
-  const literals = [...new Set(names)].filter((l) => l.length >= 3);
-  if (literals.length === 0) return [];
-  // A name is the whole literal, or the first of a tag's comma-separated parts
-  // (`json:"keep_days,optional"`); a heading of output starts one (`"Data variables:"`).
-  const quoted = (l: string) => (l.includes(" ") ? [`"${l}`, `'${l}`] : [`"${l}"`, `'${l}'`, `"${l},`]);
-  const files = await filesContainingLiterals(input.generationId, literals.map(quoted));
-  const df = literals.map((_, i) => files.filter((f) => f.found.includes(i)).length);
-  const scored = files
-    .map((f) => ({
-      ...f,
-      found: f.found.filter((i) => (df[i] ?? 0) <= MAX_LITERAL_FILES),
-    }))
-    .filter((f) => f.found.length > 0)
-    // A literal in a test or an example is a use of the option, never where it is defined.
-    .map((f) => ({
-      ...f,
-      score: f.found.reduce((sum, i) => sum + 1 / (df[i] ?? 1), 0) * auxiliaryFactor(f.path, topics),
-    }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 10);
-  // Equal scores: the file that writes the literals more often is more about them.
-  const read = await Promise.all(
-    scored.map(async (file) => {
-      const lines = (await input.reader.lines(file.path)) ?? [];
-      const forms = file.found.flatMap((i) => quoted(literals[i] as string));
-      return { ...file, lines, uses: lines.filter((line) => forms.some((f) => line.includes(f))).length };
-    }),
-  );
-  read.sort((a, b) => b.score - a.score || b.uses - a.uses || a.path.localeCompare(b.path));
-  const out: Candidate[] = [];
-  for (const file of read) {
-    // The rarest literal the file holds, at its first occurrence.
-    const literal = [...file.found].sort((a, b) => (df[a] ?? 0) - (df[b] ?? 0))[0] as number;
-    const forms = quoted(literals[literal] as string);
-    const lines = file.lines;
-    const index = lines.findIndex((line) => forms.some((f) => line.includes(f)));
-    if (index < 0) continue;
-    const line = index + 1;
-    const reason = `writes ${forms[0]}`;
-    const around = (await symbolsInFile(input.generationId, file.path))
-      .filter((s) => s.startLine <= line && s.endLine >= line)
-      .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
-    if (around) {
-      out.push(symbolCandidate(around, reason));
-      continue;
-    }
-    const start = Math.max(1, line - 3);
-    const end = Math.min(lines.length, line + 3);
-    out.push(
-      chunkCandidate(
-        {
-          id: 0,
-          path: file.path,
-          kind: "code",
-          symbolId: null,
-          title: file.path,
-          startLine: start,
-          endLine: end,
-          text: lines.slice(start - 1, end).join("\n"),
-          score: file.score,
-        },
-        reason,
-      ),
-    );
   }
   return out;
 }
