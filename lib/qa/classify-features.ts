@@ -6,7 +6,8 @@
  * classify-rules.ts, and the shape of what was pasted (a traceback, a log line, a long
  * report). Pure: the same question always gives the same features.
  */
-import { diagnosticEvidence, matchedSignals, prepare } from "./classify-rules.ts";
+import { matchedSignals, prepare } from "./classify-rules.ts";
+import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 
 /** A sparse feature vector: feature name → value. */
 export type Features = Map<string, number>;

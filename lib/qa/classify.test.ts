@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyOffline, CLOSE_RATIO } from "./classify.ts";
-import { diagnosticEvidence, prepare } from "./classify-rules.ts";
+import { prepare } from "./classify-rules.ts";
+import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 import type { ModeModel } from "./classify-model.ts";
 import { DEFAULT_FEATURE_OPTIONS } from "./classify-features.ts";
 

@@ -10,7 +10,8 @@
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
 import { CLASSIFIER_SYSTEM } from "../answerers/prompts.ts";
-import { diagnosticEvidence, extractScope, prepare } from "./classify-rules.ts";
+import { extractScope, prepare } from "./classify-rules.ts";
+import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 import { predictMode, shippedModel, type ModeModel } from "./classify-model.ts";
 import type { ClassificationPart, QueryMode } from "./types.ts";
 
