@@ -19,6 +19,7 @@ import {
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
+import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { syntheticItem } from "../context.ts";
@@ -30,10 +31,12 @@ import {
   chunkCandidate,
   definitionCandidates,
   demoteAuxiliary,
+  demoteTestSymbols,
   docsItems,
   fuseFiles,
   fuseSignals,
   isTestPath,
+  isTestSymbol,
   leftOut,
   namedSymbolCandidates,
   packCandidates,
@@ -90,7 +93,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
     },
   ];
-  const entryRanked = demoteAuxiliary(fuseSignals(lists), [], topics);
+  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(lists), [], topics), topics);
   await attachSymbols(
     generationId,
     entryRanked.map((r) => r.candidate),
@@ -108,7 +111,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   let firstScore = 0;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
-    if (!s || starts.length >= 2 || (!topics.tests && isTestPath(s.path))) continue;
+    if (!s || starts.length >= 2 || (!topics.tests && isTestSymbol(s))) continue;
     // A second start only when it fits nearly as well as the first.
     if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
@@ -156,7 +159,10 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const flowSymbols = flows.flatMap(flatten);
   const pivotal = flowSymbols
     .map((n, order) => ({ n, order }))
-    .sort((a, b) => pivotScore(b.n, relevant) - pivotScore(a.n, relevant) || a.order - b.order)
+    .sort(
+      (a, b) =>
+        pivotScore(b.n, relevant(b.n.symbol)) - pivotScore(a.n, relevant(a.n.symbol)) || a.order - b.order,
+    )
     .map(({ n }) =>
       symbolCandidate(
         n.symbol,
@@ -186,7 +192,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
           ? ((namedWalk ? NAMED_WALK_WEIGHTS[l.name] : undefined) ?? TRACED_WEIGHTS[l.name] ?? l.weight)
           : l.weight,
   }));
-  const ranked = demoteAuxiliary(fuseSignals(rankLists), [], topics);
+  const ranked = demoteTestSymbols(demoteAuxiliary(fuseSignals(rankLists), [], topics), topics);
   await attachSymbols(
     generationId,
     ranked.map((r) => r.candidate),
@@ -247,13 +253,40 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
     rankedFiles: fuseFiles([...rankLists, wholeFile], [], 30, topics),
     signals: signalFiles([...rankLists, wholeFile]),
-    rankedSymbols: stepsFirst(
-      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-      flows.length > 0,
+    rankedSymbols: homonymsLast(
+      stepsFirst(
+        ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+        flows.length > 0,
+      ),
+      new Set(flowSymbols.map((n) => n.symbol.qualifiedId)),
     )
       .map((s) => s.qualifiedId)
       .slice(0, 50),
   };
+}
+
+/**
+ * One symbol per name leads: overloads (`f`, `f#2` …) are one step of the answer, and a
+ * method named without its class (`nextToken()`) matches every class's `nextToken`, of
+ * which the best ranked stands for the rest. The walked flow's steps all keep their
+ * place; the other overloads and homonyms follow everything else.
+ */
+export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name">>(
+  symbols: T[],
+  flow: ReadonlySet<string>,
+): T[] {
+  const names = new Set<string>();
+  const bases = new Set<string>();
+  const lead: T[] = [];
+  const rest: T[] = [];
+  for (const s of symbols) {
+    const base = baseQualifiedId(s.qualifiedId);
+    const repeated = bases.has(base) || (names.has(s.name) && !flow.has(s.qualifiedId));
+    (repeated ? rest : lead).push(s);
+    bases.add(base);
+    names.add(s.name);
+  }
+  return [...lead, ...rest];
 }
 
 /** A traced flow's steps are functions: types and values named like the question come after them. */
@@ -263,11 +296,22 @@ function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
   return [...symbols.filter(callable), ...symbols.filter((s) => !callable(s))];
 }
 
-/** The entry, then the steps nearest to it (branch points before plain steps), those named like the question first. */
-function pivotScore(n: FlowNode, relevant: (s: SymbolRecord) => number): number {
+/**
+ * The entry, then the steps nearest to it (branch points before plain steps); a step named
+ * like the question counts as one two levels nearer, and a helper called from everywhere
+ * (logging, error wrapping) that the question does not name as one two levels further.
+ */
+export function pivotScore(
+  n: Pick<FlowNode, "depth" | "children"> & { symbol: Pick<SymbolRecord, "fanIn"> },
+  relevance: number,
+): number {
   if (n.depth === 0) return 100;
-  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 2 * Math.min(2, relevant(n.symbol));
+  const helper = relevance === 0 && n.symbol.fanIn >= HELPER_FAN_IN ? 6 : 0;
+  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 6 * Math.min(2, relevance) - helper;
 }
+
+/** Callers from this many places make a function a general helper rather than a step of one flow. */
+const HELPER_FAN_IN = 25;
 
 interface WalkOptions {
   useGraph: boolean;
@@ -395,7 +439,7 @@ async function namedSteps(
 ): Promise<SymbolRecord[]> {
   const byMention = new Map<string, SymbolRecord[]>();
   for (const c of subjects)
-    if (c.symbol && (tests || !isTestPath(c.symbol.path)))
+    if (c.symbol && (tests || !isTestSymbol(c.symbol)))
       byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
   const steps: SymbolRecord[] = [];
   for (const list of byMention.values()) {
