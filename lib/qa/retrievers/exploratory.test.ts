@@ -26,9 +26,11 @@ describe("asksForCallers", () => {
 });
 
 describe("homonymsLast", () => {
-  const s = (qualifiedId: string) => ({
+  const s = (qualifiedId: string, fanOut = 1) => ({
     qualifiedId,
     name: (qualifiedId.split("::")[1] ?? "").replace(/#\d+$/, "").split(".").pop() as string,
+    kind: "method",
+    fanOut,
   });
   const ids = (list: { qualifiedId: string }[]) => list.map((x) => x.qualifiedId);
 
@@ -53,6 +55,19 @@ describe("homonymsLast", () => {
       "Impl.java::Impl.next",
       "F.java::F.create",
       "Other.java::Other.next",
+    ]);
+  });
+
+  it("lets an implementation stand for a declaration that calls nothing", () => {
+    const ranked = [
+      s("base.py::BaseAdapter.send", 0),
+      s("s.py::Session.send"),
+      s("a.py::HTTPAdapter.send", 4),
+    ];
+    expect(ids(homonymsLast(ranked, new Set(["s.py::Session.send"])))).toEqual([
+      "a.py::HTTPAdapter.send",
+      "s.py::Session.send",
+      "base.py::BaseAdapter.send",
     ]);
   });
 });

@@ -268,25 +268,41 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
 /**
  * One symbol per name leads: overloads (`f`, `f#2` …) are one step of the answer, and a
  * method named without its class (`nextToken()`) matches every class's `nextToken`, of
- * which the best ranked stands for the rest. The walked flow's steps all keep their
- * place; the other overloads and homonyms follow everything else.
+ * which the best ranked stands for the rest — its best ranked implementation when that
+ * is a declaration that calls nothing (an interface's or abstract base's method). The
+ * walked flow's steps all keep their place; the other overloads and homonyms follow
+ * everything else.
  */
-export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name">>(
+export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name" | "kind" | "fanOut">>(
   symbols: T[],
   flow: ReadonlySet<string>,
 ): T[] {
+  const implementation = new Map<string, T>();
+  for (const s of symbols)
+    if (s.kind === "method" && s.fanOut > 0 && !flow.has(s.qualifiedId) && !implementation.has(s.name))
+      implementation.set(s.name, s);
   const names = new Set<string>();
   const bases = new Set<string>();
+  const picked = new Set<string>();
   const lead: T[] = [];
   const rest: T[] = [];
   for (const s of symbols) {
+    if (picked.has(s.qualifiedId)) continue;
     const base = baseQualifiedId(s.qualifiedId);
-    const repeated = bases.has(base) || (names.has(s.name) && !flow.has(s.qualifiedId));
-    (repeated ? rest : lead).push(s);
-    bases.add(base);
+    const inFlow = flow.has(s.qualifiedId);
+    if (!inFlow && (bases.has(base) || names.has(s.name))) {
+      rest.push(s);
+      continue;
+    }
+    const stand = !inFlow && s.kind === "method" && s.fanOut === 0 ? implementation.get(s.name) : undefined;
+    const pick = stand && !picked.has(stand.qualifiedId) ? stand : s;
+    lead.push(pick);
+    picked.add(pick.qualifiedId);
+    if (pick !== s) rest.push(s);
+    bases.add(base).add(baseQualifiedId(pick.qualifiedId));
     names.add(s.name);
   }
-  return [...lead, ...rest];
+  return [...lead, ...rest.filter((s) => !picked.has(s.qualifiedId))];
 }
 
 /** A traced flow's steps are functions: types and values named like the question come after them. */
