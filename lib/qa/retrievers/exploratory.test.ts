@@ -1,7 +1,6 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
-import { fuseFiles, symbolCandidate, type SignalList } from "./shared.ts";
-import { asksForCallers, flowFilesLead, homonymsLast, pivotScore } from "./exploratory.ts";
+import { asksForCallers, homonymsLast, pivotScore } from "./exploratory.ts";
 
 describe("asksForCallers", () => {
   it.each([
@@ -93,20 +92,5 @@ describe("pivotScore", () => {
 
   it("always puts the entry first", () => {
     expect(pivotScore(node(0), 0)).toBeGreaterThan(pivotScore(node(1, 1, 3), 2));
-  });
-});
-
-describe("flowFilesLead", () => {
-  const at = (path: string, name: string) =>
-    symbolCandidate({ path, qualifiedId: `${path}::${name}`, name, qualifiedName: name } as never, "test");
-
-  it("ranks the file of a traced step over one that only the question's words and names point at", () => {
-    const lists: SignalList[] = [
-      { name: "flow", weight: 5, candidates: [at("a.go", "Start"), at("engine.go", "bindRoutes")] },
-      { name: "named", weight: 5, candidates: [at("a.go", "Start"), at("other.go", "Start")] },
-      { name: "bm25", weight: 1, candidates: [at("other.go", "Start")] },
-    ];
-    expect(fuseFiles(lists, [])).toEqual(["a.go", "other.go", "engine.go"]);
-    expect(fuseFiles(lists.map(flowFilesLead), [])).toEqual(["a.go", "engine.go", "other.go"]);
   });
 });

@@ -251,7 +251,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   return {
     items,
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
-    rankedFiles: fuseFiles([...rankLists.map(flowFilesLead), wholeFile], [], 30, topics),
+    rankedFiles: fuseFiles([...rankLists, wholeFile], [], 30, topics),
     signals: signalFiles([...rankLists, wholeFile]),
     rankedSymbols: homonymsLast(
       stepsFirst(
@@ -304,17 +304,6 @@ export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name"
   }
   return [...lead, ...rest.filter((s) => !picked.has(s.qualifiedId))];
 }
-
-/**
- * The files a traced flow runs through are the files of the answer: among the file
- * signals its list counts for more than among the symbols, where what the question names
- * keeps its weight.
- */
-export function flowFilesLead(list: SignalList): SignalList {
-  return list.name === "flow" ? { ...list, weight: list.weight * FLOW_FILES_FACTOR } : list;
-}
-
-const FLOW_FILES_FACTOR = 1.6;
 
 /** A traced flow's steps are functions: types and values named like the question come after them. */
 function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
