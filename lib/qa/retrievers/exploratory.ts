@@ -326,6 +326,17 @@ export function pivotScore(
   return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 6 * Math.min(2, relevance) - helper;
 }
 
+/**
+ * Which of a function's callees a walk follows first, among those the question does not
+ * name: a step that goes on calling (0) before a leaf (1), and a helper called from
+ * everywhere (logging, error wrapping, a getter) last (2). The flow a question asks to
+ * follow runs through the functions that do the work, not the first call written.
+ */
+export function calleeRank(s: Pick<SymbolRecord, "fanIn" | "fanOut">): number {
+  if (s.fanIn >= HELPER_FAN_IN) return 2;
+  return s.fanOut > 0 ? 0 : 1;
+}
+
 /** Callers from this many places make a function a general helper rather than a step of one flow. */
 const HELPER_FAN_IN = 25;
 
@@ -378,12 +389,12 @@ async function walkForward(
     (e) => e.dstId && e.confidence >= 0.4 && options.walks(e.dstPath ?? ""),
   );
   const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
-  // Callees that bear on the question first, then in call order.
+  // Callees that bear on the question first, then the steps that carry the flow on, in call order.
   const callees = (
     await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
   )
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
-    .sort((a, b) => b.relevance - a.relevance || a.order - b.order)
+    .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
     .slice(0, maxCallees)
     .map((x) => x.s);
   for (const callee of callees) {
