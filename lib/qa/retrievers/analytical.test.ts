@@ -72,18 +72,6 @@ describe("a named function", () => {
   });
 });
 
-describe("a topic written in prose", () => {
-  it("ranks the definitions whose names carry it", async () => {
-    const { result } = await analytical(
-      shop.repositoryId,
-      "Which parts of the shop depend on the coupon rate lookup, and how are they coupled?",
-    );
-    const top = result.loop.retrieval.rankedSymbols.slice(0, 3);
-    expect(top).toEqual(expect.arrayContaining(["shop/pricing.py::lookup_rate"]));
-    expect(result.loop.retrieval.rankedFiles[0]).toBe("shop/pricing.py");
-  });
-});
-
 describe("the import graph", () => {
   it("states the cycle, in the question's scope", async () => {
     const { opening, diagram } = await analytical(planted.repositoryId, "Are there import cycles in app?");

@@ -45,7 +45,7 @@ import { lexicalSearch } from "../../search/hybrid.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { chunkPathOf, slugForPath } from "../../wiki/slugs.ts";
 import { analyzeStructure, inScope, moduleOf, type StructureReport } from "../../wiki/structure.ts";
-import { conceptTerms, questionTopics } from "../concepts.ts";
+import { questionTopics } from "../concepts.ts";
 import { syntheticItem, textItem } from "../context.ts";
 import { resolveSubjects, type Subject } from "../subjects.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
@@ -60,7 +60,6 @@ import {
 import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
-  definitionCandidates,
   demoteAuxiliary,
   docsItems,
   fuseFiles,
@@ -70,7 +69,6 @@ import {
   signalFiles,
   symbolCandidate,
   wholeFileSignal,
-  type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -143,38 +141,22 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   // the test runner") is answered by that code, whatever the structure says; a question
   // about the structure itself ("which modules are the hubs of src/config") by the figure.
   // When the question's subjects resolved, their figure still leads.
-  const topicWords = topicalTerms(question, scope);
-  const topical = topicWords.length >= TOPICAL_TERMS;
-  // A figure of the whole scope (its most imported files, its hubs) answers a question
-  // about particular code only when the question names that code; a topic written in
-  // prose ("which parts depend on the coupon rate lookup") is found by its words.
-  const named = focus.symbols.length + focus.files.length + focus.folders.length > 0;
-  const figured = (analysis.files.length > 0 || analysis.symbols.length > 0) && (named || !topical);
-  const figureWeight = figured || !topical ? 1 : UNNAMED_FIGURE_WEIGHT;
-  const [lexical, definitions] = await Promise.all([
-    lexicalSearch(generationId, question, {
-      limit: topical ? 40 : 10,
-      kinds: ["code"],
-      pathPrefix: scope ?? undefined,
-      stems: topical,
-    }),
-    topical ? topicDefinitions(input, topicWords, topics) : [],
-  ]);
+  const topical = topicalTerms(question, scope).length >= TOPICAL_TERMS;
+  const figured = analysis.files.length > 0 || analysis.symbols.length > 0;
+  const lexical = await lexicalSearch(generationId, question, {
+    limit: topical ? 40 : 10,
+    kinds: ["code"],
+    pathPrefix: scope ?? undefined,
+    stems: topical,
+  });
   const flagged = analysis.report ? await flaggedSymbols(generationId, analysis.report) : [];
   const lists: SignalList[] = [
     {
       name: "figure",
-      weight: 4 * figureWeight,
+      weight: 4,
       candidates: analysis.symbols.map((s) => symbolCandidate(s, "part of the figure asked for")),
     },
     { name: "flagged", weight: topical ? 0.6 : 1.5, candidates: flagged },
-    {
-      name: "definitions",
-      weight: figured ? 1 : 2,
-      candidates: definitions.filter(
-        (c) => keep(c.symbol?.path ?? "") && inScope(c.symbol?.path ?? "", scope),
-      ),
-    },
     {
       name: "bm25",
       weight: topical ? (figured ? 2 : 4) : 0.5,
@@ -199,7 +181,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const fileLists: SignalList[] = [
     {
       name: "figure-files",
-      weight: 5 * figureWeight,
+      weight: 5,
       candidates: analysis.files.map((f) => fileCandidate(f, "part of the figure")),
     },
     ...lists,
@@ -241,31 +223,6 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       .slice(0, 50),
   };
 }
-
-/**
- * The code a topic written in prose names ("which parts depend on the retry policy"): the
- * definitions whose names carry the question's topical words, as every other mode finds
- * what a question is about; structure words ("imported", "coupled") name no code.
- */
-async function topicDefinitions(
-  input: RetrievalInput,
-  topicWords: string[],
-  topics: { tests: boolean; docs: boolean },
-): Promise<Candidate[]> {
-  const words = new Set(topicWords);
-  const terms = conceptTerms(input.question).filter((t) => words.has(t.word));
-  return definitionCandidates(
-    input.generationId,
-    terms,
-    TOPIC_DEFINITIONS,
-    await retrievalTopics(input, topics),
-  );
-}
-
-const TOPIC_DEFINITIONS = 25;
-
-/** How much a scope-wide figure counts, against a topic the question writes in prose. */
-const UNNAMED_FIGURE_WEIGHT = 0.3;
 
 /** Content terms (lib/db/tokenize.ts contentTerms) that make a question about particular code. */
 const TOPICAL_TERMS = 3;
