@@ -372,6 +372,74 @@ async function overridden(
   return out;
 }
 
+/**
+ * Calls the index could not resolve because their receiver is a field or a local whose
+ * type it does not know (`s.ngin.start()`, `adapter.send(req)`), resolved by name in the
+ * caller's own folder (its package or module) when exactly one function there that does
+ * some work has that name: the flow goes on where the code most likely does. A few per
+ * step, so a walk stays fast.
+ */
+async function unresolvedCallees(
+  generationId: string,
+  symbol: SymbolRecord,
+  resolved: { line: number; dstId: string | null }[],
+  walks: (path: string) => boolean,
+): Promise<string[]> {
+  const done = new Set(
+    resolved.map(
+      (e) =>
+        `${e.line}:${
+          baseQualifiedId(e.dstId ?? "")
+            .split(/[.:]/)
+            .pop() ?? ""
+        }`,
+    ),
+  );
+  const folder = folderOf(symbol.path);
+  const names = [
+    ...new Set(
+      parseCalls(symbol.calls).flatMap((c) =>
+        c.receiver && !done.has(`${c.line}:${c.name}`) ? [c.name] : [],
+      ),
+    ),
+  ].slice(0, UNRESOLVED_PER_STEP);
+  const out: string[] = [];
+  for (const name of names) {
+    const here = (await symbolsByName(generationId, name, 20)).filter(
+      (s) =>
+        (s.kind === "method" || s.kind === "function") &&
+        s.fanOut > 0 &&
+        s.qualifiedId !== symbol.qualifiedId &&
+        folderOf(s.path) === folder &&
+        !isTestSymbol(s) &&
+        walks(s.path),
+    );
+    if (here.length === 1) out.push((here[0] as SymbolRecord).qualifiedId);
+  }
+  return out;
+}
+
+const UNRESOLVED_PER_STEP = 3;
+
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/") + 1);
+}
+
+/** A symbol's calls as the indexer stored them (name, receiver as written, line). */
+export function parseCalls(json: string): { name: string; receiver: string | null; line: number }[] {
+  try {
+    const calls = JSON.parse(json) as unknown;
+    if (!Array.isArray(calls)) return [];
+    return calls.flatMap((c: { name?: unknown; receiver?: unknown; line?: unknown }) =>
+      typeof c?.name === "string" && typeof c.line === "number"
+        ? [{ name: c.name, receiver: typeof c.receiver === "string" ? c.receiver : null, line: c.line }]
+        : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
 async function walkForward(
   generationId: string,
   symbol: SymbolRecord,
@@ -388,7 +456,12 @@ async function walkForward(
   const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
     (e) => e.dstId && e.confidence >= 0.4 && options.walks(e.dstPath ?? ""),
   );
-  const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
+  const ids = [
+    ...new Set([
+      ...edges.map((e) => e.dstId as string),
+      ...(await unresolvedCallees(generationId, symbol, edges, options.walks)),
+    ]),
+  ].filter((id) => !seen.has(id));
   // Callees that bear on the question first, then the steps that carry the flow on, in call order.
   const callees = (
     await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
