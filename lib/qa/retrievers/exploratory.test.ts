@@ -1,6 +1,6 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
-import { asksForCallers, calleeRank, homonymsLast, pivotScore } from "./exploratory.ts";
+import { asksForCallers, calleeRank, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
 
 describe("asksForCallers", () => {
   it.each([
@@ -102,5 +102,30 @@ describe("calleeRank", () => {
     const helper = calleeRank({ fanIn: 300, fanOut: 4 });
     expect(step).toBeLessThan(leaf);
     expect(leaf).toBeLessThan(helper);
+  });
+});
+
+describe("spineOf", () => {
+  interface N {
+    name: string;
+    children: N[];
+    symbol: { fanIn: number };
+  }
+  const n = (name: string, children: N[] = [], fanIn = 1): N => ({ name, children, symbol: { fanIn } });
+  const names = (list: N[]) => list.map((x) => x.name);
+
+  it("follows the callee whose own walk goes furthest, down to the end of the chain", () => {
+    const root = n("Start", [
+      n("validate"),
+      n("engine.start", [n("log", [], 300), n("bindRoutes", [n("bindRoute")])]),
+    ]);
+    expect(names(spineOf(root, () => 0))).toEqual(["Start", "engine.start", "bindRoutes", "bindRoute"]);
+  });
+
+  it("prefers a callee named like the question, and never a helper called from everywhere", () => {
+    const root = n("Start", [n("helper", [n("a", [n("b")])], 300), n("buildChain"), n("other", [n("c")])]);
+    const named = (x: N) => (x.name === "buildChain" ? 1 : 0);
+    expect(names(spineOf(root, named))).toEqual(["Start", "buildChain"]);
+    expect(names(spineOf(root, () => 0))).toEqual(["Start", "other", "c"]);
   });
 });

@@ -157,12 +157,16 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
 
   const flowSymbols = flows.flatMap(flatten);
+  const spine = new Set(
+    flows.flatMap((f) => spineOf(f, (n) => relevant(n.symbol))).map((n) => n.symbol.qualifiedId),
+  );
   const pivotal = flowSymbols
-    .map((n, order) => ({ n, order }))
-    .sort(
-      (a, b) =>
-        pivotScore(b.n, relevant(b.n.symbol)) - pivotScore(a.n, relevant(a.n.symbol)) || a.order - b.order,
-    )
+    .map((n, order) => ({
+      n,
+      order,
+      score: pivotScore(n, relevant(n.symbol)) + (spine.has(n.symbol.qualifiedId) ? SPINE_BONUS : 0),
+    }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
     .map(({ n }) =>
       symbolCandidate(
         n.symbol,
@@ -336,6 +340,33 @@ export function calleeRank(s: Pick<SymbolRecord, "fanIn" | "fanOut">): number {
   if (s.fanIn >= HELPER_FAN_IN) return 2;
   return s.fanOut > 0 ? 0 : 1;
 }
+
+/**
+ * The chain a flow mostly runs along, from the entry down: at each step the callee named
+ * most like the question, else the one whose own walk goes furthest (a helper called from
+ * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
+ * before the other callees of the entry.
+ */
+export function spineOf<N extends { children: N[]; symbol: Pick<SymbolRecord, "fanIn"> }>(
+  root: N,
+  relevance: (n: N) => number,
+): N[] {
+  const size = (n: N): number => 1 + n.children.reduce((t, c) => t + size(c), 0);
+  const out: N[] = [root];
+  let at = root;
+  for (;;) {
+    const next = at.children
+      .filter((c) => c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0)
+      .map((c, order) => ({ c, order, key: relevance(c) * 100 + size(c) }))
+      .sort((a, b) => b.key - a.key || a.order - b.order)[0]?.c;
+    if (!next) return out;
+    out.push(next);
+    at = next;
+  }
+}
+
+/** Enough for a spine step three calls deep to rank before the entry's other callees. */
+const SPINE_BONUS = 8;
 
 /** Callers from this many places make a function a general helper rather than a step of one flow. */
 const HELPER_FAN_IN = 25;
