@@ -1,6 +1,6 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
-import { asksForCallers, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
+import { asksForCallers, calleeRank, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
 
 describe("asksForCallers", () => {
   it.each([
@@ -92,6 +92,16 @@ describe("pivotScore", () => {
 
   it("always puts the entry first", () => {
     expect(pivotScore(node(0), 0)).toBeGreaterThan(pivotScore(node(1, 1, 3), 2));
+  });
+});
+
+describe("calleeRank", () => {
+  it("follows a callee that goes on calling before a leaf, and a helper called from everywhere last", () => {
+    const step = calleeRank({ fanIn: 2, fanOut: 3 });
+    const leaf = calleeRank({ fanIn: 2, fanOut: 0 });
+    const helper = calleeRank({ fanIn: 300, fanOut: 4 });
+    expect(step).toBeLessThan(leaf);
+    expect(leaf).toBeLessThan(helper);
   });
 });
 

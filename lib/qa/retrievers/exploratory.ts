@@ -331,6 +331,17 @@ export function pivotScore(
 }
 
 /**
+ * Which of a function's callees a walk follows first, among those the question does not
+ * name: a step that goes on calling (0) before a leaf (1), and a helper called from
+ * everywhere (logging, error wrapping, a getter) last (2). The flow a question asks to
+ * follow runs through the functions that do the work, not the first call written.
+ */
+export function calleeRank(s: Pick<SymbolRecord, "fanIn" | "fanOut">): number {
+  if (s.fanIn >= HELPER_FAN_IN) return 2;
+  return s.fanOut > 0 ? 0 : 1;
+}
+
+/**
  * The chain a flow mostly runs along, from the entry down: at each step the callee named
  * most like the question, else the one whose own walk goes furthest (a helper called from
  * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
@@ -482,12 +493,12 @@ async function walkForward(
       ...(await unresolvedCallees(generationId, symbol, edges, options.walks)),
     ]),
   ].filter((id) => !seen.has(id));
-  // Callees that bear on the question first, then in call order.
+  // Callees that bear on the question first, then the steps that carry the flow on, in call order.
   const callees = (
     await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
   )
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
-    .sort((a, b) => b.relevance - a.relevance || a.order - b.order)
+    .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
     .slice(0, maxCallees)
     .map((x) => x.s);
   for (const callee of callees) {
