@@ -72,6 +72,20 @@ describe("a named function", () => {
   });
 });
 
+describe("a topic written in prose", () => {
+  it("ranks the definitions whose names carry its words", async () => {
+    const { result } = await analytical(
+      shop.repositoryId,
+      "Which parts of the shop depend on the coupon rate lookup, and how are they coupled?",
+    );
+    // BM25 over chunks alone does not reach them: their names carry the topic's words.
+    expect(result.loop.retrieval.rankedSymbols).toEqual(
+      expect.arrayContaining(["shop/pricing.py::lookup_rate", "shop/pricing.py::apply_coupon"]),
+    );
+    expect(result.loop.retrieval.rankedFiles[0]).toBe("shop/pricing.py");
+  });
+});
+
 describe("the import graph", () => {
   it("states the cycle, in the question's scope", async () => {
     const { opening, diagram } = await analytical(planted.repositoryId, "Are there import cycles in app?");

@@ -41,7 +41,7 @@ import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { chunkPathOf } from "../../db/wiki-shapes.ts";
 import { slugForPath } from "../../wiki/slugs.ts";
 import { analyzeStructure, inScope, moduleOf, type StructureReport } from "../../wiki/structure.ts";
-import { questionTopics } from "../concepts.ts";
+import { conceptTerms, questionTopics } from "../concepts.ts";
 import { syntheticItem, textItem } from "../context.ts";
 import { resolveSubjects, type Subject } from "../subjects.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
@@ -56,6 +56,7 @@ import {
 import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
+  definitionCandidates,
   demoteAuxiliary,
   docsItems,
   fileChunk,
@@ -66,6 +67,7 @@ import {
   signalFiles,
   symbolCandidate,
   wholeFileSignal,
+  type Candidate,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -138,14 +140,18 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   // the test runner") is answered by that code, whatever the structure says; a question
   // about the structure itself ("which modules are the hubs of src/config") by the figure.
   // When the question's subjects resolved, their figure still leads.
-  const topical = topicalTerms(question, scope).length >= TOPICAL_TERMS;
+  const topicWords = topicalTerms(question, scope);
+  const topical = topicWords.length >= TOPICAL_TERMS;
   const figured = analysis.files.length > 0 || analysis.symbols.length > 0;
-  const lexical = await lexicalSearch(generationId, question, {
-    limit: topical ? 40 : 10,
-    kinds: ["code"],
-    pathPrefix: scope ?? undefined,
-    stems: topical,
-  });
+  const [lexical, definitions] = await Promise.all([
+    lexicalSearch(generationId, question, {
+      limit: topical ? 40 : 10,
+      kinds: ["code"],
+      pathPrefix: scope ?? undefined,
+      stems: topical,
+    }),
+    topical ? topicDefinitions(input, topicWords, topics) : [],
+  ]);
   const flagged = analysis.report ? await flaggedSymbols(generationId, analysis.report) : [];
   const lists: SignalList[] = [
     {
@@ -154,6 +160,13 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       candidates: analysis.symbols.map((s) => symbolCandidate(s, "part of the figure asked for")),
     },
     { name: "flagged", weight: topical ? 0.6 : 1.5, candidates: flagged },
+    {
+      name: "definitions",
+      weight: figured ? 1 : 2,
+      candidates: definitions.filter(
+        (c) => keep(c.symbol?.path ?? "") && inScope(c.symbol?.path ?? "", scope),
+      ),
+    },
     {
       name: "bm25",
       weight: topical ? (figured ? 2 : 4) : 0.5,
@@ -220,6 +233,28 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       .slice(0, 50),
   };
 }
+
+/**
+ * The code a topic written in prose names ("which parts depend on the retry policy"): the
+ * definitions whose names carry the question's topical words, as every other mode finds
+ * what a question is about; structure words ("imported", "coupled") name no code.
+ */
+async function topicDefinitions(
+  input: RetrievalInput,
+  topicWords: string[],
+  topics: { tests: boolean; docs: boolean },
+): Promise<Candidate[]> {
+  const words = new Set(topicWords);
+  const terms = conceptTerms(input.question).filter((t) => words.has(t.word));
+  return definitionCandidates(
+    input.generationId,
+    terms,
+    TOPIC_DEFINITIONS,
+    await retrievalTopics(input, topics),
+  );
+}
+
+const TOPIC_DEFINITIONS = 25;
 
 /** Content terms (lib/db/tokenize.ts contentTerms) that make a question about particular code. */
 const TOPICAL_TERMS = 3;

@@ -1,6 +1,6 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
-import { asksForCallers } from "./exploratory.ts";
+import { asksForCallers, calleeRank, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
 
 describe("asksForCallers", () => {
   it.each([
@@ -23,4 +23,109 @@ describe("asksForCallers", () => {
     "Walk me through the startup sequence",
     "Why is a TypeError raised in merge?",
   ])("no: %s", (q) => expect(asksForCallers(q)).toBe(false));
+});
+
+describe("homonymsLast", () => {
+  const s = (qualifiedId: string, fanOut = 1) => ({
+    qualifiedId,
+    name: (qualifiedId.split("::")[1] ?? "").replace(/#\d+$/, "").split(".").pop() as string,
+    kind: "method",
+    fanOut,
+  });
+  const ids = (list: { qualifiedId: string }[]) => list.map((x) => x.qualifiedId);
+
+  it("keeps one overload of a name ahead and moves the others after everything else", () => {
+    const ranked = [s("F.java::F.create"), s("F.java::F.create#2"), s("F.java::F.build")];
+    expect(ids(homonymsLast(ranked, new Set()))).toEqual([
+      "F.java::F.create",
+      "F.java::F.build",
+      "F.java::F.create#2",
+    ]);
+  });
+
+  it("moves other classes' methods of the same name after the rest, unless the flow walked them", () => {
+    const ranked = [
+      s("Base.java::Base.next"),
+      s("Impl.java::Impl.next"),
+      s("Other.java::Other.next"),
+      s("F.java::F.create"),
+    ];
+    expect(ids(homonymsLast(ranked, new Set(["Impl.java::Impl.next"])))).toEqual([
+      "Base.java::Base.next",
+      "Impl.java::Impl.next",
+      "F.java::F.create",
+      "Other.java::Other.next",
+    ]);
+  });
+
+  it("lets an implementation stand for a declaration that calls nothing", () => {
+    const ranked = [
+      s("base.py::BaseAdapter.send", 0),
+      s("s.py::Session.send"),
+      s("a.py::HTTPAdapter.send", 4),
+    ];
+    expect(ids(homonymsLast(ranked, new Set(["s.py::Session.send"])))).toEqual([
+      "a.py::HTTPAdapter.send",
+      "s.py::Session.send",
+      "base.py::BaseAdapter.send",
+    ]);
+  });
+});
+
+describe("pivotScore", () => {
+  const node = (depth: number, fanIn = 1, children = 0) => ({
+    depth,
+    children: Array.from({ length: children }, () => ({}) as never),
+    symbol: { fanIn },
+  });
+
+  it("ranks a deeper step named like the question over a nearer one that is not", () => {
+    expect(pivotScore(node(2), 1)).toBeGreaterThan(pivotScore(node(1), 0));
+    expect(pivotScore(node(3), 1)).toBeGreaterThan(pivotScore(node(2), 0));
+  });
+
+  it("ranks a helper called from everywhere after the steps of the flow", () => {
+    expect(pivotScore(node(1, 200), 0)).toBeLessThan(pivotScore(node(2, 2), 0));
+    // …unless the question names it
+    expect(pivotScore(node(1, 200), 1)).toBeGreaterThan(pivotScore(node(2, 2), 0));
+  });
+
+  it("always puts the entry first", () => {
+    expect(pivotScore(node(0), 0)).toBeGreaterThan(pivotScore(node(1, 1, 3), 2));
+  });
+});
+
+describe("calleeRank", () => {
+  it("follows a callee that goes on calling before a leaf, and a helper called from everywhere last", () => {
+    const step = calleeRank({ fanIn: 2, fanOut: 3 });
+    const leaf = calleeRank({ fanIn: 2, fanOut: 0 });
+    const helper = calleeRank({ fanIn: 300, fanOut: 4 });
+    expect(step).toBeLessThan(leaf);
+    expect(leaf).toBeLessThan(helper);
+  });
+});
+
+describe("spineOf", () => {
+  interface N {
+    name: string;
+    children: N[];
+    symbol: { fanIn: number };
+  }
+  const n = (name: string, children: N[] = [], fanIn = 1): N => ({ name, children, symbol: { fanIn } });
+  const names = (list: N[]) => list.map((x) => x.name);
+
+  it("follows the callee whose own walk goes furthest, down to the end of the chain", () => {
+    const root = n("Start", [
+      n("validate"),
+      n("engine.start", [n("log", [], 300), n("bindRoutes", [n("bindRoute")])]),
+    ]);
+    expect(names(spineOf(root, () => 0))).toEqual(["Start", "engine.start", "bindRoutes", "bindRoute"]);
+  });
+
+  it("prefers a callee named like the question, and never a helper called from everywhere", () => {
+    const root = n("Start", [n("helper", [n("a", [n("b")])], 300), n("buildChain"), n("other", [n("c")])]);
+    const named = (x: N) => (x.name === "buildChain" ? 1 : 0);
+    expect(names(spineOf(root, named))).toEqual(["Start", "buildChain"]);
+    expect(names(spineOf(root, () => 0))).toEqual(["Start", "other", "c"]);
+  });
 });

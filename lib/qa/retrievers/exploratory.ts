@@ -19,6 +19,7 @@ import {
 } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
+import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { syntheticItem } from "../context.ts";
@@ -30,10 +31,12 @@ import {
   chunkCandidate,
   definitionCandidates,
   demoteAuxiliary,
+  demoteTestSymbols,
   docsItems,
   fuseFiles,
   fuseSignals,
   isTestPath,
+  isTestSymbol,
   leftOut,
   namedSymbolCandidates,
   packCandidates,
@@ -90,7 +93,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
     },
   ];
-  const entryRanked = demoteAuxiliary(fuseSignals(lists), [], topics);
+  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(lists), [], topics), topics);
   await attachSymbols(
     generationId,
     entryRanked.map((r) => r.candidate),
@@ -108,7 +111,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   let firstScore = 0;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
-    if (!s || starts.length >= 2 || (!topics.tests && isTestPath(s.path))) continue;
+    if (!s || starts.length >= 2 || (!topics.tests && isTestSymbol(s))) continue;
     // A second start only when it fits nearly as well as the first.
     if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
@@ -154,9 +157,16 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
 
   const flowSymbols = flows.flatMap(flatten);
+  const spine = new Set(
+    flows.flatMap((f) => spineOf(f, (n) => relevant(n.symbol))).map((n) => n.symbol.qualifiedId),
+  );
   const pivotal = flowSymbols
-    .map((n, order) => ({ n, order }))
-    .sort((a, b) => pivotScore(b.n, relevant) - pivotScore(a.n, relevant) || a.order - b.order)
+    .map((n, order) => ({
+      n,
+      order,
+      score: pivotScore(n, relevant(n.symbol)) + (spine.has(n.symbol.qualifiedId) ? SPINE_BONUS : 0),
+    }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
     .map(({ n }) =>
       symbolCandidate(
         n.symbol,
@@ -186,7 +196,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
           ? ((namedWalk ? NAMED_WALK_WEIGHTS[l.name] : undefined) ?? TRACED_WEIGHTS[l.name] ?? l.weight)
           : l.weight,
   }));
-  const ranked = demoteAuxiliary(fuseSignals(rankLists), [], topics);
+  const ranked = demoteTestSymbols(demoteAuxiliary(fuseSignals(rankLists), [], topics), topics);
   await attachSymbols(
     generationId,
     ranked.map((r) => r.candidate),
@@ -247,13 +257,56 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
     rankedFiles: fuseFiles([...rankLists, wholeFile], [], 30, topics),
     signals: signalFiles([...rankLists, wholeFile]),
-    rankedSymbols: stepsFirst(
-      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-      flows.length > 0,
+    rankedSymbols: homonymsLast(
+      stepsFirst(
+        ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+        flows.length > 0,
+      ),
+      new Set(flowSymbols.map((n) => n.symbol.qualifiedId)),
     )
       .map((s) => s.qualifiedId)
       .slice(0, 50),
   };
+}
+
+/**
+ * One symbol per name leads: overloads (`f`, `f#2` …) are one step of the answer, and a
+ * method named without its class (`nextToken()`) matches every class's `nextToken`, of
+ * which the best ranked stands for the rest — its best ranked implementation when that
+ * is a declaration that calls nothing (an interface's or abstract base's method). The
+ * walked flow's steps all keep their place; the other overloads and homonyms follow
+ * everything else.
+ */
+export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name" | "kind" | "fanOut">>(
+  symbols: T[],
+  flow: ReadonlySet<string>,
+): T[] {
+  const implementation = new Map<string, T>();
+  for (const s of symbols)
+    if (s.kind === "method" && s.fanOut > 0 && !flow.has(s.qualifiedId) && !implementation.has(s.name))
+      implementation.set(s.name, s);
+  const names = new Set<string>();
+  const bases = new Set<string>();
+  const picked = new Set<string>();
+  const lead: T[] = [];
+  const rest: T[] = [];
+  for (const s of symbols) {
+    if (picked.has(s.qualifiedId)) continue;
+    const base = baseQualifiedId(s.qualifiedId);
+    const inFlow = flow.has(s.qualifiedId);
+    if (!inFlow && (bases.has(base) || names.has(s.name))) {
+      rest.push(s);
+      continue;
+    }
+    const stand = !inFlow && s.kind === "method" && s.fanOut === 0 ? implementation.get(s.name) : undefined;
+    const pick = stand && !picked.has(stand.qualifiedId) ? stand : s;
+    lead.push(pick);
+    picked.add(pick.qualifiedId);
+    if (pick !== s) rest.push(s);
+    bases.add(base).add(baseQualifiedId(pick.qualifiedId));
+    names.add(s.name);
+  }
+  return [...lead, ...rest.filter((s) => !picked.has(s.qualifiedId))];
 }
 
 /** A traced flow's steps are functions: types and values named like the question come after them. */
@@ -263,11 +316,60 @@ function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
   return [...symbols.filter(callable), ...symbols.filter((s) => !callable(s))];
 }
 
-/** The entry, then the steps nearest to it (branch points before plain steps), those named like the question first. */
-function pivotScore(n: FlowNode, relevant: (s: SymbolRecord) => number): number {
+/**
+ * The entry, then the steps nearest to it (branch points before plain steps); a step named
+ * like the question counts as one two levels nearer, and a helper called from everywhere
+ * (logging, error wrapping) that the question does not name as one two levels further.
+ */
+export function pivotScore(
+  n: Pick<FlowNode, "depth" | "children"> & { symbol: Pick<SymbolRecord, "fanIn"> },
+  relevance: number,
+): number {
   if (n.depth === 0) return 100;
-  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 2 * Math.min(2, relevant(n.symbol));
+  const helper = relevance === 0 && n.symbol.fanIn >= HELPER_FAN_IN ? 6 : 0;
+  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 6 * Math.min(2, relevance) - helper;
 }
+
+/**
+ * Which of a function's callees a walk follows first, among those the question does not
+ * name: a step that goes on calling (0) before a leaf (1), and a helper called from
+ * everywhere (logging, error wrapping, a getter) last (2). The flow a question asks to
+ * follow runs through the functions that do the work, not the first call written.
+ */
+export function calleeRank(s: Pick<SymbolRecord, "fanIn" | "fanOut">): number {
+  if (s.fanIn >= HELPER_FAN_IN) return 2;
+  return s.fanOut > 0 ? 0 : 1;
+}
+
+/**
+ * The chain a flow mostly runs along, from the entry down: at each step the callee named
+ * most like the question, else the one whose own walk goes furthest (a helper called from
+ * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
+ * before the other callees of the entry.
+ */
+export function spineOf<N extends { children: N[]; symbol: Pick<SymbolRecord, "fanIn"> }>(
+  root: N,
+  relevance: (n: N) => number,
+): N[] {
+  const size = (n: N): number => 1 + n.children.reduce((t, c) => t + size(c), 0);
+  const out: N[] = [root];
+  let at = root;
+  for (;;) {
+    const next = at.children
+      .filter((c) => c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0)
+      .map((c, order) => ({ c, order, key: relevance(c) * 100 + size(c) }))
+      .sort((a, b) => b.key - a.key || a.order - b.order)[0]?.c;
+    if (!next) return out;
+    out.push(next);
+    at = next;
+  }
+}
+
+/** Enough for a spine step three calls deep to rank before the entry's other callees. */
+const SPINE_BONUS = 8;
+
+/** Callers from this many places make a function a general helper rather than a step of one flow. */
+const HELPER_FAN_IN = 25;
 
 interface WalkOptions {
   useGraph: boolean;
@@ -301,6 +403,74 @@ async function overridden(
   return out;
 }
 
+/**
+ * Calls the index could not resolve because their receiver is a field or a local whose
+ * type it does not know (`s.ngin.start()`, `adapter.send(req)`), resolved by name in the
+ * caller's own folder (its package or module) when exactly one function there that does
+ * some work has that name: the flow goes on where the code most likely does. A few per
+ * step, so a walk stays fast.
+ */
+async function unresolvedCallees(
+  generationId: string,
+  symbol: SymbolRecord,
+  resolved: { line: number; dstId: string | null }[],
+  walks: (path: string) => boolean,
+): Promise<string[]> {
+  const done = new Set(
+    resolved.map(
+      (e) =>
+        `${e.line}:${
+          baseQualifiedId(e.dstId ?? "")
+            .split(/[.:]/)
+            .pop() ?? ""
+        }`,
+    ),
+  );
+  const folder = folderOf(symbol.path);
+  const names = [
+    ...new Set(
+      parseCalls(symbol.calls).flatMap((c) =>
+        c.receiver && !done.has(`${c.line}:${c.name}`) ? [c.name] : [],
+      ),
+    ),
+  ].slice(0, UNRESOLVED_PER_STEP);
+  const out: string[] = [];
+  for (const name of names) {
+    const here = (await symbolsByName(generationId, name, 20)).filter(
+      (s) =>
+        (s.kind === "method" || s.kind === "function") &&
+        s.fanOut > 0 &&
+        s.qualifiedId !== symbol.qualifiedId &&
+        folderOf(s.path) === folder &&
+        !isTestSymbol(s) &&
+        walks(s.path),
+    );
+    if (here.length === 1) out.push((here[0] as SymbolRecord).qualifiedId);
+  }
+  return out;
+}
+
+const UNRESOLVED_PER_STEP = 3;
+
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/") + 1);
+}
+
+/** A symbol's calls as the indexer stored them (name, receiver as written, line). */
+export function parseCalls(json: string): { name: string; receiver: string | null; line: number }[] {
+  try {
+    const calls = JSON.parse(json) as unknown;
+    if (!Array.isArray(calls)) return [];
+    return calls.flatMap((c: { name?: unknown; receiver?: unknown; line?: unknown }) =>
+      typeof c?.name === "string" && typeof c.line === "number"
+        ? [{ name: c.name, receiver: typeof c.receiver === "string" ? c.receiver : null, line: c.line }]
+        : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
 async function walkForward(
   generationId: string,
   symbol: SymbolRecord,
@@ -317,13 +487,18 @@ async function walkForward(
   const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
     (e) => e.dstId && e.confidence >= 0.4 && options.walks(e.dstPath ?? ""),
   );
-  const ids = [...new Set(edges.map((e) => e.dstId as string))].filter((id) => !seen.has(id));
-  // Callees that bear on the question first, then in call order.
+  const ids = [
+    ...new Set([
+      ...edges.map((e) => e.dstId as string),
+      ...(await unresolvedCallees(generationId, symbol, edges, options.walks)),
+    ]),
+  ].filter((id) => !seen.has(id));
+  // Callees that bear on the question first, then the steps that carry the flow on, in call order.
   const callees = (
     await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
   )
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
-    .sort((a, b) => b.relevance - a.relevance || a.order - b.order)
+    .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
     .slice(0, maxCallees)
     .map((x) => x.s);
   for (const callee of callees) {
@@ -395,7 +570,7 @@ async function namedSteps(
 ): Promise<SymbolRecord[]> {
   const byMention = new Map<string, SymbolRecord[]>();
   for (const c of subjects)
-    if (c.symbol && (tests || !isTestPath(c.symbol.path)))
+    if (c.symbol && (tests || !isTestSymbol(c.symbol)))
       byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
   const steps: SymbolRecord[] = [];
   for (const list of byMention.values()) {

@@ -5,9 +5,11 @@ import type { ChunkHit } from "../../db/code-graph";
 import {
   auxiliaryFactor,
   demoteAuxiliary,
+  demoteTestSymbols,
   fuseFiles,
   fuseSignals,
   isTestPath,
+  isTestSymbol,
   type Candidate,
   type SignalList,
 } from "./shared";
@@ -125,5 +127,49 @@ describe("auxiliaryFactor", () => {
     expect(auxiliaryFactor("src/bench_utils/core.py", { tests: false, docs: false })).toBe(1);
     expect(auxiliaryFactor("lib/benchmark.py", { tests: false, docs: false })).toBe(1);
     expect(auxiliaryFactor("src/config.js", { tests: false, docs: false })).toBe(1);
+  });
+});
+
+describe("isTestSymbol", () => {
+  it.each([
+    ["src/fmt/format.rs", "tests.with_line_number", true],
+    ["src/registry/sharded.rs", "tests.span_guards_drop", true],
+    ["pkg/util.py", "test_parse", true],
+    ["src/main/java/ParserTest.java", "ParserTest.parses", true],
+    ["src/Parser.cs", "ParserTests.Parses", true],
+    ["src/_pytest/reports.py", "TestReport.from_item_and_call", false],
+    ["src/fmt/format.rs", "Format.format_event", false],
+    ["lib/testimony/core.py", "attest", false],
+  ])("%s %s → %s", (path, qualifiedName, expected) =>
+    expect(isTestSymbol({ path, qualifiedName })).toBe(expected),
+  );
+});
+
+describe("demoteTestSymbols", () => {
+  const ranked = (qualifiedName: string, score: number) => ({
+    candidate: {
+      key: qualifiedName,
+      symbol: { path: "src/lib.rs", qualifiedName } as never,
+      chunk: null,
+      reason: "test",
+    },
+    score,
+    reasons: [],
+  });
+
+  it("puts a test written inside a source file after the code it tests", () => {
+    const out = demoteTestSymbols([ranked("tests.enters", 1), ranked("Span.enter", 0.6)], {
+      tests: false,
+      docs: false,
+    });
+    expect(out.map((r) => r.candidate.key)).toEqual(["Span.enter", "tests.enters"]);
+  });
+
+  it("keeps its rank when the question is about tests", () => {
+    const out = demoteTestSymbols([ranked("tests.enters", 1), ranked("Span.enter", 0.6)], {
+      tests: true,
+      docs: false,
+    });
+    expect(out.map((r) => r.candidate.key)).toEqual(["tests.enters", "Span.enter"]);
   });
 });

@@ -374,6 +374,33 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
+// A test written beside the code: Rust's `mod tests`, a `test_` function, a method of an `XTest(s)` class.
+const TEST_SYMBOL = /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|\w+Tests?\.\w+$/;
+
+/**
+ * Whether a symbol is a test, by its file or by its qualified name: tests written inside a
+ * source file (Rust's `#[cfg(test)] mod tests`, a `test_` function in a module) are no part of the
+ * code a question follows, though their path says nothing.
+ */
+export function isTestSymbol(symbol: Pick<SymbolRecord, "path" | "qualifiedName">): boolean {
+  return TEST_PATH.test(symbol.path) || TEST_SYMBOL.test(symbol.qualifiedName);
+}
+
+/** Ranked candidates with tests written inside source files demoted like test files, unless the question is about tests. */
+export function demoteTestSymbols(ranked: Ranked[], topics: AuxiliaryTopics): Ranked[] {
+  if (topics.tests) return ranked;
+  return ranked
+    .map((r) =>
+      r.candidate.symbol && TEST_SYMBOL.test(r.candidate.symbol.qualifiedName)
+        ? { ...r, score: r.score * TEST_FACTOR }
+        : r,
+    )
+    .sort((a, b) => b.score - a.score);
+}
+
+/** How much a test's evidence counts when the question is not about tests. */
+const TEST_FACTOR = 0.35;
+
 /** Whether a question is about tests or documentation, so their files keep their rank. */
 export interface AuxiliaryTopics {
   tests: boolean;
@@ -453,7 +480,7 @@ export function leftOut(path: string, topics: AuxiliaryTopics): boolean {
  */
 export function auxiliaryFactor(path: string, topics: AuxiliaryTopics): number {
   if (leftOut(path, topics)) return 0.05;
-  if (!topics.tests && TEST_PATH.test(path)) return 0.35;
+  if (!topics.tests && TEST_PATH.test(path)) return TEST_FACTOR;
   if (!topics.docs && AUXILIARY_PATH.test(path)) return 0.5;
   return 1;
 }
