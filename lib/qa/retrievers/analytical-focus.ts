@@ -1,0 +1,130 @@
+/**
+ * What an analytical question is about once resolved (its Focus: scope, what it asks,
+ * the symbols, files and folders it names, what is left out) and what an analysis returns
+ * (its answer sentence, evidence lines, files, symbols, diagram); the wording helpers the
+ * analyses share.
+ */
+import "server-only";
+import { type SymbolRecord } from "../../db/code-graph.ts";
+import { busiestSymbols } from "../../db/structure-queries.ts";
+import { loadWikiFiles } from "../../db/wiki-inputs.ts";
+import { type StructureReport } from "../../wiki/structure.ts";
+import type { DiagramPart } from "../types.ts";
+import { type AnalyticalAsk } from "./analytical-intent.ts";
+
+/** What an analysis found: the answer's first sentence, the evidence under it, what to rank and show. */
+export interface Analysis {
+  answer: string;
+  lines: string[];
+  files: string[];
+  symbols: SymbolRecord[];
+  diagram: DiagramPart | null;
+  /** the general report of the scope, when the analysis is about the scope as a whole */
+  report: StructureReport | null;
+}
+
+export interface Focus {
+  question: string;
+  generationId: string;
+  scope: string | null;
+  asks: AnalyticalAsk[];
+  /** symbols the question names, best match of each */
+  symbols: { symbol: SymbolRecord; label: string }[];
+  /** files the question names (not folders) */
+  files: string[];
+  /** folders the question names */
+  folders: string[];
+  /** code-shaped names the index has no definition of (a library's API the code calls) */
+  external: string[];
+  keep: (path: string) => boolean;
+  /** how the excluded code is described ("tests, examples and vendored code left out") */
+  leftOut: string;
+}
+
+export function cite(s: SymbolRecord): string {
+  return `${s.path}:${s.startLine}-${s.endLine}`;
+}
+
+/** A symbol named, then located right after its name (how citations are checked). */
+export function named(s: SymbolRecord): string {
+  return `${code(s.qualifiedName)} (${cite(s)})`;
+}
+
+export function code(text: string): string {
+  return `\`${text.replace(/`/g, "")}\``;
+}
+
+export function where(f: Focus): string {
+  return f.scope ? code(f.scope) : "the repository";
+}
+
+export function joinWords(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** The question's own word for an import: C and C++ `#include`, Ruby and Node `require`. */
+export function importWord(question: string): { verb: string; past: string } {
+  if (/\binclud/i.test(question)) return { verb: "include", past: "included" };
+  if (/\brequir/i.test(question)) return { verb: "require", past: "required" };
+  return { verb: "import", past: "imported" };
+}
+
+/**
+ * How a file is cited in a figure: by its most-called symbol (what the others use of it,
+ * a span a reader can read), else as the whole file.
+ */
+export async function fileAnchors(
+  generationId: string,
+  paths: string[],
+  lines: Map<string, number>,
+): Promise<(path: string) => string> {
+  const busiest = await busiestSymbols(generationId, paths);
+  return (path) => {
+    const s = busiest.get(path);
+    return s && s.endLine - s.startLine < 150
+      ? `most used: ${code(s.qualifiedName)}, ${cite(s)}`
+      : `${path}:1-${lines.get(path) ?? 1}`;
+  };
+}
+
+export async function fileLines(generationId: string, paths: string[]): Promise<Map<string, number>> {
+  const rows = await loadWikiFiles(generationId, { paths });
+  return new Map(rows.map((r) => [r.path, Math.max(1, r.lines)]));
+}
+
+/** The files' imports among themselves, at most a dozen files, the highlighted ones outlined. */
+export function importDiagram(
+  title: string,
+  files: string[],
+  imports: { srcPath: string; dstPath: string }[],
+  lines: Map<string, number>,
+  highlighted: string[],
+): DiagramPart | null {
+  const nodes = [...new Set(files)].slice(0, 12);
+  if (nodes.length < 2) return null;
+  const ids = new Map(nodes.map((p, i) => [p, `f${i}`]));
+  const counts = new Map<string, number>();
+  for (const e of imports) {
+    if (!ids.has(e.srcPath) || !ids.has(e.dstPath) || e.srcPath === e.dstPath) continue;
+    const key = `${ids.get(e.srcPath)} --> ${ids.get(e.dstPath)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const out = ["graph LR", ...nodes.map((p) => `  ${ids.get(p)}["${p.replace(/["<>]/g, "'")}"]`)];
+  for (const [edge, n] of counts) out.push(`  ${edge.replace(" --> ", ` -->|${n}| `)}`);
+  const marked = nodes.filter((p) => highlighted.includes(p)).map((p) => ids.get(p));
+  if (marked.length)
+    out.push("  classDef cycle stroke:#b42318,stroke-width:2px", `  class ${marked.join(",")} cycle`);
+  return {
+    kind: "dependencies",
+    title,
+    mermaid: out.join("\n"),
+    nodes: nodes.map((p) => ({
+      id: ids.get(p) as string,
+      label: p,
+      path: p,
+      startLine: 1,
+      endLine: lines.get(p) ?? 1,
+    })),
+  };
+}

@@ -1,0 +1,366 @@
+/**
+ * Analyses about named code: a symbol's callers and callees, what calls into a part, a
+ * file's neighbours, import and call cycles among named files or in a scope, named symbols
+ * ranked, and the imports and calls between two parts.
+ */
+import "server-only";
+import { callEdgesOfMany, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
+import { symbolsCallingName } from "../../db/structure-queries.ts";
+import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
+import { findCycles, cyclePath } from "../../wiki/graph.ts";
+import { inScope } from "../../wiki/structure.ts";
+import { renderSubjectGraph, subjectDiagram, subjectGraph } from "./subject-graph.ts";
+import {
+  cite,
+  code,
+  fileAnchors,
+  fileLines,
+  importDiagram,
+  importWord,
+  joinWords,
+  named,
+  where,
+  type Analysis,
+  type Focus,
+} from "./analytical-focus.ts";
+
+export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): Promise<Analysis> {
+  const g = await subjectGraph(f.generationId, target.symbol, f.keep);
+  const label = target.label;
+  const direct = g.callers.filter((c) => c.depth === 1);
+  const further = g.callers.filter((c) => c.depth === 2);
+  const callees = g.callees.filter((c) => c.depth === 1);
+  const named = (list: typeof direct, n: number) =>
+    list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${cite(c.symbol)})`);
+  const sentences: string[] = [];
+  const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
+  if (direct.length === 0) {
+    sentences.push(
+      `Nothing in ${where(f)} calls ${code(label)} (${cite(target.symbol)}) through a resolved call (${f.leftOut}).`,
+    );
+  } else {
+    const files = g.callerFiles;
+    sentences.push(
+      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call${direct.length === 1 ? "s" : ""} ${code(label)} (${cite(target.symbol)}) directly${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
+    );
+  }
+  if (callees.length && (asksCallees || f.asks.includes("dependencies")))
+    sentences.push(
+      `It calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself, among them ${joinWords(named(callees, 3))}.`,
+    );
+  if (f.asks.includes("coupling") || /depend on each other|how do (?:they|those)/i.test(f.question)) {
+    sentences.push(
+      g.fileImports.length
+        ? `Those files import each other ${g.fileImports.reduce((n, e) => n + e.count, 0)} times, most ${code(g.fileImports[0]?.from ?? "")} → ${code(g.fileImports[0]?.to ?? "")} (${g.fileImports[0]?.count}).`
+        : "Those files do not import each other.",
+    );
+  }
+  return {
+    answer: sentences.join(" "),
+    lines: [renderSubjectGraph(g, label)],
+    files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
+    symbols: [target.symbol, ...direct.map((c) => c.symbol), ...callees.slice(0, 4).map((c) => c.symbol)],
+    diagram: subjectDiagram(g, label),
+    report: null,
+  };
+}
+
+/** Callers grouped by file, busiest first, with the imports among those files. */
+export async function callerFiles(
+  generationId: string,
+  callers: { path: string }[],
+  extra: string[],
+): Promise<{
+  files: { path: string; callers: number }[];
+  imports: { from: string; to: string; count: number }[];
+}> {
+  const byFile = new Map<string, number>();
+  for (const c of callers) byFile.set(c.path, (byFile.get(c.path) ?? 0) + 1);
+  const files = [...byFile]
+    .map(([path, n]) => ({ path, callers: n }))
+    .sort((a, b) => b.callers - a.callers || a.path.localeCompare(b.path));
+  const set = new Set([...files.map((x) => x.path), ...extra]);
+  const counts = new Map<string, { from: string; to: string; count: number }>();
+  for (const e of await loadImportEdges(generationId, { from: [...set] })) {
+    if (!set.has(e.dstPath) || e.srcPath === e.dstPath) continue;
+    const key = `${e.srcPath}>${e.dstPath}`;
+    const entry = counts.get(key) ?? { from: e.srcPath, to: e.dstPath, count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  return { files, imports: [...counts.values()].sort((a, b) => b.count - a.count) };
+}
+
+function importsSentence(imports: { from: string; to: string; count: number }[]): string {
+  const first = imports[0];
+  return first
+    ? `Those files import each other ${imports.reduce((n, e) => n + e.count, 0)} times, most ${code(first.from)} → ${code(first.to)} (${first.count}).`
+    : "Those files do not import each other.";
+}
+
+/** Who calls a name the repository does not define (a library's function it uses). */
+export async function externalCallers(f: Focus, name: string): Promise<Analysis> {
+  const callers = (await symbolsCallingName(f.generationId, name))
+    .filter((s) => f.keep(s.path) && inScope(s.path, f.scope))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
+  const { files, imports } = await callerFiles(f.generationId, callers, []);
+  const answer = callers.length
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call ${code(name)}, which the repository does not define: ${joinWords(callers.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}${callers.length > 3 ? ` and ${callers.length - 3} more` : ""}. ${importsSentence(imports)}`
+    : `Nothing in ${where(f)} calls ${code(name)} (${f.leftOut}).`;
+  return {
+    answer,
+    lines: [
+      `Callers of ${name} (not defined in the repository): ${callers.length} in ${files.length} files`,
+      `Caller files: ${files
+        .slice(0, 10)
+        .map((x) => `${x.path} (${x.callers})`)
+        .join(", ")}`,
+      ...callers.slice(0, 14).map((s) => `- caller ${named(s)}`),
+      `Imports among these files: ${imports.map((e) => `${e.from} → ${e.to} (${e.count})`).join(", ") || "none"}`,
+    ],
+    files: files.map((x) => x.path),
+    symbols: callers.slice(0, 8),
+    diagram: null,
+    report: null,
+  };
+}
+
+/** Who calls into a folder or file from outside it, and which of its files they reach most. */
+export async function callersInto(f: Focus, part: string): Promise<Analysis> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const inside = wiki.map((w) => w.path).filter((p) => inScope(p, part));
+  const calls = (await loadCallsTouching(f.generationId, inside)).filter(
+    (c) => inScope(c.dstPath, part) && !inScope(c.srcPath, part) && f.keep(c.srcPath),
+  );
+  const callerIds = [...new Set(calls.map((c) => c.srcId))];
+  const callers = await symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200));
+  const { files, imports } = await callerFiles(f.generationId, callers, []);
+  const reached = new Map<string, number>();
+  for (const c of calls) reached.set(c.dstPath, (reached.get(c.dstPath) ?? 0) + 1);
+  const targets = [...reached].sort((a, b) => b[1] - a[1]);
+  const busiest = files[0];
+  const firstCaller = callers.find((c) => c.path === busiest?.path);
+  const anchor = await fileAnchors(
+    f.generationId,
+    targets.slice(0, 3).map(([p]) => p),
+    lines,
+  );
+  const answer = callers.length
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} outside ${code(part)} call into it, most from ${code(busiest?.path ?? "")} (${busiest?.callers}${firstCaller ? `, e.g. ${code(firstCaller.qualifiedName)} ${cite(firstCaller)}` : ""}); the calls reach ${joinWords(targets.slice(0, 3).map(([p, n]) => `${code(p)} (${n}; ${anchor(p)})`))}. ${importsSentence(imports)}`
+    : `Nothing outside ${code(part)} calls into it through a resolved call (${f.leftOut}).`;
+  return {
+    answer,
+    lines: [
+      `Callers into ${part} from outside it: ${callers.length} functions in ${files.length} files`,
+      `Caller files: ${files
+        .slice(0, 10)
+        .map((x) => `${x.path} (${x.callers})`)
+        .join(", ")}`,
+      `Files of ${part} they reach: ${targets
+        .slice(0, 8)
+        .map(([p, n]) => `${p} (${n})`)
+        .join(", ")}`,
+      ...callers.slice(0, 12).map((s) => `- caller ${named(s)}`),
+    ],
+    files: [...targets.slice(0, 3).map(([p]) => p), ...files.map((x) => x.path)],
+    symbols: callers.slice(0, 8),
+    diagram: importDiagram(
+      `Calls into ${part}`,
+      [...targets.slice(0, 4).map(([p]) => p), ...files.slice(0, 8).map((x) => x.path)],
+      imports.map((e) => ({ srcPath: e.from, dstPath: e.to })),
+      lines,
+      [],
+    ),
+    report: null,
+  };
+}
+
+export async function fileNeighbours(f: Focus, file: string): Promise<Analysis> {
+  const imports = (await loadImportEdges(f.generationId, { touching: [file] })).filter(
+    (e) => f.keep(e.srcPath) && f.keep(e.dstPath),
+  );
+  const importers = [...new Set(imports.filter((e) => e.dstPath === file).map((e) => e.srcPath))].sort();
+  const imported = [...new Set(imports.filter((e) => e.srcPath === file).map((e) => e.dstPath))].sort();
+  const lines = await fileLines(f.generationId, [file, ...importers, ...imported]);
+  const anchor = await fileAnchors(f.generationId, [file], lines);
+  const fileCite = (p: string) => `${code(p)} (${anchor(p)})`;
+  const word = importWord(f.question);
+  const answer =
+    `${fileCite(file)} is ${word.past} by ${importers.length} file${importers.length === 1 ? "" : "s"}` +
+    `${importers.length ? ` (${joinWords(importers.slice(0, 4).map(code))}${importers.length > 4 ? ` and ${importers.length - 4} more` : ""})` : ""}` +
+    ` and ${word.verb}s ${imported.length} of the repository's files${imported.length ? ` (${joinWords(imported.slice(0, 4).map(code))}${imported.length > 4 ? ` and ${imported.length - 4} more` : ""})` : ""}` +
+    `${importers.length === 0 ? `: nothing depends on it through ${word.verb}s` : imported.length === 0 ? ": it is a leaf" : ""} (${f.leftOut}).`;
+  return {
+    answer,
+    lines: [
+      `Importers of ${file}: ${importers.map((p) => `${p} [${p}:1-${lines.get(p) ?? 1}]`).join(", ") || "none"}`,
+      `Imported by ${file}: ${imported.map((p) => `${p} [${p}:1-${lines.get(p) ?? 1}]`).join(", ") || "none"}`,
+    ],
+    files: [file, ...importers, ...imported],
+    symbols: [],
+    diagram: importDiagram(`Imports of ${file}`, [file, ...importers, ...imported], imports, lines, [file]),
+    report: null,
+  };
+}
+
+export async function cycles(f: Focus): Promise<Analysis> {
+  // Call cycles among named functions, when the question names functions and no files.
+  if (f.symbols.length >= 2 && f.files.length === 0 && /\bcall/i.test(f.question)) return callCycles(f);
+  const wiki = await loadWikiFiles(f.generationId);
+  const typeOnly = new Map(wiki.map((w) => [w.path, new Set(w.facts.typeOnlyImports)]));
+  const imports = (await loadImportEdges(f.generationId)).filter(
+    (e) => !typeOnly.get(e.srcPath)?.has(e.line) && f.keep(e.srcPath) && f.keep(e.dstPath),
+  );
+  const edges = imports.map((e) => ({ from: e.srcPath, to: e.dstPath }));
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const named = f.files.length >= 2 ? f.files : null;
+  const inArea = (p: string) => (named ? true : inScope(p, f.scope));
+  const areaEdges = edges.filter((e) => inArea(e.from) && inArea(e.to) && e.from !== e.to);
+  const components = findCycles([...new Set(areaEdges.flatMap((e) => [e.from, e.to]))], areaEdges).filter(
+    (c) => !named || named.filter((n) => c.includes(n)).length >= 2,
+  );
+  const area = named ? joinWords(named.map(code)) : where(f);
+  const loops = components.map((c) => {
+    const path = named ? shortestLoop(c, areaEdges, named) : cyclePath(c, areaEdges);
+    return { files: c.length, path };
+  });
+  const loopText = (path: string[]) => [...path, path[0] as string].map(code).join(" → ");
+  const anchor = await fileAnchors(f.generationId, loops[0]?.path ?? [], lines);
+  const word = importWord(f.question);
+  const answer = loops.length
+    ? `${loops.length === 1 ? `One ${word.verb} cycle` : `${loops.length} ${word.verb} cycles`} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map(anchor).join("; ")}).`
+    : `No ${word.verb} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).`;
+  const members = [...new Set(loops.flatMap((l) => l.path))];
+  return {
+    answer,
+    lines: [
+      `Import cycles ${named ? `among ${named.join(", ")}` : `in ${f.scope ?? "the repository"}`}: ${loops.length}`,
+      ...loops
+        .slice(0, 8)
+        .map(
+          (l) =>
+            `- ${l.path.join(" → ")} → ${l.path[0]} (${l.files} files in the cycle) ${l.path.map((p) => `[${p}:1-${lines.get(p) ?? 1}]`).join(" ")}`,
+        ),
+    ],
+    files: named ? [...named, ...members] : members,
+    symbols: [],
+    diagram: importDiagram(
+      loops.length ? "Import cycles" : `Imports ${named ? "among the files asked about" : "in scope"}`,
+      named ? [...named, ...members] : members,
+      imports,
+      lines,
+      members,
+    ),
+    report: null,
+  };
+}
+
+/** The shortest loop through the named files of a cycle (so the answer shows the files asked about). */
+function shortestLoop(component: string[], edges: { from: string; to: string }[], named: string[]): string[] {
+  const start = named.find((n) => component.includes(n)) ?? component[0] ?? "";
+  return cyclePath([start, ...component.filter((c) => c !== start)], edges);
+}
+
+async function callCycles(f: Focus): Promise<Analysis> {
+  const ids = f.symbols.map((s) => s.symbol.qualifiedId);
+  const { callees } = await callEdgesOfMany(f.generationId, ids, { callees: 200, callers: 0 });
+  const edges = [...callees.values()]
+    .flat()
+    .filter((e) => e.dstId && ids.includes(e.dstId))
+    .map((e) => ({ from: e.srcId, to: e.dstId as string }));
+  const components = findCycles(ids, edges);
+  const byId = new Map(f.symbols.map((s) => [s.symbol.qualifiedId, s.symbol]));
+  const names = (path: string[]) => path.map((id) => byId.get(id) as SymbolRecord);
+  const loops = components.map((c) => names(cyclePath(c, edges)));
+  const answer = loops.length
+    ? `${loops.length === 1 ? "One call cycle" : `${loops.length} call cycles`} among them: ${[...(loops[0] ?? []), loops[0]?.[0] as SymbolRecord].map((s) => code(s.qualifiedName)).join(" → ")} (${(loops[0] ?? []).map(cite).join(", ")}).`
+    : `No call cycle among ${joinWords(f.symbols.map((s) => code(s.label)))}: none of them calls back into one that calls it (${f.symbols.map((s) => cite(s.symbol)).join(", ")}).`;
+  return {
+    answer,
+    lines: edges.map((e) => `- ${byId.get(e.from)?.qualifiedName} calls ${byId.get(e.to)?.qualifiedName}`),
+    files: f.symbols.map((s) => s.symbol.path),
+    symbols: f.symbols.map((s) => s.symbol),
+    diagram: null,
+    report: null,
+  };
+}
+
+export async function rankNamedSymbols(f: Focus): Promise<Analysis> {
+  const ranked = [...f.symbols].sort((a, b) => b.symbol.fanIn - a.symbol.fanIn);
+  const answer = `Of those named, ${joinWords(ranked.map((s) => `${code(s.label)} has ${s.symbol.fanIn} caller${s.symbol.fanIn === 1 ? "" : "s"} (${cite(s.symbol)})`))}.`;
+  return {
+    answer,
+    lines: ranked.map(
+      (s) => `- ${s.label}: fan-in ${s.symbol.fanIn}, fan-out ${s.symbol.fanOut} [${cite(s.symbol)}]`,
+    ),
+    files: ranked.map((s) => s.symbol.path),
+    symbols: ranked.map((s) => s.symbol),
+    diagram: null,
+    report: null,
+  };
+}
+
+/** Imports and calls from one part (a file or folder) into the others, and back. */
+export async function between(f: Focus, from: string, others: string[]): Promise<Analysis> {
+  const parts = [from, ...others];
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const members = wiki.map((w) => w.path).filter((p) => parts.some((x) => inScope(p, x)) && f.keep(p));
+  const [imports, calls] = await Promise.all([
+    loadImportEdges(f.generationId, { touching: members }),
+    loadCallsTouching(f.generationId, members),
+  ]);
+  const partOf = (p: string) => parts.find((x) => inScope(p, x)) ?? null;
+  const crossing = (kind: "imports" | "calls", src: string, dst: string) => {
+    const a = partOf(src);
+    const b = partOf(dst);
+    return a && b && a !== b && f.keep(src) && f.keep(dst) ? { kind, a, b, src, dst } : null;
+  };
+  const edges = [
+    ...imports.map((e) => crossing("imports", e.srcPath, e.dstPath)),
+    ...calls.map((c) => crossing("calls", c.srcPath, c.dstPath)),
+  ].filter((e): e is NonNullable<typeof e> => e !== null);
+  const count = (a: string, b: string, kind: "imports" | "calls") =>
+    edges.filter((e) => e.a === a && e.b === b && e.kind === kind).length;
+  const out = others.map((o) => ({
+    to: o,
+    imports: count(from, o, "imports"),
+    calls: count(from, o, "calls"),
+  }));
+  const back = others.map((o) => ({
+    from: o,
+    imports: count(o, from, "imports"),
+    calls: count(o, from, "calls"),
+  }));
+  const direction = (n: { imports: number; calls: number }) =>
+    `${n.imports} import${n.imports === 1 ? "" : "s"} and ${n.calls} call${n.calls === 1 ? "" : "s"}`;
+  const sentences = out.map((o, i) => {
+    const b = back[i] as (typeof back)[number];
+    return `${code(from)} → ${code(o.to)}: ${direction(o)}; ${code(o.to)} → ${code(from)}: ${direction(b)}`;
+  });
+  const fromAny = out.some((o) => o.imports + o.calls > 0);
+  const layering = f.asks.includes("layering");
+  const example = edges.find((e) => e.a === from);
+  const answer = `${layering ? (fromAny ? `Yes: ${code(from)} reaches into ${joinWords(others.map(code))}. ` : `No: ${code(from)} never imports or calls ${joinWords(others.map(code))}. `) : ""}${sentences.join(". ")}${example ? ` (first: ${code(example.src)} → ${code(example.dst)}, ${example.src}:1-${lines.get(example.src) ?? 1})` : ""}.`;
+  const crossingFiles = [...new Set(edges.flatMap((e) => [e.src, e.dst]))];
+  return {
+    answer,
+    lines: [
+      `Between ${parts.join(", ")} (${f.leftOut}):`,
+      ...edges
+        .slice(0, 20)
+        .map((e) => `- ${e.kind}: ${e.src} → ${e.dst} [${e.src}:1-${lines.get(e.src) ?? 1}]`),
+    ],
+    files: [...parts.filter((p) => lines.has(p)), ...crossingFiles],
+    symbols: [],
+    diagram: importDiagram(
+      `Imports between ${parts.join(", ")}`,
+      crossingFiles.slice(0, 12),
+      imports,
+      lines,
+      [],
+    ),
+    report: null,
+  };
+}

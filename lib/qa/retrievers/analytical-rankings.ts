@@ -1,0 +1,251 @@
+/**
+ * Analyses over a scope: the most imported files, the functions with the highest fan-in or
+ * fan-out, the largest functions, functions nothing calls, and the scope's overview with
+ * its import diagram.
+ */
+import "server-only";
+import { topSymbolsBy, type SymbolRecord } from "../../db/code-graph.ts";
+import {
+  classesByMethods,
+  crossFileCalls,
+  largestFunctions,
+  uncalledFunctions,
+} from "../../db/structure-queries.ts";
+import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
+import { analyzeStructure, inScope, moduleOf } from "../../wiki/structure.ts";
+import { ranksFolders } from "./analytical-intent.ts";
+import {
+  cite,
+  code,
+  fileAnchors,
+  importDiagram,
+  importWord,
+  joinWords,
+  named,
+  where,
+  type Analysis,
+  type Focus,
+} from "./analytical-focus.ts";
+
+/**
+ * The files (or folders, when the question asks about packages, folders or namespaces)
+ * of the scope that the most other files depend on. A dependent imports the file or
+ * calls into it: in Java, Go or C# a file uses its package's other files without
+ * importing them, so imports alone would undercount.
+ */
+export async function mostImported(f: Focus): Promise<Analysis> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const typeOnly = new Map(wiki.map((w) => [w.path, new Set(w.facts.typeOnlyImports)]));
+  const scoped = wiki
+    .filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope))
+    .map((w) => w.path);
+  const [imports, calls] = await Promise.all([
+    loadImportEdges(f.generationId, f.scope ? { touching: scoped } : "all"),
+    f.scope ? loadCallsTouching(f.generationId, scoped) : crossFileCalls(f.generationId),
+  ]);
+  const folders = ranksFolders(f.question);
+  const unit = (p: string) => (folders ? moduleOf(p) : p);
+  const inside = new Set(scoped);
+  const dependents = new Map<string, { importers: Set<string>; callers: Set<string> }>();
+  const note = (src: string, dst: string, kind: "importers" | "callers") => {
+    if (!inside.has(dst) || !f.keep(src) || unit(src) === unit(dst)) return;
+    const entry = dependents.get(unit(dst)) ?? { importers: new Set(), callers: new Set() };
+    entry[kind].add(unit(src));
+    dependents.set(unit(dst), entry);
+  };
+  for (const e of imports) if (!typeOnly.get(e.srcPath)?.has(e.line)) note(e.srcPath, e.dstPath, "importers");
+  for (const c of calls) note(c.srcPath, c.dstPath, "callers");
+  // "Imported/included by the most" ranks by imports; "depended on", "used", "referenced" by any use.
+  const byImports =
+    /\b(?:import|includ|requir)\w*/i.test(f.question) && !/\b(?:depend|used|referenc)\w*/i.test(f.question);
+  const ranked = [...dependents]
+    .map(([name, d]) => ({
+      name,
+      importers: d.importers.size,
+      users: new Set([...d.importers, ...d.callers]).size,
+    }))
+    .sort((a, b) =>
+      byImports
+        ? b.importers - a.importers || b.users - a.users || a.name.localeCompare(b.name)
+        : b.users - a.users || b.importers - a.importers || a.name.localeCompare(b.name),
+    )
+    .slice(0, 8);
+  // A folder is cited by its file the others use most (imports and calls from outside it).
+  const fileOf = (name: string) => {
+    if (!folders) return name;
+    const counts = new Map<string, number>();
+    for (const e of [...imports, ...calls])
+      if (moduleOf(e.dstPath) === name && moduleOf(e.srcPath) !== name)
+        counts.set(e.dstPath, (counts.get(e.dstPath) ?? 0) + 1);
+    return (
+      [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? scoped.find((p) => moduleOf(p) === name) ?? name
+    );
+  };
+  const word = importWord(f.question);
+  const kind = folders ? (/\bpackages?\b/i.test(f.question) ? "packages" : "folders") : "files";
+  const count = (r: (typeof ranked)[number], first: boolean) =>
+    r.users === r.importers || byImports
+      ? `${first ? `${word.past} by ` : ""}${r.importers}${first ? ` other ${kind}` : ""}`
+      : `${first ? "used by " : ""}${r.users}${first ? ` other ${kind}` : ""}${first ? `, ${r.importers} through ${word.verb}s` : ""}`;
+  const top = ranked.slice(0, 5);
+  const anchor = await fileAnchors(
+    f.generationId,
+    top.map((r) => fileOf(r.name)),
+    lines,
+  );
+  const answer = top.length
+    ? `${byImports ? `The most ${word.past} ${kind} in ${where(f)}` : `The ${kind} in ${where(f)} that the most others depend on`} (${f.leftOut}) are ${joinWords(
+        top.map((r, i) => {
+          const file = fileOf(r.name);
+          return `${code(r.name)} (${count(r, i === 0)}; ${anchor(file)})`;
+        }),
+      )}.`
+    : `No ${kind.replace(/s$/, "")} in ${where(f)} is ${word.past} or called by another (${f.leftOut}).`;
+  const files = top.map((r) => fileOf(r.name));
+  return {
+    answer,
+    lines: ranked.map((r) => {
+      const file = fileOf(r.name);
+      return `- ${r.name}: ${r.users} dependent ${kind} (${r.importers} ${word.verb} it) [${file}:1-${lines.get(file) ?? 1}]`;
+    }),
+    files,
+    symbols: [],
+    diagram: importDiagram(`Most depended-on ${kind}`, files, imports, lines, []),
+    report: null,
+  };
+}
+
+export async function fanIn(f: Focus): Promise<Analysis> {
+  const top = (await topSymbolsBy(f.generationId, "fanIn", { prefix: f.scope ?? undefined, limit: 60 }))
+    .filter((s) => f.keep(s.path) && s.fanIn > 0)
+    .slice(0, 8);
+  const answer = top.length
+    ? `The functions with the most callers in ${where(f)} (${f.leftOut}) are ${joinWords(top.slice(0, 4).map((s, i) => `${code(s.qualifiedName)} (${s.fanIn}${i === 0 ? " callers" : ""}; ${cite(s)})`))}.`
+    : `No function in ${where(f)} is called through a resolved call.`;
+  return {
+    answer,
+    lines: top.map((s) => `- ${named(s)}: fan-in ${s.fanIn}`),
+    files: top.map((s) => s.path),
+    symbols: top,
+    diagram: null,
+    report: null,
+  };
+}
+
+export async function fanOut(f: Focus): Promise<Analysis> {
+  const top = (await topSymbolsBy(f.generationId, "fanOut", { prefix: f.scope ?? undefined, limit: 60 }))
+    .filter((s) => f.keep(s.path) && s.fanOut > 0)
+    .slice(0, 8);
+  const answer = top.length
+    ? `The highest fan-out in ${where(f)} (${f.leftOut}): ${joinWords(top.slice(0, 4).map((s, i) => `${code(s.qualifiedName)} (${s.fanOut}${i === 0 ? " callees" : ""}; ${cite(s)})`))}.`
+    : `No function in ${where(f)} makes a resolved call.`;
+  return {
+    answer,
+    lines: top.map((s) => `- ${named(s)}: fan-out ${s.fanOut}`),
+    files: top.map((s) => s.path),
+    symbols: top,
+    diagram: null,
+    report: null,
+  };
+}
+
+export async function largest(f: Focus): Promise<Analysis> {
+  const prefix = f.scope ?? undefined;
+  if (/\bclass(?:es)?\b|\bmethods\b/i.test(f.question) && !/\bfunctions?\b/i.test(f.question)) {
+    const classes = (await classesByMethods(f.generationId, prefix))
+      .filter((c) => f.keep(c.symbol.path))
+      .slice(0, 6);
+    return {
+      answer: classes.length
+        ? `The classes with the most methods in ${where(f)} are ${joinWords(classes.slice(0, 4).map((c, i) => `${code(c.symbol.qualifiedName)} (${c.methods}${i === 0 ? " methods" : ""}; ${cite(c.symbol)})`))}.`
+        : `No class in ${where(f)} has methods in the index.`,
+      lines: classes.map((c) => `- ${named(c.symbol)}: ${c.methods} methods`),
+      files: classes.map((c) => c.symbol.path),
+      symbols: classes.map((c) => c.symbol),
+      diagram: null,
+      report: null,
+    };
+  }
+  const top = (await largestFunctions(f.generationId, prefix, 60)).filter((s) => f.keep(s.path)).slice(0, 8);
+  const size = (s: SymbolRecord) => s.endLine - s.startLine + 1;
+  return {
+    answer: top.length
+      ? `The largest functions in ${where(f)} (${f.leftOut}) are ${joinWords(top.slice(0, 4).map((s, i) => `${code(s.qualifiedName)} (${size(s)}${i === 0 ? " lines" : ""}; ${cite(s)})`))}.`
+      : `No function in ${where(f)} is in the index.`,
+    lines: top.map((s) => `- ${named(s)}: ${size(s)} lines, fan-out ${s.fanOut}`),
+    files: top.map((s) => s.path),
+    symbols: top,
+    diagram: null,
+    report: null,
+  };
+}
+
+// Called by the runtime, a framework or a test runner, never by the code itself.
+const IMPLICITLY_CALLED =
+  /^(?:__\w+__|main|init|setup|teardown|run|handle|test\w*|Test\w*|constructor|initialize|new|default|render|toString|equals|hashCode|Dispose|ToString|Equals|GetHashCode|call|process|execute|invoke|apply)$/;
+
+export async function deadCode(f: Focus): Promise<Analysis> {
+  const namedFiles = [...f.files];
+  const uncalled = (await uncalledFunctions(f.generationId, f.scope ?? undefined))
+    .filter(
+      (s) =>
+        f.keep(s.path) &&
+        (namedFiles.length === 0 || namedFiles.includes(s.path)) &&
+        !IMPLICITLY_CALLED.test(s.name) &&
+        !/^@|route|app\.|register|fixture|override|property/i.test(s.decorators),
+    )
+    .sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine));
+  const area = namedFiles.length ? joinWords(namedFiles.map(code)) : where(f);
+  const answer = uncalled.length
+    ? `${uncalled.length} function${uncalled.length === 1 ? "" : "s"} in ${area} ${uncalled.length === 1 ? "has" : "have"} no resolved caller in the index, among them ${joinWords(uncalled.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}; calls by name from outside (a framework, dynamic dispatch, other packages) are not seen.`
+    : `Every function in ${area} has a resolved caller in the index.`;
+  return {
+    answer,
+    lines: uncalled.slice(0, 15).map((s) => `- ${named(s)}`),
+    files: [...new Set(uncalled.slice(0, 10).map((s) => s.path))],
+    symbols: uncalled.slice(0, 8),
+    diagram: null,
+    report: null,
+  };
+}
+
+export async function overview(f: Focus): Promise<Analysis> {
+  const report = await analyzeStructure(f.generationId, f.scope, f.keep);
+  const imported = report.topImported.slice(0, 3);
+  const anchor = await fileAnchors(
+    f.generationId,
+    imported.map((t) => t.path),
+    new Map(report.topImported.map((t) => [t.path, t.lines])),
+  );
+  const sentences = [
+    `${f.scope ? code(f.scope) : "The repository"} (${f.leftOut}) spans ${report.modules.filter((m) => m.files > 0).length} folder${report.modules.length === 1 ? "" : "s"}`,
+  ];
+  if (imported.length)
+    sentences[0] += `; the most depended-on files are ${joinWords(imported.map((t, i) => `${code(t.path)} (${t.importers}${i === 0 ? " importers" : ""}; ${anchor(t.path)})`))}`;
+  const hub = report.topFanIn[0];
+  if (hub)
+    sentences[0] += `; the function with the most callers is ${code(hub.qualifiedName)} (${hub.fanIn}; ${cite(hub)})`;
+  sentences[0] += ".";
+  sentences.push(
+    report.fileCycles.length
+      ? `${report.fileCycles.length} import cycle${report.fileCycles.length === 1 ? "" : "s"}, e.g. ${[...(report.fileCycles[0]?.loop ?? []), report.fileCycles[0]?.loop[0] ?? ""].map(code).join(" → ")}.`
+      : "No import cycle.",
+  );
+  const worst = report.findings.find((x) => x.severity === "high") ?? report.findings[0];
+  if (worst?.path)
+    sentences.push(
+      `Most pressing finding: ${worst.title} (${worst.path}${worst.startLine ? `:${worst.startLine}-${worst.endLine}` : ""}).`,
+    );
+  return {
+    answer: sentences.join(" "),
+    lines: [],
+    files: [
+      ...report.topImported.slice(0, 5).map((t) => t.path),
+      ...report.topFanIn.slice(0, 3).map((s) => s.path),
+    ],
+    symbols: [...report.topFanIn.slice(0, 3), ...report.topFanOut.slice(0, 2)],
+    diagram: report.diagram,
+    report,
+  };
+}
