@@ -1,0 +1,272 @@
+/**
+ * Following a flow through the call graph: forward from an entry (callees that do the
+ * work before leaves and general helpers, overridden methods of the class the question
+ * names, calls the index left unresolved followed to the one function of that name in the
+ * caller's folder), backward to callers, and drawing the flows found.
+ */
+import "server-only";
+import {
+  callersOf,
+  calleesOf,
+  symbolsByName,
+  symbolsByQualifiedName,
+  symbolsByQualifiedIds,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
+import { baseQualifiedId } from "../../db/symbol-ids.ts";
+import type { DiagramPart } from "../types.ts";
+import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../diagrams/graph.ts";
+import { isTestSymbol } from "./shared.ts";
+
+export interface FlowNode {
+  symbol: SymbolRecord;
+  depth: number;
+  children: FlowNode[];
+}
+
+/** Callers from this many places make a function a general helper rather than a step of one flow. */
+export const HELPER_FAN_IN = 25;
+
+/**
+ * Which of a function's callees a walk follows first, among those the question does not
+ * name: a step that goes on calling (0) before a leaf (1), and a helper called from
+ * everywhere (logging, error wrapping, a getter) last (2). The flow a question asks to
+ * follow runs through the functions that do the work, not the first call written.
+ */
+export function calleeRank(s: Pick<SymbolRecord, "fanIn" | "fanOut">): number {
+  if (s.fanIn >= HELPER_FAN_IN) return 2;
+  return s.fanOut > 0 ? 0 : 1;
+}
+
+interface WalkOptions {
+  useGraph: boolean;
+  /** how much a symbol's name bears on the question (0 = not at all) */
+  relevant: (s: SymbolRecord) => number;
+  /** whether the walk may go into a file (tests, docs and vendored code only when asked about) */
+  walks: (path: string) => boolean;
+  /**
+   * The class the walk runs in when the question names an inherited method on it
+   * (`PoolManager.request`, defined on `RequestMethods`): a call to a method that class
+   * overrides goes to its own version, as dispatch on `self` would.
+   */
+  dispatch: SymbolRecord | null;
+}
+
+/** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
+export async function overridden(
+  generationId: string,
+  callees: SymbolRecord[],
+  dispatch: SymbolRecord | null,
+): Promise<SymbolRecord[]> {
+  if (!dispatch) return callees;
+  const out: SymbolRecord[] = [];
+  for (const c of callees) {
+    const own =
+      c.kind === "method" && !c.qualifiedName.startsWith(`${dispatch.qualifiedName}.`)
+        ? (await symbolsByQualifiedName(generationId, `${dispatch.qualifiedName}.${c.name}`, 1))[0]
+        : undefined;
+    out.push(own ?? c);
+  }
+  return out;
+}
+
+/**
+ * Calls the index could not resolve because their receiver is a field or a local whose
+ * type it does not know (`s.ngin.start()`, `adapter.send(req)`), resolved by name in the
+ * caller's own folder (its package or module) when exactly one function there that does
+ * some work has that name: the flow goes on where the code most likely does. A few per
+ * step, so a walk stays fast.
+ */
+async function unresolvedCallees(
+  generationId: string,
+  symbol: SymbolRecord,
+  resolved: { line: number; dstId: string | null }[],
+  walks: (path: string) => boolean,
+): Promise<string[]> {
+  const done = new Set(
+    resolved.map(
+      (e) =>
+        `${e.line}:${
+          baseQualifiedId(e.dstId ?? "")
+            .split(/[.:]/)
+            .pop() ?? ""
+        }`,
+    ),
+  );
+  const folder = folderOf(symbol.path);
+  const names = [
+    ...new Set(
+      parseCalls(symbol.calls).flatMap((c) =>
+        c.receiver && !done.has(`${c.line}:${c.name}`) ? [c.name] : [],
+      ),
+    ),
+  ].slice(0, UNRESOLVED_PER_STEP);
+  const out: string[] = [];
+  for (const name of names) {
+    const here = (await symbolsByName(generationId, name, 20)).filter(
+      (s) =>
+        (s.kind === "method" || s.kind === "function") &&
+        s.fanOut > 0 &&
+        s.qualifiedId !== symbol.qualifiedId &&
+        folderOf(s.path) === folder &&
+        !isTestSymbol(s) &&
+        walks(s.path),
+    );
+    if (here.length === 1) out.push((here[0] as SymbolRecord).qualifiedId);
+  }
+  return out;
+}
+
+const UNRESOLVED_PER_STEP = 3;
+
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/") + 1);
+}
+
+/** A symbol's calls as the indexer stored them (name, receiver as written, line). */
+function parseCalls(json: string): { name: string; receiver: string | null; line: number }[] {
+  try {
+    const calls = JSON.parse(json) as unknown;
+    if (!Array.isArray(calls)) return [];
+    return calls.flatMap((c: { name?: unknown; receiver?: unknown; line?: unknown }) =>
+      typeof c?.name === "string" && typeof c.line === "number"
+        ? [{ name: c.name, receiver: typeof c.receiver === "string" ? c.receiver : null, line: c.line }]
+        : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
+export async function walkForward(
+  generationId: string,
+  symbol: SymbolRecord,
+  depth: number,
+  maxDepth: number,
+  maxCallees: number,
+  seen: Set<string>,
+  options: WalkOptions,
+): Promise<FlowNode> {
+  seen.add(symbol.qualifiedId);
+  const node: FlowNode = { symbol, depth, children: [] };
+  if (!options.useGraph || depth >= maxDepth) return node;
+  // Vendored and example code is not part of the flow a question follows, nor are tests.
+  const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
+    (e) => e.dstId && e.confidence >= 0.4 && options.walks(e.dstPath ?? ""),
+  );
+  const ids = [
+    ...new Set([
+      ...edges.map((e) => e.dstId as string),
+      ...(await unresolvedCallees(generationId, symbol, edges, options.walks)),
+    ]),
+  ].filter((id) => !seen.has(id));
+  // Callees that bear on the question first, then the steps that carry the flow on, in call order.
+  const callees = (
+    await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
+  )
+    .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
+    .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
+    .slice(0, maxCallees)
+    .map((x) => x.s);
+  for (const callee of callees) {
+    if (seen.has(callee.qualifiedId)) continue;
+    node.children.push(
+      await walkForward(
+        generationId,
+        callee,
+        depth + 1,
+        maxDepth,
+        Math.max(2, Math.floor(maxCallees / 3)),
+        seen,
+        options,
+      ),
+    );
+  }
+  return node;
+}
+
+/**
+ * Callers of `symbol`, then their callers: a tree whose children are callers (so
+ * `renderFlow` draws it upward). Only resolved edges of fair confidence, strongest
+ * first, tests last.
+ */
+export async function walkBackward(
+  generationId: string,
+  symbol: SymbolRecord,
+  depth: number,
+  maxDepth: number,
+  maxCallers: number,
+  walks: (path: string) => boolean,
+  seen = new Set<string>([symbol.qualifiedId]),
+): Promise<FlowNode> {
+  const node: FlowNode = { symbol, depth, children: [] };
+  if (depth >= maxDepth) return node;
+  // Code only, unless the question is about tests: a test calling X says less about how X is
+  // used than the code does (and a test has no callers worth walking).
+  const edges = (await callersOf(generationId, symbol.qualifiedId, 40)).filter(
+    (e) => e.confidence >= 0.4 && walks(e.srcPath),
+  );
+  const ids = [...new Set(edges.map((e) => e.srcId))].filter((id) => !seen.has(id)).slice(0, maxCallers);
+  ids.forEach((id) => seen.add(id));
+  const callers = await symbolsInIdOrder(generationId, ids);
+  for (const caller of callers) {
+    node.children.push(
+      await walkBackward(generationId, caller, depth + 1, maxDepth, Math.max(2, maxCallers - 3), walks, seen),
+    );
+  }
+  return node;
+}
+
+/** The symbols with these ids, in the order of the ids (edges come ranked; the query does not keep it). */
+async function symbolsInIdOrder(generationId: string, ids: string[]): Promise<SymbolRecord[]> {
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const symbols = await symbolsByQualifiedIds(generationId, ids);
+  return symbols.sort((a, b) => (order.get(a.qualifiedId) ?? 0) - (order.get(b.qualifiedId) ?? 0));
+}
+
+export function flatten(node: FlowNode): FlowNode[] {
+  return [node, ...node.children.flatMap(flatten)];
+}
+
+/** A call tree as indented lines; `arrow` says how a child relates to its parent (→ callee, ← caller). */
+export function renderFlow(node: FlowNode, indent = "", arrow = "→"): string {
+  const s = node.symbol;
+  const line = `${indent}${indent ? `${arrow} ` : ""}${s.qualifiedName}()  [${s.path}:${s.startLine}-${s.endLine}]`;
+  return [line, ...node.children.map((c) => renderFlow(c, `${indent}    `, arrow))].join("\n");
+}
+
+/** The call tree as a diagram: nodes in walk order (the entry first), the rest grouped by file. */
+export function flowDiagram(flows: FlowNode[], callerTrees: FlowNode[] = []): DiagramPart {
+  const symbols = new Map<string, SymbolRecord>();
+  for (const n of [...flows, ...callerTrees].flatMap(flatten)) symbols.set(n.symbol.qualifiedId, n.symbol);
+  const ids = new Map([...symbols.keys()].map((qid, i) => [qid, `f${i}`]));
+  const id = (n: FlowNode) => ids.get(n.symbol.qualifiedId) as string;
+  const edges: GraphEdge[] = [];
+  const link = (from: string, to: string) => {
+    if (!edges.some((e) => e.from === from && e.to === to)) edges.push({ from, to, weight: 1 });
+  };
+  const visit = (n: FlowNode) => n.children.forEach((c) => (link(id(n), id(c)), visit(c)));
+  flows.forEach(visit);
+  // Caller trees point the other way: a caller's arrow goes into what it calls.
+  const visitCallers = (n: FlowNode) => n.children.forEach((c) => (link(id(c), id(n)), visitCallers(c)));
+  callerTrees.forEach(visitCallers);
+  const nodes: GraphNode[] = [...symbols.values()].map((s) => ({
+    id: ids.get(s.qualifiedId) as string,
+    label: s.qualifiedName,
+    path: s.path,
+    startLine: s.startLine,
+    endLine: s.endLine,
+    shape: "box",
+    group: null,
+    folder: s.path,
+    noun: "functions",
+  }));
+  const { graph } = capGraph({ direction: "TD", groups: [], nodes, edges });
+  return diagramPart(
+    "call-flow",
+    callerTrees.some((t) => t.children.length > 0)
+      ? "Callers and call flow of the entry point"
+      : "Call flow from the entry point",
+    graph,
+  );
+}
