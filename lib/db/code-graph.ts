@@ -489,7 +489,8 @@ export async function topSymbolsBy(
       ...(options.prefix ? { path: textFilter("startsWith", options.prefix) } : {}),
     },
     select: SYMBOL_SELECT,
-    orderBy: { [metric]: "desc" },
+    // Ties in the same order on every database (a limit would otherwise cut them differently).
+    orderBy: [{ [metric]: "desc" }, { qualifiedId: "asc" }],
     take: options.limit ?? 20,
   });
 }
