@@ -27,6 +27,7 @@ import { OPEN_GENERATION, snapshotOf, visibleSql, type Snapshot } from "./snapsh
 import { withTempTable } from "./temp-table.ts";
 import { repositoryTermSalt, termKey, type FileTermCounts } from "./tokenize.ts";
 import { chunks, RANGED_TABLES } from "./index-rows.ts";
+import type { SymbolRecord } from "./code-graph.ts";
 
 export interface FileInsert {
   path: string;
@@ -52,27 +53,8 @@ export interface FileInsert {
   words: number;
 }
 
-export interface SymbolInsert {
-  fileId: number;
-  path: string;
-  qualifiedId: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  language: string;
-  startLine: number;
-  endLine: number;
-  signature: string;
-  docstring: string;
-  parentId: string | null;
-  exported: boolean;
-  calls: string;
-  raises: string;
-  mutates: string;
-  errorStrings: string;
-  decorators: string;
-  bases: string;
-}
+/** A symbol row as a build writes it: the row without its id and fan counts, with its file row's id. */
+export type SymbolInsert = Omit<SymbolRecord, "id" | "fanIn" | "fanOut"> & { fileId: number };
 
 export interface EdgeInsert {
   kind: string;

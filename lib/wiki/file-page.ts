@@ -7,6 +7,7 @@
  * edges between them change.
  */
 import type { FileFacts } from "../db/file-shapes.ts";
+import type { PageSymbolRow } from "../db/wiki-inputs.ts";
 import { fileCallDiagram, type DiagramCall } from "./diagrams.ts";
 import {
   cite,
@@ -22,20 +23,8 @@ import {
 import { fileSlug } from "./slugs.ts";
 import type { WikiPageDraft } from "../db/wiki-shapes.ts";
 
-export interface PageSymbol {
-  qualifiedId: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  startLine: number;
-  endLine: number;
-  signature: string;
-  docstring: string;
-  parentId: string | null;
-  exported: boolean;
-  raises: string[];
-  mutates: string[];
-}
+/** A symbol a file's page lists: its row as the wiki's inputs read it, the path aside. */
+export type PageSymbol = Omit<PageSymbolRow, "path">;
 
 export interface FilePageInput {
   path: string;
