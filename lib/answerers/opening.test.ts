@@ -268,6 +268,35 @@ describe("a diagnostic opening and the body", () => {
   });
 });
 
+describe("a diagnostic answer continued from code the user pasted", () => {
+  it("opens with the pasted line that fails, marked unverified, not with the closest raise site", () => {
+    const excerpt: ContextItem = {
+      ...symbol("x", "x", "", 1),
+      key: "excerpt:fraud_screen()",
+      kind: "doc",
+      path: null,
+      facts: null,
+      origin: "user",
+      title: "Excerpt for fraud_screen() (provided by the user, not verified)",
+      text: "def fraud_screen(env)\n  halt 404 if env['HTTP_X_FRAUD']\nend",
+    };
+    const retry = symbol(
+      "Retry.backoff_delay",
+      "pkg/retry.py",
+      "def backoff_delay(self):\n    raise NotFound()",
+      40,
+    );
+    const given = input("Why do I get a NotFound error?", "diagnostic", [retry, excerpt]);
+    given.anchors.exceptionTypes = ["NotFound"];
+    const text = openingFor(given, [retry], new Map());
+    expect(text).toBe(
+      "By the code you provided for `fraud_screen()` (not verified), this comes from `halt 404 if env['HTTP_X_FRAUD']`.",
+    );
+    // Without the excerpt the same question gets the index's own account.
+    expect(openingFor({ ...given, context: [retry] }, [retry], new Map())).not.toMatch(/provided/);
+  });
+});
+
 describe("a first paragraph that answers", () => {
   const long = (name: string, path: string, start: number, body: string[]): ContextItem =>
     symbol(name, path, [`def ${name.split(".").pop()}(self, attempt):`, ...body].join("\n"), start);

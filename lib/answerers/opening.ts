@@ -322,6 +322,26 @@ function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
 
 // ------------------------------------------------------------------ diagnostic
 
+/** A line of pasted code that raises, throws or stops with an error status. */
+const FAILING_LINE =
+  /\b(?:raise|throw|throws|halt|abort|panic!?|fail|error|reject|exit)\b|\b[45]\d\d\b|\breturn\s+(?:err|error|nil,\s*err)\b/i;
+
+/**
+ * The opening a diagnostic answer takes from code the user pasted for one of its gaps
+ * (marked unverified): the line of it that fails, or its first line.
+ */
+function providedExcerptOpening(input: AnswerInput): string {
+  const excerpt = input.context.find((i) => i.origin === "user" && !i.path && i.text.trim());
+  if (!excerpt) return "";
+  const lines = excerpt.text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line = lines.find((l) => FAILING_LINE.test(l)) ?? lines[0] ?? "";
+  const gap = /^Excerpt for (.+?) \(/.exec(excerpt.title)?.[1];
+  return `By the code you provided${gap ? ` for ${code(gap)}` : ""} (not verified), this comes from ${quote([{ text: line, score: 0, at: 0 }])}.`;
+}
+
 function diagnosticOpening(
   input: AnswerInput,
   symbols: ContextItem[],
@@ -332,6 +352,9 @@ function diagnosticOpening(
   // The site the body lists first, when it matches what the question quotes or names.
   const site = sites[0]?.matched ? sites[0] : undefined;
   if (!site) {
+    // What the user pasted for a gap answers before anything the index only comes close to.
+    const provided = providedExcerptOpening(input);
+    if (provided) return provided;
     // A symptom without a quoted error: the code behind it, with the lines that decide it.
     const lead = leadDefinition(input, symbols);
     if (!lead?.item.facts) return "";
