@@ -13,6 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { benchChildEnv } from "./corpus.ts";
+import { childProcessEnv } from "../lib/env.ts";
 import { tsScriptArgs } from "../lib/package-files.ts";
 import {
   binarySource,
@@ -167,7 +168,7 @@ function parseTimes(log: (line: string) => void): unknown[] {
   const result = spawnSync(
     process.execPath,
     tsScriptArgs(path.join(ROOT, "bench/pathological-parse.ts"), [], ROOT),
-    { cwd: ROOT, env: process.env, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+    { cwd: ROOT, env: childProcessEnv(), encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
   );
   if (result.status !== 0) {
     log(`robustness parse times: FAILED ${result.stderr.trim().split("\n").slice(-3).join(" ")}`);

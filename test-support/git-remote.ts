@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { childProcessEnv } from "../lib/env.ts";
 import type { FileTree } from "./temp-env.ts";
 
 export interface GitRemoteFixture {
@@ -15,14 +16,13 @@ export interface GitRemoteFixture {
   head(branch?: string): string;
 }
 
-const GIT_ENV = {
-  ...process.env,
+const GIT_ENV = childProcessEnv({
   GIT_AUTHOR_NAME: "Test",
   GIT_AUTHOR_EMAIL: "test@example.invalid",
   GIT_COMMITTER_NAME: "Test",
   GIT_COMMITTER_EMAIL: "test@example.invalid",
   GIT_CONFIG_NOSYSTEM: "1",
-};
+});
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
