@@ -4,9 +4,8 @@
  * budget, per MiB, and what it became (symbols, or text with the reason). Run by the
  * robustness section of the bench; prints one JSON array.
  */
-import { countLines, hashContent } from "../lib/indexer/discover.ts";
-import { parseBudgetSeconds, parseFile, type SourceFile } from "../lib/indexer/parse-file.ts";
-import { languageForPath } from "../lib/indexer/parser.ts";
+import { parseBudgetSeconds, parseFile } from "../lib/indexer/parse-file.ts";
+import { codeSource } from "../test-support/parse-fixtures.ts";
 import {
   callChain,
   concatenation,
@@ -30,18 +29,7 @@ async function main(): Promise<void> {
   for (const [label, make] of Object.entries(FILES)) {
     const content = make();
     const path = label.split(" ")[0] as string;
-    const source: SourceFile = {
-      path,
-      language: languageForPath(path) ?? "text",
-      kind: "code",
-      content,
-      hash: hashContent(content),
-      size: Buffer.byteLength(content),
-      lines: countLines(content),
-      mtimeNs: null,
-      fileClass: null,
-      classReason: null,
-    };
+    const source = codeSource(path, content);
     const started = performance.now();
     const parsed = await parseFile(source);
     const seconds = (performance.now() - started) / 1000;

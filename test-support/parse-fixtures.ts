@@ -6,9 +6,29 @@ import fs from "node:fs";
 import path from "node:path";
 import { countLines, hashContent } from "../lib/indexer/discover.ts";
 import type { SourceFile } from "../lib/indexer/parse-file.ts";
-import { languageForFile } from "../lib/indexer/parser.ts";
+import { languageForFile, languageForPath } from "../lib/indexer/parser.ts";
 
 export const FIXTURES = path.resolve(import.meta.dirname, "../lib/indexer/__fixtures__");
+
+/** A code file with this content, as discovery hands it over (its language from its path). */
+export function codeSource(
+  path: string,
+  content: string,
+  language = languageForPath(path) ?? "text",
+): SourceFile {
+  return {
+    path,
+    language,
+    kind: "code",
+    content,
+    hash: hashContent(content),
+    size: Buffer.byteLength(content),
+    lines: countLines(content),
+    mtimeNs: null,
+    fileClass: null,
+    classReason: null,
+  };
+}
 
 /** Every fixture (malformed ones included), as discovery hands files over. */
 export function fixtureFiles(): SourceFile[] {

@@ -9,8 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureFiles, FIXTURES } from "../../test-support/parse-fixtures.ts";
-import { countLines, hashContent } from "./discover.ts";
+import { codeSource, fixtureFiles, FIXTURES } from "../../test-support/parse-fixtures.ts";
 import type { SourceFile } from "./parse-file.ts";
 import { createParsePool, workerHeapLimitMb } from "./parse-pool.ts";
 
@@ -57,18 +56,7 @@ describe("the parse pool", () => {
         size += fn.join("\n").length + 1;
       }
       const content = lines.join("\n");
-      const file: SourceFile = {
-        path: "big/generated.py",
-        language: "python",
-        kind: "code",
-        content,
-        hash: hashContent(content),
-        size: Buffer.byteLength(content),
-        lines: countLines(content),
-        mtimeNs: null,
-        fileClass: null,
-        classReason: null,
-      };
+      const file = codeSource("big/generated.py", content, "python");
       expect(file.size).toBeLessThanOrEqual(1024 * 1024);
       const serial = createParsePool({ threads: 0 });
       const workers = createParsePool({ threads: 1, maxFileBytes: 1024 * 1024 });

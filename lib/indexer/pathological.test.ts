@@ -19,10 +19,10 @@ import {
   nestedPython,
 } from "../../test-support/pathological.ts";
 import { setupTempEnv, type TempEnv } from "../../test-support/temp-env.ts";
+import { codeSource } from "../../test-support/parse-fixtures.ts";
 import { indexRepository } from "../builds/build.ts";
-import { countLines, hashContent } from "./discover.ts";
-import { parseFile, type SourceFile } from "./parse-file.ts";
-import { languageForPath } from "./parser.ts";
+import { countLines } from "./discover.ts";
+import { parseFile } from "./parse-file.ts";
 
 let t: TempEnv;
 beforeAll(async () => {
@@ -32,20 +32,7 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-function source(path: string, content: string): SourceFile {
-  return {
-    path,
-    language: languageForPath(path) ?? "text",
-    kind: "code",
-    content,
-    hash: hashContent(content),
-    size: Buffer.byteLength(content),
-    lines: countLines(content),
-    mtimeNs: null,
-    fileClass: null,
-    classReason: null,
-  };
-}
+const source = (path: string, content: string) => codeSource(path, content);
 
 describe("pathological inputs", () => {
   it("extracts a 50k-line file of 17k functions", { timeout: 60_000 }, async () => {
