@@ -55,7 +55,7 @@ export function trainModeModel(
   const df = new Map<string, number>();
   for (const f of featureSets) for (const name of f.keys()) df.set(name, (df.get(name) ?? 0) + 1);
   const vocabulary = [...df.keys()]
-    .filter((name) => (df.get(name) ?? 0) >= options.minDf || /^[rx]:/.test(name))
+    .filter((name) => (df.get(name) ?? 0) >= options.minDf || /^[rxq]:/.test(name))
     .sort();
   const indexOf = new Map(vocabulary.map((name, i) => [name, i]));
   const counts = modes.map((m) => examples.filter((e) => e.mode === m).length);

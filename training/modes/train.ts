@@ -10,7 +10,7 @@
  *
  * The `test` split's repositories are held out: nothing is tuned on them, they are only
  * reported (the model alone, the offline classifier with its diagnostic and close-call
- * rules, and the hand-written rules as a baseline).
+ * rules, the model it replaces, and the hand-written rules as a baseline).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -147,6 +147,15 @@ function crossValidate(rows: Row[], options: TrainOptions, folds = 5) {
   };
 }
 
+/** The weights in the repository before this run, or null when there are none yet. */
+function shippedOrNull(): ModeModel | null {
+  try {
+    return JSON.parse(fs.readFileSync(WEIGHTS, "utf8")) as ModeModel;
+  } catch {
+    return null;
+  }
+}
+
 /** The model as JSON with one feature a line, so a retrained model's diff shows what moved. */
 function serialize(model: ModeModel): string {
   const { weights, ...rest } = model;
@@ -197,6 +206,9 @@ function main(): void {
     }
     return;
   }
+  // The model being replaced, measured on the same held-out split, so a retrain shows what it changed.
+  const replaced = shippedOrNull();
+  const before = replaced ? evaluate(test, (q) => classifyOffline(q, replaced).mode) : null;
   const model: ModeModel = {
     ...trainModeModel(train, DEFAULT_TRAIN_OPTIONS),
     decision: chooseDecision([...QUERY_MODE_LIST], crossPredictions(train, DEFAULT_TRAIN_OPTIONS)),
@@ -210,6 +222,8 @@ function main(): void {
   say(
     `\nheld-out test split, offline classifier (model + diagnostic rule):\n${formatConfusion(offline.matrix)}`,
   );
+  if (before)
+    say(`\nheld-out test split, the model this one replaces (before):\n${formatConfusion(before.matrix)}`);
   say(`\nheld-out test split, model alone:\n${formatConfusion(alone.matrix)}`);
   say(`\nheld-out test split, hand-written rules (baseline):\n${formatConfusion(rules.matrix)}`);
   say(`\ntrain split (fit): accuracy ${(trainFit.recall.all * 100).toFixed(1)}%`);
@@ -226,6 +240,7 @@ function main(): void {
       offline: { confusion: offline.matrix, recall: rounded(offline.recall) },
       model: { confusion: alone.matrix, recall: rounded(alone.recall) },
       rules: { confusion: rules.matrix, recall: rounded(rules.recall) },
+      replaced: before ? { confusion: before.matrix, recall: rounded(before.recall) } : null,
       retrievedForTwoModes: secondary,
     },
     trainFit: rounded(trainFit.recall),
