@@ -18,10 +18,11 @@
  *
  * The sets (counts kept current here): questions.json, languages.json and dev-more.json
  * (dev, mostly Python and the multi-language localization corpora), dev-langs.json (dev,
- * one or two small repositories per language other than Python) and heldout.json. Dev:
- * 197 questions over 22 repositories in all twelve languages (conceptual 49, diagnostic 53,
- * exploratory 48, analytical 47); held-out: 133 over 12 repositories in 11 languages
- * (conceptual 33, diagnostic 33, exploratory 33, analytical 34).
+ * 124 questions over one repository in each of the ten languages other than Python) and
+ * heldout.json. Dev: 257 questions over 27 repositories in eleven languages and this
+ * project's own TSX (conceptual 64, diagnostic 68, exploratory 63, analytical 62);
+ * held-out: 133 over 12 repositories in eleven languages (conceptual 33, diagnostic 33,
+ * exploratory 33, analytical 34).
  *
  * `questionsSection` (run by bench/run.ts, `--only questions`) checks the corpora out and
  * runs this file as a worker with a fresh WAYFINDER_HOME; the worker indexes each corpus
