@@ -9,30 +9,10 @@ import { db } from "./client.ts";
 import { ftsSearchQuery, jsonArrayElements, position, queryRaw, textFilter } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
 import { splitQualifiedId } from "./symbol-ids.ts";
+import type { Edge as EdgeModel, Symbol as SymbolModel } from "./generated/client.ts";
 
-export interface SymbolRecord {
-  id: number;
-  path: string;
-  qualifiedId: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  language: string;
-  startLine: number;
-  endLine: number;
-  signature: string;
-  docstring: string;
-  parentId: string | null;
-  exported: boolean;
-  calls: string;
-  raises: string;
-  mutates: string;
-  errorStrings: string;
-  decorators: string;
-  bases: string;
-  fanIn: number;
-  fanOut: number;
-}
+/** A symbol as questions read it: the stored row without its generation bookkeeping (JSON arrays as stored). */
+export type SymbolRecord = Pick<SymbolModel, keyof typeof SYMBOL_SELECT>;
 
 const SYMBOL_SELECT = {
   id: true,
@@ -221,16 +201,8 @@ export async function symbolsMatching(
   });
 }
 
-export interface EdgeRecord {
-  srcId: string;
-  srcPath: string;
-  dstId: string | null;
-  dstPath: string | null;
-  raw: string;
-  confidence: number;
-  line: number;
-  kind: string;
-}
+/** A call, import, inherits or contains edge: the stored row without its generation bookkeeping. */
+export type EdgeRecord = Pick<EdgeModel, keyof typeof EDGE_SELECT>;
 
 const EDGE_SELECT = {
   srcId: true,
