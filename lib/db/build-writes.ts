@@ -28,6 +28,7 @@ import { withTempTable } from "./temp-table.ts";
 import { repositoryTermSalt, termKey, type FileTermCounts } from "./tokenize.ts";
 import { chunks, RANGED_TABLES } from "./index-rows.ts";
 import type { EdgeRecord, SymbolRecord } from "./code-graph.ts";
+import type { Chunk } from "./generated/client.ts";
 
 export interface FileInsert {
   path: string;
@@ -59,18 +60,8 @@ export type SymbolInsert = Omit<SymbolRecord, "id" | "fanIn" | "fanOut"> & { fil
 /** An edge row as a build writes it: the same columns questions read. */
 export type EdgeInsert = EdgeRecord;
 
-export interface ChunkInsert {
-  fileId: number | null;
-  path: string;
-  kind: string;
-  symbolId: string | null;
-  title: string;
-  startLine: number;
-  endLine: number;
-  text: string;
-  searchText: string;
-  tokens: number;
-}
+/** A chunk row as a build writes it: the row without its id, repository and generation range. */
+export type ChunkInsert = Omit<Chunk, "id" | "repositoryId" | "fromGeneration" | "toGeneration">;
 
 /**
  * The rows a build may close or update: current, and from before it (parameters: the

@@ -55,6 +55,10 @@ type Via = NonNullable<GapReport["via"]>;
 /** Below this many tokens no gap can be resolved usefully, so the gap budget counts as spent. */
 export const MIN_GAP_BUDGET = 60;
 
+function skipped(gap: string, note: string): GapReport {
+  return { gap, status: "skipped", via: null, found: [], searched: [], note };
+}
+
 export async function resolveGaps(input: GapResolutionInput): Promise<GapResolutionResult> {
   const items: ContextItem[] = [];
   const reports: GapReport[] = [];
@@ -62,26 +66,12 @@ export async function resolveGaps(input: GapResolutionInput): Promise<GapResolut
   for (const gap of input.gaps) {
     const key = normalizeGap(gap);
     if (input.notFound.has(key)) {
-      reports.push({
-        gap,
-        status: "skipped",
-        via: null,
-        found: [],
-        searched: [],
-        note: "already known to be unresolvable in this session",
-      });
+      reports.push(skipped(gap, "already known to be unresolvable in this session"));
       continue;
     }
     const remaining = input.budget - used;
     if (remaining < MIN_GAP_BUDGET) {
-      reports.push({
-        gap,
-        status: "skipped",
-        via: null,
-        found: [],
-        searched: [],
-        note: "gap budget for this pass is spent",
-      });
+      reports.push(skipped(gap, "gap budget for this pass is spent"));
       continue;
     }
     const perGap = Math.min(input.config.perGapBudget, remaining);
@@ -238,15 +228,8 @@ async function lookupDirect(lookup: GapLookup): Promise<Attempt | null> {
 }
 
 /** 2. A file: its top-level symbols' source, or its summary when they do not fit. */
-async function lookupFile({
-  gap,
-  target,
-  input,
-  budget,
-  searched,
-  already,
-  toItems,
-}: GapLookup): Promise<Attempt | null> {
+async function lookupFile(lookup: GapLookup): Promise<Attempt | null> {
+  const { gap, target, input, budget, searched, already, toItems } = lookup;
   if (!target.path || target.symbol) return null;
   const { generationId } = input;
   searched.push(`file ${target.path}`);

@@ -22,7 +22,7 @@ import { normalizeGap } from "../answerers/gap-format.ts";
 import { answeredPasses, isLookupOnly, passLimit } from "./passes.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
-import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
+import type { BudgetUsage, DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
 
 export interface LoopDependencies {
   retrieve: (pass: number) => Promise<RetrievalOutput>;
@@ -98,14 +98,7 @@ export interface LoopResult {
   contextFromCache: boolean;
   diagram: DiagramPart | null;
   retrieval: RetrievalOutput;
-  budget: {
-    limit: number;
-    used: number;
-    initial: number;
-    perPass: number[];
-    gapBudget: number;
-    gapUsed: number;
-  };
+  budget: BudgetUsage;
   fallback: string | null;
   engine: string;
   reasoning: string[];
