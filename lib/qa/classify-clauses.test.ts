@@ -11,6 +11,7 @@ describe("verb classes", () => {
     ["how do the captured values end up in mux.vars(r)?", "motion"],
     ["how does sinatra dispatch a request to the matching route?", "motion"],
     ["how does the --max-columns setting reach the printer?", "motion"],
+    ["how does the content-type header get set on the response?", "motion"],
     ["how is the format string turned into text?", "transform"],
     ["in what order do the hooks run?", "sequence"],
     ["what does handleblockmap do for each key/value pair?", "sequence"],

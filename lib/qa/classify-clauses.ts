@@ -14,10 +14,11 @@ export type VerbClass = "motion" | "transform" | "sequence" | "decide" | "define
 
 const VERB_CLASSES: readonly { kind: VerbClass; pattern: RegExp }[] = [
   {
-    // something moving through the code: the answer is a path
+    // something moving through the code, or made to happen on the way ("how does the
+    // header get set"): the answer is a path
     kind: "motion",
     pattern:
-      /\b(?:get|gets|getting|got)\s+(?:from|to|into|through|back|passed|sent|applied|attached|copied|picked up)\b|\breach(?:es|ed|ing)?\b|\bend(?:s|ed)? up\b|\bmakes? (?:its|their) way\b|\b(?:pass(?:es|ed)?|flows?|travels?|propagat(?:e|es|ed)|forward(?:s|ed)?|dispatch(?:es|ed)?|hand(?:s|ed)?|routes?|routed|carrie[sd]|threaded|sends?|sent|delivers?|delivered)\s+(?:[\w.'"-]+\s+){0,4}?(?:through|to|into|down|along|back|between)\b|\bwhat happens to\b|\bwhere does .{1,60}?\b(?:go|come from)\b/,
+      /\b(?:get|gets|getting|got)\s+(?:from|to|into|through|back|picked up|[a-z]+ed|set|put|built|sent|run|written|read|made|done|thrown|caught|shown|drawn|taken|given|split|bound|held|found)\b|\breach(?:es|ed|ing)?\b|\bend(?:s|ed)? up\b|\bmakes? (?:its|their) way\b|\b(?:pass(?:es|ed)?|flows?|travels?|propagat(?:e|es|ed)|forward(?:s|ed)?|dispatch(?:es|ed)?|hand(?:s|ed)?|routes?|routed|carrie[sd]|threaded|sends?|sent|delivers?|delivered)\s+(?:[\w.'"-]+\s+){0,4}?(?:through|to|into|down|along|back|between)\b|\bwhat happens to\b|\bwhere does .{1,60}?\b(?:go|come from)\b/,
   },
   {
     // a value changed into another by several steps: the answer is the chain that does it
