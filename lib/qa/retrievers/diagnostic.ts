@@ -70,6 +70,11 @@ const COMMON_EXCEPTIONS = new Set([
   "IndexError",
   "AssertionError",
   "NotImplementedError",
+  "runtime_error",
+  "logic_error",
+  "invalid_argument",
+  "out_of_range",
+  "exception",
 ]);
 
 export async function retrieveDiagnostic(input: RetrievalInput): Promise<RetrievalOutput> {
