@@ -7,10 +7,9 @@
 import "server-only";
 import { filesContainingLiterals, symbolsInFile } from "../../db/code-graph.ts";
 import { partnersOf, withPartners } from "./partners.ts";
-import { baseOf, testedFiles, type PathIndex } from "./file-index.ts";
+import { testedFiles, type PathIndex } from "./file-index.ts";
 import {
   chunkCandidate,
-  fileChunk,
   isTestPath,
   topicsOfPaths,
   symbolCandidate,
@@ -151,36 +150,4 @@ export async function literalCandidates(
     );
   }
   return out;
-}
-
-/** Folder names that say where code sits, not which part of a program it is. */
-const GENERIC_FOLDERS =
-  /^(?:src|lib|libs|core|internal|pkg|cmd|app|apps|main|util|utils|common|include|source|packages|modules|plugin|plugins|api|base|types|test|tests|spec|docs|examples?)$/i;
-/** A word naming more folders than this names no one part of the repository. */
-const MAX_NAMED_FOLDERS = 2;
-
-/**
- * The folders a report names by a word of it (`sqlx`, `customParseFormat`, `logx`): a
- * package, plugin or module is its folder in most languages, and a report that names one
- * is about the code in it.
- */
-export function namedFolders(words: string[], index: PathIndex): string[] {
-  const wanted = new Set(words.filter((w) => w.length >= 4).map((w) => w.toLowerCase()));
-  const byName = new Map<string, string[]>();
-  for (const dir of index.byDir.keys()) {
-    const name = baseOf(dir).toLowerCase();
-    if (!wanted.has(name) || GENERIC_FOLDERS.test(name) || isTestPath(`${dir}/x`)) continue;
-    byName.set(name, [...(byName.get(name) ?? []), dir]);
-  }
-  return [...byName.values()].filter((dirs) => dirs.length <= MAX_NAMED_FOLDERS).flat();
-}
-
-/** The leading files inside the folders the report names, in their order. */
-export function namedFolderCandidates(leading: string[], folders: string[]): Candidate[] {
-  if (folders.length === 0) return [];
-  return leading
-    .filter((file) => folders.some((dir) => file.startsWith(`${dir}/`)))
-    .map((file) =>
-      chunkCandidate(fileChunk(file), `in ${file.slice(0, file.lastIndexOf("/"))}, which the question names`),
-    );
 }

@@ -51,13 +51,7 @@ import {
   type RetrievalOutput,
   type SignalList,
 } from "./shared.ts";
-import {
-  creditTestedFiles,
-  literalCandidates,
-  namedFolderCandidates,
-  namedFolders,
-  withPartnerFiles,
-} from "./diagnostic-files.ts";
+import { creditTestedFiles, literalCandidates, withPartnerFiles } from "./diagnostic-files.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
 const MAX_FRAMES_READ = 60;
@@ -100,14 +94,6 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     await pathSignal(input, namedPaths),
     ...(await textSignals(input, report, topics)),
   ];
-
-  // 5a. Leading files inside a package, plugin or module the report names by its folder.
-  const folders = namedFolders([...anchors.identifiers, ...anchors.keywords], await pathIndex(generationId));
-  lists.push({
-    name: "folders",
-    weight: 2,
-    candidates: namedFolderCandidates(fuseFiles(lists, namedPaths, 30, topics), folders),
-  });
 
   // 6a. The functions that answer inside the leading files: a report is fixed in the
   // function whose own lines carry it, wherever the lexical index ranked that function.
