@@ -458,6 +458,26 @@ describe("extractAnchors in every language's diagnostics", () => {
     expect(a.stackFrames).toContainEqual({ path: "src/time.rs", line: 88, func: null });
   });
 
+  it("reads a C++ exception named in a sentence: its snake_case type and its message", () => {
+    const a = extractAnchors(
+      "fmt::format throws fmt::format_error: invalid format specifier. What raises it?",
+    );
+    expect(a.exceptionTypes).toEqual(["format_error"]);
+    expect(a.messages).toEqual(["invalid format specifier"]);
+  });
+
+  it("reads an uncaught C++ exception as libstdc++ reports it", () => {
+    const a = extractAnchors(
+      [
+        "terminate called after throwing an instance of 'toml::v3::parse_error'",
+        "  what():  Error while parsing key: expected bare key starting character",
+        "Aborted (core dumped)",
+      ].join("\n"),
+    );
+    expect(a.exceptionTypes).toContain("parse_error");
+    expect(a.messages).toContain("Error while parsing key: expected bare key starting character");
+  });
+
   it("reads AddressSanitizer reports: the fault, the frames with their functions, the summary", () => {
     const a = extractAnchors(
       [

@@ -41,6 +41,12 @@ const EXCEPTION_WITH_MESSAGE = new RegExp(
 );
 // JavaScript prints a plain Error as "Error: msg" (and "Uncaught Error: msg"), anywhere in a sentence.
 const BARE_ERROR = /(?:^|\s)(?:Uncaught\s+)?Error:\s+(\S.*)$/;
+// C++ exceptions are namespaced snake_case classes: "fmt::format_error: invalid format
+// specifier", "terminate called after throwing an instance of 'std::out_of_range'".
+const CPP_EXCEPTION =
+  /(?<![\w:])(?:[A-Za-z_]\w*::)+((?:[a-z][a-z0-9]*_)*(?:error|exception)|out_of_range|invalid_argument|bad_[a-z_]+)(?!\w|::)(?:'?:\s+(\S.*))?/g;
+// What libstdc++ prints of an uncaught exception's message: "  what():  invalid format specifier".
+const CPP_WHAT = /^\s*what\(\):\s+(\S.*)$/;
 // Errno-style codes are matched verbatim in code ("ENOENT"), so they act like exception types.
 const ERRNO_CODE =
   /\bE(?:NOENT|ACCES|PERM|EXIST|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|PIPE|ISDIR|NOTDIR|MFILE|NOTEMPTY|AGAIN)\b/g;
@@ -209,6 +215,13 @@ function extractErrors(text: string): { exceptionTypes: string[]; messages: stri
     if (panic?.trim()) messages.push(clipMessage(panic));
     const sanitizer = SANITIZER_ERROR.exec(line);
     if (sanitizer?.[2]) messages.push(clipMessage(sanitizer[2]));
+    for (const m of line.matchAll(CPP_EXCEPTION)) {
+      if (m[1]) types.push(m[1]);
+      // Written in a sentence, the message ends with it ("…: invalid format specifier. What raises it?").
+      if (m[2] && !typed) messages.push(clipMessage(m[2].split(/[.?!](?:\s|$)/)[0] ?? m[2]));
+    }
+    const what = CPP_WHAT.exec(line)?.[1];
+    if (what) messages.push(clipMessage(what));
   });
   const terminal = pythonTerminalLines(lines);
   for (const { type, message } of terminal) {

@@ -66,6 +66,44 @@ func SetUp(c LogConf) error {
     ]);
   });
 
+  it("Go: messages logged as errors through a logging package or a logger", async () => {
+    const source = `package handler
+
+import (
+	"net/http"
+
+	"github.com/sirupsen/logrus"
+	"github.com/zeromicro/go-zero/core/logx"
+)
+
+func SheddingHandler(shedder Shedder) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			promise, err := shedder.Allow()
+			if err != nil {
+				logx.Errorf("[http] dropped, %s - %s", r.URL.String(), r.UserAgent())
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			if r.ContentLength < 0 {
+				logrus.Warnf("unknown length from %s", r.RemoteAddr)
+			}
+			if r.Method == "" {
+				s.accessLogger.Errorw("empty method")
+			}
+			logx.Infof("passed %s", r.URL.String())
+			next.ServeHTTP(w, r)
+			promise.Pass()
+		})
+	}
+}`;
+    expect((await errorsOf("go", source, "SheddingHandler")).errorStrings).toEqual([
+      "[http] dropped, %s - %s",
+      "unknown length from %s",
+      "empty method",
+    ]);
+  });
+
   it("JavaScript: an error rejected or passed on is reported where it is built", async () => {
     const source = `function parseOffset(input) {
   const match = REGEX_OFFSET.exec(input)

@@ -74,6 +74,51 @@ inline spec parse_spec(const char *s) {
 }  // namespace fmtx
 #include "format-inl.h"
 `,
+  "include/fmtx/base.h": `#include <stdexcept>
+namespace fmtx {
+class format_error : public std::runtime_error {
+ public:
+  explicit format_error(const char *message) : std::runtime_error(message) {}
+};
+
+inline const char *parse_presentation(const char *begin, char type) {
+  if (type != 'd' && type != 'x') throw format_error("unknown presentation type for integers");
+  return begin + 1;
+}
+}  // namespace fmtx
+`,
+  "include/fmtx/chrono.h": `#include "base.h"
+namespace fmtx {
+inline const char *parse_chrono(const char *begin, const char *end) {
+  if (begin == end || *begin != '%') throw format_error("unknown presentation type");
+  return begin + 1;
+}
+}  // namespace fmtx
+`,
+  "rest/handler/sheddinghandler.go": `package handler
+
+import (
+	"net/http"
+
+	"github.com/acme/kit/core/logx"
+)
+
+// SheddingHandler drops requests while the shedder says the service is overloaded.
+func SheddingHandler(shedder Shedder) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			promise, err := shedder.Allow()
+			if err != nil {
+				logx.Errorf("[http] dropped, %s - %s", r.URL.String(), r.UserAgent())
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			next.ServeHTTP(w, r)
+			promise.Pass()
+		})
+	}
+}
+`,
   "include/fmtx/format-inl.h": `namespace fmtx {
 void format_handler::on_text(const char *begin, const char *end) {
   while (begin != end) ++begin;
@@ -304,6 +349,23 @@ describe("error strings at their raise sites", () => {
     const { signals, symbols } = await diagnose("fmtx throws `invalid format spec` for `{}`");
     expect(signals.messages?.[0]).toBe("include/fmtx/format.h");
     expect(symbols[0]).toBe("include/fmtx/format.h::fmtx.parse_spec");
+  });
+
+  it("finds a C++ exception named with its namespace, by the message after it", async () => {
+    const { signals, symbols } = await diagnose(
+      "fmtx::format throws fmtx::format_error: unknown presentation type for integers. What raises it?",
+    );
+    expect(signals.messages).toEqual(["include/fmtx/base.h"]);
+    expect(symbols[0]).toBe("include/fmtx/base.h::fmtx.parse_presentation");
+  });
+
+  it("finds a Go message logged as an error, quoted from a JSON log line", async () => {
+    const report = `Our service logs
+{"@timestamp":"2024-05-02T09:12:44.120+08:00","level":"error","content":"[http] dropped, /api/orders - curl/8.4.0"}
+and answers 503 without calling our handler. What drops these requests?`;
+    const { signals, symbols } = await diagnose(report);
+    expect(signals.messages?.[0]).toBe("rest/handler/sheddinghandler.go");
+    expect(symbols[0]).toBe("rest/handler/sheddinghandler.go::SheddingHandler");
   });
 
   it("finds a JavaScript error that is built and rejected, not thrown", async () => {

@@ -70,203 +70,30 @@ const COMMON_EXCEPTIONS = new Set([
   "IndexError",
   "AssertionError",
   "NotImplementedError",
+  "runtime_error",
+  "logic_error",
+  "invalid_argument",
+  "out_of_range",
+  "exception",
 ]);
 
 export async function retrieveDiagnostic(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, anchors, config } = input;
-  const lists: SignalList[] = [];
   // Tests, docs and examples are not where a fix goes; vendored, generated and minified files
   // (as stored) neither, unless the question names one.
   const topics = await retrievalTopics(input, NO_TOPICS);
-
-  // 1. Stack frames that point into this repository, innermost first. Frames in the
-  // standard library or third-party packages are skipped before any cap, so a deep
-  // stack below the repository's own code (argparse → re → sre_parse) cannot crowd it out.
-  const frameCandidates: Candidate[] = [];
   const namedPaths: string[] = [];
-  let resolvedFrames = 0;
-  for (const frame of framesInnermostFirst(anchors.stackFrames, input.question).slice(0, MAX_FRAMES_READ)) {
-    if (resolvedFrames >= MAX_FRAMES_USED) break;
-    const files = await filesOfFrame(generationId, frame.path);
-    if (files.length === 0) continue;
-    resolvedFrames++;
-    namedPaths.push(...pointedAt(frame.path, files));
-    for (const file of files) {
-      const symbols = await symbolsInFile(generationId, file);
-      const hit =
-        symbols.find((s) => frame.func !== null && namesFunction(s, frame.func)) ??
-        symbols.find(
-          (s) =>
-            frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class",
-        );
-      const reason = `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`;
-      // A frame in module-level code, or in a built copy whose lines differ, still names its file.
-      frameCandidates.push(hit ? symbolCandidate(hit, reason) : chunkCandidate(fileChunk(file), reason));
-    }
-  }
-  lists.push({ name: "stack", weight: 4, candidates: frameCandidates });
-  // The innermost frame in the repository's own code is where the error surfaced: the
-  // likeliest place of the fix, so it counts apart from the frames that merely passed
-  // through. Vendored copies of other projects and tests are passed over, as the
-  // standard library is: a fix goes into the code that called them wrongly.
-  const errorSite = frameCandidates.find(
-    (c) => auxiliaryFactor(c.symbol?.path ?? c.chunk?.path ?? "", topics) === 1,
-  );
-  lists.push({ name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] });
-
-  // 2. Quoted error messages matched against error strings in raise/log calls.
-  const messageCandidates: Candidate[] = [];
-  for (const message of anchors.messages.slice(0, 6)) {
-    for (const fragment of messageFragments(message)) {
-      const found = await symbolsWithErrorString(generationId, fragment, 10);
-      for (const s of found)
-        messageCandidates.push(symbolCandidate(s, `emits the error "${truncate(fragment, 60)}"`));
-      if (found.length) break;
-    }
-  }
-  // 2a. Messages made from a template (`"Cannot index %s with %s"`, `f"no order {id}"`,
-  // `"Failed to emit {Event}"`): the stored template, placeholders as wildcards, against the message.
-  if (messageCandidates.length === 0 && anchors.messages.length > 0) {
-    const templated = [
-      ...(await symbolsWithErrorString(generationId, "%", 400)),
-      ...(await symbolsWithErrorString(generationId, "{", 400)),
-    ];
-    for (const s of templated) {
-      const template = (JSON.parse(s.errorStrings) as string[])
-        .map(templatePattern)
-        .find((re) => re !== null && anchors.messages.some((m) => re.test(m)));
-      if (template)
-        messageCandidates.push(
-          symbolCandidate(s, `emits an error made from "${truncate(template.source, 60)}"`),
-        );
-    }
-  }
-  lists.push({ name: "messages", weight: 4, candidates: messageCandidates });
-
-  // 2b. The message's words as a phrase in code: messages built in a variable, logged or
-  // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
-  // are not recorded as error strings, but their text is in the code.
-  const phraseCandidates: Candidate[] = [];
-  for (const message of anchors.messages.slice(0, 4)) {
-    for (const phrase of messagePhrases(message)) {
-      const match = ftsMatchExpression([phrase]);
-      if (!match) continue;
-      const hits = await searchChunks(generationId, match, { kinds: ["code", "file"], limit: 8 });
-      for (const h of hits) phraseCandidates.push(chunkCandidate(h, `contains "${truncate(phrase, 60)}"`));
-      if (hits.length) break;
-    }
-  }
-  // Words quoted verbatim that occur in few places are near-certain evidence; common ones less so.
-  const phraseFiles = new Set(phraseCandidates.map((c) => c.chunk?.path)).size;
-  lists.push({
-    name: "message-text",
-    weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
-    candidates: phraseCandidates,
-  });
-
-  // 2c. Options and configuration keys the report names, where code writes them as literals.
-  lists.push({ name: "literals", weight: 3, candidates: await literalCandidates(input, topics) });
-
-  // 3. Exception types raised (rarer types weigh more).
-  if (config.features.useCodeIndex && anchors.exceptionTypes.length) {
-    const specific = anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t));
-    const generic = anchors.exceptionTypes.filter((t) => COMMON_EXCEPTIONS.has(t));
-    const raisers = await symbolsRaising(generationId, specific, 20);
-    lists.push({
-      name: "raises",
-      weight: 3,
-      candidates: raisers.map((s) =>
-        symbolCandidate(s, `raises ${intersect(parseJsonList(s.raises), specific).join(", ")}`),
-      ),
-    });
-    if (generic.length) {
-      const genericRaisers = await symbolsRaising(generationId, generic, 40);
-      lists.push({
-        name: "raises-generic",
-        weight: 0.5,
-        candidates: genericRaisers.map((s) => symbolCandidate(s, `raises ${generic.join(", ")}`)),
-      });
-    }
-  }
-
-  // 4. Code named in the question (weighted by how specific the name is).
-  const names = lookupNames(anchors);
-  const frequencies = await nameFrequencies(
-    generationId,
-    names.filter((n) => !n.includes(".")),
-  );
-  const named: { s: SymbolRecord; weight: number; name: string }[] = [];
-  for (const name of names) {
-    const matches = name.includes(".")
-      ? await symbolsByQualifiedName(generationId, name, 5).then(async (m) =>
-          m.length ? m : symbolsByQualifiedNameLoose(generationId, name, 5),
-        )
-      : await symbolsByName(generationId, name, 8);
-    const count = name.includes(".") ? matches.length : (frequencies.get(name) ?? matches.length);
-    for (const s of matches) named.push({ s, weight: 1 / Math.max(1, count), name });
-  }
-  named.sort((a, b) => b.weight - a.weight);
-  lists.push({
-    name: "named",
-    weight: 3,
-    candidates: named.map((n) => symbolCandidate(n.s, `named in the question (${n.name})`)),
-  });
-
-  // 5. Paths named in the question. A bare file name that several files of the repository
-  // share (`__init__.py`, `index.js`, `a.py` of a reproduction) names none of them.
-  const pathCandidates: Candidate[] = [];
-  for (const p of anchors.paths.slice(0, 6)) {
-    const bySuffix = await filesBySuffix(generationId, trimPath(p), 2);
-    // A module path of the package itself (`require('dayjs/plugin/utc')`) names its source.
-    const files = bySuffix.length ? bySuffix : filesForModule(await pathIndex(generationId), p);
-    if (!trimPath(p).includes("/") && files.length > 1) continue;
-    for (const file of files) {
-      namedPaths.push(...pointedAt(p, [file]));
-      const symbols = (await symbolsInFile(generationId, file)).filter((x) => !x.parentId).slice(0, 4);
-      for (const s of symbols) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
-      // A file of module-level code (a plugin's default export) still counts as named.
-      if (symbols.length === 0)
-        pathCandidates.push(chunkCandidate(fileChunk(file), `${file}, named in the question`));
-    }
-  }
-  lists.push({ name: "paths", weight: 2.5, candidates: pathCandidates });
-
-  // 6. Lexical evidence over code and file summaries, and hybrid search, on the report
-  // without its environment dumps (their package names lead to the version printer).
   const report = withoutEnvironment(input.question);
-  const lexical = await lexicalSearch(generationId, report, {
-    limit: 80,
-    kinds: ["code", "file"],
-    stems: true,
-  });
-  lists.push({
-    name: "bm25",
-    weight: 2,
-    candidates: lexical.slice(0, 30).map((c) => chunkCandidate(c, "matches the question's terms")),
-  });
-  // Files where many chunks match (the whole file is about the symptom), best chunk standing for the file.
-  lists.push({
-    name: "bm25-files",
-    weight: 1.5,
-    candidates: filesByChunkMass(lexical).map((c) => chunkCandidate(c, "many parts of the file match")),
-  });
-  const semantic = await hybridSearch(input.repositoryId, generationId, report, {
-    limit: 10,
-    kinds: ["code"],
-  });
-  lists.push({
-    name: "semantic",
-    weight: 0.8,
-    candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
-  });
-
-  // Code whose names carry the report's words (its title first): a recall path for reports
-  // that describe behaviour without quoting the code.
-  lists.push({
-    name: "definitions",
-    weight: 1.5,
-    candidates: await definitionCandidates(generationId, conceptTerms(report), 20, topics),
-  });
+  const lists: SignalList[] = [
+    ...(await frameSignals(input, topics, namedPaths)),
+    ...(await messageSignals(input)),
+    // 2c. Options and configuration keys the report names, where code writes them as literals.
+    { name: "literals", weight: 3, candidates: await literalCandidates(input, topics) },
+    ...(await exceptionSignals(input)),
+    await namedSignal(input),
+    await pathSignal(input, namedPaths),
+    ...(await textSignals(input, report, topics)),
+  ];
 
   // 6a. The functions that answer inside the leading files: a report is fixed in the
   // function whose own lines carry it, wherever the lexical index ranked that function.
@@ -286,46 +113,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     ranked.map((r) => r.candidate),
   );
 
-  // 7. Walk callers backwards from the strongest error sites, mutators first. The sites
-  // are those the report's own signals rank (what answers in a file is for ranking
-  // functions, not for choosing where the walk starts).
   if (config.features.useCallGraph && config.maxCallGraphHops > 0) {
-    const bySignals = demoteAuxiliary(fuseSignals(fileLists), namedPaths);
-    await attachSymbols(
-      generationId,
-      bySignals.map((r) => r.candidate),
-    );
-    const sites = bySignals.filter((r) => r.candidate.symbol).slice(0, 3);
-    const callerLists: Candidate[] = [];
-    let frontier = sites.map((r) => r.candidate.symbol as SymbolRecord);
-    const seen = new Set(frontier.map((s) => s.qualifiedId));
-    for (let hop = 1; hop <= Math.min(config.maxCallGraphHops, 3) && frontier.length; hop++) {
-      const next: SymbolRecord[] = [];
-      for (const site of frontier) {
-        const edges = await callersOf(generationId, site.qualifiedId, 20);
-        const callers = await symbolsByQualifiedIds(
-          generationId,
-          edges.map((e) => e.srcId).filter((id) => !seen.has(id)),
-        );
-        const ordered = callers
-          .sort((a, b) => mutationWeight(b, config) - mutationWeight(a, config))
-          .slice(0, config.maxCallersPerHop);
-        for (const c of ordered) {
-          seen.add(c.qualifiedId);
-          const mutates = parseJsonList(c.mutates);
-          callerLists.push(
-            symbolCandidate(
-              c,
-              `calls ${site.qualifiedName}${mutates.length ? ` and mutates ${mutates.slice(0, 3).join(", ")}` : ""}`,
-            ),
-          );
-          next.push(c);
-        }
-      }
-      frontier = next;
-    }
-    lists.push({ name: "callers", weight: 0.5, candidates: callerLists });
-    fileLists.push({ name: "callers", weight: 0.5, candidates: callerLists });
+    const callers = {
+      name: "callers",
+      weight: 0.5,
+      candidates: await callerWalk(input, fileLists, namedPaths),
+    };
+    lists.push(callers);
+    fileLists.push(callers);
     ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
     await attachSymbols(
       generationId,
@@ -361,6 +156,277 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
     ).slice(0, 50),
   };
+}
+
+type Topics = Awaited<ReturnType<typeof retrievalTopics>>;
+
+/**
+ * 1. Stack frames that point into this repository, innermost first. Frames in the
+ * standard library or third-party packages are skipped before any cap, so a deep
+ * stack below the repository's own code (argparse → re → sre_parse) cannot crowd it out.
+ * The paths the frames point at are added to `namedPaths`.
+ */
+async function frameSignals(
+  input: RetrievalInput,
+  topics: Topics,
+  namedPaths: string[],
+): Promise<SignalList[]> {
+  const { generationId, anchors } = input;
+  const frameCandidates: Candidate[] = [];
+  let resolvedFrames = 0;
+  for (const frame of framesInnermostFirst(anchors.stackFrames, input.question).slice(0, MAX_FRAMES_READ)) {
+    if (resolvedFrames >= MAX_FRAMES_USED) break;
+    const files = await filesOfFrame(generationId, frame.path);
+    if (files.length === 0) continue;
+    resolvedFrames++;
+    namedPaths.push(...pointedAt(frame.path, files));
+    for (const file of files) {
+      const symbols = await symbolsInFile(generationId, file);
+      const hit =
+        symbols.find((s) => frame.func !== null && namesFunction(s, frame.func)) ??
+        symbols.find(
+          (s) =>
+            frame.line !== null && s.startLine <= frame.line && s.endLine >= frame.line && s.kind !== "class",
+        );
+      const reason = `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`;
+      // A frame in module-level code, or in a built copy whose lines differ, still names its file.
+      frameCandidates.push(hit ? symbolCandidate(hit, reason) : chunkCandidate(fileChunk(file), reason));
+    }
+  }
+  // The innermost frame in the repository's own code is where the error surfaced: the
+  // likeliest place of the fix, so it counts apart from the frames that merely passed
+  // through. Vendored copies of other projects and tests are passed over, as the
+  // standard library is: a fix goes into the code that called them wrongly.
+  const errorSite = frameCandidates.find(
+    (c) => auxiliaryFactor(c.symbol?.path ?? c.chunk?.path ?? "", topics) === 1,
+  );
+  return [
+    { name: "stack", weight: 4, candidates: frameCandidates },
+    { name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] },
+  ];
+}
+
+/** 2. Quoted error messages: at their raise sites, as templates, and as phrases in code. */
+async function messageSignals(input: RetrievalInput): Promise<SignalList[]> {
+  const { generationId, anchors } = input;
+  const messageCandidates: Candidate[] = [];
+  for (const message of anchors.messages.slice(0, 6)) {
+    for (const fragment of messageFragments(message)) {
+      const found = await symbolsWithErrorString(generationId, fragment, 10);
+      for (const s of found)
+        messageCandidates.push(symbolCandidate(s, `emits the error "${truncate(fragment, 60)}"`));
+      if (found.length) break;
+    }
+  }
+  // 2a. Messages made from a template (`"Cannot index %s with %s"`, `f"no order {id}"`,
+  // `"Failed to emit {Event}"`): the stored template, placeholders as wildcards, against the message.
+  if (messageCandidates.length === 0 && anchors.messages.length > 0) {
+    const templated = [
+      ...(await symbolsWithErrorString(generationId, "%", 400)),
+      ...(await symbolsWithErrorString(generationId, "{", 400)),
+    ];
+    for (const s of templated) {
+      const template = (JSON.parse(s.errorStrings) as string[])
+        .map(templatePattern)
+        .find((re) => re !== null && anchors.messages.some((m) => re.test(m)));
+      if (template)
+        messageCandidates.push(
+          symbolCandidate(s, `emits an error made from "${truncate(template.source, 60)}"`),
+        );
+    }
+  }
+
+  // 2b. The message's words as a phrase in code: messages built in a variable, logged or
+  // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
+  // are not recorded as error strings, but their text is in the code.
+  const phraseCandidates: Candidate[] = [];
+  for (const message of anchors.messages.slice(0, 4)) {
+    for (const phrase of messagePhrases(message)) {
+      const match = ftsMatchExpression([phrase]);
+      if (!match) continue;
+      const hits = await searchChunks(generationId, match, { kinds: ["code", "file"], limit: 8 });
+      for (const h of hits) phraseCandidates.push(chunkCandidate(h, `contains "${truncate(phrase, 60)}"`));
+      if (hits.length) break;
+    }
+  }
+  // Words quoted verbatim that occur in few places are near-certain evidence; common ones less so.
+  const phraseFiles = new Set(phraseCandidates.map((c) => c.chunk?.path)).size;
+  return [
+    { name: "messages", weight: 4, candidates: messageCandidates },
+    {
+      name: "message-text",
+      weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
+      candidates: phraseCandidates,
+    },
+  ];
+}
+
+/** 3. Exception types raised (rarer types weigh more). */
+async function exceptionSignals(input: RetrievalInput): Promise<SignalList[]> {
+  const { generationId, anchors, config } = input;
+  if (!config.features.useCodeIndex || !anchors.exceptionTypes.length) return [];
+  const specific = anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t));
+  const generic = anchors.exceptionTypes.filter((t) => COMMON_EXCEPTIONS.has(t));
+  const raisers = await symbolsRaising(generationId, specific, 20);
+  const lists: SignalList[] = [
+    {
+      name: "raises",
+      weight: 3,
+      candidates: raisers.map((s) =>
+        symbolCandidate(s, `raises ${intersect(parseJsonList(s.raises), specific).join(", ")}`),
+      ),
+    },
+  ];
+  if (generic.length) {
+    const genericRaisers = await symbolsRaising(generationId, generic, 40);
+    lists.push({
+      name: "raises-generic",
+      weight: 0.5,
+      candidates: genericRaisers.map((s) => symbolCandidate(s, `raises ${generic.join(", ")}`)),
+    });
+  }
+  return lists;
+}
+
+/** 4. Code named in the question (weighted by how specific the name is). */
+async function namedSignal(input: RetrievalInput): Promise<SignalList> {
+  const { generationId, anchors } = input;
+  const names = lookupNames(anchors);
+  const frequencies = await nameFrequencies(
+    generationId,
+    names.filter((n) => !n.includes(".")),
+  );
+  const named: { s: SymbolRecord; weight: number; name: string }[] = [];
+  for (const name of names) {
+    const matches = name.includes(".")
+      ? await symbolsByQualifiedName(generationId, name, 5).then(async (m) =>
+          m.length ? m : symbolsByQualifiedNameLoose(generationId, name, 5),
+        )
+      : await symbolsByName(generationId, name, 8);
+    const count = name.includes(".") ? matches.length : (frequencies.get(name) ?? matches.length);
+    for (const s of matches) named.push({ s, weight: 1 / Math.max(1, count), name });
+  }
+  named.sort((a, b) => b.weight - a.weight);
+  return {
+    name: "named",
+    weight: 3,
+    candidates: named.map((n) => symbolCandidate(n.s, `named in the question (${n.name})`)),
+  };
+}
+
+/**
+ * 5. Paths named in the question. A bare file name that several files of the repository
+ * share (`__init__.py`, `index.js`, `a.py` of a reproduction) names none of them.
+ */
+async function pathSignal(input: RetrievalInput, namedPaths: string[]): Promise<SignalList> {
+  const { generationId, anchors } = input;
+  const pathCandidates: Candidate[] = [];
+  for (const p of anchors.paths.slice(0, 6)) {
+    const bySuffix = await filesBySuffix(generationId, trimPath(p), 2);
+    // A module path of the package itself (`require('dayjs/plugin/utc')`) names its source.
+    const files = bySuffix.length ? bySuffix : filesForModule(await pathIndex(generationId), p);
+    if (!trimPath(p).includes("/") && files.length > 1) continue;
+    for (const file of files) {
+      namedPaths.push(...pointedAt(p, [file]));
+      const symbols = (await symbolsInFile(generationId, file)).filter((x) => !x.parentId).slice(0, 4);
+      for (const s of symbols) pathCandidates.push(symbolCandidate(s, `in ${file}, named in the question`));
+      // A file of module-level code (a plugin's default export) still counts as named.
+      if (symbols.length === 0)
+        pathCandidates.push(chunkCandidate(fileChunk(file), `${file}, named in the question`));
+    }
+  }
+  return { name: "paths", weight: 2.5, candidates: pathCandidates };
+}
+
+/**
+ * 6. Lexical evidence over code and file summaries, hybrid search, and definitions named
+ * by the report's words, on the report without its environment dumps (their package
+ * names lead to the version printer).
+ */
+async function textSignals(input: RetrievalInput, report: string, topics: Topics): Promise<SignalList[]> {
+  const { generationId } = input;
+  const lexical = await lexicalSearch(generationId, report, {
+    limit: 80,
+    kinds: ["code", "file"],
+    stems: true,
+  });
+  const semantic = await hybridSearch(input.repositoryId, generationId, report, {
+    limit: 10,
+    kinds: ["code"],
+  });
+  return [
+    {
+      name: "bm25",
+      weight: 2,
+      candidates: lexical.slice(0, 30).map((c) => chunkCandidate(c, "matches the question's terms")),
+    },
+    // Files where many chunks match (the whole file is about the symptom), best chunk standing for the file.
+    {
+      name: "bm25-files",
+      weight: 1.5,
+      candidates: filesByChunkMass(lexical).map((c) => chunkCandidate(c, "many parts of the file match")),
+    },
+    {
+      name: "semantic",
+      weight: 0.8,
+      candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
+    },
+    // Code whose names carry the report's words (its title first): a recall path for reports
+    // that describe behaviour without quoting the code.
+    {
+      name: "definitions",
+      weight: 1.5,
+      candidates: await definitionCandidates(generationId, conceptTerms(report), 20, topics),
+    },
+  ];
+}
+
+/**
+ * 7. Walk callers backwards from the strongest error sites, mutators first. The sites
+ * are those the report's own signals rank (what answers in a file is for ranking
+ * functions, not for choosing where the walk starts).
+ */
+async function callerWalk(
+  input: RetrievalInput,
+  fileLists: SignalList[],
+  namedPaths: string[],
+): Promise<Candidate[]> {
+  const { generationId, config } = input;
+  const bySignals = demoteAuxiliary(fuseSignals(fileLists), namedPaths);
+  await attachSymbols(
+    generationId,
+    bySignals.map((r) => r.candidate),
+  );
+  const sites = bySignals.filter((r) => r.candidate.symbol).slice(0, 3);
+  const callerLists: Candidate[] = [];
+  let frontier = sites.map((r) => r.candidate.symbol as SymbolRecord);
+  const seen = new Set(frontier.map((s) => s.qualifiedId));
+  for (let hop = 1; hop <= Math.min(config.maxCallGraphHops, 3) && frontier.length; hop++) {
+    const next: SymbolRecord[] = [];
+    for (const site of frontier) {
+      const edges = await callersOf(generationId, site.qualifiedId, 20);
+      const callers = await symbolsByQualifiedIds(
+        generationId,
+        edges.map((e) => e.srcId).filter((id) => !seen.has(id)),
+      );
+      const ordered = callers
+        .sort((a, b) => mutationWeight(b, config) - mutationWeight(a, config))
+        .slice(0, config.maxCallersPerHop);
+      for (const c of ordered) {
+        seen.add(c.qualifiedId);
+        const mutates = parseJsonList(c.mutates);
+        callerLists.push(
+          symbolCandidate(
+            c,
+            `calls ${site.qualifiedName}${mutates.length ? ` and mutates ${mutates.slice(0, 3).join(", ")}` : ""}`,
+          ),
+        );
+        next.push(c);
+      }
+    }
+    frontier = next;
+  }
+  return callerLists;
 }
 
 /**

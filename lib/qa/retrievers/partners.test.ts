@@ -60,6 +60,13 @@ describe("pathPartners", () => {
     ]);
   });
 
+  it("pairs a source with its built copy, but not two packages that share a file name", () => {
+    const layout = pathIndexOf(["src/index.js", "build/index.js", "rest/server.go", "zrpc/server.go"]);
+    const of = (path: string) => pathPartners(path, layout).map((p) => p.path);
+    expect(of("src/index.js")).toEqual(["build/index.js"]);
+    expect(of("rest/server.go")).toEqual([]);
+  });
+
   it("pairs a Rust module with the module that declares it", () => {
     expect(Object.keys(partnersOf("tracing-subscriber/src/registry/sharded.rs"))).toEqual([
       "tracing-subscriber/src/registry/mod.rs",

@@ -42,12 +42,21 @@ const GENERATED_FROM: [RegExp, string[]][] = [
   [/\.pb\.(?:go|cc|h)$|_pb2\.py$|_pb\.(?:js|ts|rb)$/i, [".proto"]],
 ];
 
-/** Whether two paths differ only in their first folder (`include/a/x.h`, `single_include/a/x.h`). */
+/** Top folders a build writes its output into. */
+const BUILD_OUTPUT =
+  /^(?:build|dist|out|lib|es|esm|cjs|umd|single_include|amalgamated|deno_dist|generated)$/i;
+
+/**
+ * Whether two paths differ only in their first folder (`include/a/x.h`,
+ * `single_include/a/x.h`). Two top-level packages that each have a file of one name
+ * (`rest/server.go`, `zrpc/server.go`) are no copies: with nothing but the file name
+ * shared, one of the folders must be where a build writes (`build/index.js`).
+ */
 function isMirrored(a: string, b: string): boolean {
   const [x, y] = [a.split("/"), b.split("/")];
-  return (
-    x.length === y.length && x.length > 1 && x[0] !== y[0] && x.slice(1).join("/") === y.slice(1).join("/")
-  );
+  if (x.length !== y.length || x.length < 2 || x[0] === y[0]) return false;
+  if (x.slice(1).join("/") !== y.slice(1).join("/")) return false;
+  return x.length > 2 || BUILD_OUTPUT.test(x[0] ?? "") || BUILD_OUTPUT.test(y[0] ?? "");
 }
 
 /** Partners a file has by its name and place alone. */

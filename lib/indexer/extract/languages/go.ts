@@ -9,8 +9,11 @@ import { cap, endLineOf, lastIdentifier, leadingTrivia, SIGNATURE_MAX, signature
 import type { Definition, Extraction, LanguageSpec } from "../extraction";
 
 const COMMENTS = new Set(["comment"]);
-const LOG_METHOD = /^(Error|Warn|Warning|Fatal|Panic|DPanic)(f|ln|w|Context)?$/;
-const LOG_RECEIVER = /^_*(log|logger|slog|zap|sugar|Log|Logger)$/;
+const LOG_METHOD = /^(Error|Warn|Warning|Fatal|Panic|DPanic)(f|ln|w|v|Context)?$/;
+// Loggers and logging packages as Go code names them: the standard ones, the common
+// libraries (logrus, klog, glog, zerolog) and a project's own (`logx`, `logc`, `xlog`).
+const LOG_RECEIVER =
+  /^_*(?:log|logs|log[a-z]|[a-z]log|logger|logging|logrus|slog|zap|sugar|klog|glog|zerolog)$|Logger$/i;
 
 export const go: LanguageSpec = {
   query: "go.scm",
