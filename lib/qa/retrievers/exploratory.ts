@@ -15,6 +15,7 @@ import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { syntheticItem } from "../context.ts";
+import type { ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { entryPointCandidates } from "./entry-points.ts";
 import {
@@ -36,7 +37,9 @@ import {
   auxiliaryFactor,
   symbolCandidate,
   wholeFileSignal,
+  type AuxiliaryTopics,
   type Candidate,
+  type Ranked,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -52,7 +55,7 @@ import {
 } from "./exploratory-walk.ts";
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
-  const { generationId, anchors, config, question } = input;
+  const { generationId, config, question } = input;
   const topics = await retrievalTopics(input, questionTopics(question));
   // Tests, and vendored, generated or minified code, are walked into only when the question is about them.
   const walks = (path: string) => (topics.tests || !isTestPath(path)) && !leftOut(path, topics);
@@ -60,6 +63,68 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const walksForward = (path: string) =>
     walks(path) && auxiliaryFactor(path, { ...topics, tests: true }) === 1;
   const terms = conceptTerms(question);
+  const signals = await gatherSignals(input, terms, topics);
+  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(signals.lists), [], topics), topics);
+  await attachSymbols(
+    generationId,
+    entryRanked.map((r) => r.candidate),
+  );
+  const { entries, namedWalk, namedIds } = await chooseEntries(
+    generationId,
+    signals,
+    entryRanked,
+    terms,
+    topics.tests,
+  );
+  const relevant = relevanceOf(terms);
+  const flows = await walkFlows(input, entries, relevant, walksForward);
+  // Callers of the entry, when the question asks for them: the function the question
+  // names if any, else the best entry.
+  const callerTrees: FlowNode[] = [];
+  if (config.features.useCallGraph && asksForCallers(question)) {
+    const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
+    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, walks));
+  }
+  const flowSymbols = flows.flatMap(flatten);
+  const rankLists = flowRankLists(flows, callerTrees, signals.lists, relevant, namedWalk);
+  const ranked = demoteTestSymbols(demoteAuxiliary(fuseSignals(rankLists), [], topics), topics);
+  await attachSymbols(
+    generationId,
+    ranked.map((r) => r.candidate),
+  );
+  const items = await contextItems(input, entries, flows, callerTrees, ranked);
+  return {
+    items,
+    diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
+    rankedFiles: fuseFiles([...rankLists, signals.wholeFile], [], 30, topics),
+    signals: signalFiles([...rankLists, signals.wholeFile]),
+    rankedSymbols: homonymsLast(
+      stepsFirst(
+        ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+        flows.length > 0,
+      ),
+      new Set(flowSymbols.map((n) => n.symbol.qualifiedId)),
+    )
+      .map((s) => s.qualifiedId)
+      .slice(0, 50),
+  };
+}
+
+interface Signals {
+  lists: SignalList[];
+  named: Candidate[];
+  subjects: Candidate[];
+  entryPoints: Candidate[];
+  wholeFile: SignalList;
+}
+
+/** What points at the code the question is about: names, subjects, entry points, definitions, text search. */
+async function gatherSignals(
+  input: RetrievalInput,
+  terms: ConceptTerm[],
+  topics: AuxiliaryTopics,
+): Promise<Signals> {
+  const { generationId, anchors, config, question } = input;
   const useIndex = config.features.useCodeIndex;
   const [named, subjects, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
@@ -86,25 +151,30 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
     },
   ];
-  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(lists), [], topics), topics);
-  await attachSymbols(
-    generationId,
-    entryRanked.map((r) => r.candidate),
-  );
+  return { lists, named, subjects, entryPoints, wholeFile };
+}
 
-  // Where the walk starts: what the question names, else the entry point or definition that
-  // fits it best; never a test unless the question is about tests. A class leads to the
-  // method that does its work.
-  const namedIds = new Set([...named, ...subjects].map((c) => c.key));
-  const entryIds = new Set(entryPoints.map((c) => c.key));
-  // The calls a question names, in the order it names them ("dayjs(…).add(…).format(…)",
-  // "NewServer, then AddRoutes, then Start"), are the steps it asks to follow.
-  const starts: SymbolRecord[] = await namedSteps(generationId, subjects, terms, topics.tests);
+/**
+ * Where the walk starts: the calls the question names, in its order ("dayjs(…).add(…).format(…)",
+ * "NewServer, then AddRoutes, then Start"), else the entry point or definition that fits
+ * it best; never a test unless the question is about tests. A class leads to the method
+ * that does its work.
+ */
+async function chooseEntries(
+  generationId: string,
+  signals: Signals,
+  entryRanked: Ranked[],
+  terms: ConceptTerm[],
+  tests: boolean,
+): Promise<{ entries: SymbolRecord[]; namedWalk: boolean; namedIds: Set<string> }> {
+  const namedIds = new Set([...signals.named, ...signals.subjects].map((c) => c.key));
+  const entryIds = new Set(signals.entryPoints.map((c) => c.key));
+  const starts: SymbolRecord[] = await namedSteps(generationId, signals.subjects, terms, tests);
   const namedWalk = starts.length > 0;
   let firstScore = 0;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
-    if (!s || starts.length >= 2 || (!topics.tests && isTestSymbol(s))) continue;
+    if (!s || starts.length >= 2 || (!tests && isTestSymbol(s))) continue;
     // A second start only when it fits nearly as well as the first.
     if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
@@ -115,9 +185,17 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     // What the question names, or an entry point it describes, is where the trace starts.
     if ((namedIds.has(s.qualifiedId) || entryIds.has(s.qualifiedId)) && starts.length === 1) break;
   }
-  const entries = starts;
-  const relevant = relevanceOf(terms);
+  return { entries: starts, namedWalk, namedIds };
+}
 
+/** The call graph walked forward from each entry (an entry another walk reached is not walked again). */
+async function walkFlows(
+  input: RetrievalInput,
+  entries: SymbolRecord[],
+  relevant: (s: SymbolRecord) => number,
+  walks: (path: string) => boolean,
+): Promise<FlowNode[]> {
+  const { generationId, config, question } = input;
   const flows: FlowNode[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
@@ -133,22 +211,27 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
         {
           useGraph: config.features.useCallGraph,
           relevant,
-          walks: walksForward,
+          walks,
           dispatch: await dispatchClass(generationId, question, entry),
         },
       ),
     );
   }
+  return flows;
+}
 
-  // Callers of the entry, when the question asks for them: the function the question
-  // names if any, else the best entry.
-  const callerTrees: FlowNode[] = [];
-  if (config.features.useCallGraph && asksForCallers(input.question)) {
-    const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
-    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, walks));
-  }
-  const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
-
+/**
+ * The signal lists the answer's symbols are ranked by: once a flow is traced it is the
+ * answer, so its steps lead (the spine first), then what the question names; a question
+ * about callers is answered by them.
+ */
+function flowRankLists(
+  flows: FlowNode[],
+  callerTrees: FlowNode[],
+  lists: SignalList[],
+  relevant: (s: SymbolRecord) => number,
+  namedWalk: boolean,
+): SignalList[] {
   const flowSymbols = flows.flatMap(flatten);
   const spine = new Set(
     flows.flatMap((f) => spineOf(f, (n) => relevant(n.symbol))).map((n) => n.symbol.qualifiedId),
@@ -172,11 +255,15 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
               : "step in the flow",
       ),
     );
-  const callerCandidates = callerSymbols.map((n) =>
-    symbolCandidate(n.symbol, n.depth === 1 ? "calls the function asked about" : "calls one of its callers"),
-  );
-  // Once a flow is traced it is the answer: its steps lead, then what the question names.
-  const rankLists: SignalList[] = [
+  const callerCandidates = callerTrees
+    .flatMap((t) => flatten(t).slice(1))
+    .map((n) =>
+      symbolCandidate(
+        n.symbol,
+        n.depth === 1 ? "calls the function asked about" : "calls one of its callers",
+      ),
+    );
+  return [
     { name: "flow", weight: 5, candidates: pivotal },
     { name: "callers", weight: 4, candidates: callerCandidates },
     ...lists,
@@ -189,12 +276,17 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
           ? ((namedWalk ? NAMED_WALK_WEIGHTS[l.name] : undefined) ?? TRACED_WEIGHTS[l.name] ?? l.weight)
           : l.weight,
   }));
-  const ranked = demoteTestSymbols(demoteAuxiliary(fuseSignals(rankLists), [], topics), topics);
-  await attachSymbols(
-    generationId,
-    ranked.map((r) => r.candidate),
-  );
+}
 
+/** The context: the flow and the callers as text, then the ranked code and docs within the budget. */
+async function contextItems(
+  input: RetrievalInput,
+  entries: SymbolRecord[],
+  flows: FlowNode[],
+  callerTrees: FlowNode[],
+  ranked: Ranked[],
+): Promise<ContextItem[]> {
+  const { config } = input;
   const budget = config.modeBudgets.exploratory;
   const flowText = flows.map((f) => renderFlow(f)).join("\n\n");
   const items = flowText
@@ -245,21 +337,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       limit: 2,
     })),
   );
-  return {
-    items,
-    diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
-    rankedFiles: fuseFiles([...rankLists, wholeFile], [], 30, topics),
-    signals: signalFiles([...rankLists, wholeFile]),
-    rankedSymbols: homonymsLast(
-      stepsFirst(
-        ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-        flows.length > 0,
-      ),
-      new Set(flowSymbols.map((n) => n.symbol.qualifiedId)),
-    )
-      .map((s) => s.qualifiedId)
-      .slice(0, 50),
-  };
+  return items;
 }
 
 /**
