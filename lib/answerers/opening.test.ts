@@ -380,6 +380,37 @@ describe("a first paragraph that answers", () => {
   });
 });
 
+describe("an exploratory opening over several named calls", () => {
+  it("follows each call the question names down its own line of calls, in the question's order", () => {
+    const flow: ContextItem = {
+      ...symbol("flow", "rest/server.go", "", 1),
+      key: "flow:NewServer,Start",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: [
+        "NewServer()  [rest/server.go:41-59]",
+        "    → newEngine()  [rest/engine.go:30-40]",
+        "Server.Start()  [rest/server.go:112-117]",
+        "    → engine.start()  [rest/engine.go:300-320]",
+        "        → engine.bindRoutes()  [rest/engine.go:120-140]",
+        "            → engine.bindRoute()  [rest/engine.go:150-190]",
+        "    → logx.Close()  [core/logx/logs.go:10-20]",
+      ].join("\n"),
+    };
+    const text = openingFor(
+      input("Walk me through NewServer and Start: how is each route bound?", "exploratory", [flow]),
+      [],
+      new Map(),
+    );
+    expect(text).toBe(
+      "It runs `NewServer` (rest/server.go:41-59) → `newEngine` (rest/engine.go:30-40), then " +
+        "`Server.Start` (rest/server.go:112-117) → `engine.start` (rest/engine.go:300-320) → " +
+        "`engine.bindRoutes` (rest/engine.go:120-140) → `engine.bindRoute` (rest/engine.go:150-190).",
+    );
+  });
+});
+
 describe("the lead of an opening", () => {
   it("is a site whose message template matches the quoted message, placeholders and all", async () => {
     const lookup = symbol(

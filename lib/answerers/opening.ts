@@ -421,19 +421,23 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
     return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${step(further[0])} is one hop further up` : ""}.`;
   }
   const steps = flowNodes(input);
-  // Several calls named in order ("NewServer, AddRoutes, then Start"): the steps as named.
-  const roots = steps.filter((s) => s.depth === 0);
-  if (roots.length > 1) {
-    const deep = roots.find((r) => r.descendants > 0);
-    const after = deep ? steps.slice(steps.indexOf(deep) + 1) : [];
-    const end = after.findIndex((s) => s.depth === 0);
-    const next = (end < 0 ? after : after.slice(0, end)).filter((s) => s.depth === 1).slice(0, 3);
-    return `It runs ${roots.map(step).join(", then ")}.${deep && next.length ? ` ${code(deep.name)} calls ${joinWords(next.map(step))}.` : ""}`;
-  }
   // The line of the flow leading to what the question names ("down to the connection being opened").
   const terms = questionStems(input.question);
   const own = steps.map((s) => hitsOf(s.name.split(".").pop() ?? s.name, terms));
   const reach = steps.map((s, i) => Math.max(...own.slice(i, i + 1 + s.descendants)));
+  // Several calls named in order ("NewServer, AddRoutes, then Start"): each as named, with the
+  // line of calls it runs along.
+  const roots = steps.filter((s) => s.depth === 0);
+  if (roots.length > 1) {
+    const chains = roots.map((root) => {
+      const at = steps.indexOf(root);
+      const part = steps.slice(at, at + 1 + root.descendants);
+      return mainPath(part, roots.length > 2 ? 3 : 4, (i) => 4 * (reach[at + i] ?? 0))
+        .map(step)
+        .join(" → ");
+    });
+    return `It runs ${chains.join(", then ")}.`;
+  }
   const path = mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0));
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
