@@ -8,7 +8,12 @@
  * the callers of its entry, two hops up, as a tree of their own, and they lead.
  */
 import "server-only";
-import { symbolsByName, symbolsInFile, type SymbolRecord } from "../../db/code-graph.ts";
+import {
+  symbolsByName,
+  symbolsByQualifiedName,
+  symbolsInFile,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
@@ -48,6 +53,7 @@ import {
   flatten,
   flowDiagram,
   HELPER_FAN_IN,
+  parameterWords,
   renderFlow,
   walkBackward,
   walkForward,
@@ -69,8 +75,9 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     generationId,
     entryRanked.map((r) => r.candidate),
   );
-  const { entries, namedWalk, namedIds } = await chooseEntries(
+  const { entries, namedWalk, namedIds, trusted } = await chooseEntries(
     generationId,
+    question,
     signals,
     entryRanked,
     terms,
@@ -85,7 +92,6 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
     if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, walks));
   }
-  const flowSymbols = flows.flatMap(flatten);
   const rankLists = flowRankLists(flows, callerTrees, signals.lists, relevant, namedWalk);
   const ranked = demoteTestSymbols(demoteAuxiliary(fuseSignals(rankLists), [], topics), topics);
   await attachSymbols(
@@ -98,15 +104,11 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
     rankedFiles: fuseFiles([...rankLists, signals.wholeFile], [], 30, topics),
     signals: signalFiles([...rankLists, signals.wholeFile]),
-    rankedSymbols: homonymsLast(
-      stepsFirst(
-        ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-        flows.length > 0,
-      ),
-      new Set(flowSymbols.map((n) => n.symbol.qualifiedId)),
-    )
-      .map((s) => s.qualifiedId)
-      .slice(0, 50),
+    rankedSymbols: rankedSymbolIds(
+      ranked,
+      flows,
+      trusted && callerTrees.length === 0 ? flowOrder(flows, relevant) : [],
+    ),
   };
 }
 
@@ -162,16 +164,18 @@ async function gatherSignals(
  */
 async function chooseEntries(
   generationId: string,
+  question: string,
   signals: Signals,
   entryRanked: Ranked[],
   terms: ConceptTerm[],
   tests: boolean,
-): Promise<{ entries: SymbolRecord[]; namedWalk: boolean; namedIds: Set<string> }> {
+): Promise<{ entries: SymbolRecord[]; namedWalk: boolean; namedIds: Set<string>; trusted: boolean }> {
   const namedIds = new Set([...signals.named, ...signals.subjects].map((c) => c.key));
   const entryIds = new Set(signals.entryPoints.map((c) => c.key));
-  const starts: SymbolRecord[] = await namedSteps(generationId, signals.subjects, terms, tests);
+  const starts: SymbolRecord[] = await namedSteps(generationId, question, signals.subjects, terms, tests);
   const namedWalk = starts.length > 0;
   let firstScore = 0;
+  let trusted = namedWalk;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
     if (!s || starts.length >= 2 || (!tests && isTestSymbol(s))) continue;
@@ -183,9 +187,12 @@ async function chooseEntries(
     starts.push(start);
     firstScore ||= r.score;
     // What the question names, or an entry point it describes, is where the trace starts.
-    if ((namedIds.has(s.qualifiedId) || entryIds.has(s.qualifiedId)) && starts.length === 1) break;
+    if ((namedIds.has(s.qualifiedId) || entryIds.has(s.qualifiedId)) && starts.length === 1) {
+      trusted = true;
+      break;
+    }
   }
-  return { entries: starts, namedWalk, namedIds };
+  return { entries: starts, namedWalk, namedIds, trusted };
 }
 
 /** The call graph walked forward from each entry (an entry another walk reached is not walked again). */
@@ -198,7 +205,8 @@ async function walkFlows(
   const { generationId, config, question } = input;
   const flows: FlowNode[] = [];
   const seen = new Set<string>();
-  for (const entry of entries) {
+  for (const named of entries) {
+    const entry = (await reachedReceiverMethod(generationId, named, flows)) ?? named;
     if (seen.has(entry.qualifiedId)) continue;
     flows.push(
       await walkForward(
@@ -221,6 +229,76 @@ async function walkFlows(
 }
 
 /**
+ * A later step named as a bare method (`… and the first nextToken() call`) runs on what the
+ * earlier steps built: the method of that name of the first class their flows reach
+ * (`new UTF8StreamJsonParser(…)` → `UTF8StreamJsonParser.nextToken`), when the match found
+ * belongs to a class they do not reach (an interface's or base class's declaration).
+ */
+async function reachedReceiverMethod(
+  generationId: string,
+  entry: SymbolRecord,
+  flows: FlowNode[],
+): Promise<SymbolRecord | null> {
+  if (entry.kind !== "method" || flows.length === 0) return null;
+  const reached: string[] = [];
+  for (const n of flows.flatMap(flatten)) {
+    const cls = CLASS_KINDS.has(n.symbol.kind) ? n.symbol.qualifiedName : n.symbol.parentId;
+    if (cls && !reached.includes(cls)) reached.push(cls);
+  }
+  if (entry.parentId && reached.includes(entry.parentId)) return null;
+  for (const cls of reached) {
+    const own = await symbolsByQualifiedName(generationId, `${cls}.${entry.name}`, 5);
+    const best = own.find((s) => s.fanOut > 0) ?? own[0];
+    if (best) return best;
+  }
+  return null;
+}
+
+/**
+ * The flow's steps as an answer lists them: the entry, the spine (at each step the callee
+ * named most like the question, else the one that goes furthest), then the other steps
+ * nearest the entry.
+ */
+function flowOrder(flows: FlowNode[], relevant: (s: SymbolRecord) => number): FlowNode[] {
+  const spine = new Set(
+    flows.flatMap((f) => spineOf(f, (n) => relevant(n.symbol))).map((n) => n.symbol.qualifiedId),
+  );
+  return flows
+    .flatMap(flatten)
+    .map((n, order) => ({
+      n,
+      order,
+      score: pivotScore(n, relevant(n.symbol)) + (spine.has(n.symbol.qualifiedId) ? SPINE_BONUS : 0),
+    }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .map(({ n }) => n);
+}
+
+/**
+ * The symbols an answer ranks: when the walk starts at what the question names or an entry
+ * point it describes, the flow's first steps lead in the flow's order (the chain the answer
+ * lists, not whatever else shares the question's words); then the rest as fused.
+ */
+function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]): string[] {
+  const callable = (s: SymbolRecord) => (s.kind === "function" || s.kind === "method") && !isTestSymbol(s);
+  const first = lead
+    .filter((n) => callable(n.symbol))
+    .slice(0, FLOW_LEAD)
+    .map((n) => n.symbol);
+  const rest = homonymsLast(
+    stepsFirst(
+      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+      flows.length > 0,
+    ),
+    new Set(flows.flatMap(flatten).map((n) => n.symbol.qualifiedId)),
+  );
+  return [...new Set([...first, ...rest].map((s) => s.qualifiedId))].slice(0, 50);
+}
+
+/** How many of a trusted flow's steps lead the ranked symbols. */
+const FLOW_LEAD = 5;
+
+/**
  * The signal lists the answer's symbols are ranked by: once a flow is traced it is the
  * answer, so its steps lead (the spine first), then what the question names; a question
  * about callers is answered by them.
@@ -232,29 +310,18 @@ function flowRankLists(
   relevant: (s: SymbolRecord) => number,
   namedWalk: boolean,
 ): SignalList[] {
-  const flowSymbols = flows.flatMap(flatten);
-  const spine = new Set(
-    flows.flatMap((f) => spineOf(f, (n) => relevant(n.symbol))).map((n) => n.symbol.qualifiedId),
+  const pivotal = flowOrder(flows, relevant).map((n) =>
+    symbolCandidate(
+      n.symbol,
+      n.depth === 0
+        ? "entry point"
+        : n.children.length > 1
+          ? "branch point in the flow"
+          : n.children.length === 0
+            ? "end of the call chain"
+            : "step in the flow",
+    ),
   );
-  const pivotal = flowSymbols
-    .map((n, order) => ({
-      n,
-      order,
-      score: pivotScore(n, relevant(n.symbol)) + (spine.has(n.symbol.qualifiedId) ? SPINE_BONUS : 0),
-    }))
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .map(({ n }) =>
-      symbolCandidate(
-        n.symbol,
-        n.depth === 0
-          ? "entry point"
-          : n.children.length > 1
-            ? "branch point in the flow"
-            : n.children.length === 0
-              ? "end of the call chain"
-              : "step in the flow",
-      ),
-    );
   const callerCandidates = callerTrees
     .flatMap((t) => flatten(t).slice(1))
     .map((n) =>
@@ -470,10 +537,14 @@ async function workingMethod(
  * One step per subject the question names, in its order: the subject's best match, or a
  * same-named implementation that calls something when the best match is a declaration
  * that calls nothing (an interface's or base class's method); a class leads to its working
- * method. Values, fields and tests are no steps.
+ * method. A class named beside a method it has ("after UTF8StreamJsonParser has returned …,
+ * I call getText()") is the receiver: the step is its own method, not a step of its own. A
+ * method written with its arguments (`createParser(inputStream)`) is the overload whose
+ * parameters they fit. Values, fields and tests are no steps.
  */
 async function namedSteps(
   generationId: string,
+  question: string,
   subjects: Candidate[],
   terms: ConceptTerm[],
   tests: boolean,
@@ -482,29 +553,84 @@ async function namedSteps(
   for (const c of subjects)
     if (c.symbol && (tests || !isTestSymbol(c.symbol)))
       byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
-  const steps: SymbolRecord[] = [];
-  for (const list of byMention.values()) {
+  const picks = [...byMention.values()].map((list) => {
     const first = list[0] as SymbolRecord;
     // `TimeoutHandler` builds a `timeoutHandler` whose method does the work: same name, any case.
-    const pick =
-      first.fanOut === 0
-        ? (list.find(
-            (s) =>
-              normalizeName(s.name) === normalizeName(first.name) &&
-              (s.fanOut > 0 || CLASS_KINDS.has(s.kind)) &&
-              s !== first,
-          ) ?? first)
-        : first;
-    const step =
-      pick.kind === "function" || pick.kind === "method"
-        ? pick
-        : CLASS_KINDS.has(pick.kind)
-          ? await workingMethod(generationId, pick, terms)
-          : null;
+    return first.fanOut === 0
+      ? (list.find(
+          (s) =>
+            normalizeName(s.name) === normalizeName(first.name) &&
+            (s.fanOut > 0 || CLASS_KINDS.has(s.kind)) &&
+            s !== first,
+        ) ?? first)
+      : first;
+  });
+  const classes = picks.filter((p) => CLASS_KINDS.has(p.kind));
+  const receivers = new Set<string>();
+  const steps: SymbolRecord[] = [];
+  for (const pick of picks) {
+    let step: SymbolRecord | null = pick;
+    if (pick.kind === "method" || pick.kind === "function") {
+      const own = await receiverMethod(generationId, pick, classes);
+      if (own) receivers.add(own.parentId ?? "");
+      step = await fittingOverload(generationId, own ?? pick, question);
+    } else step = CLASS_KINDS.has(pick.kind) ? pick : null;
     if (step && !steps.some((x) => x.qualifiedId === step.qualifiedId)) steps.push(step);
-    if (steps.length >= 3) break;
   }
-  return steps;
+  const out: SymbolRecord[] = [];
+  for (const step of steps) {
+    if (!CLASS_KINDS.has(step.kind)) out.push(step);
+    else if (!receivers.has(step.qualifiedName)) {
+      const working = await workingMethod(generationId, step, terms);
+      if (working && !out.some((x) => x.qualifiedId === working.qualifiedId)) out.push(working);
+    }
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/** The method of that name one of these classes defines itself, when the match found is another class's. */
+async function receiverMethod(
+  generationId: string,
+  method: SymbolRecord,
+  classes: SymbolRecord[],
+): Promise<SymbolRecord | null> {
+  for (const cls of classes) {
+    if (method.parentId === cls.qualifiedName) return null;
+    const own = await symbolsByQualifiedName(generationId, `${cls.qualifiedName}.${method.name}`, 5);
+    const best = own.find((s) => s.fanOut > 0) ?? own[0];
+    if (best) return best;
+  }
+  return null;
+}
+
+/**
+ * The overload of a method whose parameters fit the arguments the question writes
+ * (`createParser(inputStream)` → `createParser(InputStream in)`), among the methods of its
+ * class named as written (`createParser`, not the `_createParser` a loose match found);
+ * the match itself when the question writes no arguments or none fits better.
+ */
+async function fittingOverload(
+  generationId: string,
+  method: SymbolRecord,
+  question: string,
+): Promise<SymbolRecord> {
+  const calls = [...question.matchAll(/([A-Za-z_$][\w$]*)\s*\(([^()]*)\)/g)].filter(
+    (m) => normalizeName(m[1] ?? "") === normalizeName(method.name),
+  );
+  const args = new Set(
+    calls.flatMap((m) => (m[2] ?? "").match(/[A-Za-z_]\w*/g) ?? []).map((w) => w.toLowerCase()),
+  );
+  const written = calls.map((m) => m[1] ?? "").find((n) => n !== method.name);
+  if (args.size === 0 && !written) return method;
+  const owner = method.qualifiedName.slice(0, method.qualifiedName.length - method.name.length);
+  const overloads = await symbolsByQualifiedName(generationId, `${owner}${written ?? method.name}`, 40);
+  if (overloads.length === 0) return method;
+  const fit = (s: SymbolRecord) => [...parameterWords(s.signature)].filter((w) => args.has(w)).length;
+  const best = overloads
+    .map((s) => ({ s, fit: fit(s) }))
+    .sort((a, b) => b.fit - a.fit || a.s.startLine - b.s.startLine)[0] as { s: SymbolRecord; fit: number };
+  return written || best.fit > fit(method) ? best.s : method;
 }
 
 const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
