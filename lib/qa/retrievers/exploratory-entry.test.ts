@@ -1,0 +1,102 @@
+/**
+ * Where an exploratory walk starts, on a real index of a small TypeScript project: a
+ * closure that fits the question best leads to the function it is defined in (which runs
+ * it), and an e2e page object named like the question neither starts nor joins the flow.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { PartLog } from "../../../test-support/qa-model.ts";
+import { askQuestion } from "../ask.ts";
+
+const BUILD = `import { discover, parseAll, store } from "./steps";
+
+export type BuildPhase = "discover" | "parse" | "store";
+
+export async function runBuild(root: string): Promise<number> {
+  const phases: BuildPhase[] = [];
+  const buildPhaseDone = (phase: BuildPhase) => {
+    phases.push(phase);
+  };
+  const files = discover(root);
+  buildPhaseDone("discover");
+  const parsed = parseAll(files);
+  buildPhaseDone("parse");
+  store(parsed);
+  buildPhaseDone("store");
+  return phases.length;
+}
+`;
+
+const STEPS = `export function discover(root: string): string[] {
+  return [root + "/a.ts", root + "/b.ts"].filter((f) => f.length > 0);
+}
+
+export function parseAll(files: string[]): string[] {
+  return files.map((f) => parseOne(f));
+}
+
+function parseOne(file: string): string {
+  return file.trim();
+}
+
+export function store(rows: string[]): void {
+  rows.forEach((r) => console.log(r));
+}
+`;
+
+const PAGE = `import { runBuild } from "../../src/build";
+
+export class BuildPage {
+  async runBuildPhases(root: string): Promise<void> {
+    await runBuild(root);
+    await this.waitForBuildPhases();
+  }
+
+  async waitForBuildPhases(): Promise<void> {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+`;
+
+let repo: IndexedFixture;
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ cleanup } = await setupQaHome("wf-entry-"));
+  dir = mkdtempSync(path.join(os.tmpdir(), "wf-entry-repo-"));
+  mkdirSync(path.join(dir, "src"));
+  mkdirSync(path.join(dir, "e2e", "pages"), { recursive: true });
+  writeFileSync(path.join(dir, "src", "build.ts"), BUILD);
+  writeFileSync(path.join(dir, "src", "steps.ts"), STEPS);
+  writeFileSync(path.join(dir, "e2e", "pages", "build-page.ts"), PAGE);
+  repo = await indexFixture(dir, "entry");
+});
+afterAll(async () => {
+  await cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("where an exploratory walk starts", () => {
+  it("starts at the function a closure is defined in, and leaves e2e page objects out of the flow", async () => {
+    const result = await askQuestion(
+      {
+        repository: repo.repositoryId,
+        question: "Walk me through what happens when a build runs its phases",
+        overrides: { mode: "exploratory" },
+      },
+      new PartLog(),
+      { model: null, ephemeral: true },
+    );
+    const retrieval = result.loop.retrieval;
+    const flow = retrieval.items.find((i) => i.kind === "flow")?.text ?? "";
+    expect(flow.split("\n")[0]).toMatch(/^runBuild\(\)/);
+    expect(flow).toMatch(/→ parseAll\(\)/);
+    expect(flow).not.toContain("e2e/");
+    expect(retrieval.rankedSymbols[0]).toBe("src/build.ts::runBuild");
+    expect(retrieval.rankedSymbols.slice(0, 5).some((s) => s.startsWith("e2e/"))).toBe(false);
+  });
+});
