@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
-import { askedTopic, decidingLines, openingFor } from "./opening.ts";
+import { askedTopic, decidingLines, openingFor, whenAsked } from "./opening.ts";
 
 describe("the topic of a question, in its own terms", () => {
   it.each([
@@ -375,9 +375,21 @@ describe("a first paragraph that answers", () => {
       new Map(),
     );
     expect(text).toBe(
-      "It starts at `open_dataset` (pkg/api.py:366-386), then `decode` (pkg/api.py:311-347).",
+      "When open_dataset reads a file, it starts at `open_dataset` (pkg/api.py:366-386), then `decode` (pkg/api.py:311-347).",
     );
   });
+});
+
+describe("whenAsked", () => {
+  it.each([
+    ["What happens when I call dayjs.extend(utc)?", "When you call dayjs.extend(utc), it runs"],
+    [
+      "Walk me through what happens when Flask handles an incoming request.",
+      "When Flask handles an incoming request, it runs",
+    ],
+    ["Trace what `flask run` does from the command line", "It runs"],
+    ["What happens when a handler raises an exception?", "It runs"],
+  ])("%s → %s", (question, expected) => expect(whenAsked(question, "it runs")).toBe(expected));
 });
 
 describe("an exploratory opening over several named calls", () => {

@@ -436,13 +436,15 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
         .map(step)
         .join(" → ");
     });
-    return `It runs ${chains.join(", then ")}.`;
+    return `${whenAsked(input.question, "it runs")} ${chains.join(", then ")}.`;
   }
   const path = mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0));
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
   if (path.length === 1) return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
-  const sentences = [`It starts at ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`];
+  const sentences = [
+    `${whenAsked(input.question, "it starts at")} ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`,
+  ];
   // What else the entry calls, beside the main line.
   const at = steps.indexOf(entry);
   const siblings: FlowStep[] = [];
@@ -453,6 +455,28 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
   if (siblings.length)
     sentences.push(`${code(entry.name)} also calls ${joinWords(siblings.slice(0, 3).map(step))}.`);
   return sentences.join(" ");
+}
+
+/**
+ * How an exploratory answer begins, in the question's terms: "When you call
+ * `dayjs.extend(utc)`, it runs …" for "what happens when I call dayjs.extend(utc)?", else
+ * "It runs …". A clause that speaks of errors is left out (the answer frames none).
+ */
+export function whenAsked(question: string, verb: string): string {
+  const m = /\bwhen\s+(.{3,120}?)\s*(?:[?:;]|\.(?:\s|$)|$)/i.exec(question.trim());
+  const clause = m?.[1]?.replace(/,.*$/, "").trim();
+  const ticks = clause?.split("`").length ?? 1;
+  if (!clause || ERROR_WORDS.test(clause) || ticks % 2 === 0) return capitalize(verb);
+  const own = clause
+    .replace(/\bI\b/g, "you")
+    .replace(/\bI'm\b/gi, "you're")
+    .replace(/\b(?:my)\b/gi, "your")
+    .replace(/\bme\b/gi, "you");
+  return `When ${own}, ${verb}`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
