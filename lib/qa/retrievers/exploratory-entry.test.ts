@@ -47,6 +47,38 @@ export function store(rows: string[]): void {
 }
 `;
 
+const SAVE = `export function saveAll(rows: string[]): number {
+  return rows.map((r) => saveRow(r)).length;
+}
+
+function saveRow(row: string): number {
+  tally(row);
+  return saveCell(row.split(","));
+}
+
+function saveCell(cells: string[]): number {
+  tally(cells.join(""));
+  return saveBytes(cells.join("|"));
+}
+
+function saveBytes(text: string): number {
+  tally(text);
+  return writeSaved(text);
+}
+
+function writeSaved(text: string): number {
+  return text.length + ping(text);
+}
+
+function ping(text: string): number {
+  return text.indexOf("x");
+}
+
+function tally(text: string): number {
+  return ping(text) + 1;
+}
+`;
+
 const PAGE = `import { runBuild } from "../../src/build";
 
 export class BuildPage {
@@ -72,6 +104,7 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, "e2e", "pages"), { recursive: true });
   writeFileSync(path.join(dir, "src", "build.ts"), BUILD);
   writeFileSync(path.join(dir, "src", "steps.ts"), STEPS);
+  writeFileSync(path.join(dir, "src", "save.ts"), SAVE);
   writeFileSync(path.join(dir, "e2e", "pages", "build-page.ts"), PAGE);
   repo = await indexFixture(dir, "entry");
 });
@@ -98,5 +131,22 @@ describe("where an exploratory walk starts", () => {
     expect(flow).not.toContain("e2e/");
     expect(retrieval.rankedSymbols[0]).toBe("src/build.ts::runBuild");
     expect(retrieval.rankedSymbols.slice(0, 5).some((s) => s.startsWith("e2e/"))).toBe(false);
+  });
+
+  it("follows a chain named like the question past the walk's depth, and nothing else there", async () => {
+    const result = await askQuestion(
+      {
+        repository: repo.repositoryId,
+        question: "Walk me through saveAll down to where the saved text is written",
+        overrides: { mode: "exploratory" },
+      },
+      new PartLog(),
+      { model: null, ephemeral: true },
+    );
+    const flow = result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "";
+    // saveAll → saveRow → saveCell → saveBytes is as deep as a walk goes; writeSaved is named
+    // like the question, so the chain goes on to it, but not to ping, which is not.
+    expect(flow).toMatch(/→ saveBytes\(\)[^\n]*\n\s+→ writeSaved\(\)/);
+    expect(flow).not.toMatch(/→ writeSaved\(\)[^\n]*\n\s+→ ping\(\)/);
   });
 });

@@ -51,6 +51,8 @@ interface WalkOptions {
    * overrides goes to its own version, as dispatch on `self` would.
    */
   dispatch: SymbolRecord | null;
+  /** which callees the walk may follow at all (all when absent) */
+  only?: (s: SymbolRecord) => boolean;
 }
 
 /** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
@@ -220,6 +222,7 @@ export async function walkForward(
   const callees = (
     await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
   )
+    .filter((s) => !options.only || options.only(s))
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
     .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
     .slice(0, maxCallees)
@@ -232,7 +235,7 @@ export async function walkForward(
         callee,
         depth + 1,
         maxDepth,
-        Math.max(2, Math.floor(maxCallees / 3)),
+        maxCallees <= 1 ? 1 : Math.max(2, Math.floor(maxCallees / 3)),
         seen,
         options,
       ),

@@ -84,7 +84,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     topics.tests,
   );
   const relevant = relevanceOf(terms);
-  const flows = await walkFlows(input, entries, relevant, walksForward);
+  const flows = await walkFlows(input, entries, terms, relevant, walksForward);
   // Callers of the entry, when the question asks for them: the function the question
   // names if any, else the best entry.
   const callerTrees: FlowNode[] = [];
@@ -216,31 +216,37 @@ async function enclosingFunction(generationId: string, s: SymbolRecord): Promise
 async function walkFlows(
   input: RetrievalInput,
   entries: SymbolRecord[],
+  terms: ConceptTerm[],
   relevant: (s: SymbolRecord) => number,
   walks: (path: string) => boolean,
 ): Promise<FlowNode[]> {
   const { generationId, config, question } = input;
   const flows: FlowNode[] = [];
   const seen = new Set<string>();
-  for (const named of entries) {
-    const entry = (await reachedReceiverMethod(generationId, named, flows)) ?? named;
+  const maxDepth = Math.min(config.maxCallGraphHops, 3);
+  // Named like the question by its own name, not only by its class's.
+  const named = relevanceOf(terms, 0);
+  for (const start of entries) {
+    const entry = (await reachedReceiverMethod(generationId, start, flows)) ?? start;
     if (seen.has(entry.qualifiedId)) continue;
-    flows.push(
-      await walkForward(
-        generationId,
-        entry,
-        0,
-        Math.min(config.maxCallGraphHops, 3),
-        config.maxCalleesPerHop,
-        seen,
-        {
-          useGraph: config.features.useCallGraph,
-          relevant,
-          walks,
-          dispatch: await dispatchClass(generationId, question, entry),
-        },
-      ),
-    );
+    const options = {
+      useGraph: config.features.useCallGraph,
+      relevant,
+      walks,
+      dispatch: await dispatchClass(generationId, question, entry),
+    };
+    const flow = await walkForward(generationId, entry, 0, maxDepth, config.maxCalleesPerHop, seen, options);
+    // A chain named like the question goes on past the walk's depth, one step a level, to its end
+    // ("how does each route end up wrapped in middlewares": Start → … → bindRoute → buildChain…).
+    const tail = spineOf(flow, (n) => relevant(n.symbol)).pop();
+    if (tail && tail.depth === maxDepth && named(tail.symbol) > 0)
+      tail.children = (
+        await walkForward(generationId, tail.symbol, tail.depth, maxDepth + CHAIN_BEYOND, 1, seen, {
+          ...options,
+          only: (s) => named(s) > 0,
+        })
+      ).children;
+    flows.push(flow);
   }
   return flows;
 }
@@ -509,6 +515,9 @@ export function spineOf<N extends { children: N[]; symbol: Pick<SymbolRecord, "f
   }
 }
 
+/** How many levels past the walk's depth a chain named like the question is followed. */
+const CHAIN_BEYOND = 3;
+
 /** Enough for a spine step three calls deep to rank before the entry's other callees. */
 const SPINE_BONUS = 8;
 
@@ -517,14 +526,15 @@ const SPINE_BONUS = 8;
  * only its class's name carries count half, so every method of `FixtureRequest` is not
  * "about fixtures".
  */
-function relevanceOf(terms: ConceptTerm[]): (s: SymbolRecord) => number {
+function relevanceOf(terms: ConceptTerm[], ownerCounts = 0.5): (s: SymbolRecord) => number {
   return (s) => {
     const own = splitIdentifier(s.name).map(stem);
     const owner = splitIdentifier(
       s.qualifiedName.slice(0, Math.max(0, s.qualifiedName.lastIndexOf("."))),
     ).map(stem);
     return terms.reduce(
-      (n, t) => n + (own.some((p) => sameStem(t, p)) ? 1 : owner.some((p) => sameStem(t, p)) ? 0.5 : 0),
+      (n, t) =>
+        n + (own.some((p) => sameStem(t, p)) ? 1 : owner.some((p) => sameStem(t, p)) ? ownerCounts : 0),
       0,
     );
   };
