@@ -64,7 +64,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   const { generationId, config, question } = input;
   const topics = await retrievalTopics(input, questionTopics(question));
   // Tests, and vendored, generated or minified code, are walked into only when the question is about them.
-  const walks = (path: string) => (topics.tests || !isTestPath(path)) && !leftOut(path, topics);
+  const walks = (path: string) => (topics.tests || !isTestCode(path)) && !leftOut(path, topics);
   // A flow followed forward stays out of docs, examples and benchmarks too.
   const walksForward = (path: string) =>
     walks(path) && auxiliaryFactor(path, { ...topics, tests: true }) === 1;
@@ -178,7 +178,7 @@ async function chooseEntries(
   let trusted = namedWalk;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
-    if (!s || starts.length >= 2 || (!tests && isTestSymbol(s))) continue;
+    if (!s || starts.length >= 2 || (!tests && (isTestSymbol(s) || isTestCode(s.path)))) continue;
     // A second start only when it fits nearly as well as the first.
     if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
@@ -431,6 +431,17 @@ async function contextItems(
 }
 
 /**
+ * Tests, and the code that serves them — e2e page objects, fixtures, mocks, test data and
+ * test helpers — which neither start nor join a flow unless the question is about tests.
+ */
+export function isTestCode(path: string): boolean {
+  return isTestPath(path) || TEST_HELPER_PATH.test(path);
+}
+
+const TEST_HELPER_PATH =
+  /(^|\/)(?:e2e|fixtures|__fixtures__|__mocks__|testdata|test-support|test-?utils?|cypress|playwright)\//;
+
+/**
  * One symbol per name leads: overloads (`f`, `f#2` …) are one step of the answer, and a
  * method named without its class (`nextToken()`) matches every class's `nextToken`, of
  * which the best ranked stands for the rest — its best ranked implementation when that
@@ -578,7 +589,7 @@ async function namedSteps(
 ): Promise<SymbolRecord[]> {
   const byMention = new Map<string, SymbolRecord[]>();
   for (const c of subjects)
-    if (c.symbol && (tests || !isTestSymbol(c.symbol)))
+    if (c.symbol && (tests || !(isTestSymbol(c.symbol) || isTestCode(c.symbol.path))))
       byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
   const picks = [...byMention.values()].map((list) => {
     const first = list[0] as SymbolRecord;

@@ -37,11 +37,6 @@ describe("isTestPath", () => {
     ["pkg/conftest.py", true],
     ["lib/qa/loop.test.ts", true],
     ["server_test.go", true],
-    // e2e page objects, fixtures and test helpers are tests too: they start no flow
-    ["e2e/pages/repositories-page.ts", true],
-    ["test-support/qa-env.ts", true],
-    ["src/__mocks__/fs.js", true],
-    ["pkg/testdata/input.go", true],
     ["src/_pytest/skipping.py", false],
     ["lib/testimony/core.py", false],
   ])("%s → %s", (path, expected) => expect(isTestPath(path)).toBe(expected));

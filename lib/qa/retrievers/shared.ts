@@ -363,7 +363,7 @@ export function scopePrefix(scope: string | null): string | undefined {
 }
 
 const TEST_PATH =
-  /(^|\/)(tests?|testing|__tests__|spec|e2e|fixtures|__fixtures__|__mocks__|testdata|test-support|test-?utils?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
+  /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
 // Docs, examples, benchmarks, scripts, third-party code vendored inside a package, and the
 // build tools' configuration (karma.conf.js, webpack.config.js, gulpfile.js).
 const AUXILIARY_PATH =
