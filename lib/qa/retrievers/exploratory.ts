@@ -182,11 +182,7 @@ async function chooseEntries(
     // A second start only when it fits nearly as well as the first.
     if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
-      s.kind === "function" || s.kind === "method"
-        ? namedIds.has(s.qualifiedId)
-          ? s
-          : await enclosingFunction(generationId, s)
-        : await workingMethod(generationId, s, terms);
+      s.kind === "function" || s.kind === "method" ? s : await workingMethod(generationId, s, terms);
     if (!start || starts.some((x) => x.qualifiedId === start.qualifiedId)) continue;
     starts.push(start);
     firstScore ||= r.score;
@@ -197,19 +193,6 @@ async function chooseEntries(
     }
   }
   return { entries: starts, namedWalk, namedIds, trusted };
-}
-
-/**
- * Where a flow runs through a function defined inside another (a closure such as
- * `buildGeneration.phaseDone`): the enclosing function, which calls it, is where it starts.
- */
-async function enclosingFunction(generationId: string, s: SymbolRecord): Promise<SymbolRecord> {
-  if (!s.parentId) return s;
-  const parents = await symbolsByQualifiedName(generationId, s.parentId, 5);
-  const parent = parents.find(
-    (p) => p.path === s.path && (p.kind === "function" || p.kind === "method") && p.startLine <= s.startLine,
-  );
-  return parent ?? s;
 }
 
 /** The call graph walked forward from each entry (an entry another walk reached is not walked again). */
