@@ -171,6 +171,13 @@ describe("the exploratory walk in a language that overloads", () => {
   });
 });
 
+describe("a method named with its own class", () => {
+  it("stays that class's method beside another class the question names", async () => {
+    const { flow } = await retrieve("Walk me through ReaderParser.getText when a StreamParser is also open");
+    expect(flow.split("\n")[0]).toMatch(/^ReaderParser\.getText\(\)/);
+  });
+});
+
 describe("parameterWords", () => {
   it("reads the words of a signature's parameter list only", () => {
     expect([...parameterWords("public Parser createParser(InputStream in) throws IOException")]).toEqual([

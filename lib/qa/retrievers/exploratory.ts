@@ -210,7 +210,8 @@ async function walkFlows(
   // Named like the question by its own name, not only by its class's.
   const named = relevanceOf(terms, 0);
   for (const start of entries) {
-    const entry = (await reachedReceiverMethod(generationId, start, flows)) ?? start;
+    const entry =
+      (ownerNamed(question, start) ? null : await reachedReceiverMethod(generationId, start, flows)) ?? start;
     if (seen.has(entry.qualifiedId)) continue;
     const options = {
       useGraph: config.features.useCallGraph,
@@ -592,7 +593,7 @@ async function namedSteps(
   for (const pick of picks) {
     let step: SymbolRecord | null = pick;
     if (pick.kind === "method" || pick.kind === "function") {
-      const own = await receiverMethod(generationId, pick, classes);
+      const own = ownerNamed(question, pick) ? null : await receiverMethod(generationId, pick, classes);
       if (own) receivers.add(own.parentId ?? "");
       step = await fittingOverload(generationId, own ?? pick, question);
     } else step = CLASS_KINDS.has(pick.kind) ? pick : null;
@@ -608,6 +609,15 @@ async function namedSteps(
     if (out.length >= 3) break;
   }
   return out;
+}
+
+/** Whether the question names the class a method belongs to (`Client.send`): then it is no bare method. */
+function ownerNamed(question: string, method: SymbolRecord): boolean {
+  const escaped = method.parentId
+    ?.split(/[.:\\]/)
+    .pop()
+    ?.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return !!escaped && new RegExp(`(?:^|[^\\w$])${escaped}(?![\\w$])`).test(question);
 }
 
 /** The method of that name one of these classes defines itself, when the match found is another class's. */
