@@ -389,6 +389,14 @@ describe("whenAsked", () => {
     ],
     ["Trace what `flask run` does from the command line", "It runs"],
     ["What happens when a handler raises an exception?", "It runs"],
+    [
+      "What happens when I use ? on a value inside a function returning Result<()>? How?",
+      "When you use ? on a value inside a function returning Result<()>, it runs",
+    ],
+    [
+      "What happens when I call fetchJson('https://x.dev/a') with retries: 2?",
+      "When you call fetchJson('https://x.dev/a') with retries: 2, it runs",
+    ],
   ])("%s → %s", (question, expected) => expect(whenAsked(question, "it runs")).toBe(expected));
 });
 

@@ -463,7 +463,9 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
  * "It runs …". A clause that speaks of errors is left out (the answer frames none).
  */
 export function whenAsked(question: string, verb: string): string {
-  const m = /\bwhen\s+(.{3,120}?)\s*(?:[?:;]|\.(?:\s|$)|$)/i.exec(question.trim());
+  // The clause ends where its sentence does: `?`, `:` or `.` then a new sentence or the end (not
+  // Rust's `?` operator, `https://`, `std::io`).
+  const m = /\b[Ww]hen\s+(.{3,120}?)\s*(?:[?:;.](?=\s+[A-Z]|\s*$)|$)/.exec(question.trim());
   const clause = m?.[1]?.replace(/,.*$/, "").trim();
   const ticks = clause?.split("`").length ?? 1;
   if (!clause || ERROR_WORDS.test(clause) || ticks % 2 === 0) return capitalize(verb);
