@@ -397,7 +397,30 @@ describe("whenAsked", () => {
       "What happens when I call fetchJson('https://x.dev/a') with retries: 2?",
       "When you call fetchJson('https://x.dev/a') with retries: 2, it runs",
     ],
+    ["What runs when I call $env->required(['A', 'B'])->notEmpty()?", "It runs"],
   ])("%s → %s", (question, expected) => expect(whenAsked(question, "it runs")).toBe(expected));
+});
+
+describe("an exploratory opening's chain", () => {
+  it("ends before an error type built on the way, unless the question is about errors", () => {
+    const flow: ContextItem = {
+      ...symbol("flow", "src/env.ts", "", 1),
+      key: "flow:save",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: [
+        "save()  [src/env.ts:1-5]",
+        "    → validate()  [src/env.ts:6-10]",
+        "        → ValidationException()  [src/Exception/ValidationException.ts:1-3]",
+      ].join("\n"),
+    };
+    const open = (q: string) => openingFor(input(q, "exploratory", [flow]), [], new Map());
+    expect(open("Walk me through save")).toBe(
+      "It starts at `save` (src/env.ts:1-5), then `validate` (src/env.ts:6-10).",
+    );
+    expect(open("Walk me through save when validation fails")).toContain("`ValidationException`");
+  });
 });
 
 describe("an exploratory opening over several named calls", () => {

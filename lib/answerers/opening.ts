@@ -281,6 +281,9 @@ function citeLead(item: ContextItem, lines: DecidingLine[]): string {
   return `${item.path}:${Math.min(...at)}-${Math.max(...at)}`;
 }
 
+/** A type an error is made of (`ValidationException`, `ParseError`, `Panic`). */
+const ERROR_TYPE = /(?:Error|Exception|Panic)$/;
+
 /** Error words, which an answer to a question that asks about no error leaves out of its opening. */
 const ERROR_WORDS = /\b(?:errors?|exceptions?|rais(?:e|es|ed|ing)|throws?|fail(?:s|ed|ure)?|panics?)\b/i;
 
@@ -428,17 +431,24 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
   // Several calls named in order ("NewServer, AddRoutes, then Start"): each as named, with the
   // line of calls it runs along.
   const roots = steps.filter((s) => s.depth === 0);
+  // The path a question asks to follow runs where nothing fails: an error type built on the
+  // way ends the chain shown, unless the question is about errors.
+  const happy = (path: FlowStep[]) => {
+    if (ERROR_WORDS.test(input.question)) return path;
+    const end = path.findIndex((s, i) => i > 0 && ERROR_TYPE.test(s.name));
+    return end < 0 ? path : path.slice(0, end);
+  };
   if (roots.length > 1) {
     const chains = roots.map((root) => {
       const at = steps.indexOf(root);
       const part = steps.slice(at, at + 1 + root.descendants);
-      return mainPath(part, roots.length > 2 ? 3 : 4, (i) => 4 * (reach[at + i] ?? 0))
+      return happy(mainPath(part, roots.length > 2 ? 3 : 4, (i) => 4 * (reach[at + i] ?? 0)))
         .map(step)
         .join(" → ");
     });
     return `${whenAsked(input.question, "it runs")} ${chains.join(", then ")}.`;
   }
-  const path = mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0));
+  const path = happy(mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0)));
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
   if (path.length === 1) return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
@@ -467,14 +477,26 @@ export function whenAsked(question: string, verb: string): string {
   // Rust's `?` operator, `https://`, `std::io`).
   const m = /\b[Ww]hen\s+(.{3,120}?)\s*(?:[?:;.](?=\s+[A-Z]|\s*$)|$)/.exec(question.trim());
   const clause = m?.[1]?.replace(/,.*$/, "").trim();
-  const ticks = clause?.split("`").length ?? 1;
-  if (!clause || ERROR_WORDS.test(clause) || ticks % 2 === 0) return capitalize(verb);
+  if (!clause || ERROR_WORDS.test(clause) || !balanced(clause)) return capitalize(verb);
   const own = clause
     .replace(/\bI\b/g, "you")
     .replace(/\bI'm\b/gi, "you're")
     .replace(/\b(?:my)\b/gi, "your")
     .replace(/\bme\b/gi, "you");
   return `When ${own}, ${verb}`;
+}
+
+/** Whether a clause cut from a question leaves no quote, bracket or backtick open. */
+function balanced(text: string): boolean {
+  const count = (c: string) => text.split(c).length - 1;
+  return (
+    count("`") % 2 === 0 &&
+    count("'") % 2 === 0 &&
+    count('"') % 2 === 0 &&
+    count("(") === count(")") &&
+    count("[") === count("]") &&
+    count("{") === count("}")
+  );
 }
 
 function capitalize(text: string): string {
