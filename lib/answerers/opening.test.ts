@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
-import { askedTopic, decidingLines, openingFor } from "./opening.ts";
+import { askedTopic, decidingLines, openingFor, whenAsked } from "./opening.ts";
 
 describe("the topic of a question, in its own terms", () => {
   it.each([
@@ -375,7 +375,81 @@ describe("a first paragraph that answers", () => {
       new Map(),
     );
     expect(text).toBe(
-      "It starts at `open_dataset` (pkg/api.py:366-386), then `decode` (pkg/api.py:311-347).",
+      "When open_dataset reads a file, it starts at `open_dataset` (pkg/api.py:366-386), then `decode` (pkg/api.py:311-347).",
+    );
+  });
+});
+
+describe("whenAsked", () => {
+  it.each([
+    ["What happens when I call dayjs.extend(utc)?", "When you call dayjs.extend(utc), it runs"],
+    [
+      "Walk me through what happens when Flask handles an incoming request.",
+      "When Flask handles an incoming request, it runs",
+    ],
+    ["Trace what `flask run` does from the command line", "It runs"],
+    ["What happens when a handler raises an exception?", "It runs"],
+    [
+      "What happens when I use ? on a value inside a function returning Result<()>? How?",
+      "When you use ? on a value inside a function returning Result<()>, it runs",
+    ],
+    [
+      "What happens when I call fetchJson('https://x.dev/a') with retries: 2?",
+      "When you call fetchJson('https://x.dev/a') with retries: 2, it runs",
+    ],
+    ["What runs when I call $env->required(['A', 'B'])->notEmpty()?", "It runs"],
+  ])("%s → %s", (question, expected) => expect(whenAsked(question, "it runs")).toBe(expected));
+});
+
+describe("an exploratory opening's chain", () => {
+  it("ends before an error type built on the way, unless the question is about errors", () => {
+    const flow: ContextItem = {
+      ...symbol("flow", "src/env.ts", "", 1),
+      key: "flow:save",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: [
+        "save()  [src/env.ts:1-5]",
+        "    → validate()  [src/env.ts:6-10]",
+        "        → ValidationException()  [src/Exception/ValidationException.ts:1-3]",
+      ].join("\n"),
+    };
+    const open = (q: string) => openingFor(input(q, "exploratory", [flow]), [], new Map());
+    expect(open("Walk me through save")).toBe(
+      "It starts at `save` (src/env.ts:1-5), then `validate` (src/env.ts:6-10).",
+    );
+    expect(open("Walk me through save when validation fails")).toContain("`ValidationException`");
+  });
+});
+
+describe("an exploratory opening over several named calls", () => {
+  it("follows each call the question names down its own line of calls, in the question's order", () => {
+    const flow: ContextItem = {
+      ...symbol("flow", "rest/server.go", "", 1),
+      key: "flow:NewServer,Start",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: [
+        "NewServer()  [rest/server.go:41-59]",
+        "    → newEngine()  [rest/engine.go:30-40]",
+        "Server.Start()  [rest/server.go:112-117]",
+        "    → engine.start()  [rest/engine.go:300-320]",
+        "        → engine.bindRoutes()  [rest/engine.go:120-140]",
+        "            → engine.bindRoute()  [rest/engine.go:150-190]",
+        "    → logx.Close()  [core/logx/logs.go:10-20]",
+      ].join("\n"),
+    };
+    const text = openingFor(
+      input("Walk me through NewServer and Start: how is each route bound?", "exploratory", [flow]),
+      [],
+      new Map(),
+    );
+    expect(text).toBe(
+      "It runs `NewServer` (rest/server.go:41-59) → `newEngine` (rest/engine.go:30-40), then " +
+        "`Server.Start` (rest/server.go:112-117) → `engine.start` (rest/engine.go:300-320) → " +
+        "`engine.bindRoutes` (rest/engine.go:120-140) → `engine.bindRoute` (rest/engine.go:150-190).",
     );
   });
 });

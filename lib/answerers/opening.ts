@@ -281,6 +281,9 @@ function citeLead(item: ContextItem, lines: DecidingLine[]): string {
   return `${item.path}:${Math.min(...at)}-${Math.max(...at)}`;
 }
 
+/** A type an error is made of (`ValidationException`, `ParseError`, `Panic`). */
+const ERROR_TYPE = /(?:Error|Exception|Panic)$/;
+
 /** Error words, which an answer to a question that asks about no error leaves out of its opening. */
 const ERROR_WORDS = /\b(?:errors?|exceptions?|rais(?:e|es|ed|ing)|throws?|fail(?:s|ed|ure)?|panics?)\b/i;
 
@@ -421,24 +424,37 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
     return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${step(further[0])} is one hop further up` : ""}.`;
   }
   const steps = flowNodes(input);
-  // Several calls named in order ("NewServer, AddRoutes, then Start"): the steps as named.
-  const roots = steps.filter((s) => s.depth === 0);
-  if (roots.length > 1) {
-    const deep = roots.find((r) => r.descendants > 0);
-    const after = deep ? steps.slice(steps.indexOf(deep) + 1) : [];
-    const end = after.findIndex((s) => s.depth === 0);
-    const next = (end < 0 ? after : after.slice(0, end)).filter((s) => s.depth === 1).slice(0, 3);
-    return `It runs ${roots.map(step).join(", then ")}.${deep && next.length ? ` ${code(deep.name)} calls ${joinWords(next.map(step))}.` : ""}`;
-  }
   // The line of the flow leading to what the question names ("down to the connection being opened").
   const terms = questionStems(input.question);
   const own = steps.map((s) => hitsOf(s.name.split(".").pop() ?? s.name, terms));
   const reach = steps.map((s, i) => Math.max(...own.slice(i, i + 1 + s.descendants)));
-  const path = mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0));
+  // Several calls named in order ("NewServer, AddRoutes, then Start"): each as named, with the
+  // line of calls it runs along.
+  const roots = steps.filter((s) => s.depth === 0);
+  // The path a question asks to follow runs where nothing fails: an error type built on the
+  // way ends the chain shown, unless the question is about errors.
+  const happy = (path: FlowStep[]) => {
+    if (ERROR_WORDS.test(input.question)) return path;
+    const end = path.findIndex((s, i) => i > 0 && ERROR_TYPE.test(s.name));
+    return end < 0 ? path : path.slice(0, end);
+  };
+  if (roots.length > 1) {
+    const chains = roots.map((root) => {
+      const at = steps.indexOf(root);
+      const part = steps.slice(at, at + 1 + root.descendants);
+      return happy(mainPath(part, roots.length > 2 ? 3 : 4, (i) => 4 * (reach[at + i] ?? 0)))
+        .map(step)
+        .join(" → ");
+    });
+    return `${whenAsked(input.question, "it runs")} ${chains.join(", then ")}.`;
+  }
+  const path = happy(mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0)));
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
   if (path.length === 1) return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
-  const sentences = [`It starts at ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`];
+  const sentences = [
+    `${whenAsked(input.question, "it starts at")} ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`,
+  ];
   // What else the entry calls, beside the main line.
   const at = steps.indexOf(entry);
   const siblings: FlowStep[] = [];
@@ -449,6 +465,42 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
   if (siblings.length)
     sentences.push(`${code(entry.name)} also calls ${joinWords(siblings.slice(0, 3).map(step))}.`);
   return sentences.join(" ");
+}
+
+/**
+ * How an exploratory answer begins, in the question's terms: "When you call
+ * `dayjs.extend(utc)`, it runs …" for "what happens when I call dayjs.extend(utc)?", else
+ * "It runs …". A clause that speaks of errors is left out (the answer frames none).
+ */
+export function whenAsked(question: string, verb: string): string {
+  // The clause ends where its sentence does: `?`, `:` or `.` then a new sentence or the end (not
+  // Rust's `?` operator, `https://`, `std::io`).
+  const m = /\b[Ww]hen\s+(.{3,120}?)\s*(?:[?:;.](?=\s+[A-Z]|\s*$)|$)/.exec(question.trim());
+  const clause = m?.[1]?.replace(/,.*$/, "").trim();
+  if (!clause || ERROR_WORDS.test(clause) || !balanced(clause)) return capitalize(verb);
+  const own = clause
+    .replace(/\bI\b/g, "you")
+    .replace(/\bI'm\b/gi, "you're")
+    .replace(/\b(?:my)\b/gi, "your")
+    .replace(/\bme\b/gi, "you");
+  return `When ${own}, ${verb}`;
+}
+
+/** Whether a clause cut from a question leaves no quote, bracket or backtick open. */
+function balanced(text: string): boolean {
+  const count = (c: string) => text.split(c).length - 1;
+  return (
+    count("`") % 2 === 0 &&
+    count("'") % 2 === 0 &&
+    count('"') % 2 === 0 &&
+    count("(") === count(")") &&
+    count("[") === count("]") &&
+    count("{") === count("}")
+  );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

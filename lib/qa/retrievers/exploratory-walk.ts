@@ -11,6 +11,7 @@ import {
   symbolsByName,
   symbolsByQualifiedName,
   symbolsByQualifiedIds,
+  symbolsInFile,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
@@ -50,6 +51,8 @@ interface WalkOptions {
    * overrides goes to its own version, as dispatch on `self` would.
    */
   dispatch: SymbolRecord | null;
+  /** which callees the walk may follow at all (all when absent) */
+  only?: (s: SymbolRecord) => boolean;
 }
 
 /** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
@@ -75,7 +78,9 @@ export async function overridden(
  * type it does not know (`s.ngin.start()`, `adapter.send(req)`), resolved by name in the
  * caller's own folder (its package or module) when exactly one function there that does
  * some work has that name: the flow goes on where the code most likely does. A few per
- * step, so a walk stays fast.
+ * step, so a walk stays fast. A call on the caller's own object (`_createParser(in, ctxt)`,
+ * `this.write(…)`) that the index left unresolved because the class overloads the name
+ * goes to the overload of the caller's class that fits the caller's parameters best.
  */
 async function unresolvedCallees(
   generationId: string,
@@ -93,15 +98,18 @@ async function unresolvedCallees(
         }`,
     ),
   );
+  const calls = parseCalls(symbol.calls).filter((c) => !done.has(`${c.line}:${c.name}`));
+  const own = await ownClassCallees(
+    generationId,
+    symbol,
+    calls.filter((c) => !c.receiver || SELF_RECEIVER.test(c.receiver)).map((c) => c.name),
+  );
   const folder = folderOf(symbol.path);
-  const names = [
-    ...new Set(
-      parseCalls(symbol.calls).flatMap((c) =>
-        c.receiver && !done.has(`${c.line}:${c.name}`) ? [c.name] : [],
-      ),
-    ),
-  ].slice(0, UNRESOLVED_PER_STEP);
-  const out: string[] = [];
+  const names = [...new Set(calls.flatMap((c) => (c.receiver ? [c.name] : [])))].slice(
+    0,
+    UNRESOLVED_PER_STEP,
+  );
+  const out: string[] = [...own];
   for (const name of names) {
     const here = (await symbolsByName(generationId, name, 20)).filter(
       (s) =>
@@ -114,7 +122,57 @@ async function unresolvedCallees(
     );
     if (here.length === 1) out.push((here[0] as SymbolRecord).qualifiedId);
   }
-  return out;
+  return [...new Set(out)];
+}
+
+const SELF_RECEIVER = /^(?:this|self|super|base|Self)$/;
+
+/**
+ * Calls on the caller's own object to methods of its class (the index leaves a call to an
+ * overloaded name unresolved): for each name, the overload whose parameters share the most
+ * with the caller's (`createParser(InputStream in)` → `_createParser(InputStream in, IOContext
+ * ctxt)`), the first declared on a tie.
+ */
+async function ownClassCallees(
+  generationId: string,
+  symbol: SymbolRecord,
+  names: string[],
+): Promise<string[]> {
+  if (symbol.kind !== "method" || !symbol.parentId || names.length === 0) return [];
+  const wanted = new Set(names);
+  const siblings = (await symbolsInFile(generationId, symbol.path)).filter(
+    (s) =>
+      s.parentId === symbol.parentId &&
+      (s.kind === "method" || s.kind === "function") &&
+      s.qualifiedId !== symbol.qualifiedId &&
+      wanted.has(s.name),
+  );
+  const mine = parameterWords(symbol.signature);
+  const out: string[] = [];
+  for (const name of wanted) {
+    const best = siblings
+      .filter((s) => s.name === name)
+      .map((s, order) => ({ s, order, shared: sharedCount(mine, parameterWords(s.signature)) }))
+      .sort((a, b) => b.shared - a.shared || a.order - b.order)[0];
+    if (best) out.push(best.s.qualifiedId);
+  }
+  return out.slice(0, OWN_CALLS_PER_STEP);
+}
+
+const OWN_CALLS_PER_STEP = 6;
+
+/** The words of a signature's parameter list (types and names), lower-cased. */
+export function parameterWords(signature: string): Set<string> {
+  const open = signature.indexOf("(");
+  const close = signature.lastIndexOf(")");
+  const params = open >= 0 && close > open ? signature.slice(open + 1, close) : "";
+  return new Set((params.match(/[A-Za-z_]\w*/g) ?? []).map((w) => w.toLowerCase()));
+}
+
+function sharedCount(a: Set<string>, b: Set<string>): number {
+  let n = 0;
+  for (const w of a) if (b.has(w)) n++;
+  return n;
 }
 
 const UNRESOLVED_PER_STEP = 3;
@@ -164,6 +222,7 @@ export async function walkForward(
   const callees = (
     await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
   )
+    .filter((s) => !options.only || options.only(s))
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
     .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
     .slice(0, maxCallees)
@@ -176,7 +235,7 @@ export async function walkForward(
         callee,
         depth + 1,
         maxDepth,
-        Math.max(2, Math.floor(maxCallees / 3)),
+        maxCallees <= 1 ? 1 : Math.max(2, Math.floor(maxCallees / 3)),
         seen,
         options,
       ),

@@ -1,6 +1,6 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
-import { asksForCallers, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
+import { asksForCallers, homonymsLast, isTestCode, pivotScore, spineOf } from "./exploratory.ts";
 import { calleeRank } from "./exploratory-walk.ts";
 
 describe("asksForCallers", () => {
@@ -129,4 +129,16 @@ describe("spineOf", () => {
     expect(names(spineOf(root, named))).toEqual(["Start", "buildChain"]);
     expect(names(spineOf(root, () => 0))).toEqual(["Start", "other", "c"]);
   });
+});
+
+describe("isTestCode", () => {
+  it.each([
+    ["e2e/pages/repositories-page.ts", true],
+    ["test-support/qa-env.ts", true],
+    ["src/__mocks__/fs.js", true],
+    ["pkg/testdata/input.go", true],
+    ["tests/test_api.py", true],
+    ["lib/indexer/build.ts", false],
+    ["src/_pytest/fixtures.py", false],
+  ])("%s → %s", (path, expected) => expect(isTestCode(path)).toBe(expected));
 });

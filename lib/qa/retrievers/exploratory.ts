@@ -8,13 +8,19 @@
  * the callers of its entry, two hops up, as a tree of their own, and they lead.
  */
 import "server-only";
-import { symbolsByName, symbolsInFile, type SymbolRecord } from "../../db/code-graph.ts";
+import {
+  symbolsByName,
+  symbolsByQualifiedName,
+  symbolsInFile,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { syntheticItem } from "../context.ts";
+import type { ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { entryPointCandidates } from "./entry-points.ts";
 import {
@@ -36,7 +42,9 @@ import {
   auxiliaryFactor,
   symbolCandidate,
   wholeFileSignal,
+  type AuxiliaryTopics,
   type Candidate,
+  type Ranked,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -45,6 +53,7 @@ import {
   flatten,
   flowDiagram,
   HELPER_FAN_IN,
+  parameterWords,
   renderFlow,
   walkBackward,
   walkForward,
@@ -52,14 +61,72 @@ import {
 } from "./exploratory-walk.ts";
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
-  const { generationId, anchors, config, question } = input;
+  const { generationId, config, question } = input;
   const topics = await retrievalTopics(input, questionTopics(question));
   // Tests, and vendored, generated or minified code, are walked into only when the question is about them.
-  const walks = (path: string) => (topics.tests || !isTestPath(path)) && !leftOut(path, topics);
+  const walks = (path: string) => (topics.tests || !isTestCode(path)) && !leftOut(path, topics);
   // A flow followed forward stays out of docs, examples and benchmarks too.
   const walksForward = (path: string) =>
     walks(path) && auxiliaryFactor(path, { ...topics, tests: true }) === 1;
   const terms = conceptTerms(question);
+  const signals = await gatherSignals(input, terms, topics);
+  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(signals.lists), [], topics), topics);
+  await attachSymbols(
+    generationId,
+    entryRanked.map((r) => r.candidate),
+  );
+  const { entries, namedWalk, namedIds, trusted } = await chooseEntries(
+    generationId,
+    question,
+    signals,
+    entryRanked,
+    terms,
+    topics.tests,
+  );
+  const relevant = relevanceOf(terms);
+  const flows = await walkFlows(input, entries, terms, relevant, walksForward);
+  // Callers of the entry, when the question asks for them: the function the question
+  // names if any, else the best entry.
+  const callerTrees: FlowNode[] = [];
+  if (config.features.useCallGraph && asksForCallers(question)) {
+    const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
+    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, walks));
+  }
+  const rankLists = flowRankLists(flows, callerTrees, signals.lists, relevant, namedWalk);
+  const ranked = demoteTestSymbols(demoteAuxiliary(fuseSignals(rankLists), [], topics), topics);
+  await attachSymbols(
+    generationId,
+    ranked.map((r) => r.candidate),
+  );
+  const items = await contextItems(input, entries, flows, callerTrees, ranked);
+  return {
+    items,
+    diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
+    rankedFiles: fuseFiles([...rankLists, signals.wholeFile], [], 30, topics),
+    signals: signalFiles([...rankLists, signals.wholeFile]),
+    rankedSymbols: rankedSymbolIds(
+      ranked,
+      flows,
+      trusted && callerTrees.length === 0 ? flowOrder(flows, relevant) : [],
+    ),
+  };
+}
+
+interface Signals {
+  lists: SignalList[];
+  named: Candidate[];
+  subjects: Candidate[];
+  entryPoints: Candidate[];
+  wholeFile: SignalList;
+}
+
+/** What points at the code the question is about: names, subjects, entry points, definitions, text search. */
+async function gatherSignals(
+  input: RetrievalInput,
+  terms: ConceptTerm[],
+  topics: AuxiliaryTopics,
+): Promise<Signals> {
+  const { generationId, anchors, config, question } = input;
   const useIndex = config.features.useCodeIndex;
   const [named, subjects, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
@@ -86,25 +153,32 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
     },
   ];
-  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(lists), [], topics), topics);
-  await attachSymbols(
-    generationId,
-    entryRanked.map((r) => r.candidate),
-  );
+  return { lists, named, subjects, entryPoints, wholeFile };
+}
 
-  // Where the walk starts: what the question names, else the entry point or definition that
-  // fits it best; never a test unless the question is about tests. A class leads to the
-  // method that does its work.
-  const namedIds = new Set([...named, ...subjects].map((c) => c.key));
-  const entryIds = new Set(entryPoints.map((c) => c.key));
-  // The calls a question names, in the order it names them ("dayjs(…).add(…).format(…)",
-  // "NewServer, then AddRoutes, then Start"), are the steps it asks to follow.
-  const starts: SymbolRecord[] = await namedSteps(generationId, subjects, terms, topics.tests);
+/**
+ * Where the walk starts: the calls the question names, in its order ("dayjs(…).add(…).format(…)",
+ * "NewServer, then AddRoutes, then Start"), else the entry point or definition that fits
+ * it best; never a test unless the question is about tests. A class leads to the method
+ * that does its work.
+ */
+async function chooseEntries(
+  generationId: string,
+  question: string,
+  signals: Signals,
+  entryRanked: Ranked[],
+  terms: ConceptTerm[],
+  tests: boolean,
+): Promise<{ entries: SymbolRecord[]; namedWalk: boolean; namedIds: Set<string>; trusted: boolean }> {
+  const namedIds = new Set([...signals.named, ...signals.subjects].map((c) => c.key));
+  const entryIds = new Set(signals.entryPoints.map((c) => c.key));
+  const starts: SymbolRecord[] = await namedSteps(generationId, question, signals.subjects, terms, tests);
   const namedWalk = starts.length > 0;
   let firstScore = 0;
+  let trusted = namedWalk;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
-    if (!s || starts.length >= 2 || (!topics.tests && isTestSymbol(s))) continue;
+    if (!s || starts.length >= 2 || (!tests && (isTestSymbol(s) || isTestCode(s.path)))) continue;
     // A second start only when it fits nearly as well as the first.
     if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
@@ -113,70 +187,157 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     starts.push(start);
     firstScore ||= r.score;
     // What the question names, or an entry point it describes, is where the trace starts.
-    if ((namedIds.has(s.qualifiedId) || entryIds.has(s.qualifiedId)) && starts.length === 1) break;
+    if ((namedIds.has(s.qualifiedId) || entryIds.has(s.qualifiedId)) && starts.length === 1) {
+      trusted = true;
+      break;
+    }
   }
-  const entries = starts;
-  const relevant = relevanceOf(terms);
+  return { entries: starts, namedWalk, namedIds, trusted };
+}
 
+/** The call graph walked forward from each entry (an entry another walk reached is not walked again). */
+async function walkFlows(
+  input: RetrievalInput,
+  entries: SymbolRecord[],
+  terms: ConceptTerm[],
+  relevant: (s: SymbolRecord) => number,
+  walks: (path: string) => boolean,
+): Promise<FlowNode[]> {
+  const { generationId, config, question } = input;
   const flows: FlowNode[] = [];
   const seen = new Set<string>();
-  for (const entry of entries) {
+  const maxDepth = Math.min(config.maxCallGraphHops, 3);
+  // Named like the question by its own name, not only by its class's.
+  const named = relevanceOf(terms, 0);
+  for (const start of entries) {
+    const entry =
+      (ownerNamed(question, start) ? null : await reachedReceiverMethod(generationId, start, flows)) ?? start;
     if (seen.has(entry.qualifiedId)) continue;
-    flows.push(
-      await walkForward(
-        generationId,
-        entry,
-        0,
-        Math.min(config.maxCallGraphHops, 3),
-        config.maxCalleesPerHop,
-        seen,
-        {
-          useGraph: config.features.useCallGraph,
-          relevant,
-          walks: walksForward,
-          dispatch: await dispatchClass(generationId, question, entry),
-        },
-      ),
-    );
+    const options = {
+      useGraph: config.features.useCallGraph,
+      relevant,
+      walks,
+      dispatch: await dispatchClass(generationId, question, entry),
+    };
+    const flow = await walkForward(generationId, entry, 0, maxDepth, config.maxCalleesPerHop, seen, options);
+    // A chain named like the question goes on past the walk's depth, one step a level, to its end
+    // ("how does each route end up wrapped in middlewares": Start → … → bindRoute → buildChain…).
+    const tail = spineOf(flow, (n) => relevant(n.symbol)).pop();
+    if (tail && tail.depth === maxDepth && named(tail.symbol) > 0)
+      tail.children = (
+        await walkForward(generationId, tail.symbol, tail.depth, maxDepth + CHAIN_BEYOND, 1, seen, {
+          ...options,
+          only: (s) => named(s) > 0,
+        })
+      ).children;
+    flows.push(flow);
   }
+  return flows;
+}
 
-  // Callers of the entry, when the question asks for them: the function the question
-  // names if any, else the best entry.
-  const callerTrees: FlowNode[] = [];
-  if (config.features.useCallGraph && asksForCallers(input.question)) {
-    const target = entries.find((e) => namedIds.has(e.qualifiedId)) ?? entries[0];
-    if (target) callerTrees.push(await walkBackward(generationId, target, 0, 2, CALLERS_PER_HOP, walks));
+/**
+ * A later step named as a bare method (`… and the first nextToken() call`) runs on what the
+ * earlier steps built: the method of that name of the first class their flows reach
+ * (`new UTF8StreamJsonParser(…)` → `UTF8StreamJsonParser.nextToken`), when the match found
+ * belongs to a class they do not reach (an interface's or base class's declaration).
+ */
+async function reachedReceiverMethod(
+  generationId: string,
+  entry: SymbolRecord,
+  flows: FlowNode[],
+): Promise<SymbolRecord | null> {
+  if (entry.kind !== "method" || flows.length === 0) return null;
+  const reached: string[] = [];
+  for (const n of flows.flatMap(flatten)) {
+    const cls = CLASS_KINDS.has(n.symbol.kind) ? n.symbol.qualifiedName : n.symbol.parentId;
+    if (cls && !reached.includes(cls)) reached.push(cls);
   }
-  const callerSymbols = callerTrees.flatMap((t) => flatten(t).slice(1));
+  if (entry.parentId && reached.includes(entry.parentId)) return null;
+  for (const cls of reached) {
+    const own = await symbolsByQualifiedName(generationId, `${cls}.${entry.name}`, 5);
+    const best = own.find((s) => s.fanOut > 0) ?? own[0];
+    if (best) return best;
+  }
+  return null;
+}
 
-  const flowSymbols = flows.flatMap(flatten);
+/**
+ * The flow's steps as an answer lists them: the entry, the spine (at each step the callee
+ * named most like the question, else the one that goes furthest), then the other steps
+ * nearest the entry.
+ */
+function flowOrder(flows: FlowNode[], relevant: (s: SymbolRecord) => number): FlowNode[] {
   const spine = new Set(
     flows.flatMap((f) => spineOf(f, (n) => relevant(n.symbol))).map((n) => n.symbol.qualifiedId),
   );
-  const pivotal = flowSymbols
+  return flows
+    .flatMap(flatten)
     .map((n, order) => ({
       n,
       order,
       score: pivotScore(n, relevant(n.symbol)) + (spine.has(n.symbol.qualifiedId) ? SPINE_BONUS : 0),
     }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
-    .map(({ n }) =>
+    .map(({ n }) => n);
+}
+
+/**
+ * The symbols an answer ranks: when the walk starts at what the question names or an entry
+ * point it describes, the flow's first steps lead in the flow's order (the chain the answer
+ * lists, not whatever else shares the question's words); then the rest as fused.
+ */
+function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]): string[] {
+  const callable = (s: SymbolRecord) => (s.kind === "function" || s.kind === "method") && !isTestSymbol(s);
+  const first = lead
+    .filter((n) => callable(n.symbol))
+    .slice(0, FLOW_LEAD)
+    .map((n) => n.symbol);
+  const rest = homonymsLast(
+    stepsFirst(
+      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+      flows.length > 0,
+    ),
+    new Set(flows.flatMap(flatten).map((n) => n.symbol.qualifiedId)),
+  );
+  return [...new Set([...first, ...rest].map((s) => s.qualifiedId))].slice(0, 50);
+}
+
+/** How many of a trusted flow's steps lead the ranked symbols. */
+const FLOW_LEAD = 5;
+
+/**
+ * The signal lists the answer's symbols are ranked by: once a flow is traced it is the
+ * answer, so its steps lead (the spine first), then what the question names; a question
+ * about callers is answered by them.
+ */
+function flowRankLists(
+  flows: FlowNode[],
+  callerTrees: FlowNode[],
+  lists: SignalList[],
+  relevant: (s: SymbolRecord) => number,
+  namedWalk: boolean,
+): SignalList[] {
+  const pivotal = flowOrder(flows, relevant).map((n) =>
+    symbolCandidate(
+      n.symbol,
+      n.depth === 0
+        ? "entry point"
+        : n.children.length > 1
+          ? "branch point in the flow"
+          : n.children.length === 0
+            ? "end of the call chain"
+            : "step in the flow",
+    ),
+  );
+  const callerCandidates = callerTrees
+    .flatMap((t) => flatten(t).slice(1))
+    .map((n) =>
       symbolCandidate(
         n.symbol,
-        n.depth === 0
-          ? "entry point"
-          : n.children.length > 1
-            ? "branch point in the flow"
-            : n.children.length === 0
-              ? "end of the call chain"
-              : "step in the flow",
+        n.depth === 1 ? "calls the function asked about" : "calls one of its callers",
       ),
     );
-  const callerCandidates = callerSymbols.map((n) =>
-    symbolCandidate(n.symbol, n.depth === 1 ? "calls the function asked about" : "calls one of its callers"),
-  );
-  // Once a flow is traced it is the answer: its steps lead, then what the question names.
-  const rankLists: SignalList[] = [
+  return [
     { name: "flow", weight: 5, candidates: pivotal },
     { name: "callers", weight: 4, candidates: callerCandidates },
     ...lists,
@@ -189,12 +350,17 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
           ? ((namedWalk ? NAMED_WALK_WEIGHTS[l.name] : undefined) ?? TRACED_WEIGHTS[l.name] ?? l.weight)
           : l.weight,
   }));
-  const ranked = demoteTestSymbols(demoteAuxiliary(fuseSignals(rankLists), [], topics), topics);
-  await attachSymbols(
-    generationId,
-    ranked.map((r) => r.candidate),
-  );
+}
 
+/** The context: the flow and the callers as text, then the ranked code and docs within the budget. */
+async function contextItems(
+  input: RetrievalInput,
+  entries: SymbolRecord[],
+  flows: FlowNode[],
+  callerTrees: FlowNode[],
+  ranked: Ranked[],
+): Promise<ContextItem[]> {
+  const { config } = input;
   const budget = config.modeBudgets.exploratory;
   const flowText = flows.map((f) => renderFlow(f)).join("\n\n");
   const items = flowText
@@ -245,22 +411,19 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       limit: 2,
     })),
   );
-  return {
-    items,
-    diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
-    rankedFiles: fuseFiles([...rankLists, wholeFile], [], 30, topics),
-    signals: signalFiles([...rankLists, wholeFile]),
-    rankedSymbols: homonymsLast(
-      stepsFirst(
-        ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-        flows.length > 0,
-      ),
-      new Set(flowSymbols.map((n) => n.symbol.qualifiedId)),
-    )
-      .map((s) => s.qualifiedId)
-      .slice(0, 50),
-  };
+  return items;
 }
+
+/**
+ * Tests, and the code that serves them — e2e page objects, fixtures, mocks, test data and
+ * test helpers — which neither start nor join a flow unless the question is about tests.
+ */
+export function isTestCode(path: string): boolean {
+  return isTestPath(path) || TEST_HELPER_PATH.test(path);
+}
+
+const TEST_HELPER_PATH =
+  /(^|\/)(?:e2e|fixtures|__fixtures__|__mocks__|testdata|test-support|test-?utils?|cypress|playwright)\//;
 
 /**
  * One symbol per name leads: overloads (`f`, `f#2` …) are one step of the answer, and a
@@ -347,6 +510,9 @@ export function spineOf<N extends { children: N[]; symbol: Pick<SymbolRecord, "f
   }
 }
 
+/** How many levels past the walk's depth a chain named like the question is followed. */
+const CHAIN_BEYOND = 3;
+
 /** Enough for a spine step three calls deep to rank before the entry's other callees. */
 const SPINE_BONUS = 8;
 
@@ -355,14 +521,15 @@ const SPINE_BONUS = 8;
  * only its class's name carries count half, so every method of `FixtureRequest` is not
  * "about fixtures".
  */
-function relevanceOf(terms: ConceptTerm[]): (s: SymbolRecord) => number {
+function relevanceOf(terms: ConceptTerm[], ownerCounts = 0.5): (s: SymbolRecord) => number {
   return (s) => {
     const own = splitIdentifier(s.name).map(stem);
     const owner = splitIdentifier(
       s.qualifiedName.slice(0, Math.max(0, s.qualifiedName.lastIndexOf("."))),
     ).map(stem);
     return terms.reduce(
-      (n, t) => n + (own.some((p) => sameStem(t, p)) ? 1 : owner.some((p) => sameStem(t, p)) ? 0.5 : 0),
+      (n, t) =>
+        n + (own.some((p) => sameStem(t, p)) ? 1 : owner.some((p) => sameStem(t, p)) ? ownerCounts : 0),
       0,
     );
   };
@@ -392,41 +559,109 @@ async function workingMethod(
  * One step per subject the question names, in its order: the subject's best match, or a
  * same-named implementation that calls something when the best match is a declaration
  * that calls nothing (an interface's or base class's method); a class leads to its working
- * method. Values, fields and tests are no steps.
+ * method. A class named beside a method it has ("after UTF8StreamJsonParser has returned …,
+ * I call getText()") is the receiver: the step is its own method, not a step of its own. A
+ * method written with its arguments (`createParser(inputStream)`) is the overload whose
+ * parameters they fit. Values, fields and tests are no steps.
  */
 async function namedSteps(
   generationId: string,
+  question: string,
   subjects: Candidate[],
   terms: ConceptTerm[],
   tests: boolean,
 ): Promise<SymbolRecord[]> {
   const byMention = new Map<string, SymbolRecord[]>();
   for (const c of subjects)
-    if (c.symbol && (tests || !isTestSymbol(c.symbol)))
+    if (c.symbol && (tests || !(isTestSymbol(c.symbol) || isTestCode(c.symbol.path))))
       byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
-  const steps: SymbolRecord[] = [];
-  for (const list of byMention.values()) {
+  const picks = [...byMention.values()].map((list) => {
     const first = list[0] as SymbolRecord;
     // `TimeoutHandler` builds a `timeoutHandler` whose method does the work: same name, any case.
-    const pick =
-      first.fanOut === 0
-        ? (list.find(
-            (s) =>
-              normalizeName(s.name) === normalizeName(first.name) &&
-              (s.fanOut > 0 || CLASS_KINDS.has(s.kind)) &&
-              s !== first,
-          ) ?? first)
-        : first;
-    const step =
-      pick.kind === "function" || pick.kind === "method"
-        ? pick
-        : CLASS_KINDS.has(pick.kind)
-          ? await workingMethod(generationId, pick, terms)
-          : null;
+    return first.fanOut === 0
+      ? (list.find(
+          (s) =>
+            normalizeName(s.name) === normalizeName(first.name) &&
+            (s.fanOut > 0 || CLASS_KINDS.has(s.kind)) &&
+            s !== first,
+        ) ?? first)
+      : first;
+  });
+  const classes = picks.filter((p) => CLASS_KINDS.has(p.kind));
+  const receivers = new Set<string>();
+  const steps: SymbolRecord[] = [];
+  for (const pick of picks) {
+    let step: SymbolRecord | null = pick;
+    if (pick.kind === "method" || pick.kind === "function") {
+      const own = ownerNamed(question, pick) ? null : await receiverMethod(generationId, pick, classes);
+      if (own) receivers.add(own.parentId ?? "");
+      step = await fittingOverload(generationId, own ?? pick, question);
+    } else step = CLASS_KINDS.has(pick.kind) ? pick : null;
     if (step && !steps.some((x) => x.qualifiedId === step.qualifiedId)) steps.push(step);
-    if (steps.length >= 3) break;
   }
-  return steps;
+  const out: SymbolRecord[] = [];
+  for (const step of steps) {
+    if (!CLASS_KINDS.has(step.kind)) out.push(step);
+    else if (!receivers.has(step.qualifiedName)) {
+      const working = await workingMethod(generationId, step, terms);
+      if (working && !out.some((x) => x.qualifiedId === working.qualifiedId)) out.push(working);
+    }
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/** Whether the question names the class a method belongs to (`Client.send`): then it is no bare method. */
+function ownerNamed(question: string, method: SymbolRecord): boolean {
+  const escaped = method.parentId
+    ?.split(/[.:\\]/)
+    .pop()
+    ?.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return !!escaped && new RegExp(`(?:^|[^\\w$])${escaped}(?![\\w$])`).test(question);
+}
+
+/** The method of that name one of these classes defines itself, when the match found is another class's. */
+async function receiverMethod(
+  generationId: string,
+  method: SymbolRecord,
+  classes: SymbolRecord[],
+): Promise<SymbolRecord | null> {
+  for (const cls of classes) {
+    if (method.parentId === cls.qualifiedName) return null;
+    const own = await symbolsByQualifiedName(generationId, `${cls.qualifiedName}.${method.name}`, 5);
+    const best = own.find((s) => s.fanOut > 0) ?? own[0];
+    if (best) return best;
+  }
+  return null;
+}
+
+/**
+ * The overload of a method whose parameters fit the arguments the question writes
+ * (`createParser(inputStream)` → `createParser(InputStream in)`), among the methods of its
+ * class named as written (`createParser`, not the `_createParser` a loose match found);
+ * the match itself when the question writes no arguments or none fits better.
+ */
+async function fittingOverload(
+  generationId: string,
+  method: SymbolRecord,
+  question: string,
+): Promise<SymbolRecord> {
+  const calls = [...question.matchAll(/([A-Za-z_$][\w$]*)\s*\(([^()]*)\)/g)].filter(
+    (m) => normalizeName(m[1] ?? "") === normalizeName(method.name),
+  );
+  const args = new Set(
+    calls.flatMap((m) => (m[2] ?? "").match(/[A-Za-z_]\w*/g) ?? []).map((w) => w.toLowerCase()),
+  );
+  const written = calls.map((m) => m[1] ?? "").find((n) => n !== method.name);
+  if (args.size === 0 && !written) return method;
+  const owner = method.qualifiedName.slice(0, method.qualifiedName.length - method.name.length);
+  const overloads = await symbolsByQualifiedName(generationId, `${owner}${written ?? method.name}`, 40);
+  if (overloads.length === 0) return method;
+  const fit = (s: SymbolRecord) => [...parameterWords(s.signature)].filter((w) => args.has(w)).length;
+  const best = overloads
+    .map((s) => ({ s, fit: fit(s) }))
+    .sort((a, b) => b.fit - a.fit || a.s.startLine - b.s.startLine)[0] as { s: SymbolRecord; fit: number };
+  return written || best.fit > fit(method) ? best.s : method;
 }
 
 const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
