@@ -242,8 +242,8 @@ function leadDefinition(
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
     // What decides something is a function's body, rarely a whole class, never a getter.
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
-    const getter =
-      item.endLine - item.startLine <= 3 && /^return\b[^<>=!?&|*/+-]*$/.test(lines[0]?.text ?? "") ? 0.3 : 1;
+    // A getter, a wrapper handing the work on, or a constructor is named like the thing but decides nothing.
+    const getter = handsOn(item) || isConstructorItem(item) ? 0.3 : 1;
     // A definition with neither a deciding line nor a docstring has nothing to say.
     const mute = lines.length === 0 && !item.facts?.docstring ? 0.5 : 1;
     const value =
@@ -258,6 +258,36 @@ function leadDefinition(
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
+
+/** Lines of a body that state nothing: comments, docstring quotes, closing brackets, `end`. */
+const NO_STATEMENT = /^(?:#|\/\/|\/\*|\*|"""|'''|[)\]}]+[;,]?$|end$)/;
+/** A statement that tests or computes something. */
+const DECIDES = /^(?:if|for|while|switch|match|unless|case)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|[*/%+-]\s*[\w(]/;
+
+/**
+ * A body of one statement without a condition or computation (`return this.name`,
+ * `return cb.throttle.allow()`): a getter or a wrapper that hands the work on.
+ */
+export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
+  if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
+  const body = item.text
+    .split("\n")
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l && !NO_STATEMENT.test(l));
+  return body.length <= 1 && !DECIDES.test(body[0] ?? "");
+}
+
+/** A constructor or destructor: `T.T`, `T.~T`, `T.constructor`, `T.__construct`, `T.initialize`. */
+function isConstructorItem(item: ContextItem): boolean {
+  const parts = (item.facts?.qualifiedName ?? "").split(".");
+  const owner = parts[parts.length - 2];
+  const name = parts[parts.length - 1] ?? "";
+  return (
+    /^(?:constructor|__construct|initialize)$/.test(name) ||
+    (owner !== undefined && (name === owner || name === `~${owner}`))
+  );
+}
 
 /** A test written beside the code (Rust's `mod tests`, a `test_` function, a `*Test` class). */
 function isTestSymbol(item: ContextItem): boolean {
@@ -314,6 +344,7 @@ function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
       s !== item &&
       s.facts &&
       !isAuxiliary(s.path ?? "") &&
+      !isTestSymbol(s) &&
       s.facts.qualifiedName !== item.facts?.qualifiedName,
   );
   if (other?.facts) sentences.push(`Related: ${code(other.facts.qualifiedName)} (${cite(other)}).`);

@@ -10,7 +10,7 @@
  * the repository's own documentation.
  */
 import "server-only";
-import type { ChunkHit } from "../../db/code-graph.ts";
+import type { ChunkHit, SymbolRecord } from "../../db/code-graph.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
 import { getFile } from "../../db/index-reads.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
@@ -20,13 +20,14 @@ import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
-import { itemFocus, questionFocus } from "./answering.ts";
+import { answeringCandidates, itemFocus, questionFocus } from "./answering.ts";
 import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import {
   chunkCandidate,
   definitionCandidates,
   demoteAuxiliary,
+  demoteTestSymbols,
   docsItems,
   fuseFiles,
   fuseSignals,
@@ -80,7 +81,21 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     wholeFile,
   ];
   const rankedFiles = fuseFiles(fileLists, [], 30, topics);
-  const ranked = withFilePrior(demoteAuxiliary(fuseSignals(lists), [], topics), rankedFiles);
+  // The functions of the leading files whose own lines carry the question (the condition or
+  // formula it asks about) answer it, however the lexical index ranked their chunks.
+  const body = await answeringCandidates(
+    generationId,
+    input.reader,
+    rankedFiles,
+    questionFocus(input.reader, withoutEnvironment(question), input.anchors),
+  );
+  const ranked = withFilePrior(
+    demoteTestSymbols(
+      demoteAuxiliary(fuseSignals([...lists, { name: "body", weight: 3, candidates: body }]), [], topics),
+      topics,
+    ),
+    rankedFiles,
+  );
   await attachSymbols(
     generationId,
     ranked.map((r) => r.candidate),
@@ -139,21 +154,44 @@ const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "en
 
 /**
  * For a process question, a type's score counts half (a method of it or a function
- * decides), and a function whose own name spells out more of the question's words counts
- * more: "how is the order total computed" is computed in `compute_total`, which
- * `place_order` only calls.
+ * decides), and so does a constructor or a body of one statement (a getter, a wrapper
+ * that hands the work on): they are named like the thing but decide nothing. A function
+ * whose own name spells out more of the question's words counts more: "how is the order
+ * total computed" is computed in `compute_total`, which `place_order` only calls.
  */
-function byProcess(ranked: Ranked[], process: boolean, question: string): Ranked[] {
+export function byProcess(ranked: Ranked[], process: boolean, question: string): Ranked[] {
   if (!process) return ranked;
   const asked = new Set(wordStems(question));
   return ranked
     .map((r) => {
       const symbol = r.candidate.symbol;
-      if (TYPE_KINDS.has(symbol?.kind ?? "")) return { ...r, score: r.score * 0.5 };
-      const spelled = new Set(wordStems(symbol?.name ?? "").filter((t) => asked.has(t))).size;
+      if (!symbol) return r;
+      if (TYPE_KINDS.has(symbol.kind) || isConstructor(symbol) || isTiny(symbol))
+        return { ...r, score: r.score * 0.5 };
+      const spelled = new Set(wordStems(symbol.name).filter((t) => asked.has(t))).size;
       return spelled > 1 ? { ...r, score: r.score * (1 + 0.25 * (spelled - 1)) } : r;
     })
     .sort((a, b) => b.score - a.score);
+}
+
+type Named = Pick<SymbolRecord, "name" | "qualifiedName" | "kind">;
+
+/**
+ * A constructor or destructor, however its language writes it: named after its class
+ * (Java, C#, C++ `T::T`, `~T`), `constructor` (JavaScript, TypeScript), `__construct` (PHP),
+ * `initialize` (Ruby).
+ */
+export function isConstructor(symbol: Named): boolean {
+  const parts = symbol.qualifiedName.split(".");
+  const owner = parts[parts.length - 2];
+  const name = symbol.name.replace(/#\d+$/, "");
+  if (symbol.kind === "constructor" || /^(?:constructor|__construct|initialize)$/.test(name)) return true;
+  return owner !== undefined && (name === owner || name === `~${owner}`);
+}
+
+/** A function of at most three lines: its signature, one statement and its end. */
+function isTiny(symbol: Pick<SymbolRecord, "kind" | "startLine" | "endLine">): boolean {
+  return (symbol.kind === "function" || symbol.kind === "method") && symbol.endLine - symbol.startLine <= 2;
 }
 
 /** Wiki pages of files (folder pages and the overview describe no single file). */
