@@ -15,6 +15,11 @@ describe("the topic of a question, in its own terms", () => {
     ],
     ["How is the cache key computed?", "computed", "The cache key"],
     [
+      "How does xarray choose which backend engine opens a file?",
+      "chosen",
+      "Which backend engine opens a file",
+    ],
+    [
       "How does click decide which exit code the process ends with when a ClickException escapes?",
       "decided",
       "Which exit code the process ends with",
@@ -536,6 +541,8 @@ describe("a conceptual opening's lead, in every language", () => {
     ["C++", "basic_memory_buffer.~basic_memory_buffer", "format.h"],
     ["JavaScript", "Dayjs.constructor", "index.js"],
     ["PHP", "Router.__construct", "Router.php"],
+    ["Go", "NewAdaptiveShedder", "core/load/adaptiveshedder.go"],
+    ["Rust", "EnvFilter.new", "src/filter/env/mod.rs"],
   ])("is not a %s constructor or destructor", (_language, name, path) => {
     const ctor = symbol(
       name,
@@ -571,5 +578,41 @@ describe("a conceptual opening's lead, in every language", () => {
     );
     expect(text).toContain("Related: `Directive.cares_about`");
     expect(text).not.toContain("callsite_enabled");
+  });
+});
+
+describe("deciding lines of code in other languages", () => {
+  it("are the condition, not the values of a log message written over several lines (Go)", () => {
+    const source = [
+      "func (as *adaptiveShedder) shouldDrop() bool {",
+      "\tif as.systemOverloaded() || as.stillHot() {",
+      "\t\tif as.highThru() {",
+      "\t\t\tmsg := fmt.Sprintf(",
+      '\t\t\t\t"dropreq, cpu: %d, maxPass: %d",',
+      "\t\t\t\tstat.CpuUsage(), as.maxPass())",
+      "\t\t\tlogx.Error(msg)",
+      "\t\t\treturn true",
+      "\t\t}",
+      "\t}",
+      "\treturn false",
+      "}",
+    ].join("\n");
+    const terms = new Set(["drop", "cpu", "usage", "hot"].map((t) => stem(t)));
+    const lines = decidingLines(source, terms).map((l) => l.text);
+    expect(lines).toContain("if as.systemOverloaded() || as.stillHot()");
+    expect(lines.join(" ")).not.toContain("CpuUsage");
+  });
+
+  it("keep the arms of a Rust match, though each ends with a comma", () => {
+    const source = [
+      "fn cares_about(&self, meta: &Metadata) -> bool {",
+      "    match self.target {",
+      "        None => true,",
+      "        Some(ref target) => meta.target().starts_with(target),",
+      "    }",
+      "}",
+    ].join("\n");
+    const lines = decidingLines(source, new Set(["target"].map((t) => stem(t)))).map((l) => l.text);
+    expect(lines).toContain("Some(ref target) => meta.target().starts_with(target),");
   });
 });

@@ -103,6 +103,7 @@ function topicOf(s: string): { verb: string; object: string } | null {
 
 const IRREGULAR: Record<string, string> = {
   set: "set",
+  choose: "chosen",
   find: "found",
   build: "built",
   know: "known",
@@ -158,6 +159,8 @@ export function decidingLines(
     }
     if (inDocstring || quotes > 0 || i === 0 || !line || line.length > 160) return;
     if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
+    // The arguments of a call written over several lines (a log message's values) decide nothing.
+    if (/[(,]$/.test(lines[i - 1]?.trim() ?? "") && !CONTROL.test(line) && !line.includes("=>")) return;
     if (
       /^(?:(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|func|fn|function|interface)|pub(?:\(\w+\))? (?:fn|struct|enum|trait)|public|private|protected|static|import|from|use|using|package|namespace|#include|require)\b/.test(
         line,
@@ -190,6 +193,9 @@ export function decidingLines(
     ? [first, second].sort((a, b) => a.at - b.at)
     : [first];
 }
+
+/** A line that starts a condition or a loop. */
+const CONTROL = /^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for|return)\b/;
 
 /** Whether a noun phrase is plural, by its head ("the backoff time between retries": time). */
 function plural(phrase: string): boolean {
@@ -278,13 +284,19 @@ export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
   return body.length <= 1 && !DECIDES.test(body[0] ?? "");
 }
 
-/** A constructor or destructor: `T.T`, `T.~T`, `T.constructor`, `T.__construct`, `T.initialize`. */
+/**
+ * A constructor or destructor: `T.T`, `T.~T`, `T.constructor`, `T.__construct`,
+ * `T.initialize`, a Rust `T.new`, a Go `NewT`.
+ */
 function isConstructorItem(item: ContextItem): boolean {
   const parts = (item.facts?.qualifiedName ?? "").split(".");
   const owner = parts[parts.length - 2];
   const name = parts[parts.length - 1] ?? "";
+  const path = item.path ?? "";
   return (
     /^(?:constructor|__construct|initialize)$/.test(name) ||
+    (path.endsWith(".rs") && name === "new" && owner !== undefined) ||
+    (path.endsWith(".go") && owner === undefined && /^New(?:[A-Z_]|$)/.test(name)) ||
     (owner !== undefined && (name === owner || name === `~${owner}`))
   );
 }
