@@ -1,7 +1,7 @@
 /** How conceptual retrieval orders the symbols of a process question ("how does X decide …"). */
 import { describe, expect, it } from "vitest";
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import { byProcess, isConstructor } from "./conceptual.ts";
+import { byProcess, choosers, isConstructor } from "./conceptual.ts";
 import type { Ranked } from "./shared.ts";
 
 function ranked(qualifiedName: string, kind: string, lines: [number, number], score: number): Ranked {
@@ -32,6 +32,31 @@ describe("isConstructor", () => {
     expect(
       isConstructor({ qualifiedName, name: qualifiedName.split(".").pop() as string, kind: "method" }),
     ).toBe(true);
+  });
+
+  it("knows a Go NewT function and a Rust T::new, by their language", () => {
+    expect(
+      isConstructor({
+        qualifiedName: "NewAdaptiveShedder",
+        name: "NewAdaptiveShedder",
+        kind: "function",
+        language: "go",
+      }),
+    ).toBe(true);
+    expect(
+      isConstructor({ qualifiedName: "EnvFilter.new", name: "new", kind: "method", language: "rust" }),
+    ).toBe(true);
+    expect(
+      isConstructor({ qualifiedName: "Newline", name: "Newline", kind: "function", language: "go" }),
+    ).toBe(false);
+    expect(
+      isConstructor({
+        qualifiedName: "NewAdaptiveShedder",
+        name: "NewAdaptiveShedder",
+        kind: "function",
+        language: "java",
+      }),
+    ).toBe(false);
   });
 
   it("is not fooled by a method named like another class or a free function", () => {
@@ -70,5 +95,40 @@ describe("byProcess", () => {
       ranked("accept", "method", [1, 20], 0.6),
     ];
     expect(names(byProcess(list, false, question))).toEqual(["circuitBreaker.Name", "accept"]);
+  });
+});
+
+describe("choosers", () => {
+  const s = (qualifiedName: string, path: string, lines: [number, number]) =>
+    ({
+      qualifiedId: `${path}::${qualifiedName}`,
+      qualifiedName,
+      name: qualifiedName.split(".").pop() as string,
+      path,
+      startLine: lines[0],
+      endLine: lines[1],
+    }) as SymbolRecord;
+  const construct = s(
+    "ByteSourceJsonBootstrapper.constructParser",
+    "json/ByteSourceJsonBootstrapper.java",
+    [230, 270],
+  );
+  const reader = s("JsonFactory._createParser", "JsonFactory.java", [1300, 1310]);
+  const test = s("TestParser.testBoth", "src/test/java/TestParser.java", [10, 20]);
+  const big = s("Factory.everything", "Factory.java", [1, 400]);
+
+  it("are the functions calling two or more of the named alternatives, those calling more first", () => {
+    const utf8 = [construct, test, big];
+    const readerBased = [construct, reader, test, big];
+    const input = [reader];
+    expect(choosers([utf8, readerBased, input]).map((x) => x.qualifiedName)).toEqual([
+      "JsonFactory._createParser",
+      "ByteSourceJsonBootstrapper.constructParser",
+      "Factory.everything",
+    ]);
+  });
+
+  it("are none when no function calls two of them", () => {
+    expect(choosers([[construct], [reader]])).toEqual([]);
   });
 });

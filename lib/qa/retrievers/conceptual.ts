@@ -13,6 +13,7 @@ import "server-only";
 import type { ChunkHit, SymbolRecord } from "../../db/code-graph.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
 import { getFile } from "../../db/index-reads.ts";
+import { symbolsCallingName } from "../../db/structure-queries.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { chunkPathOf } from "../../db/wiki-shapes.ts";
 import { slugForPath } from "../../wiki/slugs.ts";
@@ -29,15 +30,18 @@ import {
   demoteAuxiliary,
   demoteTestSymbols,
   docsItems,
+  isTestSymbol,
   fuseFiles,
   fuseSignals,
   namedSymbolCandidates,
   packCandidates,
   signalFiles,
   subjectCandidates,
+  symbolCandidate,
   wholeFileSignal,
   retrievalTopics,
   withFilePrior,
+  type Candidate,
   type Ranked,
   type RetrievalInput,
   type RetrievalOutput,
@@ -49,7 +53,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const topics = await retrievalTopics(input, questionTopics(question));
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
-  const [definitions, named, subjects, code, files, wiki, semantic, wholeFile] = await Promise.all([
+  const [definitions, named, subjects, code, files, wiki, semantic, wholeFile, chooser] = await Promise.all([
     useIndex ? definitionCandidates(generationId, conceptTerms(question), 30, topics) : [],
     useIndex ? namedSymbolCandidates(generationId, input.anchors) : [],
     useIndex ? subjectCandidates(generationId, question) : [],
@@ -58,11 +62,13 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
     wholeFileSignal(input, 1.5),
+    useIndex ? chooserCandidates(generationId, question, input.anchors.identifiers) : [],
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 4, candidates: named },
     { name: "subjects", weight: 3, candidates: subjects },
     { name: "definitions", weight: 3, candidates: definitions },
+    { name: "chooser", weight: 6, candidates: chooser },
     { name: "bm25", weight: 2, candidates: code.map((c) => chunkCandidate(c, "code on the topic")) },
     {
       name: "semantic",
@@ -174,24 +180,79 @@ export function byProcess(ranked: Ranked[], process: boolean, question: string):
     .sort((a, b) => b.score - a.score);
 }
 
-type Named = Pick<SymbolRecord, "name" | "qualifiedName" | "kind">;
+type Named = Pick<SymbolRecord, "name" | "qualifiedName" | "kind"> & { language?: string };
 
 /**
  * A constructor or destructor, however its language writes it: named after its class
  * (Java, C#, C++ `T::T`, `~T`), `constructor` (JavaScript, TypeScript), `__construct` (PHP),
- * `initialize` (Ruby).
+ * `initialize` (Ruby), `new` in a Rust impl, a Go `NewT` function.
  */
 export function isConstructor(symbol: Named): boolean {
   const parts = symbol.qualifiedName.split(".");
   const owner = parts[parts.length - 2];
   const name = symbol.name.replace(/#\d+$/, "");
   if (symbol.kind === "constructor" || /^(?:constructor|__construct|initialize)$/.test(name)) return true;
+  if (symbol.language === "rust" && name === "new" && owner !== undefined) return true;
+  if (symbol.language === "go" && owner === undefined && /^New(?:[A-Z_]|$)/.test(name)) return true;
   return owner !== undefined && (name === owner || name === `~${owner}`);
 }
 
 /** A function of at most three lines: its signature, one statement and its end. */
 function isTiny(symbol: Pick<SymbolRecord, "kind" | "startLine" | "endLine">): boolean {
   return (symbol.kind === "function" || symbol.kind === "method") && symbol.endLine - symbol.startLine <= 2;
+}
+
+/** A question asking which of named alternatives is taken ("whether to create A or B"). */
+const ALTERNATIVES = /\bor\b/i;
+
+/** The names a question writes as code, last part only (`JsonFactory.createParser` → createParser). */
+function codeNames(identifiers: string[]): string[] {
+  const names = identifiers.map(
+    (id) =>
+      id
+        .replace(/\(\)$/, "")
+        .split(/[.:#]+/)
+        .pop() ?? "",
+  );
+  return [...new Set(names.filter((n) => n.length >= 3))].slice(0, 6);
+}
+
+/**
+ * What chooses between alternatives the question names: the functions that call (or
+ * construct) two or more of them, most first. "How does JsonFactory decide whether to
+ * create a UTF8StreamJsonParser or a ReaderBasedJsonParser" is decided where both are
+ * constructed, not in either's constructor.
+ */
+export async function chooserCandidates(
+  generationId: string,
+  question: string,
+  identifiers: string[],
+): Promise<Candidate[]> {
+  const names = codeNames(identifiers);
+  if (names.length < 2 || !ALTERNATIVES.test(question)) return [];
+  const callers = await Promise.all(names.map((n) => symbolsCallingName(generationId, n, 200)));
+  return choosers(callers).map((s) =>
+    symbolCandidate(s, `calls ${names.length > 2 ? "several" : "both"} of the named alternatives`),
+  );
+}
+
+/** Symbols found among the callers of two names or more, by how many they call (then shortest first). */
+export function choosers(callersPerName: SymbolRecord[][]): SymbolRecord[] {
+  const count = new Map<string, { symbol: SymbolRecord; names: number }>();
+  for (const callers of callersPerName)
+    for (const symbol of new Map(callers.map((c) => [c.qualifiedId, c])).values()) {
+      const entry = count.get(symbol.qualifiedId);
+      if (entry) entry.names++;
+      else count.set(symbol.qualifiedId, { symbol, names: 1 });
+    }
+  return [...count.values()]
+    .filter((e) => e.names >= 2 && !isTestSymbol(e.symbol))
+    .sort(
+      (a, b) =>
+        b.names - a.names || a.symbol.endLine - a.symbol.startLine - (b.symbol.endLine - b.symbol.startLine),
+    )
+    .slice(0, 10)
+    .map((e) => e.symbol);
 }
 
 /** Wiki pages of files (folder pages and the overview describe no single file). */
