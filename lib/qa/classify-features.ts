@@ -2,10 +2,12 @@
  * What the mode classifier reads in a question: its words and word pairs (code, paths,
  * numbers and quoted text reduced to their kind, so `merge_core` and `retry.go` teach
  * nothing about one repository), how its sentences start, character n-grams of its
- * words (`imported`, `imports`, `importers` share `impor`), the hand-written signals of
+ * words (`imported`, `imports`, `importers` share `impor`), the opener and verbs of the
+ * sentence that asks (classify-clauses.ts), the hand-written signals of
  * classify-rules.ts, and the shape of what was pasted (a traceback, a log line, a long
  * report). Pure: the same question always gives the same features.
  */
+import { askingClause, verbClasses } from "./classify-clauses.ts";
 import { matchedSignals, prepare } from "./classify-rules.ts";
 import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 
@@ -45,12 +47,26 @@ export function questionFeatures(
       for (let i = 0; i + n <= padded.length; i++) add(`c:${padded.slice(i, i + n)}`, options.charWeight);
   }
   for (const signal of matchedSignals(q)) add(`r:${signal.id}`);
+  for (const name of clauseFeatures(q.prose)) add(name);
   for (const shape of shapeOf(q.raw, q.hasFence, q.frameCount)) add(`x:${shape}`);
   if (q.exceptionTypes.length) add("x:exception");
   const evidence = diagnosticEvidence(q);
   add(evidence.length ? "x:evidence" : "x:no-evidence");
   for (const e of evidence) add(`x:evidence-${e.id}`);
   return out;
+}
+
+/**
+ * The asking sentence's opener paired with each kind of verb it asks with: "how" + a verb
+ * of movement ("how does X get from A to B") reads differently from "how" + a verb of
+ * deciding ("how does X decide …"), and a verb in a sentence of context before the
+ * question counts for nothing. (The verb classes alone, the opener alone and the mere
+ * presence of context before the question were tried as features too; they made
+ * cross-validation on the training split worse.)
+ */
+export function clauseFeatures(prose: string): string[] {
+  const clause = askingClause(prose);
+  return verbClasses(clause.text).map((kind) => `q:${clause.opener}+${kind}`);
 }
 
 /**

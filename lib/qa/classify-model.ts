@@ -114,6 +114,10 @@ function cueName(feature: string): string | null {
       return body.split("_").every((w) => FUNCTION_WORDS.has(w) || w.startsWith("<")) ? null : `"${words}"`;
     case "r":
       return `the ${body.replace(/-/g, " ")} signal`;
+    case "q": {
+      const [opener = "", kind = ""] = body.split("+");
+      return `"${opener}" with a verb of ${VERB_NAMES[kind] ?? kind}`;
+    }
     case "x":
       return SHAPES[body] ?? null;
     default:
@@ -128,6 +132,14 @@ const PLACEHOLDERS: Record<string, string> = {
   "<status>": "a status code",
   "<quote>": "a quotation",
   "<flag>": "an option",
+};
+
+const VERB_NAMES: Record<string, string> = {
+  motion: "movement",
+  transform: "transformation",
+  sequence: "sequence",
+  decide: "deciding",
+  define: "definition",
 };
 
 const SHAPES: Record<string, string> = {

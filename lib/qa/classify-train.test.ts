@@ -3,6 +3,7 @@ import { proseSentences, questionFeatures } from "./classify-features.ts";
 import { predictMode } from "./classify-model.ts";
 import {
   chooseDecision,
+  closeCallTable,
   confusionMatrix,
   DEFAULT_TRAIN_OPTIONS,
   formatConfusion,
@@ -145,6 +146,30 @@ describe("decision factors", () => {
     const w = chooseDecision([...modes], [...lost, ...clear]);
     expect(w[3]).toBeGreaterThan(1);
     expect(chooseDecision([...modes], clear)).toEqual([1, 1, 1, 1]);
+  });
+});
+
+describe("close calls", () => {
+  const modes = ["conceptual", "diagnostic", "exploratory", "analytical"] as const;
+  const predictions = [
+    // wrong top, right runner-up at 0.8 of it
+    { expected: "exploratory" as const, p: [0.5, 0.05, 0.4, 0.05] },
+    // wrong top, right runner-up at 0.25 of it
+    { expected: "exploratory" as const, p: [0.8, 0, 0.2, 0] },
+    // right and clear
+    { expected: "analytical" as const, p: [0.05, 0.05, 0.1, 0.8] },
+  ];
+
+  it("counts what each ratio retrieves for two modes and which wrong top modes it covers", () => {
+    const [loose, strict] = closeCallTable([...modes], predictions, [1, 1, 1, 1], [0.2, 0.5]);
+    expect(loose).toEqual({ ratio: 0.2, fused: 2, rescued: 2, wrong: 2 });
+    expect(strict).toEqual({ ratio: 0.5, fused: 1, rescued: 1, wrong: 2 });
+  });
+
+  it("reads the probabilities after the decision factors", () => {
+    const [row] = closeCallTable([...modes], predictions, [1, 1, 2, 1], [0.5]);
+    // doubled, exploratory is the top mode of the first question: no longer wrong
+    expect(row?.wrong).toBe(1);
   });
 });
 

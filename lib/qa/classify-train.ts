@@ -55,7 +55,7 @@ export function trainModeModel(
   const df = new Map<string, number>();
   for (const f of featureSets) for (const name of f.keys()) df.set(name, (df.get(name) ?? 0) + 1);
   const vocabulary = [...df.keys()]
-    .filter((name) => (df.get(name) ?? 0) >= options.minDf || /^[rx]:/.test(name))
+    .filter((name) => (df.get(name) ?? 0) >= options.minDf || /^[rxq]:/.test(name))
     .sort();
   const indexOf = new Map(vocabulary.map((name, i) => [name, i]));
   const counts = modes.map((m) => examples.filter((e) => e.mode === m).length);
@@ -246,6 +246,46 @@ export function chooseDecision(
         best = { w, cost, worst };
     }
   return best.w;
+}
+
+/** What retrieving the runner-up too would do at one close-call ratio. */
+export interface CloseCallRow {
+  ratio: number;
+  /** questions whose runner-up is at least `ratio` of the top mode's probability */
+  fused: number;
+  /** of the questions whose top mode is wrong, those whose runner-up is right and fused */
+  rescued: number;
+  wrong: number;
+}
+
+/**
+ * The close-call threshold's trade-off on held-back predictions: for each ratio, how many
+ * questions would be retrieved for two modes and how many wrong top modes that would cover.
+ */
+export function closeCallTable(
+  modes: QueryMode[],
+  predictions: { expected: QueryMode; p: number[] }[],
+  decision: number[],
+  ratios: number[],
+): CloseCallRow[] {
+  const ranked = predictions.map((x) => {
+    const p = decide({ decision }, x.p);
+    const order = p.map((_, k) => k).sort((a, b) => (p[b] ?? 0) - (p[a] ?? 0));
+    const [top = 0, second = 0] = order;
+    return {
+      expected: x.expected,
+      top: modes[top],
+      second: modes[second],
+      share: (p[second] ?? 0) / (p[top] || 1),
+    };
+  });
+  const wrong = ranked.filter((r) => r.top !== r.expected);
+  return ratios.map((ratio) => ({
+    ratio,
+    fused: ranked.filter((r) => r.share >= ratio).length,
+    rescued: wrong.filter((r) => r.second === r.expected && r.share >= ratio).length,
+    wrong: wrong.length,
+  }));
 }
 
 /** The mode a model predicts for a question (no guard, no LLM: the model alone). */

@@ -81,6 +81,17 @@ describe("the shipped classifier", () => {
     ["Walk me through what happens when the CLI's main command runs", "exploratory"],
     ["Traceback (most recent call last):\n  File \"a.py\", line 3, in f\nKeyError: 'x'", "diagnostic"],
     ["What does the Config class hold?", "conceptual"],
+    // the conceptual/exploratory boundary: a path through the code against one deciding place
+    ["How does the config file's value reach the worker pool?", "exploratory"],
+    ["How does the router dispatch a request to the matching handler?", "exploratory"],
+    ["How does the client decide that a response is an error?", "conceptual"],
+    // context first, the question last
+    [
+      "We run the server behind nginx. How does the X-Forwarded-For header get to request.remote_addr?",
+      "exploratory",
+    ],
+    ["Is there a cycle between the server and client packages?", "analytical"],
+    ["How many classes implement the Handler interface?", "analytical"],
   ])("classifies %j as %s", (question, mode) => {
     expect(classifyOffline(question).mode).toBe(mode);
   });

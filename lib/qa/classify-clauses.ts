@@ -1,0 +1,83 @@
+/**
+ * The clause a question asks in, and the kind of verb it asks with: the mode classifier's
+ * features for the conceptual/exploratory boundary. "How does X get from A to B", "how is
+ * X turned into Y", "where does X end up" follow a movement through the code (exploratory);
+ * "how does X decide", "what caps Y", "where is Z defined" ask for one deciding place
+ * (conceptual). Words alone do not tell them apart ("how does" starts both), the verb of
+ * the asking clause does. In a report whose first sentences set the scene ("Our service
+ * calls flush on shutdown. What does flush do …?") the asking sentence is the last question,
+ * not the first sentence. Pure functions over the lower-cased prose.
+ */
+
+/** Kinds of verb that separate the modes, by what the answer has to show. */
+export type VerbClass = "motion" | "transform" | "sequence" | "decide" | "define";
+
+const VERB_CLASSES: readonly { kind: VerbClass; pattern: RegExp }[] = [
+  {
+    // something moving through the code, or made to happen on the way ("how does the
+    // header get set"): the answer is a path
+    kind: "motion",
+    pattern:
+      /\b(?:get|gets|getting|got)\s+(?:from|to|into|through|back|picked up|[a-z]+ed|set|put|built|sent|run|written|read|made|done|thrown|caught|shown|drawn|taken|given|split|bound|held|found)\b|\breach(?:es|ed|ing)?\b|\bend(?:s|ed)? up\b|\bmakes? (?:its|their) way\b|\b(?:pass(?:es|ed)?|flows?|travels?|propagat(?:e|es|ed)|forward(?:s|ed)?|dispatch(?:es|ed)?|hand(?:s|ed)?|routes?|routed|carrie[sd]|threaded|sends?|sent|delivers?|delivered)\s+(?:[\w.'"-]+\s+){0,4}?(?:through|to|into|down|along|back|between)\b|\bwhat happens to\b|\bwhere does .{1,60}?\b(?:go|come from)\b/,
+  },
+  {
+    // a value changed into another by several steps: the answer is the chain that does it
+    kind: "transform",
+    pattern:
+      /\b(?:turn(?:s|ed|ing)?|convert(?:s|ed|ing)?|transform(?:s|ed|ing)?|compile[sd]?|expand(?:s|ed)?|translate[sd]?|rewritten|rewrites?|merged?)\b.{0,60}?\binto\b|\bbecomes?\b/,
+  },
+  {
+    // an order of events: the answer is a sequence
+    kind: "sequence",
+    pattern:
+      /\bin (?:what|which) order\b|\bstep by step\b|\bstate by state\b|\bone by one\b|\bfor each\b|\bper (?:row|item|line|call|request|record|argument|token|element|iteration|chunk|entry|file)\b|\bthen\b|\buntil\b|\bon the way\b|\bbetween the moment\b|\bfrom the moment\b|\bwhich (?:functions|methods|calls|steps|hooks) run\b|\b(?:runs?|called|happens?) (?:first|next|afterwards)\b/,
+  },
+  {
+    // a choice or a computation made in one place: the answer is the deciding code
+    kind: "decide",
+    pattern:
+      /\b(?:decide[sd]?|deciding|determine[sd]?|determining|choose[sd]?|chooses|chosen|picks?|selects?|computes?|computed|calculate[sd]?|caps?|capped|limits?|validates?|checks? (?:whether|if|that)|tells? .{1,40}? apart|distinguish(?:es)?)\b/,
+  },
+  {
+    // what something is or where it lives: the answer is a definition
+    kind: "define",
+    pattern:
+      /\b(?:defined|declared|configured|stored|kept|holds?|means?|represents?|difference between|purpose of|used for|stands? for|consists? of)\b/,
+  },
+];
+
+/** The verb classes a piece of prose uses. */
+export function verbClasses(text: string): VerbClass[] {
+  return VERB_CLASSES.filter((c) => c.pattern.test(text)).map((c) => c.kind);
+}
+
+export interface AskingClause {
+  /** the sentence that asks (the last one ending in a question mark, else the first) */
+  text: string;
+  /** its first word, lower-cased ("how", "what", "where", … or "other") */
+  opener: string;
+  /** prose sentences before it: a report or a setting of the scene */
+  contextBefore: number;
+}
+
+const OPENERS = new Set(
+  "how what where which who why when is are does do can could should trace walk show list explain describe find give tell in".split(
+    " ",
+  ),
+);
+
+/** The sentence of the question that asks, and how much context comes before it. */
+export function askingClause(prose: string): AskingClause {
+  const sentences = prose
+    .split(/(?<=[.?!])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => /[a-z]/.test(s));
+  let at = -1;
+  sentences.forEach((s, i) => {
+    if (/\?\s*$/.test(s)) at = i;
+  });
+  if (at < 0) at = 0;
+  const text = sentences[at] ?? "";
+  const first = /^[^a-z]*([a-z]+)/.exec(text)?.[1] ?? "";
+  return { text, opener: OPENERS.has(first) ? first : "other", contextBefore: at };
+}
