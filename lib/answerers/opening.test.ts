@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
-import { askedTopic, decidingLines, openingFor, whenAsked } from "./opening.ts";
+import { askedTopic, decidingLines, handsOn, openingFor, whenAsked } from "./opening.ts";
 
 describe("the topic of a question, in its own terms", () => {
   it.each([
@@ -14,6 +14,11 @@ describe("the topic of a question, in its own terms", () => {
       "Whether a 304 is returned",
     ],
     ["How is the cache key computed?", "computed", "The cache key"],
+    [
+      "How does xarray choose which backend engine opens a file?",
+      "chosen",
+      "Which backend engine opens a file",
+    ],
     [
       "How does click decide which exit code the process ends with when a ClickException escapes?",
       "decided",
@@ -544,5 +549,144 @@ describe("the lead of an opening", () => {
       new Map(),
     );
     expect(text).toMatch(/^The behaviour comes from `addRepository`/);
+  });
+});
+
+describe("a conceptual opening's lead, in every language", () => {
+  it.each([
+    ["Go", "func (cb *circuitBreaker) Allow() (Promise, error) {\n\treturn cb.throttle.allow()\n}"],
+    ["JavaScript", "toISOString() {\n  // ie 8 return\n  return this.$d.toISOString()\n}"],
+    ["Python", 'def name(self):\n    """The name."""\n    return self._name'],
+    ["Ruby", "def settings\n  self.class.settings\nend"],
+  ])("passes over a %s getter or wrapper that hands the work on", (_language, text) => {
+    expect(handsOn({ text, facts: null })).toBe(true);
+  });
+
+  it.each([
+    ["Go", "func (b *googleBreaker) accept() error {\n\treturn b.k * accepts < total\n}"],
+    ["Rust", "fn enabled(&self) -> bool {\n    if self.level >= LEVEL { return true }\n    false\n}"],
+  ])("keeps a %s one-liner that decides something", (_language, text) => {
+    expect(handsOn({ text, facts: null })).toBe(false);
+  });
+
+  const deciding = symbol(
+    "googleBreaker.accept",
+    "core/breaker/googlebreaker.go",
+    [
+      "func (b *googleBreaker) accept() error {",
+      "\taccepts, total := b.history()",
+      "\tdropRatio := math.Max(0, (float64(total-protection)-b.k*float64(accepts))/float64(total+1))",
+      "\tif dropRatio <= 0 {",
+      "\t\treturn nil",
+      "\t}",
+      "\tif b.proba.TrueOnProba(dropRatio) {",
+      "\t\treturn ErrServiceUnavailable",
+      "\t}",
+      "\treturn nil",
+      "}",
+    ].join("\n"),
+    37,
+  );
+
+  it("is the method that decides, not a getter or wrapper of the breaker ranked before it", () => {
+    const name = symbol(
+      "circuitBreaker.Name",
+      "core/breaker/breaker.go",
+      "func (cb *circuitBreaker) Name() string {\n\treturn cb.name\n}",
+      134,
+    );
+    const allow = symbol(
+      "circuitBreaker.Allow",
+      "core/breaker/breaker.go",
+      "func (cb *circuitBreaker) Allow() (Promise, error) {\n\treturn cb.throttle.allow()\n}",
+      113,
+    );
+    const text = openingFor(
+      input("How does the circuit breaker decide to drop a call?", "conceptual", [name, allow, deciding]),
+      [name, allow, deciding],
+      new Map(),
+    );
+    expect(text).toMatch(/in `googleBreaker\.accept` \(core\/breaker\/googlebreaker\.go:37-47\): `/);
+    expect(text).toContain("if dropRatio <= 0");
+  });
+
+  it.each([
+    ["Java", "ReaderBasedJsonParser.ReaderBasedJsonParser", "ReaderBasedJsonParser.java"],
+    ["C++", "basic_memory_buffer.~basic_memory_buffer", "format.h"],
+    ["JavaScript", "Dayjs.constructor", "index.js"],
+    ["PHP", "Router.__construct", "Router.php"],
+    ["Go", "NewAdaptiveShedder", "core/load/adaptiveshedder.go"],
+    ["Rust", "EnvFilter.new", "src/filter/env/mod.rs"],
+  ])("is not a %s constructor or destructor", (_language, name, path) => {
+    const ctor = symbol(
+      name,
+      path,
+      "X(Reader r, int features) {\n  _reader = r;\n  _drop = features > 0 ? drop(r) : null;\n}",
+      10,
+    );
+    const text = openingFor(
+      input("How does the circuit breaker decide to drop a call?", "conceptual", [ctor, deciding]),
+      [ctor, deciding],
+      new Map(),
+    );
+    expect(text).toMatch(/in `googleBreaker\.accept`/);
+  });
+
+  it("names no test written beside the code as related", () => {
+    const test = symbol(
+      "tests.callsite_enabled_no_span_directive",
+      "src/filter/env/mod.rs",
+      "fn callsite_enabled_no_span_directive() {\n    assert!(filter.enabled(meta));\n}",
+      745,
+    );
+    const other = symbol(
+      "Directive.cares_about",
+      "src/filter/env/directive.rs",
+      "fn cares_about(&self, meta: &Metadata) -> bool {\n    if self.level > meta.level() { return false }\n    true\n}",
+      120,
+    );
+    const text = openingFor(
+      input("How does the circuit breaker decide to drop a call?", "conceptual", [deciding, test, other]),
+      [deciding, test, other],
+      new Map(),
+    );
+    expect(text).toContain("Related: `Directive.cares_about`");
+    expect(text).not.toContain("callsite_enabled");
+  });
+});
+
+describe("deciding lines of code in other languages", () => {
+  it("are the condition, not the values of a log message written over several lines (Go)", () => {
+    const source = [
+      "func (as *adaptiveShedder) shouldDrop() bool {",
+      "\tif as.systemOverloaded() || as.stillHot() {",
+      "\t\tif as.highThru() {",
+      "\t\t\tmsg := fmt.Sprintf(",
+      '\t\t\t\t"dropreq, cpu: %d, maxPass: %d",',
+      "\t\t\t\tstat.CpuUsage(), as.maxPass())",
+      "\t\t\tlogx.Error(msg)",
+      "\t\t\treturn true",
+      "\t\t}",
+      "\t}",
+      "\treturn false",
+      "}",
+    ].join("\n");
+    const terms = new Set(["drop", "cpu", "usage", "hot"].map((t) => stem(t)));
+    const lines = decidingLines(source, terms).map((l) => l.text);
+    expect(lines).toContain("if as.systemOverloaded() || as.stillHot()");
+    expect(lines.join(" ")).not.toContain("CpuUsage");
+  });
+
+  it("keep the arms of a Rust match, though each ends with a comma", () => {
+    const source = [
+      "fn cares_about(&self, meta: &Metadata) -> bool {",
+      "    match self.target {",
+      "        None => true,",
+      "        Some(ref target) => meta.target().starts_with(target),",
+      "    }",
+      "}",
+    ].join("\n");
+    const lines = decidingLines(source, new Set(["target"].map((t) => stem(t)))).map((l) => l.text);
+    expect(lines).toContain("Some(ref target) => meta.target().starts_with(target),");
   });
 });

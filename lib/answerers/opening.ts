@@ -103,6 +103,7 @@ function topicOf(s: string): { verb: string; object: string } | null {
 
 const IRREGULAR: Record<string, string> = {
   set: "set",
+  choose: "chosen",
   find: "found",
   build: "built",
   know: "known",
@@ -158,6 +159,8 @@ export function decidingLines(
     }
     if (inDocstring || quotes > 0 || i === 0 || !line || line.length > 160) return;
     if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
+    // The arguments of a call written over several lines (a log message's values) decide nothing.
+    if (/[(,]$/.test(lines[i - 1]?.trim() ?? "") && !CONTROL.test(line) && !line.includes("=>")) return;
     if (
       /^(?:(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|func|fn|function|interface)|pub(?:\(\w+\))? (?:fn|struct|enum|trait)|public|private|protected|static|import|from|use|using|package|namespace|#include|require)\b/.test(
         line,
@@ -190,6 +193,9 @@ export function decidingLines(
     ? [first, second].sort((a, b) => a.at - b.at)
     : [first];
 }
+
+/** A line that starts a condition or a loop. */
+const CONTROL = /^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for|return)\b/;
 
 /** Whether a noun phrase is plural, by its head ("the backoff time between retries": time). */
 function plural(phrase: string): boolean {
@@ -242,8 +248,8 @@ function leadDefinition(
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
     // What decides something is a function's body, rarely a whole class, never a getter.
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
-    const getter =
-      item.endLine - item.startLine <= 3 && /^return\b[^<>=!?&|*/+-]*$/.test(lines[0]?.text ?? "") ? 0.3 : 1;
+    // A getter, a wrapper handing the work on, or a constructor is named like the thing but decides nothing.
+    const getter = handsOn(item) || isConstructorItem(item) ? 0.3 : 1;
     // A definition with neither a deciding line nor a docstring has nothing to say.
     const mute = lines.length === 0 && !item.facts?.docstring ? 0.5 : 1;
     const value =
@@ -258,6 +264,42 @@ function leadDefinition(
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
+
+/** Lines of a body that state nothing: comments, docstring quotes, closing brackets, `end`. */
+const NO_STATEMENT = /^(?:#|\/\/|\/\*|\*|"""|'''|[)\]}]+[;,]?$|end$)/;
+/** A statement that tests or computes something. */
+const DECIDES = /^(?:if|for|while|switch|match|unless|case)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|[*/%+-]\s*[\w(]/;
+
+/**
+ * A body of one statement without a condition or computation (`return this.name`,
+ * `return cb.throttle.allow()`): a getter or a wrapper that hands the work on.
+ */
+export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
+  if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
+  const body = item.text
+    .split("\n")
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l && !NO_STATEMENT.test(l));
+  return body.length <= 1 && !DECIDES.test(body[0] ?? "");
+}
+
+/**
+ * A constructor or destructor: `T.T`, `T.~T`, `T.constructor`, `T.__construct`,
+ * `T.initialize`, a Rust `T.new`, a Go `NewT`.
+ */
+function isConstructorItem(item: ContextItem): boolean {
+  const parts = (item.facts?.qualifiedName ?? "").split(".");
+  const owner = parts[parts.length - 2];
+  const name = parts[parts.length - 1] ?? "";
+  const path = item.path ?? "";
+  return (
+    /^(?:constructor|__construct|initialize)$/.test(name) ||
+    (path.endsWith(".rs") && name === "new" && owner !== undefined) ||
+    (path.endsWith(".go") && owner === undefined && /^New(?:[A-Z_]|$)/.test(name)) ||
+    (owner !== undefined && (name === owner || name === `~${owner}`))
+  );
+}
 
 /** A test written beside the code (Rust's `mod tests`, a `test_` function, a `*Test` class). */
 function isTestSymbol(item: ContextItem): boolean {
@@ -317,6 +359,7 @@ function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
       s !== item &&
       s.facts &&
       !isAuxiliary(s.path ?? "") &&
+      !isTestSymbol(s) &&
       s.facts.qualifiedName !== item.facts?.qualifiedName,
   );
   if (other?.facts) sentences.push(`Related: ${code(other.facts.qualifiedName)} (${cite(other)}).`);

@@ -10,9 +10,10 @@
  * the repository's own documentation.
  */
 import "server-only";
-import type { ChunkHit } from "../../db/code-graph.ts";
+import type { ChunkHit, SymbolRecord } from "../../db/code-graph.ts";
 import { getWikiPage, pageChunkText } from "../../db/wiki-store.ts";
 import { getFile } from "../../db/index-reads.ts";
+import { symbolsCallingName } from "../../db/structure-queries.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { chunkPathOf } from "../../db/wiki-shapes.ts";
 import { slugForPath } from "../../wiki/slugs.ts";
@@ -20,23 +21,27 @@ import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
-import { itemFocus, questionFocus } from "./answering.ts";
+import { answeringCandidates, itemFocus, questionFocus } from "./answering.ts";
 import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import {
   chunkCandidate,
   definitionCandidates,
   demoteAuxiliary,
+  demoteTestSymbols,
   docsItems,
+  isTestSymbol,
   fuseFiles,
   fuseSignals,
   namedSymbolCandidates,
   packCandidates,
   signalFiles,
   subjectCandidates,
+  symbolCandidate,
   wholeFileSignal,
   retrievalTopics,
   withFilePrior,
+  type Candidate,
   type Ranked,
   type RetrievalInput,
   type RetrievalOutput,
@@ -48,7 +53,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const topics = await retrievalTopics(input, questionTopics(question));
   // Names are read from the code index; with it switched off only text search remains.
   const useIndex = config.features.useCodeIndex;
-  const [definitions, named, subjects, code, files, wiki, semantic, wholeFile] = await Promise.all([
+  const [definitions, named, subjects, code, files, wiki, semantic, wholeFile, chooser] = await Promise.all([
     useIndex ? definitionCandidates(generationId, conceptTerms(question), 30, topics) : [],
     useIndex ? namedSymbolCandidates(generationId, input.anchors) : [],
     useIndex ? subjectCandidates(generationId, question) : [],
@@ -57,11 +62,13 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["wiki"], stems: true }),
     hybridSearch(repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
     wholeFileSignal(input, 1.5),
+    useIndex ? chooserCandidates(generationId, question, input.anchors.identifiers) : [],
   ]);
   const lists: SignalList[] = [
     { name: "named", weight: 4, candidates: named },
     { name: "subjects", weight: 3, candidates: subjects },
     { name: "definitions", weight: 3, candidates: definitions },
+    { name: "chooser", weight: 6, candidates: chooser },
     { name: "bm25", weight: 2, candidates: code.map((c) => chunkCandidate(c, "code on the topic")) },
     {
       name: "semantic",
@@ -80,7 +87,21 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     wholeFile,
   ];
   const rankedFiles = fuseFiles(fileLists, [], 30, topics);
-  const ranked = withFilePrior(demoteAuxiliary(fuseSignals(lists), [], topics), rankedFiles);
+  // The functions of the leading files whose own lines carry the question (the condition or
+  // formula it asks about) answer it, however the lexical index ranked their chunks.
+  const body = await answeringCandidates(
+    generationId,
+    input.reader,
+    rankedFiles,
+    questionFocus(input.reader, withoutEnvironment(question), input.anchors),
+  );
+  const ranked = withFilePrior(
+    demoteTestSymbols(
+      demoteAuxiliary(fuseSignals([...lists, { name: "body", weight: 3, candidates: body }]), [], topics),
+      topics,
+    ),
+    rankedFiles,
+  );
   await attachSymbols(
     generationId,
     ranked.map((r) => r.candidate),
@@ -139,21 +160,99 @@ const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "en
 
 /**
  * For a process question, a type's score counts half (a method of it or a function
- * decides), and a function whose own name spells out more of the question's words counts
- * more: "how is the order total computed" is computed in `compute_total`, which
- * `place_order` only calls.
+ * decides), and so does a constructor or a body of one statement (a getter, a wrapper
+ * that hands the work on): they are named like the thing but decide nothing. A function
+ * whose own name spells out more of the question's words counts more: "how is the order
+ * total computed" is computed in `compute_total`, which `place_order` only calls.
  */
-function byProcess(ranked: Ranked[], process: boolean, question: string): Ranked[] {
+export function byProcess(ranked: Ranked[], process: boolean, question: string): Ranked[] {
   if (!process) return ranked;
   const asked = new Set(wordStems(question));
   return ranked
     .map((r) => {
       const symbol = r.candidate.symbol;
-      if (TYPE_KINDS.has(symbol?.kind ?? "")) return { ...r, score: r.score * 0.5 };
-      const spelled = new Set(wordStems(symbol?.name ?? "").filter((t) => asked.has(t))).size;
+      if (!symbol) return r;
+      if (TYPE_KINDS.has(symbol.kind) || isConstructor(symbol) || isTiny(symbol))
+        return { ...r, score: r.score * 0.5 };
+      const spelled = new Set(wordStems(symbol.name).filter((t) => asked.has(t))).size;
       return spelled > 1 ? { ...r, score: r.score * (1 + 0.25 * (spelled - 1)) } : r;
     })
     .sort((a, b) => b.score - a.score);
+}
+
+type Named = Pick<SymbolRecord, "name" | "qualifiedName" | "kind"> & { language?: string };
+
+/**
+ * A constructor or destructor, however its language writes it: named after its class
+ * (Java, C#, C++ `T::T`, `~T`), `constructor` (JavaScript, TypeScript), `__construct` (PHP),
+ * `initialize` (Ruby), `new` in a Rust impl, a Go `NewT` function.
+ */
+export function isConstructor(symbol: Named): boolean {
+  const parts = symbol.qualifiedName.split(".");
+  const owner = parts[parts.length - 2];
+  const name = symbol.name.replace(/#\d+$/, "");
+  if (symbol.kind === "constructor" || /^(?:constructor|__construct|initialize)$/.test(name)) return true;
+  if (symbol.language === "rust" && name === "new" && owner !== undefined) return true;
+  if (symbol.language === "go" && owner === undefined && /^New(?:[A-Z_]|$)/.test(name)) return true;
+  return owner !== undefined && (name === owner || name === `~${owner}`);
+}
+
+/** A function of at most three lines: its signature, one statement and its end. */
+function isTiny(symbol: Pick<SymbolRecord, "kind" | "startLine" | "endLine">): boolean {
+  return (symbol.kind === "function" || symbol.kind === "method") && symbol.endLine - symbol.startLine <= 2;
+}
+
+/** A question asking which of named alternatives is taken ("whether to create A or B"). */
+const ALTERNATIVES = /\bor\b/i;
+
+/** The names a question writes as code, last part only (`JsonFactory.createParser` → createParser). */
+function codeNames(identifiers: string[]): string[] {
+  const names = identifiers.map(
+    (id) =>
+      id
+        .replace(/\(\)$/, "")
+        .split(/[.:#]+/)
+        .pop() ?? "",
+  );
+  return [...new Set(names.filter((n) => n.length >= 3))].slice(0, 6);
+}
+
+/**
+ * What chooses between alternatives the question names: the functions that call (or
+ * construct) two or more of them, most first. "How does JsonFactory decide whether to
+ * create a UTF8StreamJsonParser or a ReaderBasedJsonParser" is decided where both are
+ * constructed, not in either's constructor.
+ */
+export async function chooserCandidates(
+  generationId: string,
+  question: string,
+  identifiers: string[],
+): Promise<Candidate[]> {
+  const names = codeNames(identifiers);
+  if (names.length < 2 || !ALTERNATIVES.test(question)) return [];
+  const callers = await Promise.all(names.map((n) => symbolsCallingName(generationId, n, 200)));
+  return choosers(callers).map((s) =>
+    symbolCandidate(s, `calls ${names.length > 2 ? "several" : "both"} of the named alternatives`),
+  );
+}
+
+/** Symbols found among the callers of two names or more, by how many they call (then shortest first). */
+export function choosers(callersPerName: SymbolRecord[][]): SymbolRecord[] {
+  const count = new Map<string, { symbol: SymbolRecord; names: number }>();
+  for (const callers of callersPerName)
+    for (const symbol of new Map(callers.map((c) => [c.qualifiedId, c])).values()) {
+      const entry = count.get(symbol.qualifiedId);
+      if (entry) entry.names++;
+      else count.set(symbol.qualifiedId, { symbol, names: 1 });
+    }
+  return [...count.values()]
+    .filter((e) => e.names >= 2 && !isTestSymbol(e.symbol))
+    .sort(
+      (a, b) =>
+        b.names - a.names || a.symbol.endLine - a.symbol.startLine - (b.symbol.endLine - b.symbol.startLine),
+    )
+    .slice(0, 10)
+    .map((e) => e.symbol);
 }
 
 /** Wiki pages of files (folder pages and the overview describe no single file). */

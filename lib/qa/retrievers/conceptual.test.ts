@@ -1,0 +1,134 @@
+/** How conceptual retrieval orders the symbols of a process question ("how does X decide …"). */
+import { describe, expect, it } from "vitest";
+import type { SymbolRecord } from "../../db/code-graph.ts";
+import { byProcess, choosers, isConstructor } from "./conceptual.ts";
+import type { Ranked } from "./shared.ts";
+
+function ranked(qualifiedName: string, kind: string, lines: [number, number], score: number): Ranked {
+  const name = qualifiedName.split(".").pop() as string;
+  const symbol = {
+    qualifiedId: `f::${qualifiedName}`,
+    qualifiedName,
+    name,
+    kind,
+    path: "f",
+    startLine: lines[0],
+    endLine: lines[1],
+  } as SymbolRecord;
+  return { candidate: { key: symbol.qualifiedId, symbol, chunk: null, reason: "" }, score, reasons: [] };
+}
+
+const names = (list: Ranked[]) => list.map((r) => r.candidate.symbol?.qualifiedName);
+
+describe("isConstructor", () => {
+  it.each([
+    ["Java", "ReaderBasedJsonParser.ReaderBasedJsonParser"],
+    ["C#", "LevelOverrideMap.LevelOverrideMap"],
+    ["C++ destructor", "basic_memory_buffer.~basic_memory_buffer"],
+    ["JavaScript", "Dayjs.constructor"],
+    ["PHP", "CallableResolver.__construct"],
+    ["Ruby", "Base.initialize"],
+  ])("knows a %s constructor", (_language, qualifiedName) => {
+    expect(
+      isConstructor({ qualifiedName, name: qualifiedName.split(".").pop() as string, kind: "method" }),
+    ).toBe(true);
+  });
+
+  it("knows a Go NewT function and a Rust T::new, by their language", () => {
+    expect(
+      isConstructor({
+        qualifiedName: "NewAdaptiveShedder",
+        name: "NewAdaptiveShedder",
+        kind: "function",
+        language: "go",
+      }),
+    ).toBe(true);
+    expect(
+      isConstructor({ qualifiedName: "EnvFilter.new", name: "new", kind: "method", language: "rust" }),
+    ).toBe(true);
+    expect(
+      isConstructor({ qualifiedName: "Newline", name: "Newline", kind: "function", language: "go" }),
+    ).toBe(false);
+    expect(
+      isConstructor({
+        qualifiedName: "NewAdaptiveShedder",
+        name: "NewAdaptiveShedder",
+        kind: "function",
+        language: "java",
+      }),
+    ).toBe(false);
+  });
+
+  it("is not fooled by a method named like another class or a free function", () => {
+    expect(
+      isConstructor({ qualifiedName: "JsonFactory.createParser", name: "createParser", kind: "method" }),
+    ).toBe(false);
+    expect(isConstructor({ qualifiedName: "parseDate", name: "parseDate", kind: "function" })).toBe(false);
+  });
+});
+
+describe("byProcess", () => {
+  const question = "How does the circuit breaker decide to reject a call?";
+
+  it("puts the method that decides before constructors, getters and wrappers ranked above it", () => {
+    const list = [
+      ranked("circuitBreaker.Name", "method", [134, 136], 1),
+      ranked("UTF8StreamJsonParser.UTF8StreamJsonParser", "method", [113, 139], 0.95),
+      ranked("basic_memory_buffer.~basic_memory_buffer", "method", [822, 822], 0.9),
+      ranked("googleBreaker.accept", "method", [37, 51], 0.6),
+    ];
+    expect(names(byProcess(list, true, question))[0]).toBe("googleBreaker.accept");
+  });
+
+  it("counts a type at half and a name spelling more of the question more", () => {
+    const list = [
+      ranked("Breaker", "interface", [10, 30], 1),
+      ranked("shouldReject", "function", [40, 60], 0.55),
+      ranked("rejectCall", "function", [70, 90], 0.5),
+    ];
+    expect(names(byProcess(list, true, question))).toEqual(["rejectCall", "shouldReject", "Breaker"]);
+  });
+
+  it("leaves the order alone for a question about what a thing is", () => {
+    const list = [
+      ranked("circuitBreaker.Name", "method", [134, 136], 1),
+      ranked("accept", "method", [1, 20], 0.6),
+    ];
+    expect(names(byProcess(list, false, question))).toEqual(["circuitBreaker.Name", "accept"]);
+  });
+});
+
+describe("choosers", () => {
+  const s = (qualifiedName: string, path: string, lines: [number, number]) =>
+    ({
+      qualifiedId: `${path}::${qualifiedName}`,
+      qualifiedName,
+      name: qualifiedName.split(".").pop() as string,
+      path,
+      startLine: lines[0],
+      endLine: lines[1],
+    }) as SymbolRecord;
+  const construct = s(
+    "ByteSourceJsonBootstrapper.constructParser",
+    "json/ByteSourceJsonBootstrapper.java",
+    [230, 270],
+  );
+  const reader = s("JsonFactory._createParser", "JsonFactory.java", [1300, 1310]);
+  const test = s("TestParser.testBoth", "src/test/java/TestParser.java", [10, 20]);
+  const big = s("Factory.everything", "Factory.java", [1, 400]);
+
+  it("are the functions calling two or more of the named alternatives, those calling more first", () => {
+    const utf8 = [construct, test, big];
+    const readerBased = [construct, reader, test, big];
+    const input = [reader];
+    expect(choosers([utf8, readerBased, input]).map((x) => x.qualifiedName)).toEqual([
+      "JsonFactory._createParser",
+      "ByteSourceJsonBootstrapper.constructParser",
+      "Factory.everything",
+    ]);
+  });
+
+  it("are none when no function calls two of them", () => {
+    expect(choosers([[construct], [reader]])).toEqual([]);
+  });
+});
