@@ -347,9 +347,12 @@ export class FileClassifier {
   }
 }
 
-/** Test code: test folders and the test file names of the languages indexed. */
+/**
+ * Test code: test folders (with .NET's test projects, `Foo.Tests/`, `Foo.UnitTests/`,
+ * `Foo.Specs/`) and the test file names of the languages indexed.
+ */
 const TEST_PATH =
-  /(^|\/)(tests?|testing|__tests__|spec|specs)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp|rs)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
+  /(^|\/)(tests?|testing|__tests__|spec|specs)\/|(^|\/)[\w.]+\.(?:Tests?|UnitTests|IntegrationTests|Specs?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp|rs)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
 
 /** Whether a path holds tests (the resolver never lets library code call into them). */
 export function isTestPath(file: string): boolean {

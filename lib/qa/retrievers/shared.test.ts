@@ -37,6 +37,9 @@ describe("isTestPath", () => {
     ["pkg/conftest.py", true],
     ["lib/qa/loop.test.ts", true],
     ["server_test.go", true],
+    ["src/FluentValidation.Tests/CascadingFailuresTester.cs", true],
+    ["tests/Serilog.Tests/Core/LoggerTests.cs", true],
+    ["src/FluentValidation/Validators/EmailValidator.cs", false],
     ["src/_pytest/skipping.py", false],
     ["lib/testimony/core.py", false],
   ])("%s → %s", (path, expected) => expect(isTestPath(path)).toBe(expected));

@@ -20,7 +20,7 @@ import type { DiagramPart, QueryMode } from "../types.ts";
 import { withoutEnvironment, type Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 import type { FileClass } from "../../db/file-shapes.ts";
-import { pathClass } from "../../indexer/file-class.ts";
+import { isTestPath as isIndexedTestPath, pathClass } from "../../indexer/file-class.ts";
 import { classifiedPaths } from "../../db/wiki-inputs.ts";
 import { generationCache } from "../generation-cache.ts";
 import { resolveSubjects } from "../subjects.ts";
@@ -362,16 +362,14 @@ export function scopePrefix(scope: string | null): string | undefined {
   return cleaned.length ? cleaned : undefined;
 }
 
-const TEST_PATH =
-  /(^|\/)(tests?|testing|__tests__|spec)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
 // Docs, examples, benchmarks, scripts, third-party code vendored inside a package, and the
 // build tools' configuration (karma.conf.js, webpack.config.js, gulpfile.js).
 const AUXILIARY_PATH =
   /(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
 
-/** Whether a path holds tests (fixes for reported bugs rarely live there). */
+/** Whether a path holds tests (fixes for reported bugs rarely live there): the indexer's rule. */
 export function isTestPath(path: string): boolean {
-  return TEST_PATH.test(path);
+  return isIndexedTestPath(path);
 }
 
 // A test written beside the code: Rust's `mod tests`, a `test_` function, a method of an `XTest(s)` class.
@@ -383,7 +381,7 @@ const TEST_SYMBOL = /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|\w+Tests?\.\w+$/;
  * code a question follows, though their path says nothing.
  */
 export function isTestSymbol(symbol: Pick<SymbolRecord, "path" | "qualifiedName">): boolean {
-  return TEST_PATH.test(symbol.path) || TEST_SYMBOL.test(symbol.qualifiedName);
+  return isTestPath(symbol.path) || TEST_SYMBOL.test(symbol.qualifiedName);
 }
 
 /** Ranked candidates with tests written inside source files demoted like test files, unless the question is about tests. */
@@ -461,7 +459,7 @@ export async function retrievalTopics(
 export function topicsOfPaths(namedPaths: string[], topics?: AuxiliaryTopics): AuxiliaryTopics {
   const classes = topics?.classes;
   return {
-    tests: (topics?.tests ?? false) || namedPaths.some((p) => TEST_PATH.test(p)),
+    tests: (topics?.tests ?? false) || namedPaths.some((p) => isTestPath(p)),
     docs: (topics?.docs ?? false) || namedPaths.some((p) => AUXILIARY_PATH.test(p)),
     thirdParty: (topics?.thirdParty ?? false) || namedPaths.some((p) => isThirdParty(p, classes)),
     classes,
@@ -480,7 +478,7 @@ export function leftOut(path: string, topics: AuxiliaryTopics): boolean {
  */
 export function auxiliaryFactor(path: string, topics: AuxiliaryTopics): number {
   if (leftOut(path, topics)) return 0.05;
-  if (!topics.tests && TEST_PATH.test(path)) return TEST_FACTOR;
+  if (!topics.tests && isTestPath(path)) return TEST_FACTOR;
   if (!topics.docs && AUXILIARY_PATH.test(path)) return 0.5;
   return 1;
 }
