@@ -91,6 +91,16 @@ describe("C and C++", () => {
       ["hooks_status", "HRESULT hooks_status(void)"],
     ]);
   });
+  it("names a function after its declarator, not after annotation macros following its parameters", async () => {
+    const sink = await extract("cpp/sink.cc");
+    expect(sink.symbols.map((s) => [s.qualifiedName, s.parent, s.startLine])).toEqual([
+      ["journal.Sink.SendToLog", "journal.Sink", 8],
+      ["journal.Sink.Flush", "journal.Sink", 14],
+      ["journal.Sink.Pending", "journal.Sink", 19],
+    ]);
+    expect(raws(symbol(sink, "journal.Sink.SendToLog").calls)).toEqual(["Flush", "WriteToFile"]);
+    expect(sink.parseErrors).toBe(0);
+  });
 });
 
 describe("C#", () => {

@@ -139,3 +139,33 @@ describe("rust extraction", () => {
     expect(out.symbols[0]?.errorStrings).toEqual(["empty path", "not implemented"]);
   });
 });
+
+describe("rust macros", () => {
+  it("makes each `macro_rules!` a definition, public when exported, with no calls from its rules", async () => {
+    const macros = await extractSource(
+      "rust",
+      [
+        "/// Return early with an error.",
+        "#[macro_export]",
+        "macro_rules! bail {",
+        "    ($msg:literal) => { return Err(anyhow!($msg)) };",
+        "}",
+        "",
+        "macro_rules! backtrace {",
+        "    () => { Some(Backtrace::capture()) };",
+        "}",
+        "",
+        "pub fn render() -> String { String::new() }",
+      ].join("\n"),
+    );
+    expect(
+      macros.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine, s.exported, s.signature]),
+    ).toEqual([
+      ["bail", 1, 5, true, "macro_rules! bail"],
+      ["backtrace", 7, 9, false, "macro_rules! backtrace"],
+      ["render", 11, 11, true, "pub fn render() -> String"],
+    ]);
+    expect(macros.symbols[0]?.docstring).toContain("Return early");
+    expect(macros.symbols[0]?.calls).toEqual([]);
+  });
+});
