@@ -168,4 +168,42 @@ describe("rust macros", () => {
     expect(macros.symbols[0]?.docstring).toContain("Return early");
     expect(macros.symbols[0]?.calls).toEqual([]);
   });
+
+  it("reads items written inside a braced macro call, not the tokens of a code generator", async () => {
+    const source = [
+      "feature! {",
+      '    #![feature = "std"]',
+      "    /// The default registry.",
+      "    pub fn registry() -> Registry {",
+      "        Registry::default()",
+      "    }",
+      "}",
+      "",
+      "pin_project! {",
+      "    pub struct Instrumented<T> {",
+      "        #[pin]",
+      "        inner: T,",
+      "    }",
+      "}",
+      "",
+      "fn expand(name: &Ident) -> TokenStream {",
+      "    quote! {",
+      "        fn #name() {}",
+      "    }",
+      "}",
+      "",
+      "thread_local! {",
+      "    static CURRENT: Cell<u8> = Cell::new(0);",
+      "}",
+    ].join("\n");
+    const result = await extractSource("rust", source);
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine])).toEqual([
+      ["registry", "function", 3, 6],
+      ["Instrumented", "struct", 10, 13],
+      ["expand", "function", 16, 20],
+    ]);
+    expect(result.symbols[0]?.calls.map((c) => c.raw)).toEqual(["Registry::default"]);
+    expect(result.moduleState).toContain("CURRENT");
+    expect(result.parseErrors).toBe(0);
+  });
 });
