@@ -151,6 +151,27 @@ describe("C#", () => {
     ]);
     expect(symbol(result, "Tally.Json.TextReader.ParseNumber").raises).toEqual(["JsonReaderException"]);
   });
+  it("makes destructors, operators, conversions, indexers and events with accessors members", async () => {
+    const source = [
+      "namespace Pool;",
+      "public sealed class Lease {",
+      "    public int this[int i] => Slots.Get(i);",
+      "    public static Lease operator +(Lease a, Lease b) => Merge(a, b);",
+      "    public static implicit operator int(Lease l) { return l.Count(); }",
+      "    ~Lease() { Release(); }",
+      "    public event EventHandler Changed { add { Subscribe(value); } remove { } }",
+      "}",
+    ].join("\n");
+    const result = await extractSource("csharp", source);
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.calls.map((c) => c.raw)])).toEqual([
+      ["Pool.Lease", "class", []],
+      ["Pool.Lease.this[]", "method", ["Slots.Get"]],
+      ["Pool.Lease.operator+", "method", ["Merge"]],
+      ["Pool.Lease.operator int", "method", ["l.Count"]],
+      ["Pool.Lease.~Lease", "method", ["Release"]],
+      ["Pool.Lease.Changed", "method", ["Subscribe"]],
+    ]);
+  });
 });
 
 describe("Ruby", () => {
