@@ -282,11 +282,13 @@ describe("definitions made by an expression", () => {
       ["Authenticator", "function", null, 4, true],
       ["Authenticator.use", "method", "Authenticator", 9, true],
       ["Authenticator._strategy", "method", "Authenticator", 18, true],
-      ["SessionStore.get", "method", "SessionStore", 23, false],
-      ["SessionStore.destroy", "method", "SessionStore", 24, false],
-      ["Authenticator.init", "method", "Authenticator", 28, true],
-      ["req.login", "method", "req", 33, false],
-      ["helpers", "function", null, 37, false],
+      ["SessionStore", "function", null, 22, false],
+      ["SessionStore.get", "method", "SessionStore", 25, false],
+      ["SessionStore.destroy", "method", "SessionStore", 26, false],
+      ["Authenticator.init", "method", "Authenticator", 30, true],
+      ["SessionStore.load", "method", "SessionStore", 34, false],
+      ["req.login", "method", "req", 38, false],
+      ["helpers", "function", null, 45, false],
     ]);
     const symbol = finder(result);
     expect(symbol("Authenticator.use").signature).toBe(
@@ -294,8 +296,8 @@ describe("definitions made by an expression", () => {
     );
     expect(symbol("Authenticator.use").docstring).toContain("Registers a strategy");
     expect(callsOf(symbol("Authenticator.init"))).toEqual([
-      ["this.use", "use", "this", 28],
-      ["new Strategy", "Strategy", null, 28],
+      ["this.use", "use", "this", 30],
+      ["new Strategy", "Strategy", null, 30],
     ]);
     expect(symbol("Authenticator.use").raises).toEqual(["Error"]);
     expect(symbol("Authenticator.use").errorStrings).toEqual(["Authentication strategies must have a name"]);

@@ -33,6 +33,10 @@ interface ScriptState {
   objects: Map<number, { prefix: string | null; exported: boolean; holder: string | null; owner?: string }>;
   /** methods assigned to a constructor or object (`C.prototype.m = …`), by its qualified name */
   assigned: Map<ExtractedSymbol, string>;
+  /** module-level names of symbols defined so far */
+  declared: Set<string>;
+  /** module-level variables holding a prototype (`var proto = C.prototype`) → the constructor */
+  prototypes: Map<string, string>;
 }
 
 function state(x: Extraction): ScriptState {
@@ -43,6 +47,8 @@ function state(x: Extraction): ScriptState {
     objectMembers: new Map(),
     objects: new Map(),
     assigned: new Map(),
+    declared: new Set(),
+    prototypes: new Map(),
   }) as ScriptState;
 }
 
@@ -88,12 +94,17 @@ const script: Omit<LanguageSpec, "query"> = {
     if (def.kind === "class") def.inner.data = { classBody: (value ?? node).childForFieldName("body")?.id };
     if (node.type === "assignment_expression" && def.kind === "method") {
       if (!atModuleLevel(def.scope) || !value) return false;
-      // `C.prototype.m = function …` is the method `C.m`, `o.m = function …` is `o.m`.
+      // `C.prototype.m = function …` is the method `C.m`, `o.m = function …` is `o.m`, when
+      // the file defines C or o (`Date.now = …` in a test patches a global).
       const left = node.childForFieldName("left");
       const object = left?.childForFieldName("object");
-      const owner = object?.type === "member_expression" ? object.childForFieldName("object") : object;
-      if (!left || !owner) return false;
-      def.parent = def.scope.prefix ? `${def.scope.prefix}.${x.text(owner)}` : x.text(owner);
+      const ownerNode = object?.type === "member_expression" ? object.childForFieldName("object") : object;
+      if (!left || !ownerNode) return false;
+      const s = state(x);
+      const written = x.text(ownerNode);
+      const owner = object?.type === "member_expression" ? written : (s.prototypes.get(written) ?? written);
+      if (!s.declared.has(owner) && !s.bindings.has(owner)) return false;
+      def.parent = def.scope.prefix ? `${def.scope.prefix}.${owner}` : owner;
       def.qualifiedName = `${def.parent}.${def.name}`;
       def.signature = `${x.text(left)} = ${head(value, x)}`;
     } else if (node.type === "assignment_expression") {
@@ -132,6 +143,7 @@ const script: Omit<LanguageSpec, "query"> = {
     const s = state(x);
     const node = def.match.node;
     if (def.scope.kind === "type") s.members.set(symbol, isPrivate(def, x));
+    if (symbol.parent === null && atModuleLevel(def.scope)) s.declared.add(symbol.name);
     const holder = node.parent?.type === "object" ? s.objects.get(node.parent.id)?.holder : null;
     if (holder && symbol.parent === null) s.objectMembers.set(symbol, holder);
     const assigned = node.type === "assignment_expression" && def.kind === "method";
@@ -164,6 +176,7 @@ const script: Omit<LanguageSpec, "query"> = {
       } else if ("prototype" in m.props) {
         // `C.prototype = {…}`, `Object.assign(C.prototype, {…})`: members of `C`.
         if (!name || !atModuleLevel(scope)) return;
+        if (!s.declared.has(x.text(name)) && !s.bindings.has(x.text(name))) return;
         const owner = qualify(x.text(name));
         for (const body of m.parts.body ?? [])
           s.objects.set(body.id, { prefix: owner, exported: false, holder: null, owner });
@@ -183,6 +196,17 @@ const script: Omit<LanguageSpec, "query"> = {
       const frame = scope.frame;
       const keyword = keywordOf(m.node.parent);
       const isName = nameNode.type === "identifier";
+      // `var proto = C.prototype`: methods assigned to `proto` are C's.
+      const prototypeOf = value?.type === "member_expression" && value.childForFieldName("property");
+      const constructor = value?.childForFieldName("object");
+      if (
+        isName &&
+        !frame &&
+        prototypeOf &&
+        x.text(prototypeOf) === "prototype" &&
+        constructor?.type === "identifier"
+      )
+        s.prototypes.set(x.text(nameNode), x.text(constructor));
       if (isName && value && FUNCTION_VALUES.has(value.type)) {
         if (frame) frame.locals.add(x.text(nameNode));
         else s.bindings.set(x.text(nameNode), "function");
