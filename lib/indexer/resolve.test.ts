@@ -135,6 +135,25 @@ describe("calls on self / this", () => {
     ]);
   });
 
+  it("treats a constructor function as the class of the methods assigned to its prototype", () => {
+    const js = [
+      sym("lib/auth.js", "Auth", "function"),
+      sym("lib/auth.js", "Auth.use", "method"),
+      sym("lib/auth.js", "Auth._strategy", "method"),
+      sym("lib/auth.js", "helper", "function"),
+      sym("lib/auth.js", "helper.inner", "function"),
+      sym("lib/other.js", "Other", "class"),
+      sym("lib/other.js", "Other._strategy", "method"),
+    ];
+    const files = [file("lib/auth.js"), file("lib/other.js")];
+    expect(targets(resolveCalls(js, files, "lib/auth.js::Auth.use", ["this._strategy"]))).toEqual([
+      "lib/auth.js::Auth._strategy@0.95",
+    ]);
+    // A function nested in a plain function has no class: `this` there is only guessed at.
+    const guessed = targets(resolveCalls(js, files, "lib/auth.js::helper.inner", ["this._strategy"]));
+    expect(guessed.every((t) => !t.endsWith("@0.95"))).toBe(true);
+  });
+
   it("never links a method to itself (recursion adds nothing to the graph)", () => {
     expect(resolveCalls(symbols, files, "repo.py::Repo.save", ["self.save"])).toEqual([]);
   });

@@ -291,6 +291,7 @@ export class Resolver {
 
   private enclosingClass(symbol: ResolverSymbol): ResolverSymbol | null {
     let parentName = symbol.parent;
+    let child = symbol;
     const fileSymbols = this.byFileQualified.get(symbol.path);
     while (parentName) {
       // An out-of-line C++ method or a reopened Ruby class has its class in another file.
@@ -301,6 +302,9 @@ export class Resolver {
           : undefined);
       if (!parent) return null;
       if (parent.kind !== "function" && parent.kind !== "method") return parent;
+      // A method of a function is a constructor's (`C.prototype.m = function …`): C is its class.
+      if (child.kind === "method" && parent.kind === "function") return parent;
+      child = parent;
       parentName = parent.parent;
     }
     return null;

@@ -20,6 +20,7 @@ import { php } from "./languages/php";
 import { python } from "./languages/python";
 import { ruby } from "./languages/ruby";
 import { rust } from "./languages/rust";
+import { unwrapItemMacros } from "./languages/rust-macros";
 import { javascript, tsx, typescript } from "./languages/typescript";
 
 const SPECS: Record<CodeLanguage, LanguageSpec> = {
@@ -48,12 +49,13 @@ const RESYNC_LINES: Partial<Record<CodeLanguage, RegExp>> = {
 
 /**
  * The text the grammar parses, when it differs from the file: declaration macros a C or
- * C++ grammar cannot expand, blanked with offsets kept (names and spans still come from
- * the file's own text).
+ * C++ grammar cannot expand, and the wrappers of Rust items written inside a macro call,
+ * blanked with offsets kept (names and spans still come from the file's own text).
  */
 const PARSED_TEXT: Partial<Record<CodeLanguage, (source: string) => string>> = {
   c: blankDeclarationMacros,
   cpp: blankDeclarationMacros,
+  rust: unwrapItemMacros,
 };
 
 /**

@@ -91,6 +91,16 @@ describe("C and C++", () => {
       ["hooks_status", "HRESULT hooks_status(void)"],
     ]);
   });
+  it("names a function after its declarator, not after annotation macros following its parameters", async () => {
+    const sink = await extract("cpp/sink.cc");
+    expect(sink.symbols.map((s) => [s.qualifiedName, s.parent, s.startLine])).toEqual([
+      ["journal.Sink.SendToLog", "journal.Sink", 8],
+      ["journal.Sink.Flush", "journal.Sink", 14],
+      ["journal.Sink.Pending", "journal.Sink", 19],
+    ]);
+    expect(raws(symbol(sink, "journal.Sink.SendToLog").calls)).toEqual(["Flush", "WriteToFile"]);
+    expect(sink.parseErrors).toBe(0);
+  });
 });
 
 describe("C#", () => {
@@ -140,6 +150,27 @@ describe("C#", () => {
       "ClearRecentString",
     ]);
     expect(symbol(result, "Tally.Json.TextReader.ParseNumber").raises).toEqual(["JsonReaderException"]);
+  });
+  it("makes destructors, operators, conversions, indexers and events with accessors members", async () => {
+    const source = [
+      "namespace Pool;",
+      "public sealed class Lease {",
+      "    public int this[int i] => Slots.Get(i);",
+      "    public static Lease operator +(Lease a, Lease b) => Merge(a, b);",
+      "    public static implicit operator int(Lease l) { return l.Count(); }",
+      "    ~Lease() { Release(); }",
+      "    public event EventHandler Changed { add { Subscribe(value); } remove { } }",
+      "}",
+    ].join("\n");
+    const result = await extractSource("csharp", source);
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.calls.map((c) => c.raw)])).toEqual([
+      ["Pool.Lease", "class", []],
+      ["Pool.Lease.this[]", "method", ["Slots.Get"]],
+      ["Pool.Lease.operator+", "method", ["Merge"]],
+      ["Pool.Lease.operator int", "method", ["l.Count"]],
+      ["Pool.Lease.~Lease", "method", ["Release"]],
+      ["Pool.Lease.Changed", "method", ["Subscribe"]],
+    ]);
   });
 });
 

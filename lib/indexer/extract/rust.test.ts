@@ -139,3 +139,71 @@ describe("rust extraction", () => {
     expect(out.symbols[0]?.errorStrings).toEqual(["empty path", "not implemented"]);
   });
 });
+
+describe("rust macros", () => {
+  it("makes each `macro_rules!` a definition, public when exported, with no calls from its rules", async () => {
+    const macros = await extractSource(
+      "rust",
+      [
+        "/// Return early with an error.",
+        "#[macro_export]",
+        "macro_rules! bail {",
+        "    ($msg:literal) => { return Err(anyhow!($msg)) };",
+        "}",
+        "",
+        "macro_rules! backtrace {",
+        "    () => { Some(Backtrace::capture()) };",
+        "}",
+        "",
+        "pub fn render() -> String { String::new() }",
+      ].join("\n"),
+    );
+    expect(
+      macros.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine, s.exported, s.signature]),
+    ).toEqual([
+      ["bail", 1, 5, true, "macro_rules! bail"],
+      ["backtrace", 7, 9, false, "macro_rules! backtrace"],
+      ["render", 11, 11, true, "pub fn render() -> String"],
+    ]);
+    expect(macros.symbols[0]?.docstring).toContain("Return early");
+    expect(macros.symbols[0]?.calls).toEqual([]);
+  });
+
+  it("reads items written inside a braced macro call, not the tokens of a code generator", async () => {
+    const source = [
+      "feature! {",
+      '    #![feature = "std"]',
+      "    /// The default registry.",
+      "    pub fn registry() -> Registry {",
+      "        Registry::default()",
+      "    }",
+      "}",
+      "",
+      "pin_project! {",
+      "    pub struct Instrumented<T> {",
+      "        #[pin]",
+      "        inner: T,",
+      "    }",
+      "}",
+      "",
+      "fn expand(name: &Ident) -> TokenStream {",
+      "    quote! {",
+      "        fn #name() {}",
+      "    }",
+      "}",
+      "",
+      "thread_local! {",
+      "    static CURRENT: Cell<u8> = Cell::new(0);",
+      "}",
+    ].join("\n");
+    const result = await extractSource("rust", source);
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine])).toEqual([
+      ["registry", "function", 3, 6],
+      ["Instrumented", "struct", 10, 13],
+      ["expand", "function", 16, 20],
+    ]);
+    expect(result.symbols[0]?.calls.map((c) => c.raw)).toEqual(["Registry::default"]);
+    expect(result.moduleState).toContain("CURRENT");
+    expect(result.parseErrors).toBe(0);
+  });
+});

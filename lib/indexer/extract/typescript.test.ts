@@ -275,4 +275,31 @@ describe("definitions made by an expression", () => {
       ["default.read", 16, true],
     ]);
   });
+
+  it("reads methods assigned to a prototype or an object as methods of their owner", async () => {
+    const result = await extractSource("javascript", fixture("authenticator.js"));
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.parent, s.startLine, s.exported])).toEqual([
+      ["Authenticator", "function", null, 4, true],
+      ["Authenticator.use", "method", "Authenticator", 9, true],
+      ["Authenticator._strategy", "method", "Authenticator", 18, true],
+      ["SessionStore", "function", null, 22, false],
+      ["SessionStore.get", "method", "SessionStore", 25, false],
+      ["SessionStore.destroy", "method", "SessionStore", 26, false],
+      ["Authenticator.init", "method", "Authenticator", 30, true],
+      ["SessionStore.load", "method", "SessionStore", 34, false],
+      ["req.login", "method", "req", 38, false],
+      ["helpers", "function", null, 45, false],
+    ]);
+    const symbol = finder(result);
+    expect(symbol("Authenticator.use").signature).toBe(
+      "Authenticator.prototype.use = function(name, strategy)",
+    );
+    expect(symbol("Authenticator.use").docstring).toContain("Registers a strategy");
+    expect(callsOf(symbol("Authenticator.init"))).toEqual([
+      ["this.use", "use", "this", 30],
+      ["new Strategy", "Strategy", null, 30],
+    ]);
+    expect(symbol("Authenticator.use").raises).toEqual(["Error"]);
+    expect(symbol("Authenticator.use").errorStrings).toEqual(["Authentication strategies must have a name"]);
+  });
 });

@@ -27,6 +27,21 @@ describe("blankDeclarationMacros", () => {
     ]);
   });
 
+  it("blanks annotation macros with their arguments after the parameters, and `__attribute__`s", () => {
+    const source = [
+      "void LogMessage::SendToLog() EXCLUSIVE_LOCKS_REQUIRED(log_mutex) {",
+      "void Sink::Flush() const LOCKS_EXCLUDED(mu) __attribute__((noinline, cold)) {",
+      "size_t Sink::Pending() const noexcept(true) ABSL_MUST_USE_RESULT;",
+      "int f(int a) GUARDED(a) + 1;",
+    ].join("\n");
+    expect(words(blankDeclarationMacros(source))).toEqual([
+      "void LogMessage::SendToLog() {",
+      "void Sink::Flush() const {",
+      "size_t Sink::Pending() const noexcept(true) ;",
+      "int f(int a) GUARDED(a) + 1;",
+    ]);
+  });
+
   it("blanks a line of macros before a definition, not before a statement", () => {
     expect(words(blankDeclarationMacros("FMT_BEGIN_EXPORT\ntemplate <typename T> class view {};"))).toEqual([
       "",

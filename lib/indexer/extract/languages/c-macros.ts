@@ -35,9 +35,13 @@ const MACRO_LINE = /^\s*[A-Z][A-Z0-9_]*[A-Z0-9](?:\s+[A-Z][A-Z0-9_]*[A-Z0-9])*\s
 /** Names of the classes a file defines: a head named so is a constructor. */
 const CLASS_NAME = /\b(?:class|struct)\s+(?:[A-Z][A-Z0-9_]*[A-Z0-9]\s+)*([A-Za-z_]\w*)\s*(?:final\s*)?[:{]/g;
 const HEAD_PREFIX = /^[\s\w:<>,*&~]*$/;
-// Each word ends at a word boundary, so a run of capitals is read one way only (no backtracking blow-up).
-const TRAILING =
-  /^\s*(?:(?:const|volatile|override|final|noexcept|[A-Z][A-Z0-9_]*[A-Z0-9])\b\s*|&&?(?!&)\s*)+(?=[{:;=]|->|$)/;
+/**
+ * A word after a parameter list that qualifies the function rather than naming it: a
+ * qualifier, an all-caps macro (`SPDLOG_NOEXCEPT`, `EXCLUSIVE_LOCKS_REQUIRED(mu)`), an
+ * attribute (`__attribute__((…))`, `noexcept(…)`, `throw()`), each maybe with arguments.
+ */
+const ANNOTATION =
+  /^(?:const|volatile|override|final|noexcept|throw|__attribute__|[A-Z][A-Z0-9_]*[A-Z0-9])\b/;
 
 /** The source with declaration macros replaced by spaces (same length, same lines). */
 export function blankDeclarationMacros(source: string): string {
@@ -141,17 +145,47 @@ function blankLine(line: string, classes: ReadonlySet<string>): string {
       spans.push(...head);
       const close = closingParen(line, open);
       if (close > 0) {
-        const rest = line.slice(close + 1);
-        const trailing = TRAILING.exec(rest);
-        if (trailing)
-          for (const m of trailing[0].matchAll(/[A-Za-z_]\w*/g))
-            if (MACRO.test(m[0])) spans.push([close + 1 + m.index, close + 1 + m.index + m[0].length]);
+        for (const [a, b] of trailingMacros(line.slice(close + 1)))
+          spans.push([close + 1 + a, close + 1 + b]);
       }
     }
   }
   let out = line;
   for (const [a, b] of spans) out = out.slice(0, a) + " ".repeat(b - a) + out.slice(b);
   return out;
+}
+
+/**
+ * The macros and `__attribute__`s (with their arguments) among the annotations that
+ * follow a parameter list, when nothing else stands between it and the body, the
+ * initialiser list, `;`, `= …`, `->` or the line's end: an annotation macro with
+ * arguments read as a call makes the grammar take its name for the function's.
+ */
+function trailingMacros(rest: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let i = 0;
+  for (;;) {
+    while (/\s/.test(rest[i] ?? "")) i++;
+    const ch = rest[i];
+    if (ch === undefined || "{:;=".includes(ch) || rest.startsWith("->", i)) return spans;
+    if (ch === "&") {
+      if (rest[i + 1] === "&" && rest[i + 2] === "&") return [];
+      i += rest[i + 1] === "&" ? 2 : 1;
+      continue;
+    }
+    const word = ANNOTATION.exec(rest.slice(i))?.[0];
+    if (!word) return [];
+    let end = i + word.length;
+    let open = end;
+    while (/\s/.test(rest[open] ?? "")) open++;
+    if (rest[open] === "(") {
+      const close = closingParen(rest, open);
+      if (close < 0) return [];
+      end = close + 1;
+    }
+    if (MACRO.test(word) || word === "__attribute__") spans.push([i, end]);
+    i = end;
+  }
 }
 
 /**

@@ -8,6 +8,13 @@ import type { LanguageSpec } from "../extraction";
 import { classFields } from "./java";
 
 const LOG_METHODS = /^(Log)?(Error|Fatal|Critical|Warning|Warn)$|^Trace(Error|Warning)$|^Fail$/;
+/** Names of members the query names by a part: the destructor's class, the operator, the converted-to type, the indexer's parameters. */
+const MEMBER_NAMES: Record<string, (part: string) => string> = {
+  destructor_declaration: (name) => `~${name}`,
+  operator_declaration: (operator) => `operator${operator}`,
+  conversion_operator_declaration: (type) => `operator ${type}`,
+  indexer_declaration: () => "this[]",
+};
 
 export const csharp: LanguageSpec = {
   query: "csharp.scm",
@@ -56,7 +63,10 @@ export const csharp: LanguageSpec = {
       .replace(/<\/?(summary|remarks|returns|para|c|code)>/g, "")
       .replace(/<(see|paramref|typeparamref) \w+="([^"]+)"\s*\/>/g, "$2")
       .trim();
-    if (def.match.node.type === "property_declaration") def.kind = "method";
+    const type = def.match.node.type;
+    if (MEMBER_NAMES[type]) def.name = MEMBER_NAMES[type](def.name);
+    if (type === "property_declaration" || type === "indexer_declaration" || type === "event_declaration")
+      def.kind = "method";
   },
 
   namespace(m, _scope, x) {

@@ -97,6 +97,13 @@ export const rust: LanguageSpec = {
       def.region = null;
     }
     if (node.type === "function_signature_item") def.region = null;
+    if (node.type === "macro_definition") {
+      // A macro's rules are no body to search; `#[macro_export]` makes it public API.
+      def.region = null;
+      def.signature = `macro_rules! ${def.name}`;
+      def.exported = def.decorators.some((d) => /^macro_export\b/.test(d));
+      return;
+    }
     if (def.kind === "trait") {
       const bounds = def.match.parts.bases?.[0];
       def.bases = bounds ? splitTopLevel(x.text(bounds).replace(/^:\s*/, ""), "+") : [];

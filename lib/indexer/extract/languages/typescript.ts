@@ -30,7 +30,13 @@ interface ScriptState {
   /** members of top-level object literals, by the variable holding the object */
   objectMembers: Map<ExtractedSymbol, string>;
   /** object literals whose function members are symbols, by node id */
-  objects: Map<number, { prefix: string | null; exported: boolean; holder: string | null }>;
+  objects: Map<number, { prefix: string | null; exported: boolean; holder: string | null; owner?: string }>;
+  /** methods assigned to a constructor or object (`C.prototype.m = …`), by its qualified name */
+  assigned: Map<ExtractedSymbol, string>;
+  /** module-level names of symbols defined so far */
+  declared: Set<string>;
+  /** module-level variables holding a prototype (`var proto = C.prototype`) → the constructor */
+  prototypes: Map<string, string>;
 }
 
 function state(x: Extraction): ScriptState {
@@ -40,6 +46,9 @@ function state(x: Extraction): ScriptState {
     members: new Map(),
     objectMembers: new Map(),
     objects: new Map(),
+    assigned: new Map(),
+    declared: new Set(),
+    prototypes: new Map(),
   }) as ScriptState;
 }
 
@@ -83,7 +92,22 @@ const script: Omit<LanguageSpec, "query"> = {
     const node = def.match.node;
     const value = def.match.parts.region?.[0];
     if (def.kind === "class") def.inner.data = { classBody: (value ?? node).childForFieldName("body")?.id };
-    if (node.type === "assignment_expression") {
+    if (node.type === "assignment_expression" && def.kind === "method") {
+      if (!atModuleLevel(def.scope) || !value) return false;
+      // `C.prototype.m = function …` is the method `C.m`, `o.m = function …` is `o.m`, when
+      // the file defines C or o (`Date.now = …` in a test patches a global).
+      const left = node.childForFieldName("left");
+      const object = left?.childForFieldName("object");
+      const ownerNode = object?.type === "member_expression" ? object.childForFieldName("object") : object;
+      if (!left || !ownerNode) return false;
+      const s = state(x);
+      const written = x.text(ownerNode);
+      const owner = object?.type === "member_expression" ? written : (s.prototypes.get(written) ?? written);
+      if (!s.declared.has(owner) && !s.bindings.has(owner)) return false;
+      def.parent = def.scope.prefix ? `${def.scope.prefix}.${owner}` : owner;
+      def.qualifiedName = `${def.parent}.${def.name}`;
+      def.signature = `${x.text(left)} = ${head(value, x)}`;
+    } else if (node.type === "assignment_expression") {
       const left = x.text(node.childForFieldName("left") ?? node);
       const commonjs = COMMONJS.exec(left);
       if (!commonjs || !atModuleLevel(def.scope) || !value) return false;
@@ -105,6 +129,7 @@ const script: Omit<LanguageSpec, "query"> = {
       const key = def.match.parts.name?.[0];
       if (key) def.name = x.unquoted(key);
       def.qualifiedName = object.prefix ? `${object.prefix}.${def.name}` : def.name;
+      if (object.owner) def.parent = object.owner;
     } else if (node.parent?.type === "class_body") {
       // Members of a class that is no symbol (an unbound class expression) are not symbols either.
       if (def.scope.data.classBody !== node.parent.id) return false;
@@ -118,8 +143,12 @@ const script: Omit<LanguageSpec, "query"> = {
     const s = state(x);
     const node = def.match.node;
     if (def.scope.kind === "type") s.members.set(symbol, isPrivate(def, x));
+    if (symbol.parent === null && atModuleLevel(def.scope)) s.declared.add(symbol.name);
     const holder = node.parent?.type === "object" ? s.objects.get(node.parent.id)?.holder : null;
     if (holder && symbol.parent === null) s.objectMembers.set(symbol, holder);
+    const assigned = node.type === "assignment_expression" && def.kind === "method";
+    const owner = node.parent?.type === "object" ? s.objects.get(node.parent.id)?.owner : undefined;
+    if (symbol.parent && (assigned || owner)) s.assigned.set(symbol, symbol.parent);
   },
 
   namespace(m, scope) {
@@ -144,6 +173,13 @@ const script: Omit<LanguageSpec, "query"> = {
         // Both objects of `export default cond ? {…} : {…}` are the default export.
         for (const body of m.parts.body ?? [])
           s.objects.set(body.id, { prefix: qualify("default"), exported: true, holder: null });
+      } else if ("prototype" in m.props) {
+        // `C.prototype = {…}`, `Object.assign(C.prototype, {…})`: members of `C`.
+        if (!name || !atModuleLevel(scope)) return;
+        if (!s.declared.has(x.text(name)) && !s.bindings.has(x.text(name))) return;
+        const owner = qualify(x.text(name));
+        for (const body of m.parts.body ?? [])
+          s.objects.set(body.id, { prefix: owner, exported: false, holder: null, owner });
       } else {
         const commonjs = COMMONJS.exec(name ? x.text(name) : "");
         if (!commonjs || !atModuleLevel(scope)) return;
@@ -160,6 +196,17 @@ const script: Omit<LanguageSpec, "query"> = {
       const frame = scope.frame;
       const keyword = keywordOf(m.node.parent);
       const isName = nameNode.type === "identifier";
+      // `var proto = C.prototype`: methods assigned to `proto` are C's.
+      const prototypeOf = value?.type === "member_expression" && value.childForFieldName("property");
+      const constructor = value?.childForFieldName("object");
+      if (
+        isName &&
+        !frame &&
+        prototypeOf &&
+        x.text(prototypeOf) === "prototype" &&
+        constructor?.type === "identifier"
+      )
+        s.prototypes.set(x.text(nameNode), x.text(constructor));
       if (isName && value && FUNCTION_VALUES.has(value.type)) {
         if (frame) frame.locals.add(x.text(nameNode));
         else s.bindings.set(x.text(nameNode), "function");
@@ -211,6 +258,10 @@ const script: Omit<LanguageSpec, "query"> = {
       const holder = s.objectMembers.get(symbol);
       if (holder !== undefined && s.exportNames.has(holder)) symbol.exported = true;
       byName.set(symbol.qualifiedName, symbol);
+      // A method assigned to a constructor or object is public when its owner is.
+      const owner = s.assigned.get(symbol);
+      if (owner !== undefined)
+        symbol.exported = (byName.get(owner)?.exported ?? false) || s.exportNames.has(owner);
       const isPrivate = s.members.get(symbol);
       if (isPrivate !== undefined) {
         const parent = symbol.parent ? byName.get(symbol.parent) : undefined;

@@ -19,6 +19,13 @@
 (local_function_statement name: (_) @name body: (_)? @body) @definition.function
 (property_declaration name: (_) @name accessors: (accessor_list (accessor_declaration body: (_))) @body) @definition.function
 (property_declaration name: (_) @name value: (_) @body) @definition.function
+; members named by a hook: `~T` destructors, `operator+`, `implicit operator T`, `this[…]` indexers, events with accessors
+(destructor_declaration name: (_) @name body: (_) @body) @definition.function
+(operator_declaration operator: _ @name body: (_) @body) @definition.function
+(conversion_operator_declaration type: (_) @name body: (_) @body) @definition.function
+(indexer_declaration parameters: (_) @name accessors: (accessor_list (accessor_declaration body: (_))) @body) @definition.function
+(indexer_declaration parameters: (_) @name value: (_) @body) @definition.function
+(event_declaration name: (_) @name accessors: (accessor_list (accessor_declaration body: (_))) @body) @definition.function
 [(method_declaration (attribute_list) @decorator)
  (constructor_declaration (attribute_list) @decorator)
  (property_declaration (attribute_list) @decorator)] @definition.function

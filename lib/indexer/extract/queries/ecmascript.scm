@@ -104,6 +104,55 @@
     @definition.method))
   (#match? @_left "^(module\\.exports|(module\\.)?exports\\.[\\w$]+)$"))
 
+; ES5 classes and namespaces: `C.prototype.m = function …`, `C.prototype = { m() {…} }` and
+; `Object.assign(C.prototype, { m() {…} })` make the method `C.m`; `o.m = function …` makes `o.m`
+((_ (assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) property: (property_identifier) @_prototype)
+    property: (_) @name)
+  right: [(arrow_function) (function_expression) (generator_function)] @region)
+  @definition.method) @outer
+  (#eq? @_prototype "prototype"))
+((_ (assignment_expression
+  left: (member_expression object: (identifier) @_object property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)] @region)
+  @definition.method) @outer
+  (#not-any-of? @_object "module" "exports"))
+((assignment_expression
+  left: (member_expression object: (identifier) @name property: (property_identifier) @_prototype)
+  right: (object) @body) @object
+  (#eq? @_prototype "prototype") (#set! prototype))
+((assignment_expression
+  left: (member_expression property: (property_identifier) @_prototype)
+  right: (object (method_definition name: (_) @name body: (_) @body) @definition.method))
+  (#eq? @_prototype "prototype"))
+((assignment_expression
+  left: (member_expression property: (property_identifier) @_prototype)
+  right: (object
+    (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @region)
+    @definition.method))
+  (#eq? @_prototype "prototype"))
+((call_expression
+  function: (member_expression object: (identifier) @_object property: (property_identifier) @_assign)
+  arguments: (arguments
+    . (member_expression object: (identifier) @name property: (property_identifier) @_prototype)
+    (object) @body)) @object
+  (#eq? @_object "Object") (#eq? @_assign "assign") (#eq? @_prototype "prototype") (#set! prototype))
+((call_expression
+  function: (member_expression object: (identifier) @_object property: (property_identifier) @_assign)
+  arguments: (arguments
+    . (member_expression property: (property_identifier) @_prototype)
+    (object (method_definition name: (_) @name body: (_) @body) @definition.method)))
+  (#eq? @_object "Object") (#eq? @_assign "assign") (#eq? @_prototype "prototype"))
+((call_expression
+  function: (member_expression object: (identifier) @_object property: (property_identifier) @_assign)
+  arguments: (arguments
+    . (member_expression property: (property_identifier) @_prototype)
+    (object
+      (pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @region)
+      @definition.method)))
+  (#eq? @_object "Object") (#eq? @_assign "assign") (#eq? @_prototype "prototype"))
+
 ; names a module exports by reference
 (export_statement (export_clause (export_specifier name: (_) @exportName)) !source)
 (export_statement value: (identifier) @exportName)

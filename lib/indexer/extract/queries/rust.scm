@@ -1,7 +1,9 @@
 ; Rust. `impl` blocks qualify their methods by the type (`Type.method`); `mod` blocks
 ; prefix what they hold. Macro bodies and attributes hold no calls we can read.
 
-[(attribute_item) (inner_attribute_item) (macro_definition) (token_tree)] @ignore
+[(attribute_item) (inner_attribute_item) (token_tree)] @ignore
+; `macro_rules! name { … }` is a definition; its rules hold no calls we can read
+((macro_definition name: (_) @name) @definition.function (#set! opaque))
 
 (function_item name: (_) @name body: (_) @body @region) @definition.function
 (function_signature_item name: (_) @name) @definition.function
