@@ -9,7 +9,7 @@ import { symbolsCallingName } from "../../db/structure-queries.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { inScope } from "../../wiki/structure.ts";
-import { renderSubjectGraph, subjectDiagram, subjectGraph } from "./subject-graph.ts";
+import { renderSubjectGraph, subjectDiagram, subjectGraph, type SubjectGraph } from "./subject-graph.ts";
 import {
   cite,
   code,
@@ -36,12 +36,12 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
   if (direct.length === 0) {
     sentences.push(
-      `Nothing in ${where(f)} calls ${code(label)} (${cite(target.symbol)}) through a resolved call (${f.leftOut}).`,
+      `Nothing in ${where(f)} calls ${subjectRef(g, label)} through a resolved call (${f.leftOut}).`,
     );
   } else {
     const files = g.callerFiles;
     sentences.push(
-      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call${direct.length === 1 ? "s" : ""} ${code(label)} (${cite(target.symbol)}) directly${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
+      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call${direct.length === 1 ? "s" : ""} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
     );
   }
   if (callees.length && (asksCallees || f.asks.includes("dependencies")))
@@ -59,11 +59,36 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
     files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
-    symbols: [target.symbol, ...direct.map((c) => c.symbol), ...callees.slice(0, 4).map((c) => c.symbol)],
+    symbols: [
+      target.symbol,
+      ...g.used.slice(0, 3).map((u) => u.symbol),
+      ...direct.map((c) => c.symbol),
+      ...further.slice(0, 3).map((c) => c.symbol),
+      ...callees.slice(0, 4).map((c) => c.symbol),
+    ],
     diagram: subjectDiagram(g, label),
     report: null,
   };
 }
+
+/**
+ * The subject as the figure names it: a function with its span; a class too long to read
+ * at once by the members the others call most (what they use it for).
+ */
+function subjectRef(g: SubjectGraph, label: string): string {
+  const s = g.subject;
+  if (s.endLine - s.startLine < LONG_SPAN || g.used.length === 0) return `${code(label)} (${cite(s)})`;
+  const most = g.used
+    .slice(0, 2)
+    .map(
+      (u) =>
+        `${code(u.symbol.qualifiedName)} (${cite(u.symbol)}, ${u.calls} call${u.calls === 1 ? "" : "s"})`,
+    );
+  return `${code(label)} (${s.path}), mostly ${joinWords(most)},`;
+}
+
+/** A span longer than this is cited by its parts. */
+const LONG_SPAN = 150;
 
 /** Callers grouped by file, busiest first, with the imports among those files. */
 export async function callerFiles(
@@ -125,6 +150,18 @@ export async function externalCallers(f: Focus, name: string): Promise<Analysis>
   };
 }
 
+/** Ids by how often they occur, most first (ties in first-seen order). */
+function byCount(ids: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+}
+
+function inOrder(symbols: SymbolRecord[], ids: string[]): SymbolRecord[] {
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  return [...symbols].sort((a, b) => (rank.get(a.qualifiedId) ?? 0) - (rank.get(b.qualifiedId) ?? 0));
+}
+
 /** Who calls into a folder or file from outside it, and which of its files they reach most. */
 export async function callersInto(f: Focus, part: string): Promise<Analysis> {
   const wiki = await loadWikiFiles(f.generationId);
@@ -133,8 +170,15 @@ export async function callersInto(f: Focus, part: string): Promise<Analysis> {
   const calls = (await loadCallsTouching(f.generationId, inside)).filter(
     (c) => inScope(c.dstPath, part) && !inScope(c.srcPath, part) && f.keep(c.srcPath),
   );
-  const callerIds = [...new Set(calls.map((c) => c.srcId))];
-  const callers = await symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200));
+  // The busiest callers first, and the part's functions they call most: both are the answer.
+  const callerIds = byCount(calls.map((c) => c.srcId));
+  const calledIds = byCount(calls.map((c) => c.dstId));
+  const [callerRows, calledRows] = await Promise.all([
+    symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200)),
+    symbolsByQualifiedIds(f.generationId, calledIds.slice(0, 3)),
+  ]);
+  const callers = inOrder(callerRows, callerIds);
+  const called = inOrder(calledRows, calledIds);
   const { files, imports } = await callerFiles(f.generationId, callers, []);
   const reached = new Map<string, number>();
   for (const c of calls) reached.set(c.dstPath, (reached.get(c.dstPath) ?? 0) + 1);
@@ -164,7 +208,7 @@ export async function callersInto(f: Focus, part: string): Promise<Analysis> {
       ...callers.slice(0, 12).map((s) => `- caller ${named(s)}`),
     ],
     files: [...targets.slice(0, 3).map(([p]) => p), ...files.map((x) => x.path)],
-    symbols: callers.slice(0, 8),
+    symbols: [...called, ...callers.slice(0, 8)],
     diagram: importDiagram(
       `Calls into ${part}`,
       [...targets.slice(0, 4).map(([p]) => p), ...files.slice(0, 8).map((x) => x.path)],
