@@ -52,6 +52,13 @@ async function symbolsOfKinds(
   });
 }
 
+/** The types (classes, interfaces, structs, enums, traits) under a prefix. */
+export async function typeSymbols(generationId: string, prefix: string | undefined): Promise<SymbolRecord[]> {
+  return symbolsOfKinds(generationId, [...TYPE_KINDS], { prefix, limit: 20_000 });
+}
+
+const TYPE_KINDS = new Set(["class", "interface", "struct", "enum", "trait", "record"]);
+
 /** The longest functions and methods (by lines) under a prefix, longest first. */
 export async function largestFunctions(
   generationId: string,

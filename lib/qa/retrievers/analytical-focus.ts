@@ -34,6 +34,8 @@ export interface Focus {
   files: string[];
   /** folders the question names */
   folders: string[];
+  /** the part whose users the question ranks ("which modules import core/logx the most") */
+  used: string | null;
   /** code-shaped names the index has no definition of (a library's API the code calls) */
   external: string[];
   keep: (path: string) => boolean;

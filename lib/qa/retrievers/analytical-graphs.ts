@@ -8,7 +8,8 @@ import { callEdgesOfMany, symbolsByQualifiedIds, type SymbolRecord } from "../..
 import { symbolsCallingName } from "../../db/structure-queries.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
-import { inScope } from "../../wiki/structure.ts";
+import { inScope, moduleOf } from "../../wiki/structure.ts";
+import { ranksFolders } from "./analytical-intent.ts";
 import { renderSubjectGraph, subjectDiagram, subjectGraph, type SubjectGraph } from "./subject-graph.ts";
 import {
   cite,
@@ -402,6 +403,84 @@ export async function between(f: Focus, from: string, others: string[]): Promise
       `Imports between ${parts.join(", ")}`,
       crossingFiles.slice(0, 12),
       imports,
+      lines,
+      [],
+    ),
+    report: null,
+  };
+}
+
+/**
+ * Who uses a named part most ("which modules import core/logx the most"): the files (or
+ * folders, when the question asks about packages) outside it, ranked by their imports of
+ * it, then their calls into it, each cited by its function that calls into it most.
+ */
+export async function importersOf(f: Focus, part: string): Promise<Analysis> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const inside = wiki.map((w) => w.path).filter((p) => inScope(p, part));
+  const from = (src: string) => !inScope(src, part) && f.keep(src) && inScope(src, f.scope);
+  const [imports, calls] = await Promise.all([
+    loadImportEdges(f.generationId, { touching: inside }),
+    loadCallsTouching(f.generationId, inside),
+  ]);
+  const into = {
+    imports: imports.filter((e) => inScope(e.dstPath, part) && from(e.srcPath)),
+    calls: calls.filter((c) => inScope(c.dstPath, part) && from(c.srcPath)),
+  };
+  const folders = ranksFolders(f.question);
+  const unit = (p: string) => (folders ? moduleOf(p) : p);
+  const users = new Map<string, { imports: number; calls: number }>();
+  const count = (p: string, kind: "imports" | "calls") => {
+    const n = users.get(unit(p)) ?? { imports: 0, calls: 0 };
+    n[kind]++;
+    users.set(unit(p), n);
+  };
+  for (const e of into.imports) count(e.srcPath, "imports");
+  for (const c of into.calls) count(c.srcPath, "calls");
+  const ranked = [...users]
+    .map(([name, n]) => ({ name, ...n }))
+    .sort((a, b) => b.imports - a.imports || b.calls - a.calls || a.name.localeCompare(b.name));
+  // Each user cited by its function calling into the part most; the part by what they call most.
+  const callerIds = byCount(into.calls.map((c) => c.srcId));
+  const calledIds = byCount(into.calls.map((c) => c.dstId));
+  const [callerRows, calledRows] = await Promise.all([
+    symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200)),
+    symbolsByQualifiedIds(f.generationId, calledIds.slice(0, 3)),
+  ]);
+  const callers = inOrder(callerRows, callerIds);
+  const called = inOrder(calledRows, calledIds);
+  const fileOf = (name: string) =>
+    folders ? (callers.find((c) => unit(c.path) === name)?.path ?? name) : name;
+  const citeUser = (name: string) => {
+    const s = callers.find((c) => unit(c.path) === name);
+    return s ? `${code(s.qualifiedName)}, ${cite(s)}` : `${fileOf(name)}:1-${lines.get(fileOf(name)) ?? 1}`;
+  };
+  const word = importWord(f.question);
+  const kind = folders ? (/\bpackages?\b/i.test(f.question) ? "packages" : "folders") : "files";
+  const top = ranked.slice(0, 5);
+  const answer = top.length
+    ? `${ranked.length} ${ranked.length === 1 ? kind.replace(/s$/, "") : kind} outside ${code(part)} ${ranked.length === 1 ? `${word.verb}s or calls` : `${word.verb} or call`} it (${f.leftOut}); the most: ${joinWords(
+        top.map(
+          (r, i) =>
+            `${code(r.name)} (${r.imports}${i === 0 ? ` ${word.verb}${r.imports === 1 ? "" : "s"}` : ""}, ${r.calls}${i === 0 ? ` call${r.calls === 1 ? "" : "s"}` : ""}; ${citeUser(r.name)})`,
+        ),
+      )}.${called[0] ? ` What they call most: ${joinWords(called.slice(0, 2).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}.` : ""}`
+    : `Nothing outside ${code(part)} ${word.verb}s or calls it (${f.leftOut}).`;
+  const files = top.map((r) => fileOf(r.name));
+  return {
+    answer,
+    lines: [
+      `Users of ${part} from outside it: ${ranked.length} ${kind}`,
+      ...ranked.slice(0, 12).map((r) => `- ${r.name}: ${r.imports} ${word.verb}s, ${r.calls} calls`),
+      ...callers.slice(0, 10).map((s) => `- caller ${named(s)}`),
+    ],
+    files: [...files, ...new Set(called.map((s) => s.path))],
+    symbols: [...callers.filter((c) => top.some((r) => r.name === unit(c.path))).slice(0, 6), ...called],
+    diagram: importDiagram(
+      `Who ${word.verb}s ${part}`,
+      [...files.slice(0, 9), ...new Set(called.map((s) => s.path))],
+      into.imports,
       lines,
       [],
     ),

@@ -5,12 +5,15 @@
  */
 import "server-only";
 import { topSymbolsBy, type SymbolRecord } from "../../db/code-graph.ts";
+import { filesMentioning } from "../../db/file-terms.ts";
 import {
   classesByMethods,
   crossFileCalls,
   largestFunctions,
+  typeSymbols,
   uncalledFunctions,
 } from "../../db/structure-queries.ts";
+import { splitIdentifier } from "../../db/tokenize.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { analyzeStructure, inScope, moduleOf } from "../../wiki/structure.ts";
 import { ranksFolders } from "./analytical-intent.ts";
@@ -40,13 +43,13 @@ export async function mostImported(f: Focus): Promise<Analysis> {
   const scoped = wiki
     .filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope))
     .map((w) => w.path);
+  const inside = new Set(scoped);
   const [imports, calls] = await Promise.all([
     loadImportEdges(f.generationId, f.scope ? { touching: scoped } : "all"),
     f.scope ? loadCallsTouching(f.generationId, scoped) : crossFileCalls(f.generationId),
   ]);
   const folders = ranksFolders(f.question);
   const unit = (p: string) => (folders ? moduleOf(p) : p);
-  const inside = new Set(scoped);
   const dependents = new Map<string, { importers: Set<string>; callers: Set<string> }>();
   const note = (src: string, dst: string, kind: "importers" | "callers") => {
     if (!inside.has(dst) || !f.keep(src) || unit(src) === unit(dst)) return;
@@ -54,11 +57,12 @@ export async function mostImported(f: Focus): Promise<Analysis> {
     entry[kind].add(unit(src));
     dependents.set(unit(dst), entry);
   };
-  for (const e of imports) if (!typeOnly.get(e.srcPath)?.has(e.line)) note(e.srcPath, e.dstPath, "importers");
-  for (const c of calls) note(c.srcPath, c.dstPath, "callers");
   // "Imported/included by the most" ranks by imports; "depended on", "used", "referenced" by any use.
   const byImports =
     /\b(?:import|includ|requir)\w*/i.test(f.question) && !/\b(?:depend|used|referenc)\w*/i.test(f.question);
+  const mentions = byImports ? [] : await typeMentions(f, wiki, inside);
+  for (const e of imports) if (!typeOnly.get(e.srcPath)?.has(e.line)) note(e.srcPath, e.dstPath, "importers");
+  for (const c of [...calls, ...mentions]) note(c.srcPath, c.dstPath, "callers");
   const ranked = [...dependents]
     .map(([name, d]) => ({
       name,
@@ -114,6 +118,37 @@ export async function mostImported(f: Focus): Promise<Analysis> {
     diagram: importDiagram(`Most depended-on ${kind}`, files, imports, lines, []),
     report: null,
   };
+}
+
+/** Languages whose files use the types of their package or namespace without importing them. */
+const PACKAGE_LANGUAGES = new Set(["java", "csharp", "go", "php"]);
+
+/**
+ * Uses of the scope's types by name from other code files of such a language (`JsonParser`
+ * in a parser of the same package, or under a wildcard import): a use neither an import
+ * edge nor a call records. Types named by one word (`Breaker`) are left out: the word
+ * alone is prose as often as code.
+ */
+async function typeMentions(
+  f: Focus,
+  wiki: { path: string; kind: string; language: string }[],
+  inside: Set<string>,
+): Promise<{ srcPath: string; dstPath: string }[]> {
+  const language = new Map(wiki.filter((w) => w.kind === "code").map((w) => [w.path, w.language]));
+  const types = (await typeSymbols(f.generationId, f.scope ?? undefined)).filter(
+    (t) =>
+      inside.has(t.path) &&
+      !t.parentId &&
+      PACKAGE_LANGUAGES.has(language.get(t.path) ?? "") &&
+      splitIdentifier(t.name).length >= 2,
+  );
+  const word = (t: SymbolRecord) => splitIdentifier(t.name).join("");
+  const mentioning = await filesMentioning(f.generationId, types.map(word));
+  return types.flatMap((t) =>
+    (mentioning.get(word(t)) ?? [])
+      .filter((p) => p !== t.path && language.get(p) === language.get(t.path))
+      .map((p) => ({ srcPath: p, dstPath: t.path })),
+  );
 }
 
 export async function fanIn(f: Focus): Promise<Analysis> {

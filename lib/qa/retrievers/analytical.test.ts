@@ -14,10 +14,12 @@ import type { DiagramPart } from "../types.ts";
 
 const PLANTED = fileURLToPath(new URL("../../wiki/__fixtures__/planted", import.meta.url));
 const C_SOURCES = fileURLToPath(new URL("../../indexer/__fixtures__/c", import.meta.url));
+const WAREHOUSE = fileURLToPath(new URL("./__fixtures__/warehouse", import.meta.url));
 
 let shop: IndexedFixture;
 let planted: IndexedFixture;
 let c: IndexedFixture;
+let warehouse: IndexedFixture;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
@@ -25,6 +27,7 @@ beforeAll(async () => {
   shop = await indexFixture();
   planted = await indexFixture(PLANTED, "planted");
   c = await indexFixture(C_SOURCES, "c-sources");
+  warehouse = await indexFixture(WAREHOUSE, "warehouse");
 });
 afterAll(() => cleanup());
 
@@ -72,6 +75,54 @@ describe("a named function", () => {
   });
 });
 
+describe("a named part or class", () => {
+  it("leads with the part's functions the callers use, then the callers", async () => {
+    const { result, opening } = await analytical(
+      shop.repositoryId,
+      "Which parts of the shop call into shop/pricing.py?",
+    );
+    expect(opening).toMatch(/^1 function in 1 file outside `shop\/pricing\.py` call into it/);
+    expect(result.loop.retrieval.rankedSymbols.slice(0, 3)).toEqual(
+      expect.arrayContaining(["shop/pricing.py::compute_total", "shop/pricing.py::apply_coupon"]),
+    );
+  });
+
+  it("ranks a class's members the others call beside the class", async () => {
+    const { result } = await analytical(
+      shop.repositoryId,
+      "Which parts of the shop call into OrderService, and how do they depend on each other?",
+    );
+    const top = result.loop.retrieval.rankedSymbols.slice(0, 5);
+    expect(top).toEqual(
+      expect.arrayContaining(["shop/service.py::OrderService.place_order", "shop/api.py::create_order"]),
+    );
+  });
+
+  it("without a resolved caller, is answered from the calls written with its name", async () => {
+    const { opening } = await analytical(
+      warehouse.repositoryId,
+      "Which parts of the code call install_global_sink, and how do they depend on each other?",
+    );
+    expect(opening).toContain(
+      `1 function in 1 file calls \`install_global_sink\` (${await span(warehouse.generationId, "install_global_sink")}) by name`,
+    );
+    expect(opening).toContain(`\`start_console\` (${await span(warehouse.generationId, "start_console")})`);
+  });
+});
+
+describe("the users of a named part", () => {
+  it("ranks who imports it most, the part being what is used, not the scope", async () => {
+    const { result, opening } = await analytical(
+      shop.repositoryId,
+      "Which modules import shop/pricing.py the most?",
+    );
+    expect(opening).toMatch(
+      /^1 file outside `shop\/pricing\.py` imports or calls it \(.*\); the most: `shop\/service\.py` \(1 import, 2 calls; `OrderService\.place_order`/,
+    );
+    expect(result.loop.retrieval.rankedFiles[0]).toBe("shop/service.py");
+  });
+});
+
 describe("a topic written in prose", () => {
   it("ranks the definitions whose names carry its words", async () => {
     const { result } = await analytical(
@@ -107,6 +158,16 @@ describe("the import graph", () => {
     );
     expect(opening).toMatch(
       /^The most included files in the repository \(.*\) are `stack\.h` \(included by 2 other files; /,
+    );
+  });
+
+  it("counts a Java type named by files of its package, which use it without importing it", async () => {
+    const { opening } = await analytical(
+      warehouse.repositoryId,
+      "Which classes are referenced by the most other source files?",
+    );
+    expect(opening).toMatch(
+      /^The files in the repository that the most others depend on \(.*\) are `src\/com\/acme\/stock\/StockLevel\.java` \(used by 2 other files, 0 through imports; /,
     );
   });
 

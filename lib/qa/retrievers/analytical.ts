@@ -57,6 +57,7 @@ import {
   cycles,
   externalCallers,
   fileNeighbours,
+  importersOf,
   rankNamedSymbols,
   symbolGraph,
 } from "./analytical-graphs.ts";
@@ -69,11 +70,14 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const topics = questionTopics(question);
   const exclusions = namedExclusions(question);
   const keep = (path: string) => !excludedByDefault(path, topics) && !excludedByName(path, exclusions);
-  const [subjects, scope] = await Promise.all([
+  const [subjects, resolved] = await Promise.all([
     resolveSubjects(generationId, question),
     resolveScope(generationId, question, input.scope),
   ]);
-  const focus = await focusOf(generationId, question, subjects, scope, keep, topics);
+  // "Which modules import core/logx the most": the path named is what is used, not where to look.
+  const used = analyticalAsks(question).includes("importers") ? resolved : null;
+  const scope = used ? null : resolved;
+  const focus = { ...(await focusOf(generationId, question, subjects, scope, keep, topics)), used };
   const analysis = await analyze(focus);
   const budget = config.modeBudgets.analytical;
   const items = await figureItems(input, focus, analysis);
@@ -294,8 +298,15 @@ async function focusOf(
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
     symbols.push({ symbol, label: symbol.qualifiedName });
   }
+  // A file name written with its extension ("shop/pricing.py?") names that file, not a library function.
+  const paths = subjects.flatMap((s) => (s.path ? [s.path] : []));
   const external = subjects.flatMap((s) =>
-    s.mention.kind === "symbol" && s.symbols.length === 0 && !s.path ? [s.mention.parts.at(-1) ?? ""] : [],
+    s.mention.kind === "symbol" &&
+    s.symbols.length === 0 &&
+    !s.path &&
+    !paths.some((p) => p.endsWith(s.mention.text.replace(/[?!.,:;]+$/, "")))
+      ? [s.mention.parts.at(-1) ?? ""]
+      : [],
   );
   const files = subjects.flatMap((s) => (s.path && !s.folder ? [s.path] : []));
   const folders = subjects.flatMap((s) => (s.path && s.folder ? [s.path] : []));
@@ -315,6 +326,7 @@ async function focusOf(
     external: [...new Set(external.filter(Boolean))],
     keep,
     leftOut: `${left.join(", ")} left out`,
+    used: null,
   };
 }
 
@@ -324,6 +336,7 @@ async function analyze(f: Focus): Promise<Analysis> {
   // An assessment, or several figures of a scope at once ("coupling, cycles and hotspots").
   const broad = has("overview") || f.asks.filter((a) => SCOPE_ASKS.includes(a)).length >= 2;
   if (has("cycles") && (f.files.length >= 2 || f.symbols.length >= 2 || !broad)) return cycles(f);
+  if (has("importers") && f.used) return importersOf(f, f.used);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);
   if (
