@@ -107,13 +107,23 @@ export async function symbolsCallingName(
   name: string,
   limit = 400,
 ): Promise<SymbolRecord[]> {
+  return symbolsCallingNames(generationId, name, (called) => called === name, limit);
+}
+
+/** Functions calling a name that starts with `prefix` and that `accept` takes (`useSyncExternalStoreWithSelector`). */
+export async function symbolsCallingNames(
+  generationId: string,
+  prefix: string,
+  accept: (name: string) => boolean,
+  limit = 400,
+): Promise<SymbolRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.symbol.findMany({
-    where: { ...visibleIn(snapshot), calls: textFilter("contains", `"name":"${name}"`) },
+    where: { ...visibleIn(snapshot), calls: textFilter("contains", `"name":"${prefix}`) },
     select: SELECT,
     take: limit,
   });
-  return rows.filter((r) => callNames(r.calls).includes(name));
+  return rows.filter((r) => callNames(r.calls).some(accept));
 }
 
 /** The names a symbol's stored calls call (`[{ raw, name, receiver, line }]`). */

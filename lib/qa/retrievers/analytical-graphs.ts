@@ -5,7 +5,8 @@
  */
 import "server-only";
 import { callEdgesOfMany, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
-import { symbolsCallingName } from "../../db/structure-queries.ts";
+import { symbolsCallingNames } from "../../db/structure-queries.ts";
+import { splitIdentifier } from "../../db/tokenize.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { inScope, moduleOf } from "../../wiki/structure.ts";
@@ -126,12 +127,20 @@ function importsSentence(imports: { from: string; to: string; count: number }[])
 
 /** Who calls a name the repository does not define (a library's function it uses). */
 export async function externalCallers(f: Focus, name: string): Promise<Analysis> {
-  const callers = (await symbolsCallingName(f.generationId, name))
+  // A variant the question names too ("directly or through the with-selector shim").
+  const asked = new Set(f.question.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+  const variant = (called: string) =>
+    called === name ||
+    (called.startsWith(name) &&
+      /^[A-Z_]/.test(called.slice(name.length)) &&
+      splitIdentifier(called.slice(name.length)).every((w) => asked.has(w)));
+  const callers = (await symbolsCallingNames(f.generationId, name, variant))
     .filter((s) => f.keep(s.path) && inScope(s.path, f.scope))
     .sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
   const { files, imports } = await callerFiles(f.generationId, callers, []);
+  const further = await upstreamOf(f, callers);
   const answer = callers.length
-    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call ${code(name)}, which the repository does not define: ${joinWords(callers.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}${callers.length > 3 ? ` and ${callers.length - 3} more` : ""}. ${importsSentence(imports)}`
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call ${code(name)}, which the repository does not define: ${joinWords(callers.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}${callers.length > 3 ? ` and ${callers.length - 3} more` : ""}.${further.length ? ` ${further.length} more call those: ${joinWords(further.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}.` : ""} ${importsSentence(imports)}`
     : `Nothing in ${where(f)} calls ${code(name)} (${f.leftOut}).`;
   return {
     answer,
@@ -142,13 +151,27 @@ export async function externalCallers(f: Focus, name: string): Promise<Analysis>
         .map((x) => `${x.path} (${x.callers})`)
         .join(", ")}`,
       ...callers.slice(0, 14).map((s) => `- caller ${named(s)}`),
+      ...further.slice(0, 6).map((s) => `- 2 hops: ${named(s)}`),
       `Imports among these files: ${imports.map((e) => `${e.from} → ${e.to} (${e.count})`).join(", ") || "none"}`,
     ],
-    files: files.map((x) => x.path),
-    symbols: callers.slice(0, 8),
+    files: [...files.map((x) => x.path), ...new Set(further.slice(0, 3).map((s) => s.path))],
+    symbols: [...callers.slice(0, 8), ...further.slice(0, 3)],
     diagram: null,
     report: null,
   };
+}
+
+/** The functions calling the callers (one hop further up), most calls first. */
+async function upstreamOf(f: Focus, callers: SymbolRecord[]): Promise<SymbolRecord[]> {
+  const ids = new Set(callers.map((s) => s.qualifiedId));
+  const edges = await callEdgesOfMany(f.generationId, [...ids].slice(0, 60), { callers: 12, callees: 0 });
+  const up = byCount(
+    [...edges.callers.values()]
+      .flat()
+      .filter((e) => !ids.has(e.srcId) && f.keep(e.srcPath) && inScope(e.srcPath, f.scope))
+      .map((e) => e.srcId),
+  );
+  return inOrder(await symbolsByQualifiedIds(f.generationId, up.slice(0, 12)), up);
 }
 
 /** Ids by how often they occur, most first (ties in first-seen order). */

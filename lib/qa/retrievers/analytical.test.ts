@@ -72,6 +72,10 @@ describe("a named function", () => {
     expect(opening).toMatch(/^2 functions in 1 file call `round`, which the repository does not define: /);
     expect(opening).toContain(`\`compute_total\` (${await span(shop.generationId, "compute_total")})`);
     expect(opening).toContain(`\`apply_coupon\` (${await span(shop.generationId, "apply_coupon")})`);
+    // One hop further up: who calls those callers.
+    expect(opening).toContain(
+      `1 more call those: \`OrderService.place_order\` (${await span(shop.generationId, "place_order")})`,
+    );
   });
 });
 
