@@ -11,6 +11,7 @@ import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-su
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import type { DiagramPart } from "../types.ts";
+import { importDiagram } from "./analytical-focus.ts";
 
 const PLANTED = fileURLToPath(new URL("../../wiki/__fixtures__/planted", import.meta.url));
 const C_SOURCES = fileURLToPath(new URL("../../indexer/__fixtures__/c", import.meta.url));
@@ -184,5 +185,16 @@ describe("the import graph", () => {
       /^The most imported files in the repository \(.*left out\) are `shop\/\w+\.py` \(imported by \d+ other files; /,
     );
     expect(result.loop.retrieval.rankedFiles[0]).toMatch(/^shop\//);
+  });
+});
+
+describe("an import diagram of many files", () => {
+  it("draws at most a dozen nodes, the rest grouped in one node with their imports", () => {
+    const files = Array.from({ length: 20 }, (_, i) => `src/m${i}.ts`);
+    const imports = files.slice(1).map((f) => ({ srcPath: f, dstPath: "src/m0.ts" }));
+    const diagram = importDiagram("Most imported", files, imports, new Map(), []);
+    expect(diagram?.nodes).toHaveLength(12);
+    expect(diagram?.nodes.at(-1)).toMatchObject({ id: "more", label: "+ 9 more files", path: null });
+    expect(diagram?.mermaid).toContain("more -->|9| f0");
   });
 });
