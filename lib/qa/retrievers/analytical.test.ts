@@ -126,6 +126,14 @@ describe("the users of a named part", () => {
     );
     expect(result.loop.retrieval.rankedFiles[0]).toBe("shop/service.py");
   });
+
+  it("keeps a path written as a place as the scope", async () => {
+    const { opening } = await analytical(
+      shop.repositoryId,
+      "Which files in shop/ use compute_total the most?",
+    );
+    expect(opening).not.toMatch(/outside `shop`/);
+  });
 });
 
 describe("a topic written in prose", () => {

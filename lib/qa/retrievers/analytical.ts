@@ -74,8 +74,10 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     resolveSubjects(generationId, question),
     resolveScope(generationId, question, input.scope),
   ]);
-  // "Which modules import core/logx the most": the path named is what is used, not where to look.
-  const used = analyticalAsks(question).includes("importers") ? resolved : null;
+  // "Which modules import core/logx the most": the path named is what is used, not where to
+  // look, unless the question writes it as a place ("which files in src/ use the config the most").
+  const used =
+    analyticalAsks(question).includes("importers") && !writtenAsPlace(question, resolved) ? resolved : null;
   const scope = used ? null : resolved;
   const focus = { ...(await focusOf(generationId, question, subjects, scope, keep, topics)), used };
   const analysis = await analyze(focus);
@@ -233,6 +235,20 @@ async function fileSignals(
       pathPrefix: focus.scope ?? undefined,
     }),
   ];
+}
+
+/** Whether the question writes the path as where to look: "in src/", "under core", "within the lib folder". */
+function writtenAsPlace(question: string, path: string | null): boolean {
+  const last = path
+    ?.split("/")
+    .pop()
+    ?.replace(/\.\w+$/, "");
+  if (!last) return false;
+  const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(
+    `\\b(?:in|under|within|inside|across)\\s+(?:the\\s+)?[\\w./-]*\\b${escaped}\\b`,
+    "i",
+  ).test(question);
 }
 
 /**
