@@ -58,10 +58,13 @@ export async function mostImported(f: Focus): Promise<Analysis> {
     dependents.set(unit(dst), entry);
   };
   // "Imported/included by the most" ranks by imports; "depended on", "used", "referenced" by any use.
-  const byImports =
+  let byImports =
     /\b(?:import|includ|requir)\w*/i.test(f.question) && !/\b(?:depend|used|referenc)\w*/i.test(f.question);
-  const mentions = byImports ? [] : await typeMentions(f, wiki, inside);
   for (const e of imports) if (!typeOnly.get(e.srcPath)?.has(e.line)) note(e.srcPath, e.dstPath, "importers");
+  // C# `using`s name namespaces, not files: where no file imports another, imports rank nothing
+  // and the files are ranked by every use instead.
+  if (byImports && [...dependents.values()].every((d) => d.importers.size === 0)) byImports = false;
+  const mentions = byImports ? [] : await typeMentions(f, wiki, inside);
   for (const c of [...calls, ...mentions]) note(c.srcPath, c.dstPath, "callers");
   const ranked = [...dependents]
     .map(([name, d]) => ({

@@ -184,6 +184,16 @@ describe("the import graph", () => {
     );
   });
 
+  it("ranks by every use where no file imports another (namespace imports)", async () => {
+    const { opening } = await analytical(
+      warehouse.repositoryId,
+      "Which files are imported by the most other files?",
+    );
+    expect(opening).toMatch(
+      /^The files in the repository that the most others depend on .* are `src\/com\/acme\/stock\/StockLevel\.java` \(used by 2 other files/,
+    );
+  });
+
   it("ranks the files the most others import", async () => {
     const { opening, result } = await analytical(
       shop.repositoryId,
