@@ -256,8 +256,9 @@ export async function overview(f: Focus): Promise<Analysis> {
     imported.map((t) => t.path),
     new Map(report.topImported.map((t) => [t.path, t.lines])),
   );
+  const spanned = report.modules.filter((m) => m.files > 0).length;
   const sentences = [
-    `${f.scope ? code(f.scope) : "The repository"} (${f.leftOut}) spans ${report.modules.filter((m) => m.files > 0).length} folder${report.modules.length === 1 ? "" : "s"}`,
+    `${f.scope ? code(f.scope) : "The repository"} (${f.leftOut}) spans ${spanned} folder${spanned === 1 ? "" : "s"}`,
   ];
   if (imported.length)
     sentences[0] += `; the most depended-on files are ${joinWords(imported.map((t, i) => `${code(t.path)} (${t.importers}${i === 0 ? " importers" : ""}; ${anchor(t.path)})`))}`;
