@@ -248,6 +248,31 @@ export async function deadCode(f: Focus): Promise<Analysis> {
   };
 }
 
+/**
+ * The scope's hub: the file with the most import links to the scope's other files, in and
+ * out (what ties a folder together imports most of it; what it rests on is imported).
+ */
+async function importHub(f: Focus): Promise<{ path: string; imports: number; importers: number } | null> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const scoped = wiki.filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope));
+  const inside = new Set(scoped.map((w) => w.path));
+  const links = new Map<string, { imports: Set<string>; importers: Set<string> }>();
+  const entry = (p: string) => {
+    const e = links.get(p) ?? { imports: new Set<string>(), importers: new Set<string>() };
+    links.set(p, e);
+    return e;
+  };
+  for (const e of await loadImportEdges(f.generationId, { touching: [...inside] })) {
+    if (!inside.has(e.srcPath) || !inside.has(e.dstPath) || e.srcPath === e.dstPath) continue;
+    entry(e.srcPath).imports.add(e.dstPath);
+    entry(e.dstPath).importers.add(e.srcPath);
+  }
+  const [top] = [...links]
+    .map(([path, l]) => ({ path, imports: l.imports.size, importers: l.importers.size }))
+    .sort((a, b) => b.imports + b.importers - (a.imports + a.importers) || a.path.localeCompare(b.path));
+  return top ?? null;
+}
+
 export async function overview(f: Focus): Promise<Analysis> {
   const report = await analyzeStructure(f.generationId, f.scope, f.keep);
   const imported = report.topImported.slice(0, 3);
@@ -271,6 +296,11 @@ export async function overview(f: Focus): Promise<Analysis> {
       ? `${report.fileCycles.length} import cycle${report.fileCycles.length === 1 ? "" : "s"}, e.g. ${[...(report.fileCycles[0]?.loop ?? []), report.fileCycles[0]?.loop[0] ?? ""].map(code).join(" → ")}.`
       : "No import cycle.",
   );
+  const center = /\bhubs?\b/i.test(f.question) ? await importHub(f) : null;
+  if (center)
+    sentences.push(
+      `The hub is ${code(center.path)}: it imports ${center.imports} of these files and ${center.importers} import it.`,
+    );
   const worst = report.findings.find((x) => x.severity === "high") ?? report.findings[0];
   if (worst?.path)
     sentences.push(
@@ -280,6 +310,7 @@ export async function overview(f: Focus): Promise<Analysis> {
     answer: sentences.join(" "),
     lines: [],
     files: [
+      ...(center ? [center.path] : []),
       ...report.topImported.slice(0, 5).map((t) => t.path),
       ...report.topFanIn.slice(0, 3).map((s) => s.path),
     ],

@@ -159,6 +159,18 @@ describe("the import graph", () => {
     expect(diagram?.kind).toBe("dependencies");
   });
 
+  it("names the hub when asked, the file with the most import links inside the scope", async () => {
+    const { opening, result } = await analytical(
+      planted.repositoryId,
+      "Are there import cycles among the modules in app, and which module is the hub?",
+    );
+    expect(opening).toMatch(
+      /The hub is `(app\/[\w]+\.py)`: it imports \d+ of these files and \d+ import it\./,
+    );
+    const hub = /The hub is `([^`]+)`/.exec(opening)?.[1];
+    expect(result.loop.retrieval.rankedFiles[0]).toBe(hub);
+  });
+
   it("says when there is none", async () => {
     const { opening } = await analytical(planted.repositoryId, "Are there import cycles in cli?");
     expect(opening).toMatch(/^No import cycle in `cli`/);
