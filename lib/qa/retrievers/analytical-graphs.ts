@@ -498,8 +498,13 @@ export async function importersOf(f: Focus, part: string): Promise<Analysis> {
       ...ranked.slice(0, 12).map((r) => `- ${r.name}: ${r.imports} ${word.verb}s, ${r.calls} calls`),
       ...callers.slice(0, 10).map((s) => `- caller ${named(s)}`),
     ],
-    files: [...files, ...new Set(called.map((s) => s.path))],
-    symbols: [...callers.filter((c) => top.some((r) => r.name === unit(c.path))).slice(0, 6), ...called],
+    // As for callers into a part: what of the part they use leads, then who uses it.
+    files: [...called.slice(0, 1).map((s) => s.path), ...files, ...called.map((s) => s.path)],
+    symbols: [
+      ...called.slice(0, 1),
+      ...callers.filter((c) => top.some((r) => r.name === unit(c.path))).slice(0, 6),
+      ...called.slice(1),
+    ],
     diagram: importDiagram(
       `Who ${word.verb}s ${part}`,
       [...files.slice(0, 9), ...new Set(called.map((s) => s.path))],
