@@ -16,6 +16,14 @@
  * file — for a question with expected symbols, one overlapping an expected symbol — and
  * frames nothing as an error unless the question is diagnostic.
  *
+ * The sets (counts kept current here): questions.json, languages.json and dev-more.json
+ * (dev, mostly Python and the multi-language localization corpora), dev-langs.json (dev,
+ * 124 questions over one repository in each of the ten languages other than Python) and
+ * heldout.json. Dev: 257 questions over 27 repositories in eleven languages and this
+ * project's own TSX (conceptual 64, diagnostic 68, exploratory 63, analytical 62);
+ * held-out: 133 over 12 repositories in eleven languages (conceptual 33, diagnostic 33,
+ * exploratory 33, analytical 34).
+ *
  * `questionsSection` (run by bench/run.ts, `--only questions`) checks the corpora out and
  * runs this file as a worker with a fresh WAYFINDER_HOME; the worker indexes each corpus
  * and prints one JSON line per question.

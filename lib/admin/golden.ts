@@ -25,28 +25,24 @@ import { InvalidFieldsError } from "./invalid-fields.ts";
 
 export type GoldenTrigger = "reindex" | "manual";
 
-export interface GoldenRunView {
-  id: number;
-  generationId: string;
-  trigger: string;
-  passed: boolean;
+/** A stored run as the page shows it: file lists parsed, the time as ISO text. */
+export type GoldenRunView = Omit<
+  GoldenRunRow,
+  "goldenQuestionId" | "citedFiles" | "missingFiles" | "createdAt"
+> & {
   citedFiles: string[];
   missingFiles: string[];
-  durationMs: number;
-  error: string | null;
   createdAt: string;
-}
+};
 
-export interface GoldenQuestionView {
-  id: string;
-  repositoryId: string;
-  question: string;
+/** A stored question as the page shows it, with its latest runs. */
+export type GoldenQuestionView = Omit<GoldenQuestionRow, "mode" | "expectedFiles" | "createdAt"> & {
   mode: QueryMode | null;
   expectedFiles: string[];
   createdAt: string;
   /** newest first */
   runs: GoldenRunView[];
-}
+};
 
 export interface GoldenListView {
   repositories: { id: string; name: string; indexed: boolean }[];

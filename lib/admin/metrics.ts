@@ -7,7 +7,13 @@
  * and the error rate only: their passes, tokens and latency would skew the rest.
  */
 import "server-only";
-import { listQuestionMetrics, listRecentQuestions, listRepositoryBriefs } from "../db/admin-store.ts";
+import {
+  listQuestionMetrics,
+  listRecentQuestions,
+  listRepositoryBriefs,
+  type RecentQuestionRow,
+} from "../db/admin-store.ts";
+import type { MetricRow } from "../db/metrics.ts";
 import { sessionOwners } from "../db/sessions.ts";
 import { EVERYONE, mayRead, type ConversationAccess } from "../qa/conversations.ts";
 import { QUERY_MODE_LIST, type QueryMode } from "../qa/types.ts";
@@ -20,19 +26,21 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const RANGE_MS: Record<Exclude<MetricsRange, "all">, number> = { "24h": DAY, "7d": 7 * DAY, "30d": 30 * DAY };
 
-export interface MetricInput {
-  mode: string;
-  forcedMode: boolean;
-  passes: number;
-  gapsIdentified: number;
-  gapsResolved: number;
-  gapsUnresolved: number;
-  tokens: number;
-  latencyMs: number;
-  fallback: boolean;
-  error: string | null;
-  createdAt: Date;
-}
+/** What the dashboard aggregates of a stored metric. */
+export type MetricInput = Pick<
+  MetricRow,
+  | "mode"
+  | "forcedMode"
+  | "passes"
+  | "gapsIdentified"
+  | "gapsResolved"
+  | "gapsUnresolved"
+  | "tokens"
+  | "latencyMs"
+  | "fallback"
+  | "error"
+  | "createdAt"
+>;
 
 export interface TimelineBucket {
   /** ISO start of the bucket (UTC) */
@@ -249,29 +257,14 @@ export function latencyByMode(rows: Pick<MetricInput, "mode" | "latencyMs">[]): 
 
 // ---------------------------------------------------------------- DB edge
 
-export interface RecentQuestion {
-  id: number;
+/** A recent question as the dashboard lists it: no phases, the time as ISO text. */
+export type RecentQuestion = Omit<RecentQuestionRow, "phases" | "createdAt"> & {
   createdAt: string;
-  repositoryId: string;
-  repositoryName: string | null;
-  sessionId: string | null;
   /** the chat page of the session, when the question has one the viewer may read */
   href: string | null;
-  question: string | null;
   /** asked in someone else's conversation: only its numbers are shown */
   private: boolean;
-  mode: string;
-  forcedMode: boolean;
-  quality: string;
-  passes: number;
-  gapsIdentified: number;
-  gapsResolved: number;
-  gapsUnresolved: number;
-  tokens: number;
-  latencyMs: number;
-  fallback: boolean;
-  error: string | null;
-}
+};
 
 export interface DashboardData {
   dashboard: Dashboard;

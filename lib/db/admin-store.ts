@@ -4,26 +4,16 @@
  * arguments, typed rows out; the admin services in lib/admin hold the logic.
  */
 import "server-only";
-import type { QuestionMetricInput } from "./metrics.ts";
+import type { MetricRow } from "./metrics.ts";
 import { db } from "./client.ts";
+import type { GoldenQuestion, GoldenRun, Setting, SettingChange } from "./generated/client.ts";
 import { snapshotOf, visibleIn } from "./snapshot.ts";
 
 // ------------------------------------------------------------------ settings
 
-export interface SettingRow {
-  key: string;
-  value: string;
-  updatedAt: Date;
-}
+export type SettingRow = Setting;
 
-export interface SettingChangeRow {
-  id: number;
-  key: string;
-  oldValue: string | null;
-  newValue: string | null;
-  actor: string;
-  createdAt: Date;
-}
+export type SettingChangeRow = SettingChange;
 
 export async function listSettingRows(): Promise<SettingRow[]> {
   const client = await db();
@@ -34,7 +24,7 @@ export async function listSettingRows(): Promise<SettingRow[]> {
 export async function applySettingChanges(input: {
   upserts: { key: string; value: string }[];
   deletes: string[];
-  changes: { key: string; oldValue: string | null; newValue: string | null; actor: string }[];
+  changes: Omit<SettingChangeRow, "id" | "createdAt">[];
 }): Promise<void> {
   if (!input.upserts.length && !input.deletes.length && !input.changes.length) return;
   const client = await db();
@@ -56,13 +46,6 @@ export async function listSettingChanges(input: { limit: number }): Promise<Sett
 }
 
 // ------------------------------------------------------------------- metrics
-
-/** A stored question metric: what recordQuestionMetric wrote, with phases still as JSON. */
-export interface MetricRow extends Omit<QuestionMetricInput, "phases"> {
-  id: number;
-  phases: string;
-  createdAt: Date;
-}
 
 export async function listQuestionMetrics(input: {
   since: Date | null;
@@ -160,35 +143,15 @@ export async function pathsMissingFromGeneration(generationId: string, paths: st
 
 // ---------------------------------------------------------- golden questions
 
-export interface GoldenQuestionRow {
-  id: string;
-  repositoryId: string;
-  question: string;
-  mode: string | null;
-  expectedFiles: string;
-  createdAt: Date;
-}
+/** A golden question as stored: its expected files as a JSON array. */
+export type GoldenQuestionRow = GoldenQuestion;
 
-export interface GoldenRunRow {
-  id: number;
-  goldenQuestionId: string;
-  generationId: string;
-  trigger: string;
-  passed: boolean;
-  citedFiles: string;
-  missingFiles: string;
-  durationMs: number;
-  error: string | null;
-  createdAt: Date;
-}
+/** One run of a golden question as stored: its cited and missing files as JSON arrays. */
+export type GoldenRunRow = GoldenRun;
 
-export async function createGoldenQuestion(input: {
-  id: string;
-  repositoryId: string;
-  question: string;
-  mode: string | null;
-  expectedFiles: string[];
-}): Promise<GoldenQuestionRow> {
+export async function createGoldenQuestion(
+  input: Omit<GoldenQuestionRow, "createdAt" | "expectedFiles"> & { expectedFiles: string[] },
+): Promise<GoldenQuestionRow> {
   const client = await db();
   return client.goldenQuestion.create({
     data: { ...input, expectedFiles: JSON.stringify(input.expectedFiles) },
@@ -215,16 +178,12 @@ export async function deleteGoldenQuestion(id: string): Promise<boolean> {
   return count > 0;
 }
 
-export async function recordGoldenRun(input: {
-  goldenQuestionId: string;
-  generationId: string;
-  trigger: string;
-  passed: boolean;
-  citedFiles: string[];
-  missingFiles: string[];
-  durationMs: number;
-  error: string | null;
-}): Promise<GoldenRunRow> {
+export async function recordGoldenRun(
+  input: Omit<GoldenRunRow, "id" | "createdAt" | "citedFiles" | "missingFiles"> & {
+    citedFiles: string[];
+    missingFiles: string[];
+  },
+): Promise<GoldenRunRow> {
   const client = await db();
   return client.goldenRun.create({
     data: {

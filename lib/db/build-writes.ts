@@ -27,7 +27,8 @@ import { OPEN_GENERATION, snapshotOf, visibleSql, type Snapshot } from "./snapsh
 import { withTempTable } from "./temp-table.ts";
 import { repositoryTermSalt, termKey, type FileTermCounts } from "./tokenize.ts";
 import { chunks, RANGED_TABLES } from "./index-rows.ts";
-import type { SymbolRecord } from "./code-graph.ts";
+import type { EdgeRecord, SymbolRecord } from "./code-graph.ts";
+import type { Chunk } from "./generated/client.ts";
 
 export interface FileInsert {
   path: string;
@@ -56,29 +57,11 @@ export interface FileInsert {
 /** A symbol row as a build writes it: the row without its id and fan counts, with its file row's id. */
 export type SymbolInsert = Omit<SymbolRecord, "id" | "fanIn" | "fanOut"> & { fileId: number };
 
-export interface EdgeInsert {
-  kind: string;
-  srcId: string;
-  srcPath: string;
-  dstId: string | null;
-  dstPath: string | null;
-  raw: string;
-  confidence: number;
-  line: number;
-}
+/** An edge row as a build writes it: the same columns questions read. */
+export type EdgeInsert = EdgeRecord;
 
-export interface ChunkInsert {
-  fileId: number | null;
-  path: string;
-  kind: string;
-  symbolId: string | null;
-  title: string;
-  startLine: number;
-  endLine: number;
-  text: string;
-  searchText: string;
-  tokens: number;
-}
+/** A chunk row as a build writes it: the row without its id, repository and generation range. */
+export type ChunkInsert = Omit<Chunk, "id" | "repositoryId" | "fromGeneration" | "toGeneration">;
 
 /**
  * The rows a build may close or update: current, and from before it (parameters: the

@@ -9,32 +9,12 @@ import { db } from "./client.ts";
 import { ftsSearchQuery, jsonArrayElements, position, queryRaw, textFilter } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
 import { splitQualifiedId } from "./symbol-ids.ts";
+import type { Chunk as ChunkModel, Edge as EdgeModel, Symbol as SymbolModel } from "./generated/client.ts";
 
-export interface SymbolRecord {
-  id: number;
-  path: string;
-  qualifiedId: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  language: string;
-  startLine: number;
-  endLine: number;
-  signature: string;
-  docstring: string;
-  parentId: string | null;
-  exported: boolean;
-  calls: string;
-  raises: string;
-  mutates: string;
-  errorStrings: string;
-  decorators: string;
-  bases: string;
-  fanIn: number;
-  fanOut: number;
-}
+/** A symbol as questions read it: the stored row without its generation bookkeeping (JSON arrays as stored). */
+export type SymbolRecord = Pick<SymbolModel, keyof typeof SYMBOL_SELECT>;
 
-const SYMBOL_SELECT = {
+export const SYMBOL_SELECT = {
   id: true,
   path: true,
   qualifiedId: true,
@@ -221,16 +201,8 @@ export async function symbolsMatching(
   });
 }
 
-export interface EdgeRecord {
-  srcId: string;
-  srcPath: string;
-  dstId: string | null;
-  dstPath: string | null;
-  raw: string;
-  confidence: number;
-  line: number;
-  kind: string;
-}
+/** A call, import, inherits or contains edge: the stored row without its generation bookkeeping. */
+export type EdgeRecord = Pick<EdgeModel, keyof typeof EDGE_SELECT>;
 
 const EDGE_SELECT = {
   srcId: true,
@@ -332,6 +304,27 @@ export async function edgesOfKind(
   return client.edge.findMany({ where: { ...visibleIn(snapshot), kind }, select: EDGE_SELECT, take: limit });
 }
 
+/**
+ * Symbols whose JSON array column has an element meeting `test` (an SQL condition on
+ * `j.value` taking `params`), at most `limit` of them.
+ */
+function symbolsWithElement(
+  generationId: string,
+  column: string,
+  test: string,
+  params: unknown[],
+  limit: number,
+): Promise<SymbolRecord[]> {
+  return symbolsWhereRaw(
+    generationId,
+    `${column} != '[]'
+       AND EXISTS (SELECT 1 FROM ${jsonArrayElements(column, "j")} WHERE ${test})
+     LIMIT ?`,
+    ...params,
+    limit,
+  );
+}
+
 /** Symbols raising one of the given exception types (exact element match in the JSON array). */
 export async function symbolsRaising(
   generationId: string,
@@ -339,12 +332,11 @@ export async function symbolsRaising(
   limit = 40,
 ): Promise<SymbolRecord[]> {
   if (types.length === 0) return [];
-  return symbolsWhereRaw(
+  return symbolsWithElement(
     generationId,
-    `s.raises != '[]'
-       AND EXISTS (SELECT 1 FROM ${jsonArrayElements("s.raises", "j")} WHERE j.value IN (${types.map(() => "?").join(",")}))
-     LIMIT ?`,
-    ...types,
+    "s.raises",
+    `j.value IN (${types.map(() => "?").join(",")})`,
+    types,
     limit,
   );
 }
@@ -355,12 +347,12 @@ export async function symbolsWithErrorString(
   fragment: string,
   limit = 40,
 ): Promise<SymbolRecord[]> {
-  return symbolsWhereRaw(
+  const pattern = `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return symbolsWithElement(
     generationId,
-    `s."errorStrings" != '[]'
-       AND EXISTS (SELECT 1 FROM ${jsonArrayElements('s."errorStrings"', "j")} WHERE lower(j.value) LIKE ? ESCAPE '\\')
-     LIMIT ?`,
-    `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    's."errorStrings"',
+    "lower(j.value) LIKE ? ESCAPE '\\'",
+    [pattern],
     limit,
   );
 }
@@ -371,14 +363,7 @@ export async function symbolsMutating(
   target: string,
   limit = 40,
 ): Promise<SymbolRecord[]> {
-  return symbolsWhereRaw(
-    generationId,
-    `s.mutates != '[]'
-       AND EXISTS (SELECT 1 FROM ${jsonArrayElements("s.mutates", "j")} WHERE j.value = ?)
-     LIMIT ?`,
-    target,
-    limit,
-  );
+  return symbolsWithElement(generationId, "s.mutates", "j.value = ?", [target], limit);
 }
 
 /**
@@ -418,17 +403,11 @@ export async function filesContainingLiterals(
   }));
 }
 
-export interface ChunkHit {
-  id: number;
-  path: string;
-  kind: string;
-  symbolId: string | null;
-  title: string;
-  startLine: number;
-  endLine: number;
-  text: string;
-  score: number;
-}
+/** A chunk a search found, with its score. */
+export type ChunkHit = Pick<
+  ChunkModel,
+  "id" | "path" | "kind" | "symbolId" | "title" | "startLine" | "endLine" | "text"
+> & { score: number };
 
 /**
  * Full-text search over chunks of one generation, best first. `match` is an FTS5

@@ -11,6 +11,7 @@ import { db, sqliteConnection } from "./client.ts";
 import { binaryOrder, hasNul, param, queryRaw } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
 import { chunks } from "./index-rows.ts";
+import type { SymbolRecord } from "./code-graph.ts";
 
 /**
  * A read of the index build (never of the web app): on SQLite straight from the
@@ -32,19 +33,20 @@ async function buildRead<T>(sql: string, ...params: unknown[]): Promise<T[]> {
   });
 }
 
-/** A symbol as call resolution reads it (JSON arrays as stored). */
-export interface ResolverSymbolRow {
-  id: number;
-  qualifiedId: string;
-  path: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  parentId: string | null;
-  language: string;
-  bases: string;
-  startLine: number;
-}
+/** A symbol as call resolution reads it (JSON arrays as stored): the columns below. */
+export type ResolverSymbolRow = Pick<
+  SymbolRecord,
+  | "id"
+  | "qualifiedId"
+  | "path"
+  | "name"
+  | "qualifiedName"
+  | "kind"
+  | "parentId"
+  | "language"
+  | "bases"
+  | "startLine"
+>;
 
 const RESOLVER_SYMBOL_COLUMNS = `id, "qualifiedId", path, name, "qualifiedName", kind, "parentId", language, bases, "startLine"`;
 

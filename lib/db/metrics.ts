@@ -4,23 +4,15 @@
  */
 import "server-only";
 import { db } from "./client.ts";
+import type { QuestionMetric } from "./generated/client.ts";
 
-export interface QuestionMetricInput {
-  repositoryId: string;
-  sessionId: string | null;
-  mode: string;
-  forcedMode: boolean;
-  quality: string;
-  passes: number;
-  gapsIdentified: number;
-  gapsResolved: number;
-  gapsUnresolved: number;
-  tokens: number;
-  latencyMs: number;
+/** A stored question metric, as Prisma reads it: phases still as JSON. */
+export type MetricRow = QuestionMetric;
+
+/** A metric as a question's run records it: the row without what the database assigns. */
+export type QuestionMetricInput = Omit<MetricRow, "id" | "createdAt" | "phases"> & {
   phases: Record<string, number | number[]>;
-  fallback: boolean;
-  error: string | null;
-}
+};
 
 export async function recordQuestionMetric(input: QuestionMetricInput): Promise<void> {
   const client = await db();

@@ -7,31 +7,7 @@ import "server-only";
 import { db } from "./client.ts";
 import { queryRaw, textFilter } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
-import type { SymbolRecord } from "./code-graph.ts";
-
-const SELECT = {
-  id: true,
-  path: true,
-  qualifiedId: true,
-  name: true,
-  qualifiedName: true,
-  kind: true,
-  language: true,
-  startLine: true,
-  endLine: true,
-  signature: true,
-  docstring: true,
-  parentId: true,
-  exported: true,
-  calls: true,
-  raises: true,
-  mutates: true,
-  errorStrings: true,
-  decorators: true,
-  bases: true,
-  fanIn: true,
-  fanOut: true,
-} as const;
+import { SYMBOL_SELECT, type SymbolRecord } from "./code-graph.ts";
 
 /** Symbols of the given kinds under a path prefix (all when none), at most `limit` of them. */
 async function symbolsOfKinds(
@@ -47,7 +23,7 @@ async function symbolsOfKinds(
       ...(options.prefix ? { path: textFilter("startsWith", options.prefix) } : {}),
       ...(options.uncalled ? { fanIn: 0 } : {}),
     },
-    select: SELECT,
+    select: SYMBOL_SELECT,
     take: options.limit,
   });
 }
@@ -120,7 +96,7 @@ export async function symbolsCallingNames(
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.symbol.findMany({
     where: { ...visibleIn(snapshot), calls: textFilter("contains", `"name":"${prefix}`) },
-    select: SELECT,
+    select: SYMBOL_SELECT,
     take: limit,
   });
   return rows.filter((r) => callNames(r.calls).some(accept));
@@ -150,7 +126,7 @@ export async function busiestSymbols(
   for (const path of [...new Set(paths)]) {
     const top = await client.symbol.findFirst({
       where: { ...visibleIn(snapshot), path, fanIn: { gt: 0 } },
-      select: SELECT,
+      select: SYMBOL_SELECT,
       orderBy: [{ fanIn: "desc" }, { startLine: "asc" }],
     });
     if (top) out.set(path, top);

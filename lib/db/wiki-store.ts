@@ -20,16 +20,13 @@ import { db, type Db } from "./client.ts";
 import { hasNul, executeRaw, textFilter } from "./dialect.ts";
 import { bulkInsert, insertChunkRows, openRows, withBuild } from "./build-writes.ts";
 import { OPEN_GENERATION, snapshotOf, visibleIn, type Snapshot } from "./snapshot.ts";
-
 import { batches } from "./wiki-inputs.ts";
-export interface StoredPageIndex {
-  slug: string;
-  kind: WikiPageKind;
-  title: string;
-  sourcePath: string | null;
-  inputHash: string;
-  modelWritten: boolean;
-}
+
+/** A stored page without its text: enough to tell whether it must be built again. */
+export type StoredPageIndex = Pick<
+  WikiPageDraft,
+  "slug" | "kind" | "title" | "sourcePath" | "inputHash" | "modelWritten"
+>;
 
 /** The pages of a generation (or those with the given slugs), without their text. */
 export async function loadPageIndex(generationId: string, slugs?: string[]): Promise<StoredPageIndex[]> {
@@ -186,18 +183,8 @@ async function insertPageRows(tx: Db, s: Snapshot, pages: WikiPageDraft[]): Prom
   await insertChunkRows(tx, s, chunkRows);
 }
 
-export interface WikiPageRecord {
-  slug: string;
-  kind: WikiPageKind;
-  title: string;
-  sourcePath: string | null;
-  summary: string;
-  content: string;
-  diagram: DiagramPart | null;
-  inputHash: string;
-  modelWritten: boolean;
-  updatedAt: Date;
-}
+/** A stored page as the wiki shows it: the draft it was written from, and when. */
+export type WikiPageRecord = Omit<WikiPageDraft, "chunkEndLine"> & { updatedAt: Date };
 
 export async function getWikiPage(generationId: string, slug: string): Promise<WikiPageRecord | null> {
   if (hasNul(slug)) return null;
@@ -224,14 +211,11 @@ export async function getWikiPage(generationId: string, slug: string): Promise<W
   };
 }
 
-export interface WikiPageSummary {
-  slug: string;
-  kind: WikiPageKind;
-  title: string;
-  sourcePath: string | null;
-  summary: string;
-  modelWritten: boolean;
-}
+/** A page without its body. */
+export type WikiPageSummary = Pick<
+  WikiPageDraft,
+  "slug" | "kind" | "title" | "sourcePath" | "summary" | "modelWritten"
+>;
 
 /** Every page of a generation without its body: the navigation tree's input. */
 export async function listWikiPages(generationId: string): Promise<WikiPageSummary[]> {

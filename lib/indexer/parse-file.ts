@@ -12,26 +12,13 @@ import { fileTermCounts, indexText, type FileTermCounts } from "../db/tokenize.t
 import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
-import type { FileClass } from "../db/file-shapes.ts";
 import { buildNameFilter, referencedNames } from "./name-filter.ts";
 import { ParseDeadlineError, type Deadline } from "./parser.ts";
 import type { CodeLanguage } from "./types.ts";
+import type { DiscoveredFile } from "./discover.ts";
 
 /** A file as discovery hands it over (lib/indexer/discover.ts). */
-export interface SourceFile {
-  path: string;
-  language: string;
-  kind: "code" | "text";
-  content: string;
-  hash: string;
-  size: number;
-  lines: number;
-  /** modification time vouching for the content on a later build (lib/indexer/discover.ts) */
-  mtimeNs: string | null;
-  /** the file's class and why (lib/indexer/file-class.ts) */
-  fileClass: FileClass | null;
-  classReason: string | null;
-}
+export type SourceFile = DiscoveredFile;
 
 /** Why a code file was not parsed; it is then indexed as text (searchable, no symbols). */
 export type UnparsedReason = "timeout" | "memory" | "error";

@@ -12,6 +12,8 @@
  * complete ones built from arrays, or ones an incremental build fills from the database
  * as lookups ask for them (lib/indexer/resolver-tables.ts); the rules are the same.
  */
+import type { EdgeRecord } from "../db/code-graph.ts";
+import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
 import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
@@ -29,29 +31,20 @@ import {
   type ResolverFile,
 } from "./module-scope.ts";
 
-export interface ResolverSymbol {
-  qualifiedId: string;
-  path: string;
-  name: string;
-  qualifiedName: string;
+/** A stored symbol as the resolver uses it: kind typed, parent named, bases parsed. */
+export type ResolverSymbol = Pick<
+  ResolverSymbolRow,
+  "qualifiedId" | "path" | "name" | "qualifiedName" | "language"
+> & {
   kind: SymbolKind;
   parent: string | null;
-  language: string;
   bases: string[];
-}
+};
 
 export type EdgeKind = "calls" | "imports" | "inherits" | "contains";
 
-export interface ResolvedEdge {
-  kind: EdgeKind;
-  srcId: string;
-  srcPath: string;
-  dstId: string | null;
-  dstPath: string | null;
-  raw: string;
-  confidence: number;
-  line: number;
-}
+/** An edge as resolution produces it: the stored edge row, its kind typed. */
+export type ResolvedEdge = Omit<EdgeRecord, "kind"> & { kind: EdgeKind };
 
 /** Edges below this confidence are not stored: they would add noise to call-graph walks. */
 export const MIN_EDGE_CONFIDENCE = 0.25;

@@ -24,7 +24,7 @@ import { queryTerms } from "../db/tokenize.ts";
 import { symbolItem, textItem, type ContextSet, type SourceReader } from "./context.ts";
 import { type ContextItem } from "../answerers/contract.ts";
 import type { CgragConfig } from "../settings/config.ts";
-import { normalizeGap, parseGapTarget } from "../answerers/gap-format.ts";
+import { normalizeGap, parseGapTarget, type GapTarget } from "../answerers/gap-format.ts";
 import type { GapReport, QueryMode } from "./types.ts";
 
 export interface GapResolutionInput {
@@ -55,6 +55,10 @@ type Via = NonNullable<GapReport["via"]>;
 /** Below this many tokens no gap can be resolved usefully, so the gap budget counts as spent. */
 export const MIN_GAP_BUDGET = 60;
 
+function skipped(gap: string, note: string): GapReport {
+  return { gap, status: "skipped", via: null, found: [], searched: [], note };
+}
+
 export async function resolveGaps(input: GapResolutionInput): Promise<GapResolutionResult> {
   const items: ContextItem[] = [];
   const reports: GapReport[] = [];
@@ -62,26 +66,12 @@ export async function resolveGaps(input: GapResolutionInput): Promise<GapResolut
   for (const gap of input.gaps) {
     const key = normalizeGap(gap);
     if (input.notFound.has(key)) {
-      reports.push({
-        gap,
-        status: "skipped",
-        via: null,
-        found: [],
-        searched: [],
-        note: "already known to be unresolvable in this session",
-      });
+      reports.push(skipped(gap, "already known to be unresolvable in this session"));
       continue;
     }
     const remaining = input.budget - used;
     if (remaining < MIN_GAP_BUDGET) {
-      reports.push({
-        gap,
-        status: "skipped",
-        via: null,
-        found: [],
-        searched: [],
-        note: "gap budget for this pass is spent",
-      });
+      reports.push(skipped(gap, "gap budget for this pass is spent"));
       continue;
     }
     const perGap = Math.min(input.config.perGapBudget, remaining);
@@ -138,6 +128,20 @@ interface Attempt {
 
 const OUTSIDE_NOTE = "names a path outside the repository; only indexed files are read";
 
+/** A gap being looked up: what it names, what was searched, and how found symbols become items. */
+interface GapLookup {
+  gap: string;
+  target: GapTarget;
+  input: GapResolutionInput;
+  budget: number;
+  searched: string[];
+  /** the locations of definitions found that the context already holds */
+  already: string[];
+  toItems: ToItems;
+}
+
+type ToItems = (symbols: SymbolRecord[], via: Via, reason: string) => Promise<Attempt | null>;
+
 async function resolveOne(gap: string, input: GapResolutionInput, budget: number): Promise<Attempt> {
   const target = parseGapTarget(gap);
   // A model naming "../x.py" or "C:\\x.py" names nothing in the index: nothing is looked up.
@@ -146,104 +150,143 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   }
   const searched: string[] = [];
   const already: string[] = [];
-  const { generationId } = input;
-  const toItems = async (symbols: SymbolRecord[], via: Via, reason: string): Promise<Attempt | null> => {
-    const fresh = symbols.filter((s) => {
-      if (input.context.has(s.qualifiedId) || input.context.covers(s.path, s.startLine, s.endLine)) {
-        already.push(`${s.path}:${s.startLine}-${s.endLine}`);
-        return false;
-      }
-      return true;
-    });
-    const items: ContextItem[] = [];
-    let used = 0;
-    for (const s of fresh.slice(0, 3)) {
-      const item = await symbolItem(
-        input.reader,
-        s,
-        { reason: `${reason} (gap: ${gap})`, score: 0.5, origin: "gap", pass: input.pass },
-        { maxLines: input.config.maxSourceLinesPerFunction, maxTokens: budget - used, truncate: true },
-      );
-      if (!item || used + item.tokens > budget) continue;
-      items.push(item);
-      used += item.tokens;
-    }
-    return items.length ? { items, via, searched, alreadyInContext: already } : null;
+  const lookup: GapLookup = {
+    gap,
+    target,
+    input,
+    budget,
+    searched,
+    already,
+    toItems: (symbols, via, reason) => symbolsToItems(lookup, symbols, via, reason),
   };
+  return (
+    (await lookupDirect(lookup)) ??
+    (await lookupFile(lookup)) ??
+    (await lookupByName(lookup)) ??
+    (await MODE_LOOKUPS[input.mode]?.(gap, input, searched, lookup.toItems)) ??
+    (await lookupSemantic(lookup))
+  );
+}
 
-  // 1. Direct lookup: qualified id, `name in path`, dotted qualified name.
-  if (target.symbol && target.path) {
-    searched.push(`symbol ${target.symbol} in ${target.path}`);
-    if (target.path.includes("::") || gap.includes("::")) {
-      const family = await symbolsOfQualifiedId(generationId, `${target.path}::${target.symbol}`);
-      const hit = family.length ? await toItems(family, "direct", "direct lookup") : null;
-      if (hit) return hit;
+/** Up to three found definitions not yet in context, as items within the gap's budget; null if none fit. */
+async function symbolsToItems(
+  { gap, input, budget, searched, already }: GapLookup,
+  symbols: SymbolRecord[],
+  via: Via,
+  reason: string,
+): Promise<Attempt | null> {
+  const fresh = symbols.filter((s) => {
+    if (input.context.has(s.qualifiedId) || input.context.covers(s.path, s.startLine, s.endLine)) {
+      already.push(`${s.path}:${s.startLine}-${s.endLine}`);
+      return false;
     }
-    const files = await filesBySuffix(generationId, target.path.replace(/^\.?\//, ""), 5);
-    const last = target.symbol.split(".").pop() ?? target.symbol;
-    const candidates = (await symbolsByName(generationId, last, 30)).filter(
-      (s) =>
-        files.includes(s.path) ||
-        s.path.endsWith(target.path as string) ||
-        s.path.includes(target.path as string),
+    return true;
+  });
+  const items: ContextItem[] = [];
+  let used = 0;
+  for (const s of fresh.slice(0, 3)) {
+    const item = await symbolItem(
+      input.reader,
+      s,
+      { reason: `${reason} (gap: ${gap})`, score: 0.5, origin: "gap", pass: input.pass },
+      { maxLines: input.config.maxSourceLinesPerFunction, maxTokens: budget - used, truncate: true },
     );
-    const exact = candidates.filter((s) => s.qualifiedName === target.symbol || s.name === target.symbol);
-    const hit = await toItems(exact.length ? exact : candidates, "direct", "direct lookup");
-    if (hit) return hit;
-    // The named definition is already in context: a fuzzy search would only add noise.
-    if (already.length) return { items: [], via: null, searched, alreadyInContext: already };
+    if (!item || used + item.tokens > budget) continue;
+    items.push(item);
+    used += item.tokens;
   }
-  // 2. A file: its top-level symbols' source, or its summary when they do not fit.
-  if (target.path && !target.symbol) {
-    searched.push(`file ${target.path}`);
-    const files = await filesBySuffix(generationId, target.path.replace(/^\.?\//, ""), 3);
-    for (const file of files) {
-      const symbols = (await symbolsInFile(generationId, file)).filter((s) => !s.parentId);
-      const hit = await toItems(symbols, "file", `from ${file}`);
-      if (hit) return hit;
-      const content = await input.reader.slice(file, 1, 80);
-      if (content && !input.context.covers(file, 1, 80)) {
-        const item = textItem(
-          {
-            path: file,
-            startLine: 1,
-            endLine: Math.min(80, content.split("\n").length),
-            title: file,
-            text: content,
-            kind: "file",
-          },
-          {
-            reason: `file named in gap: ${gap}`,
-            score: 0.5,
-            origin: "gap",
-            pass: input.pass,
-            maxTokens: budget,
-          },
-        );
-        return { items: [item], via: "file", searched, alreadyInContext: already };
-      }
+  return items.length ? { items, via, searched, alreadyInContext: already } : null;
+}
+
+/** Nothing new found, though the named definition may already be in context. */
+function nothingNew({ searched, already }: GapLookup): Attempt {
+  return { items: [], via: null, searched, alreadyInContext: already };
+}
+
+/** 1. Direct lookup: qualified id, `name in path`, dotted qualified name. */
+async function lookupDirect(lookup: GapLookup): Promise<Attempt | null> {
+  const { gap, target, input, searched, already, toItems } = lookup;
+  if (!target.symbol || !target.path) return null;
+  const { generationId } = input;
+  searched.push(`symbol ${target.symbol} in ${target.path}`);
+  if (target.path.includes("::") || gap.includes("::")) {
+    const family = await symbolsOfQualifiedId(generationId, `${target.path}::${target.symbol}`);
+    const hit = family.length ? await toItems(family, "direct", "direct lookup") : null;
+    if (hit) return hit;
+  }
+  const path = target.path;
+  const files = await filesBySuffix(generationId, path.replace(/^\.?\//, ""), 5);
+  const last = target.symbol.split(".").pop() ?? target.symbol;
+  const candidates = (await symbolsByName(generationId, last, 30)).filter(
+    (s) => files.includes(s.path) || s.path.endsWith(path) || s.path.includes(path),
+  );
+  const exact = candidates.filter((s) => s.qualifiedName === target.symbol || s.name === target.symbol);
+  const hit = await toItems(exact.length ? exact : candidates, "direct", "direct lookup");
+  if (hit) return hit;
+  // The named definition is already in context: a fuzzy search would only add noise.
+  return already.length ? nothingNew(lookup) : null;
+}
+
+/** 2. A file: its top-level symbols' source, or its summary when they do not fit. */
+async function lookupFile(lookup: GapLookup): Promise<Attempt | null> {
+  const { gap, target, input, budget, searched, already, toItems } = lookup;
+  if (!target.path || target.symbol) return null;
+  const { generationId } = input;
+  searched.push(`file ${target.path}`);
+  const files = await filesBySuffix(generationId, target.path.replace(/^\.?\//, ""), 3);
+  for (const file of files) {
+    const symbols = (await symbolsInFile(generationId, file)).filter((s) => !s.parentId);
+    const hit = await toItems(symbols, "file", `from ${file}`);
+    if (hit) return hit;
+    const content = await input.reader.slice(file, 1, 80);
+    if (content && !input.context.covers(file, 1, 80)) {
+      const item = textItem(
+        {
+          path: file,
+          startLine: 1,
+          endLine: Math.min(80, content.split("\n").length),
+          title: file,
+          text: content,
+          kind: "file",
+        },
+        {
+          reason: `file named in gap: ${gap}`,
+          score: 0.5,
+          origin: "gap",
+          pass: input.pass,
+          maxTokens: budget,
+        },
+      );
+      return { items: [item], via: "file", searched, alreadyInContext: already };
     }
   }
-  // 3. A function or class name.
-  if (target.symbol) {
-    searched.push(`symbol named ${target.symbol}`);
-    const byQualified = target.symbol.includes(".")
-      ? await symbolsByQualifiedName(generationId, target.symbol, 5)
-      : [];
-    const byName = byQualified.length
-      ? byQualified
-      : await symbolsByName(generationId, target.symbol.split(".").pop() ?? target.symbol, 6);
-    // Prefer definitions close to what is already in context (same files first).
-    const contextPaths = new Set(input.context.list().map((i) => i.path));
-    byName.sort((a, b) => Number(contextPaths.has(b.path)) - Number(contextPaths.has(a.path)));
-    const hit = await toItems(byName, "function", "definition by name");
-    if (hit) return hit;
-    if (already.length) return { items: [], via: null, searched, alreadyInContext: already };
-  }
-  // 4. Mode-specific fallbacks.
-  const modeHit = (await MODE_LOOKUPS[input.mode]?.(gap, input, searched, toItems)) ?? null;
-  if (modeHit) return modeHit;
-  // 5. Semantic search, top k.
+  return null;
+}
+
+/** 3. A function or class name, definitions close to the context first. */
+async function lookupByName(lookup: GapLookup): Promise<Attempt | null> {
+  const { target, input, searched, already, toItems } = lookup;
+  if (!target.symbol) return null;
+  const { generationId } = input;
+  searched.push(`symbol named ${target.symbol}`);
+  const byQualified = target.symbol.includes(".")
+    ? await symbolsByQualifiedName(generationId, target.symbol, 5)
+    : [];
+  const byName = byQualified.length
+    ? byQualified
+    : await symbolsByName(generationId, target.symbol.split(".").pop() ?? target.symbol, 6);
+  // Prefer definitions close to what is already in context (same files first).
+  const contextPaths = new Set(input.context.list().map((i) => i.path));
+  byName.sort((a, b) => Number(contextPaths.has(b.path)) - Number(contextPaths.has(a.path)));
+  const hit = await toItems(byName, "function", "definition by name");
+  if (hit) return hit;
+  return already.length ? nothingNew(lookup) : null;
+}
+
+/** 5. Semantic search, top k: the last resort, so it always answers. */
+async function lookupSemantic(lookup: GapLookup): Promise<Attempt> {
+  const { gap, target, input, budget, searched, already, toItems } = lookup;
+  const { generationId } = input;
   const query = input.subQueries?.get(gap) ?? gap;
   searched.push(`semantic search "${query.slice(0, 80)}" (top ${input.config.semanticTopK})`);
   // Vector search always returns its top k, however unrelated; a hit only resolves the
@@ -259,19 +302,17 @@ async function resolveOne(gap: string, input: GapResolutionInput, budget: number
   const textHits = hits.filter(
     (h) => !h.symbolId && !input.context.has(`${h.path}:${h.startLine}-${h.endLine}`),
   );
-  if (textHits.length) {
-    const items = textHits.slice(0, 2).map((h) =>
-      textItem(h, {
-        reason: `semantic match (gap: ${gap})`,
-        score: 0.4,
-        origin: "gap",
-        pass: input.pass,
-        maxTokens: Math.floor(budget / 2),
-      }),
-    );
-    return { items, via: "semantic", searched, alreadyInContext: already };
-  }
-  return { items: [], via: null, searched, alreadyInContext: already };
+  if (textHits.length === 0) return nothingNew(lookup);
+  const items = textHits.slice(0, 2).map((h) =>
+    textItem(h, {
+      reason: `semantic match (gap: ${gap})`,
+      score: 0.4,
+      origin: "gap",
+      pass: input.pass,
+      maxTokens: Math.floor(budget / 2),
+    }),
+  );
+  return { items, via: "semantic", searched, alreadyInContext: already };
 }
 
 /** A name written as code: snake_case, camelCase, dotted or with `::`. */
@@ -284,7 +325,7 @@ const CODE_SHAPED = /[_.:]|[a-z][A-Z]/;
  * for `apply_discount`) does not make it exist. Otherwise one word of the named file's
  * stem, the named symbol, or the gap itself is enough.
  */
-function gapMatcher(gap: string, target: ReturnType<typeof parseGapTarget>): (hay: string) => boolean {
+function gapMatcher(gap: string, target: GapTarget): (hay: string) => boolean {
   if (target.symbol && CODE_SHAPED.test(target.symbol)) {
     const last = target.symbol.split(/\.|::/).pop() ?? target.symbol;
     const names = [target.symbol, ...(CODE_SHAPED.test(last) ? [last] : [])].map((n) => n.toLowerCase());
@@ -302,7 +343,7 @@ type ModeLookup = (
   gap: string,
   input: GapResolutionInput,
   searched: string[],
-  toItems: (s: SymbolRecord[], via: Via, reason: string) => Promise<Attempt | null>,
+  toItems: ToItems,
 ) => Promise<Attempt | null>;
 
 /**

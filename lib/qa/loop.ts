@@ -10,7 +10,7 @@
  * from what the user provided, and the loop goes on as usual. Each such pass adds one
  * to the pass limit.
  */
-import { ProviderError, type Answerer } from "../answerers/contract.ts";
+import { ProviderError, type Answerer, type AnswerOutput } from "../answerers/contract.ts";
 import type { Anchors } from "../search/anchors.ts";
 import type { CgragConfig } from "../settings/config.ts";
 import { gapBudgetForPass } from "../settings/config.ts";
@@ -22,7 +22,7 @@ import { normalizeGap } from "../answerers/gap-format.ts";
 import { answeredPasses, isLookupOnly, passLimit } from "./passes.ts";
 import type { RetrievalOutput } from "./retrievers/shared.ts";
 import type { Turn } from "./rewrite.ts";
-import type { DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
+import type { BudgetUsage, DiagramPart, GapReport, PassPart, QueryMode, StopReason } from "./types.ts";
 
 export interface LoopDependencies {
   retrieve: (pass: number) => Promise<RetrievalOutput>;
@@ -98,14 +98,7 @@ export interface LoopResult {
   contextFromCache: boolean;
   diagram: DiagramPart | null;
   retrieval: RetrievalOutput;
-  budget: {
-    limit: number;
-    used: number;
-    initial: number;
-    perPass: number[];
-    gapBudget: number;
-    gapUsed: number;
-  };
+  budget: BudgetUsage;
   fallback: string | null;
   engine: string;
   reasoning: string[];
@@ -139,52 +132,60 @@ export async function runLoop(
   deps: LoopDependencies,
   events: LoopEvents = {},
 ): Promise<LoopResult> {
+  const state = await setUpLoop(input, deps, events);
+  let stopReason: StopReason = "max-passes";
+  for (let pass = input.resume?.pass ?? 1; pass <= state.maxPasses; pass++) {
+    const stop = await runPass(state, pass);
+    if (stop) {
+      stopReason = stop;
+      break;
+    }
+  }
+  return loopResult(state, stopReason);
+}
+
+/** What the loop carries from one pass to the next. */
+interface LoopState {
+  readonly input: LoopInput;
+  readonly deps: LoopDependencies;
+  readonly events: LoopEvents;
+  readonly config: CgragConfig;
+  /** the pass limit, plus one for each pass that answers from context a user provided */
+  readonly maxPasses: number;
+  /** what the first pass retrieves, as its labels say */
+  readonly retrievedFor: string;
+  readonly started: number;
+  readonly retrieval: RetrievalOutput;
+  readonly initialTokens: number;
+  readonly contextFromCache: boolean;
+  readonly context: ContextSet;
+  readonly passes: PassRecord[];
+  readonly reasoning: string[];
+  readonly gapsIdentified: string[];
+  readonly gapsResolved: string[];
+  readonly gapsUnresolved: Set<string>;
+  readonly perPass: number[];
+  /** gaps the user filled (normalized): never named or looked up again in this answer */
+  filled: Set<string>;
+  answerer: Answerer;
+  fallback: string | null;
+  answer: string;
+  pendingGaps: string[];
+  subQueries: Map<string, string>;
+  gapUsed: number;
+}
+
+/** Pass setup: the first retrieval, the relevant cache and, when resuming, the earlier passes replayed. */
+async function setUpLoop(input: LoopInput, deps: LoopDependencies, events: LoopEvents): Promise<LoopState> {
   const { config, resume } = input;
   const userPasses = (resume?.priorPasses.filter((p) => p.source === "user").length ?? 0) + (resume ? 1 : 0);
-  const maxPasses = passLimit(config) + userPasses;
-  const context = new ContextSet();
-  const passes: PassRecord[] = [];
-  const reasoning: string[] = [];
-  const gapsIdentified: string[] = [];
-  const gapsResolved: string[] = [];
-  const gapsUnresolved = new Set<string>();
-  let answerer = deps.answerer;
-  let fallback: string | null = null;
-  let answer = "";
-  let stopReason: StopReason = "max-passes";
-  let pendingGaps: string[] = [];
-  let subQueries = new Map<string, string>();
-  let gapUsed = 0;
-  const perPass: number[] = [];
-
-  // What the gap resolution of a pass may spend: its own share, capped by what is left overall.
-  const gapBudgetLeft = (pass: number) =>
-    Math.min(
-      gapBudgetForPass(config, pass),
-      config.gapResolutionBudget - gapUsed,
-      config.totalContextBudget - context.tokens,
-    );
-
   const started = performance.now();
   const retrievedFor = input.secondaryMode
     ? `${input.mode} or ${input.secondaryMode}: retrieved for both`
     : `${input.mode} context`;
   // Mode retrieval can take a while: say so before it starts, as later passes do (a
   // resumed answer shows its first pass as it was).
-  if (!resume)
-    events.onPass?.({
-      pass: 1,
-      phase: "retrieving",
-      label: `Retrieving ${retrievedFor}…`,
-      gapsIdentified: [],
-      gaps: [],
-      added: [],
-      addedTokens: 0,
-      contextTokens: 0,
-      reasoning: null,
-      durationMs: null,
-      stopReason: null,
-    });
+  if (!resume) events.onPass?.(passPart(1, `Retrieving ${retrievedFor}…`, 0));
   await yieldToEventLoop();
   const retrieval = await deps.retrieve(1);
   const cached = relevantCache(
@@ -193,248 +194,330 @@ export async function runLoop(
     input.anchors,
     Math.floor(config.initialRetrievalBudget / 3),
   );
+  const context = new ContextSet();
   for (const item of cached) context.add(item);
   for (const item of retrieval.items) context.add(item);
-  const initialTokens = context.tokens;
-  perPass.push(initialTokens);
-  const contextFromCache = cached.length > 0;
+  const state: LoopState = {
+    input,
+    deps,
+    events,
+    config,
+    maxPasses: passLimit(config) + userPasses,
+    retrievedFor,
+    started,
+    retrieval,
+    initialTokens: context.tokens,
+    contextFromCache: cached.length > 0,
+    context,
+    passes: [],
+    reasoning: [],
+    gapsIdentified: [],
+    gapsResolved: [],
+    gapsUnresolved: new Set(),
+    perPass: [context.tokens],
+    filled: new Set(),
+    answerer: deps.answerer,
+    fallback: null,
+    answer: "",
+    pendingGaps: [],
+    subQueries: new Map(),
+    gapUsed: 0,
+  };
+  if (resume) await replayResume(state, resume);
+  return state;
+}
 
-  // Resuming: the earlier passes' lookups again, without answering, so the context is
-  // the one the answer had; their parts stay as they were shown.
-  for (const prior of resume?.priorPasses ?? []) {
+/**
+ * Resuming: the earlier passes' lookups again, without answering, so the context is
+ * the one the answer had; their parts stay as they were shown.
+ */
+async function replayResume(state: LoopState, resume: LoopResume): Promise<void> {
+  const { input, gapsIdentified } = state;
+  for (const prior of resume.priorPasses) {
     gapsIdentified.push(...prior.gapsIdentified.filter((g) => !gapsIdentified.includes(g)));
-    if (prior.pass >= resume!.pass) continue;
+    if (prior.pass >= resume.pass) continue;
     if (prior.source !== "user" && prior.pass > 1 && prior.gaps.length) {
-      const replayed = await deps.resolveGaps({
+      const replayed = await state.deps.resolveGaps({
         gaps: prior.gaps.map((g) => g.gap),
-        context,
+        context: state.context,
         notFound: input.notFound,
         pass: prior.pass,
-        budget: gapBudgetLeft(prior.pass),
-        subQueries,
+        budget: gapBudgetLeft(state, prior.pass),
+        subQueries: state.subQueries,
       });
-      gapUsed += replayed.tokens;
+      state.gapUsed += replayed.tokens;
     }
     for (const r of prior.gaps) {
-      if (r.status === "resolved") gapsResolved.push(r.gap);
-      else if (r.status === "unresolved") gapsUnresolved.add(r.gap);
+      if (r.status === "resolved") state.gapsResolved.push(r.gap);
+      else if (r.status === "unresolved") state.gapsUnresolved.add(r.gap);
     }
-    if (prior.reasoning) reasoning.push(prior.reasoning);
-    passes.push({ part: prior, files: [], symbols: [], answer: isLookupOnly(prior) ? null : "" });
+    if (prior.reasoning) state.reasoning.push(prior.reasoning);
+    state.passes.push({ part: prior, files: [], symbols: [], answer: isLookupOnly(prior) ? null : "" });
   }
   // Gaps the user filled are answered for the rest of this answer: never named or looked up again.
-  const filled = new Set(
-    [
-      ...(resume?.priorPasses ?? []).filter((p) => p.source === "user"),
-      ...(resume ? [{ gaps: resume.provided.reports }] : []),
-    ]
+  state.filled = new Set(
+    [...resume.priorPasses.filter((p) => p.source === "user"), { gaps: resume.provided.reports }]
       .flatMap((p) => p.gaps)
       .filter((r) => r.via === "user")
       .map((r) => normalizeGap(r.gap)),
   );
-  if (resume) {
-    for (const item of resume.earlier) context.add(item);
-    pendingGaps = [];
-    for (const g of resume.provided.reports) input.notFound.delete(normalizeGap(g.gap));
-  }
+  for (const item of resume.earlier) state.context.add(item);
+  for (const g of resume.provided.reports) input.notFound.delete(normalizeGap(g.gap));
+}
 
-  for (let pass = resume?.pass ?? 1; pass <= maxPasses; pass++) {
-    const passStart = pass === 1 ? started : performance.now();
-    const fromUser = resume?.pass === pass;
-    const part: PassPart = {
-      pass,
-      ...(fromUser ? { source: "user" as const } : {}),
-      phase: "retrieving",
-      label: fromUser
-        ? "Reading the context you provided…"
-        : pass === 1
-          ? `Retrieving ${retrievedFor}…`
-          : "Retrieving additional context…",
-      gapsIdentified: [],
-      gaps: [],
-      added: [],
-      addedTokens: 0,
-      contextTokens: context.tokens,
-      reasoning: null,
-      durationMs: null,
-      stopReason: null,
-    };
-    let added: ContextItem[];
-    if (fromUser) {
-      events.onPass?.({ ...part });
-      await yieldToEventLoop();
-      // Everything the user provided is this pass's context, even lines the loop had already.
-      added = resume.provided.items;
-      for (const item of added) context.put(item);
-      perPass.push(added.reduce((n, i) => n + i.tokens, 0));
-      const replaced = resume.priorPasses.find((p) => p.pass === pass);
-      const filled = new Set(resume.provided.reports.map((r) => r.gap));
-      // A lookup this pass replaces keeps the reports of the gaps the user did not fill.
-      part.gaps = [...resume.provided.reports, ...(replaced?.gaps ?? []).filter((r) => !filled.has(r.gap))];
-      for (const r of resume.provided.reports) {
-        gapsResolved.push(r.gap);
-        gapsUnresolved.delete(r.gap);
-      }
-    } else if (pass === 1) {
-      added = context.list();
-    } else {
-      events.onPass?.({ ...part });
-      await yieldToEventLoop();
-      const budget = gapBudgetLeft(pass);
-      const resolved = await deps.resolveGaps({
-        gaps: pendingGaps,
-        context,
-        notFound: input.notFound,
-        pass,
-        budget,
-        subQueries,
-      });
-      added = resolved.items;
-      gapUsed += resolved.tokens;
-      perPass.push(resolved.tokens);
-      part.gaps = resolved.reports;
-      for (const r of resolved.reports) {
-        if (r.status === "resolved") {
-          gapsResolved.push(r.gap);
-          gapsUnresolved.delete(r.gap);
-        } else gapsUnresolved.add(r.gap);
-      }
-      if (added.length === 0 && config.stopOnNoNewContext) {
-        stopReason = "no-new-context";
-        part.phase = "done";
-        part.label = "No new context found; keeping the previous answer";
-        part.stopReason = stopReason;
-        part.durationMs = Math.round(performance.now() - passStart);
-        part.contextTokens = context.tokens;
-        events.onPass?.({ ...part });
-        await yieldToEventLoop();
-        passes.push({ part, files: [], symbols: [], answer: null });
-        break;
-      }
-    }
-    part.added = added.map((i) => ({
-      title: i.title,
-      path: i.path ?? "",
-      startLine: i.startLine,
-      endLine: i.endLine,
-      reason: i.reason,
-      kind: i.kind,
-    }));
-    part.addedTokens = added.reduce((n, i) => n + i.tokens, 0);
-    part.contextTokens = context.tokens;
-    part.phase = "answering";
-    part.label = fromUser
-      ? "Answering with the context you provided…"
-      : pass === 1
-        ? "Answering…"
-        : `Refining the answer with ${added.length} new item${added.length === 1 ? "" : "s"}…`;
-    events.onPass?.({ ...part });
-    await yieldToEventLoop();
+/** What the gap resolution of a pass may spend: its own share, capped by what is left overall. */
+function gapBudgetLeft(state: LoopState, pass: number): number {
+  const { config } = state;
+  return Math.min(
+    gapBudgetForPass(config, pass),
+    config.gapResolutionBudget - state.gapUsed,
+    config.totalContextBudget - state.context.tokens,
+  );
+}
 
-    const items = context.list();
-    const graph = await deps.buildGraph(items);
-    const answerInput = {
-      question: input.question,
-      mode: input.mode,
-      pass,
-      maxPasses,
-      context: items,
-      graph,
-      anchors: input.anchors,
-      reasoningHistory: [...reasoning],
-      notFound: filled.size ? new Set([...input.notFound, ...filled]) : input.notFound,
-      history: input.history,
-    };
-    let draft = "";
-    events.onTextStart?.(pass);
-    let output;
-    try {
-      output = await answerer.answer(
-        answerInput,
-        (d) => {
-          draft += d;
-          events.onTextDelta?.(pass, d);
-        },
-        input.signal,
-      );
-    } catch (error) {
-      if (!(error instanceof ProviderError) || answerer === deps.fallback) throw error;
-      fallback = error.message;
-      events.onFallback?.(error.message);
-      answerer = deps.fallback;
-      if (draft) events.onTextDelta?.(pass, "\n\n---\n\n");
-      output = await answerer.answer(answerInput, (d) => events.onTextDelta?.(pass, d), input.signal);
-    }
-    events.onTextEnd?.(pass);
-    answer = output.answer;
-    reasoning.push(output.reasoning);
-    subQueries = output.subQueries;
-    const gaps = output.gaps.filter((g) => !filled.has(normalizeGap(g)));
-    gapsIdentified.push(...gaps.filter((g) => !gapsIdentified.includes(g)));
-    part.gapsIdentified = gaps;
-    part.reasoning = output.reasoning;
-
-    // Stop conditions, in priority order.
-    let stop: StopReason | null = null;
-    if (gaps.length === 0) stop = output.sufficient ? "sufficient" : "no-gaps";
-    else if (gaps.every((g) => input.notFound.has(normalizeGap(g)))) stop = "all-gaps-unresolvable";
-    else if (pass >= maxPasses) stop = "max-passes";
-    // Too little budget left for even one gap: another pass could add nothing.
-    else if (gapBudgetLeft(pass + 1) < MIN_GAP_BUDGET) stop = "budget-exhausted";
-    if (stop) {
-      for (const g of gaps) if (!gapsResolved.includes(g)) gapsUnresolved.add(g);
-    }
-    part.phase = "done";
-    part.label = fromUser
-      ? `Answered with what you provided (${added.length} item${added.length === 1 ? "" : "s"})`
-      : pass === 1
-        ? `Answered from the initial retrieval${input.secondaryMode ? ` (${retrievedFor})` : ""}`
-        : `Answered with ${added.length} more item${added.length === 1 ? "" : "s"}`;
-    part.stopReason = stop;
-    part.durationMs = Math.round(performance.now() - passStart);
-    events.onPass?.({ ...part });
-    await yieldToEventLoop();
-    passes.push({
-      part,
-      files: rankedFiles(pass === 1 ? retrieval.rankedFiles : [], added),
-      symbols:
-        pass === 1 ? retrieval.rankedSymbols : added.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])),
-      answer,
-    });
-    if (stop) {
-      stopReason = stop;
-      break;
-    }
-    pendingGaps = gaps.filter((g) => !input.notFound.has(normalizeGap(g)));
-    if (pendingGaps.length === 0) {
-      stopReason = "all-gaps-unresolvable";
-      break;
+/** One pass: gather its context, answer, decide whether to stop. Returns why it stopped, if it did. */
+async function runPass(state: LoopState, pass: number): Promise<StopReason | null> {
+  const { events, input } = state;
+  const passStart = pass === 1 ? state.started : performance.now();
+  const fromUser = input.resume?.pass === pass;
+  const label = fromUser
+    ? "Reading the context you provided…"
+    : pass === 1
+      ? `Retrieving ${state.retrievedFor}…`
+      : "Retrieving additional context…";
+  const part = passPart(pass, label, state.context.tokens, fromUser);
+  let added: ContextItem[];
+  if (fromUser) added = await takeProvidedContext(state, input.resume!, part);
+  else if (pass === 1) added = state.context.list();
+  else {
+    added = await retrieveGaps(state, pass, part);
+    if (added.length === 0 && state.config.stopOnNoNewContext) {
+      await stopWithoutAnswer(state, part, passStart);
+      return "no-new-context";
     }
   }
-  const resolvedSet = new Set(gapsResolved);
+  part.added = added.map((i) => ({
+    title: i.title,
+    path: i.path ?? "",
+    startLine: i.startLine,
+    endLine: i.endLine,
+    reason: i.reason,
+    kind: i.kind,
+  }));
+  part.addedTokens = tokensOf(added);
+  part.contextTokens = state.context.tokens;
+  part.phase = "answering";
+  part.label = answeringLabel(pass, fromUser, added.length);
+  events.onPass?.({ ...part });
+  await yieldToEventLoop();
+
+  const output = await answerPass(state, pass);
+  state.answer = output.answer;
+  state.reasoning.push(output.reasoning);
+  state.subQueries = output.subQueries;
+  const gaps = output.gaps.filter((g) => !state.filled.has(normalizeGap(g)));
+  state.gapsIdentified.push(...gaps.filter((g) => !state.gapsIdentified.includes(g)));
+  part.gapsIdentified = gaps;
+  part.reasoning = output.reasoning;
+
+  const stop = stopDecision(state, pass, gaps, output.sufficient);
+  if (stop) {
+    for (const g of gaps) if (!state.gapsResolved.includes(g)) state.gapsUnresolved.add(g);
+  }
+  part.phase = "done";
+  part.label = answeredLabel(state, pass, fromUser, added.length);
+  part.stopReason = stop;
+  part.durationMs = Math.round(performance.now() - passStart);
+  events.onPass?.({ ...part });
+  await yieldToEventLoop();
+  const { retrieval } = state;
+  state.passes.push({
+    part,
+    files: rankedFiles(pass === 1 ? retrieval.rankedFiles : [], added),
+    symbols:
+      pass === 1 ? retrieval.rankedSymbols : added.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])),
+    answer: state.answer,
+  });
+  if (stop) return stop;
+  state.pendingGaps = gaps.filter((g) => !input.notFound.has(normalizeGap(g)));
+  return state.pendingGaps.length === 0 ? "all-gaps-unresolvable" : null;
+}
+
+/** A part as a pass starts it: retrieving, with nothing added yet. */
+function passPart(pass: number, label: string, contextTokens: number, fromUser = false): PassPart {
   return {
-    answer,
+    pass,
+    ...(fromUser ? { source: "user" as const } : {}),
+    phase: "retrieving",
+    label,
+    gapsIdentified: [],
+    gaps: [],
+    added: [],
+    addedTokens: 0,
+    contextTokens,
+    reasoning: null,
+    durationMs: null,
+    stopReason: null,
+  };
+}
+
+/** A resumed pass's context: everything the user provided, even lines the loop had already. */
+async function takeProvidedContext(
+  state: LoopState,
+  resume: LoopResume,
+  part: PassPart,
+): Promise<ContextItem[]> {
+  state.events.onPass?.({ ...part });
+  await yieldToEventLoop();
+  const added = resume.provided.items;
+  for (const item of added) state.context.put(item);
+  state.perPass.push(tokensOf(added));
+  const replaced = resume.priorPasses.find((p) => p.pass === part.pass);
+  const filled = new Set(resume.provided.reports.map((r) => r.gap));
+  // A lookup this pass replaces keeps the reports of the gaps the user did not fill.
+  part.gaps = [...resume.provided.reports, ...(replaced?.gaps ?? []).filter((r) => !filled.has(r.gap))];
+  for (const r of resume.provided.reports) {
+    state.gapsResolved.push(r.gap);
+    state.gapsUnresolved.delete(r.gap);
+  }
+  return added;
+}
+
+/** A later pass's context: what resolving the previous answer's gaps found. */
+async function retrieveGaps(state: LoopState, pass: number, part: PassPart): Promise<ContextItem[]> {
+  state.events.onPass?.({ ...part });
+  await yieldToEventLoop();
+  const resolved = await state.deps.resolveGaps({
+    gaps: state.pendingGaps,
+    context: state.context,
+    notFound: state.input.notFound,
+    pass,
+    budget: gapBudgetLeft(state, pass),
+    subQueries: state.subQueries,
+  });
+  state.gapUsed += resolved.tokens;
+  state.perPass.push(resolved.tokens);
+  part.gaps = resolved.reports;
+  for (const r of resolved.reports) {
+    if (r.status === "resolved") {
+      state.gapsResolved.push(r.gap);
+      state.gapsUnresolved.delete(r.gap);
+    } else state.gapsUnresolved.add(r.gap);
+  }
+  return resolved.items;
+}
+
+/** A lookup that found nothing new ends the loop: the previous answer stands. */
+async function stopWithoutAnswer(state: LoopState, part: PassPart, passStart: number): Promise<void> {
+  part.phase = "done";
+  part.label = "No new context found; keeping the previous answer";
+  part.stopReason = "no-new-context";
+  part.durationMs = Math.round(performance.now() - passStart);
+  part.contextTokens = state.context.tokens;
+  state.events.onPass?.({ ...part });
+  await yieldToEventLoop();
+  state.passes.push({ part, files: [], symbols: [], answer: null });
+}
+
+/** Answers from the whole context, streaming; a ProviderError hands over to the fallback for good. */
+async function answerPass(state: LoopState, pass: number): Promise<AnswerOutput> {
+  const { input, events, deps } = state;
+  const items = state.context.list();
+  const graph = await deps.buildGraph(items);
+  const answerInput = {
+    question: input.question,
+    mode: input.mode,
+    pass,
+    maxPasses: state.maxPasses,
+    context: items,
+    graph,
+    anchors: input.anchors,
+    reasoningHistory: [...state.reasoning],
+    notFound: state.filled.size ? new Set([...input.notFound, ...state.filled]) : input.notFound,
+    history: input.history,
+  };
+  let draft = "";
+  events.onTextStart?.(pass);
+  let output: AnswerOutput;
+  try {
+    output = await state.answerer.answer(
+      answerInput,
+      (d) => {
+        draft += d;
+        events.onTextDelta?.(pass, d);
+      },
+      input.signal,
+    );
+  } catch (error) {
+    if (!(error instanceof ProviderError) || state.answerer === deps.fallback) throw error;
+    state.fallback = error.message;
+    events.onFallback?.(error.message);
+    state.answerer = deps.fallback;
+    if (draft) events.onTextDelta?.(pass, "\n\n---\n\n");
+    output = await state.answerer.answer(answerInput, (d) => events.onTextDelta?.(pass, d), input.signal);
+  }
+  events.onTextEnd?.(pass);
+  return output;
+}
+
+/** Whether to stop after this pass's answer, and why: the stop conditions in priority order. */
+function stopDecision(
+  state: LoopState,
+  pass: number,
+  gaps: string[],
+  sufficient: boolean,
+): StopReason | null {
+  if (gaps.length === 0) return sufficient ? "sufficient" : "no-gaps";
+  if (gaps.every((g) => state.input.notFound.has(normalizeGap(g)))) return "all-gaps-unresolvable";
+  if (pass >= state.maxPasses) return "max-passes";
+  // Too little budget left for even one gap: another pass could add nothing.
+  if (gapBudgetLeft(state, pass + 1) < MIN_GAP_BUDGET) return "budget-exhausted";
+  return null;
+}
+
+function answeringLabel(pass: number, fromUser: boolean, added: number): string {
+  if (fromUser) return "Answering with the context you provided…";
+  if (pass === 1) return "Answering…";
+  return `Refining the answer with ${added} new item${added === 1 ? "" : "s"}…`;
+}
+
+function answeredLabel(state: LoopState, pass: number, fromUser: boolean, added: number): string {
+  if (fromUser) return `Answered with what you provided (${added} item${added === 1 ? "" : "s"})`;
+  if (pass === 1)
+    return `Answered from the initial retrieval${state.input.secondaryMode ? ` (${state.retrievedFor})` : ""}`;
+  return `Answered with ${added} more item${added === 1 ? "" : "s"}`;
+}
+
+function tokensOf(items: ContextItem[]): number {
+  return items.reduce((n, i) => n + i.tokens, 0);
+}
+
+function loopResult(state: LoopState, stopReason: StopReason): LoopResult {
+  const { config, context, passes } = state;
+  const resolvedSet = new Set(state.gapsResolved);
+  return {
+    answer: state.answer,
     passes,
     passesUsed: answeredPasses(passes.map((p) => p.part)),
     context: context.list(),
     stopReason,
-    gapsIdentified,
+    gapsIdentified: state.gapsIdentified,
     gapsResolved: [...resolvedSet],
-    gapsUnresolved: [...gapsUnresolved].filter((g) => !resolvedSet.has(g)),
-    contextFromCache,
-    diagram: retrieval.diagram,
-    retrieval,
+    gapsUnresolved: [...state.gapsUnresolved].filter((g) => !resolvedSet.has(g)),
+    contextFromCache: state.contextFromCache,
+    diagram: state.retrieval.diagram,
+    retrieval: state.retrieval,
     budget: {
       limit: config.totalContextBudget,
       used: context.tokens,
-      initial: initialTokens,
-      perPass,
+      initial: state.initialTokens,
+      perPass: state.perPass,
       gapBudget: config.gapResolutionBudget,
-      gapUsed,
+      gapUsed: state.gapUsed,
     },
-    fallback,
-    engine: answerer.name,
-    reasoning,
+    fallback: state.fallback,
+    engine: state.answerer.name,
+    reasoning: state.reasoning,
   };
 }
 

@@ -14,21 +14,26 @@
  * writer appends without loading the collection. Readers in other processes notice
  * appended segments (the file grew) and compactions (the file was replaced) with one
  * stat per read, and load only what is new.
+ *
+ * The file format is lib/search/vector-file.ts and the reads and writes on disk are
+ * lib/search/vector-file-io.ts; this class holds what is loaded, what is pending, the
+ * per-collection locks and when to append or compact.
  */
-import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Collection, normalized, squaredNorm } from "./vector-collection.ts";
+import { encodeSegment, type SegmentContent } from "./vector-file.ts";
 import {
-  HEADER_BYTES,
-  applySegments,
-  corrupt,
-  decodeSegment,
-  encodeSegment,
-  readHeader,
-  type SegmentContent,
-  type SegmentHeader,
-} from "./vector-file.ts";
+  appendSegment,
+  isMissing,
+  readAppended,
+  readCollectionFile,
+  scanFileState,
+  statCollectionFile,
+  writeCollectionFile,
+  type FileState,
+  type Loaded,
+} from "./vector-file-io.ts";
 import { WayfinderError } from "../errors.ts";
 import {
   COLLECTION_NAME,
@@ -63,28 +68,6 @@ const MAX_SEGMENTS = 512;
 // Store
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
-}
-
-/** A collection loaded for reading, and how far into which file it has read. */
-interface Loaded {
-  collection: Collection;
-  ino: number;
-  offset: number;
-}
-
-/** What a writer knows about a collection's file without loading it. */
-interface FileState {
-  dims: number;
-  ino: number;
-  /** end of the valid segments: where the next append goes */
-  end: number;
-  segments: number;
-  puts: number;
-  deletes: number;
-}
 
 /**
  * Changes not yet appended, by id in the order they were first made: an upsert (unit
@@ -137,31 +120,12 @@ export class EmbeddedVectorStore implements VectorStore {
     return run;
   }
 
-  private unreadable(name: string, error: unknown): WayfinderError {
-    return new WayfinderError("unavailable:vector_store", `Could not read vector collection ${name}.`, {
-      cause: error,
-    });
-  }
-
   /** Reads a whole collection from disk; the caller holds its lock. */
   private async load(name: string): Promise<Loaded | undefined> {
-    let file: Buffer;
-    let ino: number;
-    try {
-      // The identity first: if a compaction replaces the file in between, the next read notices.
-      ino = (await fs.stat(this.fileOf(name))).ino;
-      file = await fs.readFile(this.fileOf(name));
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw this.unreadable(name, error);
-    }
-    const header = readHeader(file.subarray(0, HEADER_BYTES));
-    if (!header) throw corrupt(name, file.length < HEADER_BYTES ? "truncated" : "not a vector file");
-    const collection = new Collection(name, header.dims, 0);
-    const offset = applySegments(collection, file, true);
+    const loaded = await readCollectionFile(this.fileOf(name), name);
+    if (!loaded) return undefined;
     // Changes of this process not yet appended stay visible to its own reads.
-    this.applyPending(collection, this.pending.get(name));
-    const loaded = { collection, ino, offset };
+    this.applyPending(loaded.collection, this.pending.get(name));
     this.loaded.set(name, loaded);
     return loaded;
   }
@@ -176,31 +140,13 @@ export class EmbeddedVectorStore implements VectorStore {
 
   /** Brings a loaded collection up to date with its file: appended segments, or a compacted file. */
   private async refresh(name: string, loaded: Loaded): Promise<Loaded | undefined> {
-    let stat: { ino: number; size: number };
-    try {
-      stat = await fs.stat(this.fileOf(name));
-    } catch (error) {
-      if (isMissing(error)) {
-        this.loaded.delete(name);
-        return undefined;
-      }
-      throw this.unreadable(name, error);
+    const stat = await statCollectionFile(this.fileOf(name), name);
+    if (!stat) {
+      this.loaded.delete(name);
+      return undefined;
     }
     if (stat.ino !== loaded.ino || stat.size < loaded.offset) return this.load(name);
-    if (stat.size === loaded.offset) return loaded;
-    let tail: Buffer;
-    try {
-      const handle = await fs.open(this.fileOf(name), "r");
-      try {
-        tail = Buffer.alloc(stat.size - loaded.offset);
-        await handle.read(tail, 0, tail.length, loaded.offset);
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      throw this.unreadable(name, error);
-    }
-    loaded.offset += applySegments(loaded.collection, tail, false);
+    if (stat.size > loaded.offset) await readAppended(this.fileOf(name), name, loaded, stat.size);
     return loaded;
   }
 
@@ -216,57 +162,20 @@ export class EmbeddedVectorStore implements VectorStore {
   }
 
   /**
-   * What a writer needs to know about a collection's file, from its segment headers;
-   * read again when the file is not as this process left it (another process wrote it
-   * since). The caller holds its lock.
+   * What a writer needs to know about a collection's file, read again when the file is
+   * not as this process left it (another process wrote it since). The caller holds its lock.
    */
   private async fileState(name: string): Promise<FileState | undefined> {
-    let handle: fs.FileHandle;
+    let state: FileState | undefined;
     try {
-      handle = await fs.open(this.fileOf(name), "r");
+      state = await scanFileState(this.fileOf(name), name, this.files.get(name));
     } catch (error) {
       this.files.delete(name);
-      if (isMissing(error)) return undefined;
-      throw this.unreadable(name, error);
+      throw error;
     }
-    try {
-      const { size, ino } = await handle.stat();
-      const known = this.files.get(name);
-      if (known && known.ino === ino && known.end === size) return known;
-      const header = Buffer.alloc(HEADER_BYTES);
-      let state: FileState | undefined;
-      let at = 0;
-      let last: { at: number; header: SegmentHeader } | null = null;
-      while (at + HEADER_BYTES <= size) {
-        await handle.read(header, 0, HEADER_BYTES, at);
-        const h = readHeader(header);
-        if (!h || at + h.bytes > size) break; // a torn append
-        if (state && h.dims !== state.dims) throw corrupt(name, "segments of different dimensions");
-        state ??= { dims: h.dims, ino, end: 0, segments: 0, puts: 0, deletes: 0 };
-        last = { at, header: h };
-        state.segments++;
-        state.puts += h.count;
-        state.deletes += h.deletes;
-        at += h.bytes;
-        state.end = at;
-      }
-      if (!state || !last) throw corrupt(name, "truncated");
-      // The last complete segment may still be a torn append: check its bytes, drop it if so.
-      if (last.at > 0) {
-        const bytes = Buffer.alloc(last.header.bytes);
-        await handle.read(bytes, 0, bytes.length, last.at);
-        if (!decodeSegment(name, bytes, 0, state.dims)) {
-          state.end = last.at;
-          state.segments--;
-          state.puts -= last.header.count;
-          state.deletes -= last.header.deletes;
-        }
-      }
-      this.files.set(name, state);
-      return state;
-    } finally {
-      await handle.close();
-    }
+    if (state) this.files.set(name, state);
+    else this.files.delete(name);
+    return state;
   }
 
   /** Dimensions of an existing collection, without loading it. */
@@ -494,7 +403,7 @@ export class EmbeddedVectorStore implements VectorStore {
       }
       const bytes = encodeSegment(state.dims, segment);
       try {
-        await this.append(name, state, bytes);
+        await appendSegment(this.fileOf(name), name, state, bytes);
       } catch (error) {
         // Still pending, and older than anything queued meanwhile.
         const merged: Pending = new Map(pending);
@@ -518,30 +427,6 @@ export class EmbeddedVectorStore implements VectorStore {
     });
   }
 
-  /** Writes `bytes` at the end of the valid segments (over a torn append, if any), then fsyncs. */
-  private async append(name: string, state: FileState, bytes: Buffer): Promise<void> {
-    let handle: fs.FileHandle | undefined;
-    try {
-      handle = await fs.open(this.fileOf(name), fsConstants.O_RDWR);
-      const { size, ino } = await handle.stat();
-      if (ino !== state.ino) throw new Error("the collection file was replaced by another writer");
-      if (size !== state.end) await handle.truncate(state.end);
-      for (let offset = 0; offset < bytes.length;) {
-        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, state.end + offset);
-        offset += bytesWritten;
-      }
-      await handle.sync();
-    } catch (error) {
-      // Whatever part was written is a torn segment: cut it off, the changes stay pending.
-      await handle?.truncate(state.end).catch(() => undefined);
-      throw new WayfinderError("unavailable:vector_store", `Could not write vector collection ${name}.`, {
-        cause: error,
-      });
-    } finally {
-      await handle?.close().catch(() => undefined);
-    }
-  }
-
   /**
    * Rewrites a collection as one segment of its live vectors; the caller holds its lock.
    * Changes still pending are in it too, and get appended again later (harmless: the
@@ -555,55 +440,15 @@ export class EmbeddedVectorStore implements VectorStore {
     if (!known) this.loaded.delete(name); // a writer does not keep what it never read
   }
 
-  /** Temp file, fsync, rename: readers and crashes see the old file or the new one, never half. */
+  /** Replaces a collection's file with its live vectors (lib/search/vector-file-io.ts says how). */
   private async replaceFile(c: Collection): Promise<void> {
-    const bytes = encodeSegment(c.dims, {
-      ids: c.ids.slice(0, c.size),
-      payloads: c.payloads.slice(0, c.size),
-      vectors: c.data,
-      deleted: [],
-    });
     const target = this.fileOf(c.name);
-    const temp = `${target}.tmp-${process.pid}-${++this.tempCounter}`;
-    let handle: fs.FileHandle | undefined;
-    try {
-      await fs.mkdir(this.dir, { recursive: true });
-      handle = await fs.open(temp, "w");
-      for (let offset = 0; offset < bytes.length;) {
-        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-        offset += bytesWritten;
-      }
-      await handle.sync();
-      await handle.close();
-      handle = undefined;
-      await fs.rename(temp, target);
-    } catch (error) {
-      await handle?.close().catch(() => undefined);
-      await fs.rm(temp, { force: true }).catch(() => undefined);
-      throw new WayfinderError("unavailable:vector_store", `Could not write vector collection ${c.name}.`, {
-        cause: error,
-      });
-    }
-    // Persist the rename itself; not every platform lets a directory be fsynced.
-    try {
-      const dir = await fs.open(this.dir, "r");
-      await dir.sync().finally(() => dir.close());
-    } catch {
-      // best effort
-    }
-    const { ino } = await fs.stat(target);
-    this.files.set(c.name, {
-      dims: c.dims,
-      ino,
-      end: bytes.length,
-      segments: 1,
-      puts: c.size,
-      deletes: 0,
-    });
+    const state = await writeCollectionFile(target, `${target}.tmp-${process.pid}-${++this.tempCounter}`, c);
+    this.files.set(c.name, state);
     const loaded = this.loaded.get(c.name);
     if (loaded) {
-      loaded.ino = ino;
-      loaded.offset = bytes.length;
+      loaded.ino = state.ino;
+      loaded.offset = state.end;
     }
   }
 }

@@ -14,6 +14,7 @@ import {
   type GraphNode,
 } from "../diagrams/graph.ts";
 import type { DiagramPart } from "../diagrams/types.ts";
+import type { CallRow } from "../db/wiki-inputs.ts";
 import { dirOf } from "./slugs.ts";
 
 export { escapeLabel } from "../diagrams/graph.ts";
@@ -116,12 +117,8 @@ export interface DiagramSymbol {
   endLine: number;
 }
 
-export interface DiagramCall {
-  srcId: string;
-  srcPath: string;
-  dstId: string;
-  dstPath: string;
-}
+/** A resolved call between two symbols, as the wiki's inputs read it. */
+export type DiagramCall = CallRow;
 
 /**
  * A file's call neighbourhood: its busiest symbols, the files they call into and the

@@ -7,7 +7,6 @@
 import type { DiagramPart } from "../diagrams/types.ts";
 import { directoryImportDiagram, moduleDiagram, type ModuleEdge } from "./diagrams.ts";
 import { filePurpose, type PageSymbol } from "./file-page.ts";
-import type { FileFacts } from "../db/file-shapes.ts";
 import {
   cite,
   code,
@@ -19,17 +18,10 @@ import {
 } from "../answerers/markdown.ts";
 import { dirOf, dirSlug, OVERVIEW_SLUG } from "./slugs.ts";
 import type { WikiPageDraft } from "../db/wiki-shapes.ts";
+import type { WikiFileRow } from "../db/wiki-inputs.ts";
 
-export interface ListedFile {
-  path: string;
-  language: string;
-  kind: string;
-  hash: string;
-  lines: number;
-  facts: FileFacts;
-  /** top-level symbols (code files only) */
-  symbols: PageSymbol[];
-}
+/** A documented file with its top-level symbols (code files only). */
+export type ListedFile = WikiFileRow & { symbols: PageSymbol[] };
 
 export interface DirectoryInput {
   path: string;
