@@ -143,36 +143,9 @@ export async function subjectGraph(
       .sort((a, b) => b.calls - a.calls || a.symbol.qualifiedName.localeCompare(b.symbol.qualifiedName));
   const callers = [...listed(direct, 1), ...listed(upstream, 2)];
   const callees = [...listed(out, 1), ...listed(downstream, 2)];
-  // Files by how many calls their functions make into the subject ("which of them use it most").
-  const byFile = new Map<string, { callers: number; calls: number }>();
-  for (const c of callers.filter((x) => x.depth === 1)) {
-    const entry = byFile.get(c.symbol.path) ?? { callers: 0, calls: 0 };
-    entry.callers++;
-    entry.calls += c.calls;
-    byFile.set(c.symbol.path, entry);
-  }
-  const callerFiles = [...byFile]
-    .map(([path, n]) => ({ path, ...n }))
-    .sort((a, b) => b.calls - a.calls || b.callers - a.callers || a.path.localeCompare(b.path));
-  // Of callers making as many calls, those in the busiest files first.
-  const fileRank = new Map(callerFiles.map((f, i) => [f.path, i]));
-  // Of a class, callers of the member used most first: what the class is mostly used for.
-  const usedRank = new Map(used.map((u, i) => [u.symbol.qualifiedId, i]));
-  const rank = (c: GraphSymbol) => (c.depth === 1 ? (fileRank.get(c.symbol.path) ?? 0) : 0);
-  const purpose = (c: GraphSymbol) => (c.depth === 1 ? (usedRank.get(c.via) ?? 0) : 0);
-  callers.sort(
-    (a, b) => a.depth - b.depth || purpose(a) - purpose(b) || b.calls - a.calls || rank(a) - rank(b),
-  );
-  const files = new Set([subject.path, ...callerFiles.map((f) => f.path)]);
-  const imports = await loadImportEdges(generationId, { from: [...files] });
-  const counts = new Map<string, { from: string; to: string; count: number }>();
-  for (const e of imports) {
-    if (!files.has(e.dstPath) || e.srcPath === e.dstPath) continue;
-    const key = `${e.srcPath}>${e.dstPath}`;
-    const entry = counts.get(key) ?? { from: e.srcPath, to: e.dstPath, count: 0 };
-    entry.count++;
-    counts.set(key, entry);
-  }
+  const callerFiles = filesOfCallers(callers);
+  sortCallers(callers, callerFiles, used);
+  const fileImports = await importsAmong(generationId, [subject.path, ...callerFiles.map((f) => f.path)]);
   return {
     subject,
     members,
@@ -181,8 +154,54 @@ export async function subjectGraph(
     callers,
     callees,
     callerFiles,
-    fileImports: [...counts.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from)),
+    fileImports,
   };
+}
+
+/** Files by how many calls their functions make into the subject ("which of them use it most"). */
+function filesOfCallers(callers: GraphSymbol[]): SubjectGraph["callerFiles"] {
+  const byFile = new Map<string, { callers: number; calls: number }>();
+  for (const c of callers.filter((x) => x.depth === 1)) {
+    const entry = byFile.get(c.symbol.path) ?? { callers: 0, calls: 0 };
+    entry.callers++;
+    entry.calls += c.calls;
+    byFile.set(c.symbol.path, entry);
+  }
+  return [...byFile]
+    .map(([path, n]) => ({ path, ...n }))
+    .sort((a, b) => b.calls - a.calls || b.callers - a.callers || a.path.localeCompare(b.path));
+}
+
+/**
+ * Direct callers before those two hops away; of a class, callers of the member used most
+ * first (what the class is mostly used for); then by calls, those in the busiest files first.
+ */
+function sortCallers(
+  callers: GraphSymbol[],
+  callerFiles: SubjectGraph["callerFiles"],
+  used: SubjectGraph["used"],
+): void {
+  const fileRank = new Map(callerFiles.map((f, i) => [f.path, i]));
+  const usedRank = new Map(used.map((u, i) => [u.symbol.qualifiedId, i]));
+  const rank = (c: GraphSymbol) => (c.depth === 1 ? (fileRank.get(c.symbol.path) ?? 0) : 0);
+  const purpose = (c: GraphSymbol) => (c.depth === 1 ? (usedRank.get(c.via) ?? 0) : 0);
+  callers.sort(
+    (a, b) => a.depth - b.depth || purpose(a) - purpose(b) || b.calls - a.calls || rank(a) - rank(b),
+  );
+}
+
+/** The imports among the files, counted per pair, most first. */
+async function importsAmong(generationId: string, paths: string[]): Promise<SubjectGraph["fileImports"]> {
+  const files = new Set(paths);
+  const counts = new Map<string, { from: string; to: string; count: number }>();
+  for (const e of await loadImportEdges(generationId, { from: [...files] })) {
+    if (!files.has(e.dstPath) || e.srcPath === e.dstPath) continue;
+    const key = `${e.srcPath}>${e.dstPath}`;
+    const entry = counts.get(key) ?? { from: e.srcPath, to: e.dstPath, count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from));
 }
 
 /**
