@@ -54,6 +54,10 @@ describe("what a ranking ranks", () => {
   it("counts files when the question counts files, even about classes", () => {
     expect(asksAboutFunctions("Which classes are referenced by the most other source files?")).toBe(false);
     expect(asksAboutFunctions("Which functions have the highest fan-in?")).toBe(true);
+    expect(
+      asksAboutFunctions("Which classes in the javapoet package are used by the most other classes?"),
+    ).toBe(false);
+    expect(asksAboutFunctions("Which methods of the Parser class are called the most?")).toBe(true);
   });
 });
 

@@ -86,6 +86,13 @@ export function analyticalAsks(question: string): AnalyticalAsk[] {
 export function asksAboutFunctions(question: string): boolean {
   // "Which classes are referenced by the most other files?" counts files, not callers.
   if (/\bby the most (?:other )?(?:source )?(?:files|modules|packages)\b/i.test(question)) return false;
+  // "Which classes are used by the most other classes" ranks types by who uses them, as files.
+  if (
+    /\b(?:which|what|rank(?: the)?|list(?: the)?|top)\s+(?:\w+\s+){0,2}?(?:classes|class|interfaces?|types|structs|traits)\b/i.test(
+      question,
+    )
+  )
+    return false;
   return /\b(?:functions?|methods?|helpers?|classes|class|hooks?|symbols?|routines?)\b/i.test(question);
 }
 
