@@ -39,7 +39,6 @@ import {
 export async function mostImported(f: Focus): Promise<Analysis> {
   const wiki = await loadWikiFiles(f.generationId);
   const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
-  const typeOnly = new Map(wiki.map((w) => [w.path, new Set(w.facts.typeOnlyImports)]));
   const scoped = wiki
     .filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope))
     .map((w) => w.path);
@@ -60,7 +59,8 @@ export async function mostImported(f: Focus): Promise<Analysis> {
   // "Imported/included by the most" ranks by imports; "depended on", "used", "referenced" by any use.
   let byImports =
     /\b(?:import|includ|requir)\w*/i.test(f.question) && !/\b(?:depend|used|referenc)\w*/i.test(f.question);
-  for (const e of imports) if (!typeOnly.get(e.srcPath)?.has(e.line)) note(e.srcPath, e.dstPath, "importers");
+  // A type-only import never runs, so it makes no cycle, but the importer still depends on the file.
+  for (const e of imports) note(e.srcPath, e.dstPath, "importers");
   // C# `using`s name namespaces, not files: where no file imports another, imports rank nothing
   // and the files are ranked by every use instead.
   if (byImports && [...dependents.values()].every((d) => d.importers.size === 0)) byImports = false;

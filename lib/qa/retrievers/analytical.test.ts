@@ -16,11 +16,13 @@ import { importDiagram } from "./analytical-focus.ts";
 const PLANTED = fileURLToPath(new URL("../../wiki/__fixtures__/planted", import.meta.url));
 const C_SOURCES = fileURLToPath(new URL("../../indexer/__fixtures__/c", import.meta.url));
 const WAREHOUSE = fileURLToPath(new URL("./__fixtures__/warehouse", import.meta.url));
+const TYPED = fileURLToPath(new URL("./__fixtures__/typed", import.meta.url));
 
 let shop: IndexedFixture;
 let planted: IndexedFixture;
 let c: IndexedFixture;
 let warehouse: IndexedFixture;
+let typed: IndexedFixture;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
@@ -29,6 +31,7 @@ beforeAll(async () => {
   planted = await indexFixture(PLANTED, "planted");
   c = await indexFixture(C_SOURCES, "c-sources");
   warehouse = await indexFixture(WAREHOUSE, "warehouse");
+  typed = await indexFixture(TYPED, "typed");
 });
 afterAll(() => cleanup());
 
@@ -205,6 +208,14 @@ describe("the import graph", () => {
     expect(opening).toMatch(
       /^The files in the repository that the most others depend on .* are `src\/com\/acme\/stock\/StockLevel\.java` \(used by 2 other files/,
     );
+  });
+
+  it("counts type-only imports among the importers of a file", async () => {
+    const { opening } = await analytical(
+      typed.repositoryId,
+      "Which modules in src are imported by the most other modules?",
+    );
+    expect(opening).toMatch(/are `src\/options\.ts` \(imported by 3 other files; /);
   });
 
   it("ranks the files the most others import", async () => {
