@@ -108,6 +108,47 @@ export async function bm25Files(
   return rows.map((r) => ({ path: r.path, score: Number(r.score) }));
 }
 
+/**
+ * For each word, the files whose text holds it (as the index stores words: a
+ * whole identifier lower-cased, `JsonParser` → `jsonparser`): who mentions a type by
+ * name, which a language lets a file do without importing it.
+ */
+export async function filesMentioning(generationId: string, words: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const unique = [...new Set(words)];
+  if (unique.length === 0) return out;
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const salt = repositoryTermSalt(snapshot.repositoryId);
+  const byKey = new Map<number, string[]>();
+  for (const word of unique) {
+    const key = termKey(word, salt);
+    byKey.set(key, [...(byKey.get(key) ?? []), word]);
+  }
+  const visible = visibleSql(snapshot, "f");
+  const keys = [...byKey.keys()];
+  for (let i = 0; i < keys.length; i += MENTION_BATCH) {
+    const batch = keys.slice(i, i + MENTION_BATCH);
+    const rows = await queryRaw<{ term: number; path: string }[]>(
+      client,
+      `WITH q(term) AS (VALUES ${batch.map(() => "(CAST(? AS INTEGER))").join(", ")})
+       SELECT t.term AS term, f.path AS path
+         FROM q JOIN "FileTerm" t ON t.term = q.term JOIN "File" f ON f.id = t."fileId"
+        WHERE ${visible.sql}`,
+      ...batch,
+      ...visible.params,
+    );
+    for (const r of rows)
+      for (const word of byKey.get(Number(r.term)) ?? []) {
+        const list = out.get(word);
+        if (list) list.push(r.path);
+        else out.set(word, [r.path]);
+      }
+  }
+  return out;
+}
+
+const MENTION_BATCH = 400;
+
 /** A generation's file count and average length in words, read once: a generation questions read never changes. */
 const statistics = new Map<string, Promise<{ files: number; averageWords: number }>>();
 const STATISTICS_KEPT = 64;

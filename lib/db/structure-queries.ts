@@ -28,6 +28,13 @@ async function symbolsOfKinds(
   });
 }
 
+/** The types (classes, interfaces, structs, enums, traits) under a prefix. */
+export async function typeSymbols(generationId: string, prefix: string | undefined): Promise<SymbolRecord[]> {
+  return symbolsOfKinds(generationId, [...TYPE_KINDS], { prefix, limit: 20_000 });
+}
+
+const TYPE_KINDS = new Set(["class", "interface", "struct", "enum", "trait", "record"]);
+
 /** The longest functions and methods (by lines) under a prefix, longest first. */
 export async function largestFunctions(
   generationId: string,
@@ -76,13 +83,23 @@ export async function symbolsCallingName(
   name: string,
   limit = 400,
 ): Promise<SymbolRecord[]> {
+  return symbolsCallingNames(generationId, name, (called) => called === name, limit);
+}
+
+/** Functions calling a name that starts with `prefix` and that `accept` takes (`useSyncExternalStoreWithSelector`). */
+export async function symbolsCallingNames(
+  generationId: string,
+  prefix: string,
+  accept: (name: string) => boolean,
+  limit = 400,
+): Promise<SymbolRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const rows = await client.symbol.findMany({
-    where: { ...visibleIn(snapshot), calls: textFilter("contains", `"name":"${name}"`) },
+    where: { ...visibleIn(snapshot), calls: textFilter("contains", `"name":"${prefix}`) },
     select: SYMBOL_SELECT,
     take: limit,
   });
-  return rows.filter((r) => callNames(r.calls).includes(name));
+  return rows.filter((r) => callNames(r.calls).some(accept));
 }
 
 /** The names a symbol's stored calls call (`[{ raw, name, receiver, line }]`). */

@@ -23,8 +23,12 @@ export interface ModuleMaps {
   javaClass: Map<string, string>;
   /** Go directory → files in it. */
   goDirs: Map<string, string[]>;
-  /** Rust module path (`db::pool`) → file. */
+  /** Rust module path (`db::pool`) → file, over every crate (the shortest path wins). */
   rust: Map<string, string>;
+  /** Rust module path → file per crate, by the crate's folder (`tracing-core/`; `` at the top). */
+  rustByCrate: Map<string, Map<string, string>>;
+  /** Rust crate name as code writes it (`tracing_core`) → its folder. */
+  rustCrates: Map<string, string>;
   /** every file by path and name, for the rules of resolve-languages.ts */
   index: FileIndex;
 }
@@ -35,6 +39,8 @@ export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]
   const javaClass = new Map<string, string>();
   const goDirs = new Map<string, string[]>();
   const rust = new Map<string, string>();
+  const rustByCrate = new Map<string, Map<string, string>>();
+  const rustCrates = new Map<string, string>();
   const all = new Set<string>();
   const setIfShorter = (map: Map<string, string>, key: string, value: string) => {
     const existing = map.get(key);
@@ -57,12 +63,19 @@ export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]
       list.push(file.path);
       goDirs.set(dir, list);
     } else if (file.language === "rust") {
-      const stripped = file.path.replace(/^(.*\/)?src\//, "").replace(/\.rs$/, "");
-      const mod = stripped.replace(/\/mod$/, "").replace(/^(lib|main)$/, "");
-      if (mod) setIfShorter(rust, mod.split("/").join("::"), file.path);
+      const mod = rustModulePath(file.path).join("::");
+      const root = rustCrateRoot(file.path);
+      if (!mod) continue;
+      setIfShorter(rust, mod, file.path);
+      if (root === null) continue;
+      const crate = rustByCrate.get(root) ?? new Map<string, string>();
+      setIfShorter(crate, mod, file.path);
+      rustByCrate.set(root, crate);
+      const name = root.replace(/\/$/, "").split("/").pop()?.replace(/-/g, "_");
+      if (name) rustCrates.set(name, root);
     }
   }
-  return { python, files: all, javaClass, goDirs, rust, index: indexFiles(all) };
+  return { python, files: all, javaClass, goDirs, rust, rustByCrate, rustCrates, index: indexFiles(all) };
 }
 
 const JS_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
@@ -112,13 +125,8 @@ export function resolveModule(spec: string, fromPath: string, language: string, 
     return [];
   }
   if (language === "rust") {
-    const cleaned = spec.replace(/^(crate|self|super)::/, "");
-    const parts = cleaned.split("::");
-    for (let n = parts.length; n > 0; n--) {
-      const hit = maps.rust.get(parts.slice(0, n).join("::"));
-      if (hit) return [hit];
-    }
-    return [];
+    const hit = rustModuleFile(spec, fromPath, maps, false);
+    return hit ? [hit] : [];
   }
   return LANGUAGE_RULES[language]?.resolve?.(spec, fromPath, maps.index) ?? [];
 }
@@ -179,10 +187,61 @@ export function submoduleFiles(
     return resolveModule(submoduleSpec(module, name, file.language), file.path, file.language, maps);
   }
   if (file.language === "rust") {
-    const hit = maps.rust.get(submoduleSpec(module, name, "rust").replace(/^(crate|self|super)(::|$)/, ""));
+    const hit = rustModuleFile(submoduleSpec(module, name, "rust"), file.path, maps, true);
     return hit ? [hit] : [];
   }
   return [];
+}
+
+/** The folder of a Rust file's crate (the part before its `src/`), or null outside any `src/`. */
+function rustCrateRoot(filePath: string): string | null {
+  const m = /^(.*\/)?src\//.exec(filePath);
+  return m ? (m[1] ?? "") : null;
+}
+
+/** A Rust file's module path in its crate: `src/fmt/mod.rs` → fmt; `src/lib.rs` → none. */
+function rustModulePath(filePath: string): string[] {
+  const stripped = filePath.replace(/^(.*\/)?src\//, "").replace(/\.rs$/, "");
+  const mod = stripped.replace(/\/mod$/, "").replace(/^(lib|main)$/, "");
+  return mod ? mod.split("/") : [];
+}
+
+/**
+ * The file of a Rust module path as the importing file writes it. `crate::`, `self::`
+ * and `super::` stay inside the importing file's own crate (a workspace has a `collect.rs`
+ * in several crates), a path starting with a crate's name (`tracing_core::dispatch`) goes
+ * to that crate, and other paths look in the own crate first, then in every crate. The
+ * longest module prefix that is a file wins (`crate::db::Pool` → `db.rs`), unless `exact`.
+ * A crate root or parent named alone (`use crate::{span, Event}`, a test module's
+ * `use super::*`) is no file: its names come from many, and the crate root re-exports
+ * them, so an edge to it would put it in a cycle with every module.
+ */
+function rustModuleFile(spec: string, fromPath: string, maps: ModuleMaps, exact: boolean): string | null {
+  let parts = spec.split("::").filter(Boolean);
+  let root = rustCrateRoot(fromPath);
+  const relative = parts[0] === "crate" || parts[0] === "self" || parts[0] === "super";
+  if (parts[0] === "crate") parts = parts.slice(1);
+  else if (parts[0] === "self" || parts[0] === "super") {
+    // A file's module is its path; `mod.rs`, `lib.rs` and `main.rs` stand for their folder.
+    let base = rustModulePath(fromPath);
+    for (; parts[0] === "self" || parts[0] === "super"; parts = parts.slice(1))
+      if (parts[0] === "super") base = base.slice(0, -1);
+    parts = [...base, ...parts];
+  } else if (parts[0] && maps.rustCrates.has(parts[0])) {
+    root = maps.rustCrates.get(parts[0]) ?? root;
+    parts = parts.slice(1);
+  }
+  const lookup = (mods: Map<string, string> | undefined) => {
+    for (let n = parts.length; n >= (exact ? parts.length : 1); n--) {
+      const hit = mods?.get(parts.slice(0, n).join("::"));
+      if (hit) return hit;
+    }
+    return null;
+  };
+  const own = root === null ? null : lookup(maps.rustByCrate.get(root));
+  const found = own || (relative && root !== null) ? own : lookup(maps.rust);
+  // A path into the file's own inline module (`self::inner`) is no import of another file.
+  return found === fromPath ? null : found;
 }
 
 /**

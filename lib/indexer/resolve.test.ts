@@ -421,6 +421,33 @@ describe("Go and Rust", () => {
   });
 });
 
+describe("Rust workspaces", () => {
+  it("resolves `crate::`, `super::` and a crate's name inside the right crate", () => {
+    const dispatch = file("tracing-core/src/dispatch.rs", [
+      ["crate::collect", ["Collect"]],
+      ["crate", ["span", "Event"]],
+      ["super", ["*"]],
+      ["super::collect", ["Interest"]],
+    ]);
+    const util = file("tracing-subscriber/src/util.rs", [["tracing_core::dispatch", ["Dispatch"]]]);
+    const files = [
+      file("tracing/src/collect.rs"),
+      file("tracing-core/src/collect.rs"),
+      file("tracing-core/src/lib.rs"),
+      dispatch,
+      util,
+    ];
+    const resolver = new Resolver([sym("tracing-core/src/dispatch.rs", "get", "function")], files);
+    expect(resolver.importEdges(dispatch).map((e) => e.dstPath)).toEqual([
+      "tracing-core/src/collect.rs",
+      null,
+      null,
+      "tracing-core/src/collect.rs",
+    ]);
+    expect(resolver.importEdges(util).map((e) => e.dstPath)).toEqual(["tracing-core/src/dispatch.rs"]);
+  });
+});
+
 describe("C, C++, C#, Ruby and PHP", () => {
   it("finds a C function through the header its caller includes, in the source paired with it", () => {
     const symbols = [

@@ -54,6 +54,16 @@ describe("subject mentions", () => {
     expect(texts("Which parts use the cache?")).toEqual([]);
   });
 
+  it("reads a name owned by a crate or module in prose as its chain", () => {
+    const mention = subjectMentions("Which parts use tracing_core's set_global_default, and how?").find((m) =>
+      m.parts.includes("set_global_default"),
+    );
+    expect(mention?.parts).toEqual(["tracing_core", "set_global_default"]);
+    expect(subjectMentions("Which of zustand's files matter?").map((m) => m.text)).not.toContain(
+      "zustand::files",
+    );
+  });
+
   it("leaves out URLs, versions and prose abbreviations", () => {
     const texts = subjectMentions("See https://example.com/a/b, e.g. version 1.2.3 of it").map((m) => m.text);
     expect(texts).toEqual([]);

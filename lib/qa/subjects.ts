@@ -80,7 +80,7 @@ export function subjectMentions(question: string): SubjectMention[] {
     out.push({ text, kind, parts, noun });
   };
   const spans = [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? "");
-  const text = prose.replace(/`[^`\n]+`/g, " ").replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, " ");
+  const text = ownedNames(prose.replace(/`[^`\n]+`/g, " ").replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, " "));
   for (const span of spans) {
     const trimmed = span.trim().replace(/\(.*\)$/, "()");
     if (pathMention(trimmed)) add(normalizePath(trimmed), "path");
@@ -167,6 +167,16 @@ export function partsOf(text: string): string[] {
     .filter((p) => /^[A-Za-z_]\w*[!?]?$/.test(p));
 }
 
+/**
+ * A name owned by a module or crate written in prose, "tracing_core's set_global_default",
+ * as the chain it means (`tracing_core::set_global_default`), when both read as code.
+ */
+function ownedNames(text: string): string {
+  return text.replace(/\b([A-Za-z_][\w-]*)['’]s\s+([A-Za-z_]\w*)\b/g, (whole, owner: string, name: string) =>
+    looksLikeCodeName(owner.replace(/-/g, "_")) && looksLikeCodeName(name) ? `${owner}::${name}` : whole,
+  );
+}
+
 function looksLikeCodeName(word: string): boolean {
   return (
     /[a-z0-9]_[a-z0-9]/i.test(word) ||
@@ -211,7 +221,8 @@ export interface SubjectIndex {
 
 /** Case and underscores do not tell names apart: `get_user`, `getUser`, `GetUser`. */
 export function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/_/g, "");
+  // A crate is written `tracing_core` in code and `tracing-core` as a folder.
+  return name.toLowerCase().replace(/[_-]/g, "");
 }
 
 const subjectIndex = generationCache(async (generationId) =>

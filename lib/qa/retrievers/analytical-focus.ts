@@ -9,7 +9,7 @@ import { type SymbolRecord } from "../../db/code-graph.ts";
 import { busiestSymbols } from "../../db/structure-queries.ts";
 import { loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { type StructureReport } from "../../wiki/structure.ts";
-import type { DiagramPart } from "../types.ts";
+import type { DiagramNode, DiagramPart } from "../types.ts";
 import { type AnalyticalAsk } from "./analytical-intent.ts";
 
 /** What an analysis found: the answer's first sentence, the evidence under it, what to rank and show. */
@@ -34,12 +34,21 @@ export interface Focus {
   files: string[];
   /** folders the question names */
   folders: string[];
+  /** the part whose users the question ranks ("which modules import core/logx the most") */
+  used: string | null;
   /** code-shaped names the index has no definition of (a library's API the code calls) */
   external: string[];
   keep: (path: string) => boolean;
   /** how the excluded code is described ("tests, examples and vendored code left out") */
   leftOut: string;
 }
+
+function moreNode(count: number): DiagramNode {
+  return { id: "more", label: `+ ${count} more files`, path: null, startLine: null, endLine: null };
+}
+
+/** The most nodes an analytical diagram draws; the rest are grouped. */
+const MAX_NODES = 12;
 
 export function cite(s: SymbolRecord): string {
   return `${s.path}:${s.startLine}-${s.endLine}`;
@@ -93,7 +102,10 @@ export async function fileLines(generationId: string, paths: string[]): Promise<
   return new Map(rows.map((r) => [r.path, Math.max(1, r.lines)]));
 }
 
-/** The files' imports among themselves, at most a dozen files, the highlighted ones outlined. */
+/**
+ * The files' imports among themselves, the highlighted ones outlined: at most a dozen
+ * nodes, the files past the first eleven grouped in one "+ N more files" node.
+ */
 export function importDiagram(
   title: string,
   files: string[],
@@ -101,16 +113,21 @@ export function importDiagram(
   lines: Map<string, number>,
   highlighted: string[],
 ): DiagramPart | null {
-  const nodes = [...new Set(files)].slice(0, 12);
+  const all = [...new Set(files)];
+  const nodes = all.length > MAX_NODES ? all.slice(0, MAX_NODES - 1) : all;
   if (nodes.length < 2) return null;
+  const rest = new Set(all.slice(nodes.length));
   const ids = new Map(nodes.map((p, i) => [p, `f${i}`]));
+  const idOf = (p: string) => ids.get(p) ?? (rest.has(p) ? "more" : undefined);
   const counts = new Map<string, number>();
   for (const e of imports) {
-    if (!ids.has(e.srcPath) || !ids.has(e.dstPath) || e.srcPath === e.dstPath) continue;
-    const key = `${ids.get(e.srcPath)} --> ${ids.get(e.dstPath)}`;
+    const [from, to] = [idOf(e.srcPath), idOf(e.dstPath)];
+    if (!from || !to || from === to) continue;
+    const key = `${from} --> ${to}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const out = ["graph LR", ...nodes.map((p) => `  ${ids.get(p)}["${p.replace(/["<>]/g, "'")}"]`)];
+  if (rest.size) out.push(`  more["+ ${rest.size} more files"]`);
   for (const [edge, n] of counts) out.push(`  ${edge.replace(" --> ", ` -->|${n}| `)}`);
   const marked = nodes.filter((p) => highlighted.includes(p)).map((p) => ids.get(p));
   if (marked.length)
@@ -119,12 +136,15 @@ export function importDiagram(
     kind: "dependencies",
     title,
     mermaid: out.join("\n"),
-    nodes: nodes.map((p) => ({
-      id: ids.get(p) as string,
-      label: p,
-      path: p,
-      startLine: 1,
-      endLine: lines.get(p) ?? 1,
-    })),
+    nodes: [
+      ...nodes.map((p): DiagramNode => ({
+        id: ids.get(p) as string,
+        label: p,
+        path: p,
+        startLine: 1,
+        endLine: lines.get(p) ?? 1,
+      })),
+      ...(rest.size ? [moreNode(rest.size)] : []),
+    ],
   };
 }

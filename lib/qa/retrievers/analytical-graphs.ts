@@ -5,11 +5,13 @@
  */
 import "server-only";
 import { callEdgesOfMany, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
-import { symbolsCallingName } from "../../db/structure-queries.ts";
+import { symbolsCallingNames } from "../../db/structure-queries.ts";
+import { splitIdentifier } from "../../db/tokenize.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
-import { inScope } from "../../wiki/structure.ts";
-import { renderSubjectGraph, subjectDiagram, subjectGraph } from "./subject-graph.ts";
+import { inScope, moduleOf } from "../../wiki/structure.ts";
+import { ranksFolders } from "./analytical-intent.ts";
+import { renderSubjectGraph, subjectDiagram, subjectGraph, type SubjectGraph } from "./subject-graph.ts";
 import {
   cite,
   code,
@@ -36,12 +38,12 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
   if (direct.length === 0) {
     sentences.push(
-      `Nothing in ${where(f)} calls ${code(label)} (${cite(target.symbol)}) through a resolved call (${f.leftOut}).`,
+      `Nothing in ${where(f)} calls ${subjectRef(g, label)} through a resolved call (${f.leftOut}).`,
     );
   } else {
     const files = g.callerFiles;
     sentences.push(
-      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call${direct.length === 1 ? "s" : ""} ${code(label)} (${cite(target.symbol)}) directly${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
+      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call${direct.length === 1 ? "s" : ""} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
     );
   }
   if (callees.length && (asksCallees || f.asks.includes("dependencies")))
@@ -59,11 +61,36 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
     files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
-    symbols: [target.symbol, ...direct.map((c) => c.symbol), ...callees.slice(0, 4).map((c) => c.symbol)],
+    symbols: [
+      target.symbol,
+      ...g.used.slice(0, 3).map((u) => u.symbol),
+      ...direct.map((c) => c.symbol),
+      ...further.slice(0, 3).map((c) => c.symbol),
+      ...callees.slice(0, 4).map((c) => c.symbol),
+    ],
     diagram: subjectDiagram(g, label),
     report: null,
   };
 }
+
+/**
+ * The subject as the figure names it: a function with its span; a class too long to read
+ * at once by the members the others call most (what they use it for).
+ */
+function subjectRef(g: SubjectGraph, label: string): string {
+  const s = g.subject;
+  if (s.endLine - s.startLine < LONG_SPAN || g.used.length === 0) return `${code(label)} (${cite(s)})`;
+  const most = g.used
+    .slice(0, 2)
+    .map(
+      (u) =>
+        `${code(u.symbol.qualifiedName)} (${cite(u.symbol)}, ${u.calls} call${u.calls === 1 ? "" : "s"})`,
+    );
+  return `${code(label)} (${s.path}), mostly ${joinWords(most)},`;
+}
+
+/** A span longer than this is cited by its parts. */
+const LONG_SPAN = 150;
 
 /** Callers grouped by file, busiest first, with the imports among those files. */
 export async function callerFiles(
@@ -100,12 +127,20 @@ function importsSentence(imports: { from: string; to: string; count: number }[])
 
 /** Who calls a name the repository does not define (a library's function it uses). */
 export async function externalCallers(f: Focus, name: string): Promise<Analysis> {
-  const callers = (await symbolsCallingName(f.generationId, name))
+  // A variant the question names too ("directly or through the with-selector shim").
+  const asked = new Set(f.question.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+  const variant = (called: string) =>
+    called === name ||
+    (called.startsWith(name) &&
+      /^[A-Z_]/.test(called.slice(name.length)) &&
+      splitIdentifier(called.slice(name.length)).every((w) => asked.has(w)));
+  const callers = (await symbolsCallingNames(f.generationId, name, variant))
     .filter((s) => f.keep(s.path) && inScope(s.path, f.scope))
     .sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
   const { files, imports } = await callerFiles(f.generationId, callers, []);
+  const further = await upstreamOf(f, callers);
   const answer = callers.length
-    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call ${code(name)}, which the repository does not define: ${joinWords(callers.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}${callers.length > 3 ? ` and ${callers.length - 3} more` : ""}. ${importsSentence(imports)}`
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call ${code(name)}, which the repository does not define: ${joinWords(callers.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}${callers.length > 3 ? ` and ${callers.length - 3} more` : ""}.${further.length ? ` ${further.length} more call those: ${joinWords(further.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}.` : ""} ${importsSentence(imports)}`
     : `Nothing in ${where(f)} calls ${code(name)} (${f.leftOut}).`;
   return {
     answer,
@@ -116,13 +151,39 @@ export async function externalCallers(f: Focus, name: string): Promise<Analysis>
         .map((x) => `${x.path} (${x.callers})`)
         .join(", ")}`,
       ...callers.slice(0, 14).map((s) => `- caller ${named(s)}`),
+      ...further.slice(0, 6).map((s) => `- 2 hops: ${named(s)}`),
       `Imports among these files: ${imports.map((e) => `${e.from} → ${e.to} (${e.count})`).join(", ") || "none"}`,
     ],
-    files: files.map((x) => x.path),
-    symbols: callers.slice(0, 8),
+    files: [...files.map((x) => x.path), ...new Set(further.slice(0, 3).map((s) => s.path))],
+    symbols: [...callers.slice(0, 8), ...further.slice(0, 3)],
     diagram: null,
     report: null,
   };
+}
+
+/** The functions calling the callers (one hop further up), most calls first. */
+async function upstreamOf(f: Focus, callers: SymbolRecord[]): Promise<SymbolRecord[]> {
+  const ids = new Set(callers.map((s) => s.qualifiedId));
+  const edges = await callEdgesOfMany(f.generationId, [...ids].slice(0, 60), { callers: 12, callees: 0 });
+  const up = byCount(
+    [...edges.callers.values()]
+      .flat()
+      .filter((e) => !ids.has(e.srcId) && f.keep(e.srcPath) && inScope(e.srcPath, f.scope))
+      .map((e) => e.srcId),
+  );
+  return inOrder(await symbolsByQualifiedIds(f.generationId, up.slice(0, 12)), up);
+}
+
+/** Ids by how often they occur, most first (ties in first-seen order). */
+function byCount(ids: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+}
+
+function inOrder(symbols: SymbolRecord[], ids: string[]): SymbolRecord[] {
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  return [...symbols].sort((a, b) => (rank.get(a.qualifiedId) ?? 0) - (rank.get(b.qualifiedId) ?? 0));
 }
 
 /** Who calls into a folder or file from outside it, and which of its files they reach most. */
@@ -133,8 +194,15 @@ export async function callersInto(f: Focus, part: string): Promise<Analysis> {
   const calls = (await loadCallsTouching(f.generationId, inside)).filter(
     (c) => inScope(c.dstPath, part) && !inScope(c.srcPath, part) && f.keep(c.srcPath),
   );
-  const callerIds = [...new Set(calls.map((c) => c.srcId))];
-  const callers = await symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200));
+  // The busiest callers first, and the part's functions they call most: both are the answer.
+  const callerIds = byCount(calls.map((c) => c.srcId));
+  const calledIds = byCount(calls.map((c) => c.dstId));
+  const [callerRows, calledRows] = await Promise.all([
+    symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200)),
+    symbolsByQualifiedIds(f.generationId, calledIds.slice(0, 3)),
+  ]);
+  const callers = inOrder(callerRows, callerIds);
+  const called = inOrder(calledRows, calledIds);
   const { files, imports } = await callerFiles(f.generationId, callers, []);
   const reached = new Map<string, number>();
   for (const c of calls) reached.set(c.dstPath, (reached.get(c.dstPath) ?? 0) + 1);
@@ -164,7 +232,7 @@ export async function callersInto(f: Focus, part: string): Promise<Analysis> {
       ...callers.slice(0, 12).map((s) => `- caller ${named(s)}`),
     ],
     files: [...targets.slice(0, 3).map(([p]) => p), ...files.map((x) => x.path)],
-    symbols: callers.slice(0, 8),
+    symbols: [...called, ...callers.slice(0, 8)],
     diagram: importDiagram(
       `Calls into ${part}`,
       [...targets.slice(0, 4).map(([p]) => p), ...files.slice(0, 8).map((x) => x.path)],
@@ -358,6 +426,89 @@ export async function between(f: Focus, from: string, others: string[]): Promise
       `Imports between ${parts.join(", ")}`,
       crossingFiles.slice(0, 12),
       imports,
+      lines,
+      [],
+    ),
+    report: null,
+  };
+}
+
+/**
+ * Who uses a named part most ("which modules import core/logx the most"): the files (or
+ * folders, when the question asks about packages) outside it, ranked by their imports of
+ * it, then their calls into it, each cited by its function that calls into it most.
+ */
+export async function importersOf(f: Focus, part: string): Promise<Analysis> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const inside = wiki.map((w) => w.path).filter((p) => inScope(p, part));
+  const from = (src: string) => !inScope(src, part) && f.keep(src) && inScope(src, f.scope);
+  const [imports, calls] = await Promise.all([
+    loadImportEdges(f.generationId, { touching: inside }),
+    loadCallsTouching(f.generationId, inside),
+  ]);
+  const into = {
+    imports: imports.filter((e) => inScope(e.dstPath, part) && from(e.srcPath)),
+    calls: calls.filter((c) => inScope(c.dstPath, part) && from(c.srcPath)),
+  };
+  const folders = ranksFolders(f.question);
+  const unit = (p: string) => (folders ? moduleOf(p) : p);
+  const users = new Map<string, { imports: number; calls: number }>();
+  const count = (p: string, kind: "imports" | "calls") => {
+    const n = users.get(unit(p)) ?? { imports: 0, calls: 0 };
+    n[kind]++;
+    users.set(unit(p), n);
+  };
+  for (const e of into.imports) count(e.srcPath, "imports");
+  for (const c of into.calls) count(c.srcPath, "calls");
+  const ranked = [...users]
+    .map(([name, n]) => ({ name, ...n }))
+    .sort((a, b) => b.imports - a.imports || b.calls - a.calls || a.name.localeCompare(b.name));
+  // Each user cited by its function calling into the part most; the part by what they call most.
+  const callerIds = byCount(into.calls.map((c) => c.srcId));
+  const calledIds = byCount(into.calls.map((c) => c.dstId));
+  const [callerRows, calledRows] = await Promise.all([
+    symbolsByQualifiedIds(f.generationId, callerIds.slice(0, 200)),
+    symbolsByQualifiedIds(f.generationId, calledIds.slice(0, 3)),
+  ]);
+  const callers = inOrder(callerRows, callerIds);
+  const called = inOrder(calledRows, calledIds);
+  const fileOf = (name: string) =>
+    folders ? (callers.find((c) => unit(c.path) === name)?.path ?? name) : name;
+  const citeUser = (name: string) => {
+    const s = callers.find((c) => unit(c.path) === name);
+    return s ? `${code(s.qualifiedName)}, ${cite(s)}` : `${fileOf(name)}:1-${lines.get(fileOf(name)) ?? 1}`;
+  };
+  const word = importWord(f.question);
+  const kind = folders ? (/\bpackages?\b/i.test(f.question) ? "packages" : "folders") : "files";
+  const top = ranked.slice(0, 5);
+  const answer = top.length
+    ? `${ranked.length} ${ranked.length === 1 ? kind.replace(/s$/, "") : kind} outside ${code(part)} ${ranked.length === 1 ? `${word.verb}s or calls` : `${word.verb} or call`} it (${f.leftOut}); the most: ${joinWords(
+        top.map(
+          (r, i) =>
+            `${code(r.name)} (${r.imports}${i === 0 ? ` ${word.verb}${r.imports === 1 ? "" : "s"}` : ""}, ${r.calls}${i === 0 ? ` call${r.calls === 1 ? "" : "s"}` : ""}; ${citeUser(r.name)})`,
+        ),
+      )}.${called[0] ? ` What they call most: ${joinWords(called.slice(0, 2).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}.` : ""}`
+    : `Nothing outside ${code(part)} ${word.verb}s or calls it (${f.leftOut}).`;
+  const files = top.map((r) => fileOf(r.name));
+  return {
+    answer,
+    lines: [
+      `Users of ${part} from outside it: ${ranked.length} ${kind}`,
+      ...ranked.slice(0, 12).map((r) => `- ${r.name}: ${r.imports} ${word.verb}s, ${r.calls} calls`),
+      ...callers.slice(0, 10).map((s) => `- caller ${named(s)}`),
+    ],
+    // As for callers into a part: what of the part they use leads, then who uses it.
+    files: [...called.slice(0, 1).map((s) => s.path), ...files, ...called.map((s) => s.path)],
+    symbols: [
+      ...called.slice(0, 1),
+      ...callers.filter((c) => top.some((r) => r.name === unit(c.path))).slice(0, 6),
+      ...called.slice(1),
+    ],
+    diagram: importDiagram(
+      `Who ${word.verb}s ${part}`,
+      [...files.slice(0, 9), ...new Set(called.map((s) => s.path))],
+      into.imports,
       lines,
       [],
     ),

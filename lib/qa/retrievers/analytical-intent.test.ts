@@ -19,8 +19,20 @@ describe("what an analytical question asks for", () => {
     ["Is there any dead code in _compat.py — functions nothing calls anymore?", "dead-code"],
     ["How coupled is progress.py to live.py?", "coupling"],
     ["Assess the code quality of lib/indexer.", "overview"],
+    ["Which modules import core/logx the most?", "importers"],
+    ["Which packages depend most on core/breaker?", "importers"],
+    ["Which files include stack.h the most?", "importers"],
   ])("%j asks for %s", (question, ask) => {
     expect(analyticalAsks(question)[0]).toBe(ask);
+  });
+
+  it("reads a ranking by importers as the most imported, not the users of a part", () => {
+    expect(analyticalAsks("Which modules in src are imported by the most other modules?")).not.toContain(
+      "importers",
+    );
+    expect(analyticalAsks("Which classes are referenced by the most other source files?")).not.toContain(
+      "importers",
+    );
   });
 
   it("asks for an overview when nothing specific is named", () => {
@@ -42,6 +54,10 @@ describe("what a ranking ranks", () => {
   it("counts files when the question counts files, even about classes", () => {
     expect(asksAboutFunctions("Which classes are referenced by the most other source files?")).toBe(false);
     expect(asksAboutFunctions("Which functions have the highest fan-in?")).toBe(true);
+    expect(
+      asksAboutFunctions("Which classes in the javapoet package are used by the most other classes?"),
+    ).toBe(false);
+    expect(asksAboutFunctions("Which methods of the Parser class are called the most?")).toBe(true);
   });
 });
 

@@ -8,6 +8,7 @@
  */
 
 export type AnalyticalAsk =
+  | "importers"
   | "callers"
   | "dependencies"
   | "most-imported"
@@ -22,6 +23,11 @@ export type AnalyticalAsk =
 
 const ASKS: [AnalyticalAsk, RegExp][] = [
   ["cycles", /\bcycl(?:e|es|ic)\b|\bcircular\b/i],
+  // Who uses a named part most: "which modules import core/logx the most", "depend most on X".
+  [
+    "importers",
+    /\b(?:which|what)\b[^?]{0,60}?\b(?:import|include|require|use|depend on|call into|reference)s?\s+(?!by\b|the most\b)\S[^?]{0,80}?\s(?:the )?most\b|\b(?:depends?|rel(?:y|ies)) (?:the )?most (?:heavily )?on\b|\bwho (?:imports|includes|requires)\b/i,
+  ],
   [
     "dead-code",
     /\bdead code\b|\bunused\b|\bnothing (?:else )?(?:calls|imports|uses|references)\b|\bno(?:body| one| other \w+) (?:calls|imports|uses)\b|\bnever (?:called|used|imported)\b|\buncalled\b/i,
@@ -80,6 +86,13 @@ export function analyticalAsks(question: string): AnalyticalAsk[] {
 export function asksAboutFunctions(question: string): boolean {
   // "Which classes are referenced by the most other files?" counts files, not callers.
   if (/\bby the most (?:other )?(?:source )?(?:files|modules|packages)\b/i.test(question)) return false;
+  // "Which classes are used by the most other classes" ranks types by who uses them, as files.
+  if (
+    /\b(?:which|what|rank(?: the)?|list(?: the)?|top)\s+(?:\w+\s+){0,2}?(?:classes|class|interfaces?|types|structs|traits)\b/i.test(
+      question,
+    )
+  )
+    return false;
   return /\b(?:functions?|methods?|helpers?|classes|class|hooks?|symbols?|routines?)\b/i.test(question);
 }
 

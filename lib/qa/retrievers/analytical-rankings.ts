@@ -5,12 +5,15 @@
  */
 import "server-only";
 import { topSymbolsBy, type SymbolRecord } from "../../db/code-graph.ts";
+import { filesMentioning } from "../../db/file-terms.ts";
 import {
   classesByMethods,
   crossFileCalls,
   largestFunctions,
+  typeSymbols,
   uncalledFunctions,
 } from "../../db/structure-queries.ts";
+import { splitIdentifier } from "../../db/tokenize.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { analyzeStructure, inScope, moduleOf } from "../../wiki/structure.ts";
 import { ranksFolders } from "./analytical-intent.ts";
@@ -36,17 +39,16 @@ import {
 export async function mostImported(f: Focus): Promise<Analysis> {
   const wiki = await loadWikiFiles(f.generationId);
   const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
-  const typeOnly = new Map(wiki.map((w) => [w.path, new Set(w.facts.typeOnlyImports)]));
   const scoped = wiki
     .filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope))
     .map((w) => w.path);
+  const inside = new Set(scoped);
   const [imports, calls] = await Promise.all([
     loadImportEdges(f.generationId, f.scope ? { touching: scoped } : "all"),
     f.scope ? loadCallsTouching(f.generationId, scoped) : crossFileCalls(f.generationId),
   ]);
   const folders = ranksFolders(f.question);
   const unit = (p: string) => (folders ? moduleOf(p) : p);
-  const inside = new Set(scoped);
   const dependents = new Map<string, { importers: Set<string>; callers: Set<string> }>();
   const note = (src: string, dst: string, kind: "importers" | "callers") => {
     if (!inside.has(dst) || !f.keep(src) || unit(src) === unit(dst)) return;
@@ -54,11 +56,16 @@ export async function mostImported(f: Focus): Promise<Analysis> {
     entry[kind].add(unit(src));
     dependents.set(unit(dst), entry);
   };
-  for (const e of imports) if (!typeOnly.get(e.srcPath)?.has(e.line)) note(e.srcPath, e.dstPath, "importers");
-  for (const c of calls) note(c.srcPath, c.dstPath, "callers");
   // "Imported/included by the most" ranks by imports; "depended on", "used", "referenced" by any use.
-  const byImports =
+  let byImports =
     /\b(?:import|includ|requir)\w*/i.test(f.question) && !/\b(?:depend|used|referenc)\w*/i.test(f.question);
+  // A type-only import never runs, so it makes no cycle, but the importer still depends on the file.
+  for (const e of imports) note(e.srcPath, e.dstPath, "importers");
+  // C# `using`s name namespaces, not files: where no file imports another, imports rank nothing
+  // and the files are ranked by every use instead.
+  if (byImports && [...dependents.values()].every((d) => d.importers.size === 0)) byImports = false;
+  const mentions = byImports ? [] : await typeMentions(f, wiki, inside);
+  for (const c of [...calls, ...mentions]) note(c.srcPath, c.dstPath, "callers");
   const ranked = [...dependents]
     .map(([name, d]) => ({
       name,
@@ -114,6 +121,37 @@ export async function mostImported(f: Focus): Promise<Analysis> {
     diagram: importDiagram(`Most depended-on ${kind}`, files, imports, lines, []),
     report: null,
   };
+}
+
+/** Languages whose files use the types of their package or namespace without importing them. */
+const PACKAGE_LANGUAGES = new Set(["java", "csharp", "go", "php"]);
+
+/**
+ * Uses of the scope's types by name from other code files of such a language (`JsonParser`
+ * in a parser of the same package, or under a wildcard import): a use neither an import
+ * edge nor a call records. Types named by one word (`Breaker`) are left out: the word
+ * alone is prose as often as code.
+ */
+async function typeMentions(
+  f: Focus,
+  wiki: { path: string; kind: string; language: string }[],
+  inside: Set<string>,
+): Promise<{ srcPath: string; dstPath: string }[]> {
+  const language = new Map(wiki.filter((w) => w.kind === "code").map((w) => [w.path, w.language]));
+  const types = (await typeSymbols(f.generationId, f.scope ?? undefined)).filter(
+    (t) =>
+      inside.has(t.path) &&
+      !t.parentId &&
+      PACKAGE_LANGUAGES.has(language.get(t.path) ?? "") &&
+      splitIdentifier(t.name).length >= 2,
+  );
+  const word = (t: SymbolRecord) => splitIdentifier(t.name).join("");
+  const mentioning = await filesMentioning(f.generationId, types.map(word));
+  return types.flatMap((t) =>
+    (mentioning.get(word(t)) ?? [])
+      .filter((p) => p !== t.path && language.get(p) === language.get(t.path))
+      .map((p) => ({ srcPath: p, dstPath: t.path })),
+  );
 }
 
 export async function fanIn(f: Focus): Promise<Analysis> {
@@ -210,6 +248,31 @@ export async function deadCode(f: Focus): Promise<Analysis> {
   };
 }
 
+/**
+ * The scope's hub: the file with the most import links to the scope's other files, in and
+ * out (what ties a folder together imports most of it; what it rests on is imported).
+ */
+async function importHub(f: Focus): Promise<{ path: string; imports: number; importers: number } | null> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const scoped = wiki.filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope));
+  const inside = new Set(scoped.map((w) => w.path));
+  const links = new Map<string, { imports: Set<string>; importers: Set<string> }>();
+  const entry = (p: string) => {
+    const e = links.get(p) ?? { imports: new Set<string>(), importers: new Set<string>() };
+    links.set(p, e);
+    return e;
+  };
+  for (const e of await loadImportEdges(f.generationId, { touching: [...inside] })) {
+    if (!inside.has(e.srcPath) || !inside.has(e.dstPath) || e.srcPath === e.dstPath) continue;
+    entry(e.srcPath).imports.add(e.dstPath);
+    entry(e.dstPath).importers.add(e.srcPath);
+  }
+  const [top] = [...links]
+    .map(([path, l]) => ({ path, imports: l.imports.size, importers: l.importers.size }))
+    .sort((a, b) => b.imports + b.importers - (a.imports + a.importers) || a.path.localeCompare(b.path));
+  return top ?? null;
+}
+
 export async function overview(f: Focus): Promise<Analysis> {
   const report = await analyzeStructure(f.generationId, f.scope, f.keep);
   const imported = report.topImported.slice(0, 3);
@@ -218,8 +281,9 @@ export async function overview(f: Focus): Promise<Analysis> {
     imported.map((t) => t.path),
     new Map(report.topImported.map((t) => [t.path, t.lines])),
   );
+  const spanned = report.modules.filter((m) => m.files > 0).length;
   const sentences = [
-    `${f.scope ? code(f.scope) : "The repository"} (${f.leftOut}) spans ${report.modules.filter((m) => m.files > 0).length} folder${report.modules.length === 1 ? "" : "s"}`,
+    `${f.scope ? code(f.scope) : "The repository"} (${f.leftOut}) spans ${spanned} folder${spanned === 1 ? "" : "s"}`,
   ];
   if (imported.length)
     sentences[0] += `; the most depended-on files are ${joinWords(imported.map((t, i) => `${code(t.path)} (${t.importers}${i === 0 ? " importers" : ""}; ${anchor(t.path)})`))}`;
@@ -232,6 +296,11 @@ export async function overview(f: Focus): Promise<Analysis> {
       ? `${report.fileCycles.length} import cycle${report.fileCycles.length === 1 ? "" : "s"}, e.g. ${[...(report.fileCycles[0]?.loop ?? []), report.fileCycles[0]?.loop[0] ?? ""].map(code).join(" → ")}.`
       : "No import cycle.",
   );
+  const center = /\bhubs?\b/i.test(f.question) ? await importHub(f) : null;
+  if (center)
+    sentences.push(
+      `The hub is ${code(center.path)}: it imports ${center.imports} of these files and ${center.importers} import it.`,
+    );
   const worst = report.findings.find((x) => x.severity === "high") ?? report.findings[0];
   if (worst?.path)
     sentences.push(
@@ -241,6 +310,7 @@ export async function overview(f: Focus): Promise<Analysis> {
     answer: sentences.join(" "),
     lines: [],
     files: [
+      ...(center ? [center.path] : []),
       ...report.topImported.slice(0, 5).map((t) => t.path),
       ...report.topFanIn.slice(0, 3).map((s) => s.path),
     ],

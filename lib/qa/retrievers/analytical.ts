@@ -57,6 +57,7 @@ import {
   cycles,
   externalCallers,
   fileNeighbours,
+  importersOf,
   rankNamedSymbols,
   symbolGraph,
 } from "./analytical-graphs.ts";
@@ -69,71 +70,20 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const topics = questionTopics(question);
   const exclusions = namedExclusions(question);
   const keep = (path: string) => !excludedByDefault(path, topics) && !excludedByName(path, exclusions);
-  const [subjects, scope] = await Promise.all([
+  const [subjects, resolved] = await Promise.all([
     resolveSubjects(generationId, question),
     resolveScope(generationId, question, input.scope),
   ]);
-  const focus = await focusOf(generationId, question, subjects, scope, keep, topics);
+  // "Which modules import core/logx the most": the path named is what is used, not where to
+  // look, unless the question writes it as a place ("which files in src/ use the config the most").
+  const used =
+    analyticalAsks(question).includes("importers") && !writtenAsPlace(question, resolved) ? resolved : null;
+  const scope = used ? null : resolved;
+  const focus = { ...(await focusOf(generationId, question, subjects, scope, keep, topics)), used };
   const analysis = await analyze(focus);
   const budget = config.modeBudgets.analytical;
-  const text = [`Answer: ${analysis.answer}`, ...analysis.lines];
-  if (analysis.report) text.push("", renderReport(analysis.report));
-  const items: ContextItem[] = [
-    syntheticItem(
-      `structure:${scope ?? "."}:${focus.asks.join(",")}`,
-      "structure",
-      `Structure of ${scope ?? "the repository"}`,
-      text.join("\n"),
-      {
-        reason: "structure computed from the code index",
-        score: 1,
-        pass: input.pass,
-        maxTokens: Math.max(400, budget.issues),
-      },
-    ),
-  ];
-  const page = await scopePage(input, scope, budget.docs);
-  if (page) items.push(page);
-
-  // A question about particular code ("the dependency chain between the app loader and
-  // the test runner") is answered by that code, whatever the structure says; a question
-  // about the structure itself ("which modules are the hubs of src/config") by the figure.
-  // When the question's subjects resolved, their figure still leads.
-  const topicWords = topicalTerms(question, scope);
-  const topical = topicWords.length >= TOPICAL_TERMS;
-  const figured = analysis.files.length > 0 || analysis.symbols.length > 0;
-  const [lexical, definitions] = await Promise.all([
-    lexicalSearch(generationId, question, {
-      limit: topical ? 40 : 10,
-      kinds: ["code"],
-      pathPrefix: scope ?? undefined,
-      stems: topical,
-    }),
-    topical ? topicDefinitions(input, topicWords, topics) : [],
-  ]);
-  const flagged = analysis.report ? await flaggedSymbols(generationId, analysis.report) : [];
-  const lists: SignalList[] = [
-    {
-      name: "figure",
-      weight: 4,
-      candidates: analysis.symbols.map((s) => symbolCandidate(s, "part of the figure asked for")),
-    },
-    { name: "flagged", weight: topical ? 0.6 : 1.5, candidates: flagged },
-    {
-      name: "definitions",
-      weight: figured ? 1 : 2,
-      candidates: definitions.filter(
-        (c) => keep(c.symbol?.path ?? "") && inScope(c.symbol?.path ?? "", scope),
-      ),
-    },
-    {
-      name: "bm25",
-      weight: topical ? (figured ? 2 : 4) : 0.5,
-      candidates: lexical
-        .filter((c) => keep(c.path))
-        .map((c) => chunkCandidate(c, "matches the question's terms")),
-    },
-  ];
+  const items = await figureItems(input, focus, analysis);
+  const signals = await rankingSignals(input, focus, analysis);
   // Tests and docs are part of a structure; vendored, generated and minified code is not
   // (as stored), unless the question asks about it.
   const structureTopics = await retrievalTopics(input, {
@@ -141,29 +91,19 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     docs: true,
     thirdParty: topics.thirdParty,
   });
-  const ranked = demoteAuxiliary(fuseSignals(lists), [], structureTopics).filter((r) => {
+  const ranked = demoteAuxiliary(fuseSignals(signals.lists), [], structureTopics).filter((r) => {
     const path = r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? null;
     return (
       path !== null && keep(path) && (inScope(path, scope) || analysis.symbols.some((s) => s.path === path))
     );
   });
-  const fileLists: SignalList[] = [
-    {
-      name: "figure-files",
-      weight: 5,
-      candidates: analysis.files.map((f) => fileCandidate(f, "part of the figure")),
-    },
-    ...lists,
-  ];
-  fileLists.push(
-    await wholeFileSignal(input, topical ? (figured ? 1.5 : 3) : 0.5, { pathPrefix: scope ?? undefined }),
-  );
+  const fileLists = await fileSignals(input, focus, analysis, signals);
   // Structure covers every file of the scope; code asked about is source unless the question says otherwise.
   const rankedFiles = fuseFiles(
     fileLists,
     [],
     30,
-    topical ? await retrievalTopics(input, topics) : structureTopics,
+    signals.topical ? await retrievalTopics(input, topics) : structureTopics,
   ).filter((f) => keep(f) && (inScope(f, scope) || analysis.files.includes(f)));
   items.push(
     ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
@@ -191,6 +131,124 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
       .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
       .slice(0, 50),
   };
+}
+
+/** The structure item (its first line, `Answer:`, the figure with its citations), then the scope's wiki page. */
+async function figureItems(input: RetrievalInput, focus: Focus, analysis: Analysis): Promise<ContextItem[]> {
+  const budget = input.config.modeBudgets.analytical;
+  const text = [`Answer: ${analysis.answer}`, ...analysis.lines];
+  if (analysis.report) text.push("", renderReport(analysis.report));
+  const items: ContextItem[] = [
+    syntheticItem(
+      `structure:${focus.scope ?? "."}:${focus.asks.join(",")}`,
+      "structure",
+      `Structure of ${focus.scope ?? "the repository"}`,
+      text.join("\n"),
+      {
+        reason: "structure computed from the code index",
+        score: 1,
+        pass: input.pass,
+        maxTokens: Math.max(400, budget.issues),
+      },
+    ),
+  ];
+  const page = await scopePage(input, focus.scope, budget.docs);
+  if (page) items.push(page);
+  return items;
+}
+
+interface RankingSignals {
+  lists: SignalList[];
+  /** whether the question is about particular code rather than the structure itself */
+  topical: boolean;
+  /** whether the analysis named files or symbols */
+  figured: boolean;
+}
+
+/**
+ * The symbol signals: the figure, flagged findings, definitions named by the topic, BM25.
+ * A question about particular code ("the dependency chain between the app loader and
+ * the test runner") is answered by that code, whatever the structure says; a question
+ * about the structure itself ("which modules are the hubs of src/config") by the figure.
+ * When the question's subjects resolved, their figure still leads.
+ */
+async function rankingSignals(
+  input: RetrievalInput,
+  focus: Focus,
+  analysis: Analysis,
+): Promise<RankingSignals> {
+  const { generationId, question } = input;
+  const { scope, keep } = focus;
+  const topicWords = topicalTerms(question, scope);
+  const topical = topicWords.length >= TOPICAL_TERMS;
+  const figured = analysis.files.length > 0 || analysis.symbols.length > 0;
+  const [lexical, definitions] = await Promise.all([
+    lexicalSearch(generationId, question, {
+      limit: topical ? 40 : 10,
+      kinds: ["code"],
+      pathPrefix: scope ?? undefined,
+      stems: topical,
+    }),
+    topical ? topicDefinitions(input, topicWords, questionTopics(question)) : [],
+  ]);
+  const flagged = analysis.report ? await flaggedSymbols(generationId, analysis.report) : [];
+  const lists: SignalList[] = [
+    {
+      name: "figure",
+      weight: 4,
+      candidates: analysis.symbols.map((s) => symbolCandidate(s, "part of the figure asked for")),
+    },
+    { name: "flagged", weight: topical ? 0.6 : 1.5, candidates: flagged },
+    {
+      name: "definitions",
+      weight: figured ? 1 : 2,
+      candidates: definitions.filter(
+        (c) => keep(c.symbol?.path ?? "") && inScope(c.symbol?.path ?? "", scope),
+      ),
+    },
+    {
+      name: "bm25",
+      weight: topical ? (figured ? 2 : 4) : 0.5,
+      candidates: lexical
+        .filter((c) => keep(c.path))
+        .map((c) => chunkCandidate(c, "matches the question's terms")),
+    },
+  ];
+  return { lists, topical, figured };
+}
+
+/** The file signals: the figure's files first, the symbol signals, the whole-file lexical channel. */
+async function fileSignals(
+  input: RetrievalInput,
+  focus: Focus,
+  analysis: Analysis,
+  { lists, topical, figured }: RankingSignals,
+): Promise<SignalList[]> {
+  return [
+    {
+      name: "figure-files",
+      weight: 5,
+      candidates: analysis.files.map((f) => fileCandidate(f, "part of the figure")),
+    },
+    ...lists,
+    await wholeFileSignal(input, topical ? (figured ? 1.5 : 3) : 0.5, {
+      pathPrefix: focus.scope ?? undefined,
+    }),
+  ];
+}
+
+/** Whether the question writes the path as where to look: "in src/", "under core", "within the lib folder". */
+function writtenAsPlace(question: string, path: string | null): boolean {
+  const last = path
+    ?.split("/")
+    .pop()
+    ?.replace(/\.\w+$/, "");
+  if (!last) return false;
+  const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(
+    `\\b(?:in|under|within|inside|across)\\s+(?:the\\s+)?[\\w./-]*\\b${escaped}\\b`,
+    "i",
+  ).test(question);
 }
 
 /**
@@ -256,8 +314,15 @@ async function focusOf(
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
     symbols.push({ symbol, label: symbol.qualifiedName });
   }
+  // A file name written with its extension ("shop/pricing.py?") names that file, not a library function.
+  const paths = subjects.flatMap((s) => (s.path ? [s.path] : []));
   const external = subjects.flatMap((s) =>
-    s.mention.kind === "symbol" && s.symbols.length === 0 && !s.path ? [s.mention.parts.at(-1) ?? ""] : [],
+    s.mention.kind === "symbol" &&
+    s.symbols.length === 0 &&
+    !s.path &&
+    !paths.some((p) => p.endsWith(s.mention.text.replace(/[?!.,:;]+$/, "")))
+      ? [s.mention.parts.at(-1) ?? ""]
+      : [],
   );
   const files = subjects.flatMap((s) => (s.path && !s.folder ? [s.path] : []));
   const folders = subjects.flatMap((s) => (s.path && s.folder ? [s.path] : []));
@@ -277,6 +342,7 @@ async function focusOf(
     external: [...new Set(external.filter(Boolean))],
     keep,
     leftOut: `${left.join(", ")} left out`,
+    used: null,
   };
 }
 
@@ -286,6 +352,7 @@ async function analyze(f: Focus): Promise<Analysis> {
   // An assessment, or several figures of a scope at once ("coupling, cycles and hotspots").
   const broad = has("overview") || f.asks.filter((a) => SCOPE_ASKS.includes(a)).length >= 2;
   if (has("cycles") && (f.files.length >= 2 || f.symbols.length >= 2 || !broad)) return cycles(f);
+  if (has("importers") && f.used) return importersOf(f, f.used);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);
   if (

@@ -15,6 +15,7 @@ import {
   symbolsInFile,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
+import { symbolsCallingName } from "../../db/structure-queries.ts";
 import { loadImportEdges } from "../../db/wiki-inputs.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
 import type { DiagramNode, DiagramPart } from "../types.ts";
@@ -34,6 +35,10 @@ export interface SubjectGraph {
   subject: SymbolRecord;
   /** ids that stand for the subject (the class and its methods) */
   members: string[];
+  /** whether the direct callers are those calling its name, none resolving to it */
+  byName: boolean;
+  /** of a class: its members called from outside it, most called first */
+  used: { symbol: SymbolRecord; calls: number }[];
   callers: GraphSymbol[];
   callees: GraphSymbol[];
   /** files of the direct callers, with how many callers each holds and how many calls they make, busiest first */
@@ -45,7 +50,7 @@ export interface SubjectGraph {
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "type", "enum", "namespace"]);
 const MAX_MEMBERS = 80;
 const PER_SYMBOL = { callers: 40, callees: 25 };
-const PER_HOP2 = { callers: 8, callees: 6 };
+const PER_HOP2 = { callers: 16, callees: 6 };
 
 export async function subjectGraph(
   generationId: string,
@@ -53,20 +58,46 @@ export async function subjectGraph(
   keep: (path: string) => boolean,
 ): Promise<SubjectGraph> {
   const members = [subject.qualifiedId];
+  const memberRecords = new Map<string, SymbolRecord>();
   if (TYPE_KINDS.has(subject.kind)) {
     const inFile = await symbolsInFile(generationId, subject.path);
     const prefix = `${subject.qualifiedName}.`;
     for (const s of inFile)
-      if (s.qualifiedName.startsWith(prefix) && members.length < MAX_MEMBERS) members.push(s.qualifiedId);
+      if (s.qualifiedName.startsWith(prefix) && members.length < MAX_MEMBERS) {
+        members.push(s.qualifiedId);
+        memberRecords.set(s.qualifiedId, s);
+      }
   }
   const memberSet = new Set(members);
   const first = await callEdgesOfMany(generationId, members, PER_SYMBOL);
   // Calls between the subject's own members are how it works inside, not who uses it.
+  const incoming = [...first.callers.values()]
+    .flat()
+    .filter((e) => !memberSet.has(e.srcId) && keep(e.srcPath));
   const direct = tally(
-    [...first.callers.values()].flat().filter((e) => !memberSet.has(e.srcId) && keep(e.srcPath)),
+    incoming,
     (e) => e.srcId,
     (e) => e.dstId ?? "",
   );
+  // Of a class, the members the others call, most called first (what they use it for).
+  const used = [
+    ...tally(
+      incoming,
+      (e) => e.dstId ?? "",
+      (e) => e.srcId,
+    ),
+  ]
+    .flatMap(([id, c]) => {
+      const symbol = memberRecords.get(id);
+      return symbol ? [{ symbol, calls: c.calls }] : [];
+    })
+    .sort((a, b) => b.calls - a.calls || a.symbol.startLine - b.symbol.startLine);
+  // No resolved caller: the calls written with its name that resolved to nothing else
+  // (`dispatch::set_global_default(..)` through a re-export the resolver does not follow).
+  const byName = direct.size === 0 && !TYPE_KINDS.has(subject.kind);
+  if (byName)
+    for (const id of await callersByName(generationId, subject, keep))
+      direct.set(id, { calls: 1, via: subject.qualifiedId });
   const out = tally(
     [...first.callees.values()]
       .flat()
@@ -112,7 +143,23 @@ export async function subjectGraph(
       .sort((a, b) => b.calls - a.calls || a.symbol.qualifiedName.localeCompare(b.symbol.qualifiedName));
   const callers = [...listed(direct, 1), ...listed(upstream, 2)];
   const callees = [...listed(out, 1), ...listed(downstream, 2)];
-  // Files by how many calls their functions make into the subject ("which of them use it most").
+  const callerFiles = filesOfCallers(callers);
+  sortCallers(callers, callerFiles, used);
+  const fileImports = await importsAmong(generationId, [subject.path, ...callerFiles.map((f) => f.path)]);
+  return {
+    subject,
+    members,
+    byName: byName && direct.size > 0,
+    used,
+    callers,
+    callees,
+    callerFiles,
+    fileImports,
+  };
+}
+
+/** Files by how many calls their functions make into the subject ("which of them use it most"). */
+function filesOfCallers(callers: GraphSymbol[]): SubjectGraph["callerFiles"] {
   const byFile = new Map<string, { callers: number; calls: number }>();
   for (const c of callers.filter((x) => x.depth === 1)) {
     const entry = byFile.get(c.symbol.path) ?? { callers: 0, calls: 0 };
@@ -120,28 +167,68 @@ export async function subjectGraph(
     entry.calls += c.calls;
     byFile.set(c.symbol.path, entry);
   }
-  const callerFiles = [...byFile]
+  return [...byFile]
     .map(([path, n]) => ({ path, ...n }))
     .sort((a, b) => b.calls - a.calls || b.callers - a.callers || a.path.localeCompare(b.path));
-  const files = new Set([subject.path, ...callerFiles.map((f) => f.path)]);
-  const imports = await loadImportEdges(generationId, { from: [...files] });
+}
+
+/**
+ * Direct callers before those two hops away; of a class, callers of the member used most
+ * first (what the class is mostly used for); then by calls, those in the busiest files first.
+ */
+function sortCallers(
+  callers: GraphSymbol[],
+  callerFiles: SubjectGraph["callerFiles"],
+  used: SubjectGraph["used"],
+): void {
+  const fileRank = new Map(callerFiles.map((f, i) => [f.path, i]));
+  const usedRank = new Map(used.map((u, i) => [u.symbol.qualifiedId, i]));
+  const rank = (c: GraphSymbol) => (c.depth === 1 ? (fileRank.get(c.symbol.path) ?? 0) : 0);
+  const purpose = (c: GraphSymbol) => (c.depth === 1 ? (usedRank.get(c.via) ?? 0) : 0);
+  callers.sort(
+    (a, b) => a.depth - b.depth || purpose(a) - purpose(b) || b.calls - a.calls || rank(a) - rank(b),
+  );
+}
+
+/** The imports among the files, counted per pair, most first. */
+async function importsAmong(generationId: string, paths: string[]): Promise<SubjectGraph["fileImports"]> {
+  const files = new Set(paths);
   const counts = new Map<string, { from: string; to: string; count: number }>();
-  for (const e of imports) {
+  for (const e of await loadImportEdges(generationId, { from: [...files] })) {
     if (!files.has(e.dstPath) || e.srcPath === e.dstPath) continue;
     const key = `${e.srcPath}>${e.dstPath}`;
     const entry = counts.get(key) ?? { from: e.srcPath, to: e.dstPath, count: 0 };
     entry.count++;
     counts.set(key, entry);
   }
-  return {
-    subject,
-    members,
-    callers,
-    callees,
-    callerFiles,
-    fileImports: [...counts.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from)),
-  };
+  return [...counts.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from));
 }
+
+/**
+ * Functions whose calls name the subject and resolve to no other function of that name:
+ * the callers the resolved graph misses (a call through a re-export or an alias).
+ */
+async function callersByName(
+  generationId: string,
+  subject: SymbolRecord,
+  keep: (path: string) => boolean,
+): Promise<string[]> {
+  const named = (await symbolsCallingName(generationId, subject.name, MAX_BY_NAME)).filter(
+    (s) => s.qualifiedId !== subject.qualifiedId && keep(s.path),
+  );
+  const edges = await callEdgesOfMany(
+    generationId,
+    named.map((s) => s.qualifiedId),
+    { callers: 0, callees: 40 },
+  );
+  const elsewhere = (id: string) =>
+    (edges.callees.get(id) ?? []).some(
+      (e) => e.dstId !== subject.qualifiedId && (e.dstId ?? "").split(/[.:]/).pop() === subject.name,
+    );
+  return named.filter((s) => !elsewhere(s.qualifiedId)).map((s) => s.qualifiedId);
+}
+
+const MAX_BY_NAME = 60;
 
 /** Edges counted per symbol (`key`), remembering the nearer end of its busiest edge. */
 function tally<E>(

@@ -1,0 +1,5 @@
+/** The options a request is made with. */
+export interface Options {
+  retries: number;
+  timeout: number;
+}
