@@ -1,6 +1,7 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
-import { asksForCallers, homonymsLast, isTestCode, pivotScore, spineOf } from "./exploratory.ts";
+import { asksForCallers, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
+import { isTestCode } from "./exploratory-steps.ts";
 import { calleeRank } from "./exploratory-walk.ts";
 
 describe("asksForCallers", () => {

@@ -8,21 +8,23 @@
  * the callers of its entry, two hops up, as a tree of their own, and they lead.
  */
 import "server-only";
-import {
-  symbolsByName,
-  symbolsByQualifiedName,
-  symbolsInFile,
-  type SymbolRecord,
-} from "../../db/code-graph.ts";
+import type { SymbolRecord } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
-import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
-import { conceptTerms, questionTopics, sameStem, type ConceptTerm } from "../concepts.ts";
-import { normalizeName, resolveSubjects } from "../subjects.ts";
+import { conceptTerms, questionTopics, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { entryPointCandidates } from "./entry-points.ts";
+import {
+  dispatchClass,
+  isTestCode,
+  namedSteps,
+  ownerNamed,
+  reachedReceiverMethod,
+  relevanceOf,
+  workingMethod,
+} from "./exploratory-steps.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -31,7 +33,6 @@ import {
   docsItems,
   fuseFiles,
   fuseSignals,
-  isTestPath,
   isTestSymbol,
   leftOut,
   namedSymbolCandidates,
@@ -53,7 +54,6 @@ import {
   flatten,
   flowDiagram,
   HELPER_FAN_IN,
-  parameterWords,
   renderFlow,
   walkBackward,
   walkForward,
@@ -236,32 +236,6 @@ async function walkFlows(
 }
 
 /**
- * A later step named as a bare method (`… and the first nextToken() call`) runs on what the
- * earlier steps built: the method of that name of the first class their flows reach
- * (`new UTF8StreamJsonParser(…)` → `UTF8StreamJsonParser.nextToken`), when the match found
- * belongs to a class they do not reach (an interface's or base class's declaration).
- */
-async function reachedReceiverMethod(
-  generationId: string,
-  entry: SymbolRecord,
-  flows: FlowNode[],
-): Promise<SymbolRecord | null> {
-  if (entry.kind !== "method" || flows.length === 0) return null;
-  const reached: string[] = [];
-  for (const n of flows.flatMap(flatten)) {
-    const cls = CLASS_KINDS.has(n.symbol.kind) ? n.symbol.qualifiedName : n.symbol.parentId;
-    if (cls && !reached.includes(cls)) reached.push(cls);
-  }
-  if (entry.parentId && reached.includes(entry.parentId)) return null;
-  for (const cls of reached) {
-    const own = await symbolsByQualifiedName(generationId, `${cls}.${entry.name}`, 5);
-    const best = own.find((s) => s.fanOut > 0) ?? own[0];
-    if (best) return best;
-  }
-  return null;
-}
-
-/**
  * The flow's steps as an answer lists them: the entry, the spine (at each step the callee
  * named most like the question, else the one that goes furthest), then the other steps
  * nearest the entry.
@@ -415,17 +389,6 @@ async function contextItems(
 }
 
 /**
- * Tests, and the code that serves them — e2e page objects, fixtures, mocks, test data and
- * test helpers — which neither start nor join a flow unless the question is about tests.
- */
-export function isTestCode(path: string): boolean {
-  return isTestPath(path) || TEST_HELPER_PATH.test(path);
-}
-
-const TEST_HELPER_PATH =
-  /(^|\/)(?:e2e|fixtures|__fixtures__|__mocks__|testdata|test-support|test-?utils?|cypress|playwright)\//;
-
-/**
  * One symbol per name leads: overloads (`f`, `f#2` …) are one step of the answer, and a
  * method named without its class (`nextToken()`) matches every class's `nextToken`, of
  * which the best ranked stands for the rest — its best ranked implementation when that
@@ -517,177 +480,6 @@ const CHAIN_BEYOND = 3;
 const SPINE_BONUS = 8;
 
 /**
- * Scores a symbol's name against the question's concepts (0 when it shares none); words
- * only its class's name carries count half, so every method of `FixtureRequest` is not
- * "about fixtures".
- */
-function relevanceOf(terms: ConceptTerm[], ownerCounts = 0.5): (s: SymbolRecord) => number {
-  return (s) => {
-    const own = splitIdentifier(s.name).map(stem);
-    const owner = splitIdentifier(
-      s.qualifiedName.slice(0, Math.max(0, s.qualifiedName.lastIndexOf("."))),
-    ).map(stem);
-    return terms.reduce(
-      (n, t) =>
-        n + (own.some((p) => sameStem(t, p)) ? 1 : owner.some((p) => sameStem(t, p)) ? ownerCounts : 0),
-      0,
-    );
-  };
-}
-
-/** The method of a class that does its work for this question: one named like the question, else `__call__`, `run`, `handle` … */
-async function workingMethod(
-  generationId: string,
-  cls: SymbolRecord,
-  terms: ConceptTerm[],
-): Promise<SymbolRecord | null> {
-  const methods = (await symbolsInFile(generationId, cls.path)).filter(
-    (s) => s.parentId === cls.qualifiedName,
-  );
-  if (methods.length === 0) return null;
-  const relevant = relevanceOf(terms);
-  const scored = methods
-    .map((m) => ({
-      m,
-      score: relevant(m) * 2 + (WORKING_METHOD.test(m.name) ? 1 : 0) + Math.min(1, m.fanOut / 10),
-    }))
-    .sort((a, b) => b.score - a.score);
-  return scored[0] && scored[0].score > 0 ? scored[0].m : null;
-}
-
-/**
- * One step per subject the question names, in its order: the subject's best match, or a
- * same-named implementation that calls something when the best match is a declaration
- * that calls nothing (an interface's or base class's method); a class leads to its working
- * method. A class named beside a method it has ("after UTF8StreamJsonParser has returned …,
- * I call getText()") is the receiver: the step is its own method, not a step of its own. A
- * method written with its arguments (`createParser(inputStream)`) is the overload whose
- * parameters they fit. Values, fields and tests are no steps.
- */
-async function namedSteps(
-  generationId: string,
-  question: string,
-  subjects: Candidate[],
-  terms: ConceptTerm[],
-  tests: boolean,
-): Promise<SymbolRecord[]> {
-  const byMention = new Map<string, SymbolRecord[]>();
-  for (const c of subjects)
-    if (c.symbol && (tests || !(isTestSymbol(c.symbol) || isTestCode(c.symbol.path))))
-      byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
-  const picks = [...byMention.values()].map((list) => {
-    const first = list[0] as SymbolRecord;
-    // `TimeoutHandler` builds a `timeoutHandler` whose method does the work: same name, any case.
-    return first.fanOut === 0
-      ? (list.find(
-          (s) =>
-            normalizeName(s.name) === normalizeName(first.name) &&
-            (s.fanOut > 0 || CLASS_KINDS.has(s.kind)) &&
-            s !== first,
-        ) ?? first)
-      : first;
-  });
-  const classes = picks.filter((p) => CLASS_KINDS.has(p.kind));
-  const receivers = new Set<string>();
-  const steps: SymbolRecord[] = [];
-  for (const pick of picks) {
-    let step: SymbolRecord | null = pick;
-    if (pick.kind === "method" || pick.kind === "function") {
-      const own = ownerNamed(question, pick) ? null : await receiverMethod(generationId, pick, classes);
-      if (own) receivers.add(own.parentId ?? "");
-      step = await fittingOverload(generationId, own ?? pick, question);
-    } else step = CLASS_KINDS.has(pick.kind) ? pick : null;
-    if (step && !steps.some((x) => x.qualifiedId === step.qualifiedId)) steps.push(step);
-  }
-  const out: SymbolRecord[] = [];
-  for (const step of steps) {
-    if (!CLASS_KINDS.has(step.kind)) out.push(step);
-    else if (!receivers.has(step.qualifiedName)) {
-      const working = await workingMethod(generationId, step, terms);
-      if (working && !out.some((x) => x.qualifiedId === working.qualifiedId)) out.push(working);
-    }
-    if (out.length >= 3) break;
-  }
-  return out;
-}
-
-/** Whether the question names the class a method belongs to (`Client.send`): then it is no bare method. */
-function ownerNamed(question: string, method: SymbolRecord): boolean {
-  const escaped = method.parentId
-    ?.split(/[.:\\]/)
-    .pop()
-    ?.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return !!escaped && new RegExp(`(?:^|[^\\w$])${escaped}(?![\\w$])`).test(question);
-}
-
-/** The method of that name one of these classes defines itself, when the match found is another class's. */
-async function receiverMethod(
-  generationId: string,
-  method: SymbolRecord,
-  classes: SymbolRecord[],
-): Promise<SymbolRecord | null> {
-  for (const cls of classes) {
-    if (method.parentId === cls.qualifiedName) return null;
-    const own = await symbolsByQualifiedName(generationId, `${cls.qualifiedName}.${method.name}`, 5);
-    const best = own.find((s) => s.fanOut > 0) ?? own[0];
-    if (best) return best;
-  }
-  return null;
-}
-
-/**
- * The overload of a method whose parameters fit the arguments the question writes
- * (`createParser(inputStream)` → `createParser(InputStream in)`), among the methods of its
- * class named as written (`createParser`, not the `_createParser` a loose match found);
- * the match itself when the question writes no arguments or none fits better.
- */
-async function fittingOverload(
-  generationId: string,
-  method: SymbolRecord,
-  question: string,
-): Promise<SymbolRecord> {
-  const calls = [...question.matchAll(/([A-Za-z_$][\w$]*)\s*\(([^()]*)\)/g)].filter(
-    (m) => normalizeName(m[1] ?? "") === normalizeName(method.name),
-  );
-  const args = new Set(
-    calls.flatMap((m) => (m[2] ?? "").match(/[A-Za-z_]\w*/g) ?? []).map((w) => w.toLowerCase()),
-  );
-  const written = calls.map((m) => m[1] ?? "").find((n) => n !== method.name);
-  if (args.size === 0 && !written) return method;
-  const owner = method.qualifiedName.slice(0, method.qualifiedName.length - method.name.length);
-  const overloads = await symbolsByQualifiedName(generationId, `${owner}${written ?? method.name}`, 40);
-  if (overloads.length === 0) return method;
-  const fit = (s: SymbolRecord) => [...parameterWords(s.signature)].filter((w) => args.has(w)).length;
-  const best = overloads
-    .map((s) => ({ s, fit: fit(s) }))
-    .sort((a, b) => b.fit - a.fit || a.s.startLine - b.s.startLine)[0] as { s: SymbolRecord; fit: number };
-  return written || best.fit > fit(method) ? best.s : method;
-}
-
-const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
-
-/**
- * The class a question calls an inherited method on: `PoolManager.request` resolved to
- * `RequestMethods.request` runs with `self` a `PoolManager`.
- */
-async function dispatchClass(
-  generationId: string,
-  question: string,
-  entry: SymbolRecord,
-): Promise<SymbolRecord | null> {
-  for (const s of await resolveSubjects(generationId, question)) {
-    const parts = s.mention.parts;
-    const owner = parts[parts.length - 2];
-    if (!owner || s.symbols[0]?.qualifiedId !== entry.qualifiedId) continue;
-    if (normalizeName(entry.qualifiedName.split(".").slice(-2, -1)[0] ?? "") === normalizeName(owner))
-      return null;
-    const classes = (await symbolsByName(generationId, owner, 5)).filter((c) => CLASS_KINDS.has(c.kind));
-    return classes[0] ?? null;
-  }
-  return null;
-}
-
-/**
  * When the walk starts at the calls the question names, the walk is the answer: the other
  * symbols of the same names (other classes' methods called alike) count little.
  */
@@ -706,9 +498,6 @@ const TRACED_WEIGHTS: Record<string, number> = {
   bm25: 1,
   semantic: 0.5,
 };
-
-const WORKING_METHOD =
-  /^(?:__call__|call|run|main|handle|dispatch|execute|start|invoke|process|serve|apply)$/;
 
 const CALLERS_PER_HOP = 6;
 
