@@ -88,13 +88,16 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   ];
   const rankedFiles = fuseFiles(fileLists, [], 30, topics);
   // The functions of the leading files whose own lines carry the question (the condition or
-  // formula it asks about) answer it, however the lexical index ranked their chunks.
-  const body = await answeringCandidates(
-    generationId,
-    input.reader,
-    rankedFiles,
-    questionFocus(input.reader, withoutEnvironment(question), input.anchors),
-  );
+  // formula it asks about) answer it, however the lexical index ranked their chunks — unless
+  // it asks what a thing is, which the thing's own definition answers.
+  const body = THING_QUESTION.test(question)
+    ? []
+    : await answeringCandidates(
+        generationId,
+        input.reader,
+        rankedFiles,
+        questionFocus(input.reader, withoutEnvironment(question), input.anchors),
+      );
   const ranked = withFilePrior(
     demoteTestSymbols(
       demoteAuxiliary(fuseSignals([...lists, { name: "body", weight: 3, candidates: body }]), [], topics),
