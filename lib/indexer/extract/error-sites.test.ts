@@ -104,6 +104,25 @@ func SheddingHandler(shedder Shedder) func(http.Handler) http.Handler {
     ]);
   });
 
+  it("Go: a message printed to standard error", async () => {
+    const source = `package logging
+
+import (
+	"fmt"
+	"os"
+)
+
+func (entry *Entry) fireHooks(hooks []Hook) {
+	for _, hook := range hooks {
+		if err := hook.Fire(entry); err != nil {
+			_, _ = fmt.Fprintln(os.Stderr, "Failed to fire hook:", err)
+		}
+	}
+	fmt.Fprintf(os.Stdout, "fired %d hooks", len(hooks))
+}`;
+    expect((await errorsOf("go", source, "Entry.fireHooks")).errorStrings).toEqual(["Failed to fire hook:"]);
+  });
+
   it("JavaScript: an error rejected or passed on is reported where it is built", async () => {
     const source = `function parseOffset(input) {
   const match = REGEX_OFFSET.exec(input)

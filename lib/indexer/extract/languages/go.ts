@@ -6,7 +6,7 @@
 import type { Node } from "web-tree-sitter";
 import type { SymbolKind } from "../../types";
 import { cap, endLineOf, lastIdentifier, leadingTrivia, SIGNATURE_MAX, signatureBetween } from "../common";
-import type { Definition, Extraction, LanguageSpec } from "../extraction";
+import type { Definition, Extraction, LanguageSpec, Match } from "../extraction";
 
 const COMMENTS = new Set(["comment"]);
 const LOG_METHOD = /^(Error|Warn|Warning|Fatal|Panic|DPanic)(f|ln|w|v|Context)?$/;
@@ -60,12 +60,13 @@ export const go: LanguageSpec = {
     def.inner.self = name ? x.text(name) : null;
   },
 
-  errorCall(call, x) {
+  errorCall(call, x, m) {
     if (call.receiver === null) return call.name === "panic";
     const pkg = packages(x).get(call.receiver);
     if (pkg === "errors" || pkg === "github.com/pkg/errors")
       return /^(New|Errorf|Wrap|Wrapf)$/.test(call.name);
-    if (pkg === "fmt") return call.name === "Errorf";
+    // `fmt.Errorf`, and a message printed to standard error (`fmt.Fprintln(os.Stderr, "Failed to …", err)`).
+    if (pkg === "fmt") return call.name === "Errorf" || (/^Fprint(f|ln)?$/.test(call.name) && toStderr(m, x));
     if (pkg === "log") return /^(Fatal|Panic)(f|ln)?$/.test(call.name);
     return LOG_METHOD.test(call.name) && LOG_RECEIVER.test(lastIdentifier(call.receiver));
   },
@@ -75,6 +76,12 @@ export const go: LanguageSpec = {
     return m.parts.callee?.[0]?.type === "func_literal";
   },
 };
+
+/** Whether a call's first argument is standard error (`fmt.Fprintf(os.Stderr, …)`). */
+function toStderr(m: Match, x: Extraction): boolean {
+  const first = m.parts.arguments?.[0]?.namedChildren[0];
+  return first !== undefined && x.text(first) === "os.Stderr";
+}
 
 /** Local package name → import path, so `f.Errorf` is known when fmt is imported as f. */
 function packages(x: Extraction): Map<string, string> {
