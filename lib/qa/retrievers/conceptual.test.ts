@@ -89,6 +89,18 @@ describe("byProcess", () => {
     expect(names(byProcess(list, true, question))).toEqual(["rejectCall", "shouldReject", "Breaker"]);
   });
 
+  it("puts the predicate about the subject first when the question asks whether", () => {
+    const list = [
+      ranked("TextFormatter.printColored", "method", [249, 272], 1),
+      ranked("TextFormatter.isColored", "method", [128, 144], 0.8),
+      ranked("TextFormatter.isTerminal", "method", [109, 126], 0.7),
+    ];
+    const whether = "How does the text formatter decide whether to print colors?";
+    expect(names(byProcess(list, true, whether))[0]).toBe("TextFormatter.isColored");
+    // Without "whether" the name spelling more of the question still leads.
+    expect(names(byProcess(list, true, "How are colors printed?"))[0]).toBe("TextFormatter.printColored");
+  });
+
   it("leaves the order alone for a question about what a thing is", () => {
     const list = [
       ranked("circuitBreaker.Name", "method", [134, 136], 1),

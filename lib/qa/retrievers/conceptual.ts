@@ -171,17 +171,27 @@ const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "en
 export function byProcess(ranked: Ranked[], process: boolean, question: string): Ranked[] {
   if (!process) return ranked;
   const asked = new Set(wordStems(question));
+  const whether = WHETHER.test(question);
   return ranked
     .map((r) => {
       const symbol = r.candidate.symbol;
       if (!symbol) return r;
       if (TYPE_KINDS.has(symbol.kind) || isConstructor(symbol) || isTiny(symbol))
         return { ...r, score: r.score * 0.5 };
-      const spelled = new Set(wordStems(symbol.name).filter((t) => asked.has(t))).size;
+      const own = wordStems(symbol.name).filter((t) => asked.has(t));
+      const spelled = new Set(own).size;
+      // "How does it decide whether to print colors": the predicate about it (`isColored`) decides.
+      if (whether && own.length > 0 && PREDICATE.test(symbol.name)) return { ...r, score: r.score * 2 };
       return spelled > 1 ? { ...r, score: r.score * (1 + 0.25 * (spelled - 1)) } : r;
     })
     .sort((a, b) => b.score - a.score);
 }
+
+/** A question about a yes-or-no decision: "decide whether …", "check if …". */
+const WHETHER = /\b(?:decides?|determines?|checks?|knows?|tells?|chooses?)\b[^?.]{0,25}\b(?:whether|if)\b/i;
+
+/** A predicate's name: `isColored`, `should_retry`, `canRead`, `HasPrefix`, `needsQuoting`. */
+const PREDICATE = /^(?:is|should|can|has|needs?|must|allows?|may)(?:[A-Z_]|$)/i;
 
 type Named = Pick<SymbolRecord, "name" | "qualifiedName" | "kind"> & { language?: string };
 
