@@ -223,6 +223,12 @@ const FAMILIES = [
   /\.rs$/,
   /\.java$/,
 ];
+/**
+ * Where a folder is one namespace (a Go or Java package), a file uses its siblings'
+ * names unqualified; elsewhere a shared name says little (C sources of one folder are
+ * separate units), and only an import does.
+ */
+const PACKAGE_FOLDER = /\.(?:go|java)$/;
 /** A folder of more files than this is a collection, not one module. */
 const MAX_MODULE_FILES = 80;
 /** Names of another file a file must use (an import counts as this many) before it depends on it. */
@@ -238,6 +244,12 @@ export function moduleFiles(path: string, index: PathIndex): string[] {
   return files.filter((f) => f !== path && index.code.has(f) && family.test(f) && !DECLARATION.test(f));
 }
 
+/** A header named for a source, as its private part (`jv_type_private.h` for `jv.c`). */
+function isPrivateHeaderOf(header: string, source: string): boolean {
+  const [h, s] = [stemOf(header), stemOf(source)];
+  return HEADER.test(header) && (h.startsWith(`${s}_`) || h.startsWith(`${s}-`));
+}
+
 /** What a file and the files of its module declare and say, as module partners read them. */
 export interface ModuleFacts {
   /** the file's own lines */
@@ -246,7 +258,7 @@ export interface ModuleFacts {
   declared: Map<string, string[]>;
   /** resolved imports from the file into each file of its module */
   imports: Map<string, number>;
-  /** the lines of the module's headers (C and C++) */
+  /** the lines of the module's headers named for the file (C and C++) */
   headers: Map<string, string[]>;
 }
 
@@ -254,8 +266,8 @@ export interface ModuleFacts {
  * Partners within a file's own module: the files declaring the types, constants and
  * functions it uses (a Go package's `types.go`, a JavaScript module's imported
  * `constant.js`), weighted by their share of what it uses from its module; and a header
- * whose declarations are mostly functions it defines (`jv_type_private.h` declaring two
- * functions of `jv.c`), weighted by that share.
+ * named for it whose declarations are mostly functions it defines (`jv_type_private.h`
+ * declaring two functions of `jv.c`), weighted by that share.
  */
 export function modulePartners(path: string, facts: ModuleFacts): Partner[] {
   const own = new Set(facts.declared.get(path) ?? []);
@@ -263,22 +275,25 @@ export function modulePartners(path: string, facts: ModuleFacts): Partner[] {
   const uses = new Map<string, number>();
   for (const [other, names] of facts.declared) {
     if (other === path) continue;
-    const used = new Set(names.filter((n) => n.length >= 3 && !own.has(n) && words.has(n))).size;
-    const imported = facts.imports.get(other) ? Math.max(MIN_USES, facts.imports.get(other) ?? 0) : 0;
+    const used = PACKAGE_FOLDER.test(path)
+      ? new Set(names.filter((n) => n.length >= 3 && !own.has(n) && words.has(n))).size
+      : 0;
+    const count = JS_SOURCE.test(path) ? (facts.imports.get(other) ?? 0) : 0;
+    const imported = count > 0 ? Math.max(MIN_USES, count) : 0;
     if (used + imported >= MIN_USES) uses.set(other, used + imported);
   }
   const total = [...uses.values()].reduce((a, b) => a + b, 0);
   const out: Partner[] = [...uses].map(([other, n]) => ({
     path: other,
-    weight: 0.3 + 0.4 * (n / total),
+    weight: 0.4 + 0.4 * (n / total),
     why: "declares what it uses",
   }));
   for (const [header, lines] of facts.headers) {
-    if (header === path || !HEADER.test(header)) continue;
+    if (!isPrivateHeaderOf(header, path)) continue;
     const named = new Set([...lines.join("\n").matchAll(CALLED)].map((m) => m[1] as string));
     const mine = [...named].filter((n) => own.has(n)).length;
     if (mine >= MIN_USES)
-      out.push({ path: header, weight: 0.3 + 0.4 * (mine / named.size), why: "declares its functions" });
+      out.push({ path: header, weight: 0.5 + 0.4 * (mine / named.size), why: "declares its functions" });
   }
   return out;
 }
@@ -319,7 +334,8 @@ async function readModuleFacts(
         imports.set(r.other, (imports.get(r.other) ?? 0) + r.count);
     const headers = new Map<string, string[]>();
     if (SOURCE.test(file))
-      for (const h of siblings.filter((s) => HEADER.test(s))) headers.set(h, (await read(h)) ?? []);
+      for (const h of siblings.filter((s) => isPrivateHeaderOf(s, file)))
+        headers.set(h, (await read(h)) ?? []);
     out.set(file, {
       lines: (await read(file)) ?? [],
       declared: new Map([file, ...siblings].map((f) => [f, declared.get(f) ?? []])),
