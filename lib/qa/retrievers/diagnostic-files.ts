@@ -59,7 +59,9 @@ export async function withPartnerFiles(
   namedPaths: string[],
 ): Promise<string[]> {
   const leading = scored.slice(0, PARTNER_LEADING).map(([file]) => file);
-  const partners = await partnersOf(input.generationId, input.repositoryId, leading);
+  const partners = await partnersOf(input.generationId, input.repositoryId, leading, (path) =>
+    input.reader.lines(path),
+  );
   const about = topicsOfPaths(namedPaths);
   return withPartners(scored, partners, {
     leading: PARTNER_LEADING,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { FileRelation } from "../../db/file-relations.ts";
-import { historyPartners, pathPartners, relationPartners, withPartners, type Partner } from "./partners.ts";
+import {
+  historyPartners,
+  moduleFiles,
+  modulePartners,
+  pathPartners,
+  relationPartners,
+  withPartners,
+  type Partner,
+} from "./partners.ts";
 import { filesForModule, modulePath, pathIndexOf, testedFiles } from "./file-index.ts";
 import { isTestPath } from "./shared.ts";
 
@@ -159,6 +167,87 @@ describe("historyPartners", () => {
     ]);
     expect(partners.map((p) => p.path)).toEqual(["rest/server.go", "rest/types.go"]);
     expect(partners[0]?.weight).toBeGreaterThan(partners[1]?.weight ?? 1);
+  });
+});
+
+describe("modulePartners", () => {
+  const weights = (partners: Partner[]) => Object.fromEntries(partners.map((p) => [p.path, p.weight]));
+
+  it("takes a Go package's files that declare the types and functions a file uses, surest first", () => {
+    const engine = [
+      "func (ng *engine) bindRoutes(router httpx.Router) error {",
+      "\tfor _, fr := range ng.routes {",
+      "\t\tvar r featuredRoutes = fr; var s signatureSetting; var j jwtSetting",
+      "\t\tng.bindRoute(fr, router, Route{}, newEngine, MustNewServer)",
+    ];
+    const partners = weights(
+      modulePartners("rest/engine.go", {
+        lines: engine,
+        declared: new Map([
+          ["rest/engine.go", ["engine", "newEngine"]],
+          ["rest/types.go", ["featuredRoutes", "signatureSetting", "jwtSetting", "Route", "Middleware"]],
+          ["rest/server.go", ["Server", "MustNewServer", "newEngine"]],
+          ["rest/config.go", ["RestConf", "router"]],
+        ]),
+        imports: new Map(),
+        headers: new Map(),
+      }),
+    );
+    // types.go declares four names engine.go uses; server.go and config.go one each (one
+    // shared name is no dependency), and what engine.go declares itself counts for no other.
+    expect(Object.keys(partners)).toEqual(["rest/types.go"]);
+    expect(partners["rest/types.go"]).toBeCloseTo(0.8);
+  });
+
+  it("takes a JavaScript module's imported constants file, shared with its other imports", () => {
+    const partners = weights(
+      modulePartners("src/index.js", {
+        lines: ["import * as C from './constant'", "import U from './utils'", "const x = C.MS"],
+        declared: new Map([
+          ["src/index.js", ["Dayjs", "dayjs"]],
+          ["src/constant.js", []],
+          ["src/utils.js", []],
+        ]),
+        imports: new Map([
+          ["src/constant.js", 1],
+          ["src/utils.js", 1],
+        ]),
+        headers: new Map(),
+      }),
+    );
+    expect(Object.keys(partners)).toEqual(["src/constant.js", "src/utils.js"]);
+    expect(partners["src/constant.js"]).toBeCloseTo(0.6);
+    expect(partners["src/utils.js"]).toBeCloseTo(0.6);
+  });
+
+  it("takes a private header named for a C source that declares its functions, not one of others' or another name", () => {
+    const partners = weights(
+      modulePartners("src/jv.c", {
+        lines: ["int jvp_number_cmp(jv a, jv b) {", "int jvp_number_is_nan(jv n) {"],
+        declared: new Map([["src/jv.c", ["jvp_number_cmp", "jvp_number_is_nan", "jv_copy"]]]),
+        imports: new Map(),
+        headers: new Map([
+          ["src/jv_type_private.h", ["int jvp_number_cmp(jv, jv);", "int jvp_number_is_nan(jv);"]],
+          ["src/jv_alloc.h", ["void *jv_mem_alloc(size_t);", "void jv_mem_free(void *);", "jv jv_copy(jv);"]],
+          ["src/libm.h", ["LIBM_DD(jvp_number_cmp)", "LIBM_DD(jvp_number_is_nan)"]],
+        ]),
+      }),
+    );
+    expect(partners).toEqual({ "src/jv_type_private.h": 0.9 });
+  });
+
+  it("reads a module as the folder's files of one language family, and a large folder as none", () => {
+    const layout = pathIndexOf([
+      "src/jv.c",
+      "src/jv.h",
+      "src/main.c",
+      "src/builtin.jq",
+      "src/lib/helper.c",
+      "types/index.d.ts",
+    ]);
+    expect(moduleFiles("src/jv.c", layout).sort()).toEqual(["src/jv.h", "src/main.c"]);
+    const crowded = pathIndexOf(Array.from({ length: 90 }, (_, i) => `locale/l${i}.js`));
+    expect(moduleFiles("locale/l1.js", crowded)).toEqual([]);
   });
 });
 

@@ -4,7 +4,9 @@
  * declarations beside a JavaScript source (`types/plugin/utc.d.ts` for
  * `src/plugin/utc/index.js`), the module that declares it (`mod.rs`), the grammar a
  * parser is generated from, the interface it implements, the wrapper that delegates to
- * it, and what the repository's history changed together with it. A fix or feature
+ * it, the files of its own module that declare what it uses (a Go package's
+ * `types.go`, a JavaScript module's imported `constant.js`, a C header declaring the
+ * functions it defines), and what the repository's history changed together with it. A fix or feature
  * that spans such a pair is localized only when both are ranked, so each partner is
  * brought up right below the file it belongs to, in proportion to how sure the
  * relation is.
@@ -12,6 +14,7 @@
 import "server-only";
 import { fileDegrees, fileRelations, type FileRelation } from "../../db/file-relations.ts";
 import { coChangesOf, type CoChangeRow } from "../../db/co-change.ts";
+import { symbolSpansInFiles } from "../../db/code-graph.ts";
 import {
   baseOf,
   DECLARATION,
@@ -212,6 +215,137 @@ export function relationPartners(
   return out;
 }
 
+/** Language families whose files of one folder form one module (a Go package, a C library's sources). */
+const FAMILIES = [
+  /\.(?:c|h|cc|hh|cpp|hpp|cxx|hxx|c\+\+|h\+\+|m|mm)$/i,
+  JS_SOURCE,
+  /\.go$/,
+  /\.rs$/,
+  /\.java$/,
+];
+/**
+ * Where a folder is one namespace (a Go or Java package), a file uses its siblings'
+ * names unqualified; elsewhere a shared name says little (C sources of one folder are
+ * separate units), and only an import does.
+ */
+const PACKAGE_FOLDER = /\.(?:go|java)$/;
+/** A folder of more files than this is a collection, not one module. */
+const MAX_MODULE_FILES = 80;
+/** Names of another file a file must use (an import counts as this many) before it depends on it. */
+const MIN_USES = 2;
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+const CALLED = /([A-Za-z_]\w*)\s*\(/g;
+
+/** The other files of a file's module: its folder's files in its language family. */
+export function moduleFiles(path: string, index: PathIndex): string[] {
+  const family = FAMILIES.find((f) => f.test(path));
+  const files = index.byDir.get(dirOf(path)) ?? [];
+  if (!family || files.length > MAX_MODULE_FILES) return [];
+  return files.filter((f) => f !== path && index.code.has(f) && family.test(f) && !DECLARATION.test(f));
+}
+
+/** A header named for a source, as its private part (`jv_type_private.h` for `jv.c`). */
+function isPrivateHeaderOf(header: string, source: string): boolean {
+  const [h, s] = [stemOf(header), stemOf(source)];
+  return HEADER.test(header) && (h.startsWith(`${s}_`) || h.startsWith(`${s}-`));
+}
+
+/** What a file and the files of its module declare and say, as module partners read them. */
+export interface ModuleFacts {
+  /** the file's own lines */
+  lines: string[];
+  /** top-level names each file of the module (and the file itself) declares */
+  declared: Map<string, string[]>;
+  /** resolved imports from the file into each file of its module */
+  imports: Map<string, number>;
+  /** the lines of the module's headers named for the file (C and C++) */
+  headers: Map<string, string[]>;
+}
+
+/**
+ * Partners within a file's own module: the files declaring the types, constants and
+ * functions it uses (a Go package's `types.go`, a JavaScript module's imported
+ * `constant.js`), weighted by their share of what it uses from its module; and a header
+ * named for it whose declarations are mostly functions it defines (`jv_type_private.h`
+ * declaring two functions of `jv.c`), weighted by that share.
+ */
+export function modulePartners(path: string, facts: ModuleFacts): Partner[] {
+  const own = new Set(facts.declared.get(path) ?? []);
+  const words = new Set(facts.lines.join("\n").match(IDENTIFIER) ?? []);
+  const uses = new Map<string, number>();
+  for (const [other, names] of facts.declared) {
+    if (other === path) continue;
+    const used = PACKAGE_FOLDER.test(path)
+      ? new Set(names.filter((n) => n.length >= 3 && !own.has(n) && words.has(n))).size
+      : 0;
+    const count = JS_SOURCE.test(path) ? (facts.imports.get(other) ?? 0) : 0;
+    const imported = count > 0 ? Math.max(MIN_USES, count) : 0;
+    if (used + imported >= MIN_USES) uses.set(other, used + imported);
+  }
+  const total = [...uses.values()].reduce((a, b) => a + b, 0);
+  const out: Partner[] = [...uses].map(([other, n]) => ({
+    path: other,
+    weight: 0.4 + 0.4 * (n / total),
+    why: "declares what it uses",
+  }));
+  for (const [header, lines] of facts.headers) {
+    if (!isPrivateHeaderOf(header, path)) continue;
+    const named = new Set([...lines.join("\n").matchAll(CALLED)].map((m) => m[1] as string));
+    const mine = [...named].filter((n) => own.has(n)).length;
+    if (mine >= MIN_USES)
+      out.push({ path: header, weight: 0.5 + 0.4 * (mine / named.size), why: "declares its functions" });
+  }
+  return out;
+}
+
+/** Top-level names of some files, from their symbols (`a/b.go::Route`, not `a/b.go::Route.Method`). */
+function topLevelNames(spans: Map<string, { qualifiedId: string }[]>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [file, symbols] of spans) {
+    const names = symbols.map((s) =>
+      s.qualifiedId.slice(s.qualifiedId.indexOf("::") + 2).replace(/#\d+$/, ""),
+    );
+    out.set(file, [...new Set(names.filter((n) => n && !n.includes(".")))]);
+  }
+  return out;
+}
+
+/** Reads the module facts of some files: one symbol query, their own text and their module's headers. */
+async function readModuleFacts(
+  generationId: string,
+  files: string[],
+  index: PathIndex,
+  relations: FileRelation[],
+  read: (path: string) => Promise<string[] | null>,
+): Promise<Map<string, ModuleFacts>> {
+  const modules = new Map(files.map((f) => [f, moduleFiles(f, index)]));
+  const spans = await symbolSpansInFiles(generationId, [
+    ...new Set([...files, ...[...modules.values()].flat()]),
+  ]);
+  const declared = topLevelNames(spans);
+  const out = new Map<string, ModuleFacts>();
+  for (const file of files) {
+    const siblings = modules.get(file) ?? [];
+    if (siblings.length === 0) continue;
+    const inModule = new Set(siblings);
+    const imports = new Map<string, number>();
+    for (const r of relations)
+      if (r.path === file && r.kind === "imports" && r.direction === "out" && inModule.has(r.other))
+        imports.set(r.other, (imports.get(r.other) ?? 0) + r.count);
+    const headers = new Map<string, string[]>();
+    if (SOURCE.test(file))
+      for (const h of siblings.filter((s) => isPrivateHeaderOf(s, file)))
+        headers.set(h, (await read(h)) ?? []);
+    out.set(file, {
+      lines: (await read(file)) ?? [],
+      declared: new Map([file, ...siblings].map((f) => [f, declared.get(f) ?? []])),
+      imports,
+      headers,
+    });
+  }
+  return out;
+}
+
 /** A file changed with this share of another's commits goes with it. */
 const CO_CHANGE_SHARE = 0.3;
 
@@ -250,11 +384,12 @@ export async function partnersOf(
   generationId: string,
   repositoryId: string,
   files: string[],
+  read?: (path: string) => Promise<string[] | null>,
 ): Promise<Map<string, Partner[]>> {
   const key = (file: string) => `${generationId}\n${file}`;
   const missing = files.filter((f) => !partnerCache.has(key(f)));
   if (missing.length > 0) {
-    const loading = readPartners(generationId, repositoryId, missing);
+    const loading = readPartners(generationId, repositoryId, missing, read);
     for (const file of missing) {
       const one = loading.then((m) => m.get(file) ?? []);
       one.catch(() => partnerCache.delete(key(file)));
@@ -276,6 +411,7 @@ async function readPartners(
   generationId: string,
   repositoryId: string,
   files: string[],
+  read: ((path: string) => Promise<string[] | null>) | undefined,
 ): Promise<Map<string, Partner[]>> {
   const [index, relations, history] = await Promise.all([
     pathIndex(generationId),
@@ -283,14 +419,22 @@ async function readPartners(
     coChangesOf(repositoryId, files),
   ]);
   const others = [...new Set(relations.map((r) => r.other))];
-  const degrees = await fileDegrees(generationId, [...files, ...others]);
+  const [degrees, modules] = await Promise.all([
+    fileDegrees(generationId, [...files, ...others]),
+    read ? readModuleFacts(generationId, files, index, relations, read) : new Map<string, ModuleFacts>(),
+  ]);
   const out = new Map<string, Partner[]>();
   for (const file of files) {
     // Code changed with code: the notes and docs a commit also touched are no partners.
     const changed = historyPartners(history.get(file) ?? []).filter((p) => index.code.has(p.path));
     out.set(
       file,
-      merge([...pathPartners(file, index), ...relationPartners(file, relations, degrees, index), ...changed]),
+      merge([
+        ...pathPartners(file, index),
+        ...relationPartners(file, relations, degrees, index),
+        ...(modules.has(file) ? modulePartners(file, modules.get(file) as ModuleFacts) : []),
+        ...changed,
+      ]),
     );
   }
   return out;
