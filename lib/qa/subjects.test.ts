@@ -52,6 +52,10 @@ describe("subject mentions", () => {
     expect(texts("Walk me through dayjs('2020-01-31').add(1, 'month') in order")).toEqual(["dayjs", "add"]);
     expect(texts("Which parts of flask call isinstance, and where?")).toEqual(["isinstance"]);
     expect(texts("Which parts use the cache?")).toEqual([]);
+    // The receiver of a qualified call is part of it, no subject of its own.
+    const chained = texts('What happens when I call log.WithField("user", id).Info("logged in")?');
+    expect(chained.slice(0, 2)).toEqual(["log.WithField", "Info"]);
+    expect(chained).not.toContain("log");
   });
 
   it("reads a name owned by a crate or module in prose as its chain", () => {

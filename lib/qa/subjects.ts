@@ -107,6 +107,9 @@ export function subjectMentions(question: string): SubjectMention[] {
   // The object of "call", "use", "invoke": `which parts call isinstance` names a function.
   for (const m of text.matchAll(CALLED_WORD)) {
     const word = m[1] ?? "";
+    // "when I call log.WithField(…)": `log` is the qualified name's receiver, no subject of its own.
+    const at = (m.index ?? 0) + m[0].length - word.length;
+    if (covered.some(([from, to]) => at >= from && at < to)) continue;
     if (!STOP_TERMS.has(word.toLowerCase()) && !COMMON_OBJECTS.has(word.toLowerCase()))
       add(word, "symbol", nounAfter(text.slice(m.index ?? 0), word));
   }
