@@ -9,7 +9,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { CodeLanguage } from "../types";
-import type { FileFacts, SwallowedError } from "../../db/file-shapes.ts";
+import { EMPTY_FACTS, type FileFacts, type SwallowedError } from "../../db/file-shapes.ts";
 import { cap, cleanDocComments, cleanIndentedText } from "./common";
 
 const DOC_MAX = 600;
@@ -24,15 +24,8 @@ const IMPORT_ERRORS =
   /^\(?\s*(ImportError|ModuleNotFoundError)(\s*,\s*(ImportError|ModuleNotFoundError))*\s*\)?$/;
 
 export function extractFacts(language: CodeLanguage, root: Node, source: string): FileFacts {
-  const facts: FileFacts = {
-    doc: "",
-    swallowed: [],
-    todos: [],
-    todoCount: 0,
-    typeOnlyImports: [],
-    localImports: [],
-    state: {},
-  };
+  // A fresh copy: the language readers below fill its arrays in place.
+  const facts: FileFacts = structuredClone(EMPTY_FACTS);
   switch (language) {
     case "python":
       pythonFacts(root, source, facts);

@@ -90,7 +90,8 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   // The functions of the leading files whose own lines carry the question (the condition or
   // formula it asks about) answer it, however the lexical index ranked their chunks — unless
   // it asks what a thing is, which the thing's own definition answers.
-  const body = THING_QUESTION.test(question)
+  const thing = THING_QUESTION.test(question);
+  const body = thing
     ? []
     : await answeringCandidates(
         generationId,
@@ -112,7 +113,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   // How something works or is decided is told by functions: types named like it come after.
   const symbols = byProcess(
     ranked.filter((r) => r.candidate.symbol),
-    PROCESS_QUESTION.test(question) && !THING_QUESTION.test(question),
+    PROCESS_QUESTION.test(question) && !thing,
     question,
   );
 

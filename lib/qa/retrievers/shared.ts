@@ -20,7 +20,7 @@ import type { DiagramPart, QueryMode } from "../types.ts";
 import { withoutEnvironment, type Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 import type { FileClass } from "../../db/file-shapes.ts";
-import { isTestPath as isIndexedTestPath, pathClass } from "../../indexer/file-class.ts";
+import { isTestPath, pathClass } from "../../indexer/file-class.ts";
 import { classifiedPaths } from "../../db/wiki-inputs.ts";
 import { generationCache } from "../generation-cache.ts";
 import { resolveSubjects } from "../subjects.ts";
@@ -368,9 +368,7 @@ const AUXILIARY_PATH =
   /(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
 
 /** Whether a path holds tests (fixes for reported bugs rarely live there): the indexer's rule. */
-export function isTestPath(path: string): boolean {
-  return isIndexedTestPath(path);
-}
+export { isTestPath };
 
 // A test written beside the code: Rust's `mod tests`, a `test_` function, a method of an `XTest(s)` class.
 const TEST_SYMBOL = /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|\w+Tests?\.\w+$/;
