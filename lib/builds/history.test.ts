@@ -117,7 +117,7 @@ describe("co-change partners of an indexed repository", () => {
         commit(files as string[], `def change_${i}():\n    return ${i}\n`);
       const fixture = await indexFixture(dir, "billing");
       const partners = (
-        await partnersOf(fixture.generationId, fixture.repositoryId, ["billing/invoice.py"])
+        await partnersOf(fixture.generationId, fixture.repositoryId, ["billing/invoice.py"], async () => null)
       ).get("billing/invoice.py");
       expect(partners?.map((p) => p.path)).toEqual(["billing/tax.py"]);
       expect(partners?.[0]?.why).toBe("changed together in 3 commits");

@@ -332,15 +332,15 @@ async function readModuleFacts(
     for (const r of relations)
       if (r.path === file && r.kind === "imports" && r.direction === "out" && inModule.has(r.other))
         imports.set(r.other, (imports.get(r.other) ?? 0) + r.count);
-    const headers = new Map<string, string[]>();
-    if (SOURCE.test(file))
-      for (const h of siblings.filter((s) => isPrivateHeaderOf(s, file)))
-        headers.set(h, (await read(h)) ?? []);
+    const privateHeaders = SOURCE.test(file) ? siblings.filter((s) => isPrivateHeaderOf(s, file)) : [];
+    const [lines, ...headerLines] = await Promise.all(
+      [file, ...privateHeaders].map(async (f) => (await read(f)) ?? []),
+    );
     out.set(file, {
-      lines: (await read(file)) ?? [],
+      lines: lines ?? [],
       declared: new Map([file, ...siblings].map((f) => [f, declared.get(f) ?? []])),
       imports,
-      headers,
+      headers: new Map(privateHeaders.map((h, i) => [h, headerLines[i] ?? []])),
     });
   }
   return out;
@@ -384,7 +384,7 @@ export async function partnersOf(
   generationId: string,
   repositoryId: string,
   files: string[],
-  read?: (path: string) => Promise<string[] | null>,
+  read: (path: string) => Promise<string[] | null>,
 ): Promise<Map<string, Partner[]>> {
   const key = (file: string) => `${generationId}\n${file}`;
   const missing = files.filter((f) => !partnerCache.has(key(f)));
@@ -411,7 +411,7 @@ async function readPartners(
   generationId: string,
   repositoryId: string,
   files: string[],
-  read: ((path: string) => Promise<string[] | null>) | undefined,
+  read: (path: string) => Promise<string[] | null>,
 ): Promise<Map<string, Partner[]>> {
   const [index, relations, history] = await Promise.all([
     pathIndex(generationId),
@@ -421,7 +421,7 @@ async function readPartners(
   const others = [...new Set(relations.map((r) => r.other))];
   const [degrees, modules] = await Promise.all([
     fileDegrees(generationId, [...files, ...others]),
-    read ? readModuleFacts(generationId, files, index, relations, read) : new Map<string, ModuleFacts>(),
+    readModuleFacts(generationId, files, index, relations, read),
   ]);
   const out = new Map<string, Partner[]>();
   for (const file of files) {
