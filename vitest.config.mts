@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { testSuites } from "./test-support/suites.ts";
+import { testSuites } from "./test-support/suites.mts";
 
 const root = import.meta.dirname;
 
@@ -8,7 +8,7 @@ const root = import.meta.dirname;
  * The suite runs on SQLite, and with WAYFINDER_TEST_PG_URL (an admin URL, see
  * scripts/pg-up.sh) again on PostgreSQL in the same run: the files that open a test
  * database, each with a database of its own copied from a template migrated once per
- * run (test-support/global-setup-*.ts). test-support/suites.ts says which files
+ * run (test-support/global-setup-*.ts). test-support/suites.mts says which files
  * share a worker's module cache and which run in a fresh process.
  */
 function projects(database: "sqlite" | "postgres"): TestProjectInlineConfiguration[] {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { testSuites } from "./suites.ts";
+import { testSuites } from "./suites.mts";
 
 // Spelled in pieces so that this file itself is not read as opening a database or mocking.
 const OPENS = ["setupTestDatabase", "("].join("");

@@ -231,7 +231,9 @@ let general: AssociationModel | null | undefined;
 export function generalModel(): AssociationModel | null {
   if (general === undefined) {
     const file = modelFile();
-    general = file ? decodeModel(fs.readFileSync(file)) : null;
+    // Found at run time (see modelFile), not traced into the build: without the hint the
+    // bundler cannot bound the path and traces the whole project into the server output.
+    general = file ? decodeModel(fs.readFileSync(/* turbopackIgnore: true */ file)) : null;
   }
   return general;
 }
