@@ -71,6 +71,17 @@ export async function withPartnerFiles(
     .map(([file]) => file);
 }
 
+/**
+ * The ranked files with tests, docs and examples the question is not about moved below
+ * the code (order kept within each): a failure shows in a test but is fixed in the code,
+ * so a test never takes a place of the first five that a source file with evidence could.
+ */
+export function sourceFilesFirst(files: string[], namedPaths: string[], topics?: AuxiliaryTopics): string[] {
+  const about = topicsOfPaths(namedPaths, topics);
+  const code = files.filter((f) => auxiliaryFactor(f, about) === 1);
+  return [...code, ...files.filter((f) => auxiliaryFactor(f, about) !== 1)];
+}
+
 /** A literal found in more files than this says little about where anything is. */
 const MAX_LITERAL_FILES = 20;
 
