@@ -5,8 +5,9 @@
  * - conceptual: what decides or computes the thing asked about, where, quoting the
  *   deciding line(s) ("Whether to follow a redirect is decided in `resolve_redirects`
  *   (requests/sessions.py:91-185): `while resp.is_redirect:`");
- * - diagnostic: where the error is raised or handled and under which condition; a
- *   symptom with no quoted error gets the code behind it, never "no raise site matches";
+ * - diagnostic: where the error is raised or handled and under which condition (a
+ *   message built apart from its raise: where it is written, and the helper raising it);
+ *   a symptom with no quoted error gets the code behind it, never "no raise site matches";
  * - exploratory: the entry point and the chain of calls in order (A → B → C), each cited,
  *   or, asked who calls something, its callers;
  * - analytical: the figure asked for, as the analytical retriever computed it (the
@@ -26,13 +27,18 @@ import {
   isAuxiliary,
   joinWords,
   mainPath,
-  messagePattern,
-  PLACEHOLDER,
   raisedMessage,
   uniqueBy,
   type ErrorSite,
   type FlowStep,
 } from "./evidence-reading.ts";
+import {
+  detailWritten,
+  messageWritten,
+  traceCallers,
+  writtenAt,
+  type WrittenMessage,
+} from "./written-messages.ts";
 
 /** One to three sentences that answer the question from the evidence, each with its citation. */
 export function openingFor(
@@ -436,87 +442,6 @@ function diagnosticOpening(
 }
 
 /**
- * Where the value a message template wraps is written: "Failed to parse dotenv file. %s"
- * quoted as "… file. Encountered unexpected whitespace at [x]." has its detail built in
- * another function, which is what the question is about.
- */
-function detailWritten(template: string, input: AnswerInput): WrittenMessage | null {
-  if (!PLACEHOLDER.test(template)) return null;
-  const pieces = template
-    .split(new RegExp(PLACEHOLDER.source, "g"))
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const rest = input.anchors.messages.map((m) =>
-    pieces
-      .reduce((text, p) => text.replace(p, " "), m)
-      .replace(/\s+/g, " ")
-      .trim(),
-  );
-  return messageWritten(input, rest);
-}
-
-/** Where a quoted message is written in the code: the item, its line, and the literal. */
-interface WrittenMessage {
-  item: ContextItem;
-  /** the line in the item's text */
-  at: number;
-  literal: string;
-  /** letters of the literal the quoted message holds */
-  cover: number;
-}
-
-/**
- * The code that writes a message the question quotes, as a string literal or a template
- * whose placeholders stand for the quoted values (`"index %d for '%s' not in range"`,
- * `f"fixture '{argname}' not found"`), or as the line of a long literal. Tests, docs and
- * examples aside; the literal covering most of the message wins, a definition before a file.
- */
-export function messageWritten(input: AnswerInput, quoted = input.anchors.messages): WrittenMessage | null {
-  const messages = quoted
-    .map((m) => (m.split(/(?<=[.!?])\s+(?=[A-Z])/)[0] ?? m).toLowerCase().trim())
-    .filter((m) => letters(m) >= 12);
-  if (messages.length === 0) return null;
-  let best: WrittenMessage | null = null;
-  for (const item of input.context) {
-    if (!item.path || isAuxiliary(item.path) || (item.kind !== "symbol" && item.kind !== "file")) continue;
-    item.text.split("\n").forEach((line, at) => {
-      for (const literal of literalsOf(line)) {
-        const cover = Math.max(...messages.map((m) => coverage(literal, m)));
-        const better =
-          !best || cover > best.cover || (cover === best.cover && !!item.facts && !best.item.facts);
-        if (cover > 0 && better) best = { item, at, literal, cover };
-      }
-    });
-  }
-  return best;
-}
-
-/** The string literals of a line (a line inside a long literal is one itself). */
-function literalsOf(line: string): string[] {
-  const found = [...line.matchAll(/(["'`])((?:\\.|(?!\1).){8,})\1/g)].map((m) => m[2] ?? "");
-  const bare = line.trim();
-  if (found.length === 0 && /^[A-Z][\w ,.'-]{15,}[.!]?$/.test(bare)) found.push(bare);
-  return found;
-}
-
-function letters(text: string): number {
-  return text.replace(/[^a-z]/gi, "").length;
-}
-
-/**
- * How much of a quoted message a literal writes: its letters when it is the message with
- * values in place of its placeholders, or a long enough piece of it; 0 otherwise.
- */
-function coverage(literal: string, message: string): number {
-  const lower = literal.toLowerCase();
-  const pattern = messagePattern(literal);
-  const own = letters(lower.replace(new RegExp(PLACEHOLDER.source, "g"), " "));
-  if (pattern?.test(message)) return own >= 10 ? own : 0;
-  const plain = lower.trim().replace(/[.!]$/, "");
-  return message.includes(plain) && (own >= 16 || own >= letters(message) * 0.5) ? own : 0;
-}
-
-/**
  * "The message "…" is written in `f` (path:a-b) when `cond`": where a quoted message is
  * built, the helper that raises it when one does, then where it is called from.
  */
@@ -538,19 +463,6 @@ function writtenOpening(
   const from = name ? calledFrom(name, input, symbols, byName) : "";
   if (from) sentences.push(from);
   return sentences.join(" ");
-}
-
-/** `"…" is written in `f` (path:a-b) when `cond``, or with the call that carries it. */
-function writtenAt({ item, at, literal }: WrittenMessage): string {
-  const name = item.facts?.qualifiedName;
-  const line = item.startLine + at;
-  const where = name ? `${code(name)} (${cite(item)})` : `${item.path}:${line}-${line}`;
-  const shown = literal.length > 120 ? `${literal.slice(0, 117)}…` : literal;
-  const condition = conditionOf(item.text, literal.slice(0, 40));
-  const text = (item.text.split("\n")[at] ?? "").trim();
-  // A message handed to a call (a checking helper, a formatter) is best shown in that call.
-  const call = !condition && /\w\(/.test(text) && text.length <= 160 ? text : "";
-  return `"${escapeInline(shown)}" is written in ${where}${condition ? ` when ${code(condition)}` : call ? `: ${quote([{ text: call, score: 0, at: 0 }])}` : ""}`;
 }
 
 function shortName(qualifiedName: string): string {
@@ -591,34 +503,6 @@ function calledFrom(
   return `It is called from ${joinWords(named)}.`;
 }
 
-/** The definitions in context of the (up to two) frames a stack trace shows calling `name`. */
-function traceCallers(name: string, input: AnswerInput, symbols: ContextItem[]): ContextItem[] {
-  const frames = input.anchors.stackFrames.map((f) => frameName(f.func ?? ""));
-  const at = frames.findIndex((f) => f && sameFunction(f, name));
-  if (at < 0) return [];
-  const out: ContextItem[] = [];
-  for (const f of frames.slice(at + 1)) {
-    const item = f ? symbols.find((s) => sameFunction(f, s.facts?.qualifiedName ?? "")) : undefined;
-    if (!item) break;
-    out.push(item);
-    if (out.length === 2) break;
-  }
-  return out;
-}
-
-/** A frame's function in the index's notation: `CodeBlock$Builder.add` → `CodeBlock.Builder.add`. */
-function frameName(func: string): string {
-  return func
-    .replace(/\(.*$/, "")
-    .replace(/\$|::|#/g, ".")
-    .replace(/`\d+/g, "");
-}
-
-/** Two names of one function, one perhaps qualified further (`Builder.add`, `CodeBlock.Builder.add`). */
-function sameFunction(a: string, b: string): boolean {
-  return !!a && !!b && (a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`));
-}
-
 /**
  * The definitions a symptom is explained by, those that decide nothing last: a setter
  * or registration that only stores what it is given (`r.strictSlash = value`), a type
@@ -632,14 +516,18 @@ function symptomLeads(symbols: ContextItem[]): ContextItem[] {
 /** A field assignment (`r.x = v`, `this.x = append(this.x, fn)`, `@x = v`, `$this->x = $v`). */
 const STORE = /^(?:[\w$]+(?:\.|->)[\w.$>-]+|@\w+)\s*(?:=|\+=|\|=)(?!=)/;
 
+/** A line that declares a function or method (`func (r *Router) Use(…) {`, `setLimit(n) {`, `def x=(v)`). */
+const SIGNATURE =
+  /^(?:(?:export|async|static|public|private|protected|internal|override|final)\s+)*(?:func|def|fn|function|pub(?:\(\w+\))?\s+fn)\b|^(?:(?:public|private|protected|static|final)\s+)+[\w<>[\], ]+\(|^[\w$#]+\s*\([^)]*\)\s*(?::\s*[\w<>[\]| ]+)?\s*\{$/;
+
 /** A body that only stores fields and hands back its receiver. */
 export function storesOnly(item: Pick<ContextItem, "text" | "facts">): boolean {
   if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
+  // Its statements: not its doc comment, signature or braces.
   const body = item.text
     .split("\n")
-    .slice(1)
     .map((l) => l.trim())
-    .filter((l) => l && !NO_STATEMENT.test(l));
+    .filter((l) => l && l !== "{" && !NO_STATEMENT.test(l) && !SIGNATURE.test(l));
   return (
     body.some((l) => STORE.test(l)) &&
     body.every((l) => STORE.test(l) || /^return\s+[\w$]+;?$/.test(l) || /^self$/.test(l))
