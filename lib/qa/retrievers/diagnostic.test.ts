@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { pointedAt } from "./diagnostic.ts";
-import { sourceFilesFirst } from "./diagnostic-files.ts";
+import { oneSlotEach, sourceFilesFirst } from "./diagnostic-files.ts";
 
 const FILES: Record<string, string> = {
   "calc/__init__.py": "",
@@ -185,5 +185,32 @@ describe("the files a diagnostic answer puts forward", () => {
 
   it("keep a test in its place when the question names one", () => {
     expect(sourceFilesFirst(ranked, ["mux_test.go"]).slice(0, 2)).toEqual(["mux.go", "mux_test.go"]);
+  });
+});
+
+describe("the symbols a diagnostic answer puts forward", () => {
+  it("give one place to each function and each error type (C#, TypeScript)", () => {
+    const ranked = [
+      "src/AsyncException.cs::AsyncException.BuildMessage",
+      "src/AbstractValidator.cs::AbstractValidator.Validate",
+      "src/AsyncException.cs::AsyncException.AsyncException",
+      "src/AsyncException.cs::AsyncException.AsyncException#2",
+      "src/AbstractValidator.cs::AbstractValidator.Validate#3",
+      "src/RuleComponent.cs::RuleComponent.Validate",
+      "source/errors/HTTPError.ts::HTTPError",
+      "source/utils/type-guards.ts::isHTTPError",
+      "source/core/Ky.ts::Ky.#getResponseData",
+    ];
+    expect(oneSlotEach(ranked)).toEqual([
+      "src/AsyncException.cs::AsyncException.BuildMessage",
+      "src/AbstractValidator.cs::AbstractValidator.Validate",
+      "src/RuleComponent.cs::RuleComponent.Validate",
+      "source/errors/HTTPError.ts::HTTPError",
+      "source/core/Ky.ts::Ky.#getResponseData",
+      "src/AsyncException.cs::AsyncException.AsyncException",
+      "src/AsyncException.cs::AsyncException.AsyncException#2",
+      "src/AbstractValidator.cs::AbstractValidator.Validate#3",
+      "source/utils/type-guards.ts::isHTTPError",
+    ]);
   });
 });

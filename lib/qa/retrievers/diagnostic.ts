@@ -54,6 +54,7 @@ import {
 import {
   creditTestedFiles,
   literalCandidates,
+  oneSlotEach,
   sourceFilesFirst,
   withPartnerFiles,
 } from "./diagnostic-files.ts";
@@ -160,9 +161,11 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     rankedFiles,
     signals: signalFiles(fileLists),
     // Functions in the files that localize best first: the fix of a report is in its file.
-    rankedSymbols: membersFirst(
-      withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-      answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+    rankedSymbols: oneSlotEach(
+      membersFirst(
+        withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+        answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+      ),
     ).slice(0, 50),
   };
 }
