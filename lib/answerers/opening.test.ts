@@ -982,6 +982,11 @@ describe("a stored-only body read with its doc comment", () => {
       true,
     ],
     [
+      "Go, storing each of its arguments",
+      "// Use appends a MiddlewareFunc to the chain.\nfunc (r *Router) Use(mwf ...MiddlewareFunc) {\n\tfor _, fn := range mwf {\n\t\tr.middlewares = append(r.middlewares, fn)\n\t}\n}",
+      true,
+    ],
+    [
       "Go, with a condition",
       "// Use adds middleware.\nfunc (r *Router) Use(mwf MiddlewareFunc) {\n\tif mwf != nil {\n\t\tr.middlewares = append(r.middlewares, mwf)\n\t}\n}",
       false,

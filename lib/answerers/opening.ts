@@ -520,6 +520,9 @@ const STORE = /^(?:[\w$]+(?:\.|->)[\w.$>-]+|@\w+)\s*(?:=|\+=|\|=)(?!=)/;
 const SIGNATURE =
   /^(?:(?:export|async|static|public|private|protected|internal|override|final)\s+)*(?:func|def|fn|function|pub(?:\(\w+\))?\s+fn)\b|^(?:(?:public|private|protected|static|final)\s+)+[\w<>[\], ]+\(|^[\w$#]+\s*\([^)]*\)\s*(?::\s*[\w<>[\]| ]+)?\s*\{$/;
 
+/** A loop over what a setter is given, storing each (`for _, fn := range mwf {`, `for (const h of hooks) {`). */
+const STORE_LOOP = /^for\b[^;]*\b(?:range|of|in)\b[^;]*\{?$/;
+
 /** A body that only stores fields and hands back its receiver. */
 export function storesOnly(item: Pick<ContextItem, "text" | "facts">): boolean {
   if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
@@ -530,7 +533,9 @@ export function storesOnly(item: Pick<ContextItem, "text" | "facts">): boolean {
     .filter((l) => l && l !== "{" && !NO_STATEMENT.test(l) && !SIGNATURE.test(l));
   return (
     body.some((l) => STORE.test(l)) &&
-    body.every((l) => STORE.test(l) || /^return\s+[\w$]+;?$/.test(l) || /^self$/.test(l))
+    body.every(
+      (l) => STORE.test(l) || STORE_LOOP.test(l) || /^return\s+[\w$]+;?$/.test(l) || /^self$/.test(l),
+    )
   );
 }
 
