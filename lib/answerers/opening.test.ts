@@ -776,6 +776,18 @@ describe("a diagnostic opening for a message written apart from its raise", () =
     );
   });
 
+  it("takes no caller from a frame whose file is not the definition's", () => {
+    const site = withFacts(check, { errorStrings: ["argument %s is out of range"] });
+    const elsewhere = { ...add, path: "src/Other.java" };
+    const context = [site, elsewhere, addStatement];
+    const given = ask("IllegalArgumentException: argument 7 is out of range", context, {
+      exceptionTypes: ["IllegalArgumentException"],
+      messages: ["argument 7 is out of range"],
+      stackFrames: frames,
+    });
+    expect(openingFor(given, context, byName(context))).not.toContain("called from");
+  });
+
   it("finds a Python message built in an f-string before it is raised", () => {
     const other = withFacts(
       symbol(

@@ -479,7 +479,8 @@ function calledFrom(
   symbols: ContextItem[],
   byName: Map<string, ContextItem>,
 ): string {
-  const traced = traceCallers(name, input, symbols);
+  const site = symbols.find((s) => s.facts?.qualifiedName === name);
+  const traced = site ? traceCallers(site, input, symbols) : [];
   if (traced.length)
     return `It is called from ${traced
       .map((s) => `${code(s.facts?.qualifiedName ?? s.title)} (${cite(s)})`)

@@ -113,19 +113,31 @@ export function writtenAt({ item, at, literal }: WrittenMessage): string {
   return `"${escapeInline(shown)}" is written in ${where}${condition ? ` when ${code(condition)}` : call ? `: ${code(call.length > 110 ? `${call.slice(0, 107)}…` : call)}` : ""}`;
 }
 
-/** The definitions in context of the (up to two) frames a stack trace shows calling `name`. */
-export function traceCallers(name: string, input: AnswerInput, symbols: ContextItem[]): ContextItem[] {
-  const frames = input.anchors.stackFrames.map((f) => frameName(f.func ?? ""));
-  const at = frames.findIndex((f) => f && sameFunction(f, name));
+/**
+ * The definitions in context of the (up to two) frames a stack trace shows calling the
+ * site. A frame is a definition when the names agree and so do the file names: a bare
+ * `read` names no particular `read`, and a PHP frame's file is its caller's.
+ */
+export function traceCallers(site: ContextItem, input: AnswerInput, symbols: ContextItem[]): ContextItem[] {
+  const frames = input.anchors.stackFrames;
+  const at = frames.findIndex((f) => frameIs(f, site));
   if (at < 0) return [];
   const out: ContextItem[] = [];
   for (const f of frames.slice(at + 1)) {
-    const item = f ? symbols.find((s) => sameFunction(f, s.facts?.qualifiedName ?? "")) : undefined;
+    const item = symbols.find((s) => frameIs(f, s));
     if (!item) break;
     out.push(item);
     if (out.length === 2) break;
   }
   return out;
+}
+
+function frameIs(frame: AnswerInput["anchors"]["stackFrames"][number], item: ContextItem): boolean {
+  const base = (p: string) => p.replace(/\\/g, "/").split("/").pop() ?? p;
+  return (
+    sameFunction(frameName(frame.func ?? ""), item.facts?.qualifiedName ?? "") &&
+    (!frame.path || base(frame.path) === base(item.path ?? ""))
+  );
 }
 
 /** A frame's function in the index's notation: `CodeBlock$Builder.add` → `CodeBlock.Builder.add`. */
