@@ -210,8 +210,12 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
   const layout = MODE_LAYOUT[input.mode];
   const sections: string[] = [providedSection(input.context)];
   if (layout.section) sections.push(layout.section(input, symbols, byName));
-  if (layout.relevantCode) sections.push(relevantCodeSection(symbols, layout.relevantCode));
-  if (layout.docsAlways || docs.length) sections.push(docsSection(docs, layout.docs, input.question));
+  // A diagnostic answer points at the code that fails, not at the tests that exercise it.
+  const listed = input.mode === "diagnostic" ? symbols.filter((s) => !isAuxiliary(s.path ?? "")) : symbols;
+  if (layout.relevantCode) sections.push(relevantCodeSection(listed, layout.relevantCode));
+  const shownDocs = input.mode === "diagnostic" ? docsOnTheError(docs, input) : docs;
+  if (layout.docsAlways || shownDocs.length)
+    sections.push(docsSection(shownDocs, layout.docs, input.question));
   out.push(...sections.filter(Boolean));
   if (gaps.length && input.pass < input.maxPasses) {
     out.push(`**Still looking for:** ${gaps.map(code).join(", ")}.`);
@@ -222,6 +226,18 @@ function composeAnswer(input: AnswerInput, gaps: string[]): string {
     );
   }
   return `${withoutRepeatedLines(out.join("\n\n"))}\n`;
+}
+
+/**
+ * The documentation a diagnostic answer quotes: sections that speak of the error itself
+ * (its type, a quoted message or literal), not those that only share the question's words.
+ */
+function docsOnTheError(docs: ContextItem[], input: AnswerInput): ContextItem[] {
+  const { exceptionTypes, messages, literals } = input.anchors;
+  const needles = [...exceptionTypes, ...literals, ...messages.map((m) => m.slice(0, 30))]
+    .map((n) => n.toLowerCase().trim())
+    .filter((n) => n.length >= 6);
+  return docs.filter((d) => needles.some((n) => d.text.toLowerCase().includes(n)));
 }
 
 /** The same evidence line twice (a caller reached along two paths) says nothing new. */
@@ -287,8 +303,11 @@ function diagnosticSection(
 function callChains(triples: Triple[], sites: string[], byName: Map<string, ContextItem>): string[] {
   const out: string[] = [];
   for (const site of sites.slice(0, 3)) {
+    // A test calling the site shows how to reproduce it, not how execution gets there.
     const callers = uniqueBy(
-      triples.filter((t) => t.subject === site && t.relation === "called_by"),
+      triples.filter(
+        (t) => t.subject === site && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+      ),
       (t) => t.object,
     ).slice(0, 3);
     for (const c of callers) {
@@ -298,7 +317,9 @@ function callChains(triples: Triple[], sites: string[], byName: Map<string, Cont
         : c.objectPath && c.objectLines
           ? `${c.objectPath}:${c.objectLines[0]}-${c.objectLines[1]}`
           : "";
-      const upstream = triples.find((t) => t.subject === c.object && t.relation === "called_by");
+      const upstream = triples.find(
+        (t) => t.subject === c.object && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+      );
       const prefix = upstream ? `${code(upstream.object)} → ` : "";
       // The citation goes right after the caller it locates: verification reads the name before it.
       const chain = `${prefix}${code(c.object)}${where ? ` (${where})` : ""} → ${code(site)}`;

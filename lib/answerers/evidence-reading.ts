@@ -215,14 +215,14 @@ export function errorSites(input: AnswerInput): ErrorSite[] {
 }
 
 // Where a message template takes a value: `{name!r}`, `${x}`, `{}`, `%s`, `%-5d`, `%v`.
-const PLACEHOLDER = /\$?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;
+export const PLACEHOLDER = /\$?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;
 
 /**
  * A message template as a pattern over the question's text, each placeholder standing
  * for a short value ("fixture {argname!r} not found" matches "fixture 'db' not found");
  * none for a template with too few literal characters to tell.
  */
-function messagePattern(message: string): RegExp | null {
+export function messagePattern(message: string): RegExp | null {
   const parts = message.toLowerCase().split(new RegExp(PLACEHOLDER.source, "g"));
   if (parts.length < 2 || parts.join("").replace(/\W+/g, "").length < 8) return null;
   const escaped = parts.map((p) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
-import { askedTopic, decidingLines, handsOn, openingFor, whenAsked } from "./opening.ts";
+import { askedTopic, decidingLines, handsOn, openingFor, storesOnly, whenAsked } from "./opening.ts";
 
 describe("the topic of a question, in its own terms", () => {
   it.each([
@@ -688,5 +688,351 @@ describe("deciding lines of code in other languages", () => {
     ].join("\n");
     const lines = decidingLines(source, new Set(["target"].map((t) => stem(t)))).map((l) => l.text);
     expect(lines).toContain("Some(ref target) => meta.target().starts_with(target),");
+  });
+});
+
+describe("a diagnostic opening for a message written apart from its raise", () => {
+  const withFacts = (item: ContextItem, facts: Partial<NonNullable<ContextItem["facts"]>>): ContextItem => ({
+    ...item,
+    facts: { ...(item.facts as NonNullable<ContextItem["facts"]>), ...facts },
+  });
+  const ask = (
+    question: string,
+    context: ContextItem[],
+    anchors: Partial<AnswerInput["anchors"]>,
+  ): AnswerInput => {
+    const base = input(question, "diagnostic", context);
+    return { ...base, anchors: { ...base.anchors, ...anchors } };
+  };
+  const byName = (items: ContextItem[]) => new Map(items.map((i) => [i.facts?.qualifiedName ?? "", i]));
+
+  // Java: a checking helper raises; the caller writes the message and the condition.
+  const check = withFacts(
+    symbol(
+      "Util.checkArgument",
+      "src/Util.java",
+      "static void checkArgument(boolean condition, String format, Object... args) {\n  if (!condition) throw new IllegalArgumentException(String.format(format, args));\n}",
+      52,
+    ),
+    { raises: ["IllegalArgumentException"] },
+  );
+  const add = symbol(
+    "CodeBlock.Builder.add",
+    "src/CodeBlock.java",
+    [
+      "public Builder add(String format, Object... args) {",
+      "  int index = indexStart;",
+      "  checkArgument(index < args.length, \"index %d for '%s' not in range (received %s arguments)\", index + 1, format, args.length);",
+      "  return this;",
+      "}",
+    ].join("\n"),
+    280,
+  );
+  const addStatement = symbol(
+    "MethodSpec.Builder.addStatement",
+    "src/MethodSpec.java",
+    "public Builder addStatement(String format, Object... args) {\n  code.addStatement(format, args);\n  return this;\n}",
+    484,
+  );
+  const frames = [
+    { path: "com/squareup/javapoet/Util.java", line: 53, func: "Util.checkArgument" },
+    { path: "com/squareup/javapoet/CodeBlock.java", line: 287, func: "CodeBlock$Builder.add" },
+    { path: "com/squareup/javapoet/MethodSpec.java", line: 486, func: "MethodSpec$Builder.addStatement" },
+  ];
+
+  it("names the caller that writes a message a checking helper raises, then the trace's callers", () => {
+    const context = [check, add, addStatement];
+    const given = ask(
+      "java.lang.IllegalArgumentException: index 3 for '$3L' not in range (received 2 arguments)",
+      context,
+      {
+        exceptionTypes: ["IllegalArgumentException"],
+        messages: ["index 3 for '$3L' not in range (received 2 arguments)"],
+        stackFrames: frames,
+      },
+    );
+    const text = openingFor(given, context, byName(context));
+    expect(text).toMatch(
+      /^The message "index %d for '%s' not in range \(received %s arguments\)" is written in `CodeBlock\.Builder\.add` \(src\/CodeBlock\.java:280-284\): `checkArgument\(index < args\.length/,
+    );
+    expect(text).toContain(
+      "It is raised as `IllegalArgumentException` by `Util.checkArgument` (src/Util.java:52-54).",
+    );
+    expect(text).toContain(
+      "It is called from `MethodSpec.Builder.addStatement` (src/MethodSpec.java:484-487).",
+    );
+  });
+
+  it("follows the trace for the callers of a matched raise site", () => {
+    const site = withFacts(check, { errorStrings: ["argument %s is out of range"] });
+    const context = [site, add, addStatement];
+    const given = ask("IllegalArgumentException: argument 7 is out of range", context, {
+      exceptionTypes: ["IllegalArgumentException"],
+      messages: ["argument 7 is out of range"],
+      stackFrames: frames,
+    });
+    expect(openingFor(given, context, byName(context))).toContain(
+      "It is called from `CodeBlock.Builder.add` (src/CodeBlock.java:280-284), itself called from `MethodSpec.Builder.addStatement` (src/MethodSpec.java:484-487).",
+    );
+  });
+
+  it("takes no caller from a frame whose file is not the definition's", () => {
+    const site = withFacts(check, { errorStrings: ["argument %s is out of range"] });
+    const elsewhere = { ...add, path: "src/Other.java" };
+    const context = [site, elsewhere, addStatement];
+    const given = ask("IllegalArgumentException: argument 7 is out of range", context, {
+      exceptionTypes: ["IllegalArgumentException"],
+      messages: ["argument 7 is out of range"],
+      stackFrames: frames,
+    });
+    expect(openingFor(given, context, byName(context))).not.toContain("called from");
+  });
+
+  it("finds a Python message built in an f-string before it is raised", () => {
+    const other = withFacts(
+      symbol(
+        "FixtureFunctionMarker.__call__",
+        "src/fixtures.py",
+        'def __call__(self, f):\n    raise ValueError("class fixtures not supported")',
+        10,
+      ),
+      { raises: ["ValueError"], errorStrings: ["class fixtures not supported"] },
+    );
+    const formatrepr = symbol(
+      "FixtureLookupError.formatrepr",
+      "src/fixtures.py",
+      "def formatrepr(self):\n    if self.argname not in available:\n        msg = f\"fixture '{self.argname}' not found\"\n    return FixtureLookupErrorRepr(msg)",
+      800,
+    );
+    const context = [other, formatrepr];
+    const given = ask("My test errors with \"fixture 'db' not found\". Where does that come from?", context, {
+      messages: ["fixture 'db' not found"],
+    });
+    expect(openingFor(given, context, byName(context))).toBe(
+      "The message \"fixture '{self.argname}' not found\" is written in `FixtureLookupError.formatrepr` (src/fixtures.py:800-803) when `self.argname not in available`.",
+    );
+  });
+
+  it("finds a message kept in a module constant, not its copy in a test", () => {
+    const raiser = withFacts(
+      symbol(
+        "copy_current_request_context",
+        "src/flask/ctx.py",
+        'def copy_current_request_context(f):\n    if ctx is None:\n        raise RuntimeError("needs a request")',
+        146,
+      ),
+      { raises: ["RuntimeError"], errorStrings: ["needs a request"] },
+    );
+    const constant: ContextItem = {
+      ...symbol("globals", "src/flask/globals.py", "", 1),
+      kind: "file",
+      facts: null,
+      text: '_no_app_msg = """\\\nWorking outside of application context.\n\nThis typically means that you attempted to use functionality that needed\n"""',
+      startLine: 20,
+      endLine: 24,
+    };
+    const test: ContextItem = {
+      ...constant,
+      key: "tests/test_appctx.py:1-3",
+      path: "tests/test_appctx.py",
+      text: 'def test_no_app():\n    assert "Working outside of application context" in str(err)',
+    };
+    const context = [raiser, test, constant];
+    const given = ask(
+      "RuntimeError: Working outside of application context. I get this in a thread. Why?",
+      context,
+      {
+        exceptionTypes: ["RuntimeError"],
+        messages: ["Working outside of application context. I get this in a thread. Why?"],
+      },
+    );
+    expect(openingFor(given, context, byName(context))).toBe(
+      'The message "Working outside of application context." is written in src/flask/globals.py:21-21.',
+    );
+  });
+
+  it("names where the detail a message template wraps is written (PHP)", () => {
+    const parse = withFacts(
+      symbol(
+        "Dotenv.Parser.Parser.parse",
+        "src/Parser/Parser.php",
+        "public function parse(string $content)\n{\n    return $result->mapError(static function (string $error) {\n        throw new InvalidFileException(\\sprintf('Failed to parse dotenv file. %s', $error));\n    });\n}",
+        14,
+      ),
+      { raises: ["InvalidFileException"], errorStrings: ["Failed to parse dotenv file. %s"] },
+    );
+    const token = symbol(
+      "Dotenv.Parser.EntryParser.processToken",
+      "src/Parser/EntryParser.php",
+      "private static function processToken(int $state, string $token)\n{\n    if ($token === ' ') {\n        return Error::create(\\sprintf('Encountered unexpected whitespace at [%s].', $value));\n    }\n}",
+      120,
+    );
+    const context = [parse, token];
+    const given = ask(
+      "InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",
+      context,
+      {
+        exceptionTypes: ["InvalidFileException"],
+        messages: ["Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name]."],
+      },
+    );
+    const text = openingFor(given, context, byName(context));
+    expect(text).toMatch(
+      /^`InvalidFileException\("Failed to parse dotenv file\. %s"\)` is raised by `Dotenv\.Parser\.Parser\.parse`/,
+    );
+    expect(text).toContain(
+      "The detail it carries \"Encountered unexpected whitespace at [%s].\" is written in `Dotenv.Parser.EntryParser.processToken` (src/Parser/EntryParser.php:120-125) when `$token === ' '`.",
+    );
+  });
+
+  it("leaves a setter and a declaration behind the code that decides a symptom", () => {
+    const strict = symbol(
+      "Router.StrictSlash",
+      "mux.go",
+      "func (r *Router) StrictSlash(value bool) *Router {\n\t// When true, redirect /path/ to /path\n\tr.strictSlash = value\n\treturn r\n}",
+      240,
+    );
+    const options = {
+      ...symbol("RetryOptions", "types.ts", "export type RetryOptions = {\n  limit?: number;\n};", 5),
+    };
+    options.facts = { ...(options.facts as NonNullable<ContextItem["facts"]>), kind: "type" };
+    const serve = symbol(
+      "Router.ServeHTTP",
+      "mux.go",
+      "func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {\n\tif !r.skipClean {\n\t\tif p := cleanPath(path); p != path {\n\t\t\tw.WriteHeader(http.StatusMovedPermanently)\n\t\t}\n\t}\n}",
+      180,
+    );
+    const context = [strict, options, serve];
+    const given = input(
+      "A request with a double slash gets a 301 redirect instead of reaching my handler. Where does the redirect come from?",
+      "diagnostic",
+      context,
+    );
+    expect(openingFor(given, context, byName(context))).toMatch(
+      /^The behaviour comes from `Router\.ServeHTTP` \(mux\.go:180-186\)/,
+    );
+  });
+
+  it.each([
+    [
+      "Go",
+      "func (r *Router) Use(mwf ...MiddlewareFunc) {\n\tr.middlewares = append(r.middlewares, mwf...)\n}",
+      true,
+    ],
+    ["JavaScript", "setLimit(n) {\n  this.limit = n;\n  return this;\n}", true],
+    ["Ruby", "def base_uri=(uri)\n  @base_uri = uri\nend", true],
+    ["PHP", "public function setName($name)\n{\n    $this->name = $name;\n    return $this;\n}", true],
+    ["a condition", "setLimit(n) {\n  if (n > 0) this.limit = n;\n  return this;\n}", false],
+  ])("a %s body that only stores what it is given: %s", (_language, text, expected) => {
+    expect(storesOnly(symbol("f", "a", text, 1))).toBe(expected);
+  });
+});
+
+describe("a diagnostic answer's body", () => {
+  it("leaves out tests calling the site and documentation that does not speak of the error", async () => {
+    const site = symbol(
+      "Session.open",
+      "pkg/session.py",
+      'def open(self):\n    if not self.secret:\n        raise RuntimeError("no secret key was set")',
+      10,
+    );
+    site.facts = {
+      ...(site.facts as NonNullable<ContextItem["facts"]>),
+      raises: ["RuntimeError"],
+      errorStrings: ["no secret key was set"],
+    };
+    const testSymbol = symbol("test_open", "tests/test_session.py", "def test_open():\n    s.open()", 5);
+    const doc = (path: string, text: string): ContextItem => ({
+      ...symbol(path, path, text, 1),
+      kind: "doc",
+      facts: null,
+      title: path,
+    });
+    const onError = doc("docs/config.md", "Without a secret key set, opening a session raises RuntimeError.");
+    const offTopic = doc("docs/quickstart.md", "A session keeps values between requests with a secret key.");
+    const given = input('RuntimeError: "no secret key was set" when a session is opened', "diagnostic", [
+      site,
+      testSymbol,
+      onError,
+      offTopic,
+    ]);
+    given.anchors = {
+      ...given.anchors,
+      exceptionTypes: ["RuntimeError"],
+      messages: ["no secret key was set"],
+    };
+    const caller = (object: string, path: string) => ({
+      subject: "Session.open",
+      relation: "called_by" as const,
+      object,
+      objectPath: path,
+      objectLines: [1, 9] as [number, number],
+      inContext: false,
+      confidence: 1,
+    });
+    given.graph = {
+      triples: [caller("test_open", "tests/test_session.py"), caller("App.handle", "pkg/app.py")],
+    };
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toContain("`App.handle` (pkg/app.py:1-9) → `Session.open`");
+    expect(answer).not.toContain("tests/test_session.py");
+    expect(answer).toContain("docs/config.md");
+    expect(answer).not.toContain("docs/quickstart.md");
+  });
+});
+
+describe("a stored-only body read with its doc comment", () => {
+  it.each([
+    [
+      "Go",
+      "// StrictSlash defines the trailing slash behavior for new routes.\nfunc (r *Router) StrictSlash(value bool) *Router {\n\tr.strictSlash = value\n\treturn r\n}",
+      true,
+    ],
+    [
+      "Java",
+      "/** Sets the name. */\npublic Builder name(String name) {\n  this.name = name;\n  return this;\n}",
+      true,
+    ],
+    [
+      "Go, storing each of its arguments",
+      "// Use appends a MiddlewareFunc to the chain.\nfunc (r *Router) Use(mwf ...MiddlewareFunc) {\n\tfor _, fn := range mwf {\n\t\tr.middlewares = append(r.middlewares, fn)\n\t}\n}",
+      true,
+    ],
+    [
+      "Go, with a condition",
+      "// Use adds middleware.\nfunc (r *Router) Use(mwf MiddlewareFunc) {\n\tif mwf != nil {\n\t\tr.middlewares = append(r.middlewares, mwf)\n\t}\n}",
+      false,
+    ],
+  ])("%s", (_language, text, expected) => {
+    expect(storesOnly(symbol("f", "a", text, 1))).toBe(expected);
+  });
+});
+
+describe("a message the named error type builds for itself", () => {
+  it("leaves the raise site of that type leading (TypeScript)", () => {
+    const own = symbol(
+      "TimeoutError.constructor",
+      "source/errors/TimeoutError.ts",
+      "constructor(request: Request) {\n  super(`Request timed out: ${request.method} ${request.url}`);\n}",
+      11,
+    );
+    const site = symbol(
+      "timeout",
+      "source/utils/timeout.ts",
+      "export async function timeout(request, options) {\n  if (elapsed > options.timeout) {\n    reject(new TimeoutError(request));\n  }\n}",
+      8,
+    );
+    site.facts = { ...(site.facts as NonNullable<ContextItem["facts"]>), raises: ["TimeoutError"] };
+    const given = input(
+      "TimeoutError: Request timed out: POST https://api.example.com/v1/exports",
+      "diagnostic",
+      [site, own],
+    );
+    given.anchors = {
+      ...given.anchors,
+      exceptionTypes: ["TimeoutError"],
+      messages: ["Request timed out: POST https://api.example.com/v1/exports"],
+    };
+    expect(openingFor(given, [site, own], new Map())).toMatch(/^`TimeoutError\(…\)` is raised by `timeout`/);
   });
 });

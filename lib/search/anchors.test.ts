@@ -160,6 +160,16 @@ describe("extractAnchors stack frames", () => {
     expect(a.messages).toEqual(['Cannot index string with number ("a")']);
   });
 
+  it("reads the message of a PHP exception named with its namespace", () => {
+    const a = extractAnchors(
+      "Dotenv\\Exception\\InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",
+    );
+    expect(a.exceptionTypes).toEqual(["InvalidFileException"]);
+    expect(a.messages).toEqual([
+      "Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",
+    ]);
+  });
+
   it("parses Ruby, PHP, C# and native (gdb) frames", () => {
     const a = extractAnchors(
       [

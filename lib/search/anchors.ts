@@ -36,8 +36,9 @@ const QUALIFIED_EXCEPTION = new RegExp(
   `(?<![\\w$.])(?:[A-Za-z_]\\w*\\.)*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})(?![\\w$])`,
   "g",
 );
+// A qualified name's parts join with dots, or with backslashes in PHP (`Dotenv\Exception\X: msg`).
 const EXCEPTION_WITH_MESSAGE = new RegExp(
-  `(?:^|[\\s(>])(?:[A-Za-z_]\\w*\\.)*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})\\s*:\\s+(\\S.*)$`,
+  `(?:^|[\\s(>])(?:[A-Za-z_]\\w*[.\\\\])*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})\\s*:\\s+(\\S.*)$`,
 );
 // JavaScript prints a plain Error as "Error: msg" (and "Uncaught Error: msg"), anywhere in a sentence.
 const BARE_ERROR = /(?:^|\s)(?:Uncaught\s+)?Error:\s+(\S.*)$/;

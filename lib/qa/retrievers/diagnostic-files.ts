@@ -5,6 +5,7 @@
  * files that write the report's options and configuration keys as literals.
  */
 import "server-only";
+import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { filesContainingLiterals, symbolsInFile } from "../../db/code-graph.ts";
 import { partnersOf, withPartners } from "./partners.ts";
 import { testedFiles, type PathIndex } from "./file-index.ts";
@@ -70,6 +71,52 @@ export async function withPartnerFiles(
     .slice(0, 30)
     .map(([file]) => file);
 }
+
+/**
+ * The ranked files with tests, docs and examples the question is not about moved below
+ * the code (order kept within each): a failure shows in a test but is fixed in the code,
+ * so a test never takes a place of the first five that a source file with evidence could.
+ */
+export function sourceFilesFirst(files: string[], namedPaths: string[], topics?: AuxiliaryTopics): string[] {
+  const about = topicsOfPaths(namedPaths, topics);
+  const code = files.filter((f) => auxiliaryFactor(f, about) === 1);
+  return [...code, ...files.filter((f) => auxiliaryFactor(f, about) !== 1)];
+}
+
+/**
+ * Ranked symbol ids where each function and each error type holds one place: further
+ * overloads of a function (`f#2`) and further members of one error type (its other
+ * constructors, its message builder, an `isHTTPError` guard) move below the rest, so
+ * they never crowd out the code that raises or handles the error.
+ */
+export function oneSlotEach(ids: string[]): string[] {
+  const seen = new Set<string>();
+  const first: string[] = [];
+  const repeats: string[] = [];
+  for (const id of ids) {
+    const keys = [baseQualifiedId(id), errorOwner(id)].filter((k): k is string => k !== null);
+    if (keys.some((k) => seen.has(k))) repeats.push(id);
+    else first.push(id);
+    for (const k of keys) seen.add(k);
+  }
+  return [...first, ...repeats];
+}
+
+/** The error type a symbol belongs to or guards (`HTTPError.constructor`, `isHTTPError` → HTTPError). */
+function errorOwner(id: string): string | null {
+  const name = id.slice(id.indexOf("::") + 2).replace(/#\d+$/, "");
+  const parts = name.split(".");
+  const owner = parts.find((p, i) => i < parts.length - 1 && ERROR_TYPE.test(p));
+  if (owner) return `error:${owner}`;
+  const guard = /^is([A-Z]\w*(?:Error|Exception))$/.exec(parts[parts.length - 1] ?? "");
+  return guard
+    ? `error:${guard[1]}`
+    : ERROR_TYPE.test(parts[parts.length - 1] ?? "")
+      ? `error:${parts[parts.length - 1]}`
+      : null;
+}
+
+const ERROR_TYPE = /^\w*(?:Error|Exception)$/;
 
 /** A literal found in more files than this says little about where anything is. */
 const MAX_LITERAL_FILES = 20;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { pointedAt } from "./diagnostic.ts";
+import { oneSlotEach, sourceFilesFirst } from "./diagnostic-files.ts";
 
 const FILES: Record<string, string> = {
   "calc/__init__.py": "",
@@ -165,5 +166,51 @@ describe("paths in diagnostic retrieval", () => {
     expect(pointedAt("tests/data/pkg/__init__.py", [fixture])).toEqual([fixture]);
     expect(pointedAt("/home/me/proj/tests/test_x.py", ["tests/test_x.py"])).toEqual(["tests/test_x.py"]);
     expect(pointedAt("test_x.py", ["tests/test_x.py"])).toEqual([]);
+  });
+});
+
+describe("the files a diagnostic answer puts forward", () => {
+  const ranked = ["mux.go", "mux_test.go", "route.go", "docs/routing.md", "regexp.go", "middleware.go"];
+
+  it("put the code before tests and docs, each in its order", () => {
+    expect(sourceFilesFirst(ranked, [])).toEqual([
+      "mux.go",
+      "route.go",
+      "regexp.go",
+      "middleware.go",
+      "mux_test.go",
+      "docs/routing.md",
+    ]);
+  });
+
+  it("keep a test in its place when the question names one", () => {
+    expect(sourceFilesFirst(ranked, ["mux_test.go"]).slice(0, 2)).toEqual(["mux.go", "mux_test.go"]);
+  });
+});
+
+describe("the symbols a diagnostic answer puts forward", () => {
+  it("give one place to each function and each error type (C#, TypeScript)", () => {
+    const ranked = [
+      "src/AsyncException.cs::AsyncException.BuildMessage",
+      "src/AbstractValidator.cs::AbstractValidator.Validate",
+      "src/AsyncException.cs::AsyncException.AsyncException",
+      "src/AsyncException.cs::AsyncException.AsyncException#2",
+      "src/AbstractValidator.cs::AbstractValidator.Validate#3",
+      "src/RuleComponent.cs::RuleComponent.Validate",
+      "source/errors/HTTPError.ts::HTTPError",
+      "source/utils/type-guards.ts::isHTTPError",
+      "source/core/Ky.ts::Ky.#getResponseData",
+    ];
+    expect(oneSlotEach(ranked)).toEqual([
+      "src/AsyncException.cs::AsyncException.BuildMessage",
+      "src/AbstractValidator.cs::AbstractValidator.Validate",
+      "src/RuleComponent.cs::RuleComponent.Validate",
+      "source/errors/HTTPError.ts::HTTPError",
+      "source/core/Ky.ts::Ky.#getResponseData",
+      "src/AsyncException.cs::AsyncException.AsyncException",
+      "src/AsyncException.cs::AsyncException.AsyncException#2",
+      "src/AbstractValidator.cs::AbstractValidator.Validate#3",
+      "source/utils/type-guards.ts::isHTTPError",
+    ]);
   });
 });

@@ -51,7 +51,13 @@ import {
   type RetrievalOutput,
   type SignalList,
 } from "./shared.ts";
-import { creditTestedFiles, literalCandidates, withPartnerFiles } from "./diagnostic-files.ts";
+import {
+  creditTestedFiles,
+  literalCandidates,
+  oneSlotEach,
+  sourceFilesFirst,
+  withPartnerFiles,
+} from "./diagnostic-files.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
 const MAX_FRAMES_READ = 60;
@@ -140,10 +146,14 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // Whole files over source files only: a report's many words match change logs and
   // documentation best, and the fix is in the code.
   fileLists.push(await wholeFileSignal(input, 0.5, { query: report, kind: "code" }));
-  const rankedFiles = await withPartnerFiles(
-    input,
-    creditTestedFiles(fileScores(fileLists, namedPaths, topics), await pathIndex(generationId), namedPaths),
+  const rankedFiles = sourceFilesFirst(
+    await withPartnerFiles(
+      input,
+      creditTestedFiles(fileScores(fileLists, namedPaths, topics), await pathIndex(generationId), namedPaths),
+      namedPaths,
+    ),
     namedPaths,
+    topics,
   );
   return {
     items,
@@ -151,9 +161,11 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     rankedFiles,
     signals: signalFiles(fileLists),
     // Functions in the files that localize best first: the fix of a report is in its file.
-    rankedSymbols: membersFirst(
-      withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-      answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+    rankedSymbols: oneSlotEach(
+      membersFirst(
+        withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+        answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+      ),
     ).slice(0, 50),
   };
 }

@@ -1,0 +1,154 @@
+/**
+ * Where a diagnostic question's quoted message is written in the code, when no raise
+ * site reports it as written (a format string handed to a checking helper, an f-string
+ * assigned before the raise, a module constant, the detail a template wraps), and the
+ * callers a pasted stack trace shows. Read by the diagnostic opening. Pure.
+ */
+import type { AnswerInput, ContextItem } from "./contract.ts";
+import {
+  cite,
+  code,
+  conditionOf,
+  escapeInline,
+  isAuxiliary,
+  messagePattern,
+  PLACEHOLDER,
+} from "./evidence-reading.ts";
+
+/**
+ * Where the value a message template wraps is written: "Failed to parse dotenv file. %s"
+ * quoted as "… file. Encountered unexpected whitespace at [x]." has its detail built in
+ * another function, which is what the question is about.
+ */
+export function detailWritten(template: string, input: AnswerInput): WrittenMessage | null {
+  if (!PLACEHOLDER.test(template)) return null;
+  const pieces = template
+    .split(new RegExp(PLACEHOLDER.source, "g"))
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const rest = input.anchors.messages.map((m) =>
+    pieces
+      .reduce((text, p) => text.replace(p, " "), m)
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
+  return messageWritten(input, rest);
+}
+
+/** Where a quoted message is written in the code: the item, its line, and the literal. */
+export interface WrittenMessage {
+  item: ContextItem;
+  /** the line in the item's text */
+  at: number;
+  literal: string;
+  /** letters of the literal the quoted message holds */
+  cover: number;
+}
+
+/**
+ * The code that writes a message the question quotes, as a string literal or a template
+ * whose placeholders stand for the quoted values (`"index %d for '%s' not in range"`,
+ * `f"fixture '{argname}' not found"`), or as the line of a long literal. Tests, docs and
+ * examples aside; the literal covering most of the message wins, a definition before a file.
+ */
+export function messageWritten(input: AnswerInput, quoted = input.anchors.messages): WrittenMessage | null {
+  const messages = quoted
+    .map((m) => (m.split(/(?<=[.!?])\s+(?=[A-Z])/)[0] ?? m).toLowerCase().trim())
+    .filter((m) => letters(m) >= 12);
+  if (messages.length === 0) return null;
+  let best: WrittenMessage | null = null;
+  for (const item of input.context) {
+    if (!item.path || isAuxiliary(item.path) || (item.kind !== "symbol" && item.kind !== "file")) continue;
+    // The error type the question names, building its own message, says what the error
+    // reads, not where it is raised: the raise site of that type answers.
+    const owners = (item.facts?.qualifiedName ?? "").split(".").slice(0, -1);
+    if (owners.some((o) => input.anchors.exceptionTypes.includes(o))) continue;
+    item.text.split("\n").forEach((line, at) => {
+      for (const literal of literalsOf(line)) {
+        const cover = Math.max(...messages.map((m) => coverage(literal, m)));
+        const better =
+          !best || cover > best.cover || (cover === best.cover && !!item.facts && !best.item.facts);
+        if (cover > 0 && better) best = { item, at, literal, cover };
+      }
+    });
+  }
+  return best;
+}
+
+/** The string literals of a line (a line inside a long literal is one itself). */
+function literalsOf(line: string): string[] {
+  const found = [...line.matchAll(/(["'`])((?:\\.|(?!\1).){8,})\1/g)].map((m) => m[2] ?? "");
+  const bare = line.trim();
+  if (found.length === 0 && /^[A-Z][\w ,.'-]{15,}[.!]?$/.test(bare)) found.push(bare);
+  return found;
+}
+
+function letters(text: string): number {
+  return text.replace(/[^a-z]/gi, "").length;
+}
+
+/**
+ * How much of a quoted message a literal writes: its letters when it is the message with
+ * values in place of its placeholders, or a long enough piece of it; 0 otherwise.
+ */
+function coverage(literal: string, message: string): number {
+  const lower = literal.toLowerCase();
+  const pattern = messagePattern(literal);
+  const own = letters(lower.replace(new RegExp(PLACEHOLDER.source, "g"), " "));
+  if (pattern?.test(message)) return own >= 10 ? own : 0;
+  const plain = lower.trim().replace(/[.!]$/, "");
+  return message.includes(plain) && (own >= 16 || own >= letters(message) * 0.5) ? own : 0;
+}
+
+/** `"…" is written in `f` (path:a-b) when `cond``, or with the call that carries it. */
+export function writtenAt({ item, at, literal }: WrittenMessage): string {
+  const name = item.facts?.qualifiedName;
+  const line = item.startLine + at;
+  const where = name ? `${code(name)} (${cite(item)})` : `${item.path}:${line}-${line}`;
+  const shown = literal.length > 120 ? `${literal.slice(0, 117)}…` : literal;
+  const condition = conditionOf(item.text, literal.slice(0, 40));
+  const text = (item.text.split("\n")[at] ?? "").trim();
+  // A message handed to a call (a checking helper, a formatter) is best shown in that call.
+  const call = !condition && /\w\(/.test(text) && text.length <= 160 ? text : "";
+  return `"${escapeInline(shown)}" is written in ${where}${condition ? ` when ${code(condition)}` : call ? `: ${code(call.length > 110 ? `${call.slice(0, 107)}…` : call)}` : ""}`;
+}
+
+/**
+ * The definitions in context of the (up to two) frames a stack trace shows calling the
+ * site. A frame is a definition when the names agree and so do the file names: a bare
+ * `read` names no particular `read`, and a PHP frame's file is its caller's.
+ */
+export function traceCallers(site: ContextItem, input: AnswerInput, symbols: ContextItem[]): ContextItem[] {
+  const frames = input.anchors.stackFrames;
+  const at = frames.findIndex((f) => frameIs(f, site));
+  if (at < 0) return [];
+  const out: ContextItem[] = [];
+  for (const f of frames.slice(at + 1)) {
+    const item = symbols.find((s) => frameIs(f, s));
+    if (!item) break;
+    out.push(item);
+    if (out.length === 2) break;
+  }
+  return out;
+}
+
+function frameIs(frame: AnswerInput["anchors"]["stackFrames"][number], item: ContextItem): boolean {
+  const base = (p: string) => p.replace(/\\/g, "/").split("/").pop() ?? p;
+  return (
+    sameFunction(frameName(frame.func ?? ""), item.facts?.qualifiedName ?? "") &&
+    (!frame.path || base(frame.path) === base(item.path ?? ""))
+  );
+}
+
+/** A frame's function in the index's notation: `CodeBlock$Builder.add` → `CodeBlock.Builder.add`. */
+function frameName(func: string): string {
+  return func
+    .replace(/\(.*$/, "")
+    .replace(/\$|::|#/g, ".")
+    .replace(/`\d+/g, "");
+}
+
+/** Two names of one function, one perhaps qualified further (`Builder.add`, `CodeBlock.Builder.add`). */
+function sameFunction(a: string, b: string): boolean {
+  return !!a && !!b && (a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`));
+}
