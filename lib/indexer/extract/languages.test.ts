@@ -101,6 +101,29 @@ describe("C and C++", () => {
     expect(raws(symbol(sink, "journal.Sink.SendToLog").calls)).toEqual(["Flush", "WriteToFile"]);
     expect(sink.parseErrors).toBe(0);
   });
+
+  it("names a googletest body after its suite and test, not after the TEST macro", async () => {
+    const tests = await extract("cpp/sink_unittest.cc");
+    expect(tests.symbols.map((s) => [s.qualifiedName, s.name, s.kind, s.startLine, s.endLine])).toEqual([
+      ["journal.LogSink.WaitTillSent", "WaitTillSent", "function", 8, 13],
+      ["journal.SinkFixture.FlushesOnExit", "FlushesOnExit", "function", 15, 17],
+    ]);
+    expect(symbol(tests, "journal.LogSink.WaitTillSent")).toMatchObject({
+      signature: "TEST(LogSink, WaitTillSent)",
+      docstring: "A sink waits until every message is written.",
+    });
+    expect(raws(symbol(tests, "journal.LogSink.WaitTillSent").calls)).toEqual([
+      "sink.SendToLog",
+      "EXPECT_EQ",
+      "sink.Pending",
+    ]);
+    // A macro call that is no definition keeps its plain reading.
+    const plain = await extractSource(
+      "cpp",
+      "int Run(int count) { return count; }\nvoid LOG(int level) {}\n",
+    );
+    expect(plain.symbols.map((s) => s.qualifiedName)).toEqual(["Run", "LOG"]);
+  });
 });
 
 describe("C#", () => {
@@ -210,6 +233,34 @@ describe("Ruby", () => {
       "process_route",
     ]);
     expect(result.imports.map((i) => i.module)).toEqual(["rack", "./helpers"]);
+  });
+
+  it("makes methods of attribute declarations, aliases and define_method with a literal name", async () => {
+    const result = await extract("ruby/response.rb");
+    expect(result.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine, s.exported])).toEqual([
+      ["Transport", 1, 25, true],
+      ["Transport.Response", 3, 24, true],
+      ["Transport.Response.request", 5, 5, true],
+      ["Transport.Response.body", 5, 5, true],
+      ["Transport.Response.code", 6, 6, true],
+      ["Transport.Response.multiple_choice?", 8, 8, true],
+      ["Transport.Response.ok?", 9, 9, true],
+      ["Transport.Response.redirect?", 11, 11, true],
+      ["Transport.Response.multiple_choices?", 17, 19, true],
+      ["Transport.Response.body", 23, 23, false],
+    ]);
+    expect(symbol(result, "Transport.Response.request")).toMatchObject({
+      kind: "method",
+      parent: "Transport.Response",
+      signature: "attr_reader :request, :body",
+      docstring: "The request this answers.",
+    });
+    expect(symbol(result, "Transport.Response.multiple_choice?").signature).toBe(
+      "alias_method :multiple_choice?, :multiple_choices?",
+    );
+    // The block is the method's body: its calls are the method's, not the class's.
+    expect(raws(symbol(result, "Transport.Response.redirect?").calls)).toEqual(["code.between?", "code"]);
+    expect(raws(symbol(result, "Transport.Response").calls)).not.toContain("code.between?");
   });
 
   it("reports empty rescues but not an optional require", async () => {
