@@ -235,32 +235,24 @@ describe("Ruby", () => {
     expect(result.imports.map((i) => i.module)).toEqual(["rack", "./helpers"]);
   });
 
-  it("makes methods of attribute declarations, aliases and define_method with a literal name", async () => {
+  it("makes a method of define_method with a literal name, its body the block", async () => {
     const result = await extract("ruby/response.rb");
-    expect(result.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine, s.exported])).toEqual([
-      ["Transport", 1, 25, true],
-      ["Transport.Response", 3, 24, true],
-      ["Transport.Response.request", 5, 5, true],
-      ["Transport.Response.body", 5, 5, true],
-      ["Transport.Response.code", 6, 6, true],
-      ["Transport.Response.multiple_choice?", 8, 8, true],
-      ["Transport.Response.ok?", 9, 9, true],
-      ["Transport.Response.redirect?", 11, 11, true],
-      ["Transport.Response.multiple_choices?", 17, 19, true],
-      ["Transport.Response.body", 23, 23, false],
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["Transport", "module", 1, 23, true],
+      ["Transport.Response", "class", 3, 22, true],
+      ["Transport.Response.redirect?", "method", 6, 7, true],
+      ["Transport.Response.multiple_choices?", "method", 13, 15, true],
+      ["Transport.Response.reset!", "method", 19, 21, false],
     ]);
-    expect(symbol(result, "Transport.Response.request")).toMatchObject({
-      kind: "method",
+    expect(symbol(result, "Transport.Response.redirect?")).toMatchObject({
       parent: "Transport.Response",
-      signature: "attr_reader :request, :body",
-      docstring: "The request this answers.",
+      signature: "define_method(:redirect?)",
+      docstring: "Whether the status is a redirect.",
     });
-    expect(symbol(result, "Transport.Response.multiple_choice?").signature).toBe(
-      "alias_method :multiple_choice?, :multiple_choices?",
-    );
-    // The block is the method's body: its calls are the method's, not the class's.
+    // The block is the method's body: its calls and writes are the method's, not the class's.
     expect(raws(symbol(result, "Transport.Response.redirect?").calls)).toEqual(["code.between?", "code"]);
     expect(raws(symbol(result, "Transport.Response").calls)).not.toContain("code.between?");
+    expect(symbol(result, "Transport.Response.reset!").mutates).toEqual(["@body"]);
   });
 
   it("reports empty rescues but not an optional require", async () => {

@@ -1,13 +1,9 @@
 module Transport
   # A response with its status helpers.
   class Response
-    # The request this answers.
     attr_reader :request, :body
-    attr_accessor :code
 
-    alias_method :multiple_choice?, :multiple_choices?
-    alias ok? success?
-
+    # Whether the status is a redirect.
     define_method(:redirect?) { code.between?(300, 399) }
 
     %i[get post].each do |verb|
@@ -20,6 +16,8 @@ module Transport
 
     private
 
-    attr_writer :body
+    define_method(:reset!) do
+      @body = nil
+    end
   end
 end

@@ -27,22 +27,18 @@ function isBareCall(node: Node): boolean {
 }
 
 /**
- * A method a call or `alias` makes: named by its symbol or string (`:ok?`, `"x"`; one
- * built by interpolation has no name to index), signed by the statement, and with no
- * body of its own unless a block gives one (`define_method`).
+ * A method `define_method` makes: named by its symbol or string (`:ok?`, `"x"`; one built
+ * by interpolation has no name to index), signed by the call, its body the block.
  */
 function defineByCall(def: Definition, x: Extraction): boolean {
-  const node = def.match.node;
-  const statement = def.outer.type === "call" ? def.outer : node;
-  if (statement.type !== "call" && statement.type !== "alias") return true;
+  const call = def.match.node;
+  const block = def.match.parts.region?.[0];
+  if (call.type !== "call" || !block) return true;
   const nameNode = def.match.parts.name?.[0];
   if (!nameNode || nameNode.descendantsOfType("interpolation").length > 0) return false;
   def.name = x.unquoted(nameNode).replace(/^:/, "");
   def.qualifiedName = def.scope.prefix ? `${def.scope.prefix}.${def.name}` : def.name;
-  const block = def.match.parts.region?.[0];
-  const head = x.text(statement).slice(0, (block?.startIndex ?? statement.endIndex) - statement.startIndex);
-  def.signature = collapseWhitespace(head).trim();
-  if (!block) def.region = null;
+  def.signature = collapseWhitespace(x.source.slice(call.startIndex, block.startIndex)).trim();
   return true;
 }
 

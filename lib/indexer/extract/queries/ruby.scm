@@ -6,14 +6,10 @@
 (method name: (_) @name @signature parameters: (_)? @signature body: (_)? @body) @definition.function
 (singleton_method name: (_) @name @signature parameters: (_)? @signature body: (_)? @body) @definition.function
 (singleton_class) @namespace
-;; methods made by a call: `define_method(:ok?) { … }`, `attr_reader :body`, `alias_method :new, :old`, `alias new old`
+;; a method made by a call with its body in a block: `define_method(:ok?) { … }` (accessors
+;; from `attr_reader` and names from `alias_method` hold no code of their own: no symbols)
 ((call method: (_) @_m arguments: (argument_list . [(simple_symbol) (string)] @name) block: (_) @region) @definition.function
   (#eq? @_m "define_method"))
-((call method: (_) @_m arguments: (argument_list (simple_symbol) @name @definition.function)) @outer
-  (#any-of? @_m "attr_reader" "attr_writer" "attr_accessor"))
-((call method: (_) @_m arguments: (argument_list . [(simple_symbol) (string)] @name)) @definition.function
-  (#eq? @_m "alias_method"))
-(alias name: (_) @name) @definition.function
 
 ((call receiver: (_)? @receiver method: (_) @method arguments: (_)? @arguments) @call
   (#not-any-of? @method "raise" "fail" "require" "require_relative" "include" "extend" "prepend" "private" "protected" "public"))
