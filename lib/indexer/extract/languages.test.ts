@@ -253,6 +253,13 @@ describe("Ruby", () => {
     expect(raws(symbol(result, "Transport.Response.redirect?").calls)).toEqual(["code.between?", "code"]);
     expect(raws(symbol(result, "Transport.Response").calls)).not.toContain("code.between?");
     expect(symbol(result, "Transport.Response.reset!").mutates).toEqual(["@body"]);
+    // Inside a method, define_method runs later on another class: no symbol, its calls the method's.
+    const nested = await extractSource(
+      "ruby",
+      "class Base\n  def self.defaults(o)\n    define_method(:defaults) { super().merge(o) }\n  end\nend\n",
+    );
+    expect(nested.symbols.map((s) => s.qualifiedName)).toEqual(["Base", "Base.defaults"]);
+    expect(raws(symbol(nested, "Base.defaults").calls)).toContain("define_method");
   });
 
   it("reports empty rescues but not an optional require", async () => {

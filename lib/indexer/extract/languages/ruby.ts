@@ -28,12 +28,15 @@ function isBareCall(node: Node): boolean {
 
 /**
  * A method `define_method` makes: named by its symbol or string (`:ok?`, `"x"`; one built
- * by interpolation has no name to index), signed by the call, its body the block.
+ * by interpolation has no name to index), signed by the call, its body the block; only in
+ * a class or module body.
  */
 function defineByCall(def: Definition, x: Extraction): boolean {
   const call = def.match.node;
   const block = def.match.parts.region?.[0];
   if (call.type !== "call" || !block) return true;
+  // Inside a method it defines at run time, on whatever class runs it: the block stays the method's code.
+  if (def.scope.kind === "function") return false;
   const nameNode = def.match.parts.name?.[0];
   if (!nameNode || nameNode.descendantsOfType("interpolation").length > 0) return false;
   def.name = x.unquoted(nameNode).replace(/^:/, "");
