@@ -112,6 +112,37 @@ describe("java extraction", () => {
   });
 });
 
+describe("java fields bound to code", () => {
+  it("makes a lambda field a method and names an anonymous class after its field", async () => {
+    const out = await extractSource(
+      "java",
+      readFileSync(fileURLToPath(new URL("../__fixtures__/java/Scheduler.java", import.meta.url)), "utf8"),
+    );
+    expect(out.symbols.map((s) => [s.qualifiedName, s.kind, s.parent, s.startLine, s.endLine])).toEqual([
+      ["Scheduler", "class", null, 3, 16],
+      ["Scheduler.byPriority", "method", "Scheduler", 4, 5],
+      ["Scheduler.tick", "class", "Scheduler", 7, 11],
+      ["Scheduler.tick.run", "method", "Scheduler.tick", 8, 10],
+      ["Scheduler.start", "method", "Scheduler", 13, 15],
+    ]);
+    const symbol = (name: string) => out.symbols.find((s) => s.qualifiedName === name);
+    expect(symbol("Scheduler.byPriority")?.docstring).toBe("Orders jobs by priority, then by age.");
+    expect(symbol("Scheduler.byPriority")?.calls.map((c) => c.raw)).toEqual([
+      "Integer.compare",
+      "b.priority",
+      "a.priority",
+    ]);
+    expect(symbol("Scheduler.tick")?.bases).toEqual(["Runnable"]);
+    expect(symbol("Scheduler.tick.run")?.calls.map((c) => c.raw)).toEqual(["drain"]);
+    // An anonymous class inside a method still belongs to the method.
+    expect(symbol("Scheduler.start")?.calls.map((c) => c.raw)).toEqual([
+      "executor.submit",
+      "new Runnable",
+      "poll",
+    ]);
+  });
+});
+
 describe("java overloads", () => {
   it("extracts every overload with its own body", async () => {
     const connection = await extractSource(

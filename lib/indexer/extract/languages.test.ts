@@ -101,6 +101,29 @@ describe("C and C++", () => {
     expect(raws(symbol(sink, "journal.Sink.SendToLog").calls)).toEqual(["Flush", "WriteToFile"]);
     expect(sink.parseErrors).toBe(0);
   });
+
+  it("names a googletest body after its suite and test, not after the TEST macro", async () => {
+    const tests = await extract("cpp/sink_unittest.cc");
+    expect(tests.symbols.map((s) => [s.qualifiedName, s.name, s.kind, s.startLine, s.endLine])).toEqual([
+      ["journal.LogSink.WaitTillSent", "WaitTillSent", "function", 8, 13],
+      ["journal.SinkFixture.FlushesOnExit", "FlushesOnExit", "function", 15, 17],
+    ]);
+    expect(symbol(tests, "journal.LogSink.WaitTillSent")).toMatchObject({
+      signature: "TEST(LogSink, WaitTillSent)",
+      docstring: "A sink waits until every message is written.",
+    });
+    expect(raws(symbol(tests, "journal.LogSink.WaitTillSent").calls)).toEqual([
+      "sink.SendToLog",
+      "EXPECT_EQ",
+      "sink.Pending",
+    ]);
+    // A macro call that is no definition keeps its plain reading.
+    const plain = await extractSource(
+      "cpp",
+      "int Run(int count) { return count; }\nvoid LOG(int level) {}\n",
+    );
+    expect(plain.symbols.map((s) => s.qualifiedName)).toEqual(["Run", "LOG"]);
+  });
 });
 
 describe("C#", () => {
@@ -210,6 +233,33 @@ describe("Ruby", () => {
       "process_route",
     ]);
     expect(result.imports.map((i) => i.module)).toEqual(["rack", "./helpers"]);
+  });
+
+  it("makes a method of define_method with a literal name, its body the block", async () => {
+    const result = await extract("ruby/response.rb");
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["Transport", "module", 1, 23, true],
+      ["Transport.Response", "class", 3, 22, true],
+      ["Transport.Response.redirect?", "method", 6, 7, true],
+      ["Transport.Response.multiple_choices?", "method", 13, 15, true],
+      ["Transport.Response.reset!", "method", 19, 21, false],
+    ]);
+    expect(symbol(result, "Transport.Response.redirect?")).toMatchObject({
+      parent: "Transport.Response",
+      signature: "define_method(:redirect?)",
+      docstring: "Whether the status is a redirect.",
+    });
+    // The block is the method's body: its calls and writes are the method's, not the class's.
+    expect(raws(symbol(result, "Transport.Response.redirect?").calls)).toEqual(["code.between?", "code"]);
+    expect(raws(symbol(result, "Transport.Response").calls)).not.toContain("code.between?");
+    expect(symbol(result, "Transport.Response.reset!").mutates).toEqual(["@body"]);
+    // Inside a method, define_method runs later on another class: no symbol, its calls the method's.
+    const nested = await extractSource(
+      "ruby",
+      "class Base\n  def self.defaults(o)\n    define_method(:defaults) { super().merge(o) }\n  end\nend\n",
+    );
+    expect(nested.symbols.map((s) => s.qualifiedName)).toEqual(["Base", "Base.defaults"]);
+    expect(raws(symbol(nested, "Base.defaults").calls)).toContain("define_method");
   });
 
   it("reports empty rescues but not an optional require", async () => {

@@ -258,6 +258,21 @@ describe("definitions made by an expression", () => {
     ]);
   });
 
+  it("reads a function wrapped in a cast or a `satisfies` check as the function", async () => {
+    const result = await extractSource("typescript", fixture("store.ts"));
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine, s.exported])).toEqual([
+      ["create", "function", 3, 5, true],
+      ["createStore", "function", 7, 8, true],
+      ["handle", "function", 10, 12, false],
+    ]);
+    const symbol = finder(result);
+    expect(symbol("create").docstring).toBe("Makes a store and a hook bound to it.");
+    expect(symbol("create").calls.map((c) => c.raw)).toEqual(["createImpl"]);
+    expect(symbol("handle").calls.map((c) => c.raw)).toEqual(["respond"]);
+    // Functions are no module state; a value cast `as const` still is.
+    expect(result.moduleState).toEqual(["limits"]);
+  });
+
   it("reads `export default condition && function …` as the default export", async () => {
     const result = await extractSource("javascript", fixture("xhr-adapter.js"));
     expect(result.symbols.map((s) => [s.qualifiedName, s.startLine, s.endLine, s.exported])).toEqual([

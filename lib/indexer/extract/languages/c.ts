@@ -35,6 +35,24 @@ function functionDeclarator(node: Node): Node | null {
   return d;
 }
 
+/**
+ * The names a definition macro gives its body: `TEST(LogSink, WaitTillSent) {…}`,
+ * `TEST_F(Fixture, Flushes)`, `BENCHMARK(BM_Format)` read as a function named after the
+ * macro with untyped parameters; the body is the test or benchmark its arguments name.
+ */
+function macroNamedDefinition(node: Node, name: string, x: { text(n: Node): string }): string[] | null {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name) || node.childForFieldName("type")) return null;
+  const parameters = functionDeclarator(node)?.childForFieldName("parameters")?.namedChildren ?? [];
+  const names = parameters.map((p) =>
+    p.type === "parameter_declaration" &&
+    p.namedChildCount === 1 &&
+    p.firstNamedChild?.type === "type_identifier"
+      ? x.text(p.firstNamedChild)
+      : null,
+  );
+  return names.length > 0 && names.length <= 3 && names.every((n) => n !== null) ? (names as string[]) : null;
+}
+
 export const c: LanguageSpec = {
   query: "c.scm",
   comments: new Set(["comment"]),
@@ -81,6 +99,12 @@ export const c: LanguageSpec = {
       const path = stripTemplates(nameNode ? x.text(nameNode) : "").split("::");
       def.name = path.pop() as string;
       if (!def.name) return false;
+      const named = macroNamedDefinition(node, def.name, x);
+      if (named) {
+        def.name = named[named.length - 1] as string;
+        def.qualifiedName = [def.scope.prefix, ...named].filter(Boolean).join(".");
+        return;
+      }
       if (path.length === 0) return;
       // `void Foo::bar()` defines a member of Foo, here or in a header.
       const owner = [def.scope.prefix, ...path].filter(Boolean).join(".");

@@ -4,8 +4,8 @@
  * file), and instance variables written are mutations (`@count`).
  */
 import type { Node } from "web-tree-sitter";
-import { cleanDocComments, lineOf, pushUnique } from "../common";
-import type { LanguageSpec } from "../extraction";
+import { cleanDocComments, collapseWhitespace, lineOf, pushUnique } from "../common";
+import type { Definition, Extraction, LanguageSpec } from "../extraction";
 
 /** Parents in which an identifier names something other than a call. */
 const NOT_CALLS =
@@ -24,6 +24,25 @@ function isBareCall(node: Node): boolean {
   if (!parent || NOT_CALLS.test(parent.type)) return false;
   const field = NAMING_FIELD[parent.type];
   return !field || parent.childForFieldName(field)?.id !== node.id;
+}
+
+/**
+ * A method `define_method` makes: named by its symbol or string (`:ok?`, `"x"`; one built
+ * by interpolation has no name to index), signed by the call, its body the block; only in
+ * a class or module body.
+ */
+function defineByCall(def: Definition, x: Extraction): boolean {
+  const call = def.match.node;
+  const block = def.match.parts.region?.[0];
+  if (call.type !== "call" || !block) return true;
+  // Inside a method it defines at run time, on whatever class runs it: the block stays the method's code.
+  if (def.scope.kind === "function") return false;
+  const nameNode = def.match.parts.name?.[0];
+  if (!nameNode || nameNode.descendantsOfType("interpolation").length > 0) return false;
+  def.name = x.unquoted(nameNode).replace(/^:/, "");
+  def.qualifiedName = def.scope.prefix ? `${def.scope.prefix}.${def.name}` : def.name;
+  def.signature = collapseWhitespace(x.source.slice(call.startIndex, block.startIndex)).trim();
+  return true;
 }
 
 export const ruby: LanguageSpec = {
@@ -62,8 +81,8 @@ export const ruby: LanguageSpec = {
 
   define(def, x) {
     // The first definition in a module body is documented by comments the grammar puts before the body.
-    const body = def.match.node.parent;
-    if (!def.docstring && body?.type === "body_statement" && body.firstNamedChild?.id === def.match.node.id) {
+    const body = def.outer.parent;
+    if (!def.docstring && body?.type === "body_statement" && body.firstNamedChild?.id === def.outer.id) {
       const comments: string[] = [];
       for (let c = body.previousNamedSibling; c?.type === "comment"; c = c.previousNamedSibling)
         comments.unshift(x.text(c));
@@ -75,6 +94,7 @@ export const ruby: LanguageSpec = {
     if (path.length) def.qualifiedName = [def.scope.prefix, ...path, def.name].filter(Boolean).join(".");
     def.bases = def.bases.map((b) => b.replace(/^<\s*/, ""));
     if (def.match.node.type === "singleton_method") def.kind = "method";
+    return defineByCall(def, x);
   },
 
   // `class << self`: what it defines are methods of the class.

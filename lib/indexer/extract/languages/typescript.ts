@@ -10,6 +10,8 @@ import { lineOf, signatureBetween, splitSimpleCallee } from "../common";
 import type { Definition, Extraction, LanguageSpec, Scope } from "../extraction";
 
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "generator_function"]);
+/** Wrappers that leave the value they wrap: a cast, a `satisfies` check, parentheses. */
+const CASTS = new Set(["as_expression", "satisfies_expression", "parenthesized_expression"]);
 const CLASS_VALUES = new Set(["class", "class_declaration", "abstract_class_declaration"]);
 const DECLARATIONS = new Set([
   "function_declaration",
@@ -207,7 +209,7 @@ const script: Omit<LanguageSpec, "query"> = {
         constructor?.type === "identifier"
       )
         s.prototypes.set(x.text(nameNode), x.text(constructor));
-      if (isName && value && FUNCTION_VALUES.has(value.type)) {
+      if (isName && value && FUNCTION_VALUES.has(uncast(value).type)) {
         if (frame) frame.locals.add(x.text(nameNode));
         else s.bindings.set(x.text(nameNode), "function");
       } else if (isName && value && CLASS_VALUES.has(value.type)) {
@@ -277,6 +279,13 @@ export const javascript: LanguageSpec = { ...script, query: ["ecmascript.scm", "
 
 function keywordOf(declaration: Node | null): string {
   return declaration?.childForFieldName("kind")?.text ?? "var";
+}
+
+/** The expression inside TypeScript casts and parentheses: `((s) => …) as Create` is the arrow. */
+function uncast(value: Node): Node {
+  let inner = value;
+  while (CASTS.has(inner.type) && inner.firstNamedChild) inner = inner.firstNamedChild;
+  return inner;
 }
 
 function nameOf(value: Node, x: Extraction): string | null {

@@ -24,6 +24,11 @@
  (compact_constructor_declaration (modifiers [(marker_annotation) (annotation)] @decorator))] @definition.method
 [(method_declaration (throws (_) @type)) (constructor_declaration (throws (_) @type))] @definition.method
 
+;; a field bound to code: a lambda is a method of the class, an anonymous class holds its methods (`A.task.run`)
+(field_declaration declarator: (variable_declarator name: (_) @name value: (lambda_expression) @region)) @definition.method
+(field_declaration
+  declarator: (variable_declarator name: (_) @name value: (object_creation_expression type: (_) @base (class_body) @body @region))) @definition.class
+
 (method_invocation object: (_)? @receiver name: (_) @method arguments: (_) @arguments) @call
 (explicit_constructor_invocation constructor: (_) @callee) @call
 (object_creation_expression type: (_) @callee) @new

@@ -6,6 +6,10 @@
 (method name: (_) @name @signature parameters: (_)? @signature body: (_)? @body) @definition.function
 (singleton_method name: (_) @name @signature parameters: (_)? @signature body: (_)? @body) @definition.function
 (singleton_class) @namespace
+;; a method made by a call with its body in a block: `define_method(:ok?) { … }` (accessors
+;; from `attr_reader` and names from `alias_method` hold no code of their own: no symbols)
+((call method: (_) @_m arguments: (argument_list . [(simple_symbol) (string)] @name) block: (_) @region) @definition.function
+  (#eq? @_m "define_method"))
 
 ((call receiver: (_)? @receiver method: (_) @method arguments: (_)? @arguments) @call
   (#not-any-of? @method "raise" "fail" "require" "require_relative" "include" "extend" "prepend" "private" "protected" "public"))

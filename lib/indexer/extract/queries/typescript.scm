@@ -15,6 +15,21 @@
 (_ (assignment_expression right: (class (class_heritage [(extends_clause) (implements_clause)] @bases))) @definition.class)
 (export_statement value: (class (class_heritage [(extends_clause) (implements_clause)] @bases))) @definition.class
 
+;; `const create = ((state) => …) as Create`, `… satisfies Handler`: the function inside the cast
+(_ (variable_declarator
+  name: (identifier) @name
+  value: [(as_expression . (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @region))
+          (satisfies_expression . (parenthesized_expression [(arrow_function) (function_expression) (generator_function)] @region))
+          (as_expression . [(arrow_function) (function_expression) (generator_function)] @region)
+          (satisfies_expression . [(arrow_function) (function_expression) (generator_function)] @region)])
+  @definition.function) @outer
+(export_statement
+  declaration: (_ (variable_declarator
+    value: [(as_expression . (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))
+            (satisfies_expression . (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))
+            (as_expression . [(arrow_function) (function_expression) (generator_function)])
+            (satisfies_expression . [(arrow_function) (function_expression) (generator_function)])]) @definition.function)) @outer
+
 (class_body (abstract_method_signature name: (_) @name) @definition.method)
 (class_body
   (public_field_definition
