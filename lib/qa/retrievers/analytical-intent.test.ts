@@ -22,6 +22,11 @@ describe("what an analytical question asks for", () => {
     ["Which modules import core/logx the most?", "importers"],
     ["Which packages depend most on core/breaker?", "importers"],
     ["Which files include stack.h the most?", "importers"],
+    ["Which built-in validators are built on the shared comparison validator base class?", "callers"],
+    ["Which constructors funnel into the single function that allocates an error?", "callers"],
+    ["Which methods of an error depend on the vtable's downcast entry?", "callers"],
+    ["Where in the library is a code writer created? List the places that construct one.", "callers"],
+    ["Which files does the authenticator depend on, and is there any circular require?", "cycles"],
   ])("%j asks for %s", (question, ask) => {
     expect(analyticalAsks(question)[0]).toBe(ask);
   });
@@ -33,6 +38,13 @@ describe("what an analytical question asks for", () => {
     expect(analyticalAsks("Which classes are referenced by the most other source files?")).not.toContain(
       "importers",
     );
+  });
+
+  it("reads a second figure beside a cycle check", () => {
+    expect(
+      analyticalAsks("Which files does the authenticator depend on, and is there any circular require?"),
+    ).toContain("dependencies");
+    expect(analyticalAsks("Which modules depend on the most other modules?")).not.toContain("callers");
   });
 
   it("asks for an overview when nothing specific is named", () => {

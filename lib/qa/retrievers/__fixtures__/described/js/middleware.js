@@ -1,0 +1,8 @@
+const Authenticator = require("./authenticator");
+
+module.exports = function initialize() {
+  const authenticator = new Authenticator();
+  return function (req) {
+    return authenticator.authenticate(req.strategy);
+  };
+};
