@@ -103,6 +103,16 @@ describe("a subject described in prose", () => {
     );
   });
 
+  it("asked where it is created counts the code that creates it, not the code that uses it", async () => {
+    const { first } = await opening(
+      "Where in the library is a code writer created? List the places that construct one.",
+    );
+    expect(first).toMatch(
+      /^1 function in 1 file creates `CodeWriter` \(java\/com\/acme\/poet\/CodeWriter\.java:\d+-\d+\) directly: `JavaFile\.writeTo`/,
+    );
+    expect(first).not.toContain("TypeSpec");
+  });
+
   it("is not a word read only inside the scope's path", async () => {
     const { first } = await opening("What are the architectural problems in router/?");
     expect(first).toMatch(

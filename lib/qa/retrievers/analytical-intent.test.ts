@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyticalAsks, asksAboutFunctions, ranksFolders } from "./analytical-intent.ts";
+import { analyticalAsks, asksAboutFunctions, asksConstruction, ranksFolders } from "./analytical-intent.ts";
 import { excludedByName, namedExclusions } from "./scope.ts";
 
 describe("what an analytical question asks for", () => {
@@ -45,6 +45,13 @@ describe("what an analytical question asks for", () => {
       analyticalAsks("Which files does the authenticator depend on, and is there any circular require?"),
     ).toContain("dependencies");
     expect(analyticalAsks("Which modules depend on the most other modules?")).not.toContain("callers");
+  });
+
+  it("asks where its subject is created only when it says so", () => {
+    expect(asksConstruction("Where in the library is a code writer created?")).toBe(true);
+    expect(asksConstruction("List the places that construct one.")).toBe(true);
+    expect(asksConstruction("Who instantiates Parser?")).toBe(true);
+    expect(asksConstruction("Which parts of the code call into Scene to create elements?")).toBe(false);
   });
 
   it("asks for an overview when nothing specific is named", () => {

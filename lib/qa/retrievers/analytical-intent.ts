@@ -108,3 +108,13 @@ export function ranksFolders(question: string): boolean {
     )?.[1];
   return noun ? /^(?:packages?|folders?|director|namespaces?|crates?)/i.test(noun) : false;
 }
+
+/**
+ * Whether the question asks where its subject is created rather than used ("where is a
+ * code writer created?", "list the places that construct one", "who instantiates Parser").
+ */
+export function asksConstruction(question: string): boolean {
+  return /\b(?:is|are) (?:a|an|the) [\w' -]{2,40}\b(?:created|constructed|instantiated)\b|\b(?:construct|create|instantiate)s? (?:one|it|them|instances?|objects?)\b|\bwho (?:creates|constructs|instantiates)\b|\bplaces (?:that )?(?:construct|create|instantiate)\b/i.test(
+    question,
+  );
+}
