@@ -63,10 +63,13 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
     files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
+    // What it is used for, then who uses it: both are the answer.
     symbols: [
       target.symbol,
-      ...g.used.slice(0, 3).map((u) => u.symbol),
-      ...direct.map((c) => c.symbol),
+      ...g.used.slice(0, 1).map((u) => u.symbol),
+      ...direct.slice(0, 3).map((c) => c.symbol),
+      ...g.used.slice(1, 3).map((u) => u.symbol),
+      ...direct.slice(3).map((c) => c.symbol),
       ...further.slice(0, 3).map((c) => c.symbol),
       ...callees.slice(0, 4).map((c) => c.symbol),
     ],

@@ -131,10 +131,29 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     diagram: analysis.diagram,
     rankedFiles,
     signals: signalFiles(fileLists),
-    rankedSymbols: ranked
-      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
-      .slice(0, 50),
+    rankedSymbols: figureFirst(
+      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])),
+      analysis,
+    ).slice(0, 50),
   };
+}
+
+/** How many of the figure's symbols lead the ranking. */
+const FIGURE_HEAD = 5;
+
+/**
+ * The figure asked for leads the symbols: its first ones (the subject and its callers, a
+ * ranking's top) before code that only shares the question's words. An overview's
+ * symbols are examples, not the answer, and keep their fused places.
+ */
+function figureFirst(ids: string[], analysis: Analysis): string[] {
+  if (analysis.report) return ids;
+  const present = new Set(ids);
+  const head = analysis.symbols
+    .slice(0, FIGURE_HEAD)
+    .map((s) => s.qualifiedId)
+    .filter((id) => present.has(id));
+  return [...new Set([...head, ...ids])];
 }
 
 /** The structure item (its first line, `Answer:`, the figure with its citations), then the scope's wiki page. */
@@ -312,10 +331,13 @@ async function focusOf(
   const ids = subjects.flatMap((s) => (s.symbols[0] ? [s.symbols[0].qualifiedId] : []));
   const records = new Map((await symbolsByQualifiedIds(generationId, ids)).map((s) => [s.qualifiedId, s]));
   const symbols: Focus["symbols"] = [];
+  const written = question.match(/\S*\/\S*/g) ?? [];
   const outsidePaths = question.replace(/\S*\/\S*/g, " ");
   for (const s of subjects) {
     // A word read only inside a path ("src/_pytest/config") names that place, not a symbol.
-    if (!s.path && !mentionedOutside(outsidePaths, s.mention.text)) continue;
+    const name = s.mention.parts.at(-1) ?? s.mention.text;
+    const inPath = written.some((p) => mentionedOutside(p, name));
+    if (!s.path && inPath && !mentionedOutside(outsidePaths, name)) continue;
     const symbol = s.symbols[0] ? records.get(s.symbols[0].qualifiedId) : undefined;
     // A name that is also the scope's folder or file names the scope, not a symbol.
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
