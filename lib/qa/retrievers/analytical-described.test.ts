@@ -59,13 +59,14 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-async function opening(question: string): Promise<{ first: string; files: string[] }> {
+async function opening(question: string): Promise<{ first: string; files: string[]; symbols: string[] }> {
   const result = await askQuestion(
     { repository: fixture.repositoryId, question, overrides: { mode: "analytical" } },
     new PartLog(),
     { model: null, ephemeral: true },
   );
-  return { first: result.loop.answer.split("\n")[0] ?? "", files: result.loop.retrieval.rankedFiles };
+  const { rankedFiles: files, rankedSymbols: symbols } = result.loop.retrieval;
+  return { first: result.loop.answer.split("\n")[0] ?? "", files, symbols };
 }
 
 describe("a subject described in prose", () => {
@@ -113,11 +114,27 @@ describe("a subject described in prose", () => {
     expect(first).not.toContain("TypeSpec");
   });
 
+  it("leads the ranked symbols with its callers", async () => {
+    const { symbols } = await opening("From which places are the log lines written — who builds the logger?");
+    expect(symbols.slice(0, 3).sort()).toEqual([
+      "lib/logbook/logger.rb::Logbook.Logger.build",
+      "lib/logbook/request.rb::Logbook.Request.perform",
+      "lib/logbook/response.rb::Logbook.Response.initialize",
+    ]);
+  });
+
   it("is not a word read only inside the scope's path", async () => {
     const { first } = await opening("What are the architectural problems in router/?");
     expect(first).toMatch(
       /^`router` \(tests, examples, docs, vendored and generated code left out\) spans 1 folder/,
     );
+  });
+
+  it("named beside a path is still the subject", async () => {
+    const { first } = await opening(
+      "Which functions in lib/logbook/ call Logger::build, and from which files?",
+    );
+    expect(first).toMatch(/^2 functions in 2 files call `Logbook\.Logger\.build`/);
   });
 
   it("beside a cycle check gets its own figure after the cycles", async () => {
