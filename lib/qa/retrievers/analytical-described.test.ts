@@ -137,6 +137,14 @@ describe("a subject described in prose", () => {
     expect(first).toMatch(/^2 functions in 2 files call `Logbook\.Logger\.build`/);
   });
 
+  it("asked which modules require it is answered with its file's importers", async () => {
+    const { first, files } = await opening(
+      "Which modules require the request extension that adds `login` to a request?",
+    );
+    expect(first).toMatch(/^`js\/request\.js` \([^)]*\) is required by 1 file \(`js\/middleware\.js`\)/);
+    expect(files.slice(0, 2).sort()).toEqual(["js/middleware.js", "js/request.js"]);
+  });
+
   it("beside a cycle check gets its own figure after the cycles", async () => {
     const { first, files } = await opening(
       "Which files does the authenticator depend on, and is there any circular require between the middleware and the authenticator?",

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { analyticalAsks, asksAboutFunctions, asksConstruction, ranksFolders } from "./analytical-intent.ts";
+import {
+  analyticalAsks,
+  asksAboutFunctions,
+  asksConstruction,
+  asksImportersOf,
+  ranksFolders,
+} from "./analytical-intent.ts";
 import { excludedByName, namedExclusions } from "./scope.ts";
 
 describe("what an analytical question asks for", () => {
@@ -52,6 +58,13 @@ describe("what an analytical question asks for", () => {
     expect(asksConstruction("List the places that construct one.")).toBe(true);
     expect(asksConstruction("Who instantiates Parser?")).toBe(true);
     expect(asksConstruction("Which parts of the code call into Scene to create elements?")).toBe(false);
+  });
+
+  it("asks which files import named code, not which are imported the most", () => {
+    expect(asksImportersOf("Which modules require the request extension that adds req.login?")).toBe(true);
+    expect(asksImportersOf("Which files include stack.h?")).toBe(true);
+    expect(asksImportersOf("Which files include stack.h the most?")).toBe(false);
+    expect(asksImportersOf("Which modules import from core/?")).toBe(false);
   });
 
   it("asks for an overview when nothing specific is named", () => {

@@ -118,3 +118,14 @@ export function asksConstruction(question: string): boolean {
     question,
   );
 }
+
+/**
+ * Whether the question asks which files import the code it names ("which modules require
+ * the request extension that adds req.login?"): the importers of that code's file, which
+ * a side-effect import reaches and no call does.
+ */
+export function asksImportersOf(question: string): boolean {
+  return /\b(?:which|what) (?:other )?(?:modules|files|packages|headers|sources)\b[^?]{0,20}?\b(?:import|require|include)s?\b(?! (?:from|by)\b)(?![^?]*\bmost\b)/i.test(
+    question,
+  );
+}

@@ -30,7 +30,13 @@ import { conceptTerms, questionTopics } from "../concepts.ts";
 import { syntheticItem, textItem } from "../context.ts";
 import { resolveSubjects, type Subject } from "../subjects.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
-import { analyticalAsks, asksAboutFunctions, SCOPE_ASKS, type AnalyticalAsk } from "./analytical-intent.ts";
+import {
+  analyticalAsks,
+  asksAboutFunctions,
+  asksImportersOf,
+  SCOPE_ASKS,
+  type AnalyticalAsk,
+} from "./analytical-intent.ts";
 import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
@@ -434,6 +440,8 @@ async function analyze(f: Focus): Promise<Analysis> {
   if (has("importers") && f.used) return importersOf(f, f.used);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);
+  const first = f.symbols[0]?.symbol;
+  if (first && f.files.length === 0 && asksImportersOf(f.question)) return fileNeighbours(f, first.path);
   if (
     (f.symbols.length && !has("most-imported", "fan-out", "largest", "dead-code")) ||
     (f.symbols.length && has("callers", "dependencies"))

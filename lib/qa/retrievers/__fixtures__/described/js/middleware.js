@@ -1,4 +1,5 @@
 const Authenticator = require("./authenticator");
+require("./request");
 
 module.exports = function initialize() {
   const authenticator = new Authenticator();
