@@ -145,7 +145,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
 }
 
 /** How many of the figure's symbols lead the ranking. */
-const FIGURE_HEAD = 5;
+const FIGURE_HEAD = 3;
 
 /**
  * The figure asked for leads the symbols: its first ones (the subject and its callers, a
