@@ -10,7 +10,7 @@ import { splitIdentifier } from "../../db/tokenize.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { inScope, moduleOf } from "../../wiki/structure.ts";
-import { ranksFolders } from "./analytical-intent.ts";
+import { asksConstruction, ranksFolders } from "./analytical-intent.ts";
 import { renderSubjectGraph, subjectDiagram, subjectGraph, type SubjectGraph } from "./subject-graph.ts";
 import {
   cite,
@@ -27,7 +27,9 @@ import {
 } from "./analytical-focus.ts";
 
 export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): Promise<Analysis> {
-  const g = await subjectGraph(f.generationId, target.symbol, f.keep);
+  const creation = asksConstruction(f.question);
+  const g = await subjectGraph(f.generationId, target.symbol, f.keep, creation);
+  const verb = creation ? { one: "creates", many: "create" } : { one: "calls", many: "call" };
   const label = target.label;
   const direct = g.callers.filter((c) => c.depth === 1);
   const further = g.callers.filter((c) => c.depth === 2);
@@ -38,12 +40,12 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
   if (direct.length === 0) {
     sentences.push(
-      `Nothing in ${where(f)} calls ${subjectRef(g, label)} through a resolved call (${f.leftOut}).`,
+      `Nothing in ${where(f)} ${verb.one} ${subjectRef(g, label)} through a resolved call (${f.leftOut}).`,
     );
   } else {
     const files = g.callerFiles;
     sentences.push(
-      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} call${direct.length === 1 ? "s" : ""} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
+      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ${direct.length === 1 ? verb.one : verb.many} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
     );
   }
   if (callees.length && (asksCallees || f.asks.includes("dependencies")))
@@ -61,10 +63,13 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
     files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
+    // What it is used for, then who uses it: both are the answer.
     symbols: [
       target.symbol,
-      ...g.used.slice(0, 3).map((u) => u.symbol),
-      ...direct.map((c) => c.symbol),
+      ...g.used.slice(0, 1).map((u) => u.symbol),
+      ...direct.slice(0, 3).map((c) => c.symbol),
+      ...g.used.slice(1, 3).map((u) => u.symbol),
+      ...direct.slice(3).map((c) => c.symbol),
       ...further.slice(0, 3).map((c) => c.symbol),
       ...callees.slice(0, 4).map((c) => c.symbol),
     ],

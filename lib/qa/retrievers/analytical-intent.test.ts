@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { analyticalAsks, asksAboutFunctions, ranksFolders } from "./analytical-intent.ts";
+import {
+  analyticalAsks,
+  asksAboutFunctions,
+  asksConstruction,
+  asksImportersOf,
+  ranksFolders,
+} from "./analytical-intent.ts";
 import { excludedByName, namedExclusions } from "./scope.ts";
 
 describe("what an analytical question asks for", () => {
@@ -22,6 +28,11 @@ describe("what an analytical question asks for", () => {
     ["Which modules import core/logx the most?", "importers"],
     ["Which packages depend most on core/breaker?", "importers"],
     ["Which files include stack.h the most?", "importers"],
+    ["Which built-in validators are built on the shared comparison validator base class?", "callers"],
+    ["Which constructors funnel into the single function that allocates an error?", "callers"],
+    ["Which methods of an error depend on the vtable's downcast entry?", "callers"],
+    ["Where in the library is a code writer created? List the places that construct one.", "callers"],
+    ["Which files does the authenticator depend on, and is there any circular require?", "cycles"],
   ])("%j asks for %s", (question, ask) => {
     expect(analyticalAsks(question)[0]).toBe(ask);
   });
@@ -33,6 +44,27 @@ describe("what an analytical question asks for", () => {
     expect(analyticalAsks("Which classes are referenced by the most other source files?")).not.toContain(
       "importers",
     );
+  });
+
+  it("reads a second figure beside a cycle check", () => {
+    expect(
+      analyticalAsks("Which files does the authenticator depend on, and is there any circular require?"),
+    ).toContain("dependencies");
+    expect(analyticalAsks("Which modules depend on the most other modules?")).not.toContain("callers");
+  });
+
+  it("asks where its subject is created only when it says so", () => {
+    expect(asksConstruction("Where in the library is a code writer created?")).toBe(true);
+    expect(asksConstruction("List the places that construct one.")).toBe(true);
+    expect(asksConstruction("Who instantiates Parser?")).toBe(true);
+    expect(asksConstruction("Which parts of the code call into Scene to create elements?")).toBe(false);
+  });
+
+  it("asks which files import named code, not which are imported the most", () => {
+    expect(asksImportersOf("Which modules require the request extension that adds req.login?")).toBe(true);
+    expect(asksImportersOf("Which files include stack.h?")).toBe(true);
+    expect(asksImportersOf("Which files include stack.h the most?")).toBe(false);
+    expect(asksImportersOf("Which modules import from core/?")).toBe(false);
   });
 
   it("asks for an overview when nothing specific is named", () => {

@@ -46,11 +46,11 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "callers",
-    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:calls|uses)\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
+    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bwhich (?:[\w-]+ )?\w+s\b[^?]{0,60}\b(?:go(?:es)? through|funnel into|(?:are|is) built on|depend on (?:the|a|an) (?!most\b))|\bwho (?:builds|creates|constructs|instantiates)\b|\bplaces (?:that )?(?:construct|create|instantiate|build)\b|\bwhere\b[^?]{0,40}\b(?:is|are) (?:a|an|the) [\w' -]{2,40}\b(?:created|constructed|instantiated)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:calls|uses)\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
   ],
   [
     "dependencies",
-    /\bwhat (?:does|do) .{1,60}\bdepend on\b|\bwhat depends on\b|\bimports and importers\b|\b(?:its|their) (?:imports|dependencies|dependents)\b|\bwhat would break\b|\bwhat .{1,40}\bdepend(?:s)? on (?:it|them)\b|\bleaf\b/i,
+    /\b(?:what|which \w+) (?:does|do) .{1,60}\bdepend on\b|\bwhat depends on\b|\bimports and importers\b|\b(?:its|their) (?:imports|dependencies|dependents)\b|\bwhat would break\b|\bwhat .{1,40}\bdepend(?:s)? on (?:it|them)\b|\bleaf\b/i,
   ],
   [
     "most-imported",
@@ -107,4 +107,25 @@ export function ranksFolders(question: string): boolean {
       question,
     )?.[1];
   return noun ? /^(?:packages?|folders?|director|namespaces?|crates?)/i.test(noun) : false;
+}
+
+/**
+ * Whether the question asks where its subject is created rather than used ("where is a
+ * code writer created?", "list the places that construct one", "who instantiates Parser").
+ */
+export function asksConstruction(question: string): boolean {
+  return /\b(?:is|are) (?:a|an|the) [\w' -]{2,40}\b(?:created|constructed|instantiated)\b|\b(?:construct|create|instantiate)s? (?:one|it|them|instances?|objects?)\b|\bwho (?:creates|constructs|instantiates)\b|\bplaces (?:that )?(?:construct|create|instantiate)\b/i.test(
+    question,
+  );
+}
+
+/**
+ * Whether the question asks which files import the code it names ("which modules require
+ * the request extension that adds req.login?"): the importers of that code's file, which
+ * a side-effect import reaches and no call does.
+ */
+export function asksImportersOf(question: string): boolean {
+  return /\b(?:which|what) (?:other )?(?:modules|files|packages|headers|sources)\b[^?]{0,20}?\b(?:import|require|include)s?\b(?! (?:from|by)\b)(?![^?]*\bmost\b)/i.test(
+    question,
+  );
 }

@@ -30,7 +30,13 @@ import { conceptTerms, questionTopics } from "../concepts.ts";
 import { syntheticItem, textItem } from "../context.ts";
 import { resolveSubjects, type Subject } from "../subjects.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
-import { analyticalAsks, asksAboutFunctions, SCOPE_ASKS, type AnalyticalAsk } from "./analytical-intent.ts";
+import {
+  analyticalAsks,
+  asksAboutFunctions,
+  asksImportersOf,
+  SCOPE_ASKS,
+  type AnalyticalAsk,
+} from "./analytical-intent.ts";
 import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
@@ -51,6 +57,7 @@ import {
   type SignalList,
 } from "./shared.ts";
 import { type Analysis, type Focus } from "./analytical-focus.ts";
+import { describedPhrase, describedSubject } from "./analytical-described.ts";
 import {
   between,
   callersInto,
@@ -79,7 +86,10 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const used =
     analyticalAsks(question).includes("importers") && !writtenAsPlace(question, resolved) ? resolved : null;
   const scope = used ? null : resolved;
-  const focus = { ...(await focusOf(generationId, question, subjects, scope, keep, topics)), used };
+  const focus = await withDescribedSubject({
+    ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
+    used,
+  });
   const analysis = await analyze(focus);
   const budget = config.modeBudgets.analytical;
   const items = await figureItems(input, focus, analysis);
@@ -127,10 +137,29 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     diagram: analysis.diagram,
     rankedFiles,
     signals: signalFiles(fileLists),
-    rankedSymbols: ranked
-      .flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : []))
-      .slice(0, 50),
+    rankedSymbols: figureFirst(
+      ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])),
+      analysis,
+    ).slice(0, 50),
   };
+}
+
+/** How many of the figure's symbols lead the ranking. */
+const FIGURE_HEAD = 3;
+
+/**
+ * The figure asked for leads the symbols: its first ones (the subject and its callers, a
+ * ranking's top) before code that only shares the question's words. An overview's
+ * symbols are examples, not the answer, and keep their fused places.
+ */
+function figureFirst(ids: string[], analysis: Analysis): string[] {
+  if (analysis.report) return ids;
+  const present = new Set(ids);
+  const head = analysis.symbols
+    .slice(0, FIGURE_HEAD)
+    .map((s) => s.qualifiedId)
+    .filter((id) => present.has(id));
+  return [...new Set([...head, ...ids])];
 }
 
 /** The structure item (its first line, `Answer:`, the figure with its citations), then the scope's wiki page. */
@@ -308,7 +337,13 @@ async function focusOf(
   const ids = subjects.flatMap((s) => (s.symbols[0] ? [s.symbols[0].qualifiedId] : []));
   const records = new Map((await symbolsByQualifiedIds(generationId, ids)).map((s) => [s.qualifiedId, s]));
   const symbols: Focus["symbols"] = [];
+  const written = question.match(/\S*\/\S*/g) ?? [];
+  const outsidePaths = question.replace(/\S*\/\S*/g, " ");
   for (const s of subjects) {
+    // A word read only inside a path ("src/_pytest/config") names that place, not a symbol.
+    const name = s.mention.parts.at(-1) ?? s.mention.text;
+    const inPath = written.some((p) => mentionedOutside(p, name));
+    if (!s.path && inPath && !mentionedOutside(outsidePaths, name)) continue;
     const symbol = s.symbols[0] ? records.get(s.symbols[0].qualifiedId) : undefined;
     // A name that is also the scope's folder or file names the scope, not a symbol.
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
@@ -346,15 +381,67 @@ async function focusOf(
   };
 }
 
+/**
+ * A callers or dependencies question whose subject is written in prose ("who calls the
+ * helper that rewrites the path", "what does the authenticator depend on") is about the
+ * code those words describe: that symbol becomes the subject. A symbol the question names
+ * outside that phrase ("which route methods go through …") is on the callers' side.
+ */
+async function withDescribedSubject(f: Focus): Promise<Focus> {
+  const phrase = describedPhrase(f.question)?.toLowerCase();
+  const named = f.files.length + f.folders.length + f.external.length;
+  const asks = f.asks.includes("callers") || f.asks.includes("dependencies");
+  if (!phrase || named > 0 || f.used || !asks) return f;
+  if (f.symbols.some((s) => phrase.includes(s.symbol.name.toLowerCase()))) return f;
+  const symbol = await describedSubject(f.generationId, f.question, f.keep, f.scope);
+  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName }] } : f;
+}
+
+/** Asks that stand beside a cycle check as figures of their own. */
+const SECOND_ASKS: AnalyticalAsk[] = [
+  "callers",
+  "dependencies",
+  "importers",
+  "most-imported",
+  "fan-in",
+  "fan-out",
+];
+
+/**
+ * A question asking for cycles and one more figure ("which files does the authenticator
+ * depend on, and is there any circular require?") is answered with both, the cycles first.
+ */
+async function withSecondAsk(f: Focus, first: Analysis): Promise<Analysis> {
+  const rest = f.asks.filter((a) => SECOND_ASKS.includes(a));
+  if (rest.length === 0) return first;
+  const second = await analyze({ ...f, asks: rest });
+  return {
+    answer: `${first.answer} ${second.answer}`,
+    lines: [...first.lines, ...second.lines],
+    files: [...new Set([...first.files, ...second.files])],
+    symbols: [...first.symbols, ...second.symbols],
+    diagram: first.diagram ?? second.diagram,
+    report: second.report,
+  };
+}
+
+function mentionedOutside(text: string, mention: string): boolean {
+  const escaped = mention.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:^|[^\\w$])${escaped}(?![\\w$])`, "i").test(text);
+}
+
 /** The analysis the question asks for, most specific first. */
 async function analyze(f: Focus): Promise<Analysis> {
   const has = (...asks: AnalyticalAsk[]) => asks.some((a) => f.asks.includes(a));
   // An assessment, or several figures of a scope at once ("coupling, cycles and hotspots").
   const broad = has("overview") || f.asks.filter((a) => SCOPE_ASKS.includes(a)).length >= 2;
-  if (has("cycles") && (f.files.length >= 2 || f.symbols.length >= 2 || !broad)) return cycles(f);
+  if (has("cycles") && (f.files.length >= 2 || f.symbols.length >= 2 || !broad))
+    return withSecondAsk(f, await cycles(f));
   if (has("importers") && f.used) return importersOf(f, f.used);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);
+  const first = f.symbols[0]?.symbol;
+  if (first && f.files.length === 0 && asksImportersOf(f.question)) return fileNeighbours(f, first.path);
   if (
     (f.symbols.length && !has("most-imported", "fan-out", "largest", "dead-code")) ||
     (f.symbols.length && has("callers", "dependencies"))

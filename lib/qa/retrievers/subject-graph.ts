@@ -49,21 +49,29 @@ export interface SubjectGraph {
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "type", "enum", "namespace"]);
 const MAX_MEMBERS = 80;
+const CONSTRUCTOR = /^(?:constructor|__init__|__new__|initialize|new|__construct)$/;
 const PER_SYMBOL = { callers: 40, callees: 25 };
 const PER_HOP2 = { callers: 16, callees: 6 };
 
+/**
+ * `constructions`: only the code that creates the subject counts ("where is a code writer
+ * created?"): calls of a class itself (`new CodeWriter(…)`) and of its constructors.
+ */
 export async function subjectGraph(
   generationId: string,
   subject: SymbolRecord,
   keep: (path: string) => boolean,
+  constructions = false,
 ): Promise<SubjectGraph> {
   const members = [subject.qualifiedId];
   const memberRecords = new Map<string, SymbolRecord>();
   if (TYPE_KINDS.has(subject.kind)) {
     const inFile = await symbolsInFile(generationId, subject.path);
     const prefix = `${subject.qualifiedName}.`;
+    const counted = (s: SymbolRecord) =>
+      !constructions || s.name === subject.name || CONSTRUCTOR.test(s.name);
     for (const s of inFile)
-      if (s.qualifiedName.startsWith(prefix) && members.length < MAX_MEMBERS) {
+      if (s.qualifiedName.startsWith(prefix) && counted(s) && members.length < MAX_MEMBERS) {
         members.push(s.qualifiedId);
         memberRecords.set(s.qualifiedId, s);
       }

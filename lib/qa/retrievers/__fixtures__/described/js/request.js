@@ -1,0 +1,5 @@
+function login(user) {
+  this.user = user;
+}
+
+module.exports = { login };

@@ -1,0 +1,136 @@
+/**
+ * The subject of a callers or dependencies question written in prose instead of by name
+ * ("who calls the helper that rewrites the path", "which checks are built on the
+ * validator's assertion helpers", "who builds the logger", "where is a code writer
+ * created", "which files does the authenticator depend on"). The phrase the
+ * verb takes is matched against the index three ways — its words in a symbol's name or its
+ * class's name, its words in a symbol's code and comments (BM25 over chunks), and the
+ * question's other words in names, weaker — and the best-placed symbol that something calls
+ * becomes the subject, so the answer is its callers rather than repository-wide statistics.
+ */
+import "server-only";
+import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
+import { lexicalSearch } from "../../search/hybrid.ts";
+import { inScope } from "../../wiki/structure.ts";
+import { conceptTerms, matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
+
+/** Verbs whose object is the code being called, constructed or relied on. */
+const OBJECT_OF_CALL =
+  /\b(?:call(?:s|ed|ing)?(?: into)?|go(?:es)? through|funnels? into|(?:are |is )?built on|depends? on|rel(?:y|ies) on|invokes?|builds|constructs?|creates|instantiates?)\s+((?:the|a|an)\s+[^?()]+?)(?=\s*(?:\(|\?|;|,\s*(?:and|or|how|which|where|from|in)\b|\s(?:and|from|in) (?:which|where|how|what)\b|$))/i;
+
+/** "Where in the library is a code writer created?" */
+const PASSIVE_CREATION =
+  /\b(?:is|are)\s+((?:a|an|the)\s+[\w' -]{2,50}?)\s+(?:created|constructed|instantiated|built|allocated)\b/i;
+
+/** "Which files does the authenticator depend on?" */
+const DEPENDING = /\b(?:which|what)(?: \w+)? (?:does|do) ((?:the|a|an) [\w' -]{2,50}?) (?:depend|rely) on\b/i;
+
+/** Words of a description that say what kind of code it is, not which. */
+const GENERIC = new Set(
+  `helper helpers function functions method methods routine routines code single shared generic common
+  place places part parts thing things entry`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** The phrase naming the code a callers or dependencies question is about, as written ("the helper that rewrites the path"). */
+export function describedPhrase(question: string): string | null {
+  const m = OBJECT_OF_CALL.exec(question) ?? PASSIVE_CREATION.exec(question) ?? DEPENDING.exec(question);
+  const phrase = m?.[1]?.trim().replace(/[.,:;]+$/, "");
+  if (!phrase || /^(?:the|a|an)\s+(?:most|same|other|one|ones)\b/i.test(phrase)) return null;
+  return phrase;
+}
+
+/**
+ * The phrase's terms that say which code it is: those of its head ("the validator's
+ * assertion helpers") name it, those of a clause after it ("… that rewrites the path")
+ * say what its code does.
+ */
+export function describedTerms(phrase: string): { head: ConceptTerm[]; all: ConceptTerm[] } {
+  const head = phrase.split(/\s(?:that|which|who|whose|to|for|used)\s/i)[0] ?? phrase;
+  const significant = (text: string) => conceptTerms(text, 10).filter((t) => !GENERIC.has(t.word));
+  return { head: significant(head), all: significant(phrase) };
+}
+
+const RANK_OFFSET = 3;
+const CHANNELS = { name: 2, code: 1.5, question: 0.5 };
+const FAN_IN_WEIGHT = 0.25;
+
+/**
+ * The symbol a callers question describes in prose, or null when it names none clearly:
+ * only a symbol something calls (or a type, whose members may be called) can be the
+ * subject, and one found only by the question's other words is not enough.
+ */
+export async function describedSubject(
+  generationId: string,
+  question: string,
+  keep: (path: string) => boolean,
+  scope: string | null,
+): Promise<SymbolRecord | null> {
+  const phrase = describedPhrase(question);
+  if (!phrase) return null;
+  const { head, all: terms } = describedTerms(phrase);
+  if (terms.length === 0) return null;
+  // A head that says only what kind of code it is ("the helper that …") leaves the clause to the code.
+  const nameTerms = head.length ? head : terms;
+  const weights = head.length
+    ? CHANNELS
+    : { ...CHANNELS, name: CHANNELS.name / 2, code: CHANNELS.code * 1.5 };
+  const words = new Set(terms.map((t) => t.word));
+  const others = conceptTerms(question, 16).filter((t) => !GENERIC.has(t.word) && !words.has(t.word));
+  const usable = (path: string) => keep(path) && inScope(path, scope);
+  const [index, chunks] = await Promise.all([
+    nameIndex(generationId),
+    lexicalSearch(generationId, terms.map((t) => t.word).join(" "), {
+      limit: 20,
+      kinds: ["code"],
+      stems: true,
+      pathPrefix: scope ?? undefined,
+    }),
+  ]);
+  const callable = (row: { kind: string; fanIn: number }) => row.fanIn > 0 || TYPE_KINDS.has(row.kind);
+  const byName = matchNames(index, nameTerms, 30, (p) => !usable(p)).filter((m) => callable(m.row));
+  const byQuestion = matchNames(index, others, 30, (p) => !usable(p)).filter((m) => callable(m.row));
+  const scores = new Map<string, number>();
+  const add = (ids: string[], weight: number) =>
+    [...new Set(ids)].forEach((id, rank) =>
+      scores.set(id, (scores.get(id) ?? 0) + weight / (RANK_OFFSET + rank)),
+    );
+  add(
+    byName.map((m) => m.row.qualifiedId),
+    weights.name,
+  );
+  add(
+    chunks.flatMap((c) => (c.symbolId && usable(c.path) ? [c.symbolId] : [])),
+    weights.code,
+  );
+  const direct = new Set(scores.keys());
+  add(
+    byQuestion.map((m) => m.row.qualifiedId),
+    weights.question,
+  );
+  // Asked who calls it: of equally described code, the one more code calls.
+  const rows = new Map(index.names.map((n) => [n.row.qualifiedId, n.row]));
+  const called = (id: string) => 1 + FAN_IN_WEIGHT * Math.log2(1 + (rows.get(id)?.fanIn ?? 0));
+  const best = [...scores.entries()]
+    .filter(([id]) => direct.has(id))
+    .map(([id, score]): [string, number] => [id, score * called(id)])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8);
+  const records = new Map(
+    (
+      await symbolsByQualifiedIds(
+        generationId,
+        best.map(([id]) => id),
+      )
+    ).map((s) => [s.qualifiedId, s]),
+  );
+  for (const [id] of best) {
+    const record = records.get(id);
+    const row = rows.get(id);
+    if (record && (!row || callable(row))) return record;
+  }
+  return null;
+}
+
+const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum"]);
