@@ -309,6 +309,20 @@ describe("testedFiles", () => {
     "test/format-test.cc",
     "lib/parser.rb",
     "spec/parser_spec.rb",
+    "types/plugin/timezone.d.ts",
+    "src/plugin/timezone/index.js",
+    "test/plugin/timezone.test.js",
+    "test/parse.test.js",
+    "tracing-attributes/src/lib.rs",
+    "tracing-attributes/tests/async_fn.rs",
+    "tracing-subscriber/src/lib.rs",
+    "tracing-subscriber/src/reload.rs",
+    "tracing-subscriber/src/fmt/mod.rs",
+    "tracing-subscriber/src/fmt/writer.rs",
+    "tracing-subscriber/src/layer/mod.rs",
+    "tracing-subscriber/tests/reload.rs",
+    "tracing-subscriber/tests/fmt/main.rs",
+    "tracing-subscriber/tests/same_len_filters.rs",
   ]);
   it.each([
     ["core/mapping/unmarshaler_test.go", ["core/mapping/unmarshaler.go"]],
@@ -316,11 +330,20 @@ describe("testedFiles", () => {
     ["src/test/java/com/acme/json/JsonPointerTest.java", ["src/main/java/com/acme/json/JsonPointer.java"]],
     ["test/format-test.cc", ["include/fmt/format.h", "src/format.cc"]],
     ["spec/parser_spec.rb", ["lib/parser.rb"]],
+    // A JavaScript test names a module, and exercises its source, not its declarations.
+    ["src/plugin/utc.test.js", ["src/plugin/utc/index.js"]],
+    ["test/plugin/timezone.test.js", ["src/plugin/timezone/index.js"]],
+    // A Rust crate's integration tests: the crate's file of that name, or a small crate's root.
+    ["tracing-attributes/tests/async_fn.rs", ["tracing-attributes/src/lib.rs"]],
+    ["tracing-subscriber/tests/reload.rs", ["tracing-subscriber/src/reload.rs"]],
+    ["tracing-subscriber/tests/fmt/main.rs", ["tracing-subscriber/src/fmt/mod.rs"]],
   ])("%s tests %j", (test, subjects) => {
     expect(testedFiles(tested, test, isTestPath).sort()).toEqual([...subjects].sort());
   });
 
   it("finds nothing for a test named for no file", () => {
-    expect(testedFiles(tested, "src/plugin/utc.test.js", isTestPath)).toEqual([]);
+    expect(testedFiles(tested, "test/parse.test.js", isTestPath)).toEqual([]);
+    // A large crate's root is no subject of a test named for nothing in it.
+    expect(testedFiles(tested, "tracing-subscriber/tests/same_len_filters.rs", isTestPath)).toEqual([]);
   });
 });
