@@ -75,6 +75,18 @@ describe("pathPartners", () => {
     expect(of("rest/server.go")).toEqual([]);
   });
 
+  it("takes no two crates of a workspace laid out alike for copies", () => {
+    const layout = pathIndexOf([
+      "tracing-core/src/lib.rs",
+      "tracing-error/src/lib.rs",
+      "tracing-error/src/layer.rs",
+      "tracing-opentelemetry/src/layer.rs",
+    ]);
+    const of = (path: string) => pathPartners(path, layout).map((p) => p.path);
+    expect(of("tracing-error/src/lib.rs")).toEqual([]);
+    expect(of("tracing-error/src/layer.rs")).toEqual(["tracing-error/src/lib.rs"]);
+  });
+
   it("pairs a Rust module with the module that declares it", () => {
     expect(Object.keys(partnersOf("tracing-subscriber/src/registry/sharded.rs"))).toEqual([
       "tracing-subscriber/src/registry/mod.rs",
@@ -162,11 +174,20 @@ describe("historyPartners", () => {
   it("keeps files changed in a good share of a file's commits, surer the larger the share", () => {
     const partners = historyPartners([
       { path: "rest/engine.go", partner: "rest/server.go", count: 8, changes: 10 },
-      { path: "rest/engine.go", partner: "rest/types.go", count: 3, changes: 10 },
+      { path: "rest/engine.go", partner: "rest/types.go", count: 4, changes: 10 },
       { path: "rest/engine.go", partner: "go.mod", count: 2, changes: 10 },
     ]);
     expect(partners.map((p) => p.path)).toEqual(["rest/server.go", "rest/types.go"]);
     expect(partners[0]?.weight).toBeGreaterThan(partners[1]?.weight ?? 1);
+  });
+
+  it("trusts a share of a short history less: two of two commits is not eight of ten", () => {
+    const [few, many] = [
+      historyPartners([{ path: "src/jv.c", partner: "src/jv_print.c", count: 2, changes: 2 }]),
+      historyPartners([{ path: "rest/engine.go", partner: "rest/server.go", count: 8, changes: 10 }]),
+    ];
+    expect(few[0]?.weight).toBeLessThan(many[0]?.weight ?? 0);
+    expect(few[0]?.weight).toBeLessThan(0.6);
   });
 });
 
@@ -281,6 +302,38 @@ describe("withPartners", () => {
       { leading: 2, keep: (p) => !p.startsWith("tests/") },
     );
     expect(ranked.map(([p]) => p)).toEqual(["src/util.c", "src/main.c", "src/jv.c"]);
+  });
+
+  it("keeps the last of the first places for a sure partner a flat ranking would push below them", () => {
+    const flat: [string, number][] = [
+      ["src/jv.c", 1],
+      ["src/main.c", 0.95],
+      ["src/util.c", 0.9],
+      ["src/execute.c", 0.85],
+      ["src/compile.c", 0.8],
+      ["src/lexer.c", 0.75],
+    ];
+    const keep = (p: string) => !p.startsWith("tests/");
+    const plain = withPartners(flat, partners, { leading: 2, keep }).map(([p]) => p);
+    expect(plain.indexOf("src/jv.h")).toBe(6);
+    const reserved = withPartners(flat, partners, { leading: 2, keep, reserve: 5 }).map(([p]) => p);
+    expect(reserved.slice(0, 5)).toEqual([
+      "src/jv.c",
+      "src/main.c",
+      "src/util.c",
+      "src/execute.c",
+      "src/jv.h",
+    ]);
+    expect(reserved.slice(5)).toEqual(["src/compile.c", "src/lexer.c"]);
+    // A weak partner, or one that is a test, takes no place.
+    const weak = new Map([["src/jv.c", [{ path: "src/jv.h", weight: 0.5, why: "implements it" }]]]);
+    expect(
+      withPartners(flat, weak, { leading: 2, keep, reserve: 5 })
+        .map(([p]) => p)
+        .indexOf("src/jv.h"),
+    ).toBe(6);
+    const tested = withPartners(flat.slice(1), partners, { leading: 2, keep, reserve: 3 }).map(([p]) => p);
+    expect(tested).not.toContain("tests/main_test.c");
   });
 });
 
