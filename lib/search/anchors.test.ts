@@ -187,12 +187,12 @@ describe("extractAnchors stack frames", () => {
     ]);
   });
 
-  it("reads plain path:line locations but not clock times or URLs", () => {
+  it("reads plain path:line locations but not clock times, and a link's file only as a path", () => {
     const a = extractAnchors(
       "It broke at lib/db/queries.ts:120 around 10:30, see https://github.com/o/r/blob/main/x.py#L4",
     );
     expect(a.stackFrames).toEqual([{ path: "lib/db/queries.ts", line: 120, func: null }]);
-    expect(a.paths).toEqual(["lib/db/queries.ts"]);
+    expect(a.paths).toEqual(["lib/db/queries.ts", "x.py"]);
   });
 });
 
@@ -220,6 +220,16 @@ describe("extractAnchors identifiers, paths and keywords", () => {
       "Compare src/auth/ with ./lib/session.ts and deps.py; Node.js, and/or I/O, v1.2.3 and example.com are not files.",
     );
     expect(a.paths).toEqual(["src/auth/", "lib/session.ts", "deps.py"]);
+  });
+
+  it("reads the file a code-browser link points at, not the rest of the link", () => {
+    const a = extractAnchors(
+      "tuple-formatter doesn't check the elements:\n" +
+        "https://github.com/fmtlib/fmt/blob/master/include/fmt/ranges.h#L285-L287\n" +
+        "see https://gitlab.com/a/b/-/blob/v1.2/src/jv.c, https://raw.githubusercontent.com/o/r/main/core/logx/logs.go " +
+        "and the demo at https://godbolt.org/z/G3zsT4q4W or https://github.com/o/r/issues/12",
+    );
+    expect(a.paths).toEqual(["include/fmt/ranges.h", "src/jv.c", "core/logx/logs.go"]);
   });
 
   it("returns keywords lower-cased, without stopwords or names already taken", () => {

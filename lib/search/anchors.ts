@@ -362,9 +362,31 @@ function extractLiterals(prose: string, code: string): string[] {
   return dedupe(out).slice(0, MAX_LITERALS);
 }
 
+// A link to a file in a code browser: GitHub's and Gitea's `/blob/<ref>/<path>`, GitLab's
+// `/-/blob/<ref>/<path>`, raw files, Bitbucket's `/src/<ref>/<path>`, optionally to a line.
+const BROWSER_URL =
+  /\bhttps?:\/\/(?:raw\.githubusercontent\.com\/[^/\s]+\/[^/\s]+|[^/\s]+\/[^\s]*?\/(?:blob|raw|src))\/[^/\s]+\/([^\s#?)>\]"'`]+)/gi;
+
+/**
+ * The files a report links to in a code browser (`…/blob/master/include/fmt/ranges.h#L285`):
+ * the reporter pointing at the lines in question. A link into another project names a
+ * path this repository lacks and so finds nothing.
+ */
+function linkedPaths(text: string): string[] {
+  return [...text.matchAll(BROWSER_URL)]
+    .map((m) => (m[1] ?? "").replace(/[.,;:!]+$/, ""))
+    .filter(isPathLike)
+    .map(normalizePath);
+}
+
 function extractPaths(prose: string, code: string, frames: StackFrame[]): string[] {
   const fromText = (text: string) => candidateTokens(text).filter(isPathLike).map(normalizePath);
-  const proseFirst = [...fromText(stripFrameLines(prose)), ...fromText(code), ...frames.map((f) => f.path)];
+  const proseFirst = [
+    ...fromText(stripFrameLines(prose)),
+    ...linkedPaths(prose),
+    ...fromText(code),
+    ...frames.map((f) => f.path),
+  ];
   return dedupe(proseFirst.filter((p) => p.length > 0 && !p.includes("*")));
 }
 

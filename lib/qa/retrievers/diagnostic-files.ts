@@ -48,6 +48,8 @@ export function creditTestedFiles(
 
 /** Leading files whose partners are brought up with them. */
 const PARTNER_LEADING = 3;
+/** The first files, where a sure partner of a leading file keeps a place. */
+const PARTNER_PLACES = 5;
 
 /**
  * The file ranking with the partners of its leading files right below them (a header
@@ -67,6 +69,7 @@ export async function withPartnerFiles(
   return withPartners(scored, partners, {
     leading: PARTNER_LEADING,
     keep: (path) => auxiliaryFactor(path, about) === 1,
+    reserve: PARTNER_PLACES,
   })
     .slice(0, 30)
     .map(([file]) => file);

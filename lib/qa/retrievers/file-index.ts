@@ -107,19 +107,35 @@ const TEST_NAMES: [RegExp, string][] = [
   [/^(.+?)(?:Test|Tests|Spec|IT)$/, "$1"],
 ];
 
+/** Folders that hold a project's tests beside (or mirroring) its sources. */
+const TEST_ROOTS = new Set(["test", "tests", "__tests__", "spec", "specs"]);
+/** A crate of this many source files or fewer is its root: its integration tests exercise `lib.rs`. */
+const SMALL_CRATE = 3;
+
 /**
  * The files a test exercises, by the naming conventions of each language
  * (`logs_test.go` → `logs.go`, `test_config.py` → `config.py`, `utc.test.js` →
  * `utc.js`, `JsonPointerTest.java` → `JsonPointer.java`, `format-test.cc` →
  * `format.h` and `format.cc`): among the files of that name that are not tests, those
- * nearest to the test (at most two). Empty when the name is no test's.
+ * nearest to the test (at most two). A JavaScript test names a module, found as a
+ * module path (`test/plugin/utc.test.js` → `src/plugin/utc/index.js`), and a test
+ * exercises sources, never their type declarations; a Rust crate's integration test
+ * (`tests/reload.rs`) exercises the crate's file of that name, else the root of a small
+ * crate. Empty when the name is no test's.
  */
 export function testedFiles(index: PathIndex, test: string, isTest: (path: string) => boolean): string[] {
+  if (/\.rs$/.test(test)) return crateTested(index, test);
   const stem = stemOf(test);
   for (const [marker, subject] of TEST_NAMES) {
     if (!marker.test(stem)) continue;
     const name = stem.replace(marker, subject);
-    const candidates = (index.byStem.get(name) ?? []).filter((p) => p !== test && !isTest(p));
+    if (JS_SOURCE.test(test)) {
+      const modules = moduleTested(index, test, name);
+      if (modules.length > 0) return modules;
+    }
+    const candidates = (index.byStem.get(name) ?? []).filter(
+      (p) => p !== test && !isTest(p) && !DECLARATION.test(p),
+    );
     if (candidates.length === 0) continue;
     const nearness = (p: string) =>
       sharedPrefix(dirOf(p), dirOf(test)) * 10 + sharedSuffix(dirOf(p), dirOf(test));
@@ -128,6 +144,35 @@ export function testedFiles(index: PathIndex, test: string, isTest: (path: strin
     return nearest.length <= 2 ? nearest : [];
   }
   return [];
+}
+
+/** The JavaScript sources of the module a test is named for, its test folder left out of the path. */
+function moduleTested(index: PathIndex, test: string, name: string): string[] {
+  const folders = dirOf(test)
+    .split("/")
+    .filter((f) => f && !TEST_ROOTS.has(f));
+  return filesForModule(index, [...folders, name].join("/"));
+}
+
+/** What a Rust crate's integration test exercises: `x/tests/reload.rs`, `x/tests/reload/main.rs` → `x/src/reload.rs`. */
+function crateTested(index: PathIndex, test: string): string[] {
+  const parts = test.split("/");
+  const at = parts.lastIndexOf("tests");
+  if (at < 0) return [];
+  const crate = parts.slice(0, at).join("/");
+  const src = crate ? `${crate}/src/` : "src/";
+  const name = at + 2 < parts.length ? (parts[at + 1] as string) : stemOf(test);
+  const inCrate = (p: string) => p.startsWith(src) && p.endsWith(".rs");
+  const named = [
+    ...(index.byStem.get(name) ?? []),
+    ...(index.byStem.get("mod") ?? []).filter((p) => p.endsWith(`/${name}/mod.rs`)),
+  ].filter(inCrate);
+  if (named.length > 0) return named.length <= 2 ? named : [];
+  if (!index.paths.has(`${src}lib.rs`)) return [];
+  let sources = 0;
+  for (const [dir, files] of index.byDir)
+    if (`${dir}/`.startsWith(src)) sources += files.filter(inCrate).length;
+  return sources <= SMALL_CRATE ? [`${src}lib.rs`] : [];
 }
 
 function sharedPrefix(a: string, b: string): number {

@@ -75,6 +75,18 @@ describe("pathPartners", () => {
     expect(of("rest/server.go")).toEqual([]);
   });
 
+  it("takes no two crates of a workspace laid out alike for copies", () => {
+    const layout = pathIndexOf([
+      "tracing-core/src/lib.rs",
+      "tracing-error/src/lib.rs",
+      "tracing-error/src/layer.rs",
+      "tracing-opentelemetry/src/layer.rs",
+    ]);
+    const of = (path: string) => pathPartners(path, layout).map((p) => p.path);
+    expect(of("tracing-error/src/lib.rs")).toEqual([]);
+    expect(of("tracing-error/src/layer.rs")).toEqual(["tracing-error/src/lib.rs"]);
+  });
+
   it("pairs a Rust module with the module that declares it", () => {
     expect(Object.keys(partnersOf("tracing-subscriber/src/registry/sharded.rs"))).toEqual([
       "tracing-subscriber/src/registry/mod.rs",
@@ -162,11 +174,20 @@ describe("historyPartners", () => {
   it("keeps files changed in a good share of a file's commits, surer the larger the share", () => {
     const partners = historyPartners([
       { path: "rest/engine.go", partner: "rest/server.go", count: 8, changes: 10 },
-      { path: "rest/engine.go", partner: "rest/types.go", count: 3, changes: 10 },
+      { path: "rest/engine.go", partner: "rest/types.go", count: 4, changes: 10 },
       { path: "rest/engine.go", partner: "go.mod", count: 2, changes: 10 },
     ]);
     expect(partners.map((p) => p.path)).toEqual(["rest/server.go", "rest/types.go"]);
     expect(partners[0]?.weight).toBeGreaterThan(partners[1]?.weight ?? 1);
+  });
+
+  it("trusts a share of a short history less: two of two commits is not eight of ten", () => {
+    const [few, many] = [
+      historyPartners([{ path: "src/jv.c", partner: "src/jv_print.c", count: 2, changes: 2 }]),
+      historyPartners([{ path: "rest/engine.go", partner: "rest/server.go", count: 8, changes: 10 }]),
+    ];
+    expect(few[0]?.weight).toBeLessThan(many[0]?.weight ?? 0);
+    expect(few[0]?.weight).toBeLessThan(0.6);
   });
 });
 
@@ -282,6 +303,38 @@ describe("withPartners", () => {
     );
     expect(ranked.map(([p]) => p)).toEqual(["src/util.c", "src/main.c", "src/jv.c"]);
   });
+
+  it("keeps the last of the first places for a sure partner a flat ranking would push below them", () => {
+    const flat: [string, number][] = [
+      ["src/jv.c", 1],
+      ["src/main.c", 0.95],
+      ["src/util.c", 0.9],
+      ["src/execute.c", 0.85],
+      ["src/compile.c", 0.8],
+      ["src/lexer.c", 0.75],
+    ];
+    const keep = (p: string) => !p.startsWith("tests/");
+    const plain = withPartners(flat, partners, { leading: 2, keep }).map(([p]) => p);
+    expect(plain.indexOf("src/jv.h")).toBe(6);
+    const reserved = withPartners(flat, partners, { leading: 2, keep, reserve: 5 }).map(([p]) => p);
+    expect(reserved.slice(0, 5)).toEqual([
+      "src/jv.c",
+      "src/main.c",
+      "src/util.c",
+      "src/execute.c",
+      "src/jv.h",
+    ]);
+    expect(reserved.slice(5)).toEqual(["src/compile.c", "src/lexer.c"]);
+    // A weak partner, or one that is a test, takes no place.
+    const weak = new Map([["src/jv.c", [{ path: "src/jv.h", weight: 0.5, why: "implements it" }]]]);
+    expect(
+      withPartners(flat, weak, { leading: 2, keep, reserve: 5 })
+        .map(([p]) => p)
+        .indexOf("src/jv.h"),
+    ).toBe(6);
+    const tested = withPartners(flat.slice(1), partners, { leading: 2, keep, reserve: 3 }).map(([p]) => p);
+    expect(tested).not.toContain("tests/main_test.c");
+  });
 });
 
 describe("filesForModule", () => {
@@ -309,6 +362,20 @@ describe("testedFiles", () => {
     "test/format-test.cc",
     "lib/parser.rb",
     "spec/parser_spec.rb",
+    "types/plugin/timezone.d.ts",
+    "src/plugin/timezone/index.js",
+    "test/plugin/timezone.test.js",
+    "test/parse.test.js",
+    "tracing-attributes/src/lib.rs",
+    "tracing-attributes/tests/async_fn.rs",
+    "tracing-subscriber/src/lib.rs",
+    "tracing-subscriber/src/reload.rs",
+    "tracing-subscriber/src/fmt/mod.rs",
+    "tracing-subscriber/src/fmt/writer.rs",
+    "tracing-subscriber/src/layer/mod.rs",
+    "tracing-subscriber/tests/reload.rs",
+    "tracing-subscriber/tests/fmt/main.rs",
+    "tracing-subscriber/tests/same_len_filters.rs",
   ]);
   it.each([
     ["core/mapping/unmarshaler_test.go", ["core/mapping/unmarshaler.go"]],
@@ -316,11 +383,20 @@ describe("testedFiles", () => {
     ["src/test/java/com/acme/json/JsonPointerTest.java", ["src/main/java/com/acme/json/JsonPointer.java"]],
     ["test/format-test.cc", ["include/fmt/format.h", "src/format.cc"]],
     ["spec/parser_spec.rb", ["lib/parser.rb"]],
+    // A JavaScript test names a module, and exercises its source, not its declarations.
+    ["src/plugin/utc.test.js", ["src/plugin/utc/index.js"]],
+    ["test/plugin/timezone.test.js", ["src/plugin/timezone/index.js"]],
+    // A Rust crate's integration tests: the crate's file of that name, or a small crate's root.
+    ["tracing-attributes/tests/async_fn.rs", ["tracing-attributes/src/lib.rs"]],
+    ["tracing-subscriber/tests/reload.rs", ["tracing-subscriber/src/reload.rs"]],
+    ["tracing-subscriber/tests/fmt/main.rs", ["tracing-subscriber/src/fmt/mod.rs"]],
   ])("%s tests %j", (test, subjects) => {
     expect(testedFiles(tested, test, isTestPath).sort()).toEqual([...subjects].sort());
   });
 
   it("finds nothing for a test named for no file", () => {
-    expect(testedFiles(tested, "src/plugin/utc.test.js", isTestPath)).toEqual([]);
+    expect(testedFiles(tested, "test/parse.test.js", isTestPath)).toEqual([]);
+    // A large crate's root is no subject of a test named for nothing in it.
+    expect(testedFiles(tested, "tracing-subscriber/tests/same_len_filters.rs", isTestPath)).toEqual([]);
   });
 });

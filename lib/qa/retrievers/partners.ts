@@ -50,16 +50,16 @@ const BUILD_OUTPUT =
   /^(?:build|dist|out|lib|es|esm|cjs|umd|single_include|amalgamated|deno_dist|generated)$/i;
 
 /**
- * Whether two paths differ only in their first folder (`include/a/x.h`,
- * `single_include/a/x.h`). Two top-level packages that each have a file of one name
- * (`rest/server.go`, `zrpc/server.go`) are no copies: with nothing but the file name
- * shared, one of the folders must be where a build writes (`build/index.js`).
+ * Whether two paths differ only in their first folder, one of them where a build writes
+ * (`include/a/x.h` and `single_include/a/x.h`, `src/index.js` and `build/index.js`).
+ * Sibling packages of a workspace laid out alike (`tracing-core/src/lib.rs`,
+ * `tracing-error/src/lib.rs`; `rest/internal/x.go`, `zrpc/internal/x.go`) are no copies.
  */
 function isMirrored(a: string, b: string): boolean {
   const [x, y] = [a.split("/"), b.split("/")];
   if (x.length !== y.length || x.length < 2 || x[0] === y[0]) return false;
   if (x.slice(1).join("/") !== y.slice(1).join("/")) return false;
-  return x.length > 2 || BUILD_OUTPUT.test(x[0] ?? "") || BUILD_OUTPUT.test(y[0] ?? "");
+  return BUILD_OUTPUT.test(x[0] ?? "") || BUILD_OUTPUT.test(y[0] ?? "");
 }
 
 /** Partners a file has by its name and place alone. */
@@ -348,11 +348,17 @@ async function readModuleFacts(
 
 /** A file changed with this share of another's commits goes with it. */
 const CO_CHANGE_SHARE = 0.3;
+/**
+ * Commits counted as changing the file alone before any are read: a share taken from
+ * two commits is chance (two of two is not twenty of twenty), so a short history says
+ * less than a long one, and never makes a partner sure.
+ */
+const PRIOR_COMMITS = 3;
 
 /** Partners from history: files changed in the same commits as this one, often enough. */
 export function historyPartners(rows: CoChangeRow[]): Partner[] {
   return rows.flatMap((r) => {
-    const share = r.count / Math.max(1, r.changes);
+    const share = r.count / (Math.max(r.count, r.changes) + PRIOR_COMMITS);
     return share >= CO_CHANGE_SHARE
       ? [
           {
@@ -442,21 +448,27 @@ async function readPartners(
 
 /** Partners weaker than this are not brought up. */
 const MIN_WEIGHT = 0.4;
+/** A partner this sure (a header, the declarations, a file it delegates to) keeps a place near the top. */
+const SURE_WEIGHT = 0.6;
 
 /**
  * A file ranking with the partners of its leading files brought up: a partner scores at
  * least its file's score times the relation's weight and `factor` (0.8), so a sure
  * partner ranks right below its file and a weaker one only above files with less
  * evidence than that. Partners that are tests, docs or vendored code (`keep` false) stay
- * where they were.
+ * where they were. With `reserve`, the surest partner of the first leading file that has
+ * a sure one outside the first `reserve` files takes the last of those places: a fix
+ * that spans a pair is found only when both are in the few files read first, and a
+ * flat ranking of many weak signals would otherwise push the partner just below them.
  */
 export function withPartners(
   scored: [string, number][],
   partners: Map<string, Partner[]>,
-  options: { leading: number; keep: (path: string) => boolean; factor?: number },
+  options: { leading: number; keep: (path: string) => boolean; factor?: number; reserve?: number },
 ): [string, number][] {
   const scores = new Map(scored);
   const factor = options.factor ?? 0.8;
+  const leading = scored.slice(0, options.leading).map(([file]) => file);
   for (const [file, score] of scored.slice(0, options.leading)) {
     for (const p of partners.get(file) ?? []) {
       if (p.weight < MIN_WEIGHT || !options.keep(p.path)) continue;
@@ -464,5 +476,28 @@ export function withPartners(
       if (lifted > (scores.get(p.path) ?? 0)) scores.set(p.path, lifted);
     }
   }
-  return [...scores.entries()].sort((a, b) => b[1] - a[1]);
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]);
+  return options.reserve ? reservePlace(ranked, leading, partners, options.keep, options.reserve) : ranked;
+}
+
+/** The ranking with one sure partner of a leading file moved up to place `places` (see withPartners). */
+function reservePlace(
+  ranked: [string, number][],
+  leading: string[],
+  partners: Map<string, Partner[]>,
+  keep: (path: string) => boolean,
+  places: number,
+): [string, number][] {
+  if (ranked.length <= places) return ranked;
+  const first = new Set(ranked.slice(0, places).map(([file]) => file));
+  for (const file of leading) {
+    const sure = (partners.get(file) ?? []).find(
+      (p) => p.weight >= SURE_WEIGHT && keep(p.path) && !first.has(p.path),
+    );
+    if (!sure) continue;
+    const rest = ranked.filter(([path]) => path !== sure.path);
+    const place = rest[places - 1] as [string, number];
+    return [...rest.slice(0, places - 1), [sure.path, place[1]], ...rest.slice(places - 1)];
+  }
+  return ranked;
 }
