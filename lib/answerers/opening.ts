@@ -15,6 +15,7 @@
  */
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
+import { bodyStart, decidesNothing } from "./body-shape.ts";
 import {
   cite,
   code,
@@ -150,6 +151,8 @@ export function decidingLines(
   const lines = source.split("\n");
   const scored: DecidingLine[] = [];
   let inDocstring = false;
+  // The signature, over however many lines, decides nothing (a Rust `where` clause's bounds).
+  const start = Math.max(1, bodyStart(lines));
   lines.forEach((raw, i) => {
     const line = raw.trim();
     const quotes = (line.match(/"""|'''/g) ?? []).length;
@@ -157,7 +160,7 @@ export function decidingLines(
       inDocstring = !inDocstring;
       return;
     }
-    if (inDocstring || quotes > 0 || i === 0 || !line || line.length > 160) return;
+    if (inDocstring || quotes > 0 || i < start || !line || line.length > 160) return;
     if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
     // The arguments of a call written over several lines (a log message's values) decide nothing.
     if (/[(,]$/.test(lines[i - 1]?.trim() ?? "") && !CONTROL.test(line) && !line.includes("=>")) return;
@@ -265,23 +268,14 @@ function leadDefinition(
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
 
-/** Lines of a body that state nothing: comments, docstring quotes, closing brackets, `end`. */
-const NO_STATEMENT = /^(?:#|\/\/|\/\*|\*|"""|'''|[)\]}]+[;,]?$|end$)/;
-/** A statement that tests or computes something. */
-const DECIDES = /^(?:if|for|while|switch|match|unless|case)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|[*/%+-]\s*[\w(]/;
-
 /**
- * A body of one statement without a condition or computation (`return this.name`,
- * `return cb.throttle.allow()`): a getter or a wrapper that hands the work on.
+ * A body that decides nothing (`return this.name`, `return cb.throttle.allow()`,
+ * `r.strictSlash = value; return r`): a getter, a wrapper that hands the work on, or a
+ * setter storing the option the question names, whose reader decides.
  */
 export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
   if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
-  const body = item.text
-    .split("\n")
-    .slice(1)
-    .map((l) => l.trim())
-    .filter((l) => l && !NO_STATEMENT.test(l));
-  return body.length <= 1 && !DECIDES.test(body[0] ?? "");
+  return decidesNothing(item.text.split("\n"));
 }
 
 /**

@@ -1,0 +1,169 @@
+/**
+ * The code that reads a setting, in place of the setter that stores it. A question
+ * about an option ("with StrictSlash(true), how does the router decide to redirect")
+ * names the setter (`StrictSlash`: `r.strictSlash = value`), whose body decides nothing;
+ * what decides is the function that tests the stored field (`if v.path.options.strictSlash`).
+ * The leading symbols' bodies are read for what they do; each setter among them hands
+ * its standing to the functions of the leading files that test the field it stores.
+ */
+import "server-only";
+import { symbolsWithinSpans, type SymbolRecord } from "../../db/code-graph.ts";
+import { assignedFields, bodyShape, bodyStatements } from "../../answerers/body-shape.ts";
+import type { SourceReader } from "../context.ts";
+import type { Ranked } from "./shared.ts";
+
+/** What a leading function's body does: stores an option, or decides nothing at all. */
+export type Idleness = "setter" | "idle";
+
+/** How many leading symbols have their bodies read. */
+const CHECKED = 40;
+/** How many leading files are searched for the code reading a stored option. */
+const READER_FILES = 8;
+const WHOLE_FILE = 2_147_483_647;
+
+function isFunction(s: Pick<SymbolRecord, "kind">): boolean {
+  return s.kind === "function" || s.kind === "method";
+}
+
+/** The leading functions whose bodies decide nothing (by qualified id), and the fields setters store. */
+export async function idleFunctions(
+  reader: SourceReader,
+  ranked: Ranked[],
+): Promise<{ idle: Map<string, Idleness>; fields: Map<string, string[]> }> {
+  const idle = new Map<string, Idleness>();
+  const fields = new Map<string, string[]>();
+  await Promise.all(
+    ranked.slice(0, CHECKED).map(async (r) => {
+      const s = r.candidate.symbol;
+      if (!s || !isFunction(s)) return;
+      const lines = await reader.lines(s.path);
+      if (!lines) return;
+      const shape = bodyShape(lines.slice(s.startLine - 1, s.endLine));
+      if (shape.setter) {
+        idle.set(s.qualifiedId, "setter");
+        const stored = assignedFields(shape.statements);
+        if (stored.length) fields.set(s.qualifiedId, stored);
+      } else if (shape.handsOn) idle.set(s.qualifiedId, "idle");
+    }),
+  );
+  return { idle, fields };
+}
+
+/** A line that tests something: a condition, a guard, a boolean expression. */
+const TESTS =
+  /^(?:if|elif|else\s+if|unless|while|when|case|switch|match|guard|return)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|\bif\b|\bunless\b/;
+
+/**
+ * The functions of some files that test one of the given fields, most tests first
+ * (setters excluded): a line naming the field as a whole word that is a condition.
+ */
+export async function fieldReaders(
+  generationId: string,
+  reader: SourceReader,
+  files: string[],
+  fields: string[],
+  exclude: Set<string>,
+): Promise<SymbolRecord[]> {
+  if (fields.length === 0 || files.length === 0) return [];
+  const word = new RegExp(`(?<![\\w$])(?:${fields.map(escape).join("|")})(?![\\w$])`);
+  const byFile = await symbolsWithinSpans(
+    generationId,
+    files.map((path) => ({ path, startLine: 1, endLine: WHOLE_FILE })),
+  );
+  const found: { symbol: SymbolRecord; tests: number }[] = [];
+  for (const path of files) {
+    const lines = await reader.lines(path);
+    if (!lines) continue;
+    for (const s of byFile.get(path) ?? []) {
+      if (!isFunction(s) || exclude.has(s.qualifiedId)) continue;
+      const tests = bodyStatements(lines.slice(s.startLine - 1, s.endLine)).filter(
+        (l) => word.test(l) && TESTS.test(l),
+      ).length;
+      if (tests > 0) found.push({ symbol: s, tests });
+    }
+  }
+  // The innermost function testing it decides, not the one holding it (a closure's owner).
+  const inner = found.filter(
+    (f) =>
+      !found.some(
+        (o) =>
+          o !== f &&
+          o.symbol.path === f.symbol.path &&
+          o.symbol.startLine >= f.symbol.startLine &&
+          o.symbol.endLine <= f.symbol.endLine,
+      ),
+  );
+  return inner
+    .sort((a, b) => b.tests - a.tests || files.indexOf(a.symbol.path) - files.indexOf(b.symbol.path))
+    .map((f) => f.symbol);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Each setter's standing handed to the code reading what it stores: the readers of a
+ * setter's fields rank just below the setter's score before it was demoted, in the
+ * order they test them. `before` holds the scores as fused, before any demotion.
+ */
+export function promoteReaders(
+  ranked: Ranked[],
+  before: Map<string, number>,
+  readers: Map<string, SymbolRecord[]>,
+  reason: (setter: string) => string,
+): Ranked[] {
+  const byId = new Map(ranked.map((r) => [r.candidate.symbol?.qualifiedId ?? r.candidate.key, r]));
+  for (const [setter, symbols] of readers) {
+    const standing = before.get(setter) ?? 0;
+    symbols.slice(0, 3).forEach((symbol, i) => {
+      const score = standing * (0.95 - 0.05 * i);
+      const existing = byId.get(symbol.qualifiedId);
+      if (existing) {
+        if (existing.score < score) {
+          existing.score = score;
+          existing.reasons.push(reason(setter));
+        }
+        return;
+      }
+      const added: Ranked = {
+        candidate: { key: symbol.qualifiedId, symbol, chunk: null, reason: reason(setter) },
+        score,
+        reasons: [reason(setter)],
+      };
+      byId.set(symbol.qualifiedId, added);
+      ranked.push(added);
+    });
+  }
+  return ranked.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The ranking with each setter's fields' readers, from the leading files, put where the
+ * setter stood before it was demoted. `fused` is the ranking before demotion.
+ */
+export async function withOptionReaders(
+  generationId: string,
+  reader: SourceReader,
+  ranked: Ranked[],
+  fused: Ranked[],
+  fields: Map<string, string[]>,
+  rankedFiles: string[],
+): Promise<Ranked[]> {
+  if (fields.size === 0) return ranked;
+  const before = new Map(fused.map((r) => [r.candidate.symbol?.qualifiedId ?? r.candidate.key, r.score]));
+  const setters = new Set(fields.keys());
+  const files = rankedFiles.slice(0, READER_FILES);
+  const readers = new Map<string, SymbolRecord[]>();
+  for (const [setter, stored] of fields) {
+    const found = await fieldReaders(generationId, reader, files, stored, setters);
+    if (found.length) readers.set(setter, found);
+  }
+  const name = (id: string) => id.split("::").pop() ?? id;
+  return promoteReaders(
+    ranked.map((r) => ({ ...r, reasons: [...r.reasons] })),
+    before,
+    readers,
+    (setter) => `reads the option ${name(setter)} stores`,
+  );
+}
