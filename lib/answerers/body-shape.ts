@@ -65,7 +65,13 @@ export function bodyStart(lines: readonly string[]): number {
 export function bodyStatements(lines: readonly string[]): string[] {
   const out: string[] = [];
   let docstring = false;
+  let block = false;
   for (const line of lines.slice(bodyStart(lines)).map((l) => l.trim())) {
+    // A block comment's lines need not start with `*` (`/**` … `*/` around free text).
+    if (block || line.startsWith("/*")) {
+      block = !line.includes("*/");
+      continue;
+    }
     const quotes = (line.match(/"""|'''/g) ?? []).length;
     if (docstring || quotes > 0) {
       if (quotes % 2 === 1) docstring = !docstring;
@@ -75,6 +81,28 @@ export function bodyStatements(lines: readonly string[]): string[] {
     out.push(line);
   }
   return out;
+}
+
+/**
+ * The fields a type declares, read from its body in any language: `limit?: number`
+ * (TypeScript), `pub limit: u32` (Rust), `Limit int` (Go), `private int limit;` (Java),
+ * `public int Limit { get; set; }` (C#), `limit: int = 3` (Python). Methods are left out.
+ */
+export function declaredFields(lines: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const s of bodyStatements(lines)) {
+    if (/\(.*\)\s*(?:\{|=>|:\s*$|;$|->)/.test(s) && !/^\w+\??\s*:/.test(s)) continue;
+    const name =
+      /^(?:(?:pub(?:\([\w:]+\))?|readonly|public|private|protected|internal|static|final|var|let|const)\s+)*([A-Za-z_$][\w$]*)\??\s*:(?!:)/.exec(
+        s,
+      )?.[1] ??
+      /^([A-Za-z_]\w*)\s+[*[\]\w.]+(?:\s+`[^`]*`)?$/.exec(s)?.[1] ??
+      /^(?:(?:public|private|protected|internal|static|final|readonly|volatile|transient)\s+)+[\w<>[\],.?]+\s+([A-Za-z_]\w*)\s*(?:[;=]|\{\s*get)/.exec(
+        s,
+      )?.[1];
+    if (name && name.length >= 3 && !GENERAL.has(name.toLowerCase())) out.add(name);
+  }
+  return [...out];
 }
 
 /** What a definition's body does, from its source lines (its signature first). */

@@ -79,13 +79,14 @@ function topicOf(s: string): { verb: string; object: string } | null {
   const verbs =
     "decide|determine|compute|calculate|cap|limit|control|choose|pick|set|select|build|parse|resolve|find|match|validate|check|convert|generate|create|load|store|format|render|handle|detect|know|count|measure|order|sort|merge|split|encode|decode|register|dispatch|apply|infer|estimate|normalize|serialize";
   const what = new RegExp(`^(?:what|which \\w+) (?:exactly )?(${verbs})(?:s|es)? (.+)$`, "i").exec(s);
-  if (what?.[1] && what[2]) return { verb: pastParticiple(what[1]), object: clause(what[2]) };
+  if (what?.[1] && what[2] && said(what[2]))
+    return { verb: pastParticiple(what[1]), object: clause(what[2]) };
   // A verb after an article is a noun ("turn a format string"): not what is asked.
   const how = new RegExp(
     `^how (?:does|do|did|can|will|would) (?:.+? )?(?<!\\b(?:a|an|the|its|this|that) )(${verbs}) (.+)$`,
     "i",
   ).exec(s);
-  if (how?.[1] && how[2]) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
+  if (how?.[1] && how[2] && said(how[2])) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
   const passive =
     /^(?:how|where|when) (?:is|are|was|were|does|do) (.+?) (computed|calculated|decided|determined|defined|configured|set|stored|handled|parsed|built|created|chosen|registered|validated|generated|resolved|loaded|formatted|capped|limited|matched|counted|sorted|merged|normalized|serialized|rendered|kept|tracked|cached|applied|inferred|estimated)\b/i.exec(
       s,
@@ -100,6 +101,15 @@ function topicOf(s: string): { verb: string; object: string } | null {
     return { verb: passive[2].toLowerCase(), object: clause(object) };
   }
   return null;
+}
+
+/**
+ * Whether the words after the verb name something: "… something it can match against"
+ * leaves a preposition or a pronoun where the thing asked about should be.
+ */
+function said(object: string): boolean {
+  const head = clause(object).toLowerCase();
+  return !/^(?:against|for|with|to|on|in|at|by|from|into|of|about|up|out|it|them|this|that|one)$/.test(head);
 }
 
 const IRREGULAR: Record<string, string> = {

@@ -8,15 +8,28 @@
  */
 import "server-only";
 import { symbolsWithinSpans, type SymbolRecord } from "../../db/code-graph.ts";
-import { assignedFields, bodyShape, bodyStatements } from "../../answerers/body-shape.ts";
+import { assignedFields, bodyShape, bodyStatements, declaredFields } from "../../answerers/body-shape.ts";
 import type { SourceReader } from "../context.ts";
 import type { Ranked } from "./shared.ts";
 
 /** What a leading function's body does: stores an option, or decides nothing at all. */
 export type Idleness = "setter" | "idle";
 
+/**
+ * The fields a leading setter stores or a leading option type declares: the code testing
+ * them decides. A type's fields are read as members (`options.retry.limit`), and a reader
+ * must test two of them, since one common field name says little.
+ */
+export interface Stored {
+  names: string[];
+  member: boolean;
+}
+
 /** How many leading symbols have their bodies read. */
 const CHECKED = 40;
+/** How many leading symbols may be option types handing their standing on. */
+const TYPES_CHECKED = 10;
+const OPTION_TYPES = new Set(["struct", "interface", "type"]);
 /** How many leading files are searched for the code reading a stored option. */
 const READER_FILES = 8;
 const WHOLE_FILE = 2_147_483_647;
@@ -25,24 +38,34 @@ function isFunction(s: Pick<SymbolRecord, "kind">): boolean {
   return s.kind === "function" || s.kind === "method";
 }
 
-/** The leading functions whose bodies decide nothing (by qualified id), and the fields setters store. */
+/**
+ * The leading functions whose bodies decide nothing (by qualified id), and the fields
+ * the leading setters store and option types declare.
+ */
 export async function idleFunctions(
   reader: SourceReader,
   ranked: Ranked[],
-): Promise<{ idle: Map<string, Idleness>; fields: Map<string, string[]> }> {
+): Promise<{ idle: Map<string, Idleness>; fields: Map<string, Stored> }> {
   const idle = new Map<string, Idleness>();
-  const fields = new Map<string, string[]>();
+  const fields = new Map<string, Stored>();
   await Promise.all(
-    ranked.slice(0, CHECKED).map(async (r) => {
+    ranked.slice(0, CHECKED).map(async (r, rank) => {
       const s = r.candidate.symbol;
-      if (!s || !isFunction(s)) return;
+      const type = s && rank < TYPES_CHECKED && OPTION_TYPES.has(s.kind);
+      if (!s || (!isFunction(s) && !type)) return;
       const lines = await reader.lines(s.path);
       if (!lines) return;
-      const shape = bodyShape(lines.slice(s.startLine - 1, s.endLine));
+      const body = lines.slice(s.startLine - 1, s.endLine);
+      if (type) {
+        const declared = declaredFields(body);
+        if (declared.length >= 2) fields.set(s.qualifiedId, { names: declared, member: true });
+        return;
+      }
+      const shape = bodyShape(body);
       if (shape.setter) {
         idle.set(s.qualifiedId, "setter");
         const stored = assignedFields(shape.statements);
-        if (stored.length) fields.set(s.qualifiedId, stored);
+        if (stored.length) fields.set(s.qualifiedId, { names: stored, member: false });
       } else if (shape.handsOn) idle.set(s.qualifiedId, "idle");
     }),
   );
@@ -54,18 +77,21 @@ const TESTS =
   /^(?:if|elif|else\s+if|unless|while|when|case|switch|match|guard|return)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|\bif\b|\bunless\b/;
 
 /**
- * The functions of some files that test one of the given fields, most tests first
- * (setters excluded): a line naming the field as a whole word that is a condition.
+ * The functions of some files that test the given fields, most fields tested first
+ * (setters excluded): a line naming a field as a whole word (a member for a type's
+ * fields: `.limit`, `->limit`, `[:limit]`, `['limit']`) that is a condition.
  */
 export async function fieldReaders(
   generationId: string,
   reader: SourceReader,
   files: string[],
-  fields: string[],
+  stored: Stored,
   exclude: Set<string>,
 ): Promise<SymbolRecord[]> {
-  if (fields.length === 0 || files.length === 0) return [];
-  const word = new RegExp(`(?<![\\w$])(?:${fields.map(escape).join("|")})(?![\\w$])`);
+  if (stored.names.length === 0 || files.length === 0) return [];
+  const before = stored.member ? String.raw`(?:\.|->|\[:?["']?)` : String.raw`(?<![\w$])`;
+  const words = stored.names.map((f) => new RegExp(`${before}${escape(f)}(?![\\w$])`));
+  const least = stored.member ? 2 : 1;
   const byFile = await symbolsWithinSpans(
     generationId,
     files.map((path) => ({ path, startLine: 1, endLine: WHOLE_FILE })),
@@ -76,10 +102,9 @@ export async function fieldReaders(
     if (!lines) continue;
     for (const s of byFile.get(path) ?? []) {
       if (!isFunction(s) || exclude.has(s.qualifiedId)) continue;
-      const tests = bodyStatements(lines.slice(s.startLine - 1, s.endLine)).filter(
-        (l) => word.test(l) && TESTS.test(l),
-      ).length;
-      if (tests > 0) found.push({ symbol: s, tests });
+      const tests = bodyStatements(lines.slice(s.startLine - 1, s.endLine)).filter((l) => TESTS.test(l));
+      const tested = words.filter((w) => tests.some((l) => w.test(l))).length;
+      if (tested >= least) found.push({ symbol: s, tests: tested });
     }
   }
   // The innermost function testing it decides, not the one holding it (a closure's owner).
@@ -139,15 +164,16 @@ export function promoteReaders(
 }
 
 /**
- * The ranking with each setter's fields' readers, from the leading files, put where the
- * setter stood before it was demoted. `fused` is the ranking before demotion.
+ * The ranking with the readers of each setter's or option type's fields, from the leading
+ * files, put where the setter or type stood before it was demoted. `fused` is the ranking
+ * before demotion.
  */
 export async function withOptionReaders(
   generationId: string,
   reader: SourceReader,
   ranked: Ranked[],
   fused: Ranked[],
-  fields: Map<string, string[]>,
+  fields: Map<string, Stored>,
   rankedFiles: string[],
 ): Promise<Ranked[]> {
   if (fields.size === 0) return ranked;
@@ -164,6 +190,9 @@ export async function withOptionReaders(
     ranked.map((r) => ({ ...r, reasons: [...r.reasons] })),
     before,
     readers,
-    (setter) => `reads the option ${name(setter)} stores`,
+    (setter) =>
+      fields.get(setter)?.member
+        ? `tests the fields ${name(setter)} declares`
+        : `reads the option ${name(setter)} stores`,
   );
 }
