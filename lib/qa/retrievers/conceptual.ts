@@ -19,7 +19,7 @@ import { chunkPathOf } from "../../db/wiki-shapes.ts";
 import { slugForPath } from "../../wiki/slugs.ts";
 import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
-import { idleFunctions, withOptionReaders, type Idleness } from "./option-readers.ts";
+import { idleFunctions, withDelegates, withOptionReaders, type Idleness } from "./option-readers.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { answeringCandidates, itemFocus, questionFocus } from "./answering.ts";
@@ -116,13 +116,20 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
   const process = PROCESS_QUESTION.test(question) && !thing;
   const withSymbols = ranked.filter((r) => r.candidate.symbol);
   const bodies = thing ? null : await idleFunctions(input.reader, withSymbols);
-  const symbols = await withOptionReaders(
+  const demoted = byProcess(withSymbols, process, question, bodies?.idle);
+  const readers = await withOptionReaders(
     generationId,
     input.reader,
-    byProcess(withSymbols, process, question, bodies?.idle),
+    demoted,
     withSymbols,
     bodies?.fields ?? new Map(),
     rankedFiles,
+  );
+  const symbols = await withDelegates(
+    generationId,
+    readers,
+    withSymbols,
+    process ? (bodies?.idle ?? new Map()) : new Map(),
   );
 
   const budget = config.modeBudgets.conceptual;

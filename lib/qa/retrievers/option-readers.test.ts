@@ -128,7 +128,35 @@ export class Client {
 }
 `;
 
+const RUST_FILTER = `/// A filter over callsites.
+pub struct Filter {
+    max_level: u8,
+    targets: Vec<String>,
+}
+
+impl Filter {
+    /// Decides whether a callsite is enabled: a callsite is enabled by the filter when
+    /// its level and target pass. Every callsite asks the filter whether it is enabled.
+    pub fn callsite_enabled(&self, meta: &Meta) -> bool {
+        self.check(meta)
+    }
+
+    fn check(&self, meta: &Meta) -> bool {
+        if meta.level > self.max_level {
+            return false;
+        }
+        self.targets.iter().any(|t| meta.target.starts_with(t.as_str()))
+    }
+}
+
+pub struct Meta {
+    pub level: u8,
+    pub target: String,
+}
+`;
+
 let t: TempEnv;
+let rustRepo: string;
 let goRepo: string;
 let rubyRepo: string;
 let tsRepo: string;
@@ -144,6 +172,9 @@ beforeAll(async () => {
   ));
 });
 beforeAll(async () => {
+  ({
+    repository: { id: rustRepo },
+  } = await indexRepository(t.makeRepo({ "src/filter.rs": RUST_FILTER })));
   ({
     repository: { id: tsRepo },
   } = await indexRepository(
@@ -197,6 +228,23 @@ describe("the code testing an option type's fields answers, not the type", () =>
     expect(names.indexOf("Client.#computeWait")).toBeLessThan(names.indexOf("RetryOptions"));
     const first = report.answer.split(/\n\s*\n/)[0] ?? "";
     expect(first).toMatch(/`Client\.#computeWait` \(source\/core\/client\.ts:\d+-\d+\)/);
+  });
+});
+
+describe("the function a wrapper hands the work on to answers, not the wrapper", () => {
+  it("Rust: callsite_enabled, one call whose doc repeats the question, gives way to the check it calls", async () => {
+    const report = await retrieveReport(
+      rustRepo,
+      "How does the filter decide whether a callsite is enabled?",
+      {
+        mode: "conceptual",
+      },
+    );
+    const names = report.symbols.map((s) => s.split("::")[1]);
+    expect(names.indexOf("Filter.check")).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf("Filter.check")).toBeLessThan(names.indexOf("Filter.callsite_enabled"));
+    const first = report.answer.split(/\n\s*\n/)[0] ?? "";
+    expect(first).toMatch(/decided in `Filter\.check` \(src\/filter\.rs:14-19\)/);
   });
 });
 

@@ -1,16 +1,20 @@
 /**
- * The code that reads a setting, in place of the setter that stores it. A question
- * about an option ("with StrictSlash(true), how does the router decide to redirect")
- * names the setter (`StrictSlash`: `r.strictSlash = value`), whose body decides nothing;
- * what decides is the function that tests the stored field (`if v.path.options.strictSlash`).
- * The leading symbols' bodies are read for what they do; each setter among them hands
- * its standing to the functions of the leading files that test the field it stores.
+ * The code that decides, in place of what only stores a setting or hands the work on. A
+ * question about an option ("with StrictSlash(true), how does the router decide to
+ * redirect") names the setter (`StrictSlash`: `r.strictSlash = value`), whose body
+ * decides nothing; what decides is the function that tests the stored field
+ * (`if v.path.options.strictSlash`). The leading symbols' bodies are read for what they
+ * do: each setter among them hands its standing to the functions of the leading files
+ * that test the field it stores, an option type to those testing its fields, and a
+ * wrapper of one call (`callsite_enabled` → `self.register_callsite(meta)`) to the
+ * function it calls.
  */
 import "server-only";
-import { symbolsWithinSpans, type SymbolRecord } from "../../db/code-graph.ts";
+import { callEdgesOfMany, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
 import { assignedFields, bodyShape, bodyStatements, declaredFields } from "../../answerers/body-shape.ts";
 import type { SourceReader } from "../context.ts";
-import type { Ranked } from "./shared.ts";
+import { isTestPath, isTestSymbol, type Ranked } from "./shared.ts";
+import { fileSymbols } from "./answering.ts";
 
 /** What a leading function's body does: stores an option, or decides nothing at all. */
 export type Idleness = "setter" | "idle";
@@ -27,12 +31,13 @@ export interface Stored {
 
 /** How many leading symbols have their bodies read. */
 const CHECKED = 40;
+/** How many leading symbols may be setters handing their standing on (below, too little to hand). */
+const SETTERS_HANDING = 15;
 /** How many leading symbols may be option types handing their standing on. */
 const TYPES_CHECKED = 10;
 const OPTION_TYPES = new Set(["struct", "interface", "type"]);
-/** How many leading files are searched for the code reading a stored option. */
-const READER_FILES = 8;
-const WHOLE_FILE = 2_147_483_647;
+/** How many leading files are searched for the code reading a stored option (those whose bodies retrieval reads anyway). */
+const READER_FILES = 5;
 
 function isFunction(s: Pick<SymbolRecord, "kind">): boolean {
   return s.kind === "function" || s.kind === "method";
@@ -64,7 +69,7 @@ export async function idleFunctions(
       const shape = bodyShape(body);
       if (shape.setter) {
         idle.set(s.qualifiedId, "setter");
-        const stored = assignedFields(shape.statements);
+        const stored = rank < SETTERS_HANDING ? assignedFields(shape.statements) : [];
         if (stored.length) fields.set(s.qualifiedId, { names: stored, member: false });
       } else if (shape.handsOn) idle.set(s.qualifiedId, "idle");
     }),
@@ -76,36 +81,51 @@ export async function idleFunctions(
 const TESTS =
   /^(?:if|elif|else\s+if|unless|while|when|case|switch|match|guard|return)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|\bif\b|\bunless\b/;
 
+/** A function of the leading files with the lines of its body that test something. */
+interface Tester {
+  symbol: SymbolRecord;
+  tests: string[];
+}
+
+/** The functions of some files (tests left out) with their testing lines, read once per question. */
+async function testers(generationId: string, reader: SourceReader, files: string[]): Promise<Tester[]> {
+  const [byFile, texts] = await Promise.all([
+    fileSymbols(generationId, files),
+    Promise.all(files.map((f) => reader.lines(f))),
+  ]);
+  const out: Tester[] = [];
+  files.forEach((path, i) => {
+    const lines = texts[i];
+    if (!lines) return;
+    for (const s of byFile.get(path) ?? []) {
+      if (!isFunction(s) || isTestSymbol(s)) continue;
+      const tests = bodyStatements(lines.slice(s.startLine - 1, s.endLine)).filter((l) => TESTS.test(l));
+      if (tests.length) out.push({ symbol: s, tests });
+    }
+  });
+  return out;
+}
+
 /**
- * The functions of some files that test the given fields, most fields tested first
- * (setters excluded): a line naming a field as a whole word (a member for a type's
- * fields: `.limit`, `->limit`, `[:limit]`, `['limit']`) that is a condition.
+ * The functions that test the given fields, most fields tested first (setters
+ * excluded): a line naming a field as a whole word (a member for a type's fields:
+ * `.limit`, `->limit`, `[:limit]`, `['limit']`) that is a condition.
  */
-export async function fieldReaders(
-  generationId: string,
-  reader: SourceReader,
+export function fieldReaders(
+  candidates: Tester[],
   files: string[],
   stored: Stored,
   exclude: Set<string>,
-): Promise<SymbolRecord[]> {
-  if (stored.names.length === 0 || files.length === 0) return [];
+): SymbolRecord[] {
+  if (stored.names.length === 0) return [];
   const before = stored.member ? String.raw`(?:\.|->|\[:?["']?)` : String.raw`(?<![\w$])`;
   const words = stored.names.map((f) => new RegExp(`${before}${escape(f)}(?![\\w$])`));
   const least = stored.member ? 2 : 1;
-  const byFile = await symbolsWithinSpans(
-    generationId,
-    files.map((path) => ({ path, startLine: 1, endLine: WHOLE_FILE })),
-  );
   const found: { symbol: SymbolRecord; tests: number }[] = [];
-  for (const path of files) {
-    const lines = await reader.lines(path);
-    if (!lines) continue;
-    for (const s of byFile.get(path) ?? []) {
-      if (!isFunction(s) || exclude.has(s.qualifiedId)) continue;
-      const tests = bodyStatements(lines.slice(s.startLine - 1, s.endLine)).filter((l) => TESTS.test(l));
-      const tested = words.filter((w) => tests.some((l) => w.test(l))).length;
-      if (tested >= least) found.push({ symbol: s, tests: tested });
-    }
+  for (const c of candidates) {
+    if (exclude.has(c.symbol.qualifiedId)) continue;
+    const tested = words.filter((w) => c.tests.some((l) => w.test(l))).length;
+    if (tested >= least) found.push({ symbol: c.symbol, tests: tested });
   }
   // The innermost function testing it decides, not the one holding it (a closure's owner).
   const inner = found.filter(
@@ -179,10 +199,12 @@ export async function withOptionReaders(
   if (fields.size === 0) return ranked;
   const before = new Map(fused.map((r) => [r.candidate.symbol?.qualifiedId ?? r.candidate.key, r.score]));
   const setters = new Set(fields.keys());
-  const files = rankedFiles.slice(0, READER_FILES);
+  // Tests read every option too; the code under test decides.
+  const files = rankedFiles.slice(0, READER_FILES).filter((f) => !isTestPath(f));
+  const candidates = await testers(generationId, reader, files);
   const readers = new Map<string, SymbolRecord[]>();
   for (const [setter, stored] of fields) {
-    const found = await fieldReaders(generationId, reader, files, stored, setters);
+    const found = fieldReaders(candidates, files, stored, setters);
     if (found.length) readers.set(setter, found);
   }
   const name = (id: string) => id.split("::").pop() ?? id;
@@ -195,4 +217,57 @@ export async function withOptionReaders(
         ? `tests the fields ${name(setter)} declares`
         : `reads the option ${name(setter)} stores`,
   );
+}
+
+/** How many leading symbols may be wrappers handing their standing to what they call. */
+const WRAPPERS_CHECKED = 10;
+
+/**
+ * The function each leading wrapper of one call hands the work on to (its resolved
+ * callee, the most confident first), by the wrapper's qualified id.
+ */
+async function delegates(
+  generationId: string,
+  ranked: Ranked[],
+  idle: Map<string, Idleness>,
+): Promise<Map<string, SymbolRecord[]>> {
+  const wrappers = ranked
+    .slice(0, WRAPPERS_CHECKED)
+    .map((r) => r.candidate.symbol?.qualifiedId ?? "")
+    .filter((id) => idle.get(id) === "idle");
+  const out = new Map<string, SymbolRecord[]>();
+  if (wrappers.length === 0) return out;
+  const { callees } = await callEdgesOfMany(generationId, wrappers, { callees: 5, callers: 0 });
+  const target = new Map<string, string>();
+  for (const [wrapper, edges] of callees) {
+    const edge = [...edges]
+      .filter((e) => e.dstId && e.dstId !== wrapper)
+      .sort((a, b) => b.confidence - a.confidence)[0];
+    if (edge?.dstId) target.set(wrapper, edge.dstId);
+  }
+  const symbols = new Map(
+    (await symbolsByQualifiedIds(generationId, [...new Set(target.values())])).map((s) => [s.qualifiedId, s]),
+  );
+  for (const [wrapper, id] of target) {
+    const callee = symbols.get(id);
+    if (callee && !idle.has(callee.qualifiedId)) out.set(wrapper, [callee]);
+  }
+  return out;
+}
+
+/**
+ * The ranking with each leading wrapper's callee put where the wrapper stood before it
+ * was demoted. `fused` is the ranking before demotion.
+ */
+export async function withDelegates(
+  generationId: string,
+  ranked: Ranked[],
+  fused: Ranked[],
+  idle: Map<string, Idleness>,
+): Promise<Ranked[]> {
+  const handedTo = await delegates(generationId, fused, idle);
+  if (handedTo.size === 0) return ranked;
+  const before = new Map(fused.map((r) => [r.candidate.symbol?.qualifiedId ?? r.candidate.key, r.score]));
+  const name = (id: string) => id.split("::").pop() ?? id;
+  return promoteReaders(ranked, before, handedTo, (wrapper) => `does the work ${name(wrapper)} hands on`);
 }
