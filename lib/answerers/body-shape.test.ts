@@ -55,6 +55,27 @@ describe("bodyShape", () => {
 });
 
 describe("bodyStart", () => {
+  it("skips a C return type on its own line with the signature after it", () => {
+    const text = [
+      "static ATTRIBUTE_NOINLINE int",
+      "OpenObjectFile(uint64_t pc,",
+      "               uint64_t *start) {",
+      "  if (pc == 0) return -1;",
+      "}",
+    ];
+    expect(text[bodyStart(text)]).toBe("  if (pc == 0) return -1;");
+  });
+
+  it("skips a C++ template head", () => {
+    const text = ["template <typename T>", "void write(T value) {", "  if (value) flush();", "}"];
+    expect(text[bodyStart(text)]).toBe("  if (value) flush();");
+  });
+
+  it("does not take a Ruby body's first call for a signature", () => {
+    const text = ["def perform", "  validate(options)", "  send_request", "end"];
+    expect(text[bodyStart(text)]).toBe("  validate(options)");
+  });
+
   it("skips a signature over several lines and a Rust where clause", () => {
     const text = [
       "/// Sets the filter.",

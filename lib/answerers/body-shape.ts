@@ -46,6 +46,15 @@ export function bodyStart(lines: readonly string[]): number {
     (!trimmed[i] || COMMENT.test(trimmed[i] as string) || ATTRIBUTE.test(trimmed[i] as string))
   )
     i++;
+  // A C or C++ return type or template head on a line of its own (`static int`,
+  // `template <typename T>`) leaves the name and its parameters to the next line.
+  const first = trimmed[i] ?? "";
+  if (
+    /^[\w:<>*&\s,]+$/.test(first) &&
+    !/^(?:def|sub|fn|func|function|class|module|end)\b/.test(first) &&
+    /^[\w:<>*&~\s]+\(/.test(trimmed[i + 1] ?? "")
+  )
+    i++;
   // The signature runs while its parentheses are open.
   let open = 0;
   do {
