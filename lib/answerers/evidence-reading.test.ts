@@ -7,7 +7,7 @@
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
-import { code, escapeInline, firstSentence, liftProse } from "./evidence-reading.ts";
+import { code, escapeInline, firstSentence, isAuxiliary, liftProse } from "./evidence-reading.ts";
 
 type Node = { type: string; value?: string; children?: Node[] };
 
@@ -125,4 +125,24 @@ describe("escaping", () => {
       "\\_registry and \\_\\_init\\_\\_ and \\<div>",
     );
   });
+});
+
+describe("isAuxiliary", () => {
+  it.each([
+    "src/logging_unittest.cc",
+    "src/breaker_test.go",
+    "src/test/java/com/acme/RouterTest.java",
+    "FluentValidation.Tests/RuleTests.cs",
+    "crates/core/src/filter_tests.rs",
+    "lib/qa/loop.test.ts",
+  ])("knows %s for a test", (path) => {
+    expect(isAuxiliary(path)).toBe(true);
+  });
+
+  it.each(["src/logging.cc", "src/Contest.java", "lib/latest.rs", "src/main/java/com/acme/Router.java"])(
+    "knows %s for source",
+    (path) => {
+      expect(isAuxiliary(path)).toBe(false);
+    },
+  );
 });

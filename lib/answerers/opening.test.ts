@@ -43,6 +43,8 @@ describe("the topic of a question, in its own terms", () => {
     expect(askedTopic("What is the Config class for?")).toBeNull();
     // "format" after an article is a noun.
     expect(askedTopic("How does vformat turn a format string into a std::string?")).toBeNull();
+    // The verb's object is a preposition: nothing is named.
+    expect(askedTopic("How does the router turn a template into something it can match against?")).toBeNull();
   });
 });
 

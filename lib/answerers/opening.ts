@@ -16,6 +16,7 @@
  */
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
+import { bodyStart, decidesNothing } from "./body-shape.ts";
 import {
   cite,
   code,
@@ -86,13 +87,14 @@ function topicOf(s: string): { verb: string; object: string } | null {
   const verbs =
     "decide|determine|compute|calculate|cap|limit|control|choose|pick|set|select|build|parse|resolve|find|match|validate|check|convert|generate|create|load|store|format|render|handle|detect|know|count|measure|order|sort|merge|split|encode|decode|register|dispatch|apply|infer|estimate|normalize|serialize";
   const what = new RegExp(`^(?:what|which \\w+) (?:exactly )?(${verbs})(?:s|es)? (.+)$`, "i").exec(s);
-  if (what?.[1] && what[2]) return { verb: pastParticiple(what[1]), object: clause(what[2]) };
+  if (what?.[1] && what[2] && said(what[2]))
+    return { verb: pastParticiple(what[1]), object: clause(what[2]) };
   // A verb after an article is a noun ("turn a format string"): not what is asked.
   const how = new RegExp(
     `^how (?:does|do|did|can|will|would) (?:.+? )?(?<!\\b(?:a|an|the|its|this|that) )(${verbs}) (.+)$`,
     "i",
   ).exec(s);
-  if (how?.[1] && how[2]) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
+  if (how?.[1] && how[2] && said(how[2])) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
   const passive =
     /^(?:how|where|when) (?:is|are|was|were|does|do) (.+?) (computed|calculated|decided|determined|defined|configured|set|stored|handled|parsed|built|created|chosen|registered|validated|generated|resolved|loaded|formatted|capped|limited|matched|counted|sorted|merged|normalized|serialized|rendered|kept|tracked|cached|applied|inferred|estimated)\b/i.exec(
       s,
@@ -107,6 +109,15 @@ function topicOf(s: string): { verb: string; object: string } | null {
     return { verb: passive[2].toLowerCase(), object: clause(object) };
   }
   return null;
+}
+
+/**
+ * Whether the words after the verb name something: "… something it can match against"
+ * leaves a preposition or a pronoun where the thing asked about should be.
+ */
+function said(object: string): boolean {
+  const head = clause(object).toLowerCase();
+  return !/^(?:against|for|with|to|on|in|at|by|from|into|of|about|up|out|it|them|this|that|one)$/.test(head);
 }
 
 const IRREGULAR: Record<string, string> = {
@@ -158,6 +169,8 @@ export function decidingLines(
   const lines = source.split("\n");
   const scored: DecidingLine[] = [];
   let inDocstring = false;
+  // The signature, over however many lines, decides nothing (a Rust `where` clause's bounds).
+  const start = Math.max(1, bodyStart(lines));
   lines.forEach((raw, i) => {
     const line = raw.trim();
     const quotes = (line.match(/"""|'''/g) ?? []).length;
@@ -165,7 +178,7 @@ export function decidingLines(
       inDocstring = !inDocstring;
       return;
     }
-    if (inDocstring || quotes > 0 || i === 0 || !line || line.length > 160) return;
+    if (inDocstring || quotes > 0 || i < start || !line || line.length > 160) return;
     if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
     // The arguments of a call written over several lines (a log message's values) decide nothing.
     if (/[(,]$/.test(lines[i - 1]?.trim() ?? "") && !CONTROL.test(line) && !line.includes("=>")) return;
@@ -273,23 +286,14 @@ function leadDefinition(
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
 
-/** Lines of a body that state nothing: comments, docstring quotes, closing brackets, `end`. */
-const NO_STATEMENT = /^(?:#|\/\/|\/\*|\*|"""|'''|[)\]}]+[;,]?$|end$)/;
-/** A statement that tests or computes something. */
-const DECIDES = /^(?:if|for|while|switch|match|unless|case)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|[*/%+-]\s*[\w(]/;
-
 /**
- * A body of one statement without a condition or computation (`return this.name`,
- * `return cb.throttle.allow()`): a getter or a wrapper that hands the work on.
+ * A body that decides nothing (`return this.name`, `return cb.throttle.allow()`,
+ * `r.strictSlash = value; return r`): a getter, a wrapper that hands the work on, or a
+ * setter storing the option the question names, whose reader decides.
  */
 export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
   if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
-  const body = item.text
-    .split("\n")
-    .slice(1)
-    .map((l) => l.trim())
-    .filter((l) => l && !NO_STATEMENT.test(l));
-  return body.length <= 1 && !DECIDES.test(body[0] ?? "");
+  return decidesNothing(item.text.split("\n"));
 }
 
 /**

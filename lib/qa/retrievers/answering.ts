@@ -35,7 +35,10 @@ const SYMBOL_CACHE = 64;
 const symbolCache = new Map<string, Promise<SymbolRecord[]>>();
 
 /** The symbols of some files of a generation, in line order, from a small shared cache. */
-async function fileSymbols(generationId: string, files: string[]): Promise<Map<string, SymbolRecord[]>> {
+export async function fileSymbols(
+  generationId: string,
+  files: string[],
+): Promise<Map<string, SymbolRecord[]>> {
   const key = (path: string) => `${generationId}\n${path}`;
   const missing = files.filter((f) => !symbolCache.has(key(f)));
   if (missing.length > 0) {

@@ -19,6 +19,7 @@ import { chunkPathOf } from "../../db/wiki-shapes.ts";
 import { slugForPath } from "../../wiki/slugs.ts";
 import { conceptTerms, questionTopics } from "../concepts.ts";
 import { textItem } from "../context.ts";
+import { idleFunctions, withDelegates, withOptionReaders, type Idleness } from "./option-readers.ts";
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { answeringCandidates, itemFocus, questionFocus } from "./answering.ts";
@@ -111,10 +112,24 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     ranked.map((r) => r.candidate),
   );
   // How something works or is decided is told by functions: types named like it come after.
-  const symbols = byProcess(
-    ranked.filter((r) => r.candidate.symbol),
-    PROCESS_QUESTION.test(question) && !thing,
-    question,
+  // A setter, getter or wrapper decides nothing: the code reading what a setter stores does.
+  const process = PROCESS_QUESTION.test(question) && !thing;
+  const withSymbols = ranked.filter((r) => r.candidate.symbol);
+  const bodies = thing ? null : await idleFunctions(input.reader, withSymbols);
+  const demoted = byProcess(withSymbols, process, question, bodies?.idle);
+  const readers = await withOptionReaders(
+    generationId,
+    input.reader,
+    demoted,
+    withSymbols,
+    bodies?.fields ?? new Map(),
+    rankedFiles,
+  );
+  const symbols = await withDelegates(
+    generationId,
+    readers,
+    withSymbols,
+    process ? (bodies?.idle ?? new Map()) : new Map(),
   );
 
   const budget = config.modeBudgets.conceptual;
@@ -163,21 +178,41 @@ const THING_QUESTION =
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum", "module", "namespace"]);
 
 /**
- * For a process question, a type's score counts half (a method of it or a function
- * decides), and so does a constructor or a body of one statement (a getter, a wrapper
- * that hands the work on): they are named like the thing but decide nothing. A function
- * whose own name spells out more of the question's words counts more: "how is the order
- * total computed" is computed in `compute_total`, which `place_order` only calls.
+ * A setter (`idle`, read from the bodies) counts at a third for any question but one
+ * asking what a thing is: it is named like the option asked about, but the code reading
+ * the option decides. For a process question, a type's score counts half (a method of
+ * it or a function decides), and so does a constructor or another body that decides
+ * nothing (a getter, a wrapper that hands the work on; else a span of one statement):
+ * they are named like the thing but decide nothing. A function whose own name spells out
+ * more of the question's words counts more: "how is the order total computed" is
+ * computed in `compute_total`, which `place_order` only calls.
  */
-export function byProcess(ranked: Ranked[], process: boolean, question: string): Ranked[] {
-  if (!process) return ranked;
+export function byProcess(
+  ranked: Ranked[],
+  process: boolean,
+  question: string,
+  idle?: Map<string, Idleness>,
+): Ranked[] {
+  const setter = (r: Ranked) => idle?.get(r.candidate.symbol?.qualifiedId ?? "") === "setter";
+  if (!process)
+    return idle?.size
+      ? ranked
+          .map((r) => (setter(r) ? { ...r, score: r.score * SETTER_FACTOR } : r))
+          .sort((a, b) => b.score - a.score)
+      : ranked;
   const asked = new Set(wordStems(question));
   const whether = WHETHER.test(question);
   return ranked
     .map((r) => {
       const symbol = r.candidate.symbol;
       if (!symbol) return r;
-      if (TYPE_KINDS.has(symbol.kind) || isConstructor(symbol) || isTiny(symbol))
+      if (setter(r)) return { ...r, score: r.score * SETTER_FACTOR };
+      if (
+        TYPE_KINDS.has(symbol.kind) ||
+        isConstructor(symbol) ||
+        isTiny(symbol) ||
+        idle?.has(symbol.qualifiedId)
+      )
         return { ...r, score: r.score * 0.5 };
       const own = wordStems(symbol.name).filter((t) => asked.has(t));
       const spelled = new Set(own).size;
@@ -187,6 +222,8 @@ export function byProcess(ranked: Ranked[], process: boolean, question: string):
     })
     .sort((a, b) => b.score - a.score);
 }
+
+const SETTER_FACTOR = 0.3;
 
 /** A question about a yes-or-no decision: "decide whether …", "check if …". */
 const WHETHER = /\b(?:decides?|determines?|checks?|knows?|tells?|chooses?)\b[^?.]{0,25}\b(?:whether|if)\b/i;

@@ -1,0 +1,143 @@
+/** What a function's body does, read from its source in several languages. */
+import { describe, expect, it } from "vitest";
+import { assignedFields, bodyShape, bodyStart, decidesNothing, declaredFields } from "./body-shape.ts";
+
+const lines = (text: string) => text.split("\n");
+
+describe("bodyShape", () => {
+  it.each([
+    [
+      "Go, with its doc comment in the span",
+      "// StrictSlash defines the trailing slash behavior.\n//\n// When true, a redirect is made.\nfunc (r *Router) StrictSlash(value bool) *Router {\n\tr.strictSlash = value\n\treturn r\n}",
+    ],
+    [
+      "Ruby, with its doc comment in the span",
+      "# Proceed to the location header.\n#\n#   follow_redirects true\ndef follow_redirects(value = true)\n  default_options[:follow_redirects] = value\nend",
+    ],
+    ["Java", "public Builder retries(int retries) {\n    this.retries = retries;\n    return this;\n}"],
+    ["Python", 'def set_timeout(self, timeout):\n    """Store the timeout."""\n    self._timeout = timeout'],
+    ["Rust", "pub fn max_level(mut self, level: Level) -> Self {\n    self.max_level = level;\n    self\n}"],
+  ])("knows a %s setter", (_language, text) => {
+    const shape = bodyShape(lines(text));
+    expect(shape.setter).toBe(true);
+    expect(decidesNothing(lines(text))).toBe(true);
+  });
+
+  it.each([
+    ["Go", "func (cb *circuitBreaker) Allow() (Promise, error) {\n\treturn cb.throttle.allow()\n}"],
+    ["TypeScript", "/** The name. */\nget name(): string {\n  return this.#name;\n}"],
+    ["C#", "/// <summary>The mode.</summary>\npublic CascadeMode Mode {\n  get { return _mode; }\n}"],
+  ])("knows a %s getter or wrapper that hands the work on", (_language, text) => {
+    expect(bodyShape(lines(text)).handsOn).toBe(true);
+  });
+
+  it.each([
+    [
+      "Ruby",
+      "def handle_redirection\n  if last_response.code != '307'\n    self.http_method = Net::HTTP::Get\n  end\n  perform\nend",
+    ],
+    ["Go", "func (b *googleBreaker) accept() error {\n\treturn b.k * accepts < total\n}"],
+    [
+      "PHP",
+      "public function write(string $name, string $value)\n{\n    if ($this->isExternallyDefined($name)) {\n        return false;\n    }\n    $this->loaded[$name] = '';\n    return true;\n}",
+    ],
+  ])("keeps a %s body that decides something", (_language, text) => {
+    const shape = bodyShape(lines(text));
+    expect(shape.decides).toBe(true);
+    expect(decidesNothing(lines(text))).toBe(false);
+  });
+
+  it("does not take a body of several calls for a setter", () => {
+    const text =
+      "func (p promiseWithReason) Reject(reason string) {\n\tp.errWin.add(reason)\n\tp.promise.Reject()\n}";
+    expect(bodyShape(lines(text))).toMatchObject({ setter: false, handsOn: false });
+  });
+});
+
+describe("bodyStart", () => {
+  it("skips a C return type on its own line with the signature after it", () => {
+    const text = [
+      "static ATTRIBUTE_NOINLINE int",
+      "OpenObjectFile(uint64_t pc,",
+      "               uint64_t *start) {",
+      "  if (pc == 0) return -1;",
+      "}",
+    ];
+    expect(text[bodyStart(text)]).toBe("  if (pc == 0) return -1;");
+  });
+
+  it("skips a C++ template head", () => {
+    const text = ["template <typename T>", "void write(T value) {", "  if (value) flush();", "}"];
+    expect(text[bodyStart(text)]).toBe("  if (value) flush();");
+  });
+
+  it("does not take a Ruby body's first call for a signature", () => {
+    const text = ["def perform", "  validate(options)", "  send_request", "end"];
+    expect(text[bodyStart(text)]).toBe("  validate(options)");
+  });
+
+  it("skips a signature over several lines and a Rust where clause", () => {
+    const text = [
+      "/// Sets the filter.",
+      "pub fn with_env_filter(",
+      "    self,",
+      "    filter: impl Into<EnvFilter>,",
+      ") -> CollectorBuilder<N, E, EnvFilter, W>",
+      "where",
+      "    Formatter<N, E, W>: tracing_core::Collect + 'static,",
+      "{",
+      "    let filter = filter.into();",
+      "}",
+    ];
+    expect(text[bodyStart(text)]).toBe("    let filter = filter.into();");
+  });
+});
+
+describe("assignedFields", () => {
+  it("names the field or option key each assignment stores, in any language", () => {
+    expect(
+      assignedFields([
+        "r.strictSlash = value",
+        "default_options[:follow_redirects] = value",
+        "@timeout = t",
+        "this.opts['retryLimit'] = n;",
+        "self.max_level = level;",
+        "$this->immutable = true;",
+        "x = 1",
+        "this.value = v",
+      ]),
+    ).toEqual(["strictSlash", "follow_redirects", "timeout", "retryLimit", "max_level", "immutable"]);
+  });
+});
+
+describe("declaredFields", () => {
+  it.each([
+    [
+      "TypeScript, with free text in its doc comments",
+      "export type RetryOptions = {\n\t/**\n\tThe number of retries.\n\n\tretry: {\n\t\tlimit: 5,\n\t}\n\t*/\n\tlimit?: number;\n\n\t/** Methods to retry. */\n\tmethods?: string[];\n\tdelay?: (attemptCount: number) => number;\n};",
+      ["limit", "methods", "delay"],
+    ],
+    [
+      "Go",
+      "type googleBreaker struct {\n\tk     float64\n\tstat  *collection.RollingWindow\n\tproba *mathx.Proba\n}",
+      ["stat", "proba"],
+    ],
+    [
+      "Rust",
+      "pub struct EnvFilter {\n    statics: directive::Statics,\n    pub(crate) dynamics: directive::Dynamics,\n    has_dynamics: bool,\n}",
+      ["statics", "dynamics", "has_dynamics"],
+    ],
+    [
+      "Java",
+      'public final class Options {\n  private final int maxRetries;\n  protected String userAgent = "x";\n  public int retries() { return maxRetries; }\n}',
+      ["maxRetries", "userAgent"],
+    ],
+    [
+      "C#",
+      "public class Settings {\n    public int Limit { get; set; }\n    public string Name { get; set; }\n}",
+      ["Limit", "Name"],
+    ],
+  ])("reads the fields of a %s type, not its methods", (_language, text, fields) => {
+    expect(declaredFields(lines(text))).toEqual(fields);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The shape of a function's body, read from its source in any language: its statements
+ * (the lines after the signature that are not comments, docstrings or closing brackets),
+ * and whether it decides anything or only stores or hands on. A setter
+ * (`r.strictSlash = value; return r`, `default_options[:follow_redirects] = value`), a
+ * getter or a one-call wrapper is named like the thing a question asks about but decides
+ * nothing: the code that reads the setting does. A symbol's span often starts at its doc
+ * comment, so the span's length says nothing about its body.
+ */
+
+/** A comment or docstring line, in the languages the index reads. */
+const COMMENT = /^(?:#(?![[!])|\/\/|\/\*|\*|--|<!--|;;|"""|''')/;
+/** A line holding only brackets, `end` or a lone keyword closing a block. */
+const CLOSING = /^(?:[)\]}]+[;,)]*|end|\{|\)\s*\{|\)\s*(?:->\s*[^{]*)?\{)$/;
+/** A decorator, attribute or annotation above a signature. */
+const ATTRIBUTE = /^(?:@\w|#\[|\[\w[^\]]*\]$)/;
+/** A statement that tests or computes something. */
+const DECIDES =
+  /^(?:if|for|foreach|while|switch|match|unless|case|when|guard|loop)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|[*/%+-]\s*[\w(]/;
+/** An assignment to a field, index or variable (`a.b = x`, `opts[:k] = v`, `@x = y`, `self.x = x;`). */
+const ASSIGNMENT = /^(?:[\w$@]+(?:\s*(?:\.|->|::)\s*[\w$]+|\[[^\]]*\])*)\s*(?:\|\||\?\?)?=\s*[^=]/;
+/** Handing back the receiver or a plain value (`return r`, `return this;`, `self`, `r`). */
+const BARE_RETURN = /^(?:return\s+)?[\w$@]+;?$/;
+
+export interface BodyShape {
+  /** the body's statement lines, trimmed */
+  statements: string[];
+  /** some statement tests or computes something */
+  decides: boolean;
+  /** stores what it is given and hands back at most the receiver */
+  setter: boolean;
+  /** one statement that neither tests nor computes: a getter or a wrapper handing the work on */
+  handsOn: boolean;
+}
+
+/**
+ * Where a definition's body starts (0-based): after its leading comments and attributes
+ * and its signature, which runs over several lines while its brackets are open, and on
+ * through a Rust `where` clause or a Java `throws` list to the line opening the body.
+ */
+export function bodyStart(lines: readonly string[]): number {
+  let i = 0;
+  const trimmed = lines.map((l) => l.trim());
+  while (
+    i < trimmed.length &&
+    (!trimmed[i] || COMMENT.test(trimmed[i] as string) || ATTRIBUTE.test(trimmed[i] as string))
+  )
+    i++;
+  // A C or C++ return type or template head on a line of its own (`static int`,
+  // `template <typename T>`) leaves the name and its parameters to the next line.
+  const first = trimmed[i] ?? "";
+  if (
+    /^[\w:<>*&\s,]+$/.test(first) &&
+    !/^(?:def|sub|fn|func|function|class|module|end)\b/.test(first) &&
+    /^[\w:<>*&~\s]+\(/.test(trimmed[i + 1] ?? "")
+  )
+    i++;
+  // The signature runs while its parentheses are open.
+  let open = 0;
+  do {
+    const line = trimmed[i] ?? "";
+    open += (line.match(/\(/g) ?? []).length - (line.match(/\)/g) ?? []).length;
+    i++;
+  } while (open > 0 && i < trimmed.length);
+  // A Rust `where` clause or a Java `throws` list runs on to the line opening the body.
+  if (/^(?:where|throws)\b/.test(trimmed[i] ?? "")) {
+    while (i < trimmed.length && !/\{$/.test(trimmed[i] as string)) i++;
+    i++;
+  }
+  return Math.min(i, trimmed.length);
+}
+
+/** The statements of a definition's body: comments, docstrings and closing lines left out. */
+export function bodyStatements(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let docstring = false;
+  let block = false;
+  for (const line of lines.slice(bodyStart(lines)).map((l) => l.trim())) {
+    // A block comment's lines need not start with `*` (`/**` … `*/` around free text).
+    if (block || line.startsWith("/*")) {
+      block = !line.includes("*/");
+      continue;
+    }
+    const quotes = (line.match(/"""|'''/g) ?? []).length;
+    if (docstring || quotes > 0) {
+      if (quotes % 2 === 1) docstring = !docstring;
+      continue;
+    }
+    if (!line || COMMENT.test(line) || CLOSING.test(line)) continue;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The fields a type declares, read from its body in any language: `limit?: number`
+ * (TypeScript), `pub limit: u32` (Rust), `Limit int` (Go), `private int limit;` (Java),
+ * `public int Limit { get; set; }` (C#), `limit: int = 3` (Python). Methods are left out.
+ */
+export function declaredFields(lines: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const s of bodyStatements(lines)) {
+    if (/\(.*\)\s*(?:\{|=>|:\s*$|;$|->)/.test(s) && !/^\w+\??\s*:/.test(s)) continue;
+    const name =
+      /^(?:(?:pub(?:\([\w:]+\))?|readonly|public|private|protected|internal|static|final|var|let|const)\s+)*([A-Za-z_$][\w$]*)\??\s*:(?!:)/.exec(
+        s,
+      )?.[1] ??
+      /^([A-Za-z_]\w*)\s+[*[\]\w.]+(?:\s+`[^`]*`)?$/.exec(s)?.[1] ??
+      /^(?:(?:public|private|protected|internal|static|final|readonly|volatile|transient)\s+)+[\w<>[\],.?]+\s+([A-Za-z_]\w*)\s*(?:[;=]|\{\s*get)/.exec(
+        s,
+      )?.[1];
+    if (name && name.length >= 3 && !GENERAL.has(name.toLowerCase())) out.add(name);
+  }
+  return [...out];
+}
+
+/** What a definition's body does, from its source lines (its signature first). */
+export function bodyShape(lines: readonly string[]): BodyShape {
+  const statements = bodyStatements(lines);
+  const decides = statements.some((s) => DECIDES.test(s));
+  const assignments = statements.filter((s) => ASSIGNMENT.test(s));
+  const setter =
+    !decides &&
+    assignments.length > 0 &&
+    assignments.length <= 3 &&
+    statements.every((s) => ASSIGNMENT.test(s) || BARE_RETURN.test(s));
+  return { statements, decides, setter, handsOn: statements.length <= 1 && !decides };
+}
+
+/** Names too general to say which option a setter stores. */
+const GENERAL = new Set([
+  "value",
+  "values",
+  "options",
+  "option",
+  "config",
+  "data",
+  "state",
+  "result",
+  "self",
+  "this",
+]);
+
+/**
+ * The fields or option keys a setter stores (`r.strictSlash = value` → strictSlash,
+ * `default_options[:follow_redirects] = value` → follow_redirects, `@timeout = t` →
+ * timeout): the names the code that decides reads back.
+ */
+export function assignedFields(statements: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const s of statements) {
+    const target = /^(.*?)\s*(?:\|\||\?\?)?=\s*[^=]/.exec(s)?.[1];
+    if (!target || !ASSIGNMENT.test(s)) continue;
+    const name = /([A-Za-z_$][\w$]*)["']?\s*\]?$/.exec(target)?.[1];
+    if (name && name.length >= 4 && !GENERAL.has(name.toLowerCase())) out.add(name);
+  }
+  return [...out];
+}
+
+/** A body that decides nothing itself: a setter, a getter or a wrapper handing the work on. */
+export function decidesNothing(lines: readonly string[]): boolean {
+  const shape = bodyShape(lines);
+  return shape.setter || shape.handsOn;
+}
