@@ -81,3 +81,46 @@ export function askingClause(prose: string): AskingClause {
   const first = /^[^a-z]*([a-z]+)/.exec(text)?.[1] ?? "";
   return { text, opener: OPENERS.has(first) ? first : "other", contextBefore: at };
 }
+
+/**
+ * Questions that suppose a case of the user's and ask what the code does in it: "with
+ * X, does Y …?", "if I pass A, are all B read or only one?", "when I create … and then
+ * pass more options, are they replaced or combined?". Such a question asks how the code
+ * behaves (one place that decides), even when it names a rule that fails or an order;
+ * a report of what went wrong states what happened instead of supposing it. Returns
+ * "case+yesno" when a supposing sentence asks with an auxiliary, "case+wh" when it asks
+ * with which/what/in what order, and "alternative" when a question weighs two outcomes
+ * ("… replaced or combined?", "… or only one?").
+ */
+export function supposedCase(prose: string): string[] {
+  const out = new Set<string>();
+  // arguments and literals hold commas and stops that end no clause
+  const questions = prose
+    .replace(/\([^()]*\)|\[[^\]]*\]|\{[^}]*\}/g, "x")
+    .split(/(?<=[.?!])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => /\?\s*$/.test(s));
+  for (const sentence of questions) {
+    const supposed = SUPPOSING.exec(sentence);
+    if (supposed) {
+      const rest = sentence.slice(supposed[0].length);
+      if (/^(?:does|do|is|are|will|would|can|could|should|was|were|has|have)\b/.test(rest))
+        out.add("case+yesno");
+      else if (
+        /^(?:which|what|in (?:what|which) order|how (?:many|much))\b/.test(rest) &&
+        !/^what (?:happens|runs|is called|gets called)\b/.test(rest)
+      )
+        out.add("case+wh");
+    }
+    if (ALTERNATIVE.test(sentence)) out.add("alternative");
+  }
+  return [...out];
+}
+
+// A leading clause that supposes a case, up to the comma where the asking clause starts.
+const SUPPOSING =
+  /^(?:with|if|when|once|given|after)\b[^?]{3,160}?,\s*(?:(?:and|then|so)\s+)?(?:[a-z]+ly\s+)?/;
+
+// Two outcomes weighed against each other in one question.
+const ALTERNATIVE =
+  /\b(?:or|versus|vs\.?)\s+(?:(?:is|are|does|do|will|just|only|does it|is it)\s+)?(?:only|just|the (?:first|last)|one|both|all|none|not|combined|merged|replaced|kept|ignored|dropped|overwritten|appended|skipped|refused|rejected|accepted)\b[^?]{0,40}\?\s*$/;

@@ -146,9 +146,9 @@ export async function classifyQuestion(
   }
 }
 
-// Words that name a failure without reporting one ("a failed job", "the error handler", "a 304").
+// Words that name a failure without reporting one ("a failed job", "the error handler", "a 304", "which values are refused").
 const FAILURE_WORDS =
-  /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|warnings?|rais(?:e|es|ed|ing)|throws?|threw|thrown|invalid|wrong|bugs?|crash(?:es|ed)?|timeouts?|retry|retries|[45]\d\d)\b/gi;
+  /\b(?:fail(?:s|ed|ing|ures?)?|errors?|exceptions?|warnings?|rais(?:e|es|ed|ing)|throws?|threw|thrown|invalid|wrong|bugs?|crash(?:es|ed)?|timeouts?|retry|retries|refus(?:e|es|ed|ing)|reject(?:s|ed|ing)?|[45]\d\d)\b/gi;
 
 function capitalize(text: string): string {
   return text.slice(0, 1).toUpperCase() + text.slice(1);
