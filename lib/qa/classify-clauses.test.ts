@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askingClause, supposedCase, verbClasses } from "./classify-clauses.ts";
+import { askingClause, verbClasses } from "./classify-clauses.ts";
 import { clauseFeatures } from "./classify-features.ts";
 import { prepare } from "./classify-rules.ts";
 
@@ -67,40 +67,5 @@ describe("clause features", () => {
     expect(features("How does Router.Match decide between ErrMethodMismatch and ErrNotFound?")).toContain(
       "q:how+decide",
     );
-  });
-});
-
-describe("a supposed case", () => {
-  const shapes = (q: string) => supposedCase(prepare(q).prose);
-
-  it("finds a case of the user's asked about with an auxiliary or a wh-word", () => {
-    expect(shapes("With strict mode on, does the parser refuse unknown flags?")).toEqual(["case+yesno"]);
-    expect(shapes("If I register two hooks for the same event, which one runs?")).toEqual(["case+wh"]);
-    expect(shapes("When a worker restarts, in what order are the queues drained?")).toEqual(["case+wh"]);
-  });
-
-  it("reads past commas inside arguments and literals", () => {
-    expect(shapes("If I call load([a, b], { deep: true, x: 1 }), are both files merged?")).toEqual([
-      "case+yesno",
-    ]);
-  });
-
-  it("finds two outcomes weighed against each other", () => {
-    expect(shapes("Are the default headers replaced or combined with the per-call ones?")).toEqual([
-      "alternative",
-    ]);
-    expect(shapes("If I pass three folders, are they all searched, or only the first?")).toEqual(
-      expect.arrayContaining(["case+yesno", "alternative"]),
-    );
-  });
-
-  it("finds none in a report, a walk-through or a plain question", () => {
-    expect(shapes("After upgrading, my requests fail with 500. Why?")).toEqual([]);
-    expect(shapes("When I call client.send(req), what happens step by step?")).toEqual([]);
-    expect(shapes("How does the router decide between 404 and 405?")).toEqual([]);
-  });
-
-  it("is one of the classifier's clause features", () => {
-    expect(features("With strict mode on, does the parser refuse unknown flags?")).toContain("q:case+yesno");
   });
 });

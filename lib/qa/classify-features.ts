@@ -7,7 +7,7 @@
  * classify-rules.ts, and the shape of what was pasted (a traceback, a log line, a long
  * report). Pure: the same question always gives the same features.
  */
-import { askingClause, supposedCase, verbClasses } from "./classify-clauses.ts";
+import { askingClause, verbClasses } from "./classify-clauses.ts";
 import { matchedSignals, prepare } from "./classify-rules.ts";
 import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 
@@ -66,10 +66,7 @@ export function questionFeatures(
  */
 export function clauseFeatures(prose: string): string[] {
   const clause = askingClause(prose);
-  return [
-    ...verbClasses(clause.text).map((kind) => `q:${clause.opener}+${kind}`),
-    ...supposedCase(prose).map((shape) => `q:${shape}`),
-  ];
+  return verbClasses(clause.text).map((kind) => `q:${clause.opener}+${kind}`);
 }
 
 /**

@@ -22,7 +22,6 @@ const HAND = model({
   "w:failed": [0, 3, 0, 0],
   "w:error": [0, 3, 0, 0],
   "w:crashes": [0, 3, 0, 0],
-  "w:refused": [0, 3, 0, 0],
   "w:walk": [0, 0, 2.5, 0],
   "w:cycles": [0, 0, 0, 3],
   "w:flow": [1.2, 0, 1.2, 0],
@@ -34,12 +33,6 @@ describe("the diagnostic rule", () => {
     expect(c.mode).toBe("conceptual");
     expect(c.reasoning).toMatch(/no error, log line or symptom/);
     expect(c.probabilities.map((p) => p.mode)).not.toContain("diagnostic");
-  });
-
-  it("reads a refusal the code makes as a failure word, not as an error", () => {
-    const c = classifyOffline("With strict parsing, which values are refused?", HAND);
-    expect(c.mode).toBe("conceptual");
-    expect(c.reasoning).toMatch(/no error, log line or symptom/);
   });
 
   it("keeps diagnostic when the question reports a symptom or quotes an error", () => {
@@ -62,6 +55,33 @@ describe("the diagnostic rule", () => {
     expect(ids("Error: invalid file\n  thrown by loadFromBlob")).toContain("printed");
     expect(ids("[ERROR] worker 3 lost its lease")).toContain("log");
     expect(ids("it raises KeyError: 'id'")).toContain("exception");
+  });
+});
+
+describe("the callers rule", () => {
+  it.each([
+    "Who calls flush_pending?",
+    "What calls Session.merge_environment_settings?",
+    "Which functions call the parser's visit method, and in which files?",
+    "List the methods that run the beforeRequest hooks.",
+    "What triggers a reload — who calls the watcher's run method?",
+  ])("routes the census of callers %j to analytical, with the model's choice beside it", (question) => {
+    const c = classifyOffline(question, HAND);
+    expect(c.mode).toBe("analytical");
+    expect(c.secondaryMode).toBe("conceptual");
+    expect(c.reasoning).toContain("callers of a symbol");
+  });
+
+  it("leaves a flow, a use on the way and an error alone", () => {
+    expect(classifyOffline("Walk me through what happens when I call client.send()", HAND).mode).toBe(
+      "exploratory",
+    );
+    expect(classifyOffline("Where is the retry helper used on the way to the socket?", HAND).mode).toBe(
+      "conceptual",
+    );
+    expect(classifyOffline("The worker crashes when a job calls flush_pending", HAND).mode).toBe(
+      "diagnostic",
+    );
   });
 });
 
@@ -99,19 +119,8 @@ describe("the shipped classifier", () => {
     ],
     ["Is there a cycle between the server and client packages?", "analytical"],
     ["How many classes implement the Handler interface?", "analytical"],
-    // a census of callers, however it is asked, is analytical
     ["Who calls the function that flushes the write buffer?", "analytical"],
     ["What calls Parser.parse_args?", "analytical"],
-    ["Which functions call render_page, and in which files?", "analytical"],
-    // a case of the user's asked about is conceptual, even with refusal words or an order
-    ["With strict mode on, does the config loader reject keys it does not know?", "conceptual"],
-    ["If I give the loader two search paths, are both read and merged, or only the first one found?", "conceptual"],
-    ["List the functions that invoke the cache's evict method.", "analytical"],
-    ["Which handlers are built on the BaseHandler class?", "analytical"],
-    // where one function is used on a way through the code stays a path
-    ["Where is the retry helper used on the way to the socket?", "exploratory"],
-    // a pasted exception with a bare "why?" reports an error
-    ["IllegalStateException: Builder was already used to build an instance. Why?", "diagnostic"],
   ])("classifies %j as %s", (question, mode) => {
     expect(classifyOffline(question).mode).toBe(mode);
   });

@@ -46,7 +46,7 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "callers",
-    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:calls|uses)\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
+    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:else )?(?:calls|uses|invokes)\b|\bwhat (?:else )?(?:calls|invokes)\b|\blist (?:the |every |all )?(?:\w+ ){0,2}?(?:that|which) (?:call|run|invoke)s?\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
   ],
   [
     "dependencies",
