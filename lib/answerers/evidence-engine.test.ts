@@ -106,7 +106,8 @@ describe("diagrams", () => {
     const [charge] = await symbolsByName(fx.generationId, "charge_card");
     const [place] = await symbolsByName(fx.generationId, "place_order");
     const [create] = await symbolsByName(fx.generationId, "create_order");
-    const { result, diagrams } = await askOffline("What calls charge_card?");
+    // Asked in exploratory mode: the flow's answer carries the callers as a tree.
+    const { result, diagrams } = await askOffline("What calls charge_card?", { mode: "exploratory" });
     expect(result.classification.mode).toBe("exploratory");
     const answer = result.loop.answer;
     const calledBy = answer.slice(answer.indexOf("**Called by**"), answer.indexOf("**Call flow**"));
@@ -123,6 +124,14 @@ describe("diagrams", () => {
     expect(flow?.mermaid).toContain(`${id("OrderService.place_order")} --> ${id("charge_card")}`);
     expect(flow?.mermaid).toContain(`${id("create_order")} --> ${id("OrderService.place_order")}`);
     expect(flow?.title).toBe("Callers and call flow of the entry point");
+  });
+
+  it("routes 'what calls X' to the callers' census, with the flow retrieved beside it", async () => {
+    const { result } = await askOffline("What calls charge_card?");
+    expect(result.classification.mode).toBe("analytical");
+    expect(result.classification.secondaryMode).toBe("exploratory");
+    expect(result.loop.answer).toMatch(/calls? `charge_card`/);
+    expect(result.loop.answer).toContain("place_order");
   });
 
   it("leaves callers out when the question does not ask for them", async () => {

@@ -16,7 +16,7 @@
  */
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
-import { bodyStart, decidesNothing } from "./body-shape.ts";
+import { bodyStart, bodyStatements, decidesNothing } from "./body-shape.ts";
 import {
   cite,
   code,
@@ -521,10 +521,6 @@ function symptomLeads(symbols: ContextItem[]): ContextItem[] {
 /** A field assignment (`r.x = v`, `this.x = append(this.x, fn)`, `@x = v`, `$this->x = $v`). */
 const STORE = /^(?:[\w$]+(?:\.|->)[\w.$>-]+|@\w+)\s*(?:=|\+=|\|=)(?!=)/;
 
-/** A line that declares a function or method (`func (r *Router) Use(…) {`, `setLimit(n) {`, `def x=(v)`). */
-const SIGNATURE =
-  /^(?:(?:export|async|static|public|private|protected|internal|override|final)\s+)*(?:func|def|fn|function|pub(?:\(\w+\))?\s+fn)\b|^(?:(?:public|private|protected|static|final)\s+)+[\w<>[\], ]+\(|^[\w$#]+\s*\([^)]*\)\s*(?::\s*[\w<>[\]| ]+)?\s*\{$/;
-
 /** A loop over what a setter is given, storing each (`for _, fn := range mwf {`, `for (const h of hooks) {`). */
 const STORE_LOOP = /^for\b[^;]*\b(?:range|of|in)\b[^;]*\{?$/;
 
@@ -532,10 +528,7 @@ const STORE_LOOP = /^for\b[^;]*\b(?:range|of|in)\b[^;]*\{?$/;
 export function storesOnly(item: Pick<ContextItem, "text" | "facts">): boolean {
   if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
   // Its statements: not its doc comment, signature or braces.
-  const body = item.text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l && l !== "{" && !NO_STATEMENT.test(l) && !SIGNATURE.test(l));
+  const body = bodyStatements(item.text.split("\n"));
   return (
     body.some((l) => STORE.test(l)) &&
     body.every(

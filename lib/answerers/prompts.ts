@@ -8,9 +8,9 @@ import type { QueryMode } from "./contract.ts";
 export const CLASSIFIER_SYSTEM = `You route questions about a software repository to a retrieval strategy, by what the user needs (not which words appear).
 Pick exactly one mode:
 - DIAGNOSTIC: something concrete is going wrong for the user and they want the cause or the fix: an error message, exception, panic, stack trace, log line, failing test, wrong output, crash, hang, or a symptom report with or without a trace ("after upgrading, X returns Y"). A question that only mentions an error word while asking how the code works ("how does X decide when a failed job is retried?") is not diagnostic.
-- EXPLORATORY: follow a flow through the code: what happens step by step when X runs, the path from A to B, what X calls in order, who calls one function.
-- ANALYTICAL: structure and dependencies of the code base or a part of it: the most imported or depended-on modules, import cycles, coupling or layering between folders, fan-in/fan-out, hubs, the largest or most complex functions, dead code, "which parts call into <class> and how do they depend on each other", counts and rankings, assessments of design or quality.
-- CONCEPTUAL: what something is, how it works, what decides or computes something, where it is defined or configured, why it is designed so; the default when nothing else clearly fits.
+- EXPLORATORY: follow a flow through the code: what happens step by step when X runs, the path from A to B, what X calls in order, what X does to each request or item, where X is used on the way.
+- ANALYTICAL: structure and dependencies of the code base or a part of it: the most imported or depended-on modules, import cycles, coupling or layering between folders, fan-in/fan-out, hubs, the largest or most complex functions, dead code, "which parts call into <class> and how do they depend on each other", the callers of a named symbol ("who calls X?", "what calls X?", "which functions call X?", "list the methods that run X"), counts and rankings, assessments of design or quality.
+- CONCEPTUAL: what something is, how it works, what decides or computes something, where it is defined or configured, why it is designed so, what the code does in a case the user supposes ("with X, does Y happen?", "if I pass A and B, are both read or only one?"), even when that case names a value the code refuses; the default when nothing else clearly fits.
 Also extract the scope: the folder, file or module the question is about, or null.
 Give one sentence of reasoning.`;
 

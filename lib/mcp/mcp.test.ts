@@ -192,7 +192,7 @@ describe("tools", () => {
     )) as CallToolResult;
     expect(result.isError).toBeFalsy();
     const answer = result.structuredContent as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(answer.mode).toBe("exploratory");
+    expect(answer.mode).toBe("analytical");
     expect(answer.passes.used).toBeGreaterThanOrEqual(1);
     expect(answer.index).toMatchObject({ repository: repo, generation: 1 });
     expect(answer.claims.length).toBeGreaterThan(0);

@@ -58,6 +58,33 @@ describe("the diagnostic rule", () => {
   });
 });
 
+describe("the callers rule", () => {
+  it.each([
+    "Who calls flush_pending?",
+    "What calls Session.merge_environment_settings?",
+    "Which functions call the parser's visit method, and in which files?",
+    "List the methods that run the beforeRequest hooks.",
+    "What triggers a reload — who calls the watcher's run method?",
+  ])("routes the census of callers %j to analytical, with the model's choice beside it", (question) => {
+    const c = classifyOffline(question, HAND);
+    expect(c.mode).toBe("analytical");
+    expect(c.secondaryMode).toBe("conceptual");
+    expect(c.reasoning).toContain("callers of a symbol");
+  });
+
+  it("leaves a flow, a use on the way and an error alone", () => {
+    expect(classifyOffline("Walk me through what happens when I call client.send()", HAND).mode).toBe(
+      "exploratory",
+    );
+    expect(classifyOffline("Where is the retry helper used on the way to the socket?", HAND).mode).toBe(
+      "conceptual",
+    );
+    expect(classifyOffline("The worker crashes when a job calls flush_pending", HAND).mode).toBe(
+      "diagnostic",
+    );
+  });
+});
+
 describe("close calls", () => {
   it("names a close runner-up, which is then retrieved too", () => {
     const c = classifyOffline("How does a message flow through the broker?", HAND);
@@ -92,6 +119,8 @@ describe("the shipped classifier", () => {
     ],
     ["Is there a cycle between the server and client packages?", "analytical"],
     ["How many classes implement the Handler interface?", "analytical"],
+    ["Who calls the function that flushes the write buffer?", "analytical"],
+    ["What calls Parser.parse_args?", "analytical"],
   ])("classifies %j as %s", (question, mode) => {
     expect(classifyOffline(question).mode).toBe(mode);
   });

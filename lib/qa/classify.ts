@@ -1,11 +1,12 @@
 /**
  * Question classification: a forced mode wins; otherwise a configured model gives
  * structured output (mode, reasoning, scope), and the trained classifier
- * (classify-model.ts) answers offline or whenever the model fails. Two rules sit on
- * top of the classifier's probabilities: a question with no error, log line or symptom
- * in it is never diagnostic, however many failure words it uses ("how does X decide when
- * a failed job is retried"); and when the two likeliest modes are close, both are named
- * and retrieval runs for both (the answer still follows the first).
+ * (classify-model.ts) answers offline or whenever the model fails. Rules sit on top of
+ * the classifier's probabilities: a question with no error, log line or symptom in it is
+ * never diagnostic, however many failure words it uses ("how does X decide when a failed
+ * job is retried"); a census of a symbol's callers ("who calls X?") is analytical, with
+ * the classifier's choice retrieved beside it; and when the two likeliest modes are close,
+ * both are named and retrieval runs for both (the answer still follows the first).
  */
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
@@ -71,10 +72,15 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
   );
   const total = kept.reduce((n, r) => n + r.p, 0) || 1;
   const probabilities = kept.map((r) => ({ mode: r.mode, p: r.p / total }));
-  const [top, second] = probabilities as [{ mode: QueryMode; p: number }, { mode: QueryMode; p: number }];
-  const secondaryMode = second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
+  let [top, second] = probabilities as [{ mode: QueryMode; p: number }, { mode: QueryMode; p: number }];
+  // A census of a named symbol's callers is answered with its callers over files (analytical);
+  // the flow the model saw in it is retrieved beside it.
+  const census = top.mode !== "analytical" && top.mode !== "diagnostic" && CALLERS_CENSUS.test(question);
+  if (census) [top, second] = [probabilities.find((r) => r.mode === "analytical") ?? top, top];
+  const secondaryMode = census ? second.mode : second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
   const cues = prediction.cues;
   const parts = [`${capitalize(top.mode)} (${percent(top.p)})${cues.length ? `: ${cues.join(", ")}` : ""}.`];
+  if (census) parts.push("Asks for the callers of a symbol: analytical.");
   if (maskedFailureWords)
     parts.push(
       "Not diagnostic: it quotes no error, log line or symptom, and failure words alone do not make one.",
@@ -145,6 +151,10 @@ export async function classifyQuestion(
     };
   }
 }
+
+// "Who calls X?", "what calls X?", "which functions call X?", "list the methods that run X".
+const CALLERS_CENSUS =
+  /\b(?:who|what) (?:else )?(?:calls|invokes)\b|\bwhich (?:functions|methods|callers|code|places|constructors)\b[^?.]{0,40}?\b(?:call|calls|invoke|invokes)\b|\blist (?:the |every |all )?(?:\w+ ){0,2}?(?:that|which) (?:call|run|invoke)s?\b/i;
 
 // Words that name a failure without reporting one ("a failed job", "the error handler", "a 304").
 const FAILURE_WORDS =

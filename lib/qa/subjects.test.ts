@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { SymbolNameRow } from "../db/code-graph.ts";
-import { buildSubjectIndex, matchChain, matchTerm, partsOf, subjectMentions } from "./subjects.ts";
+import {
+  buildSubjectIndex,
+  matchChain,
+  matchMention,
+  matchTerm,
+  partsOf,
+  subjectMentions,
+} from "./subjects.ts";
 
 function row(qualifiedName: string, path: string, kind = "method", fanIn = 0): SymbolNameRow {
   const name = qualifiedName.split(".").pop() as string;
@@ -106,5 +113,29 @@ describe("matching a chain against the index", () => {
   it("matches a word named as a type by its stem", () => {
     expect(matchTerm(index, "schedulers", "class").map((r) => r.qualifiedName)).toEqual(["Scheduler"]);
     expect(matchTerm(index, "jobs", null)).toEqual([]);
+  });
+});
+
+describe("a mention at the end of a question", () => {
+  const index = buildSubjectIndex([
+    row("Session.merge_environment_settings", "requests/sessions.py"),
+    row("User.valid?", "app/models/user.rb"),
+  ]);
+  const mention = (q: string, text: string) => subjectMentions(q).find((m) => m.text === text);
+
+  it("matches the name without the question mark that ends the question", () => {
+    const m = mention(
+      "What calls Session.merge_environment_settings?",
+      "Session.merge_environment_settings?",
+    );
+    expect(m).toBeDefined();
+    expect(matchMention(index, m!).map((r) => r.qualifiedName)).toEqual([
+      "Session.merge_environment_settings",
+    ]);
+  });
+
+  it("keeps a mark that is part of the name", () => {
+    const m = mention("Who calls User.valid?", "User.valid?");
+    expect(matchMention(index, m!).map((r) => r.qualifiedName)).toEqual(["User.valid?"]);
   });
 });

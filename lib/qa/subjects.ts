@@ -408,6 +408,18 @@ export function nearOthers(subjects: Subject[]): Subject[] {
   });
 }
 
+/**
+ * The symbols a code or term mention names. A mark that ends the question is not part of the
+ * name ("What calls Session.merge_environment_settings?"), unless the name has it (Ruby's `valid?`).
+ */
+export function matchMention(index: SubjectIndex, mention: SubjectMention): SymbolNameRow[] {
+  if (mention.kind === "term") return matchTerm(index, mention.parts[0] ?? "", mention.noun);
+  const found = matchChain(index, mention.parts, mention.noun);
+  const last = mention.parts.at(-1) ?? "";
+  if (found.length > 0 || !/[!?]$/.test(last)) return found;
+  return matchChain(index, [...mention.parts.slice(0, -1), last.slice(0, -1)], mention.noun);
+}
+
 /** The question's subjects resolved against a generation (unresolved mentions are kept, empty). */
 export async function resolveSubjects(generationId: string, question: string): Promise<Subject[]> {
   const mentions = subjectMentions(question);
@@ -420,10 +432,7 @@ export async function resolveSubjects(generationId: string, question: string): P
       out.push({ mention, symbols: [], path: found?.path ?? null, folder: found?.folder ?? false });
       continue;
     }
-    let symbols =
-      mention.kind === "term"
-        ? matchTerm(index, mention.parts[0] ?? "", mention.noun)
-        : matchChain(index, mention.parts, mention.noun);
+    let symbols = matchMention(index, mention);
     // A dotted name may be a module (`xarray.core.merge` → xarray/core/merge.py).
     let path: { path: string; folder: boolean } | null = null;
     if (symbols.length === 0 && mention.parts.length > 1 && /^[\w.]+$/.test(mention.text))

@@ -46,7 +46,7 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "callers",
-    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bwhich (?:[\w-]+ )?\w+s\b[^?]{0,60}\b(?:go(?:es)? through|funnel into|(?:are|is) built on|depend on (?:the|a|an) (?!most\b))|\bwho (?:builds|creates|constructs|instantiates)\b|\bplaces (?:that )?(?:construct|create|instantiate|build)\b|\bwhere\b[^?]{0,40}\b(?:is|are) (?:a|an|the) [\w' -]{2,40}\b(?:created|constructed|instantiated)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:calls|uses)\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
+    /\bcall(?:s|ing)? into\b|\bwhich (?:parts|modules|files|functions|methods|places|packages|components|classes)\b.{0,60}\b(?:call|use|invoke|render|reach|touch)\b|\bwhich (?:[\w-]+ )?\w+s\b[^?]{0,60}\b(?:go(?:es)? through|funnel into|(?:are|is) built on|depend on (?:the|a|an) (?!most\b))|\bwho (?:builds|creates|constructs|instantiates)\b|\bplaces (?:that )?(?:construct|create|instantiate|build)\b|\bwhere\b[^?]{0,40}\b(?:is|are) (?:a|an|the) [\w' -]{2,40}\b(?:created|constructed|instantiated)\b|\bhow many (?:places|functions|methods|modules|files|components|renderables|callers|packages|public methods)\b.{0,60}\b(?:call|use|invoke|render|throw|raise)\b|\bwho (?:else )?(?:calls|uses|invokes)\b|\bwhat (?:else )?(?:calls|invokes)\b|\blist (?:the |every |all )?(?:\w+ ){0,2}?(?:that|which) (?:call|run|invoke)s?\b|\bcallers?\b|\bused by\b(?! the most)|\bplaces (?:that )?call\b/i,
   ],
   [
     "dependencies",
