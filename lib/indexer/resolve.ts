@@ -71,16 +71,6 @@ const GENERIC_METHOD_NAMES = new Set(
  */
 const RARE_METHOD_DEFINITIONS = 3;
 
-/** Variables named after the language's own values (`list.append`, `map.get`), never a repository type's. */
-const BUILTIN_VALUES = new Set(
-  "map set list dict array string str object obj promise error err date number bytes buffer hash vec".split(
-    " ",
-  ),
-);
-
-/** How sure a call on a variable named after a type (`route.Match`) is to land on that type's method. */
-const NAMESAKE_CONFIDENCE = 0.7;
-
 /** A keyed table the resolver reads (a Map satisfies it). */
 export interface Lookup<V> {
   get(key: string): V | undefined;
@@ -282,14 +272,11 @@ export class Resolver {
       if (qualified) return [{ symbol: qualified, confidence: 0.9 }];
       // `File.unlink`, `Math.max`, `JSON.parse`: a class the repository nowhere defines is a library's.
       if (unknownType) return [];
+      if (GENERIC_METHOD_NAMES.has(name)) return [];
       // `path.normalize()`, `np.array()`: a method of a library, not of the repository.
       const head = receiver.split(/\.|::/)[0] ?? receiver;
       if (scope?.externalNames.has(head) && !scope.moduleAliases.has(head) && !scope.importedNames.has(head))
         return [];
-      // A known type's method, even of a common name (`typeSpec.emit(…)`).
-      const namesake = this.namesakeMember(receiver, name, symbol.path);
-      if (namesake) return [namesake];
-      if (GENERIC_METHOD_NAMES.has(name)) return [];
       return this.methodByName(name, symbol, 0.5);
     }
     // A bare call inside a method can be a member of its class (C++, C#, Ruby).
@@ -300,26 +287,6 @@ export class Resolver {
     if (!local) return [];
     // Calling a class constructs it: link to the class itself.
     return [local];
-  }
-
-  /**
-   * A method called on a variable or field named after its type (`typeSpec.emit()`,
-   * `route.Match(req)`, `this.codeWriter.emit()`, `connection_adapter.call`): the method
-   * of that type, when the type defines or inherits it. Names are chosen this way in every
-   * language, and the type's own method is a far better guess than any same-named one.
-   */
-  private namesakeMember(receiver: string, name: string, fromPath: string): Hit | null {
-    const last = (receiver.split(/\.|::|->/).pop() ?? "").replace(/^[@$]+/, "");
-    if (last.length < 3 || !/^[a-z]\w*$/.test(last) || BUILTIN_VALUES.has(last)) return null;
-    const typeName = last
-      .split("_")
-      .filter(Boolean)
-      .map((w) => (w[0] ?? "").toUpperCase() + w.slice(1))
-      .join("");
-    const type = this.lookupName(typeName, fromPath, true);
-    if (!type) return null;
-    const member = this.memberOf(type.symbol, name) ?? this.inheritedMember(type.symbol, name, new Set());
-    return member ? { symbol: member, confidence: Math.min(NAMESAKE_CONFIDENCE, type.confidence) } : null;
   }
 
   private enclosingClass(symbol: ResolverSymbol): ResolverSymbol | null {
