@@ -430,6 +430,50 @@ describe("an exploratory opening's chain", () => {
   });
 });
 
+describe("an exploratory opening whose entry calls nothing the index resolved", () => {
+  it("names the code retrieval ranked next, each cited, instead of ending at the entry", () => {
+    const flow: ContextItem = {
+      ...symbol("flow", "lib/authenticator.js", "", 1),
+      key: "flow:Authenticator.authenticate",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: "Authenticator.authenticate()  [lib/authenticator.js:134-173]",
+    };
+    const entry = symbol(
+      "Authenticator.authenticate",
+      "lib/authenticator.js",
+      "return this._framework.authenticate();",
+      134,
+    );
+    const middleware = symbol(
+      "authenticate",
+      "lib/middleware/authenticate.js",
+      "return function(req, res, next) {}",
+      80,
+    );
+    const failure = symbol("AuthenticationError", "lib/errors/authenticationerror.js", "", 5);
+    const spec = symbol("authenticate.test", "test/authenticate.test.js", "", 1);
+    const complete = symbol(
+      "authenticate.complete",
+      "lib/middleware/authenticate.js",
+      "function complete() {}",
+      300,
+    );
+    const ranked = [entry, spec, failure, middleware, complete];
+    const text = openingFor(
+      input("Walk me through passport.authenticate('local')", "exploratory", [flow, ...ranked]),
+      ranked,
+      new Map(),
+    );
+    expect(text).toBe(
+      "The flow starts at `Authenticator.authenticate` (lib/authenticator.js:134-173), which calls nothing else in the index; " +
+        "the code it most likely goes on to is `authenticate` (lib/middleware/authenticate.js:80-80) and " +
+        "`authenticate.complete` (lib/middleware/authenticate.js:300-300).",
+    );
+  });
+});
+
 describe("an exploratory opening over several named calls", () => {
   it("follows each call the question names down its own line of calls, in the question's order", () => {
     const flow: ContextItem = {

@@ -594,7 +594,7 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
   const path = happy(mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0)));
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
-  if (path.length === 1) return `The flow starts at ${step(entry)}, which calls nothing else in the index.`;
+  if (path.length === 1) return loneEntry(step(entry), entry, symbols);
   const sentences = [
     `${whenAsked(input.question, "it starts at")} ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`,
   ];
@@ -608,6 +608,22 @@ function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string 
   if (siblings.length)
     sentences.push(`${code(entry.name)} also calls ${joinWords(siblings.slice(0, 3).map(step))}.`);
   return sentences.join(" ");
+}
+
+/**
+ * A flow whose entry calls nothing the index resolved (a call through a field, a callback, a
+ * macro): the opening says so and names the code retrieval ranked next, which the flow most
+ * likely goes on to, each cited, rather than ending at the entry.
+ */
+function loneEntry(entryText: string, entry: FlowStep, symbols: ContextItem[]): string {
+  const next = symbols
+    .filter((i) => i.facts?.qualifiedName && i.path && i.facts.qualifiedName !== entry.name)
+    .filter((i) => !isAuxiliary(i.path ?? "") && !ERROR_TYPE.test(i.facts?.qualifiedName ?? ""))
+    .slice(0, 2);
+  const lead = `The flow starts at ${entryText}, which calls nothing else in the index`;
+  if (next.length === 0) return `${lead}.`;
+  const named = next.map((i) => `${code(i.facts?.qualifiedName ?? "")} (${cite(i)})`);
+  return `${lead}; the code it most likely goes on to is ${joinWords(named)}.`;
 }
 
 /**

@@ -17,6 +17,7 @@ import { sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { isTestPath, isTestSymbol, type Candidate } from "./shared.ts";
 import { flatten, parameterWords, type FlowNode } from "./exploratory-walk.ts";
+import { isConstructor } from "./conceptual.ts";
 
 /**
  * A later step named as a bare method (`… and the first nextToken() call`) runs on what the
@@ -80,8 +81,9 @@ export async function workingMethod(
   cls: SymbolRecord,
   terms: ConceptTerm[],
 ): Promise<SymbolRecord | null> {
+  // A constructor builds the object; the work is done by its methods.
   const methods = (await symbolsInFile(generationId, cls.path)).filter(
-    (s) => s.parentId === cls.qualifiedName,
+    (s) => s.parentId === cls.qualifiedName && !isConstructor(s),
   );
   if (methods.length === 0) return null;
   const relevant = relevanceOf(terms);
@@ -126,6 +128,14 @@ export async function namedSteps(
         ) ?? first)
       : first;
   });
+  // A class named by its name matches its constructor too: the class is the step (its working method).
+  for (const [i, pick] of picks.entries()) {
+    if (!isConstructor(pick) || !pick.parentId) continue;
+    const cls = (await symbolsByQualifiedName(generationId, pick.parentId, 3)).find(
+      (s) => CLASS_KINDS.has(s.kind) && s.path === pick.path,
+    );
+    if (cls) picks[i] = cls;
+  }
   const classes = picks.filter((p) => CLASS_KINDS.has(p.kind));
   const receivers = new Set<string>();
   const steps: SymbolRecord[] = [];
@@ -148,6 +158,38 @@ export async function namedSteps(
     if (out.length >= 3) break;
   }
   return out;
+}
+
+/**
+ * Where the flow a question asks about ends, when it says so ("… up to my handler calling
+ * mux.Vars(r)", "… until I get the ValidationResult back", "down to the reduction"): the
+ * index its end clause starts at, or -1. What is named there is where the walk should
+ * arrive, not where it starts.
+ */
+export function flowEndAt(question: string): number {
+  return question.search(FLOW_END);
+}
+
+const FLOW_END =
+  /\b(?:up\s+to|until|till|down\s+to|all\s+the\s+way\s+(?:down\s+)?to|ending\s+(?:at|with|in))\s/i;
+
+/**
+ * The candidates named only in the question's end clause, apart from the rest: the mention a
+ * candidate's reason quotes (`named in the question (mux.Vars)`) first written there.
+ */
+export function splitFlowEnds(
+  question: string,
+  candidates: Candidate[],
+): { rest: Candidate[]; ends: Candidate[] } {
+  const at = flowEndAt(question);
+  const rest: Candidate[] = [];
+  const ends: Candidate[] = [];
+  for (const c of candidates) {
+    const mention = /\((.+)\)$/.exec(c.reason)?.[1];
+    const first = mention ? question.indexOf(mention) : -1;
+    (at >= 0 && first > at ? ends : rest).push(c);
+  }
+  return { rest, ends };
 }
 
 /** Whether the question names the class a method belongs to (`Client.send`): then it is no bare method. */

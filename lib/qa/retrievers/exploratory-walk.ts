@@ -102,7 +102,7 @@ async function unresolvedCallees(
   const own = await ownClassCallees(
     generationId,
     symbol,
-    calls.filter((c) => !c.receiver || SELF_RECEIVER.test(c.receiver)).map((c) => c.name),
+    calls.filter((c) => !c.receiver || isSelf(c.receiver, symbol)).map((c) => c.name),
   );
   const folder = folderOf(symbol.path);
   const names = [...new Set(calls.flatMap((c) => (c.receiver ? [c.name] : [])))].slice(
@@ -126,6 +126,18 @@ async function unresolvedCallees(
 }
 
 const SELF_RECEIVER = /^(?:this|self|super|base|Self)$/;
+
+/**
+ * Whether a call's receiver is the caller's own object: `this`, `self` …, or the name a Go
+ * method gives its receiver (`func (r *Router) ServeHTTP` calls `r.Match(…)`), which the
+ * index leaves unresolved since any name can be a receiver's.
+ */
+export function isSelf(receiver: string, caller: Pick<SymbolRecord, "language" | "signature">): boolean {
+  if (SELF_RECEIVER.test(receiver)) return true;
+  return caller.language === "go" && GO_RECEIVER.exec(caller.signature)?.[1] === receiver;
+}
+
+const GO_RECEIVER = /^\s*func\s*\(\s*([A-Za-z_]\w*)\s/;
 
 /**
  * Calls on the caller's own object to methods of its class (the index leaves a call to an
@@ -154,7 +166,16 @@ async function ownClassCallees(
       .filter((s) => s.name === name)
       .map((s, order) => ({ s, order, shared: sharedCount(mine, parameterWords(s.signature)) }))
       .sort((a, b) => b.shared - a.shared || a.order - b.order)[0];
-    if (best) out.push(best.s.qualifiedId);
+    // A Go type's methods may live in any file of its package.
+    const elsewhere = best
+      ? undefined
+      : symbol.language === "go"
+        ? (await symbolsByQualifiedName(generationId, `${symbol.parentId}.${name}`, 1)).find(
+            (s) => folderOf(s.path) === folderOf(symbol.path),
+          )
+        : undefined;
+    const pick = best?.s ?? elsewhere;
+    if (pick) out.push(pick.qualifiedId);
   }
   return out.slice(0, OWN_CALLS_PER_STEP);
 }

@@ -15,14 +15,17 @@ import { conceptTerms, questionTopics, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
+import { isConstructor } from "./conceptual.ts";
 import { entryPointCandidates } from "./entry-points.ts";
 import {
   dispatchClass,
+  flowEndAt,
   isTestCode,
   namedSteps,
   ownerNamed,
   reachedReceiverMethod,
   relevanceOf,
+  splitFlowEnds,
   workingMethod,
 } from "./exploratory-steps.ts";
 import {
@@ -117,6 +120,8 @@ interface Signals {
   named: Candidate[];
   subjects: Candidate[];
   entryPoints: Candidate[];
+  /** named only where the flow ends */
+  ends: Candidate[];
   wholeFile: SignalList;
 }
 
@@ -128,18 +133,26 @@ async function gatherSignals(
 ): Promise<Signals> {
   const { generationId, anchors, config, question } = input;
   const useIndex = config.features.useCodeIndex;
-  const [named, subjects, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
+  // An entry point described only where the flow ends ("up to the POST /api/qa request") is no start.
+  const endAt = flowEndAt(question);
+  const [namedAll, subjectsAll, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
     useIndex ? subjectCandidates(generationId, question) : [],
     useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
-    useIndex ? entryPointCandidates(generationId, question, terms) : [],
+    useIndex
+      ? entryPointCandidates(generationId, endAt > 0 ? question.slice(0, endAt) : question, terms)
+      : [],
     lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
     hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
     wholeFileSignal(input, 1),
   ]);
+  // What the question names where the flow ends is where the walk arrives: no start, a weak signal.
+  const named = splitFlowEnds(question, namedAll);
+  const subjects = splitFlowEnds(question, subjectsAll);
   const lists: SignalList[] = [
-    { name: "named", weight: 5, candidates: named },
-    { name: "subjects", weight: 4, candidates: subjects },
+    { name: "named", weight: 5, candidates: named.rest },
+    { name: "subjects", weight: 4, candidates: subjects.rest },
+    { name: "flow-end", weight: 1, candidates: [...named.ends, ...subjects.ends] },
     { name: "entry-points", weight: 4, candidates: entryPoints },
     { name: "definitions", weight: 3, candidates: definitions },
     {
@@ -153,7 +166,8 @@ async function gatherSignals(
       candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
     },
   ];
-  return { lists, named, subjects, entryPoints, wholeFile };
+  const ends = [...named.ends, ...subjects.ends];
+  return { lists, named: named.rest, subjects: subjects.rest, entryPoints, ends, wholeFile };
 }
 
 /**
@@ -172,13 +186,15 @@ async function chooseEntries(
 ): Promise<{ entries: SymbolRecord[]; namedWalk: boolean; namedIds: Set<string>; trusted: boolean }> {
   const namedIds = new Set([...signals.named, ...signals.subjects].map((c) => c.key));
   const entryIds = new Set(signals.entryPoints.map((c) => c.key));
+  const endIds = new Set(signals.ends.map((c) => c.key));
   const starts: SymbolRecord[] = await namedSteps(generationId, question, signals.subjects, terms, tests);
   const namedWalk = starts.length > 0;
   let firstScore = 0;
   let trusted = namedWalk;
   for (const r of starts.length ? [] : entryRanked) {
     const s = r.candidate.symbol;
-    if (!s || starts.length >= 2 || (!tests && (isTestSymbol(s) || isTestCode(s.path)))) continue;
+    if (!s || starts.length >= 2 || endIds.has(s.qualifiedId)) continue;
+    if (!tests && (isTestSymbol(s) || isTestCode(s.path))) continue;
     // A second start only when it fits nearly as well as the first.
     if (starts.length === 1 && r.score < firstScore * 0.6) break;
     const start =
@@ -441,13 +457,38 @@ function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
  * (logging, error wrapping) that the question does not name as one two levels further.
  */
 export function pivotScore(
-  n: Pick<FlowNode, "depth" | "children"> & { symbol: Pick<SymbolRecord, "fanIn"> },
+  n: Pick<FlowNode, "depth" | "children"> & { symbol: StepShape },
   relevance: number,
 ): number {
   if (n.depth === 0) return 100;
   const helper = relevance === 0 && n.symbol.fanIn >= HELPER_FAN_IN ? 6 : 0;
-  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 6 * Math.min(2, relevance) - helper;
+  // A constructor or a one-line leaf on the way is a step of the flow, not one it runs along.
+  const minor = minorStep(n) ? 6 : 0;
+  const named = minor ? Math.min(1, relevance) : Math.min(2, relevance);
+  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 6 * named - helper - minor;
 }
+
+type StepShape = Pick<SymbolRecord, "fanIn"> &
+  Partial<
+    Pick<SymbolRecord, "name" | "qualifiedName" | "kind" | "language" | "fanOut" | "startLine" | "endLine">
+  >;
+
+/**
+ * A step that carries no flow on: a constructor (`TypeSpec.TypeSpec`, `NewServer`), or a
+ * function of one statement that calls nothing further (a getter, a list copied, a value
+ * put in a context).
+ */
+export function minorStep(n: { children: unknown[]; symbol: StepShape }): boolean {
+  const s = n.symbol;
+  if (s.name === undefined || s.qualifiedName === undefined || s.kind === undefined) return false;
+  if (isConstructor({ name: s.name, qualifiedName: s.qualifiedName, kind: s.kind, language: s.language }))
+    return true;
+  const lines = (s.endLine ?? 0) - (s.startLine ?? 0);
+  return n.children.length === 0 && s.fanOut === 0 && lines <= MINOR_LINES;
+}
+
+/** Signature, one statement, end. */
+const MINOR_LINES = 2;
 
 /**
  * The chain a flow mostly runs along, from the entry down: at each step the callee named
@@ -455,7 +496,7 @@ export function pivotScore(
  * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
  * before the other callees of the entry.
  */
-export function spineOf<N extends { children: N[]; symbol: Pick<SymbolRecord, "fanIn"> }>(
+export function spineOf<N extends { children: N[]; symbol: StepShape }>(
   root: N,
   relevance: (n: N) => number,
 ): N[] {
@@ -465,7 +506,7 @@ export function spineOf<N extends { children: N[]; symbol: Pick<SymbolRecord, "f
   for (;;) {
     const next = at.children
       .filter((c) => c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0)
-      .map((c, order) => ({ c, order, key: relevance(c) * 100 + size(c) }))
+      .map((c, order) => ({ c, order, key: (minorStep(c) ? 0.25 : 1) * relevance(c) * 100 + size(c) }))
       .sort((a, b) => b.key - a.key || a.order - b.order)[0]?.c;
     if (!next) return out;
     out.push(next);
