@@ -244,6 +244,25 @@ export async function calleesOf(
 }
 
 /**
+ * The ids of the types that extend, implement or mix in any of `typeIds` (their
+ * `inherits` edges), each with the type it inherits from.
+ */
+export async function inheritorsOf(
+  generationId: string,
+  typeIds: string[],
+  limit = 200,
+): Promise<{ srcId: string; dstId: string }[]> {
+  if (typeIds.length === 0) return [];
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.edge.findMany({
+    where: { ...visibleIn(snapshot), kind: "inherits", dstId: { in: typeIds } },
+    select: { srcId: true, dstId: true },
+    take: limit,
+  });
+  return rows.flatMap((r) => (r.dstId ? [{ srcId: r.srcId, dstId: r.dstId }] : []));
+}
+
+/**
  * Callees and callers of many symbols in two queries (not two per symbol): at most
  * `limit` edges per symbol and direction, in the order `calleesOf` and `callersOf`
  * give (callees by line, callers by confidence), ties broken by edge id.

@@ -2,12 +2,14 @@
  * Following a flow through the call graph: forward from an entry (callees that do the
  * work before leaves and general helpers, overridden methods of the class the question
  * names, calls the index left unresolved followed to the one function of that name in the
- * caller's folder), backward to callers, and drawing the flows found.
+ * caller's folder, declarations to the implementations they dispatch to), backward to
+ * callers, and drawing the flows found.
  */
 import "server-only";
 import {
   callersOf,
   calleesOf,
+  inheritorsOf,
   symbolsByName,
   symbolsByQualifiedName,
   symbolsByQualifiedIds,
@@ -71,6 +73,35 @@ export async function overridden(
     out.push(own ?? c);
   }
   return out;
+}
+
+/** A declaration with more implementations than this is dispatched too widely to follow one. */
+const MAX_IMPLEMENTATIONS = 2;
+
+/**
+ * Methods that call nothing (an abstract or interface method, a trait's required method,
+ * a base class's empty hook) replaced by their implementations in the types that extend,
+ * implement or use their type, when there are at most MAX_IMPLEMENTATIONS that do some
+ * work: a call through the declaration runs one of them (`ClientTrait.get` calls the
+ * trait's abstract `request`, which `Client` implements), so the flow goes on there.
+ */
+export async function implemented(generationId: string, callees: SymbolRecord[]): Promise<SymbolRecord[]> {
+  const ownerOf = (c: SymbolRecord) => `${c.path}::${c.parentId}`;
+  const declared = callees.filter((c) => c.kind === "method" && c.fanOut === 0 && c.parentId);
+  if (declared.length === 0) return callees;
+  const inheritors = await inheritorsOf(generationId, [...new Set(declared.map(ownerOf))]);
+  if (inheritors.length === 0) return callees;
+  const wanted = declared.flatMap((c) =>
+    inheritors.filter((i) => i.dstId === ownerOf(c)).map((i) => `${i.srcId}.${c.name}`),
+  );
+  const found = (await symbolsByQualifiedIds(generationId, wanted)).filter((s) => s.fanOut > 0);
+  return callees.flatMap((c) => {
+    if (!declared.includes(c)) return [c];
+    const mine = found.filter((s) =>
+      inheritors.some((i) => i.dstId === ownerOf(c) && s.qualifiedId === `${i.srcId}.${c.name}`),
+    );
+    return mine.length > 0 && mine.length <= MAX_IMPLEMENTATIONS ? mine : [c];
+  });
 }
 
 /**
@@ -241,7 +272,10 @@ export async function walkForward(
   ].filter((id) => !seen.has(id));
   // Callees that bear on the question first, then the steps that carry the flow on, in call order.
   const callees = (
-    await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch)
+    await implemented(
+      generationId,
+      await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch),
+    )
   )
     .filter((s) => !options.only || options.only(s))
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))

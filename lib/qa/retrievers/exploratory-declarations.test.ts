@@ -1,0 +1,163 @@
+/**
+ * A walk through a declaration goes on in the code it dispatches to, on a real index:
+ * a PHP trait's method calling the trait's abstract method reaches the class that uses
+ * the trait, a TypeScript call of an abstract method reaches the one subclass implementing
+ * it, and a declaration implemented in many places is left as it is (no one of them is the
+ * flow).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { PartLog } from "../../../test-support/qa-model.ts";
+import { askQuestion } from "../ask.ts";
+
+const TRAIT = `<?php
+namespace Http;
+
+trait ClientTrait
+{
+    /** Sends a GET request. */
+    public function get(string $uri): string
+    {
+        return $this->request('GET', $uri);
+    }
+
+    /** Sends a request. */
+    abstract public function request(string $method, string $uri): string;
+}
+`;
+
+const CLIENT = `<?php
+namespace Http;
+
+class Client
+{
+    use ClientTrait;
+
+    public function request(string $method, string $uri): string
+    {
+        $prepared = $this->prepare($method, $uri);
+        return $this->transfer($prepared);
+    }
+
+    private function prepare(string $method, string $uri): array
+    {
+        return ['method' => strtoupper($method), 'uri' => trim($uri)];
+    }
+
+    private function transfer(array $request): string
+    {
+        return implode(' ', $request);
+    }
+}
+`;
+
+const JOB = `/** A job runs its steps; each kind of job says what its work is. */
+export abstract class Job {
+  run(input: string): string {
+    const ready = this.prepare(input);
+    return this.execute(ready);
+  }
+
+  prepare(input: string): string {
+    return input.trim().toLowerCase();
+  }
+
+  abstract execute(input: string): string;
+}
+
+export class ExportJob extends Job {
+  execute(input: string): string {
+    const rows = this.collect(input);
+    return this.write(rows);
+  }
+
+  collect(input: string): string[] {
+    return input.split(",").filter((r) => r.length > 0);
+  }
+
+  write(rows: string[]): string {
+    return rows.join("\\n");
+  }
+}
+`;
+
+/** A shape with three implementations: drawing one of them would be a guess. */
+const SHAPES = `export abstract class Shape {
+  describe(): string {
+    return "area " + this.area();
+  }
+  abstract area(): number;
+}
+
+export class Square extends Shape {
+  area(): number { return this.side() * this.side(); }
+  side(): number { return 2; }
+}
+
+export class Circle extends Shape {
+  area(): number { return Math.PI * this.radius() * this.radius(); }
+  radius(): number { return 1; }
+}
+
+export class Ring extends Shape {
+  area(): number { return this.outer() - this.inner(); }
+  outer(): number { return 4; }
+  inner(): number { return 1; }
+}
+`;
+
+let repo: IndexedFixture;
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ cleanup } = await setupQaHome("wf-dispatch-"));
+  dir = mkdtempSync(path.join(os.tmpdir(), "wf-dispatch-repo-"));
+  mkdirSync(path.join(dir, "src"));
+  mkdirSync(path.join(dir, "ts"));
+  writeFileSync(path.join(dir, "src", "ClientTrait.php"), TRAIT);
+  writeFileSync(path.join(dir, "src", "Client.php"), CLIENT);
+  writeFileSync(path.join(dir, "ts", "jobs.ts"), JOB);
+  writeFileSync(path.join(dir, "ts", "shapes.ts"), SHAPES);
+  repo = await indexFixture(dir, "dispatch");
+});
+afterAll(async () => {
+  await cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function flowOf(question: string): Promise<string> {
+  const result = await askQuestion(
+    { repository: repo.repositoryId, question, overrides: { mode: "exploratory" } },
+    new PartLog(),
+    { model: null, ephemeral: true },
+  );
+  return result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "";
+}
+
+describe("a walk through a declaration", () => {
+  it("goes from a trait's abstract method to the class that uses the trait", async () => {
+    const flow = await flowOf("Walk me through what happens when I call $client->get($uri)");
+    expect(flow).toMatch(
+      /ClientTrait\.get\(\)[\s\S]*→ Http\.Client\.request\(\)[\s\S]*→ Http\.Client\.(?:prepare|transfer)\(\)/,
+    );
+    expect(flow).not.toMatch(/ClientTrait\.request\(\)/);
+  });
+
+  it("goes from an abstract method to the one subclass implementing it", async () => {
+    const flow = await flowOf("Walk me through Job.run");
+    expect(flow).toMatch(
+      /Job\.run\(\)[\s\S]*→ ExportJob\.execute\(\)[\s\S]*→ ExportJob\.(?:collect|write)\(\)/,
+    );
+    expect(flow).not.toMatch(/→ Job\.execute\(\)/);
+  });
+
+  it("stays at a declaration implemented in more places than a flow can follow", async () => {
+    const flow = await flowOf("Walk me through Shape.describe");
+    expect(flow).toMatch(/Shape\.describe\(\)[\s\S]*→ Shape\.area\(\)/);
+    expect(flow).not.toMatch(/(?:Square|Circle|Ring)\.area\(\)/);
+  });
+});
