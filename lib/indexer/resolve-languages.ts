@@ -1,5 +1,5 @@
 /**
- * Module and name resolution rules of C, C++, C#, Java, Ruby and PHP, used by `resolve.ts`:
+ * Module and name resolution rules of C, C++, C#, Ruby and PHP, used by `resolve.ts`:
  * which repository files an include/require/use names, and how a bare name is looked
  * up (through included files, namespaces, the class around a call).
  */
@@ -14,7 +14,7 @@ export interface LanguageRules {
   importsAllNames?: boolean;
   /** names live in namespaces: a bare name is looked up under the caller's namespaces and those it imports */
   namespaced?: boolean;
-  /** a bare call inside a method may be a member of the method's class (C++, C#, Java, Ruby) */
+  /** a bare call inside a method may be a member of the method's class (C++, C#, Ruby) */
   implicitSelf?: boolean;
   /** a class can be continued in other files (C++ out-of-line members, C# partial classes, Ruby reopening) */
   openTypes?: boolean;
@@ -122,8 +122,6 @@ export const LANGUAGE_RULES: Partial<Record<string, LanguageRules>> = {
     openTypes: true,
   },
   csharp: { family: "csharp", namespaced: true, implicitSelf: true, openTypes: true },
-  // Java's own imports are resolved in module-scope.ts; here only the implicit `this`.
-  java: { family: "java", implicitSelf: true },
   ruby: {
     family: "ruby",
     resolve: resolveRequire,

@@ -448,7 +448,7 @@ describe("Rust workspaces", () => {
   });
 });
 
-describe("C, C++, C#, Java, Ruby and PHP", () => {
+describe("C, C++, C#, Ruby and PHP", () => {
   it("finds a C function through the header its caller includes, in the source paired with it", () => {
     const symbols = [
       sym("src/stack.c", "stack_push", "function"),
@@ -528,22 +528,6 @@ describe("C, C++, C#, Java, Ruby and PHP", () => {
     expect(resolver.importEdges(files[0] as ResolverFile).map((e) => e.dstPath)).toEqual([
       "lib/sinatra/routing.rb",
     ]);
-  });
-
-  it("resolves a bare Java call to a method of the enclosing or a base class, not a same-named one elsewhere", () => {
-    const symbols = [
-      sym("src/shop/Job.java", "Job", "class"),
-      sym("src/shop/Job.java", "Job.log", "method"),
-      sym("src/shop/SqlStore.java", "SqlStore", "class", ["Job"]),
-      sym("src/shop/SqlStore.java", "SqlStore.place", "method"),
-      sym("src/shop/SqlStore.java", "SqlStore.persist", "method"),
-      sym("src/shop/Other.java", "Other", "class"),
-      sym("src/shop/Other.java", "Other.persist", "method"),
-    ];
-    const files = [file("src/shop/Job.java"), file("src/shop/SqlStore.java"), file("src/shop/Other.java")];
-    expect(
-      targets(resolveCalls(symbols, files, "src/shop/SqlStore.java::SqlStore.place", ["persist", "log"])),
-    ).toEqual(["src/shop/SqlStore.java::SqlStore.persist@0.9", "src/shop/Job.java::Job.log@0.9"]);
   });
 
   it("finds a PHP class by its `use` name and autoload path, and `$this`/`parent` members", () => {

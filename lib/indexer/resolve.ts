@@ -279,7 +279,7 @@ export class Resolver {
         return [];
       return this.methodByName(name, symbol, 0.5);
     }
-    // A bare call inside a method can be a member of its class (C++, C#, Java, Ruby).
+    // A bare call inside a method can be a member of its class (C++, C#, Ruby).
     const cls = LANGUAGE_RULES[symbol.language]?.implicitSelf ? this.enclosingClass(symbol) : null;
     const member = cls ? (this.memberOf(cls, name) ?? this.inheritedMember(cls, name, new Set())) : null;
     if (member) return [{ symbol: member, confidence: 0.9 }];
