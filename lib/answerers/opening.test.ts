@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stem } from "../db/tokenize.ts";
+import { queryTerms, stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
 import { askedTopic, decidingLines, handsOn, openingFor, storesOnly, whenAsked } from "./opening.ts";
@@ -799,6 +799,28 @@ describe("a conceptual opening's lead among the top five, by what its body answe
       new Map(),
     );
     expect(text).toMatch(/^`adaptiveShedder\.shouldDrop` \(core\/load\/adaptiveshedder\.go:193-202\)/);
+  });
+});
+
+describe("deciding lines and a compound name", () => {
+  it("count a compound name the question wrote once (Ruby: `HTTParty` is one word, not three)", () => {
+    const source = [
+      "def handle_redirection(&block)",
+      "  if options[:logger]",
+      "    logger = HTTParty::Logger.build(options[:logger])",
+      "  end",
+      "  unless options[:maintain_method_across_redirects] && options[:resend_on_redirect]",
+      "    self.http_method = Net::HTTP::Get",
+      "  end",
+      "end",
+    ].join("\n");
+    const question =
+      "When a POST gets redirected, when does HTTParty switch the request to GET and when does it keep POST?";
+    const terms = new Set(queryTerms(question).map((t) => stem(t)));
+    const [first] = decidingLines(source, terms);
+    expect(first?.text).toBe(
+      "unless options[:maintain_method_across_redirects] && options[:resend_on_redirect]",
+    );
   });
 });
 

@@ -194,8 +194,7 @@ export function decidingLines(
     if (/^(?:else|try|finally|begin|end|do)\b[:{]?$/.test(line) || /^\w+:$/.test(line)) return;
     // What a line decides is in its code: words inside string literals (messages) do not count.
     const bare = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ");
-    const words = splitIdentifier(bare).map((w) => stem(w.toLowerCase()));
-    const hits = new Set(words.filter((w) => terms.has(w))).size;
+    const hits = lineHits(bare, terms);
     let score = hits * 2;
     if (/^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for)\b|\?.*:|&&|\|\|/.test(line))
       score += 1.5;
@@ -216,6 +215,22 @@ export function decidingLines(
   return second && second.score >= first.score * 0.75 && hitsOf(second.text, terms) > 0
     ? [first, second].sort((a, b) => a.at - b.at)
     : [first];
+}
+
+/**
+ * The question's words a line of code carries, each once: an identifier the question wrote
+ * whole (`HTTParty`, `parseDate`) is one word however it splits, while one joining several
+ * of its words (`follow_redirects`) carries each.
+ */
+function lineHits(code: string, terms: Set<string>): number {
+  const hit = new Set<string>();
+  for (const token of code.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    const parts = splitIdentifier(token);
+    const whole = stem(parts.join(""));
+    if (parts.length > 1 && terms.has(whole)) hit.add(whole);
+    else for (const p of parts.map((w) => stem(w))) if (terms.has(p)) hit.add(p);
+  }
+  return hit.size;
 }
 
 /** A line that starts a condition or a loop. */
