@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stem } from "../db/tokenize.ts";
+import { queryTerms, stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
 import { askedTopic, decidingLines, handsOn, openingFor, storesOnly, whenAsked } from "./opening.ts";
@@ -698,6 +698,129 @@ describe("a conceptual opening's lead, in every language", () => {
     );
     expect(text).toContain("Related: `Directive.cares_about`");
     expect(text).not.toContain("callsite_enabled");
+  });
+});
+
+describe("a conceptual opening's lead among the top five, by what its body answers", () => {
+  const filler = (name: string, path: string, start: number): ContextItem =>
+    symbol(name, path, `def ${name.split(".").at(-1)}\n  @options = {}\nend`, start);
+
+  it.each([
+    [
+      "Ruby",
+      "lib/client/request.rb",
+      "Client.Request.response_redirects?",
+      "def response_redirects?\n  options[:follow_redirects] && last_response.key?('location')\nend",
+      "Client.Request.handle_redirection",
+      [
+        "def handle_redirection",
+        "  self.path = last_response['location']",
+        "  self.redirect = true",
+        "  if last_response.code != '307'",
+        "    self.http_method = Net::HTTP::Get unless options[:keep_method]",
+        "  end",
+        "  clear_body if http_method == Net::HTTP::Get",
+        "end",
+      ].join("\n"),
+    ],
+    [
+      "TypeScript",
+      "src/request.ts",
+      "Request.isRedirect",
+      "isRedirect(response: Response): boolean {\n  return this.options.followRedirects && response.headers.has('location');\n}",
+      "Request.handleRedirection",
+      [
+        "handleRedirection(response: Response) {",
+        "  this.path = response.headers.get('location');",
+        "  this.redirect = true;",
+        "  if (response.status !== 307) {",
+        "    this.method = this.options.keepMethod ? this.method : 'GET';",
+        "  }",
+        "  if (this.method === 'GET') this.clearBody();",
+        "}",
+      ].join("\n"),
+    ],
+  ])(
+    "is the %s function acting on a condition, not the predicate testing what the question takes as given",
+    (_language, path, predicateName, predicateText, actingName, actingText) => {
+      const predicate = symbol(predicateName, path, predicateText, 10);
+      const acting = symbol(actingName, path, actingText, 40);
+      const context = [
+        predicate,
+        filler("Client.Request.setup", path, 60),
+        filler("Client.Request.credentials", path, 70),
+        filler("Client.Request.validate", path, 80),
+        acting,
+      ];
+      const text = openingFor(
+        input(
+          "When a POST gets redirected, when does the client switch the follow-up request to GET and when does it keep POST and the body?",
+          "conceptual",
+          context,
+        ),
+        context,
+        new Map(),
+      );
+      expect(text.startsWith(`\`${actingName}\``)).toBe(true);
+    },
+  );
+
+  it("keeps a Go predicate named by the clause that asks", () => {
+    const shouldDrop = symbol(
+      "adaptiveShedder.shouldDrop",
+      "core/load/adaptiveshedder.go",
+      [
+        "func (as *adaptiveShedder) shouldDrop() bool {",
+        "\tif as.systemOverloaded() || as.stillHot() {",
+        "\t\tif as.highThru() {",
+        "\t\t\tflying := atomic.LoadInt64(&as.flying)",
+        '\t\t\tlogx.Errorf("dropreq, cpu: %d, flying: %d", stat.CpuUsage(), flying)',
+        "\t\t\treturn true",
+        "\t\t}",
+        "\t}",
+        "\treturn false",
+        "}",
+      ].join("\n"),
+      193,
+    );
+    const allow = symbol(
+      "adaptiveShedder.Allow",
+      "core/load/adaptiveshedder.go",
+      "func (as *adaptiveShedder) Allow() (Promise, error) {\n\tif as.shouldDrop() {\n\t\tas.dropTime.Set(timex.Now())\n\t\treturn nil, ErrServiceOverloaded\n\t}\n\treturn &promise{}, nil\n}",
+      118,
+    );
+    const text = openingFor(
+      input(
+        "When does the adaptive load shedder start dropping requests, and why does it keep dropping for a while after CPU usage falls?",
+        "conceptual",
+        [shouldDrop, allow],
+      ),
+      [shouldDrop, allow],
+      new Map(),
+    );
+    expect(text).toMatch(/^`adaptiveShedder\.shouldDrop` \(core\/load\/adaptiveshedder\.go:193-202\)/);
+  });
+});
+
+describe("deciding lines and a compound name", () => {
+  it("count a compound name the question wrote once (Ruby: `HTTParty` is one word, not three)", () => {
+    const source = [
+      "def handle_redirection(&block)",
+      "  if options[:logger]",
+      "    logger = HTTParty::Logger.build(options[:logger])",
+      "  end",
+      "  unless options[:maintain_method_across_redirects] && options[:resend_on_redirect]",
+      "    self.http_method = Net::HTTP::Get",
+      "  end",
+      "end",
+    ].join("\n");
+    const question =
+      "When a POST gets redirected, when does HTTParty switch the request to GET and when does it keep POST?";
+    const terms = new Set(queryTerms(question).map((t) => stem(t)));
+    const [first] = decidingLines(source, terms);
+    expect(first?.text).toBe(
+      "unless options[:maintain_method_across_redirects] && options[:resend_on_redirect]",
+    );
   });
 });
 

@@ -71,16 +71,19 @@ export function askedTopic(question: string): { verb: string; object: string } |
     .trim()
     .replace(/\s+/g, " ")
     .replace(/[?.!]+$/, "");
-  // The clause that asks: "When a browser sends X, what decides whether a 304 is returned?"
-  const clauses = q
-    .split(/(?<=[.?!])\s+|,\s+/)
-    .map((c) => c.replace(/[?.!]+$/, ""))
-    .filter((c) => /^(?:how|what|which|where|when)\b/i.test(c));
-  for (const s of clauses.reverse()) {
+  for (const s of askingClauses(q).reverse()) {
     const topic = topicOf(s);
     if (topic) return topic;
   }
   return null;
+}
+
+/** The clauses that ask: "When a browser sends X, what decides whether a 304 is returned?" → the second. */
+function askingClauses(question: string): string[] {
+  return question
+    .split(/(?<=[.?!])\s+|,\s+/)
+    .map((c) => c.replace(/[?.!]+$/, ""))
+    .filter((c) => /^(?:how|what|which|where|when)\b/i.test(c));
 }
 
 function topicOf(s: string): { verb: string; object: string } | null {
@@ -191,8 +194,7 @@ export function decidingLines(
     if (/^(?:else|try|finally|begin|end|do)\b[:{]?$/.test(line) || /^\w+:$/.test(line)) return;
     // What a line decides is in its code: words inside string literals (messages) do not count.
     const bare = line.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ");
-    const words = splitIdentifier(bare).map((w) => stem(w.toLowerCase()));
-    const hits = new Set(words.filter((w) => terms.has(w))).size;
+    const hits = lineHits(bare, terms);
     let score = hits * 2;
     if (/^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for)\b|\?.*:|&&|\|\|/.test(line))
       score += 1.5;
@@ -213,6 +215,22 @@ export function decidingLines(
   return second && second.score >= first.score * 0.75 && hitsOf(second.text, terms) > 0
     ? [first, second].sort((a, b) => a.at - b.at)
     : [first];
+}
+
+/**
+ * The question's words a line of code carries, each once: an identifier the question wrote
+ * whole (`HTTParty`, `parseDate`) is one word however it splits, while one joining several
+ * of its words (`follow_redirects`) carries each.
+ */
+function lineHits(code: string, terms: Set<string>): number {
+  const hit = new Set<string>();
+  for (const token of code.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    const parts = splitIdentifier(token);
+    const whole = stem(parts.join(""));
+    if (parts.length > 1 && terms.has(whole)) hit.add(whole);
+    else for (const p of parts.map((w) => stem(w))) if (terms.has(p)) hit.add(p);
+  }
+  return hit.size;
 }
 
 /** A line that starts a condition or a loop. */
@@ -262,7 +280,13 @@ function leadDefinition(
   const computes =
     COMPUTE_VERBS.has(askedTopic(input.question)?.verb ?? "") ||
     /\bhow (?:long|many|much)\b/i.test(input.question);
-  const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "") && !isTestSymbol(s)).slice(0, 4);
+  const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "") && !isTestSymbol(s)).slice(0, 5);
+  const asked = new Set(
+    (askingClauses(input.question).at(-1) ?? input.question)
+      .split(/\W+/)
+      .flatMap((w) => splitIdentifier(w))
+      .map((w) => stem(w.toLowerCase())),
+  );
   let best: { item: ContextItem; lines: DecidingLine[]; value: number } | null = null;
   leads.forEach((item, i) => {
     const lines = decidingLines(item.text, terms, input.mode === "diagnostic", computes);
@@ -273,15 +297,49 @@ function leadDefinition(
     const getter = handsOn(item) || isConstructorItem(item) ? 0.3 : 1;
     // A definition with neither a deciding line nor a docstring has nothing to say.
     const mute = lines.length === 0 && !item.facts?.docstring ? 0.5 : 1;
+    // A predicate on something the question mentions but does not ask about
+    // (`response_redirects?` asked when a redirect switches to GET) reports a condition;
+    // the function acting on it answers.
+    const aside = predicateAside(item, asked) ? 0.25 : 1;
     const value =
-      [1, 0.7, 0.5, 0.4][i]! *
+      [1, 0.7, 0.5, 0.4, 0.35][i]! *
       kind *
       getter *
       mute *
-      (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits));
+      aside *
+      (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits)) *
+      (1 + 0.1 * Math.min(5, coverage(item.text, terms)));
     if (!best || value > best.value) best = { item, lines, value };
   });
   return best;
+}
+
+/**
+ * A predicate (`response_redirects?`, `isQuoted`, `has_key`, `should_drop`) whose name
+ * shares no word with the clause that asks: it tests what the question takes as given.
+ */
+function predicateAside(item: ContextItem, asked: Set<string>): boolean {
+  const name = (item.facts?.qualifiedName ?? "").split(".").at(-1) ?? "";
+  const words = splitIdentifier(name.replace(/\?$/, "")).map((w) => w.toLowerCase());
+  const predicate = name.endsWith("?") || /^(?:is|has|should|can|needs?)$/.test(words[0] ?? "");
+  if (!predicate) return false;
+  return !words.some((w) => !/^(?:is|has|should|can|needs?)$/.test(w) && asked.has(stem(w)));
+}
+
+/** The question's words the body's code carries (its signature, comments and string literals aside). */
+function coverage(source: string, terms: Set<string>): number {
+  const lines = source.split("\n");
+  const code = lines
+    .slice(Math.max(1, bodyStart(lines)))
+    .map((l) => l.trim())
+    .filter((l) => !/^(?:#|\/\/|\/\*|\*)/.test(l))
+    .join(" ")
+    .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ");
+  return new Set(
+    splitIdentifier(code)
+      .map((w) => stem(w.toLowerCase()))
+      .filter((w) => terms.has(w)),
+  ).size;
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
