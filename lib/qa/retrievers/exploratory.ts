@@ -133,17 +133,17 @@ async function gatherSignals(
 ): Promise<Signals> {
   const { generationId, anchors, config, question } = input;
   const useIndex = config.features.useCodeIndex;
-  // An entry point described only where the flow ends ("up to the POST /api/qa request") is no start.
+  // An entry point described only where the flow ends ("up to the POST /api/qa request") is no
+  // start, nor is code found only by that clause's words (`requestWithVars` for "up to mux.Vars(r)").
   const endAt = flowEndAt(question);
+  const asked = endAt > 0 ? question.slice(0, endAt) : question;
   const [namedAll, subjectsAll, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
     useIndex ? namedSymbolCandidates(generationId, anchors) : [],
     useIndex ? subjectCandidates(generationId, question) : [],
     useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
-    useIndex
-      ? entryPointCandidates(generationId, endAt > 0 ? question.slice(0, endAt) : question, terms)
-      : [],
-    lexicalSearch(generationId, question, { limit: 25, kinds: ["code"], stems: true }),
-    hybridSearch(input.repositoryId, generationId, question, { limit: 10, kinds: ["code"], stems: true }),
+    useIndex ? entryPointCandidates(generationId, asked, terms) : [],
+    lexicalSearch(generationId, asked, { limit: 25, kinds: ["code"], stems: true }),
+    hybridSearch(input.repositoryId, generationId, asked, { limit: 10, kinds: ["code"], stems: true }),
     wholeFileSignal(input, 1),
   ]);
   // What the question names where the flow ends is where the walk arrives: no start, a weak signal.
