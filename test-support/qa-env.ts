@@ -3,7 +3,7 @@
  * file, migrated, with a fixture repository indexed by the real indexer. Only the
  * language model is ever scripted; everything else here is the production code path.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,4 +62,29 @@ export async function indexFixture(dir = SHOP_FIXTURE, name = "shop"): Promise<I
   const { repository } = await indexRepository(dir, { name });
   if (!repository.activeGenerationId) throw new Error(`indexing ${dir} produced no active generation`);
   return { repositoryId: repository.id, generationId: repository.activeGenerationId, name };
+}
+
+/**
+ * A fresh home and a repository written from `files` (relative path → text), indexed: the
+ * small fixture a retrieval test asks its questions of. `close` removes both.
+ */
+export async function indexSources(
+  name: string,
+  files: Record<string, string>,
+): Promise<IndexedFixture & { close: () => Promise<void> }> {
+  const { cleanup } = await setupQaHome(`wf-${name}-`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), `wf-${name}-repo-`));
+  for (const [relative, text] of Object.entries(files)) {
+    const file = path.join(dir, relative);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  const repo = await indexFixture(dir, name);
+  return {
+    ...repo,
+    close: async () => {
+      await cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

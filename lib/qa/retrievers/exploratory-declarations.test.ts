@@ -5,11 +5,8 @@
  * it, and a declaration implemented in many places is left as it is (no one of them is the
  * flow).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { indexSources } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 
@@ -109,25 +106,17 @@ export class Ring extends Shape {
 }
 `;
 
-let repo: IndexedFixture;
-let dir: string;
-let cleanup: () => Promise<void>;
+let repo: Awaited<ReturnType<typeof indexSources>>;
 
 beforeAll(async () => {
-  ({ cleanup } = await setupQaHome("wf-dispatch-"));
-  dir = mkdtempSync(path.join(os.tmpdir(), "wf-dispatch-repo-"));
-  mkdirSync(path.join(dir, "src"));
-  mkdirSync(path.join(dir, "ts"));
-  writeFileSync(path.join(dir, "src", "ClientTrait.php"), TRAIT);
-  writeFileSync(path.join(dir, "src", "Client.php"), CLIENT);
-  writeFileSync(path.join(dir, "ts", "jobs.ts"), JOB);
-  writeFileSync(path.join(dir, "ts", "shapes.ts"), SHAPES);
-  repo = await indexFixture(dir, "dispatch");
+  repo = await indexSources("declarations", {
+    "src/ClientTrait.php": TRAIT,
+    "src/Client.php": CLIENT,
+    "ts/jobs.ts": JOB,
+    "ts/shapes.ts": SHAPES,
+  });
 });
-afterAll(async () => {
-  await cleanup();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => repo.close());
 
 async function flowOf(question: string): Promise<string> {
   const result = await askQuestion(

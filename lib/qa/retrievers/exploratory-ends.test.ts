@@ -4,11 +4,8 @@
  * method's signature) is a step of the flow, and what the question names where the flow
  * ends ("up to my handler calling mux.Vars(r)") is not where the walk starts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { indexSources } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import { flowEndAt, splitFlowEnds } from "./exploratory-steps.ts";
@@ -77,22 +74,16 @@ func (r *Route) Match(req *http.Request, match *RouteMatch) bool {
 }
 `;
 
-let repo: IndexedFixture;
-let dir: string;
-let cleanup: () => Promise<void>;
+let repo: Awaited<ReturnType<typeof indexSources>>;
 
 beforeAll(async () => {
-  ({ cleanup } = await setupQaHome("wf-ends-"));
-  dir = mkdtempSync(path.join(os.tmpdir(), "wf-ends-repo-"));
-  writeFileSync(path.join(dir, "go.mod"), "module example.com/mux\n\ngo 1.21\n");
-  writeFileSync(path.join(dir, "mux.go"), MUX);
-  writeFileSync(path.join(dir, "route.go"), ROUTE);
-  repo = await indexFixture(dir, "ends");
+  repo = await indexSources("ends", {
+    "go.mod": "module example.com/mux\n\ngo 1.21\n",
+    "mux.go": MUX,
+    "route.go": ROUTE,
+  });
 });
-afterAll(async () => {
-  await cleanup();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => repo.close());
 
 async function explore(question: string) {
   const result = await askQuestion(
