@@ -73,7 +73,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     walks(path) && auxiliaryFactor(path, { ...topics, tests: true }) === 1;
   const terms = conceptTerms(question);
   const signals = await gatherSignals(input, terms, topics);
-  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(signals.lists), [], topics), topics);
+  const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(signals.startLists), [], topics), topics);
   await attachSymbols(
     generationId,
     entryRanked.map((r) => r.candidate),
@@ -117,6 +117,8 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
 
 interface Signals {
   lists: SignalList[];
+  /** the lists a start is chosen from: text search without the clause saying where the flow ends */
+  startLists: SignalList[];
   named: Candidate[];
   subjects: Candidate[];
   entryPoints: Candidate[];
@@ -134,40 +136,57 @@ async function gatherSignals(
   const { generationId, anchors, config, question } = input;
   const useIndex = config.features.useCodeIndex;
   // An entry point described only where the flow ends ("up to the POST /api/qa request") is no
-  // start, nor is code found only by that clause's words (`requestWithVars` for "up to mux.Vars(r)").
+  // start, nor is code text search finds only by that clause's words (`requestWithVars` for
+  // "up to mux.Vars(r)"); the files it finds still rank, as the flow arrives there.
   const endAt = flowEndAt(question);
   const asked = endAt > 0 ? question.slice(0, endAt) : question;
-  const [namedAll, subjectsAll, definitions, entryPoints, lexical, semantic, wholeFile] = await Promise.all([
-    useIndex ? namedSymbolCandidates(generationId, anchors) : [],
-    useIndex ? subjectCandidates(generationId, question) : [],
-    useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
-    useIndex ? entryPointCandidates(generationId, asked, terms) : [],
-    lexicalSearch(generationId, asked, { limit: 25, kinds: ["code"], stems: true }),
-    hybridSearch(input.repositoryId, generationId, asked, { limit: 10, kinds: ["code"], stems: true }),
-    wholeFileSignal(input, 1),
-  ]);
+  const search = (text: string) =>
+    Promise.all([
+      lexicalSearch(generationId, text, { limit: 25, kinds: ["code"], stems: true }),
+      hybridSearch(input.repositoryId, generationId, text, { limit: 10, kinds: ["code"], stems: true }),
+    ]);
+  const [namedAll, subjectsAll, definitions, entryPoints, [lexical, semantic], startText, wholeFile] =
+    await Promise.all([
+      useIndex ? namedSymbolCandidates(generationId, anchors) : [],
+      useIndex ? subjectCandidates(generationId, question) : [],
+      useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
+      useIndex ? entryPointCandidates(generationId, asked, terms) : [],
+      search(question),
+      endAt > 0 ? search(asked) : null,
+      wholeFileSignal(input, 1),
+    ]);
   // What the question names where the flow ends is where the walk arrives: no start, a weak signal.
   const named = splitFlowEnds(question, namedAll);
   const subjects = splitFlowEnds(question, subjectsAll);
+  const textLists = ([found, similar]: Awaited<ReturnType<typeof search>>): SignalList[] => [
+    {
+      name: "bm25",
+      weight: 1.5,
+      candidates: found.map((c) => chunkCandidate(c, "matches the question's terms")),
+    },
+    {
+      name: "semantic",
+      weight: 0.8,
+      candidates: similar.map((c) => chunkCandidate(c, "similar to the question")),
+    },
+  ];
   const lists: SignalList[] = [
     { name: "named", weight: 5, candidates: named.rest },
     { name: "subjects", weight: 4, candidates: subjects.rest },
     { name: "flow-end", weight: 1, candidates: [...named.ends, ...subjects.ends] },
     { name: "entry-points", weight: 4, candidates: entryPoints },
     { name: "definitions", weight: 3, candidates: definitions },
-    {
-      name: "bm25",
-      weight: 1.5,
-      candidates: lexical.map((c) => chunkCandidate(c, "matches the question's terms")),
-    },
-    {
-      name: "semantic",
-      weight: 0.8,
-      candidates: semantic.map((c) => chunkCandidate(c, "similar to the question")),
-    },
   ];
   const ends = [...named.ends, ...subjects.ends];
-  return { lists, named: named.rest, subjects: subjects.rest, entryPoints, ends, wholeFile };
+  return {
+    lists: [...lists, ...textLists([lexical, semantic])],
+    startLists: [...lists, ...textLists(startText ?? [lexical, semantic])],
+    named: named.rest,
+    subjects: subjects.rest,
+    entryPoints,
+    ends,
+    wholeFile,
+  };
 }
 
 /**
