@@ -405,6 +405,10 @@ describe("whenAsked", () => {
       "When you call fetchJson('https://x.dev/a') with retries: 2, it runs",
     ],
     ["What runs when I call $env->required(['A', 'B'])->notEmpty()?", "It runs"],
+    [
+      "Walk me through what happens when I call $client->get($url) until a handler sends the request.",
+      "When you call $client->get($url), it runs",
+    ],
   ])("%s → %s", (question, expected) => expect(whenAsked(question, "it runs")).toBe(expected));
 });
 

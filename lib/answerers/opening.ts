@@ -693,7 +693,10 @@ export function whenAsked(question: string, verb: string): string {
   // The clause ends where its sentence does: `?`, `:` or `.` then a new sentence or the end (not
   // Rust's `?` operator, `https://`, `std::io`).
   const m = /\b[Ww]hen\s+(.{3,120}?)\s*(?:[?:;.](?=\s+[A-Z]|\s*$)|$)/.exec(question.trim());
-  const clause = m?.[1]?.replace(/,.*$/, "").trim();
+  // Where the flow ends is not when it starts ("when I call get(url) until a handler sends it").
+  const whole = m?.[1]?.replace(/,.*$/, "").trim() ?? "";
+  const end = flowEndAt(whole);
+  const clause = (end > 0 ? whole.slice(0, end) : whole).trim();
   if (!clause || ERROR_WORDS.test(clause) || !balanced(clause)) return capitalize(verb);
   const own = clause
     .replace(/\bI\b/g, "you")
@@ -702,6 +705,19 @@ export function whenAsked(question: string, verb: string): string {
     .replace(/\bme\b/gi, "you");
   return `When ${own}, ${verb}`;
 }
+
+/**
+ * Where the flow a question asks about ends, when it says so ("… up to my handler calling
+ * mux.Vars(r)", "… until I get the ValidationResult back", "down to the reduction"): the
+ * index its end clause starts at, or -1. What is named there is where the walk should
+ * arrive, not where it starts.
+ */
+export function flowEndAt(question: string): number {
+  return question.search(FLOW_END);
+}
+
+const FLOW_END =
+  /\b(?:up\s+to|until|till|down\s+to|all\s+the\s+way\s+(?:down\s+)?to|ending\s+(?:at|with|in))\s/i;
 
 /** Whether a clause cut from a question leaves no quote, bracket or backtick open. */
 function balanced(text: string): boolean {

@@ -18,6 +18,7 @@ import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { isTestPath, isTestSymbol, type Candidate } from "./shared.ts";
 import { flatten, parameterWords, type FlowNode } from "./exploratory-walk.ts";
 import { isConstructor } from "./conceptual.ts";
+import { flowEndAt } from "../../answerers/opening.ts";
 
 /**
  * A later step named as a bare method (`… and the first nextToken() call`) runs on what the
@@ -159,19 +160,6 @@ export async function namedSteps(
   }
   return out;
 }
-
-/**
- * Where the flow a question asks about ends, when it says so ("… up to my handler calling
- * mux.Vars(r)", "… until I get the ValidationResult back", "down to the reduction"): the
- * index its end clause starts at, or -1. What is named there is where the walk should
- * arrive, not where it starts.
- */
-export function flowEndAt(question: string): number {
-  return question.search(FLOW_END);
-}
-
-const FLOW_END =
-  /\b(?:up\s+to|until|till|down\s+to|all\s+the\s+way\s+(?:down\s+)?to|ending\s+(?:at|with|in))\s/i;
 
 /**
  * The candidates named only in the question's end clause, apart from the rest: the mention a
