@@ -109,27 +109,20 @@ export async function describedSubject(
     byQuestion.map((m) => m.row.qualifiedId),
     weights.question,
   );
-  // Asked who calls it: of equally described code, the one more code calls.
-  const rows = new Map(index.names.map((n) => [n.row.qualifiedId, n.row]));
-  const called = (id: string) => 1 + FAN_IN_WEIGHT * Math.log2(1 + (rows.get(id)?.fanIn ?? 0));
-  const best = [...scores.entries()]
-    .filter(([id]) => direct.has(id))
-    .map(([id, score]): [string, number] => [id, score * called(id)])
+  // Asked who calls it: of equally described code, the one more code calls (read for the
+  // described candidates only, not for every name of the index).
+  const records = new Map(
+    (await symbolsByQualifiedIds(generationId, [...direct])).map((s) => [s.qualifiedId, s]),
+  );
+  const called = (s: SymbolRecord) => 1 + FAN_IN_WEIGHT * Math.log2(1 + s.fanIn);
+  const best = [...direct]
+    .flatMap((id) => {
+      const s = records.get(id);
+      return s ? [[s, (scores.get(id) ?? 0) * called(s)] as [SymbolRecord, number]] : [];
+    })
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8);
-  const records = new Map(
-    (
-      await symbolsByQualifiedIds(
-        generationId,
-        best.map(([id]) => id),
-      )
-    ).map((s) => [s.qualifiedId, s]),
-  );
-  for (const [id] of best) {
-    const record = records.get(id);
-    const row = rows.get(id);
-    if (record && (!row || callable(row))) return record;
-  }
+  for (const [record] of best) if (callable(record)) return record;
   return null;
 }
 

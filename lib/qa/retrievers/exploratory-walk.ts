@@ -91,15 +91,22 @@ export async function implemented(generationId: string, callees: SymbolRecord[])
   if (declared.length === 0) return callees;
   const inheritors = await inheritorsOf(generationId, [...new Set(declared.map(ownerOf))]);
   if (inheritors.length === 0) return callees;
-  const wanted = declared.flatMap((c) =>
-    inheritors.filter((i) => i.dstId === ownerOf(c)).map((i) => `${i.srcId}.${c.name}`),
+  // Each declaration's possible implementations: the inheritors' members of its name.
+  const candidates = new Map(
+    declared.map((c) => [
+      c,
+      inheritors.filter((i) => i.dstId === ownerOf(c)).map((i) => `${i.srcId}.${c.name}`),
+    ]),
   );
-  const found = (await symbolsByQualifiedIds(generationId, wanted)).filter((s) => s.fanOut > 0);
+  const working = new Map(
+    (await symbolsByQualifiedIds(generationId, [...candidates.values()].flat()))
+      .filter((s) => s.fanOut > 0)
+      .map((s) => [s.qualifiedId, s]),
+  );
   return callees.flatMap((c) => {
-    if (!declared.includes(c)) return [c];
-    const mine = found.filter((s) =>
-      inheritors.some((i) => i.dstId === ownerOf(c) && s.qualifiedId === `${i.srcId}.${c.name}`),
-    );
+    const ids = candidates.get(c);
+    if (!ids) return [c];
+    const mine = ids.flatMap((id) => working.get(id) ?? []);
     return mine.length > 0 && mine.length <= MAX_IMPLEMENTATIONS ? mine : [c];
   });
 }
