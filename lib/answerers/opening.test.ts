@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { queryTerms, stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
-import { askedTopic, decidingLines, handsOn, openingFor, storesOnly, whenAsked } from "./opening.ts";
+import { decidingLines, handsOn } from "./lead-definition.ts";
+import { openingFor } from "./opening.ts";
+import { storesOnly } from "./opening-diagnostic.ts";
+import { askedTopic, whenAsked } from "./question-clauses.ts";
 
 describe("the topic of a question, in its own terms", () => {
   it.each([

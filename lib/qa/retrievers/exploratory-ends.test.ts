@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSources } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
-import { flowEndAt } from "../../answerers/opening.ts";
+import { flowEndAt } from "../../answerers/question-clauses.ts";
 import { splitFlowEnds } from "./exploratory-steps.ts";
 import type { Candidate } from "./shared.ts";
 

@@ -18,7 +18,7 @@ import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { isTestPath, isTestSymbol, type Candidate } from "./shared.ts";
 import { flatten, parameterWords, type FlowNode } from "./exploratory-walk.ts";
 import { isConstructor } from "./conceptual.ts";
-import { flowEndAt } from "../../answerers/opening.ts";
+import { flowEndAt } from "../../answerers/question-clauses.ts";
 
 /**
  * A later step named as a bare method (`… and the first nextToken() call`) runs on what the

@@ -14,7 +14,7 @@ import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
-import { flowEndAt } from "../../answerers/opening.ts";
+import { flowEndAt } from "../../answerers/question-clauses.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { isConstructor } from "./conceptual.ts";
 import { entryPointCandidates } from "./entry-points.ts";

@@ -1,0 +1,46 @@
+/**
+ * The conceptual opening: what decides or computes the thing asked about, where, quoting
+ * the deciding line(s) ("Whether to follow a redirect is decided in `resolve_redirects`
+ * (requests/sessions.py:91-185): `while resp.is_redirect:`"), then the next definition.
+ */
+import type { AnswerInput, ContextItem } from "./contract.ts";
+import { cite, code, escapeInline, firstSentence, isAuxiliary } from "./evidence-reading.ts";
+import { citeLead, isTestSymbol, leadDefinition, quote } from "./lead-definition.ts";
+import { askedTopic, ERROR_WORDS, plural } from "./question-clauses.ts";
+
+export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
+  const lead = leadDefinition(input, symbols);
+  if (!lead?.item.facts) return "";
+  const { item, lines } = lead;
+  const where = `${code(item.facts?.qualifiedName ?? item.title)} (${citeLead(item, lines)})`;
+  const asked = askedTopic(input.question);
+  // The question's words come back in prose: a name it wrote bare (`__init__`) stays literal.
+  const topic = asked && { ...asked, object: escapeInline(asked.object) };
+  const said = item.facts?.docstring ? firstSentence(item.facts.docstring) : "";
+  // A docstring about the errors a function raises frames an error the question never asked about.
+  const docstring =
+    ERROR_WORDS.test(said.replace(/`[^`]*`/g, "")) && !ERROR_WORDS.test(input.question) ? "" : said;
+  const doc = docstring && !/[.!?]$/.test(docstring) ? `${docstring}.` : docstring;
+  const sentences: string[] = [];
+  if (topic) {
+    sentences.push(
+      `${topic.object} ${plural(topic.object) ? "are" : "is"} ${topic.verb} in ${where}${lines.length ? `: ${quote(lines)}` : doc ? `: ${doc}` : ""}.`,
+    );
+  } else if (lines.length) {
+    sentences.push(`${where} is where this happens: ${quote(lines)}.`);
+  } else {
+    sentences.push(`The main definition for this is ${where}${doc ? `: ${doc}` : "."}`);
+  }
+  if (topic && lines.length && doc) sentences.push(doc);
+  // The definition next in line, when it is a different function of the code.
+  const other = symbols.find(
+    (s) =>
+      s !== item &&
+      s.facts &&
+      !isAuxiliary(s.path ?? "") &&
+      !isTestSymbol(s) &&
+      s.facts.qualifiedName !== item.facts?.qualifiedName,
+  );
+  if (other?.facts) sentences.push(`Related: ${code(other.facts.qualifiedName)} (${cite(other)}).`);
+  return sentences.map((x) => x.replace(/\.\.$/, ".")).join(" ");
+}

@@ -1,0 +1,205 @@
+/**
+ * The diagnostic opening: where the error is raised or handled and under which condition;
+ * a message built apart from its raise is found where it is written, with the helper that
+ * raises it; a symptom with no quoted error gets the code behind it, never "no raise site
+ * matches"; then where the site is called from (a pasted trace's frames first).
+ */
+import type { AnswerInput, ContextItem } from "./contract.ts";
+import { bodyStatements } from "./body-shape.ts";
+import {
+  cite,
+  code,
+  conditionOf,
+  errorSites,
+  escapeInline,
+  isAuxiliary,
+  joinWords,
+  raisedMessage,
+  uniqueBy,
+  type ErrorSite,
+} from "./evidence-reading.ts";
+import { citeLead, leadDefinition, quote, TYPE_KINDS } from "./lead-definition.ts";
+import {
+  detailWritten,
+  messageWritten,
+  traceCallers,
+  writtenAt,
+  type WrittenMessage,
+} from "./written-messages.ts";
+
+/** A line of pasted code that raises, throws or stops with an error status. */
+const FAILING_LINE =
+  /\b(?:raise|throw|throws|halt|abort|panic!?|fail|error|reject|exit)\b|\b[45]\d\d\b|\breturn\s+(?:err|error|nil,\s*err)\b/i;
+
+/**
+ * The opening a diagnostic answer takes from code the user pasted for one of its gaps
+ * (marked unverified): the line of it that fails, or its first line.
+ */
+function providedExcerptOpening(input: AnswerInput): string {
+  const excerpt = input.context.find((i) => i.origin === "user" && !i.path && i.text.trim());
+  if (!excerpt) return "";
+  const lines = excerpt.text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line = lines.find((l) => FAILING_LINE.test(l)) ?? lines[0] ?? "";
+  const gap = /^Excerpt for (.+?) \(/.exec(excerpt.title)?.[1];
+  return `By the code you provided${gap ? ` for ${code(gap)}` : ""} (not verified), this comes from ${quote([{ text: line, score: 0, at: 0 }])}.`;
+}
+
+export function diagnosticOpening(
+  input: AnswerInput,
+  symbols: ContextItem[],
+  byName: Map<string, ContextItem>,
+): string {
+  const sites = errorSites(input);
+  const quotesError = input.anchors.exceptionTypes.length > 0 || input.anchors.messages.length > 0;
+  // The site the body lists first, when it matches what the question quotes or names.
+  const site = sites[0]?.matched ? sites[0] : undefined;
+  // A quoted message no site reports as written is built apart from its raise: a format
+  // string handed to a checking helper, a constant, an f-string assigned first.
+  const written = sites.some((x) => x.message) ? null : messageWritten(input);
+  if (written && written.item !== site?.s) return writtenOpening(written, site, input, symbols, byName);
+  if (!site) {
+    // What the user pasted for a gap answers before anything the index only comes close to.
+    const provided = providedExcerptOpening(input);
+    if (provided) return provided;
+    // A symptom without a quoted error: the code behind it, with the lines that decide it.
+    const lead = leadDefinition(input, symptomLeads(symbols));
+    if (!lead?.item.facts) return "";
+    const where = `${code(lead.item.facts.qualifiedName)} (${citeLead(lead.item, lead.lines)})`;
+    const closest = sites[0];
+    if (quotesError)
+      return closest
+        ? `No raise site in the index matches this error exactly; the closest is ${code(closest.f.qualifiedName)} (${cite(closest.s)}), which raises ${closest.f.raises.map(code).join(", ") || "an error"}${lead.item !== closest.s ? `; the code the question names leads to ${where}` : ""}.`
+        : `No raise site in the index matches this error exactly; the closest code is ${where}${lead.lines.length ? `: ${quote(lead.lines)}` : "."}`.replace(
+            /\.\.$/,
+            ".",
+          );
+    return `The behaviour comes from ${where}${lead.lines.length ? `, where ${quote(lead.lines)}` : ""}.`;
+  }
+  const sentences = [`${raisedAt(site)}.`];
+  // An outer error the question names first leads; the cause it reports (the site whose
+  // message the question quotes) follows, as the body lists them.
+  const cause = sites[1];
+  if (cause?.message && !site.message && cause.raised !== site.raised) {
+    sentences[0] = `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
+  }
+  const detail = site.message ? detailWritten(site.message, input) : null;
+  if (detail && detail.item !== site.s) sentences.push(`The detail it carries ${writtenAt(detail)}.`);
+  const from = calledFrom(site.f.qualifiedName, input, symbols, byName);
+  if (from) sentences.push(from);
+  return sentences.join(" ");
+}
+
+/**
+ * "The message "…" is written in `f` (path:a-b) when `cond`": where a quoted message is
+ * built, the helper that raises it when one does, then where it is called from.
+ */
+function writtenOpening(
+  written: WrittenMessage,
+  site: ErrorSite | undefined,
+  input: AnswerInput,
+  symbols: ContextItem[],
+  byName: Map<string, ContextItem>,
+): string {
+  const { item } = written;
+  const name = item.facts?.qualifiedName;
+  const sentences = [`The message ${writtenAt(written)}.`];
+  const helper = site && shortName(site.f.qualifiedName);
+  if (site?.raised && helper && item.text.includes(`${helper}(`))
+    sentences.push(
+      `It is raised as ${code(site.raised)} by ${code(site.f.qualifiedName)} (${cite(site.s)}).`,
+    );
+  const from = name ? calledFrom(name, input, symbols, byName) : "";
+  if (from) sentences.push(from);
+  return sentences.join(" ");
+}
+
+function shortName(qualifiedName: string): string {
+  return qualifiedName.split(".").pop() ?? qualifiedName;
+}
+
+/**
+ * "It is called from …": the callers a pasted stack trace shows, in its order (the frame
+ * after the site's, then the next), or else the call graph's, each cited.
+ */
+function calledFrom(
+  name: string,
+  input: AnswerInput,
+  symbols: ContextItem[],
+  byName: Map<string, ContextItem>,
+): string {
+  const site = symbols.find((s) => s.facts?.qualifiedName === name);
+  const traced = site ? traceCallers(site, input, symbols) : [];
+  if (traced.length)
+    return `It is called from ${traced
+      .map((s) => `${code(s.facts?.qualifiedName ?? s.title)} (${cite(s)})`)
+      .join(", itself called from ")}.`;
+  const callers = uniqueBy(
+    input.graph.triples.filter(
+      (t) => t.subject === name && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+    ),
+    (t) => t.object,
+  ).slice(0, 2);
+  if (callers.length === 0) return "";
+  const named = callers.map((t) => {
+    const item = byName.get(t.object);
+    const at = item
+      ? cite(item)
+      : t.objectPath && t.objectLines
+        ? `${t.objectPath}:${t.objectLines[0]}-${t.objectLines[1]}`
+        : "";
+    return `${code(t.object)}${at ? ` (${at})` : ""}`;
+  });
+  return `It is called from ${joinWords(named)}.`;
+}
+
+/**
+ * The definitions a symptom is explained by, those that decide nothing last: a setter
+ * or registration that only stores what it is given (`r.strictSlash = value`), a type
+ * or interface that only declares, a class declared in a header.
+ */
+function symptomLeads(symbols: ContextItem[]): ContextItem[] {
+  const mute = (s: ContextItem) => storesOnly(s) || declaresOnly(s);
+  return [...symbols.filter((s) => !mute(s)), ...symbols.filter(mute)];
+}
+
+/** A field assignment (`r.x = v`, `this.x = append(this.x, fn)`, `@x = v`, `$this->x = $v`). */
+const STORE = /^(?:[\w$]+(?:\.|->)[\w.$>-]+|@\w+)\s*(?:=|\+=|\|=)(?!=)/;
+
+/** A loop over what a setter is given, storing each (`for _, fn := range mwf {`, `for (const h of hooks) {`). */
+const STORE_LOOP = /^for\b[^;]*\b(?:range|of|in)\b[^;]*\{?$/;
+
+/** A body that only stores fields and hands back its receiver. */
+export function storesOnly(item: Pick<ContextItem, "text" | "facts">): boolean {
+  if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
+  // Its statements: not its doc comment, signature or braces.
+  const body = bodyStatements(item.text.split("\n"));
+  return (
+    body.some((l) => STORE.test(l)) &&
+    body.every(
+      (l) => STORE.test(l) || STORE_LOOP.test(l) || /^return\s+[\w$]+;?$/.test(l) || /^self$/.test(l),
+    )
+  );
+}
+
+/** A type, interface or trait, or a class declared in a header: declarations, no code that runs. */
+function declaresOnly(item: ContextItem): boolean {
+  const kind = item.facts?.kind ?? "";
+  if (kind === "interface" || kind === "type" || kind === "trait") return true;
+  return kind === "class" && /\.(?:h|hh|hpp|hxx)$/.test(item.path ?? "");
+}
+
+/** "`Type("message")` is raised by `site` (path:a-b) when `condition`" — what a site raises, where and when. */
+function raisedAt(site: ErrorSite): string {
+  // The message raised with the type, read from the raise line when the question did not quote it.
+  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
+  const what = site.raised
+    ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
+    : `The message "${escapeInline(message ?? site.f.errorStrings[0] ?? "")}" is reported`;
+  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
+  return `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}`;
+}
+
+// ------------------------------------------------------------------ exploratory
