@@ -262,6 +262,44 @@ describe("Ruby", () => {
     expect(raws(symbol(nested, "Base.defaults").calls)).toContain("define_method");
   });
 
+  it("makes a class of a constant assigned a Struct (or a Struct subclass) with a block of methods", async () => {
+    const source = [
+      "module Http",
+      "  Request = Struct.new(:verb, :path) do",
+      "    def self.create(verb)",
+      "      new(verb)",
+      "    end",
+      "",
+      "    def to_env(connection)",
+      "      connection.build_url(path)",
+      "    end",
+      "  end",
+      "",
+      "  Env = Options.new(:status, :body) do",
+      "    def success?",
+      "      status < 400",
+      "    end",
+      "  end",
+      "",
+      "  LOGGER = Logger.new(STDOUT) do |line|",
+      "    puts line",
+      "  end",
+      "end",
+      "",
+    ].join("\n");
+    const result = await extractSource("ruby", source);
+    expect(result.symbols.map((s) => [s.qualifiedName, s.kind, s.startLine, s.endLine])).toEqual([
+      ["Http", "module", 1, 21],
+      ["Http.Request", "class", 2, 10],
+      ["Http.Request.create", "method", 3, 5],
+      ["Http.Request.to_env", "method", 7, 9],
+      ["Http.Env", "class", 12, 16],
+      ["Http.Env.success?", "method", 13, 15],
+    ]);
+    // The block's calls are the methods', not the module's.
+    expect(raws(symbol(result, "Http.Request.to_env").calls)).toContain("connection.build_url");
+  });
+
   it("reports empty rescues but not an optional require", async () => {
     const result = await extractSource(
       "ruby",

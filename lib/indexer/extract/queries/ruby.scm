@@ -6,6 +6,13 @@
 (method name: (_) @name @signature parameters: (_)? @signature body: (_)? @body) @definition.function
 (singleton_method name: (_) @name @signature parameters: (_)? @signature body: (_)? @body) @definition.function
 (singleton_class) @namespace
+;; a class made by a call with its body in a block: `Request = Struct.new(:path, :params) do … end`,
+;; `Point = Data.define(:x, :y) do … end`, `Handler = Class.new(Base) do … end`: the block's methods are its methods
+((assignment left: (constant) @name right: (call receiver: (constant) @_r method: (_) @_m block: (_) @region)) @definition.class
+  (#any-of? @_r "Struct" "Class" "Data") (#any-of? @_m "new" "define"))
+;; … and of a Struct subclass (`Env = Options.new(:method, :body) do def …`), when its block defines methods
+((assignment left: (constant) @name right: (call receiver: (constant) method: (_) @_m block: (do_block (body_statement (method))) @region)) @definition.class
+  (#eq? @_m "new"))
 ;; a method made by a call with its body in a block: `define_method(:ok?) { … }` (accessors
 ;; from `attr_reader` and names from `alias_method` hold no code of their own: no symbols)
 ((call method: (_) @_m arguments: (argument_list . [(simple_symbol) (string)] @name) block: (_) @region) @definition.function
