@@ -18,9 +18,10 @@
  *
  * The sets (counts kept current here): questions.json, languages.json and dev-more.json
  * (dev, mostly Python and the multi-language localization corpora), dev-langs.json (dev,
- * 124 questions over one repository in each of the ten languages other than Python) and
- * heldout.json. Dev: 257 questions over 27 repositories in eleven languages and this
- * project's own TSX (conceptual 64, diagnostic 68, exploratory 63, analytical 62);
+ * 124 questions over one repository in each of the ten languages other than Python),
+ * dev-extra.json (dev, 26 questions over Ruby faraday and C# MediatR) and heldout.json.
+ * Dev: 283 questions over 29 repositories in eleven languages and this project's own TSX
+ * (conceptual 72, diagnostic 76, exploratory 67, analytical 68);
  * held-out: 133 over 12 repositories in eleven languages (conceptual 33, diagnostic 33,
  * exploratory 33, analytical 34).
  *
