@@ -118,6 +118,8 @@ describe("auxiliaryFactor", () => {
     "benchmarks/run.py",
     "asv_bench/benchmarks/io.py",
     "docs/conf.py",
+    "samples/MediatR.Examples/ExceptionHandler/Handlers.cs",
+    "demo/src/app.js",
     "karma.sauce.conf.js",
     "webpack.config.js",
     "build/rollup.config.mjs",
