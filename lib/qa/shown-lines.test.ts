@@ -77,6 +77,8 @@ describe("shownLines", () => {
     expect(shown.startLine).toBeGreaterThan(at + 10);
     expect(shown.startLine).toBeLessThanOrEqual(line(lines, "elseif (!$handler)"));
     expect(shown.endLine).toBeGreaterThanOrEqual(raise);
+    // The raise shows without scrolling, however many lines above it hold a question word.
+    expect(raise - shown.startLine).toBeLessThan(6);
   });
 
   it("shows the line that calls what the answer names at the citation", () => {
@@ -205,6 +207,43 @@ def f():
       cues: NO_CUES,
     });
     expect(shown).toEqual({ startLine: 4, endLine: 6 });
+  });
+
+  it("starts where the matching statement starts, not inside its arguments", () => {
+    const lines = file(`
+    private function onFulfilled(RequestInterface $request, array $options): callable
+    {
+        $a = 1;
+        $b = 2;
+        $c = 3;
+        return function ($value) use ($request, $options) {
+            if (!($this->decider)(
+                $options['retries'],
+                $request,
+                $value,
+                null
+            )) {
+                return $value;
+            }
+
+            return $this->doRetry($request, $options, $value);
+        };
+    }`);
+    const shown = show(lines, { question: "When are retries done?", cues: { names: ["doRetry"], phrases: [] } });
+    expect(shown.first).toContain("if (!($this->decider)(");
+    // Nor at a closing brace above the one line that matches.
+    expect(show(lines, { cues: { names: ["doRetry"], phrases: [] } }).first).toContain("return $this->doRetry");
+  });
+
+  it("shows an empty class with its declaration, not its closing brace", () => {
+    const lines = file(`
+/**
+ * Exception for invalid arguments.
+ */
+class InvalidArgumentException extends \InvalidArgumentException implements GuzzleException
+{
+}`);
+    expect(show(lines).first).toContain("class InvalidArgumentException");
   });
 
   it("shows at most a dozen lines, inside the span", () => {

@@ -14,6 +14,11 @@ import { lineWeight, type FocusQuery } from "./focus.ts";
 export const SHOWN_LINES = 12;
 /** Lines shown above the first matching one: the condition above a raise, the loop around a call. */
 const LEAD_LINES = 2;
+/**
+ * The line that matches most is at most this deep in the snippet, so it shows without
+ * scrolling: a raise site below many lines that each hold a question word is not cut off.
+ */
+const PEAK_DEPTH = 6;
 /** A long span is searched this far for matching lines. */
 const MAX_SCAN_LINES = 3000;
 /** A code name the answer writes at the citation, found in a line. */
@@ -53,9 +58,39 @@ export function shownLines(input: ShownLinesInput): LineRange {
   const last = Math.min(endLine, lines.length, from + MAX_SCAN_LINES - 1);
   const weights: number[] = [];
   for (let l = from; l <= last; l++) weights.push(weightOf(lines, l, input));
-  const hit = densestWindowStart(weights, SHOWN_LINES);
-  const start = hit === null ? from : Math.max(from, from + hit - LEAD_LINES);
+  const hit = densestWindow(weights, SHOWN_LINES);
+  let start = from;
+  if (hit) {
+    const peak = from + hit.peak;
+    start = statementStart(lines, Math.max(from, from + hit.first - LEAD_LINES, peak - PEAK_DEPTH + 1), from);
+    // Lines closing what came before, or blank, say nothing at the top of a snippet.
+    while (start < peak && /^\s*[)\]}]*[;,]?\s*$/.test(lines[start - 1] ?? "")) start++;
+  }
   return { startLine: start, endLine: Math.min(endLine, start + SHOWN_LINES - 1) };
+}
+
+// A line ending in an open bracket, a comma or an operator goes on; one starting with a
+// closing bracket, an operator or a method chained on continues the line above. (A line
+// ending in `{` or Python's `:` opens a block: what follows starts a statement.)
+const CONTINUES = /(?:[([,=?+\-*/.\\]|&&|\|\||\bin|\band|\bor)$/;
+const CONTINUATION = /^(?:[)\].?:+\-*/]|->|&&|\|\||and\b|or\b)/;
+/** A window is moved up this many lines at most to start where its statement does. */
+const MAX_STATEMENT_LINES = 6;
+
+/**
+ * The line a statement holding `line` starts on (an argument list, a condition over
+ * several lines), not before `floor`: a snippet that starts at `null` inside a call's
+ * arguments reads as noise.
+ */
+function statementStart(lines: readonly string[], line: number, floor: number): number {
+  let l = line;
+  for (let steps = 0; steps < MAX_STATEMENT_LINES && l > floor; steps++) {
+    const previous = (lines[l - 2] ?? "").replace(/\s(?:\/\/|#).*$/, "").trim();
+    const current = (lines[l - 1] ?? "").trim();
+    if (previous === "" || !(CONTINUES.test(previous) || CONTINUATION.test(current))) break;
+    l--;
+  }
+  return l;
 }
 
 function weightOf(lines: readonly string[], line: number, input: ShownLinesInput): number {
@@ -81,10 +116,10 @@ function holdsName(text: string, name: string): boolean {
 }
 
 /**
- * The index of the first matching line of the window of `size` lines that matches most
- * (the earliest on a tie); null when nothing matches.
+ * In the window of `size` lines that matches most (the earliest on a tie): the index of
+ * its first matching line and of its heaviest; null when nothing matches.
  */
-function densestWindowStart(weights: number[], size: number): number | null {
+function densestWindow(weights: number[], size: number): { first: number; peak: number } | null {
   let best = -1;
   let bestScore = 0;
   let score = 0;
@@ -98,8 +133,14 @@ function densestWindowStart(weights: number[], size: number): number | null {
   }
   if (best < 0) return null;
   const from = Math.max(0, best - size + 1);
-  for (let i = from; i <= best; i++) if ((weights[i] ?? 0) > 0) return i;
-  return from;
+  let first = -1;
+  let peak = from;
+  for (let i = from; i <= best; i++) {
+    const w = weights[i] ?? 0;
+    if (w > 0 && first < 0) first = i;
+    if (w > (weights[peak] ?? 0)) peak = i;
+  }
+  return { first, peak };
 }
 
 /**
@@ -125,8 +166,14 @@ export function bodyStart(
       l = skipComments(at, skipDocstring(at, l, last), last);
     }
   }
-  if (l <= last) return l;
+  // A body of nothing but closing brackets (an empty class) is shown with its declaration.
+  if (l <= last && !onlyClosing(at, l, last)) return l;
   return code <= last ? code : startLine;
+}
+
+function onlyClosing(at: LineAt, from: number, last: number): boolean {
+  for (let l = from; l <= last; l++) if (!/^\s*(?:[)\]};,\s]*|end)\s*$/.test(at(l))) return false;
+  return true;
 }
 
 type LineAt = (line: number) => string;
