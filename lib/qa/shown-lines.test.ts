@@ -229,10 +229,15 @@ def f():
             return $this->doRetry($request, $options, $value);
         };
     }`);
-    const shown = show(lines, { question: "When are retries done?", cues: { names: ["doRetry"], phrases: [] } });
+    const shown = show(lines, {
+      question: "When are retries done?",
+      cues: { names: ["doRetry"], phrases: [] },
+    });
     expect(shown.first).toContain("if (!($this->decider)(");
     // Nor at a closing brace above the one line that matches.
-    expect(show(lines, { cues: { names: ["doRetry"], phrases: [] } }).first).toContain("return $this->doRetry");
+    expect(show(lines, { cues: { names: ["doRetry"], phrases: [] } }).first).toContain(
+      "return $this->doRetry",
+    );
   });
 
   it("shows an empty class with its declaration, not its closing brace", () => {
@@ -240,7 +245,7 @@ def f():
 /**
  * Exception for invalid arguments.
  */
-class InvalidArgumentException extends \InvalidArgumentException implements GuzzleException
+class InvalidArgumentException extends \\InvalidArgumentException implements GuzzleException
 {
 }`);
     expect(show(lines).first).toContain("class InvalidArgumentException");
