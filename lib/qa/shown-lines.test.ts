@@ -231,7 +231,7 @@ def f():
     }`);
     const shown = show(lines, {
       question: "When are retries done?",
-      cues: { names: ["doRetry"], phrases: [] },
+      cues: { names: ["doRetry"], phrases: ["$this->doretry($request"] },
     });
     expect(shown.first).toContain("if (!($this->decider)(");
     // Nor at a closing brace above the one line that matches.
@@ -249,6 +249,19 @@ class InvalidArgumentException extends \\InvalidArgumentException implements Guz
 {
 }`);
     expect(show(lines).first).toContain("class InvalidArgumentException");
+  });
+
+  it("keeps a line that stands out in view, but not one more question word", () => {
+    const lines = file(`
+def parse(cfg):
+    date = cfg.date
+${Array.from({ length: 12 }, (_, i) => `    step${i}(date)`).join("\n")}
+    return parse_date(date, date.utc)`);
+    // Every line holds "date", the last one twice: the window still starts near the top.
+    expect(show(lines, { question: "How is a date parsed?" }).startLine).toBeLessThanOrEqual(4);
+    const cues = { names: ["parse_date"], phrases: [] };
+    const shown = show(lines, { question: "How is a date parsed?", cues });
+    expect(lines.length - shown.startLine).toBeLessThan(6);
   });
 
   it("shows at most a dozen lines, inside the span", () => {

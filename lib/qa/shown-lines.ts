@@ -15,7 +15,7 @@ export const SHOWN_LINES = 12;
 /** Lines shown above the first matching one: the condition above a raise, the loop around a call. */
 const LEAD_LINES = 2;
 /**
- * The line that matches most is at most this deep in the snippet, so it shows without
+ * A line that stands out is at most this deep in the snippet, so it shows without
  * scrolling: a raise site below many lines that each hold a question word is not cut off.
  */
 const PEAK_DEPTH = 6;
@@ -60,11 +60,13 @@ export function shownLines(input: ShownLinesInput): LineRange {
   for (let l = from; l <= last; l++) weights.push(weightOf(lines, l, input));
   const hit = densestWindow(weights, SHOWN_LINES);
   let start = from;
-  if (hit) {
+  // A body that fits in the snippet is shown whole.
+  if (hit && last - from + 1 > SHOWN_LINES) {
     const peak = from + hit.peak;
-    start = statementStart(lines, Math.max(from, from + hit.first - LEAD_LINES, peak - PEAK_DEPTH + 1), from);
-    // Lines closing what came before, or blank, say nothing at the top of a snippet.
-    while (start < peak && /^\s*[)\]}]*[;,]?\s*$/.test(lines[start - 1] ?? "")) start++;
+    const deepest = hit.standsOut ? peak - PEAK_DEPTH + 1 : from;
+    start = statementStart(lines, Math.max(from, from + hit.first - LEAD_LINES, deepest), from);
+    // Brackets alone, or a blank line, say nothing at the top of a snippet.
+    while (start < peak && /^\s*[{}()[\]]*[;,]?\s*$/.test(lines[start - 1] ?? "")) start++;
   }
   return { startLine: start, endLine: Math.min(endLine, start + SHOWN_LINES - 1) };
 }
@@ -117,9 +119,14 @@ function holdsName(text: string, name: string): boolean {
 
 /**
  * In the window of `size` lines that matches most (the earliest on a tie): the index of
- * its first matching line and of its heaviest; null when nothing matches.
+ * its first matching line and of its heaviest, and whether that one stands out (at
+ * least twice any other line of the window and more by a name the answer gives: a
+ * quoted message or that name, not one more question word); null when nothing matches.
  */
-function densestWindow(weights: number[], size: number): { first: number; peak: number } | null {
+function densestWindow(
+  weights: number[],
+  size: number,
+): { first: number; peak: number; standsOut: boolean } | null {
   let best = -1;
   let bestScore = 0;
   let score = 0;
@@ -140,7 +147,10 @@ function densestWindow(weights: number[], size: number): { first: number; peak: 
     if (w > 0 && first < 0) first = i;
     if (w > (weights[peak] ?? 0)) peak = i;
   }
-  return { first, peak };
+  let next = 0;
+  for (let i = from; i <= best; i++) if (i !== peak) next = Math.max(next, weights[i] ?? 0);
+  const top = weights[peak] ?? 0;
+  return { first, peak, standsOut: top >= 2 * next && top - next >= CUE_NAME_WEIGHT };
 }
 
 /**
@@ -178,8 +188,9 @@ function onlyClosing(at: LineAt, from: number, last: number): boolean {
 
 type LineAt = (line: number) => string;
 
-const LINE_COMMENT =
-  /^(?:\/\/|#(?![[!]|include\b|define\b|if|endif|else|elif|pragma|import\b)|--(?:\s|\[|$)|;;|<!--.*-->\s*$)/;
+// `#` starts a comment or a preprocessor line (`#if`, `#endif`, `#region`): neither is
+// what a snippet is for. Rust's `#[…]` is an attribute, `#!` a shebang.
+const LINE_COMMENT = /^(?:\/\/|#(?![[!])|--(?:\s|\[|$)|;;|<!--.*-->\s*$)/;
 const ATTRIBUTE = /^(?:@[\w.]+(?:\(.*)?$|#!?\[.*\]\s*$|\[[A-Z][\w.]*(?:\(.*\))?\]\s*$)/;
 
 /** Past blank lines, line and block comments, decorators and attributes. */
