@@ -52,6 +52,7 @@ export interface LineRange {
   endLine: number;
 }
 
+/** The lines of the span its snippet shows: at most SHOWN_LINES, from the body on. */
 export function shownLines(input: ShownLinesInput): LineRange {
   const { lines, endLine } = input;
   const from = bodyStart(input);
