@@ -45,6 +45,18 @@ test("a diagnostic question streams a direct answer, passes, gaps and highlighte
   const citation = answer.verifiedCitations.filter({ hasText: "shop/payments.py" }).first();
   await expect(citation.getByTestId("citation-snippet")).toHaveAttribute("data-highlighted", "true");
   await expect(citation.locator(".shiki span[style]").first()).toBeVisible();
+  // A cited function's snippet shows the lines that answer, numbered as in the file: its
+  // body down to the raise, not its signature or docstring.
+  const raiser = answer.verifiedCitations.filter({
+    has: page.getByTestId("citation-target").getByText("charge_card", { exact: true }),
+  });
+  const body = raiser.first().getByTestId("citation-snippet");
+  await expect(body).toContainText('raise PaymentDeclined("card declined by gateway")');
+  await expect(body).not.toContainText("Charge a customer's card");
+  await expect(body).not.toContainText("def charge_card");
+  const raiserLabel = (await raiser.first().getByTestId("citation-open").textContent()) ?? "";
+  const firstShown = Number(await body.locator(".line").first().getAttribute("data-line"));
+  expect(firstShown).toBeGreaterThan(Number(/:(\d+)–/.exec(raiserLabel)?.[1]));
   const label = (await citation.getByTestId("citation-open").textContent()) ?? "";
   const [, start, end] = /:(\d+)–(\d+)$/.exec(label) ?? [];
   await citation.getByTestId("citation-open").click();

@@ -66,11 +66,14 @@ test("an MCP client lists the tools and gets verified spans from search, callers
     expect(verified.length).toBeGreaterThan(0);
     expect(answer.claims.length).toBeGreaterThan(0);
     for (const c of verified.slice(0, 3)) {
+      // The snippet is the indexed lines it says it shows, inside the cited span.
+      expect(c.shownLines.startLine).toBeGreaterThanOrEqual(c.startLine);
+      expect(c.shownLines.endLine).toBeLessThanOrEqual(c.endLine);
       const lines = await call("read_span", {
         repository: "shop",
         path: c.path,
-        startLine: c.startLine,
-        endLine: c.endLine,
+        startLine: c.shownLines.startLine,
+        endLine: c.shownLines.endLine,
       });
       expect(c.snippet).toBe(lines.text);
     }

@@ -37,6 +37,12 @@ test("a shared session opens read-only in a fresh browser, with the whole answer
   await expect(answer.verifiedCitations.first().getByTestId("citation-drift")).toHaveText(
     "unchanged since generation 1",
   );
+  // A cited function's snippet shows its body, not its docstring, as the chat did.
+  const raiser = answer.verifiedCitations.filter({
+    has: visitor.getByTestId("citation-target").getByText("charge_card", { exact: true }),
+  });
+  await expect(raiser.first().getByTestId("citation-snippet")).toContainText("raise PaymentDeclined");
+  await expect(raiser.first().getByTestId("citation-snippet")).not.toContainText("Charge a customer's card");
   // Read-only: no question box, no share button.
   await expect(visitor.getByTestId("question-input")).toHaveCount(0);
   await expect(visitor.getByTestId("share-button")).toHaveCount(0);

@@ -13,7 +13,7 @@ import { PlainCode } from "@/components/source/plain-code";
 import { sourceHref } from "@/components/source/source-href";
 import { BreakableName } from "@/components/ui/breakable-name";
 import type { CitationPart } from "@/lib/qa/types";
-import { citationKey, FIRST_CITATIONS, highlightKey } from "./citation-key";
+import { citationKey, FIRST_CITATIONS, highlightKey, snippetLines } from "./citation-key";
 import { snippetParts } from "./snippet-parts";
 import { useHighlightedSnippets, type HighlightedSnippets } from "./use-highlighted-snippets";
 
@@ -43,17 +43,19 @@ export function citationTarget(c: Pick<CitationPart, "symbol" | "wholeFile">): s
 }
 
 function Snippet({ citation, html }: { citation: CitationPart; html: (string | null)[] | undefined }) {
-  const parts = snippetParts(citation.snippet ?? "", citation.startLine);
+  const lines = snippetLines(citation);
+  const parts = snippetParts(citation.snippet ?? "", lines.startLine);
   const highlighted = html !== undefined && parts.some((p, i) => p.highlight && html[i]);
   return (
     <div
       className="snippet"
       data-testid="citation-snippet"
       data-highlighted={highlighted ? "true" : "false"}
+      data-first-line={lines.startLine}
       // It scrolls both ways: keyboard users must be able to reach it too.
       tabIndex={0}
       role="group"
-      aria-label={`${citation.path} lines ${citation.startLine}–${citation.endLine}`}
+      aria-label={`${citation.path} lines ${lines.startLine}–${lines.endLine}`}
     >
       {parts.map((part, i) => {
         const partHtml = html?.[i];

@@ -6,7 +6,7 @@
 import "server-only";
 import { highlightCode } from "@/components/source/highlight";
 import type { CitationPart } from "@/lib/qa/types";
-import { highlightKey } from "./citation-key";
+import { highlightKey, snippetLines } from "./citation-key";
 import { snippetParts } from "./snippet-parts";
 import type { HighlightedSnippets } from "./use-highlighted-snippets";
 
@@ -15,7 +15,7 @@ export async function highlightCitations(citations: CitationPart[]): Promise<Hig
   for (const c of citations) {
     if (!c.verified || !c.snippet) continue;
     out[highlightKey(c)] = await Promise.all(
-      snippetParts(c.snippet, c.startLine).map((part) =>
+      snippetParts(c.snippet, snippetLines(c).startLine).map((part) =>
         part.highlight ? highlightCode({ ...part, language: c.language }) : null,
       ),
     );

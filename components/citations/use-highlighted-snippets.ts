@@ -9,7 +9,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/fetch-json";
 import type { CitationPart } from "@/lib/qa/types";
-import { highlightKey } from "./citation-key";
+import { highlightKey, snippetLines } from "./citation-key";
 import { snippetParts } from "./snippet-parts";
 
 /** Per highlight key (citation-key.ts), the HTML of each part of its snippet (null: shown plain). */
@@ -20,7 +20,7 @@ const PER_REQUEST = 60;
 
 async function highlight(citations: CitationPart[]): Promise<HighlightedSnippets> {
   const jobs = citations.flatMap((c) =>
-    snippetParts(c.snippet ?? "", c.startLine).map((part, index) => ({
+    snippetParts(c.snippet ?? "", snippetLines(c).startLine).map((part, index) => ({
       key: highlightKey(c),
       index,
       part,

@@ -1,9 +1,12 @@
 /**
  * Whether the lines a shared answer cited still read the same in the repository's
- * current index. Trailing whitespace and a final newline are ignored: a re-index of
- * an unchanged file must not report a change.
+ * current index: the lines its snippet shows and the span it links to. Trailing
+ * whitespace and a final newline are ignored: a re-index of an unchanged file must not
+ * report a change.
  */
 import type { DriftStatus } from "@/components/citations/citation-list";
+import { snippetLines } from "@/components/citations/citation-key";
+import type { CitationPart } from "@/lib/qa/types";
 
 function normalize(text: string): string {
   return text
@@ -22,13 +25,29 @@ export function linesOf(content: string, start: number, end: number): string {
     .join("\n");
 }
 
-/** `current` is the file's content in the active generation, or null when the file is gone. */
+/** What a shared answer recorded of a citation: its span, and the lines its snippet shows. */
+export type CitedLines = Pick<CitationPart, "startLine" | "endLine" | "snippet" | "shown">;
+
+/**
+ * Whether a citation still reads the same: its snippet against the current file at the
+ * lines it shows, and its span against the same span of the file it was answered from.
+ * `answered` and `current` are the file's content in the answer's generation and in the
+ * active one (null when the file is gone). A citation stored without a snippet is judged
+ * by its span alone; one stored before its shown lines were recorded, by its snippet at
+ * the span's first lines.
+ */
 export function citationDrift(
-  cited: string,
+  cited: CitedLines,
+  answered: string | null,
   current: string | null,
-  start: number,
-  end: number,
 ): DriftStatus {
   if (current === null) return "file-removed";
-  return normalize(cited) === normalize(linesOf(current, start, end)) ? "unchanged" : "changed";
+  if (cited.snippet !== null) {
+    const shown = snippetLines(cited);
+    if (normalize(cited.snippet) !== normalize(linesOf(current, shown.startLine, shown.endLine)))
+      return "changed";
+  }
+  if (answered === null) return cited.snippet === null ? "changed" : "unchanged";
+  const span = (content: string) => normalize(linesOf(content, cited.startLine, cited.endLine));
+  return span(answered) === span(current) ? "unchanged" : "changed";
 }

@@ -201,12 +201,14 @@ describe("tools", () => {
       .filter((c: { verified: boolean }) => c.verified);
     expect(verified.length).toBeGreaterThan(0);
     for (const c of verified) {
-      // A verified span's snippet is exactly the indexed lines.
+      // A verified citation's snippet is exactly the indexed lines it says it shows, inside its span.
+      expect(c.shownLines.startLine).toBeGreaterThanOrEqual(c.startLine);
+      expect(c.shownLines.endLine).toBeLessThanOrEqual(c.endLine);
       const span = await structured(viaHttp, "read_span", {
         repository: repo,
         path: c.path,
-        startLine: c.startLine,
-        endLine: c.endLine,
+        startLine: c.shownLines.startLine,
+        endLine: c.shownLines.endLine,
       });
       expect(c.snippet).toBe(span.text);
     }

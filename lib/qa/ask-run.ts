@@ -20,6 +20,7 @@ import { effectiveConfig, type CgragConfig, type RequestOverrides } from "../set
 import { loadEngineSettings, loadStoredPatch } from "../settings/load.ts";
 import { SourceReader } from "./context.ts";
 import { buildEvidenceGraph } from "./evidence-graph.ts";
+import { focusQuery } from "./focus.ts";
 import { type GapAnswer } from "./gap-answers.ts";
 import { resolveGaps } from "./gap-resolution.ts";
 import { runLoop, type LoopResult, type LoopResume } from "./loop.ts";
@@ -311,7 +312,15 @@ export async function finishAnswer(
   how: { classifyMs: number; t0: number; store: (answer: StoredAnswer) => Promise<void> },
 ): Promise<AskResult> {
   const { loop, config, classification, session, repositoryId, generationId } = input;
-  const citations = await verifyAnswerCitations(loop.answer, generationId, new SourceReader(generationId));
+  // Snippets show the lines that match the question asked (after follow-up rewriting).
+  const asked = classification.rewrittenQuestion ?? input.question;
+  const query = focusQuery(asked, extractAnchors(asked));
+  const citations = await verifyAnswerCitations(
+    loop.answer,
+    generationId,
+    new SourceReader(generationId),
+    query,
+  );
   for (const c of citations.filter((x) => x.verified)) {
     out.emit({
       type: "source-url",

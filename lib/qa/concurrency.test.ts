@@ -179,9 +179,16 @@ describe("questions during a generation flip", () => {
       for (const c of verified) {
         const content = await getFileContent(generationId, c.path);
         expect(content, `${c.path} in ${generationId}`).not.toBeNull();
-        // The snippet is the start of the cited range (long ranges are cut), as stored in that generation.
-        const lines = content!.split("\n").slice(c.startLine - 1, c.endLine);
-        expect(c.snippet).toBe(lines.slice(0, c.snippet!.split("\n").length).join("\n"));
+        // The snippet is the lines it says it shows, inside the cited range, as stored in that generation.
+        const shown = c.shown!;
+        expect(shown.startLine).toBeGreaterThanOrEqual(c.startLine);
+        expect(shown.endLine).toBeLessThanOrEqual(c.endLine);
+        expect(c.snippet).toBe(
+          content!
+            .split("\n")
+            .slice(shown.startLine - 1, shown.endLine)
+            .join("\n"),
+        );
         expect(c.snippet).not.toContain(other);
       }
     }

@@ -279,6 +279,15 @@ export function scoreSpans<S extends Span>(
 }
 
 /**
+ * How strongly one line (1-based) answers the question: the question words it holds, a
+ * quoted message's piece or an option found verbatim counting like many words.
+ */
+export function lineWeight(lines: readonly string[], query: FocusQuery, line: number): number {
+  const m = matcherOf(lines, query).at(line);
+  return m.terms.length + (m.phrase ? PHRASE_BONUS : 0);
+}
+
+/**
  * The densest window of lines matching the question in a file without symbols (a
  * config file, a script): at most `maxLines` long, trimmed to its first and last
  * matching line and a line of context each side. Null when no line matches.
@@ -288,11 +297,7 @@ export function matchedWindow(
   query: FocusQuery,
   maxLines = 20,
 ): { startLine: number; endLine: number } | null {
-  const matcher = matcherOf(lines, query);
-  const weights = lines.map((_, i) => {
-    const m = matcher.at(i + 1);
-    return m.terms.length + (m.phrase ? PHRASE_BONUS : 0);
-  });
+  const weights = lines.map((_, i) => lineWeight(lines, query, i + 1));
   let best = -1;
   let bestScore = 0;
   let windowScore = 0;

@@ -144,7 +144,9 @@ describe("a model naming files outside the repository", () => {
     const items = citationPart?.data.items ?? [];
     const inside = items.find((c) => c.path === "app/main.py");
     expect(inside).toMatchObject({ verified: true, startLine: 4, endLine: 6 });
-    expect(inside?.snippet).toContain("def load_config");
+    // Its snippet is the function's body, at the lines recorded with it.
+    expect(inside?.snippet).toBe("    return defaults()");
+    expect(inside?.shown).toEqual({ startLine: 6, endLine: 6 });
     const rest = items.filter((c) => c !== inside);
     expect(rest.map((c) => c.raw).sort()).toEqual([...outsideCitations()].sort());
     for (const c of rest) {

@@ -87,8 +87,19 @@ export interface CitationPart {
   symbol: string | null;
   /** the citation covers its whole file (absent in answers stored before it was recorded) */
   wholeFile?: boolean;
-  /** the cited lines as indexed in this generation (only for verified citations) */
+  /**
+   * The lines shown for the citation, as indexed in this generation (only for verified
+   * citations): the lines of the span that answer (`shown`), or in answers stored before
+   * those were chosen, the span's first lines.
+   */
   snippet: string | null;
+  /**
+   * Where the snippet's lines are, inside the span: the lines matching the question or
+   * what the answer says there, else the body's first lines past its doc comment and
+   * signature. The span stays what the citation links to and what is verified. Absent in
+   * answers stored before it was recorded (their snippet starts at `startLine`).
+   */
+  shown?: { startLine: number; endLine: number };
   /**
    * Other citations of the answer this one stands for (`path:start-end` as written):
    * overlapping citations of one file are listed once, spanning them all.

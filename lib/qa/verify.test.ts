@@ -11,8 +11,10 @@ import { symbolsByName } from "../db/code-graph.ts";
 import { ModelAnswerer } from "../answerers/model-answerer.ts";
 import { indexFixture, setupQaHome, SHOP_FIXTURE, type IndexedFixture } from "../../test-support/qa-env.ts";
 import { PartLog, scriptedModel, tagged } from "../../test-support/qa-model.ts";
+import { extractAnchors } from "../search/anchors.ts";
 import { askQuestion } from "./ask.ts";
 import { SourceReader } from "./context.ts";
+import { focusQuery } from "./focus.ts";
 import type { CitationPart } from "./types.ts";
 import { verifyAnswerCitations } from "./verify.ts";
 
@@ -77,20 +79,54 @@ describe("verifyAnswerCitations", () => {
       fx.generationId,
       new SourceReader(fx.generationId),
     );
-    const expected = fs
-      .readFileSync(path.join(SHOP_FIXTURE, charge.path), "utf8")
-      .split("\n")
-      .slice(charge.startLine - 1, charge.endLine)
-      .join("\n");
+    const lines = fs.readFileSync(path.join(SHOP_FIXTURE, charge.path), "utf8").split("\n");
     expect(c).toMatchObject({
       path: charge.path,
+      startLine: charge.startLine,
+      endLine: charge.endLine,
       verified: true,
       reason: null,
       symbol: "shop/payments.py::charge_card",
       language: "python",
     });
-    expect(c?.snippet).toBe(expected);
-    expect(c?.snippet).toContain("def charge_card");
+    // The span is the function; the snippet shows its body past the signature and docstring.
+    const body = lines.findIndex((l) => l.includes("if amount <= 0")) + 1;
+    expect(c?.shown).toEqual({ startLine: body, endLine: charge.endLine });
+    expect(c?.snippet).toBe(lines.slice(body - 1, charge.endLine).join("\n"));
+    expect(c?.snippet).not.toContain("def charge_card");
+  });
+
+  it("shows the lines matching the question and what the answer says at the citation", async () => {
+    const question = "Why is the card declined by the gateway?";
+    const [c] = await verifyAnswerCitations(
+      `\`charge_card\` (${range(charge)}) logs "card declined by gateway" and raises \`PaymentDeclined\`.`,
+      fx.generationId,
+      new SourceReader(fx.generationId),
+      focusQuery(question, extractAnchors(question)),
+    );
+    const lines = fs.readFileSync(path.join(SHOP_FIXTURE, charge.path), "utf8").split("\n");
+    const condition = lines.findIndex((l) => l.includes("if customer in _declined_cards")) + 1;
+    expect(c?.shown?.startLine).toBe(condition - 2);
+    expect(c?.snippet?.split("\n")[2]).toContain("if customer in _declined_cards");
+  });
+
+  it("merges overlapping and adjacent citations of one file into one, showing lines of the merged span", async () => {
+    const mid = charge.startLine + 3;
+    const items = await verifyAnswerCitations(
+      [
+        `\`charge_card\` (${charge.path}:${charge.startLine}-${mid}) checks the amount.`,
+        `It raises \`PaymentDeclined\` when the card is declined (${charge.path}:${mid + 1}-${charge.endLine}).`,
+        `See ${range(charge)}.`,
+      ].join("\n"),
+      fx.generationId,
+      new SourceReader(fx.generationId),
+    );
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ startLine: charge.startLine, endLine: charge.endLine, verified: true });
+    expect(items[0]?.alsoCites).toHaveLength(3);
+    // One snippet for the merged span: its body, down to the raise the second citation meant.
+    expect(items[0]?.snippet).toContain("raise PaymentDeclined");
+    expect(items[0]?.snippet).not.toContain("def charge_card");
   });
 
   it("accepts a ./-prefixed path as the same file", async () => {
@@ -100,7 +136,7 @@ describe("verifyAnswerCitations", () => {
       new SourceReader(fx.generationId),
     );
     expect(c).toMatchObject({ verified: true, path: charge.path });
-    expect(c?.snippet).toContain("def charge_card");
+    expect(c?.snippet).toContain("if amount <= 0");
   });
 
   it.each([

@@ -12,7 +12,7 @@ import { citationKey } from "@/components/citations/citation-key";
 import { highlightCitations } from "@/components/citations/highlight-citations";
 import { citationsOf } from "@/components/chat/message-parts";
 import { Conversation, type MessageExtras } from "@/components/chat/conversation";
-import { citationDrift, linesOf } from "@/components/share/citation-drift";
+import { citationDrift } from "@/components/share/citation-drift";
 import { CommitRef } from "@/components/repos/commit-ref";
 import { generationNumber, getGeneration } from "@/lib/db/generations";
 import { getFileContent } from "@/lib/db/index-reads";
@@ -54,14 +54,11 @@ async function extrasFor(
   };
   for (const citation of citationsOf(message).filter((c) => c.verified)) {
     const key = citationKey(citation);
-    const cited =
-      citation.snippet ??
-      linesOf((await read(pinned, citation.path)) ?? "", citation.startLine, citation.endLine);
     if (!active || answeredIn === null) continue;
     const status =
       active.id === pinned
         ? "unchanged"
-        : citationDrift(cited, await read(active.id, citation.path), citation.startLine, citation.endLine);
+        : citationDrift(citation, await read(pinned, citation.path), await read(active.id, citation.path));
     drift[key] = { status, answeredIn, current: active.number };
   }
   return { highlighted, drift };

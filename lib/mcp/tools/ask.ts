@@ -28,7 +28,18 @@ const citation = z.object({
   verified: z.boolean().describe("the file, lines and named symbol exist in the index generation"),
   symbol: z.string().nullable(),
   reason: z.string().nullable().describe("why an unverified citation failed"),
-  snippet: z.string().nullable().describe("the cited lines as indexed (verified citations only)"),
+  snippet: z
+    .string()
+    .nullable()
+    .describe(
+      "the lines of the span that answer, as indexed (verified citations only; they are at shownLines)",
+    ),
+  shownLines: z
+    .object({ startLine: z.number().int(), endLine: z.number().int() })
+    .nullable()
+    .describe(
+      "where the snippet's lines are inside the span: what matches the question, else the body's first lines",
+    ),
 });
 
 const input = {
@@ -128,6 +139,7 @@ const citationView = (c: CitationPart) => ({
   symbol: c.symbol,
   reason: c.reason,
   snippet: c.snippet,
+  shownLines: c.shown ?? null,
 });
 
 /** The orchestrator's result as the tool's structured output. */
