@@ -132,6 +132,8 @@ describe("auxiliaryFactor", () => {
     expect(auxiliaryFactor("src/bench_utils/core.py", { tests: false, docs: false })).toBe(1);
     expect(auxiliaryFactor("lib/benchmark.py", { tests: false, docs: false })).toBe(1);
     expect(auxiliaryFactor("src/config.js", { tests: false, docs: false })).toBe(1);
+    // A package named demo (`org.acme.demo`) is source: only top-level samples/demo folders are examples.
+    expect(auxiliaryFactor("src/main/java/org/acme/demo/App.java", { tests: false, docs: false })).toBe(1);
   });
 });
 

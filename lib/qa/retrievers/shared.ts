@@ -362,10 +362,11 @@ export function scopePrefix(scope: string | null): string | undefined {
   return cleaned.length ? cleaned : undefined;
 }
 
-// Docs, examples, benchmarks, scripts, third-party code vendored inside a package, and the
+// Docs, examples (top-level samples/ and demo/ too: a package named demo is source),
+// benchmarks, scripts, third-party code vendored inside a package, and the
 // build tools' configuration (karma.conf.js, webpack.config.js, gulpfile.js).
 const AUXILIARY_PATH =
-  /(^|\/)(docs?|examples?|samples?|demos?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
+  /^(?:samples?|demos?)\/|(^|\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
 
 /** Whether a path holds tests (fixes for reported bugs rarely live there): the indexer's rule. */
 export { isTestPath };
