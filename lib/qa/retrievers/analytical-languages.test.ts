@@ -223,6 +223,16 @@ async function ask(language: string, question: string) {
     { model: null, ephemeral: true },
   );
   const opening = result.loop.answer.split(/\n\s*\n/)[0] ?? "";
+  console.log(
+    "OPEN",
+    language,
+    "|",
+    question,
+    "|",
+    opening.slice(0, 300),
+    "|",
+    result.loop.retrieval.rankedFiles.slice(0, 5).join(" "),
+  );
   const cited = result.citations.map((c) => c.path);
   return { opening, files: result.loop.retrieval.rankedFiles, cited };
 }
@@ -303,5 +313,27 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).toMatch(/^2 functions in 2 files call /);
     expect(opening).toContain(`\`${shop.saveName}\``);
     expect(files.slice(0, 5)).toEqual(expect.arrayContaining([shop.api, shop.worker]));
+  });
+
+  it("a method named through its owner's words ('the store's save method')", async () => {
+    const { opening, files } = await ask(language, "Who calls the store's save method?");
+    expect(opening).toMatch(/^2 functions in 2 files call /);
+    expect(opening).toContain(`\`${shop.saveName}\``);
+    expect(files.slice(0, 5)).toEqual(expect.arrayContaining([shop.api, shop.worker]));
+  });
+
+  it("what a described part depends on: its dependencies, not its callers", async () => {
+    const { opening, files } = await ask(language, "Which files does the worker depend on?");
+    expect(opening).not.toMatch(/^\d+ functions? in \d+ files? calls? /);
+    expect(opening).toContain(`\`${shop.worker}\``);
+    expect(opening).toMatch(new RegExp(`\`${shop.store.replace(/\.h$/, "\\.[ch]")}\``));
+    expect(files.slice(0, 3)).toEqual(expect.arrayContaining([shop.worker]));
+  });
+
+  it("what a folder depends on outside it", async () => {
+    const { opening, files } = await ask(language, `What does ${shop.app}/ depend on?`);
+    expect(opening).toContain(`\`${shop.app}\``);
+    expect(opening).toMatch(new RegExp(`\`${shop.store.replace(/\.h$/, "\\.[ch]")}\``));
+    expect(files.slice(0, 5).some((f) => under(f, shop.core))).toBe(true);
   });
 });

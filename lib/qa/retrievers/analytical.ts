@@ -69,6 +69,7 @@ import {
   symbolGraph,
 } from "./analytical-graphs.ts";
 import { deadCode, fanIn, fanOut, largest, mostImported, overview } from "./analytical-rankings.ts";
+import { asksOwnDependencies, dependenciesOf, ownPart, withFileByStem } from "./analytical-dependencies.ts";
 
 export { pathScope, resolveScope } from "./scope.ts";
 
@@ -86,10 +87,12 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const used =
     analyticalAsks(question).includes("importers") && !writtenAsPlace(question, resolved) ? resolved : null;
   const scope = used ? null : resolved;
-  const focus = await withDescribedSubject({
-    ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
-    used,
-  });
+  const focus = await withDescribedSubject(
+    await withFileByStem({
+      ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
+      used,
+    }),
+  );
   const analysis = await analyze(focus);
   const budget = config.modeBudgets.analytical;
   const items = await figureItems(input, focus, analysis);
@@ -440,6 +443,8 @@ async function analyze(f: Focus): Promise<Analysis> {
   if (has("importers") && f.used) return importersOf(f, f.used);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);
+  const own = has("dependencies") && asksOwnDependencies(f.question) ? ownPart(f) : null;
+  if (own) return dependenciesOf(f, own);
   const first = f.symbols[0]?.symbol;
   if (first && f.files.length === 0 && asksImportersOf(f.question)) return fileNeighbours(f, first.path);
   if (
