@@ -79,9 +79,8 @@ export function ownPart(f: Focus): string | null {
   const first = f.symbols[0]?.symbol;
   if (first && f.symbols.length === 1) {
     const type = first.kind !== "function" && first.kind !== "method";
-    const asksFiles = /(?:which|what) (?:other )?(?:files|modules|packages|headers|sources|classes)/i.test(
-      f.question,
-    );
+    const asksFiles =
+      /\b(?:which|what) (?:other )?(?:files|modules|packages|headers|sources|classes)\b/i.test(f.question);
     return type || asksFiles ? first.path : null;
   }
   return f.symbols.length === 0 && f.files.length === 0 && f.folders.length === 0 ? f.scope : null;
