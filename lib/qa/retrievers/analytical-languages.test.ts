@@ -337,3 +337,18 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(files.slice(0, 5).some((f) => under(f, shop.core))).toBe(true);
   });
 });
+
+describe("names nothing calls (fields, options, hook lists)", () => {
+  it("are answered with the functions that use them", async () => {
+    const { opening, files } = await ask(
+      "typescript",
+      "Where are the store's hooks invoked? List the methods that run beforeSave and afterSave hooks.",
+    );
+    expect(opening).toMatch(
+      /^Nothing calls `beforeSave` and `afterSave` by name; \d+ functions? in \d+ files? uses? them/,
+    );
+    expect(opening).toContain("`Store.#runBeforeSaveHooks` (src/core/store.ts:");
+    expect(opening).toContain("`Store.save` (src/core/store.ts:");
+    expect(files.slice(0, 2)).toContain("src/core/store.ts");
+  });
+});

@@ -69,6 +69,7 @@ import {
   symbolGraph,
 } from "./analytical-graphs.ts";
 import { deadCode, fanIn, fanOut, largest, mostImported, overview } from "./analytical-rankings.ts";
+import { namesUsed } from "./analytical-mentions.ts";
 import { asksOwnDependencies, dependenciesOf, ownPart, withFileByStem } from "./analytical-dependencies.ts";
 
 export { pathScope, resolveScope } from "./scope.ts";
@@ -452,7 +453,11 @@ async function analyze(f: Focus): Promise<Analysis> {
     (f.symbols.length && has("callers", "dependencies"))
   )
     return symbolGraph(f, f.symbols[0] as Focus["symbols"][number]);
-  if (has("callers", "dependencies") && f.external[0]) return externalCallers(f, f.external[0]);
+  if (has("callers", "dependencies") && f.external[0]) {
+    // A field, option or hook list nothing calls: the functions writing it use it.
+    const called = await externalCallers(f, f.external[0]);
+    return called.symbols.length ? called : ((await namesUsed(f, f.external)) ?? called);
+  }
   const into = f.folders[0] ?? f.files[0] ?? f.scope;
   if (has("callers") && into && f.files.length <= 1) return callersInto(f, into);
   if (f.files.length >= 2 && has("coupling", "layering", "dependencies"))
