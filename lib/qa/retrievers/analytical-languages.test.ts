@@ -352,3 +352,11 @@ describe("names nothing calls (fields, options, hook lists)", () => {
     expect(files.slice(0, 2)).toContain("src/core/store.ts");
   });
 });
+
+describe("a .NET project named by the end of its folder's name", () => {
+  it("is the scope: 'the Shop project' is src/Acme.Shop", async () => {
+    const { opening, files } = await ask("csharp", "In the Shop project, which files are used the most?");
+    expect(opening).toMatch(/^The files in `src\/Acme\.Shop` that the most others depend on/);
+    expect(files.filter((f) => !under(f, "src/Acme.Shop"))).toEqual([]);
+  });
+});

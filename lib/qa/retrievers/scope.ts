@@ -5,10 +5,15 @@
  * they neither top a ranking of "most imported" nor close an import cycle.
  */
 import "server-only";
-import { countFilesUnder, filesStartingWith, pathsWithSegment } from "../../db/code-graph.ts";
+import {
+  countFilesUnder,
+  filesStartingWith,
+  pathsWithDottedSegment,
+  pathsWithSegment,
+} from "../../db/code-graph.ts";
 import { getFile } from "../../db/index-reads.ts";
 import type { QuestionTopics } from "../concepts.ts";
-import { auxiliaryFactor } from "./shared.ts";
+import { auxiliaryFactor, isTestPath } from "./shared.ts";
 
 // Generated code and build output: written by tools, read by nobody asking about structure.
 const GENERATED =
@@ -75,7 +80,7 @@ export async function resolveScope(
   }
   const named = [
     ...question.matchAll(
-      /\b([\w.-]+)\s+(?:package|module|folder|directory|subpackage|layer|component|namespace|crate)s?\b/gi,
+      /\b([\w.-]+)\s+(?:package|module|folder|directory|subpackage|layer|component|namespace|crate|project)s?\b/gi,
     ),
   ]
     .map((m) => m[1] ?? "")
@@ -85,15 +90,24 @@ export async function resolveScope(
         .filter((t) => /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+$/.test(t))
         .map((t) => t.replace(/\./g, "/")),
     );
+  const tests = /\b(?:tests?|specs?|testing)\b/i.test(question);
   for (const name of [...new Set(named)]) {
     if (STOP_SCOPES.has(name.toLowerCase())) continue;
-    const folder = await folderNamed(generationId, name);
+    // A .NET project folder carries its namespace (`FluentValidation.DependencyInjectionExtensions/`);
+    // a test folder of the same name is the place only when the question is about tests.
+    const found = [
+      await folderNamed(generationId, name),
+      /^\w+$/.test(name) ? await folderEndingWith(generationId, [name], 1) : null,
+    ].filter((f): f is string => f !== null);
+    const folder = found.find((f) => tests || !isTestPath(`${f}/`)) ?? found[0];
     if (folder) return folder;
   }
   // A package or namespace written the language's way, which its folders end with; one
   // segment matching is enough only for a name the question calls a package or namespace.
   const places = new Set(
-    [...question.matchAll(/([\w.:\\]+)\s+(?:package|namespace|module|crate)s?\b/gi)].map((m) => m[1] ?? ""),
+    [...question.matchAll(/([\w.:\\]+)\s+(?:package|namespace|module|crate|project)s?\b/gi)].map(
+      (m) => m[1] ?? "",
+    ),
   );
   for (const token of tokens.filter((t) => QUALIFIED_NAME.test(t))) {
     const segments = qualifiedSegments(token);
@@ -158,13 +172,17 @@ async function folderEndingWith(
   const last = segments.at(-1);
   if (!last) return null;
   // Matched without case on both databases.
-  const paths = await pathsWithSegment(generationId, last, 200);
+  const paths = [
+    ...(await pathsWithSegment(generationId, last, 200)),
+    ...(await pathsWithDottedSegment(generationId, last, 200)),
+  ];
   const wanted = segments.map((s) => s.toLowerCase());
   let best: { folder: string; matched: number } | null = null;
   for (const p of paths) {
     const parts = p.split("/");
     for (let at = 0; at < parts.length - 1; at++) {
-      if (parts[at]?.toLowerCase() !== last.toLowerCase()) continue;
+      const part = parts[at]?.toLowerCase() ?? "";
+      if (part !== last.toLowerCase() && !part.endsWith(`.${last.toLowerCase()}`)) continue;
       const folder = parts.slice(0, at + 1).join("/");
       const read = folder.toLowerCase().split(/[/.]/);
       let matched = 0;
