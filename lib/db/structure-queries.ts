@@ -28,6 +28,15 @@ async function symbolsOfKinds(
   });
 }
 
+/** Every definition of the given kinds under a prefix (a census per folder counts them). */
+export async function definitionsOfKinds(
+  generationId: string,
+  kinds: string[],
+  prefix: string | undefined,
+): Promise<SymbolRecord[]> {
+  return symbolsOfKinds(generationId, kinds, { prefix, limit: 20_000 });
+}
+
 /** The types (classes, interfaces, structs, enums, traits) under a prefix. */
 export async function typeSymbols(generationId: string, prefix: string | undefined): Promise<SymbolRecord[]> {
   return symbolsOfKinds(generationId, [...TYPE_KINDS], { prefix, limit: 20_000 });

@@ -305,6 +305,19 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(files.filter((f) => !under(f, shop.net))).toEqual([]);
   });
 
+  it("a census of definitions per folder, tests left out", async () => {
+    const { opening } = await ask(language, "How many functions does each folder define?");
+    expect(opening).toMatch(/^\d+ functions and methods in the repository \(tests, .*\), by folder: /);
+    expect(opening).toContain(`\`${shop.core}\` `);
+    expect(opening).not.toMatch(/\/(?:tests?|spec)\b|_test\.|Tests?\.\w+/);
+  });
+
+  it("the functions with the most callers", async () => {
+    const { opening } = await ask(language, "Which functions have the most callers?");
+    expect(opening).toMatch(/^The functions with the most callers in the repository/);
+    expect(opening).toContain(`\`${shop.keyName}\` (`);
+  });
+
   it("a subject described in prose", async () => {
     const { opening, files } = await ask(
       language,

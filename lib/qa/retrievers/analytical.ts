@@ -70,6 +70,7 @@ import {
 } from "./analytical-graphs.ts";
 import { deadCode, fanIn, fanOut, largest, mostImported, overview } from "./analytical-rankings.ts";
 import { namesUsed } from "./analytical-mentions.ts";
+import { asksCensus, census } from "./analytical-census.ts";
 import { asksOwnDependencies, dependenciesOf, ownPart, withFileByStem } from "./analytical-dependencies.ts";
 
 export { pathScope, resolveScope } from "./scope.ts";
@@ -442,6 +443,7 @@ async function analyze(f: Focus): Promise<Analysis> {
   if (has("cycles") && (f.files.length >= 2 || f.symbols.length >= 2 || !broad))
     return withSecondAsk(f, await cycles(f));
   if (has("importers") && f.used) return importersOf(f, f.used);
+  if (asksCensus(f.question) && f.symbols.length === 0) return census(f);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);
   const own = has("dependencies") && asksOwnDependencies(f.question) ? ownPart(f) : null;
@@ -459,7 +461,8 @@ async function analyze(f: Focus): Promise<Analysis> {
     return called.symbols.length ? called : ((await namesUsed(f, f.external)) ?? called);
   }
   const into = f.folders[0] ?? f.files[0] ?? f.scope;
-  if (has("callers") && into && f.files.length <= 1) return callersInto(f, into);
+  if (has("callers") && into && f.files.length <= 1 && !has("most-imported", "fan-in"))
+    return callersInto(f, into);
   if (f.files.length >= 2 && has("coupling", "layering", "dependencies"))
     return between(f, f.files[0] as string, f.files.slice(1));
   if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling"))
