@@ -69,6 +69,12 @@ export async function withFileByStem(f: Focus): Promise<Focus> {
   return file ? { ...f, files: [file] } : f;
 }
 
+/** Two or more folders named as places ("the core package", "the app package") are the parts the question compares. */
+export function withPlaces(f: Focus, places: string[]): Focus {
+  if (places.length < 2 || f.folders.length + f.files.length >= 2) return f;
+  return { ...f, folders: places };
+}
+
 /**
  * The file or folder whose dependencies the question asks for: the one it names, a class
  * it names (its file), any symbol when it asks which files or modules, else the scope.

@@ -34,7 +34,7 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "layering",
-    /\blayer(?:ing|ed|s)?\b|\bnever imports?\b|\b(?:ever|only) imports? from\b|\bimports? (?:anything )?from\b.*\bor\b|\bback[- ]?references?\b|\bviolat\w+\b/i,
+    /^\s*(?:does|do)\s[^?]{1,60}?\b(?:depend on|import|use|call into|reach into|rely on)\s[^?]{2,}|\blayer(?:ing|ed|s)?\b|\bnever imports?\b|\b(?:ever|only) imports? from\b|\bimports? (?:anything )?from\b.*\bor\b|\bback[- ]?references?\b|\bviolat\w+\b/i,
   ],
   [
     "fan-out",

@@ -287,6 +287,13 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(files.slice(0, 5).some((f) => under(f, shop.core))).toBe(true);
   });
 
+  it("whether one package depends on another, both named as places", async () => {
+    const no = await ask(language, "Does the core package depend on the app package?");
+    expect(no.opening).toMatch(new RegExp(`^No: \`${shop.core}\` never imports or calls \`${shop.app}\``));
+    const yes = await ask(language, "Does the app package depend on the core package?");
+    expect(yes.opening).toMatch(new RegExp(`^Yes: \`${shop.app}\` reaches into \`${shop.core}\``));
+  });
+
   it("a scoped question stays inside its folder", async () => {
     const { opening, files, cited } = await ask(
       language,

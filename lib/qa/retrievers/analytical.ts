@@ -37,7 +37,7 @@ import {
   SCOPE_ASKS,
   type AnalyticalAsk,
 } from "./analytical-intent.ts";
-import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
+import { excludedByDefault, excludedByName, namedExclusions, namedPlaces, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -71,7 +71,13 @@ import {
 import { deadCode, fanIn, fanOut, largest, mostImported, overview } from "./analytical-rankings.ts";
 import { namesUsed } from "./analytical-mentions.ts";
 import { asksCensus, census } from "./analytical-census.ts";
-import { asksOwnDependencies, dependenciesOf, ownPart, withFileByStem } from "./analytical-dependencies.ts";
+import {
+  asksOwnDependencies,
+  dependenciesOf,
+  ownPart,
+  withFileByStem,
+  withPlaces,
+} from "./analytical-dependencies.ts";
 
 export { pathScope, resolveScope } from "./scope.ts";
 
@@ -88,12 +94,19 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   // look, unless the question writes it as a place ("which files in src/ use the config the most").
   const used =
     analyticalAsks(question).includes("importers") && !writtenAsPlace(question, resolved) ? resolved : null;
-  const scope = used ? null : resolved;
+  // "Does the core package depend on the app package?": two places named are the parts compared.
+  const places = await namedPlaces(generationId, question);
+  const scope = used || places.length >= 2 ? null : resolved;
   const focus = await withDescribedSubject(
-    await withFileByStem({
-      ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
-      used,
-    }),
+    await withFileByStem(
+      withPlaces(
+        {
+          ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
+          used,
+        },
+        places,
+      ),
+    ),
   );
   const analysis = await analyze(focus);
   const budget = config.modeBudgets.analytical;

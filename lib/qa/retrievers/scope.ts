@@ -148,6 +148,30 @@ async function folderNamed(generationId: string, name: string): Promise<string |
   return folders[0] ?? null;
 }
 
+/**
+ * The folders a question names as places ("does the core package depend on the app
+ * package?"), in its order: each word before "package", "folder", "module", "namespace",
+ * "crate", "directory" or "project" that is a folder of the repository (a source folder
+ * before a test folder of the same name).
+ */
+export async function namedPlaces(generationId: string, question: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const m of question.matchAll(
+    /\b([\w.:\\-]+)\s+(?:package|folder|module|namespace|crate|directory|project)\b/gi,
+  )) {
+    const name = m[1] ?? "";
+    if (/^(?:the|a|an|this|that|which|what|each|every|its|their|same|other|one|whole|entire)$/i.test(name))
+      continue;
+    const found = [
+      await folderNamed(generationId, name),
+      await folderEndingWith(generationId, qualifiedSegments(name), 1),
+    ].filter((f): f is string => f !== null);
+    const folder = found.find((f) => !isTestPath(`${f}/`)) ?? found[0];
+    if (folder && !out.includes(folder)) out.push(folder);
+  }
+  return out;
+}
+
 /** `com.acme.net`, `crate::net`, `Shop\\Net`, `Acme.Shop.Net`: two or more segments of a qualified name. */
 const QUALIFIED_NAME = /^\\?[A-Za-z_]\w*(?:(?:\.|::|\\)[A-Za-z_]\w*)+$/;
 
