@@ -7,7 +7,7 @@
  */
 import "server-only";
 import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
-import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
+import { loadCallsTouching, loadImportEdges, loadWikiFiles, type WikiFileRow } from "../../db/wiki-inputs.ts";
 import { inScope } from "../../wiki/structure.ts";
 import {
   code,
@@ -160,4 +160,33 @@ export async function dependenciesOf(f: Focus, part: string): Promise<Analysis> 
     ),
     report: null,
   };
+}
+
+/** Languages whose imports name namespaces, not files: no file of theirs imports another. */
+const NAMESPACE_IMPORTS = new Set(["csharp"]);
+
+/**
+ * The file dependencies of the area's files whose imports name namespaces (C# `using`s),
+ * read from their resolved calls into each other: what a cycle check reads instead of
+ * imports, which such files never have.
+ */
+export async function namespaceCallEdges(
+  f: Focus,
+  wiki: WikiFileRow[],
+  inArea: (path: string) => boolean,
+): Promise<{ from: string; to: string }[]> {
+  const files = wiki
+    .filter((w) => NAMESPACE_IMPORTS.has(w.language) && w.kind === "code" && inArea(w.path) && f.keep(w.path))
+    .map((w) => w.path);
+  if (files.length < 2) return [];
+  const inside = new Set(files);
+  const calls = await loadCallsTouching(f.generationId, files);
+  const seen = new Set<string>();
+  return calls.flatMap((c) => {
+    const key = `${c.srcPath}\n${c.dstPath}`;
+    if (c.srcPath === c.dstPath || !inside.has(c.srcPath) || !inside.has(c.dstPath) || seen.has(key))
+      return [];
+    seen.add(key);
+    return [{ from: c.srcPath, to: c.dstPath }];
+  });
 }
