@@ -57,7 +57,7 @@ import {
   type SignalList,
 } from "./shared.ts";
 import { type Analysis, type Focus } from "./analytical-focus.ts";
-import { describedPhrase, describedSubject } from "./analytical-described.ts";
+import { withDescribedSubject } from "./analytical-described.ts";
 import {
   between,
   callersInto,
@@ -397,22 +397,6 @@ async function focusOf(
     leftOut: `${left.join(", ")} left out`,
     used: null,
   };
-}
-
-/**
- * A callers or dependencies question whose subject is written in prose ("who calls the
- * helper that rewrites the path", "what does the authenticator depend on") is about the
- * code those words describe: that symbol becomes the subject. A symbol the question names
- * outside that phrase ("which route methods go through …") is on the callers' side.
- */
-async function withDescribedSubject(f: Focus): Promise<Focus> {
-  const phrase = describedPhrase(f.question)?.toLowerCase();
-  const named = f.files.length + f.folders.length + f.external.length;
-  const asks = f.asks.includes("callers") || f.asks.includes("dependencies");
-  if (!phrase || named > 0 || f.used || !asks) return f;
-  if (f.symbols.some((s) => phrase.includes(s.symbol.name.toLowerCase()))) return f;
-  const symbol = await describedSubject(f.generationId, f.question, f.keep, f.scope);
-  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName }] } : f;
 }
 
 /** Asks that stand beside a cycle check as figures of their own. */
