@@ -5,10 +5,15 @@
  * (analytical-intent.ts) picks the analysis:
  * - a named symbol: its callers and callees up to two hops and their files
  *   (subject-graph.ts), not repository-wide statistics;
- * - a named file: what imports it and what it imports;
+ * - a named file: what imports it and what it imports; what a file, class or folder
+ *   depends on outside it (analytical-dependencies.ts);
+ * - names nothing calls (a field, option or hook list): the functions writing them
+ *   (analytical-mentions.ts);
  * - cycles: import cycles among the named files or inside the scope (any language's
  *   imports, C and C++ includes too), or call cycles among named functions;
- * - two named parts: the imports and calls between them (coupling, layering);
+ * - two named parts (paths, or places such as "the core package"): the imports and calls
+ *   between them (coupling, layering);
+ * - a census of definitions per folder or file (analytical-census.ts);
  * - the most imported files, the functions with the highest fan-in or fan-out, the
  *   largest functions, the functions nothing calls — inside the scope;
  * - otherwise the scope's structure: modules, coupling, cycles, findings.
