@@ -569,6 +569,21 @@ export async function pathsWithSegment(generationId: string, segment: string, li
   return rows.map((r) => r.path);
 }
 
+/** Paths of a generation's files under a folder whose dotted name ends with `segment` (`Foo.Extensions/`). */
+export async function pathsWithDottedSegment(
+  generationId: string,
+  segment: string,
+  limit = 50,
+): Promise<string[]> {
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.file.findMany({
+    where: { ...visibleIn(snapshot), path: textFilter("contains", `.${segment}/`) },
+    select: { path: true },
+    take: limit,
+  });
+  return rows.map((r) => r.path);
+}
+
 /** Paths of a generation's files that start with `prefix`, shortest first. */
 export async function filesStartingWith(generationId: string, prefix: string, limit = 20): Promise<string[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);

@@ -28,6 +28,15 @@ async function symbolsOfKinds(
   });
 }
 
+/** Every definition of the given kinds under a prefix (a census per folder counts them). */
+export async function definitionsOfKinds(
+  generationId: string,
+  kinds: string[],
+  prefix: string | undefined,
+): Promise<SymbolRecord[]> {
+  return symbolsOfKinds(generationId, kinds, { prefix, limit: 20_000 });
+}
+
 /** The types (classes, interfaces, structs, enums, traits) under a prefix. */
 export async function typeSymbols(generationId: string, prefix: string | undefined): Promise<SymbolRecord[]> {
   return symbolsOfKinds(generationId, [...TYPE_KINDS], { prefix, limit: 20_000 });
@@ -116,23 +125,30 @@ function callNames(json: string): string[] {
   }
 }
 
-/** For each file, its symbol with the most callers (none for a file without symbols). */
+/** For each file, its symbol with the most callers, of fewer than `maxLines` lines (none for a file without one). */
 export async function busiestSymbols(
   generationId: string,
   paths: string[],
+  maxLines = Number.POSITIVE_INFINITY,
 ): Promise<Map<string, SymbolRecord>> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   const out = new Map<string, SymbolRecord>();
   for (const path of [...new Set(paths)]) {
-    const top = await client.symbol.findFirst({
-      where: { ...visibleIn(snapshot), path, fanIn: { gt: 0 } },
-      select: SYMBOL_SELECT,
-      orderBy: [{ fanIn: "desc" }, { startLine: "asc" }],
-    });
+    // The most called of the few most called that a reader can read at once (a long class gives way to its busiest method).
+    const top = (
+      await client.symbol.findMany({
+        where: { ...visibleIn(snapshot), path, fanIn: { gt: 0 } },
+        select: SYMBOL_SELECT,
+        orderBy: [{ fanIn: "desc" }, { startLine: "asc" }],
+        take: BUSIEST_CANDIDATES,
+      })
+    ).find((s) => s.endLine - s.startLine < maxLines);
     if (top) out.set(path, top);
   }
   return out;
 }
+
+const BUSIEST_CANDIDATES = 8;
 
 /**
  * Resolved calls between different files, one row per call site, ends as paths only: what

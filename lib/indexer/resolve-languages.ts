@@ -23,6 +23,11 @@ export interface LanguageRules {
   superReceivers?: ReadonlySet<string>;
   /** a top-level function of another file is visible only to files that load it (Ruby `require`) */
   topLevelByLoad?: boolean;
+  /**
+   * loading a file binds no name (Ruby `require`, C `#include`): a receiver named like a
+   * loaded file (`store.save` after `require "shop/store"`) is a variable, never that module
+   */
+  loadsBindNoName?: boolean;
 }
 
 /** Repository files by path and by file name. */
@@ -112,11 +117,12 @@ function resolvePhp(spec: string, fromPath: string, files: FileIndex): string[] 
 }
 
 export const LANGUAGE_RULES: Partial<Record<string, LanguageRules>> = {
-  c: { family: "c", resolve: resolveInclude, importsAllNames: true },
+  c: { family: "c", resolve: resolveInclude, importsAllNames: true, loadsBindNoName: true },
   cpp: {
     family: "c",
     resolve: resolveInclude,
     importsAllNames: true,
+    loadsBindNoName: true,
     namespaced: true,
     implicitSelf: true,
     openTypes: true,
@@ -129,6 +135,7 @@ export const LANGUAGE_RULES: Partial<Record<string, LanguageRules>> = {
     implicitSelf: true,
     openTypes: true,
     topLevelByLoad: true,
+    loadsBindNoName: true,
   },
   php: {
     family: "php",

@@ -411,7 +411,7 @@ export class Resolver {
   private moduleAt(receiver: string, fromPath: string): string[] | null {
     const scope = this.scopes.get(fromPath);
     const file = this.fileByPath.get(fromPath);
-    if (!scope || !file) return null;
+    if (!scope || !file || LANGUAGE_RULES[file.language]?.loadsBindNoName) return null;
     const exact = scope.moduleAliases.get(receiver);
     if (exact) return exact;
     const [head = "", ...rest] = receiver.split(/\.|::/);

@@ -75,6 +75,25 @@ describe("subject mentions", () => {
     );
   });
 
+  it("reads a method named through its owner's words as the chains it may mean", () => {
+    const owned = subjectMentions("What triggers it — who calls the log cleaner's run method?").filter(
+      (m) => m.prose,
+    );
+    expect(owned.map((m) => m.parts)).toEqual([
+      ["log_cleaner", "run"],
+      ["cleaner", "run"],
+    ]);
+    expect(owned[0]?.text).toBe("log cleaner's run method");
+    const index = buildSubjectIndex([
+      row("google.LogCleaner.Run", "src/logging.cc"),
+      row("google.LogFileObject.Run", "src/logging.cc"),
+    ]);
+    expect(matchMention(index, owned[0] as (typeof owned)[number]).map((r) => r.qualifiedName)).toEqual([
+      "google.LogCleaner.Run",
+    ]);
+    expect(subjectMentions("Which of the store's records are saved?").filter((m) => m.prose)).toEqual([]);
+  });
+
   it("leaves out URLs, versions and prose abbreviations", () => {
     const texts = subjectMentions("See https://example.com/a/b, e.g. version 1.2.3 of it").map((m) => m.text);
     expect(texts).toEqual([]);

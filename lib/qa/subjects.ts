@@ -35,6 +35,8 @@ export interface SubjectMention {
   parts: string[];
   /** what the question calls it ("class", "function", "module" …), if it says */
   noun: string | null;
+  /** read from prose ("the log cleaner's run method"): kept only when the index has it */
+  prose?: boolean;
 }
 
 export interface Subject {
@@ -89,6 +91,13 @@ export function subjectMentions(question: string): SubjectMention[] {
   for (const token of text.split(/[\s"'(),;[\]{}<>]+/)) {
     const t = token.replace(/[.:!?]+$/, "");
     if (t && pathMention(t)) add(normalizePath(t), "path");
+  }
+  for (const { written, chain } of methodsOfOwners(text)) {
+    const parts = partsOf(chain);
+    const key = `symbol:${parts.join(".").toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ text: written, kind: "symbol", parts, noun: "method", prose: true });
   }
   const covered: [number, number][] = [];
   for (const m of text.matchAll(QUALIFIED)) {
@@ -178,6 +187,24 @@ function ownedNames(text: string): string {
   return text.replace(/\b([A-Za-z_][\w-]*)['’]s\s+([A-Za-z_]\w*)\b/g, (whole, owner: string, name: string) =>
     looksLikeCodeName(owner.replace(/-/g, "_")) && looksLikeCodeName(name) ? `${owner}::${name}` : whole,
   );
+}
+
+/**
+ * A method named through its owner's words, "the log cleaner's run method", "a route's
+ * Match method": the chains it may mean (`log_cleaner.run`, then without the owner's
+ * first words, `cleaner.run`), which the index's names match without case or separators.
+ */
+function methodsOfOwners(text: string): { written: string; chain: string }[] {
+  const out: { written: string; chain: string }[] = [];
+  for (const m of text.matchAll(
+    /\b(?:the|a|an|its|their|each|every)\s+((?:[A-Za-z]\w*\s+){0,2}[A-Za-z]\w*)['’]s\s+([A-Za-z_]\w*)\s+(?:method|function)\b/gi,
+  )) {
+    const owner = (m[1] ?? "").split(/\s+/);
+    const written = m[0].replace(/^\w+\s+/, "");
+    for (let i = 0; i < owner.length; i++)
+      out.push({ written, chain: `${owner.slice(i).join("_")}.${m[2]}` });
+  }
+  return out;
 }
 
 function looksLikeCodeName(word: string): boolean {
@@ -433,6 +460,11 @@ export async function resolveSubjects(generationId: string, question: string): P
       continue;
     }
     let symbols = matchMention(index, mention);
+    // Owner words that name no class of the method: no guess by the method's name alone.
+    if (mention.prose) {
+      if (symbols.length) out.push({ mention, symbols: symbols.slice(0, 5), path: null, folder: false });
+      continue;
+    }
     // A dotted name may be a module (`xarray.core.merge` → xarray/core/merge.py).
     let path: { path: string; folder: boolean } | null = null;
     if (symbols.length === 0 && mention.parts.length > 1 && /^[\w.]+$/.test(mention.text))

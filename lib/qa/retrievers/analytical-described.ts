@@ -13,6 +13,7 @@ import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { inScope } from "../../wiki/structure.ts";
 import { conceptTerms, matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
+import { type Focus } from "./analytical-focus.ts";
 
 /** Verbs whose object is the code being called, constructed or relied on. */
 const OBJECT_OF_CALL =
@@ -127,3 +128,19 @@ export async function describedSubject(
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum"]);
+
+/**
+ * A callers or dependencies question whose subject is written in prose ("who calls the
+ * helper that rewrites the path", "what does the authenticator depend on") is about the
+ * code those words describe: that symbol becomes the subject. A symbol the question names
+ * outside that phrase ("which route methods go through …") is on the callers' side.
+ */
+export async function withDescribedSubject(f: Focus): Promise<Focus> {
+  const phrase = describedPhrase(f.question)?.toLowerCase();
+  const named = f.files.length + f.folders.length + f.external.length;
+  const asks = f.asks.includes("callers") || f.asks.includes("dependencies");
+  if (!phrase || named > 0 || f.used || !asks) return f;
+  if (f.symbols.some((s) => phrase.includes(s.symbol.name.toLowerCase()))) return f;
+  const symbol = await describedSubject(f.generationId, f.question, f.keep, f.scope);
+  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName }] } : f;
+}

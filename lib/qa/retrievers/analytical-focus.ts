@@ -79,19 +79,22 @@ export function importWord(question: string): { verb: string; past: string } {
   return { verb: "import", past: "imported" };
 }
 
+/** The longest span cited as what a file is used for: longer is not read at once. */
+const READABLE_LINES = 150;
+
 /**
- * How a file is cited in a figure: by its most-called symbol (what the others use of it,
- * a span a reader can read), else as the whole file.
+ * How a file is cited in a figure: by its most-called symbol a reader can read at once
+ * (what the others use of it; a long class by its busiest member), else as the whole file.
  */
 export async function fileAnchors(
   generationId: string,
   paths: string[],
   lines: Map<string, number>,
 ): Promise<(path: string) => string> {
-  const busiest = await busiestSymbols(generationId, paths);
+  const busiest = await busiestSymbols(generationId, paths, READABLE_LINES);
   return (path) => {
     const s = busiest.get(path);
-    return s && s.endLine - s.startLine < 150
+    return s && s.endLine - s.startLine < READABLE_LINES
       ? `most used: ${code(s.qualifiedName)}, ${cite(s)}`
       : `${path}:1-${lines.get(path) ?? 1}`;
   };

@@ -12,6 +12,7 @@ import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { inScope, moduleOf } from "../../wiki/structure.ts";
 import { asksConstruction, ranksFolders } from "./analytical-intent.ts";
 import { renderSubjectGraph, subjectDiagram, subjectGraph, type SubjectGraph } from "./subject-graph.ts";
+import { namespaceCallEdges } from "./analytical-dependencies.ts";
 import {
   cite,
   code,
@@ -289,7 +290,11 @@ export async function cycles(f: Focus): Promise<Analysis> {
   const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
   const named = f.files.length >= 2 ? f.files : null;
   const inArea = (p: string) => (named ? true : inScope(p, f.scope));
-  const areaEdges = edges.filter((e) => inArea(e.from) && inArea(e.to) && e.from !== e.to);
+  // C# files import namespaces, not files: their calls into each other are their dependencies.
+  const viaCalls = await namespaceCallEdges(f, wiki, (p) =>
+    named ? named.includes(p) : inScope(p, f.scope),
+  );
+  const areaEdges = [...edges, ...viaCalls].filter((e) => inArea(e.from) && inArea(e.to) && e.from !== e.to);
   const components = findCycles([...new Set(areaEdges.flatMap((e) => [e.from, e.to]))], areaEdges).filter(
     (c) => !named || named.filter((n) => c.includes(n)).length >= 2,
   );
@@ -300,10 +305,12 @@ export async function cycles(f: Focus): Promise<Analysis> {
   });
   const loopText = (path: string[]) => [...path, path[0] as string].map(code).join(" → ");
   const anchor = await fileAnchors(f.generationId, loops[0]?.path ?? [], lines);
-  const word = importWord(f.question);
+  const word = viaCalls.length ? { verb: "call", past: "called" } : importWord(f.question);
+  const noun = viaCalls.length ? "dependency" : word.verb;
+  const through = viaCalls.length ? " (through calls: C# `using`s name namespaces, not files)" : "";
   const answer = loops.length
-    ? `${loops.length === 1 ? `One ${word.verb} cycle` : `${loops.length} ${word.verb} cycles`} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map(anchor).join("; ")}).`
-    : `No ${word.verb} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).`;
+    ? `${loops.length === 1 ? `One ${noun} cycle` : `${loops.length} ${noun} cycles`}${through} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map(anchor).join("; ")}).`
+    : `No ${noun} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).`;
   const members = [...new Set(loops.flatMap((l) => l.path))];
   return {
     answer,

@@ -34,7 +34,7 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "layering",
-    /\blayer(?:ing|ed|s)?\b|\bnever imports?\b|\b(?:ever|only) imports? from\b|\bimports? (?:anything )?from\b.*\bor\b|\bback[- ]?references?\b|\bviolat\w+\b/i,
+    /^\s*(?:does|do)\s[^?]{1,60}?\b(?:depend on|import|use|call into|reach into|rely on)\s[^?]{2,}|\blayer(?:ing|ed|s)?\b|\bnever imports?\b|\b(?:ever|only) imports? from\b|\bimports? (?:anything )?from\b.*\bor\b|\bback[- ]?references?\b|\bviolat\w+\b/i,
   ],
   [
     "fan-out",
@@ -54,7 +54,7 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "most-imported",
-    /\b(?:imported|required|included|depended on|used|referenced) by the most\b|\b(?:import|include|require|reference|use)d? (?:by )?(?:the )?most (?:other )?(?:files|modules|packages)\b|\b(?:most|highest|heavily|widely) (?:imported|depended[- ]on|used|included|required)\b|\bdepended on (?:the )?most\b|\bhubs?\b|\bfan[- ]?in\b|\brank\b.{0,40}\bby (?:fan-in|importers|dependents)\b/i,
+    /\b(?:imported|required|included|depended on|used|referenced) (?:by )?the most\b|\b(?:import|include|require|reference|use)d? (?:by )?(?:the )?most (?:other )?(?:files|modules|packages)\b|\b(?:most|highest|heavily|widely) (?:imported|depended[- ]on|used|included|required)\b|\bdepended on (?:the )?most\b|\b(?:the )?most (?:callers|call sites|usages)\b|\b(?:most (?:often )?|most frequently )called\b|\bcalled the most\b|\bhubs?\b|\bfan[- ]?in\b|\brank\b.{0,40}\bby (?:fan-in|importers|dependents)\b/i,
   ],
   [
     "coupling",

@@ -5,10 +5,15 @@
  * (analytical-intent.ts) picks the analysis:
  * - a named symbol: its callers and callees up to two hops and their files
  *   (subject-graph.ts), not repository-wide statistics;
- * - a named file: what imports it and what it imports;
+ * - a named file: what imports it and what it imports; what a file, class or folder
+ *   depends on outside it (analytical-dependencies.ts);
+ * - names nothing calls (a field, option or hook list): the functions writing them
+ *   (analytical-mentions.ts);
  * - cycles: import cycles among the named files or inside the scope (any language's
  *   imports, C and C++ includes too), or call cycles among named functions;
- * - two named parts: the imports and calls between them (coupling, layering);
+ * - two named parts (paths, or places such as "the core package"): the imports and calls
+ *   between them (coupling, layering);
+ * - a census of definitions per folder or file (analytical-census.ts);
  * - the most imported files, the functions with the highest fan-in or fan-out, the
  *   largest functions, the functions nothing calls — inside the scope;
  * - otherwise the scope's structure: modules, coupling, cycles, findings.
@@ -37,7 +42,7 @@ import {
   SCOPE_ASKS,
   type AnalyticalAsk,
 } from "./analytical-intent.ts";
-import { excludedByDefault, excludedByName, namedExclusions, resolveScope } from "./scope.ts";
+import { excludedByDefault, excludedByName, namedExclusions, namedPlaces, resolveScope } from "./scope.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -57,7 +62,7 @@ import {
   type SignalList,
 } from "./shared.ts";
 import { type Analysis, type Focus } from "./analytical-focus.ts";
-import { describedPhrase, describedSubject } from "./analytical-described.ts";
+import { withDescribedSubject } from "./analytical-described.ts";
 import {
   between,
   callersInto,
@@ -69,6 +74,15 @@ import {
   symbolGraph,
 } from "./analytical-graphs.ts";
 import { deadCode, fanIn, fanOut, largest, mostImported, overview } from "./analytical-rankings.ts";
+import { namesUsed } from "./analytical-mentions.ts";
+import { asksCensus, census } from "./analytical-census.ts";
+import {
+  asksOwnDependencies,
+  dependenciesOf,
+  ownPart,
+  withFileByStem,
+  withPlaces,
+} from "./analytical-dependencies.ts";
 
 export { pathScope, resolveScope } from "./scope.ts";
 
@@ -85,11 +99,20 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   // look, unless the question writes it as a place ("which files in src/ use the config the most").
   const used =
     analyticalAsks(question).includes("importers") && !writtenAsPlace(question, resolved) ? resolved : null;
-  const scope = used ? null : resolved;
-  const focus = await withDescribedSubject({
-    ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
-    used,
-  });
+  // "Does the core package depend on the app package?": two places named are the parts compared.
+  const places = await namedPlaces(generationId, question);
+  const scope = used || places.length >= 2 ? null : resolved;
+  const focus = await withDescribedSubject(
+    await withFileByStem(
+      withPlaces(
+        {
+          ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
+          used,
+        },
+        places,
+      ),
+    ),
+  );
   const analysis = await analyze(focus);
   const budget = config.modeBudgets.analytical;
   const items = await figureItems(input, focus, analysis);
@@ -381,22 +404,6 @@ async function focusOf(
   };
 }
 
-/**
- * A callers or dependencies question whose subject is written in prose ("who calls the
- * helper that rewrites the path", "what does the authenticator depend on") is about the
- * code those words describe: that symbol becomes the subject. A symbol the question names
- * outside that phrase ("which route methods go through …") is on the callers' side.
- */
-async function withDescribedSubject(f: Focus): Promise<Focus> {
-  const phrase = describedPhrase(f.question)?.toLowerCase();
-  const named = f.files.length + f.folders.length + f.external.length;
-  const asks = f.asks.includes("callers") || f.asks.includes("dependencies");
-  if (!phrase || named > 0 || f.used || !asks) return f;
-  if (f.symbols.some((s) => phrase.includes(s.symbol.name.toLowerCase()))) return f;
-  const symbol = await describedSubject(f.generationId, f.question, f.keep, f.scope);
-  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName }] } : f;
-}
-
 /** Asks that stand beside a cycle check as figures of their own. */
 const SECOND_ASKS: AnalyticalAsk[] = [
   "callers",
@@ -438,8 +445,11 @@ async function analyze(f: Focus): Promise<Analysis> {
   if (has("cycles") && (f.files.length >= 2 || f.symbols.length >= 2 || !broad))
     return withSecondAsk(f, await cycles(f));
   if (has("importers") && f.used) return importersOf(f, f.used);
+  if (asksCensus(f.question) && f.symbols.length === 0) return census(f);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);
+  const own = has("dependencies") && asksOwnDependencies(f.question) ? ownPart(f) : null;
+  if (own) return dependenciesOf(f, own);
   const first = f.symbols[0]?.symbol;
   if (first && f.files.length === 0 && asksImportersOf(f.question)) return fileNeighbours(f, first.path);
   if (
@@ -447,9 +457,14 @@ async function analyze(f: Focus): Promise<Analysis> {
     (f.symbols.length && has("callers", "dependencies"))
   )
     return symbolGraph(f, f.symbols[0] as Focus["symbols"][number]);
-  if (has("callers", "dependencies") && f.external[0]) return externalCallers(f, f.external[0]);
+  if (has("callers", "dependencies") && f.external[0]) {
+    // A field, option or hook list nothing calls: the functions writing it use it.
+    const called = await externalCallers(f, f.external[0]);
+    return called.symbols.length ? called : ((await namesUsed(f, f.external)) ?? called);
+  }
   const into = f.folders[0] ?? f.files[0] ?? f.scope;
-  if (has("callers") && into && f.files.length <= 1) return callersInto(f, into);
+  if (has("callers") && into && f.files.length <= 1 && !has("most-imported", "fan-in"))
+    return callersInto(f, into);
   if (f.files.length >= 2 && has("coupling", "layering", "dependencies"))
     return between(f, f.files[0] as string, f.files.slice(1));
   if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling"))

@@ -5,10 +5,15 @@
  * they neither top a ranking of "most imported" nor close an import cycle.
  */
 import "server-only";
-import { countFilesUnder, filesStartingWith, pathsWithSegment } from "../../db/code-graph.ts";
+import {
+  countFilesUnder,
+  filesStartingWith,
+  pathsWithDottedSegment,
+  pathsWithSegment,
+} from "../../db/code-graph.ts";
 import { getFile } from "../../db/index-reads.ts";
 import type { QuestionTopics } from "../concepts.ts";
-import { auxiliaryFactor } from "./shared.ts";
+import { auxiliaryFactor, isTestPath } from "./shared.ts";
 
 // Generated code and build output: written by tools, read by nobody asking about structure.
 const GENERATED =
@@ -75,7 +80,7 @@ export async function resolveScope(
   }
   const named = [
     ...question.matchAll(
-      /\b([\w.-]+)\s+(?:package|module|folder|directory|subpackage|layer|component)s?\b/gi,
+      /\b([\w.-]+)\s+(?:package|module|folder|directory|subpackage|layer|component|namespace|crate|project)s?\b/gi,
     ),
   ]
     .map((m) => m[1] ?? "")
@@ -85,9 +90,29 @@ export async function resolveScope(
         .filter((t) => /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+$/.test(t))
         .map((t) => t.replace(/\./g, "/")),
     );
+  const tests = /\b(?:tests?|specs?|testing)\b/i.test(question);
   for (const name of [...new Set(named)]) {
     if (STOP_SCOPES.has(name.toLowerCase())) continue;
-    const folder = await folderNamed(generationId, name);
+    // A .NET project folder carries its namespace (`FluentValidation.DependencyInjectionExtensions/`);
+    // a test folder of the same name is the place only when the question is about tests.
+    const found = [
+      await folderNamed(generationId, name),
+      /^\w+$/.test(name) ? await folderEndingWith(generationId, [name], 1) : null,
+    ].filter((f): f is string => f !== null);
+    const folder = found.find((f) => tests || !isTestPath(`${f}/`)) ?? found[0];
+    if (folder) return folder;
+  }
+  // A package or namespace written the language's way, which its folders end with; one
+  // segment matching is enough only for a name the question calls a package or namespace.
+  const places = new Set(
+    [...question.matchAll(/([\w.:\\]+)\s+(?:package|namespace|module|crate|project)s?\b/gi)].map(
+      (m) => m[1] ?? "",
+    ),
+  );
+  for (const token of tokens.filter((t) => QUALIFIED_NAME.test(t))) {
+    const segments = qualifiedSegments(token);
+    const least = places.has(token) || segments.length === 1 ? 1 : 2;
+    const folder = await folderEndingWith(generationId, segments, least);
     if (folder) return folder;
   }
   // "in svc", "under backends": a word after a preposition that is exactly a path of the repository.
@@ -121,6 +146,79 @@ async function folderNamed(generationId: string, name: string): Promise<string |
     .filter((f): f is string => f !== null)
     .sort((a, b) => a.split("/").length - b.split("/").length || a.length - b.length);
   return folders[0] ?? null;
+}
+
+/**
+ * The folders a question names as places ("does the core package depend on the app
+ * package?"), in its order: each word before "package", "folder", "module", "namespace",
+ * "crate", "directory" or "project" that is a folder of the repository (a source folder
+ * before a test folder of the same name).
+ */
+export async function namedPlaces(generationId: string, question: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const m of question.matchAll(
+    /\b([\w.:\\-]+)\s+(?:package|folder|module|namespace|crate|directory|project)\b/gi,
+  )) {
+    const name = m[1] ?? "";
+    if (/^(?:the|a|an|this|that|which|what|each|every|its|their|same|other|one|whole|entire)$/i.test(name))
+      continue;
+    const found = [
+      await folderNamed(generationId, name),
+      await folderEndingWith(generationId, qualifiedSegments(name), 1),
+    ].filter((f): f is string => f !== null);
+    const folder = found.find((f) => !isTestPath(`${f}/`)) ?? found[0];
+    if (folder && !out.includes(folder)) out.push(folder);
+  }
+  return out;
+}
+
+/** `com.acme.net`, `crate::net`, `Shop\\Net`, `Acme.Shop.Net`: two or more segments of a qualified name. */
+const QUALIFIED_NAME = /^\\?[A-Za-z_]\w*(?:(?:\.|::|\\)[A-Za-z_]\w*)+$/;
+
+/** The segments of a qualified name, without the crate or module it is relative to (`crate::`, `self::`). */
+export function qualifiedSegments(name: string): string[] {
+  const segments = name.split(/\.|::|\\/).filter(Boolean);
+  while (segments.length > 1 && /^(?:crate|self|super)$/.test(segments[0] ?? "")) segments.shift();
+  return segments;
+}
+
+/**
+ * The folder a package or namespace names: the one whose path ends with the most of its
+ * segments (at least `least`), compared without case and reading a dot inside a folder name as a separator
+ * (`src/Acme.Shop/Net` for `Acme.Shop.Net`, `src/main/java/com/acme/net` for
+ * `com.acme.net`, `src/Net` for `Shop\\Net` under PSR-4); the shallowest of equals.
+ */
+async function folderEndingWith(
+  generationId: string,
+  segments: string[],
+  least: number,
+): Promise<string | null> {
+  const last = segments.at(-1);
+  if (!last) return null;
+  // Matched without case on both databases.
+  const paths = [
+    ...(await pathsWithSegment(generationId, last, 200)),
+    ...(await pathsWithDottedSegment(generationId, last, 200)),
+  ];
+  const wanted = segments.map((s) => s.toLowerCase());
+  let best: { folder: string; matched: number } | null = null;
+  for (const p of paths) {
+    const parts = p.split("/");
+    for (let at = 0; at < parts.length - 1; at++) {
+      const part = parts[at]?.toLowerCase() ?? "";
+      if (part !== last.toLowerCase() && !part.endsWith(`.${last.toLowerCase()}`)) continue;
+      const folder = parts.slice(0, at + 1).join("/");
+      const read = folder.toLowerCase().split(/[/.]/);
+      let matched = 0;
+      while (matched < wanted.length && read.at(-1 - matched) === wanted.at(-1 - matched)) matched++;
+      const better =
+        !best ||
+        matched > best.matched ||
+        (matched === best.matched && folder.split("/").length < best.folder.split("/").length);
+      if (better) best = { folder, matched };
+    }
+  }
+  return best && best.matched >= least ? best.folder : null;
 }
 
 /** A scope is used as a path filter only when files live under it. */

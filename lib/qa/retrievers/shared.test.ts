@@ -37,6 +37,8 @@ describe("isTestPath", () => {
     ["pkg/conftest.py", true],
     ["lib/qa/loop.test.ts", true],
     ["server_test.go", true],
+    ["src/cleanup_immediately_unittest.cc", true],
+    ["src/unittest_main.cc", false],
     ["src/FluentValidation.Tests/CascadingFailuresTester.cs", true],
     ["tests/Serilog.Tests/Core/LoggerTests.cs", true],
     ["src/FluentValidation/Validators/EmailValidator.cs", false],

@@ -1,0 +1,10 @@
+package core
+
+import "testing"
+
+func TestSave(t *testing.T) {
+	s := NewStore()
+	if s.Save(Record{Name: "X"}) != "x" {
+		t.Fatal("key not normalized")
+	}
+}

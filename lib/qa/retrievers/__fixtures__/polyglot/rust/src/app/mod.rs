@@ -1,0 +1,3 @@
+//! HTTP handlers and background jobs.
+pub mod api;
+pub mod worker;

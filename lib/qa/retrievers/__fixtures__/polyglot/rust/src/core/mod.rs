@@ -1,0 +1,3 @@
+//! The record store and the helpers it shares.
+pub mod store;
+pub mod util;

@@ -1,0 +1,3 @@
+//! The network client.
+pub mod client;
+pub mod codec;

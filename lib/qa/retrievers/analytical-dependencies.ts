@@ -1,0 +1,192 @@
+/**
+ * What a part depends on ("which files does the worker depend on?", "what does src/app
+ * depend on?"): the files outside a file or folder that its code imports or calls, the
+ * most used first, each cited by what the part uses of it. Imports alone undercount in
+ * languages whose files use their package's or namespace's code without importing it
+ * (Java, Go, C#), so resolved calls count too.
+ */
+import "server-only";
+import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
+import { loadCallsTouching, loadImportEdges, loadWikiFiles, type WikiFileRow } from "../../db/wiki-inputs.ts";
+import { inScope } from "../../wiki/structure.ts";
+import {
+  code,
+  fileAnchors,
+  importDiagram,
+  importWord,
+  joinWords,
+  type Analysis,
+  type Focus,
+} from "./analytical-focus.ts";
+
+/**
+ * Whether the question asks what its subject depends on, and not also what depends on it
+ * ("which files does the authenticator depend on?", "what does src/app import?").
+ */
+export function asksOwnDependencies(question: string): boolean {
+  return (
+    /\b(?:what|which(?: \w+){0,2}?) (?:does|do) (?!\w+ depend)[^?]{1,80}?\b(?:depend(?:s)? on|import|require|include|rely on|use)\b/i.test(
+      question,
+    ) &&
+    !/\bwhat depends on\b|\b(?:which|what) \w+ (?:depend|rely) on\b|\bdepends? on (?:it|them)\b|\bimporters?\b|\bdependents\b/i.test(
+      question,
+    )
+  );
+}
+
+/**
+ * A file the question names by its stem ("the worker", "the authenticator"): the words
+ * between "does" and the verb, matched without case or separators against the stems of
+ * the files the question keeps; the shallowest of several.
+ */
+async function fileNamedByStem(f: Focus): Promise<string | null> {
+  const m =
+    /\b(?:does|do)\s+(?:the|a|an|our|its)?\s*([\w -]{2,40}?)(?:'s)?\s+(?:code\s+|module\s+|file\s+|class\s+)?(?:depend(?:s)? on|import|require|include|rely on|use)\b/i.exec(
+      f.question,
+    );
+  const wanted = m?.[1]?.toLowerCase().replace(/[\s_-]+/g, "");
+  if (!wanted || wanted.length < 3) return null;
+  const files = (await loadWikiFiles(f.generationId))
+    .filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope))
+    .map((w) => w.path)
+    .filter(
+      (p) =>
+        (p.split("/").pop() ?? "")
+          .replace(/\.\w+$/, "")
+          .toLowerCase()
+          .replace(/[_-]+/g, "") === wanted,
+    );
+  return files.sort((a, b) => a.split("/").length - b.split("/").length || a.length - b.length)[0] ?? null;
+}
+
+/**
+ * "Which files does the worker depend on?": a part named by a file's stem, when the
+ * question asks what it depends on and names nothing the index resolves.
+ */
+export async function withFileByStem(f: Focus): Promise<Focus> {
+  if (f.symbols.length + f.files.length + f.folders.length > 0 || !asksOwnDependencies(f.question)) return f;
+  const file = await fileNamedByStem(f);
+  return file ? { ...f, files: [file] } : f;
+}
+
+/** Two or more folders named as places ("the core package", "the app package") are the parts the question compares. */
+export function withPlaces(f: Focus, places: string[]): Focus {
+  if (places.length < 2 || f.folders.length + f.files.length >= 2) return f;
+  return { ...f, folders: places };
+}
+
+/**
+ * The file or folder whose dependencies the question asks for: the one it names, a class
+ * it names (its file), any symbol when it asks which files or modules, else the scope.
+ */
+export function ownPart(f: Focus): string | null {
+  if (f.files.length === 1 && f.folders.length === 0) return f.files[0] as string;
+  if (f.folders.length === 1 && f.files.length === 0) return f.folders[0] as string;
+  const first = f.symbols[0]?.symbol;
+  if (first && f.symbols.length === 1) {
+    const type = first.kind !== "function" && first.kind !== "method";
+    const asksFiles =
+      /\b(?:which|what) (?:other )?(?:files|modules|packages|headers|sources|classes)\b/i.test(f.question);
+    return type || asksFiles ? first.path : null;
+  }
+  return f.symbols.length === 0 && f.files.length === 0 && f.folders.length === 0 ? f.scope : null;
+}
+
+/** The files outside `part` (a file or a folder) that its code imports or calls, the most used first. */
+export async function dependenciesOf(f: Focus, part: string): Promise<Analysis> {
+  const wiki = await loadWikiFiles(f.generationId);
+  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
+  const inside = wiki.map((w) => w.path).filter((p) => inScope(p, part) && f.keep(p));
+  const outside = (p: string) => !inScope(p, part) && f.keep(p);
+  const [imports, calls] = await Promise.all([
+    loadImportEdges(f.generationId, { from: inside }),
+    loadCallsTouching(f.generationId, inside),
+  ]);
+  const used = new Map<string, { imports: number; calls: number; symbols: Map<string, number> }>();
+  const entry = (p: string) => {
+    const e = used.get(p) ?? { imports: 0, calls: 0, symbols: new Map<string, number>() };
+    used.set(p, e);
+    return e;
+  };
+  const outgoing = imports.filter((e) => inScope(e.srcPath, part) && outside(e.dstPath));
+  for (const e of outgoing) entry(e.dstPath).imports++;
+  for (const c of calls.filter((c) => inScope(c.srcPath, part) && outside(c.dstPath))) {
+    const e = entry(c.dstPath);
+    e.calls++;
+    e.symbols.set(c.dstId, (e.symbols.get(c.dstId) ?? 0) + 1);
+  }
+  const ranked = [...used]
+    .map(([path, e]) => ({ path, ...e, weight: e.imports + e.calls }))
+    .sort((a, b) => b.weight - a.weight || b.imports - a.imports || a.path.localeCompare(b.path));
+  const mostUsed = ranked.slice(0, 5).flatMap((r) => {
+    const top = [...r.symbols].sort((a, b) => b[1] - a[1])[0];
+    return top ? [top[0]] : [];
+  });
+  const symbols = await symbolsByQualifiedIds(f.generationId, mostUsed);
+  const top = ranked.slice(0, 5);
+  const anchor = await fileAnchors(
+    f.generationId,
+    top.map((r) => r.path),
+    lines,
+  );
+  const word = importWord(f.question);
+  const uses = (r: (typeof ranked)[number]) =>
+    [
+      r.imports ? `${r.imports} ${word.verb}${r.imports === 1 ? "" : "s"}` : null,
+      r.calls ? `${r.calls} call${r.calls === 1 ? "" : "s"}` : null,
+    ]
+      .filter(Boolean)
+      .join(", ");
+  const answer = top.length
+    ? `${code(part)} depends on ${ranked.length} file${ranked.length === 1 ? "" : "s"} outside it (${f.leftOut}): ${joinWords(
+        top.map((r) => `${code(r.path)} (${uses(r)}; ${anchor(r.path)})`),
+      )}${ranked.length > top.length ? ` and ${ranked.length - top.length} more` : ""}.`
+    : `${code(part)} depends on no other file of the repository through ${word.verb}s or resolved calls (${f.leftOut}).`;
+  const own = inside.length === 1 ? inside : [];
+  return {
+    answer,
+    lines: [
+      `What ${part} depends on outside it: ${ranked.length} files`,
+      ...ranked.slice(0, 12).map((r) => `- ${r.path}: ${uses(r)} [${r.path}:1-${lines.get(r.path) ?? 1}]`),
+    ],
+    files: [...own, ...top.map((r) => r.path)],
+    symbols,
+    diagram: importDiagram(
+      `What ${part} depends on`,
+      [...inside.slice(0, 4), ...ranked.slice(0, 8).map((r) => r.path)],
+      outgoing,
+      lines,
+      own,
+    ),
+    report: null,
+  };
+}
+
+/** Languages whose imports name namespaces, not files: no file of theirs imports another. */
+const NAMESPACE_IMPORTS = new Set(["csharp"]);
+
+/**
+ * The file dependencies of the area's files whose imports name namespaces (C# `using`s),
+ * read from their resolved calls into each other: what a cycle check reads instead of
+ * imports, which such files never have.
+ */
+export async function namespaceCallEdges(
+  f: Focus,
+  wiki: WikiFileRow[],
+  inArea: (path: string) => boolean,
+): Promise<{ from: string; to: string }[]> {
+  const files = wiki
+    .filter((w) => NAMESPACE_IMPORTS.has(w.language) && w.kind === "code" && inArea(w.path) && f.keep(w.path))
+    .map((w) => w.path);
+  if (files.length < 2) return [];
+  const inside = new Set(files);
+  const calls = await loadCallsTouching(f.generationId, files);
+  const seen = new Set<string>();
+  return calls.flatMap((c) => {
+    const key = `${c.srcPath}\n${c.dstPath}`;
+    if (c.srcPath === c.dstPath || !inside.has(c.srcPath) || !inside.has(c.dstPath) || seen.has(key))
+      return [];
+    seen.add(key);
+    return [{ from: c.srcPath, to: c.dstPath }];
+  });
+}
