@@ -110,7 +110,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     rankedSymbols: rankedSymbolIds(
       ranked,
       flows,
-      trusted && callerTrees.length === 0 ? flowOrder(flows, relevant) : [],
+      trusted && callerTrees.length === 0 ? chainsFirst(flows, relevant) : [],
     ),
   };
 }
@@ -291,12 +291,32 @@ function flowOrder(flows: FlowNode[], relevant: (s: SymbolRecord) => number): Fl
 }
 
 /**
+ * A trusted flow's steps as the answer's chains read (A → B → C, then D → E for a second
+ * call the question names): each flow's spine in the question's order, its entry's share
+ * of the lead split evenly among the flows so every named call keeps its next steps before
+ * the rest; then the other steps as `flowOrder` ranks them.
+ */
+export function chainsFirst(flows: FlowNode[], relevant: (s: SymbolRecord) => number): FlowNode[] {
+  const share = Math.max(2, Math.ceil(FLOW_LEAD / Math.max(1, flows.length)));
+  const chains = flows.flatMap((f) =>
+    spineOf(
+      f,
+      (n) => relevant(n.symbol),
+      (n) => callable(n.symbol),
+    )
+      .filter((n) => callable(n.symbol))
+      .slice(0, share),
+  );
+  const lead = new Set(chains);
+  return [...chains, ...flowOrder(flows, relevant).filter((n) => !lead.has(n))];
+}
+
+/**
  * The symbols an answer ranks: when the walk starts at what the question names or an entry
  * point it describes, the flow's first steps lead in the flow's order (the chain the answer
  * lists, not whatever else shares the question's words); then the rest as fused.
  */
 function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]): string[] {
-  const callable = (s: SymbolRecord) => (s.kind === "function" || s.kind === "method") && !isTestSymbol(s);
   const first = lead
     .filter((n) => callable(n.symbol))
     .slice(0, FLOW_LEAD)
@@ -310,6 +330,8 @@ function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]):
   );
   return [...new Set([...first, ...rest].map((s) => s.qualifiedId))].slice(0, 50);
 }
+
+const callable = (s: SymbolRecord) => (s.kind === "function" || s.kind === "method") && !isTestSymbol(s);
 
 /** How many of a trusted flow's steps lead the ranked symbols. */
 const FLOW_LEAD = 5;
@@ -518,13 +540,14 @@ const MINOR_LINES = 2;
 export function spineOf<N extends { children: N[]; symbol: StepShape }>(
   root: N,
   relevance: (n: N) => number,
+  steps: (n: N) => boolean = () => true,
 ): N[] {
   const size = (n: N): number => 1 + n.children.reduce((t, c) => t + size(c), 0);
   const out: N[] = [root];
   let at = root;
   for (;;) {
     const next = at.children
-      .filter((c) => c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0)
+      .filter((c) => steps(c) && (c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0))
       .map((c, order) => ({ c, order, key: (minorStep(c) ? 0.25 : 1) * relevance(c) * 100 + size(c) }))
       .sort((a, b) => b.key - a.key || a.order - b.order)[0]?.c;
     if (!next) return out;
