@@ -1,7 +1,8 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import { asksForCallers, chainsFirst, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
+import { asksForCallers, homonymsLast } from "./exploratory.ts";
+import { chainsFirst, leadShares, pivotScore, spineOf } from "./exploratory-order.ts";
 import type { FlowNode } from "./exploratory-walk.ts";
 import { isTestCode } from "./exploratory-steps.ts";
 import { calleeRank } from "./exploratory-walk.ts";
@@ -185,6 +186,35 @@ describe("chainsFirst", () => {
       "JavaFile.writeTo",
       "JavaFile.emit",
       "CodeWriter.importedTypes",
+    ]);
+  });
+
+  it("lets a named call that calls nothing leave its places to the other chain", () => {
+    const parse = step("yaml_parser_parse", [
+      step("yaml_parser_state_machine", [step("parse_stream_start", [step("fetch_more_tokens")])]),
+    ]);
+    const setup = step("yaml_parser_set_input_string");
+    expect(names(chainsFirst([parse, setup], none)).slice(0, 5)).toEqual([
+      "yaml_parser_parse",
+      "yaml_parser_state_machine",
+      "parse_stream_start",
+      "fetch_more_tokens",
+      "yaml_parser_set_input_string",
+    ]);
+    expect(leadShares([4, 1])).toEqual([4, 1]);
+    expect(leadShares([6, 6])).toEqual([3, 2]);
+    expect(leadShares([3, 3, 3])).toEqual([2, 2, 1]);
+  });
+
+  it("follows the path where nothing fails, unless the question is about errors", () => {
+    const flow = step("parse_stream_start", [
+      step("yaml_parser_set_parser_error"),
+      step("fetch_more_tokens"),
+    ]);
+    expect(names(chainsFirst([flow], none)).slice(0, 2)).toEqual(["parse_stream_start", "fetch_more_tokens"]);
+    expect(names(chainsFirst([flow], none, true)).slice(0, 2)).toEqual([
+      "parse_stream_start",
+      "yaml_parser_set_parser_error",
     ]);
   });
 
