@@ -31,8 +31,8 @@ export function flowOrder(flows: FlowNode[], relevant: (s: SymbolRecord) => numb
 
 /**
  * A trusted flow's steps as the answer's chains read (A → B → C, then D → E for a second
- * call the question names): each flow's spine in the question's order, its entry's share
- * of the lead split evenly among the flows so every named call keeps its next steps before
+ * call the question names): each flow's spine in the question's order, the lead's places
+ * dealt to the chains in turn (`leadShares`) so every named call keeps its next steps before
  * the rest; then the other steps as `flowOrder` ranks them.
  */
 export function chainsFirst(
