@@ -4,7 +4,8 @@ import type { SymbolRecord } from "../../db/code-graph.ts";
 import { asksForCallers, homonymsLast } from "./exploratory.ts";
 import { chainsFirst, leadShares, pivotScore, spineOf } from "./exploratory-order.ts";
 import type { FlowNode } from "./exploratory-walk.ts";
-import { isTestCode } from "./exploratory-steps.ts";
+import { isTestCode, relevanceOf } from "./exploratory-steps.ts";
+import { conceptTerms } from "../concepts.ts";
 import { calleeRank } from "./exploratory-walk.ts";
 
 describe("asksForCallers", () => {
@@ -215,6 +216,25 @@ describe("chainsFirst", () => {
     expect(names(chainsFirst([flow], none, true)).slice(0, 2)).toEqual([
       "parse_stream_start",
       "yaml_parser_set_parser_error",
+    ]);
+  });
+
+  it("runs a chain by the steps' own names, not by the named function a helper is nested in", () => {
+    const add = step("Dayjs.add", [
+      step("Dayjs.add.instanceFactorySet"),
+      step("Dayjs.set", [step("Dayjs.$set", [step("Dayjs.daysInMonth")])]),
+    ]);
+    const terms = conceptTerms("What happens when I call dayjs().add(1, 'month')?");
+    const relevance = (owner: number) => relevanceOf(terms, owner);
+    // Counting the encloser's name, the nested helper would look named like the question.
+    expect(names(chainsFirst([add], relevance(0.5))).slice(0, 2)).toEqual([
+      "Dayjs.add",
+      "Dayjs.add.instanceFactorySet",
+    ]);
+    expect(names(chainsFirst([add], relevance(0))).slice(0, 3)).toEqual([
+      "Dayjs.add",
+      "Dayjs.set",
+      "Dayjs.$set",
     ]);
   });
 

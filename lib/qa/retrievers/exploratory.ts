@@ -12,7 +12,7 @@ import type { SymbolRecord } from "../../db/code-graph.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, type ConceptTerm } from "../concepts.ts";
-import { SourceReader, syntheticItem } from "../context.ts";
+import { syntheticItem } from "../context.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
 import { ERROR_WORDS, flowEndAt } from "../../answerers/question-clauses.ts";
 import { attachSymbols } from "./diagnostic.ts";
@@ -109,7 +109,11 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     rankedSymbols: rankedSymbolIds(
       ranked,
       flows,
-      trusted && callerTrees.length === 0 ? chainsFirst(flows, relevant, ERROR_WORDS.test(question)) : [],
+      // A chain runs through the steps named like the question by their own names: a helper
+      // nested in a named function (`add.instanceFactorySet`) is not named by its encloser's.
+      trusted && callerTrees.length === 0
+        ? chainsFirst(flows, relevanceOf(terms, 0), ERROR_WORDS.test(question))
+        : [],
     ),
   };
 }
@@ -243,7 +247,6 @@ async function walkFlows(
   const maxDepth = Math.min(config.maxCallGraphHops, 3);
   // Named like the question by its own name, not only by its class's.
   const named = relevanceOf(terms, 0);
-  const reader = new SourceReader(generationId);
   for (const start of entries) {
     const entry =
       (ownerNamed(question, start) ? null : await reachedReceiverMethod(generationId, start, flows)) ?? start;
@@ -253,7 +256,7 @@ async function walkFlows(
       relevant,
       walks,
       dispatch: await dispatchClass(generationId, question, entry),
-      reader,
+      reader: input.reader,
     };
     const flow = await walkForward(generationId, entry, 0, maxDepth, config.maxCalleesPerHop, seen, options);
     // A chain named like the question goes on past the walk's depth, one step a level, to its end
