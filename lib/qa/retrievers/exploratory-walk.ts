@@ -19,6 +19,8 @@ import {
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import type { DiagramPart } from "../types.ts";
 import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../diagrams/graph.ts";
+import type { SourceReader } from "../context.ts";
+import { isMacro, macroCallees, throughMacros } from "./exploratory-macros.ts";
 import { isTestSymbol } from "./shared.ts";
 
 export interface FlowNode {
@@ -55,6 +57,8 @@ interface WalkOptions {
   dispatch: SymbolRecord | null;
   /** which callees the walk may follow at all (all when absent) */
   only?: (s: SymbolRecord) => boolean;
+  /** the indexed text, for the calls written in a macro's body */
+  reader: SourceReader;
 }
 
 /** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
@@ -277,13 +281,16 @@ export async function walkForward(
       ...(await unresolvedCallees(generationId, symbol, edges, options.walks)),
     ]),
   ].filter((id) => !seen.has(id));
+  // A macro's calls are its caller's: the walk goes through it to the functions its body calls.
+  const written = [
+    ...(isMacro(symbol) ? await macroCallees(generationId, symbol, options.reader, options.walks) : []),
+    ...(await symbolsInIdOrder(generationId, ids)),
+  ];
+  const direct = (await throughMacros(generationId, written, options.reader, options.walks)).filter(
+    (s) => !seen.has(s.qualifiedId),
+  );
   // Callees that bear on the question first, then the steps that carry the flow on, in call order.
-  const callees = (
-    await implemented(
-      generationId,
-      await overridden(generationId, await symbolsInIdOrder(generationId, ids), options.dispatch),
-    )
-  )
+  const callees = (await implemented(generationId, await overridden(generationId, direct, options.dispatch)))
     .filter((s) => !options.only || options.only(s))
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
     .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)

@@ -1,7 +1,11 @@
 /** Which questions ask for the callers of something (the exploratory retriever then walks the graph backward). */
 import { describe, expect, it } from "vitest";
-import { asksForCallers, homonymsLast, pivotScore, spineOf } from "./exploratory.ts";
-import { isTestCode } from "./exploratory-steps.ts";
+import type { SymbolRecord } from "../../db/code-graph.ts";
+import { asksForCallers, homonymsLast } from "./exploratory.ts";
+import { chainsFirst, leadShares, pivotScore, spineOf } from "./exploratory-order.ts";
+import type { FlowNode } from "./exploratory-walk.ts";
+import { isTestCode, relevanceOf } from "./exploratory-steps.ts";
+import { conceptTerms } from "../concepts.ts";
 import { calleeRank } from "./exploratory-walk.ts";
 
 describe("asksForCallers", () => {
@@ -129,6 +133,115 @@ describe("spineOf", () => {
     const named = (x: N) => (x.name === "buildChain" ? 1 : 0);
     expect(names(spineOf(root, named))).toEqual(["Start", "buildChain"]);
     expect(names(spineOf(root, () => 0))).toEqual(["Start", "other", "c"]);
+  });
+});
+
+describe("chainsFirst", () => {
+  // A flow as the walk finds it: qualified name, kind, callees.
+  const step = (qualifiedName: string, children: FlowNode[] = [], kind = "method", depth = 0): FlowNode => ({
+    depth,
+    children: children.map((c) => deepen(c, depth + 1)),
+    symbol: {
+      qualifiedId: `src/x::${qualifiedName}`,
+      qualifiedName,
+      name: qualifiedName.split(".").pop() as string,
+      kind,
+      path: "src/x",
+      language: "java",
+      fanIn: 1,
+      fanOut: children.length,
+      startLine: 1,
+      endLine: 20,
+    } as SymbolRecord,
+  });
+  const deepen = (n: FlowNode, depth: number): FlowNode => ({
+    ...n,
+    depth,
+    children: n.children.map((c) => deepen(c, depth + 1)),
+  });
+  const names = (list: FlowNode[]) => list.map((n) => n.symbol.qualifiedName);
+  const none = () => 0;
+
+  it("follows each named call down its own chain, in the question's order, before the other steps", () => {
+    // createParser(in) and then nextToken(): each call's next steps, not both entries' siblings first.
+    const first = step("JsonFactory.createParser", [
+      step("JsonFactory._createContext"),
+      step("JsonFactory._createParser", [step("Bootstrapper.constructParser", [step("Parser.init")])]),
+    ]);
+    const second = step("Parser.nextToken", [step("Parser._closeScope"), step("Parser._skipWS")]);
+    expect(names(chainsFirst([first, second], none)).slice(0, 5)).toEqual([
+      "JsonFactory.createParser",
+      "JsonFactory._createParser",
+      "Bootstrapper.constructParser",
+      "Parser.nextToken",
+      "Parser._closeScope",
+    ]);
+  });
+
+  it("runs a chain through the functions it calls, not the classes it builds on the way", () => {
+    const flow = step("JavaFile.writeTo", [
+      step("CodeWriter", [step("CodeWriter.Multiset")], "class"),
+      step("JavaFile.emit", [step("CodeWriter.importedTypes")]),
+    ]);
+    expect(names(chainsFirst([flow], none)).slice(0, 3)).toEqual([
+      "JavaFile.writeTo",
+      "JavaFile.emit",
+      "CodeWriter.importedTypes",
+    ]);
+  });
+
+  it("lets a named call that calls nothing leave its places to the other chain", () => {
+    const parse = step("yaml_parser_parse", [
+      step("yaml_parser_state_machine", [step("parse_stream_start", [step("fetch_more_tokens")])]),
+    ]);
+    const setup = step("yaml_parser_set_input_string");
+    expect(names(chainsFirst([parse, setup], none)).slice(0, 5)).toEqual([
+      "yaml_parser_parse",
+      "yaml_parser_state_machine",
+      "parse_stream_start",
+      "fetch_more_tokens",
+      "yaml_parser_set_input_string",
+    ]);
+    expect(leadShares([4, 1])).toEqual([4, 1]);
+    expect(leadShares([6, 6])).toEqual([3, 2]);
+    expect(leadShares([3, 3, 3])).toEqual([2, 2, 1]);
+  });
+
+  it("follows the path where nothing fails, unless the question is about errors", () => {
+    const flow = step("parse_stream_start", [
+      step("yaml_parser_set_parser_error"),
+      step("fetch_more_tokens"),
+    ]);
+    expect(names(chainsFirst([flow], none)).slice(0, 2)).toEqual(["parse_stream_start", "fetch_more_tokens"]);
+    expect(names(chainsFirst([flow], none, true)).slice(0, 2)).toEqual([
+      "parse_stream_start",
+      "yaml_parser_set_parser_error",
+    ]);
+  });
+
+  it("runs a chain by the steps' own names, not by the named function a helper is nested in", () => {
+    const add = step("Dayjs.add", [
+      step("Dayjs.add.instanceFactorySet"),
+      step("Dayjs.set", [step("Dayjs.$set", [step("Dayjs.daysInMonth")])]),
+    ]);
+    const terms = conceptTerms("What happens when I call dayjs().add(1, 'month')?");
+    const relevance = (owner: number) => relevanceOf(terms, owner);
+    // Counting the encloser's name, the nested helper would look named like the question.
+    expect(names(chainsFirst([add], relevance(0.5))).slice(0, 2)).toEqual([
+      "Dayjs.add",
+      "Dayjs.add.instanceFactorySet",
+    ]);
+    expect(names(chainsFirst([add], relevance(0))).slice(0, 3)).toEqual([
+      "Dayjs.add",
+      "Dayjs.set",
+      "Dayjs.$set",
+    ]);
+  });
+
+  it("keeps every step of the flow once, the chain's first", () => {
+    const flow = step("Router.ServeHTTP", [step("Router.Match", [step("Route.Match")]), step("cleanPath")]);
+    const ranked = names(chainsFirst([flow], none));
+    expect(ranked).toEqual(["Router.ServeHTTP", "Router.Match", "Route.Match", "cleanPath"]);
   });
 });
 

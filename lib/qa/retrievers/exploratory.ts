@@ -14,9 +14,8 @@ import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
-import { flowEndAt } from "../../answerers/question-clauses.ts";
+import { ERROR_WORDS, flowEndAt } from "../../answerers/question-clauses.ts";
 import { attachSymbols } from "./diagnostic.ts";
-import { isConstructor } from "./conceptual.ts";
 import { entryPointCandidates } from "./entry-points.ts";
 import {
   dispatchClass,
@@ -56,12 +55,12 @@ import {
 import {
   flatten,
   flowDiagram,
-  HELPER_FAN_IN,
   renderFlow,
   walkBackward,
   walkForward,
   type FlowNode,
 } from "./exploratory-walk.ts";
+import { callable, chainsFirst, flowOrder, FLOW_LEAD, spineOf } from "./exploratory-order.ts";
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, question } = input;
@@ -110,7 +109,11 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     rankedSymbols: rankedSymbolIds(
       ranked,
       flows,
-      trusted && callerTrees.length === 0 ? flowOrder(flows, relevant) : [],
+      // A chain runs through the steps named like the question by their own names: a helper
+      // nested in a named function (`add.instanceFactorySet`) is not named by its encloser's.
+      trusted && callerTrees.length === 0
+        ? chainsFirst(flows, relevanceOf(terms, 0), ERROR_WORDS.test(question))
+        : [],
     ),
   };
 }
@@ -253,6 +256,7 @@ async function walkFlows(
       relevant,
       walks,
       dispatch: await dispatchClass(generationId, question, entry),
+      reader: input.reader,
     };
     const flow = await walkForward(generationId, entry, 0, maxDepth, config.maxCalleesPerHop, seen, options);
     // A chain named like the question goes on past the walk's depth, one step a level, to its end
@@ -271,32 +275,11 @@ async function walkFlows(
 }
 
 /**
- * The flow's steps as an answer lists them: the entry, the spine (at each step the callee
- * named most like the question, else the one that goes furthest), then the other steps
- * nearest the entry.
- */
-function flowOrder(flows: FlowNode[], relevant: (s: SymbolRecord) => number): FlowNode[] {
-  const spine = new Set(
-    flows.flatMap((f) => spineOf(f, (n) => relevant(n.symbol))).map((n) => n.symbol.qualifiedId),
-  );
-  return flows
-    .flatMap(flatten)
-    .map((n, order) => ({
-      n,
-      order,
-      score: pivotScore(n, relevant(n.symbol)) + (spine.has(n.symbol.qualifiedId) ? SPINE_BONUS : 0),
-    }))
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .map(({ n }) => n);
-}
-
-/**
  * The symbols an answer ranks: when the walk starts at what the question names or an entry
  * point it describes, the flow's first steps lead in the flow's order (the chain the answer
  * lists, not whatever else shares the question's words); then the rest as fused.
  */
 function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]): string[] {
-  const callable = (s: SymbolRecord) => (s.kind === "function" || s.kind === "method") && !isTestSymbol(s);
   const first = lead
     .filter((n) => callable(n.symbol))
     .slice(0, FLOW_LEAD)
@@ -310,9 +293,6 @@ function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]):
   );
   return [...new Set([...first, ...rest].map((s) => s.qualifiedId))].slice(0, 50);
 }
-
-/** How many of a trusted flow's steps lead the ranked symbols. */
-const FLOW_LEAD = 5;
 
 /**
  * The signal lists the answer's symbols are ranked by: once a flow is traced it is the
@@ -470,74 +450,8 @@ function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
   return [...symbols.filter(callable), ...symbols.filter((s) => !callable(s))];
 }
 
-/**
- * The entry, then the steps nearest to it (branch points before plain steps); a step named
- * like the question counts as one two levels nearer, and a helper called from everywhere
- * (logging, error wrapping) that the question does not name as one two levels further.
- */
-export function pivotScore(
-  n: Pick<FlowNode, "depth" | "children"> & { symbol: StepShape },
-  relevance: number,
-): number {
-  if (n.depth === 0) return 100;
-  const helper = relevance === 0 && n.symbol.fanIn >= HELPER_FAN_IN ? 6 : 0;
-  // A constructor or a one-line leaf on the way is a step of the flow, not one it runs along.
-  const minor = minorStep(n) ? 6 : 0;
-  const named = minor ? Math.min(1, relevance) : Math.min(2, relevance);
-  return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 6 * named - helper - minor;
-}
-
-type StepShape = Pick<SymbolRecord, "fanIn"> &
-  Partial<
-    Pick<SymbolRecord, "name" | "qualifiedName" | "kind" | "language" | "fanOut" | "startLine" | "endLine">
-  >;
-
-/**
- * A step that carries no flow on: a constructor (`TypeSpec.TypeSpec`, `NewServer`), or a
- * function of one statement that calls nothing further (a getter, a list copied, a value
- * put in a context).
- */
-export function minorStep(n: { children: unknown[]; symbol: StepShape }): boolean {
-  const s = n.symbol;
-  if (s.name === undefined || s.qualifiedName === undefined || s.kind === undefined) return false;
-  if (isConstructor({ name: s.name, qualifiedName: s.qualifiedName, kind: s.kind, language: s.language }))
-    return true;
-  const lines = (s.endLine ?? 0) - (s.startLine ?? 0);
-  return n.children.length === 0 && s.fanOut === 0 && lines <= MINOR_LINES;
-}
-
-/** Signature, one statement, end. */
-const MINOR_LINES = 2;
-
-/**
- * The chain a flow mostly runs along, from the entry down: at each step the callee named
- * most like the question, else the one whose own walk goes furthest (a helper called from
- * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
- * before the other callees of the entry.
- */
-export function spineOf<N extends { children: N[]; symbol: StepShape }>(
-  root: N,
-  relevance: (n: N) => number,
-): N[] {
-  const size = (n: N): number => 1 + n.children.reduce((t, c) => t + size(c), 0);
-  const out: N[] = [root];
-  let at = root;
-  for (;;) {
-    const next = at.children
-      .filter((c) => c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0)
-      .map((c, order) => ({ c, order, key: (minorStep(c) ? 0.25 : 1) * relevance(c) * 100 + size(c) }))
-      .sort((a, b) => b.key - a.key || a.order - b.order)[0]?.c;
-    if (!next) return out;
-    out.push(next);
-    at = next;
-  }
-}
-
 /** How many levels past the walk's depth a chain named like the question is followed. */
 const CHAIN_BEYOND = 3;
-
-/** Enough for a spine step three calls deep to rank before the entry's other callees. */
-const SPINE_BONUS = 8;
 
 /**
  * When the walk starts at the calls the question names, the walk is the answer: the other
