@@ -51,6 +51,36 @@ export function verbClasses(text: string): VerbClass[] {
   return VERB_CLASSES.filter((c) => c.pattern.test(text)).map((c) => c.kind);
 }
 
+/**
+ * Whether the asking clause is about one call the user makes, written as code with its
+ * parentheses ("what does app.use(passport.initialize()) do", "how does
+ * MethodSpec.overriding(element) build …"): what that call runs is a path from it, while
+ * the same opener about a library or a feature ("how does the router decide") asks for one
+ * place.
+ */
+export function asksAboutCall(clause: string): boolean {
+  return CALL_SUBJECT.test(clause);
+}
+
+/**
+ * Whether the question asks what one call does when it runs: the asking clause is about a
+ * call written as code and asks with a verb of doing, not of deciding, defining or
+ * returning ("how does diff() compute …", "what does Sub("server") return" ask for one place).
+ */
+export function followsCall(prose: string): boolean {
+  const { text } = askingClause(prose);
+  if (!asksAboutCall(text)) return false;
+  const kinds = verbClasses(text);
+  return !kinds.includes("decide") && !kinds.includes("define") && !ONE_PLACE_VERB.test(text);
+}
+
+const CALL_SUBJECT =
+  /^(?:how|what|where|when)\s+(?:does|do|did|will|happens when (?:i|you|we) call)\s+(?:(?:calling|iterating over|a call to|the call|my|a|an|the)\s+)?\$?[\w.$:<>#\\-]*[\w>]\(/;
+
+// Verbs that ask for a value or a rule rather than the steps that produce it.
+const ONE_PLACE_VERB =
+  /\b(?:returns?|mean|means|accept|accepts|allow|allows|expect|expects|differ|support|supports|cost|costs|work|treat|treats|handle|handles)\b/;
+
 export interface AskingClause {
   /** the sentence that asks (the last one ending in a question mark, else the first) */
   text: string;
