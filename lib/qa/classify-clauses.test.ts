@@ -96,4 +96,13 @@ describe("a question about one call", () => {
     expect(followsCall(prepare("What does err.root_cause() return?").prose)).toBe(false);
     expect(followsCall(prepare("Where is parse() defined?").prose)).toBe(false);
   });
+
+  it("reads the verb that goes with the call, not one of a second question joined to it", () => {
+    expect(
+      followsCall(
+        prepare("How does iterating over err.chain() walk the causes, and what does root() return?").prose,
+      ),
+    ).toBe(true);
+    expect(followsCall(prepare("How does retry() decide to stop, and what does it log?").prose)).toBe(false);
+  });
 });

@@ -70,9 +70,15 @@ export function asksAboutCall(clause: string): boolean {
 export function followsCall(prose: string): boolean {
   const { text } = askingClause(prose);
   if (!asksAboutCall(text)) return false;
-  const kinds = verbClasses(text);
-  return !kinds.includes("decide") && !kinds.includes("define") && !ONE_PLACE_VERB.test(text);
+  // the verb that goes with the call, not one of a second question joined to it ("how does
+  // err.chain() walk the causes, and what does root_cause() return?")
+  const part = text.split(SECOND_QUESTION)[0] ?? text;
+  const kinds = verbClasses(part);
+  return !kinds.includes("decide") && !kinds.includes("define") && !ONE_PLACE_VERB.test(part);
 }
+
+const SECOND_QUESTION =
+  /,?\s+(?:and|or|but)\s+(?=(?:what|how|why|which|when|where|who|is|are|does|do|can|will)\b)|[;?]/;
 
 const CALL_SUBJECT =
   /^(?:how|what|where|when)\s+(?:does|do|did|will|happens when (?:i|you|we) call)\s+(?:(?:calling|iterating over|a call to|the call|my|a|an|the)\s+)?\$?[\w.$:<>#\\-]*[\w>]\(/;
