@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askingClause, verbClasses } from "./classify-clauses.ts";
+import { askingClause, asksAboutCall, followsCall, verbClasses } from "./classify-clauses.ts";
 import { clauseFeatures } from "./classify-features.ts";
 import { prepare } from "./classify-rules.ts";
 
@@ -67,5 +67,42 @@ describe("clause features", () => {
     expect(features("How does Router.Match decide between ErrMethodMismatch and ErrNotFound?")).toContain(
       "q:how+decide",
     );
+  });
+});
+
+describe("a question about one call", () => {
+  it.each([
+    "what does app.use(passport.initialize()) do to each request?",
+    "how does methodspec.overriding(element) build a method?",
+    "how does iterating over err.chain() walk the causes?",
+    "what does services.addvalidators<startup>() register?",
+    "what does puma::server#run(conn) do with a connection?",
+  ])("%j asks about a call written as code", (text) => {
+    expect(asksAboutCall(text)).toBe(true);
+  });
+
+  it.each([
+    "how does the router build its tree?",
+    "what does the formatter do?",
+    "what is a scope (immerscope) for?",
+    "how does vformat turn a format string into text?",
+  ])("%j does not", (text) => {
+    expect(asksAboutCall(text)).toBe(false);
+  });
+
+  it("follows the call unless the question asks for a decision, a definition or a returned value", () => {
+    expect(followsCall(prepare("What does app.use(session.start()) do to each request?").prose)).toBe(true);
+    expect(followsCall(prepare("How does diff() compute the months between two dates?").prose)).toBe(false);
+    expect(followsCall(prepare("What does err.root_cause() return?").prose)).toBe(false);
+    expect(followsCall(prepare("Where is parse() defined?").prose)).toBe(false);
+  });
+
+  it("reads the verb that goes with the call, not one of a second question joined to it", () => {
+    expect(
+      followsCall(
+        prepare("How does iterating over err.chain() walk the causes, and what does root() return?").prose,
+      ),
+    ).toBe(true);
+    expect(followsCall(prepare("How does retry() decide to stop, and what does it log?").prose)).toBe(false);
   });
 });

@@ -51,6 +51,42 @@ export function verbClasses(text: string): VerbClass[] {
   return VERB_CLASSES.filter((c) => c.pattern.test(text)).map((c) => c.kind);
 }
 
+/**
+ * Whether the asking clause is about one call the user makes, written as code with its
+ * parentheses ("what does app.use(passport.initialize()) do", "how does
+ * MethodSpec.overriding(element) build …"): what that call runs is a path from it, while
+ * the same opener about a library or a feature ("how does the router decide") asks for one
+ * place.
+ */
+export function asksAboutCall(clause: string): boolean {
+  return CALL_SUBJECT.test(clause);
+}
+
+/**
+ * Whether the question asks what one call does when it runs: the asking clause is about a
+ * call written as code and asks with a verb of doing, not of deciding, defining or
+ * returning ("how does diff() compute …", "what does Sub("server") return" ask for one place).
+ */
+export function followsCall(prose: string): boolean {
+  const { text } = askingClause(prose);
+  if (!asksAboutCall(text)) return false;
+  // the verb that goes with the call, not one of a second question joined to it ("how does
+  // err.chain() walk the causes, and what does root_cause() return?")
+  const part = text.split(SECOND_QUESTION)[0] ?? text;
+  const kinds = verbClasses(part);
+  return !kinds.includes("decide") && !kinds.includes("define") && !ONE_PLACE_VERB.test(part);
+}
+
+const SECOND_QUESTION =
+  /,?\s+(?:and|or|but)\s+(?=(?:what|how|why|which|when|where|who|is|are|does|do|can|will)\b)|[;?]/;
+
+const CALL_SUBJECT =
+  /^(?:how|what|where|when)\s+(?:does|do|did|will|happens when (?:i|you|we) call)\s+(?:(?:calling|iterating over|a call to|the call|my|a|an|the)\s+)?\$?[\w.$:<>#\\-]*[\w>]\(/;
+
+// Verbs that ask for a value or a rule rather than the steps that produce it.
+const ONE_PLACE_VERB =
+  /\b(?:returns?|mean|means|accept|accepts|allow|allows|expect|expects|differ|support|supports|cost|costs|work|treat|treats|handle|handles)\b/;
+
 export interface AskingClause {
   /** the sentence that asks (the last one ending in a question mark, else the first) */
   text: string;

@@ -56,6 +56,23 @@ describe("the diagnostic rule", () => {
     expect(ids("[ERROR] worker 3 lost its lease")).toContain("log");
     expect(ids("it raises KeyError: 'id'")).toContain("exception");
   });
+
+  it("reads a symptom inside a yes/no question about behaviour as a case, not a report", () => {
+    const ids = (q: string) => diagnosticEvidence(prepare(q)).map((e) => e.id);
+    expect(
+      ids("With the default mode, does the validator keep running other checks after the first one fails?"),
+    ).toEqual([]);
+    expect(ids("Will the pool still hand out connections after one of them times out?")).toEqual([]);
+    expect(
+      ids("The validator fails on the second rule. Does that mean the first one was skipped?"),
+    ).toContain("symptom");
+    expect(
+      classifyOffline(
+        "With the default mode, does the validator keep running other checks after the first one fails?",
+        HAND,
+      ).mode,
+    ).toBe("conceptual");
+  });
 });
 
 describe("the callers rule", () => {
@@ -82,6 +99,35 @@ describe("the callers rule", () => {
     expect(classifyOffline("The worker crashes when a job calls flush_pending", HAND).mode).toBe(
       "diagnostic",
     );
+  });
+});
+
+describe("the call rule", () => {
+  it.each([
+    "What does app.use(session.start()) do to each request?",
+    "How does Builder.fromElement(element) build a method from an existing declaration?",
+    "What does services.AddHandlersFrom<Startup>() register, and how are the handlers found?",
+    "Our app wraps every route. What does router.mount(sub) do with the requests under its prefix?",
+  ])(
+    "routes what one call written as code does, %j, to exploratory with conceptual beside it",
+    (question) => {
+      const c = classifyOffline(question, HAND);
+      expect(c.mode).toBe("exploratory");
+      expect(c.secondaryMode).toBe("conceptual");
+      expect(c.reasoning).toContain("what one call does when it runs");
+    },
+  );
+
+  it("leaves a deciding, defining or returning question about a call, and one about a library, alone", () => {
+    for (const question of [
+      "How does diff() compute the difference in months?",
+      "What does Sub(name) return, and does it still see the parent's overrides?",
+      "How does die() decide whether to throw the full message?",
+      "What is tracked() for in subscriptions?",
+      "How does the router build its tree of routes?",
+      "How does append(object) treat arrays and collections?",
+    ])
+      expect(classifyOffline(question, HAND).mode, question).toBe("conceptual");
   });
 });
 

@@ -5,13 +5,16 @@
  * the classifier's probabilities: a question with no error, log line or symptom in it is
  * never diagnostic, however many failure words it uses ("how does X decide when a failed
  * job is retried"); a census of a symbol's callers ("who calls X?") is analytical, with
- * the classifier's choice retrieved beside it; and when the two likeliest modes are close,
+ * the classifier's choice retrieved beside it; what one call written as code does when it
+ * runs ("what does app.use(auth()) do to each request?") is exploratory, with the
+ * classifier's conceptual reading retrieved beside it; and when the two likeliest modes are close,
  * both are named and retrieval runs for both (the answer still follows the first).
  */
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
 import { CLASSIFIER_SYSTEM } from "../answerers/prompts.ts";
 import { extractScope, prepare } from "./classify-rules.ts";
+import { followsCall } from "./classify-clauses.ts";
 import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 import { predictMode, shippedModel, type ModeModel } from "./classify-model.ts";
 import type { ClassificationPart, QueryMode } from "./types.ts";
@@ -77,10 +80,16 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
   // the flow the model saw in it is retrieved beside it.
   const census = top.mode !== "analytical" && top.mode !== "diagnostic" && CALLERS_CENSUS.test(question);
   if (census) [top, second] = [probabilities.find((r) => r.mode === "analytical") ?? top, top];
-  const secondaryMode = census ? second.mode : second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
+  // What one call written as code does when it runs is the path from that call; the place
+  // the model read in it is retrieved beside it.
+  const call = !census && top.mode === "conceptual" && followsCall(prepare(question).prose);
+  if (call) [top, second] = [probabilities.find((r) => r.mode === "exploratory") ?? top, top];
+  const secondaryMode =
+    census || call ? second.mode : second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
   const cues = prediction.cues;
   const parts = [`${capitalize(top.mode)} (${percent(top.p)})${cues.length ? `: ${cues.join(", ")}` : ""}.`];
   if (census) parts.push("Asks for the callers of a symbol: analytical.");
+  if (call) parts.push("Asks what one call does when it runs: exploratory.");
   if (maskedFailureWords)
     parts.push(
       "Not diagnostic: it quotes no error, log line or symptom, and failure words alone do not make one.",

@@ -44,6 +44,20 @@ export interface Evidence {
   text: string;
 }
 
+// A yes/no question about behaviour: "does X keep …", "will Y still …", "can Z …".
+const ASKS_ABOUT_CASE = /^(?:does|do|will|would|can|could|should|is|are)\s/;
+
+/** The sentence a position is in, from its start up to the position. */
+function sentenceBefore(text: string, at: number): string {
+  const start = Math.max(
+    text.lastIndexOf(". ", at),
+    text.lastIndexOf("? ", at),
+    text.lastIndexOf("! ", at),
+    text.lastIndexOf(", ", at),
+  );
+  return text.slice(start < 0 ? 0 : start + 2, at).trim();
+}
+
 /**
  * The first match that reports something that happened, not a case the question supposes:
  * "the upload fails with 413" reports, "when the solver fails, how does …" supposes.
@@ -52,8 +66,14 @@ function reported(pattern: RegExp, text: string): string | null {
   const all = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
   for (const m of text.matchAll(all)) {
     const before = text.slice(Math.max(0, (m.index ?? 0) - 60), m.index ?? 0);
-    if (!/\b(?:when|whenever|if|once|unless|until|in case|what happens)\b[^.,;:?!]*$/.test(before))
-      return m[0];
+    if (/\b(?:when|whenever|if|once|unless|until|in case|what happens)\b[^.,;:?!]*$/.test(before)) continue;
+    // "does X keep running the other checks after the first one fails?" asks about a case
+    if (
+      ASKS_ABOUT_CASE.test(sentenceBefore(text, m.index ?? 0)) &&
+      /^[^.!]*\?/.test(text.slice(m.index ?? 0))
+    )
+      continue;
+    return m[0];
   }
   return null;
 }
