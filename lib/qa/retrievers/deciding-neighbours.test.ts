@@ -224,19 +224,17 @@ describe("decidingNeighbours", () => {
   const weights = new Map([
     ["decides", 3],
     ["checks", 1],
-    ["logs", 2],
     ["nothing", 0],
   ]);
   const weightOf = (s: SymbolRecord) => weights.get(s.name) ?? 0;
-  const n = (name: string, leader: string, tested: boolean): Neighbour => ({
+  const n = (name: string, leader: string): Neighbour => ({
     symbol: symbol(name),
     leader: `a.go::${leader}`,
-    tested,
   });
 
-  it("takes the tested callees carrying most of the question, one per caller, best first", () => {
+  it("takes the neighbours carrying most of the question, one per leading function, best first", () => {
     const chosen = decidingNeighbours(
-      [n("checks", "entry", true), n("decides", "entry", true), n("checks", "wrapper", true)],
+      [n("checks", "entry"), n("decides", "entry"), n("checks", "wrapper")],
       weightOf,
     );
     expect(chosen.map((c) => [c.neighbour.leader, c.neighbour.symbol.name])).toEqual([
@@ -245,9 +243,7 @@ describe("decidingNeighbours", () => {
     ]);
   });
 
-  it("leaves callees merely called, and tested ones carrying none of the question", () => {
-    expect(decidingNeighbours([n("logs", "entry", false), n("nothing", "entry", true)], weightOf)).toEqual(
-      [],
-    );
+  it("takes none carrying none of the question", () => {
+    expect(decidingNeighbours([n("nothing", "entry")], weightOf)).toEqual([]);
   });
 });

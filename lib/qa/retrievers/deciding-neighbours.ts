@@ -37,9 +37,7 @@ export interface Neighbour {
   symbol: SymbolRecord;
   /** the leading function's qualified id */
   leader: string;
-  /** called by the leading function on one of its condition lines */
-  tested: boolean;
-  /** implements the leading declaration (stands in its place) */
+  /** implements the leading declaration (stands in its place); else called in one of its conditions */
   implements?: boolean;
 }
 
@@ -55,9 +53,8 @@ const TESTING =
   /^\s*(?:}\s*)?(?:if|elif|else\s+if|while|unless|until|when|case|switch|match|guard|return)\b|\s\?\s.*\s:\s|&&|\|\||\s(?:[<>]=?|[!=]==?)\s|\bif\b|\bunless\b/;
 
 /**
- * The callees worth bringing up, best first: those a leading function tests in one of its
- * conditions and whose own conditions and formulas carry the question's words, at most
- * one per leading function.
+ * The neighbours worth bringing up, best first: those whose own conditions and formulas
+ * carry the question's words, at most one per leading function.
  */
 export function decidingNeighbours(
   neighbours: Neighbour[],
@@ -65,7 +62,6 @@ export function decidingNeighbours(
 ): { neighbour: Neighbour; weight: number }[] {
   const chosen = new Map<string, { neighbour: Neighbour; weight: number }>();
   for (const n of neighbours) {
-    if (!n.tested) continue;
     const weight = weightOf(n.symbol);
     const best = chosen.get(n.leader);
     if (weight > 0 && (!best || weight > best.weight)) chosen.set(n.leader, { neighbour: n, weight });
@@ -73,33 +69,33 @@ export function decidingNeighbours(
   return [...chosen.values()].sort((a, b) => b.weight - a.weight).slice(0, ADDED);
 }
 
-/** The callees of the leading functions that are functions of the code (tests aside). */
+/**
+ * The callees the leading functions test in one of their conditions, and the
+ * implementations of the leading declarations (tests aside).
+ */
 async function neighboursOf(
   generationId: string,
   reader: SourceReader,
   leaders: Map<string, SymbolRecord>,
   ranked: Set<string>,
 ): Promise<Neighbour[]> {
-  const { callees } = await callEdgesOfMany(generationId, [...leaders.keys()], {
-    callees: CALLEES,
-    callers: 0,
-  });
-  const found = new Map<string, { leader: string; tested: boolean }>();
+  const [{ callees }, implementing] = await Promise.all([
+    callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: 0 }),
+    implementations(generationId, leaders, ranked),
+  ]);
+  const tested = new Map<string, string>();
   for (const [leader, edges] of callees) {
     const lines = await reader.lines(leaders.get(leader)?.path ?? "");
-    for (const e of edges) {
-      if (!e.dstId || e.dstId === leader || ranked.has(e.dstId)) continue;
-      const tested = TESTING.test(lines?.[e.line - 1] ?? "");
-      const seen = found.get(e.dstId);
-      if (!seen || (tested && !seen.tested)) found.set(e.dstId, { leader, tested });
-    }
+    for (const e of edges)
+      if (e.dstId && e.dstId !== leader && !ranked.has(e.dstId) && !tested.has(e.dstId))
+        if (TESTING.test(lines?.[e.line - 1] ?? "")) tested.set(e.dstId, leader);
   }
-  const symbols = await symbolsByQualifiedIds(generationId, [...found.keys()]);
+  const symbols = tested.size ? await symbolsByQualifiedIds(generationId, [...tested.keys()]) : [];
   const called = symbols.flatMap((symbol) => {
-    const via = found.get(symbol.qualifiedId);
-    return via && isFunction(symbol) && !isTestSymbol(symbol) ? [{ symbol, ...via }] : [];
+    const leader = tested.get(symbol.qualifiedId);
+    return leader && isFunction(symbol) && !isTestSymbol(symbol) ? [{ symbol, leader }] : [];
   });
-  return [...called, ...(await implementations(generationId, leaders, ranked))];
+  return [...called, ...implementing];
 }
 
 /** A declaration with more implementations than this stands for too many to bring one up. */
@@ -133,7 +129,7 @@ async function implementations(
     if (found.length > IMPLEMENTATIONS) return [];
     return found
       .filter((s) => !ranked.has(s.qualifiedId) && !isTestSymbol(s))
-      .map((symbol) => ({ symbol, leader, tested: true, implements: true }));
+      .map((symbol) => ({ symbol, leader, implements: true }));
   });
 }
 
