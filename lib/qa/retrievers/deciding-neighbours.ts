@@ -8,7 +8,8 @@
  * and into the leading few only when it decides more of the question than the symbol it
  * pushes out of them. A callee merely called (a logger, a step of the work) is left where
  * it is: one hop brings up too much that decides nothing. A leading declaration (an
- * interface's or abstract method) stands for its implementations the same way.
+ * interface's or abstract method, which calls nothing) gives way to its implementation
+ * (at most two), which takes its place with the declaration kept just below.
  */
 import "server-only";
 import {
