@@ -133,12 +133,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     withSymbols,
     process ? (bodies?.idle ?? new Map()) : new Map(),
   );
-  // What a thing is is answered by the thing; how it works, often one call away from it.
-  const query = questionFocus(input.reader, withoutEnvironment(question), input.anchors);
-  const symbols = onePerFamily(
-    thing ? delegated : await withDecidingNeighbours(generationId, input.reader, delegated, query),
-    query.names,
-  );
+  const symbols = await decidingOrder(input, delegated, thing);
 
   const budget = config.modeBudgets.conceptual;
   const room = config.initialRetrievalBudget;
@@ -173,6 +168,16 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     rankedSymbols: symbols.map((r) => r.candidate.symbol?.qualifiedId as string).slice(0, 50),
     signals: signalFiles(fileLists),
   };
+}
+
+/**
+ * The leading symbols with what decides one call below them brought up (what a thing is
+ * is answered by the thing itself), one place per overload family.
+ */
+async function decidingOrder(input: RetrievalInput, ranked: Ranked[], thing: boolean): Promise<Ranked[]> {
+  const query = questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
+  const near = thing ? ranked : await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
+  return onePerFamily(near, query.names);
 }
 
 /** How far down a family's later members go: below this many of the other symbols. */
