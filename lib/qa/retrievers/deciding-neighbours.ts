@@ -157,8 +157,10 @@ export async function withDecidingNeighbours(
   if (neighbours.length === 0) return ranked;
   const files = [...new Set([...leaders.values(), ...neighbours.map((n) => n.symbol)].map((s) => s.path))];
   const texts = new Map(await Promise.all(files.map(async (f) => [f, await reader.lines(f)] as const)));
+  // A type or a test decides nothing itself (what decides is a function of the code), so
+  // only the functions read here are weighed.
   const weightOf = (s: SymbolRecord) => {
-    const lines = texts.get(s.path);
+    const lines = isFunction(s) && !isTestSymbol(s) ? texts.get(s.path) : undefined;
     if (!lines) return 0;
     const from = s.startLine + bodyStart(lines.slice(s.startLine - 1, s.endLine));
     return decidingWeight(lines, from, s.endLine, query);
