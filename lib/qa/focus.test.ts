@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractAnchors } from "../search/anchors.ts";
-import { focusQuery, matchedWindow, scoreSpans } from "./focus.ts";
+import { decidingWeight, focusQuery, matchedWindow, scoreSpans } from "./focus.ts";
 
 // A job runner in the shape of real retry code: the wait is computed in one function,
 // the rest of the file schedules and logs.
@@ -123,5 +123,34 @@ describe("matchedWindow", () => {
   it("is null when no line matches", () => {
     const q = "render the sidebar";
     expect(matchedWindow(["a: 1", "b: 2"], focusQuery(q, extractAnchors(q)))).toBeNull();
+  });
+});
+
+describe("decidingWeight", () => {
+  const question = "How does the shedder decide to drop a request while the cpu is hot?";
+  const query = focusQuery(question, extractAnchors(question));
+  // A Go method: its signature and comment name the words, its conditions decide.
+  const go = [
+    "// stillHot reports whether the shedder dropped a request recently (cpu hot).",
+    "func (as *shedder) stillHot(cpu int64) bool {",
+    "\tif !as.droppedRecently.True() {",
+    "\t\treturn false",
+    "\t}",
+    "\thot := time.Since(as.dropTime) < coolOff",
+    "\t// the cpu is not read here",
+    "\treturn hot",
+    "}",
+  ];
+
+  it("weighs the question's words on condition and formula lines of the body, each once", () => {
+    const body = decidingWeight(go, 3, go.length, query);
+    expect(body).toBeGreaterThan(0);
+    // The signature and the doc comment count only when read as body.
+    expect(decidingWeight(go, 1, go.length, query)).toBeGreaterThan(body);
+  });
+
+  it("leaves out comments and lines that only call or assign", () => {
+    const plain = ["fn run() {", "    // if the cpu is hot, drop", "    let request = next();", "}"];
+    expect(decidingWeight(plain, 2, plain.length, query)).toBe(0);
   });
 });

@@ -316,3 +316,29 @@ export function matchedWindow(
   const last = hits[hits.length - 1] ?? best;
   return { startLine: Math.max(1, first), endLine: Math.min(lines.length, last + 2) };
 }
+
+/** A line that is only a comment. */
+const COMMENT_LINE = /^\s*(?:\/\/|#(?![[!])|\/\*|\*|--)/;
+
+/**
+ * How much of the question a span's body decides or computes itself: the weight of the
+ * question's words on its condition and formula lines (each word once, comments aside),
+ * from `from` (its first line of body: a signature and a doc comment decide nothing) to
+ * `to`.
+ */
+export function decidingWeight(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  query: FocusQuery,
+): number {
+  const matcher = matcherOf(lines, query);
+  const seen = new Set<string>();
+  const end = Math.min(to, from + MAX_SPAN_LINES - 1, lines.length);
+  for (let l = Math.max(1, from); l <= end; l++) {
+    const m = matcher.at(l);
+    if (!m.condition || COMMENT_LINE.test(lines[l - 1] ?? "")) continue;
+    for (const t of m.terms) seen.add(t);
+  }
+  return [...seen].reduce((n, t) => n + (query.terms.get(t) ?? 0), 0);
+}

@@ -1,7 +1,7 @@
 /** How conceptual retrieval orders the symbols of a process question ("how does X decide …"). */
 import { describe, expect, it } from "vitest";
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import { byProcess, choosers, isConstructor } from "./conceptual.ts";
+import { byProcess, choosers, isConstructor, onePerFamily } from "./conceptual.ts";
 import type { Ranked } from "./shared.ts";
 
 function ranked(qualifiedName: string, kind: string, lines: [number, number], score: number): Ranked {
@@ -142,5 +142,44 @@ describe("choosers", () => {
 
   it("are none when no function calls two of them", () => {
     expect(choosers([[construct], [reader]])).toEqual([]);
+  });
+});
+
+describe("onePerFamily", () => {
+  const list = [
+    ranked("ReaderBasedJsonParser.ReaderBasedJsonParser#2", "constructor", [130, 160], 9),
+    ranked("ReaderBasedJsonParser.ReaderBasedJsonParser", "constructor", [100, 128], 8),
+    ranked("Bootstrapper.constructParser", "method", [261, 280], 7),
+    ranked("ReaderBasedJsonParser", "class", [1, 3000], 6),
+    ranked("JsonFactory.createParser#2", "method", [900, 910], 5),
+    ranked("JsonFactory.createParser", "method", [880, 890], 4),
+    ranked("JsonFactory._createParser", "method", [1300, 1310], 3),
+  ];
+
+  it("keeps one place per overload family, a class and its constructors being one", () => {
+    expect(names(onePerFamily(list, new Set()))).toEqual([
+      "ReaderBasedJsonParser.ReaderBasedJsonParser#2",
+      "Bootstrapper.constructParser",
+      "JsonFactory.createParser#2",
+      "JsonFactory._createParser",
+      "ReaderBasedJsonParser.ReaderBasedJsonParser",
+      "ReaderBasedJsonParser",
+      "JsonFactory.createParser",
+    ]);
+  });
+
+  it("keeps a named function's overloads, but naming a class names none of its constructors", () => {
+    const named = names(onePerFamily(list, new Set(["createparser", "readerbasedjsonparser"])));
+    expect(named.slice(0, 4)).toEqual([
+      "ReaderBasedJsonParser.ReaderBasedJsonParser#2",
+      "Bootstrapper.constructParser",
+      "JsonFactory.createParser#2",
+      "JsonFactory.createParser",
+    ]);
+  });
+
+  it("leaves a ranking without families as it is", () => {
+    const plain = [list[2], list[6]] as Ranked[];
+    expect(onePerFamily(plain, new Set())).toBe(plain);
   });
 });

@@ -23,6 +23,8 @@ import { idleFunctions, withDelegates, withOptionReaders, type Idleness } from "
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { answeringCandidates, itemFocus, questionFocus } from "./answering.ts";
+import { withDecidingNeighbours } from "./deciding-neighbours.ts";
+import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import {
@@ -125,12 +127,13 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     bodies?.fields ?? new Map(),
     rankedFiles,
   );
-  const symbols = await withDelegates(
+  const delegated = await withDelegates(
     generationId,
     readers,
     withSymbols,
     process ? (bodies?.idle ?? new Map()) : new Map(),
   );
+  const symbols = await decidingOrder(input, delegated, thing);
 
   const budget = config.modeBudgets.conceptual;
   const room = config.initialRetrievalBudget;
@@ -165,6 +168,56 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     rankedSymbols: symbols.map((r) => r.candidate.symbol?.qualifiedId as string).slice(0, 50),
     signals: signalFiles(fileLists),
   };
+}
+
+/**
+ * The leading symbols with what decides one call below them brought up (what a thing is
+ * is answered by the thing itself), one place per overload family.
+ */
+async function decidingOrder(input: RetrievalInput, ranked: Ranked[], thing: boolean): Promise<Ranked[]> {
+  const query = questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
+  const near = thing ? ranked : await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
+  return onePerFamily(near, query.names);
+}
+
+/** How far down a family's later members go: below this many of the other symbols. */
+const FAMILY_PLACES = 10;
+
+/**
+ * One place per overload family among the leading symbols (`f` and `f#3`; a class and its
+ * constructors, `T`, `T.T` and `T.T#2`): the others of a family come after the first ten
+ * unless the question names the function (naming a class names none of its constructors).
+ */
+export function onePerFamily(ranked: Ranked[], named: Set<string>): Ranked[] {
+  const seen = new Set<string>();
+  const firsts: Ranked[] = [];
+  const later: Ranked[] = [];
+  for (const r of ranked) {
+    const symbol = r.candidate.symbol;
+    const family = symbol ? familyOf(symbol) : r.candidate.key;
+    // A class named by the question has its one place: it names none of its constructors.
+    const asked =
+      symbol &&
+      !TYPE_KINDS.has(symbol.kind) &&
+      !isConstructor(symbol) &&
+      named.has(symbol.name.replace(/#\d+$/, "").toLowerCase());
+    const again = seen.has(family) && !asked;
+    seen.add(family);
+    (again ? later : firsts).push(r);
+  }
+  if (later.length === 0) return ranked;
+  return [...firsts.slice(0, FAMILY_PLACES), ...later, ...firsts.slice(FAMILY_PLACES)];
+}
+
+/** A symbol's family: its overloads, and for a constructor its class. */
+function familyOf(symbol: SymbolRecord): string {
+  const id = baseQualifiedId(symbol.qualifiedId);
+  if (!isConstructor(symbol)) return id;
+  const at = id.indexOf("::") + 2;
+  const name = id.slice(at);
+  const dot = name.lastIndexOf(".");
+  // A Go `NewT` is T's constructor; any other is a member of its class.
+  return id.slice(0, at) + (dot > 0 ? name.slice(0, dot) : name.replace(/^New/, ""));
 }
 
 /** A question about how something works, is decided or computed (not what a thing is). */

@@ -1,0 +1,204 @@
+/**
+ * The deciding callees of the leading functions. The condition or formula a question asks
+ * about often lives one call below what ranks first: the public entry, the option or the
+ * wrapper that names the thing (`if as.systemOverloaded() || as.stillHot()` in
+ * `shouldDrop`, `if err := b.accept(); err != nil` in `doReq`). A callee a leading
+ * function tests in one of its conditions, and whose own condition and formula lines
+ * carry the question's words, comes up just below that function, which keeps its place —
+ * and into the leading few only when it decides more of the question than the symbol it
+ * pushes out of them. A callee merely called (a logger, a step of the work) is left where
+ * it is: one hop brings up too much that decides nothing. A leading declaration (an
+ * interface's or abstract method, which calls nothing) gives way to its implementation
+ * (at most two), which takes its place with the declaration kept just below.
+ */
+import "server-only";
+import {
+  callEdgesOfMany,
+  inheritorsOf,
+  symbolsByQualifiedIds,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
+import { bodyStart } from "../../answerers/body-shape.ts";
+import { decidingWeight, type FocusQuery } from "../focus.ts";
+import type { SourceReader } from "../context.ts";
+import { isTestSymbol, type Ranked } from "./shared.ts";
+
+/** How many leading symbols have their neighbours read. */
+const LEADERS = 5;
+/** How many neighbours may come up in all (each below a different leading function). */
+const ADDED = 2;
+/** Calls read per leading function. */
+const CALLEES = 40;
+/** A callee ranks just below the function calling it; an implementation just above its declaration. */
+const BELOW = 0.97;
+const ABOVE = 1.001;
+
+/** A function one call below a leading one. */
+export interface Neighbour {
+  symbol: SymbolRecord;
+  /** the leading function's qualified id */
+  leader: string;
+  /** implements the leading declaration (stands in its place); else called in one of its conditions */
+  implements?: boolean;
+}
+
+function isFunction(s: Pick<SymbolRecord, "kind">): boolean {
+  return s.kind === "function" || s.kind === "method";
+}
+
+/**
+ * A line that tests something (a call on it decides the leader's outcome): a condition, a
+ * guard, a returned boolean; comparisons spaced as operators (`<T>` and `=>` are not).
+ */
+const TESTING =
+  /^\s*(?:}\s*)?(?:if|elif|else\s+if|while|unless|until|when|case|switch|match|guard|return)\b|\s\?\s.*\s:\s|&&|\|\||\s(?:[<>]=?|[!=]==?)\s|\bif\b|\bunless\b/;
+
+/**
+ * The neighbours worth bringing up, best first: those whose own conditions and formulas
+ * carry the question's words, at most one per leading function.
+ */
+export function decidingNeighbours(
+  neighbours: Neighbour[],
+  weightOf: (symbol: SymbolRecord) => number,
+): { neighbour: Neighbour; weight: number }[] {
+  const chosen = new Map<string, { neighbour: Neighbour; weight: number }>();
+  for (const n of neighbours) {
+    const weight = weightOf(n.symbol);
+    const best = chosen.get(n.leader);
+    if (weight > 0 && (!best || weight > best.weight)) chosen.set(n.leader, { neighbour: n, weight });
+  }
+  return [...chosen.values()].sort((a, b) => b.weight - a.weight).slice(0, ADDED);
+}
+
+/**
+ * The callees the leading functions test in one of their conditions, and the
+ * implementations of the leading declarations (tests aside).
+ */
+async function neighboursOf(
+  generationId: string,
+  reader: SourceReader,
+  leaders: Map<string, SymbolRecord>,
+  ranked: Set<string>,
+): Promise<Neighbour[]> {
+  const [{ callees }, implementing] = await Promise.all([
+    callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: 0 }),
+    implementations(generationId, leaders, ranked),
+  ]);
+  const tested = new Map<string, string>();
+  for (const [leader, edges] of callees) {
+    const lines = await reader.lines(leaders.get(leader)?.path ?? "");
+    for (const e of edges)
+      if (e.dstId && e.dstId !== leader && !ranked.has(e.dstId) && !tested.has(e.dstId))
+        if (TESTING.test(lines?.[e.line - 1] ?? "")) tested.set(e.dstId, leader);
+  }
+  const symbols = tested.size ? await symbolsByQualifiedIds(generationId, [...tested.keys()]) : [];
+  const called = symbols.flatMap((symbol) => {
+    const leader = tested.get(symbol.qualifiedId);
+    return leader && isFunction(symbol) && !isTestSymbol(symbol) ? [{ symbol, leader }] : [];
+  });
+  return [...called, ...implementing];
+}
+
+/** A declaration with more implementations than this stands for too many to bring one up. */
+const IMPLEMENTATIONS = 2;
+
+/**
+ * The implementations of the leading declarations (an interface's or abstract method,
+ * which calls nothing): what runs when they are called, so they stand where a tested
+ * callee would (`IValidationRule.ApplyCondition` → `RuleBase.ApplyCondition`).
+ */
+async function implementations(
+  generationId: string,
+  leaders: Map<string, SymbolRecord>,
+  ranked: Set<string>,
+): Promise<Neighbour[]> {
+  const ownerOf = (s: SymbolRecord) => `${s.path}::${s.parentId}`;
+  const declared = [...leaders.values()].filter((s) => s.kind === "method" && s.fanOut === 0 && s.parentId);
+  if (declared.length === 0) return [];
+  const inheritors = await inheritorsOf(generationId, [...new Set(declared.map(ownerOf))]);
+  const ids = new Map(
+    declared.map((d) => [
+      d.qualifiedId,
+      inheritors.filter((i) => i.dstId === ownerOf(d)).map((i) => `${i.srcId}.${d.name}`),
+    ]),
+  );
+  const symbols = new Map(
+    (await symbolsByQualifiedIds(generationId, [...ids.values()].flat())).map((s) => [s.qualifiedId, s]),
+  );
+  return [...ids].flatMap(([leader, list]) => {
+    const found = list.flatMap((id) => symbols.get(id) ?? []);
+    if (found.length > IMPLEMENTATIONS) return [];
+    return found
+      .filter((s) => !ranked.has(s.qualifiedId) && !isTestSymbol(s))
+      .map((symbol) => ({ symbol, leader, implements: true }));
+  });
+}
+
+/**
+ * The ranking with the deciding callees of its leading functions brought up, each just
+ * below the function calling it (see the module header).
+ */
+export async function withDecidingNeighbours(
+  generationId: string,
+  reader: SourceReader,
+  ranked: Ranked[],
+  query: FocusQuery,
+): Promise<Ranked[]> {
+  const leaders = new Map<string, SymbolRecord>();
+  for (const r of ranked.slice(0, LEADERS)) {
+    const s = r.candidate.symbol;
+    if (s && isFunction(s) && !isTestSymbol(s)) leaders.set(s.qualifiedId, s);
+  }
+  if (leaders.size === 0) return ranked;
+  const top = new Set(
+    ranked.slice(0, LEADERS).map((r) => r.candidate.symbol?.qualifiedId ?? r.candidate.key),
+  );
+  const neighbours = await neighboursOf(generationId, reader, leaders, top);
+  if (neighbours.length === 0) return ranked;
+  const files = [...new Set([...leaders.values(), ...neighbours.map((n) => n.symbol)].map((s) => s.path))];
+  const texts = new Map(await Promise.all(files.map(async (f) => [f, await reader.lines(f)] as const)));
+  // A type or a test decides nothing itself (what decides is a function of the code), so
+  // only the functions read here are weighed.
+  const weightOf = (s: SymbolRecord) => {
+    const lines = isFunction(s) && !isTestSymbol(s) ? texts.get(s.path) : undefined;
+    if (!lines) return 0;
+    const from = s.startLine + bodyStart(lines.slice(s.startLine - 1, s.endLine));
+    return decidingWeight(lines, from, s.endLine, query);
+  };
+  const chosen = decidingNeighbours(neighbours, weightOf);
+  if (chosen.length === 0) return ranked;
+  const out = ranked.map((r) => ({ ...r, reasons: [...r.reasons] }));
+  const byId = new Map(out.map((r) => [r.candidate.symbol?.qualifiedId ?? r.candidate.key, r]));
+  for (const { neighbour, weight } of chosen) {
+    const leader = byId.get(neighbour.leader);
+    if (!leader) continue;
+    // Coming up into the leading few pushes one out: only for a neighbour deciding more than it.
+    const place = out.indexOf(leader) + (neighbour.implements ? 0 : 1);
+    const pushed = out[LEADERS - 1]?.candidate.symbol;
+    if (place < LEADERS && pushed && weightOf(pushed) >= weight) continue;
+    // An implementation does what its declaration only names: it takes the declaration's place.
+    const score = leader.score * (neighbour.implements ? ABOVE : BELOW);
+    const name = neighbour.leader.split("::").pop() ?? neighbour.leader;
+    const reason = neighbour.implements
+      ? `implements ${name}`
+      : `called by ${name}; its conditions carry the question`;
+    const existing = byId.get(neighbour.symbol.qualifiedId);
+    if (existing) {
+      if (existing.score < score) {
+        existing.score = score;
+        existing.reasons.push(reason);
+        out.sort((a, b) => b.score - a.score);
+      }
+      continue;
+    }
+    const added: Ranked = {
+      candidate: { key: neighbour.symbol.qualifiedId, symbol: neighbour.symbol, chunk: null, reason },
+      score,
+      reasons: [reason],
+    };
+    byId.set(neighbour.symbol.qualifiedId, added);
+    out.push(added);
+    out.sort((a, b) => b.score - a.score);
+  }
+  return out;
+}
