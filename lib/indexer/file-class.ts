@@ -350,10 +350,11 @@ export class FileClassifier {
 /**
  * Test code: test folders (with .NET's test projects, `Foo.Tests/`, `Foo.UnitTests/`,
  * `Foo.Specs/`) and the test file names of the languages indexed (C and C++ unit tests
- * beside their sources as `logging_unittest.cc` too).
+ * beside their sources as `logging_unittest.cc` too), with a Rust module's unit tests kept
+ * beside it (`src/layer/tests.rs`, declared `#[cfg(test)] mod tests;`).
  */
 const TEST_PATH =
-  /(^|\/)(tests?|testing|__tests__|spec|specs)\/|(^|\/)[\w.]+\.(?:Tests?|UnitTests|IntegrationTests|Specs?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp|cxx|rs)$|_unittests?\.(c|cc|cpp|cxx)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
+  /(^|\/)(tests?|testing|__tests__|spec|specs)\/|(^|\/)tests\.rs$|(^|\/)[\w.]+\.(?:Tests?|UnitTests|IntegrationTests|Specs?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_test\.(py|go|c|cc|cpp|cxx|rs)$|_unittests?\.(c|cc|cpp|cxx)$|_(test|spec)\.rb$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.(java|cs|php)$/;
 
 /** Whether a path holds tests (the resolver never lets library code call into them). */
 export function isTestPath(file: string): boolean {

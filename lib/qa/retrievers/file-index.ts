@@ -154,8 +154,13 @@ function moduleTested(index: PathIndex, test: string, name: string): string[] {
   return filesForModule(index, [...folders, name].join("/"));
 }
 
-/** What a Rust crate's integration test exercises: `x/tests/reload.rs`, `x/tests/reload/main.rs` → `x/src/reload.rs`. */
+/**
+ * What a Rust test exercises: a module's unit tests its module (`src/layer/tests.rs` →
+ * `src/layer/mod.rs` or `src/layer.rs`), a crate's integration test the file it is named
+ * for (`x/tests/reload.rs`, `x/tests/reload/main.rs` → `x/src/reload.rs`).
+ */
 function crateTested(index: PathIndex, test: string): string[] {
+  if (baseOf(test) === "tests.rs" && baseOf(dirOf(test)) !== "tests") return moduleOfTests(index, test);
   const parts = test.split("/");
   const at = parts.lastIndexOf("tests");
   if (at < 0) return [];
@@ -173,6 +178,13 @@ function crateTested(index: PathIndex, test: string): string[] {
   for (const [dir, files] of index.byDir)
     if (`${dir}/`.startsWith(src)) sources += files.filter(inCrate).length;
   return sources <= SMALL_CRATE ? [`${src}lib.rs`] : [];
+}
+
+/** The module a Rust `tests.rs` belongs to: its folder's `mod.rs`, the folder's own `x.rs`, or the crate root. */
+function moduleOfTests(index: PathIndex, test: string): string[] {
+  const dir = dirOf(test);
+  const owners = baseOf(dir) === "src" ? [`${dir}/lib.rs`, `${dir}/main.rs`] : [`${dir}/mod.rs`, `${dir}.rs`];
+  return owners.filter((p) => index.paths.has(p)).slice(0, 1);
 }
 
 function sharedPrefix(a: string, b: string): number {

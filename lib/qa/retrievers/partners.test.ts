@@ -373,6 +373,10 @@ describe("testedFiles", () => {
     "tracing-subscriber/src/fmt/mod.rs",
     "tracing-subscriber/src/fmt/writer.rs",
     "tracing-subscriber/src/layer/mod.rs",
+    "tracing-subscriber/src/layer/tests.rs",
+    "tracing-subscriber/src/registry.rs",
+    "tracing-subscriber/src/registry/tests.rs",
+    "tracing-subscriber/src/tests.rs",
     "tracing-subscriber/tests/reload.rs",
     "tracing-subscriber/tests/fmt/main.rs",
     "tracing-subscriber/tests/same_len_filters.rs",
@@ -390,6 +394,10 @@ describe("testedFiles", () => {
     ["tracing-attributes/tests/async_fn.rs", ["tracing-attributes/src/lib.rs"]],
     ["tracing-subscriber/tests/reload.rs", ["tracing-subscriber/src/reload.rs"]],
     ["tracing-subscriber/tests/fmt/main.rs", ["tracing-subscriber/src/fmt/mod.rs"]],
+    // A Rust module's unit tests kept beside it: the module, or the crate root.
+    ["tracing-subscriber/src/layer/tests.rs", ["tracing-subscriber/src/layer/mod.rs"]],
+    ["tracing-subscriber/src/registry/tests.rs", ["tracing-subscriber/src/registry.rs"]],
+    ["tracing-subscriber/src/tests.rs", ["tracing-subscriber/src/lib.rs"]],
   ])("%s tests %j", (test, subjects) => {
     expect(testedFiles(tested, test, isTestPath).sort()).toEqual([...subjects].sort());
   });
