@@ -112,6 +112,8 @@ export interface Opening {
 
 const MAX_OPENING_SPAN = 150;
 const ERROR_FRAMING = /\braise site\b|\bis raised\b|\braises\b|\bNo raise\b|\berror\b|\bexception\b/i;
+/** A file path as an answer cites it (`src/error.rs:12-30`, `lib/errors/index.js`). */
+const CITED_PATH = /[\w.@-]*(?:\/[\w.@-]+)+(?::\d+(?:-\d+)?)?|[\w.-]+\.[A-Za-z]\w*:\d+(?:-\d+)?/g;
 
 /** Whether an answer's first paragraph answers (see the module header). */
 export function openingOf(
@@ -131,7 +133,8 @@ export function openingOf(
           ),
         )
       : null,
-    errorFraming: ERROR_FRAMING.test(first.replace(/`[^`]*`/g, "")),
+    // Code and cited paths are not framing: `src/error.rs:12-30` names a file, not an error.
+    errorFraming: ERROR_FRAMING.test(first.replace(/`[^`]*`/g, "").replace(CITED_PATH, " ")),
   };
 }
 

@@ -18,6 +18,7 @@ export const TEST_GLOBS = [
   "app/**/*.test.ts",
   "components/**/*.test.ts",
   "test-support/**/*.test.ts",
+  "bench/**/*.test.ts",
 ];
 
 const SUPPORT_DIR = "test-support";
