@@ -17,6 +17,12 @@ import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
 import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
+import {
+  BARE_MEMBER_LANGUAGES,
+  ownMemberCall,
+  typedReceiverCall,
+  type MemberLookup,
+} from "./receiver-types.ts";
 import type { ExtractedCall, SymbolKind } from "./types.ts";
 import {
   buildModuleMaps,
@@ -129,6 +135,16 @@ export class Resolver {
   private readonly scopes: Lookup<FileScope>;
   private readonly fileByPath: Lookup<Pick<ResolverFile, "path" | "language">>;
   private readonly maps: ModuleMaps;
+  private readonly types: MemberLookup = {
+    typeNamed: (written, fromPath) => this.lookupBase(written, fromPath),
+    members: (type, name) => this.membersOf(type, name),
+    inherited: (type, name) => this.inheritedMember(type, name, new Set()),
+    definesType: (name) => (this.byName.get(name) ?? []).some(isType),
+    isExternal: (name, fromPath) => {
+      const scope = this.scopes.get(fromPath);
+      return !!scope?.externalNames.has(name) && !scope.moduleAliases.has(name);
+    },
+  };
 
   constructor(symbols: ResolverSymbol[], files: ResolverFile[]);
   constructor(tables: ResolverTables);
@@ -240,6 +256,8 @@ export class Resolver {
       return this.methodByName(name, symbol, 0.4);
     }
     if (receiver) {
+      const typed = typedReceiverCall(this.types, symbol, call);
+      if (typed) return typed;
       const moduleFiles = this.moduleAt(receiver, symbol.path);
       if (moduleFiles) {
         // A module that lacks the name: no guessing.
@@ -279,10 +297,11 @@ export class Resolver {
         return [];
       return this.methodByName(name, symbol, 0.5);
     }
-    // A bare call inside a method can be a member of its class (C++, C#, Ruby).
-    const cls = LANGUAGE_RULES[symbol.language]?.implicitSelf ? this.enclosingClass(symbol) : null;
-    const member = cls ? (this.memberOf(cls, name) ?? this.inheritedMember(cls, name, new Set())) : null;
-    if (member) return [{ symbol: member, confidence: 0.9 }];
+    // A bare call inside a method can be a member of its class (C++, C#, Java, Ruby).
+    const cls =
+      rules?.implicitSelf || BARE_MEMBER_LANGUAGES.has(symbol.language) ? this.enclosingClass(symbol) : null;
+    const member = cls ? ownMemberCall(this.types, cls, call) : null;
+    if (member) return member;
     const local = this.lookupName(name, symbol.path, false, symbol.qualifiedName);
     if (!local) return [];
     // Calling a class constructs it: link to the class itself.
@@ -314,6 +333,17 @@ export class Resolver {
     const own = this.byFileQualified.get(cls.path)?.get(`${cls.qualifiedName}.${name}`);
     if (own || !LANGUAGE_RULES[cls.language]?.openTypes) return own ?? null;
     return this.byQualified.get(`${cls.qualifiedName}.${name}`)?.[0] ?? null;
+  }
+
+  /** A type's own members of a name, every overload; a type continued in other files is looked up there too. */
+  private membersOf(cls: ResolverSymbol, name: string): ResolverSymbol[] {
+    const qualifiedName = `${cls.qualifiedName}.${name}`;
+    const own = (this.byFileName.get(cls.path)?.get(name) ?? []).filter(
+      (s) => s.qualifiedName === qualifiedName,
+    );
+    if (own.length) return own;
+    const elsewhere = this.memberOf(cls, name);
+    return elsewhere ? [elsewhere] : [];
   }
 
   /**
