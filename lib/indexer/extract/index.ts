@@ -82,7 +82,6 @@ export async function extractSource(
   source: string,
   deadline?: Deadline,
 ): Promise<SourceExtraction> {
-  const spec = SPECS[language];
   const parsed = PARSED_TEXT[language]?.(source) ?? source;
   const reparse = REPARSE[language];
   const { state, parseErrors, errorRows, facts } = await withRereadableTree(
