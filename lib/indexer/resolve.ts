@@ -343,7 +343,12 @@ export class Resolver {
     );
     if (own.length) return own;
     const elsewhere = this.memberOf(cls, name);
-    return elsewhere ? [elsewhere] : [];
+    if (elsewhere) return [elsewhere];
+    // A Go type's methods may sit in any file of its package, a Rust type's in another impl.
+    const folder = cls.path.slice(0, cls.path.lastIndexOf("/") + 1);
+    return (this.byName.get(name) ?? []).filter(
+      (s) => s.parent === cls.qualifiedName && s.language === cls.language && s.path.startsWith(folder),
+    );
   }
 
   /**

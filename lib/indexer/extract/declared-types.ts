@@ -179,10 +179,12 @@ class Typing {
   constructor(symbols: ExtractedSymbol[], declarations: Declaration[]) {
     for (const s of symbols)
       if (!this.byQualified.has(s.qualifiedName)) this.byQualified.set(s.qualifiedName, s);
+    const functions = innermostByLine(symbols.filter(isFunction));
+    const types = innermostByLine(symbols.filter((s) => !isFunction(s)));
     for (const d of declarations) {
       const line = d.row + 1;
-      const fn = innermost(symbols, line, (s) => isFunction(s));
-      const type = innermost(symbols, line, (s) => !isFunction(s));
+      const fn = functions[line] ?? null;
+      const type = types[line] ?? null;
       const asField = d.field || (type !== null && (fn === null || contains(fn, type)));
       if (asField) {
         if (!type) continue;
@@ -273,18 +275,12 @@ function contains(outer: ExtractedSymbol, inner: ExtractedSymbol): boolean {
   return outer.startLine <= inner.startLine && inner.endLine <= outer.endLine && outer !== inner;
 }
 
-/** The smallest symbol passing `accept` whose lines hold `line`. */
-function innermost(
-  symbols: ExtractedSymbol[],
-  line: number,
-  accept: (s: ExtractedSymbol) => boolean,
-): ExtractedSymbol | null {
-  let best: ExtractedSymbol | null = null;
-  for (const s of symbols) {
-    if (s.startLine > line || s.endLine < line || !accept(s)) continue;
-    if (!best || s.endLine - s.startLine <= best.endLine - best.startLine) best = s;
-  }
-  return best;
+/** For each line, the smallest of these symbols that holds it (larger ones are written first, smaller over them). */
+function innermostByLine(symbols: ExtractedSymbol[]): (ExtractedSymbol | undefined)[] {
+  const out: (ExtractedSymbol | undefined)[] = [];
+  const bySize = [...symbols].sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine));
+  for (const s of bySize) for (let line = s.startLine; line <= s.endLine; line++) out[line] = s;
+  return out;
 }
 
 /** One walk over the tree collecting declarations (and, for Java and C#, bare calls). */
