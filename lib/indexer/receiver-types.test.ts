@@ -78,7 +78,7 @@ describe("declared types reduce to the type a method runs on", () => {
 });
 
 describe("calls on typed receivers", () => {
-  it("Java: a constructed value, a field, a loop variable over a typed list and an interface", async () => {
+  it("Java: a constructed value, a field, a nested type, a loop variable over a typed list and an interface", async () => {
     const edges = await callEdges({
       "src/Factory.java": `package demo;
 public class Factory {
@@ -104,6 +104,19 @@ public class Parser {
 public interface Rule {
     void validate(Parser p);
 }`,
+      "src/Spec.java": `package demo;
+public class Spec {
+    public static class Builder {
+        private final Block.Builder code = Block.builder();
+        public Builder beginControlFlow(String flow) { code.beginControlFlow(flow); return this; }
+    }
+}`,
+      "src/Block.java": `package demo;
+public class Block {
+    public static class Builder {
+        public Builder beginControlFlow(String flow) { return this; }
+    }
+}`,
       "src/Other.java": `package demo;
 public class Other {
     public Token nextToken() { return null; }
@@ -115,6 +128,8 @@ public class Other {
     expect(edges).toContain("Factory.check -> Rule.validate@0.9");
     expect(edges).toContain("Factory.check -> Parser.nextToken@0.9");
     expect(edges.filter((e) => e.includes("Other."))).toEqual([]);
+    // A nested type is looked up through its outer class, not as the caller's own `Builder`.
+    expect(edges).toContain("Spec.Builder.beginControlFlow -> Block.Builder.beginControlFlow@0.9");
   });
 
   it("Java: a bare call lands on the overload its arguments fit, and stays open when none fits best", async () => {

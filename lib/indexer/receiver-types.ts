@@ -5,11 +5,11 @@
  * `s.ngin.start()` with `ngin *engine`, lib/indexer/extract/declared-types.ts); here the
  * type is looked up as the caller sees it and the method found on it or its bases. An
  * interface's or trait's own method declaration is a valid target: call-graph walks go
- * on from a declaration to its implementations. Overloads are told apart by the
- * overload extraction chose from the argument count, else the call is split across them.
+ * on from a declaration to its implementations. A bare call's overload is the one
+ * extraction chose from its arguments; otherwise the first overload stands for the family.
  */
 import type { ExtractedCall } from "./types.ts";
-import type { ResolverSymbol } from "./resolve.ts";
+import type { ResolverSymbol, ResolverTables } from "./resolve.ts";
 
 export interface TypedHit {
   symbol: ResolverSymbol;
@@ -34,8 +34,6 @@ export interface MemberLookup {
 const TYPED_CONFIDENCE = 0.9;
 /** …and when the type's name was ambiguous across the repository. */
 const AMBIGUOUS_TYPE_CONFIDENCE = 0.6;
-/** A split across overloads never goes below this (it is still the class's own method). */
-const SPLIT_FLOOR = 0.3;
 
 /** Languages whose methods call their own class's methods without `this.` (beyond the implicit-self ones). */
 export const BARE_MEMBER_LANGUAGES = new Set(["java"]);
@@ -57,14 +55,13 @@ export function typedReceiverCall(
   if (segments.length > 1 && lookup.isExternal(segments[0] ?? "", caller.path)) return [];
   const type = lookup.typeNamed(written, caller.path);
   if (!type) return lookup.definesType(short) ? null : [];
-  const base = type.confidence >= 0.5 ? TYPED_CONFIDENCE : AMBIGUOUS_TYPE_CONFIDENCE;
-  const own = lookup.members(type.symbol, call.name);
-  if (own.length) return split(own, base);
-  const inherited = lookup.inherited(type.symbol, call.name);
-  return inherited ? [{ symbol: inherited, confidence: base }] : null;
+  const confidence = type.confidence >= 0.5 ? TYPED_CONFIDENCE : AMBIGUOUS_TYPE_CONFIDENCE;
+  // Overloads elsewhere cannot be told apart here: the first stands for the family, as its plain id does.
+  const member = lookup.members(type.symbol, call.name)[0] ?? lookup.inherited(type.symbol, call.name);
+  return member ? [{ symbol: member, confidence }] : null;
 }
 
-/** A bare call to a method of the caller's class: the overload extraction chose, the only one, or all of them split. */
+/** A bare call to a method of the caller's class: the overload extraction chose, or the only one (the first outside Java). */
 export function ownMemberCall(
   lookup: MemberLookup,
   cls: ResolverSymbol,
@@ -75,21 +72,43 @@ export function ownMemberCall(
     const inherited = lookup.inherited(cls, call.name);
     return inherited ? [{ symbol: inherited, confidence: TYPED_CONFIDENCE }] : null;
   }
-  if (own.length === 1) return split(own, TYPED_CONFIDENCE);
   const chosen = call.overload ? own.find((s) => overloadOrdinal(s.qualifiedId) === call.overload) : null;
-  if (chosen) return [{ symbol: chosen, confidence: TYPED_CONFIDENCE }];
+  if (own.length === 1 || chosen)
+    return [{ symbol: chosen ?? (own[0] as ResolverSymbol), confidence: TYPED_CONFIDENCE }];
   // Java overloads differ by parameter types the index cannot weigh: the call stays open, and
-  // a call-graph walk picks the overload whose parameters fit its caller's.
-  return BARE_MEMBER_LANGUAGES.has(cls.language) ? [] : split(own, TYPED_CONFIDENCE);
-}
-
-function split(symbols: ResolverSymbol[], confidence: number): TypedHit[] {
-  const each = symbols.length === 1 ? confidence : Math.max(SPLIT_FLOOR, confidence / symbols.length);
-  return symbols.map((symbol) => ({ symbol, confidence: each }));
+  // a call-graph walk picks the overload whose parameters fit its caller's. Elsewhere the
+  // first stands for the family, as its plain id does.
+  return BARE_MEMBER_LANGUAGES.has(cls.language)
+    ? []
+    : [{ symbol: own[0] as ResolverSymbol, confidence: TYPED_CONFIDENCE }];
 }
 
 /** `a.java::A.f#3` → 3; a plain id is the first. */
 function overloadOrdinal(qualifiedId: string): number {
   const match = /#(\d+)$/.exec(qualifiedId);
   return match ? Number(match[1]) : 1;
+}
+
+/**
+ * A type's own members of a name, every overload: in its file, else where the type is
+ * continued (`elsewhere`), else in its folder (a Go type's methods may sit in any file of
+ * its package, a Rust type's in another impl).
+ */
+export function membersOf(
+  cls: ResolverSymbol,
+  name: string,
+  tables: Pick<ResolverTables, "byName" | "byFileName">,
+  elsewhere: () => ResolverSymbol | null,
+): ResolverSymbol[] {
+  const qualifiedName = `${cls.qualifiedName}.${name}`;
+  const own = (tables.byFileName.get(cls.path)?.get(name) ?? []).filter(
+    (s) => s.qualifiedName === qualifiedName,
+  );
+  if (own.length) return own;
+  const continued = elsewhere();
+  if (continued) return [continued];
+  const folder = cls.path.slice(0, cls.path.lastIndexOf("/") + 1);
+  return (tables.byName.get(name) ?? []).filter(
+    (s) => s.parent === cls.qualifiedName && s.language === cls.language && s.path.startsWith(folder),
+  );
 }

@@ -19,6 +19,7 @@ import { isTestPath } from "./file-class.ts";
 import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
 import {
   BARE_MEMBER_LANGUAGES,
+  membersOf,
   ownMemberCall,
   typedReceiverCall,
   type MemberLookup,
@@ -127,17 +128,17 @@ export function completeTables(symbols: ResolverSymbol[], files: ResolverFile[])
 }
 
 export class Resolver {
-  private readonly byName: Lookup<ResolverSymbol[]>;
+  readonly byName: Lookup<ResolverSymbol[]>;
   /** symbols by qualified name across files, for namespaced and reopened types */
   private readonly byQualified: Lookup<ResolverSymbol[]>;
   private readonly byFileQualified: Lookup<Map<string, ResolverSymbol>>;
-  private readonly byFileName: Lookup<Map<string, ResolverSymbol[]>>;
+  readonly byFileName: Lookup<Map<string, ResolverSymbol[]>>;
   private readonly scopes: Lookup<FileScope>;
   private readonly fileByPath: Lookup<Pick<ResolverFile, "path" | "language">>;
   private readonly maps: ModuleMaps;
   private readonly types: MemberLookup = {
-    typeNamed: (written, fromPath) => this.lookupBase(written, fromPath),
-    members: (type, name) => this.membersOf(type, name),
+    typeNamed: (written, fromPath) => this.typeNamed(written, fromPath),
+    members: (type, name) => membersOf(type, name, this, () => this.memberOf(type, name)),
     inherited: (type, name) => this.inheritedMember(type, name, new Set()),
     definesType: (name) => (this.byName.get(name) ?? []).some(isType),
     isExternal: (name, fromPath) => {
@@ -335,22 +336,6 @@ export class Resolver {
     return this.byQualified.get(`${cls.qualifiedName}.${name}`)?.[0] ?? null;
   }
 
-  /** A type's own members of a name, every overload; a type continued in other files is looked up there too. */
-  private membersOf(cls: ResolverSymbol, name: string): ResolverSymbol[] {
-    const qualifiedName = `${cls.qualifiedName}.${name}`;
-    const own = (this.byFileName.get(cls.path)?.get(name) ?? []).filter(
-      (s) => s.qualifiedName === qualifiedName,
-    );
-    if (own.length) return own;
-    const elsewhere = this.memberOf(cls, name);
-    if (elsewhere) return [elsewhere];
-    // A Go type's methods may sit in any file of its package, a Rust type's in another impl.
-    const folder = cls.path.slice(0, cls.path.lastIndexOf("/") + 1);
-    return (this.byName.get(name) ?? []).filter(
-      (s) => s.parent === cls.qualifiedName && s.language === cls.language && s.path.startsWith(folder),
-    );
-  }
-
   /**
    * A symbol by qualified name, written in full or under one of the caller's enclosing
    * namespaces. In Ruby a bare top-level function (`mock_app`, a `def` outside any
@@ -459,6 +444,19 @@ export class Resolver {
       spec = submoduleSpec(spec, segment, file.language);
     }
     return files ?? scope.moduleAliases.get(receiver.split(".").pop() ?? "") ?? null;
+  }
+
+  /**
+   * A declared type as written: a nested type through its outer class (`CodeBlock.Builder`,
+   * never another class's `Builder`), else as a base class is looked up.
+   */
+  private typeNamed(written: string, fromPath: string): Hit | null {
+    const [head = "", ...nested] = written.split(".");
+    const outer = nested.length ? this.lookupName(head, fromPath, true) : null;
+    if (!outer) return this.lookupBase(written, fromPath);
+    let type: ResolverSymbol | null = outer.symbol;
+    for (const name of nested) type = type ? this.memberOf(type, name) : null;
+    return type && isType(type) ? { symbol: type, confidence: outer.confidence } : null;
   }
 
   /** A base class as written: `Base`, `mod.Base` / `alias.Base` through a module, `Base<T>`. */
