@@ -261,12 +261,16 @@ class Parser { public function parse() {} }`,
         pass
 
 class App:
-    def __init__(self):
+    def __init__(self, backup: Engine):
         self.engine = Engine()
+        self.backup = backup
 
     def run(self, other: Engine):
         self.engine.go()
         other.go()
+
+    def fallback(self):
+        self.backup.go()
 `,
       "src/logging.cc": `class Sink { public: void send(int n) {} };
 class Logger {
@@ -278,6 +282,8 @@ class Logger {
     expect(edges).toContain("Dotenv.Dotenv.load -> Dotenv.Parser.parse@0.9");
     // One edge per call line: `self.engine.go()` and `other.go()`.
     expect(edges.filter((e) => e.startsWith("App.run -> Engine.go@0.9"))).toHaveLength(2);
+    // An attribute assigned a typed parameter in __init__ has the parameter's type.
+    expect(edges).toContain("App.fallback -> Engine.go@0.9");
     expect(edges).toContain("Logger.flush -> Sink.send@0.9");
   });
 });

@@ -20,9 +20,11 @@ interface Declaration {
   name: string;
   /** Declared or constructed type, reduced; absent when it is the element type of `of`. */
   type?: string;
-  /** Receiver-shaped expression whose type this name takes (a loop over `rules`). */
+  /** Receiver-shaped expression whose type this name takes (a loop over `rules`, `self.app = app`). */
   of?: string;
   field: boolean;
+  /** The function a field is assigned in: where `of` is read (`self.app = app` in `__init__`). */
+  scope?: ExtractedSymbol;
 }
 
 /** A bare call's argument count, for overload choice. */
@@ -191,7 +193,7 @@ class Typing {
         const owner = d.name.startsWith("self.") ? d.name.slice(5) : d.name;
         let map = this.fields.get(type.name);
         if (!map) this.fields.set(type.name, (map = new Map()));
-        if (!map.has(owner)) map.set(owner, { ...d, name: owner });
+        if (!map.has(owner)) map.set(owner, { ...d, name: owner, ...(fn ? { scope: fn } : {}) });
       } else if (fn) {
         let map = this.vars.get(fn);
         if (!map) this.vars.set(fn, (map = new Map()));
@@ -236,7 +238,7 @@ class Typing {
 
   private declaredType(symbol: ExtractedSymbol, d: Declaration, line: number, depth: number): string | null {
     if (d.type) return d.type === "Self" || d.type === "self" ? this.ownerType(symbol) : d.type;
-    return d.of ? this.receiverType(symbol, d.of, line, depth + 1) : null;
+    return d.of ? this.receiverType(d.scope ?? symbol, d.of, line, depth + 1) : null;
   }
 
   /** A variable of the symbol or of a function around it (a closure sees its outer locals). */
@@ -388,7 +390,8 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
       const rights = right?.type === "expression_list" ? right.namedChildren : [right];
       lefts.forEach((l, i) => {
         const value = rights[i];
-        add(l, declaredType ?? (value ? constructedType(value) : null));
+        const type = declaredType ?? (value ? constructedType(value) : null);
+        add(l, type, value && !type ? (expressionPath(value) ?? undefined) : undefined);
       });
       return;
     }
