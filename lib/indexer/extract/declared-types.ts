@@ -35,6 +35,10 @@ interface BareCall {
   args: (string | null)[];
 }
 
+/** Values that are a name or a member path (`app`, `self.app`, `$this->app`), not literals or calls. */
+const NAMED_VALUE =
+  /^(?:identifier|variable_name|field_access|member_expression|attribute|selector_expression|field_expression|member_access_expression)$/;
+
 /** Node types that declare names, with the fields their names, types and values sit in. */
 const DECLARATIONS = new Set(
   (
@@ -221,7 +225,7 @@ class Typing {
     } else {
       const declared = this.variable(symbol, head);
       if (declared) type = this.declaredType(symbol, declared, line, depth);
-      else if (owner) {
+      if (!type && owner) {
         // A field named bare (`_parser.Next()` in C#, `parser_->next()` in C++).
         const field = this.fields.get(owner)?.get(head);
         if (field) type = this.declaredType(symbol, field, line, depth);
@@ -391,7 +395,8 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
       lefts.forEach((l, i) => {
         const value = rights[i];
         const type = declaredType ?? (value ? constructedType(value) : null);
-        add(l, type, value && !type ? (expressionPath(value) ?? undefined) : undefined);
+        const named = value && !type && NAMED_VALUE.test(value.type) ? expressionPath(value) : null;
+        add(l, type, named ?? undefined);
       });
       return;
     }
