@@ -230,9 +230,11 @@ export class Client {
     q.push(options);
     const r = new Request(options);
     r.prepare();
+    var later: Queue = makeQueue();
+    later.drain();
   }
 }
-class Queue { push(o: Options) {} }
+class Queue { push(o: Options) {} drain() {} }
 class Request { prepare() {} }`,
       "src/engine.ts": `export class Engine { run(o: Options) {} }
 export class Pool { run(o: Options) {} }`,
@@ -240,6 +242,7 @@ export class Pool { run(o: Options) {} }`,
     expect(edges).toContain("Client.send -> Engine.run@0.9");
     expect(edges).toContain("Client.send -> Queue.push@0.9");
     expect(edges).toContain("Client.send -> Request.prepare@0.9");
+    expect(edges).toContain("Client.send -> Queue.drain@0.9");
     expect(edges.filter((e) => e.includes("Pool"))).toEqual([]);
   });
 

@@ -40,16 +40,21 @@ const NAMED_VALUE =
   /^(?:identifier|variable_name|field_access|member_expression|attribute|selector_expression|field_expression|member_access_expression)$/;
 
 /** Node types that declare names, with the fields their names, types and values sit in. */
-const DECLARATIONS = new Set(
-  (
-    "formal_parameter parameter required_parameter optional_parameter parameter_declaration " +
-    "simple_parameter property_promotion_parameter typed_parameter typed_default_parameter " +
-    "local_variable_declaration variable_declaration variable_declarator short_var_declaration var_spec " +
-    "let_declaration assignment assignment_expression declaration field_declaration property_declaration " +
-    "public_field_definition enhanced_for_statement foreach_statement range_clause for_expression " +
-    "for_in_statement for_statement"
-  ).split(" "),
-);
+const DECLARATION_TYPES = (
+  "formal_parameter parameter required_parameter optional_parameter parameter_declaration " +
+  "simple_parameter property_promotion_parameter typed_parameter typed_default_parameter " +
+  "local_variable_declaration variable_declaration variable_declarator short_var_declaration var_spec " +
+  "let_declaration assignment assignment_expression declaration field_declaration property_declaration " +
+  "public_field_definition enhanced_for_statement foreach_statement range_clause for_expression " +
+  "for_in_statement for_statement"
+).split(" ");
+
+/** Declarations that read their own declarators' names and values. */
+const DECLARATOR_PARENTS = new Set([
+  "local_variable_declaration",
+  "field_declaration",
+  "variable_declaration",
+]);
 
 /** Declarations that always declare a member of the type around them. */
 const FIELD_NODES = new Set([
@@ -161,7 +166,19 @@ function normalise(receiver: string): string {
 /** Reads declarations and bare calls from the syntax tree and types the calls of `symbols` in place. */
 export function annotateReceiverTypes(language: CodeLanguage, root: Node, symbols: ExtractedSymbol[]): void {
   if (!TYPED.has(language) || symbols.length === 0) return;
-  const { declarations, bareCalls } = readTree(root, BARE_CALL_NODES[language]);
+  // Bare calls matter only where a class overloads a method name.
+  const seen = new Set<string>();
+  const overloaded = new Set<string>();
+  for (const s of symbols) {
+    if (!isFunction(s)) continue;
+    if (seen.has(s.qualifiedName)) overloaded.add(s.name);
+    seen.add(s.qualifiedName);
+  }
+  const { declarations, bareCalls } = readTree(
+    root,
+    overloaded.size ? BARE_CALL_NODES[language] : undefined,
+    overloaded,
+  );
   const typing = new Typing(symbols, declarations);
   for (const symbol of symbols) {
     if (symbol.calls.length === 0) continue;
@@ -289,41 +306,35 @@ function innermostByLine(symbols: ExtractedSymbol[]): (ExtractedSymbol | undefin
   return out;
 }
 
-/** One walk over the tree collecting declarations (and, for Java and C#, bare calls). */
+/** The declarations (and, for Java and C#, bare calls) of a tree, found by the parser's own search in one pass. */
 function readTree(
   root: Node,
   bareCallType: string | undefined,
+  overloaded: Set<string>,
 ): { declarations: Declaration[]; bareCalls: BareCall[] } {
   const declarations: Declaration[] = [];
   const bareCalls: BareCall[] = [];
-  const cursor = root.walk();
-  const parents: string[] = [];
-  try {
-    for (;;) {
-      const type = cursor.nodeType;
-      if (DECLARATIONS.has(type)) read(cursor.currentNode, parents[parents.length - 1] ?? "", declarations);
-      else if (type === bareCallType) {
-        const call = bareCall(cursor.currentNode);
-        if (call) bareCalls.push(call);
-      }
-      if (cursor.gotoFirstChild()) {
-        parents.push(type);
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return { declarations, bareCalls };
-        parents.pop();
-      }
+  for (const node of root.descendantsOfType(
+    bareCallType ? [...DECLARATION_TYPES, bareCallType] : DECLARATION_TYPES,
+  )) {
+    if (!node) continue;
+    if (node.type === bareCallType) {
+      const call = bareCall(node, overloaded);
+      if (call) bareCalls.push(call);
+    } else {
+      const parentType = node.parent?.type ?? "";
+      // A Java or C# declarator is read with the declaration around it (its type is there).
+      if (node.type === "variable_declarator" && DECLARATOR_PARENTS.has(parentType)) continue;
+      read(node, parentType, declarations);
     }
-  } finally {
-    cursor.delete();
   }
+  return { declarations, bareCalls };
 }
 
-function bareCall(node: Node): BareCall | null {
+function bareCall(node: Node, overloaded: Set<string>): BareCall | null {
   if (node.childForFieldName("object")) return null;
   const fn = node.childForFieldName("name") ?? node.childForFieldName("function");
-  if (!fn || fn.type !== "identifier") return null;
+  if (!fn || fn.type !== "identifier" || !overloaded.has(fn.text)) return null;
   const list = node.childForFieldName("arguments");
   const args = (list?.namedChildren ?? [])
     .filter((c): c is Node => !!c && c.type !== "comment")
@@ -417,7 +428,9 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
     if (!n) continue;
     // `Foo x = new Foo()` in Java or C#: each declarator may construct its own value.
     const own = n.type === "variable_declarator" || n.type === "init_declarator" ? declaratorValue(n) : null;
-    add(n, type ?? (own ? constructedType(own) : null));
+    // `var x: Foo = …` (TypeScript): the declarator carries its own annotation.
+    const annotation = n.type === "variable_declarator" ? n.childForFieldName("type") : null;
+    add(n, type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null));
   }
 }
 
