@@ -9,21 +9,34 @@
  * extraction chose from its arguments; otherwise the first overload stands for the family.
  */
 import type { ExtractedCall } from "./types.ts";
-import type { ResolverSymbol, ResolverTables } from "./resolve.ts";
 
-export interface TypedHit {
-  symbol: ResolverSymbol;
+/** The fields of a resolver symbol this module reads (resolution passes its own symbols through). */
+export interface MemberSymbol {
+  qualifiedId: string;
+  path: string;
+  qualifiedName: string;
+  language: string;
+  parent: string | null;
+}
+
+/** A keyed table (a Map satisfies it). */
+interface Table<V> {
+  get(key: string): V | undefined;
+}
+
+export interface TypedHit<S extends MemberSymbol> {
+  symbol: S;
   confidence: number;
 }
 
 /** What typed resolution asks of the resolver's tables. */
-export interface MemberLookup {
+export interface MemberLookup<S extends MemberSymbol> {
   /** A type as written from a file (`Engine`, `pkg.Engine`), with how sure the lookup is. */
-  typeNamed(written: string, fromPath: string): TypedHit | null;
+  typeNamed(written: string, fromPath: string): TypedHit<S> | null;
   /** A type's own members of that name, overloads in source order. */
-  members(type: ResolverSymbol, name: string): ResolverSymbol[];
+  members(type: S, name: string): S[];
   /** The first member of that name found up the type's bases. */
-  inherited(type: ResolverSymbol, name: string): ResolverSymbol | null;
+  inherited(type: S, name: string): S | null;
   /** Whether the repository defines a type of that (short) name anywhere. */
   definesType(name: string): boolean;
   /** Whether a name is bound in the file to a module outside the repository (`http`, `std`). */
@@ -43,11 +56,11 @@ export const BARE_MEMBER_LANGUAGES = new Set(["java"]);
  * none when the type is a library's (no guess by name), null when the declared type says
  * nothing the resolver can use (the usual rules then apply).
  */
-export function typedReceiverCall(
-  lookup: MemberLookup,
-  caller: ResolverSymbol,
+export function typedReceiverCall<S extends MemberSymbol>(
+  lookup: MemberLookup<S>,
+  caller: S,
   call: ExtractedCall,
-): TypedHit[] | null {
+): TypedHit<S>[] | null {
   const written = call.type;
   if (!written) return null;
   const segments = written.split(".");
@@ -62,25 +75,24 @@ export function typedReceiverCall(
 }
 
 /** A bare call to a method of the caller's class: the overload extraction chose, or the only one (the first outside Java). */
-export function ownMemberCall(
-  lookup: MemberLookup,
-  cls: ResolverSymbol,
+export function ownMemberCall<S extends MemberSymbol>(
+  lookup: MemberLookup<S>,
+  cls: S,
   call: ExtractedCall,
-): TypedHit[] | null {
+): TypedHit<S>[] | null {
   const own = lookup.members(cls, call.name);
   if (own.length === 0) {
     const inherited = lookup.inherited(cls, call.name);
     return inherited ? [{ symbol: inherited, confidence: TYPED_CONFIDENCE }] : null;
   }
   const chosen = call.overload ? own.find((s) => overloadOrdinal(s.qualifiedId) === call.overload) : null;
-  if (own.length === 1 || chosen)
-    return [{ symbol: chosen ?? (own[0] as ResolverSymbol), confidence: TYPED_CONFIDENCE }];
+  if (own.length === 1 || chosen) return [{ symbol: chosen ?? (own[0] as S), confidence: TYPED_CONFIDENCE }];
   // Java overloads differ by parameter types the index cannot weigh: the call stays open, and
   // a call-graph walk picks the overload whose parameters fit its caller's. Elsewhere the
   // first stands for the family, as its plain id does.
   return BARE_MEMBER_LANGUAGES.has(cls.language)
     ? []
-    : [{ symbol: own[0] as ResolverSymbol, confidence: TYPED_CONFIDENCE }];
+    : [{ symbol: own[0] as S, confidence: TYPED_CONFIDENCE }];
 }
 
 /** `a.java::A.f#3` → 3; a plain id is the first. */
@@ -94,12 +106,12 @@ function overloadOrdinal(qualifiedId: string): number {
  * continued (`elsewhere`), else in its folder (a Go type's methods may sit in any file of
  * its package, a Rust type's in another impl).
  */
-export function membersOf(
-  cls: ResolverSymbol,
+export function membersOf<S extends MemberSymbol>(
+  cls: S,
   name: string,
-  tables: Pick<ResolverTables, "byName" | "byFileName">,
-  elsewhere: () => ResolverSymbol | null,
-): ResolverSymbol[] {
+  tables: { byName: Table<S[]>; byFileName: Table<Map<string, S[]>> },
+  elsewhere: () => S | null,
+): S[] {
   const qualifiedName = `${cls.qualifiedName}.${name}`;
   const own = (tables.byFileName.get(cls.path)?.get(name) ?? []).filter(
     (s) => s.qualifiedName === qualifiedName,

@@ -136,7 +136,7 @@ export class Resolver {
   private readonly scopes: Lookup<FileScope>;
   private readonly fileByPath: Lookup<Pick<ResolverFile, "path" | "language">>;
   private readonly maps: ModuleMaps;
-  private readonly types: MemberLookup = {
+  private readonly types: MemberLookup<ResolverSymbol> = {
     typeNamed: (written, fromPath) => this.typeNamed(written, fromPath),
     members: (type, name) => membersOf(type, name, this, () => this.memberOf(type, name)),
     inherited: (type, name) => this.inheritedMember(type, name, new Set()),
