@@ -17,6 +17,13 @@ import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
 import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
+import {
+  BARE_MEMBER_LANGUAGES,
+  membersOf,
+  ownMemberCall,
+  typedReceiverCall,
+  type MemberLookup,
+} from "./receiver-types.ts";
 import type { ExtractedCall, SymbolKind } from "./types.ts";
 import {
   buildModuleMaps,
@@ -121,14 +128,24 @@ export function completeTables(symbols: ResolverSymbol[], files: ResolverFile[])
 }
 
 export class Resolver {
-  private readonly byName: Lookup<ResolverSymbol[]>;
+  readonly byName: Lookup<ResolverSymbol[]>;
   /** symbols by qualified name across files, for namespaced and reopened types */
   private readonly byQualified: Lookup<ResolverSymbol[]>;
   private readonly byFileQualified: Lookup<Map<string, ResolverSymbol>>;
-  private readonly byFileName: Lookup<Map<string, ResolverSymbol[]>>;
+  readonly byFileName: Lookup<Map<string, ResolverSymbol[]>>;
   private readonly scopes: Lookup<FileScope>;
   private readonly fileByPath: Lookup<Pick<ResolverFile, "path" | "language">>;
   private readonly maps: ModuleMaps;
+  private readonly types: MemberLookup<ResolverSymbol> = {
+    typeNamed: (written, fromPath) => this.typeNamed(written, fromPath),
+    members: (type, name) => membersOf(type, name, this, () => this.memberOf(type, name)),
+    inherited: (type, name) => this.inheritedMember(type, name, new Set()),
+    definesType: (name) => (this.byName.get(name) ?? []).some(isType),
+    isExternal: (name, fromPath) => {
+      const scope = this.scopes.get(fromPath);
+      return !!scope?.externalNames.has(name) && !scope.moduleAliases.has(name);
+    },
+  };
 
   constructor(symbols: ResolverSymbol[], files: ResolverFile[]);
   constructor(tables: ResolverTables);
@@ -240,6 +257,8 @@ export class Resolver {
       return this.methodByName(name, symbol, 0.4);
     }
     if (receiver) {
+      const typed = typedReceiverCall(this.types, symbol, call);
+      if (typed) return typed;
       const moduleFiles = this.moduleAt(receiver, symbol.path);
       if (moduleFiles) {
         // A module that lacks the name: no guessing.
@@ -279,10 +298,11 @@ export class Resolver {
         return [];
       return this.methodByName(name, symbol, 0.5);
     }
-    // A bare call inside a method can be a member of its class (C++, C#, Ruby).
-    const cls = LANGUAGE_RULES[symbol.language]?.implicitSelf ? this.enclosingClass(symbol) : null;
-    const member = cls ? (this.memberOf(cls, name) ?? this.inheritedMember(cls, name, new Set())) : null;
-    if (member) return [{ symbol: member, confidence: 0.9 }];
+    // A bare call inside a method can be a member of its class (C++, C#, Java, Ruby).
+    const cls =
+      rules?.implicitSelf || BARE_MEMBER_LANGUAGES.has(symbol.language) ? this.enclosingClass(symbol) : null;
+    const member = cls ? ownMemberCall(this.types, cls, call) : null;
+    if (member) return member;
     const local = this.lookupName(name, symbol.path, false, symbol.qualifiedName);
     if (!local) return [];
     // Calling a class constructs it: link to the class itself.
@@ -424,6 +444,19 @@ export class Resolver {
       spec = submoduleSpec(spec, segment, file.language);
     }
     return files ?? scope.moduleAliases.get(receiver.split(".").pop() ?? "") ?? null;
+  }
+
+  /**
+   * A declared type as written: a nested type through its outer class (`CodeBlock.Builder`,
+   * never another class's `Builder`), else as a base class is looked up.
+   */
+  private typeNamed(written: string, fromPath: string): Hit | null {
+    const [head = "", ...nested] = written.split(".");
+    const outer = nested.length ? this.lookupName(head, fromPath, true) : null;
+    if (!outer) return this.lookupBase(written, fromPath);
+    let type: ResolverSymbol | null = outer.symbol;
+    for (const name of nested) type = type ? this.memberOf(type, name) : null;
+    return type && isType(type) ? { symbol: type, confidence: outer.confidence } : null;
   }
 
   /** A base class as written: `Base`, `mod.Base` / `alias.Base` through a module, `Base<T>`. */

@@ -38,6 +38,13 @@ export interface ExtractedCall {
   /** Receiver text when the call is a member call (`self`, `os.path`, `this.repo`), else null. */
   receiver: string | null;
   line: number;
+  /**
+   * The receiver's type as the code declares it (a typed parameter, local or field, a
+   * constructed value), reduced to the element type: `Dispatch`, `pkg.Engine`. Absent when unknown.
+   */
+  type?: string;
+  /** For a bare call to an overloaded method of the caller's class: the overload (1-based, source order) its argument count fits. */
+  overload?: number;
 }
 
 export interface ExtractedSymbol {

@@ -10,6 +10,7 @@ import { countParseErrors } from "./common";
 import { runEngine } from "./engine";
 import { type LanguageSpec } from "./extraction";
 import type { FileFacts } from "../../db/file-shapes.ts";
+import { annotateReceiverTypes } from "./declared-types";
 import { attachEnclosingSymbols, extractFacts } from "./facts";
 import { c, cpp } from "./languages/c";
 import { blankDeclarationMacros, firstPreprocessorBranches } from "./languages/c-macros";
@@ -81,7 +82,6 @@ export async function extractSource(
   source: string,
   deadline?: Deadline,
 ): Promise<SourceExtraction> {
-  const spec = SPECS[language];
   const parsed = PARSED_TEXT[language]?.(source) ?? source;
   const reparse = REPARSE[language];
   const { state, parseErrors, errorRows, facts } = await withRereadableTree(
@@ -89,7 +89,7 @@ export async function extractSource(
     parsed,
     (tree, reread) => {
       const first: Reading = {
-        state: runEngine(spec, tree.rootNode, source, deadline),
+        state: readSymbols(language, tree.rootNode, source, deadline),
         parseErrors: countParseErrors(tree),
         errorRows: tree.rootNode.hasError ? topLevelErrorRows(tree.rootNode) : [],
         facts: extractFacts(language, tree.rootNode, source),
@@ -98,7 +98,7 @@ export async function extractSource(
       const text = reparse(parsed);
       return text === parsed
         ? first
-        : betterReading(spec, source, parsed, first, reread(text), text, deadline);
+        : betterReading(language, source, parsed, first, reread(text), text, deadline);
     },
     deadline,
   );
@@ -110,7 +110,7 @@ export async function extractSource(
       const second = await withTree(
         language,
         repaired,
-        (tree) => runEngine(spec, tree.rootNode, repaired, deadline),
+        (tree) => readSymbols(language, tree.rootNode, repaired, deadline),
         deadline,
       );
       // Blanking keeps offsets and lines, so the second result describes the original text.
@@ -119,6 +119,13 @@ export async function extractSource(
     }
   }
   return withFacts(state.finish(language, parseErrors), facts);
+}
+
+/** The engine's symbols and imports, their calls typed by the receivers' declared types. */
+function readSymbols(language: CodeLanguage, root: Node, source: string, deadline: Deadline | undefined) {
+  const state = runEngine(SPECS[language], root, source, deadline);
+  annotateReceiverTypes(language, root, state.symbols);
+  return state;
 }
 
 interface Reading {
@@ -134,7 +141,7 @@ interface Reading {
  * unread (a Windows variant, an `#else` typedef) are kept from it.
  */
 function betterReading(
-  spec: LanguageSpec,
+  language: CodeLanguage,
   source: string,
   parsed: string,
   first: Reading,
@@ -145,7 +152,7 @@ function betterReading(
   const parseErrors = countParseErrors(tree);
   // The engine runs on the second tree only when it parses better.
   if (parseErrors >= first.parseErrors) return first;
-  const state = runEngine(spec, tree.rootNode, source, deadline);
+  const state = readSymbols(language, tree.rootNode, source, deadline);
   const read = text.split("\n");
   const firstLines = parsed.split("\n");
   for (const symbol of first.state.symbols) {

@@ -143,8 +143,11 @@ export async function namedSteps(
   for (const pick of picks) {
     let step: SymbolRecord | null = pick;
     if (pick.kind === "method" || pick.kind === "function") {
-      const own = ownerNamed(question, pick) ? null : await receiverMethod(generationId, pick, classes);
-      if (own) receivers.add(own.parentId ?? "");
+      const named = ownerNamed(question, pick);
+      const own = named ? null : await receiverMethod(generationId, pick, classes);
+      // The method's own class, named beside it, is its receiver either way.
+      const receiver = own?.parentId ?? (named ? pick.parentId : null);
+      if (receiver) receivers.add(receiver);
       step = await fittingOverload(generationId, own ?? pick, question);
     } else step = CLASS_KINDS.has(pick.kind) ? pick : null;
     if (step && !steps.some((x) => x.qualifiedId === step.qualifiedId)) steps.push(step);

@@ -86,10 +86,14 @@ const MAX_IMPLEMENTATIONS = 2;
  * Methods that call nothing (an abstract or interface method, a trait's required method,
  * a base class's empty hook) replaced by their implementations in the types that extend,
  * implement or use their type, when there are at most MAX_IMPLEMENTATIONS that do some
- * work: a call through the declaration runs one of them (`ClientTrait.get` calls the
+ * work where the walk goes (a test's fake implementation is none): a call through the declaration runs one of them (`ClientTrait.get` calls the
  * trait's abstract `request`, which `Client` implements), so the flow goes on there.
  */
-export async function implemented(generationId: string, callees: SymbolRecord[]): Promise<SymbolRecord[]> {
+export async function implemented(
+  generationId: string,
+  callees: SymbolRecord[],
+  walks: (path: string) => boolean = () => true,
+): Promise<SymbolRecord[]> {
   const ownerOf = (c: SymbolRecord) => `${c.path}::${c.parentId}`;
   const declared = callees.filter((c) => c.kind === "method" && c.fanOut === 0 && c.parentId);
   if (declared.length === 0) return callees;
@@ -104,7 +108,7 @@ export async function implemented(generationId: string, callees: SymbolRecord[])
   );
   const working = new Map(
     (await symbolsByQualifiedIds(generationId, [...candidates.values()].flat()))
-      .filter((s) => s.fanOut > 0)
+      .filter((s) => s.fanOut > 0 && walks(s.path))
       .map((s) => [s.qualifiedId, s]),
   );
   return callees.flatMap((c) => {
@@ -290,7 +294,9 @@ export async function walkForward(
     (s) => !seen.has(s.qualifiedId),
   );
   // Callees that bear on the question first, then the steps that carry the flow on, in call order.
-  const callees = (await implemented(generationId, await overridden(generationId, direct, options.dispatch)))
+  const callees = (
+    await implemented(generationId, await overridden(generationId, direct, options.dispatch), options.walks)
+  )
     .filter((s) => !options.only || options.only(s))
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
     .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)

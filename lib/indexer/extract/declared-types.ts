@@ -1,0 +1,619 @@
+/**
+ * Declared receiver types. A call on a variable, a parameter or a field (`rule.validate()`,
+ * `s.ngin.start()`, `this.parser.next()`, `new Boot(ctx).parse()`) names its method only;
+ * which class's method it is follows from what the code declares: typed parameters and
+ * locals, locals built by a constructor (`var x = new Foo()`, `x := &Foo{}`, `Foo::new()`),
+ * loop variables over a typed collection, and each class's or struct's field types. This
+ * pass reads those declarations from the syntax tree and writes the receiver's type on the
+ * call (`ExtractedCall.type`), reduced to the element type a method runs on (`Arc<dyn T>`,
+ * `List<T>`, `*T`, `T[]`, `Optional<T>` → `T`); resolution looks the method up on it.
+ * It also picks, for a bare call to an overloaded method of the caller's own class (Java,
+ * C#), the overload whose parameters fit the call's argument count.
+ */
+import type { Node } from "web-tree-sitter";
+import type { CodeLanguage, ExtractedSymbol } from "../types";
+import { splitTopLevel } from "./common";
+
+/** One declared name: a variable or parameter of the function around it, or a field of the type around it. */
+interface Declaration {
+  row: number;
+  name: string;
+  /** Declared or constructed type, reduced; absent when it is the element type of `of`. */
+  type?: string;
+  /** Receiver-shaped expression whose type this name takes (a loop over `rules`, `self.app = app`). */
+  of?: string;
+  field: boolean;
+  /** The function a field is assigned in: where `of` is read (`self.app = app` in `__init__`). */
+  scope?: ExtractedSymbol;
+}
+
+/** A bare call's argument count, for overload choice. */
+interface BareCall {
+  row: number;
+  name: string;
+  /** Each argument as a receiver-shaped path (`in`, `this.reader`, `new Foo()`), or null. */
+  args: (string | null)[];
+}
+
+/** Values that are a name or a member path (`app`, `self.app`, `$this->app`), not literals or calls. */
+const NAMED_VALUE =
+  /^(?:identifier|variable_name|field_access|member_expression|attribute|selector_expression|field_expression|member_access_expression)$/;
+
+/** Node types that declare names, with the fields their names, types and values sit in. */
+const DECLARATION_TYPES = (
+  "formal_parameter parameter required_parameter optional_parameter parameter_declaration " +
+  "simple_parameter property_promotion_parameter typed_parameter typed_default_parameter " +
+  "local_variable_declaration variable_declaration variable_declarator short_var_declaration var_spec " +
+  "let_declaration assignment assignment_expression declaration field_declaration property_declaration " +
+  "public_field_definition enhanced_for_statement foreach_statement range_clause for_expression " +
+  "for_in_statement for_statement"
+).split(" ");
+
+/** Declarations that read their own declarators' names and values. */
+const DECLARATOR_PARENTS = new Set([
+  "local_variable_declaration",
+  "field_declaration",
+  "variable_declaration",
+]);
+
+/** Declarations that always declare a member of the type around them. */
+const FIELD_NODES = new Set([
+  "field_declaration",
+  "property_declaration",
+  "public_field_definition",
+  "property_promotion_parameter",
+]);
+
+/** Bare calls counted for overload choice: Java and C# methods call their class's own methods unqualified. */
+const BARE_CALL_NODES: Partial<Record<CodeLanguage, string>> = {
+  java: "method_invocation",
+  csharp: "invocation_expression",
+};
+
+/** Languages whose declarations this pass reads (Ruby and untyped JavaScript declare no types). */
+const TYPED = new Set<CodeLanguage>([
+  "python",
+  "typescript",
+  "tsx",
+  "java",
+  "go",
+  "rust",
+  "cpp",
+  "csharp",
+  "php",
+]);
+
+const SELF_NAMES = new Set(["this", "self", "$this", "Self"]);
+
+/** Wrappers whose first type argument is what a method call reaches. */
+const WRAPPERS = new Set(
+  (
+    "Arc Rc Box Weak Cell RefCell Mutex RwLock Option Optional Lazy OnceCell Pin Cow List IList ArrayList " +
+    "LinkedList Collection ICollection IEnumerable IReadOnlyList IReadOnlyCollection Iterable Iterator Set " +
+    "HashSet TreeSet ISet Vec VecDeque Array ReadonlyArray Sequence list set tuple Sequence Iterable " +
+    "shared_ptr unique_ptr weak_ptr vector deque Readonly Nullable AtomicReference Supplier"
+  ).split(" "),
+);
+
+/** Maps whose last type argument (the value) is what a method call reaches. */
+const MAPS = new Set(
+  "Map HashMap TreeMap BTreeMap IndexMap Dictionary IDictionary IReadOnlyDictionary ConcurrentHashMap ConcurrentDictionary Record dict map unordered_map".split(
+    " ",
+  ),
+);
+
+/** Built-in types no repository method runs on. */
+const PRIMITIVES = new Set(
+  (
+    "int long short byte char float double boolean bool void string String str bytes object Object any " +
+    "unknown never number bigint symbol undefined null var auto dynamic decimal uint usize isize u8 u16 u32 " +
+    "u64 i8 i16 i32 i64 f32 f64 rune error interface mixed self Self static callable iterable"
+  ).split(" "),
+);
+
+/**
+ * The element type a method call on a value of this declared type reaches, as written
+ * (`pkg.Foo`, `Foo`), or null for a primitive or something unreadable.
+ */
+export function reduceType(written: string): string | null {
+  let text = written.trim().replace(/^:\s*/, "");
+  for (let guard = 0; guard < 8; guard++) {
+    const before = text;
+    text = text
+      .replace(
+        /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|\*+|\?|mut\s+|dyn\s+|impl\s+|const\s+|readonly\s+|final\s+|\.\.\.)/,
+        "",
+      )
+      .replace(/(?:\s*[*&?]|\[\s*\w*\s*\]|\.\.\.)$/, "")
+      .replace(/^\[\s*\w*\s*\]/, "")
+      .replace(/^map\[[^\]]*\]/, "")
+      .replace(/^chan\s+/, "")
+      .trim();
+    // `Foo | null`, `dyn T + Send`: the first real member.
+    const union = splitTopLevel(text, "|").map((t) => t.trim());
+    if (union.length > 1) text = union.find((t) => t && !/^(?:null|undefined|None|void)$/.test(t)) ?? "";
+    const bounded = splitTopLevel(text, "+");
+    if (bounded.length > 1) text = (bounded[0] ?? "").trim();
+    if (text === before) break;
+  }
+  text = text.replace(/^["']|["']$/g, "");
+  const generic = /^([\w$.:\\]+)\s*[<[](.*)[>\]]$/s.exec(text);
+  if (generic) {
+    const outer = lastSegment(generic[1] ?? "");
+    const args = splitTopLevel(generic[2] ?? "", ",").map((t) => t.trim());
+    if (WRAPPERS.has(outer) || outer === "Optional") return args[0] ? reduceType(args[0]) : null;
+    if (MAPS.has(outer)) return args.length ? reduceType(args[args.length - 1] ?? "") : null;
+    text = generic[1] ?? "";
+  }
+  if (!/^[\w$.:\\]+$/.test(text)) return null;
+  const name = text.replace(/::|\\/g, ".").replace(/^\.+/, "");
+  return PRIMITIVES.has(lastSegment(name)) ? null : name;
+}
+
+function lastSegment(name: string): string {
+  return name.split(/\.|::|\\/).pop() ?? name;
+}
+
+/** A receiver as one dotted path: `$this->parser` → `this.parser`, `a?.b!` → `a.b`, `(*s).x` → `s.x`. */
+function normalise(receiver: string): string {
+  return receiver
+    .replace(/->|\?\.|::/g, ".")
+    .replace(/[$!]/g, "")
+    .replace(/^\(\s*\*?\s*(\w+)\s*\)/, "$1")
+    .replace(/^&\s*(?:mut\s+)?/, "");
+}
+
+/** Reads declarations and bare calls from the syntax tree and types the calls of `symbols` in place. */
+export function annotateReceiverTypes(language: CodeLanguage, root: Node, symbols: ExtractedSymbol[]): void {
+  if (!TYPED.has(language) || symbols.length === 0) return;
+  // Bare calls matter only where a class overloads a method name.
+  const seen = new Set<string>();
+  const overloaded = new Set<string>();
+  for (const s of symbols) {
+    if (!isFunction(s)) continue;
+    if (seen.has(s.qualifiedName)) overloaded.add(s.name);
+    seen.add(s.qualifiedName);
+  }
+  const { declarations, bareCalls } = readTree(
+    root,
+    overloaded.size ? BARE_CALL_NODES[language] : undefined,
+    overloaded,
+  );
+  const typing = new Typing(symbols, declarations);
+  for (const symbol of symbols) {
+    if (symbol.calls.length === 0) continue;
+    for (const call of symbol.calls) {
+      if (call.receiver) {
+        const type = typing.receiverType(symbol, normalise(call.receiver), call.line);
+        if (type) call.type = type;
+      }
+    }
+  }
+  if (bareCalls.length) chooseOverloads(symbols, bareCalls, typing);
+}
+
+/** Declarations by the symbol they belong to, and the lookups over them. */
+class Typing {
+  private readonly vars = new Map<ExtractedSymbol, Map<string, Declaration>>();
+  /** Field types by the short name of the type that declares them. */
+  private readonly fields = new Map<string, Map<string, Declaration>>();
+  private readonly byQualified = new Map<string, ExtractedSymbol>();
+
+  constructor(symbols: ExtractedSymbol[], declarations: Declaration[]) {
+    for (const s of symbols)
+      if (!this.byQualified.has(s.qualifiedName)) this.byQualified.set(s.qualifiedName, s);
+    const functions = innermostByLine(symbols.filter(isFunction));
+    const types = innermostByLine(symbols.filter((s) => !isFunction(s)));
+    for (const d of declarations) {
+      const line = d.row + 1;
+      const fn = functions[line] ?? null;
+      const type = types[line] ?? null;
+      const asField = d.field || (type !== null && (fn === null || contains(fn, type)));
+      if (asField) {
+        if (!type) continue;
+        const owner = d.name.startsWith("self.") ? d.name.slice(5) : d.name;
+        let map = this.fields.get(type.name);
+        if (!map) this.fields.set(type.name, (map = new Map()));
+        if (!map.has(owner)) map.set(owner, { ...d, name: owner, ...(fn ? { scope: fn } : {}) });
+      } else if (fn) {
+        let map = this.vars.get(fn);
+        if (!map) this.vars.set(fn, (map = new Map()));
+        if (!map.has(d.name)) map.set(d.name, d);
+      }
+    }
+  }
+
+  /** The type of a dotted receiver seen from inside `symbol`, or null. */
+  // (also the type of a call's argument written as a name, for overload choice)
+  receiverType(symbol: ExtractedSymbol, receiver: string, line: number, depth = 0): string | null {
+    if (depth > 3) return null;
+    const created = /^new\s+([\w$.\\]+)/.exec(receiver);
+    if (created?.[1]) return reduceType(created[1]);
+    const parts = receiver.split(".");
+    const head = parts[0] ?? "";
+    if (!/^[\w$#]+$/.test(head) || parts.some((p) => !/^[\w$#]+$/.test(p))) return null;
+    const owner = this.ownerType(symbol);
+    let type: string | null = null;
+    const rest = parts.slice(1);
+    if (SELF_NAMES.has(head)) {
+      // `self.m()` alone is resolved by the class rules; only a field chain needs a type here.
+      if (rest.length === 0 || !owner) return null;
+      type = owner;
+    } else {
+      const declared = this.variable(symbol, head);
+      if (declared) type = this.declaredType(symbol, declared, line, depth);
+      if (!type && owner) {
+        // A field named bare (`_parser.Next()` in C#, `parser_->next()` in C++).
+        const field = this.fields.get(owner)?.get(head);
+        if (field) type = this.declaredType(symbol, field, line, depth);
+      }
+      if (!type) return null;
+    }
+    for (const segment of rest) {
+      const field: Declaration | undefined = this.fields.get(lastSegment(type))?.get(segment);
+      type = field ? this.declaredType(symbol, field, line, depth) : null;
+      if (!type) return null;
+    }
+    return type;
+  }
+
+  private declaredType(symbol: ExtractedSymbol, d: Declaration, line: number, depth: number): string | null {
+    if (d.type) return d.type === "Self" || d.type === "self" ? this.ownerType(symbol) : d.type;
+    return d.of ? this.receiverType(d.scope ?? symbol, d.of, line, depth + 1) : null;
+  }
+
+  /** A variable of the symbol or of a function around it (a closure sees its outer locals). */
+  private variable(symbol: ExtractedSymbol, name: string): Declaration | null {
+    for (
+      let s: ExtractedSymbol | undefined = symbol;
+      s;
+      s = s.parent ? this.byQualified.get(s.parent) : undefined
+    ) {
+      const hit = this.vars.get(s)?.get(name);
+      if (hit) return hit;
+      if (!isFunction(s)) return null;
+    }
+    return null;
+  }
+
+  /** The short name of the class, struct or impl type a method belongs to. */
+  private ownerType(symbol: ExtractedSymbol): string | null {
+    for (let s: ExtractedSymbol | undefined = symbol; s;) {
+      if (!isFunction(s)) return s.name;
+      if (!s.parent) return null;
+      const parent = this.byQualified.get(s.parent);
+      // A Go method or a Rust impl method names its type without a symbol around it in this file.
+      if (!parent) return lastSegment(s.parent);
+      s = parent;
+    }
+    return null;
+  }
+}
+
+function isFunction(s: ExtractedSymbol): boolean {
+  return s.kind === "function" || s.kind === "method";
+}
+
+function contains(outer: ExtractedSymbol, inner: ExtractedSymbol): boolean {
+  return outer.startLine <= inner.startLine && inner.endLine <= outer.endLine && outer !== inner;
+}
+
+/** For each line, the smallest of these symbols that holds it (larger ones are written first, smaller over them). */
+function innermostByLine(symbols: ExtractedSymbol[]): (ExtractedSymbol | undefined)[] {
+  const out: (ExtractedSymbol | undefined)[] = [];
+  const bySize = [...symbols].sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine));
+  for (const s of bySize) for (let line = s.startLine; line <= s.endLine; line++) out[line] = s;
+  return out;
+}
+
+/** The declarations (and, for Java and C#, bare calls) of a tree, found by the parser's own search in one pass. */
+function readTree(
+  root: Node,
+  bareCallType: string | undefined,
+  overloaded: Set<string>,
+): { declarations: Declaration[]; bareCalls: BareCall[] } {
+  const declarations: Declaration[] = [];
+  const bareCalls: BareCall[] = [];
+  for (const node of root.descendantsOfType(
+    bareCallType ? [...DECLARATION_TYPES, bareCallType] : DECLARATION_TYPES,
+  )) {
+    if (!node) continue;
+    if (node.type === bareCallType) {
+      const call = bareCall(node, overloaded);
+      if (call) bareCalls.push(call);
+    } else {
+      const parentType = node.parent?.type ?? "";
+      // A Java or C# declarator is read with the declaration around it (its type is there).
+      if (node.type === "variable_declarator" && DECLARATOR_PARENTS.has(parentType)) continue;
+      read(node, parentType, declarations);
+    }
+  }
+  return { declarations, bareCalls };
+}
+
+function bareCall(node: Node, overloaded: Set<string>): BareCall | null {
+  if (node.childForFieldName("object")) return null;
+  const fn = node.childForFieldName("name") ?? node.childForFieldName("function");
+  if (!fn || fn.type !== "identifier" || !overloaded.has(fn.text)) return null;
+  const list = node.childForFieldName("arguments");
+  const args = (list?.namedChildren ?? [])
+    .filter((c): c is Node => !!c && c.type !== "comment")
+    .map((c) => {
+      const value = c.type === "argument" ? (c.namedChildren[c.namedChildren.length - 1] ?? c) : c;
+      if (value.type === "object_creation_expression") {
+        const type = constructedType(value);
+        return type ? `new ${type}` : null;
+      }
+      return expressionPath(value);
+    });
+  return { row: fn.startPosition.row, name: fn.text, args };
+}
+
+/** The declarations one node makes. */
+function read(node: Node, parentType: string, out: Declaration[]): void {
+  const row = node.startPosition.row;
+  const field =
+    FIELD_NODES.has(node.type) ||
+    FIELD_NODES.has(parentType) ||
+    (node.type === "required_parameter" &&
+      node.namedChildren.some((c) => c?.type === "accessibility_modifier"));
+  const add = (nameNode: Node | null | undefined, type: string | null, of?: string) => {
+    const name = nameNode ? nameOf(nameNode) : null;
+    if (!name || (!type && !of)) return;
+    const selfField = /^(?:this|self)\.([\w$#]+)$/.exec(name);
+    out.push({
+      row,
+      name: selfField ? (selfField[1] ?? name) : name,
+      ...(type ? { type } : { of }),
+      field: field || selfField !== null,
+    });
+  };
+  const written = node.childForFieldName("type");
+  const declared =
+    written && !/^(?:var|auto|implicit_type|placeholder_type_specifier)$/.test(written.type) ? written : null;
+  const declaredType = declared
+    ? reduceType(declared.type === "type_annotation" ? declared.text.slice(1) : declared.text)
+    : null;
+  switch (node.type) {
+    case "enhanced_for_statement":
+    case "foreach_statement":
+    case "for_expression":
+    case "for_in_statement":
+    case "for_statement":
+    case "range_clause": {
+      const target =
+        node.childForFieldName("name") ?? node.childForFieldName("left") ?? node.childForFieldName("pattern");
+      const source = node.childForFieldName("value") ?? node.childForFieldName("right");
+      if (
+        node.type === "for_in_statement" &&
+        !/\bof\b/.test(node.text.slice(0, (source?.startIndex ?? 0) - node.startIndex))
+      )
+        return;
+      // Go `for _, v := range xs`: the value is the second name.
+      const names = target?.type === "expression_list" ? target.namedChildren : [target];
+      const name = (node.type === "range_clause" ? names[1] : names[0]) ?? null;
+      add(name, declaredType, source ? (expressionPath(source) ?? undefined) : undefined);
+      return;
+    }
+    case "short_var_declaration":
+    case "assignment":
+    case "assignment_expression": {
+      const left = node.childForFieldName("left");
+      const right = node.childForFieldName("right");
+      const lefts =
+        left?.type === "expression_list" || left?.type === "pattern_list" ? left.namedChildren : [left];
+      const rights = right?.type === "expression_list" ? right.namedChildren : [right];
+      lefts.forEach((l, i) => {
+        const value = rights[i];
+        const type = declaredType ?? (value ? constructedType(value) : null);
+        const named = value && !type && NAMED_VALUE.test(value.type) ? expressionPath(value) : null;
+        add(l, type, named ?? undefined);
+      });
+      return;
+    }
+  }
+  const value = node.childForFieldName("value") ?? node.childForFieldName("default");
+  const type = declaredType ?? (value ? constructedType(value) : null);
+  const names = [
+    ...node.childrenForFieldName("name"),
+    ...node.childrenForFieldName("declarator"),
+    ...node.childrenForFieldName("pattern"),
+  ];
+  // C# `variable_declaration`, PHP `property_declaration`, Python `typed_parameter`: names in child nodes.
+  if (names.length === 0)
+    for (const child of node.namedChildren)
+      if (child && /^(?:variable_declarator|property_element|identifier)$/.test(child.type))
+        names.push(child);
+  for (const n of names) {
+    if (!n) continue;
+    // `Foo x = new Foo()` in Java or C#: each declarator may construct its own value.
+    const own = n.type === "variable_declarator" || n.type === "init_declarator" ? declaratorValue(n) : null;
+    // `var x: Foo = …` (TypeScript): the declarator carries its own annotation.
+    const annotation = n.type === "variable_declarator" ? n.childForFieldName("type") : null;
+    add(n, type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null));
+  }
+}
+
+function declaratorValue(n: Node): Node | null {
+  const value = n.childForFieldName("value");
+  if (value) return value;
+  const named = n.namedChildren;
+  return named.length > 1 ? (named[named.length - 1] ?? null) : null;
+}
+
+/** The name a declarator, pattern or assignment target binds; `this.x`/`self.x` for a field. */
+function nameOf(node: Node): string | null {
+  switch (node.type) {
+    case "identifier":
+    case "field_identifier":
+    case "property_identifier":
+    case "private_property_identifier":
+    case "shorthand_property_identifier_pattern":
+      return node.text;
+    case "variable_name":
+      return node.text.replace(/^\$/, "");
+    case "property_element":
+    case "variable_declarator": {
+      const name = node.childForFieldName("name") ?? node.namedChildren[0];
+      return name ? nameOf(name) : null;
+    }
+    case "init_declarator":
+    case "pointer_declarator":
+    case "reference_declarator":
+    case "mut_pattern": {
+      const inner =
+        node.childForFieldName("declarator") ?? node.namedChildren.find((c) => c?.type !== "type_qualifier");
+      return inner ? nameOf(inner) : null;
+    }
+    case "attribute":
+    case "member_expression":
+    case "member_access_expression":
+    case "field_access":
+    case "field_expression": {
+      const path = expressionPath(node);
+      return path && /^(?:this|self)\.[\w$#]+$/.test(path) ? path : null;
+    }
+  }
+  return null;
+}
+
+/** A receiver-shaped expression as a dotted path (`self.rules`, `this.items`, `xs`), or null. */
+function expressionPath(node: Node): string | null {
+  if (
+    node.type === "reference_expression" ||
+    node.type === "unary_expression" ||
+    node.type === "parenthesized_expression"
+  ) {
+    const inner =
+      node.childForFieldName("value") ?? node.childForFieldName("operand") ?? node.namedChildren[0];
+    return inner ? expressionPath(inner) : null;
+  }
+  const text = normalise(node.text);
+  return /^[\w$#]+(?:\.[\w$#]+)*$/.test(text) ? text : null;
+}
+
+/** The type a value constructs: `new Foo(…)`, `&Foo{…}`, `Foo { … }`, `Foo::new(…)`, `NewFoo(…)`, `Foo(…)` (Python). */
+function constructedType(node: Node): string | null {
+  switch (node.type) {
+    case "object_creation_expression": {
+      const type =
+        node.childForFieldName("type") ?? node.namedChildren.find((c) => c && /name|identifier/.test(c.type));
+      return type ? reduceType(type.text) : null;
+    }
+    case "new_expression": {
+      const type = node.childForFieldName("constructor") ?? node.childForFieldName("type");
+      return type ? reduceType(type.text) : null;
+    }
+    case "composite_literal":
+      return reduceType(node.childForFieldName("type")?.text ?? "");
+    case "struct_expression":
+      return reduceType(node.childForFieldName("name")?.text ?? "");
+    case "unary_expression":
+    case "reference_expression":
+    case "await_expression": {
+      const inner =
+        node.childForFieldName("operand") ?? node.childForFieldName("value") ?? node.namedChildren[0];
+      return inner ? constructedType(inner) : null;
+    }
+    case "call_expression":
+    case "call":
+      return factoryType(node.childForFieldName("function"));
+  }
+  return null;
+}
+
+/** `Foo::new` / `Foo::default` (Rust), `NewFoo` / `pkg.NewFoo` (Go), a capitalised callee (Python `Foo(…)`). */
+function factoryType(fn: Node | null): string | null {
+  if (!fn) return null;
+  const text = fn.text;
+  const rust = /^([\w:]*[A-Z]\w*)::(?:new|default|from|with_\w+|new_\w+|builder)$/.exec(text);
+  if (rust?.[1]) return reduceType(rust[1]);
+  const go = /^(?:(\w+)\.)?New([A-Z]\w*)$/.exec(text);
+  if (go?.[2]) return go[1] ? `${go[1]}.${go[2]}` : go[2];
+  if (fn.type === "identifier" || fn.type === "attribute") {
+    const last = lastSegment(text);
+    if (/^[A-Z]/.test(last) && /^[\w.]+$/.test(text) && !/^[A-Z0-9_]+$/.test(last)) return reduceType(text);
+  }
+  return null;
+}
+
+/**
+ * A bare call to an overloaded method of the caller's class lands on the overload whose
+ * parameters fit its arguments (their count, then the most arguments whose declared type
+ * is the parameter's), when exactly one fits best: its ordinal among the file's
+ * definitions of that name, as symbol ids number them. Otherwise the call stays open.
+ */
+function chooseOverloads(symbols: ExtractedSymbol[], bareCalls: BareCall[], typing: Typing): void {
+  const families = new Map<string, ExtractedSymbol[]>();
+  for (const s of symbols) {
+    const list = families.get(s.qualifiedName);
+    if (list) list.push(s);
+    else families.set(s.qualifiedName, [s]);
+  }
+  const calls = new Map<string, BareCall>();
+  for (const c of bareCalls) calls.set(`${c.row + 1}:${c.name}`, c);
+  for (const symbol of symbols) {
+    if (!symbol.parent) continue;
+    for (const call of symbol.calls) {
+      if (call.receiver) continue;
+      const family = families.get(`${symbol.parent}.${call.name}`);
+      const site = calls.get(`${call.line}:${call.name}`);
+      if (!family || family.length < 2 || !site) continue;
+      const argTypes = site.args.map((a) => (a ? typing.receiverType(symbol, a, call.line) : null));
+      const scored = family
+        .map((s, i) => ({
+          i,
+          fits: isFunction(s) && fitsArity(s.signature, argTypes.length),
+          score: typeMatches(s.signature, argTypes),
+        }))
+        .filter((f) => f.fits)
+        .sort((a, b) => b.score - a.score);
+      const [best, next] = scored;
+      if (best && (!next || best.score > next.score)) call.overload = best.i + 1;
+    }
+  }
+}
+
+/** How many arguments of known type match the declared type of their parameter. */
+function typeMatches(signature: string, argTypes: (string | null)[]): number {
+  const params = parameterList(signature).map((p) => {
+    const words = p
+      .replace(/@\w+(?:\([^)]*\))?/g, "")
+      .replace(/=.*$/s, "")
+      .trim()
+      .split(/\s+/);
+    return words.length > 1
+      ? reduceType(
+          words
+            .slice(0, -1)
+            .join(" ")
+            .replace(/^(?:final|params|ref|out|in)\s+/, ""),
+        )
+      : null;
+  });
+  let n = 0;
+  argTypes.forEach((t, i) => {
+    const p = params[i];
+    if (t && p && lastSegment(t) === lastSegment(p)) n++;
+  });
+  return n;
+}
+
+function parameterList(signature: string): string[] {
+  const open = signature.indexOf("(");
+  const close = signature.lastIndexOf(")");
+  if (open < 0 || close < open) return [];
+  return splitTopLevel(signature.slice(open + 1, close), ",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+/** Whether a signature's parameter list takes `args` arguments (a varargs parameter takes any number from there). */
+export function fitsArity(signature: string, args: number): boolean {
+  if (signature.indexOf("(") < 0) return false;
+  const params = parameterList(signature);
+  const varargs = params.some((p) => p.includes("...") || /^params\s/.test(p));
+  const optional = params.filter((p) => /=/.test(p)).length;
+  if (varargs) return args >= params.length - 1;
+  return args <= params.length && args >= params.length - optional;
+}
