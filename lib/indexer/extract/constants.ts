@@ -1,0 +1,143 @@
+/**
+ * Messages held in named constants: `raise MISSING_ADAPTER_ERROR`, `errors.New(msgNoRoute)`,
+ * `throw new IllegalStateException(MSG)`, `msg = f"…"; raise ValueError(msg)`. A name used
+ * where a message is read is looked up in its own file — a constant, static field, module
+ * variable or `#define`, or a local of the same function assigned before the use — and the
+ * literal text of its value stands for the name. Lookups find the definition's text first
+ * (a regular expression over the source) and then confirm it in the tree, so a file is not
+ * walked for them.
+ */
+import type { Node } from "web-tree-sitter";
+import type { Extraction } from "./extraction";
+
+/** A bare name or one qualified by its holder (`self::MSG`, `Errors.MSG`, `Self::MSG`). */
+const NAME_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\.|::|->))*([A-Za-z_$][\w$]*)$/;
+const REFERENCE_MAX = 120;
+/** Characters allowed between a declared name and its `=`: a type (`: &str`, ` string`, `[]`). */
+const DECLARED_TYPE_MAX = 40;
+/** Definitions of one name tried before giving up (a name assigned in many places). */
+const DEFINITIONS_MAX = 8;
+/** Ancestors climbed from a declared name to the node that holds its `=` and value. */
+const DECLARATION_DEPTH = 4;
+
+/** Nodes that open a function body: a local there is not visible to other functions. */
+const FUNCTION_TYPES: ReadonlySet<string> = new Set([
+  "function_definition",
+  "function_declaration",
+  "function_item",
+  "function_expression",
+  "function",
+  "generator_function",
+  "generator_function_declaration",
+  "arrow_function",
+  "method_definition",
+  "method_declaration",
+  "method",
+  "singleton_method",
+  "constructor_declaration",
+  "lambda",
+  "lambda_expression",
+  "closure_expression",
+  "func_literal",
+  "local_function_statement",
+  "anonymous_function",
+  "anonymous_function_creation_expression",
+  "accessor_declaration",
+  "do_block",
+]);
+
+interface State {
+  /** where each name looked up is assigned in the file's text */
+  assignments: Map<string, number[]>;
+  resolving: Set<string>;
+}
+const states = new WeakMap<Extraction, State>();
+
+/** Literal text of the constant a name refers to, or null when it names no literal. */
+export function constantMessage(node: Node, x: Extraction): string | null {
+  if (node.endIndex - node.startIndex > REFERENCE_MAX) return null;
+  const name = NAME_REFERENCE.exec(x.text(node))?.[1];
+  if (!name) return null;
+  let state = states.get(x);
+  if (!state) states.set(x, (state = { assignments: new Map(), resolving: new Set() }));
+  if (state.resolving.has(name)) return null;
+  let positions = state.assignments.get(name);
+  if (!positions) state.assignments.set(name, (positions = assignmentsOf(name, x.source)));
+  state.resolving.add(name);
+  try {
+    return resolve(name, positions, node, x);
+  } finally {
+    state.resolving.delete(name);
+  }
+}
+
+/** Offsets where `name` is followed by an `=` (after a type at most): its candidate definitions. */
+function assignmentsOf(name: string, source: string): number[] {
+  const assigned = new RegExp(
+    `(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])[^=;\\n{}()]{0,${DECLARED_TYPE_MAX}}?=(?![=>~])`,
+    "g",
+  );
+  const out: number[] = [];
+  for (const match of source.matchAll(assigned)) {
+    out.push(match.index);
+    if (out.length >= DEFINITIONS_MAX) break;
+  }
+  return out;
+}
+
+function resolve(name: string, positions: number[], reference: Node, x: Extraction): string | null {
+  const root = reference.tree.rootNode;
+  const owner = enclosingFunction(reference);
+  for (const at of positions) {
+    const declared = root.descendantForIndex(at, at + name.length);
+    if (!declared || x.text(declared) !== name || !visibleFrom(declared, reference, owner)) continue;
+    const value = valueOf(declared);
+    const text = value ? x.messageOf(value) : null;
+    if (text !== null) return text;
+  }
+  return defineText(name, x);
+}
+
+/** A definition at file or type level, or a local of the same function written before the use. */
+function visibleFrom(declared: Node, reference: Node, owner: Node | null): boolean {
+  const home = enclosingFunction(declared);
+  if (!home) return true;
+  return home.startIndex === owner?.startIndex && declared.startIndex < reference.startIndex;
+}
+
+function enclosingFunction(node: Node): Node | null {
+  for (let n = node.parent; n; n = n.parent) if (FUNCTION_TYPES.has(n.type)) return n;
+  return null;
+}
+
+/** The value a declared name is given: the named node after the `=` of its declaration. */
+function valueOf(declared: Node): Node | null {
+  let holder: Node | null = declared.parent;
+  for (let depth = 0; holder && depth < DECLARATION_DEPTH; depth++, holder = holder.parent) {
+    const children = holder.children;
+    const at = children.findIndex(
+      (c) => c && !c.isNamed && (c.type === "=" || c.type === ":=") && c.startIndex >= declared.endIndex,
+    );
+    if (at >= 0) return unwrap(children.slice(at + 1).find((c) => c?.isNamed) ?? null);
+    // C# keeps the `=` and the value in a clause beside the name.
+    const clause = holder.namedChildren.find((c) => c?.type === "equals_value_clause");
+    if (clause) return unwrap(clause.lastNamedChild);
+  }
+  return null;
+}
+
+/** A one-value list (Go `const a = "…"`, Python `A = ("…")`) stands for its value. */
+function unwrap(node: Node | null): Node | null {
+  if (node && (node.type === "expression_list" || node.type === "parenthesized_expression"))
+    return node.namedChildCount === 1 ? node.firstNamedChild : node;
+  return node;
+}
+
+/** A C/C++ `#define NAME "…" "…"`: the text of its string literals, when it holds only those. */
+function defineText(name: string, x: Extraction): string | null {
+  if (!x.source.includes("define")) return null;
+  const define = new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${name}[ \\t]+(.+)$`, "m").exec(x.source);
+  const body = define?.[1]?.trim();
+  if (!body || !/^(?:"(?:[^"\\]|\\.)*"\s*)+$/.test(body)) return null;
+  return [...body.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).join("");
+}
