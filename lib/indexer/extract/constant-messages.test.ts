@@ -123,4 +123,23 @@ int parse(int n) {
       "out of memory",
     ]);
   });
+
+  it("Python: each raise reads the message assigned nearest before it, past many other functions", async () => {
+    const others = Array.from(
+      { length: 12 },
+      (_, i) => `def f${i}():\n    err = "other ${i}"\n    raise ValueError(err)\n`,
+    );
+    const source = `${others.join("\n")}
+def assign(key, val):
+    if val is None:
+        err = f"Value for \`{key}\` is missing"
+        raise ValueError(err)
+    err = f"Could not interpret value \`{val}\` for parameter \`{key}\`"
+    raise ValueError(err)
+`;
+    expect((await errorsOf("python", source, "assign")).errorStrings).toEqual([
+      "Value for `{…}` is missing",
+      "Could not interpret value `{…}` for parameter `{…}`",
+    ]);
+  });
 });

@@ -15,7 +15,8 @@ const NAME_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\.|::|->))*([A-Za-z_$][\w$]*)$/;
 const REFERENCE_MAX = 120;
 /** Characters allowed between a declared name and its `=`: a type (`: &str`, ` string`, `[]`). */
 const DECLARED_TYPE_MAX = 40;
-/** Definitions of one name tried before giving up (a name assigned in many places). */
+/** Assignments of one name read from a file, and definitions of it tried for one use. */
+const ASSIGNMENTS_MAX = 400;
 const DEFINITIONS_MAX = 8;
 /** Ancestors climbed from a declared name to the node that holds its `=` and value. */
 const DECLARATION_DEPTH = 4;
@@ -46,9 +47,15 @@ const FUNCTION_TYPES: ReadonlySet<string> = new Set([
   "do_block",
 ]);
 
+/** A name where it is assigned, and where the function holding it starts (null: none does). */
+interface Assignment {
+  declared: Node;
+  home: number | null;
+}
+
 interface State {
-  /** where each name looked up is assigned in the file's text */
-  assignments: Map<string, number[]>;
+  /** where each name looked up is assigned */
+  assignments: Map<string, Assignment[]>;
   resolving: Set<string>;
 }
 const states = new WeakMap<Extraction, State>();
@@ -61,48 +68,47 @@ export function constantMessage(node: Node, x: Extraction): string | null {
   let state = states.get(x);
   if (!state) states.set(x, (state = { assignments: new Map(), resolving: new Set() }));
   if (state.resolving.has(name)) return null;
-  let positions = state.assignments.get(name);
-  if (!positions) state.assignments.set(name, (positions = assignmentsOf(name, x.source)));
+  let assignments = state.assignments.get(name);
+  if (!assignments) state.assignments.set(name, (assignments = assignmentsOf(name, node, x)));
   state.resolving.add(name);
   try {
-    return resolve(name, positions, node, x);
+    return resolve(name, assignments, node, x);
   } finally {
     state.resolving.delete(name);
   }
 }
 
-/** Offsets where `name` is followed by an `=` (after a type at most): its candidate definitions. */
-function assignmentsOf(name: string, source: string): number[] {
+/** Where `name` is followed by an `=` (after a type at most) and the tree agrees it is that name. */
+function assignmentsOf(name: string, node: Node, x: Extraction): Assignment[] {
   const assigned = new RegExp(
     `(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])[^=;\\n{}()]{0,${DECLARED_TYPE_MAX}}?=(?![=>~])`,
     "g",
   );
-  const out: number[] = [];
-  for (const match of source.matchAll(assigned)) {
-    out.push(match.index);
-    if (out.length >= DEFINITIONS_MAX) break;
+  const root = node.tree.rootNode;
+  const out: Assignment[] = [];
+  for (const match of x.source.matchAll(assigned)) {
+    const declared = root.descendantForIndex(match.index, match.index + name.length);
+    if (declared && x.text(declared) === name)
+      out.push({ declared, home: enclosingFunction(declared)?.startIndex ?? null });
+    if (out.length >= ASSIGNMENTS_MAX) break;
   }
   return out;
 }
 
-function resolve(name: string, positions: number[], reference: Node, x: Extraction): string | null {
-  const root = reference.tree.rootNode;
-  const owner = enclosingFunction(reference);
-  for (const at of positions) {
-    const declared = root.descendantForIndex(at, at + name.length);
-    if (!declared || x.text(declared) !== name || !visibleFrom(declared, reference, owner)) continue;
+function resolve(name: string, assignments: Assignment[], reference: Node, x: Extraction): string | null {
+  const owner = enclosingFunction(reference)?.startIndex;
+  const locals = assignments.filter(
+    (a) => a.home !== null && a.home === owner && a.declared.startIndex < reference.startIndex,
+  );
+  const outer = assignments.filter((a) => a.home === null);
+  // The assignment nearest before the use (`err = "…"; raise ValueError(err)` once per
+  // branch), then the file's constants.
+  for (const { declared } of [...locals.reverse(), ...outer].slice(0, DEFINITIONS_MAX)) {
     const value = valueOf(declared);
     const text = value ? x.messageOf(value) : null;
     if (text !== null) return text;
   }
   return defineText(name, x);
-}
-
-/** A definition at file or type level, or a local of the same function written before the use. */
-function visibleFrom(declared: Node, reference: Node, owner: Node | null): boolean {
-  const home = enclosingFunction(declared);
-  if (!home) return true;
-  return home.startIndex === owner?.startIndex && declared.startIndex < reference.startIndex;
 }
 
 function enclosingFunction(node: Node): Node | null {
