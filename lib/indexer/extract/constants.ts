@@ -16,7 +16,7 @@ const REFERENCE_MAX = 120;
 /** Characters allowed between a declared name and its `=`: a type (`: &str`, ` string`, `[]`). */
 const DECLARED_TYPE_MAX = 40;
 /** Assignments of one name read from a file, and definitions of it tried for one use. */
-const ASSIGNMENTS_MAX = 400;
+const ASSIGNMENTS_MAX = 20_000;
 const DEFINITIONS_MAX = 8;
 /** Ancestors climbed from a declared name to the node that holds its `=` and value. */
 const DECLARATION_DEPTH = 4;
@@ -47,18 +47,17 @@ const FUNCTION_TYPES: ReadonlySet<string> = new Set([
   "do_block",
 ]);
 
-/** A name where it is assigned, and where the function holding it starts (null: none does). */
-interface Assignment {
-  declared: Node;
-  home: number | null;
-}
+/** Where a name is assigned: per function holding the assignment (-1: none does), in order. */
+type Assignments = Map<number, Node[]>;
 
 interface State {
-  /** where each name looked up is assigned */
-  assignments: Map<string, Assignment[]>;
+  assignments: Map<string, Assignments>;
+  /** the text of each name's `#define`, when the file has one */
+  defines: Map<string, string | null>;
   resolving: Set<string>;
 }
 const states = new WeakMap<Extraction, State>();
+const FILE_LEVEL = -1;
 
 /** Literal text of the constant a name refers to, or null when it names no literal. */
 export function constantMessage(node: Node, x: Extraction): string | null {
@@ -66,49 +65,54 @@ export function constantMessage(node: Node, x: Extraction): string | null {
   const name = NAME_REFERENCE.exec(x.text(node))?.[1];
   if (!name) return null;
   let state = states.get(x);
-  if (!state) states.set(x, (state = { assignments: new Map(), resolving: new Set() }));
+  if (!state) states.set(x, (state = { assignments: new Map(), defines: new Map(), resolving: new Set() }));
   if (state.resolving.has(name)) return null;
   let assignments = state.assignments.get(name);
   if (!assignments) state.assignments.set(name, (assignments = assignmentsOf(name, node, x)));
   state.resolving.add(name);
   try {
-    return resolve(name, assignments, node, x);
+    const text = resolve(assignments, node, x);
+    if (text !== null) return text;
+    if (!state.defines.has(name)) state.defines.set(name, defineText(name, x));
+    return state.defines.get(name) ?? null;
   } finally {
     state.resolving.delete(name);
   }
 }
 
 /** Where `name` is followed by an `=` (after a type at most) and the tree agrees it is that name. */
-function assignmentsOf(name: string, node: Node, x: Extraction): Assignment[] {
+function assignmentsOf(name: string, node: Node, x: Extraction): Assignments {
   const assigned = new RegExp(
     `(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])[^=;\\n{}()]{0,${DECLARED_TYPE_MAX}}?=(?![=>~])`,
     "g",
   );
   const root = node.tree.rootNode;
-  const out: Assignment[] = [];
+  const out: Assignments = new Map();
+  let count = 0;
   for (const match of x.source.matchAll(assigned)) {
+    if (++count > ASSIGNMENTS_MAX) break;
     const declared = root.descendantForIndex(match.index, match.index + name.length);
-    if (declared && x.text(declared) === name)
-      out.push({ declared, home: enclosingFunction(declared)?.startIndex ?? null });
-    if (out.length >= ASSIGNMENTS_MAX) break;
+    if (!declared || x.text(declared) !== name) continue;
+    const home = enclosingFunction(declared)?.startIndex ?? FILE_LEVEL;
+    const list = out.get(home);
+    if (list) list.push(declared);
+    else out.set(home, [declared]);
   }
   return out;
 }
 
-function resolve(name: string, assignments: Assignment[], reference: Node, x: Extraction): string | null {
+function resolve(assignments: Assignments, reference: Node, x: Extraction): string | null {
   const owner = enclosingFunction(reference)?.startIndex;
-  const locals = assignments.filter(
-    (a) => a.home !== null && a.home === owner && a.declared.startIndex < reference.startIndex,
-  );
-  const outer = assignments.filter((a) => a.home === null);
+  const locals = owner === undefined ? [] : (assignments.get(owner) ?? []);
   // The assignment nearest before the use (`err = "…"; raise ValueError(err)` once per
   // branch), then the file's constants.
-  for (const { declared } of [...locals.reverse(), ...outer].slice(0, DEFINITIONS_MAX)) {
+  const before = locals.filter((d) => d.startIndex < reference.startIndex).reverse();
+  for (const declared of [...before, ...(assignments.get(FILE_LEVEL) ?? [])].slice(0, DEFINITIONS_MAX)) {
     const value = valueOf(declared);
     const text = value ? x.messageOf(value) : null;
     if (text !== null) return text;
   }
-  return defineText(name, x);
+  return null;
 }
 
 function enclosingFunction(node: Node): Node | null {
@@ -141,7 +145,6 @@ function unwrap(node: Node | null): Node | null {
 
 /** A C/C++ `#define NAME "…" "…"`: the text of its string literals, when it holds only those. */
 function defineText(name: string, x: Extraction): string | null {
-  if (!x.source.includes("define")) return null;
   const define = new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${name}[ \\t]+(.+)$`, "m").exec(x.source);
   const body = define?.[1]?.trim();
   if (!body || !/^(?:"(?:[^"\\]|\\.)*"\s*)+$/.test(body)) return null;
