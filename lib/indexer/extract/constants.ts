@@ -8,7 +8,13 @@
  * walked for them.
  */
 import type { Node } from "web-tree-sitter";
-import type { Extraction } from "./extraction";
+
+/** What a lookup reads of a file's extraction (extraction.ts calls in here, so not its class). */
+export interface MessageReader {
+  readonly source: string;
+  text(node: Node): string;
+  messageOf(node: Node): string | null;
+}
 
 /** A bare name or one qualified by its holder (`self::MSG`, `Errors.MSG`, `Self::MSG`). */
 const NAME_REFERENCE = /^(?:[A-Za-z_$][\w$]*(?:\.|::|->))*([A-Za-z_$][\w$]*)$/;
@@ -56,11 +62,11 @@ interface State {
   defines: Map<string, string | null>;
   resolving: Set<string>;
 }
-const states = new WeakMap<Extraction, State>();
+const states = new WeakMap<MessageReader, State>();
 const FILE_LEVEL = -1;
 
 /** Literal text of the constant a name refers to, or null when it names no literal. */
-export function constantMessage(node: Node, x: Extraction): string | null {
+export function constantMessage(node: Node, x: MessageReader): string | null {
   if (node.endIndex - node.startIndex > REFERENCE_MAX) return null;
   const name = NAME_REFERENCE.exec(x.text(node))?.[1];
   if (!name) return null;
@@ -81,7 +87,7 @@ export function constantMessage(node: Node, x: Extraction): string | null {
 }
 
 /** Where `name` is followed by an `=` (after a type at most) and the tree agrees it is that name. */
-function assignmentsOf(name: string, node: Node, x: Extraction): Assignments {
+function assignmentsOf(name: string, node: Node, x: MessageReader): Assignments {
   const assigned = new RegExp(
     `(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])[^=;\\n{}()]{0,${DECLARED_TYPE_MAX}}?=(?![=>~])`,
     "g",
@@ -101,7 +107,7 @@ function assignmentsOf(name: string, node: Node, x: Extraction): Assignments {
   return out;
 }
 
-function resolve(assignments: Assignments, reference: Node, x: Extraction): string | null {
+function resolve(assignments: Assignments, reference: Node, x: MessageReader): string | null {
   const owner = enclosingFunction(reference)?.startIndex;
   const locals = owner === undefined ? [] : (assignments.get(owner) ?? []);
   // The assignment nearest before the use (`err = "…"; raise ValueError(err)` once per
@@ -144,7 +150,7 @@ function unwrap(node: Node | null): Node | null {
 }
 
 /** A C/C++ `#define NAME "…" "…"`: the text of its string literals, when it holds only those. */
-function defineText(name: string, x: Extraction): string | null {
+function defineText(name: string, x: MessageReader): string | null {
   const define = new RegExp(`^[ \\t]*#[ \\t]*define[ \\t]+${name}[ \\t]+(.+)$`, "m").exec(x.source);
   const body = define?.[1]?.trim();
   if (!body || !/^(?:"(?:[^"\\]|\\.)*"\s*)+$/.test(body)) return null;
