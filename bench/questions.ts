@@ -13,7 +13,8 @@
  * cites) that are tests, examples, docs, benchmarks, vendored or generated code the
  * question is not about, or lie outside the scope an analytical question names.
  * The first paragraph answers when it cites a span of at most 150 lines in an expected
- * file — for a question with expected symbols, one overlapping an expected symbol — and
+ * file — for a question with expected symbols, one overlapping an expected symbol or an
+ * overload of it — and
  * frames nothing as an error unless the question is diagnostic.
  *
  * The sets (counts kept current here): questions.json, languages.json and dev-more.json
@@ -434,7 +435,7 @@ async function worker(input: string): Promise<void> {
   const { retrieveReport } = await import("../lib/qa/retrieve.ts");
   const { closeSearchServices } = await import("../lib/search/runtime.ts");
   const { getFile } = await import("../lib/db/index-reads.ts");
-  const { symbolsByQualifiedIds } = await import("../lib/db/code-graph.ts");
+  const { symbolsByQualifiedIds, symbolsOfQualifiedId } = await import("../lib/db/code-graph.ts");
   const { questionTopics } = await import("../lib/qa/concepts.ts");
   const { excludedByDefault } = await import("../lib/qa/retrievers/scope.ts");
   const corpora = JSON.parse(fs.readFileSync(input, "utf8")) as WorkerCorpus[];
@@ -452,7 +453,9 @@ async function worker(input: string): Promise<void> {
       const found = new Set((await symbolsByQualifiedIds(generationId, ids)).map((s) => s.qualifiedId));
       unknown.push(...ids.filter((id) => !found.has(id)));
       const report = await retrieveReport(repository.id, q.question);
-      const spans = await symbolsByQualifiedIds(generationId, ids);
+      // An overload (`a.ts::f#2`) answers for its name, as in hitAt: a plain id's spans are
+      // those of every definition of the name in its file.
+      const spans = (await Promise.all(ids.map((id) => symbolsOfQualifiedId(generationId, id)))).flat();
       const shown = [...new Set([...report.files.slice(0, K), ...report.citedFiles])];
       const topics = questionTopics(q.question);
       const expectedFiles = new Set(q.files.flat());

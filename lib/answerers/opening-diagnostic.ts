@@ -198,8 +198,34 @@ function raisedAt(site: ErrorSite): string {
   const what = site.raised
     ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
     : `The message "${escapeInline(message ?? site.f.errorStrings[0] ?? "")}" is reported`;
-  const condition = conditionOf(site.s.text, site.message ?? site.raised ?? "");
-  return `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` when ${code(condition)}` : ""}`;
+  const condition = siteCondition(site);
+  return `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` ${condition}` : ""}`;
+}
+
+/** A line that raises, throws or panics. */
+const RAISE_LINE = /\b(?:raise|throw|fail|panic!?)\b/;
+/** A raise guarded on its own line (`raise MISSING_ADAPTER_ERROR unless @adapter`). */
+const RAISE_MODIFIER = /\b(?:raise|fail)\b.*?\s(if|unless)\s+(.+?);?$/;
+
+/**
+ * "when `cond`" / "unless `cond`": the condition around the line that raises the message,
+ * else around the site's one raise line (a message held in a constant is not on it), or
+ * the guard written after that raise.
+ */
+function siteCondition(site: ErrorSite): string | null {
+  const text = site.s.text;
+  const direct = conditionOf(text, site.message ?? site.raised ?? "");
+  if (direct) return `when ${code(direct)}`;
+  const raises = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => RAISE_LINE.test(l));
+  const line = raises.length === 1 ? raises[0] : undefined;
+  if (!line) return null;
+  const guard = RAISE_MODIFIER.exec(line);
+  if (guard?.[2]) return `${guard[1] === "unless" ? "unless" : "when"} ${code(guard[2])}`;
+  const around = conditionOf(text, line);
+  return around ? `when ${code(around)}` : null;
 }
 
 // ------------------------------------------------------------------ exploratory

@@ -1212,3 +1212,46 @@ describe("a message the named error type builds for itself", () => {
     expect(openingFor(given, [site, own], new Map())).toMatch(/^`TimeoutError\(…\)` is raised by `timeout`/);
   });
 });
+
+describe("the condition of a raise whose message is held in a constant", () => {
+  const quoted = (site: ContextItem, raised: string, message: string, question: string) => {
+    site.facts = {
+      ...(site.facts as NonNullable<ContextItem["facts"]>),
+      raises: [raised],
+      errorStrings: [message],
+    };
+    const given = input(question, "diagnostic", [site]);
+    given.anchors = { ...given.anchors, exceptionTypes: [raised], messages: [message] };
+    return openingFor(given, [site], new Map());
+  };
+
+  it("reads the guard written after the raise (Ruby `unless`)", () => {
+    const site = symbol(
+      "RackBuilder.ensure_adapter!",
+      "lib/faraday/rack_builder.rb",
+      "def ensure_adapter!\n  raise MISSING_ADAPTER_ERROR unless @adapter\nend",
+      229,
+    );
+    const message = "An attempt to run a request without adapter has been made.";
+    expect(
+      quoted(site, "RuntimeError", message, `RuntimeError: ${message} Where does this come from?`),
+    ).toMatch(
+      /is raised by `RackBuilder\.ensure_adapter!` \(lib\/faraday\/rack_builder\.rb:229-231\) unless `@adapter`/,
+    );
+  });
+
+  it("reads the condition around the one raise line (Java `if`)", () => {
+    const site = symbol(
+      "NameAllocator.newName",
+      "src/NameAllocator.java",
+      "String newName(String suggestion, Object tag) {\n  if (tagToName.containsKey(tag)) {\n    throw new IllegalArgumentException(CLASH);\n  }\n  return suggestion;\n}",
+      100,
+    );
+    const message = "tag cannot be used for both names";
+    expect(
+      quoted(site, "IllegalArgumentException", message, `java.lang.IllegalArgumentException: ${message}`),
+    ).toMatch(
+      /is raised by `NameAllocator\.newName` \(src\/NameAllocator\.java:100-105\) when `tagToName\.containsKey\(tag\)`/,
+    );
+  });
+});

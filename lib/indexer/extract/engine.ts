@@ -397,6 +397,11 @@ function onRaise(m: Match, scope: Scope, x: Extraction): void {
   const owner = scope.symbol;
   if (!owner) return;
   for (const type of m.parts.type ?? []) {
+    // A raised constant holding a message (`raise MISSING_ADAPTER_ERROR`) is no type.
+    if (x.messageOf(type) !== null) {
+      if (x.spec.messageRaise) pushUnique(owner.raises, x.spec.messageRaise);
+      continue;
+    }
     const text = x.text(type);
     const name = /^[\p{L}\p{N}_$]+$/u.test(text)
       ? text

@@ -13,6 +13,7 @@ import type {
   FileExtraction,
   SymbolKind,
 } from "../types";
+import { constantMessage } from "./constants";
 import { isSimpleCallee, lastIdentifier, lineOf, pushUnique, shortText, splitSimpleCallee } from "./common";
 
 /** How deep a callee expression is written back before its inner part becomes `…`. */
@@ -112,6 +113,8 @@ export interface LanguageSpec {
   binary?: string;
   concatenation?: string;
   parenthesized?: string;
+  /** the type raised with a bare message (Ruby `raise "…"` raises RuntimeError) */
+  messageRaise?: string;
   /** raised names that count as exception types */
   raiseName?: RegExp;
   /** roots written through that are never module state (`module`, `exports`, `_`) */
@@ -315,7 +318,7 @@ export class Extraction {
       const inner = node.firstNamedChild;
       return inner ? this.messageOf(inner) : null;
     }
-    return spec.message?.(node, this) ?? null;
+    return spec.message?.(node, this) ?? constantMessage(node, this);
   }
 
   /** A string literal's text; interpolations become `{…}` when `placeholders` is set. */

@@ -65,6 +65,7 @@ export const ruby: LanguageSpec = {
   strings: new Set(["string"]),
   interpolations: new Set(["interpolation"]),
   concatenations: new Set(["chained_string"]),
+  messageRaise: "RuntimeError",
   binary: "binary",
   parenthesized: "parenthesized_statements",
 
