@@ -288,6 +288,25 @@ export function lineWeight(lines: readonly string[], query: FocusQuery, line: nu
 }
 
 /**
+ * The run of at most `size` consecutive lines whose weights sum highest (the first such
+ * run), as the indexes of its first and last lines; null when no line weighs anything.
+ */
+export function densestWindow(weights: readonly number[], size: number): { from: number; to: number } | null {
+  let best = -1;
+  let bestScore = 0;
+  let score = 0;
+  for (let i = 0; i < weights.length; i++) {
+    score += weights[i] ?? 0;
+    if (i >= size) score -= weights[i - size] ?? 0;
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  return best < 0 ? null : { from: Math.max(0, best - size + 1), to: best };
+}
+
+/**
  * The densest window of lines matching the question in a file without symbols (a
  * config file, a script): at most `maxLines` long, trimmed to its first and last
  * matching line and a line of context each side. Null when no line matches.
@@ -298,19 +317,9 @@ export function matchedWindow(
   maxLines = 20,
 ): { startLine: number; endLine: number } | null {
   const weights = lines.map((_, i) => lineWeight(lines, query, i + 1));
-  let best = -1;
-  let bestScore = 0;
-  let windowScore = 0;
-  for (let i = 0; i < weights.length; i++) {
-    windowScore += weights[i] ?? 0;
-    if (i >= maxLines) windowScore -= weights[i - maxLines] ?? 0;
-    if (windowScore > bestScore) {
-      bestScore = windowScore;
-      best = i;
-    }
-  }
-  if (best < 0) return null;
-  const from = Math.max(0, best - maxLines + 1);
+  const window = densestWindow(weights, maxLines);
+  if (!window) return null;
+  const { from, to: best } = window;
   const hits = weights.slice(from, best + 1).flatMap((w, i) => (w > 0 ? [from + i] : []));
   const first = hits[0] ?? from;
   const last = hits[hits.length - 1] ?? best;

@@ -8,7 +8,7 @@
  * docstring or a file's import block: those are what every snippet showed before, and
  * none of them answers. Pure: the lines, the question and the answer's words come in.
  */
-import { lineWeight, type FocusQuery } from "./focus.ts";
+import { densestWindow, lineWeight, type FocusQuery } from "./focus.ts";
 
 /** Lines a snippet shows (the chat's citation panel shows about this many without scrolling). */
 export const SHOWN_LINES = 12;
@@ -59,7 +59,7 @@ export function shownLines(input: ShownLinesInput): LineRange {
   const last = Math.min(endLine, lines.length, from + MAX_SCAN_LINES - 1);
   const weights: number[] = [];
   for (let l = from; l <= last; l++) weights.push(weightOf(lines, l, input));
-  const hit = densestWindow(weights, SHOWN_LINES);
+  const hit = shownWindow(weights, SHOWN_LINES);
   let start = from;
   // A body that fits in the snippet is shown whole.
   if (hit && last - from + 1 > SHOWN_LINES) {
@@ -124,23 +124,13 @@ function holdsName(text: string, name: string): boolean {
  * least twice any other line of the window and more by a name the answer gives: a
  * quoted message or that name, not one more question word); null when nothing matches.
  */
-function densestWindow(
+function shownWindow(
   weights: number[],
   size: number,
 ): { first: number; peak: number; standsOut: boolean } | null {
-  let best = -1;
-  let bestScore = 0;
-  let score = 0;
-  for (let i = 0; i < weights.length; i++) {
-    score += weights[i] ?? 0;
-    if (i >= size) score -= weights[i - size] ?? 0;
-    if (score > bestScore) {
-      bestScore = score;
-      best = i;
-    }
-  }
-  if (best < 0) return null;
-  const from = Math.max(0, best - size + 1);
+  const window = densestWindow(weights, size);
+  if (!window) return null;
+  const { from, to: best } = window;
   let first = -1;
   let peak = from;
   for (let i = from; i <= best; i++) {
