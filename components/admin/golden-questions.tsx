@@ -6,7 +6,7 @@
  * server; while one is going the list is polled every second.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import type { GoldenListView, GoldenQuestionView } from "@/lib/admin/golden";
 import { QUERY_MODE_LIST } from "@/lib/qa/types";
 import { AdminApiError, adminFetch, adminKeys, fieldErrorMap } from "./admin-api";
@@ -258,6 +258,9 @@ function AddGoldenForm({ repositoryId, onAdded }: { repositoryId: string; onAdde
   const [question, setQuestion] = useState("");
   const [mode, setMode] = useState("");
   const [files, setFiles] = useState("");
+  // Typing into the form before it is hydrated is lost to React's state: say when it listens.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const add = useMutation({
     mutationFn: () =>
       adminFetch("/api/admin/golden", {
@@ -286,7 +289,13 @@ function AddGoldenForm({ repositoryId, onAdded }: { repositoryId: string; onAdde
     add.mutate();
   };
   return (
-    <form className="card golden-form" onSubmit={onSubmit} noValidate data-testid="golden-form">
+    <form
+      className="card golden-form"
+      onSubmit={onSubmit}
+      noValidate
+      data-testid="golden-form"
+      data-ready={ready}
+    >
       <h2>Add a golden question</h2>
       <div className="field">
         <label htmlFor={`${ids}-q`}>Question</label>

@@ -88,6 +88,8 @@ export class AdminGoldenPage {
   }
 
   async add(question: string, files: string[], mode = ""): Promise<void> {
+    // Text typed before the form is hydrated would not reach its state.
+    await expect(this.page.getByTestId("golden-form")).toHaveAttribute("data-ready", "true");
     await this.page.getByTestId("golden-question-input").fill(question);
     await this.page.getByTestId("golden-mode-input").selectOption(mode);
     await this.page.getByTestId("golden-files-input").fill(files.join("\n"));
