@@ -6,7 +6,7 @@
  * server; while one is going the list is polled every second.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, useSyncExternalStore, type FormEvent } from "react";
 import type { GoldenListView, GoldenQuestionView } from "@/lib/admin/golden";
 import { QUERY_MODE_LIST } from "@/lib/qa/types";
 import { AdminApiError, adminFetch, adminKeys, fieldErrorMap } from "./admin-api";
@@ -253,14 +253,18 @@ function GoldenItem(props: {
   );
 }
 
+const noSubscription = () => () => {};
+const hydrated = () => true;
+const notHydrated = () => false;
+
 function AddGoldenForm({ repositoryId, onAdded }: { repositoryId: string; onAdded: () => void }) {
   const ids = useId();
   const [question, setQuestion] = useState("");
   const [mode, setMode] = useState("");
   const [files, setFiles] = useState("");
-  // Typing into the form before it is hydrated is lost to React's state: say when it listens.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  // Typing into the form before it is hydrated is lost to React's state: say when it listens
+  // (false in the server's HTML and while hydrating, true once the client renders).
+  const ready = useSyncExternalStore(noSubscription, hydrated, notHydrated);
   const add = useMutation({
     mutationFn: () =>
       adminFetch("/api/admin/golden", {
