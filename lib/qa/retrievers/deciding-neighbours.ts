@@ -21,7 +21,7 @@ import {
 import { bodyStart } from "../../answerers/body-shape.ts";
 import { decidingWeight, type FocusQuery } from "../focus.ts";
 import type { SourceReader } from "../context.ts";
-import { isTestSymbol, type Ranked } from "./shared.ts";
+import { isCodeFunction, isTestSymbol, type Ranked } from "./shared.ts";
 
 /** How many leading symbols have their neighbours read. */
 const LEADERS = 5;
@@ -40,10 +40,6 @@ export interface Neighbour {
   leader: string;
   /** implements the leading declaration (stands in its place); else called in one of its conditions */
   implements?: boolean;
-}
-
-function isFunction(s: Pick<SymbolRecord, "kind">): boolean {
-  return s.kind === "function" || s.kind === "method";
 }
 
 /**
@@ -94,7 +90,7 @@ async function neighboursOf(
   const symbols = tested.size ? await symbolsByQualifiedIds(generationId, [...tested.keys()]) : [];
   const called = symbols.flatMap((symbol) => {
     const leader = tested.get(symbol.qualifiedId);
-    return leader && isFunction(symbol) && !isTestSymbol(symbol) ? [{ symbol, leader }] : [];
+    return leader && isCodeFunction(symbol) ? [{ symbol, leader }] : [];
   });
   return [...called, ...implementing];
 }
@@ -147,7 +143,7 @@ export async function withDecidingNeighbours(
   const leaders = new Map<string, SymbolRecord>();
   for (const r of ranked.slice(0, LEADERS)) {
     const s = r.candidate.symbol;
-    if (s && isFunction(s) && !isTestSymbol(s)) leaders.set(s.qualifiedId, s);
+    if (s && isCodeFunction(s)) leaders.set(s.qualifiedId, s);
   }
   if (leaders.size === 0) return ranked;
   const top = new Set(
@@ -160,7 +156,7 @@ export async function withDecidingNeighbours(
   // A type or a test decides nothing itself (what decides is a function of the code), so
   // only the functions read here are weighed.
   const weightOf = (s: SymbolRecord) => {
-    const lines = isFunction(s) && !isTestSymbol(s) ? texts.get(s.path) : undefined;
+    const lines = isCodeFunction(s) ? texts.get(s.path) : undefined;
     if (!lines) return 0;
     const from = s.startLine + bodyStart(lines.slice(s.startLine - 1, s.endLine));
     return decidingWeight(lines, from, s.endLine, query);

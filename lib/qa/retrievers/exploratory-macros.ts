@@ -14,7 +14,7 @@ import {
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { SourceReader } from "../context.ts";
-import { isTestSymbol } from "./shared.ts";
+import { isCodeFunction } from "./shared.ts";
 
 export function isMacro(s: Pick<SymbolRecord, "signature">): boolean {
   return MACRO_SIGNATURE.test(s.signature);
@@ -137,7 +137,7 @@ export async function macroCallees(
   const own = await symbolsInFile(generationId, macro.path);
   for (const call of macroBodyCalls(body, macro.name)) {
     const here =
-      call.owner || call.onValue ? undefined : own.find((s) => s.name === call.name && callable(s));
+      call.owner || call.onValue ? undefined : own.find((s) => s.name === call.name && isCodeFunction(s));
     out.push(
       ...(here ? [here] : await resolveWritten(generationId, call, macro, walks)).filter(
         (s) => s.qualifiedId !== macro.qualifiedId,
@@ -163,7 +163,7 @@ async function resolveWritten(
     call.owner
       ? await symbolsByQualifiedName(generationId, `${call.owner}.${call.name}`, 10)
       : await symbolsByName(generationId, call.name, 50)
-  ).filter((s) => callable(s) && walks(s.path));
+  ).filter((s) => isCodeFunction(s) && walks(s.path));
   const folder = (p: string) => p.slice(0, p.lastIndexOf("/") + 1);
   const near = candidates.filter((s) => folder(s.path) === folder(macro.path));
   if (call.onValue) return near.length <= VALUE_METHODS ? near : [];
@@ -173,10 +173,6 @@ async function resolveWritten(
     near[0] ??
     (candidates.length === 1 && /[a-z0-9]_[a-zA-Z]|[a-z][A-Z]/.test(call.name) ? candidates[0] : undefined);
   return one ? [one] : [];
-}
-
-function callable(s: SymbolRecord): boolean {
-  return (s.kind === "function" || s.kind === "method") && !isTestSymbol(s);
 }
 
 /** A method called on a value in a macro is followed into at most this many types' methods of its name. */

@@ -6,7 +6,7 @@
  */
 import type { SymbolRecord } from "../../db/code-graph.ts";
 import { isConstructor } from "./conceptual.ts";
-import { isTestSymbol } from "./shared.ts";
+import { isCodeFunction } from "./shared.ts";
 import { flatten, HELPER_FAN_IN, type FlowNode } from "./exploratory-walk.ts";
 
 /**
@@ -41,7 +41,7 @@ export function chainsFirst(
   errors = false,
 ): FlowNode[] {
   // The chain asked about runs where nothing fails, unless the question is about errors.
-  const step = (n: FlowNode) => callable(n.symbol) && (errors || !ERROR_STEP.test(n.symbol.name));
+  const step = (n: FlowNode) => isCodeFunction(n.symbol) && (errors || !ERROR_STEP.test(n.symbol.name));
   const chains = flows.map((f) => spineOf(f, (n) => relevant(n.symbol), step).filter(step));
   const shares = leadShares(chains.map((c) => c.length));
   const lead = chains.flatMap((c, i) => c.slice(0, shares[i]));
@@ -68,9 +68,6 @@ export function leadShares(lengths: number[]): number[] {
 
 /** A function on a flow's error path (`yaml_parser_set_parser_error`, `throwError`, `panicf`). */
 const ERROR_STEP = /error|exception|panic|fail|abort|throw|raise/i;
-
-export const callable = (s: SymbolRecord) =>
-  (s.kind === "function" || s.kind === "method") && !isTestSymbol(s);
 
 /** How many of a trusted flow's steps lead the ranked symbols. */
 export const FLOW_LEAD = 5;

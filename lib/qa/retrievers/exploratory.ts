@@ -43,6 +43,8 @@ import {
   signalFiles,
   subjectCandidates,
   auxiliaryFactor,
+  isCodeFunction,
+  isFunctionSymbol,
   symbolCandidate,
   wholeFileSignal,
   type AuxiliaryTopics,
@@ -60,7 +62,7 @@ import {
   walkForward,
   type FlowNode,
 } from "./exploratory-walk.ts";
-import { callable, chainsFirst, flowOrder, FLOW_LEAD, spineOf } from "./exploratory-order.ts";
+import { chainsFirst, flowOrder, FLOW_LEAD, spineOf } from "./exploratory-order.ts";
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, question } = input;
@@ -281,7 +283,7 @@ async function walkFlows(
  */
 function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]): string[] {
   const first = lead
-    .filter((n) => callable(n.symbol))
+    .filter((n) => isCodeFunction(n.symbol))
     .slice(0, FLOW_LEAD)
     .map((n) => n.symbol);
   const rest = homonymsLast(
@@ -446,8 +448,7 @@ export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name"
 /** A traced flow's steps are functions: types and values named like the question come after them. */
 function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
   if (!traced) return symbols;
-  const callable = (s: SymbolRecord) => s.kind === "function" || s.kind === "method";
-  return [...symbols.filter(callable), ...symbols.filter((s) => !callable(s))];
+  return [...symbols.filter(isFunctionSymbol), ...symbols.filter((s) => !isFunctionSymbol(s))];
 }
 
 /** How many levels past the walk's depth a chain named like the question is followed. */

@@ -13,7 +13,7 @@ import "server-only";
 import { callEdgesOfMany, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
 import { assignedFields, bodyShape, bodyStatements, declaredFields } from "../../answerers/body-shape.ts";
 import type { SourceReader } from "../context.ts";
-import { isTestPath, isTestSymbol, type Ranked } from "./shared.ts";
+import { isCodeFunction, isFunctionSymbol, isTestPath, type Ranked } from "./shared.ts";
 import { fileSymbols } from "./answering.ts";
 
 /** What a leading function's body does: stores an option, or decides nothing at all. */
@@ -39,10 +39,6 @@ const OPTION_TYPES = new Set(["struct", "interface", "type"]);
 /** How many leading files are searched for the code reading a stored option (those whose bodies retrieval reads anyway). */
 const READER_FILES = 5;
 
-function isFunction(s: Pick<SymbolRecord, "kind">): boolean {
-  return s.kind === "function" || s.kind === "method";
-}
-
 /**
  * The leading functions whose bodies decide nothing (by qualified id), and the fields
  * the leading setters store and option types declare.
@@ -57,7 +53,7 @@ export async function idleFunctions(
     ranked.slice(0, CHECKED).map(async (r, rank) => {
       const s = r.candidate.symbol;
       const type = s && rank < TYPES_CHECKED && OPTION_TYPES.has(s.kind);
-      if (!s || (!isFunction(s) && !type)) return;
+      if (!s || (!isFunctionSymbol(s) && !type)) return;
       const lines = await reader.lines(s.path);
       if (!lines) return;
       const body = lines.slice(s.startLine - 1, s.endLine);
@@ -98,7 +94,7 @@ async function testers(generationId: string, reader: SourceReader, files: string
     const lines = texts[i];
     if (!lines) return;
     for (const s of byFile.get(path) ?? []) {
-      if (!isFunction(s) || isTestSymbol(s)) continue;
+      if (!isCodeFunction(s)) continue;
       const tests = bodyStatements(lines.slice(s.startLine - 1, s.endLine)).filter((l) => TESTS.test(l));
       if (tests.length) out.push({ symbol: s, tests });
     }

@@ -383,6 +383,16 @@ export function isTestSymbol(symbol: Pick<SymbolRecord, "path" | "qualifiedName"
   return isTestPath(symbol.path) || TEST_SYMBOL.test(symbol.qualifiedName);
 }
 
+/** A function or method: a definition whose body does the work. */
+export function isFunctionSymbol(symbol: Pick<SymbolRecord, "kind">): boolean {
+  return symbol.kind === "function" || symbol.kind === "method";
+}
+
+/** A function or method of the code a question follows, tests written beside it aside. */
+export function isCodeFunction(symbol: Pick<SymbolRecord, "kind" | "path" | "qualifiedName">): boolean {
+  return isFunctionSymbol(symbol) && !isTestSymbol(symbol);
+}
+
 /** Ranked candidates with tests written inside source files demoted like test files, unless the question is about tests. */
 export function demoteTestSymbols(ranked: Ranked[], topics: AuxiliaryTopics): Ranked[] {
   if (topics.tests) return ranked;
