@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openingAnswers, openingOf } from "./questions.ts";
+import { foundAt, hitAt, openingAnswers, openingOf } from "./questions.ts";
 
 describe("the first paragraph check", () => {
   const files = [["src/error.rs"]];
@@ -29,5 +29,21 @@ describe("the first paragraph check", () => {
   it("counts only citations of at most 150 lines in an expected file", () => {
     expect(openingOf("It is in `f` (src/error.rs:1-400).", files, spans).citesRightFile).toBe(false);
     expect(openingOf("It is in `g` (src/lib.rs:1-20).", files, spans).citesRightFile).toBe(false);
+  });
+});
+
+describe("hit and recall over expected places", () => {
+  const ranked = ["a.ts::f#2", "b.ts::g", "c.ts::h", "d.ts::i", "e.ts::j", "f.ts::k"];
+
+  it("a hit needs every expected entry in the top k, an overload answering for its name", () => {
+    expect(hitAt(ranked, ["a.ts::f", "c.ts::h"], 5)).toBe(true);
+    expect(hitAt(ranked, ["a.ts::f", "f.ts::k"], 5)).toBe(false);
+    expect(hitAt(ranked, [["x.ts::y", "e.ts::j"]], 5)).toBe(true);
+  });
+
+  it("recall counts each expected entry on its own", () => {
+    expect(foundAt(ranked, ["a.ts::f", "f.ts::k", "z.ts::z"], 5)).toBe(1);
+    expect(foundAt(ranked, ["a.ts::f", "f.ts::k", "z.ts::z"], 6)).toBe(2);
+    expect(foundAt(ranked, [["x.ts::y", "b.ts::g"], "d.ts::i"], 5)).toBe(2);
   });
 });

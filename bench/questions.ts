@@ -171,6 +171,16 @@ export function hitAt(ranked: string[], expected: Expected[], k: number): boolea
   return expected.every((e) => (Array.isArray(e) ? e.some((x) => top.includes(x)) : top.includes(e)));
 }
 
+/**
+ * How many of the expected entries are among the first k ranked items (each entry counted on
+ * its own, where hitAt asks for all of them at once): the figure that shows progress on
+ * questions expecting three or four places before every one of them is found.
+ */
+export function foundAt(ranked: string[], expected: Expected[], k: number): number {
+  const top = ranked.slice(0, k).map(baseQualifiedId);
+  return expected.filter((e) => (Array.isArray(e) ? e.some((x) => top.includes(x)) : top.includes(e))).length;
+}
+
 /** Whether a path lies in a scope (the scope itself, or under it as a folder). */
 export function inScope(file: string, scope: string): boolean {
   const s = scope.replace(/\/+$/, "");
@@ -218,6 +228,9 @@ export interface ModeSummary {
   symbolQuestions: number;
   symbolHit1: number;
   symbolHit5: number;
+  /** Expected files (symbols) found in the top 5, each counted on its own, as a share of all. */
+  fileRecall5: number;
+  symbolRecall5: number;
   citesExpectedFiles: number;
   scopePrecision?: number;
   passesMedian: number;
@@ -260,6 +273,14 @@ export function summarize(questions: BenchQuestion[], rows: QuestionRow[]): Reco
       symbolHit5: pct(
         withSymbols.filter((r) => hitAt(r.symbols, q(r).symbols, K)).length,
         withSymbols.length,
+      ),
+      fileRecall5: pct(
+        list.reduce((n, r) => n + foundAt(r.files, q(r).files, K), 0),
+        list.reduce((n, r) => n + q(r).files.length, 0),
+      ),
+      symbolRecall5: pct(
+        withSymbols.reduce((n, r) => n + foundAt(r.symbols, q(r).symbols, K), 0),
+        withSymbols.reduce((n, r) => n + q(r).symbols.length, 0),
       ),
       citesExpectedFiles: pct(
         list.filter((r) => hitAt(r.citedFiles, q(r).files, Number.MAX_SAFE_INTEGER)).length,
@@ -399,8 +420,8 @@ export function questionsSection(log: (line: string) => void): Record<string, un
     const summary = summarize(set.questions, list);
     for (const [mode, s] of Object.entries(summary)) {
       log(
-        `questions ${split} ${mode} (${s.questions}, mode right ${s.classified}%, ${s.fused} fused): files hit@1 ${s.fileHit1}%, hit@5 ${s.fileHit5}%; ` +
-          `symbols hit@1 ${s.symbolHit1}%, hit@5 ${s.symbolHit5}% (${s.symbolQuestions} questions); noise ${s.noise}%; first paragraph answers ${s.openingAnswers}%; ` +
+        `questions ${split} ${mode} (${s.questions}, mode right ${s.classified}%, ${s.fused} fused): files hit@1 ${s.fileHit1}%, hit@5 ${s.fileHit5}% (each file ${s.fileRecall5}%); ` +
+          `symbols hit@1 ${s.symbolHit1}%, hit@5 ${s.symbolHit5}% (each symbol ${s.symbolRecall5}%; ${s.symbolQuestions} questions); noise ${s.noise}%; first paragraph answers ${s.openingAnswers}%; ` +
           `answer cites the files ${s.citesExpectedFiles}%` +
           `${s.scopePrecision !== undefined ? `; scope precision ${s.scopePrecision}%` : ""}; ` +
           `passes median ${s.passesMedian} ${JSON.stringify(s.passes)}; stops ${JSON.stringify(s.stopReasons)}; p50 ${s.msP50} ms, p95 ${s.msP95} ms`,
