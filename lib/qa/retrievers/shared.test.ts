@@ -139,6 +139,12 @@ describe("auxiliaryFactor", () => {
     expect(auxiliaryFactor("src/config.js", { tests: false, docs: false })).toBe(1);
     // A package named demo (`org.acme.demo`) is source: only top-level samples/demo folders are examples.
     expect(auxiliaryFactor("src/main/java/org/acme/demo/App.java", { tests: false, docs: false })).toBe(1);
+    // Nor is a package under a reverse domain named example (`com.example.shop`), the name project generators give.
+    expect(
+      auxiliaryFactor("src/main/java/com/example/shop/OrderService.java", { tests: false, docs: false }),
+    ).toBe(1);
+    expect(auxiliaryFactor("app/src/main/kotlin/org/example/App.kt", { tests: false, docs: false })).toBe(1);
+    expect(auxiliaryFactor("lib/examples/basic.rb", { tests: false, docs: false })).toBe(0.5);
   });
 });
 
