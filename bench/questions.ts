@@ -20,9 +20,13 @@
  * The sets (counts kept current here): questions.json, languages.json and dev-more.json
  * (dev, mostly Python and the multi-language localization corpora), dev-langs.json (dev,
  * 124 questions over one repository in each of the ten languages other than Python),
- * dev-extra.json (dev, 26 questions over Ruby faraday and C# MediatR) and heldout.json.
- * Dev: 283 questions over 29 repositories in eleven languages and this project's own TSX
- * (conceptual 72, diagnostic 76, exploratory 67, analytical 68);
+ * dev-extra.json (dev, 26 questions over Ruby faraday and C# MediatR), dev-flows.json (dev,
+ * 48 questions over Go chi, TypeScript got, Rust walkdir and Java jjwt, shaped like the
+ * held-out half's: exploratory ones expect the 3-4 steps of a flow, conceptual and
+ * diagnostic ones two symbols, half the analytical ones several files and no symbol) and
+ * heldout.json.
+ * Dev: 331 questions over 33 repositories in eleven languages and this project's own TSX
+ * (conceptual 84, diagnostic 88, exploratory 83, analytical 76);
  * held-out: 133 over 12 repositories in eleven languages (conceptual 33, diagnostic 33,
  * exploratory 33, analytical 34).
  *
