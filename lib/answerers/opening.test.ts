@@ -38,6 +38,21 @@ describe("the topic of a question, in its own terms", () => {
       "Which handler receives it",
     ],
     ["How does the parser format a std::string for the log?", "formatted", "A std::string for the log"],
+    [
+      "How does the middleware choose between gzip, deflate or no compression for a response, given the header?",
+      "made",
+      "The choice between gzip, deflate or no compression",
+    ],
+    [
+      "With same_file_system(true), how does the walker decide not to go into a mount point?",
+      "decided",
+      "Whether to go into a mount point",
+    ],
+    [
+      "How does the parser apply the allowed clock skew when it checks a token?",
+      "applied",
+      "The allowed clock skew",
+    ],
   ])("%j → %s / %s", (question, verb, object) => {
     expect(askedTopic(question)).toEqual({ verb, object });
   });
@@ -48,6 +63,10 @@ describe("the topic of a question, in its own terms", () => {
     expect(askedTopic("How does vformat turn a format string into a std::string?")).toBeNull();
     // The verb's object is a preposition: nothing is named.
     expect(askedTopic("How does the router turn a template into something it can match against?")).toBeNull();
+    // "limit of": a noun followed by what it limits, not the verb of the question.
+    expect(
+      askedTopic("How does the walker stay under the max_open limit of open directory handles?"),
+    ).toBeNull();
   });
 });
 

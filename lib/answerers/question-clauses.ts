@@ -23,9 +23,14 @@ export function askedTopic(question: string): { verb: string; object: string } |
 
 /** The clauses that ask: "When a browser sends X, what decides whether a 304 is returned?" → the second. */
 export function askingClauses(question: string): string[] {
-  return question
+  // The commas of a list after "between"/"among" ("between gzip, deflate or none") join, not split.
+  const LIST_COMMA = "\u0000";
+  const kept = question.replace(/\b(?:between|among) [^,?.;]+(?:, [^,?.;]+)+ (?:or|and) /gi, (list) =>
+    list.replaceAll(",", LIST_COMMA),
+  );
+  return kept
     .split(/(?<=[.?!])\s+|,\s+/)
-    .map((c) => c.replace(/[?.!]+$/, ""))
+    .map((c) => c.replaceAll(LIST_COMMA, ",").replace(/[?.!]+$/, ""))
     .filter((c) => /^(?:how|what|which|where|when)\b/i.test(c));
 }
 
@@ -33,14 +38,13 @@ function topicOf(s: string): { verb: string; object: string } | null {
   const verbs =
     "decide|determine|compute|calculate|cap|limit|control|choose|pick|set|select|build|parse|resolve|find|match|validate|check|convert|generate|create|load|store|format|render|handle|detect|know|count|measure|order|sort|merge|split|encode|decode|register|dispatch|apply|infer|estimate|normalize|serialize";
   const what = new RegExp(`^(?:what|which \\w+) (?:exactly )?(${verbs})(?:s|es)? (.+)$`, "i").exec(s);
-  if (what?.[1] && what[2] && said(what[2]))
-    return { verb: pastParticiple(what[1]), object: clause(what[2]) };
+  if (what?.[1] && what[2] && said(what[2])) return asked(what[1], what[2]);
   // A verb after an article is a noun ("turn a format string"): not what is asked.
   const how = new RegExp(
     `^how (?:does|do|did|can|will|would) (?:.+? )?(?<!\\b(?:a|an|the|its|this|that) )(${verbs}) (.+)$`,
     "i",
   ).exec(s);
-  if (how?.[1] && how[2] && said(how[2])) return { verb: pastParticiple(how[1]), object: clause(how[2]) };
+  if (how?.[1] && how[2] && said(how[2])) return asked(how[1], how[2]);
   const passive =
     /^(?:how|where|when) (?:is|are|was|were|does|do) (.+?) (computed|calculated|decided|determined|defined|configured|set|stored|handled|parsed|built|created|chosen|registered|validated|generated|resolved|loaded|formatted|capped|limited|matched|counted|sorted|merged|normalized|serialized|rendered|kept|tracked|cached|applied|inferred|estimated)\b/i.exec(
       s,
@@ -58,11 +62,35 @@ function topicOf(s: string): { verb: string; object: string } | null {
 }
 
 /**
+ * The topic as a sentence can say it: "choose between gzip, deflate or none" is a choice
+ * made between all three (the list kept whole), "decide not to descend" is whether to
+ * descend, "decide if X" is whether X.
+ */
+function asked(verb: string, rest: string): { verb: string; object: string } {
+  const between = /^(between|among) (.+)$/i.exec(rest);
+  if (between?.[1] && between[2]) {
+    const list =
+      between[2].split(
+        /,? (?:given|depending on|based on|for (?:a|an|the|each|every))\b|;|,? (?:and|or) (?:how|what|where|why|which|when)\b/i,
+      )[0] ?? between[2];
+    return { verb: "made", object: `The choice ${between[1].toLowerCase()} ${list.trim()}` };
+  }
+  const whether = /^(?:(?:not )?to |if |whether )(.+)$/i.exec(rest);
+  if (whether?.[1]) {
+    const infinitive = /^(?:not )?to /i.test(rest);
+    return { verb: pastParticiple(verb), object: clause(`whether ${infinitive ? "to " : ""}${whether[1]}`) };
+  }
+  return { verb: pastParticiple(verb), object: clause(rest) };
+}
+
+/**
  * Whether the words after the verb name something: "… something it can match against"
  * leaves a preposition or a pronoun where the thing asked about should be.
  */
 function said(object: string): boolean {
   const head = clause(object).toLowerCase();
+  // A word followed by "of" is a noun ("the max_open limit of open handles"), not the verb.
+  if (/^of\b/.test(head)) return false;
   return !/^(?:against|for|with|to|on|in|at|by|from|into|of|about|up|out|it|them|this|that|one)$/.test(head);
 }
 
@@ -80,6 +108,7 @@ function pastParticiple(verb: string): string {
   const v = verb.toLowerCase();
   if (IRREGULAR[v]) return IRREGULAR[v];
   if (v.endsWith("e")) return `${v}d`;
+  if (/[^aeiou]y$/.test(v)) return `${v.slice(0, -1)}ied`;
   if (/[^aeiou][aeiou][pt]$/.test(v) && v.length <= 4) return `${v}${v.slice(-1)}ed`;
   return `${v}ed`;
 }
