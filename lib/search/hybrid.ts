@@ -2,6 +2,7 @@
  * Query-time search over one generation: BM25 over identifier-split chunk text,
  * vector search over chunk embeddings, and their reciprocal-rank fusion.
  */
+import { withoutLiterals } from "./literals.ts";
 import "server-only";
 import { chunksByIds, searchChunks, type ChunkHit } from "../db/code-graph.ts";
 import { isWayfinderError } from "../errors.ts";
@@ -76,7 +77,7 @@ function stemPrefixes(terms: string[]): string[] {
   });
 }
 
-/** Lexical and vector results fused with RRF, deduplicated by chunk id. */
+/** Lexical and vector results fused with RRF, deduplicated by chunk id; the URLs, hosts and routes a query quotes as examples left out. */
 export async function hybridSearch(
   repositoryId: string,
   generationId: string,
@@ -84,9 +85,10 @@ export async function hybridSearch(
   options: SearchOptions = {},
 ): Promise<ChunkHit[]> {
   const limit = options.limit ?? 20;
+  const text = withoutLiterals(query);
   const [lexical, vector] = await Promise.all([
-    lexicalSearch(generationId, query, { ...options, limit: limit * 2 }),
-    vectorSearch(repositoryId, generationId, query, { ...options, limit: limit * 2 }),
+    lexicalSearch(generationId, text, { ...options, limit: limit * 2 }),
+    vectorSearch(repositoryId, generationId, text, { ...options, limit: limit * 2 }),
   ]);
   return rrf(
     [
