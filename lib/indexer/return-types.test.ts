@@ -42,6 +42,9 @@ describe("return types read from signatures", () => {
     expect(returnTypeOf("php", "get", "public function get(): ?Loader")).toBe("Loader");
     expect(returnTypeOf("python", "get", 'def get(self, key) -> "Optional[Entry]"')).toBe("Entry");
     expect(returnTypeOf("python", "run", "def run(self)")).toBeNull();
+    expect(returnTypeOf("python", "close", "def close(self) -> None")).toBeNull();
+    expect(returnTypeOf("cpp", "operator++", "Iter& Iter::operator++(int)")).toBe("Iter");
+    expect(returnTypeOf("cpp", "operator()", "bool operator()(int a)")).toBeNull();
     expect(returnTypeOf("javascript", "run", "function run()")).toBeNull();
   });
 });

@@ -66,29 +66,35 @@ export function returnTypeOf(language: string, name: string, signature: string):
   // A call on a returned list or map is the collection's, not its elements'.
   if (COLLECTION.test(bare)) return null;
   const reduced = reduceType(unwrapResult(bare));
-  // A lone capital is a type parameter (`func Get[T any]() T`): nothing to look up.
-  if (!reduced || /^[A-Z]$/.test(reduced)) return null;
+  // A lone capital is a type parameter (`func Get[T any]() T`); Python's `None` and `Any` say nothing.
+  if (!reduced || /^(?:[A-Z]|None|Any|NoReturn|Never)$/.test(reduced)) return null;
   return OWN_NAMES.has(reduced) ? OWN_TYPE : reduced;
 }
 
 /** The signature before the function's name and after its parameter list, or null when they cannot be told apart. */
 function aroundParameters(signature: string, name: string): { before: string; after: string } | null {
-  const escaped = name.replace(/[$]/g, "\\$");
-  const at = new RegExp(
-    `(?:^|[^\\w$])${escaped}\\s*(?:<[^()]*>|\\[[^()]*\\])?\\s*(?:=\\s*(?:async\\s*)?)?\\(`,
-  ).exec(signature);
-  if (!at) return null;
-  const open = at.index + at[0].length - 1;
-  let depth = 0;
-  for (let i = open; i < signature.length; i++) {
-    const ch = signature[i];
-    if (ch === "(") depth++;
-    else if (ch === ")" && --depth === 0) {
-      const nameStart = at.index + at[0].indexOf(name);
-      return { before: signature.slice(0, nameStart), after: signature.slice(i + 1) };
+  for (let at = signature.indexOf(name); at >= 0; at = signature.indexOf(name, at + 1)) {
+    if (at > 0 && /[\w$]/.test(signature[at - 1] ?? "")) continue;
+    const open = parametersOpen(signature, at + name.length);
+    if (open < 0) continue;
+    let depth = 0;
+    for (let i = open; i < signature.length; i++) {
+      const ch = signature[i];
+      if (ch === "(") depth++;
+      else if (ch === ")" && --depth === 0)
+        return { before: signature.slice(0, at), after: signature.slice(i + 1) };
     }
+    return null;
   }
   return null;
+}
+
+/** Where the parameter list opens after a name: past type parameters (`<T>`, `[T any]`) and an arrow's `= async`. */
+function parametersOpen(signature: string, from: number): number {
+  const rest = /^\s*(?:<[^()]*>|\[[^()]*\])?\s*(?:=\s*(?:async\s*)?)?\(/.exec(
+    signature.slice(from, from + 200),
+  );
+  return rest ? from + rest[0].length - 1 : -1;
 }
 
 /** Go: the result, or the first of a parenthesised list (a name before it dropped). */
