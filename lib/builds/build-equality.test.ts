@@ -90,6 +90,26 @@ const TREE = {
     "    return 1;",
     "  }",
     "}",
+    "",
+    "export class Basket {",
+    "  label(): string {",
+    '    return "basket";',
+    "  }",
+    "}",
+  ),
+  "web/factory.ts": lines(
+    'import { Cart, Basket } from "./cart";',
+    "",
+    "export function makeCart(): Cart {",
+    "  return new Cart();",
+    "}",
+  ),
+  "web/shop.ts": lines(
+    'import { makeCart } from "./factory";',
+    "",
+    "export function price(): string {",
+    "  return makeCart().label();",
+    "}",
   ),
   "README.md": "# Ledger\n\nMerges ledgers.\n",
   // An entry point by name: the overview lists it whatever else nothing calls.
@@ -131,6 +151,8 @@ const EDITS: {
   what: string;
   apply: (root: string) => void;
   reresolves?: "none" | "some";
+  /** a call edge (source id, target id) the tree must have after the edit */
+  edge?: [string, string];
   /** the wiki's path: the changed files' surroundings only, or every page */
   wikiScope?: "changes" | "all";
   /** finding categories the tree must have after the edit (so their comparison is not vacuous) */
@@ -165,6 +187,13 @@ const EDITS: {
       t.write(root, "pkg/core.py", TREE["pkg/core.py"].replace("return self.check(item)", "return item"));
       t.write(root, "web/cart.ts", TREE["web/cart.ts"].replace("return 1;", "return formatPrice(2).length;"));
     },
+  },
+  {
+    what: "a function's declared return type changed: a call on its result in another file lands on the other class",
+    apply: (root) =>
+      t.write(root, "web/factory.ts", TREE["web/factory.ts"].replace("(): Cart", "(): Basket")),
+    reresolves: "some",
+    edge: ["web/shop.ts::price", "web/cart.ts::Basket.label"],
   },
   {
     what: "a package re-exports another name: importers of the old one resolve elsewhere",
@@ -287,6 +316,12 @@ describe("incremental and full builds", () => {
       const full = (await indexRepository(root, { wikiModel: null })).stats;
       expect(full.parsedFiles, edit.what).toBe(full.files);
       const [a, b] = await Promise.all([readAll(incremental.generationId), readAll(full.generationId)]);
+      const edge = edit.edge;
+      if (edge)
+        expect(
+          a.edges.some((e) => e.includes(`"srcId":"${edge[0]}"`) && e.includes(`"dstId":"${edge[1]}"`)),
+          edit.what,
+        ).toBe(true);
       for (const category of edit.findings ?? [])
         expect(
           a.findings.some((f) => f.includes(`"category":"${category}"`), `${edit.what}: ${category}`),

@@ -46,9 +46,10 @@ export type ResolverSymbolRow = Pick<
   | "language"
   | "bases"
   | "startLine"
+  | "signature"
 >;
 
-const RESOLVER_SYMBOL_COLUMNS = `id, "qualifiedId", path, name, "qualifiedName", kind, "parentId", language, bases, "startLine"`;
+const RESOLVER_SYMBOL_COLUMNS = `id, "qualifiedId", path, name, "qualifiedName", kind, "parentId", language, bases, "startLine", signature`;
 
 /** Every symbol of a generation as resolution reads it, without calls (id order, read a page at a time). */
 export async function resolverSymbols(generationId: string): Promise<ResolverSymbolRow[]> {

@@ -5,58 +5,8 @@
  * a Java bare call to an overloaded method lands on the overload its arguments fit.
  */
 import { describe, expect, it } from "vitest";
-import { numberedIds } from "../db/symbol-ids.ts";
-import { extractSource } from "./extract/index.ts";
-import { reduceType } from "./extract/declared-types.ts";
-import type { ResolverFile } from "./module-scope.ts";
-import { Resolver, type ResolvedEdge, type ResolverSymbol } from "./resolve.ts";
-import type { CodeLanguage, ExtractedCall } from "./types.ts";
-
-const LANGUAGE: Record<string, CodeLanguage> = {
-  java: "java",
-  cs: "csharp",
-  go: "go",
-  rs: "rust",
-  ts: "typescript",
-  php: "php",
-  py: "python",
-  cc: "cpp",
-  h: "cpp",
-};
-
-/** Call edges of every symbol of these files, as `Caller.method -> Callee.method@confidence` (ids without the path). */
-async function callEdges(sources: Record<string, string>): Promise<string[]> {
-  const symbols: ResolverSymbol[] = [];
-  const files: ResolverFile[] = [];
-  const calls = new Map<string, ExtractedCall[]>();
-  for (const [path, source] of Object.entries(sources)) {
-    const language = LANGUAGE[path.split(".").pop() ?? ""] as CodeLanguage;
-    const extraction = await extractSource(language, source);
-    files.push({ path, language, imports: extraction.imports });
-    const ids = numberedIds(
-      path,
-      extraction.symbols.map((s) => s.qualifiedName),
-    );
-    extraction.symbols.forEach((s, i) => {
-      const qualifiedId = ids[i] as string;
-      symbols.push({
-        qualifiedId,
-        path,
-        name: s.name,
-        qualifiedName: s.qualifiedName,
-        kind: s.kind,
-        parent: s.parent,
-        language,
-        bases: s.bases,
-      });
-      calls.set(qualifiedId, s.calls);
-    });
-  }
-  const resolver = new Resolver(symbols, files);
-  const edges: ResolvedEdge[] = symbols.flatMap((s) => resolver.callEdges(s, calls.get(s.qualifiedId) ?? []));
-  const short = (id: string | null) => (id ?? "").replace(/^.*::/, "");
-  return edges.map((e) => `${short(e.srcId)} -> ${short(e.dstId)}@${e.confidence}`);
-}
+import { callEdges } from "../../test-support/call-edges.ts";
+import { reduceType } from "./extract/type-names.ts";
 
 describe("declared types reduce to the type a method runs on", () => {
   it("unwraps pointers, references, optionals, smart pointers and collections", () => {

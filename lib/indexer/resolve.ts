@@ -17,13 +17,8 @@ import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
 import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
-import {
-  BARE_MEMBER_LANGUAGES,
-  membersOf,
-  ownMemberCall,
-  typedReceiverCall,
-  type MemberLookup,
-} from "./receiver-types.ts";
+import { BARE_MEMBER_LANGUAGES, membersOf, ownMemberCall, typedReceiverCall } from "./receiver-types.ts";
+import { CallResults, returnedReceiverCall, type ReturnLookup } from "./return-types.ts";
 import type { ExtractedCall, SymbolKind } from "./types.ts";
 import {
   buildModuleMaps,
@@ -46,6 +41,8 @@ export type ResolverSymbol = Pick<
   kind: SymbolKind;
   parent: string | null;
   bases: string[];
+  /** What the function returns, reduced (lib/indexer/return-types.ts), when its signature says. */
+  returns?: string;
 };
 
 export type EdgeKind = "calls" | "imports" | "inherits" | "contains";
@@ -136,7 +133,7 @@ export class Resolver {
   private readonly scopes: Lookup<FileScope>;
   private readonly fileByPath: Lookup<Pick<ResolverFile, "path" | "language">>;
   private readonly maps: ModuleMaps;
-  private readonly types: MemberLookup<ResolverSymbol> = {
+  private readonly types: ReturnLookup<ResolverSymbol> = {
     typeNamed: (written, fromPath) => this.typeNamed(written, fromPath),
     members: (type, name) => membersOf(type, name, this, () => this.memberOf(type, name)),
     inherited: (type, name) => this.inheritedMember(type, name, new Set()),
@@ -145,6 +142,11 @@ export class Resolver {
       const scope = this.scopes.get(fromPath);
       return !!scope?.externalNames.has(name) && !scope.moduleAliases.has(name);
     },
+    // A Rust impl's or Go method's type may be defined in another file.
+    ownerOf: (method) =>
+      this.enclosingClass(method) ??
+      (method.parent ? this.typeNamed(method.parent, method.path)?.symbol : null) ??
+      null,
   };
 
   constructor(symbols: ResolverSymbol[], files: ResolverFile[]);
@@ -217,8 +219,13 @@ export class Resolver {
     const seen = new Set<string>();
     // Library code never calls into its tests: a call that resolves there is a wrong guess.
     const fromTests = isTestPath(symbol.path);
+    const results: CallResults<ResolverSymbol> = new CallResults(calls, (call) =>
+      this.resolveCall(symbol, call, results).filter(
+        (h) => h.confidence >= MIN_EDGE_CONFIDENCE && (fromTests || !isTestPath(h.symbol.path)),
+      ),
+    );
     for (const call of calls) {
-      for (const hit of this.resolveCall(symbol, call)) {
+      for (const hit of this.resolveCall(symbol, call, results)) {
         if (hit.confidence < MIN_EDGE_CONFIDENCE || hit.symbol.qualifiedId === symbol.qualifiedId) continue;
         if (!fromTests && isTestPath(hit.symbol.path)) continue;
         const key = `${hit.symbol.qualifiedId}@${call.line}`;
@@ -239,7 +246,11 @@ export class Resolver {
     return edges;
   }
 
-  private resolveCall(symbol: ResolverSymbol, call: ExtractedCall): Hit[] {
+  private resolveCall(
+    symbol: ResolverSymbol,
+    call: ExtractedCall,
+    results: CallResults<ResolverSymbol>,
+  ): Hit[] {
     const { name } = call;
     const receiver = call.receiver;
     const scope = this.scopes.get(symbol.path);
@@ -257,8 +268,11 @@ export class Resolver {
       return this.methodByName(name, symbol, 0.4);
     }
     if (receiver) {
+      // A declared type the repository defines first, then what the receiver's call returns.
       const typed = typedReceiverCall(this.types, symbol, call);
-      if (typed) return typed;
+      if (typed?.length) return typed;
+      const returned = returnedReceiverCall(this.types, call, results);
+      if (returned ?? typed) return (returned ?? typed) as Hit[];
       const moduleFiles = this.moduleAt(receiver, symbol.path);
       if (moduleFiles) {
         // A module that lacks the name: no guessing.

@@ -10,6 +10,7 @@
 import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { LANGUAGE_RULES } from "./resolve-languages.ts";
+import { returnTypeOf } from "./return-types.ts";
 import { type Lookup, type ResolverSymbol, type ResolverTables } from "./resolve.ts";
 import {
   buildModuleMaps,
@@ -24,6 +25,10 @@ import type { ExtractedImport, SymbolKind } from "./types.ts";
 export type TableSymbol = ResolverSymbol & { line: number };
 
 export function toTableSymbol(row: ResolverSymbolRow): TableSymbol {
+  const returns =
+    row.kind === "function" || row.kind === "method"
+      ? returnTypeOf(row.language, row.name, row.signature)
+      : null;
   return {
     qualifiedId: row.qualifiedId,
     path: row.path,
@@ -34,6 +39,7 @@ export function toTableSymbol(row: ResolverSymbolRow): TableSymbol {
     language: row.language,
     bases: JSON.parse(row.bases) as string[],
     line: row.startLine,
+    ...(returns ? { returns } : {}),
   };
 }
 

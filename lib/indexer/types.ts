@@ -45,6 +45,11 @@ export interface ExtractedCall {
   type?: string;
   /** For a bare call to an overloaded method of the caller's class: the overload (1-based, source order) its argument count fits. */
   overload?: number;
+  /**
+   * For a call on a local assigned from another call with no declared type (`x := New(); x.Run()`),
+   * the `raw` of that call: the receiver has the type it returns.
+   */
+  from?: string;
 }
 
 export interface ExtractedSymbol {

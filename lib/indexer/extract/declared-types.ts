@@ -13,6 +13,7 @@
 import type { Node } from "web-tree-sitter";
 import type { CodeLanguage, ExtractedSymbol } from "../types";
 import { splitTopLevel } from "./common";
+import { lastSegment, reduceType } from "./type-names";
 
 /** One declared name: a variable or parameter of the function around it, or a field of the type around it. */
 interface Declaration {
@@ -25,6 +26,15 @@ interface Declaration {
   field: boolean;
   /** The function a field is assigned in: where `of` is read (`self.app = app` in `__init__`). */
   scope?: ExtractedSymbol;
+  /** The call the name is assigned from, when no type is written (`x := New()`): its name and lines. */
+  result?: CallSite;
+}
+
+/** Where a call's name is written: a call of the function with this name on one of these 1-based lines. */
+interface CallSite {
+  name: string;
+  first: number;
+  last: number;
 }
 
 /** A bare call's argument count, for overload choice. */
@@ -85,75 +95,6 @@ const TYPED = new Set<CodeLanguage>([
 
 const SELF_NAMES = new Set(["this", "self", "$this", "Self"]);
 
-/** Wrappers whose first type argument is what a method call reaches. */
-const WRAPPERS = new Set(
-  (
-    "Arc Rc Box Weak Cell RefCell Mutex RwLock Option Optional Lazy OnceCell Pin Cow List IList ArrayList " +
-    "LinkedList Collection ICollection IEnumerable IReadOnlyList IReadOnlyCollection Iterable Iterator Set " +
-    "HashSet TreeSet ISet Vec VecDeque Array ReadonlyArray Sequence list set tuple Sequence Iterable " +
-    "shared_ptr unique_ptr weak_ptr vector deque Readonly Nullable AtomicReference Supplier"
-  ).split(" "),
-);
-
-/** Maps whose last type argument (the value) is what a method call reaches. */
-const MAPS = new Set(
-  "Map HashMap TreeMap BTreeMap IndexMap Dictionary IDictionary IReadOnlyDictionary ConcurrentHashMap ConcurrentDictionary Record dict map unordered_map".split(
-    " ",
-  ),
-);
-
-/** Built-in types no repository method runs on. */
-const PRIMITIVES = new Set(
-  (
-    "int long short byte char float double boolean bool void string String str bytes object Object any " +
-    "unknown never number bigint symbol undefined null var auto dynamic decimal uint usize isize u8 u16 u32 " +
-    "u64 i8 i16 i32 i64 f32 f64 rune error interface mixed self Self static callable iterable"
-  ).split(" "),
-);
-
-/**
- * The element type a method call on a value of this declared type reaches, as written
- * (`pkg.Foo`, `Foo`), or null for a primitive or something unreadable.
- */
-export function reduceType(written: string): string | null {
-  let text = written.trim().replace(/^:\s*/, "");
-  for (let guard = 0; guard < 8; guard++) {
-    const before = text;
-    text = text
-      .replace(
-        /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|\*+|\?|mut\s+|dyn\s+|impl\s+|const\s+|readonly\s+|final\s+|\.\.\.)/,
-        "",
-      )
-      .replace(/(?:\s*[*&?]|\[\s*\w*\s*\]|\.\.\.)$/, "")
-      .replace(/^\[\s*\w*\s*\]/, "")
-      .replace(/^map\[[^\]]*\]/, "")
-      .replace(/^chan\s+/, "")
-      .trim();
-    // `Foo | null`, `dyn T + Send`: the first real member.
-    const union = splitTopLevel(text, "|").map((t) => t.trim());
-    if (union.length > 1) text = union.find((t) => t && !/^(?:null|undefined|None|void)$/.test(t)) ?? "";
-    const bounded = splitTopLevel(text, "+");
-    if (bounded.length > 1) text = (bounded[0] ?? "").trim();
-    if (text === before) break;
-  }
-  text = text.replace(/^["']|["']$/g, "");
-  const generic = /^([\w$.:\\]+)\s*[<[](.*)[>\]]$/s.exec(text);
-  if (generic) {
-    const outer = lastSegment(generic[1] ?? "");
-    const args = splitTopLevel(generic[2] ?? "", ",").map((t) => t.trim());
-    if (WRAPPERS.has(outer) || outer === "Optional") return args[0] ? reduceType(args[0]) : null;
-    if (MAPS.has(outer)) return args.length ? reduceType(args[args.length - 1] ?? "") : null;
-    text = generic[1] ?? "";
-  }
-  if (!/^[\w$.:\\]+$/.test(text)) return null;
-  const name = text.replace(/::|\\/g, ".").replace(/^\.+/, "");
-  return PRIMITIVES.has(lastSegment(name)) ? null : name;
-}
-
-function lastSegment(name: string): string {
-  return name.split(/\.|::|\\/).pop() ?? name;
-}
-
 /** A receiver as one dotted path: `$this->parser` → `this.parser`, `a?.b!` → `a.b`, `(*s).x` → `s.x`. */
 function normalise(receiver: string): string {
   return receiver
@@ -184,8 +125,11 @@ export function annotateReceiverTypes(language: CodeLanguage, root: Node, symbol
     if (symbol.calls.length === 0) continue;
     for (const call of symbol.calls) {
       if (call.receiver) {
-        const type = typing.receiverType(symbol, normalise(call.receiver), call.line);
+        const receiver = normalise(call.receiver);
+        const type = typing.receiverType(symbol, receiver, call.line);
         if (type) call.type = type;
+        const from = typing.resultOf(symbol, receiver, call.line);
+        if (from) call.from = from;
       }
     }
   }
@@ -255,6 +199,16 @@ class Typing {
       if (!type) return null;
     }
     return type;
+  }
+
+  /** For a local assigned from a call of this symbol's own (`x := New()`), that call's `raw`. */
+  resultOf(symbol: ExtractedSymbol, receiver: string, line: number): string | null {
+    const site = /^[\w$]+$/.test(receiver) ? this.vars.get(symbol)?.get(receiver)?.result : undefined;
+    if (!site || site.first > line) return null;
+    const call = symbol.calls.find(
+      (c) => c.name === site.name && c.line >= site.first && c.line <= site.last,
+    );
+    return call?.raw ?? null;
   }
 
   private declaredType(symbol: ExtractedSymbol, d: Declaration, line: number, depth: number): string | null {
@@ -357,14 +311,17 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
     FIELD_NODES.has(parentType) ||
     (node.type === "required_parameter" &&
       node.namedChildren.some((c) => c?.type === "accessibility_modifier"));
-  const add = (nameNode: Node | null | undefined, type: string | null, of?: string) => {
+  const add = (nameNode: Node | null | undefined, type: string | null, of?: string, value?: Node | null) => {
     const name = nameNode ? nameOf(nameNode) : null;
-    if (!name || (!type && !of)) return;
+    // A value's call counts only where no type is written (`Foo x = make()` is a Foo).
+    const result = (!declared || declared.text === "var") && value ? callSite(value) : null;
+    if (!name || (!type && !of && !result)) return;
     const selfField = /^(?:this|self)\.([\w$#]+)$/.exec(name);
     out.push({
       row,
       name: selfField ? (selfField[1] ?? name) : name,
-      ...(type ? { type } : { of }),
+      ...(type ? { type } : of ? { of } : {}),
+      ...(result ? { result } : {}),
       field: field || selfField !== null,
     });
   };
@@ -407,7 +364,7 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
         const value = rights[i];
         const type = declaredType ?? (value ? constructedType(value) : null);
         const named = value && !type && NAMED_VALUE.test(value.type) ? expressionPath(value) : null;
-        add(l, type, named ?? undefined);
+        add(l, type, named ?? undefined, value);
       });
       return;
     }
@@ -430,7 +387,12 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
     const own = n.type === "variable_declarator" || n.type === "init_declarator" ? declaratorValue(n) : null;
     // `var x: Foo = …` (TypeScript): the declarator carries its own annotation.
     const annotation = n.type === "variable_declarator" ? n.childForFieldName("type") : null;
-    add(n, type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null));
+    add(
+      n,
+      type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null),
+      undefined,
+      annotation ? null : (own ?? value),
+    );
   }
 }
 
@@ -520,6 +482,41 @@ function constructedType(node: Node): string | null {
       return factoryType(node.childForFieldName("function"));
   }
   return null;
+}
+
+/** Nodes that call: a value built by one of these is what the called function returns. */
+const CALL_NODES = new Set(
+  "call_expression call method_invocation invocation_expression function_call_expression member_call_expression scoped_call_expression nullsafe_member_call_expression".split(
+    " ",
+  ),
+);
+
+/**
+ * The call a value is the result of (`New()`, `c.get()?`, `await this.load()`, `make().unwrap()`),
+ * where its name is written; null when the value is no call.
+ */
+function callSite(value: Node, depth = 0): CallSite | null {
+  if (depth > 4) return null;
+  if (
+    /^(?:try_expression|await_expression|non_null_expression|parenthesized_expression|equals_value_clause)$/.test(
+      value.type,
+    )
+  ) {
+    const inner = value.namedChildren.find((c) => c && c.type !== "comment");
+    return inner ? callSite(inner, depth + 1) : null;
+  }
+  if (!CALL_NODES.has(value.type)) return null;
+  const callee = value.childForFieldName("name") ?? value.childForFieldName("function");
+  if (!callee) return null;
+  const text = callee.text.replace(/\s*<[^<>]*>\s*$/, "");
+  const name = /([A-Za-z_$][\w$]*)$/.exec(text)?.[1];
+  if (!name) return null;
+  // `.unwrap()` and `.expect(…)` let a Rust value through: the call before them returned it.
+  if (/^(?:unwrap|expect|unwrap_or_default)$/.test(name)) {
+    const object = callee.childForFieldName("value") ?? callee.childForFieldName("object");
+    return object ? callSite(object, depth + 1) : null;
+  }
+  return { name, first: value.startPosition.row + 1, last: callee.endPosition.row + 1 };
 }
 
 /** `Foo::new` / `Foo::default` (Rust), `NewFoo` / `pkg.NewFoo` (Go), a capitalised callee (Python `Foo(…)`). */
