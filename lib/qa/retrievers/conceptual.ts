@@ -23,7 +23,12 @@ import { idleFunctions, withDelegates, withOptionReaders, type Idleness } from "
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { answeringCandidates, itemFocus, questionFocus } from "./answering.ts";
-import { withDecidingNeighbours } from "./deciding-neighbours.ts";
+import {
+  DECIDING_PLACES,
+  decidingFirst,
+  decidingWeights,
+  withDecidingNeighbours,
+} from "./deciding-neighbours.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
@@ -133,7 +138,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     withSymbols,
     process ? (bodies?.idle ?? new Map()) : new Map(),
   );
-  const symbols = await decidingOrder(input, delegated, thing);
+  const symbols = await decidingOrder(input, delegated, thing, bodies?.idle ?? new Map());
 
   const budget = config.modeBudgets.conceptual;
   const room = config.initialRetrievalBudget;
@@ -171,13 +176,34 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
 }
 
 /**
- * The leading symbols with what decides one call below them brought up (what a thing is
- * is answered by the thing itself), one place per overload family.
+ * The leading symbols with what decides one call below them brought up and what only
+ * passes the value along put after what decides (what a thing is is answered by the
+ * thing itself), one place per overload family.
  */
-async function decidingOrder(input: RetrievalInput, ranked: Ranked[], thing: boolean): Promise<Ranked[]> {
+async function decidingOrder(
+  input: RetrievalInput,
+  ranked: Ranked[],
+  thing: boolean,
+  idle: Map<string, Idleness>,
+): Promise<Ranked[]> {
   const query = questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
-  const near = thing ? ranked : await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
-  return onePerFamily(near, query.names);
+  if (thing) return onePerFamily(ranked, query.names);
+  const near = await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
+  const leading = near.slice(0, DECIDING_PLACES).flatMap((r) => r.candidate.symbol ?? []);
+  const weight = await decidingWeights(input.reader, leading, query);
+  const passesOn = (s: SymbolRecord) =>
+    idle.has(s.qualifiedId) || isTiny(s) || isFactory(s) || query.names.has(baseName(s).toLowerCase());
+  return onePerFamily(decidingFirst(near, weight, passesOn), query.names);
+}
+
+/** A symbol's name without its overload number (`f#2` → f). */
+function baseName(symbol: Pick<SymbolRecord, "name">): string {
+  return symbol.name.replace(/#\d+$/, "");
+}
+
+/** A constructor, or a factory named `new` (Ruby's `self.new`): it builds from what it is given. */
+function isFactory(symbol: Named): boolean {
+  return isConstructor(symbol) || baseName(symbol) === "new";
 }
 
 /** How far down a family's later members go: below this many of the other symbols. */
