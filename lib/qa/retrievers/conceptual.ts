@@ -30,6 +30,7 @@ import {
   withDecidingNeighbours,
 } from "./deciding-neighbours.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
+import { bodyStatements } from "../../answerers/body-shape.ts";
 import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import {
@@ -39,6 +40,7 @@ import {
   demoteTestSymbols,
   docsItems,
   isTestSymbol,
+  isFunctionSymbol,
   fuseFiles,
   fuseSignals,
   namedSymbolCandidates,
@@ -190,10 +192,32 @@ async function decidingOrder(
   if (thing) return onePerFamily(ranked, query.names);
   const near = await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
   const leading = near.slice(0, DECIDING_PLACES).flatMap((r) => r.candidate.symbol ?? []);
-  const weight = await decidingWeights(input.reader, leading, query);
+  const [weight, single] = await Promise.all([
+    decidingWeights(input.reader, leading, query),
+    singleStatements(input, leading),
+  ]);
   const passesOn = (s: SymbolRecord) =>
-    idle.has(s.qualifiedId) || isTiny(s) || isFactory(s) || query.names.has(baseName(s).toLowerCase());
+    idle.has(s.qualifiedId) ||
+    single.has(s.qualifiedId) ||
+    isFactory(s) ||
+    query.names.has(baseName(s).toLowerCase());
   return onePerFamily(decidingFirst(near, weight, passesOn), query.names);
+}
+
+/**
+ * The functions whose body is one statement at most (a getter, a memo, a call handed on),
+ * read from their bodies: a span also holds the doc comment above it.
+ */
+async function singleStatements(input: RetrievalInput, symbols: SymbolRecord[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  await Promise.all(
+    symbols.filter(isFunctionSymbol).map(async (s) => {
+      const lines = await input.reader.lines(s.path);
+      if (lines && bodyStatements(lines.slice(s.startLine - 1, s.endLine)).length <= 1)
+        out.add(s.qualifiedId);
+    }),
+  );
+  return out;
 }
 
 /** A symbol's name without its overload number (`f#2` → f). */
