@@ -85,39 +85,6 @@ func (w *window) history() (int64, int64) {
 }
 `;
 
-const GO_ROUTES = `package mux
-
-type Route struct {
-\tmethods []string
-}
-
-func routeMatches(route *Route, method string) bool {
-\tfor _, m := range route.methods {
-\t\tif m == method {
-\t\t\treturn true
-\t\t}
-\t}
-\treturn false
-}
-
-func match(routes []*Route, method string) int {
-\tfor _, route := range routes {
-\t\tif routeMatches(route, method) {
-\t\t\treturn 200
-\t\t}
-\t}
-\tif len(routes) > 0 {
-\t\treturn 405
-\t}
-\treturn 404
-}
-
-func serve(routes []*Route, method string) int {
-\tcode := match(routes, method)
-\treturn code
-}
-`;
-
 const RUST_DISPATCH = `/// Where events go.
 pub struct Dispatch {
     id: u64,
@@ -251,7 +218,6 @@ beforeAll(async () => {
     "breaker.go": GO_BREAKER,
     "admit.go": GO_ADMIT,
     "window.go": GO_WINDOW,
-    "routes.go": GO_ROUTES,
   });
   rust = await index({ "src/dispatch.rs": RUST_DISPATCH, "src/current.rs": RUST_CURRENT });
   java = await index({ "src/rules/Rule.java": JAVA_RULE, "src/rules/BaseRule.java": JAVA_BASE_RULE });
@@ -300,33 +266,6 @@ describe("the callee that decides comes up below its caller", () => {
       "set_default",
       "current_or_global",
     ]);
-  });
-});
-
-describe("the caller testing a leading function in a condition comes up below it", () => {
-  // Four functions of other files fill the leading five; the callers retrieval found come after.
-  const filler = [
-    "breaker.go::Breaker.Name",
-    "window.go::window.add",
-    "window.go::window.history",
-    "admit.go::admit",
-  ];
-  const question =
-    "How does the router decide whether a request no route allows gets 405 Method Not Allowed or 404?";
-
-  it("Go: match tests routeMatches and then tells 405 from 404", async () => {
-    const ids = ["routes.go::routeMatches", ...filler, "routes.go::serve", "routes.go::match"];
-    expect((await reranked(go, ids, question)).slice(0, 2)).toEqual(["routeMatches", "match"]);
-    // A caller retrieval did not find stays out: many call a function, few answer with it.
-    const unfound = await reranked(go, ["routes.go::routeMatches", ...filler], question);
-    expect(unfound).not.toContain("match");
-  });
-
-  it("Go: serve only passes the code match returns on, and stays where it is", async () => {
-    const ids = ["routes.go::match", ...filler, "routes.go::serve"];
-    const out = await reranked(go, ids, question);
-    expect(out.slice(0, 2)).toEqual(["match", "routeMatches"]);
-    expect(out.at(-1)).toBe("serve");
   });
 });
 

@@ -7,10 +7,7 @@
  * carry the question's words, comes up just below that function, which keeps its place —
  * and into the leading few only when it decides more of the question than the symbol it
  * pushes out of them. A callee merely called (a logger, a step of the work) is left where
- * it is: one hop brings up too much that decides nothing. The same holds one call above:
- * a caller testing a leading function in one of its conditions (`if route.Match(req, m)`
- * in `Router.Match`, which then chooses between 405 and 404) decides with it, and comes up
- * just below it when its own conditions carry the question. A leading declaration (an
+ * it is: one hop brings up too much that decides nothing. A leading declaration (an
  * interface's or abstract method, which calls nothing) gives way to its implementation
  * (at most two), which takes its place with the declaration kept just below.
  *
@@ -37,8 +34,6 @@ const LEADERS = 5;
 const ADDED = 2;
 /** Calls read per leading function. */
 const CALLEES = 40;
-/** Callers read per leading function (the most confident first). */
-const CALLERS = 20;
 /** A callee ranks just below the function calling it; an implementation just above its declaration. */
 const BELOW = 0.97;
 const ABOVE = 1.001;
@@ -50,8 +45,6 @@ export interface Neighbour {
   leader: string;
   /** implements the leading declaration (stands in its place); else called in one of its conditions */
   implements?: boolean;
-  /** calls the leading function in one of its own conditions (what it returns decides there) */
-  caller?: boolean;
 }
 
 /**
@@ -79,46 +72,32 @@ export function decidingNeighbours(
 }
 
 /**
- * The callees the leading functions test in one of their conditions, the callers among
- * what retrieval `found` testing them in one of theirs, and the implementations of the
- * leading declarations (tests aside).
+ * The callees the leading functions test in one of their conditions, and the
+ * implementations of the leading declarations (tests aside).
  */
 async function neighboursOf(
   generationId: string,
   reader: SourceReader,
   leaders: Map<string, SymbolRecord>,
   ranked: Set<string>,
-  found: Set<string>,
 ): Promise<Neighbour[]> {
-  const [{ callees, callers }, implementing] = await Promise.all([
-    callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: CALLERS }),
+  const [{ callees }, implementing] = await Promise.all([
+    callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: 0 }),
     implementations(generationId, leaders, ranked),
   ]);
   const tested = new Map<string, string>();
-  const testing = new Map<string, string>();
   for (const [leader, edges] of callees) {
     const lines = await reader.lines(leaders.get(leader)?.path ?? "");
     for (const e of edges)
       if (e.dstId && e.dstId !== leader && !ranked.has(e.dstId) && !tested.has(e.dstId))
         if (TESTING.test(lines?.[e.line - 1] ?? "")) tested.set(e.dstId, leader);
   }
-  for (const [leader, edges] of callers)
-    for (const e of edges) {
-      // A caller comes up only if retrieval found it too: many call a function, few answer with it.
-      if (!found.has(e.srcId) || e.srcId === leader || ranked.has(e.srcId) || tested.has(e.srcId)) continue;
-      if (testing.has(e.srcId)) continue;
-      if (TESTING.test((await reader.lines(e.srcPath))?.[e.line - 1] ?? "")) testing.set(e.srcId, leader);
-    }
-  const ids = [...tested.keys(), ...testing.keys()];
-  const symbols = ids.length ? await symbolsByQualifiedIds(generationId, ids) : [];
-  const near = symbols.flatMap((symbol): Neighbour[] => {
-    if (!isCodeFunction(symbol)) return [];
+  const symbols = tested.size ? await symbolsByQualifiedIds(generationId, [...tested.keys()]) : [];
+  const called = symbols.flatMap((symbol) => {
     const leader = tested.get(symbol.qualifiedId);
-    if (leader) return [{ symbol, leader }];
-    const called = testing.get(symbol.qualifiedId);
-    return called ? [{ symbol, leader: called, caller: true }] : [];
+    return leader && isCodeFunction(symbol) ? [{ symbol, leader }] : [];
   });
-  return [...near, ...implementing];
+  return [...called, ...implementing];
 }
 
 /** A declaration with more implementations than this stands for too many to bring one up. */
@@ -232,8 +211,7 @@ export async function withDecidingNeighbours(
   const top = new Set(
     ranked.slice(0, LEADERS).map((r) => r.candidate.symbol?.qualifiedId ?? r.candidate.key),
   );
-  const found = new Set(ranked.map((r) => r.candidate.symbol?.qualifiedId ?? r.candidate.key));
-  const neighbours = await neighboursOf(generationId, reader, leaders, top, found);
+  const neighbours = await neighboursOf(generationId, reader, leaders, top);
   if (neighbours.length === 0) return ranked;
   // A type or a test decides nothing itself (what decides is a function of the code), so
   // only the functions read here are weighed.
@@ -243,12 +221,7 @@ export async function withDecidingNeighbours(
     query,
   );
   const weightOf = (s: SymbolRecord) => weights(s) ?? 0;
-  // A caller decides with the function it tests only when it decides more of the question itself.
-  const leading = (n: Neighbour) => leaders.get(n.leader);
-  const deciding = neighbours.filter(
-    (n) => !n.caller || weightOf(n.symbol) > weightOf(leading(n) ?? n.symbol),
-  );
-  const chosen = decidingNeighbours(deciding, weightOf);
+  const chosen = decidingNeighbours(neighbours, weightOf);
   if (chosen.length === 0) return ranked;
   const out = ranked.map((r) => ({ ...r, reasons: [...r.reasons] }));
   const byId = new Map(out.map((r) => [r.candidate.symbol?.qualifiedId ?? r.candidate.key, r]));
@@ -264,9 +237,7 @@ export async function withDecidingNeighbours(
     const name = neighbour.leader.split("::").pop() ?? neighbour.leader;
     const reason = neighbour.implements
       ? `implements ${name}`
-      : neighbour.caller
-        ? `tests ${name} in a condition; its conditions carry the question`
-        : `called by ${name}; its conditions carry the question`;
+      : `called by ${name}; its conditions carry the question`;
     const existing = byId.get(neighbour.symbol.qualifiedId);
     if (existing) {
       if (existing.score < score) {
