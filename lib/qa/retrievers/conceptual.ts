@@ -204,20 +204,28 @@ async function decidingOrder(
   return onePerFamily(decidingFirst(near, weight, passesOn), query.names);
 }
 
-/**
- * The functions whose body is one statement at most (a getter, a memo, a call handed on),
- * read from their bodies: a span also holds the doc comment above it.
- */
+/** The functions among `symbols` whose body is one statement at most (`oneStatement`). */
 async function singleStatements(input: RetrievalInput, symbols: SymbolRecord[]): Promise<Set<string>> {
   const out = new Set<string>();
   await Promise.all(
     symbols.filter(isFunctionSymbol).map(async (s) => {
       const lines = await input.reader.lines(s.path);
-      if (lines && bodyStatements(lines.slice(s.startLine - 1, s.endLine)).length <= 1)
-        out.add(s.qualifiedId);
+      if (lines && oneStatement(lines, s)) out.add(s.qualifiedId);
     }),
   );
   return out;
+}
+
+/**
+ * Whether a definition's body is one statement at most (a getter, a memo, a call handed
+ * on), read from the body: its span also holds the doc comment above it, which counts for
+ * nothing.
+ */
+export function oneStatement(
+  lines: readonly string[],
+  symbol: Pick<SymbolRecord, "startLine" | "endLine">,
+): boolean {
+  return bodyStatements(lines.slice(symbol.startLine - 1, symbol.endLine)).length <= 1;
 }
 
 /** A symbol's name without its overload number (`f#2` → f). */
