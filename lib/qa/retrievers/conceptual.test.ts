@@ -1,7 +1,7 @@
 /** How conceptual retrieval orders the symbols of a process question ("how does X decide …"). */
 import { describe, expect, it } from "vitest";
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import { byProcess, choosers, isConstructor, onePerFamily } from "./conceptual.ts";
+import { byProcess, choosers, isConstructor, onePerFamily, oneStatement } from "./conceptual.ts";
 import type { Ranked } from "./shared.ts";
 
 function ranked(qualifiedName: string, kind: string, lines: [number, number], score: number): Ranked {
@@ -181,5 +181,41 @@ describe("onePerFamily", () => {
   it("leaves a ranking without families as it is", () => {
     const plain = [list[2], list[6]] as Ranked[];
     expect(onePerFamily(plain, new Set())).toBe(plain);
+  });
+});
+
+describe("oneStatement", () => {
+  it("reads the body, not the span: a documented Ruby memo is one statement", () => {
+    const ruby = [
+      "# @overload default_connection",
+      "#   Gets the default connection used for simple scripts.",
+      "#   @return [Connection] a connection configured with the default adapter.",
+      "def default_connection",
+      "  @default_connection ||= Connection.new(default_connection_options)",
+      "end",
+    ];
+    expect(oneStatement(ruby, { startLine: 1, endLine: 6 })).toBe(true);
+  });
+
+  it("a body that tests before it acts is more than one (C, Go)", () => {
+    const c = [
+      "jv jv_copy(jv j) {",
+      "  if (JVP_IS_ALLOCATED(j)) {",
+      "    jvp_refcnt_inc(j.u.ptr);",
+      "  }",
+      "  return j;",
+      "}",
+    ];
+    expect(oneStatement(c, { startLine: 1, endLine: 6 })).toBe(false);
+    const go = [
+      "// Methods adds a matcher for HTTP methods.",
+      "func (r *Route) Methods(methods ...string) *Route {",
+      "\tfor k, v := range methods {",
+      "\t\tmethods[k] = strings.ToUpper(v)",
+      "\t}",
+      "\treturn r.addMatcher(methodMatcher(methods))",
+      "}",
+    ];
+    expect(oneStatement(go, { startLine: 1, endLine: 7 })).toBe(false);
   });
 });

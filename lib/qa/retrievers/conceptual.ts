@@ -23,8 +23,14 @@ import { idleFunctions, withDelegates, withOptionReaders, type Idleness } from "
 import { type ContextItem } from "../../answerers/contract.ts";
 import { attachSymbols } from "./diagnostic.ts";
 import { answeringCandidates, itemFocus, questionFocus } from "./answering.ts";
-import { withDecidingNeighbours } from "./deciding-neighbours.ts";
+import {
+  DECIDING_PLACES,
+  decidingFirst,
+  decidingWeights,
+  withDecidingNeighbours,
+} from "./deciding-neighbours.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
+import { bodyStatements } from "../../answerers/body-shape.ts";
 import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import {
@@ -34,6 +40,7 @@ import {
   demoteTestSymbols,
   docsItems,
   isTestSymbol,
+  isFunctionSymbol,
   fuseFiles,
   fuseSignals,
   namedSymbolCandidates,
@@ -133,7 +140,7 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
     withSymbols,
     process ? (bodies?.idle ?? new Map()) : new Map(),
   );
-  const symbols = await decidingOrder(input, delegated, thing);
+  const symbols = await decidingOrder(input, delegated, thing, bodies?.idle ?? new Map());
 
   const budget = config.modeBudgets.conceptual;
   const room = config.initialRetrievalBudget;
@@ -171,13 +178,64 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
 }
 
 /**
- * The leading symbols with what decides one call below them brought up (what a thing is
- * is answered by the thing itself), one place per overload family.
+ * The leading symbols with what decides one call below them brought up and what only
+ * passes the value along put after what decides (what a thing is is answered by the
+ * thing itself), one place per overload family.
  */
-async function decidingOrder(input: RetrievalInput, ranked: Ranked[], thing: boolean): Promise<Ranked[]> {
+async function decidingOrder(
+  input: RetrievalInput,
+  ranked: Ranked[],
+  thing: boolean,
+  idle: Map<string, Idleness>,
+): Promise<Ranked[]> {
   const query = questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
-  const near = thing ? ranked : await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
-  return onePerFamily(near, query.names);
+  if (thing) return onePerFamily(ranked, query.names);
+  const near = await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
+  const leading = near.slice(0, DECIDING_PLACES).flatMap((r) => r.candidate.symbol ?? []);
+  const [weight, single] = await Promise.all([
+    decidingWeights(input.reader, leading, query),
+    singleStatements(input, leading),
+  ]);
+  const passesOn = (s: SymbolRecord) =>
+    idle.has(s.qualifiedId) ||
+    single.has(s.qualifiedId) ||
+    isFactory(s) ||
+    query.names.has(baseName(s).toLowerCase());
+  return onePerFamily(decidingFirst(near, weight, passesOn), query.names);
+}
+
+/** The functions among `symbols` whose body is one statement at most (`oneStatement`). */
+async function singleStatements(input: RetrievalInput, symbols: SymbolRecord[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  await Promise.all(
+    symbols.filter(isFunctionSymbol).map(async (s) => {
+      const lines = await input.reader.lines(s.path);
+      if (lines && oneStatement(lines, s)) out.add(s.qualifiedId);
+    }),
+  );
+  return out;
+}
+
+/**
+ * Whether a definition's body is one statement at most (a getter, a memo, a call handed
+ * on), read from the body: its span also holds the doc comment above it, which counts for
+ * nothing.
+ */
+export function oneStatement(
+  lines: readonly string[],
+  symbol: Pick<SymbolRecord, "startLine" | "endLine">,
+): boolean {
+  return bodyStatements(lines.slice(symbol.startLine - 1, symbol.endLine)).length <= 1;
+}
+
+/** A symbol's name without its overload number (`f#2` → f). */
+function baseName(symbol: Pick<SymbolRecord, "name">): string {
+  return symbol.name.replace(/#\d+$/, "");
+}
+
+/** A constructor, or a factory named `new` (Ruby's `self.new`): it builds from what it is given. */
+function isFactory(symbol: Named): boolean {
+  return isConstructor(symbol) || baseName(symbol) === "new";
 }
 
 /** How far down a family's later members go: below this many of the other symbols. */

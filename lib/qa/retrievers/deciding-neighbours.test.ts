@@ -2,7 +2,9 @@
  * The condition a question asks about lives one call below what ranks first: the callee a
  * leading function tests, and whose own conditions carry the question, comes up just
  * below it, which keeps its place (Go and Rust fixtures, their calls resolved by the real
- * index); the choice itself (which callee, when) is checked on its own.
+ * index); the choice itself (which callee, when) is checked on its own. Among the leading
+ * few, a function that only passes the value along gives its place to one that decides
+ * (Ruby and C# fixtures read by the real index, and the ordering on its own).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexRepository } from "../../builds/build.ts";
@@ -11,7 +13,13 @@ import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts
 import { extractAnchors } from "../../search/anchors.ts";
 import { SourceReader } from "../context.ts";
 import { focusQuery } from "../focus.ts";
-import { decidingNeighbours, withDecidingNeighbours, type Neighbour } from "./deciding-neighbours.ts";
+import {
+  decidingFirst,
+  decidingNeighbours,
+  decidingWeights,
+  withDecidingNeighbours,
+  type Neighbour,
+} from "./deciding-neighbours.ts";
 import type { Ranked } from "./shared.ts";
 
 const GO_BREAKER = `package breaker
@@ -145,7 +153,60 @@ public class BaseRule implements Rule {
 }
 `;
 
+const RUBY_CONNECTION = `module Web
+  class Connection
+    def initialize(url, options = {})
+      @url_prefix = url
+      @options = options
+    end
+
+    # The URL a request goes to, from the connection's base URL.
+    def build_exclusive_url(url = nil)
+      base = @url_prefix.dup
+      if url && !base.end_with?('/')
+        base = "#{base}/"
+      end
+      url ? base + url : base
+    end
+  end
+
+  def self.new(url, options = {})
+    Connection.new(url, options)
+  end
+end
+`;
+
+const CSHARP_RULES = `using System;
+using System.Collections.Generic;
+
+namespace Rules {
+  public static class RuleExtensions {
+    public static RuleBuilder NotEmpty(this RuleBuilder builder) {
+      return builder.SetValidator(new object());
+    }
+  }
+
+  public class RuleBuilder {
+    private readonly List<object> validators = new List<object>();
+    private bool applyToAll = true;
+
+    public RuleBuilder SetValidator(object validator) {
+      validators.Add(validator);
+      return this;
+    }
+
+    public void ApplyCondition(Func<bool> condition) {
+      if (applyToAll && validators.Count > 0) {
+        Console.WriteLine("condition applies to every validator");
+      }
+    }
+  }
+}
+`;
+
 let t: TempEnv;
+let ruby: string;
+let csharp: string;
 let go: string;
 let rust: string;
 let java: string;
@@ -153,9 +214,15 @@ beforeAll(async () => {
   t = await setupTempEnv();
   const index = async (files: Record<string, string>) =>
     (await indexRepository(t.makeRepo(files))).repository.activeGenerationId as string;
-  go = await index({ "breaker.go": GO_BREAKER, "admit.go": GO_ADMIT, "window.go": GO_WINDOW });
+  go = await index({
+    "breaker.go": GO_BREAKER,
+    "admit.go": GO_ADMIT,
+    "window.go": GO_WINDOW,
+  });
   rust = await index({ "src/dispatch.rs": RUST_DISPATCH, "src/current.rs": RUST_CURRENT });
   java = await index({ "src/rules/Rule.java": JAVA_RULE, "src/rules/BaseRule.java": JAVA_BASE_RULE });
+  ruby = await index({ "lib/web.rb": RUBY_CONNECTION });
+  csharp = await index({ "src/Rules.cs": CSHARP_RULES });
 });
 afterAll(async () => {
   await t?.cleanup();
@@ -245,5 +312,104 @@ describe("decidingNeighbours", () => {
 
   it("takes none carrying none of the question", () => {
     expect(decidingNeighbours([n("nothing", "entry")], weightOf)).toEqual([]);
+  });
+});
+
+/** The leading symbols put in deciding order, with what passes the value along as `passesOn` says. */
+async function decidingOrderOf(
+  generationId: string,
+  ids: string[],
+  question: string,
+  passesOn: (s: SymbolRecord) => boolean,
+): Promise<string[]> {
+  const ranked = await rankingOf(generationId, ids);
+  const weight = await decidingWeights(
+    new SourceReader(generationId),
+    ranked.flatMap((r) => r.candidate.symbol ?? []),
+    focusQuery(question, extractAnchors(question)),
+  );
+  return decidingFirst(ranked, weight, passesOn).map((r) => r.candidate.symbol?.qualifiedName ?? "");
+}
+
+describe("what passes the value along gives way to what decides", () => {
+  it("Ruby: the factory and the constructor come after the method joining the base URL", async () => {
+    const ids = [
+      "lib/web.rb::Web.new",
+      "lib/web.rb::Web.Connection.initialize",
+      "lib/web.rb::Web.Connection.build_exclusive_url",
+    ];
+    const question = "How does it work out the URL it requests from the connection's base URL?";
+    const factory = (s: SymbolRecord) => s.name === "new" || s.name === "initialize";
+    expect(await decidingOrderOf(ruby, ids, question, factory)).toEqual([
+      "Web.Connection.build_exclusive_url",
+      "Web.new",
+      "Web.Connection.initialize",
+    ]);
+    // Nothing passing the value along, nothing moves.
+    expect(await decidingOrderOf(ruby, ids, question, () => false)).toEqual([
+      "Web.new",
+      "Web.Connection.initialize",
+      "Web.Connection.build_exclusive_url",
+    ]);
+  });
+
+  it("C#: the extension the question names as it is called comes after the method testing the condition", async () => {
+    const ids = [
+      "src/Rules.cs::Rules.RuleExtensions.NotEmpty",
+      "src/Rules.cs::Rules.RuleBuilder.ApplyCondition",
+    ];
+    const question =
+      "If I write RuleFor(x => x.Email).NotEmpty().When(x => x.Ok), does the condition apply to all validators?";
+    const named = (s: SymbolRecord) => s.name === "NotEmpty";
+    expect(await decidingOrderOf(csharp, ids, question, named)).toEqual([
+      "Rules.RuleBuilder.ApplyCondition",
+      "Rules.RuleExtensions.NotEmpty",
+    ]);
+  });
+});
+
+describe("decidingFirst", () => {
+  const ranked = (names: string[], kinds: Record<string, string> = {}): Ranked[] =>
+    names.map((name, i) => {
+      const symbol = {
+        qualifiedId: `a.go::${name}`,
+        qualifiedName: name,
+        name,
+        kind: kinds[name] ?? "function",
+      };
+      return {
+        candidate: { key: symbol.qualifiedId, symbol: symbol as SymbolRecord, chunk: null, reason: "" },
+        score: 1 - i / 10,
+        reasons: [],
+      };
+    });
+  const weights: Record<string, number | null> = { entry: 0, wrapper: 1, decides: 4, helper: 2, Type: null };
+  const weight = (s: SymbolRecord) => (s.name in weights ? (weights[s.name] ?? null) : 0);
+  const order = (list: Ranked[], passing: string[]) =>
+    decidingFirst(list, weight, (s) => passing.includes(s.name)).map((r) => r.candidate.symbol?.name);
+
+  it("puts a function passing the value along and deciding under half of the best after the others, scores kept descending", () => {
+    const out = decidingFirst(ranked(["entry", "wrapper", "decides", "helper"]), weight, (s) =>
+      ["entry", "wrapper"].includes(s.name),
+    );
+    expect(out.map((r) => r.candidate.symbol?.name)).toEqual(["decides", "helper", "entry", "wrapper"]);
+    const scores = out.map((r) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it("keeps a function that does the work without naming the question's words in a condition", () => {
+    // An increment or a replacement carries no condition, yet decides: only what passes the value along moves.
+    expect(order(ranked(["entry", "decides"]), [])).toEqual(["entry", "decides"]);
+  });
+
+  it("keeps a passing function deciding half as much as the best, and what it cannot weigh (a type)", () => {
+    expect(order(ranked(["helper", "decides"]), ["helper"])).toEqual(["helper", "decides"]);
+    expect(order(ranked(["Type", "decides"], { Type: "class" }), ["Type"])).toEqual(["Type", "decides"]);
+  });
+
+  it("moves nothing when no other leading function decides, nor below the leading five", () => {
+    expect(order(ranked(["entry", "wrapper"]), ["entry", "wrapper"])).toEqual(["entry", "wrapper"]);
+    const long = ["entry", "x2", "x3", "x4", "x5", "decides"];
+    expect(order(ranked(long), ["entry"])).toEqual(long);
   });
 });

@@ -10,6 +10,11 @@
  * it is: one hop brings up too much that decides nothing. A leading declaration (an
  * interface's or abstract method, which calls nothing) gives way to its implementation
  * (at most two), which takes its place with the declaration kept just below.
+ *
+ * Among the leading few, a function that only passes the value along (an entry point the
+ * question names as the user calls it, a constructor or factory, a getter, a wrapper) and
+ * whose condition and formula lines carry little of the question decides little of what
+ * it asks: it gives its place to the leading functions that do (`decidingFirst`).
  */
 import "server-only";
 import {
@@ -130,6 +135,63 @@ async function implementations(
   });
 }
 
+/** How many leading symbols are put in order of whether they decide the question. */
+export const DECIDING_PLACES = 5;
+
+/** A function passing the value along decides less than this share of the best of the others. */
+const PASSING_SHARE = 0.5;
+
+/**
+ * The leading few with the functions that pass the value along (`passesOn`) and decide
+ * little of what the question asks (`weight` under half the best of the other leading
+ * functions) after the others, each in rank order. A function carrying the question's
+ * words in no condition can still do the work (an increment, a replacement), so only what
+ * passes the value along gives way, and only to a function that decides. A demoted
+ * function scores just below the last symbol it gave way to; the rest of the ranking is
+ * left as it is.
+ */
+export function decidingFirst(
+  ranked: Ranked[],
+  weight: (symbol: SymbolRecord) => number | null,
+  passesOn: (symbol: SymbolRecord) => boolean,
+): Ranked[] {
+  const head = ranked.slice(0, DECIDING_PLACES);
+  const symbols = head.flatMap((r) => r.candidate.symbol ?? []);
+  const best = Math.max(0, ...symbols.filter((s) => !passesOn(s)).map((s) => weight(s) ?? 0));
+  // What `weight` cannot read (a type, a test) keeps its place.
+  const idle = (r: Ranked) => {
+    const s = r.candidate.symbol;
+    const w = s ? weight(s) : null;
+    return s !== null && s !== undefined && w !== null && passesOn(s) && w < best * PASSING_SHARE;
+  };
+  const deciding = head.filter((r) => !idle(r));
+  const demoted = head.filter(idle);
+  if (demoted.length === 0 || deciding.length === 0 || deciding.every((r, i) => r === head[i])) return ranked;
+  const floor = deciding[deciding.length - 1]?.score ?? 0;
+  const after = demoted.map((r, i) => ({ ...r, score: Math.min(r.score, floor * (0.99 - 0.01 * i)) }));
+  return [...deciding, ...after, ...ranked.slice(DECIDING_PLACES)];
+}
+
+/**
+ * How much of the question a function's body decides (its condition and formula lines'
+ * words, `decidingWeight`), from the source the reader holds; null for what is not a
+ * function of the code or whose file cannot be read.
+ */
+export async function decidingWeights(
+  reader: SourceReader,
+  symbols: SymbolRecord[],
+  query: FocusQuery,
+): Promise<(symbol: SymbolRecord) => number | null> {
+  const files = [...new Set(symbols.map((s) => s.path))];
+  const texts = new Map(await Promise.all(files.map(async (f) => [f, await reader.lines(f)] as const)));
+  return (s) => {
+    const lines = isCodeFunction(s) ? texts.get(s.path) : undefined;
+    if (!lines) return null;
+    const from = s.startLine + bodyStart(lines.slice(s.startLine - 1, s.endLine));
+    return decidingWeight(lines, from, s.endLine, query);
+  };
+}
+
 /**
  * The ranking with the deciding callees of its leading functions brought up, each just
  * below the function calling it (see the module header).
@@ -151,16 +213,14 @@ export async function withDecidingNeighbours(
   );
   const neighbours = await neighboursOf(generationId, reader, leaders, top);
   if (neighbours.length === 0) return ranked;
-  const files = [...new Set([...leaders.values(), ...neighbours.map((n) => n.symbol)].map((s) => s.path))];
-  const texts = new Map(await Promise.all(files.map(async (f) => [f, await reader.lines(f)] as const)));
   // A type or a test decides nothing itself (what decides is a function of the code), so
   // only the functions read here are weighed.
-  const weightOf = (s: SymbolRecord) => {
-    const lines = isCodeFunction(s) ? texts.get(s.path) : undefined;
-    if (!lines) return 0;
-    const from = s.startLine + bodyStart(lines.slice(s.startLine - 1, s.endLine));
-    return decidingWeight(lines, from, s.endLine, query);
-  };
+  const weights = await decidingWeights(
+    reader,
+    [...leaders.values(), ...neighbours.map((n) => n.symbol)],
+    query,
+  );
+  const weightOf = (s: SymbolRecord) => weights(s) ?? 0;
   const chosen = decidingNeighbours(neighbours, weightOf);
   if (chosen.length === 0) return ranked;
   const out = ranked.map((r) => ({ ...r, reasons: [...r.reasons] }));
