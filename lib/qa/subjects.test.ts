@@ -6,6 +6,7 @@ import {
   matchMention,
   matchTerm,
   partsOf,
+  receiverTyped,
   subjectMentions,
 } from "./subjects.ts";
 
@@ -156,5 +157,29 @@ describe("a mention at the end of a question", () => {
   it("keeps a mark that is part of the name", () => {
     const m = mention("Who calls User.valid?", "User.valid?");
     expect(matchMention(index, m!).map((r) => r.qualifiedName)).toEqual(["User.valid?"]);
+  });
+});
+
+describe("a method on a variable named after its type", () => {
+  // `validate` is everyone's: a rule's, a component's, each validator's.
+  const methods = [
+    ...["Rule", "Component", "Chain", "Adaptor", "Selector"].map((c) =>
+      row(`Lib.${c}.validate`, `src/${c}.cs`),
+    ),
+    row("Lib.AbstractValidator.validate", "src/AbstractValidator.cs"),
+    row("Lib.IValidator.validate", "src/IValidator.cs"),
+    row("Tests.FakeValidator.validate", "tests/FakeValidator.cs"),
+  ];
+
+  it("keeps the methods of the classes whose name ends in the variable's (validator.validate)", () => {
+    expect(receiverTyped(methods, "validator").map((m) => m.qualifiedName)).toEqual([
+      "Lib.AbstractValidator.validate",
+      "Lib.IValidator.validate",
+    ]);
+  });
+
+  it("guesses nothing from a short or unrelated variable name", () => {
+    expect(receiverTyped(methods, "v")).toEqual([]);
+    expect(receiverTyped(methods, "customer")).toEqual([]);
   });
 });

@@ -447,6 +447,24 @@ export function matchMention(index: SubjectIndex, mention: SubjectMention): Symb
   return matchChain(index, [...mention.parts.slice(0, -1), last.slice(0, -1)], mention.noun);
 }
 
+/**
+ * A method shared by too many classes to take by its name alone, narrowed by what its variable
+ * is called: `validator.Validate(x)` is a `Validate` of a class whose name ends in `Validator`
+ * (`AbstractValidator`, not every rule's), as a variable is usually named after its type.
+ */
+export function receiverTyped(methods: SymbolNameRow[], receiver: string): SymbolNameRow[] {
+  const word = normalizeName(receiver);
+  if (word.length < MIN_RECEIVER_WORD) return [];
+  const typed = methods.filter((m) => {
+    const owner = normalizeName(m.parentId?.split(/[.:\\]/).pop() ?? "");
+    return owner.endsWith(word) && !AUXILIARY.test(m.path);
+  });
+  return typed.length <= MAX_RECEIVERLESS ? typed : [];
+}
+
+/** Shorter variable names (`v`, `cfg`, `ctx`) say too little about their type. */
+const MIN_RECEIVER_WORD = 4;
+
 /** The question's subjects resolved against a generation (unresolved mentions are kept, empty). */
 export async function resolveSubjects(generationId: string, question: string): Promise<Subject[]> {
   const mentions = subjectMentions(question);
@@ -475,7 +493,8 @@ export async function resolveSubjects(generationId: string, question: string): P
     // `client.send(req)`: the receiver is a variable; the method alone, when few symbols share its name.
     if (symbols.length === 0 && !path && mention.parts.length > 1) {
       const method = matchChain(index, mention.parts.slice(-1), mention.noun);
-      if (method.length <= MAX_RECEIVERLESS) symbols = method;
+      symbols =
+        method.length <= MAX_RECEIVERLESS ? method : receiverTyped(method, mention.parts.at(-2) ?? "");
     }
     out.push({
       mention,

@@ -59,6 +59,8 @@ interface WalkOptions {
   only?: (s: SymbolRecord) => boolean;
   /** the indexed text, for the calls written in a macro's body */
   reader: SourceReader;
+  /** the deepest the walk goes, levels passed through thin wrappers included */
+  depthCap: number;
 }
 
 /** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
@@ -302,6 +304,10 @@ export async function walkForward(
     .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
     .slice(0, maxCallees)
     .map((x) => x.s);
+  // A step that only hands on to one callee (a thin overload, a class method delegating to
+  // the instance's, a `Must…` wrapper) costs the walk no level of its own: the flow's working
+  // steps lie beyond it, up to WRAPPER_LEVELS levels past the walk's depth.
+  const through = callees.length === 1 && direct.length === 1 && maxDepth < options.depthCap;
   for (const callee of callees) {
     if (seen.has(callee.qualifiedId)) continue;
     node.children.push(
@@ -309,7 +315,7 @@ export async function walkForward(
         generationId,
         callee,
         depth + 1,
-        maxDepth,
+        through ? maxDepth + 1 : maxDepth,
         maxCallees <= 1 ? 1 : Math.max(2, Math.floor(maxCallees / 3)),
         seen,
         options,

@@ -259,6 +259,7 @@ async function walkFlows(
       walks,
       dispatch: await dispatchClass(generationId, question, entry),
       reader: input.reader,
+      depthCap: maxDepth + WRAPPER_LEVELS,
     };
     const flow = await walkForward(generationId, entry, 0, maxDepth, config.maxCalleesPerHop, seen, options);
     // A chain named like the question goes on past the walk's depth, one step a level, to its end
@@ -282,8 +283,15 @@ async function walkFlows(
  * lists, not whatever else shares the question's words); then the rest as fused.
  */
 function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]): string[] {
+  // An overload the chain passes through (a thin overload delegating to the one that does
+  // the work) is one step with it: it leaves its place in the lead to the next step.
+  const bases = new Set<string>();
   const first = lead
     .filter((n) => isCodeFunction(n.symbol))
+    .filter((n) => {
+      const base = baseQualifiedId(n.symbol.qualifiedId);
+      return !bases.has(base) && !!bases.add(base);
+    })
     .slice(0, FLOW_LEAD)
     .map((n) => n.symbol);
   const rest = homonymsLast(
@@ -410,8 +418,9 @@ async function contextItems(
  * method named without its class (`nextToken()`) matches every class's `nextToken`, of
  * which the best ranked stands for the rest — its best ranked implementation when that
  * is a declaration that calls nothing (an interface's or abstract base's method). The
- * walked flow's steps all keep their place; the other overloads and homonyms follow
- * everything else.
+ * walked flow's other classes' homonyms keep their place; the other overloads — a flow's
+ * too, as `AddMediatR(services, configuration)` → `AddMediatR(services, config)` is one
+ * step of the answer — and homonyms follow everything else.
  */
 export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name" | "kind" | "fanOut">>(
   symbols: T[],
@@ -430,7 +439,7 @@ export function homonymsLast<T extends Pick<SymbolRecord, "qualifiedId" | "name"
     if (picked.has(s.qualifiedId)) continue;
     const base = baseQualifiedId(s.qualifiedId);
     const inFlow = flow.has(s.qualifiedId);
-    if (!inFlow && (bases.has(base) || names.has(s.name))) {
+    if (bases.has(base) || (!inFlow && names.has(s.name))) {
       rest.push(s);
       continue;
     }
@@ -450,6 +459,9 @@ function stepsFirst(symbols: SymbolRecord[], traced: boolean): SymbolRecord[] {
   if (!traced) return symbols;
   return [...symbols.filter(isFunctionSymbol), ...symbols.filter((s) => !isFunctionSymbol(s))];
 }
+
+/** How many levels past the walk's depth thin wrappers on the way may carry it. */
+const WRAPPER_LEVELS = 2;
 
 /** How many levels past the walk's depth a chain named like the question is followed. */
 const CHAIN_BEYOND = 3;
