@@ -63,7 +63,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   return {
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
-    files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
+    files: graphFiles(g, callees, asksCallees),
     // What it is used for, then who uses it: both are the answer.
     symbols: [
       target.symbol,
@@ -77,6 +77,23 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     diagram: subjectDiagram(g, label),
     report: null,
   };
+}
+
+/**
+ * The figure's files in the order the question asks for them: asked who calls the subject,
+ * the callers' files, most calls first, with the subject's own file after the busiest of
+ * them (where the figure is anchored, not what was asked for); asked what the subject
+ * calls, its file, then its callees' files.
+ */
+function graphFiles(g: SubjectGraph, callees: SubjectGraph["callees"], asksCallees: boolean): string[] {
+  const subject = g.subject.path;
+  const callers = g.callerFiles.map((x) => x.path);
+  const called = callees.map((c) => c.symbol.path);
+  const order =
+    asksCallees || callers.length === 0
+      ? [subject, ...called, ...callers]
+      : [...callers.slice(0, 1), subject, ...callers.slice(1), ...called];
+  return [...new Set(order)];
 }
 
 /**

@@ -237,6 +237,8 @@ async function ask(language: string, question: string) {
   return { opening, files: result.loop.retrieval.rankedFiles, cited };
 }
 
+/** The first file an opening names in code (`src/core/util.ts`). */
+const firstFile = (opening: string) => opening.match(/`([\w./-]+\.\w+)`/)?.[1];
 const isTest = (p: string) => /(^|\/)(tests?|spec)\/|_test\.\w+$|Tests?\.\w+$/.test(p);
 const under = (p: string, folder: string) => p.startsWith(`${folder}/`);
 
@@ -248,6 +250,8 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).toMatch(/^2 functions in 2 files call /);
     expect(opening).toContain(`\`${shop.saveName}\``);
     expect(files.slice(0, 5)).toEqual(expect.arrayContaining([shop.api, shop.worker]));
+    // The callers' files are what was asked: one of them leads, not the store's own file.
+    expect([shop.api, shop.worker]).toContain(files[0]);
     expect([...files.slice(0, 5), ...cited].filter(isTest)).toEqual([]);
   });
 
@@ -267,7 +271,21 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).toMatch(/^The (?:most \w+ files|files .* that the most others depend on)/);
     expect(opening.indexOf(`\`${shop.util}\``)).toBeGreaterThan(-1);
     expect(files.slice(0, 2)).toContain(shop.util);
+    // The figure's first file leads the ranked files.
+    expect(files[0]).toBe(firstFile(opening));
     expect([...files.slice(0, 5), ...cited].filter(isTest)).toEqual([]);
+  });
+
+  it("tests the question sets aside stay out of the figure", async () => {
+    const { opening, files, cited } = await ask(
+      language,
+      "Leaving the tests aside, which files are imported by the most other files?",
+    );
+    expect(opening).toMatch(/\(tests, [^)]*left out\)/);
+    expect(opening).not.toMatch(/\((?:imported by )?0[;, ]/);
+    expect(files.slice(0, 2)).toContain(shop.util);
+    expect(files[0]).toBe(firstFile(opening));
+    expect([...files, ...cited].filter(isTest)).toEqual([]);
   });
 
   it("import cycles: the cycle, or that there is none", async () => {

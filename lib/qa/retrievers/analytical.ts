@@ -138,6 +138,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     30,
     signals.topical ? await retrievalTopics(input, topics) : structureTopics,
   ).filter((f) => keep(f) && (inScope(f, scope) || analysis.files.includes(f)));
+  const figureFiles = [...new Set(analysis.files)].filter((f) => keep(f));
   items.push(
     ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
       maxItems: 8,
@@ -158,7 +159,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   return {
     items,
     diagram: analysis.diagram,
-    rankedFiles,
+    rankedFiles: analysis.report ? rankedFiles : figureOrder(rankedFiles, figureFiles),
     signals: signalFiles(fileLists),
     rankedSymbols: figureFirst(
       ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])),
@@ -183,6 +184,27 @@ function figureFirst(ids: string[], analysis: Analysis): string[] {
     .map((s) => s.qualifiedId)
     .filter((id) => present.has(id));
   return [...new Set([...head, ...ids])];
+}
+
+/** The ranked files whose order the figure decides. */
+const FIGURE_ORDERED = 5;
+
+/**
+ * The files in the figure's own order: its first file (the most imported; the busiest
+ * callers' file) leads, and the figure's files among the first five keep the order the
+ * figure gives them. The fused ranking still decides which files make the first five — a
+ * question's words find what a figure of calls and imports misses — only not their order.
+ */
+function figureOrder(ranked: string[], figure: string[]): string[] {
+  const rank = new Map(figure.map((f, i) => [f, i]));
+  const lead = figure[0] !== undefined && ranked.includes(figure[0]) ? [figure[0]] : [];
+  const list = [...new Set([...lead, ...ranked])];
+  const top = list.slice(0, FIGURE_ORDERED);
+  const ordered = top
+    .filter((f) => rank.has(f))
+    .sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number));
+  let next = 0;
+  return [...top.map((f) => (rank.has(f) ? (ordered[next++] as string) : f)), ...list.slice(FIGURE_ORDERED)];
 }
 
 /** The structure item (its first line, `Answer:`, the figure with its citations), then the scope's wiki page. */
