@@ -4,7 +4,7 @@
  * classes, structs and interfaces whose declarations name it as a base, interface or
  * mixin (the index's `inherits` edges), and one level further down. A call graph never
  * shows them — implementing an interface calls nothing — so a question about them is
- * answered from the declarations, with their files first.
+ * answered from the declarations: the subject's file, then theirs.
  */
 import "server-only";
 import { inheritorsOf, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
@@ -58,8 +58,8 @@ export async function implementers(f: Focus, target: SymbolRecord): Promise<Anal
   return {
     answer,
     lines,
-    // The types asked for lead; the subject's own file follows the first of them.
-    files: [...new Set([...all.slice(0, 1), target.path, ...all.slice(1)])],
+    // The hierarchy's root, then the types built on it: the files the figure draws, in its order.
+    files: [...new Set([target.path, ...all])],
     symbols: [...direct.map((i) => i.symbol), target, ...further.map((i) => i.symbol)],
     diagram: inheritanceDiagram(target, found),
     report: null,
