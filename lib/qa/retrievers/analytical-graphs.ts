@@ -292,6 +292,7 @@ export async function fileNeighbours(f: Focus, file: string): Promise<Analysis> 
     symbols: [],
     diagram: importDiagram(`Imports of ${file}`, [file, ...importers, ...imported], imports, lines, [file]),
     report: null,
+    ranksFiles: true,
   };
 }
 
@@ -542,5 +543,6 @@ export async function importersOf(f: Focus, part: string): Promise<Analysis> {
       [],
     ),
     report: null,
+    ranksFiles: true,
   };
 }

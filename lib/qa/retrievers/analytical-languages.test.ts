@@ -373,6 +373,13 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(files.slice(0, 3)).toEqual(expect.arrayContaining([shop.worker]));
   });
 
+  it("what a file imports, asked with the import verb: its dependencies, its own file first", async () => {
+    const { opening, files } = await ask(language, `What does ${shop.worker} import?`);
+    expect(opening).toMatch(new RegExp(`^\`${shop.worker.replace(/\./g, "\\.")}\` depends on `));
+    expect(opening).toMatch(new RegExp(`\`${shop.store.replace(/\.h$/, "\\.[ch]")}\``));
+    expect(files[0]).toBe(shop.worker);
+  });
+
   it("what a folder depends on outside it", async () => {
     const { opening, files } = await ask(language, `What does ${shop.app}/ depend on?`);
     expect(opening).toContain(`\`${shop.app}\``);

@@ -68,7 +68,9 @@ export async function mostImported(f: Focus): Promise<Analysis> {
       note(e.srcPath, e.dstPath, "importers");
   // C# `using`s name namespaces, not files: where no file imports another, imports rank nothing
   // and the files are ranked by every use instead.
-  if (byImports && [...dependents.values()].every((d) => d.importers.size === 0)) byImports = false;
+  // So where no file is imported by more than one other (one entry file requiring all the
+  // rest, as Ruby gems do), imports tell nothing.
+  if (byImports && [...dependents.values()].every((d) => d.importers.size <= 1)) byImports = false;
   const mentions = byImports ? [] : await typeMentions(f, wiki, inside);
   for (const c of [...calls, ...mentions]) note(c.srcPath, c.dstPath, "callers");
   const ranked = [...dependents]
@@ -127,14 +129,15 @@ export async function mostImported(f: Focus): Promise<Analysis> {
     symbols: [],
     diagram: importDiagram(`Most depended-on ${kind}`, files, imports, lines, []),
     report: null,
+    ranksFiles: true,
   };
 }
 
 /** Languages whose imports name a package (a folder), not a file. */
 const PACKAGE_IMPORTS = new Set(["go"]);
 
-/** Languages whose files use the types of their package or namespace without importing them. */
-const PACKAGE_LANGUAGES = new Set(["java", "csharp", "go", "php"]);
+/** Languages whose files use the types of their package or namespace without importing them (Ruby: once required by the entry file). */
+const PACKAGE_LANGUAGES = new Set(["java", "csharp", "go", "php", "ruby"]);
 
 /**
  * Uses of the scope's types by name from other code files of such a language (`JsonParser`

@@ -161,7 +161,9 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   return {
     items,
     diagram: analysis.diagram,
-    rankedFiles: analysis.report ? rankedFiles : figureOrder(rankedFiles, figureFiles),
+    rankedFiles: analysis.report
+      ? rankedFiles
+      : figureOrder(rankedFiles, figureFiles, analysis.ranksFiles ? LISTED_LEAD : 1),
     signals: signalFiles(fileLists),
     rankedSymbols: figureFirst(
       ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])),
@@ -190,16 +192,20 @@ function figureFirst(ids: string[], analysis: Analysis): string[] {
 
 /** The ranked files whose order the figure decides. */
 const FIGURE_ORDERED = 5;
+/** How many of a ranked list of files (the most imported, a part's dependencies) lead. */
+const LISTED_LEAD = 3;
 
 /**
  * The files in the figure's own order: its first file (the most imported; the busiest
- * callers' file) leads, and the figure's files among the first five keep the order the
- * figure gives them. The fused ranking still decides which files make the first five — a
- * question's words find what a figure of calls and imports misses — only not their order.
+ * callers' file) leads — the first three when the figure is itself a ranked list of files —
+ * and the figure's files among the first five keep the order the figure gives them. The
+ * fused ranking still decides which other files make the first five — a question's words
+ * find what a figure of calls misses — only not their order.
  */
-function figureOrder(ranked: string[], figure: string[]): string[] {
+function figureOrder(ranked: string[], figure: string[], leading: number): string[] {
   const rank = new Map(figure.map((f, i) => [f, i]));
-  const lead = figure[0] !== undefined && ranked.includes(figure[0]) ? [figure[0]] : [];
+  const present = new Set(ranked);
+  const lead = figure.slice(0, leading).filter((f) => present.has(f));
   const list = [...new Set([...lead, ...ranked])];
   const top = list.slice(0, FIGURE_ORDERED);
   const ordered = top
