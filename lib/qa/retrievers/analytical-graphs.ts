@@ -49,7 +49,19 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
       `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ${direct.length === 1 ? verb.one : verb.many} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
     );
   }
-  if (callees.length && (asksCallees || f.asks.includes("dependencies")))
+  // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
+  const calleesFirst = asksCallees && !f.asks.includes("callers");
+  const self =
+    g.subject.endLine - g.subject.startLine < LONG_SPAN
+      ? `${code(label)} (${cite(g.subject)})`
+      : `${code(label)} (${g.subject.path})`;
+  if (calleesFirst)
+    sentences.unshift(
+      callees.length
+        ? `${self} calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself: ${joinWords(named(callees, 3))}${callees.length > 3 ? ` and ${callees.length - 3} more` : ""}.`
+        : `${self} calls no function outside itself that the index resolves.`,
+    );
+  else if (callees.length && (asksCallees || f.asks.includes("dependencies")))
     sentences.push(
       `It calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself, among them ${joinWords(named(callees, 3))}.`,
     );

@@ -255,6 +255,13 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect([...files.slice(0, 5), ...cited].filter(isTest)).toEqual([]);
   });
 
+  it("what a method calls: its callees lead the answer, not its callers", async () => {
+    const { opening } = await ask(language, `What does ${shop.save} call?`);
+    expect(opening.startsWith(`\`${shop.saveName}\` (`)).toBe(true);
+    expect(opening).toMatch(/^`[^`]+` \([^)]+\) calls \d+ functions? outside itself: /);
+    expect(opening.split(". ")[0]).toContain(`\`${shop.keyName}\``);
+  });
+
   it("where a helper is used: its callers over the files", async () => {
     const { opening, files } = await ask(language, `Where is ${shop.key} used?`);
     expect(opening).toMatch(/^\d+ functions? in \d+ files? calls? /);
