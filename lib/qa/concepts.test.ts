@@ -126,4 +126,16 @@ describe("questionTopics", () => {
     expect(questionTopics("Where do the docs explain sessions?").docs).toBe(true);
     expect(questionTopics("How does Flask store the session?").docs).toBe(false);
   });
+
+  it("does not count tests or examples the question leaves out as asked about", () => {
+    const leftOut = [
+      "Leaving the tests aside, which internal header is included by the most files?",
+      "Which functions call yaml_parser_parse inside the library itself (not the examples or tests)?",
+      "Which packages under core/ are imported by the most other packages (tools and tests left out)?",
+      "Which modules import the config the most, excluding the tests and examples?",
+    ];
+    for (const q of leftOut) expect(questionTopics(q)).toMatchObject({ tests: false, docs: false });
+    expect(questionTopics("Which tests call the parser, not the examples?").tests).toBe(true);
+    expect(questionTopics("Which functions are called only from the tests?").tests).toBe(true);
+  });
 });

@@ -245,10 +245,24 @@ const ABOUT_DOCS = /\b(?:docs|documentation|documented|readme|tutorial|guide|cha
 const ABOUT_THIRD_PARTY =
   /\b(?:vendor(?:ed)?|third[- ]party|generated|minified|bundled?|lockfiles?|protobuf|\.min\.js)\b/i;
 
+/** Tests, examples, docs or benchmarks named in a list. */
+const AUXILIARY_LIST =
+  "(?:(?:the|any|all|its|their)\\s+)?(?:unit\\s+)?(?:tests?|specs?|examples?|docs|documentation|benchmarks?|tools)(?:\\s*(?:,|and|or|nor)\\s*(?:the\\s+)?(?:unit\\s+)?(?:tests?|specs?|examples?|docs|documentation|benchmarks?|tools))*";
+/**
+ * A list of such code the question leaves out ("not the examples or tests", "leaving the
+ * tests aside", "tools and tests left out", "excluding tests"): naming it to exclude it is
+ * not asking about it.
+ */
+const LEFT_OUT = new RegExp(
+  `\\b(?:not|leave|leaving|excluding|exclude|ignoring|ignore|apart\\s+from|other\\s+than|except(?:\\s+for)?|aside\\s+from)\\s+${AUXILIARY_LIST}(?:\\s+(?:aside|out))?\\b|\\b${AUXILIARY_LIST}\\s+(?:left\\s+out|aside|excluded|ignored)\\b`,
+  "gi",
+);
+
 export function questionTopics(question: string): QuestionTopics {
+  const asked = question.replace(LEFT_OUT, " ");
   return {
-    tests: ABOUT_TESTS.test(question) || A_TEST.test(question),
-    docs: ABOUT_DOCS.test(question),
+    tests: ABOUT_TESTS.test(asked) || A_TEST.test(asked),
+    docs: ABOUT_DOCS.test(asked),
     thirdParty: ABOUT_THIRD_PARTY.test(question),
   };
 }

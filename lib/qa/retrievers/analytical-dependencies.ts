@@ -25,10 +25,10 @@ import {
  */
 export function asksOwnDependencies(question: string): boolean {
   return (
-    /\b(?:what|which(?: \w+){0,2}?) (?:does|do) (?!\w+ depend)[^?]{1,80}?\b(?:depend(?:s)? on|import|require|include|rely on|use)\b/i.test(
+    /\b(?:what|which(?: \w+){0,2}?) (?:does|do) (?!(?:other|others|they|most|many|all|we|you) )[^?]{1,80}?\b(?:depend(?:s)? on|import|require|include|rely on|use)\b/i.test(
       question,
     ) &&
-    !/\bwhat depends on\b|\b(?:which|what) \w+ (?:depend|rely) on\b|\bdepends? on (?:it|them)\b|\bimporters?\b|\bdependents\b/i.test(
+    !/\bwhat depends on\b|\b(?:which|what) \w+ (?:depend|rely) on\b|\bdepends? on (?:it|them)\b|\b(?:which|what) \w+ (?:import|include|require)s? (?:it|them)\b|\bimporters?\b|\bdependents\b/i.test(
       question,
     )
   );
@@ -159,6 +159,7 @@ export async function dependenciesOf(f: Focus, part: string): Promise<Analysis> 
       own,
     ),
     report: null,
+    ranksFiles: true,
   };
 }
 

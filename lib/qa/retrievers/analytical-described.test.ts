@@ -114,6 +114,16 @@ describe("a subject described in prose", () => {
     expect(first).not.toContain("TypeSpec");
   });
 
+  it("is the method of the owner it names that its clause describes, not the owner", async () => {
+    const { first, files } = await opening(
+      "Who calls the code writer's method that increases the indent level?",
+    );
+    expect(first).toMatch(
+      /^1 function in 1 file calls `CodeWriter\.indent` \(java\/com\/acme\/poet\/CodeWriter\.java:\d+-\d+\) directly.*: `TypeSpec\.emitInto`/,
+    );
+    expect(files[0]).toBe("java/com/acme/poet/TypeSpec.java");
+  });
+
   it("leads the ranked symbols with its callers", async () => {
     const { symbols } = await opening("From which places are the log lines written — who builds the logger?");
     expect(symbols.slice(0, 3).sort()).toEqual([

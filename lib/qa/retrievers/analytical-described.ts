@@ -10,6 +10,7 @@
  */
 import "server-only";
 import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
+import { splitIdentifier } from "../../db/tokenize.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { inScope } from "../../wiki/structure.ts";
 import { conceptTerms, matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
@@ -70,8 +71,12 @@ export async function describedSubject(
 ): Promise<SymbolRecord | null> {
   const phrase = describedPhrase(question);
   if (!phrase) return null;
-  const { head, all: terms } = describedTerms(phrase);
+  const { head: written, all: terms } = describedTerms(phrase);
   if (terms.length === 0) return null;
+  // "The code writer's method that shortens class names": the owner's words name where the
+  // method is, the clause which of its methods; the method is looked for by the clause.
+  const owner = ownerWords(phrase);
+  const head = owner ? [] : written;
   // A head that says only what kind of code it is ("the helper that …") leaves the clause to the code.
   const nameTerms = head.length ? head : terms;
   const weights = head.length
@@ -123,8 +128,27 @@ export async function describedSubject(
     })
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8);
+  const owned = owner ? best.find(([s]) => s.fanIn > 0 && ownedBy(s, owner)) : undefined;
+  if (owned) return owned[0];
   for (const [record] of best) if (callable(record)) return record;
   return null;
+}
+
+/** The owner a phrase names a method of ("the code writer's method that …": code, writer), or null. */
+function ownerWords(phrase: string): string[] | null {
+  const m =
+    /^(?:the|a|an)\s+([\w -]+?)['’]s?\s+(?:method|function|helper|member|routine)s?\s+(?:that|which|who)\s/i.exec(
+      phrase,
+    );
+  return m?.[1] ? m[1].toLowerCase().split(/[\s-]+/) : null;
+}
+
+/** Whether a method belongs to a class whose name is the owner's words (`CodeWriter.lookupName`). */
+function ownedBy(s: SymbolRecord, owner: string[]): boolean {
+  const parts = s.qualifiedName.split(".");
+  if (parts.length < 2 || TYPE_KINDS.has(s.kind)) return false;
+  const words = new Set(splitIdentifier(parts.at(-2) ?? ""));
+  return owner.every((w) => words.has(w));
 }
 
 const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum"]);

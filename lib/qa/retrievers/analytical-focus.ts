@@ -21,6 +21,8 @@ export interface Analysis {
   diagram: DiagramPart | null;
   /** the general report of the scope, when the analysis is about the scope as a whole */
   report: StructureReport | null;
+  /** whether the figure is a ranked list of files (the most imported, a part's dependencies), its first ones the answer */
+  ranksFiles?: boolean;
 }
 
 export interface Focus {

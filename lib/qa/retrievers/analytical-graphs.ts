@@ -49,7 +49,19 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
       `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ${direct.length === 1 ? verb.one : verb.many} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
     );
   }
-  if (callees.length && (asksCallees || f.asks.includes("dependencies")))
+  // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
+  const calleesFirst = asksCallees && !f.asks.includes("callers");
+  const self =
+    g.subject.endLine - g.subject.startLine < LONG_SPAN
+      ? `${code(label)} (${cite(g.subject)})`
+      : `${code(label)} (${g.subject.path})`;
+  if (calleesFirst)
+    sentences.unshift(
+      callees.length
+        ? `${self} calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself: ${joinWords(named(callees, 3))}${callees.length > 3 ? ` and ${callees.length - 3} more` : ""}.`
+        : `${self} calls no function outside itself that the index resolves.`,
+    );
+  else if (callees.length && (asksCallees || f.asks.includes("dependencies")))
     sentences.push(
       `It calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself, among them ${joinWords(named(callees, 3))}.`,
     );
@@ -63,7 +75,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   return {
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
-    files: [target.symbol.path, ...g.callerFiles.map((x) => x.path), ...callees.map((c) => c.symbol.path)],
+    files: graphFiles(g, callees, asksCallees),
     // What it is used for, then who uses it: both are the answer.
     symbols: [
       target.symbol,
@@ -77,6 +89,23 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     diagram: subjectDiagram(g, label),
     report: null,
   };
+}
+
+/**
+ * The figure's files in the order the question asks for them: asked who calls the subject,
+ * the callers' files, most calls first, with the subject's own file after the busiest of
+ * them (where the figure is anchored, not what was asked for); asked what the subject
+ * calls, its file, then its callees' files.
+ */
+function graphFiles(g: SubjectGraph, callees: SubjectGraph["callees"], asksCallees: boolean): string[] {
+  const subject = g.subject.path;
+  const callers = g.callerFiles.map((x) => x.path);
+  const called = callees.map((c) => c.symbol.path);
+  const order =
+    asksCallees || callers.length === 0
+      ? [subject, ...called, ...callers]
+      : [...callers.slice(0, 1), subject, ...callers.slice(1), ...called];
+  return [...new Set(order)];
 }
 
 /**
@@ -275,6 +304,7 @@ export async function fileNeighbours(f: Focus, file: string): Promise<Analysis> 
     symbols: [],
     diagram: importDiagram(`Imports of ${file}`, [file, ...importers, ...imported], imports, lines, [file]),
     report: null,
+    ranksFiles: true,
   };
 }
 
@@ -525,5 +555,6 @@ export async function importersOf(f: Focus, part: string): Promise<Analysis> {
       [],
     ),
     report: null,
+    ranksFiles: true,
   };
 }

@@ -6,6 +6,7 @@ import {
   asksImportersOf,
   ranksFolders,
 } from "./analytical-intent.ts";
+import { asksOwnDependencies } from "./analytical-dependencies.ts";
 import { excludedByName, namedExclusions } from "./scope.ts";
 
 describe("what an analytical question asks for", () => {
@@ -36,6 +37,9 @@ describe("what an analytical question asks for", () => {
     ["Which methods of an error depend on the vtable's downcast entry?", "callers"],
     ["Where in the library is a code writer created? List the places that construct one.", "callers"],
     ["Which files does the authenticator depend on, and is there any circular require?", "cycles"],
+    ["What does src/error.rs import?", "dependencies"],
+    ["Which files does source/core/Ky.ts import, and which files import it?", "dependencies"],
+    ["Which header is included by the most files, and what does it include in turn?", "most-imported"],
   ])("%j asks for %s", (question, ask) => {
     expect(analyticalAsks(question)[0]).toBe(ask);
   });
@@ -111,5 +115,16 @@ describe("parts a question leaves out", () => {
     expect(excludedByName("src/decNumber/decNumber.c", ["decnumber"])).toBe(true);
     expect(excludedByName("src/jv.c", ["decnumber"])).toBe(false);
     expect(excludedByName("tools/gen/x.go", ["tools/gen"])).toBe(true);
+  });
+});
+
+describe("asksOwnDependencies", () => {
+  it("reads what a part depends on, a one-word part too, but not what depends on it", () => {
+    expect(asksOwnDependencies("What does TypeSpec depend on?")).toBe(true);
+    expect(asksOwnDependencies("What does src/error.rs import?")).toBe(true);
+    expect(asksOwnDependencies("Which files do others depend on?")).toBe(false);
+    expect(asksOwnDependencies("Which files does source/core/Ky.ts import, and which files import it?")).toBe(
+      false,
+    );
   });
 });

@@ -237,6 +237,8 @@ async function ask(language: string, question: string) {
   return { opening, files: result.loop.retrieval.rankedFiles, cited };
 }
 
+/** The first file an opening names in code (`src/core/util.ts`). */
+const firstFile = (opening: string) => opening.match(/`([\w./-]+\.\w+)`/)?.[1];
 const isTest = (p: string) => /(^|\/)(tests?|spec)\/|_test\.\w+$|Tests?\.\w+$/.test(p);
 const under = (p: string, folder: string) => p.startsWith(`${folder}/`);
 
@@ -248,7 +250,16 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).toMatch(/^2 functions in 2 files call /);
     expect(opening).toContain(`\`${shop.saveName}\``);
     expect(files.slice(0, 5)).toEqual(expect.arrayContaining([shop.api, shop.worker]));
+    // The callers' files are what was asked: one of them leads, not the store's own file.
+    expect([shop.api, shop.worker]).toContain(files[0]);
     expect([...files.slice(0, 5), ...cited].filter(isTest)).toEqual([]);
+  });
+
+  it("what a method calls: its callees lead the answer, not its callers", async () => {
+    const { opening } = await ask(language, `What does ${shop.save} call?`);
+    expect(opening.startsWith(`\`${shop.saveName}\` (`)).toBe(true);
+    expect(opening).toMatch(/^`[^`]+` \([^)]+\) calls \d+ functions? outside itself: /);
+    expect(opening.split(". ")[0]).toContain(`\`${shop.keyName}\``);
   });
 
   it("where a helper is used: its callers over the files", async () => {
@@ -267,7 +278,21 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).toMatch(/^The (?:most \w+ files|files .* that the most others depend on)/);
     expect(opening.indexOf(`\`${shop.util}\``)).toBeGreaterThan(-1);
     expect(files.slice(0, 2)).toContain(shop.util);
+    // The figure's first file leads the ranked files.
+    expect(files[0]).toBe(firstFile(opening));
     expect([...files.slice(0, 5), ...cited].filter(isTest)).toEqual([]);
+  });
+
+  it("tests the question sets aside stay out of the figure", async () => {
+    const { opening, files, cited } = await ask(
+      language,
+      "Leaving the tests aside, which files are imported by the most other files?",
+    );
+    expect(opening).toMatch(/\(tests, [^)]*left out\)/);
+    expect(opening).not.toMatch(/\((?:imported by )?0[;, ]/);
+    expect(files.slice(0, 2)).toContain(shop.util);
+    expect(files[0]).toBe(firstFile(opening));
+    expect([...files, ...cited].filter(isTest)).toEqual([]);
   });
 
   it("import cycles: the cycle, or that there is none", async () => {
@@ -353,6 +378,13 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).toContain(`\`${shop.worker}\``);
     expect(opening).toMatch(new RegExp(`\`${shop.store.replace(/\.h$/, "\\.[ch]")}\``));
     expect(files.slice(0, 3)).toEqual(expect.arrayContaining([shop.worker]));
+  });
+
+  it("what a file imports, asked with the import verb: its dependencies, its own file first", async () => {
+    const { opening, files } = await ask(language, `What does ${shop.worker} import?`);
+    expect(opening).toMatch(new RegExp(`^\`${shop.worker.replace(/\./g, "\\.")}\` depends on `));
+    expect(opening).toMatch(new RegExp(`\`${shop.store.replace(/\.h$/, "\\.[ch]")}\``));
+    expect(files[0]).toBe(shop.worker);
   });
 
   it("what a folder depends on outside it", async () => {

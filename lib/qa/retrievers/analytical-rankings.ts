@@ -60,10 +60,17 @@ export async function mostImported(f: Focus): Promise<Analysis> {
   let byImports =
     /\b(?:import|includ|requir)\w*/i.test(f.question) && !/\b(?:depend|used|referenc)\w*/i.test(f.question);
   // A type-only import never runs, so it makes no cycle, but the importer still depends on the file.
-  for (const e of imports) note(e.srcPath, e.dstPath, "importers");
+  // A Go import names a package, not one of its files (the index records the package's first
+  // file): it counts for the package's folder, and the files of a package rank by their uses.
+  const language = new Map(wiki.map((w) => [w.path, w.language]));
+  for (const e of imports)
+    if (folders || !PACKAGE_IMPORTS.has(language.get(e.dstPath) ?? ""))
+      note(e.srcPath, e.dstPath, "importers");
   // C# `using`s name namespaces, not files: where no file imports another, imports rank nothing
   // and the files are ranked by every use instead.
-  if (byImports && [...dependents.values()].every((d) => d.importers.size === 0)) byImports = false;
+  // So where no file is imported by more than one other (one entry file requiring all the
+  // rest, as Ruby gems do), imports tell nothing.
+  if (byImports && [...dependents.values()].every((d) => d.importers.size <= 1)) byImports = false;
   const mentions = byImports ? [] : await typeMentions(f, wiki, inside);
   for (const c of [...calls, ...mentions]) note(c.srcPath, c.dstPath, "callers");
   const ranked = [...dependents]
@@ -72,6 +79,8 @@ export async function mostImported(f: Focus): Promise<Analysis> {
       importers: d.importers.size,
       users: new Set([...d.importers, ...d.callers]).size,
     }))
+    // Asked what is imported the most, a file nothing imports is no part of the answer.
+    .filter((r) => !byImports || r.importers > 0)
     .sort((a, b) =>
       byImports
         ? b.importers - a.importers || b.users - a.users || a.name.localeCompare(b.name)
@@ -120,11 +129,15 @@ export async function mostImported(f: Focus): Promise<Analysis> {
     symbols: [],
     diagram: importDiagram(`Most depended-on ${kind}`, files, imports, lines, []),
     report: null,
+    ranksFiles: true,
   };
 }
 
-/** Languages whose files use the types of their package or namespace without importing them. */
-const PACKAGE_LANGUAGES = new Set(["java", "csharp", "go", "php"]);
+/** Languages whose imports name a package (a folder), not a file. */
+const PACKAGE_IMPORTS = new Set(["go"]);
+
+/** Languages whose files use the types of their package or namespace without importing them (Ruby: once required by the entry file). */
+const PACKAGE_LANGUAGES = new Set(["java", "csharp", "go", "php", "ruby"]);
 
 /**
  * Uses of the scope's types by name from other code files of such a language (`JsonParser`

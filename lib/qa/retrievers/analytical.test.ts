@@ -17,12 +17,14 @@ const PLANTED = fileURLToPath(new URL("../../wiki/__fixtures__/planted", import.
 const C_SOURCES = fileURLToPath(new URL("../../indexer/__fixtures__/c", import.meta.url));
 const WAREHOUSE = fileURLToPath(new URL("./__fixtures__/warehouse", import.meta.url));
 const TYPED = fileURLToPath(new URL("./__fixtures__/typed", import.meta.url));
+const GEM = fileURLToPath(new URL("./__fixtures__/gem", import.meta.url));
 
 let shop: IndexedFixture;
 let planted: IndexedFixture;
 let c: IndexedFixture;
 let warehouse: IndexedFixture;
 let typed: IndexedFixture;
+let gem: IndexedFixture;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
@@ -32,6 +34,7 @@ beforeAll(async () => {
   c = await indexFixture(C_SOURCES, "c-sources");
   warehouse = await indexFixture(WAREHOUSE, "warehouse");
   typed = await indexFixture(TYPED, "typed");
+  gem = await indexFixture(GEM, "gem");
 });
 afterAll(() => cleanup());
 
@@ -208,6 +211,17 @@ describe("the import graph", () => {
     expect(opening).toMatch(
       /^The files in the repository that the most others depend on .* are `src\/com\/acme\/stock\/StockLevel\.java` \(used by 2 other files/,
     );
+  });
+
+  it("ranks by every use where one entry file requires all the others (a Ruby gem)", async () => {
+    const { opening, result } = await analytical(
+      gem.repositoryId,
+      "Which files are required by the most other files?",
+    );
+    expect(opening).toMatch(
+      /^The files in the repository that the most others depend on .* are `lib\/parcel\/weight\.rb` \(used by 3 other files, 1 through requires; /,
+    );
+    expect(result.loop.retrieval.rankedFiles[0]).toBe("lib/parcel/weight.rb");
   });
 
   it("counts type-only imports among the importers of a file", async () => {

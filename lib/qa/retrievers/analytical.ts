@@ -31,6 +31,7 @@ import { lexicalSearch } from "../../search/hybrid.ts";
 import { chunkPathOf } from "../../db/wiki-shapes.ts";
 import { slugForPath } from "../../wiki/slugs.ts";
 import { inScope, type StructureReport } from "../../wiki/structure.ts";
+import { renderReport } from "./analytical-report.ts";
 import { conceptTerms, questionTopics } from "../concepts.ts";
 import { syntheticItem, textItem } from "../context.ts";
 import { resolveSubjects, type Subject } from "../subjects.ts";
@@ -76,6 +77,7 @@ import {
 import { deadCode, fanIn, fanOut, largest, mostImported, overview } from "./analytical-rankings.ts";
 import { namesUsed } from "./analytical-mentions.ts";
 import { asksCensus, census } from "./analytical-census.ts";
+import { asksImplementers, implementers } from "./analytical-implementers.ts";
 import {
   asksOwnDependencies,
   dependenciesOf,
@@ -138,6 +140,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     30,
     signals.topical ? await retrievalTopics(input, topics) : structureTopics,
   ).filter((f) => keep(f) && (inScope(f, scope) || analysis.files.includes(f)));
+  const figureFiles = [...new Set(analysis.files)].filter((f) => keep(f));
   items.push(
     ...(await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget), {
       maxItems: 8,
@@ -158,7 +161,9 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   return {
     items,
     diagram: analysis.diagram,
-    rankedFiles,
+    rankedFiles: analysis.report
+      ? rankedFiles
+      : figureOrder(rankedFiles, figureFiles, analysis.ranksFiles ? LISTED_LEAD : 1),
     signals: signalFiles(fileLists),
     rankedSymbols: figureFirst(
       ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])),
@@ -183,6 +188,31 @@ function figureFirst(ids: string[], analysis: Analysis): string[] {
     .map((s) => s.qualifiedId)
     .filter((id) => present.has(id));
   return [...new Set([...head, ...ids])];
+}
+
+/** The ranked files whose order the figure decides. */
+const FIGURE_ORDERED = 5;
+/** How many of a ranked list of files (the most imported, a part's dependencies) lead. */
+const LISTED_LEAD = 3;
+
+/**
+ * The files in the figure's own order: its first file (the most imported; the busiest
+ * callers' file) leads — the first three when the figure is itself a ranked list of files —
+ * and the figure's files among the first five keep the order the figure gives them. The
+ * fused ranking still decides which other files make the first five — a question's words
+ * find what a figure of calls misses — only not their order.
+ */
+function figureOrder(ranked: string[], figure: string[], leading: number): string[] {
+  const rank = new Map(figure.map((f, i) => [f, i]));
+  const present = new Set(ranked);
+  const lead = figure.slice(0, leading).filter((f) => present.has(f));
+  const list = [...new Set([...lead, ...ranked])];
+  const top = list.slice(0, FIGURE_ORDERED);
+  const ordered = top
+    .filter((f) => rank.has(f))
+    .sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number));
+  let next = 0;
+  return [...top.map((f) => (rank.has(f) ? (ordered[next++] as string) : f)), ...list.slice(FIGURE_ORDERED)];
 }
 
 /** The structure item (its first line, `Answer:`, the figure with its citations), then the scope's wiki page. */
@@ -451,6 +481,9 @@ async function analyze(f: Focus): Promise<Analysis> {
   const own = has("dependencies") && asksOwnDependencies(f.question) ? ownPart(f) : null;
   if (own) return dependenciesOf(f, own);
   const first = f.symbols[0]?.symbol;
+  // "Which classes implement X?": the types built on it, which no call reaches.
+  const built = first && asksImplementers(f.question) ? await implementers(f, first) : null;
+  if (built) return built;
   if (first && f.files.length === 0 && asksImportersOf(f.question)) return fileNeighbours(f, first.path);
   if (
     (f.symbols.length && !has("most-imported", "fan-out", "largest", "dead-code")) ||
@@ -517,81 +550,4 @@ async function scopePage(
   );
   // A file page cites its file: never past the file's last line, however long the page.
   return file ? { ...item, endLine: Math.max(1, file.lines) } : item;
-}
-
-export function renderReport(report: StructureReport): string {
-  const lines: string[] = [];
-  lines.push(`Scope: ${report.scope ?? "the whole repository"}`);
-  if (report.topImported.length)
-    lines.push(
-      "Most imported files: " +
-        report.topImported
-          .slice(0, 6)
-          .map((f) => `${f.path} (${f.importers} importers) [${f.path}:1-${f.lines}]`)
-          .join(", "),
-    );
-  lines.push(`Modules (${report.modules.length}):`);
-  for (const m of report.modules.slice(0, 12))
-    lines.push(`- ${m.name}: ${m.files} files, imported by ${m.fanIn} modules, imports ${m.fanOut}`);
-  if (report.moduleEdges.length) {
-    lines.push("Module dependencies (count of file imports):");
-    for (const e of report.moduleEdges.slice(0, 15)) lines.push(`- ${e.from} → ${e.to} (${e.count})`);
-  }
-  if (report.boundary) {
-    const b = report.boundary;
-    const others = (list: { module: string; edges: number }[]) =>
-      list.length
-        ? list
-            .slice(0, 6)
-            .map((d) => `${d.module} (${d.edges})`)
-            .join(", ")
-        : "none";
-    lines.push(
-      `Boundary of ${b.scope} (${b.files} files): ${b.importsIn} imports and ${b.callsIn} calls come in, ${b.importsOut} imports and ${b.callsOut} calls go out`,
-    );
-    lines.push(`- depended on by: ${others(b.dependents)}`);
-    lines.push(`- depends on: ${others(b.dependencies)}`);
-  }
-  if (report.coupling.length) {
-    lines.push(
-      "Coupling between modules (afferent = modules depending on it, efferent = modules it depends on):",
-    );
-    for (const c of report.coupling.slice(0, 10))
-      lines.push(
-        `- ${c.module}: afferent ${c.afferent}, efferent ${c.efferent}, instability ${c.instability}, calls in ${c.callsIn}, calls out ${c.callsOut}`,
-      );
-  }
-  const cycles = [
-    ...report.cycles.map((c) => c.join(" ↔ ")),
-    ...report.fileCycles.map(
-      (c) => `${[...c.loop, c.loop[0]].join(" → ")}${c.files > c.loop.length ? ` (${c.files} files)` : ""}`,
-    ),
-  ];
-  lines.push(cycles.length ? `Cycles: ${cycles.slice(0, 6).join("; ")}` : "Cycles: none found");
-  lines.push(
-    "Highest fan-out: " +
-      report.topFanOut
-        .slice(0, 5)
-        .map((s) => `${s.qualifiedName} (${s.fanOut}) [${s.path}:${s.startLine}-${s.endLine}]`)
-        .join(", "),
-  );
-  lines.push(
-    "Highest fan-in: " +
-      report.topFanIn
-        .slice(0, 5)
-        .map((s) => `${s.qualifiedName} (${s.fanIn}) [${s.path}:${s.startLine}-${s.endLine}]`)
-        .join(", "),
-  );
-  if (report.findings.length) {
-    const counts = report.findingCounts.map((c) => `${c.count} ${c.severity} ${c.category}`).join(", ");
-    lines.push(`Findings (issues store${counts ? `: ${counts}` : ""}), high severity first:`);
-    for (const f of report.findings.slice(0, 12)) {
-      lines.push(
-        `- [${f.severity}] ${f.category}: ${f.title}${f.path ? ` [${f.path}${f.startLine ? `:${f.startLine}-${f.endLine}` : ""}]` : ""}`,
-      );
-    }
-  } else {
-    lines.push("Findings: none above the thresholds");
-  }
-  return lines.join("\n");
 }

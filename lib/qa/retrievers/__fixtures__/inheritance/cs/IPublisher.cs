@@ -1,0 +1,6 @@
+namespace Acme.Notify;
+
+public interface IPublisher
+{
+    void Publish(string message);
+}

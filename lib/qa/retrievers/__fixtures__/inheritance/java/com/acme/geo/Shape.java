@@ -1,0 +1,5 @@
+package com.acme.geo;
+
+public interface Shape {
+  double area();
+}

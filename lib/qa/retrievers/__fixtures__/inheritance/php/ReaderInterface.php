@@ -1,0 +1,8 @@
+<?php
+
+namespace Acme\Env;
+
+interface ReaderInterface
+{
+    public function read(string $name): ?string;
+}

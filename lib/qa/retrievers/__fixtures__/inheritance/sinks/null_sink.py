@@ -1,0 +1,6 @@
+from sinks.sink import Sink
+
+
+class NullSink(Sink):
+    def emit(self, record):
+        return None

@@ -1,0 +1,5 @@
+class Sink:
+    """Where log records go."""
+
+    def emit(self, record):
+        raise NotImplementedError

@@ -1,0 +1,117 @@
+/**
+ * The types built on a named type (__fixtures__/inheritance: a C# interface, a TypeScript
+ * abstract class, a Python base class, a PHP interface and a Java interface, each with two
+ * implementations and one user): asked which classes implement, extend or are built on
+ * it, the answer lists those types from their declarations, and the ranked files are the
+ * hierarchy's: the subject's file, then theirs. Asked who calls it, the answer stays its
+ * callers.
+ */
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { PartLog } from "../../../test-support/qa-model.ts";
+import { askQuestion } from "../ask.ts";
+import type { DiagramPart } from "../types.ts";
+import { asksImplementers } from "./analytical-implementers.ts";
+
+const INHERITANCE = fileURLToPath(new URL("./__fixtures__/inheritance", import.meta.url));
+
+let repo: IndexedFixture;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ cleanup } = await setupQaHome("wf-analytical-implementers-"));
+  repo = await indexFixture(INHERITANCE, "inheritance");
+});
+afterAll(() => cleanup());
+
+async function ask(question: string) {
+  const log = new PartLog();
+  const result = await askQuestion(
+    { repository: repo.repositoryId, question, overrides: { mode: "analytical" } },
+    log,
+    { model: null, ephemeral: true },
+  );
+  return {
+    opening: result.loop.answer.split(/\n\s*\n/)[0] ?? "",
+    files: result.loop.retrieval.rankedFiles,
+    diagram: log.data<DiagramPart>("data-diagram").at(-1)?.data,
+  };
+}
+
+describe("asksImplementers", () => {
+  it("reads questions about the types built on a type, not about its callers", () => {
+    for (const q of [
+      "Which classes implement INotificationPublisher, and in which files?",
+      "Which built-in validators are built on the shared comparison validator base class?",
+      "What extends the Comparison class?",
+      "List the subclasses of Sink",
+      "Which types derive from Shape?",
+    ])
+      expect(asksImplementers(q), q).toBe(true);
+    for (const q of [
+      "Who calls Store.save?",
+      "Which validation checks are built on the validator's generic assertion helpers (who calls them)?",
+      "Which modules import the config the most?",
+    ])
+      expect(asksImplementers(q), q).toBe(false);
+  });
+});
+
+const CASES = [
+  {
+    language: "C#",
+    question: "Which classes implement IPublisher, and in which files?",
+    subject: "cs/IPublisher.cs",
+    built: ["cs/ParallelPublisher.cs", "cs/SerialPublisher.cs"],
+  },
+  {
+    language: "TypeScript",
+    question: "Which rules extend the Comparison class?",
+    subject: "ts/comparison.ts",
+    built: ["ts/greater.ts", "ts/less.ts"],
+  },
+  {
+    language: "Python",
+    question: "Which sinks are subclasses of Sink?",
+    subject: "sinks/sink.py",
+    built: ["sinks/file_sink.py", "sinks/null_sink.py"],
+  },
+  {
+    language: "PHP",
+    question: "Which readers implement ReaderInterface?",
+    subject: "php/ReaderInterface.php",
+    built: ["php/ArrayReader.php", "php/EnvReader.php"],
+  },
+  {
+    language: "Java",
+    question: "Which classes implement the Shape interface?",
+    subject: "java/com/acme/geo/Shape.java",
+    built: ["java/com/acme/geo/Circle.java", "java/com/acme/geo/Square.java"],
+  },
+];
+
+describe.each(CASES)("$language", ({ question, subject, built }) => {
+  it("lists the types built on the subject, the hierarchy's files first", async () => {
+    const { opening, files, diagram } = await ask(question);
+    expect(opening).toMatch(/^2 types in 2 files build on `[^`]+` \(/);
+    for (const f of built) expect(opening).toContain(f);
+    expect(files[0]).toBe(subject);
+    expect(files.slice(1, 3).sort()).toEqual(built);
+    expect(diagram?.title).toMatch(/^Types built on /);
+  });
+});
+
+describe("one level further down", () => {
+  it("counts the types built on an implementation", async () => {
+    const { opening } = await ask("What extends the Comparison class?");
+    expect(opening).toMatch(/^2 types in 2 files build on `Comparison` .*, and 1 more build on those: /);
+  });
+});
+
+describe("asked who calls a type", () => {
+  it("answers with its callers, not the types built on it", async () => {
+    const { opening } = await ask("Who calls Mediator.Send?");
+    expect(opening).not.toMatch(/build on/);
+  });
+});
