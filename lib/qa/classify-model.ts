@@ -139,6 +139,7 @@ const VERB_NAMES: Record<string, string> = {
   transform: "transformation",
   sequence: "sequence",
   decide: "deciding",
+  compose: "composition",
   define: "definition",
 };
 
