@@ -14,13 +14,13 @@ export type VerbClass = "motion" | "transform" | "sequence" | "decide" | "compos
 
 const VERB_CLASSES: readonly { kind: VerbClass; pattern: RegExp }[] = [
   {
-    // something moving through the code ("how does X get from A to B", "how does the
-    // header get applied to the request"): the answer is a path. A thing that "gets set" or
-    // "ends up outermost" with no place it moves to asks how one mechanism treats it, and
-    // where a value "comes from" is one place.
+    // something moving through the code, or made to happen on the way ("how does the
+    // header get set"): the answer is a path. Where something "ends up" in a stack
+    // (innermost, outermost) is the rule that composes it, and where a value "comes from"
+    // is one place.
     kind: "motion",
     pattern:
-      /\b(?:get|gets|getting|got)\s+(?:(?:picked up|[a-z]+ed|set|put|built|sent|run|written|read|made|done|thrown|caught|shown|drawn|taken|given|split|bound|held|found)\s+(?:[\w.'"-]+\s+){0,3}?)?(?:from|to|into|through|back|down|onto|across)\b|\breach(?:es|ed|ing)?\b|\bend(?:s|ed)? up (?:in|on|at|as|into|inside|being|[a-z]+ing|[a-z]+ed)\b|\bmakes? (?:its|their) way\b|\b(?:pass(?:es|ed)?|flows?|travels?|propagat(?:e|es|ed)|forward(?:s|ed)?|dispatch(?:es|ed)?|hand(?:s|ed)?|routes?|routed|carrie[sd]|threaded|sends?|sent|delivers?|delivered)\s+(?:[\w.'"-]+\s+){0,4}?(?:through|to|into|down|along|back|between)\b|\bwhat happens to\b|\bwhere does .{1,60}?\bgo\b/,
+      /\b(?:get|gets|getting|got)\s+(?:from|to|into|through|back|picked up|[a-z]+ed|set|put|built|sent|run|written|read|made|done|thrown|caught|shown|drawn|taken|given|split|bound|held|found)\b|\breach(?:es|ed|ing)?\b|\bend(?:s|ed)? up\b(?! (?:innermost|outermost|first|last)\b)|\bmakes? (?:its|their) way\b|\b(?:pass(?:es|ed)?|flows?|travels?|propagat(?:e|es|ed)|forward(?:s|ed)?|dispatch(?:es|ed)?|hand(?:s|ed)?|routes?|routed|carrie[sd]|threaded|sends?|sent|delivers?|delivered)\s+(?:[\w.'"-]+\s+){0,4}?(?:through|to|into|down|along|back|between)\b|\bwhat happens to\b|\bwhere does .{1,60}?\bgo\b/,
   },
   {
     // a value changed into another by several steps: the answer is the chain that does it
