@@ -10,17 +10,15 @@
  */
 
 /** Kinds of verb that separate the modes, by what the answer has to show. */
-export type VerbClass = "motion" | "transform" | "sequence" | "decide" | "compose" | "define";
+export type VerbClass = "motion" | "transform" | "sequence" | "decide" | "define";
 
 const VERB_CLASSES: readonly { kind: VerbClass; pattern: RegExp }[] = [
   {
     // something moving through the code, or made to happen on the way ("how does the
-    // header get set"): the answer is a path. Where something "ends up" in a stack
-    // (innermost, outermost) is the rule that composes it, and where a value "comes from"
-    // is one place.
+    // header get set"): the answer is a path
     kind: "motion",
     pattern:
-      /\b(?:get|gets|getting|got)\s+(?:from|to|into|through|back|picked up|[a-z]+ed|set|put|built|sent|run|written|read|made|done|thrown|caught|shown|drawn|taken|given|split|bound|held|found)\b|\breach(?:es|ed|ing)?\b|\bend(?:s|ed)? up\b(?! (?:innermost|outermost|first|last)\b)|\bmakes? (?:its|their) way\b|\b(?:pass(?:es|ed)?|flows?|travels?|propagat(?:e|es|ed)|forward(?:s|ed)?|dispatch(?:es|ed)?|hand(?:s|ed)?|routes?|routed|carrie[sd]|threaded|sends?|sent|delivers?|delivered)\s+(?:[\w.'"-]+\s+){0,4}?(?:through|to|into|down|along|back|between)\b|\bwhat happens to\b|\bwhere does .{1,60}?\bgo\b/,
+      /\b(?:get|gets|getting|got)\s+(?:from|to|into|through|back|picked up|[a-z]+ed|set|put|built|sent|run|written|read|made|done|thrown|caught|shown|drawn|taken|given|split|bound|held|found)\b|\breach(?:es|ed|ing)?\b|\bend(?:s|ed)? up\b|\bmakes? (?:its|their) way\b|\b(?:pass(?:es|ed)?|flows?|travels?|propagat(?:e|es|ed)|forward(?:s|ed)?|dispatch(?:es|ed)?|hand(?:s|ed)?|routes?|routed|carrie[sd]|threaded|sends?|sent|delivers?|delivered)\s+(?:[\w.'"-]+\s+){0,4}?(?:through|to|into|down|along|back|between)\b|\bwhat happens to\b|\bwhere does .{1,60}?\b(?:go|come from)\b/,
   },
   {
     // a value changed into another by several steps: the answer is the chain that does it
@@ -38,13 +36,7 @@ const VERB_CLASSES: readonly { kind: VerbClass; pattern: RegExp }[] = [
     // a choice or a computation made in one place: the answer is the deciding code
     kind: "decide",
     pattern:
-      /\b(?:decide[sd]?|deciding|determine[sd]?|determining|choose[sd]?|chooses|chosen|picks?|selects?|computes?|computed|calculate[sd]?|caps?|capped|limits?|validates?|checks? (?:whether|if|that)|tells? .{1,40}? apart|distinguish(?:es)?|(?:works?|figures?) out)\b/,
-  },
-  {
-    // pieces put together by one rule ("how does MediatR compose the behaviors around my
-    // handler", "how does the builder assemble the stack"): the answer is that rule
-    kind: "compose",
-    pattern: /\b(?:compose[sd]?|composing|assembl(?:e|es|ed|ing)|nest(?:s|ed)? .{1,40}? inside|wrap(?:s|ped)? .{1,40}? around)\b/,
+      /\b(?:decide[sd]?|deciding|determine[sd]?|determining|choose[sd]?|chooses|chosen|picks?|selects?|computes?|computed|calculate[sd]?|caps?|capped|limits?|validates?|checks? (?:whether|if|that)|tells? .{1,40}? apart|distinguish(?:es)?)\b/,
   },
   {
     // what something is or where it lives: the answer is a definition

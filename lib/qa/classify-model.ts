@@ -139,7 +139,6 @@ const VERB_NAMES: Record<string, string> = {
   transform: "transformation",
   sequence: "sequence",
   decide: "deciding",
-  compose: "composition",
   define: "definition",
 };
 
