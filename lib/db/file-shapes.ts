@@ -51,6 +51,10 @@ export interface FileFacts {
   localImports: number[];
   /** module-level names and the line of their first top-level assignment */
   state: Record<string, number>;
+  /** Go: the name the file's `package` clause gives its package (what an import binds by default) */
+  goPackage?: string;
+  /** go.mod: the module path its `module` line declares (imports under it are the repository's own) */
+  goModule?: string;
 }
 
 export const EMPTY_FACTS: FileFacts = {

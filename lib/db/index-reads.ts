@@ -124,6 +124,27 @@ export async function codeFiles(
   return rows.sort((a, b) => binaryOrder(a.path, b.path));
 }
 
+/**
+ * What Go imports resolve against in a generation: each Go file's package name and each
+ * go.mod's module path (from their facts), in path order.
+ */
+export async function goLayout(
+  generationId: string,
+): Promise<{ path: string; language: string; goPackage?: string; goModule?: string }[]> {
+  const snapshot = await snapshotOf(generationId);
+  const visible = visibleSql(snapshot);
+  const rows = await buildRead<{ path: string; language: string; facts: string }>(
+    `SELECT path, language, facts FROM "File" WHERE ${visible.sql} AND language IN ('go', 'gomod')`,
+    ...visible.params,
+  );
+  return rows
+    .map((r) => {
+      const facts = JSON.parse(r.facts) as { goPackage?: string; goModule?: string };
+      return { path: r.path, language: r.language, goPackage: facts.goPackage, goModule: facts.goModule };
+    })
+    .sort((a, b) => binaryOrder(a.path, b.path));
+}
+
 /** The extracted imports (JSON) of some of a generation's files. */
 export async function fileImports(generationId: string, paths: string[]): Promise<Map<string, string>> {
   const snapshot = await snapshotOf(generationId);

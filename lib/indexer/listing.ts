@@ -72,6 +72,8 @@ const TEXT_NAMES = new Map<string, string>([
   ["README", "text"],
   ["LICENSE", "text"],
   ["CHANGELOG", "text"],
+  // Its `module` line roots the Go import paths of the folders below it (lib/indexer/module-scope.ts).
+  ["go.mod", "gomod"],
 ]);
 
 export const BINARY_EXTENSIONS = new Set(

@@ -3,6 +3,13 @@
  * JavaScript/TypeScript path with its extensions and index files, each language's module
  * rules) that turn an import's module into files, and a file's scope — the names its
  * imports bind, under their aliases, and the modules they come from.
+ *
+ * Go imports resolve against the repository's own modules: each go.mod's `module` line
+ * roots the folders below it (a go.mod in a subfolder starts a nested module), so
+ * `<module>/<dir>` is `<dir>` under that go.mod's folder whatever the module path looks
+ * like (`/v5`, `gopkg.in/x.v3`), and an import binds the `package` clause name of the
+ * folder it names, not the last segment of its path. Vendored copies and other modules'
+ * paths stay external; only folders no go.mod roots fall back to matching a path suffix.
  */
 import path from "node:path";
 import { dotted, indexFiles, LANGUAGE_RULES, type FileIndex } from "./resolve-languages.ts";
@@ -12,6 +19,16 @@ export interface ResolverFile {
   path: string;
   language: string;
   imports: ExtractedImport[];
+  /** Go: the name the file's `package` clause declares */
+  goPackage?: string;
+  /** go.mod (language `gomod`): the module path its `module` line declares */
+  goModule?: string;
+}
+
+/** A Go module of the repository: the folder of its go.mod and the import path that names it. */
+export interface GoModule {
+  root: string;
+  module: string;
 }
 
 export interface ModuleMaps {
@@ -23,6 +40,10 @@ export interface ModuleMaps {
   javaClass: Map<string, string>;
   /** Go directory → files in it. */
   goDirs: Map<string, string[]>;
+  /** Go modules, the longest module path first (a nested module's imports match it before its parent's). */
+  goModules: GoModule[];
+  /** Go directory → the package name its files declare (a non-test file's, when there is one). */
+  goPackages: Map<string, string>;
   /** Rust module path (`db::pool`) → file, over every crate (the shortest path wins). */
   rust: Map<string, string>;
   /** Rust module path → file per crate, by the crate's folder (`tracing-core/`; `` at the top). */
@@ -34,10 +55,15 @@ export interface ModuleMaps {
 }
 
 /** Module maps of a repository: only paths and languages are read. */
-export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]): ModuleMaps {
+export function buildModuleMaps(
+  files: Pick<ResolverFile, "path" | "language" | "goPackage" | "goModule">[],
+): ModuleMaps {
   const python = new Map<string, string>();
   const javaClass = new Map<string, string>();
   const goDirs = new Map<string, string[]>();
+  const goModules: GoModule[] = [];
+  const goPackages = new Map<string, string>();
+  const goTestPackages = new Map<string, string>();
   const rust = new Map<string, string>();
   const rustByCrate = new Map<string, Map<string, string>>();
   const rustCrates = new Map<string, string>();
@@ -62,6 +88,13 @@ export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]
       const list = goDirs.get(dir) ?? [];
       list.push(file.path);
       goDirs.set(dir, list);
+      // `package chi_test` files beside `package chi` test it from outside: the folder is `chi`.
+      if (!file.goPackage) continue;
+      if (!file.path.endsWith("_test.go")) {
+        if (!goPackages.has(dir)) goPackages.set(dir, file.goPackage);
+      } else if (!goTestPackages.has(dir)) goTestPackages.set(dir, file.goPackage.replace(/_test$/, ""));
+    } else if (file.language === "gomod" && file.goModule) {
+      goModules.push({ root: path.posix.dirname(file.path), module: file.goModule });
     } else if (file.language === "rust") {
       const mod = rustModulePath(file.path).join("::");
       const root = rustCrateRoot(file.path);
@@ -75,7 +108,20 @@ export function buildModuleMaps(files: Pick<ResolverFile, "path" | "language">[]
       if (name) rustCrates.set(name, root);
     }
   }
-  return { python, files: all, javaClass, goDirs, rust, rustByCrate, rustCrates, index: indexFiles(all) };
+  for (const [dir, name] of goTestPackages) if (!goPackages.has(dir)) goPackages.set(dir, name);
+  goModules.sort((a, b) => b.module.length - a.module.length || (a.root < b.root ? -1 : 1));
+  return {
+    python,
+    files: all,
+    javaClass,
+    goDirs,
+    goModules,
+    goPackages,
+    rust,
+    rustByCrate,
+    rustCrates,
+    index: indexFiles(all),
+  };
 }
 
 const JS_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
@@ -118,12 +164,7 @@ export function resolveModule(spec: string, fromPath: string, language: string, 
     const hit = maps.javaClass.get(spec.replace(/\.\*$/, "").split(".").join("/"));
     return hit ? [hit] : [];
   }
-  if (language === "go") {
-    for (const [goDir, files] of maps.goDirs) {
-      if (spec === goDir || spec.endsWith(`/${goDir}`)) return files;
-    }
-    return [];
-  }
+  if (language === "go") return goImportFiles(spec, maps);
   if (language === "rust") {
     const hit = rustModuleFile(spec, fromPath, maps, false);
     return hit ? [hit] : [];
@@ -161,7 +202,7 @@ export interface FileScope {
 export const MAX_REEXPORT_HOPS = 3;
 
 export function aliasOf(spec: string, language: string): string {
-  if (language === "go") return spec.split("/").pop() ?? spec;
+  if (language === "go") return goDefaultName(spec);
   if (language === "rust") return spec.split("::").pop() ?? spec;
   if (language === "python") return spec.replace(/^\.+/, "").split(".").pop() ?? spec;
   return (spec.split("/").pop() ?? spec).replace(/\.[a-z]+$/, "");
@@ -289,7 +330,8 @@ export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
       bindModule(imp.local, targets, imp.module);
     } else if (targets.length > 0 && (imp.names.length === 0 || imp.names.includes("*"))) {
       // No name given (or imports stored before local names were): the module's own name is the usual one.
-      scope.moduleAliases.set(aliasOf(imp.module, file.language), targets);
+      const local = file.language === "go" ? goPackageName(imp.module, targets, maps) : null;
+      scope.moduleAliases.set(local ?? aliasOf(imp.module, file.language), targets);
       if (file.language === "python") scope.moduleAliases.set(imp.module, targets);
     }
     if (targets.length === 0 && imp.local !== undefined && imp.local !== UNBOUND)
@@ -316,4 +358,58 @@ export function buildScope(file: ResolverFile, maps: ModuleMaps): FileScope {
     }
   }
   return scope;
+}
+
+/** A go.mod's module path (`module github.com/go-chi/chi/v5`), or null when it declares none. */
+export function goModulePath(content: string): string | null {
+  const m = /^\s*module\s+(?:"([^"\s]+)"|([^\s/"]\S*))/m.exec(content.replace(/\/\/.*$/gm, ""));
+  return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
+/**
+ * The name a Go import binds when the package's own clause is unknown (code outside the
+ * repository): the last path segment, without a major-version suffix (`chi/v5` → chi,
+ * `gopkg.in/yaml.v3` → yaml) or a `go-` prefix (`go-sqlite3` → sqlite3).
+ */
+export function goDefaultName(spec: string): string {
+  const parts = spec.split("/");
+  let last = parts.pop() ?? spec;
+  if (/^v\d+$/.test(last) && parts.length > 0) last = parts.pop() ?? last;
+  return last.replace(/\.v\d+$/, "").replace(/^go-/, "");
+}
+
+/** The package name an unaliased Go import binds: the `package` clause of the folder it resolved to. */
+function goPackageName(spec: string, targets: string[], maps: ModuleMaps): string | null {
+  const first = targets[0];
+  return first === undefined ? null : (maps.goPackages.get(path.posix.dirname(first)) ?? null);
+}
+
+/** The repository module whose go.mod roots `dir` (the deepest one), if any. */
+function goModuleOf(dir: string, maps: ModuleMaps): GoModule | null {
+  const depth = (root: string) => (root === "." ? 0 : root.length + 1);
+  let best: GoModule | null = null;
+  for (const mod of maps.goModules) {
+    const inside = mod.root === "." || dir === mod.root || dir.startsWith(`${mod.root}/`);
+    if (inside && (best === null || depth(mod.root) > depth(best.root))) best = mod;
+  }
+  return best;
+}
+
+/**
+ * Files of the Go package an import path names: under the repository module whose path
+ * prefixes it, in the folder of the same relative path, when that folder belongs to that
+ * module (not to a nested one). Folders no go.mod roots (GOPATH-era layouts, fixtures)
+ * still match by path suffix.
+ */
+function goImportFiles(spec: string, maps: ModuleMaps): string[] {
+  for (const mod of maps.goModules) {
+    if (spec !== mod.module && !spec.startsWith(`${mod.module}/`)) continue;
+    const dir = path.posix.join(mod.root, spec.slice(mod.module.length + 1));
+    return goModuleOf(dir, maps) === mod ? (maps.goDirs.get(dir) ?? []) : [];
+  }
+  for (const [goDir, files] of maps.goDirs) {
+    if (goModuleOf(goDir, maps) !== null) continue;
+    if (spec === goDir || spec.endsWith(`/${goDir}`)) return files;
+  }
+  return [];
 }

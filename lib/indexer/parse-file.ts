@@ -13,6 +13,7 @@ import { chunkCode, chunkText, fileLines } from "./chunk.ts";
 import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
 import { buildNameFilter, referencedNames } from "./name-filter.ts";
+import { goModulePath } from "./module-scope.ts";
 import { ParseDeadlineError, type Deadline } from "./parser.ts";
 import type { CodeLanguage } from "./types.ts";
 import type { DiscoveredFile } from "./discover.ts";
@@ -140,7 +141,13 @@ export async function parseFile(
   // Manifests (package.json, pyproject.toml, setup.cfg) declare the commands a package installs.
   const entryPoints = detectEntryPoints({ ...source, symbols: [] });
   const parsed = textFile(source);
-  if (entryPoints.length) parsed.file.facts = JSON.stringify({ entryPoints });
+  // A go.mod's module path is what the resolver maps the Go imports of its folder under.
+  const goModule = source.language === "gomod" ? goModulePath(source.content) : null;
+  if (entryPoints.length || goModule)
+    parsed.file.facts = JSON.stringify({
+      ...(entryPoints.length ? { entryPoints } : {}),
+      ...(goModule ? { goModule } : {}),
+    });
   return parsed;
 }
 

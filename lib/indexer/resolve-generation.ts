@@ -13,7 +13,9 @@
  * name can move only when a symbol of that name appears, disappears or changes what
  * the resolver reads of it (qualified name, kind, parent, bases), or when the names a
  * touched file imports (and so re-exports) change: an edit inside function bodies
- * re-resolves nobody else. It loads only the symbols and files those resolutions look
+ * re-resolves nobody else. What Go imports resolve against — go.mod module paths and
+ * the package name of each folder — is compared whole: when it changes, every Go file is
+ * re-resolved. It loads only the symbols and files those resolutions look
  * up (lib/indexer/resolver-tables.ts), so its cost follows the change, not the
  * repository.
  */
@@ -21,6 +23,7 @@ import "server-only";
 import {
   codeFiles,
   fileImports,
+  goLayout,
   resolverSymbols,
   resolverSymbolsWhere,
   symbolCallsPage,
@@ -69,6 +72,34 @@ function parseImports(json: string | undefined): ExtractedImport[] {
   return json ? (JSON.parse(json) as ExtractedImport[]) : [];
 }
 
+type GoLayout = Awaited<ReturnType<typeof goLayout>>;
+
+/** Code files with their Go package names, then the go.mod files whose module lines root Go imports. */
+function withGoLayout<F extends { path: string; language: string }>(
+  files: F[],
+  layout: GoLayout,
+  goMod: (row: Pick<ResolverFile, "path" | "language" | "goModule">) => F,
+): (F & Pick<ResolverFile, "goPackage">)[] {
+  const packages = new Map(layout.map((r) => [r.path, r.goPackage]));
+  return [
+    ...files.map((f) => (f.language === "go" ? { ...f, goPackage: packages.get(f.path) } : f)),
+    ...layout
+      .filter((r) => r.language === "gomod")
+      .map((r) => goMod({ path: r.path, language: r.language, goModule: r.goModule })),
+  ];
+}
+
+/** What Go imports resolve against, as one string: module roots and each folder's package name. */
+function goLayoutKey(layout: GoLayout): string {
+  const parts = new Set<string>();
+  for (const r of layout) {
+    const dir = r.path.includes("/") ? r.path.slice(0, r.path.lastIndexOf("/")) : ".";
+    if (r.language === "gomod") parts.add(`module ${dir} ${r.goModule ?? ""}`);
+    else parts.add(`package ${dir} ${(r.goPackage ?? "").replace(/_test$/, "")}`);
+  }
+  return [...parts].sort().join("\n");
+}
+
 async function resolveAll(generationId: string): Promise<ResolveResult> {
   const rows = await resolverSymbols(generationId);
   const byId = new Map<number, TableSymbol>();
@@ -84,11 +115,11 @@ async function resolveAll(generationId: string): Promise<ResolveResult> {
     generationId,
     files.map((f) => f.path),
   );
-  const resolverFiles: ResolverFile[] = files.map((f) => ({
-    path: f.path,
-    language: f.language,
-    imports: parseImports(imports.get(f.path)),
-  }));
+  const resolverFiles: ResolverFile[] = withGoLayout(
+    files.map((f) => ({ path: f.path, language: f.language, imports: parseImports(imports.get(f.path)) })),
+    await goLayout(generationId),
+    (goMod) => ({ ...goMod, imports: [] }),
+  );
   imports.clear();
   const resolver = new Resolver(completeTables(symbols.sort(byLocation), resolverFiles));
   let inserted = 0;
@@ -189,14 +220,23 @@ function tableSource(generationId: string): TableSource {
 }
 
 async function resolveChanges(generationId: string, changes: ResolveChanges): Promise<ResolveResult> {
-  const files = await codeFiles(generationId);
+  const [files, layout, layoutBefore] = await Promise.all([
+    codeFiles(generationId),
+    goLayout(generationId),
+    goLayout(changes.previousGenerationId),
+  ]);
   const code = new Set(files.map((f) => f.path));
   const touched = new Set([...changes.changedPaths, ...changes.removedPaths]);
   const changedCode = changes.changedPaths.filter((p) => code.has(p));
+  // A go.mod or a package clause that changed moves what every Go import binds.
+  const goMoved = goLayoutKey(layout) !== goLayoutKey(layoutBefore);
+  const goPaths = goMoved ? files.filter((f) => f.language === "go" && !touched.has(f.path)) : [];
+  const reresolved = new Set([...touched, ...goPaths.map((f) => f.path)]);
+  const ownCode = [...changedCode, ...goPaths.map((f) => f.path)];
 
   const affected = await movedNames(generationId, changes.previousGenerationId, [...touched], changedCode);
   const probe = new NameProbe(affected);
-  const maybe = files.filter((f) => !touched.has(f.path) && probe.matches(f.callNames)).map((f) => f.path);
+  const maybe = files.filter((f) => !reresolved.has(f.path) && probe.matches(f.callNames)).map((f) => f.path);
   const withCalls = (row: Awaited<ReturnType<typeof resolverSymbolsWhere>>[number]): Source => ({
     ...toTableSymbol(row),
     calls: JSON.parse(row.calls) as ExtractedCall[],
@@ -206,14 +246,16 @@ async function resolveChanges(generationId: string, changes: ResolveChanges): Pr
     .filter(
       (s) => s.calls.some((c) => affected.has(c.name)) || s.bases.some((b) => affected.has(baseName(b))),
     );
-  const own = (await resolverSymbolsWhere(generationId, { paths: changedCode })).map(withCalls);
-  const ownImports = await fileImports(generationId, changedCode);
+  const own = (await resolverSymbolsWhere(generationId, { paths: ownCode })).map(withCalls);
+  const ownImports = await fileImports(generationId, ownCode);
   const ownFiles = files
-    .filter((f) => touched.has(f.path))
+    .filter((f) => reresolved.has(f.path))
     .map((f) => ({ path: f.path, language: f.language, imports: parseImports(ownImports.get(f.path)) }));
 
   // Resolve until a pass needs nothing that is not loaded; only the last pass counts.
-  const tables = new LazyResolverTables(files);
+  const tables = new LazyResolverTables(
+    withGoLayout(files, layout, (goMod) => ({ ...goMod, callNames: "" })),
+  );
   const source = tableSource(generationId);
   let ownEdges: EdgeInsert[] = [];
   let callerEdges: EdgeInsert[] = [];
@@ -232,7 +274,7 @@ async function resolveChanges(generationId: string, changes: ResolveChanges): Pr
   }
 
   let inserted = 0;
-  inserted += (await replaceEdges(generationId, { kind: "fromPaths", paths: [...touched] }, ownEdges))
+  inserted += (await replaceEdges(generationId, { kind: "fromPaths", paths: [...reresolved] }, ownEdges))
     .inserted;
   inserted += (
     await replaceEdges(
@@ -244,7 +286,7 @@ async function resolveChanges(generationId: string, changes: ResolveChanges): Pr
 
   // Added or removed files change how module paths resolve: every other file's imports too.
   if (changes.added || changes.removedPaths.length > 0) {
-    const others = files.filter((f) => !touched.has(f.path));
+    const others = files.filter((f) => !reresolved.has(f.path));
     const resolver = new Resolver(tables);
     for (let i = 0; i < others.length; i += 500) {
       const batch = others.slice(i, i + 500);

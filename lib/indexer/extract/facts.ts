@@ -242,6 +242,8 @@ function goFacts(root: Node, source: string, facts: FileFacts): void {
   const children = root.namedChildren;
   const packageIndex = children.findIndex((c) => c.type === "package_clause");
   if (packageIndex > 0) facts.doc = commentRunBefore(children, packageIndex, source, ["comment"]);
+  const packageName = children[packageIndex]?.namedChildren.find((c) => c.type === "package_identifier");
+  if (packageName) facts.goPackage = text(packageName, source);
   for (const child of children) {
     if (child.type !== "var_declaration") continue;
     for (const spec of child.descendantsOfType("var_spec")) {

@@ -7,6 +7,7 @@ import type { Node } from "web-tree-sitter";
 import type { SymbolKind } from "../../types";
 import { cap, endLineOf, lastIdentifier, leadingTrivia, SIGNATURE_MAX, signatureBetween } from "../common";
 import type { Definition, Extraction, LanguageSpec, Match } from "../extraction";
+import { goDefaultName } from "../../module-scope";
 
 const COMMENTS = new Set(["comment"]);
 const LOG_METHOD = /^(Error|Warn|Warning|Fatal|Panic|DPanic)(f|ln|w|v|Context)?$/;
@@ -89,7 +90,7 @@ function packages(x: Extraction): Map<string, string> {
   if (cached?.count === x.imports.length) return cached.map;
   const map = new Map<string, string>();
   for (const imp of x.imports) {
-    const local = imp.local ?? imp.module.split("/").pop() ?? imp.module;
+    const local = imp.local ?? goDefaultName(imp.module);
     if (local !== "_" && !imp.names.includes("*")) map.set(local, imp.module);
   }
   x.data.packages = { count: x.imports.length, map };
