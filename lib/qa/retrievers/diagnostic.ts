@@ -56,6 +56,7 @@ import {
   withPartnerFiles,
 } from "./diagnostic-files.ts";
 import { messageSignals } from "./diagnostic-messages.ts";
+import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
 const MAX_FRAMES_READ = 60;
@@ -158,14 +159,32 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     diagram: null,
     rankedFiles,
     signals: signalFiles(fileLists),
-    // Functions in the files that localize best first: the fix of a report is in its file.
-    rankedSymbols: oneSlotEach(
-      membersFirst(
-        withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-        answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+    rankedSymbols: await withWhatDecides(
+      input,
+      report,
+      // Functions in the files that localize best first: the fix of a report is in its file.
+      oneSlotEach(
+        membersFirst(
+          withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+          answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+        ),
       ),
-    ).slice(0, 50),
+    ).then((ids) => ids.slice(0, 50)),
   };
+}
+
+/** 8. What decided each leading site's report (its guard's callee, or the caller handling it), right after it. */
+async function withWhatDecides(input: RetrievalInput, report: string, ids: string[]): Promise<string[]> {
+  const { generationId, config } = input;
+  if (!config.features.useCallGraph || config.maxCallGraphHops === 0) return ids;
+  const top = ids.slice(0, 3);
+  const byId = new Map((await symbolsByQualifiedIds(generationId, top)).map((s) => [s.qualifiedId, s]));
+  const leading = top.flatMap((id) => byId.get(id) ?? []);
+  const places = await secondPlaces(generationId, input.reader, leading, {
+    words: new Set(wordsOf(report)),
+    exceptionTypes: input.anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t)),
+  });
+  return withSecondPlaces(ids, places);
 }
 
 type Topics = Awaited<ReturnType<typeof retrievalTopics>>;
