@@ -14,6 +14,7 @@ import type {
   SymbolKind,
 } from "../types";
 import { constantMessage } from "./constants";
+import { formattedMessage } from "./formatted";
 import { isSimpleCallee, lastIdentifier, lineOf, pushUnique, shortText, splitSimpleCallee } from "./common";
 
 /** How deep a callee expression is written back before its inner part becomes `…`. */
@@ -318,7 +319,7 @@ export class Extraction {
       const inner = node.firstNamedChild;
       return inner ? this.messageOf(inner) : null;
     }
-    return spec.message?.(node, this) ?? constantMessage(node, this);
+    return spec.message?.(node, this) ?? formattedMessage(node, this) ?? constantMessage(node, this);
   }
 
   /** A string literal's text; interpolations become `{…}` when `placeholders` is set. */

@@ -15,8 +15,6 @@ import {
   symbolsByQualifiedNameLoose,
   symbolsInFile,
   symbolsRaising,
-  symbolsWithErrorString,
-  searchChunks,
   type ChunkHit,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
@@ -24,7 +22,6 @@ import { withoutEnvironment } from "../../search/anchors.ts";
 import { normalizePath } from "../../search/written-paths.ts";
 import { framesInnermostFirst } from "../../search/stack-frames.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
-import { ftsMatchExpression } from "../../db/tokenize.ts";
 import { parseJsonList } from "../context.ts";
 import { answeringCandidates, questionFocus } from "./answering.ts";
 import { filesForModule, pathIndex } from "./file-index.ts";
@@ -58,6 +55,8 @@ import {
   sourceFilesFirst,
   withPartnerFiles,
 } from "./diagnostic-files.ts";
+import { messageSignals } from "./diagnostic-messages.ts";
+import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
 const MAX_FRAMES_READ = 60;
@@ -160,14 +159,32 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     diagram: null,
     rankedFiles,
     signals: signalFiles(fileLists),
-    // Functions in the files that localize best first: the fix of a report is in its file.
-    rankedSymbols: oneSlotEach(
-      membersFirst(
-        withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-        answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+    rankedSymbols: await withWhatDecides(
+      input,
+      report,
+      // Functions in the files that localize best first: the fix of a report is in its file.
+      oneSlotEach(
+        membersFirst(
+          withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+          answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+        ),
       ),
-    ).slice(0, 50),
+    ).then((ids) => ids.slice(0, 50)),
   };
+}
+
+/** 8. What decided each leading site's report (its guard's callee, or the caller handling it), right after it. */
+async function withWhatDecides(input: RetrievalInput, report: string, ids: string[]): Promise<string[]> {
+  const { generationId, config } = input;
+  if (!config.features.useCallGraph || config.maxCallGraphHops === 0) return ids;
+  const top = ids.slice(0, 3);
+  const byId = new Map((await symbolsByQualifiedIds(generationId, top)).map((s) => [s.qualifiedId, s]));
+  const leading = top.flatMap((id) => byId.get(id) ?? []);
+  const places = await secondPlaces(generationId, input.reader, leading, {
+    words: new Set(wordsOf(report)),
+    exceptionTypes: input.anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t)),
+  });
+  return withSecondPlaces(ids, places);
 }
 
 type Topics = Awaited<ReturnType<typeof retrievalTopics>>;
@@ -215,61 +232,6 @@ async function frameSignals(
   return [
     { name: "stack", weight: 4, candidates: frameCandidates },
     { name: "error-site", weight: 4, candidates: errorSite ? [errorSite] : [] },
-  ];
-}
-
-/** 2. Quoted error messages: at their raise sites, as templates, and as phrases in code. */
-async function messageSignals(input: RetrievalInput): Promise<SignalList[]> {
-  const { generationId, anchors } = input;
-  const messageCandidates: Candidate[] = [];
-  for (const message of anchors.messages.slice(0, 6)) {
-    for (const fragment of messageFragments(message)) {
-      const found = await symbolsWithErrorString(generationId, fragment, 10);
-      for (const s of found)
-        messageCandidates.push(symbolCandidate(s, `emits the error "${truncate(fragment, 60)}"`));
-      if (found.length) break;
-    }
-  }
-  // 2a. Messages made from a template (`"Cannot index %s with %s"`, `f"no order {id}"`,
-  // `"Failed to emit {Event}"`): the stored template, placeholders as wildcards, against the message.
-  if (messageCandidates.length === 0 && anchors.messages.length > 0) {
-    const templated = [
-      ...(await symbolsWithErrorString(generationId, "%", 400)),
-      ...(await symbolsWithErrorString(generationId, "{", 400)),
-    ];
-    for (const s of templated) {
-      const template = (JSON.parse(s.errorStrings) as string[])
-        .map(templatePattern)
-        .find((re) => re !== null && anchors.messages.some((m) => re.test(m)));
-      if (template)
-        messageCandidates.push(
-          symbolCandidate(s, `emits an error made from "${truncate(template.source, 60)}"`),
-        );
-    }
-  }
-
-  // 2b. The message's words as a phrase in code: messages built in a variable, logged or
-  // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
-  // are not recorded as error strings, but their text is in the code.
-  const phraseCandidates: Candidate[] = [];
-  for (const message of anchors.messages.slice(0, 4)) {
-    for (const phrase of messagePhrases(message)) {
-      const match = ftsMatchExpression([phrase]);
-      if (!match) continue;
-      const hits = await searchChunks(generationId, match, { kinds: ["code", "file"], limit: 8 });
-      for (const h of hits) phraseCandidates.push(chunkCandidate(h, `contains "${truncate(phrase, 60)}"`));
-      if (hits.length) break;
-    }
-  }
-  // Words quoted verbatim that occur in few places are near-certain evidence; common ones less so.
-  const phraseFiles = new Set(phraseCandidates.map((c) => c.chunk?.path)).size;
-  return [
-    { name: "messages", weight: 4, candidates: messageCandidates },
-    {
-      name: "message-text",
-      weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
-      candidates: phraseCandidates,
-    },
   ];
 }
 
@@ -546,41 +508,6 @@ function trimPath(p: string): string {
   return (site >= 0 ? parts.slice(site + 1) : parts.slice(-3)).join("/");
 }
 
-const PLACEHOLDER = /%[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]+|\{[^{}]*\}/;
-
-/** A template error string as a pattern, placeholders matching anything; null when too little is literal. */
-function templatePattern(template: string): RegExp | null {
-  const parts = template.split(new RegExp(PLACEHOLDER.source, "g"));
-  if (parts.length < 2 || parts.join("").replace(/\W/g, "").length < 10) return null;
-  return new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*?"), "i");
-}
-
-/** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */
-function messagePhrases(message: string): string[] {
-  return message
-    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+|[:;()[\]]|[.?!](?:\s|$)/)
-    .map((p) => p.replace(/\s+/g, " ").trim())
-    .filter((p) => p.split(" ").filter((w) => /[A-Za-z]{2}/.test(w)).length >= 3)
-    .sort((a, b) => b.length - a.length)
-    .slice(0, 2);
-}
-
-/** Long messages are searched by their most distinctive literal pieces. */
-function messageFragments(message: string): string[] {
-  const cleaned = message.replace(/\s+/g, " ").trim();
-  const pieces = cleaned
-    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+/)
-    .map((p) => p.trim())
-    .filter((p) => p.length >= 12);
-  return [cleaned.slice(0, 80), ...pieces.sort((a, b) => b.length - a.length).slice(0, 2)].filter(
-    (f) => f.length >= 8,
-  );
-}
-
 function intersect(a: string[], b: string[]): string[] {
   return a.filter((x) => b.includes(x));
-}
-
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }

@@ -1,0 +1,214 @@
+/**
+ * Diagnostic retrieval's message step: the error messages a report quotes, found at the
+ * places that write them — as recorded error strings, as templates whose placeholders the
+ * report filled in, and as phrases in code. A message is often written in pieces: a
+ * family of templates sharing their wording (`"String value length (%d) exceeds the
+ * maximum allowed"`, `"Name length (%d) exceeds …"`) of which only one produced it, and
+ * a wrapper whose placeholder holds another place's message (`fmt.Errorf("load config:
+ * %w", err)`, `sprintf('Failed to parse dotenv file. %s', $error)`). Each piece is
+ * looked up where it is written.
+ */
+import "server-only";
+import { searchChunks, symbolsWithErrorString, type SymbolRecord } from "../../db/code-graph.ts";
+import { ftsMatchExpression } from "../../db/tokenize.ts";
+import {
+  chunkCandidate,
+  symbolCandidate,
+  type Candidate,
+  type RetrievalInput,
+  type SignalList,
+} from "./shared.ts";
+
+/** How deep a message's placeholders are followed into the messages they hold. */
+const NESTING = 2;
+
+/** 2. Quoted error messages: at their raise sites, as templates, and as phrases in code. */
+export async function messageSignals(input: RetrievalInput): Promise<SignalList[]> {
+  const { generationId, anchors } = input;
+  const messageCandidates: Candidate[] = [];
+  let templated: SymbolRecord[] | null = null;
+  const templates = async () => (templated ??= await templatedSymbols(generationId));
+  for (const message of anchors.messages.slice(0, 6)) {
+    for (const fragment of messageFragments(message)) {
+      const found = await symbolsWithErrorString(generationId, fragment, 10);
+      for (const s of producers(found, message))
+        messageCandidates.push(symbolCandidate(s, `emits the error "${truncate(fragment, 60)}"`));
+      if (found.length) break;
+    }
+  }
+  // 2a. Messages made from a template (`"Cannot index %s with %s"`, `f"no order {id}"`,
+  // `"Failed to emit {Event}"`): the stored template, placeholders as wildcards, against
+  // the message; what a placeholder held may be another place's message, looked up in turn.
+  const innerCandidates: Candidate[] = [];
+  if (messageCandidates.length === 0 && anchors.messages.length > 0) {
+    let messages = anchors.messages.slice(0, 6);
+    for (let depth = 0; depth < NESTING && messages.length; depth++) {
+      const matched = templateMatches(await templates(), messages);
+      const list = depth === 0 ? messageCandidates : innerCandidates;
+      for (const m of matched)
+        list.push(symbolCandidate(m.symbol, `emits an error made from "${truncate(m.template, 60)}"`));
+      const inner = [...new Set(matched.flatMap((m) => m.filled))];
+      innerCandidates.push(...(await innerMessageSites(input, inner)));
+      messages = inner;
+    }
+  }
+
+  // 2b. The message's words as a phrase in code: messages built in a variable, logged or
+  // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
+  // are not recorded as error strings, but their text is in the code.
+  const phraseCandidates: Candidate[] = [];
+  for (const message of anchors.messages.slice(0, 4)) {
+    for (const phrase of messagePhrases(message)) {
+      const match = ftsMatchExpression([phrase]);
+      if (!match) continue;
+      const hits = await searchChunks(generationId, match, { kinds: ["code", "file"], limit: 8 });
+      for (const h of hits) phraseCandidates.push(chunkCandidate(h, `contains "${truncate(phrase, 60)}"`));
+      if (hits.length) break;
+    }
+  }
+  // Words quoted verbatim that occur in few places are near-certain evidence; common ones less so.
+  const phraseFiles = new Set(phraseCandidates.map((c) => c.chunk?.path)).size;
+  return [
+    { name: "messages", weight: 4, candidates: messageCandidates },
+    // The place writing the inner part of a composed message decides it: the wrapper only passes it on.
+    { name: "inner-messages", weight: 4, candidates: innerCandidates },
+    {
+      name: "message-text",
+      weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
+      candidates: phraseCandidates,
+    },
+  ];
+}
+
+async function templatedSymbols(generationId: string): Promise<SymbolRecord[]> {
+  return [
+    ...(await symbolsWithErrorString(generationId, "%", 400)),
+    ...(await symbolsWithErrorString(generationId, "{", 400)),
+  ];
+}
+
+/** A symbol writing a template that produces one of the messages, and what its placeholders held. */
+export interface TemplateMatch {
+  symbol: SymbolRecord;
+  template: string;
+  /** the text each placeholder stood for, where it reads like a message of its own */
+  filled: string[];
+}
+
+/** The symbols whose stored templates produce one of the messages, each once. */
+export function templateMatches(
+  symbols: Pick<SymbolRecord, "qualifiedId" | "errorStrings">[],
+  messages: string[],
+): TemplateMatch[] {
+  const out: TemplateMatch[] = [];
+  const seen = new Set<string>();
+  for (const s of symbols) {
+    if (seen.has(s.qualifiedId)) continue;
+    for (const template of JSON.parse(s.errorStrings) as string[]) {
+      const re = templatePattern(template);
+      const hit = re && messages.map((m) => re.exec(m)).find((m) => m !== null);
+      if (!hit) continue;
+      seen.add(s.qualifiedId);
+      out.push({ symbol: s as SymbolRecord, template, filled: hit.slice(1).flatMap(innerMessage) });
+      break;
+    }
+  }
+  return out;
+}
+
+/** What a placeholder held, when it reads as a message (two words or more), not a value. */
+function innerMessage(text: string | undefined): string[] {
+  const t = (text ?? "").trim();
+  return t.length >= 8 && t.split(/\s+/).filter((w) => /[A-Za-z]{2}/.test(w)).length >= 2 ? [t] : [];
+}
+
+/**
+ * The places writing a message a wrapper's placeholder held: a recorded error string, else
+ * code holding a string literal that wrote part of it (an error value, a result's failure
+ * or a message builder's template: `Error::create('unexpected whitespace')`,
+ * `sprintf('Encountered %s at [%s].', …)`), found by the message's words.
+ */
+async function innerMessageSites(input: RetrievalInput, messages: string[]): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const message of messages.slice(0, 4)) {
+    const found = await symbolsWithErrorString(input.generationId, message, 5);
+    for (const s of found) out.push(symbolCandidate(s, `emits the error "${truncate(message, 60)}"`));
+    if (found.length) continue;
+    const match = ftsMatchExpression(message.match(/[A-Za-z]{3,}/g) ?? []);
+    if (!match) continue;
+    const hits = await searchChunks(input.generationId, match, { kinds: ["code"], limit: 30 });
+    for (const h of hits) {
+      const piece = writtenPiece(h.text, message);
+      if (piece) out.push(chunkCandidate(h, `writes "${truncate(piece, 60)}" of the message`));
+    }
+  }
+  return out;
+}
+
+/** A string literal of the code (two words or more) that wrote part of the message, if any. */
+export function writtenPiece(code: string, message: string): string | null {
+  const lower = message.toLowerCase();
+  for (const m of code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`/g)) {
+    const literal = (m[1] ?? m[2] ?? m[3] ?? "").trim();
+    if (innerMessage(literal).length === 0) continue;
+    if (lower.includes(literal.toLowerCase()) || templatePattern(literal)?.test(message)) return literal;
+  }
+  return null;
+}
+
+/**
+ * The symbols found by a fixed piece of a message that can have written it: when some of
+ * them hold a template producing the whole message, those only — a family of templates
+ * sharing their wording (`"… exceeds the maximum allowed"`) has one member that wrote it.
+ */
+export function producers<T extends Pick<SymbolRecord, "errorStrings">>(found: T[], message: string): T[] {
+  const produces = (s: T) =>
+    (JSON.parse(s.errorStrings) as string[]).some((t) => templatePattern(t)?.test(message) ?? false);
+  const exact = found.filter(produces);
+  return exact.length ? exact : found;
+}
+
+const PLACEHOLDER = /%[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]+|\{[^{}]*\}/;
+
+/**
+ * A template error string as a pattern, each placeholder a lazy capture matching
+ * anything (the last one to the end of the message); null when too little is literal.
+ */
+export function templatePattern(template: string): RegExp | null {
+  const parts = template.split(new RegExp(PLACEHOLDER.source, "g"));
+  if (parts.length < 2 || parts.join("").replace(/\W/g, "").length < 10) return null;
+  const literal = parts.map(escapeRegExp);
+  const last = literal.length - 1;
+  const body = literal.map((p, i) => (i === 0 ? p : `${i === last && p === "" ? "(.*)" : "(.*?)"}${p}`));
+  return new RegExp(body.join(""), "i");
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */
+function messagePhrases(message: string): string[] {
+  return message
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+|[:;()[\]]|[.?!](?:\s|$)/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter((p) => p.split(" ").filter((w) => /[A-Za-z]{2}/.test(w)).length >= 3)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 2);
+}
+
+/** Long messages are searched by their most distinctive literal pieces. */
+function messageFragments(message: string): string[] {
+  const cleaned = message.replace(/\s+/g, " ").trim();
+  const pieces = cleaned
+    .split(/\{[^}]*\}|%[sdr]|'[^']*'|"[^"]*"|`[^`]*`|\d+/)
+    .map((p) => p.trim())
+    .filter((p) => p.length >= 12);
+  return [cleaned.slice(0, 80), ...pieces.sort((a, b) => b.length - a.length).slice(0, 2)].filter(
+    (f) => f.length >= 8,
+  );
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
