@@ -17,6 +17,7 @@ import {
   splitTopLevel,
 } from "../common";
 import type { Extraction, LanguageSpec } from "../extraction";
+import { tokenTreeCalls } from "./rust-token-calls";
 
 const ERROR_MACROS = new Set([
   "panic",
@@ -31,7 +32,14 @@ const ERROR_MACROS = new Set([
   "unreachable",
   "unimplemented",
   "todo",
+  "eyre",
 ]);
+/** Macros that build a message: in a `fmt` impl, what they write is what the error says. */
+const FORMAT_MACROS = new Set(["write", "writeln", "format", "format_args"]);
+/** Macros whose value is a message built from a format string. */
+const MESSAGE_BUILDERS = new Set(["format", "format_args", "concat", "anyhow", "eyre", "format_err"]);
+/** Code generators: their arguments are code written for another place, not calls made here. */
+const GENERATORS = new Set(["quote", "quote_spanned", "parse_quote", "parse_quote_spanned"]);
 /** Methods whose first argument is the error of a Result/Option conversion. */
 const ERROR_ADAPTERS = new Set(["ok_or", "ok_or_else", "map_err"]);
 const ERROR_PATHS = new Set(["scoped_identifier", "scoped_type_identifier", "identifier", "type_identifier"]);
@@ -82,6 +90,11 @@ export const rust: LanguageSpec = {
       .replace(/^b?r?#*"/, "")
       .replace(/"#*$/, ""),
   stateInNamespaces: true,
+  // `format!("no entry {}", key)` as a message: its format string.
+  message: (node, x) =>
+    node.type === "macro_invocation" && MESSAGE_BUILDERS.has(macroName(node, x))
+      ? firstLiteral(node.namedChildren.find((c) => c.type === "token_tree") ?? node, x)
+      : undefined,
 
   exported(def, x) {
     if (def.scope.kind === "function") return false;
@@ -170,15 +183,15 @@ export const rust: LanguageSpec = {
     macro(m, scope, x) {
       const owner = scope.symbol;
       const macro = m.parts.callee?.[0];
-      if (!owner || !macro) return;
-      const name = lastIdentifier(x.text(macro));
-      if (!ERROR_MACROS.has(name)) return;
-      if (name === "panic") pushUnique(owner.raises, "panic");
       const tokens = m.node.namedChildren.find((c) => c.type === "token_tree");
-      const literal = tokens?.namedChildren.find(
-        (c) => c.type === "string_literal" || c.type === "raw_string_literal",
-      );
-      if (literal) addErrorString(owner, x.messageOf(literal));
+      if (!owner || !macro || !tokens) return;
+      readMacro(lastIdentifier(x.text(macro)), tokens, owner, x);
+    },
+    moduleDeclaration(m, _scope, x) {
+      // `mod util;` binds `util` to the file util.rs (or util/mod.rs) beside this one, as
+      // `use self::util;` would: `util::device_num(…)` then resolves into that file.
+      const name = m.node.childForFieldName("name");
+      if (name) x.addImport("self", [x.text(name)], lineOf(m.node));
     },
     staticMut(m, _scope, x) {
       state(x).staticMuts.add(x.text(m.node));
@@ -204,6 +217,39 @@ export const rust: LanguageSpec = {
   },
 };
 
+/**
+ * A macro call in `owner`'s body: the calls written in its arguments, and the message it
+ * reports when it is an error macro, a `write!`/`format!` in a `fmt` impl, or an `.expect("…")`
+ * among its arguments. Macros nested in the arguments are read the same way.
+ */
+function readMacro(name: string, tokens: Node, owner: ExtractedSymbol, x: Extraction): void {
+  if (GENERATORS.has(name)) return;
+  const inFmt = owner.name === "fmt";
+  const read = tokenTreeCalls(tokens, (node) => x.text(node));
+  for (const found of [{ name, tree: tokens }, ...read.macros]) {
+    if (found.name === "panic") pushUnique(owner.raises, "panic");
+    if (ERROR_MACROS.has(found.name) || (inFmt && FORMAT_MACROS.has(found.name)))
+      addErrorString(owner, firstLiteral(found.tree, x));
+  }
+  for (const { args, ...call } of read.calls) {
+    if (call.name === "expect" && call.receiver !== null) addErrorString(owner, firstLiteral(args, x));
+    if (call.receiver !== null || !SKIPPED_CALLS.has(call.name)) owner.calls.push(call);
+  }
+}
+
+function macroName(node: Node, x: Extraction): string {
+  const macro = node.childForFieldName("macro");
+  return macro ? lastIdentifier(x.text(macro)) : "";
+}
+
+/** The first string literal written directly in a token tree: a format string or a message. */
+function firstLiteral(tree: Node, x: Extraction): string | null {
+  const literal = tree.namedChildren.find(
+    (c) => c.type === "string_literal" || c.type === "raw_string_literal",
+  );
+  return literal ? x.messageOf(literal) : null;
+}
+
 /** The error carried by `Err(…)`: an enum variant or error type, or a message literal. */
 function errValue(value: Node, owner: ExtractedSymbol, x: Extraction): void {
   let target: Node | null = value;
@@ -212,6 +258,11 @@ function errValue(value: Node, owner: ExtractedSymbol, x: Extraction): void {
     // `Err(Error::new("empty input"))`: the message the error is built with.
     addErrorString(owner, x.firstMessage(value.childForFieldName("arguments")));
   } else if (value.type === "struct_expression") target = value.childForFieldName("name");
+  else if (value.type === "macro_invocation") {
+    // `Err(format!("bad range {}", r))`
+    addErrorString(owner, x.messageOf(value));
+    return;
+  }
   if (!target) return;
   if (target.type === "string_literal" || target.type === "raw_string_literal") {
     addErrorString(owner, x.messageOf(target));
