@@ -1,7 +1,8 @@
 /**
  * Rust: visibility (`pub`, or reached through a trait), `impl Trait for Type` as a
- * base of Type, flattened `use` trees, and errors from `Err(…)` values, error macros
- * (`panic!`, `bail!` …) and `.expect("…")`.
+ * base of Type, flattened `use` trees, `mod name;` as an import of the module's file, errors
+ * from `Err(…)` values, error macros (`panic!`, `bail!` …) and `.expect("…")`, and the calls
+ * and messages written in macro arguments (`rust-token-calls.ts`).
  */
 import type { Node } from "web-tree-sitter";
 import type { ExtractedSymbol } from "../../types";
