@@ -85,11 +85,12 @@ export const rust: LanguageSpec = {
     index_expression: "@0[…]",
   },
   strings: new Set(["string_literal", "raw_string_literal"]),
-  stringText: (node, x) =>
-    x
-      .text(node)
-      .replace(/^b?r?#*"/, "")
-      .replace(/"#*$/, ""),
+  stringText: (node, x) => {
+    const text = x.text(node);
+    const inner = text.replace(/^b?r?#*"/, "").replace(/"#*$/, "");
+    // A backslash at a line's end continues the string after the next line's indentation.
+    return node.type === "raw_string_literal" ? inner : inner.replace(/\\\r?\n\s*/g, "");
+  },
   stateInNamespaces: true,
   // `format!("no entry {}", key)` as a message: its format string.
   message: (node, x) =>
