@@ -240,7 +240,7 @@ describe("rust macro arguments", () => {
     '    let n: u32 = text.parse().map_err(|_| format!("bad number in {}", path))?;',
     '    println!("{} {}", fmt_size(n), quote_name!("x"));',
     '    if n == 0 { return Err(format!("empty config {}", path)); }',
-    "    tokens!($name(x), #ident(y));",
+    "    tokens!($name(x), #ident(y), Vec::<u8>::with_capacity(2), #[derive(Debug)] struct S);",
     "    Ok(parse(text))",
     "}",
   ].join("\n");
@@ -263,7 +263,8 @@ describe("rust macro arguments", () => {
       ["make", "make", null, 9],
       ["self.stack[…].close", "close", "self.stack[…]", 9],
     ]);
-    // `Ok`/`Some` are constructors, `$name(…)` and `#ident(…)` are a macro's own placeholders.
+    // `Ok`/`Some` are constructors, `$name(…)` and `#ident(…)` are a macro's own placeholders,
+    // `#[derive(…)]` is an attribute, and `::with_capacity` after a turbofish has no known path.
     expect(of("load").calls.map((c) => c.raw)).toEqual([
       "read",
       "read().expect",

@@ -39,6 +39,7 @@ const KEYWORDS = new Set([
   "move",
   "else",
 ]);
+const NOT_A_PATH_START = new Set(["$", "#", "::"]);
 /** Trees nested deeper than this are not read: generated token soups can be deep. */
 const DEPTH_MAX = 32;
 
@@ -62,13 +63,16 @@ function readTree(
   const tokens = tree.children.filter((c): c is Node => c !== null);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as Node;
+    const before = tokens[i - 1];
     if (token.type === "token_tree") {
-      readTree(token, text, out, depth + 1);
+      // `#[derive(Debug)]` is an attribute, not a call of `derive`.
+      if (!isAttribute(tokens, i)) readTree(token, text, out, depth + 1);
       continue;
     }
     if (!PATH_SEGMENTS.has(token.type)) continue;
-    const before = tokens[i - 1];
-    if (before && (before.type === "$" || before.type === "#" || text(before) === "fn")) continue;
+    // `$x` and `#x` are placeholders; after `fn` comes a definition; after a bare `::`
+    // (`Vec::<T>::new`) the path's head is not known.
+    if (before && (NOT_A_PATH_START.has(before.type) || text(before) === "fn")) continue;
     // The longest path starting here: `a::b::c`.
     let end = i;
     while (tokens[end + 1]?.type === "::" && PATH_SEGMENTS.has(tokens[end + 2]?.type ?? "")) end += 2;
@@ -87,6 +91,12 @@ function readTree(
     if (opensCall && !KEYWORDS.has(path)) out.calls.push(callAt(tokens, i, end, path, next, text));
     i = end;
   }
+}
+
+/** Whether the tree at `i` is the bracket of an attribute: `#[…]` or `#![…]`. */
+function isAttribute(tokens: Node[], i: number): boolean {
+  const before = tokens[i - 1]?.type;
+  return before === "#" || (before === "!" && tokens[i - 2]?.type === "#");
 }
 
 /** The call of the path `tokens[start..end]`: a method call when a dot comes before it. */
