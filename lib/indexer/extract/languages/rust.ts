@@ -39,6 +39,8 @@ const ERROR_MACROS = new Set([
 const FORMAT_MACROS = new Set(["write", "writeln", "format", "format_args"]);
 /** Macros whose value is a message built from a format string. */
 const MESSAGE_BUILDERS = new Set(["format", "format_args", "concat", "anyhow", "eyre", "format_err"]);
+/** Macros that log or print (`log`, `tracing`, std): the calls in their arguments only feed the line. */
+const LOGGERS = new Set("trace debug info warn error event log println print eprintln eprint dbg".split(" "));
 /** Code generators: their arguments are code written for another place, not calls made here. */
 const GENERATORS = new Set(["quote", "quote_spanned", "parse_quote", "parse_quote_spanned"]);
 /** Methods whose first argument is the error of a Result/Option conversion. */
@@ -233,6 +235,8 @@ function readMacro(name: string, tokens: Node, owner: ExtractedSymbol, x: Extrac
     if (ERROR_MACROS.has(found.name) || (inFmt && FORMAT_MACROS.has(found.name)))
       addErrorString(owner, firstLiteral(found.tree, x));
   }
+  // What a log or print line calls is computed for the line, not the program's flow.
+  if (LOGGERS.has(name)) return;
   for (const { args, ...call } of read.calls) {
     if (call.name === "expect" && call.receiver !== null) addErrorString(owner, firstLiteral(args, x));
     if (call.receiver !== null || !SKIPPED_CALLS.has(call.name)) owner.calls.push(call);
