@@ -421,30 +421,6 @@ describe("Go and Rust", () => {
   });
 });
 
-describe("Rust `mod` declarations", () => {
-  it("resolves `module::function()` through `mod module;`, from the crate root and from a module file", () => {
-    const symbols = [
-      sym("src/util.rs", "device_num", "function"),
-      sym("src/walk/filter.rs", "keep", "function"),
-      sym("src/lib.rs", "WalkDir.next", "method"),
-      sym("src/walk.rs", "walk", "function"),
-    ];
-    const files = [
-      file("src/util.rs"),
-      file("src/walk/filter.rs"),
-      // what extraction records for `mod util;` and `mod filter;`
-      file("src/lib.rs", [["self", ["util"]]]),
-      file("src/walk.rs", [["self", ["filter"]]]),
-    ];
-    expect(targets(resolveCalls(symbols, files, "src/lib.rs::WalkDir.next", ["util::device_num"]))).toEqual([
-      "src/util.rs::device_num@0.9",
-    ]);
-    expect(targets(resolveCalls(symbols, files, "src/walk.rs::walk", ["filter::keep"]))).toEqual([
-      "src/walk/filter.rs::keep@0.9",
-    ]);
-  });
-});
-
 describe("Rust workspaces", () => {
   it("resolves `crate::`, `super::` and a crate's name inside the right crate", () => {
     const dispatch = file("tracing-core/src/dispatch.rs", [

@@ -289,15 +289,4 @@ describe("rust macro arguments", () => {
     // A format string outside a fmt impl or an error is no message.
     expect(of("Walker.step").errorStrings).toEqual([]);
   });
-
-  it("binds `mod name;` to the module's own file, as `use self::name` does", async () => {
-    const lib = await extractSource(
-      "rust",
-      ["mod util;", "pub mod walk;", "mod inline { fn f() {} }"].join("\n"),
-    );
-    expect(lib.imports).toEqual([
-      { module: "self", names: ["util"], line: 1 },
-      { module: "self", names: ["walk"], line: 2 },
-    ]);
-  });
 });

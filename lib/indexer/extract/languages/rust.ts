@@ -1,8 +1,8 @@
 /**
  * Rust: visibility (`pub`, or reached through a trait), `impl Trait for Type` as a
- * base of Type, flattened `use` trees, `mod name;` as an import of the module's file, errors
- * from `Err(…)` values, error macros (`panic!`, `bail!` …) and `.expect("…")`, and the calls
- * and messages written in macro arguments (`rust-token-calls.ts`).
+ * base of Type, flattened `use` trees, errors from `Err(…)` values, error macros (`panic!`,
+ * `bail!` …) and `.expect("…")`, and the calls and messages written in macro arguments
+ * (`rust-token-calls.ts`).
  */
 import type { Node } from "web-tree-sitter";
 import type { ExtractedSymbol } from "../../types";
@@ -190,12 +190,6 @@ export const rust: LanguageSpec = {
       const tokens = m.node.namedChildren.find((c) => c.type === "token_tree");
       if (!owner || !macro || !tokens) return;
       readMacro(lastIdentifier(x.text(macro)), tokens, owner, x);
-    },
-    moduleDeclaration(m, _scope, x) {
-      // `mod util;` binds `util` to the file util.rs (or util/mod.rs) beside this one, as
-      // `use self::util;` would: `util::device_num(…)` then resolves into that file.
-      const name = m.node.childForFieldName("name");
-      if (name) x.addImport("self", [x.text(name)], lineOf(m.node));
     },
     staticMut(m, _scope, x) {
       state(x).staticMuts.add(x.text(m.node));

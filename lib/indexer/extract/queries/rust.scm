@@ -17,8 +17,6 @@
 
 (impl_item type: (_) @name body: (_) @body) @namespace
 (mod_item name: (_) @name body: (_) @body) @namespace
-; `mod util;`: the module lives in a file of its own
-((mod_item !body) @moduleDeclaration)
 
 (static_item name: (_) @state)
 (const_item name: (_) @state)
