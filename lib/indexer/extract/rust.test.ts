@@ -207,3 +207,86 @@ describe("rust macros", () => {
     expect(result.parseErrors).toBe(0);
   });
 });
+
+describe("rust macro arguments", () => {
+  const source = [
+    "impl Walker {",
+    "    fn step(&mut self, dent: DirEntry) -> Option<Result<DirEntry>> {",
+    "        dent = itry!(self.follow(dent));",
+    "        if itry!(self.is_same_file_system(&dent)) {",
+    "            itry!(self.push(&dent));",
+    "        }",
+    "        let root = itry!(DirEntry::from_path(0, util::root(), false));",
+    '        assert!(is_valid(&root), "root {} is invalid", root.path().display());',
+    "        let v = vec![make(a), self.stack[0].close()];",
+    "        Some(Ok(dent))",
+    "    }",
+    "}",
+    "",
+    "impl fmt::Display for Error {",
+    "    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {",
+    "        match self.inner {",
+    "            Inner::Io { ref path, ref err } => {",
+    '                Ok(write!(f, "IO error for operation on {}: {}", path.display(), err)?)',
+    "            }",
+    '            Inner::Loop { .. } => write!(f, "File system loop found: \\',
+    '                 {} points to an ancestor", describe_loop(self)),',
+    "        }",
+    "    }",
+    "}",
+    "",
+    "fn load(path: &str) -> Result<Config> {",
+    '    let text = itry!(read(path).expect("config file is readable"));',
+    '    let n: u32 = text.parse().map_err(|_| format!("bad number in {}", path))?;',
+    '    println!("{} {}", fmt_size(n), quote_name!("x"));',
+    '    if n == 0 { return Err(format!("empty config {}", path)); }',
+    "    tokens!($name(x), #ident(y), Vec::<u8>::with_capacity(2), #[derive(Debug)] struct S);",
+    "    Ok(parse(text))",
+    "}",
+  ].join("\n");
+  let out: FileExtraction;
+  const of = (name: string) => out.symbols.find((s) => s.qualifiedName === name) as ExtractedSymbol;
+  beforeAll(async () => {
+    out = await extractSource("rust", source);
+  });
+
+  it("reads calls written in a macro's token tree, with receivers and lines", () => {
+    expect(of("Walker.step").calls.map((c) => [c.raw, c.name, c.receiver, c.line])).toEqual([
+      ["self.follow", "follow", "self", 3],
+      ["self.is_same_file_system", "is_same_file_system", "self", 4],
+      ["self.push", "push", "self", 5],
+      ["DirEntry::from_path", "from_path", "DirEntry", 7],
+      ["util::root", "root", "util", 7],
+      ["is_valid", "is_valid", null, 8],
+      ["root.path", "path", "root", 8],
+      ["root.path().display", "display", "root.path()", 8],
+      ["make", "make", null, 9],
+      ["self.stack[…].close", "close", "self.stack[…]", 9],
+    ]);
+    // `Ok`/`Some` are constructors, `$name(…)` and `#ident(…)` are a macro's own placeholders,
+    // `#[derive(…)]` is an attribute, `::with_capacity` after a turbofish has no known path, and
+    // what a print line calls (`fmt_size`) only feeds the line.
+    expect(of("load").calls.map((c) => c.raw)).toEqual([
+      "read",
+      "read().expect",
+      "text.parse().map_err",
+      "text.parse",
+      "parse",
+    ]);
+  });
+
+  it("reads the messages of write! in fmt impls, format! errors and expect inside macros", () => {
+    expect(of("Error.fmt").errorStrings).toEqual([
+      "IO error for operation on {}: {}",
+      "File system loop found: {} points to an ancestor",
+    ]);
+    expect(of("Error.fmt").calls.map((c) => c.raw)).toEqual(["path.display", "describe_loop"]);
+    expect(of("load").errorStrings).toEqual([
+      "config file is readable",
+      "bad number in {}",
+      "empty config {}",
+    ]);
+    // A format string outside a fmt impl or an error is no message.
+    expect(of("Walker.step").errorStrings).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Rust: visibility (`pub`, or reached through a trait), `impl Trait for Type` as a
- * base of Type, flattened `use` trees, and errors from `Err(…)` values, error macros
- * (`panic!`, `bail!` …) and `.expect("…")`.
+ * base of Type, flattened `use` trees, errors from `Err(…)` values, error macros (`panic!`,
+ * `bail!` …) and `.expect("…")`, and the calls and messages written in macro arguments
+ * (`rust-token-calls.ts`).
  */
 import type { Node } from "web-tree-sitter";
 import type { ExtractedSymbol } from "../../types";
@@ -17,6 +18,7 @@ import {
   splitTopLevel,
 } from "../common";
 import type { Extraction, LanguageSpec } from "../extraction";
+import { tokenTreeCalls } from "./rust-token-calls";
 
 const ERROR_MACROS = new Set([
   "panic",
@@ -31,7 +33,16 @@ const ERROR_MACROS = new Set([
   "unreachable",
   "unimplemented",
   "todo",
+  "eyre",
 ]);
+/** Macros that build a message: in a `fmt` impl, what they write is what the error says. */
+const FORMAT_MACROS = new Set(["write", "writeln", "format", "format_args"]);
+/** Macros whose value is a message built from a format string. */
+const MESSAGE_BUILDERS = new Set(["format", "format_args", "concat", "anyhow", "eyre", "format_err"]);
+/** Macros that log or print (`log`, `tracing`, std): the calls in their arguments only feed the line. */
+const LOGGERS = new Set("trace debug info warn error event log println print eprintln eprint dbg".split(" "));
+/** Code generators: their arguments are code written for another place, not calls made here. */
+const GENERATORS = new Set(["quote", "quote_spanned", "parse_quote", "parse_quote_spanned"]);
 /** Methods whose first argument is the error of a Result/Option conversion. */
 const ERROR_ADAPTERS = new Set(["ok_or", "ok_or_else", "map_err"]);
 const ERROR_PATHS = new Set(["scoped_identifier", "scoped_type_identifier", "identifier", "type_identifier"]);
@@ -76,12 +87,18 @@ export const rust: LanguageSpec = {
     index_expression: "@0[…]",
   },
   strings: new Set(["string_literal", "raw_string_literal"]),
-  stringText: (node, x) =>
-    x
-      .text(node)
-      .replace(/^b?r?#*"/, "")
-      .replace(/"#*$/, ""),
+  stringText: (node, x) => {
+    const text = x.text(node);
+    const inner = text.replace(/^b?r?#*"/, "").replace(/"#*$/, "");
+    // A backslash at a line's end continues the string after the next line's indentation.
+    return node.type === "raw_string_literal" ? inner : inner.replace(/\\\r?\n\s*/g, "");
+  },
   stateInNamespaces: true,
+  // `format!("no entry {}", key)` as a message: its format string.
+  message: (node, x) =>
+    node.type === "macro_invocation" && MESSAGE_BUILDERS.has(macroName(node, x))
+      ? firstLiteral(node.namedChildren.find((c) => c.type === "token_tree") ?? node, x)
+      : undefined,
 
   exported(def, x) {
     if (def.scope.kind === "function") return false;
@@ -170,15 +187,9 @@ export const rust: LanguageSpec = {
     macro(m, scope, x) {
       const owner = scope.symbol;
       const macro = m.parts.callee?.[0];
-      if (!owner || !macro) return;
-      const name = lastIdentifier(x.text(macro));
-      if (!ERROR_MACROS.has(name)) return;
-      if (name === "panic") pushUnique(owner.raises, "panic");
       const tokens = m.node.namedChildren.find((c) => c.type === "token_tree");
-      const literal = tokens?.namedChildren.find(
-        (c) => c.type === "string_literal" || c.type === "raw_string_literal",
-      );
-      if (literal) addErrorString(owner, x.messageOf(literal));
+      if (!owner || !macro || !tokens) return;
+      readMacro(lastIdentifier(x.text(macro)), tokens, owner, x);
     },
     staticMut(m, _scope, x) {
       state(x).staticMuts.add(x.text(m.node));
@@ -204,6 +215,41 @@ export const rust: LanguageSpec = {
   },
 };
 
+/**
+ * A macro call in `owner`'s body: the calls written in its arguments, and the message it
+ * reports when it is an error macro, a `write!`/`format!` in a `fmt` impl, or an `.expect("…")`
+ * among its arguments. Macros nested in the arguments are read the same way.
+ */
+function readMacro(name: string, tokens: Node, owner: ExtractedSymbol, x: Extraction): void {
+  if (GENERATORS.has(name)) return;
+  const inFmt = owner.name === "fmt";
+  const read = tokenTreeCalls(tokens, (node) => x.text(node));
+  for (const found of [{ name, tree: tokens }, ...read.macros]) {
+    if (found.name === "panic") pushUnique(owner.raises, "panic");
+    if (ERROR_MACROS.has(found.name) || (inFmt && FORMAT_MACROS.has(found.name)))
+      addErrorString(owner, firstLiteral(found.tree, x));
+  }
+  // What a log or print line calls is computed for the line, not the program's flow.
+  if (LOGGERS.has(name)) return;
+  for (const { args, ...call } of read.calls) {
+    if (call.name === "expect" && call.receiver !== null) addErrorString(owner, firstLiteral(args, x));
+    if (call.receiver !== null || !SKIPPED_CALLS.has(call.name)) owner.calls.push(call);
+  }
+}
+
+function macroName(node: Node, x: Extraction): string {
+  const macro = node.childForFieldName("macro");
+  return macro ? lastIdentifier(x.text(macro)) : "";
+}
+
+/** The first string literal written directly in a token tree: a format string or a message. */
+function firstLiteral(tree: Node, x: Extraction): string | null {
+  const literal = tree.namedChildren.find(
+    (c) => c.type === "string_literal" || c.type === "raw_string_literal",
+  );
+  return literal ? x.messageOf(literal) : null;
+}
+
 /** The error carried by `Err(…)`: an enum variant or error type, or a message literal. */
 function errValue(value: Node, owner: ExtractedSymbol, x: Extraction): void {
   let target: Node | null = value;
@@ -212,6 +258,11 @@ function errValue(value: Node, owner: ExtractedSymbol, x: Extraction): void {
     // `Err(Error::new("empty input"))`: the message the error is built with.
     addErrorString(owner, x.firstMessage(value.childForFieldName("arguments")));
   } else if (value.type === "struct_expression") target = value.childForFieldName("name");
+  else if (value.type === "macro_invocation") {
+    // `Err(format!("bad range {}", r))`
+    addErrorString(owner, x.messageOf(value));
+    return;
+  }
   if (!target) return;
   if (target.type === "string_literal" || target.type === "raw_string_literal") {
     addErrorString(owner, x.messageOf(target));

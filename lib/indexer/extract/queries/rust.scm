@@ -1,5 +1,6 @@
 ; Rust. `impl` blocks qualify their methods by the type (`Type.method`); `mod` blocks
-; prefix what they hold. Macro bodies and attributes hold no calls we can read.
+; prefix what they hold. Attributes hold no calls we can read; a macro call's token tree is
+; read by the language hook (rust-token-calls.ts).
 
 [(attribute_item) (inner_attribute_item) (token_tree)] @ignore
 ; `macro_rules! name { … }` is a definition; its rules hold no calls we can read
