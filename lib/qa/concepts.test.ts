@@ -22,23 +22,6 @@ function row(qualifiedName: string, path = "pkg/mod.py"): SymbolNameRow {
 }
 
 describe("conceptTerms", () => {
-  it("takes no terms from the URLs, hosts and routes a question quotes as examples", () => {
-    const words = (q: string) => conceptTerms(q).map((t) => t.word);
-    const url = words(
-      "Walk me through `await got('https://api.example.com/items')` until the request is sent",
-    );
-    for (const w of ["https", "api", "example", "com", "items"]) expect(url).not.toContain(w);
-    expect(url).toContain("request");
-    expect(words("When api.example.com answers 302, what does the redirect handler do?")).not.toContain(
-      "api",
-    );
-    expect(
-      words("When a GET /articles/42 request reaches the router, until /articles/{id} runs"),
-    ).not.toContain("articles");
-    // A file path names code.
-    expect(words("What does src/router/tree.go compute?")).toContain("tree");
-  });
-
   it("keeps the words that name concepts, with stems and abbreviations", () => {
     const terms = conceptTerms("How does the application context get pushed and popped?");
     expect(terms.map((t) => t.word)).toEqual(["application", "context", "pushed", "popped"]);

@@ -8,7 +8,6 @@
  * it is among the repository's names, so "session" in a web framework counts less than
  * "redirect". The names of a generation are loaded once and kept while it is in use.
  */
-import { withoutLiterals } from "../search/literals.ts";
 import "server-only";
 import { symbolNameRows, type SymbolNameRow } from "../db/code-graph.ts";
 import { isSignificant, splitIdentifier, stem } from "../db/tokenize.ts";
@@ -93,7 +92,7 @@ export interface ConceptTerm {
 /** The concept terms of a question: significant words and identifier parts, with stems and abbreviations. */
 export function conceptTerms(question: string, max = 12): ConceptTerm[] {
   const out = new Map<string, ConceptTerm>();
-  for (const m of withoutLiterals(question).matchAll(/[A-Za-z_$][\w$]*/g)) {
+  for (const m of question.matchAll(/[A-Za-z_$][\w$]*/g)) {
     for (const part of splitIdentifier(m[0])) {
       if (out.size >= max) break;
       if (!isSignificant(part) || QUESTION_WORDS.has(part) || part.length < 3 || out.has(part)) continue;

@@ -2,7 +2,6 @@
  * Query-time search over one generation: BM25 over identifier-split chunk text,
  * vector search over chunk embeddings, and their reciprocal-rank fusion.
  */
-import { withoutLiterals } from "./literals.ts";
 import "server-only";
 import { chunksByIds, searchChunks, type ChunkHit } from "../db/code-graph.ts";
 import { isWayfinderError } from "../errors.ts";
@@ -77,7 +76,7 @@ function stemPrefixes(terms: string[]): string[] {
   });
 }
 
-/** Lexical and vector results fused with RRF, deduplicated by chunk id; the URLs, hosts and routes a query quotes as examples left out. */
+/** Lexical and vector results fused with RRF, deduplicated by chunk id. */
 export async function hybridSearch(
   repositoryId: string,
   generationId: string,
@@ -85,10 +84,9 @@ export async function hybridSearch(
   options: SearchOptions = {},
 ): Promise<ChunkHit[]> {
   const limit = options.limit ?? 20;
-  const text = withoutLiterals(query);
   const [lexical, vector] = await Promise.all([
-    lexicalSearch(generationId, text, { ...options, limit: limit * 2 }),
-    vectorSearch(repositoryId, generationId, text, { ...options, limit: limit * 2 }),
+    lexicalSearch(generationId, query, { ...options, limit: limit * 2 }),
+    vectorSearch(repositoryId, generationId, query, { ...options, limit: limit * 2 }),
   ]);
   return rrf(
     [

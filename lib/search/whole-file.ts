@@ -7,7 +7,6 @@
 import "server-only";
 import { bm25Files, type FileScore } from "../db/file-terms.ts";
 import { repositoryAssociations } from "./associations/learned.ts";
-import { withoutLiterals } from "./literals.ts";
 import { questionWords } from "./query.ts";
 
 export interface WholeFileOptions {
@@ -22,9 +21,5 @@ export async function wholeFileSearch(
   options: WholeFileOptions = {},
 ): Promise<FileScore[]> {
   const repository = await repositoryAssociations(generationId);
-  return bm25Files(
-    generationId,
-    questionWords(withoutLiterals(question), { maxTerms: 200, repository }),
-    options,
-  );
+  return bm25Files(generationId, questionWords(question, { maxTerms: 200, repository }), options);
 }
