@@ -82,6 +82,9 @@ describe("the callers rule", () => {
     "Which functions call the parser's visit method, and in which files?",
     "List the methods that run the beforeRequest hooks.",
     "What triggers a reload — who calls the watcher's run method?",
+    // Creating one is calling its constructor: the census of the places that do.
+    "Which functions create an HTTPError, and in which files?",
+    "Which methods instantiate the default parser?",
   ])("routes the census of callers %j to analytical, with the model's choice beside it", (question) => {
     const c = classifyOffline(question, HAND);
     expect(c.mode).toBe("analytical");

@@ -161,9 +161,9 @@ export async function classifyQuestion(
   }
 }
 
-// "Who calls X?", "what calls X?", "which functions call X?", "list the methods that run X".
+// "Who calls X?", "what calls X?", "which functions call (create, instantiate) X?", "list the methods that run X".
 const CALLERS_CENSUS =
-  /\b(?:who|what) (?:else )?(?:calls|invokes)\b|\bwhich (?:functions|methods|callers|code|places|constructors)\b[^?.]{0,40}?\b(?:call|calls|invoke|invokes)\b|\blist (?:the |every |all )?(?:\w+ ){0,2}?(?:that|which) (?:call|run|invoke)s?\b/i;
+  /\b(?:who|what) (?:else )?(?:calls|invokes)\b|\bwhich (?:functions|methods|callers|code|places|constructors)\b[^?.]{0,40}?\b(?:call|calls|invoke|invokes|create|creates|construct|constructs|instantiate|instantiates)\b|\blist (?:the |every |all )?(?:\w+ ){0,2}?(?:that|which) (?:call|run|invoke)s?\b/i;
 
 // Words that name a failure without reporting one ("a failed job", "the error handler", "a 304").
 const FAILURE_WORDS =
