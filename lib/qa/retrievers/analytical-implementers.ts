@@ -11,6 +11,7 @@ import { inheritorsOf, symbolsByQualifiedIds, type SymbolRecord } from "../../db
 import { escapeLabel } from "../../wiki/structure.ts";
 import type { DiagramNode, DiagramPart } from "../types.ts";
 import { cite, code, joinWords, named, type Analysis, type Focus } from "./analytical-focus.ts";
+import { symbolNode } from "./subject-graph.ts";
 
 /** Whether the question asks for the types built on its subject rather than its callers. */
 export function asksImplementers(question: string): boolean {
@@ -105,25 +106,11 @@ async function inheritorsTree(f: Focus, target: SymbolRecord): Promise<Inheritor
 function inheritanceDiagram(target: SymbolRecord, found: Inheritor[]): DiagramPart {
   const shown = found.length > LISTED ? found.slice(0, LISTED - 1) : found;
   const ids = new Map<string, string>([[target.qualifiedId, "s0"]]);
-  const nodes: DiagramNode[] = [
-    {
-      id: "s0",
-      label: target.qualifiedName,
-      path: target.path,
-      startLine: target.startLine,
-      endLine: target.endLine,
-    },
-  ];
+  const nodes: DiagramNode[] = [symbolNode("s0", target)];
   for (const i of shown) {
     const id = `n${nodes.length}`;
     ids.set(i.symbol.qualifiedId, id);
-    nodes.push({
-      id,
-      label: i.symbol.qualifiedName,
-      path: i.symbol.path,
-      startLine: i.symbol.startLine,
-      endLine: i.symbol.endLine,
-    });
+    nodes.push(symbolNode(id, i.symbol));
   }
   const lines = ["graph BT", ...nodes.map((n) => `  ${n.id}["${escapeLabel(n.label)}"]`)];
   for (const i of shown)

@@ -295,6 +295,15 @@ export function renderSubjectGraph(g: SubjectGraph, label: string): string {
   return lines.join("\n");
 }
 
+/** A diagram node for a symbol, linked to its span (labelled by its qualified name unless told). */
+export function symbolNode(
+  id: string,
+  symbol: Pick<SymbolRecord, "qualifiedName" | "path" | "startLine" | "endLine">,
+  label = symbol.qualifiedName,
+): DiagramNode {
+  return { id, label, path: symbol.path, startLine: symbol.startLine, endLine: symbol.endLine };
+}
+
 /**
  * The subject in the middle, its busiest direct callers above it (their second-hop
  * callers above them) and callees below; at most `max` nodes, the rest counted in one
@@ -310,20 +319,12 @@ export function subjectDiagram(g: SubjectGraph, label: string, max = 12): Diagra
   const callees = pick(g.callees, calleeRoom);
   const ids = new Map<string, string>([[g.subject.qualifiedId, "s0"]]);
   for (const m of g.members) ids.set(m, "s0");
-  const nodes: DiagramNode[] = [
-    { id: "s0", label, path: g.subject.path, startLine: g.subject.startLine, endLine: g.subject.endLine },
-  ];
+  const nodes: DiagramNode[] = [symbolNode("s0", g.subject, label)];
   for (const c of [...callers, ...callees]) {
     if (ids.has(c.symbol.qualifiedId)) continue;
     const id = `n${nodes.length}`;
     ids.set(c.symbol.qualifiedId, id);
-    nodes.push({
-      id,
-      label: c.symbol.qualifiedName,
-      path: c.symbol.path,
-      startLine: c.symbol.startLine,
-      endLine: c.symbol.endLine,
-    });
+    nodes.push(symbolNode(id, c.symbol));
   }
   const lines = ["graph TD"];
   for (const n of nodes) lines.push(`  ${n.id}["${escapeLabel(n.label)}"]`);
