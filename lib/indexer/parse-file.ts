@@ -14,7 +14,7 @@ import { detectEntryPoints } from "./entry-points.ts";
 import { extractSource } from "./extract/index.ts";
 import { buildNameFilter, referencedNames } from "./name-filter.ts";
 import { goModulePath } from "./module-scope.ts";
-import { ParseDeadlineError, type Deadline } from "./parser.ts";
+import { getParser, ParseDeadlineError, type Deadline } from "./parser.ts";
 import type { CodeLanguage } from "./types.ts";
 import type { DiscoveredFile } from "./discover.ts";
 
@@ -127,6 +127,8 @@ export async function parseFile(
   if (source.kind === "code" && source.fileClass !== "minified") {
     const seconds = parseBudgetSeconds(source.size, options.budget);
     try {
+      // Loading a grammar is a one-off cost of the process, not of this file: its budget starts after.
+      await getParser(source.language as CodeLanguage);
       return await parseCode(source, { at: performance.now() + seconds * 1000, seconds });
     } catch (error) {
       const [reason, detail]: [UnparsedReason, string] =

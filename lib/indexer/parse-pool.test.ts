@@ -262,4 +262,35 @@ export async function parseFile(file, options) {
       await pool.close();
     }
   });
+
+  it(
+    "does not count a worker's slow start against the first file's budget",
+    { timeout: 60_000 },
+    async () => {
+      // The entry takes longer to load than the watchdog's limit for a file (1.5 s here), as
+      // loading modules and grammars can on a busy machine: no file may time out for it.
+      const entry = path.join(scratch, "slow-start-entry.mjs");
+      fs.writeFileSync(
+        entry,
+        `await new Promise((resolve) => setTimeout(resolve, 3000));
+export async function parseFile(file) {
+  return { file: { path: file.path, unparsed: null }, content: "", symbols: [], chunks: [] };
+}
+`,
+      );
+      const files = fixtureFiles().slice(0, 2);
+      const pool = createParsePool({
+        threads: 1,
+        workerEntry: entry,
+        budget: { baseSeconds: 0.5, secondsPerMb: 0 },
+      });
+      try {
+        const parsed = await pool.parse(files);
+        expect(parsed.map((p) => p.file.unparsed)).toEqual([null, null]);
+        expect(pool.workersReplaced).toBe(0);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 });

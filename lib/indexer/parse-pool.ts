@@ -90,7 +90,7 @@ interface Slot {
   jobs: Job[];
   /** bytes of those files */
   bytes: number;
-  /** when the worker began the file at the head of `jobs` (performance.now()) */
+  /** when the worker began the file at the head of `jobs`, or became ready if later (performance.now()) */
   headSince: number;
   /** whether it loaded its parse entry: a worker that fails before could not start */
   ready: boolean;
@@ -137,6 +137,8 @@ class WorkerPool {
     worker.on("message", (message: Message) => {
       if (message.ready) {
         slot.ready = true;
+        // Loading the parse entry took no file's time: the head file's clock starts now.
+        slot.headSince = performance.now();
         return;
       }
       // A worker answers in the order its files were posted.
@@ -191,7 +193,8 @@ class WorkerPool {
     const now = performance.now();
     for (const slot of [...this.slots]) {
       const head = slot.jobs[0];
-      if (!head) continue;
+      // A worker still loading its entry is not parsing yet (a busy machine can take many seconds).
+      if (!head || !slot.ready) continue;
       // Well past the budget the worker's own deadline enforces: only a stuck worker gets here.
       const limit = 2 * parseBudgetSeconds(head.file.size, this.budget) + this.budget.baseSeconds;
       if (now - slot.headSince > limit * 1000) this.replace(slot, "timeout", `over ${limit} s`);
