@@ -141,7 +141,7 @@ export function code(name: string): string {
 }
 
 const AUXILIARY =
-  /(^|\/)(tests?|testing|__tests__|spec|e2e|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_(?:unit)?tests?\.\w+$|[a-z0-9]Tests?\.(?:java|kt|cs|scala)$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
+  /(^|\/)_?(tests?|testing|__tests__|spec|e2e|docs?|examples?|benchmarks?)\/|(^|\/)test_[^/]*$|(^|\/)conftest\.py$|_(?:unit)?tests?\.\w+$|[a-z0-9]Tests?\.(?:java|kt|cs|scala)$|\.(test|spec)\.[cm]?[jt]sx?$|\/(packages|_vendor|vendored|extern)\//;
 
 export function isAuxiliary(path: string): boolean {
   return AUXILIARY.test(path);

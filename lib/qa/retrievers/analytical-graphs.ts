@@ -29,7 +29,7 @@ import {
 
 export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): Promise<Analysis> {
   const creation = asksConstruction(f.question);
-  const g = await subjectGraph(f.generationId, target.symbol, f.keep, creation);
+  const g = askedKindFirst(await subjectGraph(f.generationId, target.symbol, f.keep, creation), f.question);
   const verb = creation ? { one: "creates", many: "create" } : { one: "calls", many: "call" };
   const label = target.label;
   const direct = g.callers.filter((c) => c.depth === 1);
@@ -89,6 +89,38 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     diagram: subjectDiagram(g, label),
     report: null,
   };
+}
+
+/**
+ * "Which middlewares call X?": when the kind of caller asked for is also the name of a
+ * folder (`middleware/`, `handlers/`, `commands/`), the callers in such a folder come
+ * first, and their files — the ones the question asks to name — before the others.
+ */
+export function askedKindFirst(g: SubjectGraph, question: string): SubjectGraph {
+  const plural = /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?([a-z][\w-]{2,}s)\b/i
+    .exec(question)?.[1]
+    ?.toLowerCase();
+  if (!plural) return g;
+  const names = new Set([plural, plural.slice(0, -1), plural.replace(/es$/, "")]);
+  const under = (path: string) =>
+    path
+      .split("/")
+      .slice(0, -1)
+      .some((seg) => names.has(seg.toLowerCase()));
+  const inFolder = g.callerFiles.filter((x) => under(x.path));
+  if (inFolder.length === 0 || inFolder.length === g.callerFiles.length) return g;
+  const first = <T>(list: T[], path: (x: T) => string) => [
+    ...list.filter((x) => under(path(x))),
+    ...list.filter((x) => !under(path(x))),
+  ];
+  const callers = [
+    ...first(
+      g.callers.filter((c) => c.depth === 1),
+      (c) => c.symbol.path,
+    ),
+    ...g.callers.filter((c) => c.depth !== 1),
+  ];
+  return { ...g, callers, callerFiles: first(g.callerFiles, (x) => x.path) };
 }
 
 /**

@@ -50,7 +50,7 @@ const ASKS: [AnalyticalAsk, RegExp][] = [
   ],
   [
     "dependencies",
-    /\b(?:what|which \w+) (?:does|do) .{1,60}\bdepend on\b|\b(?:what|which \w+) (?:does|do) (?!(?:it|they|that|this|those|these)\b).{1,60}\b(?:import|include|require)\b|\bwhat depends on\b|\bwhich \w+ (?:import|include|require) (?:it|them)\b|\bimports and importers\b|\b(?:its|their) (?:imports|dependencies|dependents)\b|\bwhat would break\b|\bwhat .{1,40}\bdepend(?:s)? on (?:it|them)\b|\bleaf\b/i,
+    /\b(?:what|which \w+) (?:does|do) .{1,90}\bdepend on\b|\b(?:what|which \w+) (?:does|do) (?!(?:it|they|that|this|those|these)\b).{1,60}\b(?:import|include|require)\b|\bwhat depends on\b|\bwhich \w+ (?:import|include|require) (?:it|them)\b|\bimports and importers\b|\b(?:its|their) (?:imports|dependencies|dependents)\b|\bwhat would break\b|\bwhat .{1,40}\bdepend(?:s)? on (?:it|them)\b|\bleaf\b/i,
   ],
   [
     "most-imported",

@@ -367,7 +367,7 @@ export function scopePrefix(scope: string | null): string | undefined {
 // third-party code vendored inside a package, and the build tools' configuration
 // (karma.conf.js, webpack.config.js, gulpfile.js).
 const AUXILIARY_PATH =
-  /^(?:samples?|demos?)\/|(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev)\/)(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
+  /^(?:samples?|demos?)\/|(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev)\/)_?(docs?|examples?|bench|benches|benchmarks?|asv_bench|scripts?|tools)\/|\/(packages|_vendor|vendored|extern|externals)\/|(^|\/)(?:[\w.-]+\.(?:conf|config)|gulpfile|gruntfile|karma\.[\w.-]+|webpack\.[\w.-]+|rollup\.[\w.-]+|vite\.[\w.-]+)\.[cm]?[jt]s$/i;
 
 /** Whether a path holds tests (fixes for reported bugs rarely live there): the indexer's rule. */
 export { isTestPath };

@@ -1,0 +1,2 @@
+def normalize(path):
+    return "/" + path.strip("/")

@@ -1,0 +1,6 @@
+import time
+
+
+def timer(request):
+    request.started = time.time()
+    return request
