@@ -37,6 +37,9 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   const callees = g.callees.filter((c) => c.depth === 1);
   const named = (list: typeof direct, n: number) =>
     list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${cite(c.symbol)})`);
+  // A caller too long to read at once is cited where it makes the call.
+  const namedCallers = (list: typeof direct, n: number) =>
+    list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${citeAtCall(c)})`);
   const sentences: string[] = [];
   const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
   if (direct.length === 0) {
@@ -46,7 +49,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   } else {
     const files = g.callerFiles;
     sentences.push(
-      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ${direct.length === 1 ? verb.one : verb.many} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
+      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ${direct.length === 1 ? verb.one : verb.many} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(namedCallers(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
     );
   }
   // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
@@ -158,6 +161,14 @@ function subjectRef(g: SubjectGraph, label: string): string {
 
 /** A span longer than this is cited by its parts. */
 const LONG_SPAN = 150;
+
+/** A caller cited whole, or when longer than LONG_SPAN, by the lines around its call. */
+function citeAtCall(c: SubjectGraph["callers"][number]): string {
+  const s = c.symbol;
+  if (s.endLine - s.startLine < LONG_SPAN || !c.line || c.line < s.startLine || c.line > s.endLine)
+    return cite(s);
+  return `${s.path}:${Math.max(s.startLine, c.line - 2)}-${Math.min(s.endLine, c.line + 2)}`;
+}
 
 /** Callers grouped by file, busiest first, with the imports among those files. */
 export async function callerFiles(

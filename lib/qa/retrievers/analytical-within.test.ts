@@ -68,7 +68,7 @@ describe("a place and what it uses", () => {
     const { result, opening } = await analytical(
       "Which middlewares call route_context, and in which files are they?",
     );
-    expect(opening).toMatch(/^4 functions in 4 files call `route_context`/);
+    expect(opening).toMatch(/^5 functions in 5 files call `route_context`/);
     const named = opening.slice(opening.indexOf(":", opening.indexOf("directly")));
     expect(named.indexOf("strip_slashes")).toBeGreaterThan(0);
     expect(named.indexOf("clean_path")).toBeGreaterThan(0);
@@ -82,5 +82,10 @@ describe("a place and what it uses", () => {
       "middleware/strip.py",
     ]);
     expect(files[0]).toMatch(/^middleware\//);
+  });
+
+  it("cites a caller too long to read at once by the lines around its call", async () => {
+    const { opening } = await analytical("Which functions in the core package call route_context?");
+    expect(opening).toContain("`dispatch` (core/dispatch.py:85-89)");
   });
 });

@@ -28,6 +28,8 @@ export interface GraphSymbol {
   calls: number;
   /** the symbol one hop nearer the subject it connects to */
   via: string;
+  /** the line of the first call along this hop (where a long caller makes it) */
+  line?: number;
 }
 
 export interface SubjectGraph {
@@ -142,11 +144,14 @@ export async function subjectGraph(
       ])
     ).map((s) => [s.qualifiedId, s]),
   );
-  const listed = (counts: Map<string, { calls: number; via: string }>, depth: 1 | 2): GraphSymbol[] =>
+  const listed = (
+    counts: Map<string, { calls: number; via: string; line?: number }>,
+    depth: 1 | 2,
+  ): GraphSymbol[] =>
     [...counts]
       .flatMap(([id, c]) => {
         const symbol = records.get(id);
-        return symbol ? [{ symbol, depth, calls: c.calls, via: c.via }] : [];
+        return symbol ? [{ symbol, depth, calls: c.calls, via: c.via, line: c.line }] : [];
       })
       .sort((a, b) => b.calls - a.calls || a.symbol.qualifiedName.localeCompare(b.symbol.qualifiedName));
   const callers = [...listed(direct, 1), ...listed(upstream, 2)];
@@ -239,17 +244,20 @@ async function callersByName(
 const MAX_BY_NAME = 60;
 
 /** Edges counted per symbol (`key`), remembering the nearer end of its busiest edge. */
-function tally<E>(
+function tally<E extends { line?: number | null }>(
   edges: E[],
   key: (e: E) => string,
   nearer: (e: E) => string,
-): Map<string, { calls: number; via: string }> {
-  const out = new Map<string, { calls: number; via: string }>();
+): Map<string, { calls: number; via: string; line?: number }> {
+  const out = new Map<string, { calls: number; via: string; line?: number }>();
   for (const e of edges) {
     const k = key(e);
     const entry = out.get(k);
-    if (entry) entry.calls++;
-    else out.set(k, { calls: 1, via: nearer(e) });
+    const line = e.line && e.line > 0 ? e.line : undefined;
+    if (entry) {
+      entry.calls++;
+      if (line && (!entry.line || line < entry.line)) entry.line = line;
+    } else out.set(k, { calls: 1, via: nearer(e), line });
   }
   return out;
 }
