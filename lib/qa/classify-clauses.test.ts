@@ -123,6 +123,7 @@ describe("a run followed", () => {
     "What happens after the pool hands a connection back?",
     "Where does the token I pass to setAuth(token) go, and how does the client get it back for the next request?",
     "When the queue is drained, what runs before the worker exits?",
+    "Follow a ParseError raised by the lexer: where is it caught, and how does the caller report it?",
   ])("%j follows a run", (q) => {
     expect(followsRun(prose(q))).toBe(true);
   });

@@ -99,7 +99,7 @@ const YES_NO = /^(?:is|are|does|do|did|can|could|will|would|should|has|have)\b/;
 
 // What follows an event, what a function does per item, where a value goes and comes back.
 const RUN_SHAPE =
-  /^what (?:does|do) .{1,80}? do (?:for each|for every|per|after|between|until|on each|to each|with each|once)\b|\bwhat happens (?:when|after|to|inside|next|between|if|once|on)\b|\bwhat (?:runs|gets called|is called)\b|\bwhere (?:does|do) .{1,60}?\bgo\b(?! wrong)|\bgets? (?:it|them) back\b/;
+  /^(?:walk (?:me |us )?through|trace|follow|step through)\b|^what (?:does|do) .{1,80}? do (?:for each|for every|per|after|between|until|on each|to each|with each|once)\b|\bwhat happens (?:when|after|to|inside|next|between|if|once|on)\b|\bwhat (?:runs|gets called|is called)\b|\bwhere (?:does|do) .{1,60}?\bgo\b(?! wrong)|\bgets? (?:it|them) back\b/;
 
 /**
  * Whether the question asks for a decision: its asking clause, read after a setting of the
