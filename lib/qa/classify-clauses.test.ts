@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { askingClause, asksAboutCall, followsCall, verbClasses } from "./classify-clauses.ts";
+import {
+  askingClause,
+  asksAboutCall,
+  asksDecision,
+  followsCall,
+  followsRun,
+  verbClasses,
+  withoutScene,
+} from "./classify-clauses.ts";
 import { clauseFeatures } from "./classify-features.ts";
 import { prepare } from "./classify-rules.ts";
 
@@ -104,5 +112,53 @@ describe("a question about one call", () => {
       ),
     ).toBe(true);
     expect(followsCall(prepare("How does retry() decide to stop, and what does it log?").prose)).toBe(false);
+  });
+});
+
+const prose = (q: string) => prepare(q).prose;
+
+describe("a run followed", () => {
+  it.each([
+    "What does decodeFrame do for each chunk it reads from the socket?",
+    "What happens after the pool hands a connection back?",
+    "Where does the token I pass to setAuth(token) go, and how does the client get it back for the next request?",
+    "When the queue is drained, what runs before the worker exits?",
+    "Follow a ParseError raised by the lexer: where is it caught, and how does the caller report it?",
+  ])("%j follows a run", (q) => {
+    expect(followsRun(prose(q))).toBe(true);
+  });
+
+  it.each([
+    "How does the scheduler decide what happens when two jobs share a slot?",
+    "Is the header kept, and where does it go when I retry?",
+    "Why does the pool wait until a slot frees up?",
+    "What does flush() return?",
+  ])("%j does not (a decision, a case of behaviour, a why, a returned value)", (q) => {
+    expect(followsRun(prose(q))).toBe(false);
+  });
+});
+
+describe("a decision asked", () => {
+  it.each([
+    "If I call pool.add(a) then pool.add(b), which one is tried first, and where is the order decided?",
+    "When I pass a plain object, how does the encoder work out which writer to use?",
+    "How does the builder stack the layers I register, and which one ends up outermost?",
+  ])("%j asks what decides", (q) => {
+    expect(asksDecision(prose(q))).toBe(true);
+  });
+
+  it.each([
+    "Walk me through how the encoder decides which writer to use.",
+    "How does a value get from parse() to the writer that decides its format?",
+    "In what order are the layers run, and when does the builder decide to stop?",
+  ])("%j does not (a chain asked for, a movement, a sequence)", (q) => {
+    expect(asksDecision(prose(q))).toBe(false);
+  });
+
+  it("reads the clause after a setting of the scene", () => {
+    expect(withoutScene("if i call a then b, where is the order decided?")).toBe(
+      "where is the order decided?",
+    );
+    expect(withoutScene("how does a then b run?")).toBe("how does a then b run?");
   });
 });

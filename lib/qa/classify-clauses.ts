@@ -77,6 +77,62 @@ export function followsCall(prose: string): boolean {
   return !kinds.includes("decide") && !kinds.includes("define") && !ONE_PLACE_VERB.test(part);
 }
 
+/**
+ * Whether the question follows a run: its asking clause, read after a setting of the scene
+ * ("when I send …, ", "if I call A then B, "), asks with a verb of movement or of sequence
+ * and with no verb of deciding or defining.
+ */
+export function followsRun(prose: string): boolean {
+  const text = withoutScene(askingClause(prose).text);
+  const kinds = verbClasses(text);
+  return (
+    !YES_NO.test(text) &&
+    RUN_SHAPE.test(text) &&
+    !kinds.includes("decide") &&
+    !kinds.includes("define") &&
+    !/\bwhy\b/.test(text)
+  );
+}
+
+// "Is …", "does …", "are … kept?": a case of behaviour, answered by one mechanism.
+const YES_NO = /^(?:is|are|does|do|did|can|could|will|would|should|has|have)\b/;
+
+// What follows an event, what a function does per item, where a value goes and comes back.
+const RUN_SHAPE =
+  /^(?:walk (?:me |us )?through|trace|follow|step through)\b|^what (?:does|do) .{1,80}? do (?:for each|for every|per|after|between|until|on each|to each|with each|once)\b|\bwhat happens (?:when|after|to|inside|next|between|if|once|on)\b|\bwhat (?:runs|gets called|is called)\b|\bwhere (?:does|do) .{1,60}?\bgo\b(?! wrong)|\bgets? (?:it|them) back\b/;
+
+/**
+ * Whether the question asks for a decision: its asking clause, read after a setting of the
+ * scene, asks with a verb of deciding ("where is the order decided", "how does X work out
+ * which …") or for a position in a stack ("which one ends up outermost"), and with no verb
+ * of movement.
+ */
+export function asksDecision(prose: string): boolean {
+  const text = withoutScene(askingClause(prose).text);
+  // "ends up outermost" is a place in an order, not a movement
+  const kinds = verbClasses(text.replace(DECISION, " "));
+  return (
+    (DECISION.test(text) || kinds.includes("decide")) &&
+    !kinds.includes("motion") &&
+    !kinds.includes("sequence") &&
+    !RUN_SHAPE.test(text) &&
+    !A_CHAIN.test(prose)
+  );
+}
+
+// A chain asked for outright: "walk me through", "trace", "follow", "which functions …".
+const A_CHAIN = /\b(?:walk (?:me |us )?through|trace|follow)\b|\bwhich (?:functions|methods|calls|steps)\b/;
+
+const DECISION =
+  /\bworks? out\b|\b(?:ends?|ended) up (?:innermost|outermost|first|last|on top|at the bottom)\b/;
+
+/** The asking clause without a leading setting of the scene ("when I call X, how …"). */
+export function withoutScene(clause: string): string {
+  return clause.replace(SCENE, "");
+}
+
+const SCENE = /^(?:when|whenever|if|once|after|before|since|with|given)\b[^,?]{1,200},\s*/;
+
 const SECOND_QUESTION =
   /,?\s+(?:and|or|but)\s+(?=(?:what|how|why|which|when|where|who|is|are|does|do|can|will)\b)|[;?]/;
 

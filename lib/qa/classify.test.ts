@@ -134,6 +134,23 @@ describe("the call rule", () => {
   });
 });
 
+describe("the run and decision rules", () => {
+  it("routes what follows an event to exploratory, with conceptual beside it", () => {
+    const c = classifyOffline("What happens after the pool hands a connection back?", HAND);
+    expect(c.mode).toBe("exploratory");
+    expect(c.secondaryMode).toBe("conceptual");
+    expect(c.reasoning).toContain("what follows an event or where a value goes");
+  });
+
+  it("routes a decision asked after a narrated scene to conceptual, with exploratory beside it", () => {
+    const q = "If I walk the list with add(a) then add(b), where is the order decided?";
+    expect(classifyOffline(q, model({ "w:walk": [0, 0, 2.5, 0] })).mode).toBe("conceptual");
+    const c = classifyOffline(q, HAND);
+    expect(c.secondaryMode).toBe("exploratory");
+    expect(c.reasoning).toContain("Asks what decides");
+  });
+});
+
 describe("close calls", () => {
   it("names a close runner-up, which is then retrieved too", () => {
     const c = classifyOffline("How does a message flow through the broker?", HAND);

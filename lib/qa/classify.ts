@@ -6,15 +6,18 @@
  * never diagnostic, however many failure words it uses ("how does X decide when a failed
  * job is retried"); a census of a symbol's callers ("who calls X?") is analytical, with
  * the classifier's choice retrieved beside it; what one call written as code does when it
- * runs ("what does app.use(auth()) do to each request?") is exploratory, with the
- * classifier's conceptual reading retrieved beside it; and when the two likeliest modes are close,
+ * runs ("what does app.use(auth()) do to each request?"), what follows an event ("what
+ * happens after …") or where a value goes ("where does the key go, and how does the parser
+ * get it back?") is exploratory, and a decision asked about after a narrated scene ("if I
+ * call r.Use(A) then r.Use(B), where is the order decided?") is conceptual, each with the
+ * classifier's other reading retrieved beside it; and when the two likeliest modes are close,
  * both are named and retrieval runs for both (the answer still follows the first).
  */
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
 import { CLASSIFIER_SYSTEM } from "../answerers/prompts.ts";
 import { extractScope, prepare } from "./classify-rules.ts";
-import { followsCall } from "./classify-clauses.ts";
+import { asksDecision, followsCall, followsRun } from "./classify-clauses.ts";
 import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 import { predictMode, shippedModel, type ModeModel } from "./classify-model.ts";
 import type { ClassificationPart, QueryMode } from "./types.ts";
@@ -80,16 +83,24 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
   // the flow the model saw in it is retrieved beside it.
   const census = top.mode !== "analytical" && top.mode !== "diagnostic" && CALLERS_CENSUS.test(question);
   if (census) [top, second] = [probabilities.find((r) => r.mode === "analytical") ?? top, top];
-  // What one call written as code does when it runs is the path from that call; the place
+  // What one call written as code does when it runs, what follows an event or where a value
+  // goes is the path from there; the place the model read in it is retrieved beside it.
+  const prose = prepare(question).prose;
+  const call = !census && top.mode === "conceptual" && followsCall(prose);
+  const run = call || (!census && top.mode === "conceptual" && followsRun(prose));
+  if (run) [top, second] = [probabilities.find((r) => r.mode === "exploratory") ?? top, top];
+  // A decision asked about, however the scene was narrated, is one deciding place; the path
   // the model read in it is retrieved beside it.
-  const call = !census && top.mode === "conceptual" && followsCall(prepare(question).prose);
-  if (call) [top, second] = [probabilities.find((r) => r.mode === "exploratory") ?? top, top];
+  const decision = !census && !run && top.mode === "exploratory" && asksDecision(prose);
+  if (decision) [top, second] = [probabilities.find((r) => r.mode === "conceptual") ?? top, top];
   const secondaryMode =
-    census || call ? second.mode : second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
+    census || run || decision ? second.mode : second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
   const cues = prediction.cues;
   const parts = [`${capitalize(top.mode)} (${percent(top.p)})${cues.length ? `: ${cues.join(", ")}` : ""}.`];
   if (census) parts.push("Asks for the callers of a symbol: analytical.");
   if (call) parts.push("Asks what one call does when it runs: exploratory.");
+  else if (run) parts.push("Asks what follows an event or where a value goes: exploratory.");
+  if (decision) parts.push("Asks what decides: conceptual.");
   if (maskedFailureWords)
     parts.push(
       "Not diagnostic: it quotes no error, log line or symptom, and failure words alone do not make one.",
