@@ -61,6 +61,8 @@ interface WalkOptions {
   reader: SourceReader;
   /** the deepest the walk goes, levels passed through thin wrappers included */
   depthCap: number;
+  /** the functions that read what a step stores (`exploratory-state.ts`), where the flow goes on */
+  stateReaders?: (step: SymbolRecord, seen: ReadonlySet<string>) => Promise<SymbolRecord[]>;
 }
 
 /** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
@@ -308,6 +310,24 @@ export async function walkForward(
   // the instance's, a `Must…` wrapper) costs the walk no level of its own: the flow's working
   // steps lie beyond it, up to WRAPPER_LEVELS levels past the walk's depth.
   const through = callees.length === 1 && direct.length === 1 && maxDepth < options.depthCap;
+  // A step that stores state hands the flow on to the code reading it: the readers come first and,
+  // like a thin wrapper's callee, cost the walk no level.
+  const readers = (options.stateReaders ? await options.stateReaders(symbol, seen) : []).filter(
+    (s) => options.walks(s.path) && (!options.only || options.only(s)),
+  );
+  for (const r of readers) seen.add(r.qualifiedId);
+  for (const r of readers)
+    node.children.push(
+      await walkForward(
+        generationId,
+        r,
+        depth + 1,
+        Math.min(maxDepth + 1, options.depthCap),
+        maxCallees,
+        seen,
+        options,
+      ),
+    );
   for (const callee of callees) {
     if (seen.has(callee.qualifiedId)) continue;
     node.children.push(
@@ -315,7 +335,7 @@ export async function walkForward(
         generationId,
         callee,
         depth + 1,
-        through ? maxDepth + 1 : maxDepth,
+        through && readers.length === 0 ? maxDepth + 1 : maxDepth,
         maxCallees <= 1 ? 1 : Math.max(2, Math.floor(maxCallees / 3)),
         seen,
         options,
