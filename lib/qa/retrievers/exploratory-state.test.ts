@@ -11,23 +11,49 @@ import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-su
 import { PartLog } from "../../../test-support/qa-model.ts";
 import type { SymbolRecord } from "../../db/code-graph.ts";
 import { askQuestion } from "../ask.ts";
-import { readsField, stateReaders, storedFields } from "./exploratory-state.ts";
+import { parameterNames, readsField, stateReaders, storedFields } from "./exploratory-state.ts";
 
 describe("storedFields", () => {
-  it("reads the field a short body stores on an object, an instance variable or a registry", () => {
-    expect(storedFields(["self.opts.sorter = Some(Box::new(cmp));", "self"])).toEqual(["sorter"]);
+  const given = (...names: string[]) => new Set(names);
+  it("reads the field a short body stores from what it is given, on an object, an instance variable or a registry", () => {
+    expect(storedFields(["self.opts.sorter = Some(Box::new(cmp));", "self"], given("cmp"))).toEqual([
+      "sorter",
+    ]);
     expect(
-      storedFields(['Assert.notNull(alg, "null");', "this.compressionAlgorithm = alg;", "return this;"]),
+      storedFields(
+        ['Assert.notNull(alg, "null");', "this.compressionAlgorithm = alg;", "return this;"],
+        given("CompressionAlgorithm", "alg"),
+      ),
     ).toEqual(["compressionAlgorithm"]);
-    expect(storedFields(["@timeout = seconds"])).toEqual(["timeout"]);
-    expect(storedFields(["default_options[:follow_redirects] = value"])).toEqual(["follow_redirects"]);
-    expect(storedFields(["methodMap[method] = mt", "mALL |= mt"])).toEqual(["methodMap"]);
+    expect(storedFields(["@timeout = seconds"], given("seconds"))).toEqual(["timeout"]);
+    expect(storedFields(["default_options[:follow_redirects] = value"], given("value"))).toEqual([
+      "follow_redirects",
+    ]);
+    expect(storedFields(["methodMap[method] = mt", "mALL |= mt"], given("method"))).toEqual(["methodMap"]);
   });
 
-  it("takes no local variable, comparison or long body for stored state", () => {
-    expect(storedFields(["result = compute(x)", "return result"])).toEqual([]);
-    expect(storedFields(["if self.limit == n {"])).toEqual([]);
-    expect(storedFields(Array.from({ length: 12 }, (_, i) => `this.field${i}x = ${i};`))).toEqual([]);
+  it("takes no local variable, comparison, value built in place or long body for stored state", () => {
+    expect(storedFields(["result = compute(x)", "return result"], given("x"))).toEqual([]);
+    expect(storedFields(["if self.limit == n {"], given("n"))).toEqual([]);
+    expect(storedFields(["mx.handler = mx.middlewares.HandlerFunc(mx.routeHTTP)"], given())).toEqual([]);
+    expect(
+      storedFields(
+        Array.from({ length: 12 }, (_, i) => `this.field${i}x = v${i};`),
+        given(...Array.from({ length: 12 }, (_, i) => `v${i}`)),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("parameterNames", () => {
+  it("reads the parameters after the function's name, without a Go receiver or self", () => {
+    expect([
+      ...parameterNames("pub fn sort_by<F>(mut self, cmp: F) -> Self where F: FnMut(&DirEntry)", "sort_by"),
+    ]).toEqual(["cmp", "F"]);
+    expect([
+      ...parameterNames("func (mx *Mux) handle(method methodTyp, pattern string) *node", "handle"),
+    ]).toEqual(["method", "methodTyp", "pattern", "string"]);
+    expect([...parameterNames("func (mx *Mux) updateRouteHandler()", "updateRouteHandler")]).toEqual([]);
   });
 });
 

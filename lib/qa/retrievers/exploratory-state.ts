@@ -24,18 +24,37 @@ export const READERS_PER_STEP = 2;
  * `@timeout = t`, `opts[:limit] = n` → limit, `methodMap[method] = mt` → methodMap): plain
  * local variables are no state a later step reads.
  */
-export function storedFields(statements: readonly string[]): string[] {
-  if (statements.length > MAX_STORING_STATEMENTS) return [];
+export function storedFields(statements: readonly string[], params: ReadonlySet<string>): string[] {
+  if (statements.length > MAX_STORING_STATEMENTS || params.size === 0) return [];
   const out = new Set<string>();
   for (const s of statements) {
     const target = /^([\w$@][\w$@.\->:[\]'"]*?)\s*(?:\|\||\?\?)?=(?![=>~])/.exec(s)?.[1];
     if (!target || !/[.@[]|->|::/.test(target)) continue;
+    // What the step is given is what it hands on; a value it builds itself is its own work.
+    if (!(s.match(/[A-Za-z_$][\w$]*/g) ?? []).some((w) => params.has(w))) continue;
     // A registry keyed by a variable is read by its own name, not the key's.
     const registry = /^(?:[\w$]+(?:\.|->))*([\w$]+)\[[A-Za-z_$][\w$]*\]$/.exec(target)?.[1];
     const names = registry ? [registry] : assignedFields([s]);
     for (const n of names) if (n.length >= 4) out.add(n);
   }
   return [...out];
+}
+
+/**
+ * The parameter names a function's signature declares after its name (a Go method's
+ * receiver and `self`, `this`, `mut` left out): `sort_by<F>(mut self, cmp: F)` → cmp, F.
+ */
+export function parameterNames(signature: string, name: string): Set<string> {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const open = new RegExp(String.raw`(?<![\w$])${escaped}\s*(?:<[^>]*>)?\s*\(`).exec(signature);
+  if (!open) return new Set();
+  let depth = 1;
+  let i = open.index + open[0].length;
+  const from = i;
+  for (; i < signature.length && depth > 0; i++)
+    depth += signature[i] === "(" ? 1 : signature[i] === ")" ? -1 : 0;
+  const words = signature.slice(from, i - 1).match(/[A-Za-z_$][\w$]*/g) ?? [];
+  return new Set(words.filter((w) => !/^(?:self|this|mut|const|final|ref|in|out)$/.test(w)));
 }
 
 /** A line that tests something: a condition, a guard, a boolean expression. */
@@ -51,9 +70,9 @@ export interface BodyLines {
 /**
  * How a function reads a stored field: 2 when a line tests it, 1 when a line only uses it
  * (`payload.setZip(compressionAlgorithm)`), 0 when it never reads it (storing it again, or
- * naming it as a key of a literal, is no read). In the storer's own file or folder the field
- * may be written bare (Java's implicit `this`, a Go package's registry); elsewhere only as a
- * member (`.sorter`, `->sorter`, `@sorter`).
+ * naming it as a key of a literal, is no read). Where `bare`, the field may be written without
+ * its object (Java's implicit `this`, a Go package's registry); elsewhere only as a member
+ * (`.sorter`, `->sorter`, `@sorter`).
  */
 export function readsField(statements: readonly string[], field: string, bare: boolean): number {
   const name = field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -70,6 +89,20 @@ export function readsField(statements: readonly string[], field: string, bare: b
   }
   return best;
 }
+
+/**
+ * Where a field may be read without its object: in its class's own file in the languages with
+ * an implicit `this` (Java, C#, C++), in a Go package's or a C program's files for a global.
+ * Elsewhere, and always in Python, Ruby, JavaScript, PHP and Rust, a read names its object.
+ */
+function bareReads(step: SymbolRecord, reader: SymbolRecord): boolean {
+  if (IMPLICIT_THIS.has(step.language)) return reader.path === step.path;
+  if (PACKAGE_GLOBALS.has(step.language)) return folderOf(reader.path) === folderOf(step.path);
+  return false;
+}
+
+const IMPLICIT_THIS = new Set(["java", "csharp", "cpp"]);
+const PACKAGE_GLOBALS = new Set(["go", "c"]);
 
 function folderOf(path: string): string {
   return path.slice(0, path.lastIndexOf("/") + 1);
@@ -92,7 +125,7 @@ export function stateReaders(
   bodies.forEach(({ symbol, statements }, order) => {
     if (symbol.qualifiedId === step.qualifiedId || seen.has(symbol.qualifiedId) || isConstructor(symbol))
       return;
-    const bare = folderOf(symbol.path) === folderOf(step.path);
+    const bare = bareReads(step, symbol);
     const reads = Math.max(...fields.map((f) => readsField(statements, f, bare)));
     if (reads > 0) found.push({ symbol, reads, order });
   });
@@ -127,7 +160,7 @@ export function stateHop(
   return async (step, seen) => {
     if (!isCodeFunction(step) || isConstructor(step)) return [];
     const own = (await bodiesOf(step.path)).find((b) => b.symbol.qualifiedId === step.qualifiedId);
-    const fields = storedFields(own?.statements ?? []);
+    const fields = storedFields(own?.statements ?? [], parameterNames(step.signature, step.name));
     if (fields.length === 0) return [];
     const files = [...new Set([step.path, ...leadingFiles])].filter(walks);
     const all = (await Promise.all(files.map(bodiesOf))).flat();
