@@ -29,11 +29,17 @@ describe("chainPrelude", () => {
     ).toEqual(["Jwts", "builder"]);
   });
 
+  it("leaves out the constructor building what a chain runs on", () => {
+    expect(
+      [...chainPrelude('Walk me through the first call to next() on WalkDir::new("src").into_iter()')].sort(),
+    ).toEqual(["WalkDir", "new"]);
+  });
+
   it("keeps a chain whose head is given arguments, and a single call", () => {
     expect(chainPrelude("How does dayjs('2020-01-31').add(1, 'month').format() compute the date?").size).toBe(
       0,
     );
-    expect(chainPrelude('Walk me through WalkDir::new("src").into_iter() from the root').size).toBe(0);
+
     expect(chainPrelude("What does r.Get(pattern, handler) do?").size).toBe(0);
   });
 });
@@ -99,6 +105,63 @@ func (n *node) setEndpoint(method string, h Handler) {
 }
 `;
 
+const PARSERS = `package jwt;
+
+public final class Parsers {
+    public static ParserBuilder parser() {
+        return Registry.lookup("parser-builder");
+    }
+}
+`;
+
+const REGISTRY = `package jwt;
+
+public final class Registry {
+    public static ParserBuilder lookup(String id) {
+        return Registry.load(id);
+    }
+
+    static ParserBuilder load(String id) {
+        return new ParserBuilder(id.trim());
+    }
+}
+`;
+
+const PARSER = `package jwt;
+
+public interface Parser {
+    Claims parseSignedClaims(String jws);
+}
+`;
+
+const DEFAULT_PARSER = `package jwt;
+
+public class DefaultParser implements Parser {
+    public Claims parseSignedClaims(String jws) {
+        return parse(jws);
+    }
+
+    private Claims parse(String jws) {
+        String[] parts = Tokenizer.tokenize(jws);
+        verifySignature(parts);
+        return new Claims(parts[1]);
+    }
+
+    private void verifySignature(String[] parts) {
+        if (parts.length != 3) throw new IllegalStateException("unsigned");
+    }
+}
+`;
+
+const TOKENIZER = `package jwt;
+
+public final class Tokenizer {
+    public static String[] tokenize(String jws) {
+        return jws.split("\\.");
+    }
+}
+`;
+
 let repo: IndexedFixture;
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -109,6 +172,12 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, "router"));
   writeFileSync(path.join(dir, "router", "mux.go"), MUX);
   writeFileSync(path.join(dir, "router", "tree.go"), TREE);
+  mkdirSync(path.join(dir, "jwt"));
+  writeFileSync(path.join(dir, "jwt", "Parsers.java"), PARSERS);
+  writeFileSync(path.join(dir, "jwt", "Registry.java"), REGISTRY);
+  writeFileSync(path.join(dir, "jwt", "Parser.java"), PARSER);
+  writeFileSync(path.join(dir, "jwt", "DefaultParser.java"), DEFAULT_PARSER);
+  writeFileSync(path.join(dir, "jwt", "Tokenizer.java"), TOKENIZER);
   repo = await indexFixture(dir, "mainline");
 });
 afterAll(async () => {
@@ -134,5 +203,24 @@ describe("the walk's main line", () => {
       "router/mux.go::Mux.handle",
       "router/tree.go::node.InsertRoute",
     ]);
+  });
+
+  it("starts a chained call where the question says, in the implementation of the interface it names", async () => {
+    const result = await askQuestion(
+      {
+        repository: repo.repositoryId,
+        question:
+          "Walk me through Parsers.parser().verifyWith(key).build().parseSignedClaims(token): what happens from parseSignedClaims until I get the claims back?",
+        overrides: { mode: "exploratory" },
+      },
+      new PartLog(),
+      { model: null, ephemeral: true },
+    );
+    const ranked = result.loop.retrieval.rankedSymbols;
+    expect(ranked[0]).toBe("jwt/DefaultParser.java::DefaultParser.parseSignedClaims");
+    expect(ranked.slice(0, 4)).toContain("jwt/Tokenizer.java::Tokenizer.tokenize");
+    // The factory at the chain's head is no step, nor are its registry lookups.
+    const flow = result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "";
+    expect(flow).not.toMatch(/Parsers\.parser|Registry\./);
   });
 });

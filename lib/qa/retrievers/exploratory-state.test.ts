@@ -89,10 +89,31 @@ describe("stateReaders", () => {
         symbol: symbol("Mux.routeHTTP", "mux.go"),
         statements: ["if _, ok := methodMap[rctx.RouteMethod]; !ok {"],
       },
-      { symbol: symbol("Mux.seen", "mux.go"), statements: ["if methodMap == nil {"] },
+      { symbol: symbol("Mux.seen", "mux.go"), statements: ["count(methodMap)"] },
     ];
     const readers = stateReaders(register, ["methodMap"], bodies, new Set(["mux.go::Mux.seen"]));
-    expect(readers.map((r) => r.qualifiedName)).toEqual(["Mux.routeHTTP", "Mux.logMethods"]);
+    // The walk already reaches a use of it: only a reader testing it comes in.
+    expect(readers.map((r) => r.qualifiedName)).toEqual(["Mux.routeHTTP"]);
+  });
+
+  it("adds no reader when the walk already reaches one that tests the stored field", () => {
+    const setter = symbol("WalkDir.follow_root_links", "src/lib.rs");
+    const bodies = [
+      {
+        symbol: symbol("IntoIter.handle_entry", "src/lib.rs"),
+        statements: ["if self.opts.follow_root_links {"],
+      },
+      {
+        symbol: symbol("WalkDirOptions.fmt", "src/lib.rs"),
+        statements: ['.field("x", &self.follow_root_links)'],
+      },
+    ];
+    expect(
+      stateReaders(setter, ["follow_root_links"], bodies, new Set(["src/lib.rs::IntoIter.handle_entry"])),
+    ).toEqual([]);
+    expect(
+      stateReaders(setter, ["follow_root_links"], bodies, new Set()).map((r) => r.qualifiedName),
+    ).toEqual(["IntoIter.handle_entry", "WalkDirOptions.fmt"]);
   });
 });
 

@@ -112,7 +112,7 @@ function folderOf(path: string): string {
  * The readers of what a step stores, from its own file and the leading files: those that
  * test a stored field before those that only use it, working functions before leaves, then
  * in file order. Constructors, the step itself and what the walk has already seen are left
- * out.
+ * out, and so are readers no closer than one the walk has already reached.
  */
 export function stateReaders(
   step: SymbolRecord,
@@ -122,14 +122,18 @@ export function stateReaders(
 ): SymbolRecord[] {
   if (fields.length === 0) return [];
   const found: { symbol: SymbolRecord; reads: number; order: number }[] = [];
+  let reached = 0;
   bodies.forEach(({ symbol, statements }, order) => {
-    if (symbol.qualifiedId === step.qualifiedId || seen.has(symbol.qualifiedId) || isConstructor(symbol))
-      return;
+    if (symbol.qualifiedId === step.qualifiedId || isConstructor(symbol)) return;
     const bare = bareReads(step, symbol);
     const reads = Math.max(...fields.map((f) => readsField(statements, f, bare)));
-    if (reads > 0) found.push({ symbol, reads, order });
+    if (seen.has(symbol.qualifiedId)) reached = Math.max(reached, reads);
+    else if (reads > 0) found.push({ symbol, reads, order });
   });
+  // The flow already reaches code reading it as closely (`handle_entry` testing `follow_root_links`):
+  // the other readers (a `Debug` formatter listing every option) are no step of it.
   return found
+    .filter((f) => f.reads > reached)
     .sort(
       (a, b) =>
         b.reads - a.reads || Number(b.symbol.fanOut > 0) - Number(a.symbol.fanOut > 0) || a.order - b.order,

@@ -180,6 +180,9 @@ function mentionName(reason: string): string {
   return /([A-Za-z_$][\w$]*)[^\w$]*$/.exec(mention)?.[1] ?? mention;
 }
 
+/** A call that builds the object a chain runs on (`WalkDir::new("src")`, `NewRouter()`, `new Parser(…)`). */
+const CONSTRUCTS = /^(?:new|New[A-Z_]\w*|create|of|from)$/;
+
 /** A chain of calls written in the question: `Jwts.builder().subject("joe").signWith(key).compact()`. */
 const CALL_CHAIN =
   /(?:[A-Za-z_$][\w$]*\s*(?:\.|::|->)\s*)?[A-Za-z_$][\w$]*\s*\([^()]*\)(?:\s*(?:\.|->)\s*[A-Za-z_$][\w$]*\s*\([^()]*\))+/g;
@@ -187,7 +190,7 @@ const CALL_CHAIN =
 /**
  * The names of a chained call's prelude, which are no steps of the flow asked about: the
  * factory or getter calls without arguments at its head (`Jwts.builder()`, `Jwts.parser()`,
- * and their receiver), and every call before the one the question says the flow starts from
+ * and their receiver) and the constructor building what it runs on (`WalkDir::new("src")`), and every call before the one the question says the flow starts from
  * ("… what happens from parseSignedClaims"). Walked, a factory's subtree (registries,
  * lookups) fills the answer in place of the flow.
  */
@@ -200,7 +203,8 @@ export function chainPrelude(question: string): Set<string> {
     ].map((m) => ({ receiver: m[1], name: m[2] ?? "", args: (m[3] ?? "").trim() }));
     const start = from ? calls.findIndex((c) => c.name === from) : -1;
     let head = 0;
-    while (head < calls.length - 1 && !calls[head]?.args) head++;
+    while (head < calls.length - 1 && (!calls[head]?.args || CONSTRUCTS.test(calls[head]?.name ?? "")))
+      head++;
     const cut = Math.max(start, head);
     for (const c of calls.slice(0, cut)) {
       out.add(c.name);
