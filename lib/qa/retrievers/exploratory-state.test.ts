@@ -32,9 +32,15 @@ describe("storedFields", () => {
     expect(storedFields(["methodMap[method] = mt", "mALL |= mt"], given("method"))).toEqual(["methodMap"]);
   });
 
-  it("takes no local variable, comparison, value built in place or long body for stored state", () => {
+  it("takes no local variable, comparison, value built in place, object filled in or long body for stored state", () => {
     expect(storedFields(["result = compute(x)", "return result"], given("x"))).toEqual([]);
     expect(storedFields(["if self.limit == n {"], given("n"))).toEqual([]);
+    expect(
+      storedFields(
+        ["env.status = status", "env.body = body", "env.reason_phrase = reason"],
+        given("status", "body", "reason"),
+      ),
+    ).toEqual([]);
     expect(storedFields(["mx.handler = mx.middlewares.HandlerFunc(mx.routeHTTP)"], given())).toEqual([]);
     expect(
       storedFields(

@@ -15,6 +15,8 @@ import { isCodeFunction } from "./shared.ts";
 
 /** A body longer than this does its own work: what it stores is a side effect, not a hand-over. */
 const MAX_STORING_STATEMENTS = 8;
+/** A step storing more fields than this fills an object in rather than handing a setting on. */
+const MAX_STORED_FIELDS = 2;
 /** How many readers of one step's stored state join the walk. */
 export const READERS_PER_STEP = 2;
 
@@ -37,7 +39,9 @@ export function storedFields(statements: readonly string[], params: ReadonlySet<
     const names = registry ? [registry] : assignedFields([s]);
     for (const n of names) if (n.length >= 4) out.add(n);
   }
-  return [...out];
+  // Several fields stored at once fill an object in (a response's status, body and headers): no
+  // one setting is handed on, and readers of such common names are everywhere.
+  return out.size <= MAX_STORED_FIELDS ? [...out] : [];
 }
 
 /**

@@ -304,7 +304,7 @@ export async function walkForward(
   );
   // Callees that bear on the question first, then the main line (what the step returns), then
   // the steps that carry the flow on, in call order.
-  const tails = await tailCalls(symbol, options.reader);
+  const tails = mainLine(await tailCalls(symbol, options.reader), direct);
   const tail = (s: SymbolRecord) => (tails.has(s.name) ? 0 : 1);
   const callees = (
     await implemented(generationId, await overridden(generationId, direct, options.dispatch), options.walks)
@@ -358,6 +358,17 @@ export async function walkForward(
     node.children.push(child);
   }
   return node;
+}
+
+/**
+ * The calls a step returns through that mark its main line: none when most of its callees are
+ * returned through (a `switch` dispatching every state with `return parse_x(…)`), which says
+ * nothing about which one the flow takes.
+ */
+function mainLine(tails: Set<string>, callees: SymbolRecord[]): Set<string> {
+  const names = new Set(callees.map((c) => c.name));
+  const returned = [...names].filter((n) => tails.has(n)).length;
+  return returned * 2 > names.size ? new Set() : tails;
 }
 
 /**
