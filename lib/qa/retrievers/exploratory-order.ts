@@ -117,7 +117,7 @@ const MINOR_LINES = 2;
  * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
  * before the other callees of the entry.
  */
-export function spineOf<N extends { children: N[]; symbol: StepShape }>(
+export function spineOf<N extends { children: N[]; symbol: StepShape; mainLine?: boolean }>(
   root: N,
   relevance: (n: N) => number,
   steps: (n: N) => boolean = () => true,
@@ -128,13 +128,24 @@ export function spineOf<N extends { children: N[]; symbol: StepShape }>(
   for (;;) {
     const next = at.children
       .filter((c) => steps(c) && (c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0))
-      .map((c, order) => ({ c, order, key: (minorStep(c) ? 0.25 : 1) * relevance(c) * 100 + size(c) }))
+      .map((c, order) => ({
+        c,
+        order,
+        key: (minorStep(c) ? 0.25 : 1) * (relevance(c) + (c.mainLine ? MAIN_LINE_NAMING : 0)) * 100 + size(c),
+      }))
       .sort((a, b) => b.key - a.key || a.order - b.order)[0]?.c;
     if (!next) return out;
     out.push(next);
     at = next;
   }
 }
+
+/**
+ * What a step on the main line (a call its caller returns through, the reader of what its caller
+ * stored) counts for, as if named like the question by one word and a half more: the flow goes
+ * on there rather than in a side branch named alike.
+ */
+const MAIN_LINE_NAMING = 1.5;
 
 /** Enough for a spine step three calls deep to rank before the entry's other callees. */
 const SPINE_BONUS = 8;

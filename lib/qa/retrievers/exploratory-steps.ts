@@ -16,7 +16,7 @@ import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { isTestPath, isTestSymbol, type Candidate } from "./shared.ts";
-import { flatten, parameterWords, type FlowNode } from "./exploratory-walk.ts";
+import { flatten, implemented, parameterWords, type FlowNode } from "./exploratory-walk.ts";
 import { isConstructor } from "./conceptual.ts";
 import { flowEndAt } from "../../answerers/question-clauses.ts";
 
@@ -114,8 +114,13 @@ export async function namedSteps(
   tests: boolean,
 ): Promise<SymbolRecord[]> {
   const byMention = new Map<string, SymbolRecord[]>();
+  const prelude = chainPrelude(question);
   for (const c of subjects)
-    if (c.symbol && (tests || !(isTestSymbol(c.symbol) || isTestCode(c.symbol.path))))
+    if (
+      c.symbol &&
+      (tests || !(isTestSymbol(c.symbol) || isTestCode(c.symbol.path))) &&
+      !prelude.has(mentionName(c.reason))
+    )
       byMention.set(c.reason, [...(byMention.get(c.reason) ?? []), c.symbol]);
   const picks = [...byMention.values()].map((list) => {
     const first = list[0] as SymbolRecord;
@@ -153,13 +158,58 @@ export async function namedSteps(
     if (step && !steps.some((x) => x.qualifiedId === step.qualifiedId)) steps.push(step);
   }
   const out: SymbolRecord[] = [];
-  for (const step of steps) {
+  const walks = (path: string) => tests || !isTestCode(path);
+  for (const named of steps) {
+    // A call through an interface or abstract method runs its implementation (`JwtParser.parseSignedClaims` → `DefaultJwtParser`'s).
+    const step =
+      named.kind === "method" ? ((await implemented(generationId, [named], walks))[0] ?? named) : named;
+    if (out.some((x) => x.qualifiedId === step.qualifiedId)) continue;
     if (!CLASS_KINDS.has(step.kind)) out.push(step);
     else if (!receivers.has(step.qualifiedName)) {
       const working = await workingMethod(generationId, step, terms);
       if (working && !out.some((x) => x.qualifiedId === working.qualifiedId)) out.push(working);
     }
     if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/** The last name a subject's mention writes (`named in the question (Jwts.parser)` → parser). */
+function mentionName(reason: string): string {
+  const mention = /\((.+)\)$/.exec(reason)?.[1] ?? reason;
+  return /([A-Za-z_$][\w$]*)[^\w$]*$/.exec(mention)?.[1] ?? mention;
+}
+
+/** A call that builds the object a chain runs on (`WalkDir::new("src")`, `NewRouter()`, `new Parser(…)`). */
+const CONSTRUCTS = /^(?:new|New[A-Z_]\w*|create|of|from)$/;
+
+/** A chain of calls written in the question: `Jwts.builder().subject("joe").signWith(key).compact()`. */
+const CALL_CHAIN =
+  /(?:[A-Za-z_$][\w$]*\s*(?:\.|::|->)\s*)?[A-Za-z_$][\w$]*\s*\([^()]*\)(?:\s*(?:\.|->)\s*[A-Za-z_$][\w$]*\s*\([^()]*\))+/g;
+
+/**
+ * The names of a chained call's prelude, which are no steps of the flow asked about: the
+ * factory or getter calls without arguments at its head (`Jwts.builder()`, `Jwts.parser()`,
+ * and their receiver) and the constructor building what it runs on (`WalkDir::new("src")`), and every call before the one the question says the flow starts from
+ * ("… what happens from parseSignedClaims"). Walked, a factory's subtree (registries,
+ * lookups) fills the answer in place of the flow.
+ */
+export function chainPrelude(question: string): Set<string> {
+  const out = new Set<string>();
+  const from = /\b(?:from|starting (?:at|with))\s+`?([A-Za-z_$][\w$]*)/i.exec(question)?.[1];
+  for (const [chain] of question.matchAll(CALL_CHAIN)) {
+    const calls = [
+      ...chain.matchAll(/(?:([A-Za-z_$][\w$]*)\s*(?:\.|::|->)\s*)?([A-Za-z_$][\w$]*)\s*\(([^()]*)\)/g),
+    ].map((m) => ({ receiver: m[1], name: m[2] ?? "", args: (m[3] ?? "").trim() }));
+    const start = from ? calls.findIndex((c) => c.name === from) : -1;
+    let head = 0;
+    while (head < calls.length - 1 && (!calls[head]?.args || CONSTRUCTS.test(calls[head]?.name ?? "")))
+      head++;
+    const cut = Math.max(start, head);
+    for (const c of calls.slice(0, cut)) {
+      out.add(c.name);
+      if (c.receiver) out.add(c.receiver);
+    }
   }
   return out;
 }

@@ -27,6 +27,11 @@ export interface FlowNode {
   symbol: SymbolRecord;
   depth: number;
   children: FlowNode[];
+  /**
+   * where the flow's main line goes on: called where its caller returns (`return
+   * mx.tree.InsertRoute(…)`), or reading what its caller stored
+   */
+  mainLine?: boolean;
 }
 
 /** Callers from this many places make a function a general helper rather than a step of one flow. */
@@ -61,6 +66,8 @@ interface WalkOptions {
   reader: SourceReader;
   /** the deepest the walk goes, levels passed through thin wrappers included */
   depthCap: number;
+  /** the functions that read what a step stores (`exploratory-state.ts`), where the flow goes on */
+  stateReaders?: (step: SymbolRecord, seen: ReadonlySet<string>) => Promise<SymbolRecord[]>;
 }
 
 /** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
@@ -295,34 +302,87 @@ export async function walkForward(
   const direct = (await throughMacros(generationId, written, options.reader, options.walks)).filter(
     (s) => !seen.has(s.qualifiedId),
   );
-  // Callees that bear on the question first, then the steps that carry the flow on, in call order.
+  // Callees that bear on the question first, then the main line (what the step returns), then
+  // the steps that carry the flow on, in call order.
+  const tails = mainLine(await tailCalls(symbol, options.reader), direct);
+  const tail = (s: SymbolRecord) => (tails.has(s.name) ? 0 : 1);
   const callees = (
     await implemented(generationId, await overridden(generationId, direct, options.dispatch), options.walks)
   )
     .filter((s) => !options.only || options.only(s))
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
-    .sort((a, b) => b.relevance - a.relevance || calleeRank(a.s) - calleeRank(b.s) || a.order - b.order)
+    .sort(
+      (a, b) =>
+        b.relevance - a.relevance ||
+        tail(a.s) - tail(b.s) ||
+        calleeRank(a.s) - calleeRank(b.s) ||
+        a.order - b.order,
+    )
     .slice(0, maxCallees)
     .map((x) => x.s);
   // A step that only hands on to one callee (a thin overload, a class method delegating to
   // the instance's, a `Must…` wrapper) costs the walk no level of its own: the flow's working
   // steps lie beyond it, up to WRAPPER_LEVELS levels past the walk's depth.
   const through = callees.length === 1 && direct.length === 1 && maxDepth < options.depthCap;
-  for (const callee of callees) {
-    if (seen.has(callee.qualifiedId)) continue;
-    node.children.push(
-      await walkForward(
+  // A step that stores state hands the flow on to the code reading it: the readers come first and,
+  // like a thin wrapper's callee, cost the walk no level.
+  const readers = (options.stateReaders ? await options.stateReaders(symbol, seen) : []).filter(
+    (s) => options.walks(s.path) && (!options.only || options.only(s)),
+  );
+  for (const r of readers) seen.add(r.qualifiedId);
+  for (const r of readers)
+    node.children.push({
+      ...(await walkForward(
         generationId,
-        callee,
+        r,
         depth + 1,
-        through ? maxDepth + 1 : maxDepth,
-        maxCallees <= 1 ? 1 : Math.max(2, Math.floor(maxCallees / 3)),
+        Math.min(maxDepth + 1, options.depthCap),
+        maxCallees,
         seen,
         options,
-      ),
+      )),
+      mainLine: true,
+    });
+  for (const callee of callees) {
+    if (seen.has(callee.qualifiedId)) continue;
+    const child = await walkForward(
+      generationId,
+      callee,
+      depth + 1,
+      through && readers.length === 0 ? maxDepth + 1 : maxDepth,
+      maxCallees <= 1 ? 1 : Math.max(2, Math.floor(maxCallees / 3)),
+      seen,
+      options,
     );
+    if (tails.has(callee.name)) child.mainLine = true;
+    node.children.push(child);
   }
   return node;
+}
+
+/**
+ * The calls a step returns through that mark its main line: none when most of its callees are
+ * returned through (a `switch` dispatching every state with `return parse_x(…)`), which says
+ * nothing about which one the flow takes.
+ */
+function mainLine(tails: Set<string>, callees: SymbolRecord[]): Set<string> {
+  const names = new Set(callees.map((c) => c.name));
+  const returned = [...names].filter((n) => tails.has(n)).length;
+  return returned * 2 > names.size ? new Set() : tails;
+}
+
+/**
+ * The names a function calls where it returns (`return mx.tree.InsertRoute(method, pattern, h)`,
+ * `return sign(payload, key, provider)`): what it hands its result on to is where its flow goes
+ * on, while a call under a guard before it (`if mx.handler == nil { mx.updateRouteHandler() }`)
+ * is a side branch.
+ */
+async function tailCalls(symbol: SymbolRecord, reader: SourceReader): Promise<Set<string>> {
+  const calls = parseCalls(symbol.calls);
+  if (calls.length === 0) return new Set();
+  const lines = await reader.lines(symbol.path);
+  if (!lines) return new Set();
+  return new Set(calls.filter((c) => /^return\b/.test((lines[c.line - 1] ?? "").trim())).map((c) => c.name));
 }
 
 /**

@@ -63,6 +63,7 @@ import {
   type FlowNode,
 } from "./exploratory-walk.ts";
 import { chainsFirst, flowOrder, FLOW_LEAD, spineOf } from "./exploratory-order.ts";
+import { stateHop } from "./exploratory-state.ts";
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, question } = input;
@@ -88,7 +89,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     topics.tests,
   );
   const relevant = relevanceOf(terms);
-  const flows = await walkFlows(input, entries, terms, relevant, walksForward);
+  const flows = await walkFlows(input, entries, terms, relevant, walksForward, leadingFiles(entryRanked));
   // Callers of the entry, when the question asks for them: the function the question
   // names if any, else the best entry.
   const callerTrees: FlowNode[] = [];
@@ -242,8 +243,10 @@ async function walkFlows(
   terms: ConceptTerm[],
   relevant: (s: SymbolRecord) => number,
   walks: (path: string) => boolean,
+  leading: string[],
 ): Promise<FlowNode[]> {
   const { generationId, config, question } = input;
+  const stateReaders = stateHop(generationId, input.reader, leading, walks);
   const flows: FlowNode[] = [];
   const seen = new Set<string>();
   const maxDepth = Math.min(config.maxCallGraphHops, 3);
@@ -260,6 +263,7 @@ async function walkFlows(
       dispatch: await dispatchClass(generationId, question, entry),
       reader: input.reader,
       depthCap: maxDepth + WRAPPER_LEVELS,
+      stateReaders,
     };
     const flow = await walkForward(generationId, entry, 0, maxDepth, config.maxCalleesPerHop, seen, options);
     // A chain named like the question goes on past the walk's depth, one step a level, to its end
@@ -276,6 +280,15 @@ async function walkFlows(
   }
   return flows;
 }
+
+/** The files the start was chosen from, best first: where the code reading a flow's stored state is looked for. */
+function leadingFiles(entryRanked: Ranked[]): string[] {
+  const paths = entryRanked.flatMap((r) => r.candidate.symbol?.path ?? r.candidate.chunk?.path ?? []);
+  return [...new Set(paths)].slice(0, STATE_FILES);
+}
+
+/** How many leading files are searched for the readers of a flow's stored state. */
+const STATE_FILES = 5;
 
 /**
  * The symbols an answer ranks: when the walk starts at what the question names or an entry
