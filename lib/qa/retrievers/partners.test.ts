@@ -335,6 +335,46 @@ describe("withPartners", () => {
     const tested = withPartners(flat.slice(1), partners, { leading: 2, keep, reserve: 3 }).map(([p]) => p);
     expect(tested).not.toContain("tests/main_test.c");
   });
+
+  it("never gives the reserved place to a partner less sure than the partner already holding it", () => {
+    // The plugin's declarations rank fifth on their own; the core's constants module is a
+    // less sure partner of the first file and must not push them out.
+    const ranked: [string, number][] = [
+      ["src/index.js", 0.41],
+      ["src/plugin/tz/index.js", 0.34],
+      ["src/plugin/parse/index.js", 0.24],
+      ["src/plugin/utc/index.js", 0.19],
+      ["types/plugin/tz.d.ts", 0.13],
+      ["src/locale/uk.js", 0.09],
+    ];
+    const declared = (path: string) => ({ path, weight: 0.8, why: "type declarations" });
+    const lead = new Map([
+      [
+        "src/index.js",
+        [
+          declared("types/index.d.ts"),
+          { path: "src/constant.js", weight: 0.6, why: "declares what it uses" },
+        ],
+      ],
+      ["src/plugin/tz/index.js", [declared("types/plugin/tz.d.ts")]],
+      ["src/plugin/parse/index.js", [declared("types/plugin/parse.d.ts")]],
+    ]);
+    const keep = () => true;
+    const top = withPartners(ranked, lead, { leading: 3, keep, reserve: 5 }).map(([p]) => p);
+    expect(top.slice(0, 5)).toEqual([
+      "src/index.js",
+      "src/plugin/tz/index.js",
+      "types/index.d.ts",
+      "src/plugin/parse/index.js",
+      "types/plugin/tz.d.ts",
+    ]);
+    // A surer partner still takes the place from a weaker one.
+    lead.set("src/plugin/parse/index.js", [
+      { path: "src/plugin/parse/tokens.js", weight: 0.85, why: "delegates to it" },
+    ]);
+    const surer = withPartners(ranked, lead, { leading: 3, keep, reserve: 5 }).map(([p]) => p);
+    expect(surer.slice(4, 6)).toEqual(["src/plugin/parse/tokens.js", "types/plugin/tz.d.ts"]);
+  });
 });
 
 describe("filesForModule", () => {

@@ -490,9 +490,18 @@ function reservePlace(
 ): [string, number][] {
   if (ranked.length <= places) return ranked;
   const first = new Set(ranked.slice(0, places).map(([file]) => file));
+  // The place goes to a partner surer than the file it pushes out, when that file is
+  // itself a leading file's partner: a sure pair already in the first places stays there.
+  const last = (ranked[places - 1] as [string, number])[0];
+  const holding = Math.max(
+    0,
+    ...leading.flatMap((file) =>
+      (partners.get(file) ?? []).filter((p) => p.path === last).map((p) => p.weight),
+    ),
+  );
   for (const file of leading) {
     const sure = (partners.get(file) ?? []).find(
-      (p) => p.weight >= SURE_WEIGHT && keep(p.path) && !first.has(p.path),
+      (p) => p.weight >= SURE_WEIGHT && p.weight > holding && keep(p.path) && !first.has(p.path),
     );
     if (!sure) continue;
     const rest = ranked.filter(([path]) => path !== sure.path);
