@@ -19,7 +19,19 @@ const ADDED = 2;
 /** Callers read per site. */
 const CALLERS = 20;
 /** Words every condition carries, which say nothing of what it tests. */
-const CODE_WORDS = new Set(["self", "this", "nil", "null", "none", "true", "false", "not", "and", "len", "return"]);
+const CODE_WORDS = new Set([
+  "self",
+  "this",
+  "nil",
+  "null",
+  "none",
+  "true",
+  "false",
+  "not",
+  "and",
+  "len",
+  "return",
+]);
 
 /** A caller of a site, with how much of the asked words its guard of the call carries. */
 interface Guarding {
@@ -67,7 +79,9 @@ async function guardingCaller(
   words: Set<string>,
   taken: Set<string>,
 ): Promise<Guarding | null> {
-  const ids = [...new Set(edges.map((e) => e.srcId).filter((id) => id !== site.qualifiedId && !taken.has(id)))];
+  const ids = [
+    ...new Set(edges.map((e) => e.srcId).filter((id) => id !== site.qualifiedId && !taken.has(id))),
+  ];
   if (ids.length === 0) return null;
   const callers = (await symbolsByQualifiedIds(generationId, ids)).filter(isCodeFunction);
   let best: Guarding | null = null;
@@ -114,10 +128,21 @@ export async function guardingCallers(
   const out: SecondPlace[] = [];
   for (const site of sites) {
     if (out.length >= room) break;
-    const found = await guardingCaller(generationId, reader, site, callers.get(site.qualifiedId) ?? [], words, seen);
+    const found = await guardingCaller(
+      generationId,
+      reader,
+      site,
+      callers.get(site.qualifiedId) ?? [],
+      words,
+      seen,
+    );
     if (!found) continue;
     seen.add(found.symbol.qualifiedId);
-    out.push({ site: site.qualifiedId, symbol: found.symbol, reason: `calls ${site.name} under its condition` });
+    out.push({
+      site: site.qualifiedId,
+      symbol: found.symbol,
+      reason: `calls ${site.name} under its condition`,
+    });
   }
   return out;
 }

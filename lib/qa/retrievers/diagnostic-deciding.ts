@@ -36,7 +36,8 @@ export async function withOptionDeciders(
   const { generationId, reader } = input;
   const withSymbols = ranked.filter((r) => r.candidate.symbol);
   const { fields } = await idleFunctions(reader, withSymbols);
-  for (const [id, stored] of await namedSetters(reader, withSymbols)) if (!fields.has(id)) fields.set(id, stored);
+  for (const [id, stored] of await namedSetters(reader, withSymbols))
+    if (!fields.has(id)) fields.set(id, stored);
   return withOptionReader(generationId, reader, ranked, fields, leadingFiles);
 }
 
@@ -60,8 +61,9 @@ export function pointedReader(candidates: Tester[], files: string[], stored: Sto
     return words.filter((w) => tests.some((l) => w.test(l))).length;
   };
   return (
-    fieldReaders(candidates, files, stored, exclude).sort((a, b) => named(b) - named(a) || share(b) - share(a))[0] ??
-    null
+    fieldReaders(candidates, files, stored, exclude).sort(
+      (a, b) => named(b) - named(a) || share(b) - share(a),
+    )[0] ?? null
   );
 }
 
@@ -146,13 +148,16 @@ export async function withEnclosers(generationId: string, ids: string[]): Promis
   for (let depth = 0; depth < 3 && frontier.length; depth++) {
     const parents = [...new Set(frontier.flatMap((s) => parentId(s) ?? []))];
     const found = new Map(
-      (await symbolsByQualifiedIds(generationId, parents)).filter(isFunctionSymbol).map((p) => [p.qualifiedId, p]),
+      (await symbolsByQualifiedIds(generationId, parents))
+        .filter(isFunctionSymbol)
+        .map((p) => [p.qualifiedId, p]),
     );
     const next: SymbolRecord[] = [];
     for (const s of frontier) {
       const parent = found.get(parentId(s) ?? "");
       if (!parent) continue;
-      for (const [child, outer] of encloser) if (outer === s.qualifiedId) encloser.set(child, parent.qualifiedId);
+      for (const [child, outer] of encloser)
+        if (outer === s.qualifiedId) encloser.set(child, parent.qualifiedId);
       encloser.set(s.qualifiedId, parent.qualifiedId);
       next.push(parent);
     }

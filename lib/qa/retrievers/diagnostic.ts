@@ -172,7 +172,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
         await withEnclosers(
           generationId,
           membersFirst(
-            withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+            withFilePrior(ranked, rankedFiles).flatMap((r) =>
+              r.candidate.symbol ? [r.candidate.symbol] : [],
+            ),
             answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
           ),
         ),

@@ -84,7 +84,11 @@ export interface Tester {
 }
 
 /** The functions of some files (tests left out) with their testing lines, read once per question. */
-export async function testers(generationId: string, reader: SourceReader, files: string[]): Promise<Tester[]> {
+export async function testers(
+  generationId: string,
+  reader: SourceReader,
+  files: string[],
+): Promise<Tester[]> {
   const [byFile, texts] = await Promise.all([
     fileSymbols(generationId, files),
     Promise.all(files.map((f) => reader.lines(f))),
