@@ -11,7 +11,7 @@ import { SourceReader } from "../context.ts";
 import { symbolsByQualifiedIds, symbolsInFile } from "../../db/code-graph.ts";
 import { wordsOf } from "./diagnostic-deciders.ts";
 import { guardingCallers, guardOverlap } from "./diagnostic-callers.ts";
-import { namedSetters, pointedReader, questionNames, withEnclosers } from "./diagnostic-deciding.ts";
+import { namedSetters, pointedReader, withEnclosers } from "./diagnostic-deciding.ts";
 import { testers } from "./option-readers.ts";
 import type { Ranked } from "./shared.ts";
 
@@ -239,14 +239,6 @@ describe("the code deciding with a named option", () => {
     expect([...setters]).toEqual([
       ["src/lib.rs::WalkDir.max_depth", { names: ["max_depth"], member: false }],
     ]);
-  });
-
-  it("reads the names a question writes as options are compared", () => {
-    const names = questionNames("With max_depth(0) and retry: { limit: 3 }, followRedirect stays off");
-    expect(names.has("maxdepth")).toBe(true);
-    expect(names.has("retry")).toBe(true);
-    expect(names.has("followredirect")).toBe(true);
-    expect(names.has("mindepth")).toBe(false);
   });
 
   it("brings up the reader testing the option most pointedly (Rust)", async () => {

@@ -24,9 +24,9 @@ import type { SourceReader } from "../context.ts";
 import { isFunctionSymbol, isTestPath, type Ranked, type RetrievalInput } from "./shared.ts";
 
 /**
- * The ranking with the reader of each leading option the question names brought up
- * (setters as bodies read them, setters named like the field they store, option types).
- * `leadingFiles` are where the readers are looked for.
+ * The ranking with the reader of each leading option brought up (setters as bodies read
+ * them, and setters named like the field they store). `leadingFiles` are where the
+ * readers are looked for.
  */
 export async function withOptionDeciders(
   input: RetrievalInput,
@@ -38,29 +38,7 @@ export async function withOptionDeciders(
   const { fields } = await idleFunctions(reader, withSymbols);
   for (const [id, stored] of await namedSetters(reader, withSymbols))
     if (!fields.has(id)) fields.set(id, stored);
-  // Only an option the report names: one ranking for its words alone ("switch it off")
-  // would hand its place to code testing a setting nobody asked about.
-  const said = questionNames(input.question);
-  // Every setter stores rather than decides, named or not: none is another's reader.
-  const setters = new Set(fields.keys());
-  const byId = new Map(withSymbols.map((r) => [r.candidate.symbol?.qualifiedId ?? "", r.candidate.symbol]));
-  for (const id of fields.keys()) {
-    const option = byId.get(id);
-    const name = option ? optionName(option.name) : "";
-    if (GENERAL.has(name) || !said.has(name)) fields.delete(id);
-  }
-  return withOptionReader(generationId, reader, ranked, { fields, setters }, leadingFiles);
-}
-
-/** Names too general to say which option a question names (`Options`, `config`). */
-const GENERAL = new Set(["", "options", "option", "opts", "config", "settings"]);
-
-/**
- * The names a question writes, as options are compared: lower-case, underscores and a
- * trailing `Options`/`Config` aside (`max_depth(0)` → maxdepth, `retry: {…}` → retry).
- */
-export function questionNames(question: string): Set<string> {
-  return new Set((question.match(/[A-Za-z_$][\w$]*/g) ?? []).map((w) => w.replace(/_/g, "").toLowerCase()));
+  return withOptionReader(generationId, reader, ranked, fields, leadingFiles);
 }
 
 /** How many leading files are searched for the code reading a stored option. */
@@ -98,12 +76,13 @@ async function withOptionReader(
   generationId: string,
   reader: SourceReader,
   ranked: Ranked[],
-  { fields, setters }: { fields: Map<string, Stored>; setters: Set<string> },
+  fields: Map<string, Stored>,
   leadingFiles: string[],
 ): Promise<Ranked[]> {
   if (fields.size === 0) return ranked;
   const files = leadingFiles.slice(0, READER_FILES).filter((f) => !isTestPath(f));
   const candidates = await testers(generationId, reader, files);
+  const setters = new Set(fields.keys());
   const readers = new Map<string, SymbolRecord[]>();
   for (const [setter, stored] of fields) {
     const found = pointedReader(candidates, files, stored, setters);
@@ -123,17 +102,9 @@ async function withOptionReader(
 /** How many leading symbols are read for setters named like the field they store. */
 const SETTERS = 15;
 
-/**
- * An option's name as a question writes it: a setter's without its verb (`setHost`,
- * `with_timeout`), an option type's without `Options` (`RetryOptions` → retry), lower-case
- * and without underscores.
- */
+/** A setter's name without its verb (`setHost`, `with_timeout`), lower-case. */
 function optionName(name: string): string {
-  return name
-    .replace(/^(?:set|with)(?=[A-Z_])_?/, "")
-    .replace(/(?<=\w)(?:Options|Config|Settings)$/, "")
-    .replace(/_/g, "")
-    .toLowerCase();
+  return name.replace(/^(?:set|with)(?=[A-Z_])_?/, "").toLowerCase();
 }
 
 /**
@@ -152,7 +123,7 @@ export async function namedSetters(reader: SourceReader, ranked: Ranked[]): Prom
       if (!lines) return;
       const option = optionName(s.name);
       const stored = assignedFields(bodyStatements(lines.slice(s.startLine - 1, s.endLine)));
-      const field = stored.find((f) => f.replace(/_/g, "").toLowerCase() === option);
+      const field = stored.find((f) => f.toLowerCase() === option);
       if (field) out.set(s.qualifiedId, { names: [field], member: false });
     }),
   );
@@ -164,9 +135,6 @@ function parentId(s: Pick<SymbolRecord, "path" | "parentId">): string | null {
   return s.parentId ? `${s.path}::${s.parentId}` : null;
 }
 
-/** The name the index gives a function written without one (`function_`, a lambda). */
-const ANONYMOUS = /^(?:function|lambda|closure|anonymous|arrow)_?$|[<>]/i;
-
 /**
  * Ranked symbols with the outermost enclosing function of each nested function right
  * after it (one place each, the first it earns): the nested one may be the very line
@@ -175,8 +143,7 @@ const ANONYMOUS = /^(?:function|lambda|closure|anonymous|arrow)_?$|[<>]/i;
 export async function withEnclosers(generationId: string, ids: string[]): Promise<string[]> {
   const symbols = new Map((await symbolsByQualifiedIds(generationId, ids)).map((s) => [s.qualifiedId, s]));
   const encloser = new Map<string, string>();
-  // An anonymous callback stands for no name of its own: it brings nothing up.
-  let frontier = [...symbols.values()].filter((s) => isFunctionSymbol(s) && !ANONYMOUS.test(s.name));
+  let frontier = [...symbols.values()].filter(isFunctionSymbol);
   // Closures nest a few deep at most (a callback in a local helper).
   for (let depth = 0; depth < 3 && frontier.length; depth++) {
     const parents = [...new Set(frontier.flatMap((s) => parentId(s) ?? []))];
