@@ -74,7 +74,7 @@ export function guardLines(lines: readonly string[], at: number, from: number): 
 }
 
 /** The report lines of a body that share words with the question, those sharing most first. */
-function reportLines(lines: readonly string[], s: SymbolRecord, words: Set<string>): number[] {
+export function reportLines(lines: readonly string[], s: SymbolRecord, words: Set<string>): number[] {
   const found: { at: number; overlap: number }[] = [];
   for (let l = s.startLine + 1; l <= Math.min(s.endLine, lines.length); l++) {
     const text = lines[l - 1] ?? "";

@@ -57,6 +57,8 @@ import {
 } from "./diagnostic-files.ts";
 import { messageSignals } from "./diagnostic-messages.ts";
 import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
+import { guardingCallers } from "./diagnostic-callers.ts";
+import { withEnclosers, withOptionDeciders } from "./diagnostic-deciding.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
 const MAX_FRAMES_READ = 60;
@@ -133,6 +135,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     );
   }
 
+  // 7b. What decides a named option: the code testing what its setter stores.
+  if (config.features.useCallGraph) ranked = await withOptionDeciders(input, ranked, leadingFiles);
+
   const budget = config.modeBudgets.diagnostic;
   const items = await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget));
   items.push(
@@ -164,27 +169,40 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
       report,
       // Functions in the files that localize best first: the fix of a report is in its file.
       oneSlotEach(
-        membersFirst(
-          withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
-          answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+        await withEnclosers(
+          generationId,
+          membersFirst(
+            withFilePrior(ranked, rankedFiles).flatMap((r) =>
+              r.candidate.symbol ? [r.candidate.symbol] : [],
+            ),
+            answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+          ),
         ),
       ),
     ).then((ids) => ids.slice(0, 50)),
   };
 }
 
-/** 8. What decided each leading site's report (its guard's callee, or the caller handling it), right after it. */
+/**
+ * 8. What decided each leading site's report (its guard's callee, or the caller handling
+ * it), and the caller under whose condition the site runs, right after it.
+ */
 async function withWhatDecides(input: RetrievalInput, report: string, ids: string[]): Promise<string[]> {
   const { generationId, config } = input;
   if (!config.features.useCallGraph || config.maxCallGraphHops === 0) return ids;
   const top = ids.slice(0, 3);
   const byId = new Map((await symbolsByQualifiedIds(generationId, top)).map((s) => [s.qualifiedId, s]));
   const leading = top.flatMap((id) => byId.get(id) ?? []);
+  const words = new Set(wordsOf(report));
   const places = await secondPlaces(generationId, input.reader, leading, {
-    words: new Set(wordsOf(report)),
+    words,
     exceptionTypes: input.anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t)),
   });
-  return withSecondPlaces(ids, places);
+  const taken = new Set([...top, ...places.map((p) => p.symbol.qualifiedId)]);
+  // Two places in all come up beside the sites: more would push the sites' neighbours in rank out.
+  const room = 2 - places.length;
+  const callers = await guardingCallers(generationId, input.reader, leading, words, taken, room);
+  return withSecondPlaces(ids, [...places, ...callers]);
 }
 
 type Topics = Awaited<ReturnType<typeof retrievalTopics>>;

@@ -78,13 +78,17 @@ const TESTS =
   /^(?:if|elif|else\s+if|unless|while|when|case|switch|match|guard|return)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|\bif\b|\bunless\b/;
 
 /** A function of the leading files with the lines of its body that test something. */
-interface Tester {
+export interface Tester {
   symbol: SymbolRecord;
   tests: string[];
 }
 
 /** The functions of some files (tests left out) with their testing lines, read once per question. */
-async function testers(generationId: string, reader: SourceReader, files: string[]): Promise<Tester[]> {
+export async function testers(
+  generationId: string,
+  reader: SourceReader,
+  files: string[],
+): Promise<Tester[]> {
   const [byFile, texts] = await Promise.all([
     fileSymbols(generationId, files),
     Promise.all(files.map((f) => reader.lines(f))),
