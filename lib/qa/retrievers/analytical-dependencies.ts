@@ -11,7 +11,6 @@ import { loadCallsTouching, loadImportEdges, loadWikiFiles, type WikiFileRow } f
 import { inScope } from "../../wiki/structure.ts";
 import { namedPlaces } from "./scope.ts";
 import {
-  cite,
   code,
   fileAnchors,
   importDiagram,
@@ -95,17 +94,6 @@ export function ownPart(f: Focus): string | null {
 }
 
 /**
- * Whether the question asks which parts *inside* a place use code outside it ("which files
- * in the middleware package depend on the core package?"): the users are inside, so the
- * answer lists the place's own files, not the callers coming into it.
- */
-export function asksUsersWithin(question: string): boolean {
-  return /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:files|modules|functions|methods|classes|parts|packages|headers|sources|components|types)\s+(?:in|under|within|inside)\b[^?]{1,80}?\b(?:depends?|use|uses|imports?|requires?|includes?|calls?|reach(?:es)? into|rel(?:y|ies) on|references?)\b/i.test(
-    question,
-  );
-}
-
-/**
  * "What do the extensions depend on from the api module?": the part named after "from",
  * whose files alone count as what is depended on (a folder or file the question names).
  */
@@ -122,83 +110,6 @@ export async function dependedFrom(f: Focus, part: string): Promise<string | nul
   if (named) return named;
   // "… from the core package": a place the phrase names as one.
   return (await namedPlaces(f.generationId, phrase)).find((p) => !inScope(p, part)) ?? null;
-}
-
-/**
- * "Which files in the middleware package depend on the core package?": the files inside
- * `part` whose code imports or calls code outside it (of `target` when the question names
- * one), the most dependent first, each with what it uses most.
- */
-export async function usersWithin(f: Focus, part: string, target: string | null): Promise<Analysis> {
-  const wiki = await loadWikiFiles(f.generationId);
-  const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
-  const inside = wiki.map((w) => w.path).filter((p) => inScope(p, part) && f.keep(p));
-  const used = (p: string) => !inScope(p, part) && f.keep(p) && inScope(p, target);
-  const [imports, calls] = await Promise.all([
-    loadImportEdges(f.generationId, { from: inside }),
-    loadCallsTouching(f.generationId, inside),
-  ]);
-  const users = new Map<string, { imports: number; calls: number; symbols: Map<string, number> }>();
-  const entry = (p: string) => {
-    const e = users.get(p) ?? { imports: 0, calls: 0, symbols: new Map<string, number>() };
-    users.set(p, e);
-    return e;
-  };
-  const outgoing = imports.filter((e) => inScope(e.srcPath, part) && used(e.dstPath));
-  for (const e of outgoing) entry(e.srcPath).imports++;
-  for (const c of calls.filter((c) => inScope(c.srcPath, part) && used(c.dstPath))) {
-    const e = entry(c.srcPath);
-    e.calls++;
-    e.symbols.set(c.srcId, (e.symbols.get(c.srcId) ?? 0) + 1);
-  }
-  const ranked = [...users]
-    .map(([path, e]) => ({ path, ...e, weight: e.imports + e.calls }))
-    // A file that imports the part surely uses it; calls alone may be a name resolved too widely.
-    .sort(
-      (a, b) =>
-        Number(b.imports > 0) - Number(a.imports > 0) || b.weight - a.weight || a.path.localeCompare(b.path),
-    );
-  const busiest = ranked.flatMap((r) => {
-    const top = [...r.symbols].sort((a, b) => b[1] - a[1])[0];
-    return top ? [top[0]] : [];
-  });
-  const symbols = await symbolsByQualifiedIds(f.generationId, busiest.slice(0, 12));
-  const shown = ranked.slice(0, 8);
-  // Each file is cited by its function that uses the part most (the dependency itself).
-  const user = new Map(symbols.map((s) => [s.path, s]));
-  const anchor = (path: string) => {
-    const s = user.get(path);
-    return s ? `${code(s.qualifiedName)}, ${cite(s)}` : `${path}:1-${lines.get(path) ?? 1}`;
-  };
-  const what = target ? code(target) : "code outside it";
-  const answer = ranked.length
-    ? `${ranked.length} of the ${inside.length} files in ${code(part)} depend on ${what} (${f.leftOut}): ${joinWords(
-        shown.map((r) => `${code(r.path)} (${anchor(r.path)})`),
-      )}${ranked.length > shown.length ? ` and ${ranked.length - shown.length} more` : ""}; the other ${inside.length - ranked.length} use nothing of it that the index resolves.`
-    : `No file in ${code(part)} imports or calls ${what} through an edge the index resolves (${f.leftOut}).`;
-  return {
-    answer,
-    lines: [
-      `Files in ${part} that depend on ${target ?? "code outside it"}: ${ranked.length} of ${inside.length}`,
-      ...ranked
-        .slice(0, 12)
-        .map(
-          (r) =>
-            `- ${r.path}: ${[r.imports ? `${r.imports} import${r.imports === 1 ? "" : "s"}` : null, r.calls ? `${r.calls} call${r.calls === 1 ? "" : "s"}` : null].filter(Boolean).join(", ")} [${r.path}:1-${lines.get(r.path) ?? 1}]`,
-        ),
-    ],
-    files: ranked.map((r) => r.path),
-    symbols,
-    diagram: importDiagram(
-      `Files in ${part} that depend on ${target ?? "code outside it"}`,
-      [...ranked.slice(0, 8).map((r) => r.path), ...new Set(outgoing.map((e) => e.dstPath))].slice(0, 12),
-      outgoing,
-      lines,
-      [],
-    ),
-    report: null,
-    ranksFiles: true,
-  };
 }
 
 /** The files outside `part` (a file or a folder) that its code imports or calls, the most used first. */

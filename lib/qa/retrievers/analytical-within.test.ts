@@ -1,15 +1,14 @@
 /**
  * Analytical questions that name a place and what it uses, answered on a real index of a
- * small layered fixture (offline engine): the files inside a package that depend on
- * another one, what a package depends on from a named one, callers of a kind named like a
- * folder ("which middlewares") listed first, and example code left out of callers.
+ * small layered fixture (offline engine): what a package depends on from a named one,
+ * callers of a kind named like a folder ("which middlewares") listed first, example code
+ * left out of callers, and a long caller cited where it makes the call.
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
-import { asksUsersWithin } from "./analytical-dependencies.ts";
 
 const LAYERED = fileURLToPath(new URL("./__fixtures__/layered", import.meta.url));
 
@@ -32,29 +31,6 @@ async function analytical(question: string) {
 }
 
 describe("a place and what it uses", () => {
-  it("reads 'which files in X depend on Y' as users inside X, not callers coming into X", () => {
-    expect(asksUsersWithin("Which files in the middleware package depend on the core package?")).toBe(true);
-    expect(asksUsersWithin("Which modules under src/api import the config?")).toBe(true);
-    expect(asksUsersWithin("Which files depend on the core package?")).toBe(false);
-    expect(asksUsersWithin("Who calls into the middleware package?")).toBe(false);
-    // "parts of the code" names no place.
-    expect(asksUsersWithin("Which parts of the shop call into shop/pricing.py?")).toBe(false);
-  });
-
-  it("lists the files inside the package that depend on the other, each by the function that uses it", async () => {
-    const { result, opening } = await analytical(
-      "Which files in the middleware package depend on the core package?",
-    );
-    expect(opening).toMatch(/^2 of the 4 files in `middleware` depend on `core` /);
-    expect(opening).toContain("`strip_slashes`, middleware/strip.py:");
-    expect(opening).toContain("`clean_path`, middleware/clean.py:");
-    expect(opening).not.toContain("timer.py");
-    expect(result.loop.retrieval.rankedFiles.slice(0, 2).sort()).toEqual([
-      "middleware/clean.py",
-      "middleware/strip.py",
-    ]);
-  });
-
   it("counts only the part named after 'from' in what a package depends on", async () => {
     const { opening } = await analytical(
       "What do the files under middleware/ depend on from the core package?",

@@ -80,10 +80,8 @@ import { asksCensus, census } from "./analytical-census.ts";
 import { asksImplementers, implementers } from "./analytical-implementers.ts";
 import {
   asksOwnDependencies,
-  asksUsersWithin,
   dependenciesOf,
   ownPart,
-  usersWithin,
   withFileByStem,
   withPlaces,
 } from "./analytical-dependencies.ts";
@@ -497,10 +495,6 @@ async function analyze(f: Focus): Promise<Analysis> {
     const called = await externalCallers(f, f.external[0]);
     return called.symbols.length ? called : ((await namesUsed(f, f.external)) ?? called);
   }
-  // "Which files in the middleware package depend on the core package?": users inside the scope.
-  const within = f.scope ?? f.folders[0] ?? null;
-  if (within && f.symbols.length === 0 && asksUsersWithin(f.question))
-    return usersWithin(f, within, usedPart(f, within));
   const into = f.folders[0] ?? f.files[0] ?? f.scope;
   if (has("callers") && into && f.files.length <= 1 && !has("most-imported", "fan-in"))
     return callersInto(f, into);
@@ -516,20 +510,6 @@ async function analyze(f: Focus): Promise<Analysis> {
   if (has("fan-out")) return fanOut(f);
   if (has("most-imported", "fan-in")) return asksAboutFunctions(f.question) ? fanIn(f) : mostImported(f);
   return overview(f);
-}
-
-/**
- * The part a question says is used ("… depend on the core chi package"): a folder or file it
- * names outside `within`. A file named as a package ("chi package" found as `chi.go`) stands
- * for its folder, and the repository's root folder for anything outside `within`.
- */
-function usedPart(f: Focus, within: string): string | null {
-  const part = [...f.folders, ...f.files].find((p) => !inScope(p, within));
-  const file = part?.split("/").pop() ?? "";
-  if (!part || !/\.\w{1,5}$/.test(file)) return part ?? null;
-  const stem = file.replace(/\.\w+$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  if (!new RegExp(`\\b${stem}\\s+(?:package|module|namespace|crate)\\b`, "i").test(f.question)) return part;
-  return part.includes("/") ? part.slice(0, part.lastIndexOf("/")) : null;
 }
 
 async function flaggedSymbols(generationId: string, report: StructureReport) {
