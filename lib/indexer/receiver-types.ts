@@ -124,3 +124,45 @@ export function membersOf<S extends MemberSymbol>(
     (s) => s.parent === cls.qualifiedName && s.language === cls.language && s.path.startsWith(folder),
   );
 }
+
+/** A receiver's last name as a type would be called: `m_conn` → `conn`, `_parser` → `parser`, `userStore` → `userstore`. */
+function receiverWord(receiver: string): string | null {
+  const last = /(?:^|[.:>])([A-Za-z_$][\w$]*)$/.exec(receiver)?.[1];
+  if (!last) return null;
+  const word = last
+    .replace(/^(?:m_|_+|\$)/, "")
+    .replace(/_+$/, "")
+    .replace(/_/g, "")
+    .toLowerCase();
+  return word.length >= 3 ? word : null;
+}
+
+/**
+ * Of the methods a call's name could be, the one whose type its receiver is named after,
+ * when exactly one is: a field or variable whose type the file does not declare (a Go
+ * struct in another file of its package, a C++ member declared in the header) is most
+ * often named after it (`s.store.Get()` → `Store.Get`, `m_conn->send()` → `Conn.send`).
+ * Names many types define (`get`, `close`) need the whole name; others may match its end
+ * (`s.userStore` → `Store`, `self.conn` → `HttpConn`).
+ */
+export function receiverNamedMethod<S extends MemberSymbol>(
+  receiver: string,
+  candidates: S[],
+  generic: boolean,
+): S | null {
+  const word = receiverWord(receiver);
+  if (!word) return null;
+  const typeWord = (s: S) => (s.parent ? lastTypeName(s.parent).toLowerCase() : "");
+  const exact = candidates.filter((s) => typeWord(s) === word);
+  if (exact.length === 1) return exact[0] ?? null;
+  if (exact.length > 1 || generic) return null;
+  const partial = candidates.filter((s) => {
+    const type = typeWord(s);
+    return type.length >= 3 && (type.endsWith(word) || word.endsWith(type));
+  });
+  return partial.length === 1 ? (partial[0] ?? null) : null;
+}
+
+function lastTypeName(qualified: string): string {
+  return qualified.split(/\.|::/).pop() ?? qualified;
+}
