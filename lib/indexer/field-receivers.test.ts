@@ -24,6 +24,10 @@ impl IntoIter {
         let input = io::stdin();
     }
     fn skip_current_dir(&mut self) {}
+    fn pop(&mut self) {
+        let top = self.stack_list.last_mut().expect("non-empty");
+        top.close();
+    }
 }
 impl DirList {
     fn close(&mut self) {}
@@ -44,6 +48,7 @@ impl Other {
     });
     expect(edges).toContain("IntoIter.push -> DirList.close@0.9");
     expect(edges).toContain("IntoIter.push -> DirList.next@0.9");
+    expect(edges).toContain("IntoIter.pop -> DirList.close@0.9");
     expect(edges).toContain("IntoIter.push -> device_num@0.9");
     expect(edges).toContain("IntoIter.push -> same_device@0.9");
     expect(edges).toContain("FilterEntry.skip_current_dir -> IntoIter.skip_current_dir@0.9");
@@ -92,6 +97,10 @@ public class A {
 export class Flow {
   private steps: Array<Step> = [];
   run(i: number) { this.steps[i].apply(); }
+  last() {
+    const step = this.steps[this.steps.length - 1];
+    step.apply();
+  }
 }`,
       "web/step.ts": `export class Step { apply() {} }`,
       "web/other.ts": `export class Other { apply() {} }`,
@@ -113,6 +122,7 @@ class Client:
     });
     expect(edges.filter((e) => e === "Demo.A.Run -> Demo.Parser.Parse@0.9")).toHaveLength(2);
     expect(edges).toContain("Flow.run -> Step.apply@0.9");
+    expect(edges).toContain("Flow.last -> Step.apply@0.9");
     expect(edges).toContain("Client.fire -> Hook.run_hook@0.9");
     expect(edges.filter((e) => e.includes("Other."))).toEqual([]);
   });

@@ -438,7 +438,7 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
       lefts.forEach((l, i) => {
         const value = rights[i];
         const type = declaredType ?? (value ? constructedType(value) : null);
-        const named = value && !type && NAMED_VALUE.test(value.type) ? expressionPath(value) : null;
+        const named = value && !type ? valuePath(value) : null;
         add(l, type, named ?? undefined, value);
       });
       return;
@@ -462,13 +462,27 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
     const own = n.type === "variable_declarator" || n.type === "init_declarator" ? declaratorValue(n) : null;
     // `var x: Foo = …` (TypeScript): the declarator carries its own annotation.
     const annotation = n.type === "variable_declarator" ? n.childForFieldName("type") : null;
-    add(
-      n,
-      type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null),
-      undefined,
-      annotation ? null : (own ?? value),
-    );
+    const typed =
+      type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null);
+    const source = annotation ? null : (own ?? value);
+    add(n, typed, !typed && source ? (valuePath(source) ?? undefined) : undefined, source);
   }
+}
+
+/**
+ * The receiver-shaped path a local takes its type from: a name or field (`self.parser`), an
+ * element (`self.list[i]`), or one unwrapped through element accessors
+ * (`self.stack.last_mut().expect("…")` → `self.stack.last_mut().expect()`).
+ */
+function valuePath(value: Node): string | null {
+  if (NAMED_VALUE.test(value.type)) return expressionPath(value);
+  if (!CALL_NODES.has(value.type)) return null;
+  let text = value.text;
+  for (let guard = 0; guard < 4 && /\([^()]*[^()\s][^()]*\)/.test(text); guard++)
+    text = text.replace(/\([^()]*\)/g, "()");
+  const path = normalise(text.replace(/\s+/g, ""));
+  const last = /\.(\w+)\(\)$/.exec(path)?.[1];
+  return last && ELEMENT_ACCESSORS.has(last) && /^[\w$#]+(?:\.[\w$#]+(?:\(\))?)+$/.test(path) ? path : null;
 }
 
 function declaratorValue(n: Node): Node | null {
