@@ -125,6 +125,13 @@ export function membersOf<S extends MemberSymbol>(
   );
 }
 
+/**
+ * Languages whose fields and variables declare their types, so that one whose declaration
+ * the file cannot see (another file of the package, the header) is named after its type.
+ * Dynamic languages name receivers after roles more often than types.
+ */
+const NAMED_RECEIVER_LANGUAGES = new Set(["go", "c", "cpp", "java", "csharp", "rust", "typescript", "tsx"]);
+
 /** A receiver's last name as a type would be called: `m_conn` → `conn`, `_parser` → `parser`, `userStore` → `userstore`. */
 function receiverWord(receiver: string): string | null {
   const last = /(?:^|[.:>])([A-Za-z_$][\w$]*)$/.exec(receiver)?.[1];
@@ -139,7 +146,7 @@ function receiverWord(receiver: string): string | null {
 
 /**
  * Of the methods a call's name could be, the one whose type its receiver is named after,
- * when exactly one is: a field or variable whose type the file does not declare (a Go
+ * when exactly one is (in a typed language): a field or variable whose type the file does not declare (a Go
  * struct in another file of its package, a C++ member declared in the header) is most
  * often named after it (`s.store.Get()` → `Store.Get`, `m_conn->send()` → `Conn.send`).
  * Names many types define (`get`, `close`) need the whole name; others may match its end
@@ -149,7 +156,9 @@ export function receiverNamedMethod<S extends MemberSymbol>(
   receiver: string,
   candidates: S[],
   generic: boolean,
+  language: string,
 ): S | null {
+  if (!NAMED_RECEIVER_LANGUAGES.has(language)) return null;
   const word = receiverWord(receiver);
   if (!word) return null;
   const typeWord = (s: S) => (s.parent ? lastTypeName(s.parent).toLowerCase() : "");

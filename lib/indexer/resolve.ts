@@ -569,7 +569,7 @@ export class Resolver {
       (s) => s.kind === "method" && compatibleLanguage(caller.language, s.language),
     );
     return candidates.length
-      ? receiverNamedMethod(receiver, candidates, GENERIC_METHOD_NAMES.has(name))
+      ? receiverNamedMethod(receiver, candidates, GENERIC_METHOD_NAMES.has(name), caller.language)
       : null;
   }
 
