@@ -192,4 +192,19 @@ func (f *File) close() {}`,
     });
     expect(edges.filter((e) => e.startsWith("Server.Close"))).toEqual([]);
   });
+
+  it("a local or parameter is not placed by its name: its declaration is in the file", async () => {
+    const edges = await callEdges({
+      "core/src/span.rs": `pub fn emit(meta: &Meta) {
+    let logger = log::logger();
+    logger.write_record(meta);
+}`,
+      "support/src/lib.rs": `struct Logger;
+impl Logger {
+    fn write_record(&self, meta: &Meta) {}
+}`,
+    });
+    // Only the ordinary guess by a rare name stands, not the surer receiver-named edge.
+    expect(edges.filter((e) => e.startsWith("emit -> Logger"))).toEqual(["emit -> Logger.write_record@0.5"]);
+  });
 });

@@ -132,10 +132,17 @@ export function membersOf<S extends MemberSymbol>(
  */
 const NAMED_RECEIVER_LANGUAGES = new Set(["go", "c", "cpp", "java", "csharp", "rust", "typescript", "tsx"]);
 
-/** A receiver's last name as a type would be called: `m_conn` → `conn`, `_parser` → `parser`, `userStore` → `userstore`. */
+/**
+ * A field receiver's last name as a type would be called: `s.store` → `store`, `m_conn` →
+ * `conn`, `this._parser` → `parser`, `s.userStore` → `userstore`. Null for a local or a
+ * parameter (`logger` from `log::logger()`): its declaration is in the file, and when it
+ * gave no type the value is a library's.
+ */
 function receiverWord(receiver: string): string | null {
-  const last = /(?:^|[.:>])([A-Za-z_$][\w$]*)$/.exec(receiver)?.[1];
-  if (!last) return null;
+  const path = receiver.replace(/->/g, ".");
+  if (path.includes("::")) return null;
+  const last = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(path)?.[1];
+  if (!last || (!path.includes(".") && !/^(?:m_|_)\w|\w_$/.test(last))) return null;
   const word = last
     .replace(/^(?:m_|_+|\$)/, "")
     .replace(/_+$/, "")
