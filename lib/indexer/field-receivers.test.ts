@@ -140,6 +140,11 @@ type Server struct {
 func (s *Server) Handle() {
 	s.store.Lookup()
 	s.cache.Lookup()
+}
+func (s *Server) Each() {
+	for _, store := range s.stores {
+		store.Lookup()
+	}
 }`,
       "svc/store.go": `package svc
 type Store struct{}
@@ -169,6 +174,7 @@ void Other::send() {}`,
     });
     expect(edges).toContain("Server.Handle -> Store.Lookup@0.6");
     expect(edges).toContain("Server.Handle -> UserCache.Lookup@0.6");
+    expect(edges).toContain("Server.Each -> Store.Lookup@0.6");
     expect(edges).toContain("Client.run -> Conn.send@0.6");
     expect(edges.filter((e) => e.includes("Other."))).toEqual([]);
   });
@@ -193,7 +199,7 @@ func (f *File) close() {}`,
     expect(edges.filter((e) => e.startsWith("Server.Close"))).toEqual([]);
   });
 
-  it("a local or parameter is not placed by its name: its declaration is in the file", async () => {
+  it("a local assigned from a call the index cannot type is not placed by its name", async () => {
     const edges = await callEdges({
       "core/src/span.rs": `pub fn emit(meta: &Meta) {
     let logger = log::logger();

@@ -133,16 +133,14 @@ export function membersOf<S extends MemberSymbol>(
 const NAMED_RECEIVER_LANGUAGES = new Set(["go", "c", "cpp", "java", "csharp", "rust", "typescript", "tsx"]);
 
 /**
- * A field receiver's last name as a type would be called: `s.store` → `store`, `m_conn` →
- * `conn`, `this._parser` → `parser`, `s.userStore` → `userstore`. Null for a local or a
- * parameter (`logger` from `log::logger()`): its declaration is in the file, and when it
- * gave no type the value is a library's.
+ * A receiver's last name as a type would be called: `s.store` → `store`, `m_conn` → `conn`,
+ * `this._parser` → `parser`, `s.userStore` → `userstore`.
  */
 function receiverWord(receiver: string): string | null {
   const path = receiver.replace(/->/g, ".");
   if (path.includes("::")) return null;
   const last = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(path)?.[1];
-  if (!last || (!path.includes(".") && !/^(?:m_|_)\w|\w_$/.test(last))) return null;
+  if (!last) return null;
   const word = last
     .replace(/^(?:m_|_+|\$)/, "")
     .replace(/_+$/, "")
@@ -157,16 +155,19 @@ function receiverWord(receiver: string): string | null {
  * struct in another file of its package, a C++ member declared in the header) is most
  * often named after it (`s.store.Get()` → `Store.Get`, `m_conn->send()` → `Conn.send`).
  * Names many types define (`get`, `close`) need the whole name; others may match its end
- * (`s.userStore` → `Store`, `self.conn` → `HttpConn`).
+ * (`s.userStore` → `Store`, `self.conn` → `HttpConn`). A loop variable over such a field
+ * (`for _, route := range r.routes`) is named after its element type the same way.
  */
 export function receiverNamedMethod<S extends MemberSymbol>(
-  receiver: string,
+  call: ExtractedCall,
   candidates: S[],
   generic: boolean,
   language: string,
 ): S | null {
-  if (!NAMED_RECEIVER_LANGUAGES.has(language)) return null;
-  const word = receiverWord(receiver);
+  // A local assigned from a call the index could not type (`let logger = log::logger()`)
+  // holds a library's value, whatever its name.
+  if (!NAMED_RECEIVER_LANGUAGES.has(language) || !call.receiver || call.from) return null;
+  const word = receiverWord(call.receiver);
   if (!word) return null;
   const typeWord = (s: S) => (s.parent ? lastTypeName(s.parent).toLowerCase() : "");
   const exact = candidates.filter((s) => typeWord(s) === word);

@@ -318,7 +318,7 @@ export class Resolver {
       const head = receiver.split(/\.|::/)[0] ?? receiver;
       if (scope?.externalNames.has(head) && !scope.moduleAliases.has(head) && !scope.importedNames.has(head))
         return [];
-      const named = this.receiverNamed(receiver, name, symbol);
+      const named = this.receiverNamed(call, symbol);
       if (named) return [{ symbol: named, confidence: RECEIVER_NAMED_CONFIDENCE }];
       if (GENERIC_METHOD_NAMES.has(name)) return [];
       return this.methodByName(name, symbol, 0.5);
@@ -563,13 +563,14 @@ export class Resolver {
    * when few methods of the repository have the name.
    */
   /** The method of that name on the one type the receiver is named after (`s.store.Get()` → `Store.Get`). */
-  private receiverNamed(receiver: string, name: string, caller: ResolverSymbol): ResolverSymbol | null {
+  private receiverNamed(call: ExtractedCall, caller: ResolverSymbol): ResolverSymbol | null {
+    const { name } = call;
     if (STDLIB_METHODS[caller.language]?.has(name)) return null;
     const candidates = (this.byName.get(name) ?? []).filter(
       (s) => s.kind === "method" && compatibleLanguage(caller.language, s.language),
     );
     return candidates.length
-      ? receiverNamedMethod(receiver, candidates, GENERIC_METHOD_NAMES.has(name), caller.language)
+      ? receiverNamedMethod(call, candidates, GENERIC_METHOD_NAMES.has(name), caller.language)
       : null;
   }
 
