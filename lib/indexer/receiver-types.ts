@@ -124,3 +124,62 @@ export function membersOf<S extends MemberSymbol>(
     (s) => s.parent === cls.qualifiedName && s.language === cls.language && s.path.startsWith(folder),
   );
 }
+
+/**
+ * Languages whose fields and variables declare their types, so that one whose declaration
+ * the file cannot see (another file of the package, the header) is named after its type.
+ * Dynamic languages name receivers after roles more often than types.
+ */
+const NAMED_RECEIVER_LANGUAGES = new Set(["go", "c", "cpp", "java", "csharp", "rust", "typescript", "tsx"]);
+
+/**
+ * A receiver's last name as a type would be called: `s.store` → `store`, `m_conn` → `conn`,
+ * `this._parser` → `parser`, `s.userStore` → `userstore`.
+ */
+function receiverWord(receiver: string): string | null {
+  const path = receiver.replace(/->/g, ".");
+  if (path.includes("::")) return null;
+  const last = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(path)?.[1];
+  if (!last) return null;
+  const word = last
+    .replace(/^(?:m_|_+|\$)/, "")
+    .replace(/_+$/, "")
+    .replace(/_/g, "")
+    .toLowerCase();
+  return word.length >= 3 ? word : null;
+}
+
+/**
+ * Of the methods a call's name could be, the one whose type its receiver is named after,
+ * when exactly one is (in a typed language): a field or variable whose type the file does not declare (a Go
+ * struct in another file of its package, a C++ member declared in the header) is most
+ * often named after it (`s.store.Get()` → `Store.Get`, `m_conn->send()` → `Conn.send`).
+ * Names many types define (`get`, `close`) need the whole name; others may match its end
+ * (`s.userStore` → `Store`, `self.conn` → `HttpConn`). A loop variable over such a field
+ * (`for _, route := range r.routes`) is named after its element type the same way.
+ */
+export function receiverNamedMethod<S extends MemberSymbol>(
+  call: ExtractedCall,
+  candidates: S[],
+  generic: boolean,
+  language: string,
+): S | null {
+  // A local assigned from a call the index could not type (`let logger = log::logger()`)
+  // holds a library's value, whatever its name.
+  if (!NAMED_RECEIVER_LANGUAGES.has(language) || !call.receiver || call.from) return null;
+  const word = receiverWord(call.receiver);
+  if (!word) return null;
+  const typeWord = (s: S) => (s.parent ? lastTypeName(s.parent).toLowerCase() : "");
+  const exact = candidates.filter((s) => typeWord(s) === word);
+  if (exact.length === 1) return exact[0] ?? null;
+  if (exact.length > 1 || generic) return null;
+  const partial = candidates.filter((s) => {
+    const type = typeWord(s);
+    return type.length >= 3 && (type.endsWith(word) || word.endsWith(type));
+  });
+  return partial.length === 1 ? (partial[0] ?? null) : null;
+}
+
+function lastTypeName(qualified: string): string {
+  return qualified.split(/\.|::/).pop() ?? qualified;
+}
