@@ -17,13 +17,7 @@ import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
 import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
-import {
-  BARE_MEMBER_LANGUAGES,
-  membersOf,
-  ownMemberCall,
-  receiverNamedMethod,
-  typedReceiverCall,
-} from "./receiver-types.ts";
+import { BARE_MEMBER_LANGUAGES, membersOf, ownMemberCall, typedReceiverCall } from "./receiver-types.ts";
 import { CallResults, returnedReceiverCall, type ReturnLookup } from "./return-types.ts";
 import type { ExtractedCall, SymbolKind } from "./types.ts";
 import {
@@ -31,7 +25,6 @@ import {
   buildScope,
   MAX_REEXPORT_HOPS,
   resolveModule,
-  rustPathFile,
   submoduleFiles,
   submoduleSpec,
   type FileScope,
@@ -81,8 +74,6 @@ const GENERIC_METHOD_NAMES = new Set(
  * few methods of the repository carry its name that the guess means something.
  */
 const RARE_METHOD_DEFINITIONS = 3;
-/** A call on a receiver named after the one type defining the method (`s.store.Get()` → `Store.Get`). */
-const RECEIVER_NAMED_CONFIDENCE = 0.6;
 
 /** A keyed table the resolver reads (a Map satisfies it). */
 export interface Lookup<V> {
@@ -314,13 +305,11 @@ export class Resolver {
       if (qualified) return [{ symbol: qualified, confidence: 0.9 }];
       // `File.unlink`, `Math.max`, `JSON.parse`: a class the repository nowhere defines is a library's.
       if (unknownType) return [];
+      if (GENERIC_METHOD_NAMES.has(name)) return [];
       // `path.normalize()`, `np.array()`: a method of a library, not of the repository.
       const head = receiver.split(/\.|::/)[0] ?? receiver;
       if (scope?.externalNames.has(head) && !scope.moduleAliases.has(head) && !scope.importedNames.has(head))
         return [];
-      const named = this.receiverNamed(call, symbol);
-      if (named) return [{ symbol: named, confidence: RECEIVER_NAMED_CONFIDENCE }];
-      if (GENERIC_METHOD_NAMES.has(name)) return [];
       return this.methodByName(name, symbol, 0.5);
     }
     // A bare call inside a method can be a member of its class (C++, C#, Java, Ruby).
@@ -468,19 +457,7 @@ export class Resolver {
       files = sub.length > 0 ? sub : undefined;
       spec = submoduleSpec(spec, segment, file.language);
     }
-    return (
-      files ?? scope.moduleAliases.get(receiver.split(".").pop() ?? "") ?? this.rustModule(receiver, file)
-    );
-  }
-
-  /** A Rust module path no import binds (`util::f()` after `mod util;`), unless its head is a library's name. */
-  private rustModule(receiver: string, file: Pick<ResolverFile, "path" | "language">): string[] | null {
-    const scope = this.scopes.get(file.path);
-    const head = receiver.split("::")[0] ?? receiver;
-    if (file.language !== "rust" || scope?.externalNames.has(head) || scope?.importedNames.has(head))
-      return null;
-    const hit = rustPathFile(receiver, file.path, this.maps);
-    return hit ? [hit] : null;
+    return files ?? scope.moduleAliases.get(receiver.split(".").pop() ?? "") ?? null;
   }
 
   /**
@@ -562,18 +539,6 @@ export class Resolver {
    * receiver is far more likely a string or a list than a repository class), and only
    * when few methods of the repository have the name.
    */
-  /** The method of that name on the one type the receiver is named after (`s.store.Get()` → `Store.Get`). */
-  private receiverNamed(call: ExtractedCall, caller: ResolverSymbol): ResolverSymbol | null {
-    const { name } = call;
-    if (STDLIB_METHODS[caller.language]?.has(name)) return null;
-    const candidates = (this.byName.get(name) ?? []).filter(
-      (s) => s.kind === "method" && compatibleLanguage(caller.language, s.language),
-    );
-    return candidates.length
-      ? receiverNamedMethod(call, candidates, GENERIC_METHOD_NAMES.has(name), caller.language)
-      : null;
-  }
-
   private methodByName(name: string, caller: ResolverSymbol, base: number): Hit[] {
     if (STDLIB_METHODS[caller.language]?.has(name)) return [];
     const fromPath = caller.path;
