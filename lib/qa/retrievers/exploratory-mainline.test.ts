@@ -4,11 +4,8 @@
  * steps; a step's call it returns through goes before a guarded side branch named like the
  * question; and a call named through an interface runs in its one implementation.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { indexSources } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import { chainPrelude } from "./exploratory-steps.ts";
@@ -162,28 +159,20 @@ public final class Tokenizer {
 }
 `;
 
-let repo: IndexedFixture;
-let dir: string;
-let cleanup: () => Promise<void>;
+let repo: Awaited<ReturnType<typeof indexSources>>;
 
 beforeAll(async () => {
-  ({ cleanup } = await setupQaHome("wf-mainline-"));
-  dir = mkdtempSync(path.join(os.tmpdir(), "wf-mainline-repo-"));
-  mkdirSync(path.join(dir, "router"));
-  writeFileSync(path.join(dir, "router", "mux.go"), MUX);
-  writeFileSync(path.join(dir, "router", "tree.go"), TREE);
-  mkdirSync(path.join(dir, "jwt"));
-  writeFileSync(path.join(dir, "jwt", "Parsers.java"), PARSERS);
-  writeFileSync(path.join(dir, "jwt", "Registry.java"), REGISTRY);
-  writeFileSync(path.join(dir, "jwt", "Parser.java"), PARSER);
-  writeFileSync(path.join(dir, "jwt", "DefaultParser.java"), DEFAULT_PARSER);
-  writeFileSync(path.join(dir, "jwt", "Tokenizer.java"), TOKENIZER);
-  repo = await indexFixture(dir, "mainline");
+  repo = await indexSources("mainline", {
+    "router/mux.go": MUX,
+    "router/tree.go": TREE,
+    "jwt/Parsers.java": PARSERS,
+    "jwt/Registry.java": REGISTRY,
+    "jwt/Parser.java": PARSER,
+    "jwt/DefaultParser.java": DEFAULT_PARSER,
+    "jwt/Tokenizer.java": TOKENIZER,
+  });
 });
-afterAll(async () => {
-  await cleanup();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => repo.close());
 
 describe("the walk's main line", () => {
   it("follows the call a step returns through before a guarded side branch named like the question", async () => {

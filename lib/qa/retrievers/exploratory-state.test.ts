@@ -3,11 +3,8 @@
  * registry entry) is read back by a later step, in several languages; and on a real index
  * the walk from a builder's setter goes on in the method that reads the stored field.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { indexSources } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import type { SymbolRecord } from "../../db/code-graph.ts";
 import { askQuestion } from "../ask.ts";
@@ -170,22 +167,15 @@ public class Compressor {
 }
 `;
 
-let repo: IndexedFixture;
-let dir: string;
-let cleanup: () => Promise<void>;
+let repo: Awaited<ReturnType<typeof indexSources>>;
 
 beforeAll(async () => {
-  ({ cleanup } = await setupQaHome("wf-state-"));
-  dir = mkdtempSync(path.join(os.tmpdir(), "wf-state-repo-"));
-  mkdirSync(path.join(dir, "token"));
-  writeFileSync(path.join(dir, "token", "TokenBuilder.java"), BUILDER);
-  writeFileSync(path.join(dir, "token", "Compressor.java"), COMPRESSOR);
-  repo = await indexFixture(dir, "state");
+  repo = await indexSources("state", {
+    "token/TokenBuilder.java": BUILDER,
+    "token/Compressor.java": COMPRESSOR,
+  });
 });
-afterAll(async () => {
-  await cleanup();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => repo.close());
 
 describe("the walk through stored state", () => {
   it("goes from a setter to the method reading the field it stores, and on from there", async () => {
