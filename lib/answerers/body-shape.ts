@@ -70,6 +70,14 @@ export function bodyStart(lines: readonly string[]): number {
   return Math.min(i, trimmed.length);
 }
 
+/** The statements of the definition spanning `span` in a file's lines (1-based, inclusive). */
+export function spanStatements(
+  lines: readonly string[],
+  span: { startLine: number; endLine: number },
+): string[] {
+  return bodyStatements(lines.slice(span.startLine - 1, span.endLine));
+}
+
 /** The statements of a definition's body: comments, docstrings and closing lines left out. */
 export function bodyStatements(lines: readonly string[]): string[] {
   const out: string[] = [];

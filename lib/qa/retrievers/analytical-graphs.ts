@@ -35,11 +35,8 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   const direct = g.callers.filter((c) => c.depth === 1);
   const further = g.callers.filter((c) => c.depth === 2);
   const callees = g.callees.filter((c) => c.depth === 1);
-  const named = (list: typeof direct, n: number) =>
-    list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${cite(c.symbol)})`);
-  // A caller too long to read at once is cited where it makes the call.
-  const namedCallers = (list: typeof direct, n: number) =>
-    list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${citeAtCall(c)})`);
+  const named = (list: typeof direct, n: number, at = (c: (typeof direct)[number]) => cite(c.symbol)) =>
+    list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${at(c)})`);
   const sentences: string[] = [];
   const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
   if (direct.length === 0) {
@@ -49,7 +46,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   } else {
     const files = g.callerFiles;
     sentences.push(
-      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ${direct.length === 1 ? verb.one : verb.many} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(namedCallers(direct, 3))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
+      `${direct.length} function${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ${direct.length === 1 ? verb.one : verb.many} ${subjectRef(g, label)} ${g.byName ? "by name (calls the index resolves to no other definition)" : "directly"}${further.length ? ` and ${further.length} more call${further.length === 1 ? "s" : ""} those` : ""}: ${joinWords(named(direct, 3, citeAtCall))}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`,
     );
   }
   // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.

@@ -30,7 +30,7 @@ import {
   withDecidingNeighbours,
 } from "./deciding-neighbours.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
-import { bodyStatements } from "../../answerers/body-shape.ts";
+import { spanStatements } from "../../answerers/body-shape.ts";
 import { wordStems } from "../focus.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import {
@@ -225,7 +225,7 @@ export function oneStatement(
   lines: readonly string[],
   symbol: Pick<SymbolRecord, "startLine" | "endLine">,
 ): boolean {
-  return bodyStatements(lines.slice(symbol.startLine - 1, symbol.endLine)).length <= 1;
+  return spanStatements(lines, symbol).length <= 1;
 }
 
 /** A symbol's name without its overload number (`f#2` → f). */

@@ -19,7 +19,7 @@ import {
   type Stored,
   type Tester,
 } from "./option-readers.ts";
-import { assignedFields, bodyStatements } from "../../answerers/body-shape.ts";
+import { assignedFields, spanStatements } from "../../answerers/body-shape.ts";
 import type { SourceReader } from "../context.ts";
 import { isFunctionSymbol, isTestPath, type Ranked, type RetrievalInput } from "./shared.ts";
 
@@ -122,7 +122,7 @@ export async function namedSetters(reader: SourceReader, ranked: Ranked[]): Prom
       const lines = await reader.lines(s.path);
       if (!lines) return;
       const option = optionName(s.name);
-      const stored = assignedFields(bodyStatements(lines.slice(s.startLine - 1, s.endLine)));
+      const stored = assignedFields(spanStatements(lines, s));
       const field = stored.find((f) => f.toLowerCase() === option);
       if (field) out.set(s.qualifiedId, { names: [field], member: false });
     }),

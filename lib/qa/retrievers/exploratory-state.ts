@@ -7,10 +7,11 @@
  */
 import "server-only";
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import { assignedFields, bodyStatements } from "../../answerers/body-shape.ts";
+import { assignedFields, spanStatements } from "../../answerers/body-shape.ts";
 import type { SourceReader } from "../context.ts";
 import { fileSymbols } from "./answering.ts";
 import { isConstructor } from "./conceptual.ts";
+import { dirOf } from "./file-index.ts";
 import { isCodeFunction } from "./shared.ts";
 
 /** A body longer than this does its own work: what it stores is a side effect, not a hand-over. */
@@ -101,16 +102,12 @@ export function readsField(statements: readonly string[], field: string, bare: b
  */
 function bareReads(step: SymbolRecord, reader: SymbolRecord): boolean {
   if (IMPLICIT_THIS.has(step.language)) return reader.path === step.path;
-  if (PACKAGE_GLOBALS.has(step.language)) return folderOf(reader.path) === folderOf(step.path);
+  if (PACKAGE_GLOBALS.has(step.language)) return dirOf(reader.path) === dirOf(step.path);
   return false;
 }
 
 const IMPLICIT_THIS = new Set(["java", "csharp", "cpp"]);
 const PACKAGE_GLOBALS = new Set(["go", "c"]);
-
-function folderOf(path: string): string {
-  return path.slice(0, path.lastIndexOf("/") + 1);
-}
 
 /**
  * The readers of what a step stores, from its own file and the leading files: those that
@@ -184,6 +181,6 @@ async function readBodies(generationId: string, reader: SourceReader, path: stri
   if (!lines) return [];
   return symbols.filter(isCodeFunction).map((symbol) => ({
     symbol,
-    statements: bodyStatements(lines.slice(symbol.startLine - 1, symbol.endLine)),
+    statements: spanStatements(lines, symbol),
   }));
 }

@@ -144,10 +144,7 @@ export async function subjectGraph(
       ])
     ).map((s) => [s.qualifiedId, s]),
   );
-  const listed = (
-    counts: Map<string, { calls: number; via: string; line?: number }>,
-    depth: 1 | 2,
-  ): GraphSymbol[] =>
+  const listed = (counts: Map<string, Tally>, depth: 1 | 2): GraphSymbol[] =>
     [...counts]
       .flatMap(([id, c]) => {
         const symbol = records.get(id);
@@ -243,13 +240,20 @@ async function callersByName(
 
 const MAX_BY_NAME = 60;
 
-/** Edges counted per symbol (`key`), remembering the nearer end of its busiest edge. */
+/** A symbol's edges counted: how many, the nearer end of the first, and its earliest call line. */
+interface Tally {
+  calls: number;
+  via: string;
+  line?: number;
+}
+
+/** Edges counted per symbol (`key`), remembering the nearer end of the first and the earliest call line. */
 function tally<E extends { line?: number | null }>(
   edges: E[],
   key: (e: E) => string,
   nearer: (e: E) => string,
-): Map<string, { calls: number; via: string; line?: number }> {
-  const out = new Map<string, { calls: number; via: string; line?: number }>();
+): Map<string, Tally> {
+  const out = new Map<string, Tally>();
   for (const e of edges) {
     const k = key(e);
     const entry = out.get(k);
