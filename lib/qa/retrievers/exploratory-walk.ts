@@ -21,6 +21,7 @@ import type { DiagramPart } from "../types.ts";
 import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../diagrams/graph.ts";
 import type { SourceReader } from "../context.ts";
 import { isMacro, macroCallees, throughMacros } from "./exploratory-macros.ts";
+import { dirOf } from "./file-index.ts";
 import { isTestSymbol } from "./shared.ts";
 
 export interface FlowNode {
@@ -159,7 +160,7 @@ async function unresolvedCallees(
     symbol,
     calls.filter((c) => !c.receiver || isSelf(c.receiver, symbol)).map((c) => c.name),
   );
-  const folder = folderOf(symbol.path);
+  const folder = dirOf(symbol.path);
   const names = [...new Set(calls.flatMap((c) => (c.receiver ? [c.name] : [])))].slice(
     0,
     UNRESOLVED_PER_STEP,
@@ -171,7 +172,7 @@ async function unresolvedCallees(
         (s.kind === "method" || s.kind === "function") &&
         s.fanOut > 0 &&
         s.qualifiedId !== symbol.qualifiedId &&
-        folderOf(s.path) === folder &&
+        dirOf(s.path) === folder &&
         !isTestSymbol(s) &&
         walks(s.path),
     );
@@ -226,7 +227,7 @@ async function ownClassCallees(
       ? undefined
       : symbol.language === "go"
         ? (await symbolsByQualifiedName(generationId, `${symbol.parentId}.${name}`, 1)).find(
-            (s) => folderOf(s.path) === folderOf(symbol.path),
+            (s) => dirOf(s.path) === dirOf(symbol.path),
           )
         : undefined;
     const pick = best?.s ?? elsewhere;
@@ -252,10 +253,6 @@ function sharedCount(a: Set<string>, b: Set<string>): number {
 }
 
 const UNRESOLVED_PER_STEP = 3;
-
-function folderOf(path: string): string {
-  return path.slice(0, path.lastIndexOf("/") + 1);
-}
 
 /** A symbol's calls as the indexer stored them (name, receiver as written, line). */
 function parseCalls(json: string): { name: string; receiver: string | null; line: number }[] {
