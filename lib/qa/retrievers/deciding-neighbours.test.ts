@@ -14,11 +14,9 @@ import { extractAnchors } from "../../search/anchors.ts";
 import { SourceReader } from "../context.ts";
 import { focusQuery } from "../focus.ts";
 import {
-  boundNames,
   decidingFirst,
   decidingNeighbours,
   decidingWeights,
-  testingLine,
   withDecidingNeighbours,
   type Neighbour,
 } from "./deciding-neighbours.ts";
@@ -206,49 +204,12 @@ namespace Rules {
 }
 `;
 
-const GO_TREE = `package router
-
-import "strings"
-
-type node struct {
-\tprefix   string
-\tstatic   bool
-\tchildren []*node
-}
-
-// FindRoute resets the routing state and looks the path up.
-func (n *node) FindRoute(method string, path string) *node {
-\trn := n.findRoute(method, path)
-\tif rn == nil {
-\t\treturn nil
-\t}
-\treturn rn
-}
-
-func (n *node) findRoute(method string, path string) *node {
-\tfor _, child := range n.children {
-\t\tif child.static && strings.HasPrefix(path, child.prefix) {
-\t\t\treturn child
-\t\t}
-\t\tif !child.static && paramSegment(path) {
-\t\t\treturn child
-\t\t}
-\t}
-\treturn nil
-}
-
-func paramSegment(path string) bool {
-\treturn len(path) > 0
-}
-`;
-
 let t: TempEnv;
 let ruby: string;
 let csharp: string;
 let go: string;
 let rust: string;
 let java: string;
-let goTree: string;
 beforeAll(async () => {
   t = await setupTempEnv();
   const index = async (files: Record<string, string>) =>
@@ -262,7 +223,6 @@ beforeAll(async () => {
   java = await index({ "src/rules/Rule.java": JAVA_RULE, "src/rules/BaseRule.java": JAVA_BASE_RULE });
   ruby = await index({ "lib/web.rb": RUBY_CONNECTION });
   csharp = await index({ "src/Rules.cs": CSHARP_RULES });
-  goTree = await index({ "tree.go": GO_TREE });
 });
 afterAll(async () => {
   await t?.cleanup();
@@ -306,41 +266,6 @@ describe("the callee that decides comes up below its caller", () => {
       "set_default",
       "current_or_global",
     ]);
-  });
-});
-
-describe("a callee whose bound result is tested comes up below its caller", () => {
-  it("Go: FindRoute binds findRoute's node and tests it on the next line", async () => {
-    const question = "How does the tree pick between a static segment and a parameter?";
-    expect(await reranked(goTree, ["tree.go::node.FindRoute"], question)).toEqual([
-      "node.FindRoute",
-      "node.findRoute",
-    ]);
-  });
-
-  it.each([
-    ["Go", ["rn := n.findRoute(rctx, method, path)", "if rn == nil {"], ["rn"]],
-    ["Java", ["alg = findBySigningKey(key);", "if (alg == null) {"], ["alg"]],
-    [
-      "Java, declared with a generic type",
-      ["SecureDigestAlgorithm<?, ?> alg = find(key);", "", "if (alg == null) {"],
-      ["alg"],
-    ],
-    ["Rust", ["let found: Option<Dent> = self.next_entry();", "match found {"], ["found"]],
-    ["TypeScript", ["const limit = computeLimit(options);", "if (count > limit) {"], ["limit"]],
-    ["Python", ["self.handler = pick(kind)", "if self.handler is None:"], ["self.handler"]],
-  ])("%s: the bound name is read and tested", (_language, lines, names) => {
-    expect(boundNames(lines[0] as string)).toEqual(names);
-    expect(testingLine(lines, 1)).toBeGreaterThan(1);
-  });
-
-  it("a bound result nobody tests, or only an error tested, does not decide", () => {
-    expect(testingLine(["v := compute(x)", "out = append(out, v)"], 1)).toBe(0);
-    expect(testingLine(["v, err := compute(x)", "if err != nil {"], 1)).toBe(0);
-    expect(testingLine(["compressor := NewCompressor(level)", "return compressor.Handler"], 1)).toBe(0);
-    expect(testingLine(["ok := match(list)", "return ok && enabled"], 1)).toBe(2);
-    expect(boundNames("if a == b {")).toEqual([]);
-    expect(boundNames("total += step(x)")).toEqual([]);
   });
 });
 

@@ -7,9 +7,7 @@
  * carry the question's words, comes up just below that function, which keeps its place —
  * and into the leading few only when it decides more of the question than the symbol it
  * pushes out of them. A callee merely called (a logger, a step of the work) is left where
- * it is: one hop brings up too much that decides nothing. A call whose result is bound
- * and tested on the next lines (`rn := n.findRoute(…)` / `if rn == nil`) is tested too.
- * A leading declaration (an
+ * it is: one hop brings up too much that decides nothing. A leading declaration (an
  * interface's or abstract method, which calls nothing) gives way to its implementation
  * (at most two), which takes its place with the declaration kept just below.
  *
@@ -36,8 +34,6 @@ const LEADERS = 5;
 const ADDED = 2;
 /** Calls read per leading function. */
 const CALLEES = 40;
-/** Lines after a call on which its bound result may be tested. */
-const BOUND_LINES = 3;
 /** A callee ranks just below the function calling it; an implementation just above its declaration. */
 const BELOW = 0.97;
 const ABOVE = 1.001;
@@ -59,59 +55,6 @@ const TESTING =
   /^\s*(?:}\s*)?(?:if|elif|else\s+if|while|unless|until|when|case|switch|match|guard|return)\b|\s\?\s.*\s:\s|&&|\|\||\s(?:[<>]=?|[!=]==?)\s|\bif\b|\bunless\b/;
 
 /**
- * The names a line binds a call's result to (`rn := n.findRoute(…)`, `alg = find(key);`,
- * `let v = f()?`, `SecureDigestAlgorithm<?, ?> alg = find(key);`, `a, err := f()`); an
- * error is left out, since testing it decides only whether the call failed.
- */
-export function boundNames(line: string): string[] {
-  const target = BINDING.exec(line)?.[1];
-  if (!target || /^(?:if|elif|while|return|for|case|when)\b/.test(target)) return [];
-  return target
-    .replace(/<[^<>]*>/g, " ")
-    .replace(/[{}[\]()*&]/g, " ")
-    .split(",")
-    .map(
-      (part) =>
-        part
-          .replace(/:\s*[\w.<>?\s]*$/, "")
-          .trim()
-          .split(/\s+/)
-          .pop() ?? "",
-    )
-    .filter((name) => /^[A-Za-z_$@][\w$.@]*$/.test(name) && name !== "_" && name !== "err");
-}
-
-/** What a line binds before `=` or `:=` (a declaration keyword left out); not `==`, `<=`, `+=`. */
-const BINDING =
-  /^\s*(?:(?:let|var|const|val|auto|final|my|local)\s+(?:mut\s+)?)?([^=(]*?)\s*(?::=|(?<![!<>=+\-*/%&|^:])=(?![=>]))/;
-
-/**
- * The line deciding on the call on line `at` (1-based), 0 if none: the call's own line when
- * it tests something, else a testing line among the next few that tests the name the
- * call's result is bound to.
- */
-export function testingLine(lines: readonly string[], at: number): number {
-  const line = lines[at - 1] ?? "";
-  if (TESTING.test(line)) return at;
-  const names = boundNames(line);
-  if (names.length === 0) return 0;
-  const words = names.map((n) => new RegExp(`(?<![\\w$.])${n.replace(/[.$]/g, "\\$&")}(?![\\w$])`));
-  for (let l = at + 1; l <= Math.min(lines.length, at + BOUND_LINES); l++) {
-    const next = lines[l - 1] ?? "";
-    if (tests(next) && words.some((w) => w.test(next))) return l;
-  }
-  return 0;
-}
-
-/** A line testing a bound value: a condition, not the value merely handed back (`return compressor.Handler`). */
-function tests(line: string): boolean {
-  return TESTING.test(line) && (!/^\s*return\b/.test(line) || COMPARES.test(line));
-}
-
-/** A comparison, a boolean operator or a conditional expression. */
-const COMPARES = /\s\?\s.*\s:\s|&&|\|\||\s(?:[<>]=?|[!=]==?)\s|\bif\b/;
-
-/**
  * The neighbours worth bringing up, best first: those whose own conditions and formulas
  * carry the question's words, at most one per leading function.
  */
@@ -129,8 +72,7 @@ export function decidingNeighbours(
 }
 
 /**
- * The callees the leading functions test in one of their conditions (or whose bound
- * result they test on the next lines), and the
+ * The callees the leading functions test in one of their conditions, and the
  * implementations of the leading declarations (tests aside).
  */
 async function neighboursOf(
@@ -148,7 +90,7 @@ async function neighboursOf(
     const lines = await reader.lines(leaders.get(leader)?.path ?? "");
     for (const e of edges)
       if (e.dstId && e.dstId !== leader && !ranked.has(e.dstId) && !tested.has(e.dstId))
-        if (lines && testingLine(lines, e.line) > 0) tested.set(e.dstId, leader);
+        if (TESTING.test(lines?.[e.line - 1] ?? "")) tested.set(e.dstId, leader);
   }
   const symbols = tested.size ? await symbolsByQualifiedIds(generationId, [...tested.keys()]) : [];
   const called = symbols.flatMap((symbol) => {
