@@ -14,7 +14,6 @@ import { extractAnchors } from "../../search/anchors.ts";
 import { SourceReader } from "../context.ts";
 import { focusQuery } from "../focus.ts";
 import {
-  conditionCarries,
   decidingFirst,
   decidingNeighbours,
   decidingWeights,
@@ -205,58 +204,12 @@ namespace Rules {
 }
 `;
 
-const GO_COMPRESS = `package compress
-
-import "strings"
-
-type Compressor struct {
-\tprecedence []string
-}
-
-// selectEncoder returns the name of the encoder for a response.
-func (c *Compressor) selectEncoder(header string) string {
-\taccepted := strings.Split(strings.ToLower(header), ",")
-\tfor _, name := range c.precedence {
-\t\tif matchAcceptEncoding(accepted, name) {
-\t\t\treturn name
-\t\t}
-\t}
-\treturn ""
-}
-
-func matchAcceptEncoding(accepted []string, encoding string) bool {
-\tfor _, v := range accepted {
-\t\tif strings.Contains(v, encoding) {
-\t\t\treturn true
-\t\t}
-\t}
-\treturn false
-}
-
-func newCompressor(precedence []string) *Compressor {
-\treturn &Compressor{precedence: precedence}
-}
-
-func levelOf(name string) int {
-\treturn len(name)
-}
-
-// logEncoding reports the chosen encoding.
-func logEncoding(list []string, name string) {
-\tok := matchAcceptEncoding(list, name)
-\tif ok {
-\t\tprintln(name)
-\t}
-}
-`;
-
 let t: TempEnv;
 let ruby: string;
 let csharp: string;
 let go: string;
 let rust: string;
 let java: string;
-let goCompress: string;
 beforeAll(async () => {
   t = await setupTempEnv();
   const index = async (files: Record<string, string>) =>
@@ -270,7 +223,6 @@ beforeAll(async () => {
   java = await index({ "src/rules/Rule.java": JAVA_RULE, "src/rules/BaseRule.java": JAVA_BASE_RULE });
   ruby = await index({ "lib/web.rb": RUBY_CONNECTION });
   csharp = await index({ "src/Rules.cs": CSHARP_RULES });
-  goCompress = await index({ "compress.go": GO_COMPRESS });
 });
 afterAll(async () => {
   await t?.cleanup();
@@ -314,40 +266,6 @@ describe("the callee that decides comes up below its caller", () => {
       "set_default",
       "current_or_global",
     ]);
-  });
-});
-
-describe("a caller deciding with a leading helper comes up just below it", () => {
-  it("Go: selectEncoder tests matchAcceptEncoding on the accepted list; the logger calling it does not decide", async () => {
-    const ids = [
-      "compress.go::matchAcceptEncoding",
-      "compress.go::Compressor",
-      "compress.go::logEncoding",
-      "compress.go::newCompressor",
-      "compress.go::levelOf",
-      "compress.go::Compressor.selectEncoder",
-    ];
-    const question = "How does the compressor choose the encoder from the accepted encodings of the client?";
-    const ranked = await reranked(goCompress, ids, question);
-    expect(ranked.slice(0, 2)).toEqual(["matchAcceptEncoding", "Compressor.selectEncoder"]);
-    // A caller retrieval did not find stays where it is (here: nowhere).
-    expect(await reranked(goCompress, ids.slice(0, 2), question)).toEqual([
-      "matchAcceptEncoding",
-      "Compressor",
-    ]);
-  });
-
-  it("the condition must carry the question beside the helper's own name", () => {
-    const query = focusQuery(
-      "How is the accepted encoding matched?",
-      extractAnchors("How is the accepted encoding matched?"),
-    );
-    expect(conditionCarries("if matchAcceptEncoding(accepted, name) {", "matchAcceptEncoding", query)).toBe(
-      true,
-    );
-    expect(conditionCarries("if matchAcceptEncoding(list, name) {", "matchAcceptEncoding", query)).toBe(
-      false,
-    );
   });
 });
 

@@ -7,11 +7,7 @@
  * carry the question's words, comes up just below that function, which keeps its place —
  * and into the leading few only when it decides more of the question than the symbol it
  * pushes out of them. A callee merely called (a logger, a step of the work) is left where
- * it is: one hop brings up too much that decides nothing. One call above, a caller comes
- * up just below a leading helper only when the condition calling the helper carries the
- * question's words beside the helper's own name and the caller decides more of the question
- * than the helper (`if matchAcceptEncoding(accepted, name)` in `selectEncoder`, which picks
- * the encoder). A leading declaration (an
+ * it is: one hop brings up too much that decides nothing. A leading declaration (an
  * interface's or abstract method, which calls nothing) gives way to its implementation
  * (at most two), which takes its place with the declaration kept just below.
  *
@@ -25,7 +21,6 @@ import {
   callEdgesOfMany,
   inheritorsOf,
   symbolsByQualifiedIds,
-  type EdgeRecord,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { bodyStart } from "../../answerers/body-shape.ts";
@@ -39,13 +34,7 @@ const LEADERS = 5;
 const ADDED = 2;
 /** Calls read per leading function. */
 const CALLEES = 40;
-/** Callers read per leading helper (the most confident first), and the leading helpers read. */
-const CALLERS = 20;
-const HELPERS = 3;
-/**
- * A callee or a deciding caller ranks just below the leading function (which keeps its place
- * and the answer's opening); an implementation just above its declaration.
- */
+/** A callee ranks just below the function calling it; an implementation just above its declaration. */
 const BELOW = 0.97;
 const ABOVE = 1.001;
 
@@ -56,8 +45,6 @@ export interface Neighbour {
   leader: string;
   /** implements the leading declaration (stands in its place); else called in one of its conditions */
   implements?: boolean;
-  /** calls the leading helper in a condition carrying the question (stands just below it) */
-  caller?: boolean;
 }
 
 /**
@@ -66,16 +53,6 @@ export interface Neighbour {
  */
 const TESTING =
   /^\s*(?:}\s*)?(?:if|elif|else\s+if|while|unless|until|when|case|switch|match|guard|return)\b|\s\?\s.*\s:\s|&&|\|\||\s(?:[<>]=?|[!=]==?)\s|\bif\b|\bunless\b/;
-
-/**
- * Whether a caller's condition on a helper carries the question's words beside the
- * helper's own name (`if matchAcceptEncoding(accepted, name)`: "accepted"), so that the
- * caller decides what the question asks with the helper's answer, not merely uses it.
- */
-export function conditionCarries(line: string, helper: string, query: FocusQuery): boolean {
-  const without = line.replace(new RegExp(`\\b${helper.replace(/[.$]/g, "\\$&")}\\b`, "g"), " ");
-  return decidingWeight([without], 1, 1, query) > 0;
-}
 
 /**
  * The neighbours worth bringing up, best first: those whose own conditions and formulas
@@ -95,22 +72,17 @@ export function decidingNeighbours(
 }
 
 /**
- * The callees the leading functions test in one of their conditions, the callers among
- * what retrieval `found` testing a leading helper in a condition carrying the question,
- * and the implementations of the leading declarations (tests aside).
+ * The callees the leading functions test in one of their conditions, and the
+ * implementations of the leading declarations (tests aside).
  */
 async function neighboursOf(
   generationId: string,
   reader: SourceReader,
   leaders: Map<string, SymbolRecord>,
   ranked: Set<string>,
-  found: Set<string>,
-  query: FocusQuery,
 ): Promise<Neighbour[]> {
-  const helpers = [...leaders.keys()].slice(0, HELPERS);
-  const [{ callees }, { callers }, implementing] = await Promise.all([
+  const [{ callees }, implementing] = await Promise.all([
     callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: 0 }),
-    callEdgesOfMany(generationId, helpers, { callees: 0, callers: CALLERS }),
     implementations(generationId, leaders, ranked),
   ]);
   const tested = new Map<string, string>();
@@ -120,49 +92,12 @@ async function neighboursOf(
       if (e.dstId && e.dstId !== leader && !ranked.has(e.dstId) && !tested.has(e.dstId))
         if (TESTING.test(lines?.[e.line - 1] ?? "")) tested.set(e.dstId, leader);
   }
-  const testing = await decidingCallers(
-    reader,
-    leaders,
-    callers,
-    found,
-    query,
-    (id) => ranked.has(id) || tested.has(id),
-  );
-  const ids = [...tested.keys(), ...testing.keys()];
-  const symbols = ids.length ? await symbolsByQualifiedIds(generationId, ids) : [];
-  const near = symbols.flatMap((symbol): Neighbour[] => {
-    if (!isCodeFunction(symbol)) return [];
+  const symbols = tested.size ? await symbolsByQualifiedIds(generationId, [...tested.keys()]) : [];
+  const called = symbols.flatMap((symbol) => {
     const leader = tested.get(symbol.qualifiedId);
-    if (leader) return [{ symbol, leader }];
-    const helper = testing.get(symbol.qualifiedId);
-    return helper ? [{ symbol, leader: helper, caller: true }] : [];
+    return leader && isCodeFunction(symbol) ? [{ symbol, leader }] : [];
   });
-  return [...near, ...implementing];
-}
-
-/**
- * The callers (by qualified id, with the helper they call) that test a leading helper in a
- * condition carrying the question's words beside the helper's name. Many call a helper,
- * few answer with it: only a caller retrieval `found` too, and none `taken` already.
- */
-async function decidingCallers(
-  reader: SourceReader,
-  leaders: Map<string, SymbolRecord>,
-  callers: Map<string, EdgeRecord[]>,
-  found: Set<string>,
-  query: FocusQuery,
-  taken: (id: string) => boolean,
-): Promise<Map<string, string>> {
-  const testing = new Map<string, string>();
-  for (const [helper, edges] of callers) {
-    const name = (leaders.get(helper)?.name ?? "").replace(/#\d+$/, "");
-    for (const e of edges) {
-      if (!found.has(e.srcId) || taken(e.srcId) || testing.has(e.srcId)) continue;
-      const line = (await reader.lines(e.srcPath))?.[e.line - 1] ?? "";
-      if (TESTING.test(line) && conditionCarries(line, name, query)) testing.set(e.srcId, helper);
-    }
-  }
-  return testing;
+  return [...called, ...implementing];
 }
 
 /** A declaration with more implementations than this stands for too many to bring one up. */
@@ -276,8 +211,7 @@ export async function withDecidingNeighbours(
   const top = new Set(
     ranked.slice(0, LEADERS).map((r) => r.candidate.symbol?.qualifiedId ?? r.candidate.key),
   );
-  const found = new Set(ranked.map((r) => r.candidate.symbol?.qualifiedId ?? r.candidate.key));
-  const neighbours = await neighboursOf(generationId, reader, leaders, top, found, query);
+  const neighbours = await neighboursOf(generationId, reader, leaders, top);
   if (neighbours.length === 0) return ranked;
   // A type or a test decides nothing itself (what decides is a function of the code), so
   // only the functions read here are weighed.
@@ -287,11 +221,7 @@ export async function withDecidingNeighbours(
     query,
   );
   const weightOf = (s: SymbolRecord) => weights(s) ?? 0;
-  // A caller decides with the helper it tests only when it decides more of the question itself.
-  const deciding = neighbours.filter(
-    (n) => !n.caller || weightOf(n.symbol) > weightOf(leaders.get(n.leader) ?? n.symbol),
-  );
-  const chosen = decidingNeighbours(deciding, weightOf);
+  const chosen = decidingNeighbours(neighbours, weightOf);
   if (chosen.length === 0) return ranked;
   const out = ranked.map((r) => ({ ...r, reasons: [...r.reasons] }));
   const byId = new Map(out.map((r) => [r.candidate.symbol?.qualifiedId ?? r.candidate.key, r]));
@@ -307,9 +237,7 @@ export async function withDecidingNeighbours(
     const name = neighbour.leader.split("::").pop() ?? neighbour.leader;
     const reason = neighbour.implements
       ? `implements ${name}`
-      : neighbour.caller
-        ? `tests ${name} in a condition carrying the question`
-        : `called by ${name}; its conditions carry the question`;
+      : `called by ${name}; its conditions carry the question`;
     const existing = byId.get(neighbour.symbol.qualifiedId);
     if (existing) {
       if (existing.score < score) {
