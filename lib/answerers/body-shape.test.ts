@@ -47,6 +47,58 @@ describe("bodyShape", () => {
     expect(decidesNothing(lines(text))).toBe(false);
   });
 
+  it.each([
+    [
+      "Rust, clamping its argument",
+      "pub fn max_open(mut self, mut n: usize) -> Self {\n    if n == 0 {\n        n = 1;\n    }\n    self.opts.max_open = n;\n    self\n}",
+    ],
+    [
+      "Rust, keeping another bound in step",
+      "pub fn max_depth(mut self, depth: usize) -> Self {\n    self.opts.max_depth = depth;\n    if self.opts.max_depth < self.opts.min_depth {\n        self.opts.min_depth = self.opts.max_depth;\n    }\n    self\n}",
+    ],
+    [
+      "Java, asserting its argument and converting its unit",
+      "public JwtParserBuilder clockSkewSeconds(long seconds) throws IllegalArgumentException {\n    Assert.isTrue(seconds <= MAX_CLOCK_SKEW_MILLIS, MAX_CLOCK_SKEW_ILLEGAL_MSG);\n    this.allowedClockSkewMillis = Math.max(0, seconds * MILLISECONDS_PER_SECOND);\n    return this;\n}",
+    ],
+    [
+      "TypeScript property, asserting its argument",
+      "set followRedirect(value: boolean | ((response: PlainResponse) => boolean)) {\n\tassertAny('followRedirect', [is.boolean, is.function], value);\n\tthis._internals.followRedirect = value;\n}",
+    ],
+    [
+      "Go, returning an error for a bad argument",
+      'func (c *Client) SetRetries(n int) error {\n\tif n < 0 {\n\t\treturn errors.New("negative retries")\n\t}\n\tc.retries = n\n\treturn nil\n}',
+    ],
+    [
+      "Python, raising for a bad argument",
+      "def set_limit(self, limit):\n    if limit < 1:\n        raise ValueError('limit must be positive')\n    self._limit = limit",
+    ],
+    [
+      "C#, with a one-line guard",
+      "public void SetDepth(int depth) {\n  if (depth < 0) throw new ArgumentOutOfRangeException(nameof(depth));\n  _depth = depth;\n}",
+    ],
+  ])("knows a %s for a setter", (_language, text) => {
+    const shape = bodyShape(lines(text));
+    expect(shape.setter).toBe(true);
+    expect(assignedFields(shape.statements).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [
+      "an else branch choosing between two stores",
+      "def mode=(value)\n  if value\n    @mode = :strict\n  else\n    @mode = :loose\n  end\nend",
+    ],
+    [
+      "a stored computation",
+      "public void total(int price, int count) {\n    this.total = price * count + shipping;\n}",
+    ],
+    [
+      "a guard followed by work",
+      'func (c *Client) Do(r *Request) error {\n\tif r == nil {\n\t\treturn errors.New("nil request")\n\t}\n\tc.last = r\n\treturn c.send(r)\n}',
+    ],
+  ])("does not take %s for a setter", (_case, text) => {
+    expect(bodyShape(lines(text)).setter).toBe(false);
+  });
+
   it("does not take a body of several calls for a setter", () => {
     const text =
       "func (p promiseWithReason) Reject(reason string) {\n\tp.errWin.add(reason)\n\tp.promise.Reject()\n}";

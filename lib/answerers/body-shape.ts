@@ -19,8 +19,22 @@ const DECIDES =
   /^(?:if|for|foreach|while|switch|match|unless|case|when|guard|loop)\b|\?.*:|&&|\|\||[<>]=?|[!=]==?|[*/%+-]\s*[\w(]/;
 /** An assignment to a field, index or variable (`a.b = x`, `opts[:k] = v`, `@x = y`, `self.x = x;`). */
 const ASSIGNMENT = /^(?:[\w$@]+(?:\s*(?:\.|->|::)\s*[\w$]+|\[[^\]]*\])*)\s*(?:\|\||\?\?)?=\s*[^=]/;
-/** Handing back the receiver or a plain value (`return r`, `return this;`, `self`, `r`). */
-const BARE_RETURN = /^(?:return\s+)?[\w$@]+;?$/;
+/**
+ * A check of what a setter is given before it stores it: an assertion or precondition
+ * call (`Assert.isTrue(…)`, `assertAny(…)`, `Objects.requireNonNull(…)`, `assert!(…)`,
+ * `check_arg(…)`), or a failure raised (`throw`, `raise`, `panic!`, a returned Go or Rust
+ * error).
+ */
+const GUARD =
+  /^(?:[\w$]+\s*(?:\.|::|->)\s*)*(?:assert|require|check|ensure|validate|precondition|verify)\w*(?:\.\w+)?!?\s*\(|^(?:Assert|Preconditions|Validate|Guard|Objects|Argument\w*Exception)\s*(?:\.|::)\s*\w+\s*\(|^(?:throw|raise|panic!?)\b|^return\s+(?:Err\b|err\b|nil,\s*err\b|errors\.New\b|fmt\.Errorf\b)/i;
+/** Handing back the receiver (`return r`, `self`, `return this;`), not a bare call (Ruby `perform`) or `else`. */
+const RECEIVER = /^(?:return\s+[\w$@]+|self|this|\$this|[a-z]{1,2});?$/;
+/** A condition opening a block or a one-line guard (`if n == 0 {`, `if (x < 0) throw …`, `unless v`). */
+const CONDITION = /^(?:if|unless)\b/;
+/** A one-line condition storing a corrected value (`if n == 0 { n = 1 }`, `if (n < 1) n = 1;`). */
+const INLINE_CLAMP = /(?:\{|\))\s*[\w$@.>-]+\s*=\s*[^=]/;
+/** A unit conversion in a stored value (`seconds * MILLIS_PER_SECOND`, `ms / 1000`): no decision. */
+const CONVERSION = /\s*[*/]\s*(?:[A-Z][A-Z0-9_]{2,}|\d+(?:\.\d+)?)\b/g;
 
 export interface BodyShape {
   /** the body's statement lines, trimmed */
@@ -126,13 +140,36 @@ export function declaredFields(lines: readonly string[]): string[] {
 export function bodyShape(lines: readonly string[]): BodyShape {
   const statements = bodyStatements(lines);
   const decides = statements.some((s) => DECIDES.test(s));
-  const assignments = statements.filter((s) => ASSIGNMENT.test(s));
-  const setter =
-    !decides &&
-    assignments.length > 0 &&
-    assignments.length <= 3 &&
-    statements.every((s) => ASSIGNMENT.test(s) || BARE_RETURN.test(s));
-  return { statements, decides, setter, handsOn: statements.length <= 1 && !decides };
+  return { statements, decides, setter: storesOnly(statements), handsOn: statements.length <= 1 && !decides };
+}
+
+/**
+ * Whether a body only stores what it is given (one to three assignments) and hands back
+ * at most the receiver, once its checks of the argument are set aside: an assertion or
+ * a raised failure (`Assert.isTrue(seconds <= MAX, …)`, `if v < 0 { return Err(…) }`) and
+ * a clamp of the value (`if n == 0 { n = 1 }`, `if self.max < self.min { self.min = self.max }`)
+ * decide nothing of what the stored setting does: the code reading it does. An `else`
+ * branch chooses between two stores, which is a decision.
+ */
+function storesOnly(statements: readonly string[]): boolean {
+  let assignments = 0;
+  for (let i = 0; i < statements.length; i++) {
+    const s = statements[i] as string;
+    if (GUARD.test(s) || RECEIVER.test(s)) continue;
+    if (CONDITION.test(s)) {
+      if (GUARD.test(s.replace(CONDITION, "").replace(/^.*?[)}]\s*/, "")) || INLINE_CLAMP.test(s)) continue;
+      const next = statements[i + 1] ?? "";
+      if (GUARD.test(next) || ASSIGNMENT.test(next)) {
+        if (ASSIGNMENT.test(next)) assignments++;
+        i++;
+        continue;
+      }
+      return false;
+    }
+    if (!ASSIGNMENT.test(s) || DECIDES.test(s.replace(CONVERSION, ""))) return false;
+    assignments++;
+  }
+  return assignments > 0 && assignments <= 3;
 }
 
 /** Names too general to say which option a setter stores. */

@@ -1,14 +1,16 @@
 /**
  * A question naming an option is answered by the code that reads it, not by the setter
  * that stores it: conceptual retrieval ranks the function testing the stored field above
- * the setter, and the answer's first paragraph cites it (Go and Ruby fixtures).
+ * the setter — also one that checks or clamps what it is given — and the answer's first
+ * paragraph cites it (Go, Ruby and Rust fixtures).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexRepository } from "../../builds/build.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { setupTempEnv, type TempEnv } from "../../../test-support/temp-env.ts";
-import type { SymbolRecord } from "../../db/code-graph.ts";
-import { promoteReaders } from "./option-readers.ts";
+import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
+import { SourceReader } from "../context.ts";
+import { idleFunctions, promoteReaders } from "./option-readers.ts";
 import type { Ranked } from "./shared.ts";
 
 const GO_ROUTER = `package router
@@ -155,8 +157,42 @@ pub struct Meta {
 }
 `;
 
+const RUST_WALK = `/// Options of a directory walk.
+pub struct WalkOptions {
+    max_open: usize,
+    depth: usize,
+}
+
+pub struct Walk {
+    opts: WalkOptions,
+    stack: Vec<Vec<String>>,
+}
+
+impl Walk {
+    /// Sets the maximum number of open directory handles the walk keeps at once.
+    ///
+    /// A limit of 0 is taken as 1.
+    pub fn max_open(mut self, mut n: usize) -> Self {
+        if n == 0 {
+            n = 1;
+        }
+        self.opts.max_open = n;
+        self
+    }
+
+    fn push(&mut self, entries: Vec<String>) {
+        if self.stack.len() == self.opts.max_open {
+            let oldest = self.stack.len() - self.opts.max_open;
+            self.stack[oldest].clear();
+        }
+        self.stack.push(entries);
+    }
+}
+`;
+
 let t: TempEnv;
 let rustRepo: string;
+let rustGeneration: string | null;
 let goRepo: string;
 let rubyRepo: string;
 let tsRepo: string;
@@ -173,8 +209,8 @@ beforeAll(async () => {
 });
 beforeAll(async () => {
   ({
-    repository: { id: rustRepo },
-  } = await indexRepository(t.makeRepo({ "src/filter.rs": RUST_FILTER })));
+    repository: { id: rustRepo, activeGenerationId: rustGeneration },
+  } = await indexRepository(t.makeRepo({ "src/filter.rs": RUST_FILTER, "src/walk.rs": RUST_WALK })));
   ({
     repository: { id: tsRepo },
   } = await indexRepository(
@@ -213,6 +249,36 @@ describe("the code reading an option answers, not its setter", () => {
     const first = report.answer.split(/\n\s*\n/)[0] ?? "";
     expect(first).toContain("lib/client/request.rb");
     expect(first).not.toMatch(/^`Client\.ClassMethods\.follow_redirects`/);
+  });
+});
+
+describe("a setter checking or clamping its argument still hands its standing to the reader", () => {
+  it("Rust: max_open clamps 0 to 1 and stores it; push, which tests the stored limit, answers", async () => {
+    const report = await retrieveReport(
+      rustRepo,
+      "With max_open(0), how does the walk limit the maximum number of open directory handles it keeps at once?",
+      { mode: "conceptual" },
+    );
+    const names = report.symbols.map((s) => s.split("::")[1]);
+    expect(names.indexOf("Walk.push")).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf("Walk.push")).toBeLessThan(names.indexOf("Walk.max_open"));
+    const first = report.answer.split(/\n\s*\n/)[0] ?? "";
+    expect(first).toMatch(/`Walk\.push` \(src\/walk\.rs:\d+-\d+\)/);
+  });
+
+  it("Rust: the clamping max_open is read as a setter storing max_open", async () => {
+    const generation = rustGeneration as string;
+    const [symbol] = await symbolsByQualifiedIds(generation, ["src/walk.rs::Walk.max_open"]);
+    const ranked: Ranked[] = [
+      {
+        candidate: { key: "max_open", symbol: symbol as SymbolRecord, chunk: null, reason: "" },
+        score: 1,
+        reasons: [],
+      },
+    ];
+    const { idle, fields } = await idleFunctions(new SourceReader(generation), ranked);
+    expect(idle.get("src/walk.rs::Walk.max_open")).toBe("setter");
+    expect(fields.get("src/walk.rs::Walk.max_open")?.names).toEqual(["max_open"]);
   });
 });
 
