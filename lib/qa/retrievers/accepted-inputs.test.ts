@@ -14,7 +14,7 @@ describe("quotedInputs", () => {
     const report = [
       "dayjs.utc('2020-12-01T09:00:00+0900') is off by nine hours",
       'the "options" tag and "sex,options=0|1" in `json:"sex"`; see "this is a whole sentence 1."',
-      "version `v1.2.3-rc.1`, and 'abc'",
+      "version `v1.2.3-rc.1`, and 'abc'; works in '1.9.7', see 'https://day.js.org/docs/1'",
     ].join("\n");
     expect(quotedInputs(report)).toEqual(["2020-12-01T09:00:00+0900", "sex,options=0|1", "v1.2.3-rc.1"]);
   });

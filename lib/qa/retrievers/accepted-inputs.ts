@@ -18,11 +18,13 @@ const MAX_PATTERN = 400;
 const PLAIN = ["", "x", "hello", "hello world", "foo_bar", "a1", "12", "a.b", "a/b/c", "A-b", "x=1"];
 
 const QUOTED = /(["'`])([^"'`\n]{4,100}?)\1/g;
+/** A bare release number ("works in 1.9.7") names a version of the project far more often than an input. */
+const RELEASE = /^v?\d+\.\d+(?:\.\d+)?$/i;
 
 /**
  * The values a report quotes that look like input to a parser: a quoted string holding
- * a digit or punctuation (a date, a version, a size, a key=value), not a plain word or
- * a sentence.
+ * a digit and punctuation (a date, a pre-release version, a size, a key=value), not a
+ * plain word, a sentence, a bare release number or a link.
  */
 export function quotedInputs(report: string): string[] {
   const out = new Set<string>();
@@ -31,6 +33,7 @@ export function quotedInputs(report: string): string[] {
     if (value.length < 4 || value.length > MAX_VALUE) continue;
     if (!/\d/.test(value) || !/[^\w\s]/.test(value)) continue;
     if (value.split(/\s+/).length > 3) continue;
+    if (RELEASE.test(value) || /^https?:\/\//i.test(value)) continue;
     out.add(value);
   }
   return [...out];
