@@ -2,12 +2,20 @@
  * How a diagnostic ranking weighs files beside its symbols: a test's evidence credited in
  * part to the file it tests, partner files (header and implementation, interface and
  * implementations, co-changed files) brought up below the file they belong to, and the
- * files that write the report's options and configuration keys as literals.
+ * files that write the report's options and configuration keys as literals, and the
+ * files whose patterns accept the values it quotes.
  */
 import "server-only";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { filesContainingLiterals, symbolsInFile } from "../../db/code-graph.ts";
 import { partnersOf, withPartners } from "./partners.ts";
+import {
+  acceptedInputs,
+  codePatterns,
+  MAX_ACCEPTING,
+  quotedInputs,
+  withAcceptingFiles,
+} from "./accepted-inputs.ts";
 import { testedFiles, type PathIndex } from "./file-index.ts";
 import {
   chunkCandidate,
@@ -66,13 +74,31 @@ export async function withPartnerFiles(
     input.reader.lines(path),
   );
   const about = topicsOfPaths(namedPaths);
-  return withPartners(scored, partners, {
+  const ranked = withPartners(scored, partners, {
     leading: PARTNER_LEADING,
     keep: (path) => auxiliaryFactor(path, about) === 1,
     reserve: PARTNER_PLACES,
   })
     .slice(0, 30)
     .map(([file]) => file);
+  const paired = new Set(leading.flatMap((f) => [f, ...(partners.get(f) ?? []).map((p) => p.path)]));
+  return withAcceptingFiles(ranked, await acceptingFiles(input, ranked), paired, PARTNER_PLACES);
+}
+
+/**
+ * The ranked files whose regular expressions accept a value the report quotes (the
+ * date or version that was misread), when few do; tests and docs never.
+ */
+async function acceptingFiles(input: RetrievalInput, ranked: string[]): Promise<string[]> {
+  const inputs = quotedInputs(input.question);
+  if (inputs.length === 0) return [];
+  const found: string[] = [];
+  for (const path of ranked) {
+    if (auxiliaryFactor(path, { tests: false, docs: false }) !== 1) continue;
+    const lines = await input.reader.lines(path);
+    if (lines && acceptedInputs(codePatterns(path, lines.join("\n")), inputs).length) found.push(path);
+  }
+  return found.length <= MAX_ACCEPTING ? found : [];
 }
 
 /**

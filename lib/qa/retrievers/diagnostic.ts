@@ -56,6 +56,7 @@ import {
   withPartnerFiles,
 } from "./diagnostic-files.ts";
 import { messageSignals } from "./diagnostic-messages.ts";
+import { localeSignal } from "./locale-files.ts";
 import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
 import { guardingCallers } from "./diagnostic-callers.ts";
 import { withEnclosers, withOptionDeciders } from "./diagnostic-deciding.ts";
@@ -99,6 +100,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     ...(await exceptionSignals(input)),
     await namedSignal(input),
     await pathSignal(input, namedPaths),
+    await localeSignal(input),
     ...(await textSignals(input, report, topics)),
   ];
 

@@ -56,6 +56,8 @@ export interface SignalList {
   name: string;
   weight: number;
   candidates: Candidate[];
+  /** Every candidate equally evidenced (the locale files of a named language): all count as first. */
+  tied?: boolean;
 }
 
 export interface Ranked {
@@ -71,7 +73,7 @@ export function fuseSignals(lists: SignalList[]): Ranked[] {
   const byKey = new Map<string, Ranked>();
   for (const list of lists) {
     list.candidates.forEach((candidate, rank) => {
-      const contribution = list.weight / (RRF_K + rank + 1);
+      const contribution = list.weight / (RRF_K + (list.tied ? 0 : rank) + 1);
       const existing = byKey.get(candidate.key);
       if (existing) {
         existing.score += contribution;
@@ -589,8 +591,11 @@ export function fileScores(
   const about = topicsOfPaths(namedPaths, topics);
   const scores = new Map<string, number>();
   for (const [name, files] of Object.entries(signalFiles(lists))) {
-    const weight = lists.find((l) => l.name === name)?.weight ?? 0;
-    files.forEach((file, rank) => scores.set(file, (scores.get(file) ?? 0) + weight / (RRF_K + rank + 1)));
+    const list = lists.find((l) => l.name === name);
+    const weight = list?.weight ?? 0;
+    files.forEach((file, rank) =>
+      scores.set(file, (scores.get(file) ?? 0) + weight / (RRF_K + (list?.tied ? 0 : rank) + 1)),
+    );
   }
   for (const [file, score] of scores) scores.set(file, score * auxiliaryFactor(file, about));
   return [...scores.entries()].sort((a, b) => b[1] - a[1]);
