@@ -40,6 +40,39 @@ func cleanPath(p string) string {
 	return p
 }
 `,
+  "mux.go": `package chi
+
+import "net/http"
+
+type Mux struct{ tree *node }
+
+// routeHTTP routes a request to the handler registered for its method and path.
+func (mx *Mux) routeHTTP(w http.ResponseWriter, r *http.Request) {
+	rctx := RouteContext(r.Context())
+	if h := mx.tree.FindRoute(rctx, r.Method, r.URL.Path); h != nil {
+		h.ServeHTTP(w, r)
+		return
+	}
+	if rctx.methodNotAllowed {
+		mx.MethodNotAllowedHandler(rctx.methodsAllowed...).ServeHTTP(w, r)
+	}
+}
+
+// MethodNotAllowedHandler returns the handler answering a method no route allows.
+func (mx *Mux) MethodNotAllowedHandler(methods ...string) http.HandlerFunc {
+	return methodNotAllowedHandler(methods...)
+}
+
+// methodNotAllowedHandler answers 405 Method Not Allowed with the allowed methods.
+func methodNotAllowedHandler(methods ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for _, m := range methods {
+			w.Header().Add("Allow", m)
+		}
+		w.WriteHeader(405)
+	}
+}
+`,
   "src/FileStore.php": `<?php
 namespace Dotenv\\Store;
 
@@ -148,6 +181,16 @@ describe("the second place of a report", () => {
     ).toEqual([["src/Dotenv.php::Dotenv.Dotenv.load", "src/Dotenv.php::Dotenv.Dotenv.safeLoad"]]);
     // Nothing reported that the caller catches: no handler.
     expect(await placesOf(["src/Dotenv.php::Dotenv.Dotenv.load"], question, ["OtherException"])).toEqual([]);
+  });
+
+  it("opens the answer with the leading ranked function and the caller whose condition reaches it (Go)", async () => {
+    const { symbols, answer } = await diagnose(
+      "PROPFIND requests come back 405 Method Not Allowed and my handler never sees them. Why?",
+    );
+    const first = answer.split("\n\n")[0] ?? "";
+    const lead = symbols[0]?.split("::")[1] ?? "";
+    expect(first).toContain(`\`${lead}\``);
+    expect(first).toMatch(/reached from `Mux\.routeHTTP` \(mux\.go:\d+-\d+\) when `rctx\.methodNotAllowed`/);
   });
 
   it("follows a wrapper's message into the code that wrote its inner part (PHP)", async () => {

@@ -44,6 +44,7 @@ import {
   auxiliaryFactor,
   retrievalTopics,
   type Candidate,
+  type Ranked,
   type RetrievalInput,
   type RetrievalOutput,
   type SignalList,
@@ -138,15 +139,6 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // 7b. What decides a named option: the code testing what its setter stores.
   if (config.features.useCallGraph) ranked = await withOptionDeciders(input, ranked, leadingFiles);
 
-  const budget = config.modeBudgets.diagnostic;
-  const items = await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget));
-  items.push(
-    ...(await docsItems(input, report, {
-      budget: budget.docs,
-      used: items.reduce((n, i) => n + i.tokens, 0),
-      limit: 3,
-    })),
-  );
   // Whole files over source files only: a report's many words match change logs and
   // documentation best, and the fix is in the code.
   fileLists.push(await wholeFileSignal(input, 0.5, { query: report, kind: "code" }));
@@ -159,28 +151,73 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     namedPaths,
     topics,
   );
+  const rankedSymbols = await withWhatDecides(
+    input,
+    report,
+    // Functions in the files that localize best first: the fix of a report is in its file.
+    oneSlotEach(
+      await withEnclosers(
+        generationId,
+        membersFirst(
+          withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+          answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+        ),
+      ),
+    ),
+  ).then((ids) => ids.slice(0, 50));
+
+  const budget = config.modeBudgets.diagnostic;
+  const items = await packCandidates(
+    input,
+    await leadsFirst(generationId, ranked, rankedSymbols),
+    Math.min(budget.source, config.initialRetrievalBudget),
+  );
+  items.push(
+    ...(await docsItems(input, report, {
+      budget: budget.docs,
+      used: items.reduce((n, i) => n + i.tokens, 0),
+      limit: 3,
+    })),
+  );
   return {
     items,
     diagram: null,
     rankedFiles,
     signals: signalFiles(fileLists),
-    rankedSymbols: await withWhatDecides(
-      input,
-      report,
-      // Functions in the files that localize best first: the fix of a report is in its file.
-      oneSlotEach(
-        await withEnclosers(
-          generationId,
-          membersFirst(
-            withFilePrior(ranked, rankedFiles).flatMap((r) =>
-              r.candidate.symbol ? [r.candidate.symbol] : [],
-            ),
-            answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
-          ),
-        ),
-      ),
-    ).then((ids) => ids.slice(0, 50)),
+    rankedSymbols,
   };
+}
+
+/** How many of the ranked symbols lead the context, in their order. */
+const LEADS = 5;
+
+/**
+ * The fused candidates with the leading ranked symbols first, in their order: the answer
+ * opens with what the ranking puts first (the site, what decided it, the caller under whose
+ * condition it runs), not with what the signals alone fused highest. A leading symbol no
+ * signal brought (a second place, an encloser) comes in as a candidate of its own.
+ */
+async function leadsFirst(generationId: string, ranked: Ranked[], ids: string[]): Promise<Ranked[]> {
+  const lead = ids.slice(0, LEADS);
+  const idOf = (r: Ranked) =>
+    r.candidate.symbol?.qualifiedId ?? r.candidate.chunk?.symbolId ?? r.candidate.key;
+  const byId = new Map<string, Ranked>();
+  for (const r of ranked) if (!byId.has(idOf(r))) byId.set(idOf(r), r);
+  const missing = lead.filter((id) => !byId.has(id));
+  const records = new Map(
+    (await symbolsByQualifiedIds(generationId, missing)).map((s) => [s.qualifiedId, s]),
+  );
+  const score = ranked[0]?.score ?? 1;
+  const first = lead.flatMap((id): Ranked[] => {
+    const found = byId.get(id);
+    if (found) return [found];
+    const s = records.get(id);
+    return s
+      ? [{ candidate: symbolCandidate(s, "decides the report"), score, reasons: ["decides the report"] }]
+      : [];
+  });
+  const taken = new Set(first);
+  return [...first, ...ranked.filter((r) => !taken.has(r))];
 }
 
 /**
