@@ -13,13 +13,14 @@ import { retrieveReport } from "../retrieve.ts";
 import { SourceReader } from "../context.ts";
 import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
 import { secondPlaces, wordsOf } from "./diagnostic-deciders.ts";
+import { decidingSites } from "./diagnostic.ts";
 
 const FILES: Record<string, string> = {
   "router.go": `package router
 
 import "net/http"
 
-type Router struct{ skipClean bool }
+type Router struct{ skipClean, strictSlash, keepContext bool }
 
 // ServeHTTP dispatches the request to the handler of the matched route.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -30,6 +31,23 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+// KeepContext keeps the request context after handling.
+func (r *Router) KeepContext(value bool) *Router {
+	r.keepContext = value
+	return r
+}
+
+// StrictSlash defines the trailing slash behaviour for new routes.
+func (r *Router) StrictSlash(value bool) *Router {
+	r.strictSlash = value
+	return r
+}
+
+// UseEncodedPath tells the router to match the encoded original path.
+func (r *Router) UseEncodedPath() *Router {
+	return r.useEncodedPath()
 }
 
 // cleanPath returns the canonical path, eliminating . and .. elements and double slashes.
@@ -172,6 +190,19 @@ describe("the second place of a report", () => {
     const site = symbols.indexOf("router.go::Router.ServeHTTP");
     expect(site).toBeGreaterThanOrEqual(0);
     expect(symbols[site + 1]).toBe("router.go::cleanPath");
+  });
+
+  it("is looked for beside functions that decide, setters and wrappers passed over (Go)", async () => {
+    const ids = [
+      "router.go::Router.KeepContext",
+      "router.go::Router.StrictSlash",
+      "router.go::Router.UseEncodedPath",
+      "router.go::Router.ServeHTTP",
+      "router.go::cleanPath",
+    ];
+    const reader = new SourceReader(fx.generationId);
+    const sites = await decidingSites({ generationId: fx.generationId, reader }, ids);
+    expect(sites.map((s) => s.qualifiedId)).toEqual(["router.go::Router.ServeHTTP", "router.go::cleanPath"]);
   });
 
   it("is a caller catching the reported exception, when the site decides nothing by a call (PHP)", async () => {

@@ -41,6 +41,7 @@ import {
   wholeFileSignal,
   symbolCandidate,
   withFilePrior,
+  isFunctionSymbol,
   auxiliaryFactor,
   retrievalTopics,
   type Candidate,
@@ -57,8 +58,9 @@ import {
   withPartnerFiles,
 } from "./diagnostic-files.ts";
 import { messageSignals } from "./diagnostic-messages.ts";
-import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
+import { reportsFailure, secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
 import { guardingCallers } from "./diagnostic-callers.ts";
+import { bodyShape } from "../../answerers/body-shape.ts";
 import { withEnclosers, withOptionDeciders } from "./diagnostic-deciding.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
@@ -228,18 +230,64 @@ async function withWhatDecides(input: RetrievalInput, report: string, ids: strin
   const { generationId, config } = input;
   if (!config.features.useCallGraph || config.maxCallGraphHops === 0) return ids;
   const top = ids.slice(0, 3);
-  const byId = new Map((await symbolsByQualifiedIds(generationId, top)).map((s) => [s.qualifiedId, s]));
-  const leading = top.flatMap((id) => byId.get(id) ?? []);
+  const leading = await decidingSites(input, ids.slice(0, SITES_READ));
   const words = new Set(wordsOf(report));
   const places = await secondPlaces(generationId, input.reader, leading, {
     words,
     exceptionTypes: input.anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t)),
   });
-  const taken = new Set([...top, ...places.map((p) => p.symbol.qualifiedId)]);
+  const taken = new Set([
+    ...top,
+    ...leading.map((s) => s.qualifiedId),
+    ...places.map((p) => p.symbol.qualifiedId),
+  ]);
   // Two places in all come up beside the sites: more would push the sites' neighbours in rank out.
   const room = 2 - places.length;
   const callers = await guardingCallers(generationId, input.reader, leading, words, taken, room);
   return withSecondPlaces(ids, [...places, ...callers]);
+}
+
+/** Leading symbols read for the sites whose deciders come up (three are taken). */
+const SITES_READ = 6;
+
+/**
+ * The first three of the leading symbols that can be a report's site: a function whose
+ * body decides nothing — a setter storing the option the report names, a getter or a
+ * registration handing the work on (`StrictSlash`, `Handle`) — is passed over, so the
+ * code that reports under a condition (`ServeHTTP`) has what decided it brought up.
+ */
+export async function decidingSites(
+  input: Pick<RetrievalInput, "generationId" | "reader">,
+  ids: string[],
+): Promise<SymbolRecord[]> {
+  const byId = new Map((await symbolsByQualifiedIds(input.generationId, ids)).map((s) => [s.qualifiedId, s]));
+  const out: SymbolRecord[] = [];
+  for (const id of ids) {
+    const s = byId.get(id);
+    if (!s || out.length >= 3) continue;
+    const body = isFunctionSymbol(s) ? await input.reader.slice(s.path, s.startLine, s.endLine) : null;
+    if (body && passesOn(body.split("\n"))) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/** An assignment statement, and one storing a bare name (`r.strictSlash = value`, `$this->x = $x;`). */
+const ASSIGNS = /^[^=(]*[^=!<>]=(?!=)/;
+const STORES_NAME = /[^=!<>]=\s*\$?[A-Za-z_]\w*;?$/;
+
+/**
+ * A body that passes the work on: a setter storing what it is given, or one call or
+ * return handing on (a getter, a registration) that reports nothing. Code storing what it computes
+ * (`mx.handler = http.HandlerFunc(mx.routeHTTP)`) changes the state a report tests, and stays.
+ */
+export function passesOn(lines: readonly string[]): boolean {
+  const shape = bodyShape(lines);
+  // A body that raises or reports is a site, however short.
+  if (shape.decides || shape.statements.some(reportsFailure)) return false;
+  const assignments = shape.statements.filter((x) => ASSIGNS.test(x));
+  if (assignments.length === 0) return shape.handsOn;
+  return shape.setter && assignments.every((x) => STORES_NAME.test(x));
 }
 
 type Topics = Awaited<ReturnType<typeof retrievalTopics>>;
