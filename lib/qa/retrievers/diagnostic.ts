@@ -219,7 +219,10 @@ async function leadsFirst(generationId: string, ranked: Ranked[], ids: string[])
       : [];
   });
   const taken = new Set(first);
-  return [...first, ...ranked.filter((r) => !taken.has(r))];
+  // Scores in the leads' order, above the rest: what reads them (the closest of several
+  // sites) sees the same order.
+  const scored = first.map((r, i) => ({ ...r, score: score * (1 + 0.01 * (first.length - i)) }));
+  return [...scored, ...ranked.filter((r) => !taken.has(r))];
 }
 
 /**
