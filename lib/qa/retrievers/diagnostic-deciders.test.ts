@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { guardLines, handles, reportsFailure, withSecondPlaces } from "./diagnostic-deciders.ts";
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import { passesOn } from "./diagnostic.ts";
+import { passesOn } from "./diagnostic-leads.ts";
 
 describe("what decides a report", () => {
   it("finds the condition a report is made under, with the assignment it tests", () => {

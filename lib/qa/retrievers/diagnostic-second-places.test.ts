@@ -13,7 +13,7 @@ import { retrieveReport } from "../retrieve.ts";
 import { SourceReader } from "../context.ts";
 import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
 import { secondPlaces, wordsOf } from "./diagnostic-deciders.ts";
-import { decidingSites } from "./diagnostic.ts";
+import { decidingSites } from "./diagnostic-leads.ts";
 
 const FILES: Record<string, string> = {
   "router.go": `package router
