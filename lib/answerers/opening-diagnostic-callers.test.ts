@@ -144,6 +144,31 @@ describe("the caller a diagnostic opening names beside its lead", () => {
     expect(decidingCaller(other, [check, other, follow])).toBeNull();
   });
 
+  it("keeps a direct caller under a case arm before one reaching it through that caller (PHP)", () => {
+    const exception = symbol(
+      "Slim.Exception.HttpMethodNotAllowedException",
+      "Slim/Exception/HttpMethodNotAllowedException.php",
+      "class HttpMethodNotAllowedException extends HttpSpecializedException\n{\n    protected $message = 'Method not allowed.';\n}",
+      15,
+    );
+    const routing = symbol(
+      "Slim.Middleware.RoutingMiddleware.performRouting",
+      "Slim/Middleware/RoutingMiddleware.php",
+      "public function performRouting($request)\n{\n    $results = $this->resolver->computeRoutingResults($uri, $method);\n    switch ($results->getRouteStatus()) {\n        case RoutingResults::METHOD_NOT_ALLOWED:\n            throw new HttpMethodNotAllowedException($request);\n    }\n}",
+      48,
+    );
+    const runner = symbol(
+      "Slim.Routing.RouteRunner.handle",
+      "Slim/Routing/RouteRunner.php",
+      "public function handle($request)\n{\n    if ($request->getAttribute('routingResults') === null) {\n        $request = $this->routingMiddleware->performRouting($request);\n    }\n    return $this->dispatch($request);\n}",
+      41,
+    );
+    expect(decidingCaller(exception, [exception, runner, routing])).toEqual({
+      item: routing,
+      condition: "RoutingResults::METHOD_NOT_ALLOWED",
+    });
+  });
+
   it("does not read a mention in a comment or a test as a call", () => {
     const site = symbol("parse_specs", "include/fmt/base.h", "void parse_specs() {\n  throw_error();\n}", 1);
     const commented = symbol(

@@ -7,41 +7,69 @@ import "server-only";
 import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
 import { bodyShape } from "../../answerers/body-shape.ts";
 import { reportsFailure } from "./diagnostic-deciders.ts";
-import { isFunctionSymbol, symbolCandidate, type Ranked, type RetrievalInput } from "./shared.ts";
+import type { ContextItem } from "../../answerers/contract.ts";
+import {
+  isFunctionSymbol,
+  packCandidates,
+  symbolCandidate,
+  type Ranked,
+  type RetrievalInput,
+} from "./shared.ts";
 
 /** How many of the ranked symbols lead the context, in their order. */
 const LEADS = 5;
 
 /**
- * The fused candidates with the leading ranked symbols first, in their order: the answer
- * opens with what the ranking puts first (the site, what decided it, the caller under whose
- * condition it runs), not with what the signals alone fused highest. A leading symbol no
- * signal brought (a second place, an encloser) comes in as a candidate of its own.
+ * The packed context with the leading ranked symbols first, in their order, and scored in
+ * that order above the rest: the answer opens with what the ranking puts first (the site,
+ * what decided it, the caller under whose condition it runs), not with what the signals
+ * alone fused highest, and the closest of sibling sites of one message is the one ranked
+ * first. A leading symbol the packing left out (a second place or encloser no signal
+ * brought) is added from a quarter more budget, so nothing packed gives way to it.
  */
-export async function leadsFirst(generationId: string, ranked: Ranked[], ids: string[]): Promise<Ranked[]> {
+export async function withLeads(
+  input: RetrievalInput,
+  items: ContextItem[],
+  ranked: Ranked[],
+  ids: string[],
+  budget: number,
+): Promise<ContextItem[]> {
   const lead = ids.slice(0, LEADS);
-  const idOf = (r: Ranked) =>
-    r.candidate.symbol?.qualifiedId ?? r.candidate.chunk?.symbolId ?? r.candidate.key;
+  const packed = new Set(items.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])));
+  const missing = lead.filter((id) => !packed.has(id));
   const byId = new Map<string, Ranked>();
-  for (const r of ranked) if (!byId.has(idOf(r))) byId.set(idOf(r), r);
-  const missing = lead.filter((id) => !byId.has(id));
+  for (const r of ranked) {
+    const id = r.candidate.symbol?.qualifiedId ?? r.candidate.chunk?.symbolId;
+    if (id && !byId.has(id)) byId.set(id, r);
+  }
   const records = new Map(
-    (await symbolsByQualifiedIds(generationId, missing)).map((s) => [s.qualifiedId, s]),
+    (
+      await symbolsByQualifiedIds(
+        input.generationId,
+        missing.filter((id) => !byId.has(id)),
+      )
+    ).map((s) => [s.qualifiedId, s]),
   );
-  const score = ranked[0]?.score ?? 1;
-  const first = lead.flatMap((id): Ranked[] => {
+  const top = ranked[0]?.score ?? 1;
+  const extra = missing.flatMap((id): Ranked[] => {
     const found = byId.get(id);
+    const s = found ? null : records.get(id);
     if (found) return [found];
-    const s = records.get(id);
     return s
-      ? [{ candidate: symbolCandidate(s, "decides the report"), score, reasons: ["decides the report"] }]
+      ? [{ candidate: symbolCandidate(s, "decides the report"), score: top, reasons: ["decides the report"] }]
       : [];
   });
-  const taken = new Set(first);
-  // Scores in the leads' order, above the rest: what reads them (the closest of several
-  // sites) sees the same order.
-  const scored = first.map((r, i) => ({ ...r, score: score * (1 + 0.01 * (first.length - i)) }));
-  return [...scored, ...ranked.filter((r) => !taken.has(r))];
+  const added = extra.length
+    ? await packCandidates(input, extra, Math.floor(budget / 4), { maxItems: extra.length })
+    : [];
+  const all = [...items, ...added.filter((a) => !items.some((i) => i.key === a.key))];
+  const rank = (i: ContextItem) => (i.facts ? lead.indexOf(i.facts.qualifiedId) : -1);
+  const leading = all.filter((i) => rank(i) >= 0).sort((a, b) => rank(a) - rank(b));
+  const best = Math.max(1, ...all.map((i) => i.score));
+  return [
+    ...leading.map((i, n) => ({ ...i, score: best * (1 + 0.01 * (leading.length - n)) })),
+    ...all.filter((i) => rank(i) < 0),
+  ];
 }
 
 /** Leading symbols read for the sites whose deciders come up (three are taken). */

@@ -58,7 +58,7 @@ import {
 import { messageSignals } from "./diagnostic-messages.ts";
 import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
 import { guardingCallers } from "./diagnostic-callers.ts";
-import { decidingSites, leadsFirst, SITES_READ } from "./diagnostic-leads.ts";
+import { decidingSites, SITES_READ, withLeads } from "./diagnostic-leads.ts";
 import { withEnclosers, withOptionDeciders } from "./diagnostic-deciding.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
@@ -167,10 +167,13 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   ).then((ids) => ids.slice(0, 50));
 
   const budget = config.modeBudgets.diagnostic;
-  const items = await packCandidates(
+  const source = Math.min(budget.source, config.initialRetrievalBudget);
+  const items = await withLeads(
     input,
-    await leadsFirst(generationId, ranked, rankedSymbols),
-    Math.min(budget.source, config.initialRetrievalBudget),
+    await packCandidates(input, ranked, source),
+    ranked,
+    rankedSymbols,
+    source,
   );
   items.push(
     ...(await docsItems(input, report, {
