@@ -19,6 +19,7 @@ import {
   type ErrorSite,
 } from "./evidence-reading.ts";
 import { citeLead, leadDefinition, quote, TYPE_KINDS } from "./lead-definition.ts";
+import { decidingCaller } from "./opening-diagnostic-callers.ts";
 import {
   detailWritten,
   messageWritten,
@@ -68,15 +69,17 @@ export function diagnosticOpening(
     const lead = leadDefinition(input, symptomLeads(symbols));
     if (!lead?.item.facts) return "";
     const where = `${code(lead.item.facts.qualifiedName)} (${citeLead(lead.item, lead.lines)})`;
-    const closest = sites[0];
+    const reached = reachedFrom(lead.item, symbols);
+    // An unmatched site is the closest only when it ranks with the code the answer leads with.
+    const closest = sites[0] && leading(symbols).slice(0, 3).includes(sites[0].s) ? sites[0] : undefined;
     if (quotesError)
       return closest
-        ? `No raise site in the index matches this error exactly; the closest is ${code(closest.f.qualifiedName)} (${cite(closest.s)}), which raises ${closest.f.raises.map(code).join(", ") || "an error"}${lead.item !== closest.s ? `; the code the question names leads to ${where}` : ""}.`
+        ? `No raise site in the index matches this error exactly; the closest is ${code(closest.f.qualifiedName)} (${cite(closest.s)}), which raises ${closest.f.raises.map(code).join(", ") || "an error"}${lead.item !== closest.s ? `; the code the question names leads to ${where}` : ""}.${reached}`
         : `No raise site in the index matches this error exactly; the closest code is ${where}${lead.lines.length ? `: ${quote(lead.lines)}` : "."}`.replace(
             /\.\.$/,
             ".",
-          );
-    return `The behaviour comes from ${where}${lead.lines.length ? `, where ${quote(lead.lines)}` : ""}.`;
+          ) + reached;
+    return `The behaviour comes from ${where}${lead.lines.length ? `, where ${quote(lead.lines)}` : ""}.${reached}`;
   }
   const sentences = [`${raisedAt(site)}.`];
   // An outer error the question names first leads; the cause it reports (the site whose
@@ -136,6 +139,9 @@ function calledFrom(
     return `It is called from ${traced
       .map((s) => `${code(s.facts?.qualifiedName ?? s.title)} (${cite(s)})`)
       .join(", itself called from ")}.`;
+  // A caller among the answer's code whose condition guards the call says when it happens.
+  const deciding = site ? decidingCaller(site, symbols) : null;
+  if (deciding?.condition) return reachedFrom(site as ContextItem, symbols).trim();
   const callers = uniqueBy(
     input.graph.triples.filter(
       (t) => t.subject === name && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
@@ -153,6 +159,22 @@ function calledFrom(
     return `${code(t.object)}${at ? ` (${at})` : ""}`;
   });
   return `It is called from ${joinWords(named)}.`;
+}
+
+/**
+ * " It is reached from `caller` (path:a-b) when `cond`.": the caller among the answer's
+ * code under whose condition the lead runs (see opening-diagnostic-callers.ts), or "".
+ */
+function reachedFrom(lead: ContextItem, symbols: ContextItem[]): string {
+  const caller = decidingCaller(lead, symbols);
+  if (!caller?.item.facts) return "";
+  const when = caller.condition ? ` when ${code(caller.condition)}` : "";
+  return ` It is reached from ${code(caller.item.facts.qualifiedName)} (${cite(caller.item)})${when}.`;
+}
+
+/** The definitions of the code, in the answer's order (tests, docs and examples aside). */
+function leading(symbols: ContextItem[]): ContextItem[] {
+  return symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? ""));
 }
 
 /**

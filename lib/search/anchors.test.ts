@@ -160,6 +160,18 @@ describe("extractAnchors stack frames", () => {
     expect(a.messages).toEqual(['Cannot index string with number ("a")']);
   });
 
+  it("reads the failure a tool logs as a warning and goes past", () => {
+    const a = extractAnchors(
+      "Running as a normal user it prints\n\nwarning: IO error for operation on /root: Permission denied (os error 13)\nWARN: connection reset by peer, retrying",
+    );
+    expect(a.messages).toEqual([
+      "IO error for operation on /root: Permission denied (os error 13)",
+      "connection reset by peer, retrying",
+    ]);
+    // A warning word inside prose is not a logged line.
+    expect(extractAnchors("Why do I get a warning about the cache size?").messages).toEqual([]);
+  });
+
   it("reads the message of a PHP exception named with its namespace", () => {
     const a = extractAnchors(
       "Dotenv\\Exception\\InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",

@@ -51,10 +51,11 @@ const CPP_WHAT = /^\s*what\(\):\s+(\S.*)$/;
 // Errno-style codes are matched verbatim in code ("ENOENT"), so they act like exception types.
 const ERRNO_CODE =
   /\bE(?:NOENT|ACCES|PERM|EXIST|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|PIPE|ISDIR|NOTDIR|MFILE|NOTEMPTY|AGAIN)\b/g;
-// "error: msg", and as command-line tools print it: "jq: error (at <stdin>:0): msg", "prog: error: msg";
+// "error: msg" (or a warning a tool logs for a failure it goes past: "warning: IO error for …"), and
+// as command-line tools print it: "jq: error (at <stdin>:0): msg", "prog: error: msg";
 // compilers put the place first: "src/jv.c:12:5: error: msg", "src/a.ts(12,5): error TS2345: msg".
 const GENERIC_ERROR_LINE =
-  /^\s*(?:[\w.-]+:\s+|[^\s:()]+(?::\d+){1,2}:\s*|[^\s:()]+\(\d+(?:,\d+)?\):\s*)?(?:fatal\s+)?(?:error|fatal|panic|uncaught\s+\w*error)\s*(?:\[[\w-]+\]|\([^)]*\)|[A-Z]+\d+)?\s*:\s+(\S.*)$/i;
+  /^\s*(?:[\w.-]+:\s+|[^\s:()]+(?::\d+){1,2}:\s*|[^\s:()]+\(\d+(?:,\d+)?\):\s*)?(?:fatal\s+)?(?:error|fatal|panic|warn(?:ing)?|uncaught\s+\w*error)\s*(?:\[[\w-]+\]|\([^)]*\)|[A-Z]+\d+)?\s*:\s+(\S.*)$/i;
 // UndefinedBehaviorSanitizer: "src/jv.c:123:5: runtime error: signed integer overflow: …".
 const UBSAN_LINE = /^\s*\S+:\d+(?::\d+)?:\s+runtime error:\s+(\S.*)$/;
 // A compiler's message after the place, without an "error:" word (Go: "./main.go:12:3: undefined: foo").

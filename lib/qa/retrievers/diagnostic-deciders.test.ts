@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { guardLines, handles, reportsFailure, withSecondPlaces } from "./diagnostic-deciders.ts";
 import type { SymbolRecord } from "../../db/code-graph.ts";
+import { passesOn } from "./diagnostic-leads.ts";
 
 describe("what decides a report", () => {
   it("finds the condition a report is made under, with the assignment it tests", () => {
@@ -65,5 +66,36 @@ describe("what decides a report", () => {
       "c",
       "d",
     ]);
+  });
+});
+
+describe("a body that passes the work on", () => {
+  it.each([
+    [
+      "a Go option setter",
+      "func (r *Router) StrictSlash(value bool) *Router {\n\tr.strictSlash = value\n\treturn r\n}",
+      true,
+    ],
+    ["a Ruby setter", "def timeout=(value)\n  @timeout = value\nend", true],
+    [
+      "a registration handing on",
+      "func (mx *Mux) Handle(p string, h http.Handler) {\n\tmx.handle(mALL, p, h)\n}",
+      true,
+    ],
+    ["a TypeScript getter", "get limit() {\n  return this.#options.limit;\n}", true],
+    [
+      "code storing what it computes",
+      "func (mx *Mux) updateRouteHandler() {\n\tmx.handler = chain(mx.middlewares, mx.routeHTTP)\n}",
+      false,
+    ],
+    [
+      "a Python function that only raises",
+      "def fail(self):\n    raise ConfigError('missing adapter')",
+      false,
+    ],
+    ["a Ruby condition", "def ensure!\n  raise MISSING unless adapter_set?\nend", false],
+    ["a Rust check", "fn check(&self) -> bool {\n    self.depth < self.max\n}", false],
+  ])("%s", (_what, text, expected) => {
+    expect(passesOn(text.split("\n"))).toBe(expected);
   });
 });

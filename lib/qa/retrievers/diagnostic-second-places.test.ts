@@ -13,13 +13,14 @@ import { retrieveReport } from "../retrieve.ts";
 import { SourceReader } from "../context.ts";
 import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
 import { secondPlaces, wordsOf } from "./diagnostic-deciders.ts";
+import { decidingSites } from "./diagnostic-leads.ts";
 
 const FILES: Record<string, string> = {
   "router.go": `package router
 
 import "net/http"
 
-type Router struct{ skipClean bool }
+type Router struct{ skipClean, strictSlash, keepContext bool }
 
 // ServeHTTP dispatches the request to the handler of the matched route.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -32,12 +33,62 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	w.WriteHeader(http.StatusOK)
 }
 
+// KeepContext keeps the request context after handling.
+func (r *Router) KeepContext(value bool) *Router {
+	r.keepContext = value
+	return r
+}
+
+// StrictSlash defines the trailing slash behaviour for new routes.
+func (r *Router) StrictSlash(value bool) *Router {
+	r.strictSlash = value
+	return r
+}
+
+// UseEncodedPath tells the router to match the encoded original path.
+func (r *Router) UseEncodedPath() *Router {
+	return r.useEncodedPath()
+}
+
 // cleanPath returns the canonical path, eliminating . and .. elements and double slashes.
 func cleanPath(p string) string {
 	if p == "" {
 		return "/"
 	}
 	return p
+}
+`,
+  "mux.go": `package chi
+
+import "net/http"
+
+type Mux struct{ tree *node }
+
+// routeHTTP routes a request to the handler registered for its method and path.
+func (mx *Mux) routeHTTP(w http.ResponseWriter, r *http.Request) {
+	rctx := RouteContext(r.Context())
+	if h := mx.tree.FindRoute(rctx, r.Method, r.URL.Path); h != nil {
+		h.ServeHTTP(w, r)
+		return
+	}
+	if rctx.methodNotAllowed {
+		mx.MethodNotAllowedHandler(rctx.methodsAllowed...).ServeHTTP(w, r)
+	}
+}
+
+// MethodNotAllowedHandler returns the handler answering a method no route allows.
+func (mx *Mux) MethodNotAllowedHandler(methods ...string) http.HandlerFunc {
+	return methodNotAllowedHandler(methods...)
+}
+
+// methodNotAllowedHandler answers 405 Method Not Allowed with the allowed methods.
+func methodNotAllowedHandler(methods ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for _, m := range methods {
+			w.Header().Add("Allow", m)
+		}
+		w.WriteHeader(405)
+	}
 }
 `,
   "src/FileStore.php": `<?php
@@ -141,6 +192,19 @@ describe("the second place of a report", () => {
     expect(symbols[site + 1]).toBe("router.go::cleanPath");
   });
 
+  it("is looked for beside functions that decide, setters and wrappers passed over (Go)", async () => {
+    const ids = [
+      "router.go::Router.KeepContext",
+      "router.go::Router.StrictSlash",
+      "router.go::Router.UseEncodedPath",
+      "router.go::Router.ServeHTTP",
+      "router.go::cleanPath",
+    ];
+    const reader = new SourceReader(fx.generationId);
+    const sites = await decidingSites({ generationId: fx.generationId, reader }, ids);
+    expect(sites.map((s) => s.qualifiedId)).toEqual(["router.go::Router.ServeHTTP", "router.go::cleanPath"]);
+  });
+
   it("is a caller catching the reported exception, when the site decides nothing by a call (PHP)", async () => {
     const question = "Uncaught InvalidPathException: Unable to read any of the environment file(s).";
     expect(
@@ -148,6 +212,16 @@ describe("the second place of a report", () => {
     ).toEqual([["src/Dotenv.php::Dotenv.Dotenv.load", "src/Dotenv.php::Dotenv.Dotenv.safeLoad"]]);
     // Nothing reported that the caller catches: no handler.
     expect(await placesOf(["src/Dotenv.php::Dotenv.Dotenv.load"], question, ["OtherException"])).toEqual([]);
+  });
+
+  it("opens the answer with the leading ranked function and the caller whose condition reaches it (Go)", async () => {
+    const { symbols, answer } = await diagnose(
+      "PROPFIND requests come back 405 Method Not Allowed and my handler never sees them. Why?",
+    );
+    const first = answer.split("\n\n")[0] ?? "";
+    const lead = symbols[0]?.split("::")[1] ?? "";
+    expect(first).toContain(`\`${lead}\``);
+    expect(first).toMatch(/reached from `Mux\.routeHTTP` \(mux\.go:\d+-\d+\) when `rctx\.methodNotAllowed`/);
   });
 
   it("follows a wrapper's message into the code that wrote its inner part (PHP)", async () => {

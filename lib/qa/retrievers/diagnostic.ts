@@ -59,6 +59,7 @@ import { messageSignals } from "./diagnostic-messages.ts";
 import { localeSignal } from "./locale-files.ts";
 import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
 import { guardingCallers } from "./diagnostic-callers.ts";
+import { decidingSites, SITES_READ, withLeads } from "./diagnostic-leads.ts";
 import { withEnclosers, withOptionDeciders } from "./diagnostic-deciding.ts";
 
 /** Stack frames read from a report, and frames inside the repository used. */
@@ -140,15 +141,6 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   // 7b. What decides a named option: the code testing what its setter stores.
   if (config.features.useCallGraph) ranked = await withOptionDeciders(input, ranked, leadingFiles);
 
-  const budget = config.modeBudgets.diagnostic;
-  const items = await packCandidates(input, ranked, Math.min(budget.source, config.initialRetrievalBudget));
-  items.push(
-    ...(await docsItems(input, report, {
-      budget: budget.docs,
-      used: items.reduce((n, i) => n + i.tokens, 0),
-      limit: 3,
-    })),
-  );
   // Whole files over source files only: a report's many words match change logs and
   // documentation best, and the fix is in the code.
   fileLists.push(await wholeFileSignal(input, 0.5, { query: report, kind: "code" }));
@@ -161,27 +153,43 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     namedPaths,
     topics,
   );
+  const rankedSymbols = await withWhatDecides(
+    input,
+    report,
+    // Functions in the files that localize best first: the fix of a report is in its file.
+    oneSlotEach(
+      await withEnclosers(
+        generationId,
+        membersFirst(
+          withFilePrior(ranked, rankedFiles).flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol] : [])),
+          answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
+        ),
+      ),
+    ),
+  ).then((ids) => ids.slice(0, 50));
+
+  const budget = config.modeBudgets.diagnostic;
+  const source = Math.min(budget.source, config.initialRetrievalBudget);
+  const items = await withLeads(
+    input,
+    await packCandidates(input, ranked, source),
+    ranked,
+    rankedSymbols,
+    source,
+  );
+  items.push(
+    ...(await docsItems(input, report, {
+      budget: budget.docs,
+      used: items.reduce((n, i) => n + i.tokens, 0),
+      limit: 3,
+    })),
+  );
   return {
     items,
     diagram: null,
     rankedFiles,
     signals: signalFiles(fileLists),
-    rankedSymbols: await withWhatDecides(
-      input,
-      report,
-      // Functions in the files that localize best first: the fix of a report is in its file.
-      oneSlotEach(
-        await withEnclosers(
-          generationId,
-          membersFirst(
-            withFilePrior(ranked, rankedFiles).flatMap((r) =>
-              r.candidate.symbol ? [r.candidate.symbol] : [],
-            ),
-            answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
-          ),
-        ),
-      ),
-    ).then((ids) => ids.slice(0, 50)),
+    rankedSymbols,
   };
 }
 
@@ -193,14 +201,17 @@ async function withWhatDecides(input: RetrievalInput, report: string, ids: strin
   const { generationId, config } = input;
   if (!config.features.useCallGraph || config.maxCallGraphHops === 0) return ids;
   const top = ids.slice(0, 3);
-  const byId = new Map((await symbolsByQualifiedIds(generationId, top)).map((s) => [s.qualifiedId, s]));
-  const leading = top.flatMap((id) => byId.get(id) ?? []);
+  const leading = await decidingSites(input, ids.slice(0, SITES_READ));
   const words = new Set(wordsOf(report));
   const places = await secondPlaces(generationId, input.reader, leading, {
     words,
     exceptionTypes: input.anchors.exceptionTypes.filter((t) => !COMMON_EXCEPTIONS.has(t)),
   });
-  const taken = new Set([...top, ...places.map((p) => p.symbol.qualifiedId)]);
+  const taken = new Set([
+    ...top,
+    ...leading.map((s) => s.qualifiedId),
+    ...places.map((p) => p.symbol.qualifiedId),
+  ]);
   // Two places in all come up beside the sites: more would push the sites' neighbours in rank out.
   const room = 2 - places.length;
   const callers = await guardingCallers(generationId, input.reader, leading, words, taken, room);
