@@ -234,22 +234,6 @@ export function submoduleFiles(
   return [];
 }
 
-/**
- * The file of a module a Rust path names in code (`util::device_num()`,
- * `crate::fmt::write()`, `super::dent::f()`): a module declared below the file's own
- * module first (`mod util;` in `lib.rs` is `util.rs`), else a path from a crate. Null when
- * the path is no module of the repository (a type, an enum, a library's module).
- */
-export function rustPathFile(receiver: string, fromPath: string, maps: ModuleMaps): string | null {
-  const parts = receiver.split("::");
-  if (parts.some((p) => !/^[a-z_][a-z0-9_]*$/.test(p))) return null;
-  if (/^(?:crate|self|super)$/.test(parts[0] ?? "")) return rustModuleFile(receiver, fromPath, maps, true);
-  return (
-    rustModuleFile(`self::${receiver}`, fromPath, maps, true) ??
-    rustModuleFile(receiver, fromPath, maps, true)
-  );
-}
-
 /** The folder of a Rust file's crate (the part before its `src/`), or null outside any `src/`. */
 function rustCrateRoot(filePath: string): string | null {
   const m = /^(.*\/)?src\//.exec(filePath);

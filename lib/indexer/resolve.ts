@@ -25,7 +25,6 @@ import {
   buildScope,
   MAX_REEXPORT_HOPS,
   resolveModule,
-  rustPathFile,
   submoduleFiles,
   submoduleSpec,
   type FileScope,
@@ -458,19 +457,7 @@ export class Resolver {
       files = sub.length > 0 ? sub : undefined;
       spec = submoduleSpec(spec, segment, file.language);
     }
-    return (
-      files ?? scope.moduleAliases.get(receiver.split(".").pop() ?? "") ?? this.rustModule(receiver, file)
-    );
-  }
-
-  /** A Rust module path no import binds (`util::f()` after `mod util;`), unless its head is a library's name. */
-  private rustModule(receiver: string, file: Pick<ResolverFile, "path" | "language">): string[] | null {
-    const scope = this.scopes.get(file.path);
-    const head = receiver.split("::")[0] ?? receiver;
-    if (file.language !== "rust" || scope?.externalNames.has(head) || scope?.importedNames.has(head))
-      return null;
-    const hit = rustPathFile(receiver, file.path, this.maps);
-    return hit ? [hit] : null;
+    return files ?? scope.moduleAliases.get(receiver.split(".").pop() ?? "") ?? null;
   }
 
   /**
