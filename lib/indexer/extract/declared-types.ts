@@ -7,6 +7,10 @@
  * pass reads those declarations from the syntax tree and writes the receiver's type on the
  * call (`ExtractedCall.type`), reduced to the element type a method runs on (`Arc<dyn T>`,
  * `List<T>`, `*T`, `T[]`, `Optional<T>` → `T`); resolution looks the method up on it.
+ * An element or unwrapped value keeps that type (`stack[i].close()`,
+ * `list.last_mut().expect(…).next()`, `opt.get().run()`), and a Rust field whose type is a
+ * parameter of its struct takes the argument the method's `impl` gives it
+ * (`impl FilterEntry<IntoIter, P>`: `self.it` is an `IntoIter`).
  * It also picks, for a bare call to an overloaded method of the caller's own class (Java,
  * C#), the overload whose parameters fit the call's argument count.
  */
@@ -37,6 +41,12 @@ interface CallSite {
   last: number;
 }
 
+/** Rust structs' type parameters, and the type arguments each `impl` block gives its struct. */
+interface Generics {
+  params: Map<string, string[]>;
+  impls: { type: string; args: string[]; first: number; last: number }[];
+}
+
 /** A bare call's argument count, for overload choice. */
 interface BareCall {
   row: number;
@@ -47,7 +57,21 @@ interface BareCall {
 
 /** Values that are a name or a member path (`app`, `self.app`, `$this->app`), not literals or calls. */
 const NAMED_VALUE =
-  /^(?:identifier|variable_name|field_access|member_expression|attribute|selector_expression|field_expression|member_access_expression)$/;
+  /^(?:identifier|variable_name|field_access|member_expression|attribute|selector_expression|field_expression|member_access_expression|index_expression|subscript_expression|element_access_expression|array_access|subscript)$/;
+
+/**
+ * Calls that hand back the element or the wrapped value of what they are called on
+ * (`last_mut()`, `expect()`, `get()`, `orElseThrow()`, `First()`): the receiver's declared
+ * type is already reduced to that element, so it passes through them.
+ */
+const ELEMENT_ACCESSORS = new Set(
+  (
+    "unwrap expect unwrap_or_default unwrap_or unwrap_or_else as_ref as_mut as_deref as_deref_mut borrow " +
+    "borrow_mut lock first first_mut last last_mut get get_mut pop pop_front pop_back shift front front_mut back back_mut peek peek_mut " +
+    "orElseThrow orElse getFirst getLast peekFirst peekLast poll element First FirstOrDefault Last " +
+    "LastOrDefault Single SingleOrDefault ElementAt at"
+  ).split(" "),
+);
 
 /** Node types that declare names, with the fields their names, types and values sit in. */
 const DECLARATION_TYPES = (
@@ -95,10 +119,14 @@ const TYPED = new Set<CodeLanguage>([
 
 const SELF_NAMES = new Set(["this", "self", "$this", "Self"]);
 
-/** A receiver as one dotted path: `$this->parser` → `this.parser`, `a?.b!` → `a.b`, `(*s).x` → `s.x`. */
+/**
+ * A receiver as one dotted path: `$this->parser` → `this.parser`, `a?.b!` → `a.b`, `(*s).x` → `s.x`;
+ * an element read is its collection's path (`self.list[i]` → `self.list`), whose type is the element's.
+ */
 function normalise(receiver: string): string {
   return receiver
     .replace(/->|\?\.|::/g, ".")
+    .replace(/\[[^[\]]*\]/g, "")
     .replace(/[$!]/g, "")
     .replace(/^\(\s*\*?\s*(\w+)\s*\)/, "$1")
     .replace(/^&\s*(?:mut\s+)?/, "");
@@ -115,12 +143,12 @@ export function annotateReceiverTypes(language: CodeLanguage, root: Node, symbol
     if (seen.has(s.qualifiedName)) overloaded.add(s.name);
     seen.add(s.qualifiedName);
   }
-  const { declarations, bareCalls } = readTree(
+  const { declarations, bareCalls, generics } = readTree(
     root,
     overloaded.size ? BARE_CALL_NODES[language] : undefined,
     overloaded,
   );
-  const typing = new Typing(symbols, declarations);
+  const typing = new Typing(symbols, declarations, generics);
   for (const symbol of symbols) {
     if (symbol.calls.length === 0) continue;
     for (const call of symbol.calls) {
@@ -143,7 +171,11 @@ class Typing {
   private readonly fields = new Map<string, Map<string, Declaration>>();
   private readonly byQualified = new Map<string, ExtractedSymbol>();
 
-  constructor(symbols: ExtractedSymbol[], declarations: Declaration[]) {
+  constructor(
+    symbols: ExtractedSymbol[],
+    declarations: Declaration[],
+    private readonly generics: Generics,
+  ) {
     for (const s of symbols)
       if (!this.byQualified.has(s.qualifiedName)) this.byQualified.set(s.qualifiedName, s);
     const functions = innermostByLine(symbols.filter(isFunction));
@@ -175,7 +207,7 @@ class Typing {
     if (created?.[1]) return reduceType(created[1]);
     const parts = receiver.split(".");
     const head = parts[0] ?? "";
-    if (!/^[\w$#]+$/.test(head) || parts.some((p) => !/^[\w$#]+$/.test(p))) return null;
+    if (!/^[\w$#]+$/.test(head) || parts.some((p) => !/^[\w$#]+(?:\(.*\))?$/.test(p))) return null;
     const owner = this.ownerType(symbol);
     let type: string | null = null;
     const rest = parts.slice(1);
@@ -194,11 +226,31 @@ class Typing {
       if (!type) return null;
     }
     for (const segment of rest) {
-      const field: Declaration | undefined = this.fields.get(lastSegment(type))?.get(segment);
+      const typeName = lastSegment(type);
+      const accessor = /^(\w+)\(.*\)$/.exec(segment)?.[1];
+      if (accessor !== undefined) {
+        // The type's own method of that name may return anything.
+        if (!ELEMENT_ACCESSORS.has(accessor) || this.byQualified.has(`${typeName}.${accessor}`)) return null;
+        continue;
+      }
+      const field: Declaration | undefined = this.fields.get(typeName)?.get(segment);
       type = field ? this.declaredType(symbol, field, line, depth) : null;
+      if (type && field) type = this.specialised(typeName, type, line);
       if (!type) return null;
     }
     return type;
+  }
+
+  /**
+   * A field type that is a parameter of its struct (`it: I` in `FilterEntry<I, P>`), as the
+   * `impl` around `line` instantiates it (`impl<P> … FilterEntry<IntoIter, P>` → `IntoIter`).
+   */
+  private specialised(owner: string, type: string, line: number): string | null {
+    const index = this.generics.params.get(owner)?.indexOf(type) ?? -1;
+    if (index < 0) return type;
+    const impl = this.generics.impls.find((i) => i.type === owner && i.first <= line && line <= i.last);
+    const argument = impl?.args[index];
+    return argument ? reduceType(argument) : type;
   }
 
   /** For a local assigned from a call of this symbol's own (`x := New()`), that call's `raw`. */
@@ -265,14 +317,18 @@ function readTree(
   root: Node,
   bareCallType: string | undefined,
   overloaded: Set<string>,
-): { declarations: Declaration[]; bareCalls: BareCall[] } {
+): { declarations: Declaration[]; bareCalls: BareCall[]; generics: Generics } {
   const declarations: Declaration[] = [];
   const bareCalls: BareCall[] = [];
+  const generics: Generics = { params: new Map(), impls: [] };
   for (const node of root.descendantsOfType(
-    bareCallType ? [...DECLARATION_TYPES, bareCallType] : DECLARATION_TYPES,
+    bareCallType
+      ? [...DECLARATION_TYPES, ...GENERIC_TYPES, bareCallType]
+      : [...DECLARATION_TYPES, ...GENERIC_TYPES],
   )) {
     if (!node) continue;
-    if (node.type === bareCallType) {
+    if (GENERIC_TYPES.includes(node.type)) readGenerics(node, generics);
+    else if (node.type === bareCallType) {
       const call = bareCall(node, overloaded);
       if (call) bareCalls.push(call);
     } else {
@@ -282,7 +338,26 @@ function readTree(
       read(node, parentType, declarations);
     }
   }
-  return { declarations, bareCalls };
+  return { declarations, bareCalls, generics };
+}
+
+/** Rust items that name a struct's type parameters or instantiate them. */
+const GENERIC_TYPES = ["struct_item", "impl_item"];
+
+function readGenerics(node: Node, out: Generics): void {
+  const type = node.childForFieldName("type");
+  if (node.type === "struct_item") {
+    const name = node.childForFieldName("name")?.text;
+    const params = (node.childForFieldName("type_parameters")?.namedChildren ?? [])
+      .map((p) => (p?.childForFieldName("name") ?? (p?.type === "type_identifier" ? p : null))?.text)
+      .filter((p): p is string => !!p);
+    if (name && params.length) out.params.set(name, params);
+  } else if (type?.type === "generic_type") {
+    const name = type.childForFieldName("type")?.text;
+    const args = (type.childForFieldName("type_arguments")?.namedChildren ?? []).map((a) => a?.text ?? "");
+    if (name)
+      out.impls.push({ type: name, args, first: node.startPosition.row + 1, last: node.endPosition.row + 1 });
+  }
 }
 
 function bareCall(node: Node, overloaded: Set<string>): BareCall | null {
@@ -363,7 +438,7 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
       lefts.forEach((l, i) => {
         const value = rights[i];
         const type = declaredType ?? (value ? constructedType(value) : null);
-        const named = value && !type && NAMED_VALUE.test(value.type) ? expressionPath(value) : null;
+        const named = value && !type ? valuePath(value) : null;
         add(l, type, named ?? undefined, value);
       });
       return;
@@ -387,13 +462,27 @@ function read(node: Node, parentType: string, out: Declaration[]): void {
     const own = n.type === "variable_declarator" || n.type === "init_declarator" ? declaratorValue(n) : null;
     // `var x: Foo = …` (TypeScript): the declarator carries its own annotation.
     const annotation = n.type === "variable_declarator" ? n.childForFieldName("type") : null;
-    add(
-      n,
-      type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null),
-      undefined,
-      annotation ? null : (own ?? value),
-    );
+    const typed =
+      type ?? (annotation ? reduceType(annotation.text) : null) ?? (own ? constructedType(own) : null);
+    const source = annotation ? null : (own ?? value);
+    add(n, typed, !typed && source ? (valuePath(source) ?? undefined) : undefined, source);
   }
+}
+
+/**
+ * The receiver-shaped path a local takes its type from: a name or field (`self.parser`), an
+ * element (`self.list[i]`), or one unwrapped through element accessors
+ * (`self.stack.last_mut().expect("…")` → `self.stack.last_mut().expect()`).
+ */
+function valuePath(value: Node): string | null {
+  if (NAMED_VALUE.test(value.type)) return expressionPath(value);
+  if (!CALL_NODES.has(value.type)) return null;
+  let text = value.text;
+  for (let guard = 0; guard < 4 && /\([^()]*[^()\s][^()]*\)/.test(text); guard++)
+    text = text.replace(/\([^()]*\)/g, "()");
+  const path = normalise(text.replace(/\s+/g, ""));
+  const last = /\.(\w+)\(\)$/.exec(path)?.[1];
+  return last && ELEMENT_ACCESSORS.has(last) && /^[\w$#]+(?:\.[\w$#]+(?:\(\))?)+$/.test(path) ? path : null;
 }
 
 function declaratorValue(n: Node): Node | null {
