@@ -1,61 +1,10 @@
+import { answerInput, symbolItem as symbol } from "../../test-support/answer-input.ts";
 import { describe, expect, it } from "vitest";
-import type { AnswerInput, ContextItem } from "./contract.ts";
+import type { ContextItem } from "./contract.ts";
 import { openingFor } from "./opening.ts";
 import { decidingCaller } from "./opening-diagnostic-callers.ts";
 
-function symbol(name: string, path: string, text: string, start: number): ContextItem {
-  return {
-    key: `${path}::${name}`,
-    kind: "symbol",
-    path,
-    startLine: start,
-    endLine: start + text.split("\n").length - 1,
-    title: name,
-    text,
-    tokens: 50,
-    reason: "",
-    score: 1,
-    origin: "initial",
-    pass: 1,
-    facts: {
-      qualifiedId: `${path}::${name}`,
-      qualifiedName: name,
-      kind: "method",
-      signature: "",
-      docstring: "",
-      raises: [],
-      mutates: [],
-      errorStrings: [],
-      calls: [],
-      fanIn: 1,
-      fanOut: 1,
-    },
-    truncated: false,
-  };
-}
-
-function input(question: string, context: ContextItem[]): AnswerInput {
-  return {
-    question,
-    mode: "diagnostic",
-    pass: 1,
-    maxPasses: 3,
-    context,
-    graph: { triples: [] },
-    anchors: {
-      exceptionTypes: [],
-      messages: [],
-      stackFrames: [],
-      identifiers: [],
-      paths: [],
-      keywords: [],
-      literals: [],
-    },
-    reasoningHistory: [],
-    notFound: new Set(),
-    history: [],
-  };
-}
+const input = (question: string, context: ContextItem[]) => answerInput(question, "diagnostic", context);
 
 const byName = (items: ContextItem[]) => new Map(items.map((i) => [i.facts?.qualifiedName ?? "", i]));
 

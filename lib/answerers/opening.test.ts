@@ -1,3 +1,4 @@
+import { answerInput as input, symbolItem as symbol } from "../../test-support/answer-input.ts";
 import { describe, expect, it } from "vitest";
 import { queryTerms, stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
@@ -98,60 +99,6 @@ describe("deciding lines", () => {
     );
   });
 });
-
-function symbol(name: string, path: string, text: string, start: number): ContextItem {
-  return {
-    key: `${path}::${name}`,
-    kind: "symbol",
-    path,
-    startLine: start,
-    endLine: start + text.split("\n").length - 1,
-    title: name,
-    text,
-    tokens: 50,
-    reason: "",
-    score: 1,
-    origin: "initial",
-    pass: 1,
-    facts: {
-      qualifiedId: `${path}::${name}`,
-      qualifiedName: name,
-      kind: "method",
-      signature: "",
-      docstring: "",
-      raises: [],
-      mutates: [],
-      errorStrings: [],
-      calls: [],
-      fanIn: 1,
-      fanOut: 1,
-    },
-    truncated: false,
-  };
-}
-
-function input(question: string, mode: AnswerInput["mode"], context: ContextItem[]): AnswerInput {
-  return {
-    question,
-    mode,
-    pass: 1,
-    maxPasses: 3,
-    context,
-    graph: { triples: [] },
-    anchors: {
-      exceptionTypes: [],
-      messages: [],
-      stackFrames: [],
-      identifiers: [],
-      paths: [],
-      keywords: [],
-      literals: [],
-    },
-    reasoningHistory: [],
-    notFound: new Set(),
-    history: [],
-  };
-}
 
 describe("the opening sentence", () => {
   const retry = symbol(
