@@ -165,6 +165,32 @@ export function assignedFields(statements: readonly string[]): string[] {
   return [...out];
 }
 
+/**
+ * A test or a formula, read strictly: a control keyword, a ternary, a boolean operator, a
+ * comparison or arithmetic written between spaces. The arrows (`=>`, `->`), generics
+ * (`List<T>`) and paths that the broader DECIDES takes for comparisons are not tests.
+ */
+const TESTS =
+  /^(?:if|elif|for|foreach|while|switch|match|unless|case|when|guard|loop|do)\b|\s\?\s|\?\?|&&|\|\||\s[<>]=?\s|[!=]==?|\s[*/%+-]\s|\*\*/;
+/** A call handed back or made last (`return self::create($r)`, `=> b.SetValidator(v)`, `next(req)`). */
+const CALL_LAST = /^(?:return\s+|=>\s*)?(?:new\s+)?[\w$@:.\->!?[\]]+(?:<[^()]*>)?\s*\(.*\)[;)]*$/;
+
+/**
+ * A body that forwards: at most three statements, none testing or computing anything, the
+ * last a call it hands the work to (`var v = new EmailValidator(mode); return
+ * builder.SetValidator(v)`). The function it calls decides.
+ */
+export function forwards(lines: readonly string[]): boolean {
+  const statements = bodyStatements(lines);
+  const last = statements.at(-1) ?? "";
+  return (
+    statements.length > 0 &&
+    statements.length <= 3 &&
+    !statements.some((s) => TESTS.test(s)) &&
+    CALL_LAST.test(last.replace(/^[\w$<>[\],.?\s]*\s=>\s*/, "=> "))
+  );
+}
+
 /** A body that decides nothing itself: a setter, a getter or a wrapper handing the work on. */
 export function decidesNothing(lines: readonly string[]): boolean {
   const shape = bodyShape(lines);
