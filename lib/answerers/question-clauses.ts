@@ -123,12 +123,12 @@ function pastParticiple(verb: string): string {
 function clause(text: string): string {
   // Code the question quotes (`name: value`) is cut nowhere inside.
   const quoted: string[] = [];
-  const masked = text.replace(/`[^`]*`/g, (c) => `\u0001${quoted.push(c) - 1}\u0001`);
+  const masked = text.replace(/`[^`]*`/g, (c) => `\uE000${quoted.push(c) - 1}\uE000`);
   const cut = (
     masked.split(
       /,|;|:(?!:)(?<!::)| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i,
     )[0] ?? masked
-  ).replace(/\u0001(\d+)\u0001/g, (_, i: string) => quoted[Number(i)] ?? "");
+  ).replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[Number(i)] ?? "");
   const trimmed = cut.trim().replace(/^(?:exactly|actually) /i, "");
   return trimmed.slice(0, 1).toUpperCase() + trimmed.slice(1);
 }
