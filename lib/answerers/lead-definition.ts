@@ -63,6 +63,10 @@ export function decidingLines(
     if (arithmetic && (/[^=!<>]=[^=]/.test(line) || /^return\b/.test(line))) score += computes ? 2.5 : 1;
     if (/[<>]=?|==|!=|\bis\b|\bin\b/.test(line)) score += 0.5;
     if (!diagnostic && /\b(?:raise|throw|panic!?)\b/.test(line)) score -= 1.5;
+    // A test of whether a call failed (`if err != nil`, `if (error)`) guards; it decides nothing asked.
+    if (!diagnostic && ERROR_GUARD.test(line)) score = 0;
+    // Handing back a variable (`return dw`) that carries none of its words answers nothing.
+    if (hits === 0 && /^return\s+[\w$@.]+;?$/.test(line)) score = 0;
     if (/^(?:pass|continue|break|return;?|return None|return nil|return null)$/.test(line)) score = 0;
     if (score > 0)
       scored.push({ text: line.replace(/[{:;]\s*$/, "").trim(), score: score - i * 0.001, at: i });
@@ -91,6 +95,10 @@ function lineHits(code: string, terms: Set<string>): number {
   }
   return hit.size;
 }
+
+/** A condition on an error value alone: `if err != nil {`, `if (err) {`, `if error:`, `unless e.nil?`. */
+const ERROR_GUARD =
+  /^(?:if|unless|else if|elif)\s*\(?\s*!?\s*(?:err|error|e|ex|exc)\b(?:\s*(?:!=|==|!==|===)\s*(?:nil|null|None|undefined)|\.nil\?|\s+is\s+(?:not\s+)?None)?\s*\)?\s*[{:]?$/;
 
 /** A line that starts a condition or a loop. */
 const CONTROL = /^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for|return)\b/;

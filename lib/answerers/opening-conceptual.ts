@@ -35,8 +35,13 @@ export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): s
   if (topic && lines.length && doc) sentences.push(doc);
   // The definition next in line by what its body answers, when it is a different function of
   // the code; else the next one retrieved.
+  // The same method of another class (an override of the lead) says nothing new.
+  const member = (s: ContextItem) => s.facts?.qualifiedName.split(".").at(-1);
   const differs = (s: ContextItem) =>
-    s !== item && !!s.facts && s.facts.qualifiedName !== item.facts?.qualifiedName;
+    s !== item &&
+    !!s.facts &&
+    s.facts.qualifiedName !== item.facts?.qualifiedName &&
+    member(s) !== member(item);
   const other =
     leads.slice(1).find((l) => differs(l.item))?.item ??
     symbols.find((s) => differs(s) && !isAuxiliary(s.path ?? "") && !isTestSymbol(s));

@@ -1384,3 +1384,63 @@ describe("a conceptual opening's choice among the top five", () => {
     expect(text).toMatch(/is decided in `IntoIter\.is_same_file_system`/);
   });
 });
+
+describe("deciding lines that answer nothing asked", () => {
+  const terms = new Set(["compress", "deflat", "gzip"].map((t) => stem(t)));
+
+  it.each([
+    [
+      "Go",
+      "func encoderDeflate(w io.Writer, level int) io.Writer {\n\tdw, err := flate.NewWriter(w, level)\n\tif err != nil {\n\t\treturn nil\n\t}\n\treturn dw\n}",
+    ],
+    [
+      "JavaScript",
+      "function deflater(stream, level) {\n  const [dw, err] = open(stream, level);\n  if (err) {\n    return null;\n  }\n  return dw;\n}",
+    ],
+  ])(
+    "leave a %s test of whether a call failed, and a bare hand-back, out of a conceptual answer",
+    (_language, text) => {
+      expect(decidingLines(text, terms)).toEqual([]);
+      expect(decidingLines(text, terms, true).map((l) => l.text)).toContainEqual(
+        expect.stringMatching(/^if \(?err\)?/),
+      );
+    },
+  );
+});
+
+describe("a conceptual opening's related definition", () => {
+  it("is never the lead's own method on another class", () => {
+    const method = (owner: string, name: string, body: string, start: number) =>
+      symbol(`${owner}.${name}`, "src/properties.ts", `${name}(data: Series): Scale {\n${body}\n}`, start);
+    const color = method(
+      "Color",
+      "inferScale",
+      "  if (isCategorical(data)) return new Nominal(data);\n  return new Continuous();",
+      10,
+    );
+    const interval = method(
+      "Interval",
+      "inferScale",
+      "  if (isCategorical(data)) return new Nominal(data);\n  return new Continuous();",
+      30,
+    );
+    const property = method(
+      "Property",
+      "defaultScale",
+      "  if (isNumeric(data)) return new Continuous();\n  return new Nominal();",
+      50,
+    );
+    const context = [color, interval, property];
+    const text = openingFor(
+      input(
+        "How is it decided whether a variable gets a nominal or a continuous scale?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toMatch(/is decided in `Color\.inferScale`/);
+    expect(text).toContain("Related: `Property.defaultScale`");
+  });
+});
