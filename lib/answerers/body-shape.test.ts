@@ -4,9 +4,11 @@ import {
   assignedFields,
   bodyShape,
   bodyStart,
+  bodyStartPastDoc,
   decidesNothing,
   declaredFields,
   forwards,
+  pastLeadingComment,
 } from "./body-shape.ts";
 
 const lines = (text: string) => text.split("\n");
@@ -192,5 +194,29 @@ describe("forwards", () => {
     ],
   ])("knows a %s body that does more than forward", (_language, text) => {
     expect(forwards(lines(text))).toBe(false);
+  });
+});
+
+describe("bodyStartPastDoc", () => {
+  const getter = [
+    "/**",
+    "Whether redirect responses should be followed automatically.",
+    "",
+    "Optionally, pass a function (response) to decide.",
+    "@default true",
+    "*/",
+    "get followRedirect(): boolean | ((response: PlainResponse) => boolean) {",
+    "  return this.#internals.followRedirect;",
+    "}",
+  ];
+
+  it("reads past a doc comment whose lines do not start with `*`, then past the signature", () => {
+    expect(bodyStartPastDoc(getter)).toBe(7);
+    expect(bodyStartPastDoc(getter.slice(6))).toBe(1);
+  });
+
+  it("finds the getter under that comment, which bodyStart alone reads as statements", () => {
+    expect(decidesNothing(getter.slice(pastLeadingComment(getter)))).toBe(true);
+    expect(pastLeadingComment(["fn f() {", "  /* not a doc */", "}"])).toBe(0);
   });
 });

@@ -70,6 +70,25 @@ export function bodyStart(lines: readonly string[]): number {
   return Math.min(i, trimmed.length);
 }
 
+/**
+ * Where a definition's signature starts when its span opens with a block comment whose lines
+ * need not start with `*` (free text, `@default true`, then the closing mark, as JavaScript
+ * and TypeScript libraries often write them): the line after the comment, else 0.
+ */
+export function pastLeadingComment(lines: readonly string[]): number {
+  let i = 0;
+  while (i < lines.length && !(lines[i] as string).trim()) i++;
+  if (!(lines[i] ?? "").trim().startsWith("/*")) return 0;
+  while (i < lines.length && !(lines[i] as string).includes("*/")) i++;
+  return Math.min(i + 1, lines.length);
+}
+
+/** Where a definition's body starts, past a leading block comment and the signature. */
+export function bodyStartPastDoc(lines: readonly string[]): number {
+  const doc = pastLeadingComment(lines);
+  return doc + bodyStart(lines.slice(doc));
+}
+
 /** The statements of the definition spanning `span` in a file's lines (1-based, inclusive). */
 export function spanStatements(
   lines: readonly string[],

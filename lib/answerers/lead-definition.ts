@@ -6,7 +6,7 @@
  */
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
-import { bodyStart, decidesNothing, forwards } from "./body-shape.ts";
+import { bodyStartPastDoc, decidesNothing, forwards, pastLeadingComment } from "./body-shape.ts";
 import { cite, code, isAuxiliary } from "./evidence-reading.ts";
 import { askedTopic, askingClauses } from "./question-clauses.ts";
 
@@ -32,7 +32,7 @@ export function decidingLines(
   const scored: DecidingLine[] = [];
   let inDocstring = false;
   // The signature, over however many lines, decides nothing (a Rust `where` clause's bounds).
-  const start = Math.max(1, bodyStart(lines));
+  const start = Math.max(1, bodyStartPastDoc(lines));
   lines.forEach((raw, i) => {
     const line = raw.trim();
     const quotes = (line.match(/"""|'''/g) ?? []).length;
@@ -147,8 +147,11 @@ export function rankedLeads(
     COMPUTE_VERBS.has(askedTopic(input.question)?.verb ?? "") ||
     /\bhow (?:long|many|much)\b/i.test(input.question);
   const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "") && !isTestSymbol(s)).slice(0, 5);
+  // "What decides that?" points back: the question around it says what is asked.
+  const clause = askingClauses(input.question).at(-1);
+  const pointsBack = clause !== undefined && /^(?:what|which)\s+\w+\s+(?:that|this|it)$/i.test(clause.trim());
   const asked = new Set(
-    (askingClauses(input.question).at(-1) ?? input.question)
+    (clause && !pointsBack ? clause : input.question)
       .split(/\W+/)
       .flatMap((w) => splitIdentifier(w))
       .map((w) => stem(w.toLowerCase())),
@@ -216,7 +219,7 @@ export function writtenIdentifiers(question: string): Set<string> {
 function coverage(source: string, terms: Set<string>): number {
   const lines = source.split("\n");
   const code = lines
-    .slice(Math.max(1, bodyStart(lines)))
+    .slice(Math.max(1, bodyStartPastDoc(lines)))
     .map((l) => l.trim())
     .filter((l) => !/^(?:#|\/\/|\/\*|\*)/.test(l))
     .join(" ")
@@ -237,12 +240,18 @@ export const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "mod
  */
 export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
   if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
-  return decidesNothing(item.text.split("\n"));
+  return decidesNothing(pastDoc(item.text));
 }
 
 /** A function that hands the work to the one it calls last, deciding nothing on the way. */
 function forwardsWork(item: Pick<ContextItem, "text" | "facts">): boolean {
-  return !TYPE_KINDS.has(item.facts?.kind ?? "") && forwards(item.text.split("\n"));
+  return !TYPE_KINDS.has(item.facts?.kind ?? "") && forwards(pastDoc(item.text));
+}
+
+/** A definition's lines from its signature on, a leading block comment left out. */
+function pastDoc(text: string): string[] {
+  const lines = text.split("\n");
+  return lines.slice(pastLeadingComment(lines));
 }
 
 /**

@@ -1444,3 +1444,42 @@ describe("a conceptual opening's related definition", () => {
     expect(text).toContain("Related: `Property.defaultScale`");
   });
 });
+
+describe("a conceptual opening over doc comments written without `*`", () => {
+  it("passes over a TypeScript getter and never quotes its signature", () => {
+    const getter = symbol(
+      "Options.followRedirect",
+      "source/core/options.ts",
+      [
+        "/**",
+        "Whether redirect responses should be followed automatically.",
+        "",
+        "Optionally, pass a function to decide based on the response object.",
+        "@default true",
+        "*/",
+        "get followRedirect(): boolean | ((response: PlainResponse) => boolean) {",
+        "  return this.#internals.followRedirect;",
+        "}",
+      ].join("\n"),
+      2243,
+    );
+    const deciding = symbol(
+      "isResponseOk",
+      "source/core/response.ts",
+      "export const isResponseOk = (response: PlainResponse): boolean => {\n  const {statusCode} = response;\n  const {followRedirect} = response.request.options;\n  const shouldFollow = typeof followRedirect === 'function' ? followRedirect(response) : followRedirect;\n  const limitStatusCode = shouldFollow ? 299 : 399;\n  return (statusCode >= 200 && statusCode <= limitStatusCode) || statusCode === 304;\n};",
+      40,
+    );
+    const context = [getter, deciding];
+    const text = openingFor(
+      input(
+        "Which status codes are accepted as a successful response when followRedirect is false? What decides that?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toMatch(/^`isResponseOk` \(source\/core\/response\.ts:40-46\)/);
+    expect(text).not.toContain("get followRedirect()");
+  });
+});
