@@ -1,6 +1,15 @@
 /** What a function's body does, read from its source in several languages. */
 import { describe, expect, it } from "vitest";
-import { assignedFields, bodyShape, bodyStart, decidesNothing, declaredFields } from "./body-shape.ts";
+import {
+  assignedFields,
+  bodyShape,
+  bodyStart,
+  bodyStartPastDoc,
+  decidesNothing,
+  declaredFields,
+  forwards,
+  pastLeadingComment,
+} from "./body-shape.ts";
 
 const lines = (text: string) => text.split("\n");
 
@@ -191,5 +200,75 @@ describe("declaredFields", () => {
     ],
   ])("reads the fields of a %s type, not its methods", (_language, text, fields) => {
     expect(declaredFields(lines(text))).toEqual(fields);
+  });
+});
+
+describe("forwards", () => {
+  it.each([
+    [
+      "C#",
+      "public static IRuleBuilderOptions<T, string> EmailAddress<T>(this IRuleBuilder<T, string> ruleBuilder) {\n  var validator = new EmailValidator<T>(mode);\n  return ruleBuilder.SetValidator(validator);\n}",
+    ],
+    [
+      "C#, bodied by an arrow",
+      "public static IRuleBuilderOptions<T, P> NotEmpty<T, P>(this IRuleBuilder<T, P> ruleBuilder)\n  => ruleBuilder.SetValidator(new NotEmptyValidator<T, P>());",
+    ],
+    [
+      "PHP",
+      "public static function createImmutable($paths, $names = null)\n{\n    $repository = RepositoryBuilder::createWithDefaultAdapters()->immutable()->make();\n\n    return self::create($repository, $paths, $names);\n}",
+    ],
+    [
+      "Java, with a generic in the call",
+      "public BuilderAudience audience() {\n    return new DelegateAudienceCollection<>(this, claims().audience());\n}",
+    ],
+    [
+      "Rust",
+      "pub fn with_default<T>(dispatcher: &Dispatch, f: impl FnOnce() -> T) -> T {\n    let _guard = set_default(dispatcher);\n    f()\n}",
+    ],
+  ])("knows a %s function handing the work to the call it makes last", (_language, text) => {
+    expect(forwards(lines(text))).toBe(true);
+  });
+
+  it.each([
+    [
+      "Go, testing",
+      "func (b *googleBreaker) accept() error {\n\tif dropRatio <= 0 {\n\t\treturn nil\n\t}\n\treturn b.drop()\n}",
+    ],
+    ["Python, computing", "def delay(self, n):\n    return min(self.base * 2 ** n, self.cap)"],
+    ["TypeScript, storing", "set retry(value: Partial<RetryOptions>) {\n  this.#internals.retry = value;\n}"],
+    [
+      "Ruby, choosing",
+      "def format(f = nil)\n  if f.nil?\n    default_options[:format]\n  else\n    parser(f)\n  end\nend",
+    ],
+    [
+      "JavaScript, chaining four steps",
+      "function build(a) {\n  const b = one(a);\n  const c = two(b);\n  const d = three(c);\n  return four(d);\n}",
+    ],
+  ])("knows a %s body that does more than forward", (_language, text) => {
+    expect(forwards(lines(text))).toBe(false);
+  });
+});
+
+describe("bodyStartPastDoc", () => {
+  const getter = [
+    "/**",
+    "Whether redirect responses should be followed automatically.",
+    "",
+    "Optionally, pass a function (response) to decide.",
+    "@default true",
+    "*/",
+    "get followRedirect(): boolean | ((response: PlainResponse) => boolean) {",
+    "  return this.#internals.followRedirect;",
+    "}",
+  ];
+
+  it("reads past a doc comment whose lines do not start with `*`, then past the signature", () => {
+    expect(bodyStartPastDoc(getter)).toBe(7);
+    expect(bodyStartPastDoc(getter.slice(6))).toBe(1);
+  });
+
+  it("finds the getter under that comment, which bodyStart alone reads as statements", () => {
+    expect(decidesNothing(getter.slice(pastLeadingComment(getter)))).toBe(true);
+    expect(pastLeadingComment(["fn f() {", "  /* not a doc */", "}"])).toBe(0);
   });
 });

@@ -84,6 +84,25 @@ export function bodyStart(lines: readonly string[]): number {
   return Math.min(i, trimmed.length);
 }
 
+/**
+ * Where a definition's signature starts when its span opens with a block comment whose lines
+ * need not start with `*` (free text, `@default true`, then the closing mark, as JavaScript
+ * and TypeScript libraries often write them): the line after the comment, else 0.
+ */
+export function pastLeadingComment(lines: readonly string[]): number {
+  let i = 0;
+  while (i < lines.length && !(lines[i] as string).trim()) i++;
+  if (!(lines[i] ?? "").trim().startsWith("/*")) return 0;
+  while (i < lines.length && !(lines[i] as string).includes("*/")) i++;
+  return Math.min(i + 1, lines.length);
+}
+
+/** Where a definition's body starts, past a leading block comment and the signature. */
+export function bodyStartPastDoc(lines: readonly string[]): number {
+  const doc = pastLeadingComment(lines);
+  return doc + bodyStart(lines.slice(doc));
+}
+
 /** The statements of the definition spanning `span` in a file's lines (1-based, inclusive). */
 export function spanStatements(
   lines: readonly string[],
@@ -200,6 +219,32 @@ export function assignedFields(statements: readonly string[]): string[] {
     if (name && name.length >= 4 && !GENERAL.has(name.toLowerCase())) out.add(name);
   }
   return [...out];
+}
+
+/**
+ * A test or a formula, read strictly: a control keyword, a ternary, a boolean operator, a
+ * comparison or arithmetic written between spaces. The arrows (`=>`, `->`), generics
+ * (`List<T>`) and paths that the broader DECIDES takes for comparisons are not tests.
+ */
+const TESTS =
+  /^(?:if|elif|for|foreach|while|switch|match|unless|case|when|guard|loop|do)\b|\s\?\s|\?\?|&&|\|\||\s[<>]=?\s|[!=]==?|\s[*/%+-]\s|\*\*/;
+/** A call handed back or made last (`return self::create($r)`, `=> b.SetValidator(v)`, `next(req)`). */
+const CALL_LAST = /^(?:return\s+|=>\s*)?(?:new\s+)?[\w$@:.\->!?[\]]+(?:<[^()]*>)?\s*\(.*\)[;)]*$/;
+
+/**
+ * A body that forwards: at most three statements, none testing or computing anything, the
+ * last a call it hands the work to (`var v = new EmailValidator(mode); return
+ * builder.SetValidator(v)`). The function it calls decides.
+ */
+export function forwards(lines: readonly string[]): boolean {
+  const statements = bodyStatements(lines);
+  const last = statements.at(-1) ?? "";
+  return (
+    statements.length > 0 &&
+    statements.length <= 3 &&
+    !statements.some((s) => TESTS.test(s)) &&
+    CALL_LAST.test(last.replace(/^[\w$<>[\],.?\s]*\s=>\s*/, "=> "))
+  );
 }
 
 /** A body that decides nothing itself: a setter, a getter or a wrapper handing the work on. */

@@ -6,7 +6,7 @@
  */
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
-import { bodyStart, decidesNothing } from "./body-shape.ts";
+import { bodyStartPastDoc, decidesNothing, forwards, pastLeadingComment } from "./body-shape.ts";
 import { cite, code, isAuxiliary } from "./evidence-reading.ts";
 import { askedTopic, askingClauses } from "./question-clauses.ts";
 
@@ -32,7 +32,7 @@ export function decidingLines(
   const scored: DecidingLine[] = [];
   let inDocstring = false;
   // The signature, over however many lines, decides nothing (a Rust `where` clause's bounds).
-  const start = Math.max(1, bodyStart(lines));
+  const start = Math.max(1, bodyStartPastDoc(lines));
   lines.forEach((raw, i) => {
     const line = raw.trim();
     const quotes = (line.match(/"""|'''/g) ?? []).length;
@@ -63,6 +63,10 @@ export function decidingLines(
     if (arithmetic && (/[^=!<>]=[^=]/.test(line) || /^return\b/.test(line))) score += computes ? 2.5 : 1;
     if (/[<>]=?|==|!=|\bis\b|\bin\b/.test(line)) score += 0.5;
     if (!diagnostic && /\b(?:raise|throw|panic!?)\b/.test(line)) score -= 1.5;
+    // A test of whether a call failed (`if err != nil`, `if (error)`) guards; it decides nothing asked.
+    if (!diagnostic && ERROR_GUARD.test(line)) score = 0;
+    // Handing back a variable (`return dw`) that carries none of its words answers nothing.
+    if (hits === 0 && /^return\s+[\w$@.]+;?$/.test(line)) score = 0;
     if (/^(?:pass|continue|break|return;?|return None|return nil|return null)$/.test(line)) score = 0;
     if (score > 0)
       scored.push({ text: line.replace(/[{:;]\s*$/, "").trim(), score: score - i * 0.001, at: i });
@@ -92,6 +96,10 @@ function lineHits(code: string, terms: Set<string>): number {
   return hit.size;
 }
 
+/** A condition on an error value alone: `if err != nil {`, `if (err) {`, `if error:`, `unless e.nil?`. */
+const ERROR_GUARD =
+  /^(?:if|unless|else if|elif)\s*\(?\s*!?\s*(?:err|error|e|ex|exc)\b(?:\s*(?:!=|==|!==|===)\s*(?:nil|null|None|undefined)|\.nil\?|\s+is\s+(?:not\s+)?None)?\s*\)?\s*[{:]?$/;
+
 /** A line that starts a condition or a loop. */
 const CONTROL = /^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for|return)\b/;
 
@@ -119,38 +127,49 @@ export function quote(lines: DecidingLine[]): string {
 }
 
 /**
- * The definition that answers, among the best three of the code (tests, docs and
+ * The definition that answers, among the best five of the code (tests, docs and
  * examples aside): its rank counts, and so does how well its lines carry the question.
  */
 export function leadDefinition(
   input: AnswerInput,
   symbols: ContextItem[],
 ): { item: ContextItem; lines: DecidingLine[] } | null {
+  return rankedLeads(input, symbols)[0] ?? null;
+}
+
+/** The best five of the code as leads, the one that answers best first. */
+export function rankedLeads(
+  input: AnswerInput,
+  symbols: ContextItem[],
+): { item: ContextItem; lines: DecidingLine[]; value: number }[] {
   const terms = questionStems(input.question);
   const computes =
     COMPUTE_VERBS.has(askedTopic(input.question)?.verb ?? "") ||
     /\bhow (?:long|many|much)\b/i.test(input.question);
   const leads = symbols.filter((s) => s.facts && !isAuxiliary(s.path ?? "") && !isTestSymbol(s)).slice(0, 5);
+  // "What decides that?" points back: the question around it says what is asked.
+  const clause = askingClauses(input.question).at(-1);
+  const pointsBack = clause !== undefined && /^(?:what|which)\s+\w+\s+(?:that|this|it)$/i.test(clause.trim());
   const asked = new Set(
-    (askingClauses(input.question).at(-1) ?? input.question)
+    (clause && !pointsBack ? clause : input.question)
       .split(/\W+/)
       .flatMap((w) => splitIdentifier(w))
       .map((w) => stem(w.toLowerCase())),
   );
-  let best: { item: ContextItem; lines: DecidingLine[]; value: number } | null = null;
-  leads.forEach((item, i) => {
+  const written = writtenIdentifiers(input.question);
+  const ranked = leads.map((item, i) => {
     const lines = decidingLines(item.text, terms, input.mode === "diagnostic", computes);
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
     // What decides something is a function's body, rarely a whole class, never a getter.
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
     // A getter, a wrapper handing the work on, or a constructor is named like the thing but decides nothing.
-    const getter = handsOn(item) || isConstructorItem(item) ? 0.3 : 1;
+    const getter = handsOn(item) || forwardsWork(item) || isConstructorItem(item) ? 0.3 : 1;
     // A definition with neither a deciding line nor a docstring has nothing to say.
     const mute = lines.length === 0 && !item.facts?.docstring ? 0.5 : 1;
     // A predicate on something the question mentions but does not ask about
     // (`response_redirects?` asked when a redirect switches to GET) reports a condition;
     // the function acting on it answers.
-    const aside = predicateAside(item, asked) ? 0.25 : 1;
+    const aside = predicateAside(item, asked, written) ? 0.25 : 1;
     const value =
       [1, 0.7, 0.5, 0.4, 0.35][i]! *
       kind *
@@ -159,28 +178,48 @@ export function leadDefinition(
       aside *
       (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits)) *
       (1 + 0.1 * Math.min(5, coverage(item.text, terms)));
-    if (!best || value > best.value) best = { item, lines, value };
+    return { item, lines, value };
   });
-  return best;
+  // The sort is stable: of two leads valued alike, the better ranked stays first.
+  return ranked.sort((a, b) => b.value - a.value);
 }
 
 /**
  * A predicate (`response_redirects?`, `isQuoted`, `has_key`, `should_drop`) whose name
  * shares no word with the clause that asks: it tests what the question takes as given.
  */
-function predicateAside(item: ContextItem, asked: Set<string>): boolean {
+function predicateAside(item: ContextItem, asked: Set<string>, written: Set<string>): boolean {
   const name = (item.facts?.qualifiedName ?? "").split(".").at(-1) ?? "";
   const words = splitIdentifier(name.replace(/\?$/, "")).map((w) => w.toLowerCase());
   const predicate = name.endsWith("?") || /^(?:is|has|should|can|needs?)$/.test(words[0] ?? "");
   if (!predicate) return false;
-  return !words.some((w) => !/^(?:is|has|should|can|needs?)$/.test(w) && asked.has(stem(w)));
+  const subject = words.filter((w) => !/^(?:is|has|should|can|needs?)$/.test(w));
+  // The setting the question writes as code (`same_file_system(true)`) is what it asks about.
+  if (written.has(subject.join(""))) return false;
+  return !subject.some((w) => asked.has(stem(w)));
+}
+
+/**
+ * The identifiers a question writes as code (`same_file_system(true)`, `requireAudience("api")`,
+ * `maxOpen`, `` `filter_entry` ``), lower-cased and joined: the names it is about.
+ */
+export function writtenIdentifiers(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of question.matchAll(
+    /`([^`]+)`|([A-Za-z_$][\w$]*)(?=\()|\b([A-Za-z]\w*(?:_\w+|[a-z][A-Z]\w*))/g,
+  )) {
+    const text = m[1] ?? m[2] ?? m[3] ?? "";
+    for (const id of text.match(/[A-Za-z_$][\w$]*/g) ?? [])
+      if (id.length >= 4) out.add(splitIdentifier(id).join("").toLowerCase());
+  }
+  return out;
 }
 
 /** The question's words the body's code carries (its signature, comments and string literals aside). */
 function coverage(source: string, terms: Set<string>): number {
   const lines = source.split("\n");
   const code = lines
-    .slice(Math.max(1, bodyStart(lines)))
+    .slice(Math.max(1, bodyStartPastDoc(lines)))
     .map((l) => l.trim())
     .filter((l) => !/^(?:#|\/\/|\/\*|\*)/.test(l))
     .join(" ")
@@ -201,7 +240,18 @@ export const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "mod
  */
 export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
   if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
-  return decidesNothing(item.text.split("\n"));
+  return decidesNothing(pastDoc(item.text));
+}
+
+/** A function that hands the work to the one it calls last, deciding nothing on the way. */
+function forwardsWork(item: Pick<ContextItem, "text" | "facts">): boolean {
+  return !TYPE_KINDS.has(item.facts?.kind ?? "") && forwards(pastDoc(item.text));
+}
+
+/** A definition's lines from its signature on, a leading block comment left out. */
+function pastDoc(text: string): string[] {
+  const lines = text.split("\n");
+  return lines.slice(pastLeadingComment(lines));
 }
 
 /**

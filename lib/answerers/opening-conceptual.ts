@@ -5,11 +5,12 @@
  */
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { cite, code, escapeInline, firstSentence, isAuxiliary } from "./evidence-reading.ts";
-import { citeLead, isTestSymbol, leadDefinition, quote } from "./lead-definition.ts";
+import { citeLead, isTestSymbol, quote, rankedLeads } from "./lead-definition.ts";
 import { askedTopic, ERROR_WORDS, plural } from "./question-clauses.ts";
 
 export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
-  const lead = leadDefinition(input, symbols);
+  const leads = rankedLeads(input, symbols);
+  const lead = leads[0];
   if (!lead?.item.facts) return "";
   const { item, lines } = lead;
   const where = `${code(item.facts?.qualifiedName ?? item.title)} (${citeLead(item, lines)})`;
@@ -32,15 +33,18 @@ export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): s
     sentences.push(`The main definition for this is ${where}${doc ? `: ${doc}` : "."}`);
   }
   if (topic && lines.length && doc) sentences.push(doc);
-  // The definition next in line, when it is a different function of the code.
-  const other = symbols.find(
-    (s) =>
-      s !== item &&
-      s.facts &&
-      !isAuxiliary(s.path ?? "") &&
-      !isTestSymbol(s) &&
-      s.facts.qualifiedName !== item.facts?.qualifiedName,
-  );
+  // The definition next in line by what its body answers, when it is a different function of
+  // the code; else the next one retrieved.
+  // The same method of another class (an override of the lead) says nothing new.
+  const member = (s: ContextItem) => s.facts?.qualifiedName.split(".").at(-1);
+  const differs = (s: ContextItem) =>
+    s !== item &&
+    !!s.facts &&
+    s.facts.qualifiedName !== item.facts?.qualifiedName &&
+    member(s) !== member(item);
+  const other =
+    leads.slice(1).find((l) => differs(l.item))?.item ??
+    symbols.find((s) => differs(s) && !isAuxiliary(s.path ?? "") && !isTestSymbol(s));
   if (other?.facts) sentences.push(`Related: ${code(other.facts.qualifiedName)} (${cite(other)}).`);
   return sentences.map((x) => x.replace(/\.\.$/, ".")).join(" ");
 }

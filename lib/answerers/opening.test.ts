@@ -54,6 +54,16 @@ describe("the topic of a question, in its own terms", () => {
       "applied",
       "The allowed clock skew",
     ],
+    [
+      "If I call r.Use(A) then r.Use(B), which sees the request first, and where is the order of the middleware stack decided?",
+      "decided",
+      "The order of the middleware stack",
+    ],
+    [
+      "How does the scanner know that `name` in `name: value` is a mapping key before it has seen the colon?",
+      "known",
+      "That `name` in `name: value` is a mapping key before it has seen the colon",
+    ],
   ])("%j → %s / %s", (question, verb, object) => {
     expect(askedTopic(question)).toEqual({ verb, object });
   });
@@ -1219,5 +1229,204 @@ describe("the condition of a raise whose message is held in a constant", () => {
     ).toMatch(
       /is raised by `NameAllocator\.newName` \(src\/NameAllocator\.java:100-105\) when `tagToName\.containsKey\(tag\)`/,
     );
+  });
+});
+
+describe("a conceptual opening's choice among the top five", () => {
+  it.each([
+    [
+      "C#",
+      "src/Validators/Extensions.cs",
+      "Extensions.EmailAddress",
+      "public static IRuleBuilderOptions<T, string> EmailAddress<T>(this IRuleBuilder<T, string> ruleBuilder) {\n  var validator = new EmailValidator<T>(mode);\n  return ruleBuilder.SetValidator(validator);\n}",
+      "src/Internal/RuleBase.cs",
+      "RuleBase.ApplyCondition",
+      "public void ApplyCondition(Func<T, bool> predicate, ApplyConditionTo applyConditionTo) {\n  if (applyConditionTo == ApplyConditionTo.AllValidators) {\n    foreach (var validator in Components) validator.ApplyCondition(predicate);\n  } else {\n    Current.ApplyCondition(predicate);\n  }\n}",
+    ],
+    [
+      "PHP",
+      "src/Dotenv.php",
+      "Dotenv.createImmutable",
+      "public static function createImmutable($paths, $names = null)\n{\n    $repository = RepositoryBuilder::createWithDefaultAdapters()->immutable()->make();\n    return self::create($repository, $paths, $names);\n}",
+      "src/Adapter/ImmutableWriter.php",
+      "ImmutableWriter.write",
+      "public function write(string $name, string $value)\n{\n    if ($this->isExternallyDefined($name)) {\n        return false;\n    }\n    return $this->writer->write($name, $value);\n}",
+    ],
+  ])(
+    "passes over the %s entry the question calls, which hands the work on, for the function that decides",
+    (_language, entryPath, entryName, entryText, decidingPath, decidingName, decidingText) => {
+      const entry = symbol(entryName, entryPath, entryText, 10);
+      const deciding = symbol(decidingName, decidingPath, decidingText, 40);
+      const context = [entry, deciding];
+      const text = openingFor(
+        input(
+          "If I write EmailAddress() or call createImmutable, when does the condition apply and which variables does the writer refuse to write?",
+          "conceptual",
+          context,
+        ),
+        context,
+        new Map(),
+      );
+      expect(text.startsWith(`\`${decidingName}\``)).toBe(true);
+    },
+  );
+
+  it("names as related the runner-up by what its body answers, not the next one retrieved", () => {
+    const chain = symbol(
+      "chain",
+      "chain.go",
+      "func chain(middlewares []func(http.Handler) http.Handler, endpoint http.Handler) http.Handler {\n\tif len(middlewares) == 0 {\n\t\treturn endpoint\n\t}\n\th := middlewares[len(middlewares)-1](endpoint)\n\tfor i := len(middlewares) - 2; i >= 0; i-- {\n\t\th = middlewares[i](h)\n\t}\n\treturn h\n}",
+      30,
+    );
+    const use = symbol(
+      "Mux.Use",
+      "mux.go",
+      'func (mx *Mux) Use(middlewares ...func(http.Handler) http.Handler) {\n\tif mx.handler != nil {\n\t\tpanic("all middlewares must be defined before routes")\n\t}\n\tmx.middlewares = append(mx.middlewares, middlewares...)\n}',
+      94,
+    );
+    const pretty = symbol(
+      "banner.decorateLine",
+      "middleware/recoverer.go",
+      'func (s prettyStack) decorateLine(line string) (string, error) {\n\tif strings.HasPrefix(line, "\\t") {\n\t\treturn s.decorateSourceLine(line)\n\t}\n\treturn line, nil\n}',
+      132,
+    );
+    const context = [use, pretty, chain];
+    const text = openingFor(
+      input(
+        "If I call r.Use(A) then r.Use(B), which one sees the request first, and where is the order of the middleware stack decided?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toMatch(/^The order of the middleware stack is decided in `/);
+    expect(text).toMatch(/Related: `chain` \(chain\.go:30-39\)/);
+    expect(text).not.toContain("banner.decorateLine");
+  });
+
+  it("keeps a predicate on the setting the question writes as code", () => {
+    const predicate = symbol(
+      "IntoIter.is_same_file_system",
+      "src/lib.rs",
+      "fn is_same_file_system(&mut self, dent: &DirEntry) -> Result<bool> {\n    let dent_device = device_num(dent.path())?;\n    Ok(self.root_device.map(|d| d == dent_device).unwrap_or(false))\n}",
+      1000,
+    );
+    const other = symbol(
+      "IntoIter.push",
+      "src/lib.rs",
+      "fn push(&mut self, dent: &DirEntry) -> Result<()> {\n    if self.stack_list.len() - self.oldest_opened == self.opts.max_open {\n        self.stack_list[self.oldest_opened].close();\n    }\n}",
+      900,
+    );
+    const context = [predicate, other];
+    const text = openingFor(
+      input(
+        "With same_file_system(true), how does the walker decide not to go into a directory that is a mount point of another disk?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toMatch(/is decided in `IntoIter\.is_same_file_system`/);
+  });
+});
+
+describe("deciding lines that answer nothing asked", () => {
+  const terms = new Set(["compress", "deflat", "gzip"].map((t) => stem(t)));
+
+  it.each([
+    [
+      "Go",
+      "func encoderDeflate(w io.Writer, level int) io.Writer {\n\tdw, err := flate.NewWriter(w, level)\n\tif err != nil {\n\t\treturn nil\n\t}\n\treturn dw\n}",
+    ],
+    [
+      "JavaScript",
+      "function deflater(stream, level) {\n  const [dw, err] = open(stream, level);\n  if (err) {\n    return null;\n  }\n  return dw;\n}",
+    ],
+  ])(
+    "leave a %s test of whether a call failed, and a bare hand-back, out of a conceptual answer",
+    (_language, text) => {
+      expect(decidingLines(text, terms)).toEqual([]);
+      expect(decidingLines(text, terms, true).map((l) => l.text)).toContainEqual(
+        expect.stringMatching(/^if \(?err\)?/),
+      );
+    },
+  );
+});
+
+describe("a conceptual opening's related definition", () => {
+  it("is never the lead's own method on another class", () => {
+    const method = (owner: string, name: string, body: string, start: number) =>
+      symbol(`${owner}.${name}`, "src/properties.ts", `${name}(data: Series): Scale {\n${body}\n}`, start);
+    const color = method(
+      "Color",
+      "inferScale",
+      "  if (isCategorical(data)) return new Nominal(data);\n  return new Continuous();",
+      10,
+    );
+    const interval = method(
+      "Interval",
+      "inferScale",
+      "  if (isCategorical(data)) return new Nominal(data);\n  return new Continuous();",
+      30,
+    );
+    const property = method(
+      "Property",
+      "defaultScale",
+      "  if (isNumeric(data)) return new Continuous();\n  return new Nominal();",
+      50,
+    );
+    const context = [color, interval, property];
+    const text = openingFor(
+      input(
+        "How is it decided whether a variable gets a nominal or a continuous scale?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toMatch(/is decided in `Color\.inferScale`/);
+    expect(text).toContain("Related: `Property.defaultScale`");
+  });
+});
+
+describe("a conceptual opening over doc comments written without `*`", () => {
+  it("passes over a TypeScript getter and never quotes its signature", () => {
+    const getter = symbol(
+      "Options.followRedirect",
+      "source/core/options.ts",
+      [
+        "/**",
+        "Whether redirect responses should be followed automatically.",
+        "",
+        "Optionally, pass a function to decide based on the response object.",
+        "@default true",
+        "*/",
+        "get followRedirect(): boolean | ((response: PlainResponse) => boolean) {",
+        "  return this.#internals.followRedirect;",
+        "}",
+      ].join("\n"),
+      2243,
+    );
+    const deciding = symbol(
+      "isResponseOk",
+      "source/core/response.ts",
+      "export const isResponseOk = (response: PlainResponse): boolean => {\n  const {statusCode} = response;\n  const {followRedirect} = response.request.options;\n  const shouldFollow = typeof followRedirect === 'function' ? followRedirect(response) : followRedirect;\n  const limitStatusCode = shouldFollow ? 299 : 399;\n  return (statusCode >= 200 && statusCode <= limitStatusCode) || statusCode === 304;\n};",
+      40,
+    );
+    const context = [getter, deciding];
+    const text = openingFor(
+      input(
+        "Which status codes are accepted as a successful response when followRedirect is false? What decides that?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toMatch(/^`isResponseOk` \(source\/core\/response\.ts:40-46\)/);
+    expect(text).not.toContain("get followRedirect()");
   });
 });

@@ -30,7 +30,13 @@ export function askingClauses(question: string): string[] {
   );
   return kept
     .split(/(?<=[.?!])\s+|,\s+/)
-    .map((c) => c.replaceAll(LIST_COMMA, ",").replace(/[?.!]+$/, ""))
+    .map((c) =>
+      c
+        .replaceAll(LIST_COMMA, ",")
+        .replace(/[?.!]+$/, "")
+        // "…, and where is the order decided?": the conjunction joins, the clause still asks.
+        .replace(/^(?:and|but|so|or|then|also)\s+(?=(?:how|what|which|where|when)\b)/i, ""),
+    )
     .filter((c) => /^(?:how|what|which|where|when)\b/i.test(c));
 }
 
@@ -115,10 +121,14 @@ function pastParticiple(verb: string): string {
 
 /** The object of the question cut before a second clause, its first letter capitalised. */
 function clause(text: string): string {
-  const cut =
-    text.split(
+  // Code the question quotes (`name: value`) is cut nowhere inside.
+  const quoted: string[] = [];
+  const masked = text.replace(/`[^`]*`/g, (c) => `\uE000${quoted.push(c) - 1}\uE000`);
+  const cut = (
+    masked.split(
       /,|;|:(?!:)(?<!::)| (?:and|or) (?:how|what|where|why|which|when)\b| when | if | once | so that /i,
-    )[0] ?? text;
+    )[0] ?? masked
+  ).replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[Number(i)] ?? "");
   const trimmed = cut.trim().replace(/^(?:exactly|actually) /i, "");
   return trimmed.slice(0, 1).toUpperCase() + trimmed.slice(1);
 }
