@@ -137,11 +137,17 @@ export function leadDefinition(
   return rankedLeads(input, symbols)[0] ?? null;
 }
 
+/** A leading definition, what its body answers, and whether it speaks of the question at all. */
+export interface RankedLead {
+  item: ContextItem;
+  lines: DecidingLine[];
+  value: number;
+  /** its name or its code carries one of the question's words */
+  onTopic: boolean;
+}
+
 /** The best five of the code as leads, the one that answers best first. */
-export function rankedLeads(
-  input: AnswerInput,
-  symbols: ContextItem[],
-): { item: ContextItem; lines: DecidingLine[]; value: number }[] {
+export function rankedLeads(input: AnswerInput, symbols: ContextItem[]): RankedLead[] {
   const terms = questionStems(input.question);
   const computes =
     COMPUTE_VERBS.has(askedTopic(input.question)?.verb ?? "") ||
@@ -160,6 +166,7 @@ export function rankedLeads(
   const ranked = leads.map((item, i) => {
     const lines = decidingLines(item.text, terms, input.mode === "diagnostic", computes);
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
+    const covered = coverage(item.text, terms);
     // What decides something is a function's body, rarely a whole class, never a getter.
     const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
     // A getter, a wrapper handing the work on, or a constructor is named like the thing but decides nothing.
@@ -177,8 +184,8 @@ export function rankedLeads(
       mute *
       aside *
       (1 + 0.25 * Math.min(4, lines[0]?.score ?? 0) + 0.3 * Math.min(2, nameHits)) *
-      (1 + 0.1 * Math.min(5, coverage(item.text, terms)));
-    return { item, lines, value };
+      (1 + 0.1 * Math.min(5, covered));
+    return { item, lines, value, onTopic: nameHits + covered > 0 };
   });
   // The sort is stable: of two leads valued alike, the better ranked stays first.
   return ranked.sort((a, b) => b.value - a.value);

@@ -42,8 +42,11 @@ export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): s
     !!s.facts &&
     s.facts.qualifiedName !== item.facts?.qualifiedName &&
     member(s) !== member(item);
+  // A runner-up that shares no word with the question (a helper valued for a condition of
+  // its own) gives way to one that speaks of what is asked.
+  const runnersUp = leads.slice(1).filter((l) => differs(l.item));
   const other =
-    leads.slice(1).find((l) => differs(l.item))?.item ??
+    (runnersUp.find((l) => l.onTopic) ?? runnersUp[0])?.item ??
     symbols.find((s) => differs(s) && !isAuxiliary(s.path ?? "") && !isTestSymbol(s));
   if (other?.facts) sentences.push(`Related: ${code(other.facts.qualifiedName)} (${cite(other)}).`);
   return sentences.map((x) => x.replace(/\.\.$/, ".")).join(" ");

@@ -1271,7 +1271,7 @@ describe("a conceptual opening's choice among the top five", () => {
     },
   );
 
-  it("names as related the runner-up by what its body answers, not the next one retrieved", () => {
+  it("leads with the function that decides over a guarded registration, and names as related a runner-up that speaks of the question", () => {
     const chain = symbol(
       "chain",
       "chain.go",
@@ -1300,8 +1300,10 @@ describe("a conceptual opening's choice among the top five", () => {
       context,
       new Map(),
     );
-    expect(text).toMatch(/^The order of the middleware stack is decided in `/);
-    expect(text).toMatch(/Related: `chain` \(chain\.go:30-39\)/);
+    // Use only checks, then stores what it is given: the order is decided in chain.
+    expect(text).toMatch(/^The order of the middleware stack is decided in `chain` \(chain\.go:/);
+    // decorateLine decides something too, but of nothing the question asks about.
+    expect(text).toMatch(/Related: `Mux\.Use` \(mux\.go:94-99\)/);
     expect(text).not.toContain("banner.decorateLine");
   });
 
