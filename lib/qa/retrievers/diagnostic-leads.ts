@@ -1,7 +1,8 @@
 /**
  * Which of a diagnostic ranking's leading symbols lead: the sites whose deciders are
  * looked for (functions that can report, not setters or wrappers passing the work on),
- * and the context the answerer reads, which starts with the ranked symbols in their order.
+ * and the context the answerer reads, which starts with the ranked symbols in their order
+ * (keeping a place near them for the symbol holding the quoted message).
  */
 import "server-only";
 import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
@@ -16,6 +17,13 @@ import {
   type RetrievalInput,
 } from "./shared.ts";
 
+/** Lines where a quoted message is written, as a message signal found them. */
+export interface MessagePlace {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
 /** How many of the ranked symbols lead the context, in their order. */
 const LEADS = 5;
 
@@ -26,6 +34,7 @@ const LEADS = 5;
  * alone fused highest, and the closest of sibling sites of one message is the one ranked
  * first. A leading symbol the packing left out (a second place or encloser no signal
  * brought) is added from a quarter more budget, so nothing packed gives way to it.
+ * `messagePlaces` are the lines the quoted message's signals found (see `leadOrder`).
  */
 export async function withLeads(
   input: RetrievalInput,
@@ -33,6 +42,7 @@ export async function withLeads(
   ranked: Ranked[],
   ids: string[],
   budget: number,
+  messagePlaces: readonly MessagePlace[] = [],
 ): Promise<ContextItem[]> {
   const lead = ids.slice(0, LEADS);
   const packed = new Set(items.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])));
@@ -63,12 +73,44 @@ export async function withLeads(
     ? await packCandidates(input, extra, Math.floor(budget / 4), { maxItems: extra.length })
     : [];
   const all = [...items, ...added.filter((a) => !items.some((i) => i.key === a.key))];
+  return leadOrder(all, lead, messagePlaces);
+}
+
+/**
+ * How many leading symbols keep their place ahead of the message's holder: the opening
+ * reads the first three, and the answer's body cites four symbols in context order.
+ */
+const OPENING_LEADS = 3;
+
+/**
+ * The context in lead order, scored in that order above the rest; the symbol whose code
+ * holds the quoted message (the first packed one within lines a message signal found: a
+ * message written in a module's constant is packed as the function those lines narrow to) comes right
+ * after the first three leads when none of them holds it, so it keeps a place among
+ * what the body cites instead of being pushed down by the fourth and fifth leads.
+ */
+export function leadOrder(
+  all: ContextItem[],
+  lead: string[],
+  messagePlaces: readonly MessagePlace[],
+): ContextItem[] {
   const rank = (i: ContextItem) => (i.facts ? lead.indexOf(i.facts.qualifiedId) : -1);
   const leading = all.filter((i) => rank(i) >= 0).sort((a, b) => rank(a) - rank(b));
+  const holds = (i: ContextItem) =>
+    !!i.facts &&
+    messagePlaces.some((p) => p.path === i.path && i.startLine <= p.endLine && i.endLine >= p.startLine);
+  const holder = leading.slice(0, OPENING_LEADS).some(holds) ? undefined : all.find(holds);
+  const block = holder
+    ? [
+        ...leading.slice(0, OPENING_LEADS),
+        holder,
+        ...leading.slice(OPENING_LEADS).filter((i) => i !== holder),
+      ]
+    : leading;
   const best = Math.max(1, ...all.map((i) => i.score));
   return [
-    ...leading.map((i, n) => ({ ...i, score: best * (1 + 0.01 * (leading.length - n)) })),
-    ...all.filter((i) => rank(i) < 0),
+    ...block.map((i, n) => ({ ...i, score: best * (1 + 0.01 * (block.length - n)) })),
+    ...all.filter((i) => !block.includes(i)),
   ];
 }
 

@@ -66,6 +66,8 @@ import { withEnclosers, withOptionDeciders } from "./diagnostic-deciding.ts";
 const MAX_FRAMES_READ = 60;
 const MAX_FRAMES_USED = 12;
 const NO_TOPICS = { tests: false, docs: false };
+/** The signals finding where a quoted message is written (its error string, template or words). */
+const MESSAGE_LISTS = new Set(["messages", "inner-messages", "message-text"]);
 
 /** Exception types so common that raising them says little about where a bug is. */
 const COMMON_EXCEPTIONS = new Set([
@@ -115,6 +117,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     questionFocus(input.reader, report, anchors),
   );
   const fileLists = [...lists];
+  const messagePlaces = lists
+    .filter((l) => MESSAGE_LISTS.has(l.name))
+    .flatMap((l) => l.candidates.flatMap((c) => [c.symbol ?? c.chunk].filter((p) => p !== null)));
   lists.push({ name: "body", weight: 3, candidates: answering });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
@@ -176,6 +181,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
     ranked,
     rankedSymbols,
     source,
+    messagePlaces,
   );
   items.push(
     ...(await docsItems(input, report, {
