@@ -205,7 +205,12 @@ async function decidingOrder(
     query.names.has(baseName(s).toLowerCase());
   const ordered = onePerFamily(decidingFirst(near, weight, passesOn), query.names);
   const runners = ordered.slice(0, RUNNER_UP_PLACES).flatMap((r) => r.candidate.symbol ?? []);
-  return decidingRunnersUp(ordered, await decidingWeights(input.reader, runners, query), query.names);
+  return decidingRunnersUp(
+    ordered,
+    await decidingWeights(input.reader, runners, query),
+    query.names,
+    new Set(wordStems(input.question)),
+  );
 }
 
 /** How far down a deciding runner-up is looked for (`decidingRunnersUp`). */
