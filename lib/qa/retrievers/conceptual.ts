@@ -29,6 +29,7 @@ import {
   decidingWeights,
   withDecidingNeighbours,
 } from "./deciding-neighbours.ts";
+import { decidingRunnersUp } from "./deciding-runners-up.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { spanStatements } from "../../answerers/body-shape.ts";
 import { wordStems } from "../focus.ts";
@@ -180,7 +181,8 @@ export async function retrieveConceptual(input: RetrievalInput): Promise<Retriev
 /**
  * The leading symbols with what decides one call below them brought up and what only
  * passes the value along put after what decides (what a thing is is answered by the
- * thing itself), one place per overload family.
+ * thing itself), one place per overload family, and a deciding runner-up in the place of
+ * a leading symbol that decides nothing asked.
  */
 async function decidingOrder(
   input: RetrievalInput,
@@ -201,8 +203,18 @@ async function decidingOrder(
     single.has(s.qualifiedId) ||
     isFactory(s) ||
     query.names.has(baseName(s).toLowerCase());
-  return onePerFamily(decidingFirst(near, weight, passesOn), query.names);
+  const ordered = onePerFamily(decidingFirst(near, weight, passesOn), query.names);
+  const runners = ordered.slice(0, RUNNER_UP_PLACES).flatMap((r) => r.candidate.symbol ?? []);
+  return decidingRunnersUp(
+    ordered,
+    await decidingWeights(input.reader, runners, query),
+    query.names,
+    new Set(wordStems(input.question)),
+  );
 }
+
+/** How far down a deciding runner-up is looked for (`decidingRunnersUp`). */
+const RUNNER_UP_PLACES = 10;
 
 /** The functions among `symbols` whose body is one statement at most (`oneStatement`). */
 async function singleStatements(input: RetrievalInput, symbols: SymbolRecord[]): Promise<Set<string>> {
