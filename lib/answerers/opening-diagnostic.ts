@@ -19,7 +19,7 @@ import {
   type ErrorSite,
 } from "./evidence-reading.ts";
 import { citeLead, leadDefinition, quote, TYPE_KINDS } from "./lead-definition.ts";
-import { decidingCaller } from "./opening-diagnostic-callers.ts";
+import { decidingCaller, type DecidingCaller } from "./opening-diagnostic-callers.ts";
 import {
   detailWritten,
   messageWritten,
@@ -69,7 +69,7 @@ export function diagnosticOpening(
     const lead = leadDefinition(input, symptomLeads(symbols));
     if (!lead?.item.facts) return "";
     const where = `${code(lead.item.facts.qualifiedName)} (${citeLead(lead.item, lead.lines)})`;
-    const reached = reachedFrom(lead.item, symbols);
+    const reached = reachedFrom(decidingCaller(lead.item, symbols));
     // An unmatched site is the closest only when it ranks with the code the answer leads with.
     const closest = sites[0] && leading(symbols).slice(0, 3).includes(sites[0].s) ? sites[0] : undefined;
     if (quotesError)
@@ -141,7 +141,7 @@ function calledFrom(
       .join(", itself called from ")}.`;
   // A caller among the answer's code whose condition guards the call says when it happens.
   const deciding = site ? decidingCaller(site, symbols) : null;
-  if (deciding?.condition) return reachedFrom(site as ContextItem, symbols).trim();
+  if (deciding?.condition) return reachedFrom(deciding).trim();
   const callers = uniqueBy(
     input.graph.triples.filter(
       (t) => t.subject === name && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
@@ -165,8 +165,7 @@ function calledFrom(
  * " It is reached from `caller` (path:a-b) when `cond`.": the caller among the answer's
  * code under whose condition the lead runs (see opening-diagnostic-callers.ts), or "".
  */
-function reachedFrom(lead: ContextItem, symbols: ContextItem[]): string {
-  const caller = decidingCaller(lead, symbols);
+function reachedFrom(caller: DecidingCaller | null): string {
   if (!caller?.item.facts) return "";
   const when = caller.condition ? ` when ${code(caller.condition)}` : "";
   return ` It is reached from ${code(caller.item.facts.qualifiedName)} (${cite(caller.item)})${when}.`;

@@ -29,7 +29,7 @@ import {
   decidingWeights,
   withDecidingNeighbours,
 } from "./deciding-neighbours.ts";
-import { decidingRunnersUp } from "./deciding-runners-up.ts";
+import { decidingRunnersUp, RUNNERS_UP } from "./deciding-runners-up.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { spanStatements } from "../../answerers/body-shape.ts";
 import { wordStems } from "../focus.ts";
@@ -51,6 +51,7 @@ import {
   symbolCandidate,
   wholeFileSignal,
   retrievalTopics,
+  TYPE_KINDS,
   withFilePrior,
   type Candidate,
   type Ranked,
@@ -204,7 +205,7 @@ async function decidingOrder(
     isFactory(s) ||
     query.names.has(baseName(s).toLowerCase());
   const ordered = onePerFamily(decidingFirst(near, weight, passesOn), query.names);
-  const runners = ordered.slice(0, RUNNER_UP_PLACES).flatMap((r) => r.candidate.symbol ?? []);
+  const runners = ordered.slice(0, RUNNERS_UP).flatMap((r) => r.candidate.symbol ?? []);
   return decidingRunnersUp(
     ordered,
     await decidingWeights(input.reader, runners, query),
@@ -212,9 +213,6 @@ async function decidingOrder(
     new Set(wordStems(input.question)),
   );
 }
-
-/** How far down a deciding runner-up is looked for (`decidingRunnersUp`). */
-const RUNNER_UP_PLACES = 10;
 
 /** The functions among `symbols` whose body is one statement at most (`oneStatement`). */
 async function singleStatements(input: RetrievalInput, symbols: SymbolRecord[]): Promise<Set<string>> {
@@ -297,8 +295,6 @@ const PROCESS_QUESTION =
 /** A question about what a thing is ("what is the order service for") is answered by the thing. */
 const THING_QUESTION =
   /\bwhat (?:is|are|does)\b.{0,60}\b(?:for|mean|represent|hold|contain)\b|\bpurpose\b|\bwhat (?:is|are) (?:a|an|the)\b/i;
-
-const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum", "module", "namespace"]);
 
 /**
  * A setter (`idle`, read from the bodies) counts at a third for any question but one

@@ -10,16 +10,13 @@
  * weighed (tests, text) keep their places.
  */
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import type { Ranked } from "./shared.ts";
+import { TYPE_KINDS, type Ranked } from "./shared.ts";
 import { wordStems } from "../focus.ts";
 
 /** The leading places a runner-up may come into. */
 const LEADING = 5;
 /** How far down a runner-up is looked for. */
-const RUNNERS_UP = 10;
-
-/** Kinds that declare a type: they decide nothing themselves. */
-const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "type", "enum", "module", "namespace"]);
+export const RUNNERS_UP = 10;
 
 /**
  * The ranking with deciding runners-up (ranks six to ten) in the places of leading symbols

@@ -68,12 +68,17 @@ export interface Ranked {
 
 const RRF_K = 20;
 
+/** What the entry at `rank` of a list adds in reciprocal-rank fusion (a tied list's entries all count as first). */
+function rrf(list: Pick<SignalList, "weight" | "tied">, rank: number): number {
+  return list.weight / (RRF_K + (list.tied ? 0 : rank) + 1);
+}
+
 /** Weighted reciprocal-rank fusion of signal lists, deduplicated by candidate key. */
 export function fuseSignals(lists: SignalList[]): Ranked[] {
   const byKey = new Map<string, Ranked>();
   for (const list of lists) {
     list.candidates.forEach((candidate, rank) => {
-      const contribution = list.weight / (RRF_K + (list.tied ? 0 : rank) + 1);
+      const contribution = rrf(list, rank);
       const existing = byKey.get(candidate.key);
       if (existing) {
         existing.score += contribution;
@@ -386,6 +391,18 @@ export function isTestSymbol(symbol: Pick<SymbolRecord, "path" | "qualifiedName"
   return isTestPath(symbol.path) || TEST_SYMBOL.test(symbol.qualifiedName);
 }
 
+/** Kinds that declare a type or a namespace: they name code, and decide nothing themselves. */
+export const TYPE_KINDS: ReadonlySet<string> = new Set([
+  "class",
+  "struct",
+  "interface",
+  "trait",
+  "type",
+  "enum",
+  "module",
+  "namespace",
+]);
+
 /** A function or method: a definition whose body does the work. */
 export function isFunctionSymbol(symbol: Pick<SymbolRecord, "kind">): boolean {
   return symbol.kind === "function" || symbol.kind === "method";
@@ -591,11 +608,8 @@ export function fileScores(
   const about = topicsOfPaths(namedPaths, topics);
   const scores = new Map<string, number>();
   for (const [name, files] of Object.entries(signalFiles(lists))) {
-    const list = lists.find((l) => l.name === name);
-    const weight = list?.weight ?? 0;
-    files.forEach((file, rank) =>
-      scores.set(file, (scores.get(file) ?? 0) + weight / (RRF_K + (list?.tied ? 0 : rank) + 1)),
-    );
+    const list = lists.find((l) => l.name === name) ?? { weight: 0 };
+    files.forEach((file, rank) => scores.set(file, (scores.get(file) ?? 0) + rrf(list, rank)));
   }
   for (const [file, score] of scores) scores.set(file, score * auxiliaryFactor(file, about));
   return [...scores.entries()].sort((a, b) => b[1] - a[1]);

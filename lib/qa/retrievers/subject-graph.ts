@@ -19,6 +19,7 @@ import { symbolsCallingName } from "../../db/structure-queries.ts";
 import { loadImportEdges } from "../../db/wiki-inputs.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
 import type { DiagramNode, DiagramPart } from "../types.ts";
+import { TYPE_KINDS } from "./shared.ts";
 
 export interface GraphSymbol {
   symbol: SymbolRecord;
@@ -49,7 +50,6 @@ export interface SubjectGraph {
   fileImports: { from: string; to: string; count: number }[];
 }
 
-const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "type", "enum", "namespace"]);
 const MAX_MEMBERS = 80;
 const CONSTRUCTOR = /^(?:constructor|__init__|__new__|initialize|new|__construct)$/;
 const PER_SYMBOL = { callers: 40, callees: 25 };
