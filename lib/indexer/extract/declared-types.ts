@@ -321,11 +321,11 @@ function readTree(
   const declarations: Declaration[] = [];
   const bareCalls: BareCall[] = [];
   const generics: Generics = { params: new Map(), impls: [] };
-  for (const node of root.descendantsOfType(
-    bareCallType
-      ? [...DECLARATION_TYPES, ...GENERIC_TYPES, bareCallType]
-      : [...DECLARATION_TYPES, ...GENERIC_TYPES],
-  )) {
+  for (const node of root.descendantsOfType([
+    ...DECLARATION_TYPES,
+    ...GENERIC_TYPES,
+    ...(bareCallType ? [bareCallType] : []),
+  ])) {
     if (!node) continue;
     if (GENERIC_TYPES.includes(node.type)) readGenerics(node, generics);
     else if (node.type === bareCallType) {
