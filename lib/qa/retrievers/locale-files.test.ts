@@ -11,10 +11,15 @@ import { localeFiles, namedLanguages } from "./locale-files.ts";
 describe("namedLanguages", () => {
   it("maps capitalized language names to their codes, not time zones or other words", () => {
     expect(namedLanguages("Spanish days and months should be lowercase, as in Portuguese")).toEqual([
-      "es",
-      "pt",
+      ["es"],
+      ["pt"],
     ]);
+    expect(namedLanguages("The Icelandic ordinal is wrong")).toEqual([["is"]]);
     expect(namedLanguages("Time zone: GMT+0900 (Korean Standard Time); spanish is lowercase")).toEqual([]);
+  });
+
+  it("names a language's written standards with it", () => {
+    expect(namedLanguages("Norwegian week numbers start on Sunday")).toEqual([["no", "nb", "nn"]]);
   });
 });
 

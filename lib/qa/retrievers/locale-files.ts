@@ -15,66 +15,41 @@ import {
   type SignalList,
 } from "./shared.ts";
 import { pathIndex } from "./file-index.ts";
+import ISO6391 from "iso-639-1";
 
-/** English names of languages and their ISO 639-1 codes. */
-const LANGUAGES: Record<string, string> = {
-  arabic: "ar",
-  bengali: "bn",
-  bulgarian: "bg",
-  catalan: "ca",
-  chinese: "zh",
-  croatian: "hr",
-  czech: "cs",
-  danish: "da",
-  dutch: "nl",
-  english: "en",
-  estonian: "et",
-  finnish: "fi",
-  french: "fr",
-  georgian: "ka",
-  german: "de",
-  greek: "el",
-  hebrew: "he",
-  hindi: "hi",
-  hungarian: "hu",
-  indonesian: "id",
-  italian: "it",
-  japanese: "ja",
-  kazakh: "kk",
-  korean: "ko",
-  latvian: "lv",
-  lithuanian: "lt",
-  malay: "ms",
-  norwegian: "nb",
-  persian: "fa",
-  polish: "pl",
-  portuguese: "pt",
-  romanian: "ro",
-  russian: "ru",
-  serbian: "sr",
-  slovak: "sk",
-  slovenian: "sl",
-  spanish: "es",
-  swedish: "sv",
-  thai: "th",
-  turkish: "tr",
-  ukrainian: "uk",
-  vietnamese: "vi",
-};
+/**
+ * English language names (lower case) and their ISO 639-1 codes, from the maintained
+ * `iso-639-1` list. A language whose written standards carry its name first ("Norwegian
+ * Bokmål", "Norwegian Nynorsk") names their codes too: a report says "Norwegian".
+ */
+const LANGUAGES = languageCodes();
+
+function languageCodes(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const names = ISO6391.getAllNames();
+  for (const name of names) if (!name.includes(" ")) out.set(name.toLowerCase(), [ISO6391.getCode(name)]);
+  for (const name of names) {
+    const [first, ...rest] = name.toLowerCase().split(" ");
+    const own = out.get(first as string);
+    if (rest.length > 0 && own) own.push(ISO6391.getCode(name));
+  }
+  return out;
+}
 
 const LOCALE_FOLDER = /(?:^|\/)(?:locales?|i18n|l10n|langs?|languages|translations|messages)\//i;
 /** More files than this for one language (every English variant): the name narrows nothing. */
 const MAX_FILES = 6;
 
-/** The language codes a report names in English ("Spanish", "in German"). */
-export function namedLanguages(report: string): string[] {
-  const out = new Set<string>();
+/** The languages a report names in English ("Spanish", "in German"), each as its codes. */
+export function namedLanguages(report: string): string[][] {
+  const out = new Map<string, string[]>();
   // A time zone's name ("Korean Standard Time") is where the reporter is, not a language.
   for (const m of report.matchAll(/\b([A-Z][a-z]+)\b(?!\s+(?:(?:Standard|Summer|Daylight)\s+)?Time\b)/g)) {
-    const code = LANGUAGES[(m[1] as string).toLowerCase()];
-    if (code) out.add(code);
+    const name = (m[1] as string).toLowerCase();
+    const codes = LANGUAGES.get(name);
+    if (codes) out.set(name, codes);
   }
-  return [...out];
+  return [...out.values()];
 }
 
 /**
@@ -103,11 +78,13 @@ export function localeFiles(paths: Iterable<string>, code: string): string[] {
  */
 export async function localeSignal(input: RetrievalInput): Promise<SignalList> {
   const written = input.anchors.paths.join(" ");
-  const codes = namedLanguages(input.question).filter((c) => !new RegExp(`\\b${c}\\b`).test(written));
+  const languages = namedLanguages(input.question).filter(
+    (codes) => !codes.some((c) => new RegExp(`\\b${c}\\b`).test(written)),
+  );
   const candidates: Candidate[] = [];
-  if (codes.length > 0 && codes.length <= 2) {
+  if (languages.length > 0 && languages.length <= 2) {
     const index = await pathIndex(input.generationId);
-    for (const code of codes)
+    for (const code of languages.flat())
       for (const file of localeFiles(
         [...index.code].filter((p) => !isTestPath(p)),
         code,
