@@ -126,6 +126,22 @@ const A_CHAIN = /\b(?:walk (?:me |us )?through|trace|follow)\b|\bwhich (?:functi
 const DECISION =
   /\bworks? out\b|\b(?:ends?|ended) up (?:innermost|outermost|first|last|on top|at the bottom)\b/;
 
+/**
+ * Whether the question asks about the code's structure at all: a relation between parts
+ * (depends, imports, includes, calls, uses, wraps, defines, registers, implements), a
+ * measure (most, how many, fan-in, size, cycles), a part of the code as such (files,
+ * folders, modules, packages, classes, functions, methods, tests) or a judgement of it
+ * (architecture, quality, unused, dead code). An analytical reading of a question with none
+ * of these ("which escape sequences are allowed in a value?", "which HTTP methods make it
+ * retry?") asks for the values a rule accepts: one deciding place.
+ */
+export function namesStructure(question: string): boolean {
+  return STRUCTURE.test(question);
+}
+
+const STRUCTURE =
+  /\b(?:depend\w*|import\w*|includ\w*|call(?:s|ed|ers?|ing)?|invok\w*|callee\w*|used|unused|uses?|using|most|least|fan-?(?:in|out)|coupl\w*|cycl\w*|circular|how many|count\w*|number of|organi[sz]\w*|layer\w*|architectur\w*|hotspots?|complex\w*|largest|biggest|smallest|reference\w*|implement\w*|inherit\w*|extend\w*|subclass\w*|overrid\w*|defin\w*|declar\w*|register\w*|(?:which|what|other|source|header) files?|files? (?:in|under|that|which|of the)|folders?|director(?:y|ies)|modules?|packages?|crates?|namespaces?|classes|functions|(?<!(?:http|request) )methods|parts|structure|diagram|graph|tests?|dead|duplicat\w*|entry points?|exports?|re-?export\w*|wrap\w*|touch\w*|reach\w*|pull\w*|share[sd]?|between|across|within|split|spread|size|lines? of code|loc|list|places|ranked|move|code paths?|quality|design|weak\w*|assess|evaluate|review)\b/i;
+
 /** The asking clause without a leading setting of the scene ("when I call X, how …"). */
 export function withoutScene(clause: string): string {
   return clause.replace(SCENE, "");

@@ -151,6 +151,30 @@ describe("the run and decision rules", () => {
   });
 });
 
+describe("the values rule", () => {
+  const ANALYTICAL = model({ "w:which": [0, 0, 0, 3] });
+  it.each([
+    "Which escape sequences are allowed inside double-quoted values?",
+    "Which HTTP methods and status codes make the client retry a response?",
+    "When the logger writes to log files, which messages are also copied to stderr?",
+  ])("routes %j, which names no part of the code, to conceptual with analytical beside it", (q) => {
+    const c = classifyOffline(q, ANALYTICAL);
+    expect(c.mode).toBe("conceptual");
+    expect(c.secondaryMode).toBe("analytical");
+    expect(c.reasoning).toContain("asks what a rule accepts");
+  });
+
+  it.each([
+    "Which headers are included by the most source files?",
+    "Which helpers in utils are depended on most?",
+    "Which helpers in util.go are unused?",
+    "Which methods of the parser read the buffer?",
+    "Which places construct a parser? List them.",
+  ])("leaves %j, about the code's structure, analytical", (q) => {
+    expect(classifyOffline(q, ANALYTICAL).mode).toBe("analytical");
+  });
+});
+
 describe("close calls", () => {
   it("names a close runner-up, which is then retrieved too", () => {
     const c = classifyOffline("How does a message flow through the broker?", HAND);

@@ -10,14 +10,16 @@
  * happens after …") or where a value goes ("where does the key go, and how does the parser
  * get it back?") is exploratory, and a decision asked about after a narrated scene ("if I
  * call r.Use(A) then r.Use(B), where is the order decided?") is conceptual, each with the
- * classifier's other reading retrieved beside it; and when the two likeliest modes are close,
+ * classifier's other reading retrieved beside it; an analytical reading of a question naming
+ * no relation, measure or part of the code ("which escape sequences are allowed?") asks
+ * what a rule accepts, conceptual; and when the two likeliest modes are close,
  * both are named and retrieval runs for both (the answer still follows the first).
  */
 import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
 import { CLASSIFIER_SYSTEM } from "../answerers/prompts.ts";
 import { extractScope, prepare } from "./classify-rules.ts";
-import { asksDecision, followsCall, followsRun } from "./classify-clauses.ts";
+import { asksDecision, followsCall, followsRun, namesStructure } from "./classify-clauses.ts";
 import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 import { predictMode, shippedModel, type ModeModel } from "./classify-model.ts";
 import type { ClassificationPart, QueryMode } from "./types.ts";
@@ -93,14 +95,24 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
   // the model read in it is retrieved beside it.
   const decision = !census && !run && top.mode === "exploratory" && asksDecision(prose);
   if (decision) [top, second] = [probabilities.find((r) => r.mode === "conceptual") ?? top, top];
-  const secondaryMode =
-    census || run || decision ? second.mode : second && second.p >= CLOSE_RATIO * top.p ? second.mode : null;
+  // An analytical reading of a question that names no relation, measure or part of the code
+  // asks which values a rule accepts: the deciding place, with the census retrieved beside it.
+  const values = !census && top.mode === "analytical" && !namesStructure(question);
+  if (values) [top, second] = [probabilities.find((r) => r.mode === "conceptual") ?? top, top];
+  const shifted = census || run || decision || values;
+  const secondaryMode = shifted
+    ? second.mode
+    : second && second.p >= CLOSE_RATIO * top.p
+      ? second.mode
+      : null;
   const cues = prediction.cues;
   const parts = [`${capitalize(top.mode)} (${percent(top.p)})${cues.length ? `: ${cues.join(", ")}` : ""}.`];
   if (census) parts.push("Asks for the callers of a symbol: analytical.");
   if (call) parts.push("Asks what one call does when it runs: exploratory.");
   else if (run) parts.push("Asks what follows an event or where a value goes: exploratory.");
   if (decision) parts.push("Asks what decides: conceptual.");
+  if (values)
+    parts.push("Names no relation, measure or part of the code: asks what a rule accepts, conceptual.");
   if (maskedFailureWords)
     parts.push(
       "Not diagnostic: it quotes no error, log line or symptom, and failure words alone do not make one.",
