@@ -200,7 +200,8 @@ export function errorSites(input: AnswerInput): ErrorSite[] {
       return {
         s,
         f,
-        raised: raised ?? f.raises[0] ?? null,
+        // A message a log or warning call writes is reported, not raised with the site's type.
+        raised: raised ?? (message && loggedHere(s.text, message) ? null : (f.raises[0] ?? null)),
         message,
         matched: message !== null || raised !== null,
         // What matches outranks any retrieval score (capped so it only breaks ties).
@@ -213,6 +214,31 @@ export function errorSites(input: AnswerInput): ErrorSite[] {
   if (!lead || !outer || outer === lead || lead.f.raises.includes(types[0] as string)) return sites;
   return [outer, ...sites.filter((x) => x !== outer)];
 }
+
+/**
+ * Whether a message is written inside a logging, warning or printing call
+ * (`log.warning("Connection pool is full …")`, `logger.error(…)`, `fmt.Printf(…)`): the
+ * call whose parenthesis is still open where the message's literal starts.
+ */
+export function loggedHere(text: string, message: string): boolean {
+  const piece = (message.split(PLACEHOLDER)[0] ?? "").trim().slice(0, 30);
+  const at = piece.length >= 8 ? text.indexOf(piece) : -1;
+  if (at < 0) return false;
+  let depth = 0;
+  for (let i = at - 1; i >= Math.max(0, at - 400); i--) {
+    const c = text[i];
+    if (c === ")") depth++;
+    else if (c === "(" && depth > 0) depth--;
+    else if (c === "(") {
+      const callee = /([\w$.:>-]+)\s*$/.exec(text.slice(Math.max(0, i - 80), i))?.[1] ?? "";
+      return LOGGING_CALL.test(callee);
+    }
+  }
+  return false;
+}
+
+const LOGGING_CALL =
+  /(?:^|[.:>])(?:log|logger|logging|console|warnings|LOG|Log|Logger)\b[\w.:>-]*$|(?:^|[.:>])(?:warn|warning|info|debug|critical|fatal|notice|trace|print|printf|println|eprintln|eprint|fprintf|puts|WriteLine|LogWarning|LogError|LogInformation)$/;
 
 // Where a message template takes a value: `{name!r}`, `${x}`, `{}`, `%s`, `%-5d`, `%v`.
 export const PLACEHOLDER = /\$?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;

@@ -237,6 +237,8 @@ function siteCondition(site: ErrorSite): string | null {
   const text = site.s.text;
   const direct = conditionOf(text, site.message ?? site.raised ?? "");
   if (direct) return `when ${code(direct)}`;
+  // A message a log call reports is not under the condition of the site's raise.
+  if (!site.raised) return null;
   const raises = text
     .split("\n")
     .map((l) => l.trim())

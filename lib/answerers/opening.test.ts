@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { queryTerms, stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
+import { loggedHere } from "./evidence-reading.ts";
 import { decidingLines, handsOn } from "./lead-definition.ts";
 import { openingFor } from "./opening.ts";
 import { storesOnly } from "./opening-diagnostic.ts";
@@ -1228,6 +1229,62 @@ describe("the condition of a raise whose message is held in a constant", () => {
       quoted(site, "IllegalArgumentException", message, `java.lang.IllegalArgumentException: ${message}`),
     ).toMatch(
       /is raised by `NameAllocator\.newName` \(src\/NameAllocator\.java:100-105\) when `tagToName\.containsKey\(tag\)`/,
+    );
+  });
+});
+
+describe("a message a log call writes beside a raise", () => {
+  it("is reported by the site, not raised with the site's type or under the raise's condition", () => {
+    const site = symbol(
+      "Pool._put_conn",
+      "src/pool.py",
+      [
+        "def _put_conn(self, conn):",
+        "    try:",
+        "        self.pool.put(conn, block=False)",
+        "        return",
+        "    except queue.Full:",
+        "        if self.block:",
+        "            raise FullPoolError(",
+        '                self, "Pool reached maximum size and no more connections are allowed."',
+        "            ) from None",
+        "        log.warning(",
+        '            "Connection pool is full, discarding connection: %s. Pool size: %s",',
+        "            self.host,",
+        "            self.pool.qsize(),",
+        "        )",
+      ].join("\n"),
+      40,
+    );
+    const message = "Connection pool is full, discarding connection: %s. Pool size: %s";
+    site.facts = {
+      ...(site.facts as NonNullable<ContextItem["facts"]>),
+      raises: ["FullPoolError"],
+      errorStrings: ["Pool reached maximum size and no more connections are allowed.", message],
+    };
+    const question = "WARNING pool: Connection pool is full, discarding connection: db. Pool size: 10";
+    const given = input(question, "diagnostic", [site]);
+    given.anchors = {
+      ...given.anchors,
+      messages: ["Connection pool is full, discarding connection: db. Pool size: 10"],
+    };
+    const opening = openingFor(given, [site], new Map());
+    expect(opening).toMatch(
+      /^The message "Connection pool is full, discarding connection: %s\. Pool size: %s" is reported by `Pool\._put_conn`/,
+    );
+    expect(opening).not.toContain("FullPoolError");
+    expect(opening).not.toContain("self.block");
+  });
+
+  it("keeps the type of a raise whose message is written in its own call", () => {
+    const text =
+      'raise FullPoolError(\n    self, "Pool reached maximum size and no more connections are allowed."\n)';
+    expect(loggedHere(text, "Pool reached maximum size and no more connections are allowed.")).toBe(false);
+    expect(
+      loggedHere('logger.error("Pool reached maximum size %s", n)', "Pool reached maximum size %s"),
+    ).toBe(true);
+    expect(loggedHere('fmt.Errorf("pool reached maximum size %d", n)', "pool reached maximum size %d")).toBe(
+      false,
     );
   });
 });
