@@ -134,6 +134,16 @@ describe("the users of a named part", () => {
     expect(result.loop.retrieval.rankedFiles.slice(0, 2)).toEqual(["shop/pricing.py", "shop/service.py"]);
   });
 
+  it.each(["Which files import shop/pricing.py?", "Which modules import shop.pricing the most?"])(
+    "answers %j with the importers of the module, written as a path or dotted",
+    async (question) => {
+      const { opening } = await analytical(shop.repositoryId, question);
+      expect(opening).toMatch(
+        /^1 file outside `shop\/pricing\.py` imports or calls it \(.*\); the most: `shop\/service\.py`/,
+      );
+    },
+  );
+
   it("keeps a path written as a place as the scope", async () => {
     const { opening } = await analytical(
       shop.repositoryId,

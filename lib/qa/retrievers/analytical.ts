@@ -97,10 +97,13 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     resolveSubjects(generationId, question),
     resolveScope(generationId, question, input.scope),
   ]);
-  // "Which modules import core/logx the most": the path named is what is used, not where to
-  // look, unless the question writes it as a place ("which files in src/ use the config the most").
+  // "Which modules import core/logx the most", "which files import utils.py": the path named
+  // is what is used, not where to look, unless the question writes it as a place ("which files in src/ use the config the most").
   const used =
-    analyticalAsks(question).includes("importers") && !writtenAsPlace(question, resolved) ? resolved : null;
+    (analyticalAsks(question).includes("importers") || asksImportersOf(question)) &&
+    !writtenAsPlace(question, resolved)
+      ? resolved
+      : null;
   // "Does the core package depend on the app package?": two places named are the parts compared.
   const places = await namedPlaces(generationId, question);
   const scope = used || places.length >= 2 ? null : resolved;
@@ -474,7 +477,7 @@ async function analyze(f: Focus): Promise<Analysis> {
   const broad = has("overview") || f.asks.filter((a) => SCOPE_ASKS.includes(a)).length >= 2;
   if (has("cycles") && (f.files.length >= 2 || f.symbols.length >= 2 || !broad))
     return withSecondAsk(f, await cycles(f));
-  if (has("importers") && f.used) return importersOf(f, f.used);
+  if ((has("importers") || asksImportersOf(f.question)) && f.used) return importersOf(f, f.used);
   if (asksCensus(f.question) && f.symbols.length === 0) return census(f);
   if (broad && f.symbols.length === 0 && f.files.length === 0) return overview(f);
   if (f.symbols.length >= 2 && has("most-imported", "fan-in")) return rankNamedSymbols(f);

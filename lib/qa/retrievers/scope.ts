@@ -14,6 +14,7 @@ import {
 import { getFile } from "../../db/index-reads.ts";
 import type { QuestionTopics } from "../concepts.ts";
 import { auxiliaryFactor, isTestPath } from "./shared.ts";
+import { pathIndex } from "./file-index.ts";
 
 // Generated code and build output: written by tools, read by nobody asking about structure.
 const GENERATED =
@@ -114,6 +115,8 @@ export async function resolveScope(
     const least = places.has(token) || segments.length === 1 ? 1 : 2;
     const folder = await folderEndingWith(generationId, segments, least);
     if (folder) return folder;
+    const moduleAt = segments.length >= 2 ? await moduleFile(generationId, segments) : null;
+    if (moduleAt) return moduleAt;
   }
   // "in svc", "under backends": a word after a preposition that is exactly a path of the repository.
   for (const m of question.matchAll(/\b(?:in|of|under|inside|within)\s+([\w.-]+)/gi)) {
@@ -219,6 +222,22 @@ async function folderEndingWith(
     }
   }
   return best && best.matched >= least ? best.folder : null;
+}
+
+/**
+ * The file a dotted or qualified module name stands for (`urllib3.exceptions` →
+ * `src/urllib3/exceptions.py`, `app::net` → `src/app/net.rs`): a file whose path without
+ * its extension ends with all the segments; source before tests, the shallowest first.
+ */
+async function moduleFile(generationId: string, segments: string[]): Promise<string | null> {
+  const tail = `/${segments.join("/").toLowerCase()}`;
+  const index = await pathIndex(generationId);
+  const found = (index.byStem.get(segments.at(-1) as string) ?? [])
+    .filter((p) => index.code.has(p) && `/${p.replace(/\.\w+$/, "").toLowerCase()}`.endsWith(tail))
+    .sort(
+      (a, b) => Number(isTestPath(a)) - Number(isTestPath(b)) || a.split("/").length - b.split("/").length,
+    );
+  return found[0] ?? null;
 }
 
 /** A scope is used as a path filter only when files live under it. */
