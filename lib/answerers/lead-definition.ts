@@ -41,7 +41,12 @@ export function decidingLines(
       return;
     }
     if (inDocstring || quotes > 0 || i < start || !line || line.length > 160) return;
-    if (/^(?:#|\/\/|\/\*|\*|@|--|"""|'''|<!--)/.test(line) || /^[)\]}]+[;,]?$/.test(line)) return;
+    if (
+      /^(?:#|\/\/|\/\*|\*|--|"""|'''|<!--)/.test(line) ||
+      DECORATOR.test(line) ||
+      /^[)\]}]+[;,]?$/.test(line)
+    )
+      return;
     // The arguments of a call written over several lines (a log message's values) decide nothing.
     if (/[(,]$/.test(lines[i - 1]?.trim() ?? "") && !CONTROL.test(line) && !line.includes("=>")) return;
     if (
@@ -99,6 +104,13 @@ function lineHits(code: string, terms: Set<string>): number {
 /** A condition on an error value alone: `if err != nil {`, `if (err) {`, `if error:`, `unless e.nil?`. */
 const ERROR_GUARD =
   /^(?:if|unless|else if|elif)\s*\(?\s*!?\s*(?:err|error|e|ex|exc)\b(?:\s*(?:!=|==|!==|===)\s*(?:nil|null|None|undefined)|\.nil\?|\s+is\s+(?:not\s+)?None)?\s*\)?\s*[{:]?$/;
+
+/**
+ * A decorator or annotation on a line of its own (`@property`, `@app.route("/")`,
+ * `@Override`), not a Ruby statement on an instance variable (`@adapter = klass`,
+ * `@handlers.reverse.inject(@adapter.build) do |app, handler|`).
+ */
+const DECORATOR = /^@[\w.]+(?:\(.*\)|\()?$/;
 
 /** A line that starts a condition or a loop. */
 const CONTROL = /^(?:if|elif|else if|while|unless|switch|case|when|match|guard|for|return)\b/;
@@ -250,10 +262,19 @@ export function handsOn(item: Pick<ContextItem, "text" | "facts">): boolean {
   return decidesNothing(pastDoc(item.text));
 }
 
-/** A function that hands the work to the one it calls last, deciding nothing on the way. */
+/**
+ * A function that hands the work to the one it calls last, deciding nothing on the way; one
+ * folding a collection into the result (`@handlers.reverse.inject(app) do |app, h|`) composes it.
+ */
 function forwardsWork(item: Pick<ContextItem, "text" | "facts">): boolean {
-  return !TYPE_KINDS.has(item.facts?.kind ?? "") && forwards(pastDoc(item.text));
+  if (TYPE_KINDS.has(item.facts?.kind ?? "")) return false;
+  const lines = pastDoc(item.text);
+  return forwards(lines) && !lines.some((l) => FOLDS.test(l));
 }
+
+/** A statement walking a collection with a block or callback (`.inject(…) do |a, b|`, `.reduce(`). */
+const FOLDS =
+  /\.(?:inject|reduce|reduceRight|fold|rfold|each|forEach|for_each|map|flatMap|collect)\b|\bdo\s*\|[^|]*\|/;
 
 /** A definition's lines from its signature on, a leading block comment left out. */
 function pastDoc(text: string): string[] {
