@@ -21,7 +21,7 @@ import {
 import { citeLead, leadDefinition, quote, TYPE_KINDS } from "./lead-definition.ts";
 import { decidingCaller, type DecidingCaller } from "./opening-diagnostic-callers.ts";
 import {
-  detailWritten,
+  detailsWritten,
   messageWritten,
   traceCallers,
   writtenAt,
@@ -88,8 +88,12 @@ export function diagnosticOpening(
   if (cause?.message && !site.message && cause.raised !== site.raised) {
     sentences[0] = `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
   }
-  const detail = site.message ? detailWritten(site.message, input) : null;
-  if (detail && detail.item !== site.s) sentences.push(`The detail it carries ${writtenAt(detail)}.`);
+  // The detail the message wraps, and what that detail wraps when it is a template too.
+  const [detail, inner] = site.message ? detailsWritten(site.message, input) : [];
+  if (detail && detail.item !== site.s) {
+    sentences.push(`The detail it carries ${writtenAt(detail)}.`);
+    if (inner && inner.item !== detail.item) sentences.push(`Inside it, ${writtenAt(inner)}.`);
+  }
   const from = calledFrom(site.f.qualifiedName, input, symbols, byName);
   if (from) sentences.push(from);
   return sentences.join(" ");

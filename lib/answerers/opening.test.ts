@@ -1037,6 +1037,48 @@ describe("a diagnostic opening for a message written apart from its raise", () =
     );
   });
 
+  it("follows a detail that is a template itself to where its value is written (PHP)", () => {
+    const parse = withFacts(
+      symbol(
+        "Dotenv.Parser.Parser.parse",
+        "src/Parser/Parser.php",
+        "public function parse(string $content)\n{\n    return $result->mapError(static function (string $error) {\n        throw new InvalidFileException(\\sprintf('Failed to parse dotenv file. %s', $error));\n    });\n}",
+        14,
+      ),
+      { raises: ["InvalidFileException"], errorStrings: ["Failed to parse dotenv file. %s"] },
+    );
+    const message = symbol(
+      "Dotenv.Parser.EntryParser.getErrorMessage",
+      "src/Parser/EntryParser.php",
+      "private static function getErrorMessage(string $cause, string $subject)\n{\n    return \\sprintf(\n        'Encountered %s while reading the value at [%s].',\n        $cause,\n        \\strtok($subject, \"\\n\")\n    );\n}",
+      293,
+    );
+    const token = symbol(
+      "Dotenv.Parser.EntryParser.processToken",
+      "src/Parser/EntryParser.php",
+      "private static function processToken(int $state, string $token)\n{\n    if ($token === ' ') {\n        return Error::create('unexpected whitespace');\n    }\n}",
+      193,
+    );
+    const context = [parse, message, token];
+    const given = ask(
+      "InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace while reading the value at [My Shop Name].",
+      context,
+      {
+        exceptionTypes: ["InvalidFileException"],
+        messages: [
+          "Failed to parse dotenv file. Encountered unexpected whitespace while reading the value at [My Shop Name].",
+        ],
+      },
+    );
+    const text = openingFor(given, context, byName(context));
+    expect(text).toContain(
+      'The detail it carries "Encountered %s while reading the value at [%s]." is written in `Dotenv.Parser.EntryParser.getErrorMessage` (src/Parser/EntryParser.php:293-300)',
+    );
+    expect(text).toContain(
+      "Inside it, \"unexpected whitespace\" is written in `Dotenv.Parser.EntryParser.processToken` (src/Parser/EntryParser.php:193-198) when `$token === ' '`.",
+    );
+  });
+
   it("leaves a setter and a declaration behind the code that decides a symptom", () => {
     const strict = symbol(
       "Router.StrictSlash",

@@ -20,19 +20,47 @@ import {
  * quoted as "… file. Encountered unexpected whitespace at [x]." has its detail built in
  * another function, which is what the question is about.
  */
-export function detailWritten(template: string, input: AnswerInput): WrittenMessage | null {
+function detailWritten(
+  template: string,
+  input: AnswerInput,
+  quoted = input.anchors.messages,
+): WrittenMessage | null {
   if (!PLACEHOLDER.test(template)) return null;
+  return messageWritten(input, withoutPieces(template, quoted));
+}
+
+/**
+ * The details a message is built from, outermost first: the detail a template wraps and,
+ * when that detail is a template too, what its placeholders hold in turn ("Encountered %s
+ * at [%s]." written by a formatting helper wraps the 'unexpected whitespace' its caller
+ * decided). At most `depth` details; each is written in another place than the one before.
+ */
+export function detailsWritten(template: string, input: AnswerInput, depth = 2): WrittenMessage[] {
+  const out: WrittenMessage[] = [];
+  let outer = template;
+  let quoted = input.anchors.messages;
+  while (out.length < depth) {
+    const detail = detailWritten(outer, input, quoted);
+    if (!detail || detail.literal === outer || out.some((d) => d.literal === detail.literal)) break;
+    out.push(detail);
+    quoted = withoutPieces(outer, quoted);
+    outer = detail.literal;
+  }
+  return out;
+}
+
+/** The quoted messages with a template's fixed pieces taken out: what its placeholders held. */
+function withoutPieces(template: string, quoted: string[]): string[] {
   const pieces = template
     .split(new RegExp(PLACEHOLDER.source, "g"))
     .map((p) => p.trim())
     .filter(Boolean);
-  const rest = input.anchors.messages.map((m) =>
+  return quoted.map((m) =>
     pieces
       .reduce((text, p) => text.replace(p, " "), m)
       .replace(/\s+/g, " ")
       .trim(),
   );
-  return messageWritten(input, rest);
 }
 
 /** Where a quoted message is written in the code: the item, its line, and the literal. */
