@@ -231,6 +231,8 @@ function raisedAt(site: ErrorSite): string {
 const RAISE_LINE = /\b(?:raise|throw|fail|panic!?)\b/;
 /** A raise guarded on its own line (`raise MISSING_ADAPTER_ERROR unless @adapter`). */
 const RAISE_MODIFIER = /\b(?:raise|fail)\b.*?\s(if|unless)\s+(.+?);?$/;
+/** A raise of a conditional (`raise cond ? A.new(…) : e`, `throw cond ? new A() : e`): the condition and its first branch. */
+const RAISE_BRANCH = /\b(?:raise|throw|fail)\s+(.+?)\s\?\s(.+?)\s:\s/;
 
 /**
  * "when `cond`" / "unless `cond`": the condition around the line that raises the message,
@@ -249,6 +251,12 @@ function siteCondition(site: ErrorSite): string | null {
   if (!line) return null;
   const guard = RAISE_MODIFIER.exec(line);
   if (guard?.[2]) return `${guard[1] === "unless" ? "unless" : "when"} ${code(guard[2])}`;
+  // `raise options[:foul] ? NetworkError.new(…) : e`: which branch raises the error is the condition.
+  const branch = RAISE_BRANCH.exec(line);
+  if (branch?.[1] && branch[2] && site.raised) {
+    const wraps = branch[2].includes(site.raised);
+    return `${wraps ? "when" : "unless"} ${code(branch[1])}`;
+  }
   const around = conditionOf(text, line);
   return around ? `when ${code(around)}` : null;
 }

@@ -1258,6 +1258,23 @@ describe("the condition of a raise whose message is held in a constant", () => {
     );
   });
 
+  it("reads which branch of a raised conditional is the error (Ruby ternary)", () => {
+    const site = symbol(
+      "HTTParty.Request.perform",
+      "lib/httparty/request.rb",
+      'def perform(&block)\n  send_request\nrescue *COMMON_NETWORK_ERRORS => e\n  raise options[:foul] ? HTTParty::NetworkError.new("#{e.class}: #{e.message}") : e\nend',
+      152,
+    );
+    const question =
+      "A timeout shows up as HTTParty::NetworkError: Net::OpenTimeout in one service only. Why?";
+    const given = input(question, "diagnostic", [site]);
+    site.facts = { ...(site.facts as NonNullable<ContextItem["facts"]>), raises: ["NetworkError"] };
+    given.anchors = { ...given.anchors, exceptionTypes: ["NetworkError"] };
+    expect(openingFor(given, [site], new Map())).toMatch(
+      /is raised by `HTTParty\.Request\.perform` \(lib\/httparty\/request\.rb:152-156\) when `options\[:foul\]`/,
+    );
+  });
+
   it("reads the condition around the one raise line (Java `if`)", () => {
     const site = symbol(
       "NameAllocator.newName",

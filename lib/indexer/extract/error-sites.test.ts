@@ -16,6 +16,29 @@ async function errorsOf(language: CodeLanguage, source: string, name: string) {
 }
 
 describe("error strings at raise sites", () => {
+  it("Ruby and Python: the error raised in either branch of a conditional", async () => {
+    const ruby = `class Request
+  def perform
+    send_request
+  rescue *NETWORK_ERRORS => e
+    raise options[:wrap] ? Client::NetworkError.new("#{e.class}: #{e.message}") : e
+  end
+
+  def check
+    raise strict? ? StrictError : LooseError
+  end
+end`;
+    expect((await errorsOf("ruby", ruby, "Request.perform")).raises).toEqual(["NetworkError"]);
+    expect((await errorsOf("ruby", ruby, "Request.check")).raises).toEqual(["StrictError", "LooseError"]);
+    const python = `def send(self, request):
+    try:
+        return self.adapter.send(request)
+    except OSError as exc:
+        raise errors.ConnectError(str(exc)) if self.wrap else exc
+`;
+    expect((await errorsOf("python", python, "send")).raises).toEqual(["ConnectError"]);
+  });
+
   it("Rust: panics, expect, and the message an error value is built with", async () => {
     const source = `impl Registry {
     fn clone_span(&self, id: &Id) -> Result<Id, Error> {
