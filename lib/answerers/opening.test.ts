@@ -1079,6 +1079,40 @@ describe("a diagnostic opening for a message written apart from its raise", () =
     );
   });
 
+  it("finds the detail in a long function cut short in context through the messages the index read", () => {
+    const parse = withFacts(
+      symbol(
+        "Dotenv.Parser.Parser.parse",
+        "src/Parser/Parser.php",
+        "public function parse(string $content)\n{\n    return $result->mapError(static function (string $error) {\n        throw new InvalidFileException(\\sprintf('Failed to parse dotenv file. %s', $error));\n    });\n}",
+        14,
+      ),
+      { raises: ["InvalidFileException"], errorStrings: ["Failed to parse dotenv file. %s"] },
+    );
+    const cut = symbol(
+      "Dotenv.Parser.EntryParser.processToken",
+      "src/Parser/EntryParser.php",
+      "private static function processToken(int $state, string $token)\n{\n    switch ($state) {\n        // … truncated (80 more lines)",
+      185,
+    );
+    const token = withFacts(
+      { ...cut, truncated: true },
+      { raises: [], errorStrings: ["an unexpected escape sequence", "unexpected whitespace"] },
+    );
+    const context = [parse, token];
+    const given = ask(
+      "InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",
+      context,
+      {
+        exceptionTypes: ["InvalidFileException"],
+        messages: ["Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name]."],
+      },
+    );
+    expect(openingFor(given, context, byName(context))).toContain(
+      'The detail it carries "unexpected whitespace" is written in `Dotenv.Parser.EntryParser.processToken` (src/Parser/EntryParser.php:185-188).',
+    );
+  });
+
   it("leaves a setter and a declaration behind the code that decides a symptom", () => {
     const strict = symbol(
       "Router.StrictSlash",

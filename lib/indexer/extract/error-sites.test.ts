@@ -229,6 +229,23 @@ class Router {
       errorStrings: ["No route for {…}"],
     });
   });
+
+  it("PHP: the message of an error value a result type is made of, not of its success", async () => {
+    const php = `<?php
+final class EntryParser {
+    private static function processToken(int $state, string $token) {
+        if ($token === '#') {
+            return Success::create(['', false, self::COMMENT_STATE]);
+        } elseif (!\\ctype_space($token)) {
+            return Error::create('unexpected whitespace');
+        }
+        return Success::create(['skipped value', false, $state]);
+    }
+}`;
+    expect((await errorsOf("php", php, "EntryParser.processToken")).errorStrings).toEqual([
+      "unexpected whitespace",
+    ]);
+  });
 });
 
 describe("isErrorReportingName", () => {

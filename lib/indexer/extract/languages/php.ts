@@ -11,8 +11,13 @@ const LOG_METHODS = /^(error|critical|alert|emergency|warning)$/;
 
 function isErrorCall(call: ExtractedCall): boolean {
   if (call.receiver === null) return /^(error_log|trigger_error|user_error)$/.test(call.name);
+  // An error value a result type is made of, returned for a caller to raise (`Error::create('unexpected whitespace')`).
+  if (ERROR_FACTORY.test(call.name) && /(?:^|\\)\w*(?:Error|Exception)$/.test(call.receiver)) return true;
   return LOG_METHODS.test(call.name) && /log/i.test(lastIdentifier(call.receiver));
 }
+
+/** Static factories an error value is made with. */
+const ERROR_FACTORY = /^(?:create|make|of|from|new|withMessage)$/;
 
 export const php: LanguageSpec = {
   query: "php.scm",
