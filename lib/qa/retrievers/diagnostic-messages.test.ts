@@ -5,7 +5,13 @@
  * recognised (whole or as a template).
  */
 import { describe, expect, it } from "vitest";
-import { producers, templateMatches, templatePattern, writtenPiece } from "./diagnostic-messages.ts";
+import {
+  producers,
+  reportHeadings,
+  templateMatches,
+  templatePattern,
+  writtenPiece,
+} from "./diagnostic-messages.ts";
 
 const sym = (qualifiedId: string, ...strings: string[]) => ({
   qualifiedId,
@@ -61,5 +67,24 @@ describe("diagnostic messages", () => {
     );
     expect(writtenPiece("return Error::create('unexpected escape');", message)).toBeNull();
     expect(templatePattern("%s")).toBeNull();
+  });
+
+  it("reads the headings of a quoted report's layout after its message, not the prose's", () => {
+    const question = [
+      "Steps:",
+      "When our CLI fails it prints",
+      "",
+      "Error: failed to load settings from /etc/app/settings.toml",
+      "",
+      "Caused by:",
+      "    0: failed to parse TOML",
+      "    1: expected `=`, found newline at line 3 column 9",
+      "",
+      "Where is this layout decided?",
+    ].join("\n");
+    expect(reportHeadings(question, ["failed to load settings from /etc/app/settings.toml"])).toEqual([
+      "Caused by:",
+    ]);
+    expect(reportHeadings(question, [])).toEqual([]);
   });
 });
