@@ -85,6 +85,10 @@ describe("diagnostic messages", () => {
     expect(reportHeadings(question, ["failed to load settings from /etc/app/settings.toml"])).toEqual([
       "Caused by:",
     ]);
-    expect(reportHeadings(question, [])).toEqual([]);
+    // Without a quoted message the whole question is read; a one-word heading is prose's.
+    expect(reportHeadings(question, [])).toEqual(["Caused by:"]);
+    const fatal =
+      "F0612 10:22:31 session.cc:88] Check failed: conn\n*** Check failure stack trace: ***\n    @ 0x7f3a google::LogMessage::Fail()";
+    expect(reportHeadings(fatal, [])).toEqual(["Check failure stack trace:"]);
   });
 });

@@ -88,14 +88,19 @@ export async function messageSignals(input: RetrievalInput): Promise<SignalList[
   ];
 }
 
-/** A heading a report's layout prints on a line of its own (`Caused by:`, `Stack backtrace:`). */
-const HEADING = /^[ \t]*([A-Z][A-Za-z]+(?: [a-z]+){0,3}:)[ \t]*$/gm;
+/**
+ * A heading a report's layout prints on a line of its own, two words or more, perhaps
+ * framed (`Caused by:`, `Stack backtrace:`, `*** Check failure stack trace: ***`).
+ */
+const HEADING = /^[ \t]*(?:[*=#-]+[ \t]*)?([A-Z][A-Za-z]+(?: [a-z]+){1,4}:)[ \t]*(?:[*=#-]+)?[ \t]*$/gm;
 
-/** The headings of a quoted report: lines after its first quoted message naming a part of its layout. */
+/**
+ * The headings of a quoted report: lines naming a part of its layout, after its first
+ * quoted message when it quotes one.
+ */
 export function reportHeadings(question: string, messages: string[]): string[] {
   const starts = messages.map((m) => question.indexOf(m)).filter((i) => i >= 0);
-  if (starts.length === 0) return [];
-  const after = question.slice(Math.min(...starts));
+  const after = question.slice(starts.length ? Math.min(...starts) : 0);
   return [...new Set([...after.matchAll(HEADING)].map((m) => m[1] ?? ""))].filter(Boolean).slice(0, 3);
 }
 
