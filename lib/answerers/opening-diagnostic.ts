@@ -86,7 +86,11 @@ export function diagnosticOpening(
   // message the question quotes) follows, as the body lists them.
   const cause = sites[1];
   if (cause?.message && !site.message && cause.raised !== site.raised) {
-    sentences[0] = `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
+    // The raised type's own constructor building the message is no cause: it words the error.
+    const builds = !!site.raised && cause.f.qualifiedName.startsWith(`${site.raised}.`);
+    sentences[0] = builds
+      ? `${raisedAt(site)}; its message "${escapeInline(cause.message)}" is built by ${code(cause.f.qualifiedName)} (${cite(cause.s)}).`
+      : `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
   }
   // The detail the message wraps, and what that detail wraps when it is a template too.
   const [detail, inner] = site.message ? detailsWritten(site.message, input) : [];

@@ -244,6 +244,37 @@ describe("a diagnostic opening and the body", () => {
     expect(firstListed(answer)).toBe("Client.send");
   });
 
+  it("say the raised type's constructor builds its message, not that it is a cause (TypeScript)", async () => {
+    const fetcher = raising(
+      "Ky.create.function_",
+      "source/core/Ky.ts",
+      ["HTTPError"],
+      [],
+      0.3,
+      "const function_ = async () => {\n  if (!response.ok && options.throwHttpErrors) {\n    throw new HTTPError(response, request, options);\n  }\n};",
+    );
+    const constructor = raising(
+      "HTTPError.constructor",
+      "source/errors/HTTPError.ts",
+      [],
+      ["Request failed with {…}: {…} {…}"],
+      0.2,
+      "constructor(response: Response, request: Request) {\n  super(`Request failed with ${reason}: ${request.method} ${request.url}`);\n}",
+    );
+    const question =
+      "HTTPError: Request failed with status code 422 Unprocessable Entity: POST https://api.example.com/orders";
+    const given = ask(
+      question,
+      ["HTTPError"],
+      ["Request failed with status code 422 Unprocessable Entity: POST https://api.example.com/orders"],
+      [fetcher, constructor],
+    );
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^`HTTPError\(…\)` is raised by `Ky\.create\.function_` \(source\/core\/Ky\.ts:10-14\) when `!response\.ok && options\.throwHttpErrors`; its message "Request failed with \{…\}: \{…\} \{…\}" is built by `HTTPError\.constructor` \(source\/errors\/HTTPError\.ts:10-12\)\./,
+    );
+  });
+
   it("say no site matches when none does, naming the body's first", async () => {
     const given = ask('Why "KeyError: missing"?', ["KeyError"], ["missing"], [vague, loud]);
     const { answer } = await new EvidenceEngine().answer(given, () => {});

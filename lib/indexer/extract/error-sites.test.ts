@@ -230,6 +230,49 @@ class Router {
     });
   });
 
+  it("every language: the message an error type's constructor hands to its base class", async () => {
+    const ts = `export class HTTPError extends KyError {
+  constructor(response: Response, request: Request) {
+    const reason = response.status ? \`status code \${response.status}\` : "an unknown error";
+    super(\`Request failed with \${reason}: \${request.method} \${request.url}\`);
+  }
+}
+export class Store extends Base {
+  constructor(name: string) {
+    super(\`store \${name}\`);
+  }
+}`;
+    expect((await errorsOf("typescript", ts, "HTTPError.constructor")).errorStrings).toEqual([
+      "Request failed with {…}: {…} {…}",
+    ]);
+    // A constructor of a type that is no error hands on no message.
+    expect((await errorsOf("typescript", ts, "Store.constructor")).errorStrings).toEqual([]);
+    const python = `class ConnectError(TransportError):
+    def __init__(self, url):
+        super().__init__(f"could not connect to {url}")
+`;
+    expect((await errorsOf("python", python, "ConnectError.__init__")).errorStrings).toEqual([
+      "could not connect to {…}",
+    ]);
+    const php = `<?php
+class InvalidPathException extends \\InvalidArgumentException {
+    public function __construct(string $path) {
+        parent::__construct('Unable to read the file at '.$path);
+    }
+}`;
+    expect((await errorsOf("php", php, "InvalidPathException.__construct")).errorStrings).toEqual([
+      "Unable to read the file at {…}",
+    ]);
+    const java = `class ExpiredJwtException extends ClaimJwtException {
+    public ExpiredJwtException(Header header, String message) {
+        super(header, "JWT expired: " + message);
+    }
+}`;
+    expect((await errorsOf("java", java, "ExpiredJwtException.ExpiredJwtException")).errorStrings).toEqual([
+      "JWT expired: {…}",
+    ]);
+  });
+
   it("PHP: the message of an error value a result type is made of, not of its success", async () => {
     const php = `<?php
 final class EntryParser {

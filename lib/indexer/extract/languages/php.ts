@@ -4,7 +4,7 @@
  * from `error_log`, `trigger_error` and logger calls (`$this->logger->error(…)`).
  */
 import type { ExtractedCall } from "../../types";
-import { addErrorString, lastIdentifier, lineOf, pushUnique } from "../common";
+import { addErrorString, isErrorSuperCall, lastIdentifier, lineOf, pushUnique } from "../common";
 import type { LanguageSpec } from "../extraction";
 
 const LOG_METHODS = /^(error|critical|alert|emergency|warning)$/;
@@ -85,7 +85,8 @@ export const php: LanguageSpec = {
     const separator = m.node.type === "scoped_call_expression" ? "::" : "->";
     const call = { raw: `${receiver ?? ""}${separator}${name}`, name, receiver, line: lineOf(method) };
     owner.calls.push(call);
-    if (isErrorCall(call)) addErrorString(owner, x.firstMessage(m.parts.arguments?.[0]));
+    if (isErrorCall(call) || isErrorSuperCall(call, owner, x.symbols))
+      addErrorString(owner, x.firstMessage(m.parts.arguments?.[0]));
     return true;
   },
 
