@@ -21,7 +21,7 @@ import {
 import { citeLead, leadDefinition, quote, TYPE_KINDS } from "./lead-definition.ts";
 import { decidingCaller, type DecidingCaller } from "./opening-diagnostic-callers.ts";
 import {
-  detailWritten,
+  detailsWritten,
   messageWritten,
   traceCallers,
   writtenAt,
@@ -86,10 +86,18 @@ export function diagnosticOpening(
   // message the question quotes) follows, as the body lists them.
   const cause = sites[1];
   if (cause?.message && !site.message && cause.raised !== site.raised) {
-    sentences[0] = `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
+    // The raised type's own constructor building the message is no cause: it words the error.
+    const builds = !!site.raised && cause.f.qualifiedName.startsWith(`${site.raised}.`);
+    sentences[0] = builds
+      ? `${raisedAt(site)}; its message "${escapeInline(cause.message)}" is built by ${code(cause.f.qualifiedName)} (${cite(cause.s)}).`
+      : `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
   }
-  const detail = site.message ? detailWritten(site.message, input) : null;
-  if (detail && detail.item !== site.s) sentences.push(`The detail it carries ${writtenAt(detail)}.`);
+  // The detail the message wraps, and what that detail wraps when it is a template too.
+  const [detail, inner] = site.message ? detailsWritten(site.message, input) : [];
+  if (detail && detail.item !== site.s) {
+    sentences.push(`The detail it carries ${writtenAt(detail)}.`);
+    if (inner && inner.item !== detail.item) sentences.push(`Inside it, ${writtenAt(inner)}.`);
+  }
   const from = calledFrom(site.f.qualifiedName, input, symbols, byName);
   if (from) sentences.push(from);
   return sentences.join(" ");
@@ -227,6 +235,8 @@ function raisedAt(site: ErrorSite): string {
 const RAISE_LINE = /\b(?:raise|throw|fail|panic!?)\b/;
 /** A raise guarded on its own line (`raise MISSING_ADAPTER_ERROR unless @adapter`). */
 const RAISE_MODIFIER = /\b(?:raise|fail)\b.*?\s(if|unless)\s+(.+?);?$/;
+/** A raise of a conditional (`raise cond ? A.new(…) : e`, `throw cond ? new A() : e`): the condition and its first branch. */
+const RAISE_BRANCH = /\b(?:raise|throw|fail)\s+(.+?)\s\?\s(.+?)\s:\s/;
 
 /**
  * "when `cond`" / "unless `cond`": the condition around the line that raises the message,
@@ -247,6 +257,12 @@ function siteCondition(site: ErrorSite): string | null {
   if (!line) return null;
   const guard = RAISE_MODIFIER.exec(line);
   if (guard?.[2]) return `${guard[1] === "unless" ? "unless" : "when"} ${code(guard[2])}`;
+  // `raise options[:foul] ? NetworkError.new(…) : e`: which branch raises the error is the condition.
+  const branch = RAISE_BRANCH.exec(line);
+  if (branch?.[1] && branch[2] && site.raised) {
+    const wraps = branch[2].includes(site.raised);
+    return `${wraps ? "when" : "unless"} ${code(branch[1])}`;
+  }
   const around = conditionOf(text, line);
   return around ? `when ${code(around)}` : null;
 }

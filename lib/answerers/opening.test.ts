@@ -245,6 +245,37 @@ describe("a diagnostic opening and the body", () => {
     expect(firstListed(answer)).toBe("Client.send");
   });
 
+  it("say the raised type's constructor builds its message, not that it is a cause (TypeScript)", async () => {
+    const fetcher = raising(
+      "Ky.create.function_",
+      "source/core/Ky.ts",
+      ["HTTPError"],
+      [],
+      0.3,
+      "const function_ = async () => {\n  if (!response.ok && options.throwHttpErrors) {\n    throw new HTTPError(response, request, options);\n  }\n};",
+    );
+    const constructor = raising(
+      "HTTPError.constructor",
+      "source/errors/HTTPError.ts",
+      [],
+      ["Request failed with {…}: {…} {…}"],
+      0.2,
+      "constructor(response: Response, request: Request) {\n  super(`Request failed with ${reason}: ${request.method} ${request.url}`);\n}",
+    );
+    const question =
+      "HTTPError: Request failed with status code 422 Unprocessable Entity: POST https://api.example.com/orders";
+    const given = ask(
+      question,
+      ["HTTPError"],
+      ["Request failed with status code 422 Unprocessable Entity: POST https://api.example.com/orders"],
+      [fetcher, constructor],
+    );
+    const { answer } = await new EvidenceEngine().answer(given, () => {});
+    expect(answer).toMatch(
+      /^`HTTPError\(…\)` is raised by `Ky\.create\.function_` \(source\/core\/Ky\.ts:10-14\) when `!response\.ok && options\.throwHttpErrors`; its message "Request failed with \{…\}: \{…\} \{…\}" is built by `HTTPError\.constructor` \(source\/errors\/HTTPError\.ts:10-12\)\./,
+    );
+  });
+
   it("say no site matches when none does, naming the body's first", async () => {
     const given = ask('Why "KeyError: missing"?', ["KeyError"], ["missing"], [vague, loud]);
     const { answer } = await new EvidenceEngine().answer(given, () => {});
@@ -1038,6 +1069,82 @@ describe("a diagnostic opening for a message written apart from its raise", () =
     );
   });
 
+  it("follows a detail that is a template itself to where its value is written (PHP)", () => {
+    const parse = withFacts(
+      symbol(
+        "Dotenv.Parser.Parser.parse",
+        "src/Parser/Parser.php",
+        "public function parse(string $content)\n{\n    return $result->mapError(static function (string $error) {\n        throw new InvalidFileException(\\sprintf('Failed to parse dotenv file. %s', $error));\n    });\n}",
+        14,
+      ),
+      { raises: ["InvalidFileException"], errorStrings: ["Failed to parse dotenv file. %s"] },
+    );
+    const message = symbol(
+      "Dotenv.Parser.EntryParser.getErrorMessage",
+      "src/Parser/EntryParser.php",
+      "private static function getErrorMessage(string $cause, string $subject)\n{\n    return \\sprintf(\n        'Encountered %s while reading the value at [%s].',\n        $cause,\n        \\strtok($subject, \"\\n\")\n    );\n}",
+      293,
+    );
+    const token = symbol(
+      "Dotenv.Parser.EntryParser.processToken",
+      "src/Parser/EntryParser.php",
+      "private static function processToken(int $state, string $token)\n{\n    if ($token === ' ') {\n        return Error::create('unexpected whitespace');\n    }\n}",
+      193,
+    );
+    const context = [parse, message, token];
+    const given = ask(
+      "InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace while reading the value at [My Shop Name].",
+      context,
+      {
+        exceptionTypes: ["InvalidFileException"],
+        messages: [
+          "Failed to parse dotenv file. Encountered unexpected whitespace while reading the value at [My Shop Name].",
+        ],
+      },
+    );
+    const text = openingFor(given, context, byName(context));
+    expect(text).toContain(
+      'The detail it carries "Encountered %s while reading the value at [%s]." is written in `Dotenv.Parser.EntryParser.getErrorMessage` (src/Parser/EntryParser.php:293-300)',
+    );
+    expect(text).toContain(
+      "Inside it, \"unexpected whitespace\" is written in `Dotenv.Parser.EntryParser.processToken` (src/Parser/EntryParser.php:193-198) when `$token === ' '`.",
+    );
+  });
+
+  it("finds the detail in a long function cut short in context through the messages the index read", () => {
+    const parse = withFacts(
+      symbol(
+        "Dotenv.Parser.Parser.parse",
+        "src/Parser/Parser.php",
+        "public function parse(string $content)\n{\n    return $result->mapError(static function (string $error) {\n        throw new InvalidFileException(\\sprintf('Failed to parse dotenv file. %s', $error));\n    });\n}",
+        14,
+      ),
+      { raises: ["InvalidFileException"], errorStrings: ["Failed to parse dotenv file. %s"] },
+    );
+    const cut = symbol(
+      "Dotenv.Parser.EntryParser.processToken",
+      "src/Parser/EntryParser.php",
+      "private static function processToken(int $state, string $token)\n{\n    switch ($state) {\n        // … truncated (80 more lines)",
+      185,
+    );
+    const token = withFacts(
+      { ...cut, truncated: true },
+      { raises: [], errorStrings: ["an unexpected escape sequence", "unexpected whitespace"] },
+    );
+    const context = [parse, token];
+    const given = ask(
+      "InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",
+      context,
+      {
+        exceptionTypes: ["InvalidFileException"],
+        messages: ["Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name]."],
+      },
+    );
+    expect(openingFor(given, context, byName(context))).toContain(
+      'The detail it carries "unexpected whitespace" is written in `Dotenv.Parser.EntryParser.processToken` (src/Parser/EntryParser.php:185-188).',
+    );
+  });
+
   it("leaves a setter and a declaration behind the code that decides a symptom", () => {
     const strict = symbol(
       "Router.StrictSlash",
@@ -1214,6 +1321,23 @@ describe("the condition of a raise whose message is held in a constant", () => {
       quoted(site, "RuntimeError", message, `RuntimeError: ${message} Where does this come from?`),
     ).toMatch(
       /is raised by `RackBuilder\.ensure_adapter!` \(lib\/faraday\/rack_builder\.rb:229-231\) unless `@adapter`/,
+    );
+  });
+
+  it("reads which branch of a raised conditional is the error (Ruby ternary)", () => {
+    const site = symbol(
+      "HTTParty.Request.perform",
+      "lib/httparty/request.rb",
+      'def perform(&block)\n  send_request\nrescue *COMMON_NETWORK_ERRORS => e\n  raise options[:foul] ? HTTParty::NetworkError.new("#{e.class}: #{e.message}") : e\nend',
+      152,
+    );
+    const question =
+      "A timeout shows up as HTTParty::NetworkError: Net::OpenTimeout in one service only. Why?";
+    const given = input(question, "diagnostic", [site]);
+    site.facts = { ...(site.facts as NonNullable<ContextItem["facts"]>), raises: ["NetworkError"] };
+    given.anchors = { ...given.anchors, exceptionTypes: ["NetworkError"] };
+    expect(openingFor(given, [site], new Map())).toMatch(
+      /is raised by `HTTParty\.Request\.perform` \(lib\/httparty\/request\.rb:152-156\) when `options\[:foul\]`/,
     );
   });
 

@@ -20,25 +20,53 @@ import {
  * quoted as "… file. Encountered unexpected whitespace at [x]." has its detail built in
  * another function, which is what the question is about.
  */
-export function detailWritten(template: string, input: AnswerInput): WrittenMessage | null {
+function detailWritten(
+  template: string,
+  input: AnswerInput,
+  quoted = input.anchors.messages,
+): WrittenMessage | null {
   if (!PLACEHOLDER.test(template)) return null;
+  return messageWritten(input, withoutPieces(template, quoted));
+}
+
+/**
+ * The details a message is built from, outermost first: the detail a template wraps and,
+ * when that detail is a template too, what its placeholders hold in turn ("Encountered %s
+ * at [%s]." written by a formatting helper wraps the 'unexpected whitespace' its caller
+ * decided). At most `depth` details; each is written in another place than the one before.
+ */
+export function detailsWritten(template: string, input: AnswerInput, depth = 2): WrittenMessage[] {
+  const out: WrittenMessage[] = [];
+  let outer = template;
+  let quoted = input.anchors.messages;
+  while (out.length < depth) {
+    const detail = detailWritten(outer, input, quoted);
+    if (!detail || detail.literal === outer || out.some((d) => d.literal === detail.literal)) break;
+    out.push(detail);
+    quoted = withoutPieces(outer, quoted);
+    outer = detail.literal;
+  }
+  return out;
+}
+
+/** The quoted messages with a template's fixed pieces taken out: what its placeholders held. */
+function withoutPieces(template: string, quoted: string[]): string[] {
   const pieces = template
     .split(new RegExp(PLACEHOLDER.source, "g"))
     .map((p) => p.trim())
     .filter(Boolean);
-  const rest = input.anchors.messages.map((m) =>
+  return quoted.map((m) =>
     pieces
       .reduce((text, p) => text.replace(p, " "), m)
       .replace(/\s+/g, " ")
       .trim(),
   );
-  return messageWritten(input, rest);
 }
 
 /** Where a quoted message is written in the code: the item, its line, and the literal. */
 export interface WrittenMessage {
   item: ContextItem;
-  /** the line in the item's text */
+  /** the line in the item's text; -1 when the text shown of a long item leaves it out */
   at: number;
   literal: string;
   /** letters of the literal the quoted message holds */
@@ -63,14 +91,19 @@ export function messageWritten(input: AnswerInput, quoted = input.anchors.messag
     // reads, not where it is raised: the raise site of that type answers.
     const owners = (item.facts?.qualifiedName ?? "").split(".").slice(0, -1);
     if (owners.some((o) => input.anchors.exceptionTypes.includes(o))) continue;
+    const consider = (literal: string, at: number) => {
+      const cover = Math.max(...messages.map((m) => coverage(literal, m)));
+      const better =
+        !best || cover > best.cover || (cover === best.cover && !!item.facts && !best.item.facts);
+      if (cover > 0 && better) best = { item, at, literal, cover };
+    };
     item.text.split("\n").forEach((line, at) => {
-      for (const literal of literalsOf(line)) {
-        const cover = Math.max(...messages.map((m) => coverage(literal, m)));
-        const better =
-          !best || cover > best.cover || (cover === best.cover && !!item.facts && !best.item.facts);
-        if (cover > 0 && better) best = { item, at, literal, cover };
-      }
+      for (const literal of literalsOf(line)) consider(literal, at);
     });
+    // A long function is cut short in context; the messages the index read in all of it still count.
+    if (item.truncated)
+      for (const literal of item.facts?.errorStrings ?? [])
+        if (!item.text.includes(literal)) consider(literal, -1);
   }
   return best;
 }
@@ -106,8 +139,8 @@ export function writtenAt({ item, at, literal }: WrittenMessage): string {
   const line = item.startLine + at;
   const where = name ? `${code(name)} (${cite(item)})` : `${item.path}:${line}-${line}`;
   const shown = literal.length > 120 ? `${literal.slice(0, 117)}…` : literal;
-  const condition = conditionOf(item.text, literal.slice(0, 40));
-  const text = (item.text.split("\n")[at] ?? "").trim();
+  const condition = at < 0 ? null : conditionOf(item.text, literal.slice(0, 40));
+  const text = at < 0 ? "" : (item.text.split("\n")[at] ?? "").trim();
   // A message handed to a call (a checking helper, a formatter) is best shown in that call.
   const call = !condition && /\w\(/.test(text) && text.length <= 160 ? text : "";
   return `"${escapeInline(shown)}" is written in ${where}${condition ? ` when ${code(condition)}` : call ? `: ${code(call.length > 110 ? `${call.slice(0, 107)}…` : call)}` : ""}`;

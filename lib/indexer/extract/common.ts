@@ -140,6 +140,23 @@ export function addErrorString(symbol: ExtractedSymbol, message: string | null):
   if (text) pushUnique(symbol.errorStrings, cap(text, ERROR_STRING_MAX));
 }
 
+/** The base class's constructor called from a constructor (`super(…)`, `super().__init__(…)`, `parent::__construct(…)`). */
+const SUPER_CALL = /^(?:super|super\(\)\.__init__|parent::__construct)$/;
+
+/**
+ * A constructor of an error type handing its message to the base class (`super(\`Request
+ * failed with ${reason}\`)`): what it hands on is what every error of the type says.
+ */
+export function isErrorSuperCall(
+  call: Pick<ExtractedCall, "raw">,
+  owner: Pick<ExtractedSymbol, "parent">,
+  symbols: ExtractedSymbol[],
+): boolean {
+  if (!SUPER_CALL.test(call.raw) || owner.parent === null) return false;
+  const type = symbols.find((s) => s.qualifiedName === owner.parent && s.kind === "class");
+  return !!type && [type.name, ...type.bases].some((n) => /(?:Error|Exception)$/.test(lastIdentifier(n)));
+}
+
 /** Words that make a function one that reports or builds an error (`_reportError`, `fail_with`, `raiseInvalid`). */
 const ERROR_WORDS = new Set([
   "error",

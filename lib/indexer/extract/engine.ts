@@ -20,6 +20,7 @@ import { checkDeadline, pastDeadline, type Deadline } from "../parser";
 import type { ExtractedCall, SymbolKind } from "../types";
 import {
   addErrorString,
+  isErrorSuperCall,
   cap,
   collapseWhitespace,
   createSymbol,
@@ -378,7 +379,10 @@ function onCall(m: Match, scope: Scope, x: Extraction): void {
   owner.calls.push({ raw: call.raw, name: call.name, receiver: call.receiver, line: call.line });
   if (
     m.role === "call" &&
-    (x.spec.errorCall?.(call, x, m) || isLogCall(call, x) || isErrorReportingName(call.name))
+    (x.spec.errorCall?.(call, x, m) ||
+      isLogCall(call, x) ||
+      isErrorReportingName(call.name) ||
+      isErrorSuperCall(call, owner, x.symbols))
   ) {
     addErrorString(owner, x.firstMessage(parts.arguments?.[0]));
   }

@@ -16,6 +16,29 @@ async function errorsOf(language: CodeLanguage, source: string, name: string) {
 }
 
 describe("error strings at raise sites", () => {
+  it("Ruby and Python: the error raised in either branch of a conditional", async () => {
+    const ruby = `class Request
+  def perform
+    send_request
+  rescue *NETWORK_ERRORS => e
+    raise options[:wrap] ? Client::NetworkError.new("#{e.class}: #{e.message}") : e
+  end
+
+  def check
+    raise strict? ? StrictError : LooseError
+  end
+end`;
+    expect((await errorsOf("ruby", ruby, "Request.perform")).raises).toEqual(["NetworkError"]);
+    expect((await errorsOf("ruby", ruby, "Request.check")).raises).toEqual(["StrictError", "LooseError"]);
+    const python = `def send(self, request):
+    try:
+        return self.adapter.send(request)
+    except OSError as exc:
+        raise errors.ConnectError(str(exc)) if self.wrap else exc
+`;
+    expect((await errorsOf("python", python, "send")).raises).toEqual(["ConnectError"]);
+  });
+
   it("Rust: panics, expect, and the message an error value is built with", async () => {
     const source = `impl Registry {
     fn clone_span(&self, id: &Id) -> Result<Id, Error> {
@@ -205,6 +228,66 @@ class Router {
       raises: ["HttpNotFoundException"],
       errorStrings: ["No route for {…}"],
     });
+  });
+
+  it("every language: the message an error type's constructor hands to its base class", async () => {
+    const ts = `export class HTTPError extends KyError {
+  constructor(response: Response, request: Request) {
+    const reason = response.status ? \`status code \${response.status}\` : "an unknown error";
+    super(\`Request failed with \${reason}: \${request.method} \${request.url}\`);
+  }
+}
+export class Store extends Base {
+  constructor(name: string) {
+    super(\`store \${name}\`);
+  }
+}`;
+    expect((await errorsOf("typescript", ts, "HTTPError.constructor")).errorStrings).toEqual([
+      "Request failed with {…}: {…} {…}",
+    ]);
+    // A constructor of a type that is no error hands on no message.
+    expect((await errorsOf("typescript", ts, "Store.constructor")).errorStrings).toEqual([]);
+    const python = `class ConnectError(TransportError):
+    def __init__(self, url):
+        super().__init__(f"could not connect to {url}")
+`;
+    expect((await errorsOf("python", python, "ConnectError.__init__")).errorStrings).toEqual([
+      "could not connect to {…}",
+    ]);
+    const php = `<?php
+class InvalidPathException extends \\InvalidArgumentException {
+    public function __construct(string $path) {
+        parent::__construct('Unable to read the file at '.$path);
+    }
+}`;
+    expect((await errorsOf("php", php, "InvalidPathException.__construct")).errorStrings).toEqual([
+      "Unable to read the file at {…}",
+    ]);
+    const java = `class ExpiredJwtException extends ClaimJwtException {
+    public ExpiredJwtException(Header header, String message) {
+        super(header, "JWT expired: " + message);
+    }
+}`;
+    expect((await errorsOf("java", java, "ExpiredJwtException.ExpiredJwtException")).errorStrings).toEqual([
+      "JWT expired: {…}",
+    ]);
+  });
+
+  it("PHP: the message of an error value a result type is made of, not of its success", async () => {
+    const php = `<?php
+final class EntryParser {
+    private static function processToken(int $state, string $token) {
+        if ($token === '#') {
+            return Success::create(['', false, self::COMMENT_STATE]);
+        } elseif (!\\ctype_space($token)) {
+            return Error::create('unexpected whitespace');
+        }
+        return Success::create(['skipped value', false, $state]);
+    }
+}`;
+    expect((await errorsOf("php", php, "EntryParser.processToken")).errorStrings).toEqual([
+      "unexpected whitespace",
+    ]);
   });
 });
 

@@ -289,4 +289,29 @@ describe("rust macro arguments", () => {
     // A format string outside a fmt impl or an error is no message.
     expect(of("Walker.step").errorStrings).toEqual([]);
   });
+
+  it("reads what a helper given the formatter writes, as a fmt impl's own write! (a Debug layout)", async () => {
+    const layout = await extractSource(
+      "rust",
+      [
+        "impl Report {",
+        "    pub(crate) fn debug(&self, f: &mut core::fmt::Formatter) -> fmt::Result {",
+        '        write!(f, "{}", self.head)?;',
+        "        if let Some(cause) = self.cause() {",
+        '            write!(f, "\\n\\nCaused by:")?;',
+        "        }",
+        "        Ok(())",
+        "    }",
+        "    fn summary(&self) -> String {",
+        '        format!("{} causes", self.count)',
+        "    }",
+        "}",
+      ].join("\n"),
+    );
+    const errors = (name: string) => layout.symbols.find((s) => s.qualifiedName === name)?.errorStrings;
+    // What only places values (`"{}"`) says nothing of the layout.
+    expect(errors("Report.debug")).toEqual(["\\n\\nCaused by:"]);
+    // A format string of a function given no formatter is no message.
+    expect(errors("Report.summary")).toEqual([]);
+  });
 });

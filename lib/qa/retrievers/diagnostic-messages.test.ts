@@ -5,7 +5,13 @@
  * recognised (whole or as a template).
  */
 import { describe, expect, it } from "vitest";
-import { producers, templateMatches, templatePattern, writtenPiece } from "./diagnostic-messages.ts";
+import {
+  producers,
+  reportHeadings,
+  templateMatches,
+  templatePattern,
+  writtenPiece,
+} from "./diagnostic-messages.ts";
 
 const sym = (qualifiedId: string, ...strings: string[]) => ({
   qualifiedId,
@@ -61,5 +67,28 @@ describe("diagnostic messages", () => {
     );
     expect(writtenPiece("return Error::create('unexpected escape');", message)).toBeNull();
     expect(templatePattern("%s")).toBeNull();
+  });
+
+  it("reads the headings of a quoted report's layout after its message, not the prose's", () => {
+    const question = [
+      "Steps:",
+      "When our CLI fails it prints",
+      "",
+      "Error: failed to load settings from /etc/app/settings.toml",
+      "",
+      "Caused by:",
+      "    0: failed to parse TOML",
+      "    1: expected `=`, found newline at line 3 column 9",
+      "",
+      "Where is this layout decided?",
+    ].join("\n");
+    expect(reportHeadings(question, ["failed to load settings from /etc/app/settings.toml"])).toEqual([
+      "Caused by:",
+    ]);
+    // Without a quoted message the whole question is read; a one-word heading is prose's.
+    expect(reportHeadings(question, [])).toEqual(["Caused by:"]);
+    const fatal =
+      "F0612 10:22:31 session.cc:88] Check failed: conn\n*** Check failure stack trace: ***\n    @ 0x7f3a google::LogMessage::Fail()";
+    expect(reportHeadings(fatal, [])).toEqual(["Check failure stack trace:"]);
   });
 });

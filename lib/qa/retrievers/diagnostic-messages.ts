@@ -66,18 +66,42 @@ export async function messageSignals(input: RetrievalInput): Promise<SignalList[
       if (hits.length) break;
     }
   }
+  // 2c. The headings of the report's layout (`Caused by:`): the formatter printing them decides it.
+  const layoutCandidates: Candidate[] = [];
+  for (const heading of reportHeadings(input.question, anchors.messages)) {
+    const found = await symbolsWithErrorString(generationId, heading, 6);
+    if (found.length > 5) continue;
+    for (const s of found) layoutCandidates.push(symbolCandidate(s, `prints the report's "${heading}"`));
+  }
   // Words quoted verbatim that occur in few places are near-certain evidence; common ones less so.
   const phraseFiles = new Set(phraseCandidates.map((c) => c.chunk?.path)).size;
   return [
     { name: "messages", weight: 4, candidates: messageCandidates },
     // The place writing the inner part of a composed message decides it: the wrapper only passes it on.
     { name: "inner-messages", weight: 4, candidates: innerCandidates },
+    { name: "layout", weight: 3, candidates: layoutCandidates },
     {
       name: "message-text",
       weight: phraseFiles === 0 ? 0 : Math.max(2, 6 / Math.max(1, phraseFiles / 2)),
       candidates: phraseCandidates,
     },
   ];
+}
+
+/**
+ * A heading a report's layout prints on a line of its own, two words or more, perhaps
+ * framed (`Caused by:`, `Stack backtrace:`, `*** Check failure stack trace: ***`).
+ */
+const HEADING = /^[ \t]*(?:[*=#-]+[ \t]*)?([A-Z][A-Za-z]+(?: [a-z]+){1,4}:)[ \t]*(?:[*=#-]+)?[ \t]*$/gm;
+
+/**
+ * The headings of a quoted report: lines naming a part of its layout, after its first
+ * quoted message when it quotes one.
+ */
+export function reportHeadings(question: string, messages: string[]): string[] {
+  const starts = messages.map((m) => question.indexOf(m)).filter((i) => i >= 0);
+  const after = question.slice(starts.length ? Math.min(...starts) : 0);
+  return [...new Set([...after.matchAll(HEADING)].map((m) => m[1] ?? ""))].filter(Boolean).slice(0, 3);
 }
 
 async function templatedSymbols(generationId: string): Promise<SymbolRecord[]> {

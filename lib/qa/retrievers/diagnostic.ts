@@ -56,6 +56,8 @@ import {
   withPartnerFiles,
 } from "./diagnostic-files.ts";
 import { messageSignals } from "./diagnostic-messages.ts";
+import { compilerSignal } from "./diagnostic-compiler.ts";
+import { statusCandidates } from "./diagnostic-status.ts";
 import { localeSignal } from "./locale-files.ts";
 import { secondPlaces, withSecondPlaces, wordsOf } from "./diagnostic-deciders.ts";
 import { guardingCallers } from "./diagnostic-callers.ts";
@@ -98,6 +100,9 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const lists: SignalList[] = [
     ...(await frameSignals(input, topics, namedPaths)),
     ...(await messageSignals(input)),
+    await compilerSignal(input),
+    // 2e. An HTTP status the report speaks of, where code writes it.
+    { name: "status", weight: 3, candidates: await statusCandidates(input, topics) },
     // 2c. Options and configuration keys the report names, where code writes them as literals.
     { name: "literals", weight: 3, candidates: await literalCandidates(input, topics) },
     ...(await exceptionSignals(input)),

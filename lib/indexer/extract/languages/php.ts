@@ -4,15 +4,20 @@
  * from `error_log`, `trigger_error` and logger calls (`$this->logger->error(…)`).
  */
 import type { ExtractedCall } from "../../types";
-import { addErrorString, lastIdentifier, lineOf, pushUnique } from "../common";
+import { addErrorString, isErrorSuperCall, lastIdentifier, lineOf, pushUnique } from "../common";
 import type { LanguageSpec } from "../extraction";
 
 const LOG_METHODS = /^(error|critical|alert|emergency|warning)$/;
 
 function isErrorCall(call: ExtractedCall): boolean {
   if (call.receiver === null) return /^(error_log|trigger_error|user_error)$/.test(call.name);
+  // An error value a result type is made of, returned for a caller to raise (`Error::create('unexpected whitespace')`).
+  if (ERROR_FACTORY.test(call.name) && /(?:^|\\)\w*(?:Error|Exception)$/.test(call.receiver)) return true;
   return LOG_METHODS.test(call.name) && /log/i.test(lastIdentifier(call.receiver));
 }
+
+/** Static factories an error value is made with. */
+const ERROR_FACTORY = /^(?:create|make|of|from|new|withMessage)$/;
 
 export const php: LanguageSpec = {
   query: "php.scm",
@@ -80,7 +85,8 @@ export const php: LanguageSpec = {
     const separator = m.node.type === "scoped_call_expression" ? "::" : "->";
     const call = { raw: `${receiver ?? ""}${separator}${name}`, name, receiver, line: lineOf(method) };
     owner.calls.push(call);
-    if (isErrorCall(call)) addErrorString(owner, x.firstMessage(m.parts.arguments?.[0]));
+    if (isErrorCall(call) || isErrorSuperCall(call, owner, x.symbols))
+      addErrorString(owner, x.firstMessage(m.parts.arguments?.[0]));
     return true;
   },
 

@@ -37,6 +37,11 @@ const ERROR_MACROS = new Set([
 ]);
 /** Macros that build a message: in a `fmt` impl, what they write is what the error says. */
 const FORMAT_MACROS = new Set(["write", "writeln", "format", "format_args"]);
+/**
+ * A formatter helper's parameter (`f: &mut fmt::Formatter`): a `debug` or `display` function
+ * an impl's `fmt` hands its formatter to writes the error's text as `fmt` itself would.
+ */
+const FORMATTER_PARAM = /&\s*mut\s+(?:[\w]+::)*Formatter\b/;
 /** Macros whose value is a message built from a format string. */
 const MESSAGE_BUILDERS = new Set(["format", "format_args", "concat", "anyhow", "eyre", "format_err"]);
 /** Macros that log or print (`log`, `tracing`, std): the calls in their arguments only feed the line. */
@@ -217,17 +222,19 @@ export const rust: LanguageSpec = {
 
 /**
  * A macro call in `owner`'s body: the calls written in its arguments, and the message it
- * reports when it is an error macro, a `write!`/`format!` in a `fmt` impl, or an `.expect("…")`
+ * reports when it is an error macro, a `write!`/`format!` in a `fmt` impl or a helper given its
+ * formatter, or an `.expect("…")`
  * among its arguments. Macros nested in the arguments are read the same way.
  */
 function readMacro(name: string, tokens: Node, owner: ExtractedSymbol, x: Extraction): void {
   if (GENERATORS.has(name)) return;
-  const inFmt = owner.name === "fmt";
+  const inFmt = owner.name === "fmt" || FORMATTER_PARAM.test(owner.signature);
   const read = tokenTreeCalls(tokens, (node) => x.text(node));
   for (const found of [{ name, tree: tokens }, ...read.macros]) {
     if (found.name === "panic") pushUnique(owner.raises, "panic");
-    if (ERROR_MACROS.has(found.name) || (inFmt && FORMAT_MACROS.has(found.name)))
-      addErrorString(owner, firstLiteral(found.tree, x));
+    if (ERROR_MACROS.has(found.name)) addErrorString(owner, firstLiteral(found.tree, x));
+    else if (inFmt && FORMAT_MACROS.has(found.name))
+      addErrorString(owner, wording(firstLiteral(found.tree, x)));
   }
   // What a log or print line calls is computed for the line, not the program's flow.
   if (LOGGERS.has(name)) return;
@@ -240,6 +247,11 @@ function readMacro(name: string, tokens: Node, owner: ExtractedSymbol, x: Extrac
 function macroName(node: Node, x: Extraction): string {
   const macro = node.childForFieldName("macro");
   return macro ? lastIdentifier(x.text(macro)) : "";
+}
+
+/** A format string that says something (`"\n\nCaused by:"`), not only where values go (`"{}"`, `"\n\n"`). */
+function wording(literal: string | null): string | null {
+  return literal !== null && /\p{L}{2}/u.test(literal.replace(/\\[a-z]/g, " ")) ? literal : null;
 }
 
 /** The first string literal written directly in a token tree: a format string or a message. */

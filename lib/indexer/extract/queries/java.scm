@@ -30,7 +30,7 @@
   declarator: (variable_declarator name: (_) @name value: (object_creation_expression type: (_) @base (class_body) @body @region))) @definition.class
 
 (method_invocation object: (_)? @receiver name: (_) @method arguments: (_) @arguments) @call
-(explicit_constructor_invocation constructor: (_) @callee) @call
+(explicit_constructor_invocation constructor: (_) @callee arguments: (_) @arguments) @call
 (object_creation_expression type: (_) @callee) @new
 (throw_statement . (object_creation_expression type: (_) @type arguments: (_) @arguments)) @raise
 ; An exception built to be returned, wrapped or handed on is reported where it is built.

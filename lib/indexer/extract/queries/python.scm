@@ -33,6 +33,8 @@
 (raise_statement . (call function: [(identifier) (none) (true) (false)] @type)) @raise
 (raise_statement . (call function: (attribute attribute: (identifier) @type))) @raise
 (raise_statement . (call arguments: (_) @arguments)) @raise
+; `raise NetworkError(…) if wrap else exc`: the error raised in either branch.
+(raise_statement . (conditional_expression [(call function: (identifier) @type) (call function: (attribute attribute: (identifier) @type))])) @raise
 
 ; Writes inside functions; module-level assignments are module state.
 (assignment left: (_) @write)

@@ -24,6 +24,15 @@
 ((call method: (_) @_m arguments: (argument_list . [(constant) (scope_resolution)] @type)) @raise (#any-of? @_m "raise" "fail"))
 ((call method: (_) @_m arguments: (argument_list . (call receiver: (_) @type method: (_) @_new))) @raise
   (#any-of? @_m "raise" "fail") (#eq? @_new "new"))
+; `raise options[:foul] ? NetworkError.new(…) : e`: the error raised in either branch.
+((call method: (_) @_m arguments: (argument_list . (conditional consequence: (call receiver: (_) @type method: (_) @_new)))) @raise
+  (#any-of? @_m "raise" "fail") (#eq? @_new "new"))
+((call method: (_) @_m arguments: (argument_list . (conditional alternative: (call receiver: (_) @type method: (_) @_new)))) @raise
+  (#any-of? @_m "raise" "fail") (#eq? @_new "new"))
+((call method: (_) @_m arguments: (argument_list . (conditional consequence: [(constant) (scope_resolution)] @type))) @raise
+  (#any-of? @_m "raise" "fail"))
+((call method: (_) @_m arguments: (argument_list . (conditional alternative: [(constant) (scope_resolution)] @type))) @raise
+  (#any-of? @_m "raise" "fail"))
 ((call method: (_) @_m arguments: (_) @arguments) @raise (#any-of? @_m "raise" "fail"))
 ((call method: (_) @_m arguments: (argument_list [(constant) (scope_resolution)] @value)) @mixin
   (#any-of? @_m "include" "extend" "prepend"))
