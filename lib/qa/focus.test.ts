@@ -96,6 +96,115 @@ describe("scoreSpans", () => {
   });
 });
 
+/** Lines that do work unrelated to any question below (a long function's other steps). */
+function busyWork(count: number, indent: string, statement: (i: number) => string): string[] {
+  return Array.from({ length: count }, (_, i) => indent + statement(i));
+}
+
+/** A file of named functions, each given as its lines, and their spans. */
+function fileOf(functions: [string, string[]][]) {
+  const lines: string[] = [];
+  const spans = functions.map(([name, body]) => {
+    const startLine = lines.length + 1;
+    lines.push(...body, "");
+    return { startLine, endLine: startLine + body.length - 1, name };
+  });
+  return { lines, spans };
+}
+
+function rankFile(question: string, file: ReturnType<typeof fileOf>): string[] {
+  return scoreSpans(
+    file.spans.map((span) => ({ span, lines: file.lines })),
+    focusQuery(question, extractAnchors(question)),
+  ).map((s) => s.span.name);
+}
+
+// A connection pool's driver: one block of a long function decides what is asked; the
+// rest of it opens, retries and releases. Short helpers share a word of the question.
+const SEE_OTHER = [
+  "        target = response.get_redirect_location()",
+  "        if response.status == 303 and verb != 'HEAD':",
+  "            # a See Other answer to a POST is fetched with GET and no payload",
+  "            verb, payload = 'GET', None",
+];
+const POOL_HELPERS: [string, string[]][] = [
+  [
+    "redirect_location",
+    ["    def redirect_location(self, response):", "        return response.headers.get('location')"],
+  ],
+  [
+    "post_form",
+    ["    def post_form(self, url, fields):", "        return self.urlopen('POST', url, encode(fields))"],
+  ],
+  ["close", ["    def close(self):", "        self.slots.clear()"]],
+  ["__enter__", ["    def __enter__(self):", "        return self"]],
+];
+const URLOPEN: [string, string[]] = [
+  "urlopen",
+  [
+    "    def urlopen(self, verb, url, payload=None, **kw):",
+    ...busyWork(60, "        ", (i) => `slot_${i} = self.slots.acquire(url, attempt=${i})`),
+    ...SEE_OTHER,
+    ...busyWork(80, "        ", (i) => `self.slots.release(slot_${i}, keep=${i % 2})`),
+    "        return self.urlopen(verb, target, payload, **kw)",
+  ],
+];
+const SEE_OTHER_QUESTION =
+  "Why does a POST become a GET after a 303 See Other redirect, and what happens to its payload?";
+
+// A router's ServeHTTP: the trailing-slash redirect is one branch among many steps.
+const ROUTER = fileOf([
+  [
+    "ServeHTTP",
+    [
+      "func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {",
+      ...busyWork(100, "\t", (i) => `ctx${i} := r.pool.Get(req.Context(), ${i})`),
+      '\tif r.strictSlash && !strings.HasSuffix(req.URL.Path, "/") {',
+      "\t\t// a route registered with a trailing slash redirects the path without one",
+      '\t\thttp.Redirect(w, req, req.URL.Path+"/", http.StatusMovedPermanently)',
+      "\t\treturn",
+      "\t}",
+      ...busyWork(100, "\t", (i) => `r.pool.Put(ctx${i})`),
+      "}",
+    ],
+  ],
+  [
+    "cleanPath",
+    [
+      "// cleanPath returns the canonical path of p, keeping its trailing slash.",
+      "func cleanPath(p string) string {",
+      "\treturn path.Clean(p)",
+      "}",
+    ],
+  ],
+  ["Redirect", ["func (r *Route) Redirect() bool {", "\treturn r.redirect", "}"]],
+  [
+    "StrictSlash",
+    ["func (r *Router) StrictSlash(value bool) *Router {", "\tr.strictSlash = value", "\treturn r", "}"],
+  ],
+  ["Handler", ["func (r *Route) Handler() http.Handler {", "\treturn r.handler", "}"]],
+]);
+
+describe("scoreSpans on long functions", () => {
+  it("ranks a long function by the block that answers, above short functions sharing a word", () => {
+    expect(rankFile(SEE_OTHER_QUESTION, fileOf([URLOPEN, ...POOL_HELPERS]))[0]).toBe("urlopen");
+  });
+
+  it("ranks a long Go handler by its redirect branch, above short functions sharing some of its words", () => {
+    const slash =
+      "Why does a path without its trailing slash get a permanent redirect to the one with the slash?";
+    expect(rankFile(slash, ROUTER)[0]).toBe("ServeHTTP");
+  });
+
+  it("keeps a short function that matches throughout above a long one holding the same words", () => {
+    const seeOther: [string, string[]] = [
+      "see_other",
+      ["    def see_other(self, response, verb, payload):", ...SEE_OTHER],
+    ];
+    expect(rankFile(SEE_OTHER_QUESTION, fileOf([URLOPEN, seeOther, ...POOL_HELPERS]))[0]).toBe("see_other");
+  });
+});
+
 describe("matchedWindow", () => {
   it("is the densest run of matching lines of a file without symbols, not its first line", () => {
     const config = [

@@ -5,8 +5,10 @@
  * option it passes) is the one to rank, fetch and cite. Spans are scored like documents
  * of a small BM25 collection (the symbols being compared), their names counting like
  * titles; a quoted message or literal found verbatim, and question words on a condition
- * or formula line, count extra. A file without symbols is answered by its densest window
- * of matching lines.
+ * or formula line, count extra. A long function is scored on its best passage too, so
+ * the one block of a driver function that decides what is asked is not drowned by the
+ * length of the rest. A file without symbols is answered by its densest window of
+ * matching lines.
  */
 import { splitIdentifier, stem, STOPWORDS } from "../db/tokenize.ts";
 import { splitFences, type Anchors } from "../search/anchors.ts";
@@ -231,6 +233,44 @@ function matcherOf(lines: readonly string[], query: FocusQuery): LineMatcher {
 
 /** Matched lines are tokenized only up to this many lines per span (long bodies are cut). */
 const MAX_SPAN_LINES = 400;
+/**
+ * A passage: about one block of code (a branch, a loop and its body). A span longer than
+ * this also scores as its best passage would as a span of its own, when that is more: a
+ * driver function (a request's `urlopen`, a log's `Write`) is not outranked for its
+ * length by a short helper sharing one word with the question, while a short function
+ * matching throughout still leads, as its own length is shorter than a passage's.
+ */
+const PASSAGE_LINES = 25;
+
+/** One matched line's question words, each weighing more on a condition or formula line. */
+interface Hit {
+  line: number;
+  terms: string[];
+  weight: number;
+}
+
+/** Term frequencies of some hits, a condition line's words counting more. */
+function addHit(tf: Map<string, number>, hit: Hit, sign: 1 | -1): void {
+  for (const t of hit.terms) tf.set(t, (tf.get(t) ?? 0) + sign * hit.weight);
+}
+
+/**
+ * The highest score of any run of `size` consecutive lines of a span, each run's term
+ * frequencies scored by `score` (two pointers over the matched lines, in line order).
+ */
+function bestPassage(hits: readonly Hit[], size: number, score: (tf: Map<string, number>) => number): number {
+  const tf = new Map<string, number>();
+  let best = 0;
+  let end = 0;
+  for (let i = 0; i < hits.length; i++) {
+    const first = hits[i] as Hit;
+    while (end < hits.length && (hits[end] as Hit).line < first.line + size)
+      addHit(tf, hits[end++] as Hit, 1);
+    best = Math.max(best, score(tf));
+    addHit(tf, first, -1);
+  }
+  return best;
+}
 
 /**
  * Scores spans of one file (or of several files' spans, each with its own lines) against
@@ -244,6 +284,7 @@ export function scoreSpans<S extends Span>(
   const stats = entries.map(({ span, lines }) => {
     const matcher = matcherOf(lines, query);
     const tf = new Map<string, number>();
+    const hits: Hit[] = [];
     const matched: number[] = [];
     let phrases = 0;
     const end = Math.min(span.endLine, span.startLine + MAX_SPAN_LINES - 1, lines.length);
@@ -252,11 +293,14 @@ export function scoreSpans<S extends Span>(
       if (m.terms.length === 0 && !m.phrase) continue;
       matched.push(l);
       if (m.phrase) phrases++;
-      for (const t of m.terms) tf.set(t, (tf.get(t) ?? 0) + (m.condition ? CONDITION_FACTOR : 1));
+      const hit = { line: l, terms: m.terms, weight: m.condition ? CONDITION_FACTOR : 1 };
+      hits.push(hit);
+      addHit(tf, hit, 1);
     }
     const nameTerms = new Set(wordStems(span.name).filter((t) => query.terms.has(t)));
     const named = span.name !== "" && query.names.has(span.name.toLowerCase());
-    return { span, tf, nameTerms, named, phrases, matched, length: Math.max(1, end - span.startLine + 1) };
+    const length = Math.max(1, end - span.startLine + 1);
+    return { span, tf, hits, nameTerms, named, phrases, matched, length };
   });
   const df = new Map<string, number>();
   for (const s of stats)
@@ -264,12 +308,21 @@ export function scoreSpans<S extends Span>(
   const n = Math.max(1, stats.length);
   const avg = stats.reduce((sum, s) => sum + s.length, 0) / n;
   const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+  const weight = (t: string) => idf(t) * (query.terms.get(t) ?? 0);
+  const bm25 = (tf: Map<string, number>, length: number) => {
+    let score = 0;
+    for (const [t, f] of tf)
+      if (f > 0) score += (weight(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / avg));
+    return score;
+  };
   return stats
     .map((s) => {
-      let score = 0;
-      const weight = (t: string) => idf(t) * (query.terms.get(t) ?? 0);
-      for (const [t, f] of s.tf)
-        score += (weight(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * s.length) / avg));
+      let score = bm25(s.tf, s.length);
+      if (s.length > PASSAGE_LINES)
+        score = Math.max(
+          score,
+          bestPassage(s.hits, PASSAGE_LINES, (tf) => bm25(tf, PASSAGE_LINES)),
+        );
       for (const t of s.nameTerms) score += weight(t) * NAME_FACTOR;
       if (s.named) score += NAMED_BONUS;
       score += Math.min(s.phrases, 3) * PHRASE_BONUS;
