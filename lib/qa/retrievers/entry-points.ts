@@ -140,3 +140,82 @@ export async function entryPointCandidates(
   }
   return out;
 }
+
+/**
+ * A question about a request reaching the code ("when a GET /articles/42 request arrives at the
+ * router", "when Flask handles an incoming request"): the flow begins where the server hands
+ * the request over, not in a helper sharing the question's words.
+ */
+const INBOUND =
+  /\b(?:incoming|inbound)\s+(?:https?\s+)?requests?\b|\brequests?\b[^.?!]{0,40}?\b(?:arriv\w*|reach\w*|comes?\s+in|coming\s+in|hits?)\b|\b(?:handl|serv|dispatch|receiv)\w*\s+(?:an?\s+|the\s+|each\s+|every\s+)?(?:https?\s+)?requests?\b/i;
+
+export function asksAboutInboundRequest(question: string): boolean {
+  return INBOUND.test(question);
+}
+
+/**
+ * The methods a server calls with each request, by the interface they implement: Go's
+ * `http.Handler`, WSGI/ASGI applications, Rack's `call(env)`, Node's `(req, res)` handlers,
+ * ASP.NET middleware, servlets and filters, PSR-15 handlers. The signature tells a request
+ * handler from another method of the same name.
+ */
+const DISPATCH: { name: string; signature: RegExp }[] = [
+  { name: "ServeHTTP", signature: /ResponseWriter/ },
+  { name: "wsgi_app", signature: /environ/ },
+  { name: "__call__", signature: /\b(?:environ|scope)\b/ },
+  { name: "call", signature: /\(\s*env\s*\)|^\s*def\s+call\s+env\b/ },
+  { name: "handle", signature: /\breq\w*\b[^)]*\bres\w*\b|RequestInterface|\bRequest\s+\$/ },
+  { name: "Invoke", signature: /HttpContext/ },
+  { name: "InvokeAsync", signature: /HttpContext/ },
+  { name: "service", signature: /ServletRequest/ },
+  { name: "doFilter", signature: /ServletRequest/ },
+  { name: "process", signature: /RequestInterface/ },
+];
+
+/**
+ * Where a request enters the repository's code, best first: the request-dispatch methods of
+ * its own code (`kept`: no tests or examples), those the question names by an enclosing class or
+ * module first ("the router" → `Router.ServeHTTP`, "Sinatra" → `Sinatra.Base.call`), then the
+ * one of the class with the most members (the framework's core, not a middleware), then the
+ * longest (a router's `ServeHTTP` before a one-line wrapper's). `ownerNamed` says whether the
+ * first is named so.
+ */
+export async function dispatchCandidates(
+  generationId: string,
+  question: string,
+  terms: ConceptTerm[],
+  kept: (path: string) => boolean,
+): Promise<{ candidates: Candidate[]; ownerNamed: boolean }> {
+  if (!asksAboutInboundRequest(question)) return { candidates: [], ownerNamed: false };
+  const found = (
+    await Promise.all(
+      DISPATCH.map(async ({ name, signature }) =>
+        (await symbolsByName(generationId, name, 40)).filter(
+          (s) =>
+            s.kind === "method" && signature.test(s.signature ?? "") && !isTestPath(s.path) && kept(s.path),
+        ),
+      ),
+    )
+  ).flat();
+  // How many members the method's class has: the framework's core class, not a middleware's.
+  const paths = [...new Set(found.map((s) => s.path))];
+  const inFiles = (await Promise.all(paths.map((p) => symbolsInFile(generationId, p)))).flat();
+  const members = (s: SymbolRecord) =>
+    inFiles.filter((m) => m.parentId === s.parentId && m.path === s.path).length;
+  const named = (s: SymbolRecord) =>
+    s.qualifiedName
+      .split(".")
+      .slice(0, -1)
+      .flatMap((part) => splitIdentifier(part))
+      .some((w) => terms.some((t) => sameStem(t, stem(w))))
+      ? 1
+      : 0;
+  const lines = (s: SymbolRecord) => s.endLine - s.startLine;
+  const ranked = found.sort((a, b) => named(b) - named(a) || members(b) - members(a) || lines(b) - lines(a));
+  return {
+    candidates: ranked
+      .slice(0, 2)
+      .map((s) => symbolCandidate(s, "entry point: where the server hands each request over")),
+    ownerNamed: ranked[0] ? named(ranked[0]) === 1 : false,
+  };
+}

@@ -39,10 +39,13 @@ export function chainsFirst(
   flows: FlowNode[],
   relevant: (s: SymbolRecord) => number,
   errors = false,
+  inbound = false,
 ): FlowNode[] {
-  // The chain asked about runs where nothing fails, unless the question is about errors.
-  const step = (n: FlowNode) => isCodeFunction(n.symbol) && (errors || !ERROR_STEP.test(n.symbol.name));
-  const chains = flows.map((f) => spineOf(f, (n) => relevant(n.symbol), step).filter(step));
+  // The chain asked about runs where nothing fails, unless the question is about errors; a
+  // request handed over by the server runs where it is served, not where it is refused.
+  const failing = (name: string) => ERROR_STEP.test(name) || (inbound && REFUSAL_STEP.test(name));
+  const step = (n: FlowNode) => isCodeFunction(n.symbol) && (errors || !failing(n.symbol.name));
+  const chains = flows.map((f) => spineOf(f, (n) => relevant(n.symbol), step, inbound).filter(step));
   const shares = leadShares(chains.map((c) => c.length));
   const lead = chains.flatMap((c, i) => c.slice(0, shares[i]));
   const leading = new Set(lead);
@@ -68,6 +71,9 @@ export function leadShares(lengths: number[]): number[] {
 
 /** A function on a flow's error path (`yaml_parser_set_parser_error`, `throwError`, `panicf`). */
 const ERROR_STEP = /error|exception|panic|fail|abort|throw|raise/i;
+
+/** A server's refusal of a request it was handed (`NotFoundHandler`, `methodNotAllowedHandler`). */
+const REFUSAL_STEP = /not_?found|not_?allowed|forbidden/i;
 
 /** How many of a trusted flow's steps lead the ranked symbols. */
 export const FLOW_LEAD = 5;
@@ -115,29 +121,47 @@ const MINOR_LINES = 2;
  * The chain a flow mostly runs along, from the entry down: at each step the callee named
  * most like the question, else the one whose own walk goes furthest (a helper called from
  * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
- * before the other callees of the entry.
+ * before the other callees of the entry. With `passDeadEnds` (a request handed over by the
+ * server), a dead end keeps its place but the chain goes on past it in the callee that calls
+ * further.
  */
 export function spineOf<N extends { children: N[]; symbol: StepShape; mainLine?: boolean }>(
   root: N,
   relevance: (n: N) => number,
   steps: (n: N) => boolean = () => true,
+  passDeadEnds = false,
 ): N[] {
   const size = (n: N): number => 1 + n.children.reduce((t, c) => t + size(c), 0);
   const out: N[] = [root];
   let at = root;
   for (;;) {
-    const next = at.children
+    const ranked = at.children
       .filter((c) => steps(c) && (c.symbol.fanIn < HELPER_FAN_IN || relevance(c) > 0))
       .map((c, order) => ({
         c,
         order,
         key: (minorStep(c) ? 0.25 : 1) * (relevance(c) + (c.mainLine ? MAIN_LINE_NAMING : 0)) * 100 + size(c),
       }))
-      .sort((a, b) => b.key - a.key || a.order - b.order)[0]?.c;
+      .sort((a, b) => b.key - a.key || a.order - b.order)
+      .map((x) => x.c);
+    const best = ranked[0];
+    if (!best) return out;
+    out.push(best);
+    const next = passDeadEnds && deadEnd(best) ? ranked.find((c) => !deadEnd(c)) : best;
     if (!next) return out;
-    out.push(next);
+    if (next !== best) out.push(next);
     at = next;
   }
+}
+
+/**
+ * A callee that calls nothing the index knows (a value put in a request's context, a getter):
+ * named like the question it still takes its place in the chain, but a request's chain goes on
+ * past it in the step that calls the next (`ServeHTTP` → `requestWithVars`, then `Match` →
+ * `Route.Match`).
+ */
+function deadEnd(n: { children: unknown[]; symbol: StepShape }): boolean {
+  return n.children.length === 0 && n.symbol.fanOut === 0;
 }
 
 /**

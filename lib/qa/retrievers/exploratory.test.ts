@@ -134,6 +134,26 @@ describe("spineOf", () => {
     expect(names(spineOf(root, named))).toEqual(["Start", "buildChain"]);
     expect(names(spineOf(root, () => 0))).toEqual(["Start", "other", "c"]);
   });
+
+  it("on a request's chain passes a dead end named like the question by; elsewhere ends there", () => {
+    const end = (name: string): N => ({ name, children: [], symbol: { fanIn: 1, fanOut: 0 } as N["symbol"] });
+    const root = n("ServeHTTP", [
+      end("requestWithVars"),
+      n("Match", [n("Route.Match", [end("extractVars")])]),
+    ]);
+    const named = (x: N) => (x.name.includes("Vars") ? 2 : 0);
+    expect(names(spineOf(root, named, () => true, true))).toEqual([
+      "ServeHTTP",
+      "requestWithVars",
+      "Match",
+      "Route.Match",
+      "extractVars",
+    ]);
+    expect(names(spineOf(root, named))).toEqual(["ServeHTTP", "requestWithVars"]);
+    // With nothing that goes on beside it, a request's chain ends at the dead end too.
+    const alone = n("Start", [end("requestWithVars"), end("cleanPath")]);
+    expect(names(spineOf(alone, named, () => true, true))).toEqual(["Start", "requestWithVars"]);
+  });
 });
 
 describe("chainsFirst", () => {

@@ -16,7 +16,7 @@ import { syntheticItem } from "../context.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
 import { ERROR_WORDS, flowEndAt } from "../../answerers/question-clauses.ts";
 import { attachSymbols } from "./diagnostic.ts";
-import { entryPointCandidates } from "./entry-points.ts";
+import { dispatchCandidates, entryPointCandidates } from "./entry-points.ts";
 import {
   dispatchClass,
   isTestCode,
@@ -80,7 +80,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     generationId,
     entryRanked.map((r) => r.candidate),
   );
-  const { entries, namedWalk, namedIds, trusted } = await chooseEntries(
+  const { entries, namedWalk, namedIds, trusted, inbound } = await chooseEntries(
     generationId,
     question,
     signals,
@@ -115,7 +115,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
       // A chain runs through the steps named like the question by their own names: a helper
       // nested in a named function (`add.instanceFactorySet`) is not named by its encloser's.
       trusted && callerTrees.length === 0
-        ? chainsFirst(flows, relevanceOf(terms, 0), ERROR_WORDS.test(question))
+        ? chainsFirst(flows, relevanceOf(terms, 0), ERROR_WORDS.test(question), inbound)
         : [],
     ),
   };
@@ -128,6 +128,13 @@ interface Signals {
   named: Candidate[];
   subjects: Candidate[];
   entryPoints: Candidate[];
+  /**
+   * where the server hands over a request, when the question is about one arriving: only ever a
+   * start, never a ranking signal (a router's `ServeHTTP` is no step of a flow started elsewhere)
+   */
+  dispatch: Candidate[];
+  /** the question names the dispatch method's class or module ("when Flask handles a request") */
+  dispatchNamed: boolean;
   /** named only where the flow ends */
   ends: Candidate[];
   wholeFile: SignalList;
@@ -151,16 +158,28 @@ async function gatherSignals(
       lexicalSearch(generationId, text, { limit: 25, kinds: ["code"], stems: true }),
       hybridSearch(input.repositoryId, generationId, text, { limit: 10, kinds: ["code"], stems: true }),
     ]);
-  const [namedAll, subjectsAll, definitions, entryPoints, [lexical, semantic], startText, wholeFile] =
-    await Promise.all([
-      useIndex ? namedSymbolCandidates(generationId, anchors) : [],
-      useIndex ? subjectCandidates(generationId, question) : [],
-      useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
-      useIndex ? entryPointCandidates(generationId, asked, terms) : [],
-      search(question),
-      endAt > 0 ? search(asked) : null,
-      wholeFileSignal(input, 1),
-    ]);
+  const kept = (path: string) => !isTestCode(path) && auxiliaryFactor(path, { ...topics, tests: true }) === 1;
+  const [
+    namedAll,
+    subjectsAll,
+    definitions,
+    entryPoints,
+    dispatch,
+    [lexical, semantic],
+    startText,
+    wholeFile,
+  ] = await Promise.all([
+    useIndex ? namedSymbolCandidates(generationId, anchors) : [],
+    useIndex ? subjectCandidates(generationId, question) : [],
+    useIndex ? definitionCandidates(generationId, terms, 25, topics) : [],
+    useIndex ? entryPointCandidates(generationId, asked, terms) : [],
+    useIndex
+      ? dispatchCandidates(generationId, asked, endAt > 0 ? conceptTerms(asked) : terms, kept)
+      : { candidates: [], ownerNamed: false },
+    search(question),
+    endAt > 0 ? search(asked) : null,
+    wholeFileSignal(input, 1),
+  ]);
   // What the question names where the flow ends is where the walk arrives: no start, a weak signal.
   const named = splitFlowEnds(question, namedAll);
   const subjects = splitFlowEnds(question, subjectsAll);
@@ -190,6 +209,8 @@ async function gatherSignals(
     named: named.rest,
     subjects: subjects.rest,
     entryPoints,
+    dispatch: dispatch.candidates,
+    dispatchNamed: dispatch.ownerNamed,
     ends,
     wholeFile,
   };
@@ -208,12 +229,25 @@ async function chooseEntries(
   entryRanked: Ranked[],
   terms: ConceptTerm[],
   tests: boolean,
-): Promise<{ entries: SymbolRecord[]; namedWalk: boolean; namedIds: Set<string>; trusted: boolean }> {
+): Promise<{
+  entries: SymbolRecord[];
+  namedWalk: boolean;
+  namedIds: Set<string>;
+  trusted: boolean;
+  /** the walk starts where the server hands a request over */
+  inbound: boolean;
+}> {
   const namedIds = new Set([...signals.named, ...signals.subjects].map((c) => c.key));
   const entryIds = new Set(signals.entryPoints.map((c) => c.key));
   const endIds = new Set(signals.ends.map((c) => c.key));
   const starts: SymbolRecord[] = await namedSteps(generationId, question, signals.subjects, terms, tests);
   const namedWalk = starts.length > 0;
+  // A request arriving starts where the server hands it over: unless the question writes a call
+  // to start from, or names a class beside the dispatching one ("when Flask handles a request" is
+  // Flask's dispatch, not the Flask method sharing the word "handle").
+  const dispatch = signals.dispatch[0]?.symbol;
+  if (dispatch && (!namedWalk || (signals.dispatchNamed && !starts.some((s) => writesName(question, s)))))
+    return { entries: [dispatch], namedWalk: false, namedIds, trusted: true, inbound: true };
   let firstScore = 0;
   let trusted = namedWalk;
   for (const r of starts.length ? [] : entryRanked) {
@@ -233,7 +267,12 @@ async function chooseEntries(
       break;
     }
   }
-  return { entries: starts, namedWalk, namedIds, trusted };
+  return { entries: starts, namedWalk, namedIds, trusted, inbound: false };
+}
+
+/** The question writes the step's own name, as it is spelled (`Mount`, `run`), not only a word of it. */
+function writesName(question: string, s: SymbolRecord): boolean {
+  return new RegExp(`(?<![\\w$])${s.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`).test(question);
 }
 
 /** The call graph walked forward from each entry (an entry another walk reached is not walked again). */
