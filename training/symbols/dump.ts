@@ -81,7 +81,9 @@ function main(): void {
     const lines = rows.filter((r) => r.corpus === name).map((r) => JSON.stringify(r));
     fs.writeFileSync(path.join(DATA, `${name}.jsonl`), lines.length ? `${lines.join("\n")}\n` : "");
   }
-  console.log(`wrote ${rows.length} questions over ${names.size} repositories to ${path.relative(ROOT, DATA)}`);
+  console.log(
+    `wrote ${rows.length} questions over ${names.size} repositories to ${path.relative(ROOT, DATA)}`,
+  );
 }
 
 async function worker(input: string): Promise<void> {

@@ -2,15 +2,23 @@
  * What the learned symbol ranker reads of each of a retrieval's first candidates: its
  * place in the mode's ranking and its file's place in each fused signal, how much of the
  * question's concept terms its name, enclosing name, path, doc and body carry, its kind
- * and size, whether it is test code, and whether it calls or is called by the leading
+ * and size, whether it is test code or left out by default (tests, examples, vendored or
+ * generated code the question does not ask about), and whether it calls or is called by the leading
  * candidates. Every feature is language-neutral and computed from what retrieval already
  * holds (the symbols' rows and the source reader's cached files), so ranking adds a few
  * milliseconds. Pure: the same inputs give the same vector, in `FEATURE_NAMES` order.
  */
 import type { SymbolRecord } from "../../db/code-graph.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
-import { isTestPath, pathClass } from "../../indexer/file-class.ts";
-import { conceptTerms, sameStem, type ConceptTerm } from "../concepts.ts";
+import { isTestPath } from "../../indexer/file-class.ts";
+import {
+  conceptTerms,
+  questionTopics,
+  sameStem,
+  type ConceptTerm,
+  type QuestionTopics,
+} from "../concepts.ts";
+import { excludedByDefault } from "./scope.ts";
 import type { QueryMode } from "../types.ts";
 
 export const FEATURE_NAMES = [
@@ -40,7 +48,7 @@ export const FEATURE_NAMES = [
   "size-log",
   "tiny",
   "test",
-  "auxiliary-path",
+  "left-out-by-default",
   "same-file-above",
   "calls-first",
   "called-by-first",
@@ -75,6 +83,7 @@ const LINKED = 10;
 /** The feature vector of every candidate, in the order of `ctx.ids`. */
 export function candidateFeatures(ctx: RankingContext): number[][] {
   const terms = conceptTerms(ctx.question);
+  const topics = questionTopics(ctx.question);
   const questionWords = new Set(ctx.question.toLowerCase().match(/[a-z_$][\w$]*/g) ?? []);
   const fileRank = new Map(ctx.rankedFiles.map((f, i) => [f, i] as const));
   const signalLists = Object.values(ctx.signals).filter((l) => l.length > 0);
@@ -84,7 +93,16 @@ export function candidateFeatures(ctx: RankingContext): number[][] {
   const weights = termRarity(terms, bodyStems);
   const links = callLinks(records);
   const own = records.map((r, i) =>
-    r ? symbolValues(r, { terms, questionWords, fileRank, signalLists, body: bodyStems[i] as string[] }) : null,
+    r
+      ? symbolValues(r, {
+          terms,
+          topics,
+          questionWords,
+          fileRank,
+          signalLists,
+          body: bodyStems[i] as string[],
+        })
+      : null,
   );
   const best = (key: "name-terms" | "body-terms") => Math.max(0, ...own.map((v) => v?.[key] ?? 0));
   const bestName = best("name-terms");
@@ -112,13 +130,17 @@ export function candidateFeatures(ctx: RankingContext): number[][] {
   });
 }
 
-type CallLinks = Record<"calls-first" | "called-by-first" | "calls-candidates" | "called-by-candidates", number>;
+type CallLinks = Record<
+  "calls-first" | "called-by-first" | "calls-candidates" | "called-by-candidates",
+  number
+>;
 
 /** Each candidate's calls to and from the first candidate and the other leading ones (by called name). */
 function callLinks(records: (SymbolRecord | undefined)[]): CallLinks[] {
   const calls = records.map((r) => new Set(r ? calledNames(r) : []));
   const names = records.map((r) => r?.name.toLowerCase() ?? "");
-  const linked = (i: number, j: number) => i !== j && !!names[j] && (calls[i] as Set<string>).has(names[j] as string);
+  const linked = (i: number, j: number) =>
+    i !== j && !!names[j] && (calls[i] as Set<string>).has(names[j] as string);
   const lead = Math.min(LINKED, records.length);
   return records.map((_, i) => {
     let out = 0;
@@ -155,7 +177,8 @@ function weightedShare(terms: ConceptTerm[], weights: number[], stems: string[])
   const set = new Set(stems);
   let got = 0;
   terms.forEach((t, i) => {
-    if (t.stems.some((x) => set.has(x)) || stems.some((p) => sameStem(t, p))) got += Math.max(0, weights[i] ?? 0);
+    if (t.stems.some((x) => set.has(x)) || stems.some((p) => sameStem(t, p)))
+      got += Math.max(0, weights[i] ?? 0);
   });
   return got / total;
 }
@@ -177,6 +200,7 @@ type SymbolValues = Omit<
 
 interface Shared {
   terms: ConceptTerm[];
+  topics: QuestionTopics;
   questionWords: Set<string>;
   fileRank: Map<string, number>;
   signalLists: string[][];
@@ -189,7 +213,6 @@ function symbolValues(r: SymbolRecord, s: Shared): SymbolValues {
   const nameParts = splitIdentifier(r.name).map(stem);
   const parentName = r.qualifiedName.slice(0, Math.max(0, r.qualifiedName.length - r.name.length));
   const lines = r.endLine - r.startLine + 1;
-  const cls = pathClass(r.path);
   const test = isTestPath(r.path);
   return {
     "file-rank-inverse": fr === undefined ? 0 : 1 / (fr + 1),
@@ -212,7 +235,7 @@ function symbolValues(r: SymbolRecord, s: Shared): SymbolValues {
     "size-log": Math.min(1, Math.log1p(Math.max(0, lines)) / Math.log(1000)),
     tiny: lines <= 3 ? 1 : 0,
     test: test ? 1 : 0,
-    "auxiliary-path": !test && cls !== null ? 1 : 0,
+    "left-out-by-default": excludedByDefault(r.path, s.topics) ? 1 : 0,
     "fan-in-log": Math.min(1, Math.log1p(r.fanIn) / Math.log(100)),
     exported: r.exported ? 1 : 0,
   };
@@ -232,7 +255,10 @@ function share<T>(items: T[], test: (item: T) => boolean): number {
 function termShare(terms: ConceptTerm[], stems: string[]): number {
   if (terms.length === 0 || stems.length === 0) return 0;
   const set = new Set(stems);
-  return terms.filter((t) => t.stems.some((x) => set.has(x)) || stems.some((p) => sameStem(t, p))).length / terms.length;
+  return (
+    terms.filter((t) => t.stems.some((x) => set.has(x)) || stems.some((p) => sameStem(t, p))).length /
+    terms.length
+  );
 }
 
 function stemsOf(text: string): string[] {

@@ -1,7 +1,7 @@
 /**
- * Training and evaluating the learned symbol ranker (symbol-ranker.ts): a listwise linear
- * model — per question, a softmax over its candidates' scores, fitted to put the
- * probability on the expected symbols — with a weight vector shared by every mode plus one
+ * Training and evaluating the learned symbol ranker (symbol-ranker.ts): a linear model
+ * fitted pairwise — within a question, each expected candidate's score against each other
+ * candidate's, by logistic loss — with a weight vector shared by every mode plus one
  * per mode, each held near zero by its own L2 penalty (the per-mode ones harder, so a mode
  * moves away from the others only where its data agrees). Full-batch gradient descent
  * from zero weights in a fixed order: the same data gives the same weights. Pure; the
@@ -10,7 +10,7 @@
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import type { QueryMode } from "../types.ts";
 import { FEATURE_NAMES } from "./symbol-features.ts";
-import { reorder, scoreCandidate, type RankerModel } from "./symbol-ranker.ts";
+import { modelOrder, type RankerModel } from "./symbol-ranker.ts";
 
 export type ExpectedEntry = string | string[];
 
@@ -33,7 +33,7 @@ export interface RankerTrainOptions {
 }
 
 export const DEFAULT_RANKER_OPTIONS: RankerTrainOptions = {
-  topN: 20,
+  topN: 30,
   iterations: 400,
   learningRate: 0.5,
   sharedL2: 0.01,
@@ -61,21 +61,16 @@ export function trainRanker(examples: RankingExample[], options = DEFAULT_RANKER
       number[]
     >;
     for (const e of usable) {
-      const own = perMode[e.mode];
-      const scores = e.candidates.map((c) => c.features.reduce((s, x, i) => s + x * (shared[i]! + own[i]!), 0));
-      const p = softmax(scores);
-      const positives = e.candidates.filter((c) => c.label === 1).length;
-      e.candidates.forEach((c, k) => {
-        const d = (p[k]! - (c.label === 1 ? 1 / positives : 0)) / n;
-        c.features.forEach((x, i) => {
-          gShared[i]! += d * x;
-          gMode[e.mode][i]! += d * x;
-        });
+      const g = pairGradient(e, shared, perMode[e.mode], n);
+      g.forEach((x, i) => {
+        gShared[i]! += x;
+        gMode[e.mode][i]! += x;
       });
     }
     for (let i = 0; i < width; i++) {
       shared[i]! -= options.learningRate * (gShared[i]! + options.sharedL2 * shared[i]!);
-      for (const m of MODES) perMode[m][i]! -= options.learningRate * (gMode[m][i]! + options.modeL2 * perMode[m][i]!);
+      for (const m of MODES)
+        perMode[m][i]! -= options.learningRate * (gMode[m][i]! + options.modeL2 * perMode[m][i]!);
     }
   }
   const round = (v: number[]) => v.map((x) => Math.round(x * 1e6) / 1e6);
@@ -89,11 +84,26 @@ export function trainRanker(examples: RankingExample[], options = DEFAULT_RANKER
   };
 }
 
-function softmax(scores: number[]): number[] {
-  const max = Math.max(...scores);
-  const exp = scores.map((s) => Math.exp(s - max));
-  const sum = exp.reduce((a, b) => a + b, 0);
-  return exp.map((x) => x / sum);
+/**
+ * The gradient of one question's pairwise logistic loss: every expected candidate against
+ * every other, each pair weighing 1 / (pairs × questions), so each question counts once.
+ */
+function pairGradient(e: RankingExample, shared: number[], own: number[], questions: number): number[] {
+  const g = new Array<number>(shared.length).fill(0);
+  const scores = e.candidates.map((c) => c.features.reduce((s, x, i) => s + x * (shared[i]! + own[i]!), 0));
+  const pos = e.candidates.flatMap((c, k) => (c.label === 1 ? [k] : []));
+  const neg = e.candidates.flatMap((c, k) => (c.label === 1 ? [] : [k]));
+  const pairs = pos.length * neg.length * questions;
+  for (const a of pos) {
+    for (const b of neg) {
+      // d/ds of log(1 + exp(-(s_a - s_b))): pushes s_a up and s_b down
+      const d = -1 / (1 + Math.exp(scores[a]! - scores[b]!)) / pairs;
+      const fa = e.candidates[a]!.features;
+      const fb = e.candidates[b]!.features;
+      for (let i = 0; i < g.length; i++) g[i]! += d * (fa[i]! - fb[i]!);
+    }
+  }
+  return g;
 }
 
 /** A question's candidate ids in the model's order (the current order without a model). */
@@ -101,8 +111,13 @@ export function rankedIds(example: RankingExample, model: RankerModel | null): s
   const ids = example.candidates.map((c) => c.id);
   if (!model) return ids;
   const head = example.candidates.slice(0, model.topN);
-  const scores = head.map((c) => scoreCandidate(model, example.mode, c.features));
-  return [...reorder(head.map((c) => c.id), scores), ...ids.slice(head.length)];
+  const order = modelOrder(
+    model,
+    example.mode,
+    head.map((c) => c.id),
+    head.map((c) => c.features),
+  );
+  return [...order, ...ids.slice(head.length)];
 }
 
 export interface RankingFigures {

@@ -5,8 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { SymbolRecord } from "../../db/code-graph.ts";
-import { candidateFeatures, FEATURE_NAMES, type FeatureName, type RankingContext } from "./symbol-features.ts";
-import { reorder, scoreCandidate, shippedRanker, type RankerModel } from "./symbol-ranker.ts";
+import {
+  candidateFeatures,
+  FEATURE_NAMES,
+  type FeatureName,
+  type RankingContext,
+} from "./symbol-features.ts";
+import { modelOrder, reorder, scoreCandidate, shippedRanker, type RankerModel } from "./symbol-ranker.ts";
 import {
   crossValidate,
   rankedIds,
@@ -59,12 +64,16 @@ function context(records: SymbolRecord[], extra: Partial<RankingContext> = {}): 
 const at = (row: number[], name: FeatureName) => row[FEATURE_NAMES.indexOf(name)];
 
 describe("candidate features", () => {
-  const serve = symbol("router.go", "Router.ServeHTTP", { calls: JSON.stringify([{ name: "backoffDelay" }]) });
+  const serve = symbol("router.go", "Router.ServeHTTP", {
+    calls: JSON.stringify([{ name: "backoffDelay" }]),
+  });
   const helper = symbol("util.go", "trim");
   const test = symbol("router_test.go", "TestRouter", { endLine: 2 });
   const delay = symbol("retry.go", "backoffDelay", { docstring: "computes the retry wait" });
   const ctx = context([serve, helper, test, delay], {
-    bodies: new Map([[delay.qualifiedId, "func backoffDelay(attempt int) time.Duration { return base << attempt }"]]),
+    bodies: new Map([
+      [delay.qualifiedId, "func backoffDelay(attempt int) time.Duration { return base << attempt }"],
+    ]),
   });
   const rows = candidateFeatures(ctx);
 
@@ -96,6 +105,8 @@ describe("candidate features", () => {
 
   it("marks tests, tiny bodies, kinds and calls from the leading candidates", () => {
     expect(at(rows[2]!, "test")).toBe(1);
+    expect(at(rows[2]!, "left-out-by-default")).toBe(1);
+    expect(at(rows[0]!, "left-out-by-default")).toBe(0);
     expect(at(rows[2]!, "tiny")).toBe(1);
     expect(at(rows[0]!, "test")).toBe(0);
     expect(at(rows[0]!, "callable")).toBe(1);
@@ -113,7 +124,10 @@ describe("candidate features", () => {
   });
 });
 
-function model(weights: Partial<Record<FeatureName, number>>, perMode: RankerModel["perMode"] = {}): RankerModel {
+function model(
+  weights: Partial<Record<FeatureName, number>>,
+  perMode: RankerModel["perMode"] = {},
+): RankerModel {
   return {
     version: 1,
     features: [...FEATURE_NAMES],
@@ -126,7 +140,10 @@ function model(weights: Partial<Record<FeatureName, number>>, perMode: RankerMod
 
 describe("scoring", () => {
   it("adds the mode's weights to the shared ones", () => {
-    const m = model({ "name-terms": 2 }, { diagnostic: FEATURE_NAMES.map((n) => (n === "name-terms" ? 1 : 0)) });
+    const m = model(
+      { "name-terms": 2 },
+      { diagnostic: FEATURE_NAMES.map((n) => (n === "name-terms" ? 1 : 0)) },
+    );
     const f = FEATURE_NAMES.map((n) => (n === "name-terms" ? 0.5 : 0));
     expect(scoreCandidate(m, "conceptual", f)).toBeCloseTo(1);
     expect(scoreCandidate(m, "diagnostic", f)).toBeCloseTo(1.5);
@@ -134,6 +151,27 @@ describe("scoring", () => {
 
   it("reorders by score and keeps ties in their current order", () => {
     expect(reorder(["a", "b", "c", "d"], [0, 1, 0, 1])).toEqual(["b", "d", "a", "c"]);
+  });
+
+  it("never lifts a candidate left out by default into the first five", () => {
+    const f = (terms: number, leftOut: number) =>
+      FEATURE_NAMES.map((n) => (n === "name-terms" ? terms : n === "left-out-by-default" ? leftOut : 0));
+    const ids = ["a", "b", "c", "d", "e", "test", "g"];
+    const features = [f(0, 0), f(0, 0), f(0, 0), f(0, 0), f(0, 0), f(1, 1), f(1, 0)];
+    expect(modelOrder(model({ "name-terms": 1 }), "conceptual", ids, features)).toEqual([
+      "g",
+      "a",
+      "b",
+      "c",
+      "d",
+      "e",
+      "test",
+    ]);
+    // one already among the first five keeps whatever place the model gives it
+    expect(modelOrder(model({ "name-terms": 1 }), "conceptual", ["a", "test"], [f(0, 0), f(1, 1)])).toEqual([
+      "test",
+      "a",
+    ]);
   });
 
   it("reorders only the first topN candidates of an example", () => {

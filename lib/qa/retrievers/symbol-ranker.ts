@@ -4,7 +4,8 @@
  * symbol-ranker-weights.json (written by `npm run train:symbols`, see training/symbols).
  * The current rank is itself a feature, so the model moves only what its features give it
  * reason to. A score is a shared weight vector plus the routed mode's own, so a mode with
- * little data leans on the others. Without weights (an empty model) nothing moves.
+ * little data leans on the others. Without weights (an empty model), or with the
+ * `features.useSymbolRanker` setting off, nothing moves.
  */
 import "server-only";
 import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
@@ -60,6 +61,27 @@ export function scoreCandidate(model: RankerModel, mode: QueryMode, features: nu
   return score;
 }
 
+const LEFT_OUT = FEATURE_NAMES.indexOf("left-out-by-default");
+const GUARDED_PLACES = 5;
+
+/**
+ * The leading ids in the model's order. A candidate left out by default (a test, an example,
+ * vendored code the question does not ask about) ranked below the first five stays below
+ * them: the dev questions expect none, so the model has seen few and cannot be trusted to
+ * keep them down.
+ */
+export function modelOrder(
+  model: RankerModel,
+  mode: QueryMode,
+  ids: string[],
+  features: number[][],
+): string[] {
+  const scores = features.map((f, i) =>
+    i >= GUARDED_PLACES && f[LEFT_OUT] === 1 ? Number.NEGATIVE_INFINITY : scoreCandidate(model, mode, f),
+  );
+  return reorder(ids, scores);
+}
+
 /** Ids reordered by score, ties kept in their current order. */
 export function reorder(ids: string[], scores: number[]): string[] {
   return ids
@@ -72,7 +94,7 @@ export function reorder(ids: string[], scores: number[]): string[] {
 export async function rankSymbols(
   input: RetrievalInput,
   output: RetrievalOutput,
-  model: RankerModel | null = shippedRanker(),
+  model: RankerModel | null = input.config.features.useSymbolRanker ? shippedRanker() : null,
 ): Promise<RetrievalOutput> {
   if (!model && !observer) return output;
   const ids = output.rankedSymbols.slice(0, model?.topN ?? 30);
@@ -84,17 +106,25 @@ export async function rankSymbols(
     return output;
   }
   if (!model) return output;
-  const scores = features.map((f) => scoreCandidate(model, input.mode, f));
-  return { ...output, rankedSymbols: [...reorder(ids, scores), ...output.rankedSymbols.slice(ids.length)] };
+  const head = modelOrder(model, input.mode, ids, features);
+  return { ...output, rankedSymbols: [...head, ...output.rankedSymbols.slice(ids.length)] };
 }
 
-async function rankingContext(input: RetrievalInput, output: RetrievalOutput, ids: string[]): Promise<RankingContext> {
+async function rankingContext(
+  input: RetrievalInput,
+  output: RetrievalOutput,
+  ids: string[],
+): Promise<RankingContext> {
   const rows = await symbolsByQualifiedIds(input.generationId, ids);
   const records = new Map(rows.map((r) => [r.qualifiedId, r] as const));
   const bodies = new Map<string, string>();
   await Promise.all(
     rows.map(async (r) => {
-      const text = await input.reader.slice(r.path, r.startLine, Math.min(r.endLine, r.startLine + BODY_LINES));
+      const text = await input.reader.slice(
+        r.path,
+        r.startLine,
+        Math.min(r.endLine, r.startLine + BODY_LINES),
+      );
       if (text !== null) bodies.set(r.qualifiedId, text);
     }),
   );
