@@ -2,15 +2,15 @@
  * What the learned symbol ranker reads of each of a retrieval's first candidates: its
  * place in the mode's ranking and its file's place in each fused signal, how much of the
  * question's concept terms its name, enclosing name, path, doc and body carry, its kind
- * and size, whether it is test code or left out by default (tests, examples, vendored or
- * generated code the question does not ask about), and whether it calls or is called by the leading
+ * and size, whether it is test code (tests and what serves them: e2e page objects, fixtures,
+ * mocks) or left out by default (that, examples, vendored or generated code the question does
+ * not ask about), and whether it calls or is called by the leading
  * candidates. Every feature is language-neutral and computed from what retrieval already
  * holds (the symbols' rows and the source reader's cached files), so ranking adds a few
  * milliseconds. Pure: the same inputs give the same vector, in `FEATURE_NAMES` order.
  */
 import type { SymbolRecord } from "../../db/code-graph.ts";
 import { splitIdentifier, stem } from "../../db/tokenize.ts";
-import { isTestPath } from "../../indexer/file-class.ts";
 import {
   conceptTerms,
   questionTopics,
@@ -18,6 +18,7 @@ import {
   type ConceptTerm,
   type QuestionTopics,
 } from "../concepts.ts";
+import { isTestCode } from "./exploratory-steps.ts";
 import { excludedByDefault } from "./scope.ts";
 import type { QueryMode } from "../types.ts";
 
@@ -213,7 +214,7 @@ function symbolValues(r: SymbolRecord, s: Shared): SymbolValues {
   const nameParts = splitIdentifier(r.name).map(stem);
   const parentName = r.qualifiedName.slice(0, Math.max(0, r.qualifiedName.length - r.name.length));
   const lines = r.endLine - r.startLine + 1;
-  const test = isTestPath(r.path);
+  const test = isTestCode(r.path);
   return {
     "file-rank-inverse": fr === undefined ? 0 : 1 / (fr + 1),
     "file-first": fr === 0 ? 1 : 0,
@@ -235,7 +236,7 @@ function symbolValues(r: SymbolRecord, s: Shared): SymbolValues {
     "size-log": Math.min(1, Math.log1p(Math.max(0, lines)) / Math.log(1000)),
     tiny: lines <= 3 ? 1 : 0,
     test: test ? 1 : 0,
-    "left-out-by-default": excludedByDefault(r.path, s.topics) ? 1 : 0,
+    "left-out-by-default": excludedByDefault(r.path, s.topics) || (test && !s.topics.tests) ? 1 : 0,
     "fan-in-log": Math.min(1, Math.log1p(r.fanIn) / Math.log(100)),
     exported: r.exported ? 1 : 0,
   };
