@@ -91,7 +91,8 @@ export function candidateFeatures(ctx: RankingContext): number[][] {
   const records = ctx.ids.map((id) => ctx.records.get(id));
   const nameStems = records.map((r) => (r ? stemsOf(r.qualifiedName) : []));
   const bodyStems = ctx.ids.map((id) => stemsOf(ctx.bodies.get(id) ?? ""));
-  const weights = termRarity(terms, bodyStems);
+  const bodyMatches = bodyStems.map((stems) => matchedTerms(terms, stems));
+  const weights = termRarity(bodyMatches);
   const links = callLinks(records);
   const own = records.map((r, i) =>
     r
@@ -101,7 +102,7 @@ export function candidateFeatures(ctx: RankingContext): number[][] {
           questionWords,
           fileRank,
           signalLists,
-          body: bodyStems[i] as string[],
+          body: bodyMatches[i] as boolean[],
         })
       : null,
   );
@@ -118,8 +119,8 @@ export function candidateFeatures(ctx: RankingContext): number[][] {
       "rank-first": rank === 0 ? 1 : 0,
       "rank-top5": rank < 5 ? 1 : 0,
       "rank-log": Math.log1p(rank) / Math.log(32),
-      "rare-name-terms": weightedShare(terms, weights, nameStems[rank] as string[]),
-      "rare-body-terms": weightedShare(terms, weights, bodyStems[rank] as string[]),
+      "rare-name-terms": weightedShare(weights, matchedTerms(terms, nameStems[rank] as string[])),
+      "rare-body-terms": weightedShare(weights, bodyMatches[rank] as boolean[]),
       "name-terms-below-best": v ? bestName - v["name-terms"] : bestName,
       "body-terms-below-best": v ? bestBody - v["body-terms"] : bestBody,
       "same-file-above": r ? seenPaths.filter((p) => p === r.path).length / 3 : 0,
@@ -163,25 +164,19 @@ function callLinks(records: (SymbolRecord | undefined)[]): CallLinks[] {
  * How much each concept term tells the candidates apart: a term in every candidate's body
  * weighs little, one in a few much (inverse document frequency over the candidates).
  */
-function termRarity(terms: ConceptTerm[], bodies: string[][]): number[] {
+function termRarity(bodies: boolean[][]): number[] {
   const n = bodies.length;
-  return terms.map((t) => {
-    const df = bodies.filter((stems) => stems.some((p) => sameStem(t, p))).length;
-    return Math.log((n + 1) / (df + 0.5));
-  });
+  const width = bodies[0]?.length ?? 0;
+  return Array.from({ length: width }, (_, t) =>
+    Math.log((n + 1) / (bodies.filter((m) => m[t]).length + 0.5)),
+  );
 }
 
-/** The share of the terms' rarity weight that the stems carry. */
-function weightedShare(terms: ConceptTerm[], weights: number[], stems: string[]): number {
+/** The share of the terms' rarity weight carried by the terms matched. */
+function weightedShare(weights: number[], matched: boolean[]): number {
   const total = weights.reduce((a, b) => a + Math.max(0, b), 0);
-  if (total <= 0 || stems.length === 0) return 0;
-  const set = new Set(stems);
-  let got = 0;
-  terms.forEach((t, i) => {
-    if (t.stems.some((x) => set.has(x)) || stems.some((p) => sameStem(t, p)))
-      got += Math.max(0, weights[i] ?? 0);
-  });
-  return got / total;
+  if (total <= 0) return 0;
+  return matched.reduce((got, m, i) => got + (m ? Math.max(0, weights[i] ?? 0) : 0), 0) / total;
 }
 
 type SymbolValues = Omit<
@@ -205,13 +200,13 @@ interface Shared {
   questionWords: Set<string>;
   fileRank: Map<string, number>;
   signalLists: string[][];
-  /** the stems of the candidate's body */
-  body: string[];
+  /** which of the question's terms the candidate's body carries */
+  body: boolean[];
 }
 
 function symbolValues(r: SymbolRecord, s: Shared): SymbolValues {
   const fr = s.fileRank.get(r.path);
-  const nameParts = splitIdentifier(r.name).map(stem);
+  const nameParts = splitIdentifier(r.name).map(stemOf);
   const parentName = r.qualifiedName.slice(0, Math.max(0, r.qualifiedName.length - r.name.length));
   const lines = r.endLine - r.startLine + 1;
   const test = isTestCode(r.path);
@@ -229,7 +224,7 @@ function symbolValues(r: SymbolRecord, s: Shared): SymbolValues {
     "parent-terms": termShare(s.terms, stemsOf(parentName)),
     "path-terms": termShare(s.terms, stemsOf(r.path)),
     "doc-terms": termShare(s.terms, stemsOf(r.docstring ?? "")),
-    "body-terms": termShare(s.terms, s.body),
+    "body-terms": s.terms.length ? s.body.filter(Boolean).length / s.terms.length : 0,
     "named-in-question": r.name.length >= 3 && s.questionWords.has(r.name.toLowerCase()) ? 1 : 0,
     callable: CALLABLE.has(r.kind) ? 1 : 0,
     type: TYPES.has(r.kind) ? 1 : 0,
@@ -254,20 +249,36 @@ function share<T>(items: T[], test: (item: T) => boolean): number {
 
 /** The share of the question's concept terms that one of the stems carries. */
 function termShare(terms: ConceptTerm[], stems: string[]): number {
-  if (terms.length === 0 || stems.length === 0) return 0;
+  return terms.length ? matchedTerms(terms, stems).filter(Boolean).length / terms.length : 0;
+}
+
+/** Which of the terms the stems carry (the same stem, or one a prefix of the other). */
+function matchedTerms(terms: ConceptTerm[], stems: string[]): boolean[] {
+  if (stems.length === 0) return terms.map(() => false);
   const set = new Set(stems);
-  return (
-    terms.filter((t) => t.stems.some((x) => set.has(x)) || stems.some((p) => sameStem(t, p))).length /
-    terms.length
-  );
+  return terms.map((t) => t.stems.some((x) => set.has(x)) || stems.some((p) => sameStem(t, p)));
 }
 
 function stemsOf(text: string): string[] {
   const out = new Set<string>();
-  for (const word of text.match(/[A-Za-z_$][\w$]*/g) ?? []) {
-    for (const part of splitIdentifier(word)) if (part.length >= 3) out.add(stem(part));
+  for (const word of new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? [])) {
+    for (const part of splitIdentifier(word)) if (part.length >= 3) out.add(stemOf(part));
   }
   return [...out];
+}
+
+/** Stems already computed: bodies repeat their words, and stemming is most of the features' time. */
+const STEMS = new Map<string, string>();
+const STEMS_KEPT = 50_000;
+
+function stemOf(part: string): string {
+  let s = STEMS.get(part);
+  if (s === undefined) {
+    if (STEMS.size >= STEMS_KEPT) STEMS.clear();
+    s = stem(part);
+    STEMS.set(part, s);
+  }
+  return s;
 }
 
 /** The names a symbol calls (last identifier, lower case). */
