@@ -11,7 +11,14 @@ import {
   type FeatureName,
   type RankingContext,
 } from "./symbol-features.ts";
-import { modelOrder, reorder, scoreCandidate, shippedRanker, type RankerModel } from "./symbol-ranker.ts";
+import {
+  modelOrder,
+  ranksMode,
+  reorder,
+  scoreCandidate,
+  shippedRanker,
+  type RankerModel,
+} from "./symbol-ranker.ts";
 import {
   crossValidate,
   rankedIds,
@@ -191,6 +198,11 @@ describe("scoring", () => {
     };
     expect(rankedIds(example, model({ "name-terms": 1 }))).toEqual(["c", "b", "a", "d"]);
     expect(rankedIds(example, null)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("reorders every mode's ranking but the analytical one", () => {
+    expect(["conceptual", "diagnostic", "exploratory"].every((m) => ranksMode(m as "conceptual"))).toBe(true);
+    expect(ranksMode("analytical")).toBe(false);
   });
 
   it("ships weights for the features this build computes, or none", () => {
