@@ -348,7 +348,7 @@ interface WorkerCorpus {
 }
 
 /** This project's own source at a commit, exported once into the bench's work folder. */
-function checkoutSelf(commit: string): string {
+export function checkoutSelf(commit: string): string {
   const dir = path.join(BENCH_WORK, "questions", `self-${commit.slice(0, 12)}`);
   if (!fs.existsSync(dir)) {
     const partial = `${dir}.partial`;

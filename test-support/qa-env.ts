@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 
 export const SHOP_FIXTURE = fileURLToPath(new URL("../e2e/fixtures/shop", import.meta.url));
 
@@ -87,4 +88,20 @@ export async function indexSources(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Retrieval in the mode retrievers' own order (the learned symbol ranker off) for the tests
+ * of a file that check a retriever's ranking, restored after the file. Call it after the
+ * file's own setup hooks (setupQaHome clears CGRAG_* variables).
+ */
+export function retrieversOwnOrder(): void {
+  const set = async (value: string | undefined) => {
+    if (value === undefined) delete process.env.CGRAG_USE_SYMBOL_RANKER;
+    else process.env.CGRAG_USE_SYMBOL_RANKER = value;
+    const { resetEnvForTests } = await import("../lib/env.ts");
+    resetEnvForTests();
+  };
+  beforeAll(() => set("false"));
+  afterAll(() => set(undefined));
 }

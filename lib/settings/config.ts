@@ -56,6 +56,7 @@ export const cgragConfigSchema = z
       useModeRouting: z.boolean(),
       useGapResolution: z.boolean(),
       useQuestionRewrite: z.boolean(),
+      useSymbolRanker: z.boolean(),
     }),
   })
   .refine((c) => c.initialRetrievalBudget <= c.totalContextBudget, {
@@ -106,6 +107,7 @@ export const DEFAULT_CONFIG: CgragConfig = {
     useModeRouting: true,
     useGapResolution: true,
     useQuestionRewrite: true,
+    useSymbolRanker: true,
   },
 };
 
@@ -189,6 +191,7 @@ const ENV_KEYS: Record<string, string> = {
   use_mode_routing: "features.useModeRouting",
   use_gap_resolution: "features.useGapResolution",
   use_question_rewrite: "features.useQuestionRewrite",
+  use_symbol_ranker: "features.useSymbolRanker",
 };
 
 /** Turns `CGRAG_*` variables (already stripped and lower-cased by lib/env) into a config patch. */

@@ -207,6 +207,11 @@ const TEXT: Record<string, FieldText> = {
     help: "Rewrite a follow-up into a standalone question using the conversation.",
     group: "features",
   },
+  "features.useSymbolRanker": {
+    label: "Learned symbol ranking",
+    help: "Reorder the leading ranked symbols with the trained ranker; off = the mode retriever's own order.",
+    group: "features",
+  },
 };
 
 for (const mode of QUERY_MODE_LIST) {

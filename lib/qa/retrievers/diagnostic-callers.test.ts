@@ -5,7 +5,7 @@
  * lives in.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexSources, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import { indexSources, type IndexedFixture, retrieversOwnOrder } from "../../../test-support/qa-env.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { SourceReader } from "../context.ts";
 import { symbolsByQualifiedIds, symbolsInFile } from "../../db/code-graph.ts";
@@ -175,6 +175,9 @@ async function rankedOf(path: string, names: string[]): Promise<Ranked[]> {
       : [];
   });
 }
+
+// These tests check the retriever's own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("the caller a report's site runs under", () => {
   it("is the caller whose condition tests the state the site's report is made under (Go)", async () => {

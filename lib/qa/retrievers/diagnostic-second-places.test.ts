@@ -8,7 +8,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import {
+  indexFixture,
+  setupQaHome,
+  type IndexedFixture,
+  retrieversOwnOrder,
+} from "../../../test-support/qa-env.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { SourceReader } from "../context.ts";
 import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
@@ -176,6 +181,9 @@ async function placesOf(leading: string[], question: string, exceptionTypes: str
   );
   return places.map((p) => [p.site, p.symbol.qualifiedId]);
 }
+
+// These tests check the retriever's own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("the second place of a report", () => {
   it("is the call a report is made under, when the question speaks of that report (Go)", async () => {

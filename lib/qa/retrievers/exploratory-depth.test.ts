@@ -8,7 +8,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import {
+  indexFixture,
+  setupQaHome,
+  type IndexedFixture,
+  retrieversOwnOrder,
+} from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 
@@ -173,6 +178,9 @@ async function explore(repositoryId: string, question: string) {
     flow: result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "",
   };
 }
+
+// These tests check the walk's and the retrievers' own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("the exploratory walk's depth", () => {
   it("passes through thin wrappers without spending its levels on them (TypeScript)", async () => {

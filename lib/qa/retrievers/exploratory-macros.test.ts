@@ -7,7 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import {
+  indexFixture,
+  setupQaHome,
+  type IndexedFixture,
+  retrieversOwnOrder,
+} from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import { isMacro, macroBodyCalls } from "./exploratory-macros.ts";
@@ -133,6 +138,9 @@ async function flowOf(question: string): Promise<{ flow: string; symbols: string
   const flow = result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "";
   return { flow, symbols: result.loop.retrieval.rankedSymbols };
 }
+
+// These tests check the walk's and the retrievers' own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("a walk through macros", () => {
   it("goes through a C macro to the function its body calls, in another file, and on from there", async () => {

@@ -5,7 +5,7 @@
  * question; and a call named through an interface runs in its one implementation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexSources } from "../../../test-support/qa-env.ts";
+import { indexSources, retrieversOwnOrder } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import { chainPrelude } from "./exploratory-steps.ts";
@@ -173,6 +173,9 @@ beforeAll(async () => {
   });
 });
 afterAll(() => repo.close());
+
+// These tests check the walk's and the retrievers' own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("the walk's main line", () => {
   it("follows the call a step returns through before a guarded side branch named like the question", async () => {

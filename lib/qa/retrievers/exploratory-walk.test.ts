@@ -7,7 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import {
+  indexFixture,
+  setupQaHome,
+  type IndexedFixture,
+  retrieversOwnOrder,
+} from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 
@@ -67,6 +72,9 @@ afterAll(async () => {
   await cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
+
+// These tests check the walk's and the retrievers' own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("the exploratory walk", () => {
   it("follows a call on a receiver of unknown type to the one function of that name in the caller's package that does work", async () => {

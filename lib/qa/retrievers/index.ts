@@ -14,6 +14,7 @@ import { retrieveConceptual } from "./conceptual.ts";
 import { retrieveDiagnostic } from "./diagnostic.ts";
 import { retrieveExploratory } from "./exploratory.ts";
 import type { RetrievalInput, RetrievalOutput } from "./shared.ts";
+import { rankSymbols } from "./symbol-ranker.ts";
 
 export type { RetrievalInput, RetrievalOutput } from "./shared.ts";
 
@@ -23,9 +24,9 @@ export async function retrieveForMode(
 ): Promise<RetrievalOutput> {
   if (!input.config.features.useModeRouting) return retrieveConceptual(input);
   const primary = await retrieveOne(input, input.mode);
-  if (!secondaryMode || secondaryMode === input.mode) return primary;
+  if (!secondaryMode || secondaryMode === input.mode) return rankSymbols(input, primary);
   const secondary = await retrieveOne({ ...input, mode: secondaryMode }, secondaryMode);
-  return fuseRetrievals(primary, secondary, input.config.initialRetrievalBudget);
+  return rankSymbols(input, fuseRetrievals(primary, secondary, input.config.initialRetrievalBudget));
 }
 
 function retrieveOne(input: RetrievalInput, mode: QueryMode): Promise<RetrievalOutput> {

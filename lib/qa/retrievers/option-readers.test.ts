@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexRepository } from "../../builds/build.ts";
 import { retrieveReport } from "../retrieve.ts";
 import { setupTempEnv, type TempEnv } from "../../../test-support/temp-env.ts";
+import { retrieversOwnOrder } from "../../../test-support/qa-env.ts";
 import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
 import { SourceReader } from "../context.ts";
 import { idleFunctions, promoteReaders } from "./option-readers.ts";
@@ -220,6 +221,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.cleanup();
 });
+
+// These tests check the retriever's own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("the code reading an option answers, not its setter", () => {
   it("Go: StrictSlash(true) is decided where strictSlash is tested", async () => {
