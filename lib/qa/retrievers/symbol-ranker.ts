@@ -4,15 +4,18 @@
  * symbol-ranker-weights.json (written by `npm run train:symbols`, see training/symbols).
  * The current rank is itself a feature, so the model moves only what its features give it
  * reason to. A score is a shared weight vector plus the routed mode's own, so a mode with
- * little data leans on the others. Without weights (an empty model), or with the
- * `features.useSymbolRanker` setting off, nothing moves.
+ * little data leans on the others. The leading symbols the retriever's context left out are
+ * packed after its items, so what the ranking puts first is what the answer can cite.
+ * Without weights (an empty model), or with the `features.useSymbolRanker` setting off,
+ * nothing moves.
  */
 import "server-only";
 import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
+import type { ContextItem } from "../../answerers/contract.ts";
 import type { QueryMode } from "../types.ts";
 import shipped from "./symbol-ranker-weights.json";
 import { candidateFeatures, FEATURE_NAMES, type RankingContext } from "./symbol-features.ts";
-import type { RetrievalInput, RetrievalOutput } from "./shared.ts";
+import { packCandidates, symbolCandidate, type RetrievalInput, type RetrievalOutput } from "./shared.ts";
 
 export interface RankerModel {
   version: 1;
@@ -122,7 +125,50 @@ export async function rankSymbols(
   }
   if (!model) return output;
   const head = modelOrder(model, input.mode, ids, features);
-  return { ...output, rankedSymbols: [...head, ...output.rankedSymbols.slice(ids.length)] };
+  const ranked = { ...output, rankedSymbols: [...head, ...output.rankedSymbols.slice(ids.length)] };
+  return { ...ranked, items: [...output.items, ...(await leadsMissing(input, ranked, ctx))] };
+}
+
+/** How many of the model's leading symbols the answer's context must hold. */
+const LEADS_IN_CONTEXT = 5;
+/** At most this many are added, within this share of the initial budget. */
+const ADDED_LEADS = 3;
+const ADDED_SHARE = 0.15;
+
+/**
+ * The model's leading symbols that the retriever's context left out, packed as context items
+ * after the retriever's own (which keep their order, so each mode's opening reads what its
+ * retriever put first): what the ranking says answers is then cited in the answer, not only
+ * reported in the ranked list.
+ */
+async function leadsMissing(
+  input: RetrievalInput,
+  output: RetrievalOutput,
+  ctx: RankingContext,
+): Promise<ContextItem[]> {
+  const held = new Set(output.items.flatMap((i) => (i.facts ? [i.facts.qualifiedId] : [])));
+  const missing = output.rankedSymbols
+    .slice(0, LEADS_IN_CONTEXT)
+    .filter((id) => !held.has(id))
+    .flatMap((id) => {
+      const record = ctx.records.get(id);
+      return record ? [record] : [];
+    })
+    .slice(0, ADDED_LEADS);
+  if (missing.length === 0) return [];
+  const budget = Math.floor(input.config.initialRetrievalBudget * ADDED_SHARE);
+  const packed = await packCandidates(
+    input,
+    missing.map((s, i) => ({
+      candidate: symbolCandidate(s, "ranked among the first by the learned symbol ranker"),
+      score: 1 / (i + 1),
+      reasons: ["ranked among the first by the learned symbol ranker"],
+    })),
+    budget,
+    { maxItems: ADDED_LEADS, perItemTokens: Math.floor(budget / ADDED_LEADS) },
+  );
+  const keys = new Set(output.items.map((i) => i.key));
+  return packed.filter((i) => !keys.has(i.key));
 }
 
 async function rankingContext(
