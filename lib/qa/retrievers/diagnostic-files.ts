@@ -8,7 +8,7 @@
 import "server-only";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { filesContainingLiterals, symbolsInFile } from "../../db/code-graph.ts";
-import { partnersOf, withPartners } from "./partners.ts";
+import { pairAtEdge, partnersOf, withPartners } from "./partners.ts";
 import {
   acceptedInputs,
   codePatterns,
@@ -74,11 +74,18 @@ export async function withPartnerFiles(
     input.reader.lines(path),
   );
   const about = topicsOfPaths(namedPaths);
-  const ranked = withPartners(scored, partners, {
-    leading: PARTNER_LEADING,
-    keep: (path) => auxiliaryFactor(path, about) === 1,
-    reserve: PARTNER_PLACES,
-  })
+  const keep = (path: string) => auxiliaryFactor(path, about) === 1;
+  const lifted = withPartners(scored, partners, { leading: PARTNER_LEADING, keep, reserve: PARTNER_PLACES });
+  // The files below the leading ones in the first places, whose own sure partners may come in with them.
+  const edge = lifted
+    .slice(0, PARTNER_PLACES)
+    .map(([file]) => file)
+    .filter((f) => !partners.has(f));
+  const known = new Map([
+    ...partners,
+    ...(await partnersOf(input.generationId, input.repositoryId, edge, (path) => input.reader.lines(path))),
+  ]);
+  const ranked = pairAtEdge(lifted, leading, known, keep, PARTNER_PLACES)
     .slice(0, 30)
     .map(([file]) => file);
   const paired = new Set(leading.flatMap((f) => [f, ...(partners.get(f) ?? []).map((p) => p.path)]));

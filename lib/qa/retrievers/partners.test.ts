@@ -4,6 +4,7 @@ import {
   historyPartners,
   moduleFiles,
   modulePartners,
+  pairAtEdge,
   pathPartners,
   relationPartners,
   withPartners,
@@ -374,6 +375,66 @@ describe("withPartners", () => {
     ]);
     const surer = withPartners(ranked, lead, { leading: 3, keep, reserve: 5 }).map(([p]) => p);
     expect(surer.slice(4, 6)).toEqual(["src/plugin/parse/tokens.js", "types/plugin/tz.d.ts"]);
+  });
+});
+
+describe("pairAtEdge", () => {
+  // A Go feature request: the handler leads, the server that installs it ranks fifth and
+  // the engine it delegates to seventh; the fix spans all three.
+  const ranked: [string, number][] = [
+    ["rest/handler/recoverhandler.go", 0.5],
+    ["rest/httpx/responses.go", 0.48],
+    ["rest/handler/loghandler.go", 0.27],
+    ["rest/handler/timeouthandler.go", 0.24],
+    ["rest/server.go", 0.22],
+    ["rest/handler/breakerhandler.go", 0.22],
+    ["rest/engine.go", 0.17],
+    ["rest/internal/cors/handlers.go", 0.16],
+    ["rest/router/patrouter.go", 0.08],
+    ["rest/handler/gunziphandler.go", 0.07],
+    ["rest/types.go", 0.01],
+  ];
+  const leading = ranked.slice(0, 3).map(([p]) => p);
+  const keep = (p: string) => !p.endsWith("_test.go");
+  const partner = (path: string, weight: number): Partner => ({ path, weight, why: "delegates to it" });
+
+  it("brings in the sure partner of a file at the edge, in place of a file pairing with none", () => {
+    const partners = new Map([
+      ["rest/server.go", [partner("rest/server_test.go", 0.9), partner("rest/engine.go", 0.78)]],
+    ]);
+    const out = pairAtEdge(ranked, leading, partners, keep, 5).map(([p]) => p);
+    expect(out.slice(0, 6)).toEqual([
+      "rest/handler/recoverhandler.go",
+      "rest/httpx/responses.go",
+      "rest/handler/loghandler.go",
+      "rest/server.go",
+      "rest/engine.go",
+      "rest/handler/timeouthandler.go",
+    ]);
+    expect(out).toHaveLength(ranked.length);
+  });
+
+  it("leaves the ranking alone when the partner has no evidence of its own, is weak, or every file there pairs", () => {
+    const far = new Map([["rest/server.go", [partner("rest/types.go", 0.9)]]]);
+    expect(pairAtEdge(ranked, leading, far, keep, 5)).toEqual(ranked);
+    const weak = new Map([["rest/server.go", [partner("rest/engine.go", 0.5)]]]);
+    expect(pairAtEdge(ranked, leading, weak, keep, 5)).toEqual(ranked);
+    // The fourth file is itself a partner of a leading file: the pair found stays whole.
+    const held = new Map([
+      ["rest/server.go", [partner("rest/engine.go", 0.78)]],
+      ["rest/handler/loghandler.go", [partner("rest/handler/timeouthandler.go", 0.45)]],
+    ]);
+    expect(pairAtEdge(ranked, leading, held, keep, 5)).toEqual(ranked);
+    // The file it would push out has far more evidence than the partner.
+    const strong = ranked.map(([p, s]): [string, number] => [
+      p,
+      p === "rest/handler/timeouthandler.go" ? 0.4 : s,
+    ]);
+    const sure = new Map([["rest/server.go", [partner("rest/engine.go", 0.78)]]]);
+    expect(pairAtEdge(strong, leading, sure, keep, 5)).toEqual(strong);
+    // A leading file's partners are the reserved place's business, not the edge's.
+    const lead = new Map([["rest/httpx/responses.go", [partner("rest/engine.go", 0.9)]]]);
+    expect(pairAtEdge(ranked, leading, lead, keep, 5)).toEqual(ranked);
   });
 });
 

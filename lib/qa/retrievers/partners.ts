@@ -510,3 +510,53 @@ function reservePlace(
   }
   return ranked;
 }
+
+/** How much more evidence than the partner the file it would push out may have. */
+const EDGE_EVIDENCE = 1.5;
+
+/**
+ * A pair at the edge of the first places: a file ranked there below the leading files,
+ * whose sure partner has evidence of its own just below them (within twice as many
+ * places), comes in whole — the partner right below its file, in place of the lowest
+ * file there that neither pairs with one of the first files nor is a leading one
+ * (`rest/server.go` fifth and the `engine.go` it delegates to seventh, a fix spanning
+ * both), unless that file has much more evidence than the partner (a class the report
+ * names is not pushed out by a subclass that calls into its neighbour). Only one pair.
+ */
+export function pairAtEdge(
+  ranked: [string, number][],
+  leading: string[],
+  partners: Map<string, Partner[]>,
+  keep: (path: string) => boolean,
+  places: number,
+): [string, number][] {
+  const first = ranked.slice(0, places).map(([file]) => file);
+  const below = first.filter((f) => !leading.includes(f));
+  const rankOf = new Map(ranked.map(([file], i) => [file, i]));
+  const scoreOf = (file: string) => (ranked[rankOf.get(file) as number] as [string, number])[1];
+  const sure = (file: string) =>
+    (partners.get(file) ?? []).filter((p) => p.weight >= SURE_WEIGHT && keep(p.path));
+  const paired = new Set(
+    first.flatMap((file) =>
+      (partners.get(file) ?? []).filter((p) => p.weight >= MIN_WEIGHT).map((p) => p.path),
+    ),
+  );
+  for (const file of below) {
+    const partner = sure(file).find((p) => {
+      const at = rankOf.get(p.path);
+      return at !== undefined && at >= places && at < places * 2;
+    });
+    if (!partner) continue;
+    const victim = [...below]
+      .reverse()
+      .find((f) => f !== file && !paired.has(f) && !sure(f).some((p) => first.includes(p.path)));
+    if (!victim || scoreOf(victim) > scoreOf(partner.path) * EDGE_EVIDENCE) continue;
+    const rest = ranked.filter(([f]) => f !== victim && f !== partner.path);
+    const at = rest.findIndex(([f]) => f === file) + 1;
+    const moved: [string, number] = [partner.path, (rest[at - 1] as [string, number])[1]];
+    const out = [...rest.slice(0, at), moved, ...rest.slice(at)];
+    out.splice(places, 0, ranked[rankOf.get(victim) as number] as [string, number]);
+    return out;
+  }
+  return ranked;
+}
