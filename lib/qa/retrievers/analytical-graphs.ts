@@ -577,7 +577,12 @@ export async function importersOf(f: Focus, part: string): Promise<Analysis> {
     answer,
     lines: [
       `Users of ${part} from outside it: ${ranked.length} ${kind}`,
-      ...ranked.slice(0, 12).map((r) => `- ${r.name}: ${r.imports} ${word.verb}s, ${r.calls} calls`),
+      ...ranked
+        .slice(0, 12)
+        .map(
+          (r) =>
+            `- ${r.name}: ${r.imports} ${word.verb}${r.imports === 1 ? "" : "s"}, ${r.calls} call${r.calls === 1 ? "" : "s"}`,
+        ),
       ...callers.slice(0, 10).map((s) => `- caller ${named(s)}`),
     ],
     // As for callers into a part: what of the part they use leads, then who uses it.

@@ -137,10 +137,11 @@ describe("the users of a named part", () => {
   it.each(["Which files import shop/pricing.py?", "Which modules import shop.pricing the most?"])(
     "answers %j with the importers of the module, written as a path or dotted",
     async (question) => {
-      const { opening } = await analytical(shop.repositoryId, question);
+      const { opening, result } = await analytical(shop.repositoryId, question);
       expect(opening).toMatch(
         /^1 file outside `shop\/pricing\.py` imports or calls it \(.*\); the most: `shop\/service\.py`/,
       );
+      expect(result.loop.answer).toContain("shop/service.py: 1 import, 2 calls");
     },
   );
 
