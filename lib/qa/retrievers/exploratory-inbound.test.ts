@@ -8,7 +8,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
+import {
+  indexFixture,
+  retrieversOwnOrder,
+  setupQaHome,
+  type IndexedFixture,
+} from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import { asksAboutInboundRequest } from "./entry-points.ts";
@@ -183,6 +188,9 @@ async function rankedFor(repo: string, question: string): Promise<string[]> {
   );
   return result.loop.retrieval.rankedSymbols.map((s) => s.split("::").pop() ?? s);
 }
+
+// These tests check the walk's own order, not the learned ranker's.
+retrieversOwnOrder();
 
 describe("a request arriving", () => {
   it("tells a request reaching the code from one the code sends", () => {
