@@ -115,4 +115,31 @@ export class Sink {
     expect(edges.filter((e) => e.startsWith("handle ->"))).toEqual(["handle -> Store.flush@0.9"]);
     expect(edges.filter((e) => e.startsWith("main ->"))).toEqual([]);
   });
+
+  it("Java and C#: a logger field typed by a library's interface", async () => {
+    const edges = await callEdges({
+      "src/Pool.java": `package demo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+public class Pool {
+    private static final Logger LOG = LoggerFactory.getLogger(Pool.class);
+    void open() { LOG.info("opening"); }
+}`,
+      "src/Response.java": `package demo;
+public class Response {
+    public void info(String s) {}
+}`,
+      "src/Handler.cs": `using Microsoft.Extensions.Logging;
+namespace Demo {
+    public class Handler {
+        private readonly ILogger<Handler> _logger;
+        public void Run() { _logger.LogInformation("run"); }
+    }
+    public class Audit {
+        public void LogInformation(string s) {}
+    }
+}`,
+    });
+    expect(edges.filter((e) => e.startsWith("Pool.open ->") || e.includes("Handler.Run ->"))).toEqual([]);
+  });
 });
