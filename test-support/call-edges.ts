@@ -18,6 +18,8 @@ const LANGUAGE: Record<string, CodeLanguage> = {
   ts: "typescript",
   php: "php",
   py: "python",
+  js: "javascript",
+  rb: "ruby",
   cc: "cpp",
   h: "cpp",
 };

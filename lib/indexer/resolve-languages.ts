@@ -231,3 +231,13 @@ export const STDLIB_METHODS: Partial<Record<string, ReadonlySet<string>>> = {
     `size empty begin end push_back pop_back insert erase find count at data c_str str clear reset get swap`,
   ),
 };
+
+/** Objects the runtime provides under a global name: a call on one is never a repository method. */
+const JS_GLOBALS = words(`console process window document navigator globalThis localStorage sessionStorage`);
+
+export const LIBRARY_GLOBALS: Partial<Record<string, ReadonlySet<string>>> = {
+  javascript: JS_GLOBALS,
+  typescript: JS_GLOBALS,
+  tsx: JS_GLOBALS,
+  ruby: words(`$stdout $stderr STDOUT STDERR Rails`),
+};

@@ -16,7 +16,7 @@ import type { EdgeRecord } from "../db/code-graph.ts";
 import type { ResolverSymbolRow } from "../db/index-reads.ts";
 import { baseQualifiedId } from "../db/symbol-ids.ts";
 import { isTestPath } from "./file-class.ts";
-import { dotted, LANGUAGE_RULES, STDLIB_METHODS } from "./resolve-languages.ts";
+import { dotted, LANGUAGE_RULES, LIBRARY_GLOBALS, STDLIB_METHODS } from "./resolve-languages.ts";
 import { BARE_MEMBER_LANGUAGES, membersOf, ownMemberCall, typedReceiverCall } from "./receiver-types.ts";
 import { CallResults, returnedReceiverCall, type ReturnLookup } from "./return-types.ts";
 import type { ExtractedCall, SymbolKind } from "./types.ts";
@@ -273,6 +273,8 @@ export class Resolver {
       if (typed?.length) return typed;
       const returned = returnedReceiverCall(this.types, call, results);
       if (returned ?? typed) return (returned ?? typed) as Hit[];
+      // `log = logging.getLogger(…)`, `logger := zap.NewExample()`, `console`: a library's object.
+      if (this.libraryValue(call, scope, symbol.language)) return [];
       const moduleFiles = this.moduleAt(receiver, symbol.path);
       if (moduleFiles) {
         // A module that lacks the name: no guessing.
@@ -321,6 +323,24 @@ export class Resolver {
     if (!local) return [];
     // Calling a class constructs it: link to the class itself.
     return [local];
+  }
+
+  /**
+   * Whether a call's receiver is an object of a library: assigned from a call into a module
+   * outside the repository (`ExtractedCall.from`), or a global the language's runtime
+   * provides (`console`, `$stderr`) that the repository does not define.
+   */
+  private libraryValue(call: ExtractedCall, scope: FileScope | undefined, language: string): boolean {
+    const external = (name: string) =>
+      !!scope?.externalNames.has(name) && !scope.moduleAliases.has(name) && !scope.importedNames.has(name);
+    if (call.from && external(call.from.split(/\.|::|->/)[0] ?? "")) return true;
+    const head = (call.receiver ?? "").split(/\.|::|->/)[0] ?? "";
+    return (
+      !!LIBRARY_GLOBALS[language]?.has(head) &&
+      !scope?.moduleAliases.has(head) &&
+      !scope?.importedNames.has(head) &&
+      !this.byName.get(head)?.length
+    );
   }
 
   private enclosingClass(symbol: ResolverSymbol): ResolverSymbol | null {

@@ -47,7 +47,8 @@ export interface ExtractedCall {
   overload?: number;
   /**
    * For a call on a local assigned from another call with no declared type (`x := New(); x.Run()`),
-   * the `raw` of that call: the receiver has the type it returns.
+   * the `raw` of that call: the receiver has the type it returns. For a field or a top-level name
+   * assigned from a call elsewhere in the file (`log = logging.getLogger(…)`), that callee as written.
    */
   from?: string;
 }

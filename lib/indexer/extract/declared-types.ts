@@ -39,6 +39,8 @@ interface CallSite {
   name: string;
   first: number;
   last: number;
+  /** The callee as written (`logging.getLogger`), for a value assigned outside the function that uses it. */
+  callee: string;
 }
 
 /** Rust structs' type parameters, and the type arguments each `impl` block gives its struct. */
@@ -169,6 +171,8 @@ class Typing {
   private readonly vars = new Map<ExtractedSymbol, Map<string, Declaration>>();
   /** Field types by the short name of the type that declares them. */
   private readonly fields = new Map<string, Map<string, Declaration>>();
+  /** Names declared at the top of the file (`log = logging.getLogger(__name__)`, `var logger = zap.New()`). */
+  private readonly module = new Map<string, Declaration>();
   private readonly byQualified = new Map<string, ExtractedSymbol>();
 
   constructor(
@@ -195,7 +199,7 @@ class Typing {
         let map = this.vars.get(fn);
         if (!map) this.vars.set(fn, (map = new Map()));
         if (!map.has(d.name)) map.set(d.name, d);
-      }
+      } else if (!type && !d.of && !this.module.has(d.name)) this.module.set(d.name, d);
     }
   }
 
@@ -223,6 +227,7 @@ class Typing {
         const field = this.fields.get(owner)?.get(head);
         if (field) type = this.declaredType(symbol, field, line, depth);
       }
+      if (!type && !declared) type = this.moduleValue(symbol, head)?.type ?? null;
       if (!type) return null;
     }
     for (const segment of rest) {
@@ -253,14 +258,42 @@ class Typing {
     return argument ? reduceType(argument) : type;
   }
 
-  /** For a local assigned from a call of this symbol's own (`x := New()`), that call's `raw`. */
+  /**
+   * For a local assigned from a call of this symbol's own (`x := New()`), that call's `raw`;
+   * for a field or a top-level name assigned from a call elsewhere in the file
+   * (`self.log = logging.getLogger(…)` in `__init__`, a module's `log = logging.getLogger(…)`),
+   * the callee as written there, which tells resolution when the value is a library's.
+   */
   resultOf(symbol: ExtractedSymbol, receiver: string, line: number): string | null {
-    const site = /^[\w$]+$/.test(receiver) ? this.vars.get(symbol)?.get(receiver)?.result : undefined;
-    if (!site || site.first > line) return null;
-    const call = symbol.calls.find(
-      (c) => c.name === site.name && c.line >= site.first && c.line <= site.last,
-    );
-    return call?.raw ?? null;
+    const local = /^[\w$]+$/.test(receiver) ? this.vars.get(symbol)?.get(receiver) : undefined;
+    const site = local?.result;
+    if (local) {
+      if (!site || site.first > line) return null;
+      const call = symbol.calls.find(
+        (c) => c.name === site.name && c.line >= site.first && c.line <= site.last,
+      );
+      return call?.raw ?? null;
+    }
+    const self = /^(?:this|self)\.([\w$#]+)$/.exec(receiver)?.[1];
+    const owner = this.ownerType(symbol);
+    if (self !== undefined) return (owner && this.fields.get(owner)?.get(self)?.result?.callee) ?? null;
+    if (!/^[\w$]+$/.test(receiver) || this.variable(symbol, receiver)) return null;
+    const field = owner ? this.fields.get(owner)?.get(receiver) : undefined;
+    return (field ? field.result?.callee : this.moduleValue(symbol, receiver)?.result?.callee) ?? null;
+  }
+
+  /** A top-level name the symbol sees: not when one of its parameters (or an outer function's) has that name. */
+  private moduleValue(symbol: ExtractedSymbol, name: string): Declaration | null {
+    const d = this.module.get(name);
+    if (!d) return null;
+    const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+    for (
+      let s: ExtractedSymbol | undefined = symbol;
+      s && isFunction(s);
+      s = s.parent ? this.byQualified.get(s.parent) : undefined
+    )
+      if (word.test(s.signature.replace(/^[^(]*/, ""))) return null;
+    return d;
   }
 
   private declaredType(symbol: ExtractedSymbol, d: Declaration, line: number, depth: number): string | null {
@@ -594,6 +627,11 @@ function callSite(value: Node, depth = 0): CallSite | null {
     const inner = value.namedChildren.find((c) => c && c.type !== "comment");
     return inner ? callSite(inner, depth + 1) : null;
   }
+  // Go `var logger = zap.NewExample()`: one value in a list.
+  if (value.type === "expression_list" && value.namedChildCount === 1) {
+    const only = value.namedChildren[0];
+    return only ? callSite(only, depth + 1) : null;
+  }
   if (!CALL_NODES.has(value.type)) return null;
   const callee = value.childForFieldName("name") ?? value.childForFieldName("function");
   if (!callee) return null;
@@ -605,7 +643,12 @@ function callSite(value: Node, depth = 0): CallSite | null {
     const object = callee.childForFieldName("value") ?? callee.childForFieldName("object");
     return object ? callSite(object, depth + 1) : null;
   }
-  return { name, first: value.startPosition.row + 1, last: callee.endPosition.row + 1 };
+  return {
+    name,
+    first: value.startPosition.row + 1,
+    last: callee.endPosition.row + 1,
+    callee: text.replace(/\s+/g, ""),
+  };
 }
 
 /** `Foo::new` / `Foo::default` (Rust), `NewFoo` / `pkg.NewFoo` (Go), a capitalised callee (Python `Foo(…)`). */
