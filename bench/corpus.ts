@@ -7,11 +7,12 @@
  * instance with its id, the single-commit bundles with `head`) or, in a plain clone,
  * the pinned commit: the instance's base commit, or the commit the manifest records.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { childProcessEnv, env } from "../lib/env.ts";
+import { tsScriptArgs } from "../lib/package-files.ts";
 
 export const BENCH_DATA = path.resolve(__dirname, "data");
 export const BENCH_WORK = path.join(os.tmpdir(), "wayfinder-bench");
@@ -93,6 +94,42 @@ export function benchChildEnv(home: string): NodeJS.ProcessEnv {
     WAYFINDER_HOME: home,
     WAYFINDER_BENCH_CORPUS: corpusFolders().join(path.delimiter),
   });
+}
+
+/**
+ * Runs a bench worker: `script` with `args` and the path of a JSON file holding `input`,
+ * in a data directory of its own under BENCH_WORK, and reads the JSON lines it prints.
+ */
+export function runJsonWorker<T>(options: {
+  script: string;
+  args?: string[];
+  input: unknown;
+  /** names the worker in its data directory and in the error when it fails */
+  label: string;
+  root: string;
+  maxBuffer?: number;
+}): T[] {
+  fs.mkdirSync(BENCH_WORK, { recursive: true });
+  const home = fs.mkdtempSync(path.join(BENCH_WORK, `home-${options.label}-`));
+  const input = path.join(home, "input.json");
+  fs.writeFileSync(input, JSON.stringify(options.input));
+  const result = spawnSync(
+    process.execPath,
+    tsScriptArgs(options.script, [...(options.args ?? []), input], options.root),
+    {
+      cwd: options.root,
+      env: benchChildEnv(home),
+      encoding: "utf8",
+      maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  fs.rmSync(home, { recursive: true, force: true });
+  if (result.status !== 0) throw new Error(`${options.label} worker failed (exit ${result.status})`);
+  return result.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 }
 
 export function corpusManifest(): Record<string, CorpusEntry> {

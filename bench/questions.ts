@@ -34,14 +34,13 @@
  * runs this file as a worker with a fresh WAYFINDER_HOME; the worker indexes each corpus
  * and prints one JSON line per question.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { QUERY_MODE_LIST, type QueryMode } from "../lib/qa/types.ts";
 import { parseCitations } from "../lib/qa/citations.ts";
 import { confusionMatrix, formatConfusion, type ConfusionMatrix } from "../lib/qa/classify-train.ts";
-import { BENCH_WORK, benchChildEnv, openRepo } from "./corpus.ts";
-import { tsScriptArgs } from "../lib/package-files.ts";
+import { BENCH_WORK, openRepo, runJsonWorker } from "./corpus.ts";
 import { baseQualifiedId } from "../lib/db/symbol-ids.ts";
 
 export const QUESTION_DIR = path.join(__dirname, "data", "questions");
@@ -377,24 +376,12 @@ export function questionsSection(log: (line: string) => void): Record<string, un
       repo.checkout(c.ref);
       return { name: c.name, dir: repo.dir };
     });
-  const work = BENCH_WORK;
-  fs.mkdirSync(work, { recursive: true });
-  const home = fs.mkdtempSync(path.join(work, "home-questions-"));
-  const input = path.join(home, "corpora.json");
-  fs.writeFileSync(input, JSON.stringify(corpora));
-  const result = spawnSync(process.execPath, tsScriptArgs(__filename, [input], ROOT), {
-    cwd: ROOT,
-    env: benchChildEnv(home),
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "inherit"],
+  const rows = runJsonWorker<QuestionRow>({
+    script: __filename,
+    input: corpora,
+    label: "questions",
+    root: ROOT,
   });
-  if (result.status !== 0) throw new Error(`questions worker failed (exit ${result.status})`);
-  const rows = result.stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as QuestionRow);
-  fs.rmSync(home, { recursive: true, force: true });
   const byId = new Map(set.questions.map((q) => [q.id, q]));
   // Held-out questions are reported in aggregate only: nobody tunes on what they miss.
   for (const r of rows.filter((x) => x.split === "dev")) {

@@ -18,11 +18,10 @@
  * worker per repository with a fresh WAYFINDER_HOME; the worker prints one JSON line
  * per question.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { BENCH_WORK, benchChildEnv, corpusFolders } from "./corpus.ts";
-import { tsScriptArgs } from "../lib/package-files.ts";
+import { BENCH_WORK, corpusFolders, runJsonWorker } from "./corpus.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -172,22 +171,12 @@ export function sweqaSection(log: (line: string) => void): Record<string, unknow
       const list = questions.filter((q) => q.repo === repo);
       const first = list[0] as SweqaQuestion;
       const dir = checkoutRepository(file, repo, first.ref ?? first.base_commit);
-      const home = fs.mkdtempSync(path.join(BENCH_WORK, "home-sweqa-"));
-      const input = path.join(home, "questions.json");
-      fs.writeFileSync(input, JSON.stringify({ dir, questions: list }));
-      const result = spawnSync(process.execPath, tsScriptArgs(__filename, [input], ROOT), {
-        cwd: ROOT,
-        env: benchChildEnv(home),
-        encoding: "utf8",
-        maxBuffer: 256 * 1024 * 1024,
-        stdio: ["ignore", "pipe", "inherit"],
+      const repoRows = runJsonWorker<SweqaRow>({
+        script: __filename,
+        input: { dir, questions: list },
+        label: "sweqa",
+        root: ROOT,
       });
-      fs.rmSync(home, { recursive: true, force: true });
-      if (result.status !== 0) throw new Error(`sweqa worker for ${repo} failed (exit ${result.status})`);
-      const repoRows = result.stdout
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as SweqaRow);
       rows.push(...repoRows);
       const f = (ranker: string) => figures(repoRows, ranker).hit5;
       log(

@@ -8,14 +8,12 @@
  *
  *   npm run dump:symbols -- --corpus DIR   (DIR: the bench's bundle folders, as for the bench)
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BENCH_WORK, benchChildEnv, openRepo, setCorpusFolders } from "../../bench/corpus.ts";
+import { openRepo, runJsonWorker, setCorpusFolders } from "../../bench/corpus.ts";
 import { checkoutSelf, loadQuestionSets, type BenchQuestion, type Expected } from "../../bench/questions.ts";
 import { baseQualifiedId } from "../../lib/db/symbol-ids.ts";
-import { tsScriptArgs } from "../../lib/package-files.ts";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const DATA = path.join(__dirname, "data");
@@ -59,23 +57,14 @@ function main(): void {
       repo.checkout(c.ref);
       return { name: c.name, dir: repo.dir };
     });
-  fs.mkdirSync(BENCH_WORK, { recursive: true });
-  const home = fs.mkdtempSync(path.join(BENCH_WORK, "home-symbols-"));
-  const input = path.join(home, "corpora.json");
-  fs.writeFileSync(input, JSON.stringify(corpora));
-  const result = spawnSync(process.execPath, tsScriptArgs(__filename, ["--worker", input], ROOT), {
-    cwd: ROOT,
-    env: benchChildEnv(home),
-    encoding: "utf8",
+  const rows = runJsonWorker<DumpRow>({
+    script: __filename,
+    args: ["--worker"],
+    input: corpora,
+    label: "symbols",
+    root: ROOT,
     maxBuffer: 512 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "inherit"],
   });
-  fs.rmSync(home, { recursive: true, force: true });
-  if (result.status !== 0) throw new Error(`symbol dump worker failed (exit ${result.status})`);
-  const rows = result.stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as DumpRow);
   fs.mkdirSync(DATA, { recursive: true });
   for (const name of [...names].sort()) {
     const lines = rows.filter((r) => r.corpus === name).map((r) => JSON.stringify(r));
