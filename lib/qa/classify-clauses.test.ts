@@ -5,6 +5,7 @@ import {
   asksDecision,
   followsCall,
   followsRun,
+  asksCase,
   verbClasses,
   withoutScene,
 } from "./classify-clauses.ts";
@@ -103,6 +104,9 @@ describe("a question about one call", () => {
     expect(followsCall(prepare("How does diff() compute the months between two dates?").prose)).toBe(false);
     expect(followsCall(prepare("What does err.root_cause() return?").prose)).toBe(false);
     expect(followsCall(prepare("Where is parse() defined?").prose)).toBe(false);
+    expect(
+      followsCall(prepare("What does node.as<int>() do with a scalar that is not a number?").prose),
+    ).toBe(false);
   });
 
   it("reads the verb that goes with the call, not one of a second question joined to it", () => {
@@ -124,6 +128,9 @@ describe("a run followed", () => {
     "Where does the token I pass to setAuth(token) go, and how does the client get it back for the next request?",
     "When the queue is drained, what runs before the worker exits?",
     "Follow a ParseError raised by the lexer: where is it caught, and how does the caller report it?",
+    "At startup, how does the server load its configuration and hand it to the workers?",
+    "How is the logger wired to the file sink it writes to?",
+    "How does Formatter::format turn its arguments into the output buffer, step by step?",
   ])("%j follows a run", (q) => {
     expect(followsRun(prose(q))).toBe(true);
   });
@@ -133,6 +140,7 @@ describe("a run followed", () => {
     "Is the header kept, and where does it go when I retry?",
     "Why does the pool wait until a slot frees up?",
     "What does flush() return?",
+    "At startup, how does the server decide how many workers to boot?",
   ])("%j does not (a decision, a case of behaviour, a why, a returned value)", (q) => {
     expect(followsRun(prose(q))).toBe(false);
   });
@@ -160,5 +168,23 @@ describe("a decision asked", () => {
       "where is the order decided?",
     );
     expect(withoutScene("how does a then b run?")).toBe("how does a then b run?");
+  });
+});
+
+describe("a case of behaviour asked", () => {
+  it.each([
+    "If I call pool.add(a) then pool.add(b), does a or b get the first job?",
+    "When I extend a client with headers and then pass more per call, are the headers replaced or combined?",
+    "With immutable loading, is a second line for the same name kept or ignored?",
+  ])("%j asks which outcome the code gives", (q) => {
+    expect(asksCase(prose(q))).toBe(true);
+  });
+
+  it.each([
+    "Is the header kept when I retry?",
+    "In what order are the hooks run, and is the error hook called or skipped?",
+    "Walk me through whether the request is retried or failed.",
+  ])("%j does not (no alternative, a run, a chain asked for)", (q) => {
+    expect(asksCase(prose(q))).toBe(false);
   });
 });

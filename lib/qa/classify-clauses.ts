@@ -97,9 +97,10 @@ export function followsRun(prose: string): boolean {
 // "Is …", "does …", "are … kept?": a case of behaviour, answered by one mechanism.
 const YES_NO = /^(?:is|are|does|do|did|can|could|will|would|should|has|have)\b/;
 
-// What follows an event, what a function does per item, where a value goes and comes back.
+// What follows an event, what a function does per item, where a value goes and comes back,
+// what a program does as it starts, how one part is wired to another, the steps asked for.
 const RUN_SHAPE =
-  /^(?:walk (?:me |us )?through|trace|follow|step through)\b|^what (?:does|do) .{1,80}? do (?:for each|for every|per|after|between|until|on each|to each|with each|once)\b|\bwhat happens (?:when|after|to|inside|next|between|if|once|on)\b|\bwhat (?:runs|gets called|is called)\b|\bwhere (?:does|do) .{1,60}?\bgo\b(?! wrong)|\bgets? (?:it|them) back\b/;
+  /^(?:walk (?:me |us )?through|trace|follow|step through)\b|^(?:at|on|during) (?:start-?up|boot|launch)\b|\b(?:wired|hooked|plugged) (?:up )?(?:to|into|back to|together)\b|\bstep by step\b|^what (?:does|do) .{1,80}? do (?:for each|for every|per|after|between|until|on each|to each|with each|once)\b|\bwhat happens (?:when|after|to|inside|next|between|if|once|on)\b|\bwhat (?:runs|gets called|is called)\b|\bwhere (?:does|do) .{1,60}?\bgo\b(?! wrong)|\bgets? (?:it|them) back\b/;
 
 /**
  * Whether the question asks for a decision: its asking clause, read after a setting of the
@@ -118,6 +119,17 @@ export function asksDecision(prose: string): boolean {
     !RUN_SHAPE.test(text) &&
     !A_CHAIN.test(prose)
   );
+}
+
+/**
+ * Whether the question asks which of two outcomes the code gives in a case: its asking
+ * clause, read after a setting of the scene, is a yes/no question offering alternatives
+ * ("if I register A then B, does A or B see the request first?", "are the headers replaced
+ * or combined?"). One mechanism's behaviour, not a run, unless a run is asked for outright.
+ */
+export function asksCase(prose: string): boolean {
+  const text = withoutScene(askingClause(prose).text);
+  return YES_NO.test(text) && /\bor\b/.test(text) && !RUN_SHAPE.test(text) && !A_CHAIN.test(prose);
 }
 
 // A chain asked for outright: "walk me through", "trace", "follow", "which functions …".
@@ -155,9 +167,11 @@ const SECOND_QUESTION =
 const CALL_SUBJECT =
   /^(?:how|what|where|when)\s+(?:does|do|did|will|happens when (?:i|you|we) call)\s+(?:(?:calling|iterating over|a call to|the call|my|a|an|the)\s+)?\$?[\w.$:<>#\\-]*[\w>]\(/;
 
-// Verbs that ask for a value or a rule rather than the steps that produce it.
+// Verbs that ask for a value or a rule rather than the steps that produce it ("what does
+// node.as<int>() do with a scalar that is not a number?" asks how one case is treated; "what does
+// router.mount(sub) do with the requests under its prefix?" still follows them).
 const ONE_PLACE_VERB =
-  /\b(?:returns?|mean|means|accept|accepts|allow|allows|expect|expects|differ|support|supports|cost|costs|work|treat|treats|handle|handles)\b/;
+  /\b(?:do with an?|returns?|mean|means|accept|accepts|allow|allows|expect|expects|differ|support|supports|cost|costs|work|treat|treats|handle|handles)\b/;
 
 export interface AskingClause {
   /** the sentence that asks (the last one ending in a question mark, else the first) */

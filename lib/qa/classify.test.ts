@@ -92,6 +92,14 @@ describe("the callers rule", () => {
     expect(c.reasoning).toContain("callers of a symbol");
   });
 
+  it("leaves the calls asked for in their order to the model: a run, not a census", () => {
+    const q = "What calls flush_buffer, and in what order do those calls happen during shutdown?";
+    expect(classifyOffline(q, model({ "w:order": [0, 0, 2.5, 0] })).mode).toBe("exploratory");
+    expect(
+      classifyOffline("What calls flush_buffer during shutdown?", model({ "w:order": [0, 0, 2.5, 0] })).mode,
+    ).toBe("analytical");
+  });
+
   it("leaves a flow, a use on the way and an error alone", () => {
     expect(classifyOffline("Walk me through what happens when I call client.send()", HAND).mode).toBe(
       "exploratory",
@@ -148,6 +156,31 @@ describe("the run and decision rules", () => {
     const c = classifyOffline(q, HAND);
     expect(c.secondaryMode).toBe("exploratory");
     expect(c.reasoning).toContain("Asks what decides");
+  });
+
+  it("routes what a program does as it starts and how one part is wired to another to exploratory", () => {
+    for (const q of [
+      "At startup, how does the server load its configuration and hand it to the workers?",
+      "How is the thread pool wired to the accept loop?",
+    ]) {
+      const c = classifyOffline(q, HAND);
+      expect(c.mode, q).toBe("exploratory");
+      expect(c.secondaryMode, q).toBe("conceptual");
+    }
+    expect(
+      classifyOffline("At startup, how does the server decide how many workers to boot?", HAND).mode,
+    ).toBe("conceptual");
+  });
+
+  it("routes which of two outcomes the code gives in a case to conceptual, with exploratory beside it", () => {
+    const q = "If I walk the list with add(a) then add(b), are both kept or is the first replaced?";
+    const c = classifyOffline(q, model({ "w:walk": [0, 0, 2.5, 0] }));
+    expect(c.mode).toBe("conceptual");
+    expect(c.secondaryMode).toBe("exploratory");
+    expect(c.reasoning).toContain("two outcomes");
+    expect(
+      classifyOffline("Walk me through whether the list keeps both or replaces the first.", HAND).mode,
+    ).toBe("exploratory");
   });
 });
 

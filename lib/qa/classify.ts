@@ -19,7 +19,7 @@ import { generateText, Output, type LanguageModel } from "ai";
 import { z } from "zod";
 import { CLASSIFIER_SYSTEM } from "../answerers/prompts.ts";
 import { extractScope, prepare } from "./classify-rules.ts";
-import { asksDecision, followsCall, followsRun, namesStructure } from "./classify-clauses.ts";
+import { asksCase, asksDecision, followsCall, followsRun, namesStructure } from "./classify-clauses.ts";
 import { diagnosticEvidence } from "./diagnostic-evidence.ts";
 import { predictMode, shippedModel, type ModeModel } from "./classify-model.ts";
 import type { ClassificationPart, QueryMode } from "./types.ts";
@@ -83,7 +83,12 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
   let [top, second] = probabilities as [{ mode: QueryMode; p: number }, { mode: QueryMode; p: number }];
   // A census of a named symbol's callers is answered with its callers over files (analytical);
   // the flow the model saw in it is retrieved beside it.
-  const census = top.mode !== "analytical" && top.mode !== "diagnostic" && CALLERS_CENSUS.test(question);
+  // "What calls X, and in what order?" asks for the run those calls make, not their list.
+  const census =
+    top.mode !== "analytical" &&
+    top.mode !== "diagnostic" &&
+    CALLERS_CENSUS.test(question) &&
+    !IN_ORDER.test(question);
   if (census) [top, second] = [probabilities.find((r) => r.mode === "analytical") ?? top, top];
   // What one call written as code does when it runs, what follows an event or where a value
   // goes is the path from there; the place the model read in it is retrieved beside it.
@@ -94,12 +99,15 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
   // A decision asked about, however the scene was narrated, is one deciding place; the path
   // the model read in it is retrieved beside it.
   const decision = !census && !run && top.mode === "exploratory" && asksDecision(prose);
-  if (decision) [top, second] = [probabilities.find((r) => r.mode === "conceptual") ?? top, top];
+  // Which of two outcomes the code gives in a case ("are they replaced or combined?") is one
+  // mechanism's behaviour; the path the model read in it is retrieved beside it.
+  const outcome = !census && !run && !decision && top.mode === "exploratory" && asksCase(prose);
+  if (decision || outcome) [top, second] = [probabilities.find((r) => r.mode === "conceptual") ?? top, top];
   // An analytical reading of a question that names no relation, measure or part of the code
   // asks which values a rule accepts: the deciding place, with the census retrieved beside it.
   const values = !census && top.mode === "analytical" && !namesStructure(question);
   if (values) [top, second] = [probabilities.find((r) => r.mode === "conceptual") ?? top, top];
-  const shifted = census || run || decision || values;
+  const shifted = census || run || decision || outcome || values;
   const secondaryMode = shifted
     ? second.mode
     : second && second.p >= CLOSE_RATIO * top.p
@@ -111,6 +119,7 @@ export function classifyOffline(question: string, model: ModeModel = shippedMode
   if (call) parts.push("Asks what one call does when it runs: exploratory.");
   else if (run) parts.push("Asks what follows an event or where a value goes: exploratory.");
   if (decision) parts.push("Asks what decides: conceptual.");
+  if (outcome) parts.push("Asks which of two outcomes the code gives in a case: conceptual.");
   if (values)
     parts.push("Names no relation, measure or part of the code: asks what a rule accepts, conceptual.");
   if (maskedFailureWords)
@@ -187,6 +196,8 @@ export async function classifyQuestion(
 // "Who calls X?", "what calls X?", "which functions call (create, instantiate) X?", "list the methods that run X".
 const CALLERS_CENSUS =
   /\b(?:who|what) (?:else )?(?:calls|invokes)\b|\bwhich (?:functions|methods|callers|code|places|constructors)\b[^?.]{0,40}?\b(?:call|calls|invoke|invokes|create|creates|construct|constructs|instantiate|instantiates)\b|\blist (?:the |every |all )?(?:\w+ ){0,2}?(?:that|which) (?:call|run|invoke)s?\b/i;
+
+const IN_ORDER = /\bin (?:what|which) order\b/i;
 
 // Words that name a failure without reporting one ("a failed job", "the error handler", "a 304").
 const FAILURE_WORDS =
