@@ -51,6 +51,8 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   }
   // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
   const calleesFirst = asksCallees && !f.asks.includes("callers");
+  // "Who calls X, and in which files are they?": the callers' files are the files asked for.
+  const callerFilesFirst = !asksCallees && direct.length > 0 && ASKS_FILES.test(f.question);
   const self =
     g.subject.endLine - g.subject.startLine < LONG_SPAN
       ? `${code(label)} (${cite(g.subject)})`
@@ -75,7 +77,8 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   return {
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
-    files: graphFiles(g, callees, asksCallees),
+    files: graphFiles(g, callees, asksCallees, callerFilesFirst),
+    ...(callerFilesFirst ? { leadFiles: Math.min(MAX_LEAD_FILES, g.callerFiles.length) } : {}),
     // What it is used for, then who uses it: both are the answer.
     symbols: [
       target.symbol,
@@ -129,14 +132,28 @@ export function askedKindFirst(g: SubjectGraph, question: string): SubjectGraph 
  * them (where the figure is anchored, not what was asked for); asked what the subject
  * calls, its file, then its callees' files.
  */
-function graphFiles(g: SubjectGraph, callees: SubjectGraph["callees"], asksCallees: boolean): string[] {
+/** A question asking for the files its figure is in: "in which files", "which files", "where are they". */
+const ASKS_FILES =
+  /\bwhich files?\b|\bwhat files\b|\bwhere are (?:they|those|these)\b|\bfiles? (?:are|is) (?:they|it|those) in\b/i;
+
+/** The most caller files that lead the ranking when the question asks for them. */
+const MAX_LEAD_FILES = 5;
+
+function graphFiles(
+  g: SubjectGraph,
+  callees: SubjectGraph["callees"],
+  asksCallees: boolean,
+  callerFilesFirst = false,
+): string[] {
   const subject = g.subject.path;
   const callers = g.callerFiles.map((x) => x.path);
   const called = callees.map((c) => c.symbol.path);
   const order =
     asksCallees || callers.length === 0
       ? [subject, ...called, ...callers]
-      : [...callers.slice(0, 1), subject, ...callers.slice(1), ...called];
+      : callerFilesFirst
+        ? [...callers, subject, ...called]
+        : [...callers.slice(0, 1), subject, ...callers.slice(1), ...called];
   return [...new Set(order)];
 }
 
@@ -380,7 +397,7 @@ export async function cycles(f: Focus): Promise<Analysis> {
   const through = viaCalls.length ? " (through calls: C# `using`s name namespaces, not files)" : "";
   const answer = loops.length
     ? `${loops.length === 1 ? `One ${noun} cycle` : `${loops.length} ${noun} cycles`}${through} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map(anchor).join("; ")}).`
-    : `No ${noun} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).`;
+    : `No ${noun} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).${oneWay(imports, inArea, noun)}`;
   const members = [...new Set(loops.flatMap((l) => l.path))];
   return {
     answer,
@@ -405,6 +422,32 @@ export async function cycles(f: Focus): Promise<Analysis> {
     report: null,
   };
 }
+
+/**
+ * With no cycle, the imports that run one way, each cited at its line ("`src/lib.rs` →
+ * `src/dent.rs` (src/lib.rs:112)"): the evidence a "no" rests on.
+ */
+function oneWay(
+  imports: { srcPath: string; dstPath: string; line: number }[],
+  inArea: (path: string) => boolean,
+  noun: string,
+): string {
+  const seen = new Set<string>();
+  const shown: string[] = [];
+  let count = 0;
+  for (const e of imports) {
+    const key = `${e.srcPath}>${e.dstPath}`;
+    if (e.srcPath === e.dstPath || !inArea(e.srcPath) || !inArea(e.dstPath) || seen.has(key)) continue;
+    seen.add(key);
+    count++;
+    if (shown.length < ONE_WAY_SHOWN)
+      shown.push(`${code(e.srcPath)} → ${code(e.dstPath)} (${e.srcPath}:${Math.max(1, e.line)})`);
+  }
+  if (count === 0) return "";
+  return ` The ${count === 1 ? `one ${noun} among them runs` : `${count} ${noun}s among them run`} one way: ${joinWords(shown)}${count > shown.length ? ` and ${count - shown.length} more` : ""}.`;
+}
+
+const ONE_WAY_SHOWN = 3;
 
 /** The shortest loop through the named files of a cycle (so the answer shows the files asked about). */
 function shortestLoop(component: string[], edges: { from: string; to: string }[], named: string[]): string[] {

@@ -44,6 +44,7 @@ import {
   type AnalyticalAsk,
 } from "./analytical-intent.ts";
 import { excludedByDefault, excludedByName, namedExclusions, namedPlaces, resolveScope } from "./scope.ts";
+import { inTestSupport, testSupportOf } from "./test-support.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -92,7 +93,10 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const { generationId, config, question } = input;
   const topics = questionTopics(question);
   const exclusions = namedExclusions(question);
-  const keep = (path: string) => !excludedByDefault(path, topics) && !excludedByName(path, exclusions);
+  // Test support no path gives away (a `dummyserver/` only tests import) goes with the tests.
+  const support = topics.tests ? [] : await testSupportOf(generationId);
+  const keep = (path: string) =>
+    !excludedByDefault(path, topics) && !excludedByName(path, exclusions) && !inTestSupport(path, support);
   const [subjects, resolved] = await Promise.all([
     resolveSubjects(generationId, question),
     resolveScope(generationId, question, input.scope),
@@ -166,7 +170,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     diagram: analysis.diagram,
     rankedFiles: analysis.report
       ? rankedFiles
-      : figureOrder(rankedFiles, figureFiles, analysis.ranksFiles ? LISTED_LEAD : 1),
+      : figureOrder(rankedFiles, figureFiles, analysis.leadFiles ?? (analysis.ranksFiles ? LISTED_LEAD : 1)),
     signals: signalFiles(fileLists),
     rankedSymbols: figureFirst(
       ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])),
