@@ -38,7 +38,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   const named = (list: typeof direct, n: number, at = (c: (typeof direct)[number]) => cite(c.symbol)) =>
     list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${at(c)})`);
   const sentences: string[] = [];
-  const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
+  const asksCallees = ASKS_CALLEES.test(f.question);
   if (direct.length === 0) {
     sentences.push(
       `Nothing in ${where(f)} ${verb.one} ${subjectRef(g, label)} through a resolved call (${f.leftOut}).`,
@@ -50,7 +50,8 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     );
   }
   // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
-  const calleesFirst = asksCallees && !f.asks.includes("callers");
+  const calleesFirst = asksCallees && (!f.asks.includes("callers") || !ASKS_CALLERS.test(f.question));
+  const further2 = g.callees.filter((c) => c.depth === 2);
   // "Who calls X, and in which files are they?": the callers' files are the files asked for.
   const callerFilesFirst = !asksCallees && direct.length > 0 && ASKS_FILES.test(f.question);
   const self =
@@ -60,7 +61,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   if (calleesFirst)
     sentences.unshift(
       callees.length
-        ? `${self} calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself: ${joinWords(named(callees, 3))}${callees.length > 3 ? ` and ${callees.length - 3} more` : ""}.`
+        ? `${self} calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself: ${joinWords(named(callees, 3))}${callees.length > 3 ? ` and ${callees.length - 3} more` : ""}.${further2.length ? ` Through those it reaches ${further2.length} more, among them ${joinWords(named(further2, 3))}.` : ""}`
         : `${self} calls no function outside itself that the index resolves.`,
     );
   else if (callees.length && (asksCallees || f.asks.includes("dependencies")))
@@ -132,6 +133,12 @@ export function askedKindFirst(g: SubjectGraph, question: string): SubjectGraph 
  * them (where the figure is anchored, not what was asked for); asked what the subject
  * calls, its file, then its callees' files.
  */
+/** "What does X call", "which functions does X call or use": the callees are asked for. */
+const ASKS_CALLEES =
+  /\b(?:what|which)\b(?:\s+[\w-]+){0,3}?\s+(?:does|do|did)\s+.{1,60}?\b(?:call|depend on|use|invoke)\b/i;
+/** Words that ask for callers even beside "what does X call": "who calls", "its callers", "called by". */
+const ASKS_CALLERS = /\bcallers?\b|\bwho (?:calls|uses|invokes)\b|\bcalled (?:by|from)\b/i;
+
 /** A question asking for the files its figure is in: "in which files", "which files", "where are they". */
 const ASKS_FILES =
   /\bwhich files?\b|\bwhat files\b|\bwhere are (?:they|those|these)\b|\bfiles? (?:are|is) (?:they|it|those) in\b/i;

@@ -262,6 +262,24 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening.split(". ")[0]).toContain(`\`${shop.keyName}\``);
   });
 
+  it("what a method calls, named as a plain word before 'call': its callees and theirs", async () => {
+    const word = shop.saveName.split(".").pop() as string;
+    const { opening } = await ask(
+      language,
+      `Which functions does ${word} call, directly or through one helper?`,
+    );
+    expect(opening.startsWith(`\`${shop.saveName}\` (`)).toBe(true);
+    expect(opening).toMatch(/^`[^`]+` \([^)]+\) calls \d+ functions? outside itself: /);
+  });
+
+  it("a module named by its stem: the file, not the type named like it", async () => {
+    const stem = (shop.store.split("/").pop() as string).replace(/\.\w+$/, "");
+    const { opening } = await ask(language, `What depends on the ${stem} module most?`);
+    // C's module is its source and its header: either file of the stem answers.
+    const file = /^`([^`]+)`/.exec(opening)?.[1] ?? "";
+    expect(file.replace(/\.\w+$/, "")).toBe(shop.store.replace(/\.\w+$/, ""));
+  });
+
   it("where a helper is used: its callers over the files", async () => {
     const { opening, files } = await ask(language, `Where is ${shop.key} used?`);
     expect(opening).toMatch(/^\d+ functions? in \d+ files? calls? /);

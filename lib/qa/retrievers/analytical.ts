@@ -82,6 +82,7 @@ import { asksImplementers, implementers } from "./analytical-implementers.ts";
 import {
   asksOwnDependencies,
   dependenciesOf,
+  fileWithStem,
   ownPart,
   withFileByStem,
   withPlaces,
@@ -397,6 +398,7 @@ async function focusOf(
   const ids = subjects.flatMap((s) => (s.symbols[0] ? [s.symbols[0].qualifiedId] : []));
   const records = new Map((await symbolsByQualifiedIds(generationId, ids)).map((s) => [s.qualifiedId, s]));
   const symbols: Focus["symbols"] = [];
+  const moduleFiles: string[] = [];
   const written = question.match(/\S*\/\S*/g) ?? [];
   const outsidePaths = question.replace(/\S*\/\S*/g, " ");
   for (const s of subjects) {
@@ -405,6 +407,14 @@ async function focusOf(
     const inPath = written.some((p) => mentionedOutside(p, name));
     if (!s.path && inPath && !mentionedOutside(outsidePaths, name)) continue;
     const symbol = s.symbols[0] ? records.get(s.symbols[0].qualifiedId) : undefined;
+    // "The connectionpool module": a file of that stem, not the class named like it.
+    if (s.mention.noun === "module" && s.mention.parts.length === 1 && symbol?.kind !== "module") {
+      const file = await fileWithStem(generationId, name, keep);
+      if (file) {
+        moduleFiles.push(file);
+        continue;
+      }
+    }
     // A name that is also the scope's folder or file names the scope, not a symbol.
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
     symbols.push({ symbol, label: symbol.qualifiedName });
@@ -419,7 +429,7 @@ async function focusOf(
       ? [s.mention.parts.at(-1) ?? ""]
       : [],
   );
-  const files = subjects.flatMap((s) => (s.path && !s.folder ? [s.path] : []));
+  const files = [...subjects.flatMap((s) => (s.path && !s.folder ? [s.path] : [])), ...moduleFiles];
   const folders = subjects.flatMap((s) => (s.path && s.folder ? [s.path] : []));
   const left = [
     topics.tests ? null : "tests",
