@@ -517,8 +517,16 @@ async function analyze(f: Focus): Promise<Analysis> {
     return callersInto(f, into);
   if (f.files.length >= 2 && has("coupling", "layering", "dependencies"))
     return between(f, f.files[0] as string, f.files.slice(1));
-  if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling"))
-    return fileNeighbours(f, f.files[0] as string);
+  if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling")) {
+    const file = f.files[0] as string;
+    const neighbours = await fileNeighbours(f, file);
+    // No file imports it (a Go or C# file, whose package or namespace is what is imported): the code calling into it depends on it.
+    if (neighbours.lines[0]?.endsWith(": none") && !asksOwnDependencies(f.question)) {
+      const called = await callersInto(f, file);
+      if (called.symbols.length) return called;
+    }
+    return neighbours;
+  }
   const parts = [...f.folders, ...f.files];
   if (parts.length >= 2 && has("layering", "coupling", "dependencies"))
     return between(f, parts[0] as string, parts.slice(1));
