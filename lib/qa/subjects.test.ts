@@ -60,6 +60,11 @@ describe("subject mentions", () => {
     expect(texts("Walk me through dayjs('2020-01-31').add(1, 'month') in order")).toEqual(["dayjs", "add"]);
     expect(texts("Which parts of flask call isinstance, and where?")).toEqual(["isinstance"]);
     expect(texts("Which parts use the cache?")).toEqual([]);
+    // The subject of "call": a plain word before the verb names a function; a pronoun does not.
+    expect(texts("Which functions does urlopen call, directly or through one helper?")).toEqual(["urlopen"]);
+    expect(texts("Which parts call isinstance, and how do they depend on each other?")).toEqual([
+      "isinstance",
+    ]);
     // The receiver of a qualified call is part of it, no subject of its own.
     const chained = texts('What happens when I call log.WithField("user", id).Info("logged in")?');
     expect(chained.slice(0, 2)).toEqual(["log.WithField", "Info"]);

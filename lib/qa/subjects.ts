@@ -122,6 +122,14 @@ export function subjectMentions(question: string): SubjectMention[] {
     if (!STOP_TERMS.has(word.toLowerCase()) && !COMMON_OBJECTS.has(word.toLowerCase()))
       add(word, "symbol", nounAfter(text.slice(m.index ?? 0), word));
   }
+  // The subject of "call", "use": `which functions does urlopen call` names a function.
+  for (const m of text.matchAll(CALLING_WORD)) {
+    const word = m[1] ?? "";
+    const at = (m.index ?? 0) + m[0].indexOf(word, m[0].indexOf(" "));
+    if (covered.some(([from, to]) => at >= from && at < to)) continue;
+    const lower = word.toLowerCase();
+    if (!STOP_TERMS.has(lower) && !COMMON_OBJECTS.has(lower) && !PRONOUNS.has(lower)) add(word, "symbol");
+  }
   const sentenceStarts = new Set<number>();
   for (const m of text.matchAll(/(?:^|[.?!]\s+|\n)\s*([A-Za-z_$])/g))
     sentenceStarts.add((m.index ?? 0) + m[0].length - 1);
@@ -149,6 +157,9 @@ export function subjectMentions(question: string): SubjectMention[] {
 
 const CALLED_WORD =
   /\b(?:calls?|calling|call into|invokes?|invoking|uses?|using)\s+([A-Za-z_$][\w$]{2,})\b(?!\s*\()/gi;
+
+const PRONOUNS = new Set(["they", "you", "we", "she", "he", "others", "things", "people", "users", "not"]);
+const CALLING_WORD = /\b(?:does|do|did)\s+([A-Za-z_$][\w$]{2,})\s+(?:call|invoke|depend on)\b/gi;
 
 // Words that follow "call"/"use" without naming code ("use the cache", "calls into it").
 // prettier-ignore

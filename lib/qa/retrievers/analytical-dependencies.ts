@@ -45,10 +45,22 @@ async function fileNamedByStem(f: Focus): Promise<string | null> {
     /\b(?:does|do)\s+(?:the|a|an|our|its)?\s*([\w -]{2,40}?)(?:'s)?\s+(?:code\s+|module\s+|file\s+|class\s+)?(?:depend(?:s)? on|import|require|include|rely on|use)\b/i.exec(
       f.question,
     );
-  const wanted = m?.[1]?.toLowerCase().replace(/[\s_-]+/g, "");
+  return fileWithStem(f.generationId, m?.[1] ?? "", (p) => f.keep(p) && inScope(p, f.scope));
+}
+
+/**
+ * The code file whose stem is the word, without case or separators (`connectionpool` →
+ * src/urllib3/connectionpool.py, "chat transport" → chat-transport.ts); the shallowest of several.
+ */
+export async function fileWithStem(
+  generationId: string,
+  word: string,
+  keep: (path: string) => boolean,
+): Promise<string | null> {
+  const wanted = word.toLowerCase().replace(/[\s_-]+/g, "");
   if (!wanted || wanted.length < 3) return null;
-  const files = (await loadWikiFiles(f.generationId))
-    .filter((w) => w.kind === "code" && f.keep(w.path) && inScope(w.path, f.scope))
+  const files = (await loadWikiFiles(generationId))
+    .filter((w) => w.kind === "code" && keep(w.path))
     .map((w) => w.path)
     .filter(
       (p) =>

@@ -23,6 +23,8 @@ export interface Analysis {
   report: StructureReport | null;
   /** whether the figure is a ranked list of files (the most imported, a part's dependencies), its first ones the answer */
   ranksFiles?: boolean;
+  /** how many of its files lead the ranking in its order (the callers' files a question asks for) */
+  leadFiles?: number;
 }
 
 export interface Focus {

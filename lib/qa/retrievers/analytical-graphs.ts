@@ -38,7 +38,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   const named = (list: typeof direct, n: number, at = (c: (typeof direct)[number]) => cite(c.symbol)) =>
     list.slice(0, n).map((c) => `${code(c.symbol.qualifiedName)} (${at(c)})`);
   const sentences: string[] = [];
-  const asksCallees = /\bwhat (?:does|do) .{1,60}\b(?:call|depend on|use)\b/i.test(f.question);
+  const asksCallees = ASKS_CALLEES.test(f.question);
   if (direct.length === 0) {
     sentences.push(
       `Nothing in ${where(f)} ${verb.one} ${subjectRef(g, label)} through a resolved call (${f.leftOut}).`,
@@ -50,7 +50,10 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     );
   }
   // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
-  const calleesFirst = asksCallees && !f.asks.includes("callers");
+  const calleesFirst = asksCallees && (!f.asks.includes("callers") || !ASKS_CALLERS.test(f.question));
+  const further2 = g.callees.filter((c) => c.depth === 2);
+  // "Who calls X, and in which files are they?": the callers' files are the files asked for.
+  const callerFilesFirst = !asksCallees && direct.length > 0 && ASKS_FILES.test(f.question);
   const self =
     g.subject.endLine - g.subject.startLine < LONG_SPAN
       ? `${code(label)} (${cite(g.subject)})`
@@ -58,7 +61,7 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   if (calleesFirst)
     sentences.unshift(
       callees.length
-        ? `${self} calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself: ${joinWords(named(callees, 3))}${callees.length > 3 ? ` and ${callees.length - 3} more` : ""}.`
+        ? `${self} calls ${callees.length} function${callees.length === 1 ? "" : "s"} outside itself: ${joinWords(named(callees, 3))}${callees.length > 3 ? ` and ${callees.length - 3} more` : ""}.${further2.length ? ` Through those it reaches ${further2.length} more, among them ${joinWords(named(further2, 3))}.` : ""}`
         : `${self} calls no function outside itself that the index resolves.`,
     );
   else if (callees.length && (asksCallees || f.asks.includes("dependencies")))
@@ -75,7 +78,8 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   return {
     answer: sentences.join(" "),
     lines: [renderSubjectGraph(g, label)],
-    files: graphFiles(g, callees, asksCallees),
+    files: graphFiles(g, callees, asksCallees, callerFilesFirst),
+    ...(callerFilesFirst ? { leadFiles: Math.min(MAX_LEAD_FILES, g.callerFiles.length) } : {}),
     // What it is used for, then who uses it: both are the answer.
     symbols: [
       target.symbol,
@@ -129,14 +133,34 @@ export function askedKindFirst(g: SubjectGraph, question: string): SubjectGraph 
  * them (where the figure is anchored, not what was asked for); asked what the subject
  * calls, its file, then its callees' files.
  */
-function graphFiles(g: SubjectGraph, callees: SubjectGraph["callees"], asksCallees: boolean): string[] {
+/** "What does X call", "which functions does X call or use": the callees are asked for. */
+const ASKS_CALLEES =
+  /\b(?:what|which)\b(?:\s+[\w-]+){0,3}?\s+(?:does|do|did)\s+.{1,60}?\b(?:call|depend on|use|invoke)\b/i;
+/** Words that ask for callers even beside "what does X call": "who calls", "its callers", "called by". */
+const ASKS_CALLERS = /\bcallers?\b|\bwho (?:calls|uses|invokes)\b|\bcalled (?:by|from)\b/i;
+
+/** A question asking for the files its figure is in: "in which files", "which files", "where are they". */
+const ASKS_FILES =
+  /\bwhich files?\b|\bwhat files\b|\bwhere are (?:they|those|these)\b|\bfiles? (?:are|is) (?:they|it|those) in\b/i;
+
+/** The most caller files that lead the ranking when the question asks for them. */
+const MAX_LEAD_FILES = 5;
+
+function graphFiles(
+  g: SubjectGraph,
+  callees: SubjectGraph["callees"],
+  asksCallees: boolean,
+  callerFilesFirst = false,
+): string[] {
   const subject = g.subject.path;
   const callers = g.callerFiles.map((x) => x.path);
   const called = callees.map((c) => c.symbol.path);
   const order =
     asksCallees || callers.length === 0
       ? [subject, ...called, ...callers]
-      : [...callers.slice(0, 1), subject, ...callers.slice(1), ...called];
+      : callerFilesFirst
+        ? [...callers, subject, ...called]
+        : [...callers.slice(0, 1), subject, ...callers.slice(1), ...called];
   return [...new Set(order)];
 }
 
@@ -290,7 +314,7 @@ export async function callersInto(f: Focus, part: string): Promise<Analysis> {
     lines,
   );
   const answer = callers.length
-    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} outside ${code(part)} call into it, most from ${code(busiest?.path ?? "")} (${busiest?.callers}${firstCaller ? `, e.g. ${code(firstCaller.qualifiedName)} ${cite(firstCaller)}` : ""}); the calls reach ${joinWords(targets.slice(0, 3).map(([p, n]) => `${code(p)} (${n}; ${anchor(p)})`))}. ${importsSentence(imports)}`
+    ? `${callers.length} function${callers.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} outside ${code(part)} ${callers.length === 1 ? "calls" : "call"} into it, most from ${code(busiest?.path ?? "")} (${busiest?.callers}${firstCaller ? `, e.g. ${code(firstCaller.qualifiedName)} ${cite(firstCaller)}` : ""}); the calls reach ${joinWords(targets.slice(0, 3).map(([p, n]) => `${code(p)} (${n}; ${anchor(p)})`))}. ${importsSentence(imports)}`
     : `Nothing outside ${code(part)} calls into it through a resolved call (${f.leftOut}).`;
   return {
     answer,
@@ -380,7 +404,7 @@ export async function cycles(f: Focus): Promise<Analysis> {
   const through = viaCalls.length ? " (through calls: C# `using`s name namespaces, not files)" : "";
   const answer = loops.length
     ? `${loops.length === 1 ? `One ${noun} cycle` : `${loops.length} ${noun} cycles`}${through} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map(anchor).join("; ")}).`
-    : `No ${noun} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).`;
+    : `No ${noun} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).${oneWay(imports, inArea, noun)}`;
   const members = [...new Set(loops.flatMap((l) => l.path))];
   return {
     answer,
@@ -405,6 +429,32 @@ export async function cycles(f: Focus): Promise<Analysis> {
     report: null,
   };
 }
+
+/**
+ * With no cycle, the imports that run one way, each cited at its line ("`src/lib.rs` →
+ * `src/dent.rs` (src/lib.rs:112)"): the evidence a "no" rests on.
+ */
+function oneWay(
+  imports: { srcPath: string; dstPath: string; line: number }[],
+  inArea: (path: string) => boolean,
+  noun: string,
+): string {
+  const seen = new Set<string>();
+  const shown: string[] = [];
+  let count = 0;
+  for (const e of imports) {
+    const key = `${e.srcPath}>${e.dstPath}`;
+    if (e.srcPath === e.dstPath || !inArea(e.srcPath) || !inArea(e.dstPath) || seen.has(key)) continue;
+    seen.add(key);
+    count++;
+    if (shown.length < ONE_WAY_SHOWN)
+      shown.push(`${code(e.srcPath)} → ${code(e.dstPath)} (${e.srcPath}:${Math.max(1, e.line)})`);
+  }
+  if (count === 0) return "";
+  return ` The ${count === 1 ? `one ${noun} among them runs` : `${count} ${noun}s among them run`} one way: ${joinWords(shown)}${count > shown.length ? ` and ${count - shown.length} more` : ""}.`;
+}
+
+const ONE_WAY_SHOWN = 3;
 
 /** The shortest loop through the named files of a cycle (so the answer shows the files asked about). */
 function shortestLoop(component: string[], edges: { from: string; to: string }[], named: string[]): string[] {

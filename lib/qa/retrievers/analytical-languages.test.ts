@@ -262,6 +262,25 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening.split(". ")[0]).toContain(`\`${shop.keyName}\``);
   });
 
+  it("what a method calls, named as a plain word before 'call': its callees and theirs", async () => {
+    const word = shop.saveName.split(".").pop() as string;
+    const { opening } = await ask(
+      language,
+      `Which functions does ${word} call, directly or through one helper?`,
+    );
+    expect(opening.startsWith(`\`${shop.saveName}\` (`)).toBe(true);
+    expect(opening).toMatch(/^`[^`]+` \([^)]+\) calls \d+ functions? outside itself: /);
+  });
+
+  it("a module named by its stem: the file, not the type named like it", async () => {
+    const stem = (shop.store.split("/").pop() as string).replace(/\.\w+$/, "");
+    const { opening } = await ask(language, `What depends on the ${stem} module most?`);
+    // C's module is its source and its header: either file of the stem answers. A file no
+    // other file imports (a C# file, whose namespace is imported) is answered by its callers.
+    const file = /^`([^`]+)`|^\d+ functions? in \d+ files? outside `([^`]+)`/.exec(opening);
+    expect((file?.[1] ?? file?.[2] ?? "").replace(/\.\w+$/, "")).toBe(shop.store.replace(/\.\w+$/, ""));
+  });
+
   it("where a helper is used: its callers over the files", async () => {
     const { opening, files } = await ask(language, `Where is ${shop.key} used?`);
     expect(opening).toMatch(/^\d+ functions? in \d+ files? calls? /);
@@ -305,7 +324,11 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
       );
       expect(opening).toContain(`\`${shop.client}\``);
       expect(files.slice(0, 3)).toContain(shop.client);
-    } else expect(opening).toMatch(/^No \w+ cycle/);
+    } else {
+      expect(opening).toMatch(/^No \w+ cycle/);
+      // The "no" rests on the imports that run one way, each cited at its line.
+      expect(opening).toMatch(/run one way: `[^`]+` → `[^`]+` \([\w/.]+:\d+\)/);
+    }
     expect(files.filter(isTest)).toEqual([]);
   });
 

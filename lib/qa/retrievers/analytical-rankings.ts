@@ -317,7 +317,7 @@ export async function overview(f: Focus): Promise<Analysis> {
   const worst = report.findings.find((x) => x.severity === "high") ?? report.findings[0];
   if (worst?.path)
     sentences.push(
-      `Most pressing finding: ${worst.title} (${worst.path}${worst.startLine ? `:${worst.startLine}-${worst.endLine}` : ""}).`,
+      `Most pressing finding: ${codeInTitle(worst.title)} (${worst.path}${worst.startLine ? `:${worst.startLine}-${worst.endLine}` : ""}).`,
     );
   return {
     answer: sentences.join(" "),
@@ -331,4 +331,12 @@ export async function overview(f: Focus): Promise<Analysis> {
     diagram: report.diagram,
     report,
   };
+}
+
+/** Code a finding's title quotes (`except Exception: pass`, `_ = err`, a function's qualified name), as code. */
+const TITLE_CODE =
+  /\bexcept(?: [\w.,() ]+)?: pass\b|\b_ = \w+|\bif \w+ != nil \{\}|\.catch\(\)|(?<![\w/.$])[A-Za-z_$][\w$]*(?:(?:\.|::|#)[\w$]+)+(?:\(\))?(?![\w/])|(?<![\w/.$])\w*_\w*(?![\w/.])/g;
+
+export function codeInTitle(title: string): string {
+  return title.replace(TITLE_CODE, (m) => code(m));
 }

@@ -50,14 +50,11 @@ describe("a place and what it uses", () => {
     expect(named.indexOf("clean_path")).toBeGreaterThan(0);
     expect(named.indexOf("mount") < 0 || named.indexOf("mount") > named.indexOf("clean_path")).toBe(true);
     expect(result.loop.answer).not.toContain("_examples/demo.py");
-    // The callers' files in the named folder first, the subject's own file after the first of them.
+    // Asked in which files they are: the callers' files lead, those in the named folder first.
     const files = result.loop.retrieval.rankedFiles;
-    expect(files.slice(0, 3).sort()).toEqual([
-      "core/router.py",
-      "middleware/clean.py",
-      "middleware/strip.py",
-    ]);
-    expect(files[0]).toMatch(/^middleware\//);
+    expect(files.slice(0, 2).sort()).toEqual(["middleware/clean.py", "middleware/strip.py"]);
+    expect(files.slice(0, 5)).toEqual(expect.arrayContaining(["core/dispatch.py", "core/mux.py"]));
+    expect(files.slice(0, 5)).not.toContain("_examples/demo.py");
   });
 
   it("cites a caller too long to read at once by the lines around its call", async () => {

@@ -92,7 +92,7 @@ describe("a named part or class", () => {
       shop.repositoryId,
       "Which parts of the shop call into shop/pricing.py?",
     );
-    expect(opening).toMatch(/^1 function in 1 file outside `shop\/pricing\.py` call into it/);
+    expect(opening).toMatch(/^1 function in 1 file outside `shop\/pricing\.py` calls into it/);
     expect(result.loop.retrieval.rankedSymbols.slice(0, 3)).toEqual(
       expect.arrayContaining(["shop/pricing.py::compute_total", "shop/pricing.py::apply_coupon"]),
     );

@@ -44,6 +44,7 @@ import {
   type AnalyticalAsk,
 } from "./analytical-intent.ts";
 import { excludedByDefault, excludedByName, namedExclusions, namedPlaces, resolveScope } from "./scope.ts";
+import { inTestSupport, testSupportOf } from "./test-support.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -81,6 +82,7 @@ import { asksImplementers, implementers } from "./analytical-implementers.ts";
 import {
   asksOwnDependencies,
   dependenciesOf,
+  fileWithStem,
   ownPart,
   withFileByStem,
   withPlaces,
@@ -92,7 +94,10 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const { generationId, config, question } = input;
   const topics = questionTopics(question);
   const exclusions = namedExclusions(question);
-  const keep = (path: string) => !excludedByDefault(path, topics) && !excludedByName(path, exclusions);
+  // Test support no path gives away (a `dummyserver/` only tests import) goes with the tests.
+  const support = topics.tests ? [] : await testSupportOf(generationId);
+  const keep = (path: string) =>
+    !excludedByDefault(path, topics) && !excludedByName(path, exclusions) && !inTestSupport(path, support);
   const [subjects, resolved] = await Promise.all([
     resolveSubjects(generationId, question),
     resolveScope(generationId, question, input.scope),
@@ -166,7 +171,7 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
     diagram: analysis.diagram,
     rankedFiles: analysis.report
       ? rankedFiles
-      : figureOrder(rankedFiles, figureFiles, analysis.ranksFiles ? LISTED_LEAD : 1),
+      : figureOrder(rankedFiles, figureFiles, analysis.leadFiles ?? (analysis.ranksFiles ? LISTED_LEAD : 1)),
     signals: signalFiles(fileLists),
     rankedSymbols: figureFirst(
       ranked.flatMap((r) => (r.candidate.symbol ? [r.candidate.symbol.qualifiedId] : [])),
@@ -393,6 +398,7 @@ async function focusOf(
   const ids = subjects.flatMap((s) => (s.symbols[0] ? [s.symbols[0].qualifiedId] : []));
   const records = new Map((await symbolsByQualifiedIds(generationId, ids)).map((s) => [s.qualifiedId, s]));
   const symbols: Focus["symbols"] = [];
+  const moduleFiles: string[] = [];
   const written = question.match(/\S*\/\S*/g) ?? [];
   const outsidePaths = question.replace(/\S*\/\S*/g, " ");
   for (const s of subjects) {
@@ -401,6 +407,14 @@ async function focusOf(
     const inPath = written.some((p) => mentionedOutside(p, name));
     if (!s.path && inPath && !mentionedOutside(outsidePaths, name)) continue;
     const symbol = s.symbols[0] ? records.get(s.symbols[0].qualifiedId) : undefined;
+    // "The connectionpool module": a file of that stem, not the class named like it.
+    if (s.mention.noun === "module" && s.mention.parts.length === 1 && symbol?.kind !== "module") {
+      const file = await fileWithStem(generationId, name, keep);
+      if (file) {
+        moduleFiles.push(file);
+        continue;
+      }
+    }
     // A name that is also the scope's folder or file names the scope, not a symbol.
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
     symbols.push({ symbol, label: symbol.qualifiedName });
@@ -415,7 +429,7 @@ async function focusOf(
       ? [s.mention.parts.at(-1) ?? ""]
       : [],
   );
-  const files = subjects.flatMap((s) => (s.path && !s.folder ? [s.path] : []));
+  const files = [...subjects.flatMap((s) => (s.path && !s.folder ? [s.path] : [])), ...moduleFiles];
   const folders = subjects.flatMap((s) => (s.path && s.folder ? [s.path] : []));
   const left = [
     topics.tests ? null : "tests",
@@ -503,8 +517,16 @@ async function analyze(f: Focus): Promise<Analysis> {
     return callersInto(f, into);
   if (f.files.length >= 2 && has("coupling", "layering", "dependencies"))
     return between(f, f.files[0] as string, f.files.slice(1));
-  if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling"))
-    return fileNeighbours(f, f.files[0] as string);
+  if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling")) {
+    const file = f.files[0] as string;
+    const neighbours = await fileNeighbours(f, file);
+    // No file imports it (a Go or C# file, whose package or namespace is what is imported): the code calling into it depends on it.
+    if (neighbours.lines[0]?.endsWith(": none") && !asksOwnDependencies(f.question)) {
+      const called = await callersInto(f, file);
+      if (called.symbols.length) return called;
+    }
+    return neighbours;
+  }
   const parts = [...f.folders, ...f.files];
   if (parts.length >= 2 && has("layering", "coupling", "dependencies"))
     return between(f, parts[0] as string, parts.slice(1));
