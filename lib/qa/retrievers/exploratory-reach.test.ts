@@ -3,14 +3,13 @@
  * Python HTTP client: a call on another object (`conn.urlopen(…)` in `PoolManager.urlopen`) goes
  * to that object's method, not to the dispatching class's namesake, and the walk goes past its
  * depth to the step named like the end clause ("until a connection sends the request"), which
- * the opening's chain then reaches. A call's string arguments are no words of the question.
+ * the opening's chain then reaches.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SymbolRecord } from "../../db/code-graph.ts";
 import { indexSources } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
-import { blankLiteralArguments } from "./exploratory.ts";
 import { flatten, graft, type FlowNode } from "./exploratory-walk.ts";
 
 const REQUEST_METHODS = `from .fields import encode_fields
@@ -152,21 +151,6 @@ describe("an exploratory walk toward the end the question names", () => {
     );
     expect(flow).toMatch(/^RequestMethods\.request\(\)/);
     expect(flow).not.toContain("⇒");
-  });
-});
-
-describe("blankLiteralArguments", () => {
-  it("blanks the strings a written call passes, keeping every position", () => {
-    const question = "When I call `await got('https://api.example.com/items')` until it is sent";
-    const plain = blankLiteralArguments(question);
-    expect(plain).toHaveLength(question.length);
-    expect(plain).not.toMatch(/https|example|items/);
-    expect(plain.indexOf("until")).toBe(question.indexOf("until"));
-    expect(blankLiteralArguments(`Jwts.builder().subject("joe").signWith(key)`)).toBe(
-      "Jwts.builder().subject(     ).signWith(key)",
-    );
-    // Quotes outside a call stay: they are the question's words.
-    expect(blankLiteralArguments("What does 'flask run' do?")).toBe("What does 'flask run' do?");
   });
 });
 

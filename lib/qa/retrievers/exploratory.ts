@@ -74,7 +74,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
   // A flow followed forward stays out of docs, examples and benchmarks too.
   const walksForward = (path: string) =>
     walks(path) && auxiliaryFactor(path, { ...topics, tests: true }) === 1;
-  const terms = conceptTerms(blankLiteralArguments(question));
+  const terms = conceptTerms(question);
   const signals = await gatherSignals(input, terms, topics);
   const entryRanked = demoteTestSymbols(demoteAuxiliary(fuseSignals(signals.startLists), [], topics), topics);
   await attachSymbols(
@@ -153,10 +153,7 @@ async function gatherSignals(
   // start, nor is code text search finds only by that clause's words (`requestWithVars` for
   // "up to mux.Vars(r)"); the files it finds still rank, as the flow arrives there.
   const endAt = flowEndAt(question);
-  // The strings a written call passes (`got('https://api.example.com/items')`) are data, not
-  // words of the code asked about: text search and the start's terms leave them out.
-  const plain = blankLiteralArguments(question);
-  const asked = endAt > 0 ? plain.slice(0, endAt) : plain;
+  const asked = endAt > 0 ? question.slice(0, endAt) : question;
   const search = (text: string) =>
     Promise.all([
       lexicalSearch(generationId, text, { limit: 25, kinds: ["code"], stems: true }),
@@ -180,7 +177,7 @@ async function gatherSignals(
     useIndex
       ? dispatchCandidates(generationId, asked, endAt > 0 ? conceptTerms(asked) : terms, kept)
       : { candidates: [], ownerNamed: false },
-    search(plain),
+    search(question),
     endAt > 0 ? search(asked) : null,
     wholeFileSignal(input, 1),
   ]);
@@ -272,19 +269,6 @@ async function chooseEntries(
     }
   }
   return { entries: starts, namedWalk, namedIds, trusted, inbound: false };
-}
-
-/**
- * The question with the string literals its written calls pass blanked out, each character a
- * space so clause positions stay where they were: `conn.post('/items', payload)`,
- * `got("https://api.example.com/items")`, `ds.groupby('letters')`.
- */
-export function blankLiteralArguments(question: string): string {
-  return question.replace(
-    /([A-Za-z_$][\w$]*\s*)\(([^()]*)\)/g,
-    (call, head: string, args: string) =>
-      `${head}(${args.replace(/(['"])(?:(?!\1)[^\n])*\1/g, (lit) => " ".repeat(lit.length))})`,
-  );
 }
 
 /** The question writes the step's own name, as it is spelled (`Mount`, `run`), not only a word of it. */
