@@ -332,22 +332,28 @@ export interface FlowStep {
   lines: string;
   depth: number;
   descendants: number;
+  /** drawn `⇒`: on the line to where the question says the flow ends */
+  endward: boolean;
 }
 
-/** The nodes of the traced flow (`name()  [path:a-b]`, four spaces a level), in order. */
+/**
+ * The nodes of the traced flow (`name()  [path:a-b]`, four spaces a level, `→` a callee, `⇒` a
+ * callee on the line to where the question says the flow ends), in order.
+ */
 export function flowNodes(input: AnswerInput, key = "flow:"): FlowStep[] {
   const flow = input.context.find((i) => i.kind === "flow" && i.key.startsWith(key));
   if (!flow) return [];
   const steps: FlowStep[] = [];
   for (const raw of flow.text.split("\n")) {
-    const m = raw.match(/^(\s*)(?:[→←]\s*)?(.+?)\(\)\s+\[(.+?):(\d+-\d+)\]$/);
+    const m = raw.match(/^(\s*)(?:([→←⇒])\s*)?(.+?)\(\)\s+\[(.+?):(\d+-\d+)\]$/);
     if (m)
       steps.push({
-        name: m[2] ?? "",
-        path: m[3] ?? "",
-        lines: m[4] ?? "",
+        name: m[3] ?? "",
+        path: m[4] ?? "",
+        lines: m[5] ?? "",
         depth: Math.floor((m[1] ?? "").length / 4),
         descendants: 0,
+        endward: m[2] === "⇒",
       });
   }
   for (let i = 0; i < steps.length; i++) {

@@ -17,6 +17,12 @@ import { hitsOf, MAX_CITED_LINES, questionStems } from "./lead-definition.ts";
 import { conceptualOpening } from "./opening-conceptual.ts";
 import { ERROR_WORDS, whenAsked } from "./question-clauses.ts";
 
+/** What a step on the line to where the flow ends weighs, more than any part of the tree. */
+const ENDWARD = 10_000;
+
+/** The longest main line an opening lists when it runs to where the question says the flow ends. */
+const MAX_END_LINE = 7;
+
 /** A type an error is made of (`ValidationException`, `ParseError`, `Panic`). */
 const ERROR_TYPE = /(?:Error|Exception|Panic)$/;
 
@@ -48,13 +54,23 @@ export function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): 
     const chains = roots.map((root) => {
       const at = steps.indexOf(root);
       const part = steps.slice(at, at + 1 + root.descendants);
-      return happy(mainPath(part, roots.length > 2 ? 3 : 4, (i) => 4 * (reach[at + i] ?? 0)))
+      return happy(
+        mainPath(part, roots.length > 2 ? 3 : 4, (i) =>
+          part[i]?.endward ? ENDWARD : 4 * (reach[at + i] ?? 0),
+        ),
+      )
         .map(step)
         .join(" → ");
     });
     return `${whenAsked(input.question, "it runs")} ${chains.join(", then ")}.`;
   }
-  const path = happy(mainPath(steps, 5, (i) => 4 * (reach[i] ?? 0)));
+  // The line to where the question says the flow ends is the main line, however long.
+  const toEnd = steps.filter((s) => s.endward).length;
+  const path = happy(
+    mainPath(steps, Math.min(MAX_END_LINE, 5 + Math.max(0, toEnd - 4)), (i) =>
+      steps[i]?.endward ? ENDWARD : 4 * (reach[i] ?? 0),
+    ),
+  );
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
   if (path.length === 1) return loneEntry(step(entry), entry, symbols);

@@ -262,6 +262,18 @@ export async function inheritorsOf(
   return rows.flatMap((r) => (r.dstId ? [{ srcId: r.srcId, dstId: r.dstId }] : []));
 }
 
+/** The ids of the types that `typeIds` extend, implement or mix in (their resolved `inherits` edges). */
+export async function ancestorsOf(generationId: string, typeIds: string[], limit = 50): Promise<string[]> {
+  if (typeIds.length === 0) return [];
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.edge.findMany({
+    where: { ...visibleIn(snapshot), kind: "inherits", srcId: { in: typeIds } },
+    select: { dstId: true },
+    take: limit,
+  });
+  return [...new Set(rows.flatMap((r) => (r.dstId ? [r.dstId] : [])))];
+}
+
 /**
  * Callees and callers of many symbols in two queries (not two per symbol): at most
  * `limit` edges per symbol and direction, in the order `calleesOf` and `callersOf`

@@ -125,12 +125,9 @@ const MINOR_LINES = 2;
  * server), a dead end keeps its place but the chain goes on past it in the callee that calls
  * further.
  */
-export function spineOf<N extends { children: N[]; symbol: StepShape; mainLine?: boolean }>(
-  root: N,
-  relevance: (n: N) => number,
-  steps: (n: N) => boolean = () => true,
-  passDeadEnds = false,
-): N[] {
+export function spineOf<
+  N extends { children: N[]; symbol: StepShape; mainLine?: boolean; endward?: boolean },
+>(root: N, relevance: (n: N) => number, steps: (n: N) => boolean = () => true, passDeadEnds = false): N[] {
   const size = (n: N): number => 1 + n.children.reduce((t, c) => t + size(c), 0);
   const out: N[] = [root];
   let at = root;
@@ -140,7 +137,10 @@ export function spineOf<N extends { children: N[]; symbol: StepShape; mainLine?:
       .map((c, order) => ({
         c,
         order,
-        key: (minorStep(c) ? 0.25 : 1) * (relevance(c) + (c.mainLine ? MAIN_LINE_NAMING : 0)) * 100 + size(c),
+        key:
+          (c.endward ? ENDWARD : 0) +
+          (minorStep(c) ? 0.25 : 1) * (relevance(c) + (c.mainLine ? MAIN_LINE_NAMING : 0)) * 100 +
+          size(c),
       }))
       .sort((a, b) => b.key - a.key || a.order - b.order)
       .map((x) => x.c);
@@ -170,6 +170,9 @@ function deadEnd(n: { children: unknown[]; symbol: StepShape }): boolean {
  * on there rather than in a side branch named alike.
  */
 const MAIN_LINE_NAMING = 1.5;
+
+/** A step on the line to where the question says the flow ends leads the spine whatever it is named. */
+const ENDWARD = 100_000;
 
 /** Enough for a spine step three calls deep to rank before the entry's other callees. */
 const SPINE_BONUS = 8;

@@ -7,6 +7,7 @@
  */
 import "server-only";
 import {
+  ancestorsOf,
   callersOf,
   calleesOf,
   inheritorsOf,
@@ -33,6 +34,8 @@ export interface FlowNode {
    * mx.tree.InsertRoute(…)`), or reading what its caller stored
    */
   mainLine?: boolean;
+  /** on the line to the step the question says the flow ends at (`walkToEnd`) */
+  endward?: boolean;
 }
 
 /** Callers from this many places make a function a general helper rather than a step of one flow. */
@@ -71,23 +74,53 @@ interface WalkOptions {
   stateReaders?: (step: SymbolRecord, seen: ReadonlySet<string>) => Promise<SymbolRecord[]>;
 }
 
-/** Callees replaced by the dispatch class's own methods of the same name, where it has them. */
+/**
+ * Callees replaced by the dispatch class's own methods of the same name, where it has them:
+ * only a method of one of its ancestors (a call on `self` the index resolved to the base
+ * class's version) runs as the dispatch class's own. A same-named method of another class
+ * (`PoolManager.urlopen` calling `conn.urlopen(…)`, a connection pool's) is a call on
+ * another object and stays that object's. When the index knows none of the dispatch
+ * class's ancestors, only a declaration that calls nothing is replaced. Only a step of the
+ * dispatch class or of an ancestor runs with `self` the dispatch class's object: once the
+ * flow has gone on into another object's method, its calls are that object's.
+ */
 export async function overridden(
   generationId: string,
   callees: SymbolRecord[],
   dispatch: SymbolRecord | null,
+  caller?: SymbolRecord,
 ): Promise<SymbolRecord[]> {
   if (!dispatch) return callees;
+  const ancestors = await ancestorTypes(generationId, dispatch.qualifiedId);
+  const onSelf = (s: SymbolRecord) =>
+    s.qualifiedName.startsWith(`${dispatch.qualifiedName}.`) ||
+    (!!s.parentId && ancestors.has(`${s.path}::${s.parentId}`));
+  if (caller && caller.kind === "method" && ancestors.size > 0 && !onSelf(caller)) return callees;
+  const inherited = (c: SymbolRecord) =>
+    ancestors.size > 0 ? !!c.parentId && ancestors.has(`${c.path}::${c.parentId}`) : c.fanOut === 0;
   const out: SymbolRecord[] = [];
   for (const c of callees) {
     const own =
-      c.kind === "method" && !c.qualifiedName.startsWith(`${dispatch.qualifiedName}.`)
+      c.kind === "method" && !c.qualifiedName.startsWith(`${dispatch.qualifiedName}.`) && inherited(c)
         ? (await symbolsByQualifiedName(generationId, `${dispatch.qualifiedName}.${c.name}`, 1))[0]
         : undefined;
     out.push(own ?? c);
   }
   return out;
 }
+
+/** A type's ancestors, up to ANCESTOR_LEVELS levels up (their ids). */
+async function ancestorTypes(generationId: string, typeId: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  let level = [typeId];
+  for (let i = 0; i < ANCESTOR_LEVELS && level.length > 0; i++) {
+    level = (await ancestorsOf(generationId, level)).filter((id) => !out.has(id) && id !== typeId);
+    for (const id of level) out.add(id);
+  }
+  return out;
+}
+
+const ANCESTOR_LEVELS = 4;
 
 /** A declaration with more implementations than this is dispatched too widely to follow one. */
 const MAX_IMPLEMENTATIONS = 2;
@@ -269,6 +302,35 @@ function parseCalls(json: string): { name: string; receiver: string | null; line
   }
 }
 
+/**
+ * The functions a step calls, in call order, that the walk may go into and has not been to:
+ * resolved calls, unresolved ones resolved in the caller's folder or class, and through macros.
+ */
+async function directCallees(
+  generationId: string,
+  symbol: SymbolRecord,
+  reader: SourceReader,
+  walks: (path: string) => boolean,
+  seen: ReadonlySet<string>,
+): Promise<SymbolRecord[]> {
+  // Vendored and example code is not part of the flow a question follows, nor are tests.
+  const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
+    (e) => e.dstId && e.confidence >= 0.4 && walks(e.dstPath ?? ""),
+  );
+  const ids = [
+    ...new Set([
+      ...edges.map((e) => e.dstId as string),
+      ...(await unresolvedCallees(generationId, symbol, edges, walks)),
+    ]),
+  ].filter((id) => !seen.has(id));
+  // A macro's calls are its caller's: the walk goes through it to the functions its body calls.
+  const written = [
+    ...(isMacro(symbol) ? await macroCallees(generationId, symbol, reader, walks) : []),
+    ...(await symbolsInIdOrder(generationId, ids)),
+  ];
+  return (await throughMacros(generationId, written, reader, walks)).filter((s) => !seen.has(s.qualifiedId));
+}
+
 export async function walkForward(
   generationId: string,
   symbol: SymbolRecord,
@@ -281,30 +343,17 @@ export async function walkForward(
   seen.add(symbol.qualifiedId);
   const node: FlowNode = { symbol, depth, children: [] };
   if (!options.useGraph || depth >= maxDepth) return node;
-  // Vendored and example code is not part of the flow a question follows, nor are tests.
-  const edges = (await calleesOf(generationId, symbol.qualifiedId, 40)).filter(
-    (e) => e.dstId && e.confidence >= 0.4 && options.walks(e.dstPath ?? ""),
-  );
-  const ids = [
-    ...new Set([
-      ...edges.map((e) => e.dstId as string),
-      ...(await unresolvedCallees(generationId, symbol, edges, options.walks)),
-    ]),
-  ].filter((id) => !seen.has(id));
-  // A macro's calls are its caller's: the walk goes through it to the functions its body calls.
-  const written = [
-    ...(isMacro(symbol) ? await macroCallees(generationId, symbol, options.reader, options.walks) : []),
-    ...(await symbolsInIdOrder(generationId, ids)),
-  ];
-  const direct = (await throughMacros(generationId, written, options.reader, options.walks)).filter(
-    (s) => !seen.has(s.qualifiedId),
-  );
+  const direct = await directCallees(generationId, symbol, options.reader, options.walks, seen);
   // Callees that bear on the question first, then the main line (what the step returns), then
   // the steps that carry the flow on, in call order.
   const tails = mainLine(await tailCalls(symbol, options.reader), direct);
   const tail = (s: SymbolRecord) => (tails.has(s.name) ? 0 : 1);
   const callees = (
-    await implemented(generationId, await overridden(generationId, direct, options.dispatch), options.walks)
+    await implemented(
+      generationId,
+      await overridden(generationId, direct, options.dispatch, symbol),
+      options.walks,
+    )
   )
     .filter((s) => !options.only || options.only(s))
     .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
@@ -355,6 +404,137 @@ export async function walkForward(
     node.children.push(child);
   }
   return node;
+}
+
+/**
+ * The line from a flow's entry to the step the question says it ends at ("… until a connection
+ * sends the request"): a search down the call graph, level by level, through the callees that
+ * bear most on the end clause (`endScore`, named by the step's own name or its class's) and the
+ * question, for the step named best like the end; then on through callees named at least as
+ * well (`_make_request` → the connection's `request`). The line found is grafted onto the walked
+ * tree as its main line (`endward`), steps already walked elsewhere moved onto it, so the chain
+ * the answer lists reaches the end while the tree keeps its breadth.
+ */
+export async function walkToEnd(
+  generationId: string,
+  root: FlowNode,
+  end: {
+    /** how well a step is named like the end clause, its class's name counting too */
+    score: (s: SymbolRecord) => number;
+    /** the same by the step's own name only */
+    own: (s: SymbolRecord) => number;
+  },
+  seen: Set<string>,
+  options: WalkOptions,
+): Promise<boolean> {
+  if (!options.useGraph) return false;
+  const endScore = end.score;
+  const parent = new Map<string, SymbolRecord>();
+  const visited = new Set([root.symbol.qualifiedId]);
+  const named = (s: SymbolRecord) => (end.own(s) > 0 ? endScore(s) : 0);
+  let best: { s: SymbolRecord; score: number } | null = null;
+  let bestLevel = 0;
+  let frontier = [root.symbol];
+  const expand = async (s: SymbolRecord) =>
+    (
+      await implemented(
+        generationId,
+        await overridden(
+          generationId,
+          await directCallees(generationId, s, options.reader, options.walks, visited),
+          options.dispatch,
+          s,
+        ),
+        options.walks,
+      )
+    ).filter((c) => !visited.has(c.qualifiedId) && !isTestSymbol(c));
+  let expansions = 0;
+  for (let level = 1; level <= END_LEVELS && frontier.length > 0 && expansions < END_EXPANSIONS; level++) {
+    const next: SymbolRecord[] = [];
+    for (const s of frontier.slice(0, Math.max(0, END_EXPANSIONS - expansions))) {
+      expansions++;
+      for (const c of await expand(s)) {
+        if (visited.has(c.qualifiedId)) continue;
+        visited.add(c.qualifiedId);
+        parent.set(c.qualifiedId, s);
+        next.push(c);
+        const score = named(c);
+        // On a tie the step that goes on calling, not a check or getter on the way (`response_redirects?`).
+        if (
+          score > (best?.score ?? 0) ||
+          (best && score === best.score && level === bestLevel && c.fanOut > best.s.fanOut)
+        ) {
+          best = { s: c, score };
+          bestLevel = level;
+        }
+      }
+    }
+    frontier = next
+      .filter((c) => c.fanOut > 0 && (c.fanIn < HELPER_FAN_IN || endScore(c) > 0))
+      .map((c, order) => ({ c, order, key: 2 * endScore(c) + options.relevant(c) }))
+      .sort((a, b) => b.key - a.key || a.order - b.order)
+      .slice(0, END_BEAM)
+      .map((x) => x.c);
+  }
+  // A walk that already reached a step named as well as the one found needs no line of its own.
+  if (!best || flatten(root).some((n) => n.depth > 0 && named(n.symbol) >= (best?.score ?? 0))) return false;
+  const line: SymbolRecord[] = [];
+  for (let s: SymbolRecord | undefined = best.s; s && s !== root.symbol; s = parent.get(s.qualifiedId))
+    line.unshift(s);
+  // On past the step found, while a callee is named at least as well as it.
+  const found = best;
+  for (let i = 0, at = found.s; i < END_BEYOND; i++) {
+    const on = (await expand(at)).find((c) => named(c) >= found.score);
+    if (!on) break;
+    visited.add(on.qualifiedId);
+    line.push(on);
+    at = on;
+  }
+  graft(root, line);
+  for (const s of line) seen.add(s.qualifiedId);
+  return true;
+}
+
+/** How many levels below the entry the end is looked for. */
+const END_LEVELS = 6;
+/** How many steps of a level the search goes on from. */
+const END_BEAM = 8;
+/** How many steps the search looks into in all, so an answer stays fast. */
+const END_EXPANSIONS = 30;
+/** How many steps past the one found the line goes on through callees named as well. */
+const END_BEYOND = 2;
+
+/**
+ * Puts `line` (steps from below the root down) onto the tree as its main line: each step the
+ * first child of the one before, taken from wherever the walk had put it (with what it calls).
+ */
+export function graft(root: FlowNode, line: SymbolRecord[]): void {
+  let at = root;
+  for (const s of line) {
+    let child = at.children.find((c) => c.symbol.qualifiedId === s.qualifiedId);
+    if (child) at.children.splice(at.children.indexOf(child), 1);
+    else child = detach(root, s.qualifiedId) ?? { symbol: s, depth: 0, children: [] };
+    redepth(child, at.depth + 1);
+    child.endward = true;
+    at.children.unshift(child);
+    at = child;
+  }
+}
+
+/** Takes the node of a symbol out of the tree, with its subtree. */
+function detach(node: FlowNode, qualifiedId: string): FlowNode | null {
+  const i = node.children.findIndex((c) => c.symbol.qualifiedId === qualifiedId);
+  if (i >= 0) return node.children.splice(i, 1)[0] ?? null;
+  for (const c of node.children) {
+    const found = detach(c, qualifiedId);
+    if (found) return found;
+  }
+  return null;
+}
+
+function redepth(node: FlowNode, depth: number): void {
+  node.depth = depth;
+  for (const c of node.children) redepth(c, depth + 1);
 }
 
 /**
@@ -425,10 +605,15 @@ export function flatten(node: FlowNode): FlowNode[] {
   return [node, ...node.children.flatMap(flatten)];
 }
 
-/** A call tree as indented lines; `arrow` says how a child relates to its parent (→ callee, ← caller). */
+/**
+ * A call tree as indented lines; `arrow` says how a child relates to its parent (→ callee, ←
+ * caller; ⇒ a callee on the line to where the question says the flow ends).
+ */
 export function renderFlow(node: FlowNode, indent = "", arrow = "→"): string {
   const s = node.symbol;
-  const line = `${indent}${indent ? `${arrow} ` : ""}${s.qualifiedName}()  [${s.path}:${s.startLine}-${s.endLine}]`;
+  // A step on the line to where the question says the flow ends is drawn `⇒`.
+  const drawn = node.endward && arrow === "→" ? "⇒" : arrow;
+  const line = `${indent}${indent ? `${drawn} ` : ""}${s.qualifiedName}()  [${s.path}:${s.startLine}-${s.endLine}]`;
   return [line, ...node.children.map((c) => renderFlow(c, `${indent}    `, arrow))].join("\n");
 }
 

@@ -60,6 +60,7 @@ import {
   renderFlow,
   walkBackward,
   walkForward,
+  walkToEnd,
   type FlowNode,
 } from "./exploratory-walk.ts";
 import { chainsFirst, flowOrder, FLOW_LEAD, spineOf } from "./exploratory-order.ts";
@@ -317,6 +318,26 @@ async function walkFlows(
       ).children;
     flows.push(flow);
   }
+  // A flow the question says ends somewhere ("… until a connection sends the request") is
+  // followed there from the last start, past the walk's depth.
+  const endAt = flowEndAt(question);
+  const endTerms = endAt > 0 ? conceptTerms(question.slice(endAt)) : [];
+  const last = flows[flows.length - 1];
+  if (last && endTerms.length > 0)
+    await walkToEnd(
+      generationId,
+      last,
+      { score: relevanceOf(endTerms), own: relevanceOf(endTerms, 0) },
+      seen,
+      {
+        useGraph: config.features.useCallGraph,
+        relevant,
+        walks,
+        dispatch: await dispatchClass(generationId, question, last.symbol),
+        reader: input.reader,
+        depthCap: maxDepth + WRAPPER_LEVELS,
+      },
+    );
   return flows;
 }
 
