@@ -25,7 +25,6 @@ import {
   uniqueBy,
 } from "./evidence-reading.ts";
 import { openingFor } from "./opening.ts";
-import { callsOn, rankedLeads } from "./lead-definition.ts";
 import type { AnswerInput, AnswerOutput, Answerer, QueryMode } from "./contract.ts";
 
 const MAX_GAPS = 3;
@@ -83,8 +82,7 @@ interface GapCandidate {
  * no context item holds; for a diagnostic question, a caller of the error site when none
  * is in context (how execution gets there); for an exploratory one, the next step of the
  * traced flow when its source is not in context; for a conceptual one, a function the
- * leading definition calls whose name carries the question's concept, and the function
- * the opening's deciding line hands the decision to. Callees that do
+ * leading definition calls whose name carries the question's concept. Callees that do
  * not bear on the question are never gaps, so an answer whose evidence suffices stops.
  */
 export function findGaps(input: AnswerInput): string[] {
@@ -155,21 +153,6 @@ const MODE_GAPS: Record<QueryMode, (input: AnswerInput, scope: GapScope) => void
       splitIdentifier(t.object.split(".").pop() ?? t.object).some((p) => terms.has(p) || terms.has(stem(p))),
     );
     if (relevant) add(located(relevant), 1);
-    // The function the opening's deciding line hands the decision to
-    // (`alg = StandardSecureDigestAlgorithms.findBySigningKey(key)`) is where the answer goes on.
-    const opened = rankedLeads(
-      input,
-      input.context.filter((i) => i.facts && i.path),
-    )[0];
-    const handedTo = input.graph.triples.find(
-      (t) =>
-        t.subject === opened?.item.facts?.qualifiedName &&
-        t.relation === "calls" &&
-        outside(t) &&
-        !IGNORED_CALLS.has(t.object.split(/[.:#]+/).pop() ?? "") &&
-        opened.lines.some((l) => callsOn(l.text, t.object)),
-    );
-    if (handedTo) add(located(handedTo), 1.5);
   },
   analytical() {},
 };

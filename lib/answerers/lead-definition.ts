@@ -126,13 +126,6 @@ const COMPUTE_VERBS = new Set([
   "estimated",
 ]);
 
-/** Whether a line of code calls a function, named by the last segment of its qualified name. */
-export function callsOn(line: string, qualifiedName: string): boolean {
-  const name = qualifiedName.split(/[.:#]+/).pop() ?? "";
-  if (name.length < 3) return false;
-  return new RegExp(`(?:^|[^\\w$])${name.replace(/[$]/g, "\\$&")}\\s*[(<]`).test(line);
-}
-
 export function hitsOf(text: string, terms: Set<string>): number {
   return splitIdentifier(text).filter((w) => terms.has(stem(w.toLowerCase()))).length;
 }

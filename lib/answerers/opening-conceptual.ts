@@ -5,7 +5,7 @@
  */
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { cite, code, escapeInline, firstSentence, isAuxiliary } from "./evidence-reading.ts";
-import { callsOn, citeLead, isTestSymbol, quote, rankedLeads } from "./lead-definition.ts";
+import { citeLead, isTestSymbol, quote, rankedLeads } from "./lead-definition.ts";
 import { askedTopic, ERROR_WORDS, plural } from "./question-clauses.ts";
 
 export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): string {
@@ -45,16 +45,7 @@ export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): s
   // A runner-up that shares no word with the question (a helper valued for a condition of
   // its own) gives way to one that speaks of what is asked.
   const runnersUp = leads.slice(1).filter((l) => differs(l.item));
-  // The function the quoted line hands the decision to comes next, when it is in the evidence.
-  const handedTo = symbols.find(
-    (s) =>
-      differs(s) &&
-      !isAuxiliary(s.path ?? "") &&
-      !isTestSymbol(s) &&
-      lines.some((l) => callsOn(l.text, s.facts?.qualifiedName ?? "")),
-  );
   const other =
-    handedTo ??
     (runnersUp.find((l) => l.onTopic) ?? runnersUp[0])?.item ??
     symbols.find((s) => differs(s) && !isAuxiliary(s.path ?? "") && !isTestSymbol(s));
   // What decides is often a pair of functions (the loop checking an option and the predicate

@@ -2,7 +2,7 @@ import { answerInput as input, symbolItem as symbol } from "../../test-support/a
 import { describe, expect, it } from "vitest";
 import { queryTerms, stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
-import { EvidenceEngine, findGaps } from "./evidence-engine.ts";
+import { EvidenceEngine } from "./evidence-engine.ts";
 import { loggedHere } from "./evidence-reading.ts";
 import { decidingLines, handsOn } from "./lead-definition.ts";
 import { openingFor } from "./opening.ts";
@@ -1563,54 +1563,6 @@ describe("a conceptual opening's choice among the top five", () => {
     expect(text).toContain("`Retry.get_backoff_time`");
     expect(text).toMatch(/Related: `Retry\.sleep` \([^)]*\)\.$/);
     expect(text).not.toContain("parse_url");
-  });
-
-  describe("the function the quoted line hands the decision to", () => {
-    const take = symbol(
-      "Limiter.Take",
-      "limit/limiter.go",
-      "func (l *Limiter) Take(key string) error {\n\tcode, err := l.store.Eval(script, key)\n\tif err != nil {\n\t\treturn err\n\t}\n\tif !admit(code) {\n\t\treturn ErrOverQuota\n\t}\n\treturn nil\n}",
-      60,
-    );
-    const admit = symbol(
-      "admit",
-      "limit/codes.go",
-      "func admit(code int64) bool {\n\treturn code == allowedCode || code == hitQuotaCode\n}",
-      12,
-    );
-    const limited = symbol(
-      "Limiter.Limited",
-      "limit/limiter.go",
-      "func (l *Limiter) Limited(key string) bool {\n\tif l.quota <= 0 {\n\t\treturn true\n\t}\n\treturn l.store.Get(key) >= l.quota\n}",
-      80,
-    );
-    const question = "How does the limiter decide whether a request is allowed?";
-    const triple = (object: string, objectPath: string) => ({
-      subject: "Limiter.Take",
-      relation: "calls" as const,
-      object,
-      objectPath,
-      objectLines: [12, 14] as [number, number],
-      inContext: false,
-      confidence: 1,
-    });
-
-    it("is the gap a conceptual answer looks up next, though its name shares no word with the question", () => {
-      const withGraph = {
-        ...input(question, "conceptual", [take, limited]),
-        graph: { triples: [triple("Store.Eval", "limit/store.go"), triple("admit", "limit/codes.go")] },
-      };
-      expect(findGaps(withGraph)).toEqual(["admit in limit/codes.go"]);
-    });
-
-    it("is named first among the related definitions once it is in the evidence", () => {
-      const context = [take, limited, admit];
-      const text = openingFor(input(question, "conceptual", context), context, new Map());
-      expect(text).toMatch(
-        /^Whether a request is allowed is decided in `Limiter\.Take` \(limit\/limiter\.go:60-69\): `if !admit\(code\)`/,
-      );
-      expect(text).toContain("Related: `admit` (limit/codes.go:12-14)");
-    });
   });
 
   it("keeps a predicate on the setting the question writes as code", () => {
