@@ -48,6 +48,16 @@ export function conceptualOpening(input: AnswerInput, symbols: ContextItem[]): s
   const other =
     (runnersUp.find((l) => l.onTopic) ?? runnersUp[0])?.item ??
     symbols.find((s) => differs(s) && !isAuxiliary(s.path ?? "") && !isTestSymbol(s));
-  if (other?.facts) sentences.push(`Related: ${code(other.facts.qualifiedName)} (${cite(other)}).`);
+  // What decides is often a pair of functions (the loop checking an option and the predicate
+  // it calls, the parser and the state it switches on): a third definition that speaks of
+  // what is asked and holds a deciding line of its own is named beside the runner-up.
+  const third = runnersUp.find(
+    (l) =>
+      l.item !== other && l.onTopic && l.lines.length > 0 && (!other || member(l.item) !== member(other)),
+  )?.item;
+  const named = [other, third].flatMap((s) =>
+    s?.facts ? [`${code(s.facts.qualifiedName)} (${cite(s)})`] : [],
+  );
+  if (named.length) sentences.push(`Related: ${named.join(", ")}.`);
   return sentences.map((x) => x.replace(/\.\.$/, ".")).join(" ");
 }

@@ -1488,6 +1488,83 @@ describe("a conceptual opening's choice among the top five", () => {
     expect(text).not.toContain("banner.decorateLine");
   });
 
+  it("names beside the runner-up a third definition that speaks of the question and decides something", () => {
+    const next = symbol(
+      "IntoIter.next",
+      "src/lib.rs",
+      "fn next(&mut self) -> Option<Result<DirEntry>> {\n    if self.opts.same_file_system {\n        self.root_device = Some(itry!(device_num(&self.start)));\n    }\n    self.handle_entry(dent)\n}",
+      680,
+    );
+    const handle = symbol(
+      "IntoIter.handle_entry",
+      "src/lib.rs",
+      "fn handle_entry(&mut self, mut dent: DirEntry) -> Option<Result<DirEntry>> {\n    let should_descend = dent.is_dir() && !self.skippable();\n    if should_descend && self.opts.same_file_system {\n        if itry!(self.is_same_file_system(&dent)) {\n            itry!(self.push(&dent));\n        }\n    }\n    Some(Ok(dent))\n}",
+      840,
+    );
+    const predicate = symbol(
+      "IntoIter.is_same_file_system",
+      "src/lib.rs",
+      "fn is_same_file_system(&mut self, dent: &DirEntry) -> Result<bool> {\n    let dent_device = device_num(dent.path())?;\n    Ok(self.root_device.map(|d| d == dent_device).unwrap_or(false))\n}",
+      991,
+    );
+    const stack = symbol(
+      "IntoIter.pop",
+      "src/lib.rs",
+      'fn pop(&mut self) {\n    self.stack_list.pop().expect("BUG: cannot pop from empty stack");\n    if self.opts.follow_links {\n        self.stack_path.pop();\n    }\n}',
+      950,
+    );
+    const context = [next, handle, stack, predicate];
+    const text = openingFor(
+      input(
+        "With same_file_system(true), how does the walker decide not to go into a directory that is a mount point of another disk?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toMatch(
+      /Related: `IntoIter\.\w+` \(src\/lib\.rs:\d+-\d+\), `IntoIter\.\w+` \(src\/lib\.rs:\d+-\d+\)\.$/,
+    );
+    expect(text).toContain("`IntoIter.is_same_file_system` (src/lib.rs:991-");
+    // pop decides something, but of nothing the question asks about.
+    expect(text).not.toContain("IntoIter.pop");
+  });
+
+  it("names no third definition when none beyond the runner-up speaks of the question", () => {
+    const decide = symbol(
+      "Retry.get_backoff_time",
+      "src/urllib3/util/retry.py",
+      "def get_backoff_time(self) -> float:\n    consecutive_errors_len = len(self.history)\n    if consecutive_errors_len <= 1:\n        return 0\n    backoff_value = self.backoff_factor * (2 ** (consecutive_errors_len - 1))\n    return float(max(0, min(self.backoff_max, backoff_value)))",
+      250,
+    );
+    const sleep = symbol(
+      "Retry.sleep",
+      "src/urllib3/util/retry.py",
+      "def sleep(self, response=None):\n    if self.respect_retry_after_header and response:\n        slept = self.sleep_for_retry(response)\n        if slept:\n            return\n    self._sleep_backoff()",
+      300,
+    );
+    const parse = symbol(
+      "parse_url",
+      "src/urllib3/util/url.py",
+      "def parse_url(url):\n    if not url:\n        return Url()\n    source_url = url\n    if not _SCHEME_RE.search(url):\n        url = '//' + url",
+      370,
+    );
+    const context = [decide, sleep, parse];
+    const text = openingFor(
+      input(
+        "How long does urllib3 wait between retry attempts, and how is the backoff computed?",
+        "conceptual",
+        context,
+      ),
+      context,
+      new Map(),
+    );
+    expect(text).toContain("`Retry.get_backoff_time`");
+    expect(text).toMatch(/Related: `Retry\.sleep` \([^)]*\)\.$/);
+    expect(text).not.toContain("parse_url");
+  });
+
   it("keeps a predicate on the setting the question writes as code", () => {
     const predicate = symbol(
       "IntoIter.is_same_file_system",
