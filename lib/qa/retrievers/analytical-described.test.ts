@@ -1,6 +1,6 @@
 /**
  * A callers question that describes its subject in prose instead of naming it is answered
- * with the described code's callers (Go, PHP and Ruby on one small fixture), and one whose
+ * with the described code's callers (Go, PHP, Python and Ruby on one small fixture), and one whose
  * description matches no code keeps the repository-wide figure.
  */
 import { fileURLToPath } from "node:url";
@@ -48,6 +48,19 @@ describe("the phrase a callers question describes its subject with", () => {
       "assertion",
     ]);
   });
+
+  it("reads a clause's verb also as the words code names use for it", () => {
+    const stemsOf = (phrase: string, word: string) =>
+      describedTerms(phrase).all.find((t) => t.word === word)?.stems ?? [];
+    expect(stemsOf("the helper that rewrites the path", "rewrites")).toEqual(
+      expect.arrayContaining(["replac", "set"]),
+    );
+    expect(stemsOf("the single function that allocates an error", "allocates")).toEqual(
+      expect.arrayContaining(["construct", "make"]),
+    );
+    // A word that is no verb of code keeps only its own stems.
+    expect(stemsOf("the helper that rewrites the path", "path")).toEqual(["path"]);
+  });
 });
 
 let fixture: IndexedFixture;
@@ -80,6 +93,15 @@ describe("a subject described in prose", () => {
     expect(first).toContain("`Route.Path` (router/route.go:");
     expect(first).toContain("`Route.Host` (router/route.go:");
     expect(files[0]).toBe("router/route.go");
+  });
+
+  it("is the Python helper whose name says the clause's verb in code words, not the busier method named like its object", async () => {
+    const { first } = await opening(
+      "Which functions call the helper that rewrites the host, and in which files?",
+    );
+    expect(first).toMatch(/^2 functions in 1 file call `replace_host` \(py\/redirects\.py:\d+-\d+\)/);
+    expect(first).toContain("`Redirector.follow`");
+    expect(first).toContain("`Redirector.retry_elsewhere`");
   });
 
   it("is the PHP method its head names on the class it belongs to", async () => {

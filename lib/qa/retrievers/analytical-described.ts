@@ -10,7 +10,7 @@
  */
 import "server-only";
 import { symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
-import { splitIdentifier } from "../../db/tokenize.ts";
+import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { lexicalSearch } from "../../search/hybrid.ts";
 import { inScope } from "../../wiki/structure.ts";
 import { conceptTerms, matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
@@ -50,8 +50,86 @@ export function describedPhrase(question: string): string | null {
  */
 export function describedTerms(phrase: string): { head: ConceptTerm[]; all: ConceptTerm[] } {
   const head = phrase.split(/\s(?:that|which|who|whose|to|for|used)\s/i)[0] ?? phrase;
-  const significant = (text: string) => conceptTerms(text, 10).filter((t) => !GENERIC.has(t.word));
+  const significant = (text: string) =>
+    conceptTerms(text, 10)
+      .filter((t) => !GENERIC.has(t.word))
+      .map(withCodeVerbs);
   return { head: significant(head), all: significant(phrase) };
+}
+
+/**
+ * The words code names use for what a description's verb says ("rewrites the path" is a
+ * `replacePath` or `setPath`, "allocates an error" a `constructError` or `makeError`), so
+ * a clause's verb can meet a name that never repeats it.
+ */
+const CODE_VERBS: [string[], string[]][] = [
+  [
+    ["rewrite", "overwrite", "substitute", "swap"],
+    ["replace", "set", "update"],
+  ],
+  [
+    ["allocate", "instantiate", "construct", "create"],
+    ["construct", "make", "build", "create", "alloc"],
+  ],
+  [
+    ["shorten", "abbreviate", "simplify"],
+    ["short", "shortest", "simple"],
+  ],
+  [
+    ["delete", "erase", "drop", "discard"],
+    ["remove", "delete", "clear", "drop"],
+  ],
+  [
+    ["verify", "ensure", "validate"],
+    ["check", "validate", "verify", "assert"],
+  ],
+  [
+    ["convert", "transform", "translate"],
+    ["convert", "transform", "translate"],
+  ],
+  [
+    ["fetch", "retrieve", "obtain", "look"],
+    ["get", "find", "lookup", "fetch", "load"],
+  ],
+  [
+    ["store", "save", "persist", "record"],
+    ["set", "put", "save", "store", "write"],
+  ],
+  [
+    ["emit", "print", "output", "render"],
+    ["write", "emit", "print", "render", "format"],
+  ],
+  [
+    ["copy", "duplicate"],
+    ["copy", "clone", "dup"],
+  ],
+  [
+    ["register", "attach"],
+    ["register", "add", "attach", "use"],
+  ],
+  [
+    ["escape", "quote", "sanitize"],
+    ["escape", "quote", "sanitize", "encode"],
+  ],
+];
+const CODE_VERB_STEMS = new Map<string, string[]>();
+for (const [verbs, names] of CODE_VERBS)
+  for (const verb of verbs)
+    CODE_VERB_STEMS.set(stem(verb), [...(CODE_VERB_STEMS.get(stem(verb)) ?? []), ...names.map(stem)]);
+
+/** The code words of the description's verbs, as searchable text ("rewrites" → replace set update). */
+function codeVerbWords(terms: ConceptTerm[]): string[] {
+  const verbs = new Set(terms.map((t) => stem(t.word)));
+  return [
+    ...new Set(
+      CODE_VERBS.filter(([said]) => said.some((v) => verbs.has(stem(v)))).flatMap(([, names]) => names),
+    ),
+  ];
+}
+
+function withCodeVerbs(term: ConceptTerm): ConceptTerm {
+  const extra = term.stems.flatMap((s) => CODE_VERB_STEMS.get(s) ?? []);
+  return extra.length ? { ...term, stems: [...new Set([...term.stems, ...extra])] } : term;
 }
 
 const RANK_OFFSET = 3;
@@ -79,15 +157,16 @@ export async function describedSubject(
   const head = owner ? [] : written;
   // A head that says only what kind of code it is ("the helper that …") leaves the clause to the code.
   const nameTerms = head.length ? head : terms;
-  const weights = head.length
-    ? CHANNELS
-    : { ...CHANNELS, name: CHANNELS.name / 2, code: CHANNELS.code * 1.5 };
+  // A clause whose verb has words in code ("rewrites" → replace, set) can be met by names.
+  const verbal = terms.some((t) => CODE_VERB_STEMS.has(stem(t.word)));
+  const weights =
+    head.length || verbal ? CHANNELS : { ...CHANNELS, name: CHANNELS.name / 2, code: CHANNELS.code * 1.5 };
   const words = new Set(terms.map((t) => t.word));
   const others = conceptTerms(question, 16).filter((t) => !GENERIC.has(t.word) && !words.has(t.word));
   const usable = (path: string) => keep(path) && inScope(path, scope);
   const [index, chunks] = await Promise.all([
     nameIndex(generationId),
-    lexicalSearch(generationId, terms.map((t) => t.word).join(" "), {
+    lexicalSearch(generationId, [...terms.map((t) => t.word), ...codeVerbWords(terms)].join(" "), {
       limit: 20,
       kinds: ["code"],
       stems: true,
