@@ -27,13 +27,14 @@ const MAX_END_LINE = 7;
 const ERROR_TYPE = /(?:Error|Exception|Panic)$/;
 
 export function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): string {
-  const step = (s: FlowStep) => `${code(s.name)} (${stepCitation(s, symbols)})`;
+  const step = (s: FlowStep, next?: FlowStep) => `${code(s.name)} (${stepCitation(s, symbols, next)})`;
+  const chain = (path: FlowStep[]) => path.map((s, i) => step(s, path[i + 1]));
   const callers = flowNodes(input, "callers:");
   if (callers.length > 1) {
     const target = callers[0] as FlowStep;
     const direct = callers.filter((c) => c.depth === 1);
     const further = callers.filter((c) => c.depth === 2);
-    return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map(step))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${step(further[0])} is one hop further up` : ""}.`;
+    return `${step(target)} is called by ${direct.length} function${direct.length === 1 ? "" : "s"}: ${joinWords(direct.slice(0, 4).map((s) => step(s)))}${direct.length > 4 ? ` and ${direct.length - 4} more` : ""}${further[0] ? `; ${step(further[0])} is one hop further up` : ""}.`;
   }
   const steps = flowNodes(input);
   // The line of the flow leading to what the question names ("down to the connection being opened").
@@ -54,13 +55,13 @@ export function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): 
     const chains = roots.map((root) => {
       const at = steps.indexOf(root);
       const part = steps.slice(at, at + 1 + root.descendants);
-      return happy(
-        mainPath(part, roots.length > 2 ? 3 : 4, (i) =>
-          part[i]?.endward ? ENDWARD : 4 * (reach[at + i] ?? 0),
+      return chain(
+        happy(
+          mainPath(part, roots.length > 2 ? 3 : 4, (i) =>
+            part[i]?.endward ? ENDWARD : 4 * (reach[at + i] ?? 0),
+          ),
         ),
-      )
-        .map(step)
-        .join(" → ");
+      ).join(" → ");
     });
     return `${whenAsked(input.question, "it runs")} ${chains.join(", then ")}.`;
   }
@@ -74,9 +75,8 @@ export function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): 
   const entry = path[0];
   if (!entry) return conceptualOpening(input, symbols);
   if (path.length === 1) return loneEntry(step(entry), entry, symbols);
-  const sentences = [
-    `${whenAsked(input.question, "it starts at")} ${step(entry)}, then ${path.slice(1).map(step).join(" → ")}.`,
-  ];
+  const [first, ...rest] = chain(path);
+  const sentences = [`${whenAsked(input.question, "it starts at")} ${first}, then ${rest.join(" → ")}.`];
   // What else the entry calls, beside the main line.
   const at = steps.indexOf(entry);
   const siblings: FlowStep[] = [];
@@ -85,7 +85,7 @@ export function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): 
     if (s.depth === 1 && s !== path[1]) siblings.push(s);
   }
   if (siblings.length)
-    sentences.push(`${code(entry.name)} also calls ${joinWords(siblings.slice(0, 3).map(step))}.`);
+    sentences.push(`${code(entry.name)} also calls ${joinWords(siblings.slice(0, 3).map((s) => step(s)))}.`);
   return sentences.join(" ");
 }
 
@@ -107,17 +107,24 @@ function loneEntry(entryText: string, entry: FlowStep, symbols: ContextItem[]): 
 
 /**
  * A flow step's citation: its whole definition, or when that is longer than an opening
- * should point at, the lines of it retrieval matched (the step's item in context).
+ * should point at, the lines of it retrieval matched (the step's item in context), else the
+ * line where it calls the next step of the chain, else its first lines. An opening never
+ * cites more than MAX_CITED_LINES lines.
  */
-function stepCitation(s: FlowStep, symbols: ContextItem[]): string {
+function stepCitation(s: FlowStep, symbols: ContextItem[], next?: FlowStep): string {
   const [start, end] = s.lines.split("-").map(Number) as [number, number];
   if (end - start < MAX_CITED_LINES) return `${s.path}:${s.lines}`;
-  const item = symbols.find(
-    (i) =>
-      i.path === s.path &&
-      i.startLine === start &&
-      i.focus &&
-      i.focus.endLine - i.focus.startLine < MAX_CITED_LINES,
-  );
-  return item ? cite(item) : `${s.path}:${s.lines}`;
+  const own = symbols.filter((i) => i.path === s.path && i.startLine === start);
+  const focused = own.find((i) => i.focus && i.focus.endLine - i.focus.startLine < MAX_CITED_LINES);
+  if (focused) return cite(focused);
+  const callee = next?.name.split(/[.:#]/).pop();
+  if (callee) {
+    const call = new RegExp(`(?<![\\w$])${callee.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\(`);
+    for (const item of own) {
+      const at = item.text.split("\n").findIndex((line) => call.test(line));
+      const line = item.startLine + at;
+      if (at >= 0 && line <= item.endLine) return `${s.path}:${line}-${line}`;
+    }
+  }
+  return `${s.path}:${start}-${start + MAX_CITED_LINES - 1}`;
 }

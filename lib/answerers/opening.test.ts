@@ -396,6 +396,38 @@ describe("a first paragraph that answers", () => {
       "When open_dataset reads a file, it starts at `open_dataset` (pkg/api.py:366-386), then `decode` (pkg/api.py:311-347).",
     );
   });
+
+  it("cites a long step retrieval matched nothing in by where it calls the next step, never all of it", () => {
+    // A step reached only by the walk: in context whole, without matched lines.
+    const urlopen = long("Pool.urlopen", "pkg/pool.py", 400, [
+      ...filler.slice(0, 90),
+      "    response = self._make_request(conn, method, url)",
+      ...filler.slice(90),
+    ]);
+    const lone = long("Pool.close", "pkg/pool.py", 700, filler);
+    const flow: ContextItem = {
+      ...symbol("flow", "pkg/pool.py", "", 1),
+      key: "flow:request",
+      kind: "flow",
+      path: null,
+      facts: null,
+      text: [
+        "request()  [pkg/api.py:10-20]",
+        "    → Pool.urlopen()  [pkg/pool.py:400-672]",
+        "        → Pool._make_request()  [pkg/pool.py:300-330]",
+        "        → Pool.close()  [pkg/pool.py:700-881]",
+      ].join("\n"),
+    };
+    const text = openingFor(
+      input("Walk me through what happens when I call request()", "exploratory", [flow, urlopen, lone]),
+      [urlopen, lone],
+      new Map(),
+    );
+    // The call of `_make_request` is the 92nd line of the definition (its signature first).
+    expect(text).toContain("`Pool.urlopen` (pkg/pool.py:491-491)");
+    expect(text).not.toContain("pkg/pool.py:400-672");
+    expect(text).not.toMatch(/pkg\/pool\.py:700-881/);
+  });
 });
 
 describe("whenAsked", () => {
