@@ -9,6 +9,11 @@ import { openingFor } from "./opening.ts";
 import { storesOnly } from "./opening-diagnostic.ts";
 import { askedTopic, whenAsked } from "./question-clauses.ts";
 
+/** The opening of an answer whose context items are also the symbols it may cite. */
+function openingOver(question: string, mode: AnswerInput["mode"], context: ContextItem[]): string {
+  return openingFor(input(question, mode, context), context, new Map());
+}
+
 describe("the topic of a question, in its own terms", () => {
   it.each([
     ["How does requests decide whether to follow a redirect?", "decided", "Whether to follow a redirect"],
@@ -799,14 +804,10 @@ describe("a conceptual opening's lead among the top five, by what its body answe
         filler("Client.Request.validate", path, 80),
         acting,
       ];
-      const text = openingFor(
-        input(
-          "When a POST gets redirected, when does the client switch the follow-up request to GET and when does it keep POST and the body?",
-          "conceptual",
-          context,
-        ),
+      const text = openingOver(
+        "When a POST gets redirected, when does the client switch the follow-up request to GET and when does it keep POST and the body?",
+        "conceptual",
         context,
-        new Map(),
       );
       expect(text.startsWith(`\`${actingName}\``)).toBe(true);
     },
@@ -1471,14 +1472,10 @@ describe("a conceptual opening's choice among the top five", () => {
       const entry = symbol(entryName, entryPath, entryText, 10);
       const deciding = symbol(decidingName, decidingPath, decidingText, 40);
       const context = [entry, deciding];
-      const text = openingFor(
-        input(
-          "If I write EmailAddress() or call createImmutable, when does the condition apply and which variables does the writer refuse to write?",
-          "conceptual",
-          context,
-        ),
+      const text = openingOver(
+        "If I write EmailAddress() or call createImmutable, when does the condition apply and which variables does the writer refuse to write?",
+        "conceptual",
         context,
-        new Map(),
       );
       expect(text.startsWith(`\`${decidingName}\``)).toBe(true);
     },
@@ -1504,14 +1501,10 @@ describe("a conceptual opening's choice among the top five", () => {
       132,
     );
     const context = [use, pretty, chain];
-    const text = openingFor(
-      input(
-        "If I call r.Use(A) then r.Use(B), which one sees the request first, and where is the order of the middleware stack decided?",
-        "conceptual",
-        context,
-      ),
+    const text = openingOver(
+      "If I call r.Use(A) then r.Use(B), which one sees the request first, and where is the order of the middleware stack decided?",
+      "conceptual",
       context,
-      new Map(),
     );
     // Use only checks, then stores what it is given: the order is decided in chain.
     expect(text).toMatch(/^The order of the middleware stack is decided in `chain` \(chain\.go:/);
@@ -1546,14 +1539,10 @@ describe("a conceptual opening's choice among the top five", () => {
       950,
     );
     const context = [next, handle, stack, predicate];
-    const text = openingFor(
-      input(
-        "With same_file_system(true), how does the walker decide not to go into a directory that is a mount point of another disk?",
-        "conceptual",
-        context,
-      ),
+    const text = openingOver(
+      "With same_file_system(true), how does the walker decide not to go into a directory that is a mount point of another disk?",
+      "conceptual",
       context,
-      new Map(),
     );
     expect(text).toMatch(
       /Related: `IntoIter\.\w+` \(src\/lib\.rs:\d+-\d+\), `IntoIter\.\w+` \(src\/lib\.rs:\d+-\d+\)\.$/,
@@ -1583,14 +1572,10 @@ describe("a conceptual opening's choice among the top five", () => {
       370,
     );
     const context = [decide, sleep, parse];
-    const text = openingFor(
-      input(
-        "How long does urllib3 wait between retry attempts, and how is the backoff computed?",
-        "conceptual",
-        context,
-      ),
+    const text = openingOver(
+      "How long does urllib3 wait between retry attempts, and how is the backoff computed?",
+      "conceptual",
       context,
-      new Map(),
     );
     expect(text).toContain("`Retry.get_backoff_time`");
     expect(text).toMatch(/Related: `Retry\.sleep` \([^)]*\)\.$/);
@@ -1611,14 +1596,10 @@ describe("a conceptual opening's choice among the top five", () => {
       900,
     );
     const context = [predicate, other];
-    const text = openingFor(
-      input(
-        "With same_file_system(true), how does the walker decide not to go into a directory that is a mount point of another disk?",
-        "conceptual",
-        context,
-      ),
+    const text = openingOver(
+      "With same_file_system(true), how does the walker decide not to go into a directory that is a mount point of another disk?",
+      "conceptual",
       context,
-      new Map(),
     );
     expect(text).toMatch(/is decided in `IntoIter\.is_same_file_system`/);
   });
@@ -1670,14 +1651,10 @@ describe("a conceptual opening's related definition", () => {
       50,
     );
     const context = [color, interval, property];
-    const text = openingFor(
-      input(
-        "How is it decided whether a variable gets a nominal or a continuous scale?",
-        "conceptual",
-        context,
-      ),
+    const text = openingOver(
+      "How is it decided whether a variable gets a nominal or a continuous scale?",
+      "conceptual",
       context,
-      new Map(),
     );
     expect(text).toMatch(/is decided in `Color\.inferScale`/);
     expect(text).toContain("Related: `Property.defaultScale`");
@@ -1709,14 +1686,10 @@ describe("a conceptual opening over doc comments written without `*`", () => {
       40,
     );
     const context = [getter, deciding];
-    const text = openingFor(
-      input(
-        "Which status codes are accepted as a successful response when followRedirect is false? What decides that?",
-        "conceptual",
-        context,
-      ),
+    const text = openingOver(
+      "Which status codes are accepted as a successful response when followRedirect is false? What decides that?",
+      "conceptual",
       context,
-      new Map(),
     );
     expect(text).toMatch(/^`isResponseOk` \(source\/core\/response\.ts:40-46\)/);
     expect(text).not.toContain("get followRedirect()");
