@@ -15,7 +15,6 @@ import { retrieveDiagnostic } from "./diagnostic.ts";
 import { retrieveExploratory } from "./exploratory.ts";
 import type { RetrievalInput, RetrievalOutput } from "./shared.ts";
 import { rankSymbols } from "./symbol-ranker.ts";
-import { namedMember, withMemberFirst, workspaceMembers } from "./members.ts";
 
 export type { RetrievalInput, RetrievalOutput } from "./shared.ts";
 
@@ -25,17 +24,9 @@ export async function retrieveForMode(
 ): Promise<RetrievalOutput> {
   if (!input.config.features.useModeRouting) return retrieveConceptual(input);
   const primary = await retrieveOne(input, input.mode);
-  const output =
-    !secondaryMode || secondaryMode === input.mode
-      ? primary
-      : fuseRetrievals(
-          primary,
-          await retrieveOne({ ...input, mode: secondaryMode }, secondaryMode),
-          input.config.initialRetrievalBudget,
-        );
-  // A question that names one package of a multi-package repository is about that package.
-  const member = namedMember(input.question, await workspaceMembers(input.generationId));
-  return rankSymbols(input, { ...output, rankedFiles: withMemberFirst(output.rankedFiles, member) });
+  if (!secondaryMode || secondaryMode === input.mode) return rankSymbols(input, primary);
+  const secondary = await retrieveOne({ ...input, mode: secondaryMode }, secondaryMode);
+  return rankSymbols(input, fuseRetrievals(primary, secondary, input.config.initialRetrievalBudget));
 }
 
 function retrieveOne(input: RetrievalInput, mode: QueryMode): Promise<RetrievalOutput> {
