@@ -60,6 +60,12 @@ describe("the phrase a callers question describes its subject with", () => {
     );
     // A word that is no verb of code keeps only its own stems.
     expect(stemsOf("the helper that rewrites the path", "path")).toEqual(["path"]);
+    // Only the clause's verb: what it acts on stays a word, even one that is a verb elsewhere.
+    expect(stemsOf("the method that persists a record in the store", "persists")).toEqual(
+      expect.arrayContaining(["save", "put"]),
+    );
+    expect(stemsOf("the method that persists a record in the store", "record")).toEqual(["record"]);
+    expect(stemsOf("the method that persists a record in the store", "store")).toEqual(["store"]);
   });
 });
 

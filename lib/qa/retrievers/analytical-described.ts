@@ -50,11 +50,22 @@ export function describedPhrase(question: string): string | null {
  */
 export function describedTerms(phrase: string): { head: ConceptTerm[]; all: ConceptTerm[] } {
   const head = phrase.split(/\s(?:that|which|who|whose|to|for|used)\s/i)[0] ?? phrase;
+  const verb = clauseVerb(phrase);
   const significant = (text: string) =>
     conceptTerms(text, 10)
       .filter((t) => !GENERIC.has(t.word))
-      .map(withCodeVerbs);
+      .map((t) => (verb !== null && stem(t.word) === verb ? withCodeVerbs(t) : t));
   return { head: significant(head), all: significant(phrase) };
+}
+
+/**
+ * The stem of the verb a phrase's clause starts with ("the method that persists a record"
+ * → persist), or null. Only that word is read as code words: "record" and "store" after it
+ * are the things it acts on, however often they are verbs elsewhere.
+ */
+function clauseVerb(phrase: string): string | null {
+  const m = /\s(?:that|which|who)\s+(?:(?:also|only|just|then|first)\s+)?([a-z]+)/i.exec(phrase);
+  return m?.[1] ? stem(m[1].toLowerCase()) : null;
 }
 
 /**
@@ -93,7 +104,7 @@ const CODE_VERBS: [string[], string[]][] = [
   ],
   [
     ["store", "save", "persist", "record"],
-    ["set", "put", "save", "store", "write"],
+    ["set", "put", "save", "write"],
   ],
   [
     ["emit", "print", "output", "render"],
@@ -118,8 +129,9 @@ for (const [verbs, names] of CODE_VERBS)
     CODE_VERB_STEMS.set(stem(verb), [...(CODE_VERB_STEMS.get(stem(verb)) ?? []), ...names.map(stem)]);
 
 /** The code words of the description's verbs, as searchable text ("rewrites" → replace set update). */
-function codeVerbWords(terms: ConceptTerm[]): string[] {
-  const verbs = new Set(terms.map((t) => stem(t.word)));
+function codeVerbWords(phrase: string): string[] {
+  const verb = clauseVerb(phrase);
+  const verbs = new Set(verb === null ? [] : [verb]);
   return [
     ...new Set(
       CODE_VERBS.filter(([said]) => said.some((v) => verbs.has(stem(v)))).flatMap(([, names]) => names),
@@ -158,7 +170,8 @@ export async function describedSubject(
   // A head that says only what kind of code it is ("the helper that …") leaves the clause to the code.
   const nameTerms = head.length ? head : terms;
   // A clause whose verb has words in code ("rewrites" → replace, set) can be met by names.
-  const verbal = terms.some((t) => CODE_VERB_STEMS.has(stem(t.word)));
+  const verb = clauseVerb(phrase);
+  const verbal = verb !== null && CODE_VERB_STEMS.has(verb);
   const weights =
     head.length || verbal ? CHANNELS : { ...CHANNELS, name: CHANNELS.name / 2, code: CHANNELS.code * 1.5 };
   const words = new Set(terms.map((t) => t.word));
@@ -166,7 +179,7 @@ export async function describedSubject(
   const usable = (path: string) => keep(path) && inScope(path, scope);
   const [index, chunks] = await Promise.all([
     nameIndex(generationId),
-    lexicalSearch(generationId, [...terms.map((t) => t.word), ...codeVerbWords(terms)].join(" "), {
+    lexicalSearch(generationId, [...terms.map((t) => t.word), ...codeVerbWords(phrase)].join(" "), {
       limit: 20,
       kinds: ["code"],
       stems: true,
