@@ -109,18 +109,33 @@ export async function overridden(
   return out;
 }
 
-/** A type's ancestors, up to ANCESTOR_LEVELS levels up (their ids). */
-async function ancestorTypes(generationId: string, typeId: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  let level = [typeId];
-  for (let i = 0; i < ANCESTOR_LEVELS && level.length > 0; i++) {
-    level = (await ancestorsOf(generationId, level)).filter((id) => !out.has(id) && id !== typeId);
-    for (const id of level) out.add(id);
-  }
-  return out;
+/**
+ * A type's ancestors, up to ANCESTOR_LEVELS levels up (their ids). Every step of a walk asks
+ * for the same dispatch class's, and a generation's index never changes: each is read once.
+ */
+function ancestorTypes(generationId: string, typeId: string): Promise<Set<string>> {
+  const key = `${generationId}\0${typeId}`;
+  const hit = ancestorCache.get(key);
+  if (hit) return hit;
+  const loading = (async () => {
+    const out = new Set<string>();
+    let level = [typeId];
+    for (let i = 0; i < ANCESTOR_LEVELS && level.length > 0; i++) {
+      level = (await ancestorsOf(generationId, level)).filter((id) => !out.has(id) && id !== typeId);
+      for (const id of level) out.add(id);
+    }
+    return out;
+  })();
+  loading.catch(() => ancestorCache.delete(key));
+  ancestorCache.set(key, loading);
+  while (ancestorCache.size > ANCESTOR_CACHE)
+    ancestorCache.delete(ancestorCache.keys().next().value as string);
+  return loading;
 }
 
 const ANCESTOR_LEVELS = 4;
+const ANCESTOR_CACHE = 64;
+const ancestorCache = new Map<string, Promise<Set<string>>>();
 
 /** A declaration with more implementations than this is dispatched too widely to follow one. */
 const MAX_IMPLEMENTATIONS = 2;
@@ -428,7 +443,7 @@ export async function walkToEnd(
   options: WalkOptions,
 ): Promise<boolean> {
   if (!options.useGraph) return false;
-  const endScore = end.score;
+  const { score: endScore } = end;
   const parent = new Map<string, SymbolRecord>();
   const visited = new Set([root.symbol.qualifiedId]);
   const named = (s: SymbolRecord) => (end.own(s) > 0 ? endScore(s) : 0);
