@@ -292,6 +292,7 @@ async function walkFlows(
   const maxDepth = Math.min(config.maxCallGraphHops, 3);
   // Named like the question by its own name, not only by its class's.
   const named = relevanceOf(terms, 0);
+  let lastOptions: Parameters<typeof walkForward>[6] | null = null;
   for (const start of entries) {
     const entry =
       (ownerNamed(question, start) ? null : await reachedReceiverMethod(generationId, start, flows)) ?? start;
@@ -305,6 +306,7 @@ async function walkFlows(
       depthCap: maxDepth + WRAPPER_LEVELS,
       stateReaders,
     };
+    lastOptions = options;
     const flow = await walkForward(generationId, entry, 0, maxDepth, config.maxCalleesPerHop, seen, options);
     // A chain named like the question goes on past the walk's depth, one step a level, to its end
     // ("how does each route end up wrapped in middlewares": Start → … → bindRoute → buildChain…).
@@ -323,20 +325,14 @@ async function walkFlows(
   const endAt = flowEndAt(question);
   const endTerms = endAt > 0 ? conceptTerms(question.slice(endAt)) : [];
   const last = flows[flows.length - 1];
-  if (last && endTerms.length > 0)
+  // The last start's own walk options: its dispatch class is already known.
+  if (last && lastOptions && endTerms.length > 0)
     await walkToEnd(
       generationId,
       last,
       { score: relevanceOf(endTerms), own: relevanceOf(endTerms, 0) },
       seen,
-      {
-        useGraph: config.features.useCallGraph,
-        relevant,
-        walks,
-        dispatch: await dispatchClass(generationId, question, last.symbol),
-        reader: input.reader,
-        depthCap: maxDepth + WRAPPER_LEVELS,
-      },
+      lastOptions,
     );
   return flows;
 }
