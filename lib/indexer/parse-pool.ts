@@ -94,6 +94,12 @@ interface Slot {
   headSince: number;
   /** whether it loaded its parse entry: a worker that fails before could not start */
   ready: boolean;
+  /**
+   * The error it stopped with, kept until it exits: results it posted before the error can
+   * still be on their way (an error travels on the worker's internal channel and can overtake
+   * them), and they all arrive before `exit`.
+   */
+  error: (Error & { code?: string }) | null;
 }
 
 /**
@@ -132,7 +138,14 @@ class WorkerPool {
       workerData: { module: this.entry ?? path.join(dir, "parse-file.ts"), budget: this.budget },
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb, maxYoungGenerationSizeMb: 8 },
     });
-    const slot: Slot = { worker, jobs: [], bytes: 0, headSince: performance.now(), ready: false };
+    const slot: Slot = {
+      worker,
+      jobs: [],
+      bytes: 0,
+      headSince: performance.now(),
+      ready: false,
+      error: null,
+    };
     type Message = { ready?: true; id?: number; result?: ParsedFile; error?: { message: string } };
     worker.on("message", (message: Message) => {
       if (message.ready) {
@@ -153,9 +166,14 @@ class WorkerPool {
       }
       this.pump();
     });
-    worker.on("error", (error: Error & { code?: string }) => this.stopped(slot, error));
+    // The file a worker stopped on is known only once the results it posted before have
+    // arrived, which is by its `exit`: the error waits for that.
+    worker.on("error", (error: Error & { code?: string }) => {
+      slot.error ??= error;
+    });
     worker.on("exit", (code) => {
-      if (slot.jobs.length > 0) this.stopped(slot, new Error(`the parse worker exited with code ${code}`));
+      if (slot.jobs.length > 0 || slot.error)
+        this.stopped(slot, slot.error ?? new Error(`the parse worker exited with code ${code}`));
     });
     return slot;
   }
@@ -163,7 +181,7 @@ class WorkerPool {
   /** A worker died: the file it was on is indexed as text, the rest parse elsewhere. */
   private stopped(slot: Slot, error: Error & { code?: string }): void {
     const index = this.slots.indexOf(slot);
-    if (index < 0) return; // already replaced (an error is followed by an exit)
+    if (index < 0) return; // already replaced (the watchdog, or the pool closing)
     const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
     if (!outOfMemory && !slot.ready) {
       // It could not even load the parse entry: the pool fails (and parses in the calling thread).
@@ -228,7 +246,8 @@ class WorkerPool {
       let target: Slot | null = null;
       for (const slot of this.slots) {
         const { length } = slot.jobs;
-        const room = length < WORKER_QUEUE_FILES && (length === 0 || slot.bytes < WORKER_QUEUE_BYTES);
+        const room =
+          !slot.error && length < WORKER_QUEUE_FILES && (length === 0 || slot.bytes < WORKER_QUEUE_BYTES);
         if (room && (!target || length < target.jobs.length)) target = slot;
       }
       if (!target) return;
