@@ -5,6 +5,7 @@ import type { ChunkHit } from "../../db/code-graph";
 import {
   auxiliaryFactor,
   demoteAuxiliary,
+  topicsOfPaths,
   demoteTestSymbols,
   fuseFiles,
   fuseSignals,
@@ -145,6 +146,39 @@ describe("auxiliaryFactor", () => {
     ).toBe(1);
     expect(auxiliaryFactor("app/src/main/kotlin/org/example/App.kt", { tests: false, docs: false })).toBe(1);
     expect(auxiliaryFactor("lib/examples/basic.rb", { tests: false, docs: false })).toBe(0.5);
+  });
+});
+
+describe("test support in ranking", () => {
+  const support = ["dummyserver"];
+  it("demotes a folder only tests use like the tests, unless the question is about tests or names it", () => {
+    const topics = { tests: false, docs: false, testSupport: support };
+    expect(auxiliaryFactor("dummyserver/app.py", topics)).toBe(auxiliaryFactor("test/test_retry.py", topics));
+    expect(auxiliaryFactor("dummyserver/app.py", topics)).toBeLessThan(1);
+    expect(auxiliaryFactor("src/httpkit/util/retry.py", topics)).toBe(1);
+    // A folder merely sharing the name's start is not it.
+    expect(auxiliaryFactor("dummyserver_docs/x.py", topics)).toBe(1);
+    expect(auxiliaryFactor("dummyserver/app.py", { ...topics, tests: true })).toBe(1);
+    const named = topicsOfPaths(["dummyserver/app.py"], topics);
+    expect(named.tests).toBe(true);
+    expect(auxiliaryFactor("dummyserver/app.py", named)).toBe(1);
+    expect(topicsOfPaths(["src/httpkit/util/retry.py"], topics).tests).toBe(false);
+  });
+
+  it("ranks a test-support candidate below the library's own in demoteAuxiliary", () => {
+    const candidate = (path: string, score: number) =>
+      ({ candidate: { symbol: { path } }, score }) as unknown as Parameters<
+        typeof demoteAuxiliary
+      >[0][number];
+    const ranked = demoteAuxiliary(
+      [candidate("dummyserver/app.py", 1), candidate("src/httpkit/util/retry.py", 0.6)],
+      [],
+      { tests: false, docs: false, testSupport: support },
+    );
+    expect(ranked.map((r) => r.candidate.symbol?.path)).toEqual([
+      "src/httpkit/util/retry.py",
+      "dummyserver/app.py",
+    ]);
   });
 });
 

@@ -23,6 +23,7 @@ import type { FileClass } from "../../db/file-shapes.ts";
 import { isTestPath, pathClass } from "../../indexer/file-class.ts";
 import { classifiedPaths } from "../../db/wiki-inputs.ts";
 import { generationCache } from "../generation-cache.ts";
+import { inTestSupport, testSupportOf } from "./test-support.ts";
 import { resolveSubjects } from "../subjects.ts";
 import { itemFocus, narrowCandidate, questionFocus } from "./answering.ts";
 import type { Candidate } from "./candidate.ts";
@@ -440,6 +441,11 @@ export interface AuxiliaryTopics {
    * them; without it only the path rules can tell.
    */
   classes?: ReadonlyMap<string, FileClass>;
+  /**
+   * Top-level folders whose code only tests use, though no path rule says so (a
+   * `dummyserver/` only tests import; retrievers/test-support.ts): tests like the rest.
+   */
+  testSupport?: readonly string[];
 }
 
 /** The classified files of a generation, read once per generation (one query). */
@@ -476,10 +482,15 @@ export async function retrievalTopics(
   input: RetrievalInput,
   base: AuxiliaryTopics,
 ): Promise<AuxiliaryTopics> {
-  const classes = await fileClassesOf(input.generationId);
+  const [classes, testSupport] = await Promise.all([
+    fileClassesOf(input.generationId),
+    testSupportOf(input.generationId),
+  ]);
   return {
     ...base,
     classes,
+    testSupport,
+    tests: base.tests || input.anchors.paths.some((p) => inTestSupport(p, testSupport)),
     thirdParty: (base.thirdParty ?? false) || namesThirdPartyFile(input.anchors.paths, classes),
   };
 }
@@ -487,11 +498,13 @@ export async function retrievalTopics(
 /** Topics implied by the repository files a question points at (resolved, not as written). */
 export function topicsOfPaths(namedPaths: string[], topics?: AuxiliaryTopics): AuxiliaryTopics {
   const classes = topics?.classes;
+  const support = topics?.testSupport ?? [];
   return {
-    tests: (topics?.tests ?? false) || namedPaths.some((p) => isTestPath(p)),
+    tests: (topics?.tests ?? false) || namedPaths.some((p) => isTestPath(p) || inTestSupport(p, support)),
     docs: (topics?.docs ?? false) || namedPaths.some((p) => AUXILIARY_PATH.test(p)),
     thirdParty: (topics?.thirdParty ?? false) || namedPaths.some((p) => isThirdParty(p, classes)),
     classes,
+    testSupport: topics?.testSupport,
   };
 }
 
@@ -507,7 +520,8 @@ export function leftOut(path: string, topics: AuxiliaryTopics): boolean {
  */
 export function auxiliaryFactor(path: string, topics: AuxiliaryTopics): number {
   if (leftOut(path, topics)) return 0.05;
-  if (!topics.tests && isTestPath(path)) return TEST_FACTOR;
+  if (!topics.tests && (isTestPath(path) || inTestSupport(path, topics.testSupport ?? [])))
+    return TEST_FACTOR;
   if (!topics.docs && AUXILIARY_PATH.test(path)) return 0.5;
   return 1;
 }

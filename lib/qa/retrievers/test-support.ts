@@ -9,7 +9,7 @@
 import "server-only";
 import { loadImportEdges } from "../../db/wiki-inputs.ts";
 import { generationCache } from "../generation-cache.ts";
-import { isTestPath } from "./shared.ts";
+import { isTestPath } from "../../indexer/file-class.ts";
 
 /** The top-level folder of a path (null for a file at the root). */
 function topFolder(path: string): string | null {
@@ -84,7 +84,7 @@ export const testSupportOf = generationCache(async (generationId: string) =>
   findTestSupport(await loadImportEdges(generationId)),
 );
 
-/** Whether a path lies in one of the test-support folders. */
-export function inTestSupport(path: string, support: string[]): boolean {
-  return support.some((s) => path.startsWith(`${s}/`));
+/** Whether a path is one of the test-support folders or lies in one. */
+export function inTestSupport(path: string, support: readonly string[]): boolean {
+  return support.some((s) => path === s || path.startsWith(`${s}/`));
 }
