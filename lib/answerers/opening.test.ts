@@ -457,6 +457,10 @@ describe("whenAsked", () => {
       "Walk me through what happens when I call $client->get($url) until a handler sends the request.",
       "When you call $client->get($url), it runs",
     ],
+    // A question that asks when names no moment to start from.
+    ["When does a value in the text formatter get wrapped in quotes?", "It runs"],
+    ["When is the connection returned to the pool, and by whom?", "It runs"],
+    ["Explain what happens when is_retry returns true.", "When is_retry returns true, it runs"],
   ])("%s → %s", (question, expected) => expect(whenAsked(question, "it runs")).toBe(expected));
 });
 

@@ -159,7 +159,9 @@ export function whenAsked(question: string, verb: string): string {
   const whole = m?.[1]?.replace(/,.*$/, "").trim() ?? "";
   const end = flowEndAt(whole);
   const clause = (end > 0 ? whole.slice(0, end) : whole).trim();
-  if (!clause || ERROR_WORDS.test(clause) || !balanced(clause)) return capitalize(verb);
+  // "When does a value get quoted?" asks when; it names no moment to start from.
+  if (!clause || ASKS_WHEN.test(clause) || ERROR_WORDS.test(clause) || !balanced(clause))
+    return capitalize(verb);
   const own = clause
     .replace(/\bI\b/g, "you")
     .replace(/\bI'm\b/gi, "you're")
@@ -167,6 +169,9 @@ export function whenAsked(question: string, verb: string): string {
     .replace(/\bme\b/gi, "you");
   return `When ${own}, ${verb}`;
 }
+
+/** A "when" that opens a question ("when does …", "when is …") rather than a clause. */
+const ASKS_WHEN = /^(?:do|does|did|is|are|was|were|will|would|can|could|should|shall|must|has|have|had)\b/i;
 
 /**
  * Where the flow a question asks about ends, when it says so ("… up to my handler calling
