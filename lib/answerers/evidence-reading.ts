@@ -241,7 +241,7 @@ const LOGGING_CALL =
   /(?:^|[.:>])(?:log|logger|logging|console|warnings|LOG|Log|Logger)\b[\w.:>-]*$|(?:^|[.:>])(?:warn|warning|info|debug|critical|fatal|notice|trace|print|printf|println|eprintln|eprint|fprintf|puts|WriteLine|LogWarning|LogError|LogInformation)$/;
 
 // Where a message template takes a value: `{name!r}`, `${x}`, `{}`, `%s`, `%-5d`, `%v`.
-export const PLACEHOLDER = /\$?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;
+export const PLACEHOLDER = /[$#]?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;
 
 /**
  * A message template as a pattern over the question's text, each placeholder standing

@@ -1034,6 +1034,36 @@ describe("a diagnostic opening for a message written apart from its raise", () =
     );
   });
 
+  it("finds a Ruby message built with escaped quotes and #{} before it is raised, a log line's level aside", () => {
+    const raiser = withFacts(
+      symbol(
+        "Cli.Base.handle_argument_error",
+        "lib/cli/base.rb",
+        [
+          "def handle_argument_error(command, error, args, arity)",
+          '  name = [command.ancestor_name, command.name].compact.join(" ")',
+          '  msg = "ERROR: \\"#{basename} #{name}\\" was called with ".dup',
+          '  msg << "arguments " << args.inspect unless args.empty?',
+          "  raise InvocationError, msg",
+          "end",
+        ].join("\n"),
+        619,
+      ),
+      { raises: ["InvocationError"], errorStrings: [] },
+    );
+    const context = [raiser];
+    const given = ask(
+      'Running my CLI prints ERROR: "mycli deploy" was called with arguments ["x"]. Why?',
+      context,
+      {
+        messages: ['"mycli deploy" was called with arguments ["x"]'],
+      },
+    );
+    expect(openingFor(given, context, byName(context))).toBe(
+      'The message "ERROR: "#{basename} #{name}" was called with " is written in `Cli.Base.handle_argument_error` (lib/cli/base.rb:619-624).',
+    );
+  });
+
   it("finds a message kept in a module constant, not its copy in a test", () => {
     const raiser = withFacts(
       symbol(

@@ -125,20 +125,39 @@ function letters(text: string): number {
  * values in place of its placeholders, or a long enough piece of it; 0 otherwise.
  */
 function coverage(literal: string, message: string): number {
-  const lower = literal.toLowerCase();
-  const pattern = messagePattern(literal);
+  const lower = asPrinted(literal, message).toLowerCase();
+  const pattern = messagePattern(lower);
   const own = letters(lower.replace(new RegExp(PLACEHOLDER.source, "g"), " "));
   if (pattern?.test(message)) return own >= 10 ? own : 0;
   const plain = lower.trim().replace(/[.!]$/, "");
   return message.includes(plain) && (own >= 16 || own >= letters(message) * 0.5) ? own : 0;
 }
 
+/**
+ * A literal as source code writes it, read as the message it prints: escaped quotes and
+ * backslashes unescaped (`"ERROR: \"#{name}\" was called"`), and a leading level word
+ * (`ERROR: `) dropped when the quoted message has none — a pasted log line's level is not
+ * part of the message the question quotes.
+ */
+function asPrinted(literal: string, message: string): string {
+  const text = unescaped(literal);
+  return LEVEL_PREFIX.test(message) ? text : text.replace(LEVEL_PREFIX, "");
+}
+
+/** A literal's escaped quotes and backslashes as printed. */
+function unescaped(literal: string): string {
+  return literal.replace(/\\(["'`\\])/g, "$1");
+}
+
+const LEVEL_PREFIX = /^\s*(?:error|fatal|warn(?:ing)?|panic)\s*:\s*/i;
+
 /** `"…" is written in `f` (path:a-b) when `cond``, or with the call that carries it. */
 export function writtenAt({ item, at, literal }: WrittenMessage): string {
   const name = item.facts?.qualifiedName;
   const line = item.startLine + at;
   const where = name ? `${code(name)} (${cite(item)})` : `${item.path}:${line}-${line}`;
-  const shown = literal.length > 120 ? `${literal.slice(0, 117)}…` : literal;
+  const printed = unescaped(literal);
+  const shown = printed.length > 120 ? `${printed.slice(0, 117)}…` : printed;
   const condition = at < 0 ? null : conditionOf(item.text, literal.slice(0, 40));
   const text = at < 0 ? "" : (item.text.split("\n")[at] ?? "").trim();
   // A message handed to a call (a checking helper, a formatter) is best shown in that call.

@@ -172,6 +172,21 @@ describe("extractAnchors stack frames", () => {
     expect(extractAnchors("Why do I get a warning about the cache size?").messages).toEqual([]);
   });
 
+  it("reads an upper-case ERROR: in a sentence, without the question asked after it", () => {
+    expect(
+      extractAnchors(
+        'Running my CLI prints ERROR: "mycli deploy" was called with arguments ["x"] — what triggers that?',
+      ).messages[0],
+    ).toBe('"mycli deploy" was called with arguments ["x"]');
+    expect(extractAnchors('I get Error: could not find command "x". Why?').messages[0]).toBe(
+      'could not find command "x".',
+    );
+    // A dash inside the message, with no question after it, stays.
+    expect(extractAnchors("Error: token - is not a valid name").messages[0]).toBe(
+      "token - is not a valid name",
+    );
+  });
+
   it("reads the message of a PHP exception named with its namespace", () => {
     const a = extractAnchors(
       "Dotenv\\Exception\\InvalidFileException: Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",

@@ -41,7 +41,7 @@ const EXCEPTION_WITH_MESSAGE = new RegExp(
   `(?:^|[\\s(>])(?:[A-Za-z_]\\w*[.\\\\])*(_*[A-Z][A-Za-z0-9_]*?${EXCEPTION_SUFFIX})\\s*:\\s+(\\S.*)$`,
 );
 // JavaScript prints a plain Error as "Error: msg" (and "Uncaught Error: msg"), anywhere in a sentence.
-const BARE_ERROR = /(?:^|\s)(?:Uncaught\s+)?Error:\s+(\S.*)$/;
+const BARE_ERROR = /(?:^|\s)(?:Uncaught\s+)?(?:Error|ERROR):\s+(\S.*)$/;
 // C++ exceptions are namespaced snake_case classes: "fmt::format_error: invalid format
 // specifier", "terminate called after throwing an instance of 'std::out_of_range'".
 const CPP_EXCEPTION =
@@ -259,8 +259,15 @@ function pythonTerminalLines(lines: string[]): { type: string; message: string |
   return found;
 }
 
+/**
+ * The question a sentence asks after the message it quotes ("…: bad input — what triggers
+ * that?", "…not found. Why?"): not part of the message.
+ */
+const ASKED_AFTER =
+  /(?:\s+[—–-]+\s+|(?<=[.!?])\s+)(?:what|why|how|where|which|who|when|any|is|does|can|could)\b[^.!?]*\?+\s*$/i;
+
 function clipMessage(message: string): string {
-  const m = message.trim().replace(/\s+/g, " ");
+  const m = message.trim().replace(/\s+/g, " ").replace(ASKED_AFTER, "");
   return m.length > MAX_MESSAGE_LENGTH ? `${m.slice(0, MAX_MESSAGE_LENGTH).trimEnd()}…` : m;
 }
 
