@@ -21,6 +21,7 @@ import {
   firstSentence,
   flowNodes,
   isAuxiliary,
+  isAuxiliaryCaller,
   mainPath,
   uniqueBy,
 } from "./evidence-reading.ts";
@@ -129,7 +130,9 @@ const MODE_GAPS: Record<QueryMode, (input: AnswerInput, scope: GapScope) => void
     // Callers in code: a test that triggers the error is not how execution gets there.
     const callers = input.graph.triples.filter(
       (t) =>
-        t.subject === site.f.qualifiedName && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+        t.subject === site.f.qualifiedName &&
+        t.relation === "called_by" &&
+        !isAuxiliaryCaller(t.objectPath ?? "", t.object),
     );
     if (callers.length > 0 && !callers.some((t) => t.inContext || inContext.has(t.object))) {
       const best = callers.filter(outside).sort((a, b) => b.confidence - a.confidence)[0];
@@ -306,7 +309,10 @@ function callChains(triples: Triple[], sites: string[], byName: Map<string, Cont
     // A test calling the site shows how to reproduce it, not how execution gets there.
     const callers = uniqueBy(
       triples.filter(
-        (t) => t.subject === site && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+        (t) =>
+          t.subject === site &&
+          t.relation === "called_by" &&
+          !isAuxiliaryCaller(t.objectPath ?? "", t.object),
       ),
       (t) => t.object,
     ).slice(0, 3);
@@ -318,7 +324,10 @@ function callChains(triples: Triple[], sites: string[], byName: Map<string, Cont
           ? `${c.objectPath}:${c.objectLines[0]}-${c.objectLines[1]}`
           : "";
       const upstream = triples.find(
-        (t) => t.subject === c.object && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+        (t) =>
+          t.subject === c.object &&
+          t.relation === "called_by" &&
+          !isAuxiliaryCaller(t.objectPath ?? "", t.object),
       );
       const prefix = upstream ? `${code(upstream.object)} → ` : "";
       // The citation goes right after the caller it locates: verification reads the name before it.

@@ -5,6 +5,7 @@
  * traced call flow (its steps and its main line). Shared by the evidence engine's
  * body and its opening sentences (opening.ts). Pure.
  */
+import { isTestName } from "../indexer/file-class.ts";
 import { citeItem } from "./cite.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 
@@ -145,6 +146,11 @@ const AUXILIARY =
 
 export function isAuxiliary(path: string): boolean {
   return AUXILIARY.test(path);
+}
+
+/** Whether a caller is test or auxiliary code: by its file, or by its name for a test written in a source file. */
+export function isAuxiliaryCaller(path: string, qualifiedName: string): boolean {
+  return isAuxiliary(path) || isTestName(qualifiedName);
 }
 
 export interface ErrorSite {

@@ -13,6 +13,7 @@ import {
   errorSites,
   escapeInline,
   isAuxiliary,
+  isAuxiliaryCaller,
   joinWords,
   raisedMessage,
   uniqueBy,
@@ -152,7 +153,8 @@ function calledFrom(
   if (deciding?.condition) return reachedFrom(deciding).trim();
   const callers = uniqueBy(
     input.graph.triples.filter(
-      (t) => t.subject === name && t.relation === "called_by" && !isAuxiliary(t.objectPath ?? ""),
+      (t) =>
+        t.subject === name && t.relation === "called_by" && !isAuxiliaryCaller(t.objectPath ?? "", t.object),
     ),
     (t) => t.object,
   ).slice(0, 2);

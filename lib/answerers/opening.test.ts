@@ -1298,11 +1298,17 @@ describe("a diagnostic answer's body", () => {
       confidence: 1,
     });
     given.graph = {
-      triples: [caller("test_open", "tests/test_session.py"), caller("App.handle", "pkg/app.py")],
+      triples: [
+        caller("test_open", "tests/test_session.py"),
+        // A test written inside the source file: its path says nothing, its name does.
+        caller("tests.opens_without_key", "pkg/session.py"),
+        caller("App.handle", "pkg/app.py"),
+      ],
     };
     const { answer } = await new EvidenceEngine().answer(given, () => {});
     expect(answer).toContain("`App.handle` (pkg/app.py:1-9) → `Session.open`");
     expect(answer).not.toContain("tests/test_session.py");
+    expect(answer).not.toContain("tests.opens_without_key");
     expect(answer).toContain("docs/config.md");
     expect(answer).not.toContain("docs/quickstart.md");
   });

@@ -55,6 +55,11 @@ describe("the diagnostic rule", () => {
     expect(ids("Error: invalid file\n  thrown by loadFromBlob")).toContain("printed");
     expect(ids("[ERROR] worker 3 lost its lease")).toContain("log");
     expect(ids("it raises KeyError: 'id'")).toContain("exception");
+    // A logged line quoted inside a sentence.
+    expect(ids("My program prints: warning: invalid logging spec 'verbose', ignoring it. Why?")).toContain(
+      "printed",
+    );
+    expect(ids("Which settings does the warning about the cache size depend on?")).not.toContain("printed");
   });
 
   it("reads a symptom inside a yes/no question about behaviour as a case, not a report", () => {

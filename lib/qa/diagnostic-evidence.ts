@@ -2,6 +2,7 @@
  * What in a question is an error, a log line or a symptom (the classifier's diagnostic
  * rule reads it: a question with none of these is not diagnostic on failure words alone).
  */
+import { INLINE_LEVEL_MESSAGE } from "../search/anchors.ts";
 import { clip, matchedSignals, type Prepared } from "./classify-rules.ts";
 
 /**
@@ -24,7 +25,13 @@ export function diagnosticEvidence(q: Prepared): Evidence[] {
     add("trace", "a stack trace");
   const logLine = LOG_LINE.exec(q.raw)?.[0];
   if (logLine) add("log", `a log line (${clip(logLine.trim())})`);
-  const printed = PRINTED_ERROR.exec(q.raw)?.[0] ?? NAMED_ERROR.exec(q.raw)?.[0];
+  const printed =
+    PRINTED_ERROR.exec(q.raw)?.[0] ??
+    NAMED_ERROR.exec(q.raw)?.[0] ??
+    q.raw
+      .split("\n")
+      .map((line) => INLINE_LEVEL_MESSAGE.exec(line)?.[0])
+      .find(Boolean);
   if (printed) add("printed", `an error as printed (${clip(printed.trim())})`);
   const thrown = THROWN.exec(q.raw)?.[0];
   if (thrown) add("thrown", `an error thrown (${clip(thrown.trim())})`);

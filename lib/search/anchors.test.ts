@@ -181,6 +181,18 @@ describe("extractAnchors stack frames", () => {
     expect(extractAnchors('I get Error: could not find command "x". Why?').messages[0]).toBe(
       'could not find command "x".',
     );
+    // A logged line after the words that introduce it, in the same sentence.
+    expect(
+      extractAnchors(
+        "My program prints: warning: invalid logging spec 'verbose', ignoring it. Where does that come from?",
+      ).messages,
+    ).toEqual(["invalid logging spec 'verbose', ignoring it."]);
+    expect(
+      extractAnchors("Since the upgrade I get error: no such key 'region' when loading").messages,
+    ).toEqual(["no such key 'region' when loading"]);
+    expect(extractAnchors("Why do I get a warning about the cache size: it is too small?").messages).toEqual(
+      [],
+    );
     // A dash inside the message, with no question after it, stays.
     expect(extractAnchors("Error: token - is not a valid name").messages[0]).toBe(
       "token - is not a valid name",

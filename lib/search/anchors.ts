@@ -56,6 +56,11 @@ const ERRNO_CODE =
 // compilers put the place first: "src/jv.c:12:5: error: msg", "src/a.ts(12,5): error TS2345: msg".
 const GENERIC_ERROR_LINE =
   /^\s*(?:[\w.-]+:\s+|[^\s:()]+(?::\d+){1,2}:\s*|[^\s:()]+\(\d+(?:,\d+)?\):\s*)?(?:fatal\s+)?(?:error|fatal|panic|warn(?:ing)?|uncaught\s+\w*error)\s*(?:\[[\w-]+\]|\([^)]*\)|[A-Z]+\d+)?\s*:\s+(\S.*)$/i;
+// A logged line quoted inside a sentence, after the colon or verb that introduces it ("My
+// program prints: warning: invalid logging spec 'x', ignoring it", "I get error: no such
+// key"); a level word in prose without its colon ("a warning about the cache") is not one.
+export const INLINE_LEVEL_MESSAGE =
+  /(?:[:>]|\b(?:prints?|printed|says?|said|shows?|showed|gets?|got|see|saw|logs?|logged|reports?|outputs?|emits?|with))\s+(?:fatal\s+)?(?:error|warning|warn|fatal|panic)(?:\[[\w-]+\])?:\s+(\S.*)$/i;
 // UndefinedBehaviorSanitizer: "src/jv.c:123:5: runtime error: signed integer overflow: …".
 const UBSAN_LINE = /^\s*\S+:\d+(?::\d+)?:\s+runtime error:\s+(\S.*)$/;
 // A compiler's message after the place, without an "error:" word (Go: "./main.go:12:3: undefined: foo").
@@ -210,7 +215,11 @@ function extractErrors(text: string): { exceptionTypes: string[]; messages: stri
     const typed = EXCEPTION_WITH_MESSAGE.exec(line)?.[2] ?? BARE_ERROR.exec(line)?.[1];
     if (typed && !PY_FRAME.test(line)) messages.push(clipMessage(typed));
     else {
-      const generic = UBSAN_LINE.exec(line) ?? GENERIC_ERROR_LINE.exec(line) ?? LOCATED_MESSAGE.exec(line);
+      const generic =
+        UBSAN_LINE.exec(line) ??
+        GENERIC_ERROR_LINE.exec(line) ??
+        LOCATED_MESSAGE.exec(line) ??
+        INLINE_LEVEL_MESSAGE.exec(line);
       if (generic?.[1]) messages.push(clipMessage(generic[1]));
     }
     const panic = RUST_PANIC_INLINE.exec(line)?.[1] ?? (RUST_PANIC_PLACE.test(line) ? lines[i + 1] : null);

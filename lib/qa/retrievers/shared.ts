@@ -20,7 +20,7 @@ import type { DiagramPart, QueryMode } from "../types.ts";
 import { withoutEnvironment, type Anchors } from "../../search/anchors.ts";
 import { matchNames, nameIndex, type ConceptTerm } from "../concepts.ts";
 import type { FileClass } from "../../db/file-shapes.ts";
-import { isTestPath, pathClass } from "../../indexer/file-class.ts";
+import { isTestName, isTestPath, pathClass } from "../../indexer/file-class.ts";
 import { classifiedPaths } from "../../db/wiki-inputs.ts";
 import { generationCache } from "../generation-cache.ts";
 import { inTestSupport, testSupportOf } from "./test-support.ts";
@@ -380,16 +380,13 @@ const AUXILIARY_PATH =
 /** Whether a path holds tests (fixes for reported bugs rarely live there): the indexer's rule. */
 export { isTestPath };
 
-// A test written beside the code: Rust's `mod tests`, a `test_` function, a method of an `XTest(s)` class.
-const TEST_SYMBOL = /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|\w+Tests?\.\w+$/;
-
 /**
  * Whether a symbol is a test, by its file or by its qualified name: tests written inside a
  * source file (Rust's `#[cfg(test)] mod tests`, a `test_` function in a module) are no part of the
  * code a question follows, though their path says nothing.
  */
 export function isTestSymbol(symbol: Pick<SymbolRecord, "path" | "qualifiedName">): boolean {
-  return isTestPath(symbol.path) || TEST_SYMBOL.test(symbol.qualifiedName);
+  return isTestPath(symbol.path) || isTestName(symbol.qualifiedName);
 }
 
 /** Kinds that declare a type or a namespace: they name code, and decide nothing themselves. */
@@ -419,7 +416,7 @@ export function demoteTestSymbols(ranked: Ranked[], topics: AuxiliaryTopics): Ra
   if (topics.tests) return ranked;
   return ranked
     .map((r) =>
-      r.candidate.symbol && TEST_SYMBOL.test(r.candidate.symbol.qualifiedName)
+      r.candidate.symbol && isTestName(r.candidate.symbol.qualifiedName)
         ? { ...r, score: r.score * TEST_FACTOR }
         : r,
     )
