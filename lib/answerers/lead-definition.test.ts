@@ -112,4 +112,38 @@ describe("the definition an opening leads with", () => {
     );
     expect(leads[0]?.item.title).toBe("chain");
   });
+
+  it("leads with the function that decides, not a short struct declaring the fields it reads (Rust)", () => {
+    const directive = symbol(
+      "Directive",
+      "src/directive.rs",
+      [
+        "pub(crate) struct Directive {",
+        "    pub(crate) name: Option<String>,",
+        "    pub(crate) level: LevelFilter,",
+        "}",
+      ].join("\n"),
+      6,
+    );
+    directive.facts = { ...directive.facts!, kind: "struct" };
+    const enabled = symbol(
+      "enabled",
+      "src/directive.rs",
+      [
+        "pub(crate) fn enabled(directives: &[Directive], level: Level, target: &str) -> bool {",
+        "    for directive in directives.iter().rev() {",
+        "        match directive.name {",
+        "            Some(ref name) if !target.starts_with(&**name) => {}",
+        "            Some(..) | None => return level <= directive.level,",
+        "        }",
+        "    }",
+        "    false",
+        "}",
+      ].join("\n"),
+      12,
+    );
+    const question = "Which directive decides whether a debug record from my_crate::db::pool is logged?";
+    const leads = rankedLeads(input(question, "conceptual", [directive, enabled]), [directive, enabled]);
+    expect(leads[0]?.item.title).toBe("enabled");
+  });
 });

@@ -175,12 +175,19 @@ export function rankedLeads(input: AnswerInput, symbols: ContextItem[]): RankedL
       .map((w) => stem(w.toLowerCase())),
   );
   const written = writtenIdentifiers(input.question);
+  const asksAboutData = DATA_WORDS.test(input.question);
   const ranked = leads.map((item, i) => {
     const lines = decidingLines(item.text, terms, input.mode === "diagnostic", computes);
     const nameHits = hitsOf(item.facts?.qualifiedName ?? "", terms);
     const covered = coverage(item.text, terms);
-    // What decides something is a function's body, rarely a whole class, never a getter.
-    const kind = TYPE_KINDS.has(item.facts?.kind ?? "") && item.endLine - item.startLine > 40 ? 0.6 : 1;
+    // What decides something is a function's body, rarely a whole class, never a getter;
+    // a struct, enum, interface or trait only declares (its field lines decide nothing).
+    const type = item.facts?.kind ?? "";
+    const kind =
+      TYPE_KINDS.has(type) &&
+      (item.endLine - item.startLine > 40 || (DECLARING_KINDS.has(type) && !asksAboutData))
+        ? 0.6
+        : 1;
     // A getter, a wrapper handing the work on, or a constructor is named like the thing but decides nothing.
     const getter = handsOn(item) || forwardsWork(item) || isConstructorItem(item) ? 0.3 : 1;
     // A definition with neither a deciding line nor a docstring has nothing to say.
@@ -249,6 +256,13 @@ function coverage(source: string, terms: Set<string>): number {
       .filter((w) => terms.has(w)),
   ).size;
 }
+
+/** Words of a question about what a type holds, which its declaration answers. */
+const DATA_WORDS =
+  /\b(?:fields?|members?|propert(?:y|ies)|variants?|attributes?|holds?|stores?|shape|layout|struct|enum|interface|trait)\b/i;
+
+/** Type kinds whose body declares fields or signatures rather than running code. */
+const DECLARING_KINDS = new Set(["struct", "interface", "trait", "enum"]);
 
 export const TYPE_KINDS = new Set(["class", "struct", "interface", "trait", "module", "enum", "impl"]);
 
