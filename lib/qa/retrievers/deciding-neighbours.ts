@@ -261,12 +261,15 @@ export async function withDecidingNeighbours(
     [...leaders.values(), ...neighbours.map((n) => n.symbol)],
     query,
   );
-  // A callee called outside the conditions also weighs the question's words on the
-  // conditions it is called under.
+  // A callee called outside the conditions counts only under a condition carrying the
+  // question's words, and weighs them besides its own.
   const site = new Map(
     neighbours.flatMap((n) => (n.untested ? [[n.symbol.qualifiedId, n.site ?? 0] as const] : [])),
   );
-  const weightOf = (s: SymbolRecord) => (weights(s) ?? 0) + (site.get(s.qualifiedId) ?? 0);
+  const weightOf = (s: SymbolRecord) => {
+    const at = site.get(s.qualifiedId);
+    return at === 0 ? 0 : (weights(s) ?? 0) + (at ?? 0);
+  };
   const chosen = decidingNeighbours(neighbours, weightOf);
   if (chosen.length === 0) return ranked;
   const out = ranked.map((r) => ({ ...r, reasons: [...r.reasons] }));
