@@ -204,12 +204,73 @@ namespace Rules {
 }
 `;
 
+const PYTHON_POOL = `import os
+
+
+class Pool:
+    """Keeps directory handles open while a tree is walked."""
+
+    def __init__(self, max_open):
+        self.max_open = max_open
+        self.handles = []
+
+    def open_next(self, path):
+        """Opens the handle of the next directory."""
+        if len(self.handles) >= self.max_open:
+            oldest = self.handles[0]
+            release(oldest)
+        log_opening(path)
+        self.handles.append(open_handle(path))
+
+    def name(self):
+        return "pool"
+
+
+def release(handle):
+    handle.buffered = list(handle.entries)
+    handle.close()
+
+
+def log_opening(path):
+    print("opening", path)
+
+
+def open_handle(path):
+    return os.scandir(path)
+`;
+
+const TS_PARSER = `export interface Header {
+  cty?: string;
+  claims?: Record<string, unknown>;
+}
+
+export function trace(token: string, step: number): void {
+  console.debug(token.length, step);
+}
+
+/** Parses a token: its payload is claims unless the header says it is a nested token. */
+export function parse(token: string, header: Header): unknown {
+${Array.from({ length: 50 }, (_, i) => `  trace(token, ${i + 1});`).join("\n")}
+  if (claimsExpected(header)) {
+    return JSON.parse(token);
+  }
+  return new TextEncoder().encode(token);
+}
+
+export function claimsExpected(header: Header): boolean {
+  if (header.cty === "JWT") return false;
+  return header.claims !== undefined;
+}
+`;
+
 let t: TempEnv;
 let ruby: string;
 let csharp: string;
 let go: string;
 let rust: string;
 let java: string;
+let python: string;
+let ts: string;
 beforeAll(async () => {
   t = await setupTempEnv();
   const index = async (files: Record<string, string>) =>
@@ -223,6 +284,8 @@ beforeAll(async () => {
   java = await index({ "src/rules/Rule.java": JAVA_RULE, "src/rules/BaseRule.java": JAVA_BASE_RULE });
   ruby = await index({ "lib/web.rb": RUBY_CONNECTION });
   csharp = await index({ "src/Rules.cs": CSHARP_RULES });
+  python = await index({ "walk/pool.py": PYTHON_POOL });
+  ts = await index({ "src/parser.ts": TS_PARSER });
 });
 afterAll(async () => {
   await t?.cleanup();
@@ -266,6 +329,23 @@ describe("the callee that decides comes up below its caller", () => {
       "set_default",
       "current_or_global",
     ]);
+  });
+});
+
+describe("the callee a condition on the question leads to comes up below its caller", () => {
+  it("Python: open_next releases the oldest handle when the max_open limit is reached", async () => {
+    const ids = ["walk/pool.py::Pool.open_next", "walk/pool.py::Pool.name"];
+    const question = "How does the pool stay under the max_open limit of open handles?";
+    expect(await reranked(python, ids, question)).toEqual(["Pool.open_next", "release", "Pool.name"]);
+    // Called after that condition (a logger, a step of the work), a callee stays where it
+    // was, though the question is about what it does.
+    const printed = "Where does the pool print the path of each directory?";
+    expect(await reranked(python, ids, printed)).toEqual(["Pool.open_next", "Pool.name"]);
+  });
+
+  it("TypeScript: the predicate a long function tests after fifty other calls", async () => {
+    const question = "Why does parse skip the claims of a nested token?";
+    expect(await reranked(ts, ["src/parser.ts::parse"], question)).toEqual(["parse", "claimsExpected"]);
   });
 });
 

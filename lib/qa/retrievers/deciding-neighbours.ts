@@ -6,8 +6,12 @@
  * function tests in one of its conditions, and whose own condition and formula lines
  * carry the question's words, comes up just below that function, which keeps its place —
  * and into the leading few only when it decides more of the question than the symbol it
- * pushes out of them. A callee merely called (a logger, a step of the work) is left where
- * it is: one hop brings up too much that decides nothing. A leading declaration (an
+ * pushes out of them. A callee called in the branch of a condition carrying the question's
+ * words is what that decision does (`if free == self.opts.max_open {
+ * self.stack_list[oldest].close(); }`): it weighs those words, as a tested callee weighs
+ * its own conditions'. A callee merely called (a logger, a step of the work) is left where
+ * it is: one hop brings up too much that decides nothing. A long function's calls are read
+ * far down, as the deciding one can come late in it. A leading declaration (an
  * interface's or abstract method, which calls nothing) gives way to its implementation
  * (at most two), which takes its place with the declaration kept just below.
  *
@@ -24,7 +28,7 @@ import {
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { bodyStart } from "../../answerers/body-shape.ts";
-import { decidingWeight, type FocusQuery } from "../focus.ts";
+import { decidingWeight, lineWeight, type FocusQuery } from "../focus.ts";
 import type { SourceReader } from "../context.ts";
 import { isCodeFunction, isTestSymbol, type Ranked } from "./shared.ts";
 
@@ -32,8 +36,8 @@ import { isCodeFunction, isTestSymbol, type Ranked } from "./shared.ts";
 const LEADERS = 5;
 /** How many neighbours may come up in all (each below a different leading function). */
 const ADDED = 2;
-/** Calls read per leading function. */
-const CALLEES = 40;
+/** Calls read per leading function (a long function's deciding call can come late in it). */
+const CALLEES = 160;
 /** A callee ranks just below the function calling it; an implementation just above its declaration. */
 const BELOW = 0.97;
 const ABOVE = 1.001;
@@ -45,6 +49,10 @@ export interface Neighbour {
   leader: string;
   /** implements the leading declaration (stands in its place); else called in one of its conditions */
   implements?: boolean;
+  /** called outside the leading function's conditions, in the branch of one or after it */
+  untested?: boolean;
+  /** the question's words on the conditions at the call (its line and the two above it) */
+  site?: number;
 }
 
 /**
@@ -80,24 +88,57 @@ async function neighboursOf(
   reader: SourceReader,
   leaders: Map<string, SymbolRecord>,
   ranked: Set<string>,
+  query: FocusQuery,
 ): Promise<Neighbour[]> {
   const [{ callees }, implementing] = await Promise.all([
     callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: 0 }),
     implementations(generationId, leaders, ranked),
   ]);
   const tested = new Map<string, string>();
+  const untested = new Map<string, string>();
+  const sites = new Map<string, number>();
   for (const [leader, edges] of callees) {
-    const lines = await reader.lines(leaders.get(leader)?.path ?? "");
-    for (const e of edges)
-      if (e.dstId && e.dstId !== leader && !ranked.has(e.dstId) && !tested.has(e.dstId))
-        if (TESTING.test(lines?.[e.line - 1] ?? "")) tested.set(e.dstId, leader);
+    const from = leaders.get(leader);
+    const lines = await reader.lines(from?.path ?? "");
+    for (const e of edges) {
+      if (!e.dstId || e.dstId === leader || ranked.has(e.dstId) || tested.has(e.dstId)) continue;
+      if (TESTING.test(lines?.[e.line - 1] ?? "")) {
+        tested.set(e.dstId, leader);
+        untested.delete(e.dstId);
+        continue;
+      }
+      const owner = untested.get(e.dstId);
+      if (owner && owner !== leader) continue;
+      untested.set(e.dstId, leader);
+      const site = lines && from ? siteWeight(lines, from, e.line, query) : 0;
+      sites.set(e.dstId, Math.max(sites.get(e.dstId) ?? 0, site));
+    }
   }
-  const symbols = tested.size ? await symbolsByQualifiedIds(generationId, [...tested.keys()]) : [];
-  const called = symbols.flatMap((symbol) => {
-    const leader = tested.get(symbol.qualifiedId);
-    return leader && isCodeFunction(symbol) ? [{ symbol, leader }] : [];
+  const ids = [...tested.keys(), ...untested.keys()];
+  const symbols = ids.length ? await symbolsByQualifiedIds(generationId, ids) : [];
+  const called = symbols.flatMap((symbol): Neighbour[] => {
+    const id = symbol.qualifiedId;
+    const leader = tested.get(id) ?? untested.get(id);
+    if (!leader || !isCodeFunction(symbol)) return [];
+    return [
+      tested.has(id) ? { symbol, leader } : { symbol, leader, untested: true, site: sites.get(id) ?? 0 },
+    ];
   });
   return [...called, ...implementing];
+}
+
+/** Lines above a call read for the conditions it is called under. */
+const SITE_ABOVE = 2;
+
+/**
+ * The question's words on the condition lines at a call: its own line and the two above
+ * it, within the calling function's body.
+ */
+function siteWeight(lines: readonly string[], caller: SymbolRecord, line: number, query: FocusQuery): number {
+  let n = 0;
+  for (let l = Math.max(caller.startLine + 1, line - SITE_ABOVE); l <= line; l++)
+    if (TESTING.test(lines[l - 1] ?? "")) n += lineWeight(lines, query, l);
+  return n;
 }
 
 /** A declaration with more implementations than this stands for too many to bring one up. */
@@ -211,7 +252,7 @@ export async function withDecidingNeighbours(
   const top = new Set(
     ranked.slice(0, LEADERS).map((r) => r.candidate.symbol?.qualifiedId ?? r.candidate.key),
   );
-  const neighbours = await neighboursOf(generationId, reader, leaders, top);
+  const neighbours = await neighboursOf(generationId, reader, leaders, top, query);
   if (neighbours.length === 0) return ranked;
   // A type or a test decides nothing itself (what decides is a function of the code), so
   // only the functions read here are weighed.
@@ -220,7 +261,15 @@ export async function withDecidingNeighbours(
     [...leaders.values(), ...neighbours.map((n) => n.symbol)],
     query,
   );
-  const weightOf = (s: SymbolRecord) => weights(s) ?? 0;
+  // A callee called outside the conditions counts only under a condition carrying the
+  // question's words, and weighs them besides its own.
+  const site = new Map(
+    neighbours.flatMap((n) => (n.untested ? [[n.symbol.qualifiedId, n.site ?? 0] as const] : [])),
+  );
+  const weightOf = (s: SymbolRecord) => {
+    const at = site.get(s.qualifiedId);
+    return at === 0 ? 0 : (weights(s) ?? 0) + (at ?? 0);
+  };
   const chosen = decidingNeighbours(neighbours, weightOf);
   if (chosen.length === 0) return ranked;
   const out = ranked.map((r) => ({ ...r, reasons: [...r.reasons] }));
@@ -237,7 +286,9 @@ export async function withDecidingNeighbours(
     const name = neighbour.leader.split("::").pop() ?? neighbour.leader;
     const reason = neighbour.implements
       ? `implements ${name}`
-      : `called by ${name}; its conditions carry the question`;
+      : neighbour.untested
+        ? `called by ${name} under a condition carrying the question`
+        : `called by ${name}; its conditions carry the question`;
     const existing = byId.get(neighbour.symbol.qualifiedId);
     if (existing) {
       if (existing.score < score) {
