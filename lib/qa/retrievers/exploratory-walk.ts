@@ -244,33 +244,22 @@ async function unresolvedCallees(
     calls.filter((c) => !c.receiver || isSelf(c.receiver, symbol)).map((c) => c.name),
   );
   const folder = dirOf(symbol.path);
-  const onOthers = calls.filter((c) => c.receiver && !isSelf(c.receiver, symbol));
-  const receivers = new Map<string, string>();
-  for (const c of onOthers) if (!receivers.has(c.name)) receivers.set(c.name, c.receiver as string);
-  // Calls on another object first: a call on the caller's own object is mostly its class's.
-  const names = [...new Set([...onOthers, ...calls].flatMap((c) => (c.receiver ? [c.name] : [])))].slice(
+  const names = [...new Set(calls.flatMap((c) => (c.receiver ? [c.name] : [])))].slice(
     0,
     UNRESOLVED_PER_STEP,
   );
   const out: string[] = [...own, ...(await storedCallees(generationId, symbol, calls, reader))];
   for (const name of names) {
-    const all = (await symbolsByName(generationId, name, 20)).filter(
+    const here = (await symbolsByName(generationId, name, 20)).filter(
       (s) =>
         (s.kind === "method" || s.kind === "function") &&
+        s.fanOut > 0 &&
         s.qualifiedId !== symbol.qualifiedId &&
+        dirOf(s.path) === folder &&
         !isTestSymbol(s) &&
         walks(s.path),
     );
-    const working = all.filter((s) => s.fanOut > 0);
-    const here = working.filter((s) => dirOf(s.path) === folder);
-    if (here.length === 1) {
-      out.push((here[0] as SymbolRecord).qualifiedId);
-      continue;
-    }
-    const receiver = receivers.get(name);
-    if (!receiver || all.length === 0) continue;
-    const typed = await typedCallee(reader, symbol, receiver, all);
-    if (typed) out.push(typed.qualifiedId);
+    if (here.length === 1) out.push((here[0] as SymbolRecord).qualifiedId);
   }
   return [...new Set(out)];
 }
@@ -327,41 +316,6 @@ function goReceiverOf(text: string, name: string): boolean {
 /** How many stored handlers a step's calls are followed through. */
 const STORED_FIELDS = 2;
 
-/**
- * A call on a variable or field whose type the code writes where it is declared, annotated or
- * made (`conn: HTTPConnection`, `JwtTokenizer tokenizer = …`, `r := &Router{…}`, `p = Parser.new`,
- * `self.pool = Pool(…)`): the method of that name of that type, of the one type whose name it
- * is the abstract base's (`BaseHTTPConnection` → `HTTPConnection`) when the type only declares it.
- */
-export async function typedCallee(
-  reader: SourceReader,
-  caller: SymbolRecord,
-  receiver: string,
-  candidates: SymbolRecord[],
-): Promise<SymbolRecord | null> {
-  const variable = receiver.split(/\.|->|::/).pop() ?? "";
-  if (!/^[A-Za-z_$][\w$]*$/.test(variable) || SELF_RECEIVER.test(variable)) return null;
-  const lines = await reader.lines(caller.path);
-  if (!lines) return null;
-  const body = lines.slice(Math.max(0, caller.startLine - 1), caller.endLine).join("\n");
-  // A field's type is written where the class declares it; a local's only in the caller.
-  const local = new RegExp(
-    String.raw`(?<![\w$.])${variable.replace(/\$/g, "\\$")}\s*(?::=|=(?!=)|\bin\b)`,
-  ).test(body);
-  const type = receiverType(body, variable) ?? (local ? null : receiverType(lines.join("\n"), variable));
-  if (!type) return null;
-  const owned = (t: string) => candidates.filter((c) => ownerName(c) === t);
-  const exact = owned(type);
-  const working = exact.filter((c) => c.fanOut > 0);
-  if (working.length === 1) return working[0] as SymbolRecord;
-  const concrete = type.replace(ABSTRACT_NAME, "");
-  if (concrete !== type && concrete.length > 1) {
-    const implementations = owned(concrete).filter((c) => c.fanOut > 0);
-    if (implementations.length === 1) return implementations[0] as SymbolRecord;
-  }
-  return exact.length === 1 ? (exact[0] as SymbolRecord) : null;
-}
-
 /** The prefix or suffix naming an abstract type after the one that does the work. */
 const ABSTRACT_NAME = /^(?:Base|Abstract)(?=[A-Z])|^I(?=[A-Z][a-z])|(?:Protocol|Interface|Base|Abstract)$/;
 
@@ -380,68 +334,6 @@ function nested(a: string, b: string): boolean {
 function ownerName(s: Pick<SymbolRecord, "qualifiedName">): string {
   const parts = s.qualifiedName.split(".");
   return parts.length > 1 ? (parts[parts.length - 2] as string) : "";
-}
-
-/** Types that wrap the one a variable holds (`Optional[Conn]`, `Box<Parser>`, `*Router`). */
-const WRAPPERS = new Set([
-  "Optional",
-  "Option",
-  "Box",
-  "Rc",
-  "Arc",
-  "Ref",
-  "RefCell",
-  "Mutex",
-  "Union",
-  "Final",
-  "ClassVar",
-  "Readonly",
-  "Lazy",
-  "Pointer",
-  "ptr",
-  "const",
-  "final",
-  "readonly",
-  "mut",
-  "dyn",
-  "impl",
-]);
-
-/**
- * The type the code gives a variable or field: annotated (`conn: Conn`, `conn Conn`),
- * declared before it (`Conn conn =`, `Conn* conn;`), or made for it (`conn = Conn(…)`,
- * `conn = new Conn(…)`, `conn := &Conn{…}`, `conn := NewConn(…)`, `conn = Conn.new`).
- */
-export function receiverType(text: string, variable: string): string | null {
-  const v = variable.replace(/\$/g, "\\$");
-  const typeName = (raw: string): string | null => {
-    const words = raw.match(/[A-Za-z_]\w*/g) ?? [];
-    const word = words.find((w) => !WRAPPERS.has(w));
-    return word && /^[A-Z]/.test(word) ? word : null;
-  };
-  const made = new RegExp(
-    String.raw`(?<![\w$.])(?:(?:self|this|@)\.?)?${v}\s*(?::=|=(?!=))\s*(?:new\s+|&)?((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?:<[^<>;()]*>)?\s*(?:[({]|\.new\b|::new\b)`,
-  ).exec(text);
-  if (made?.[1]) {
-    const last = made[1].split(".").pop() as string;
-    return last.startsWith("New") && last.length > 3 ? last.slice(3) : last;
-  }
-  const annotated = new RegExp(
-    String.raw`(?<![\w$.])${v}\??\s*:(?!:)\s*((?:&\s*)?(?:mut\s+|dyn\s+|impl\s+)?[\w.\[\]<>,\s]{1,80})`,
-  ).exec(text);
-  const fromAnnotation = annotated?.[1] ? typeName(annotated[1].split(/[=,)]/)[0] ?? "") : null;
-  if (fromAnnotation) return lastSegment(fromAnnotation);
-  const declared = new RegExp(
-    String.raw`(?<![\w$.])((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?:<[^<>;()]*>)?[\s*&]+${v}\s*[=;,)]`,
-  ).exec(text);
-  if (declared?.[1] && !WRAPPERS.has(declared[1])) return lastSegment(declared[1]);
-  const goParam = new RegExp(String.raw`[(,]\s*${v}\s+\*?((?:[a-z]\w*\.)?[A-Z]\w*)\s*[,)]`).exec(text);
-  if (goParam?.[1]) return lastSegment(goParam[1]);
-  return null;
-}
-
-function lastSegment(name: string): string {
-  return name.split(".").pop() as string;
 }
 
 const SELF_RECEIVER = /^(?:this|self|super|base|Self)$/;

@@ -1,50 +1,13 @@
 /**
- * Calls the index leaves on an object it cannot type, followed by an exploratory walk: on a
- * variable or field whose type the code writes (`conn: Conn`, `Tokenizer tokenizer = new …`,
- * `r := &Router{…}`), through a structural protocol to the one class named like it without its
- * abstract prefix (`BaseTransport.send` → `Transport.send`), and through a handler the object
- * keeps in a field (`mx.handler.ServeHTTP(w, r)` → the `mx.routeHTTP` stored there).
+ * Calls on objects the index cannot follow by itself, followed by an exploratory walk: through
+ * a structural protocol to the one class named like it without its abstract prefix
+ * (`BaseTransport.send` → `Transport.send`), and through a handler the object keeps in a field
+ * (`mx.handler.ServeHTTP(w, r)` → the `mx.routeHTTP` stored there).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSources } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
-import { receiverType } from "./exploratory-walk.ts";
-
-describe("the type the code gives a call's receiver", () => {
-  it("reads an annotation (Python, TypeScript, Rust)", () => {
-    expect(receiverType("def _send(self, conn: BaseTransport, body: bytes):", "conn")).toBe("BaseTransport");
-    expect(receiverType("def f(conn: Optional[Transport] = None):", "conn")).toBe("Transport");
-    expect(receiverType("constructor(private readonly store: SessionStore) {}", "store")).toBe(
-      "SessionStore",
-    );
-    expect(receiverType("fn push(&mut self, list: &mut DirList) -> Result<()> {", "list")).toBe("DirList");
-  });
-
-  it("reads a declaration (Java, C#, C++) and a Go parameter", () => {
-    expect(
-      receiverType("private static final JwtTokenizer tokenizer = new JwtTokenizer();", "tokenizer"),
-    ).toBe("JwtTokenizer");
-    expect(receiverType("List<String> names = new ArrayList<>();", "names")).toBe("ArrayList");
-    expect(receiverType("  Parser* parser;", "parser")).toBe("Parser");
-    expect(receiverType("func serve(w http.ResponseWriter, rt *Router) {", "rt")).toBe("Router");
-  });
-
-  it("reads what is made for it (Python, Go, Ruby, JavaScript)", () => {
-    expect(receiverType("self.pool = ConnectionPool(host, port)", "pool")).toBe("ConnectionPool");
-    expect(receiverType("rt := &Router{routes: nil}", "rt")).toBe("Router");
-    expect(receiverType("srv := NewServer(c)", "srv")).toBe("Server");
-    expect(receiverType("@parser = Parser.new(options)", "parser")).toBe("Parser");
-    expect(receiverType("const client = new HttpClient(options);", "client")).toBe("HttpClient");
-  });
-
-  it("gives nothing when the code does not say", () => {
-    expect(receiverType("conn = self._get_conn()", "conn")).toBeNull();
-    expect(receiverType("for conn in self.pool:", "conn")).toBeNull();
-    expect(receiverType("def f(conn: str):", "conn")).toBeNull();
-    expect(receiverType("other: Transport = make()", "conn")).toBeNull();
-  });
-});
 
 const PROTOCOLS = `from typing import Protocol
 
