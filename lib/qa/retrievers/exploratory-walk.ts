@@ -156,7 +156,7 @@ export async function implemented(
   const declared = callees.filter((c) => c.kind === "method" && c.fanOut === 0 && c.parentId);
   if (declared.length === 0) return callees;
   const inheritors = await inheritorsOf(generationId, [...new Set(declared.map(ownerOf))]);
-  if (inheritors.length === 0) return callees;
+  if (inheritors.length === 0) return namedImplementations(generationId, callees, declared, walks);
   // Each declaration's possible implementations: the inheritors' members of its name.
   const candidates = new Map(
     declared.map((c) => [
@@ -169,12 +169,46 @@ export async function implemented(
       .filter((s) => s.fanOut > 0 && walks(s.path))
       .map((s) => [s.qualifiedId, s]),
   );
-  return callees.flatMap((c) => {
+  const unimplemented = declared.filter((c) => !(candidates.get(c) ?? []).some((id) => working.has(id)));
+  const out = callees.flatMap((c) => {
     const ids = candidates.get(c);
     if (!ids) return [c];
     const mine = ids.flatMap((id) => working.get(id) ?? []);
     return mine.length > 0 && mine.length <= MAX_IMPLEMENTATIONS ? mine : [c];
   });
+  return unimplemented.length ? namedImplementations(generationId, out, unimplemented, walks) : out;
+}
+
+/**
+ * Declarations no type is known to extend (a protocol or interface implemented structurally, as
+ * Python's `Protocol` and Go's interfaces are) replaced by the one method of their name in the type
+ * named as the abstract one without its abstract prefix or suffix (`BaseHTTPConnection.request` →
+ * `HTTPConnection.request`, `IMediator.Send` → `Mediator.Send`).
+ */
+async function namedImplementations(
+  generationId: string,
+  callees: SymbolRecord[],
+  declared: SymbolRecord[],
+  walks: (path: string) => boolean,
+): Promise<SymbolRecord[]> {
+  const replaced = new Map<SymbolRecord, SymbolRecord>();
+  for (const c of declared) {
+    const owner = ownerName(c);
+    const concrete = owner.replace(ABSTRACT_NAME, "");
+    if (concrete === owner || concrete.length < 2) continue;
+    const space = namespaceOf(c);
+    const found = (await symbolsByName(generationId, c.name, 50)).filter(
+      (s) =>
+        s.kind === "method" &&
+        s.fanOut > 0 &&
+        ownerName(s) === concrete &&
+        nested(space, namespaceOf(s)) &&
+        !isTestSymbol(s) &&
+        walks(s.path),
+    );
+    if (found.length === 1) replaced.set(c, found[0] as SymbolRecord);
+  }
+  return replaced.size ? callees.map((c) => replaced.get(c) ?? c) : callees;
 }
 
 /**
@@ -191,6 +225,7 @@ async function unresolvedCallees(
   symbol: SymbolRecord,
   resolved: { line: number; dstId: string | null }[],
   walks: (path: string) => boolean,
+  reader: SourceReader,
 ): Promise<string[]> {
   const done = new Set(
     resolved.map(
@@ -213,7 +248,7 @@ async function unresolvedCallees(
     0,
     UNRESOLVED_PER_STEP,
   );
-  const out: string[] = [...own];
+  const out: string[] = [...own, ...(await storedCallees(generationId, symbol, calls, reader))];
   for (const name of names) {
     const here = (await symbolsByName(generationId, name, 20)).filter(
       (s) =>
@@ -227,6 +262,78 @@ async function unresolvedCallees(
     if (here.length === 1) out.push((here[0] as SymbolRecord).qualifiedId);
   }
   return [...new Set(out)];
+}
+
+/**
+ * Calls through a handler the caller's object keeps in a field (`mx.handler.ServeHTTP(w, r)`,
+ * `self._dispatch(request)`) go on in the method of its class the code stores there
+ * (`mx.handler = chain(mx.middlewares, http.HandlerFunc(mx.routeHTTP))`, `self._dispatch =
+ * self._handle_request`): a method named in the assignment without being called.
+ */
+async function storedCallees(
+  generationId: string,
+  symbol: SymbolRecord,
+  calls: { name: string; receiver: string | null }[],
+  reader: SourceReader,
+): Promise<string[]> {
+  if (symbol.kind !== "method" || !symbol.parentId) return [];
+  const fields = new Set<string>();
+  for (const c of calls) {
+    if (!c.receiver) continue;
+    const parts = c.receiver.split(".");
+    if (parts.length === 2 && isSelf(parts[0] as string, symbol)) fields.add(parts[1] as string);
+    else if (isSelf(c.receiver, symbol)) fields.add(c.name);
+  }
+  if (fields.size === 0) return [];
+  const lines = await reader.lines(symbol.path);
+  if (!lines) return [];
+  const text = lines.join("\n");
+  const names = new Set<string>();
+  for (const field of [...fields].slice(0, STORED_FIELDS)) {
+    if (!/^[A-Za-z_$][\w$]*$/.test(field)) continue;
+    const assigned = new RegExp(String.raw`\.${field.replace(/\$/g, "\\$")}\s*=(?!=)\s*([^\n;]+)`, "g");
+    for (const m of text.matchAll(assigned))
+      for (const ref of (m[1] ?? "").matchAll(/([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\b(?!\s*[(.\w])/g))
+        if (isSelf(ref[1] as string, symbol) || goReceiverOf(text, ref[1] as string))
+          names.add(ref[2] as string);
+  }
+  if (names.size === 0) return [];
+  const out: string[] = [];
+  for (const name of [...names].slice(0, STORED_FIELDS)) {
+    const found = (await symbolsByQualifiedName(generationId, `${symbol.parentId}.${name}`, 2)).filter(
+      (s) => s.kind === "method" && s.fanOut > 0 && s.qualifiedId !== symbol.qualifiedId,
+    );
+    if (found.length === 1) out.push((found[0] as SymbolRecord).qualifiedId);
+  }
+  return out;
+}
+
+/** A name some Go method of the file gives its receiver (`func (mx *Mux) …`). */
+function goReceiverOf(text: string, name: string): boolean {
+  return new RegExp(String.raw`^func\s*\(\s*${name}\s`, "m").test(text);
+}
+
+/** How many stored handlers a step's calls are followed through. */
+const STORED_FIELDS = 2;
+
+/** The prefix or suffix naming an abstract type after the one that does the work. */
+const ABSTRACT_NAME = /^(?:Base|Abstract)(?=[A-Z])|^I(?=[A-Z][a-z])|(?:Protocol|Interface|Base|Abstract)$/;
+
+/** What a method's class is declared in, by its qualified name (`Slim.Interfaces.Resolver.resolve` → `Slim.Interfaces`). */
+function namespaceOf(s: Pick<SymbolRecord, "qualifiedName">): string {
+  return s.qualifiedName.split(".").slice(0, -2).join(".");
+}
+
+/** One namespace holds the other (`Slim` and `Slim.Interfaces`; not `App.Store` and `App.Repository`). */
+function nested(a: string, b: string): boolean {
+  const within = (x: string, y: string) => x === y || y === "" || x.startsWith(`${y}.`);
+  return within(a, b) || within(b, a);
+}
+
+/** The class a method belongs to, by its qualified name (`Faraday.RackBuilder.build_env` → `RackBuilder`). */
+function ownerName(s: Pick<SymbolRecord, "qualifiedName">): string {
+  const parts = s.qualifiedName.split(".");
+  return parts.length > 1 ? (parts[parts.length - 2] as string) : "";
 }
 
 const SELF_RECEIVER = /^(?:this|self|super|base|Self)$/;
@@ -335,7 +442,7 @@ async function directCallees(
   const ids = [
     ...new Set([
       ...edges.map((e) => e.dstId as string),
-      ...(await unresolvedCallees(generationId, symbol, edges, walks)),
+      ...(await unresolvedCallees(generationId, symbol, edges, walks, reader)),
     ]),
   ].filter((id) => !seen.has(id));
   // A macro's calls are its caller's: the walk goes through it to the functions its body calls.
@@ -491,20 +598,48 @@ export async function walkToEnd(
       .slice(0, END_BEAM)
       .map((x) => x.c);
   }
-  // A walk that already reached a step named as well as the one found needs no line of its own.
-  if (!best || flatten(root).some((n) => n.depth > 0 && named(n.symbol) >= (best?.score ?? 0))) return false;
-  const line: SymbolRecord[] = [];
-  for (let s: SymbolRecord | undefined = best.s; s && s !== root.symbol; s = parent.get(s.qualifiedId))
-    line.unshift(s);
-  // On past the step found, while a callee is named at least as well as it.
+  if (!best) return false;
   const found = best;
-  for (let i = 0, at = found.s; i < END_BEYOND; i++) {
-    const on = (await expand(at)).find((c) => named(c) >= found.score);
-    if (!on) break;
-    visited.add(on.qualifiedId);
-    line.push(on);
-    at = on;
+  // On past a step, while a callee is named at least as well as the step found: the search's
+  // own visits do not stop it (the connection's `request` one level past `_make_request`).
+  const onPast = async (from: SymbolRecord, line: SymbolRecord[]) => {
+    const taken = new Set([...seen, ...line.map((s) => s.qualifiedId)]);
+    for (let i = 0, at = from; i < END_BEYOND; i++) {
+      const on = (
+        await implemented(
+          generationId,
+          await overridden(
+            generationId,
+            await directCallees(generationId, at, options.reader, options.walks, taken),
+            options.dispatch,
+            at,
+          ),
+          options.walks,
+        )
+      ).find((c) => !taken.has(c.qualifiedId) && !isTestSymbol(c) && named(c) >= found.score);
+      if (!on) break;
+      taken.add(on.qualifiedId);
+      line.push(on);
+      at = on;
+    }
+    return line;
+  };
+  // A walk that already reached a step named as well as the one found needs no line of its own;
+  // where it stopped there, it goes on past it.
+  const reached = flatten(root).filter((n) => n.depth > 0 && named(n.symbol) >= found.score);
+  if (reached.length > 0) {
+    const last = reached.find((n) => n.children.length === 0 && n.symbol.fanOut > 0);
+    if (!last || reached.some((n) => n.children.length > 0)) return false;
+    const more = await onPast(last.symbol, []);
+    if (more.length === 0) return false;
+    graft(last, more);
+    for (const s of more) seen.add(s.qualifiedId);
+    return true;
   }
+  const line: SymbolRecord[] = [];
+  for (let s: SymbolRecord | undefined = found.s; s && s !== root.symbol; s = parent.get(s.qualifiedId))
+    line.unshift(s);
+  await onPast(found.s, line);
   graft(root, line);
   for (const s of line) seen.add(s.qualifiedId);
   return true;
