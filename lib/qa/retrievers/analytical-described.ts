@@ -258,5 +258,5 @@ export async function withDescribedSubject(f: Focus): Promise<Focus> {
   if (!phrase || named > 0 || f.used || !asks) return f;
   if (f.symbols.some((s) => phrase.includes(s.symbol.name.toLowerCase()))) return f;
   const symbol = await describedSubject(f.generationId, f.question, f.keep, f.scope);
-  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName }] } : f;
+  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName, described: true }] } : f;
 }
