@@ -96,6 +96,16 @@ describe("what a method calls", () => {
   });
 });
 
+describe("weak points", () => {
+  it("lead with the functions that depend on the most others, each cited", async () => {
+    const { opening } = await ask("py", "What are the weak points of this code base?");
+    expect(opening).toMatch(
+      /^The weak points of the repository start with the functions that depend on the most others: /,
+    );
+    expect(opening.split(". ")[0]).toMatch(/`Router\.handle` \(3 callees; webapp\/routing\.py:\d+-\d+\)/);
+  });
+});
+
 describe("subjectDiagram", () => {
   const symbol = (name: string) => ({
     id: 0,

@@ -187,7 +187,14 @@ export async function describedSubject(
     }),
   ]);
   const callable = (row: { kind: string; fanIn: number }) => row.fanIn > 0 || TYPE_KINDS.has(row.kind);
-  const byName = matchNames(index, nameTerms, 30, (p) => !usable(p)).filter((m) => callable(m.row));
+  // "The function that allocates an error": its name says what it does (`construct`) more
+  // than what it acts on (`error`), so with the head only a kind of code, names carrying
+  // the clause's verb come first.
+  const verbWord = head.length === 0 && verbal ? terms.find((t) => stem(t.word) === verb)?.word : undefined;
+  const byName = verbFirst(
+    matchNames(index, nameTerms, 30, (p) => !usable(p)).filter((m) => callable(m.row)),
+    verbWord,
+  );
   const byQuestion = matchNames(index, others, 30, (p) => !usable(p)).filter((m) => callable(m.row));
   const scores = new Map<string, number>();
   const add = (ids: string[], weight: number) =>
@@ -224,6 +231,15 @@ export async function describedSubject(
   if (owned) return owned[0];
   for (const [record] of best) if (callable(record)) return record;
   return null;
+}
+
+/** Name matches carrying the verb's word first, each side in its order. */
+function verbFirst<T extends { matched: string[] }>(matches: T[], verb: string | undefined): T[] {
+  if (!verb) return matches;
+  return [
+    ...matches.filter((m) => m.matched.includes(verb)),
+    ...matches.filter((m) => !m.matched.includes(verb)),
+  ];
 }
 
 /** The owner a phrase names a method of ("the code writer's method that …": code, writer), or null. */
