@@ -61,11 +61,20 @@ describe("a named method's callers", () => {
   });
 
   it("TypeScript: the same through a structurally typed parameter", async () => {
-    const { opening, symbols } = await ask("ts", "Who calls Route.match?");
+    const { opening, symbols } = await ask("ts", "Who calls Route.match, and in which files are they?");
     expect(opening).toMatch(/^2 functions in 2 files call `Route\.match`/);
     expect(symbols.slice(0, 2).sort()).toEqual([
       "src/middleware.ts::allowedMethods",
       "src/routing.ts::Router.match",
+    ]);
+  });
+
+  it("asked only who calls it, the subject keeps its place first", async () => {
+    const { symbols } = await ask("py", "Who calls Route.match?");
+    expect(symbols[0]).toBe("webapp/routing.py::Route.match");
+    expect(symbols.slice(1, 3).sort()).toEqual([
+      "webapp/middleware.py::allowed_methods",
+      "webapp/routing.py::Router.match",
     ]);
   });
 

@@ -56,9 +56,16 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   }
   // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
   const calleesFirst = asksCallees && (!f.asks.includes("callers") || !ASKS_CALLERS.test(f.question));
-  // "Who calls X?", "which functions create one?": the callers are the list asked for, not the
-  // subject the question names (one it only describes is part of the answer, and leads).
-  const listsCallers = !calleesFirst && !target.described && direct.length > 0 && listsCallersOf(f.question);
+  // "Who calls X, and in which files are they?", "which functions create one, in which files?":
+  // the callers and where they are are the list asked for, not the subject the question names
+  // (one it only describes is part of the answer, and leads; asked only "who calls X?", the
+  // subject keeps its place first).
+  const listsCallers =
+    !calleesFirst &&
+    !target.described &&
+    direct.length > 0 &&
+    listsCallersOf(f.question) &&
+    ASKS_FILES.test(f.question);
   const spread = byFileFirst(direct).map((c) => c.symbol);
   const further2 = g.callees.filter((c) => c.depth === 2);
   // "Who calls X, and in which files are they?": the callers' files are the files asked for.
