@@ -4,12 +4,7 @@
  * ranked, and the imports and calls between two parts.
  */
 import "server-only";
-import {
-  callEdgesOfMany,
-  edgesOfKind,
-  symbolsByQualifiedIds,
-  type SymbolRecord,
-} from "../../db/code-graph.ts";
+import { callEdgesOfMany, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
 import { symbolsCallingNames } from "../../db/structure-queries.ts";
 import { splitIdentifier } from "../../db/tokenize.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
@@ -425,38 +420,22 @@ export async function fileNeighbours(f: Focus, file: string): Promise<Analysis> 
   );
   const importers = [...new Set(imports.filter((e) => e.dstPath === file).map((e) => e.srcPath))].sort();
   const imported = [...new Set(imports.filter((e) => e.srcPath === file).map((e) => e.dstPath))].sort();
-  // Files whose classes extend or implement one of this file's without importing it (same package).
-  const builtOn = [
-    ...new Set(
-      (await edgesOfKind(f.generationId, "inherits"))
-        .filter((e) => e.dstPath === file && e.srcPath !== file && f.keep(e.srcPath))
-        .map((e) => e.srcPath),
-    ),
-  ]
-    .filter((p) => !importers.includes(p))
-    .sort();
-  const lines = await fileLines(f.generationId, [file, ...importers, ...builtOn, ...imported]);
+  const lines = await fileLines(f.generationId, [file, ...importers, ...imported]);
   const anchor = await fileAnchors(f.generationId, [file], lines);
   const fileCite = (p: string) => `${code(p)} (${anchor(p)})`;
   const word = importWord(f.question);
   const answer =
     `${fileCite(file)} is ${word.past} by ${importers.length} file${importers.length === 1 ? "" : "s"}` +
     `${importers.length ? ` (${joinWords(importers.slice(0, 4).map(code))}${importers.length > 4 ? ` and ${importers.length - 4} more` : ""})` : ""}` +
-    `${builtOn.length ? `, its types are extended or implemented in ${builtOn.length} more (${joinWords(builtOn.slice(0, 4).map(code))}${builtOn.length > 4 ? ` and ${builtOn.length - 4} more` : ""})` : ""}` +
     ` and ${word.verb}s ${imported.length} of the repository's files${imported.length ? ` (${joinWords(imported.slice(0, 4).map(code))}${imported.length > 4 ? ` and ${imported.length - 4} more` : ""})` : ""}` +
-    `${importers.length + builtOn.length === 0 ? `: nothing depends on it through ${word.verb}s` : imported.length === 0 ? ": it is a leaf" : ""} (${f.leftOut}).`;
+    `${importers.length === 0 ? `: nothing depends on it through ${word.verb}s` : imported.length === 0 ? ": it is a leaf" : ""} (${f.leftOut}).`;
   return {
     answer,
     lines: [
       `Importers of ${file}: ${importers.map((p) => `${p} [${p}:1-${lines.get(p) ?? 1}]`).join(", ") || "none"}`,
       `Imported by ${file}: ${imported.map((p) => `${p} [${p}:1-${lines.get(p) ?? 1}]`).join(", ") || "none"}`,
-      ...(builtOn.length
-        ? [
-            `Extending or implementing its types: ${builtOn.map((p) => `${p} [${p}:1-${lines.get(p) ?? 1}]`).join(", ")}`,
-          ]
-        : []),
     ],
-    files: [file, ...importers, ...builtOn, ...imported],
+    files: [file, ...importers, ...imported],
     symbols: [],
     diagram: importDiagram(`Imports of ${file}`, [file, ...importers, ...imported], imports, lines, [file]),
     report: null,

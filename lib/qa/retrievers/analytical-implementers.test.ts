@@ -128,17 +128,3 @@ describe("what a class's file depends on", () => {
     expect(files.slice(0, 2)).toEqual([file, base]);
   });
 });
-
-describe("what depends on a type's file", () => {
-  it("counts the files whose classes implement its type in the same package", async () => {
-    const { opening, files } = await ask("What depends on java/com/acme/geo/Shape.java?");
-    expect(opening).toMatch(
-      /^`java\/com\/acme\/geo\/Shape\.java` \([^)]*\) is imported by 0 files, its types are extended or implemented in 2 more \(`java\/com\/acme\/geo\/Circle\.java` and `java\/com\/acme\/geo\/Square\.java`\)/,
-    );
-    expect(files.slice(0, 3).sort()).toEqual([
-      "java/com/acme/geo/Circle.java",
-      "java/com/acme/geo/Shape.java",
-      "java/com/acme/geo/Square.java",
-    ]);
-  });
-});

@@ -526,8 +526,7 @@ async function analyze(f: Focus): Promise<Analysis> {
     const file = f.files[0] as string;
     const neighbours = await fileNeighbours(f, file);
     // No file imports it (a Go or C# file, whose package or namespace is what is imported): the code calling into it depends on it.
-    const dependents = neighbours.lines[0]?.endsWith(": none") === false || neighbours.lines.length > 2;
-    if (!dependents && !asksOwnDependencies(f.question)) {
+    if (neighbours.lines[0]?.endsWith(": none") && !asksOwnDependencies(f.question)) {
       const called = await callersInto(f, file);
       if (called.symbols.length) return called;
     }
