@@ -91,48 +91,8 @@ const CODE_VERBS: [string[], string[]][] = [
     ["remove", "delete", "clear", "drop"],
   ],
   [
-    ["verify", "ensure", "validate", "check"],
+    ["verify", "ensure", "validate"],
     ["check", "validate", "verify", "assert"],
-  ],
-  [
-    ["split", "divide", "separate", "tokenize"],
-    ["split", "parse", "partition", "tokenize"],
-  ],
-  [
-    ["encode", "serialize", "marshal"],
-    ["encode", "serialize", "dump", "marshal"],
-  ],
-  [
-    ["decide", "determine", "compute", "calculate", "work"],
-    ["get", "compute", "calc", "calculate", "determine", "resolve"],
-  ],
-  [
-    ["normalize", "clean", "canonicalize", "tidy"],
-    ["normalize", "clean", "canonical", "strip"],
-  ],
-  [
-    ["wait", "sleep", "pause", "delay"],
-    ["sleep", "wait", "delay", "backoff"],
-  ],
-  [
-    ["send", "transmit", "dispatch", "deliver"],
-    ["send", "dispatch", "emit", "post"],
-  ],
-  [
-    ["open", "establish", "connect"],
-    ["open", "connect", "new"],
-  ],
-  [
-    ["close", "release", "shut", "dispose"],
-    ["close", "release", "shutdown", "dispose"],
-  ],
-  [
-    ["merge", "combine", "join"],
-    ["merge", "combine", "join", "update"],
-  ],
-  [
-    ["handle", "process"],
-    ["handle", "process", "dispatch"],
   ],
   [
     ["convert", "transform", "translate"],

@@ -64,8 +64,6 @@ describe("what an analytical question asks for", () => {
     expect(asksConstruction("Where in the library is a code writer created?")).toBe(true);
     expect(asksConstruction("List the places that construct one.")).toBe(true);
     expect(asksConstruction("Who instantiates Parser?")).toBe(true);
-    expect(asksConstruction("Which functions create a Retry object?")).toBe(true);
-    expect(asksConstruction("Where do we construct new HttpClient instances?")).toBe(true);
     expect(asksConstruction("Which parts of the code call into Scene to create elements?")).toBe(false);
   });
 

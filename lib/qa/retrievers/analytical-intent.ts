@@ -114,7 +114,7 @@ export function ranksFolders(question: string): boolean {
  * code writer created?", "list the places that construct one", "who instantiates Parser").
  */
 export function asksConstruction(question: string): boolean {
-  return /\b(?:is|are) (?:a|an|the) [\w' -]{2,40}\b(?:created|constructed|instantiated)\b|\b(?:construct|create|instantiate)s? (?:one|it|them|instances?|objects?)\b|\b(?:construct|create|instantiate)s? (?:a |an |the |new )?(?:[\w:.]+ ){1,2}?(?:instances?|objects?)\b|\bwho (?:creates|constructs|instantiates)\b|\bplaces (?:that )?(?:construct|create|instantiate)\b/i.test(
+  return /\b(?:is|are) (?:a|an|the) [\w' -]{2,40}\b(?:created|constructed|instantiated)\b|\b(?:construct|create|instantiate)s? (?:one|it|them|instances?|objects?)\b|\bwho (?:creates|constructs|instantiates)\b|\bplaces (?:that )?(?:construct|create|instantiate)\b/i.test(
     question,
   );
 }

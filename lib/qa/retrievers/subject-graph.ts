@@ -113,7 +113,7 @@ export async function subjectGraph(
       direct.set(id, { calls: 1, via: subject.qualifiedId });
   // A method's callers the resolver left unresolved (`route.Match(…)` where several types
   // define Match): calls of its name on a receiver named like its class.
-  else
+  else if (!constructions)
     for (const [id, t] of await callersByReceiver(generationId, subject, keep, memberSet))
       if (!direct.has(id)) direct.set(id, t);
   const out = tally(
