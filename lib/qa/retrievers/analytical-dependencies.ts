@@ -6,7 +6,7 @@
  * (Java, Go, C#), so resolved calls count too.
  */
 import "server-only";
-import { symbolsByQualifiedIds } from "../../db/code-graph.ts";
+import { edgesOfKind, symbolsByQualifiedIds } from "../../db/code-graph.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles, type WikiFileRow } from "../../db/wiki-inputs.ts";
 import { inScope } from "../../wiki/structure.ts";
 import { namedPlaces } from "./scope.ts";
@@ -132,16 +132,28 @@ export async function dependenciesOf(f: Focus, part: string): Promise<Analysis> 
   // "What do the extensions depend on from the api module?": only that part's files count.
   const from = await dependedFrom(f, part);
   const outside = (p: string) => !inScope(p, part) && f.keep(p) && inScope(p, from);
-  const [imports, calls] = await Promise.all([
+  const [imports, calls, inherits] = await Promise.all([
     loadImportEdges(f.generationId, { from: inside }),
     loadCallsTouching(f.generationId, inside),
+    edgesOfKind(f.generationId, "inherits"),
   ]);
-  const used = new Map<string, { imports: number; calls: number; symbols: Map<string, number> }>();
+  const used = new Map<
+    string,
+    { imports: number; calls: number; bases: number; symbols: Map<string, number> }
+  >();
   const entry = (p: string) => {
-    const e = used.get(p) ?? { imports: 0, calls: 0, symbols: new Map<string, number>() };
+    const e = used.get(p) ?? { imports: 0, calls: 0, bases: 0, symbols: new Map<string, number>() };
     used.set(p, e);
     return e;
   };
+  // A class built on one outside (extending or implementing it) depends on it, with or without an import.
+  const own = new Set(inside);
+  for (const b of inherits) {
+    if (!own.has(b.srcPath) || !b.dstPath || !b.dstId || !outside(b.dstPath)) continue;
+    const e = entry(b.dstPath);
+    e.bases++;
+    e.symbols.set(b.dstId, (e.symbols.get(b.dstId) ?? 0) + BASE_WEIGHT);
+  }
   const outgoing = imports.filter((e) => inScope(e.srcPath, part) && outside(e.dstPath));
   for (const e of outgoing) entry(e.dstPath).imports++;
   for (const c of calls.filter((c) => inScope(c.srcPath, part) && outside(c.dstPath))) {
@@ -150,7 +162,7 @@ export async function dependenciesOf(f: Focus, part: string): Promise<Analysis> 
     e.symbols.set(c.dstId, (e.symbols.get(c.dstId) ?? 0) + 1);
   }
   const ranked = [...used]
-    .map(([path, e]) => ({ path, ...e, weight: e.imports + e.calls }))
+    .map(([path, e]) => ({ path, ...e, weight: e.imports + e.calls + BASE_WEIGHT * e.bases }))
     .sort((a, b) => b.weight - a.weight || b.imports - a.imports || a.path.localeCompare(b.path));
   const mostUsed = ranked.slice(0, 5).flatMap((r) => {
     const top = [...r.symbols].sort((a, b) => b[1] - a[1])[0];
@@ -168,6 +180,7 @@ export async function dependenciesOf(f: Focus, part: string): Promise<Analysis> 
     [
       r.imports ? `${r.imports} ${word.verb}${r.imports === 1 ? "" : "s"}` : null,
       r.calls ? `${r.calls} call${r.calls === 1 ? "" : "s"}` : null,
+      r.bases ? `${r.bases} class${r.bases === 1 ? "" : "es"} built on it` : null,
     ]
       .filter(Boolean)
       .join(", ");
@@ -176,26 +189,29 @@ export async function dependenciesOf(f: Focus, part: string): Promise<Analysis> 
         top.map((r) => `${code(r.path)} (${uses(r)}; ${anchor(r.path)})`),
       )}${ranked.length > top.length ? ` and ${ranked.length - top.length} more` : ""}.`
     : `${code(part)} depends on no other file of the repository through ${word.verb}s or resolved calls (${f.leftOut}).`;
-  const own = inside.length === 1 ? inside : [];
+  const single = inside.length === 1 ? inside : [];
   return {
     answer,
     lines: [
       `What ${part} depends on outside it: ${ranked.length} files`,
       ...ranked.slice(0, 12).map((r) => `- ${r.path}: ${uses(r)} [${r.path}:1-${lines.get(r.path) ?? 1}]`),
     ],
-    files: [...own, ...top.map((r) => r.path)],
+    files: [...single, ...top.map((r) => r.path)],
     symbols,
     diagram: importDiagram(
       `What ${part} depends on`,
       [...inside.slice(0, 4), ...ranked.slice(0, 8).map((r) => r.path)],
       outgoing,
       lines,
-      own,
+      single,
     ),
     report: null,
     ranksFiles: true,
   };
 }
+
+/** A class extended or implemented counts as this many calls into its file: the subclass is built on it. */
+const BASE_WEIGHT = 3;
 
 /** Languages whose imports name namespaces, not files: no file of theirs imports another. */
 const NAMESPACE_IMPORTS = new Set(["csharp"]);

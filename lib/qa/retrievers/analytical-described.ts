@@ -187,7 +187,14 @@ export async function describedSubject(
     }),
   ]);
   const callable = (row: { kind: string; fanIn: number }) => row.fanIn > 0 || TYPE_KINDS.has(row.kind);
-  const byName = matchNames(index, nameTerms, 30, (p) => !usable(p)).filter((m) => callable(m.row));
+  // "The function that allocates an error": its name says what it does (`construct`) more
+  // than what it acts on (`error`), so with the head only a kind of code, names carrying
+  // the clause's verb come first.
+  const verbWord = head.length === 0 && verbal ? terms.find((t) => stem(t.word) === verb)?.word : undefined;
+  const byName = verbFirst(
+    matchNames(index, nameTerms, 30, (p) => !usable(p)).filter((m) => callable(m.row)),
+    verbWord,
+  );
   const byQuestion = matchNames(index, others, 30, (p) => !usable(p)).filter((m) => callable(m.row));
   const scores = new Map<string, number>();
   const add = (ids: string[], weight: number) =>
@@ -226,6 +233,15 @@ export async function describedSubject(
   return null;
 }
 
+/** Name matches carrying the verb's word first, each side in its order. */
+function verbFirst<T extends { matched: string[] }>(matches: T[], verb: string | undefined): T[] {
+  if (!verb) return matches;
+  return [
+    ...matches.filter((m) => m.matched.includes(verb)),
+    ...matches.filter((m) => !m.matched.includes(verb)),
+  ];
+}
+
 /** The owner a phrase names a method of ("the code writer's method that …": code, writer), or null. */
 function ownerWords(phrase: string): string[] | null {
   const m =
@@ -258,5 +274,5 @@ export async function withDescribedSubject(f: Focus): Promise<Focus> {
   if (!phrase || named > 0 || f.used || !asks) return f;
   if (f.symbols.some((s) => phrase.includes(s.symbol.name.toLowerCase()))) return f;
   const symbol = await describedSubject(f.generationId, f.question, f.keep, f.scope);
-  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName }] } : f;
+  return symbol ? { ...f, symbols: [{ symbol, label: symbol.qualifiedName, described: true }] } : f;
 }

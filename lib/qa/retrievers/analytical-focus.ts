@@ -25,6 +25,8 @@ export interface Analysis {
   ranksFiles?: boolean;
   /** how many of its files lead the ranking in its order (the callers' files a question asks for) */
   leadFiles?: number;
+  /** how many of its symbols lead the ranking in its order (the callers a question lists); 3 when unset */
+  leadSymbols?: number;
 }
 
 export interface Focus {
@@ -32,8 +34,8 @@ export interface Focus {
   generationId: string;
   scope: string | null;
   asks: AnalyticalAsk[];
-  /** symbols the question names, best match of each */
-  symbols: { symbol: SymbolRecord; label: string }[];
+  /** symbols the question names, best match of each; `described` when written in prose, not by name */
+  symbols: { symbol: SymbolRecord; label: string; described?: boolean }[];
   /** files the question names (not folders) */
   files: string[];
   /** folders the question names */

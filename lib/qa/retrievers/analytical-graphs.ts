@@ -51,13 +51,21 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
   }
   // Asked what it calls and not who calls it ("what does parse_args call?"), its callees are the figure and lead.
   const calleesFirst = asksCallees && (!f.asks.includes("callers") || !ASKS_CALLERS.test(f.question));
+  // "Who calls X, and in which files are they?", "which functions create one, in which files?":
+  // the callers and where they are are the list asked for, not the subject the question names
+  // (one it only describes is part of the answer, and leads; asked only "who calls X?", the
+  // subject keeps its place first).
+  const listsCallers =
+    !calleesFirst &&
+    !target.described &&
+    direct.length > 0 &&
+    listsCallersOf(f.question) &&
+    ASKS_FILES.test(f.question);
+  const spread = byFileFirst(direct).map((c) => c.symbol);
   const further2 = g.callees.filter((c) => c.depth === 2);
   // "Who calls X, and in which files are they?": the callers' files are the files asked for.
   const callerFilesFirst = !asksCallees && direct.length > 0 && ASKS_FILES.test(f.question);
-  const self =
-    g.subject.endLine - g.subject.startLine < LONG_SPAN
-      ? `${code(label)} (${cite(g.subject)})`
-      : `${code(label)} (${g.subject.path})`;
+  const self = `${code(label)} (${citeSubject(g.subject, callees.slice(0, 3))})`;
   if (calleesFirst)
     sentences.unshift(
       callees.length
@@ -80,17 +88,28 @@ export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): P
     lines: [renderSubjectGraph(g, label)],
     files: graphFiles(g, callees, asksCallees, callerFilesFirst),
     ...(callerFilesFirst ? { leadFiles: Math.min(MAX_LEAD_FILES, g.callerFiles.length) } : {}),
-    // What it is used for, then who uses it: both are the answer.
-    symbols: [
-      target.symbol,
-      ...g.used.slice(0, 1).map((u) => u.symbol),
-      ...direct.slice(0, 3).map((c) => c.symbol),
-      ...g.used.slice(1, 3).map((u) => u.symbol),
-      ...direct.slice(3).map((c) => c.symbol),
-      ...further.slice(0, 3).map((c) => c.symbol),
-      ...callees.slice(0, 4).map((c) => c.symbol),
-    ],
-    diagram: subjectDiagram(g, label),
+    ...(listsCallers ? { leadSymbols: Math.min(LISTED_CALLERS, direct.length) + 1 } : {}),
+    symbols: listsCallers
+      ? // The callers are the list asked for (one of each file first); the subject follows them.
+        [
+          ...spread.slice(0, LISTED_CALLERS),
+          target.symbol,
+          ...spread.slice(LISTED_CALLERS),
+          ...g.used.slice(0, 2).map((u) => u.symbol),
+          ...further.slice(0, 3).map((c) => c.symbol),
+          ...callees.slice(0, 4).map((c) => c.symbol),
+        ]
+      : // What it is used for, then who uses it: both are the answer.
+        [
+          target.symbol,
+          ...g.used.slice(0, 1).map((u) => u.symbol),
+          ...direct.slice(0, 3).map((c) => c.symbol),
+          ...g.used.slice(1, 3).map((u) => u.symbol),
+          ...direct.slice(3).map((c) => c.symbol),
+          ...further.slice(0, 3).map((c) => c.symbol),
+          ...callees.slice(0, 4).map((c) => c.symbol),
+        ],
+    diagram: subjectDiagram(g, label, { calleesFirst }),
     report: null,
   };
 }
@@ -143,6 +162,37 @@ const ASKS_CALLERS = /\bcallers?\b|\bwho (?:calls|uses|invokes)\b|\bcalled (?:by
 const ASKS_FILES =
   /\bwhich files?\b|\bwhat files\b|\bwhere are (?:they|those|these)\b|\bfiles? (?:are|is) (?:they|it|those) in\b/i;
 
+/**
+ * A question asking for the list of callers or creators ("who calls X", "which functions
+ * create one", "which middlewares reach into X") rather than how a subject and its users
+ * fit together ("which parts call into X, and how do they depend on each other").
+ */
+export function listsCallersOf(question: string): boolean {
+  if (/\bdepend on each other\b|\bhow do (?:they|those|these)\b|\bcall(?:s|ing)? into\b/i.test(question))
+    return false;
+  return /\bwho (?:else )?(?:calls|uses|invokes|creates|constructs|builds|instantiates)\b|\bcalled (?:by|from)\b|\b(?:list|name) (?:the |all |every )?callers\b|\b(?:which|what) (?:[\w-]+ ){0,2}?(?:functions?|methods?|callers|call sites|places|code paths?|constructors?|routines|middlewares?|handlers?|hooks?|commands?|classes|components|parts|modules|files)\b[^?]{0,60}?\b(?:calls?|create|creates|construct|constructs|instantiate|build|builds|uses?|invokes?|reach(?:es)?|funnel|go(?:es)? through)\b/i.test(
+    question,
+  );
+}
+
+/** How many callers lead the symbols when the question lists them. */
+const LISTED_CALLERS = 5;
+
+/** Callers with one of each file first (busiest file first), then the rest in their order. */
+function byFileFirst<T extends { symbol: { path: string } }>(list: T[]): T[] {
+  const seen = new Set<string>();
+  const first: T[] = [];
+  const rest: T[] = [];
+  for (const c of list) {
+    if (seen.has(c.symbol.path)) rest.push(c);
+    else {
+      seen.add(c.symbol.path);
+      first.push(c);
+    }
+  }
+  return [...first, ...rest];
+}
+
 /** The most caller files that lead the ranking when the question asks for them. */
 const MAX_LEAD_FILES = 5;
 
@@ -170,7 +220,8 @@ function graphFiles(
  */
 function subjectRef(g: SubjectGraph, label: string): string {
   const s = g.subject;
-  if (s.endLine - s.startLine < LONG_SPAN || g.used.length === 0) return `${code(label)} (${cite(s)})`;
+  if (s.endLine - s.startLine < LONG_SPAN || g.used.length === 0)
+    return `${code(label)} (${citeSubject(s, [])})`;
   const most = g.used
     .slice(0, 2)
     .map(
@@ -182,6 +233,26 @@ function subjectRef(g: SubjectGraph, label: string): string {
 
 /** A span longer than this is cited by its parts. */
 const LONG_SPAN = 150;
+
+/**
+ * The subject cited whole, or when longer than LONG_SPAN by the lines that make the calls
+ * named beside it (from the first to the last, when they are fewer than LONG_SPAN lines
+ * apart; else around the first), or with none named by its definition's first lines.
+ */
+function citeSubject(s: SymbolRecord, named: SubjectGraph["callees"]): string {
+  if (s.endLine - s.startLine < LONG_SPAN) return cite(s);
+  const lines = named.flatMap((c) =>
+    c.line && c.line >= s.startLine && c.line <= s.endLine ? [c.line] : [],
+  );
+  if (lines.length === 0) return `${s.path}:${s.startLine}-${s.startLine + HEAD_LINES}`;
+  const [first, last] = [Math.min(...lines), Math.max(...lines)];
+  return last - first < LONG_SPAN
+    ? `${s.path}:${first}-${last}`
+    : `${s.path}:${Math.max(s.startLine, first - 2)}-${Math.min(s.endLine, first + 2)}`;
+}
+
+/** The lines of a long definition cited when no call in it is named: its signature and first statements. */
+const HEAD_LINES = 5;
 
 /** A caller cited whole, or when longer than LONG_SPAN, by the lines around its call. */
 function citeAtCall(c: SubjectGraph["callers"][number]): string {

@@ -4,7 +4,8 @@
  * implementations and one user): asked which classes implement, extend or are built on
  * it, the answer lists those types from their declarations, and the ranked files are the
  * hierarchy's: the subject's file, then theirs. Asked who calls it, the answer stays its
- * callers.
+ * callers. Asked what a class's file depends on, the type it extends or implements counts,
+ * imported or not.
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,5 +114,17 @@ describe("asked who calls a type", () => {
   it("answers with its callers, not the types built on it", async () => {
     const { opening } = await ask("Who calls Mediator.Send?");
     expect(opening).not.toMatch(/build on/);
+  });
+});
+
+describe("what a class's file depends on", () => {
+  it.each([
+    ["java/com/acme/geo/Circle.java", "java/com/acme/geo/Shape.java"],
+    ["php/EnvReader.php", "php/ReaderInterface.php"],
+  ])("%s: the type it implements in its own package, which no import names", async (file, base) => {
+    const { opening, files } = await ask(`What does ${file} depend on?`);
+    expect(opening).toMatch(new RegExp(`^\`${file.replace(/\./g, "\\.")}\` depends on 1 file outside it`));
+    expect(opening).toContain(`\`${base}\` (1 class built on it`);
+    expect(files.slice(0, 2)).toEqual([file, base]);
   });
 });

@@ -295,15 +295,25 @@ export async function overview(f: Focus): Promise<Analysis> {
     new Map(report.topImported.map((t) => [t.path, t.lines])),
   );
   const spanned = report.modules.filter((m) => m.files > 0).length;
+  // Asked for its weak points, the functions that carry the most (calling the most others) lead.
+  const weak = asksWeakPoints(f.question) ? report.topFanOut.slice(0, 3) : [];
   const sentences = [
+    ...(weak.length
+      ? [
+          `The weak points of ${f.scope ? code(f.scope) : "the repository"} start with the functions that depend on the most others: ${joinWords(weak.map((s) => `${code(s.qualifiedName)} (${s.fanOut} callee${s.fanOut === 1 ? "" : "s"}; ${citeHead(s)})`))}.`,
+        ]
+      : []),
     `${f.scope ? code(f.scope) : "The repository"} (${f.leftOut}) spans ${spanned} folder${spanned === 1 ? "" : "s"}`,
   ];
+  const at = sentences.length - 1;
   if (imported.length)
-    sentences[0] += `; the most depended-on files are ${joinWords(imported.map((t, i) => `${code(t.path)} (${t.importers}${i === 0 ? " importers" : ""}; ${anchor(t.path)})`))}`;
+    sentences[at] +=
+      `; the most depended-on files are ${joinWords(imported.map((t, i) => `${code(t.path)} (${t.importers}${i === 0 ? " importers" : ""}; ${anchor(t.path)})`))}`;
   const hub = report.topFanIn[0];
   if (hub)
-    sentences[0] += `; the function with the most callers is ${code(hub.qualifiedName)} (${hub.fanIn}; ${cite(hub)})`;
-  sentences[0] += ".";
+    sentences[at] +=
+      `; the function with the most callers is ${code(hub.qualifiedName)} (${hub.fanIn}; ${cite(hub)})`;
+  sentences[at] += ".";
   sentences.push(
     report.fileCycles.length
       ? `${report.fileCycles.length} import cycle${report.fileCycles.length === 1 ? "" : "s"}, e.g. ${[...(report.fileCycles[0]?.loop ?? []), report.fileCycles[0]?.loop[0] ?? ""].map(code).join(" → ")}.`
@@ -324,13 +334,26 @@ export async function overview(f: Focus): Promise<Analysis> {
     lines: [],
     files: [
       ...(center ? [center.path] : []),
+      ...weak.map((s) => s.path),
       ...report.topImported.slice(0, 5).map((t) => t.path),
       ...report.topFanIn.slice(0, 3).map((s) => s.path),
     ],
-    symbols: [...report.topFanIn.slice(0, 3), ...report.topFanOut.slice(0, 2)],
+    symbols: [...weak, ...report.topFanIn.slice(0, 3), ...report.topFanOut.slice(0, 2)],
     diagram: report.diagram,
     report,
   };
+}
+
+/** "What are its weak points / design weaknesses / problems / smells / tech debt / risks?" */
+export function asksWeakPoints(question: string): boolean {
+  return /\bweak(?:ness|nesses| points?| spots?)\b|\bproblem(?:s|atic)\b|\bsmells?\b|\btech(?:nical)? debt\b|\bwhat(?:'s| is) wrong\b|\brisks?\b|\bfragile\b|\bpain points?\b/i.test(
+    question,
+  );
+}
+
+/** A symbol's span, or the first lines of one too long to read at once. */
+function citeHead(s: SymbolRecord): string {
+  return s.endLine - s.startLine < 150 ? cite(s) : `${s.path}:${s.startLine}-${s.startLine + 5}`;
 }
 
 /** Code a finding's title quotes (`except Exception: pass`, `_ = err`, a function's qualified name), as code. */

@@ -192,7 +192,7 @@ function figureFirst(ids: string[], analysis: Analysis): string[] {
   if (analysis.report) return ids;
   const present = new Set(ids);
   const head = analysis.symbols
-    .slice(0, FIGURE_HEAD)
+    .slice(0, analysis.leadSymbols ?? FIGURE_HEAD)
     .map((s) => s.qualifiedId)
     .filter((id) => present.has(id));
   return [...new Set([...head, ...ids])];
@@ -419,6 +419,11 @@ async function focusOf(
     if (!symbol || symbols.some((x) => x.symbol.qualifiedId === symbol.qualifiedId)) continue;
     symbols.push({ symbol, label: symbol.qualifiedName });
   }
+  // "An Error that carries a path (Error::from_path)": a type named beside one of its own
+  // members is where that member is, not a second subject.
+  const members = symbols.filter(
+    (x) => !symbols.some((m) => m !== x && m.symbol.qualifiedName.startsWith(`${x.symbol.qualifiedName}.`)),
+  );
   // A file name written with its extension ("shop/pricing.py?") names that file, not a library function.
   const paths = subjects.flatMap((s) => (s.path ? [s.path] : []));
   const external = subjects.flatMap((s) =>
@@ -441,7 +446,7 @@ async function focusOf(
     generationId,
     scope,
     asks: analyticalAsks(question),
-    symbols,
+    symbols: members,
     files: [...new Set(files)],
     folders: [...new Set(folders)],
     external: [...new Set(external.filter(Boolean))],

@@ -11,12 +11,14 @@
 import "server-only";
 import {
   callEdgesOfMany,
+  symbolsByName,
   symbolsByQualifiedIds,
   symbolsInFile,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { symbolsCallingName } from "../../db/structure-queries.ts";
 import { loadImportEdges } from "../../db/wiki-inputs.ts";
+import { splitIdentifier } from "../../db/tokenize.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
 import type { DiagramNode, DiagramPart } from "../types.ts";
 import { TYPE_KINDS } from "./shared.ts";
@@ -81,9 +83,10 @@ export async function subjectGraph(
   const memberSet = new Set(members);
   const first = await callEdgesOfMany(generationId, members, PER_SYMBOL);
   // Calls between the subject's own members are how it works inside, not who uses it.
+  const otherOwner = await rivalReceiver(generationId, subject);
   const incoming = [...first.callers.values()]
     .flat()
-    .filter((e) => !memberSet.has(e.srcId) && keep(e.srcPath));
+    .filter((e) => !memberSet.has(e.srcId) && keep(e.srcPath) && !otherOwner(e));
   const direct = tally(
     incoming,
     (e) => e.srcId,
@@ -108,6 +111,11 @@ export async function subjectGraph(
   if (byName)
     for (const id of await callersByName(generationId, subject, keep))
       direct.set(id, { calls: 1, via: subject.qualifiedId });
+  // A method's callers the resolver left unresolved (`route.Match(…)` where several types
+  // define Match): calls of its name on a receiver named like its class.
+  else if (!constructions)
+    for (const [id, t] of await callersByReceiver(generationId, subject, keep, memberSet))
+      if (!direct.has(id)) direct.set(id, t);
   const out = tally(
     [...first.callees.values()]
       .flat()
@@ -145,14 +153,14 @@ export async function subjectGraph(
     ).map((s) => [s.qualifiedId, s]),
   );
   const listed = (counts: Map<string, Tally>, depth: 1 | 2): GraphSymbol[] =>
-    [...counts]
-      .flatMap(([id, c]) => {
+    sameNameOnce(
+      [...counts].flatMap(([id, c]) => {
         const symbol = records.get(id);
         return symbol ? [{ symbol, depth, calls: c.calls, via: c.via, line: c.line }] : [];
-      })
-      .sort((a, b) => b.calls - a.calls || a.symbol.qualifiedName.localeCompare(b.symbol.qualifiedName));
+      }),
+    ).sort((a, b) => b.calls - a.calls || a.symbol.qualifiedName.localeCompare(b.symbol.qualifiedName));
   const callers = [...listed(direct, 1), ...listed(upstream, 2)];
-  const callees = [...listed(out, 1), ...listed(downstream, 2)];
+  const callees = [...byWeight(listed(out, 1), subject), ...byWeight(listed(downstream, 2), subject)];
   const callerFiles = filesOfCallers(callers);
   sortCallers(callers, callerFiles, used);
   const fileImports = await importsAmong(generationId, [subject.path, ...callerFiles.map((f) => f.path)]);
@@ -167,6 +175,48 @@ export async function subjectGraph(
     fileImports,
   };
 }
+
+/**
+ * One entry per function name in a file: the definitions of an overloaded or conditionally
+ * compiled function (`from_path` for unix and for windows) are one caller, their calls summed.
+ */
+function sameNameOnce(list: GraphSymbol[]): GraphSymbol[] {
+  const byName = new Map<string, GraphSymbol>();
+  for (const g of list) {
+    const key = `${g.symbol.path}::${g.symbol.qualifiedName}`;
+    const seen = byName.get(key);
+    if (!seen) byName.set(key, { ...g });
+    else {
+      seen.calls += g.calls;
+      if (g.line && (!seen.line || g.line < seen.line)) seen.line = g.line;
+    }
+  }
+  return [...byName.values()];
+}
+
+/**
+ * Callees by how much of the subject's work they carry: called more often, longer (a
+ * step that does the work, not a one-line conversion), beside the subject in its own
+ * file (its own helpers), and not a utility every part of the code calls.
+ */
+function byWeight(list: GraphSymbol[], subject: SymbolRecord): GraphSymbol[] {
+  // A type's span is its members, not the work one construction does.
+  const span = (c: GraphSymbol) =>
+    Math.min(c.symbol.endLine - c.symbol.startLine, TYPE_KINDS.has(c.symbol.kind) ? TYPE_SPAN : Infinity);
+  const weight = (c: GraphSymbol) =>
+    c.calls +
+    Math.log2(2 + span(c)) +
+    (c.symbol.path === subject.path ? OWN_FILE_WEIGHT : 0) -
+    UTILITY_WEIGHT * Math.log2(1 + c.symbol.fanIn);
+  return list
+    .map((c) => ({ c, w: weight(c) }))
+    .sort((a, b) => b.w - a.w || a.c.symbol.qualifiedName.localeCompare(b.c.symbol.qualifiedName))
+    .map((x) => x.c);
+}
+
+const OWN_FILE_WEIGHT = 2;
+const TYPE_SPAN = 10;
+const UTILITY_WEIGHT = 0.5;
 
 /** Files by how many calls their functions make into the subject ("which of them use it most"). */
 function filesOfCallers(callers: GraphSymbol[]): SubjectGraph["callerFiles"] {
@@ -239,6 +289,125 @@ async function callersByName(
 }
 
 const MAX_BY_NAME = 60;
+
+/**
+ * Functions calling a method's name on a receiver named like the method's class (`route`,
+ * `self.route`, `this.pool` for `ConnectionPool`, `conn` for `Connection`) where the index
+ * resolved that call to nothing: the callers a resolver misses when several types define
+ * the name. Nothing for a function outside a class.
+ */
+async function callersByReceiver(
+  generationId: string,
+  subject: SymbolRecord,
+  keep: (path: string) => boolean,
+  members: Set<string>,
+): Promise<Map<string, Tally>> {
+  const out = new Map<string, Tally>();
+  const owner = subject.qualifiedName.split(".").at(-2);
+  if (!owner || TYPE_KINDS.has(subject.kind)) return out;
+  const named = (await symbolsCallingName(generationId, subject.name, MAX_BY_NAME)).filter(
+    (s) => !members.has(s.qualifiedId) && keep(s.path),
+  );
+  const sites = named.flatMap((s) => {
+    const lines = callsOf(s.calls)
+      .filter((c) => c.name === subject.name && c.receiver && receiverNames(c.receiver, owner))
+      .map((c) => c.line);
+    return lines.length ? [{ symbol: s, lines }] : [];
+  });
+  if (sites.length === 0) return out;
+  const edges = await callEdgesOfMany(
+    generationId,
+    sites.map((x) => x.symbol.qualifiedId),
+    { callers: 0, callees: 200 },
+  );
+  for (const { symbol, lines } of sites) {
+    // A call at that line the index resolved (to this method or another) is not a by-name guess.
+    const resolved = new Set(
+      (edges.callees.get(symbol.qualifiedId) ?? []).filter((e) => e.dstId).map((e) => e.line),
+    );
+    const open = lines.filter((l) => !resolved.has(l));
+    if (open.length)
+      out.set(symbol.qualifiedId, { calls: open.length, via: subject.qualifiedId, line: Math.min(...open) });
+  }
+  return out;
+}
+
+/**
+ * Of a method, whether a call the resolver only guessed (split between the definitions of
+ * its name) is written on a receiver named like another class defining that name
+ * (`router.match(…)` guessed to be `Route.match` as well as `Router.match`).
+ */
+async function rivalReceiver(
+  generationId: string,
+  subject: SymbolRecord,
+): Promise<(e: { raw: string; confidence: number }) => boolean> {
+  const owner = subject.qualifiedName.split(".").at(-2);
+  if (!owner || TYPE_KINDS.has(subject.kind)) return () => false;
+  const rivals = [
+    ...new Set(
+      (await symbolsByName(generationId, subject.name))
+        .map((s) => s.qualifiedName.split(".").at(-2) ?? "")
+        .filter((o) => o && o !== owner),
+    ),
+  ];
+  if (rivals.length === 0) return () => false;
+  return (e) => {
+    if (e.confidence >= 1) return false;
+    const receiver = e.raw
+      .split(/\.|->|::/)
+      .slice(0, -1)
+      .join(".");
+    return (
+      receiver !== "" && !receiverNames(receiver, owner) && rivals.some((o) => receiverNames(receiver, o))
+    );
+  };
+}
+
+/** A stored call's name, receiver and line. */
+function callsOf(json: string): { name: string; receiver: string | null; line: number }[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value)
+      ? value.flatMap((c: { name?: unknown; receiver?: unknown; line?: unknown }) =>
+          typeof c?.name === "string"
+            ? [
+                {
+                  name: c.name,
+                  receiver: typeof c.receiver === "string" ? c.receiver : null,
+                  line: typeof c.line === "number" ? c.line : 0,
+                },
+              ]
+            : [],
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a receiver is named like a class: its last part's words end the class's words
+ * (`pool` for `HTTPConnectionPool`, `route` for `Route`), or it shortens the class's last
+ * word (`conn` for `Connection`: at least three letters, and two fewer, so `route` is not a `Router`).
+ */
+export function receiverNames(receiver: string, owner: string): boolean {
+  const last =
+    receiver
+      .split(/\.|->|::/)
+      .pop()
+      ?.replace(/^[@$&*]+|\(\)$/g, "") ?? "";
+  const words = splitIdentifier(last).map((w) => w.toLowerCase());
+  const ownerWords = splitIdentifier(owner).map((w) => w.toLowerCase());
+  if (words.length === 0 || ownerWords.length === 0) return false;
+  if (
+    words.length <= ownerWords.length &&
+    words.every((w, i) => ownerWords[ownerWords.length - words.length + i] === w)
+  )
+    return true;
+  const tail = ownerWords.at(-1) as string;
+  const word = words.length === 1 ? (words[0] as string) : "";
+  return word.length >= 3 && tail.length - word.length >= 2 && tail.startsWith(word);
+}
 
 /** A symbol's edges counted: how many, the nearer end of the first, and its earliest call line. */
 interface Tally {
@@ -321,10 +490,17 @@ export function symbolNode(
  * callers above them) and callees below; at most `max` nodes, the rest counted in one
  * "+ N more" node on each side.
  */
-export function subjectDiagram(g: SubjectGraph, label: string, max = 12): DiagramPart {
+export function subjectDiagram(
+  g: SubjectGraph,
+  label: string,
+  { max = 12, calleesFirst = false }: { max?: number; calleesFirst?: boolean } = {},
+): DiagramPart {
   const room = max - 1;
-  const callerRoom = g.callees.length ? Math.max(3, Math.ceil((room * 2) / 3)) : room;
-  const calleeRoom = room - callerRoom;
+  // The side asked about takes two thirds of the room, and whatever the other side leaves.
+  const [major, minor] = calleesFirst ? [g.callees, g.callers] : [g.callers, g.callees];
+  const majorRoom = Math.min(major.length, Math.max(Math.ceil((room * 2) / 3), room - minor.length));
+  const minorRoom = room - majorRoom;
+  const [callerRoom, calleeRoom] = calleesFirst ? [minorRoom, majorRoom] : [majorRoom, minorRoom];
   const pick = (list: GraphSymbol[], n: number) =>
     list.length > n ? list.slice(0, Math.max(0, n - 1)) : list;
   const callers = pick(g.callers, callerRoom);
