@@ -7,7 +7,8 @@
  * leaves the member as the subject, and the definitions of one function under two
  * conditions are one caller. Asked what a method calls, its callees come by the work they
  * carry (its own longer helpers before a one-line utility everything calls) and fill the
- * diagram.
+ * diagram. Tests written inside a source file (Rust's `mod tests`) are no callers unless the
+ * question asks about tests.
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,7 +25,7 @@ let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   ({ cleanup } = await setupQaHome("wf-analytical-callers-"));
-  for (const language of ["py", "ts"])
+  for (const language of ["py", "ts", "rs"])
     indexed.set(language, await indexFixture(`${RECEIVERS}/${language}`, `receivers-${language}`));
 });
 afterAll(() => cleanup());
@@ -91,6 +92,19 @@ describe("a named method's callers", () => {
         .map((s) => s.replace(/#\d+$/, ""))
         .sort(),
     ).toEqual(["webapp/routing.py::route_for", "webapp/static.py::static_routes"]);
+  });
+});
+
+describe("tests written inside a source file", () => {
+  it("Rust: a function's callers leave out its `mod tests`, unless the question asks about tests", async () => {
+    const { opening, symbols } = await ask("rs", "Which functions call parse_spec, and in which files?");
+    expect(opening).toMatch(/^1 function in 1 file calls `parse_spec`/);
+    expect(opening).toContain("`Builder.parse`");
+    expect(opening).not.toContain("tests.");
+    expect(symbols.slice(0, 2)).toEqual(["src/builder.rs::Builder.parse", "src/spec.rs::parse_spec"]);
+    const asked = await ask("rs", "Which tests call parse_spec?");
+    expect(asked.opening).toMatch(/^4 functions in 2 files call `parse_spec`/);
+    expect(asked.opening).toContain("`tests.parses_a_global_level`");
   });
 });
 

@@ -45,6 +45,8 @@ export interface Focus {
   /** code-shaped names the index has no definition of (a library's API the code calls) */
   external: string[];
   keep: (path: string) => boolean;
+  /** whether code of that qualified name counts (a test written inside a source file does not, unless asked about) */
+  keepName: (qualifiedName: string) => boolean;
   /** how the excluded code is described ("tests, examples and vendored code left out") */
   leftOut: string;
 }

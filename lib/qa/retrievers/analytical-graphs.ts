@@ -29,7 +29,10 @@ import {
 
 export async function symbolGraph(f: Focus, target: Focus["symbols"][number]): Promise<Analysis> {
   const creation = asksConstruction(f.question);
-  const g = askedKindFirst(await subjectGraph(f.generationId, target.symbol, f.keep, creation), f.question);
+  const g = askedKindFirst(
+    await subjectGraph(f.generationId, target.symbol, f.keep, creation, f.keepName),
+    f.question,
+  );
   const verb = creation ? { one: "creates", many: "create" } : { one: "calls", many: "call" };
   const label = target.label;
   const direct = g.callers.filter((c) => c.depth === 1);

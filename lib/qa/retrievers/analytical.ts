@@ -45,6 +45,7 @@ import {
 } from "./analytical-intent.ts";
 import { excludedByDefault, excludedByName, namedExclusions, namedPlaces, resolveScope } from "./scope.ts";
 import { inTestSupport, testSupportOf } from "./test-support.ts";
+import { isTestName } from "../../indexer/file-class.ts";
 import {
   chunkCandidate,
   definitionCandidates,
@@ -451,6 +452,7 @@ async function focusOf(
     folders: [...new Set(folders)],
     external: [...new Set(external.filter(Boolean))],
     keep,
+    keepName: (name) => topics.tests || !isTestName(name),
     leftOut: `${left.join(", ")} left out`,
     used: null,
   };

@@ -66,7 +66,11 @@ export async function subjectGraph(
   subject: SymbolRecord,
   keep: (path: string) => boolean,
   constructions = false,
+  keepName: (qualifiedName: string) => boolean = () => true,
 ): Promise<SubjectGraph> {
+  // An edge end by its id (`path::Qualified.name`): a test written inside a source file
+  // (Rust's `mod tests`) is left out like a test file.
+  const counts = (id: string | null) => !id || keepName(id.slice(id.indexOf("::") + 2));
   const members = [subject.qualifiedId];
   const memberRecords = new Map<string, SymbolRecord>();
   if (TYPE_KINDS.has(subject.kind)) {
@@ -86,7 +90,7 @@ export async function subjectGraph(
   const otherOwner = await rivalReceiver(generationId, subject);
   const incoming = [...first.callers.values()]
     .flat()
-    .filter((e) => !memberSet.has(e.srcId) && keep(e.srcPath) && !otherOwner(e));
+    .filter((e) => !memberSet.has(e.srcId) && keep(e.srcPath) && counts(e.srcId) && !otherOwner(e));
   const direct = tally(
     incoming,
     (e) => e.srcId,
@@ -109,17 +113,18 @@ export async function subjectGraph(
   // (`dispatch::set_global_default(..)` through a re-export the resolver does not follow).
   const byName = direct.size === 0 && !TYPE_KINDS.has(subject.kind);
   if (byName)
-    for (const id of await callersByName(generationId, subject, keep))
-      direct.set(id, { calls: 1, via: subject.qualifiedId });
+    for (const id of await callersByName(generationId, subject, keep)) {
+      if (counts(id)) direct.set(id, { calls: 1, via: subject.qualifiedId });
+    }
   // A method's callers the resolver left unresolved (`route.Match(…)` where several types
   // define Match): calls of its name on a receiver named like its class.
   else if (!constructions)
     for (const [id, t] of await callersByReceiver(generationId, subject, keep, memberSet))
-      if (!direct.has(id)) direct.set(id, t);
+      if (!direct.has(id) && counts(id)) direct.set(id, t);
   const out = tally(
     [...first.callees.values()]
       .flat()
-      .filter((e) => e.dstId && !memberSet.has(e.dstId) && keep(e.dstPath ?? "")),
+      .filter((e) => e.dstId && !memberSet.has(e.dstId) && keep(e.dstPath ?? "") && counts(e.dstId)),
     (e) => e.dstId as string,
     (e) => e.srcId,
   );
@@ -131,14 +136,14 @@ export async function subjectGraph(
   const upstream = tally(
     [...direct.keys()]
       .flatMap((id) => second.callers.get(id) ?? [])
-      .filter((e) => !seen.has(e.srcId) && keep(e.srcPath)),
+      .filter((e) => !seen.has(e.srcId) && keep(e.srcPath) && counts(e.srcId)),
     (e) => e.srcId,
     (e) => e.dstId ?? "",
   );
   const downstream = tally(
     [...out.keys()]
       .flatMap((id) => second.callees.get(id) ?? [])
-      .filter((e) => e.dstId && !seen.has(e.dstId) && keep(e.dstPath ?? "")),
+      .filter((e) => e.dstId && !seen.has(e.dstId) && keep(e.dstPath ?? "") && counts(e.dstId)),
     (e) => e.dstId as string,
     (e) => e.srcId,
   );
