@@ -5,7 +5,6 @@
  * traced call flow (its steps and its main line). Shared by the evidence engine's
  * body and its opening sentences (opening.ts). Pure.
  */
-import { isTestName } from "../indexer/file-class.ts";
 import { citeItem } from "./cite.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 
@@ -146,6 +145,17 @@ const AUXILIARY =
 
 export function isAuxiliary(path: string): boolean {
   return AUXILIARY.test(path);
+}
+
+// A test written beside the code: Rust's `mod tests`, a `test_` function, a method of an `XTest(s)` class.
+const TEST_NAME = /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|\w+Tests?\.\w+$/;
+
+/**
+ * Whether a qualified name is a test's, whatever its file: tests written inside a source
+ * file (Rust's `#[cfg(test)] mod tests`, a `test_` function in a module).
+ */
+export function isTestName(qualifiedName: string): boolean {
+  return TEST_NAME.test(qualifiedName);
 }
 
 /** Whether a caller is test or auxiliary code: by its file, or by its name for a test written in a source file. */

@@ -7,7 +7,7 @@
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { queryTerms, splitIdentifier, stem } from "../db/tokenize.ts";
 import { bodyStartPastDoc, decidesNothing, forwards, pastLeadingComment } from "./body-shape.ts";
-import { cite, code, isAuxiliary } from "./evidence-reading.ts";
+import { cite, code, isAuxiliary, isTestName } from "./evidence-reading.ts";
 import { askedTopic, askingClauses } from "./question-clauses.ts";
 
 export interface DecidingLine {
@@ -316,7 +316,7 @@ function isConstructorItem(item: ContextItem): boolean {
 /** A test written beside the code (Rust's `mod tests`, a `test_` function, a `*Test` class). */
 export function isTestSymbol(item: ContextItem): boolean {
   const name = item.facts?.qualifiedName ?? "";
-  return /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|(?:^|\.)Test\w*\.|\w+Tests?\.\w+$/.test(name);
+  return isTestName(name) || /(?:^|\.)Test\w*\./.test(name);
 }
 
 /** An opening cites the lines that answer, not a whole long definition (at most this many). */

@@ -361,17 +361,6 @@ export function isTestPath(file: string): boolean {
   return TEST_PATH.test(file);
 }
 
-// A test written beside the code: Rust's `mod tests`, a `test_` function, a method of an `XTest(s)` class.
-const TEST_NAME = /(?:^|\.)tests?\.|(?:^|\.)test_\w+$|\w+Tests?\.\w+$/;
-
-/**
- * Whether a qualified name is a test's, whatever its file: tests written inside a source
- * file (Rust's `#[cfg(test)] mod tests`, a `test_` function in a module).
- */
-export function isTestName(qualifiedName: string): boolean {
-  return TEST_NAME.test(qualifiedName);
-}
-
 const BUILT_IN = new FileClassifier([]);
 
 /** A file's class by the built-in path rules alone (no attributes, no content): what a path tells. */

@@ -45,7 +45,7 @@ import {
 } from "./analytical-intent.ts";
 import { excludedByDefault, excludedByName, namedExclusions, namedPlaces, resolveScope } from "./scope.ts";
 import { inTestSupport, testSupportOf } from "./test-support.ts";
-import { isTestName } from "../../indexer/file-class.ts";
+import { isTestName } from "../../answerers/evidence-reading.ts";
 import {
   chunkCandidate,
   definitionCandidates,
