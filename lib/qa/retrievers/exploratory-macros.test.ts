@@ -13,8 +13,7 @@ import {
   type IndexedFixture,
   retrieversOwnOrder,
 } from "../../../test-support/qa-env.ts";
-import { PartLog } from "../../../test-support/qa-model.ts";
-import { askQuestion } from "../ask.ts";
+import { exploratoryFlow } from "../../../test-support/qa-flow.ts";
 import { isMacro, macroBodyCalls } from "./exploratory-macros.ts";
 
 describe("macroBodyCalls", () => {
@@ -129,14 +128,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function flowOf(question: string): Promise<{ flow: string; symbols: string[] }> {
-  const result = await askQuestion(
-    { repository: repo.repositoryId, question, overrides: { mode: "exploratory" } },
-    new PartLog(),
-    { model: null, ephemeral: true },
-  );
-  const flow = result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "";
-  return { flow, symbols: result.loop.retrieval.rankedSymbols };
+function flowOf(question: string): Promise<{ flow: string; symbols: string[] }> {
+  return exploratoryFlow(repo.repositoryId, question);
 }
 
 // These tests check the walk's and the retrievers' own order, not the learned ranker's.

@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSources } from "../../../test-support/qa-env.ts";
-import { PartLog } from "../../../test-support/qa-model.ts";
-import { askQuestion } from "../ask.ts";
+import { exploratoryFlow } from "../../../test-support/qa-flow.ts";
 
 const PROTOCOLS = `from typing import Protocol
 
@@ -134,12 +133,7 @@ beforeAll(async () => {
 afterAll(() => repo.close());
 
 async function flowOf(question: string): Promise<string> {
-  const result = await askQuestion(
-    { repository: repo.repositoryId, question, overrides: { mode: "exploratory" } },
-    new PartLog(),
-    { model: null, ephemeral: true },
-  );
-  return result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "";
+  return (await exploratoryFlow(repo.repositoryId, question)).flow;
 }
 
 describe("the exploratory walk through calls on untyped objects", () => {

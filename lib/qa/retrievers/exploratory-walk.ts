@@ -557,19 +557,20 @@ export async function walkToEnd(
   let best: { s: SymbolRecord; score: number } | null = null;
   let bestLevel = 0;
   let frontier = [root.symbol];
-  const expand = async (s: SymbolRecord) =>
-    (
-      await implemented(
+  // A step's callees as the walk reads them: dispatched to overrides and implementations.
+  const calleesOf = async (s: SymbolRecord, excluded: Set<string>) =>
+    implemented(
+      generationId,
+      await overridden(
         generationId,
-        await overridden(
-          generationId,
-          await directCallees(generationId, s, options.reader, options.walks, visited),
-          options.dispatch,
-          s,
-        ),
-        options.walks,
-      )
-    ).filter((c) => !visited.has(c.qualifiedId) && !isTestSymbol(c));
+        await directCallees(generationId, s, options.reader, options.walks, excluded),
+        options.dispatch,
+        s,
+      ),
+      options.walks,
+    );
+  const expand = async (s: SymbolRecord) =>
+    (await calleesOf(s, visited)).filter((c) => !visited.has(c.qualifiedId) && !isTestSymbol(c));
   let expansions = 0;
   for (let level = 1; level <= END_LEVELS && frontier.length > 0 && expansions < END_EXPANSIONS; level++) {
     const next: SymbolRecord[] = [];
@@ -605,18 +606,9 @@ export async function walkToEnd(
   const onPast = async (from: SymbolRecord, line: SymbolRecord[]) => {
     const taken = new Set([...seen, ...line.map((s) => s.qualifiedId)]);
     for (let i = 0, at = from; i < END_BEYOND; i++) {
-      const on = (
-        await implemented(
-          generationId,
-          await overridden(
-            generationId,
-            await directCallees(generationId, at, options.reader, options.walks, taken),
-            options.dispatch,
-            at,
-          ),
-          options.walks,
-        )
-      ).find((c) => !taken.has(c.qualifiedId) && !isTestSymbol(c) && named(c) >= found.score);
+      const on = (await calleesOf(at, taken)).find(
+        (c) => !taken.has(c.qualifiedId) && !isTestSymbol(c) && named(c) >= found.score,
+      );
       if (!on) break;
       taken.add(on.qualifiedId);
       line.push(on);
