@@ -223,16 +223,6 @@ async function ask(language: string, question: string) {
     { model: null, ephemeral: true },
   );
   const opening = result.loop.answer.split(/\n\s*\n/)[0] ?? "";
-  console.log(
-    "OPEN",
-    language,
-    "|",
-    question,
-    "|",
-    opening.slice(0, 300),
-    "|",
-    result.loop.retrieval.rankedFiles.slice(0, 5).join(" "),
-  );
   const cited = result.citations.map((c) => c.path);
   return { opening, files: result.loop.retrieval.rankedFiles, cited };
 }
