@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSources } from "../../../test-support/qa-env.ts";
-import { PartLog } from "../../../test-support/qa-model.ts";
-import { askQuestion } from "../ask.ts";
+import { exploratoryFlow } from "../../../test-support/qa-flow.ts";
 import { flowEndAt } from "../../answerers/question-clauses.ts";
 import { splitFlowEnds } from "./exploratory-steps.ts";
 import type { Candidate } from "./shared.ts";
@@ -86,16 +85,8 @@ beforeAll(async () => {
 });
 afterAll(() => repo.close());
 
-async function explore(question: string) {
-  const result = await askQuestion(
-    { repository: repo.repositoryId, question, overrides: { mode: "exploratory" } },
-    new PartLog(),
-    { model: null, ephemeral: true },
-  );
-  return {
-    symbols: result.loop.retrieval.rankedSymbols,
-    flow: result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "",
-  };
+function explore(question: string) {
+  return exploratoryFlow(repo.repositoryId, question);
 }
 
 describe("the exploratory walk", () => {

@@ -8,8 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SymbolRecord } from "../../db/code-graph.ts";
 import { indexSources } from "../../../test-support/qa-env.ts";
-import { PartLog } from "../../../test-support/qa-model.ts";
-import { askQuestion } from "../ask.ts";
+import { exploratoryFlow } from "../../../test-support/qa-flow.ts";
 import { flatten, graft, type FlowNode } from "./exploratory-walk.ts";
 
 const REQUEST_METHODS = `from .fields import encode_fields
@@ -119,17 +118,8 @@ beforeAll(async () => {
 });
 afterAll(() => repo.close());
 
-async function explore(question: string) {
-  const result = await askQuestion(
-    { repository: repo.repositoryId, question, overrides: { mode: "exploratory" } },
-    new PartLog(),
-    { model: null, ephemeral: true },
-  );
-  return {
-    flow: result.loop.retrieval.items.find((i) => i.kind === "flow")?.text ?? "",
-    symbols: result.loop.retrieval.rankedSymbols,
-    opening: result.loop.answer.split(/\n\s*\n/)[0] ?? "",
-  };
+function explore(question: string) {
+  return exploratoryFlow(repo.repositoryId, question);
 }
 
 describe("an exploratory walk toward the end the question names", () => {

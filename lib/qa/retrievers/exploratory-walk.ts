@@ -23,7 +23,7 @@ import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../dia
 import type { SourceReader } from "../context.ts";
 import { isMacro, macroCallees, throughMacros } from "./exploratory-macros.ts";
 import { dirOf } from "./file-index.ts";
-import { isTestSymbol } from "./shared.ts";
+import { isTestSymbol, storedCalls } from "./shared.ts";
 
 export interface FlowNode {
   symbol: SymbolRecord;
@@ -237,7 +237,7 @@ async function unresolvedCallees(
         }`,
     ),
   );
-  const calls = parseCalls(symbol.calls).filter((c) => !done.has(`${c.line}:${c.name}`));
+  const calls = storedCalls(symbol.calls).filter((c) => !done.has(`${c.line}:${c.name}`));
   const own = await ownClassCallees(
     generationId,
     symbol,
@@ -408,21 +408,6 @@ function sharedCount(a: Set<string>, b: Set<string>): number {
 }
 
 const UNRESOLVED_PER_STEP = 3;
-
-/** A symbol's calls as the indexer stored them (name, receiver as written, line). */
-function parseCalls(json: string): { name: string; receiver: string | null; line: number }[] {
-  try {
-    const calls = JSON.parse(json) as unknown;
-    if (!Array.isArray(calls)) return [];
-    return calls.flatMap((c: { name?: unknown; receiver?: unknown; line?: unknown }) =>
-      typeof c?.name === "string" && typeof c.line === "number"
-        ? [{ name: c.name, receiver: typeof c.receiver === "string" ? c.receiver : null, line: c.line }]
-        : [],
-    );
-  } catch {
-    return [];
-  }
-}
 
 /**
  * The functions a step calls, in call order, that the walk may go into and has not been to:
@@ -697,7 +682,7 @@ function mainLine(tails: Set<string>, callees: SymbolRecord[]): Set<string> {
  * is a side branch.
  */
 async function tailCalls(symbol: SymbolRecord, reader: SourceReader): Promise<Set<string>> {
-  const calls = parseCalls(symbol.calls);
+  const calls = storedCalls(symbol.calls);
   if (calls.length === 0) return new Set();
   const lines = await reader.lines(symbol.path);
   if (!lines) return new Set();

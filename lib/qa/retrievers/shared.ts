@@ -626,3 +626,18 @@ export function fileScores(
   for (const [file, score] of scores) scores.set(file, score * auxiliaryFactor(file, about));
   return [...scores.entries()].sort((a, b) => b[1] - a[1]);
 }
+
+/** The calls a symbol's stored `calls` column records: name, receiver and line of each (none when unreadable). */
+export function storedCalls(json: string): { name: string; receiver: string | null; line: number }[] {
+  try {
+    const calls = JSON.parse(json) as unknown;
+    if (!Array.isArray(calls)) return [];
+    return calls.flatMap((c: { name?: unknown; receiver?: unknown; line?: unknown }) =>
+      typeof c?.name === "string" && typeof c.line === "number"
+        ? [{ name: c.name, receiver: typeof c.receiver === "string" ? c.receiver : null, line: c.line }]
+        : [],
+    );
+  } catch {
+    return [];
+  }
+}

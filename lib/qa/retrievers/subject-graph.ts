@@ -21,7 +21,7 @@ import { loadImportEdges } from "../../db/wiki-inputs.ts";
 import { splitIdentifier } from "../../db/tokenize.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
 import type { DiagramNode, DiagramPart } from "../types.ts";
-import { TYPE_KINDS } from "./shared.ts";
+import { storedCalls, TYPE_KINDS } from "./shared.ts";
 
 export interface GraphSymbol {
   symbol: SymbolRecord;
@@ -314,7 +314,7 @@ async function callersByReceiver(
     (s) => !members.has(s.qualifiedId) && keep(s.path),
   );
   const sites = named.flatMap((s) => {
-    const lines = callsOf(s.calls)
+    const lines = storedCalls(s.calls)
       .filter((c) => c.name === subject.name && c.receiver && receiverNames(c.receiver, owner))
       .map((c) => c.line);
     return lines.length ? [{ symbol: s, lines }] : [];
@@ -366,28 +366,6 @@ async function rivalReceiver(
       receiver !== "" && !receiverNames(receiver, owner) && rivals.some((o) => receiverNames(receiver, o))
     );
   };
-}
-
-/** A stored call's name, receiver and line. */
-function callsOf(json: string): { name: string; receiver: string | null; line: number }[] {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value)
-      ? value.flatMap((c: { name?: unknown; receiver?: unknown; line?: unknown }) =>
-          typeof c?.name === "string"
-            ? [
-                {
-                  name: c.name,
-                  receiver: typeof c.receiver === "string" ? c.receiver : null,
-                  line: typeof c.line === "number" ? c.line : 0,
-                },
-              ]
-            : [],
-        )
-      : [];
-  } catch {
-    return [];
-  }
 }
 
 /**
