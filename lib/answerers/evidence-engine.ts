@@ -388,10 +388,14 @@ function analyticalSection(input: AnswerInput, symbols: ContextItem[]): string {
     const figure = start >= 0 ? text.slice(start + 1, end < 0 ? undefined : end) : [];
     if (figure.length) {
       lines.push("**The figure**");
-      for (const raw of figure)
+      for (const raw of figure) {
+        // A figure line is an item under the heading; its own items (`  - …`) nest one deeper.
+        const item = raw.match(/^(\s*)- (.*)$/);
+        const body = (item ? item[2] : raw) ?? "";
         lines.push(
-          `${raw.startsWith("- ") ? "  " : ""}- ${escapeInline(raw.replace(/^- /, "").replace(/\[([^\]]+?:\d+-\d+)\]/g, "— $1"))}`,
+          `${item ? `  ${item[1]}` : ""}- ${escapeInline(body.replace(/\[([^\]]+?:\d+-\d+)\]/g, "— $1"))}`,
         );
+      }
       lines.push("");
     }
     const report: string[] = [];

@@ -35,6 +35,7 @@ async function ask(question: string) {
   );
   return {
     opening: result.loop.answer.split(/\n\s*\n/)[0] ?? "",
+    answer: result.loop.answer,
     files: result.loop.retrieval.rankedFiles,
     diagram: log.data<DiagramPart>("data-diagram").at(-1)?.data,
   };
@@ -105,8 +106,13 @@ describe.each(CASES)("$language", ({ question, subject, built }) => {
 
 describe("one level further down", () => {
   it("counts the types built on an implementation", async () => {
-    const { opening } = await ask("What extends the Comparison class?");
-    expect(opening).toMatch(/^2 types in 2 files build on `Comparison` .*, and 1 more build on those: /);
+    const { opening, answer } = await ask("What extends the Comparison class?");
+    expect(opening).toMatch(
+      /^2 types in 2 files build on `Comparison` .*; 1 more build on those: `[^`]+` \(ts\//,
+    );
+    // The body lists the direct ones under the figure and those further one level deeper.
+    expect(answer).toMatch(/\n {4}- through `[^`]+`: `/);
+    expect(answer).not.toMatch(/\n- +- /);
   });
 });
 

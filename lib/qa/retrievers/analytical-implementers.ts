@@ -42,11 +42,18 @@ export async function implementers(f: Focus, target: SymbolRecord): Promise<Anal
   const further = found.filter((i) => i.depth === 2);
   const files = [...new Set(direct.map((i) => i.symbol.path))];
   const listed = direct.slice(0, 3).map((i) => named(i.symbol));
+  // Those one level further are named too when the direct ones are few (an abstract base
+  // between an interface and its concrete classes): they are what the question is after.
+  const room = Math.max(0, 4 - listed.length);
+  const furtherListed = further.slice(0, room).map((i) => named(i.symbol));
+  const furtherText = further.length
+    ? `; ${further.length} more build on ${direct.length === 1 ? "it" : "those"}` +
+      (furtherListed.length ? `: ${joinWords(withRest(furtherListed, further.length))}` : "")
+    : "";
   const answer =
     `${direct.length} type${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ` +
     `${direct.length === 1 ? "builds" : "build"} on ${code(target.qualifiedName)} (${cite(target)}), naming it as ` +
-    `a base or interface${further.length ? `, and ${further.length} more build on those` : ""}: ` +
-    `${joinWords(listed)}${direct.length > 3 ? ` and ${direct.length - 3} more` : ""}.`;
+    `a base or interface: ${joinWords(withRest(listed, direct.length))}${furtherText}.`;
   const lines = [
     `- Subject: ${target.qualifiedName} — ${cite(target)}`,
     `- Built on it: ${direct.length} in ${files.length} file${files.length === 1 ? "" : "s"}; ${further.length} more one level further`,
@@ -65,6 +72,11 @@ export async function implementers(f: Focus, target: SymbolRecord): Promise<Anal
     diagram: inheritanceDiagram(target, found),
     report: null,
   };
+}
+
+/** The names listed, then how many of the `total` are not (`A, B and 2 more`). */
+function withRest(listed: string[], total: number): string[] {
+  return total > listed.length ? [...listed, `${total - listed.length} more`] : listed;
 }
 
 /** The types naming the subject as a base, then those naming one of them, code kept (tests left out unless asked). */
