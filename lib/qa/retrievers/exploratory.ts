@@ -306,6 +306,7 @@ async function walkFlows(
     const options = {
       useGraph: config.features.useCallGraph,
       relevant,
+      named,
       walks,
       dispatch: await dispatchClass(generationId, question, entry),
       reader: input.reader,
