@@ -306,7 +306,6 @@ async function walkFlows(
     const options = {
       useGraph: config.features.useCallGraph,
       relevant,
-      named,
       walks,
       dispatch: await dispatchClass(generationId, question, entry),
       reader: input.reader,
