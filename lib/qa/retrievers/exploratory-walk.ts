@@ -151,12 +151,13 @@ export async function implemented(
   generationId: string,
   callees: SymbolRecord[],
   walks: (path: string) => boolean = () => true,
+  reader?: SourceReader,
 ): Promise<SymbolRecord[]> {
   const ownerOf = (c: SymbolRecord) => `${c.path}::${c.parentId}`;
   const declared = callees.filter((c) => c.kind === "method" && c.fanOut === 0 && c.parentId);
   if (declared.length === 0) return callees;
   const inheritors = await inheritorsOf(generationId, [...new Set(declared.map(ownerOf))]);
-  if (inheritors.length === 0) return namedImplementations(generationId, callees, declared, walks);
+  if (inheritors.length === 0) return namedImplementations(generationId, callees, declared, walks, reader);
   // Each declaration's possible implementations: the inheritors' members of its name.
   const candidates = new Map(
     declared.map((c) => [
@@ -176,7 +177,7 @@ export async function implemented(
     const mine = ids.flatMap((id) => working.get(id) ?? []);
     return mine.length > 0 && mine.length <= MAX_IMPLEMENTATIONS ? mine : [c];
   });
-  return unimplemented.length ? namedImplementations(generationId, out, unimplemented, walks) : out;
+  return unimplemented.length ? namedImplementations(generationId, out, unimplemented, walks, reader) : out;
 }
 
 /**
@@ -190,12 +191,17 @@ async function namedImplementations(
   callees: SymbolRecord[],
   declared: SymbolRecord[],
   walks: (path: string) => boolean,
+  reader?: SourceReader,
 ): Promise<SymbolRecord[]> {
-  const replaced = new Map<SymbolRecord, SymbolRecord>();
+  const replaced = new Map<SymbolRecord, SymbolRecord[]>();
   for (const c of declared) {
     const owner = ownerName(c);
     const concrete = owner.replace(ABSTRACT_NAME, "");
-    if (concrete === owner || concrete.length < 2) continue;
+    if (concrete === owner || concrete.length < 2) {
+      const mine = reader ? await overridesOfHook(generationId, c, walks, reader) : [];
+      if (mine.length > 0) replaced.set(c, mine);
+      continue;
+    }
     const space = namespaceOf(c);
     const found = (await symbolsByName(generationId, c.name, 50)).filter(
       (s) =>
@@ -206,10 +212,52 @@ async function namedImplementations(
         !isTestSymbol(s) &&
         walks(s.path),
     );
-    if (found.length === 1) replaced.set(c, found[0] as SymbolRecord);
+    if (found.length === 1) replaced.set(c, [found[0] as SymbolRecord]);
   }
-  return replaced.size ? callees.map((c) => replaced.get(c) ?? c) : callees;
+  return replaced.size ? callees.flatMap((c) => replaced.get(c) ?? [c]) : callees;
 }
+
+/**
+ * A hook a base class or mixin declares for others to fill in — its body empty or only raising
+ * that it is not implemented (`def dispatch(...) raise NotImplementedError end`) — replaced by
+ * the methods of its name that do the work elsewhere in the code (`Thor.dispatch`), when there
+ * are at most MAX_IMPLEMENTATIONS: the types that fill it in are not always known to extend its
+ * type (a Ruby module extended at run time, a duck-typed Python base).
+ */
+async function overridesOfHook(
+  generationId: string,
+  declared: SymbolRecord,
+  walks: (path: string) => boolean,
+  reader: SourceReader,
+): Promise<SymbolRecord[]> {
+  const lines = await reader.lines(declared.path);
+  if (!lines || !hookBody(lines.slice(declared.startLine - 1, declared.endLine))) return [];
+  const found = (await symbolsByName(generationId, declared.name, 50)).filter(
+    (s) =>
+      s.kind === "method" &&
+      s.fanOut > 0 &&
+      s.qualifiedId !== declared.qualifiedId &&
+      !isTestSymbol(s) &&
+      walks(s.path),
+  );
+  return found.length <= MAX_IMPLEMENTATIONS ? found : [];
+}
+
+/**
+ * A definition that leaves its work to others: past its signature, nothing but a statement saying
+ * it is not implemented (`raise NotImplementedError`, `throw new UnsupportedOperationException()`,
+ * `unimplemented!()`), `pass` or `...`, comments and the closing `end` or `}`. An empty body is a
+ * no-op hook as often as a declaration, and stays.
+ */
+export function hookBody(definition: readonly string[]): boolean {
+  const code = definition.map((l) => l.trim()).filter((l) => l !== "" && !/^(?:#|\/\/|\/\*|\*|@)/.test(l));
+  const body = code.slice(1).filter((l) => !/^(?:end|[{}()\s]+|pass|\.\.\.)$/.test(l));
+  return body.length > 0 && body.length <= 2 && body.every((l) => NOT_IMPLEMENTED.test(l));
+}
+
+/** A statement saying a method is left for others to implement. */
+const NOT_IMPLEMENTED =
+  /\b(?:NotImplementedError|NotImplemented|UnsupportedOperationException|NotImplementedException|unimplemented!|todo!)|\bthrow new Error\(\s*["'`](?:not implemented|abstract)/i;
 
 /**
  * Calls the index could not resolve because their receiver is a field or a local whose
@@ -248,7 +296,15 @@ async function unresolvedCallees(
     0,
     UNRESOLVED_PER_STEP,
   );
-  const out: string[] = [...own, ...(await storedCallees(generationId, symbol, calls, reader))];
+  const out: string[] = [
+    ...own,
+    ...(await enclosedCallees(
+      generationId,
+      symbol,
+      calls.filter((c) => !c.receiver).map((c) => c.name),
+    )),
+    ...(await storedCallees(generationId, symbol, calls, reader)),
+  ];
   for (const name of names) {
     const here = (await symbolsByName(generationId, name, 20)).filter(
       (s) =>
@@ -311,6 +367,29 @@ async function storedCallees(
 /** A name some Go method of the file gives its receiver (`func (mx *Mux) …`). */
 function goReceiverOf(text: string, name: string): boolean {
   return new RegExp(String.raw`^func\s*\(\s*${name}\s`, "m").test(text);
+}
+
+/**
+ * Calls from a function defined inside another (`create.got` calling `makeRequest(…)`) to a
+ * function defined beside it in the same encloser (`create.makeRequest`): lexical scope the
+ * index did not resolve.
+ */
+async function enclosedCallees(
+  generationId: string,
+  symbol: SymbolRecord,
+  names: string[],
+): Promise<string[]> {
+  if (symbol.kind !== "function" || names.length === 0) return [];
+  const encloser = symbol.qualifiedName.slice(0, Math.max(0, symbol.qualifiedName.lastIndexOf(".")));
+  if (!encloser) return [];
+  const out: string[] = [];
+  for (const name of [...new Set(names)].slice(0, OWN_CALLS_PER_STEP)) {
+    const found = (await symbolsByQualifiedName(generationId, `${encloser}.${name}`, 2)).find(
+      (s) => s.path === symbol.path && s.kind === "function" && s.qualifiedId !== symbol.qualifiedId,
+    );
+    if (found) out.push(found.qualifiedId);
+  }
+  return out;
 }
 
 /** How many stored handlers a step's calls are followed through. */
@@ -460,6 +539,7 @@ export async function walkForward(
       generationId,
       await overridden(generationId, direct, options.dispatch, symbol),
       options.walks,
+      options.reader,
     )
   )
     .filter((s) => !options.only || options.only(s))
@@ -553,6 +633,7 @@ export async function walkToEnd(
         s,
       ),
       options.walks,
+      options.reader,
     );
   const expand = async (s: SymbolRecord) =>
     (await calleesOf(s, visited)).filter((c) => !visited.has(c.qualifiedId) && !isTestSymbol(c));

@@ -65,6 +65,7 @@ import {
 } from "./exploratory-walk.ts";
 import { chainsFirst, flowOrder, FLOW_LEAD, spineOf } from "./exploratory-order.ts";
 import { stateHop } from "./exploratory-state.ts";
+import { factoryStart } from "./exploratory-factory.ts";
 
 export async function retrieveExploratory(input: RetrievalInput): Promise<RetrievalOutput> {
   const { generationId, config, question } = input;
@@ -110,7 +111,7 @@ export async function retrieveExploratory(input: RetrievalInput): Promise<Retrie
     diagram: flows.length ? flowDiagram(flows, callerTrees) : null,
     rankedFiles: fuseFiles([...rankLists, signals.wholeFile], [], 30, topics),
     signals: signalFiles([...rankLists, signals.wholeFile]),
-    rankedSymbols: rankedSymbolIds(
+    ...rankedSymbolIds(
       ranked,
       flows,
       // A chain runs through the steps named like the question by their own names: a helper
@@ -242,6 +243,11 @@ async function chooseEntries(
   const entryIds = new Set(signals.entryPoints.map((c) => c.key));
   const endIds = new Set(signals.ends.map((c) => c.key));
   const starts: SymbolRecord[] = await namedSteps(generationId, question, signals.subjects, terms, tests);
+  // A call written on an instance a factory made (`got(url)`, `ky.post(…)`) starts in the factory.
+  if (starts.length === 0) {
+    const made = await factoryStart(generationId, question);
+    if (made) starts.push(made);
+  }
   const namedWalk = starts.length > 0;
   // A request arriving starts where the server hands it over: unless the question writes a call
   // to start from, or names a class beside the dispatching one ("when Flask handles a request" is
@@ -351,7 +357,11 @@ const STATE_FILES = 5;
  * point it describes, the flow's first steps lead in the flow's order (the chain the answer
  * lists, not whatever else shares the question's words); then the rest as fused.
  */
-function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]): string[] {
+function rankedSymbolIds(
+  ranked: Ranked[],
+  flows: FlowNode[],
+  lead: FlowNode[],
+): { rankedSymbols: string[]; chainLead: number } {
   // An overload the chain passes through (a thin overload delegating to the one that does
   // the work) is one step with it: it leaves its place in the lead to the next step.
   const bases = new Set<string>();
@@ -370,7 +380,10 @@ function rankedSymbolIds(ranked: Ranked[], flows: FlowNode[], lead: FlowNode[]):
     ),
     new Set(flows.flatMap(flatten).map((n) => n.symbol.qualifiedId)),
   );
-  return [...new Set([...first, ...rest].map((s) => s.qualifiedId))].slice(0, 50);
+  return {
+    rankedSymbols: [...new Set([...first, ...rest].map((s) => s.qualifiedId))].slice(0, 50),
+    chainLead: first.length,
+  };
 }
 
 /**

@@ -47,6 +47,11 @@ export interface RetrievalOutput {
   /** Ranked beyond what fit the budget: for benchmarks and the timeline. */
   rankedFiles: string[];
   rankedSymbols: string[];
+  /**
+   * How many leading ranked symbols are steps of a traced chain in the order it runs
+   * (exploratory mode): the learned ranker reorders what follows them.
+   */
+  chainLead?: number;
   /** Per-signal file rankings (diagnostic mode), for benchmarks and tuning. */
   signals?: Record<string, string[]>;
 }

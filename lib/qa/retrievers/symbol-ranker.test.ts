@@ -12,6 +12,7 @@ import {
   type RankingContext,
 } from "./symbol-features.ts";
 import {
+  chainKept,
   modelOrder,
   ranksMode,
   reorder,
@@ -198,6 +199,14 @@ describe("scoring", () => {
     };
     expect(rankedIds(example, model({ "name-terms": 1 }))).toEqual(["c", "b", "a", "d"]);
     expect(rankedIds(example, null)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("keeps a traced chain's first steps in their places and reorders what follows", () => {
+    const ids = ["entry", "step", "next", "tail", "helper", "neighbour"];
+    const ordered = ["neighbour", "helper", "tail", "next", "entry", "step"];
+    expect(chainKept(ids, ordered, 5)).toEqual(["entry", "step", "next", "neighbour", "helper", "tail"]);
+    expect(chainKept(ids, ordered, 1)).toEqual(["entry", "neighbour", "helper", "tail", "next", "step"]);
+    expect(chainKept(ids, ordered, 0)).toEqual(ordered);
   });
 
   it("reorders every mode's ranking but the analytical one", () => {

@@ -106,6 +106,16 @@ export function reorder(ids: string[], scores: number[]): string[] {
     .map((x) => x.id);
 }
 
+/**
+ * The model's order with a traced chain's first steps (`chainLead` of them lead the retriever's
+ * order, at most CHAIN_KEPT kept) in their places: the chain is the answer's A → B → C; the model
+ * orders what follows them.
+ */
+export function chainKept(ids: string[], ordered: string[], chainLead: number): string[] {
+  const chain = new Set(ids.slice(0, Math.min(chainLead, CHAIN_KEPT)));
+  return [...chain, ...ordered.filter((id) => !chain.has(id))];
+}
+
 /** A retrieval with its leading symbols reordered by the model (unchanged without one). */
 export async function rankSymbols(
   input: RetrievalInput,
@@ -124,10 +134,16 @@ export async function rankSymbols(
     return output;
   }
   if (!model) return output;
-  const head = modelOrder(model, input.mode, ids, features);
+  const head = chainKept(ids, modelOrder(model, input.mode, ids, features), output.chainLead ?? 0);
   const ranked = { ...output, rankedSymbols: [...head, ...output.rankedSymbols.slice(ids.length)] };
   return { ...ranked, items: [...output.items, ...(await leadsMissing(input, ranked, ctx))] };
 }
+
+/**
+ * How many of a traced chain's first steps keep their places (the entry and the next two): the
+ * model still brings a later step or one of the flow's branches up past the chain's tail.
+ */
+const CHAIN_KEPT = 3;
 
 /** How many of the model's leading symbols the answer's context must hold. */
 const LEADS_IN_CONTEXT = 5;
