@@ -2,7 +2,10 @@
  * The main line an exploratory walk follows, on real indexes: a level check in a condition
  * and a rescue's calls are side branches, the call under the check carries the flow (Go); a
  * hook a module declares for others to fill in goes on in the method filling it in (Ruby); a
- * call on an instance a factory made starts in the factory's function (TypeScript).
+ * call on an instance a factory made starts in the factory's function (TypeScript); a class the
+ * question names apart from the method it calls ("dispatch on a GroupBased dispatcher") is
+ * the receiver, so the base's abstract step goes on in that class's override, and another
+ * class of the same name starts no walk of its own (PHP, Java).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSources } from "../../../test-support/qa-env.ts";
@@ -104,6 +107,86 @@ const got = create({ prefix: "https://" });
 export default got;
 `;
 
+const ROUTER_BASE_PHP = `<?php
+namespace Router\\Matcher;
+
+abstract class RegexBased implements Matcher
+{
+    abstract protected function matchVariable(array $data, string $uri): ?Found;
+
+    public function match(string $method, string $uri): Found|Missing
+    {
+        if (isset($this->static[$method][$uri])) {
+            return new Found($this->static[$method][$uri]);
+        }
+        $found = $this->matchVariable($this->variable[$method] ?? [], $uri);
+        return $found ?? new Missing();
+    }
+}
+`;
+
+const routerMatcher = (name: string, body: string) => `<?php
+namespace Router\\Matcher;
+
+class ${name} extends RegexBased
+{
+    protected function matchVariable(array $data, string $uri): ?Found
+    {
+        ${body}
+        return null;
+    }
+}
+`;
+
+const ROUTER_BUILDER_BASE_PHP = `<?php
+namespace Router\\Builder;
+
+abstract class RegexBased
+{
+    protected array $routes = [];
+
+    abstract protected function chunkSize(): int;
+}
+`;
+
+const ROUTER_BUILDER_PHP = `<?php
+namespace Router\\Builder;
+
+class GroupBased extends RegexBased
+{
+    protected function chunkSize(): int
+    {
+        return max(10, count($this->routes));
+    }
+}
+`;
+
+const SINK_JAVA = `package com.acme.log;
+
+public abstract class Sink {
+    protected abstract void write(String line);
+
+    public void emit(String message) {
+        String line = format(message);
+        write(line);
+    }
+
+    private String format(String message) {
+        return "[log] " + message;
+    }
+}
+`;
+
+const javaSink = (name: string, body: string) => `package com.acme.log;
+
+public class ${name} extends Sink {
+    @Override
+    protected void write(String line) {
+        ${body}
+    }
+}
+`;
+
 let repo: Awaited<ReturnType<typeof indexSources>>;
 
 beforeAll(async () => {
@@ -115,6 +198,25 @@ beforeAll(async () => {
     "source/create.ts": CREATE_TS,
     "source/request.ts": REQUEST_TS,
     "source/index.ts": INDEX_TS,
+    "src/Matcher/RegexBased.php": ROUTER_BASE_PHP,
+    "src/Matcher/GroupBased.php": routerMatcher(
+      "GroupBased",
+      "foreach ($data as $chunk) { if (preg_match($chunk['regex'], $uri, $m)) { return new Found($chunk['map'][count($m)]); } }",
+    ),
+    "src/Matcher/MarkBased.php": routerMatcher(
+      "MarkBased",
+      "foreach ($data as $chunk) { if (preg_match($chunk['regex'], $uri, $m)) { return new Found($chunk['map'][$m['MARK']]); } }",
+    ),
+    "src/Matcher/CharBased.php": routerMatcher(
+      "CharBased",
+      "foreach ($data as $chunk) { if (preg_match($chunk['regex'], $uri . $chunk['suffix'], $m)) { return new Found(end($m)); } }",
+    ),
+    "src/Builder/RegexBased.php": ROUTER_BUILDER_BASE_PHP,
+    "src/Builder/GroupBased.php": ROUTER_BUILDER_PHP,
+    "src/main/java/com/acme/log/Sink.java": SINK_JAVA,
+    "src/main/java/com/acme/log/FileSink.java": javaSink("FileSink", "Files.writeString(path, line);"),
+    "src/main/java/com/acme/log/ConsoleSink.java": javaSink("ConsoleSink", "System.out.println(line);"),
+    "src/main/java/com/acme/log/SocketSink.java": javaSink("SocketSink", "socket.send(line.getBytes());"),
   });
 });
 afterAll(() => repo.close());
@@ -135,6 +237,28 @@ describe("where a walk goes on past what the index links", () => {
     expect(start?.qualifiedId).toBe("source/create.ts::create.got");
     const made = await factoryStart(repo.generationId, "What happens when I call `client.get('/items')`?");
     expect(made).toBeNull();
+  });
+});
+
+describe("a receiver class named apart from the method", () => {
+  it("PHP: the base's abstract step goes on in the named class's override", async () => {
+    const { flow, opening } = await exploratoryFlow(
+      repo.repositoryId,
+      "Walk me through what happens when I call match on a GroupBased matcher with a URI that has a placeholder.",
+    );
+    expect(flow).toMatch(/Router\.Matcher\.GroupBased\.matchVariable\(\)/);
+    expect(flow).not.toMatch(/MarkBased|CharBased/);
+    // The builder's class of the same name is no second start.
+    expect(opening).not.toMatch(/Builder/);
+  });
+
+  it("Java: an abstract method called by the base goes on in the named subclass", async () => {
+    const { flow } = await exploratoryFlow(
+      repo.repositoryId,
+      "What happens when I call emit on a SocketSink?",
+    );
+    expect(flow).toMatch(/SocketSink\.write\(\)/);
+    expect(flow).not.toMatch(/FileSink|ConsoleSink/);
   });
 });
 

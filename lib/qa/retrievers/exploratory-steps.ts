@@ -8,6 +8,7 @@
 import "server-only";
 import {
   symbolsByName,
+  symbolsByQualifiedIds,
   symbolsByQualifiedName,
   symbolsInFile,
   type SymbolRecord,
@@ -16,7 +17,7 @@ import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { isTestPath, isTestSymbol, type Candidate } from "./shared.ts";
-import { flatten, implemented, parameterWords, type FlowNode } from "./exploratory-walk.ts";
+import { ancestorTypes, flatten, implemented, parameterWords, type FlowNode } from "./exploratory-walk.ts";
 import { isConstructor } from "./conceptual.ts";
 import { flowEndAt } from "../../answerers/question-clauses.ts";
 
@@ -297,7 +298,8 @@ export async function dispatchClass(
   question: string,
   entry: SymbolRecord,
 ): Promise<SymbolRecord | null> {
-  for (const s of await resolveSubjects(generationId, question)) {
+  const subjects = await resolveSubjects(generationId, question);
+  for (const s of subjects) {
     const parts = s.mention.parts;
     const owner = parts[parts.length - 2];
     if (!owner || s.symbols[0]?.qualifiedId !== entry.qualifiedId) continue;
@@ -305,6 +307,15 @@ export async function dispatchClass(
       return null;
     const classes = (await symbolsByName(generationId, owner, 5)).filter((c) => CLASS_KINDS.has(c.kind));
     return classes[0] ?? null;
+  }
+  // "dispatch on a GroupCountBased dispatcher", "what does a JsonReader's read do": a class the
+  // question names apart from the method, built on the method's class, is the receiver.
+  if (!entry.parentId) return null;
+  const owner = `${entry.path}::${entry.parentId}`;
+  for (const named of subjects.flatMap((s) => s.symbols)) {
+    if (!CLASS_KINDS.has(named.kind) || named.qualifiedId === owner) continue;
+    if ((await ancestorTypes(generationId, named.qualifiedId)).has(owner))
+      return (await symbolsByQualifiedIds(generationId, [named.qualifiedId]))[0] ?? null;
   }
   return null;
 }

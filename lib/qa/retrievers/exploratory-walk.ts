@@ -113,7 +113,7 @@ export async function overridden(
  * A type's ancestors, up to ANCESTOR_LEVELS levels up (their ids). Every step of a walk asks
  * for the same dispatch class's, and a generation's index never changes: each is read once.
  */
-function ancestorTypes(generationId: string, typeId: string): Promise<Set<string>> {
+export function ancestorTypes(generationId: string, typeId: string): Promise<Set<string>> {
   const key = `${generationId}\0${typeId}`;
   const hit = ancestorCache.get(key);
   if (hit) return hit;

@@ -13,6 +13,7 @@ import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { conceptTerms, questionTopics, type ConceptTerm } from "../concepts.ts";
 import { syntheticItem } from "../context.ts";
+import { normalizeName } from "../subjects.ts";
 import type { ContextItem } from "../../answerers/contract.ts";
 import { ERROR_WORDS, flowEndAt } from "../../answerers/question-clauses.ts";
 import { attachSymbols } from "./diagnostic.ts";
@@ -282,6 +283,11 @@ function writesName(question: string, s: SymbolRecord): boolean {
   return new RegExp(`(?<![\\w$])${s.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`).test(question);
 }
 
+/** A method's class as a word (`FastRoute.Dispatcher.GroupCountBased.dispatch` → `groupcountbased`). */
+function ownerWord(s: SymbolRecord): string {
+  return s.parentId ? normalizeName(s.qualifiedName.split(".").slice(-2, -1)[0] ?? "") : "";
+}
+
 /** The call graph walked forward from each entry (an entry another walk reached is not walked again). */
 async function walkFlows(
   input: RetrievalInput,
@@ -299,15 +305,20 @@ async function walkFlows(
   // Named like the question by its own name, not only by its class's.
   const named = relevanceOf(terms, 0);
   let lastOptions: Parameters<typeof walkForward>[6] | null = null;
+  // The class names a walk already took as its receiver ("dispatch on a GroupCountBased
+  // dispatcher"): the name is used up, and a member of another class of that name starts nothing.
+  const receivers = new Set<string>();
   for (const start of entries) {
     const entry =
       (ownerNamed(question, start) ? null : await reachedReceiverMethod(generationId, start, flows)) ?? start;
-    if (seen.has(entry.qualifiedId)) continue;
+    if (seen.has(entry.qualifiedId) || receivers.has(ownerWord(entry))) continue;
+    const dispatch = await dispatchClass(generationId, question, entry);
+    if (dispatch) receivers.add(normalizeName(dispatch.name));
     const options = {
       useGraph: config.features.useCallGraph,
       relevant,
       walks,
-      dispatch: await dispatchClass(generationId, question, entry),
+      dispatch,
       reader: input.reader,
       depthCap: maxDepth + WRAPPER_LEVELS,
       stateReaders,
