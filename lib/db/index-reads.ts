@@ -11,6 +11,7 @@ import { db, sqliteConnection } from "./client.ts";
 import { binaryOrder, hasNul, param, queryRaw } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
 import { chunks } from "./index-rows.ts";
+import { directRows, visibleWhere } from "./direct-read.ts";
 import type { SymbolRecord } from "./code-graph.ts";
 
 /**
@@ -262,10 +263,38 @@ export async function getFile(generationId: string, filePath: string) {
   return client.file.findFirst({ where: { ...visibleIn(snapshot), path: filePath } });
 }
 
+/** Lines and language of the given files of a generation, in one query, in the order asked; absent files are left out. */
+export async function fileLinesOf(
+  generationId: string,
+  filePaths: string[],
+): Promise<Map<string, { lines: number; language: string }>> {
+  const paths = [...new Set(filePaths)].filter((p) => !hasNul(p));
+  const out = new Map<string, { lines: number; language: string }>();
+  if (paths.length === 0) return out;
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.file.findMany({
+    where: { ...visibleIn(snapshot), path: { in: paths } },
+    select: { path: true, lines: true, language: true },
+  });
+  const byPath = new Map<string, { lines: number; language: string }>();
+  for (const r of rows) if (!byPath.has(r.path)) byPath.set(r.path, { lines: r.lines, language: r.language });
+  for (const p of paths) {
+    const file = byPath.get(p);
+    if (file) out.set(p, file);
+  }
+  return out;
+}
+
 /** File text as indexed in a generation (never read from disk at question time). */
 export async function getFileContent(generationId: string, filePath: string): Promise<string | null> {
   if (hasNul(filePath)) return null;
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const visible = visibleWhere(snapshot, "f");
+  const direct = await directRows(
+    `SELECT b."content" FROM "File" f JOIN "Blob" b ON b."hash" = f."hash" WHERE (${visible.sql} AND f."path" = ?) LIMIT 1`,
+    [...visible.params, filePath],
+  );
+  if (direct) return direct.length ? String(direct[0]?.content) : null;
   const file = await client.file.findFirst({
     where: { ...visibleIn(snapshot), path: filePath },
     select: { hash: true },
