@@ -5,7 +5,7 @@
  * (lib/db/snapshot.ts: the rows a generation reads).
  */
 import "server-only";
-import { db } from "./client.ts";
+import { db, sqliteConnection } from "./client.ts";
 import { directRows, visibleWhere } from "./direct-read.ts";
 import { ftsSearchQuery, jsonArrayElements, position, queryRaw, textFilter } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
@@ -43,9 +43,9 @@ const SYMBOL_COLUMNS = Object.keys(SYMBOL_SELECT) as (keyof typeof SYMBOL_SELECT
 
 /**
  * Symbols of a snapshot matching `condition` (then `tail`: ORDER BY, LIMIT; its
- * parameters last), read
- * directly (direct-read.ts) as the Prisma read with the same condition would give them;
- * null on PostgreSQL.
+ * parameters last), read directly (direct-read.ts) as the Prisma read with the same
+ * condition would give them; null on PostgreSQL. The matching rows' ids come first,
+ * then only the rows not already kept (`symbolRows`).
  */
 async function directSymbols(
   snapshot: Snapshot,
@@ -54,11 +54,53 @@ async function directSymbols(
   tail = "",
 ): Promise<SymbolRecord[] | null> {
   const visible = visibleWhere(snapshot);
-  const rows = await directRows(
-    `SELECT ${SYMBOL_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM "Symbol" WHERE (${visible.sql} AND ${condition}) ${tail}`,
+  const found = await directRows(
+    `SELECT "id", "fanIn", "fanOut" FROM "Symbol" WHERE (${visible.sql} AND ${condition}) ${tail}`,
     [...visible.params, ...params],
   );
-  return rows?.map(symbolOfRow) ?? null;
+  if (!found) return null;
+  return symbolRows(found as { id: number; fanIn: number; fanOut: number }[]);
+}
+
+/**
+ * A symbol row's columns never change but for its fan counts (a build sets them on the
+ * rows it adds): the rows questions read again and again (a class, the functions of a
+ * flow) are kept by id, per database, a kept row used only while its fan counts are
+ * the stored ones. Each caller gets its own copy.
+ */
+const keptByDatabase = new WeakMap<object, Map<number, SymbolRecord>>();
+const KEPT_SYMBOLS = 10_000;
+
+async function symbolRows(found: { id: number; fanIn: number; fanOut: number }[]): Promise<SymbolRecord[]> {
+  const connection = sqliteConnection();
+  if (!connection) return [];
+  let keptSymbols = keptByDatabase.get(connection);
+  if (!keptSymbols) {
+    keptSymbols = new Map();
+    keptByDatabase.set(connection, keptSymbols);
+  }
+  const kept = keptSymbols;
+  const current = (f: { id: number; fanIn: number; fanOut: number }) => {
+    const row = kept.get(f.id);
+    return row && row.fanIn === f.fanIn && row.fanOut === f.fanOut ? row : undefined;
+  };
+  const missing = [...new Set(found.filter((f) => !current(f)).map((f) => f.id))];
+  if (missing.length > 0) {
+    const rows = await directRows(
+      `SELECT ${SYMBOL_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM "Symbol" WHERE "id" IN (${placeholders(missing)})`,
+      missing,
+    );
+    for (const row of rows ?? []) {
+      const symbol = symbolOfRow(row);
+      kept.delete(symbol.id);
+      kept.set(symbol.id, symbol);
+    }
+    while (kept.size > KEPT_SYMBOLS) kept.delete(kept.keys().next().value as number);
+  }
+  return found.flatMap((f) => {
+    const row = kept.get(f.id);
+    return row ? [{ ...row, fanIn: f.fanIn, fanOut: f.fanOut }] : [];
+  });
 }
 
 /** A stored row as Prisma reads it: SQLite keeps a boolean as 1 or 0. */

@@ -285,23 +285,53 @@ export async function fileLinesOf(
   return out;
 }
 
+/**
+ * A blob's text never changes (its hash is its content's): the texts of the files
+ * questions read again and again are kept, about this many characters of them.
+ */
+const KEPT_TEXT_CHARS = 8_000_000;
+const keptTexts = new Map<string, string>();
+let keptChars = 0;
+
+function keepText(hash: string, content: string): void {
+  if (content.length > KEPT_TEXT_CHARS / 8 || keptTexts.has(hash)) return;
+  keptTexts.set(hash, content);
+  keptChars += content.length;
+  for (const [oldest, text] of keptTexts) {
+    if (keptChars <= KEPT_TEXT_CHARS) break;
+    keptTexts.delete(oldest);
+    keptChars -= text.length;
+  }
+}
+
 /** File text as indexed in a generation (never read from disk at question time). */
 export async function getFileContent(generationId: string, filePath: string): Promise<string | null> {
   if (hasNul(filePath)) return null;
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const visible = visibleWhere(snapshot, "f");
-  const direct = await directRows(
-    `SELECT b."content" FROM "File" f JOIN "Blob" b ON b."hash" = f."hash" WHERE (${visible.sql} AND f."path" = ?) LIMIT 1`,
-    [...visible.params, filePath],
-  );
-  if (direct) return direct.length ? String(direct[0]?.content) : null;
-  const file = await client.file.findFirst({
-    where: { ...visibleIn(snapshot), path: filePath },
-    select: { hash: true },
-  });
-  if (!file) return null;
-  const blob = await client.blob.findUnique({ where: { hash: file.hash } });
-  return blob?.content ?? null;
+  const visible = visibleWhere(snapshot);
+  const direct = await directRows(`SELECT "hash" FROM "File" WHERE (${visible.sql} AND "path" = ?) LIMIT 1`, [
+    ...visible.params,
+    filePath,
+  ]);
+  const hash = direct
+    ? ((direct[0]?.hash as string | undefined) ?? null)
+    : ((
+        await client.file.findFirst({
+          where: { ...visibleIn(snapshot), path: filePath },
+          select: { hash: true },
+        })
+      )?.hash ?? null);
+  if (hash === null) return null;
+  const kept = keptTexts.get(hash);
+  if (kept !== undefined) return kept;
+  const content = direct
+    ? ((await directRows(`SELECT "content" FROM "Blob" WHERE "hash" = ?`, [hash]))?.[0]?.content as
+        | string
+        | undefined)
+    : (await client.blob.findUnique({ where: { hash } }))?.content;
+  if (content === undefined) return null;
+  keepText(hash, content);
+  return content;
 }
 
 export async function generationCounts(generationId: string) {
