@@ -11,11 +11,15 @@ import {
   callEdgesOfMany,
   callersOf,
   calleesOf,
+  SYMBOL_SELECT,
+  symbolsByName,
+  symbolsByQualifiedIds,
   symbolSpansInFiles,
   symbolsInFile,
   symbolsWithinSpans,
 } from "./code-graph.ts";
 import { db } from "./client.ts";
+import { getFileContent } from "./index-reads.ts";
 import { snapshotOf, visibleIn } from "./snapshot.ts";
 
 let t: TempEnv;
@@ -145,5 +149,70 @@ describe("batched call-graph reads", () => {
       users.map((s) => ({ qualifiedId: s.qualifiedId, startLine: s.startLine, endLine: s.endLine })),
     );
     expect(spans.get("pkg/missing.py")).toEqual([]);
+  });
+});
+
+describe("question reads on SQLite (straight from the connection, rows kept by id)", () => {
+  it("give the rows, types and order Prisma's reads give", async () => {
+    const client = await db();
+    const where = visibleIn(await snapshotOf(generationId));
+    const ids = await allSymbolIds();
+    const byPrisma = await client.symbol.findMany({
+      where: { ...where, qualifiedId: { in: ids } },
+      select: SYMBOL_SELECT,
+    });
+    expect(await symbolsByQualifiedIds(generationId, ids)).toEqual(byPrisma);
+    expect(byPrisma.some((s) => s.exported === true)).toBe(true);
+    expect(await symbolsInFile(generationId, "pkg/core.py")).toEqual(
+      await client.symbol.findMany({
+        where: { ...where, path: "pkg/core.py" },
+        select: SYMBOL_SELECT,
+        orderBy: { startLine: "asc" },
+      }),
+    );
+    expect(await symbolsByName(generationId, "helper")).toEqual(
+      await client.symbol.findMany({ where: { ...where, name: "helper" }, select: SYMBOL_SELECT, take: 20 }),
+    );
+    const helper = ids.find((id) => id.endsWith("helper"))!;
+    const edges = await client.edge.findMany({
+      where: { ...where, kind: "calls", dstId: helper },
+      select: {
+        srcId: true,
+        srcPath: true,
+        dstId: true,
+        dstPath: true,
+        raw: true,
+        confidence: true,
+        line: true,
+        kind: true,
+      },
+      orderBy: { confidence: "desc" },
+      take: 5,
+    });
+    expect(await callersOf(generationId, helper, 5)).toEqual(edges);
+  });
+
+  it("read a kept row again when its fan counts changed, and give each caller its own copy", async () => {
+    const client = await db();
+    const helper = (await allSymbolIds()).find((id) => id.endsWith("helper"))!;
+    const [first] = await symbolsByQualifiedIds(generationId, [helper]);
+    expect(first!.fanIn).toBeGreaterThan(0);
+    first!.name = "changed by a caller";
+    const [again] = await symbolsByQualifiedIds(generationId, [helper]);
+    expect(again!.name).toBe("helper");
+    await client.$executeRawUnsafe(`UPDATE "Symbol" SET "fanIn" = "fanIn" + 100 WHERE id = ?`, first!.id);
+    try {
+      const [updated] = await symbolsByQualifiedIds(generationId, [helper]);
+      expect(updated!.fanIn).toBe(again!.fanIn + 100);
+    } finally {
+      await client.$executeRawUnsafe(`UPDATE "Symbol" SET "fanIn" = "fanIn" - 100 WHERE id = ?`, first!.id);
+    }
+  });
+
+  it("give a file's text, again from the kept text, and null for a file the generation lacks", async () => {
+    const text = await getFileContent(generationId, "pkg/flow.py");
+    expect(text).toContain("def pipeline(x):");
+    expect(await getFileContent(generationId, "pkg/flow.py")).toBe(text);
+    expect(await getFileContent(generationId, "pkg/missing.py")).toBeNull();
   });
 });

@@ -5,9 +5,10 @@
  * (lib/db/snapshot.ts: the rows a generation reads).
  */
 import "server-only";
-import { db } from "./client.ts";
+import { db, sqliteConnection } from "./client.ts";
+import { directRows, visibleWhere } from "./direct-read.ts";
 import { ftsSearchQuery, jsonArrayElements, position, queryRaw, textFilter } from "./dialect.ts";
-import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
+import { snapshotOf, visibleIn, visibleSql, type Snapshot } from "./snapshot.ts";
 import { splitQualifiedId } from "./symbol-ids.ts";
 import type { Chunk as ChunkModel, Edge as EdgeModel, Symbol as SymbolModel } from "./generated/client.ts";
 
@@ -38,6 +39,79 @@ export const SYMBOL_SELECT = {
   fanOut: true,
 } as const;
 
+const SYMBOL_COLUMNS = Object.keys(SYMBOL_SELECT) as (keyof typeof SYMBOL_SELECT)[];
+
+/**
+ * Symbols of a snapshot matching `condition` (then `tail`: ORDER BY, LIMIT; its
+ * parameters last), read directly (direct-read.ts) as the Prisma read with the same
+ * condition would give them; null on PostgreSQL. The matching rows' ids come first,
+ * then only the rows not already kept (`symbolRows`).
+ */
+async function directSymbols(
+  snapshot: Snapshot,
+  condition: string,
+  params: (string | number)[],
+  tail = "",
+): Promise<SymbolRecord[] | null> {
+  const visible = visibleWhere(snapshot);
+  const found = await directRows(
+    `SELECT "id", "fanIn", "fanOut" FROM "Symbol" WHERE (${visible.sql} AND ${condition}) ${tail}`,
+    [...visible.params, ...params],
+  );
+  if (!found) return null;
+  return symbolRows(found as { id: number; fanIn: number; fanOut: number }[]);
+}
+
+/**
+ * A symbol row's columns never change but for its fan counts (a build sets them on the
+ * rows it adds): the rows questions read again and again (a class, the functions of a
+ * flow) are kept by id, per database, a kept row used only while its fan counts are
+ * the stored ones. Each caller gets its own copy.
+ */
+const keptByDatabase = new WeakMap<object, Map<number, SymbolRecord>>();
+const KEPT_SYMBOLS = 10_000;
+
+async function symbolRows(found: { id: number; fanIn: number; fanOut: number }[]): Promise<SymbolRecord[]> {
+  const connection = sqliteConnection();
+  if (!connection) return [];
+  let keptSymbols = keptByDatabase.get(connection);
+  if (!keptSymbols) {
+    keptSymbols = new Map();
+    keptByDatabase.set(connection, keptSymbols);
+  }
+  const kept = keptSymbols;
+  const current = (f: { id: number; fanIn: number; fanOut: number }) => {
+    const row = kept.get(f.id);
+    return row && row.fanIn === f.fanIn && row.fanOut === f.fanOut ? row : undefined;
+  };
+  const missing = [...new Set(found.filter((f) => !current(f)).map((f) => f.id))];
+  if (missing.length > 0) {
+    const rows = await directRows(
+      `SELECT ${SYMBOL_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM "Symbol" WHERE "id" IN (${placeholders(missing)})`,
+      missing,
+    );
+    for (const row of rows ?? []) {
+      const symbol = symbolOfRow(row);
+      kept.delete(symbol.id);
+      kept.set(symbol.id, symbol);
+    }
+    while (kept.size > KEPT_SYMBOLS) kept.delete(kept.keys().next().value as number);
+  }
+  return found.flatMap((f) => {
+    const row = kept.get(f.id);
+    return row ? [{ ...row, fanIn: f.fanIn, fanOut: f.fanOut }] : [];
+  });
+}
+
+/** A stored row as Prisma reads it: SQLite keeps a boolean as 1 or 0. */
+function symbolOfRow(row: Record<string, unknown>): SymbolRecord {
+  const out: Record<string, unknown> = {};
+  for (const c of SYMBOL_COLUMNS) out[c] = c === "exported" ? Boolean(row[c]) : row[c];
+  return out as SymbolRecord;
+}
+
+const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(",");
+
 /**
  * Loads the symbols of a generation matching a raw condition on `s` (JSON-array
  * conditions Prisma cannot express), which may end with ORDER BY / LIMIT.
@@ -56,14 +130,22 @@ async function symbolsWhereRaw(
     ...params,
   );
   if (ids.length === 0) return [];
+  const wanted = ids.map((r) => Number(r.id));
+  const direct = await directRows(
+    `SELECT ${SYMBOL_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM "Symbol" WHERE "id" IN (${placeholders(wanted)})`,
+    wanted,
+  );
+  if (direct) return direct.map(symbolOfRow);
   return client.symbol.findMany({
-    where: { id: { in: ids.map((r) => Number(r.id)) } },
+    where: { id: { in: wanted } },
     select: SYMBOL_SELECT,
   });
 }
 
 export async function symbolsByName(generationId: string, name: string, limit = 20): Promise<SymbolRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directSymbols(snapshot, `"name" = ?`, [name, limit], "LIMIT ?");
+  if (direct) return direct;
   return client.symbol.findMany({
     where: { ...visibleIn(snapshot), name },
     select: SYMBOL_SELECT,
@@ -77,6 +159,8 @@ export async function symbolsByQualifiedName(
   limit = 20,
 ): Promise<SymbolRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directSymbols(snapshot, `"qualifiedName" = ?`, [qualifiedName, limit], "LIMIT ?");
+  if (direct) return direct;
   return client.symbol.findMany({
     where: { ...visibleIn(snapshot), qualifiedName },
     select: SYMBOL_SELECT,
@@ -89,6 +173,8 @@ export async function symbolByQualifiedId(
   qualifiedId: string,
 ): Promise<SymbolRecord | null> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directSymbols(snapshot, `"qualifiedId" = ?`, [qualifiedId], "LIMIT 1");
+  if (direct) return direct[0] ?? null;
   return client.symbol.findFirst({ where: { ...visibleIn(snapshot), qualifiedId }, select: SYMBOL_SELECT });
 }
 
@@ -106,6 +192,13 @@ export async function symbolsOfQualifiedId(
     return one ? [one] : [];
   }
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directSymbols(
+    snapshot,
+    `"path" = ? AND "qualifiedName" = ?`,
+    [parts.path, parts.qualifiedName],
+    `ORDER BY "startLine" ASC`,
+  );
+  if (direct) return direct;
   return client.symbol.findMany({
     where: { ...visibleIn(snapshot), path: parts.path, qualifiedName: parts.qualifiedName },
     select: SYMBOL_SELECT,
@@ -116,6 +209,8 @@ export async function symbolsOfQualifiedId(
 export async function symbolsByQualifiedIds(generationId: string, ids: string[]): Promise<SymbolRecord[]> {
   if (ids.length === 0) return [];
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directSymbols(snapshot, `"qualifiedId" IN (${placeholders(ids)})`, ids);
+  if (direct) return direct;
   return client.symbol.findMany({
     where: { ...visibleIn(snapshot), qualifiedId: { in: ids } },
     select: SYMBOL_SELECT,
@@ -124,6 +219,8 @@ export async function symbolsByQualifiedIds(generationId: string, ids: string[])
 
 export async function symbolsInFile(generationId: string, path: string): Promise<SymbolRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directSymbols(snapshot, `"path" = ?`, [path], `ORDER BY "startLine" ASC`);
+  if (direct) return direct;
   return client.symbol.findMany({
     where: { ...visibleIn(snapshot), path },
     select: SYMBOL_SELECT,
@@ -142,14 +239,25 @@ export async function symbolsWithinSpans(
   const byPath = new Map<string, SymbolRecord[]>(spans.map((s) => [s.path, []]));
   if (byPath.size === 0) return byPath;
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const rows = await client.symbol.findMany({
-    where: {
-      ...visibleIn(snapshot),
-      OR: spans.map((s) => ({ path: s.path, startLine: { gte: s.startLine }, endLine: { lte: s.endLine } })),
-    },
-    select: SYMBOL_SELECT,
-    orderBy: [{ path: "asc" }, { startLine: "asc" }],
-  });
+  const rows =
+    (await directSymbols(
+      snapshot,
+      `(${spans.map(() => `("path" = ? AND "startLine" >= ? AND "endLine" <= ?)`).join(" OR ")})`,
+      spans.flatMap((s) => [s.path, s.startLine, s.endLine]),
+      `ORDER BY "path" ASC, "startLine" ASC`,
+    )) ??
+    (await client.symbol.findMany({
+      where: {
+        ...visibleIn(snapshot),
+        OR: spans.map((s) => ({
+          path: s.path,
+          startLine: { gte: s.startLine },
+          endLine: { lte: s.endLine },
+        })),
+      },
+      select: SYMBOL_SELECT,
+      orderBy: [{ path: "asc" }, { startLine: "asc" }],
+    }));
   for (const row of rows) byPath.get(row.path)?.push(row);
   return byPath;
 }
@@ -215,12 +323,36 @@ const EDGE_SELECT = {
   kind: true,
 } as const;
 
+/** Call edges of a snapshot (direct-read.ts), as the Prisma read with the same condition gives them; null on PostgreSQL. */
+async function directCalls(
+  snapshot: Snapshot,
+  condition: string,
+  params: (string | number)[],
+  tail: string,
+): Promise<EdgeRecord[] | null> {
+  const visible = visibleWhere(snapshot);
+  const rows = await directRows(
+    `SELECT ${Object.keys(EDGE_SELECT)
+      .map((c) => `"${c}"`)
+      .join(", ")} FROM "Edge" WHERE (${visible.sql} AND "kind" = ? AND ${condition}) ${tail}`,
+    [...visible.params, "calls", ...params],
+  );
+  return rows as EdgeRecord[] | null;
+}
+
 export async function callersOf(
   generationId: string,
   qualifiedId: string,
   limit = 50,
 ): Promise<EdgeRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directCalls(
+    snapshot,
+    `"dstId" = ?`,
+    [qualifiedId, limit],
+    `ORDER BY "confidence" DESC LIMIT ?`,
+  );
+  if (direct) return direct;
   return client.edge.findMany({
     where: { ...visibleIn(snapshot), kind: "calls", dstId: qualifiedId },
     select: EDGE_SELECT,
@@ -235,6 +367,13 @@ export async function calleesOf(
   limit = 50,
 ): Promise<EdgeRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const direct = await directCalls(
+    snapshot,
+    `"srcId" = ?`,
+    [qualifiedId, limit],
+    `ORDER BY "line" ASC LIMIT ?`,
+  );
+  if (direct) return direct;
   return client.edge.findMany({
     where: { ...visibleIn(snapshot), kind: "calls", srcId: qualifiedId },
     select: EDGE_SELECT,
@@ -295,21 +434,26 @@ export async function callEdgesOfMany(
        SELECT e.*, ROW_NUMBER() OVER (PARTITION BY e.${key} ORDER BY ${order}, e.id) AS rank
        FROM "Edge" e WHERE ${visible.sql} AND e.kind = 'calls' AND e.${key} IN (${ids.map(() => "?").join(",")})
      ) ranked WHERE rank <= ? ORDER BY ${key}, rank`;
+  // A direction asked for no edges is not read.
   const [outgoing, incoming] = await Promise.all([
-    queryRaw<EdgeRecord[]>(
-      client,
-      windowed('"srcId"', "e.line ASC"),
-      ...visible.params,
-      ...ids,
-      limit.callees,
-    ),
-    queryRaw<EdgeRecord[]>(
-      client,
-      windowed('"dstId"', "e.confidence DESC"),
-      ...visible.params,
-      ...ids,
-      limit.callers,
-    ),
+    limit.callees > 0
+      ? queryRaw<EdgeRecord[]>(
+          client,
+          windowed('"srcId"', "e.line ASC"),
+          ...visible.params,
+          ...ids,
+          limit.callees,
+        )
+      : [],
+    limit.callers > 0
+      ? queryRaw<EdgeRecord[]>(
+          client,
+          windowed('"dstId"', "e.confidence DESC"),
+          ...visible.params,
+          ...ids,
+          limit.callers,
+        )
+      : [],
   ]);
   const add = (map: Map<string, EdgeRecord[]>, key: string, edge: EdgeRecord) => {
     const list = map.get(key);

@@ -11,6 +11,7 @@ import { db, sqliteConnection } from "./client.ts";
 import { binaryOrder, hasNul, param, queryRaw } from "./dialect.ts";
 import { snapshotOf, visibleIn, visibleSql } from "./snapshot.ts";
 import { chunks } from "./index-rows.ts";
+import { directRows, visibleWhere } from "./direct-read.ts";
 import type { SymbolRecord } from "./code-graph.ts";
 
 /**
@@ -262,17 +263,75 @@ export async function getFile(generationId: string, filePath: string) {
   return client.file.findFirst({ where: { ...visibleIn(snapshot), path: filePath } });
 }
 
+/** Lines and language of the given files of a generation, in one query, in the order asked; absent files are left out. */
+export async function fileLinesOf(
+  generationId: string,
+  filePaths: string[],
+): Promise<Map<string, { lines: number; language: string }>> {
+  const paths = [...new Set(filePaths)].filter((p) => !hasNul(p));
+  const out = new Map<string, { lines: number; language: string }>();
+  if (paths.length === 0) return out;
+  const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
+  const rows = await client.file.findMany({
+    where: { ...visibleIn(snapshot), path: { in: paths } },
+    select: { path: true, lines: true, language: true },
+  });
+  const byPath = new Map<string, { lines: number; language: string }>();
+  for (const r of rows) if (!byPath.has(r.path)) byPath.set(r.path, { lines: r.lines, language: r.language });
+  for (const p of paths) {
+    const file = byPath.get(p);
+    if (file) out.set(p, file);
+  }
+  return out;
+}
+
+/**
+ * A blob's text never changes (its hash is its content's): the texts of the files
+ * questions read again and again are kept, about this many characters of them.
+ */
+const KEPT_TEXT_CHARS = 8_000_000;
+const keptTexts = new Map<string, string>();
+let keptChars = 0;
+
+function keepText(hash: string, content: string): void {
+  if (content.length > KEPT_TEXT_CHARS / 8 || keptTexts.has(hash)) return;
+  keptTexts.set(hash, content);
+  keptChars += content.length;
+  for (const [oldest, text] of keptTexts) {
+    if (keptChars <= KEPT_TEXT_CHARS) break;
+    keptTexts.delete(oldest);
+    keptChars -= text.length;
+  }
+}
+
 /** File text as indexed in a generation (never read from disk at question time). */
 export async function getFileContent(generationId: string, filePath: string): Promise<string | null> {
   if (hasNul(filePath)) return null;
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
-  const file = await client.file.findFirst({
-    where: { ...visibleIn(snapshot), path: filePath },
-    select: { hash: true },
-  });
-  if (!file) return null;
-  const blob = await client.blob.findUnique({ where: { hash: file.hash } });
-  return blob?.content ?? null;
+  const visible = visibleWhere(snapshot);
+  const direct = await directRows(`SELECT "hash" FROM "File" WHERE (${visible.sql} AND "path" = ?) LIMIT 1`, [
+    ...visible.params,
+    filePath,
+  ]);
+  const hash = direct
+    ? ((direct[0]?.hash as string | undefined) ?? null)
+    : ((
+        await client.file.findFirst({
+          where: { ...visibleIn(snapshot), path: filePath },
+          select: { hash: true },
+        })
+      )?.hash ?? null);
+  if (hash === null) return null;
+  const kept = keptTexts.get(hash);
+  if (kept !== undefined) return kept;
+  const content = direct
+    ? ((await directRows(`SELECT "content" FROM "Blob" WHERE "hash" = ?`, [hash]))?.[0]?.content as
+        | string
+        | undefined)
+    : (await client.blob.findUnique({ where: { hash } }))?.content;
+  if (content === undefined) return null;
+  keepText(hash, content);
+  return content;
 }
 
 export async function generationCounts(generationId: string) {

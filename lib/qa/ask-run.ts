@@ -209,7 +209,7 @@ export async function runAnswerLoop(
   out: AnswerWriter,
   deps: AskDependencies,
   timing: { quality: Quality; classifyMs: number; t0: number },
-): Promise<LoopResult> {
+): Promise<LoopResult & { reader: SourceReader }> {
   const { classification, config, generationId, repositoryId, session, model } = setup;
   const anchors = extractAnchors(setup.question);
   const reader = new SourceReader(generationId);
@@ -217,7 +217,7 @@ export async function runAnswerLoop(
   const answerer =
     deps.answerer ?? (model ? new ModelAnswerer(model.model, model.label, model.timeoutMs) : fallback);
   try {
-    return await runLoop(
+    const result = await runLoop(
       {
         question: setup.question,
         mode: classification.mode,
@@ -265,6 +265,7 @@ export async function runAnswerLoop(
           }),
       },
     );
+    return { ...result, reader };
   } catch (error) {
     if (deps.ephemeral) throw error;
     await recordQuestionMetric({
@@ -295,7 +296,8 @@ export interface FinishInput {
   config: CgragConfig;
   quality: Quality;
   session: SessionState;
-  loop: LoopResult;
+  /** the answer loop's result, with the file text it read (citations are checked against the same reads) */
+  loop: LoopResult & { reader?: SourceReader };
 }
 
 /** The stored answer row (without its time: a new exchange and a continued answer place it differently). */
@@ -311,14 +313,15 @@ export async function finishAnswer(
   deps: AskDependencies,
   how: { classifyMs: number; t0: number; store: (answer: StoredAnswer) => Promise<void> },
 ): Promise<AskResult> {
-  const { loop, config, classification, session, repositoryId, generationId } = input;
+  const { config, classification, session, repositoryId, generationId } = input;
+  const { reader, ...loop } = input.loop;
   // Snippets show the lines that match the question asked (after follow-up rewriting).
   const asked = classification.rewrittenQuestion ?? input.question;
   const query = focusQuery(asked, extractAnchors(asked));
   const citations = await verifyAnswerCitations(
     loop.answer,
     generationId,
-    new SourceReader(generationId),
+    reader ?? new SourceReader(generationId),
     query,
   );
   for (const c of citations.filter((x) => x.verified)) {

@@ -5,7 +5,7 @@
  * that answer within the cited span); unverified ones are flagged.
  */
 import "server-only";
-import { getFile } from "../db/index-reads.ts";
+import { fileLinesOf } from "../db/index-reads.ts";
 import { symbolSpansInFiles } from "../db/code-graph.ts";
 import { isSafeRelativePath } from "../paths.ts";
 import { citationRangeKey, mergeOverlapping, parseCitations, verifyCitations } from "./citations.ts";
@@ -23,11 +23,7 @@ export async function verifyAnswerCitations(
 ): Promise<CitationPart[]> {
   const parsed = parseCitations(answer);
   const paths = [...new Set(parsed.map((c) => c.path))].filter(isSafeRelativePath);
-  const files = new Map<string, { lines: number; language: string }>();
-  for (const p of paths) {
-    const file = await getFile(generationId, p);
-    if (file) files.set(p, { lines: file.lines, language: file.language });
-  }
+  const files = await fileLinesOf(generationId, paths);
   const symbols = await symbolSpansInFiles(generationId, [...files.keys()]);
   const symbolsAt = (p: string, start: number, end: number) =>
     (symbols.get(p) ?? []).filter((s) => s.startLine <= end && s.endLine >= start);

@@ -16,7 +16,10 @@ import {
   loadImportEdges,
   loadPageSymbols,
   loadWikiFiles,
+  type ImportRow,
+  type WikiFileRow,
 } from "../db/wiki-inputs.ts";
+import type { FileClass } from "../db/file-shapes.ts";
 import type { DiagramPart } from "../diagrams/types.ts";
 import {
   directoryImportDiagram,
@@ -241,6 +244,24 @@ export function scopeBoundary(
 const THIRD_PARTY_CLASSES: ReadonlySet<string> = new Set(["vendored", "generated", "minified"]);
 
 /**
+ * The whole-generation rows a structure analysis reads. A caller analysing many scopes
+ * of one active generation (questions) may keep them; by default they are read each time.
+ */
+export interface StructureReads {
+  files(generationId: string): Promise<WikiFileRow[]>;
+  imports(generationId: string): Promise<ImportRow[]>;
+  classified(generationId: string): Promise<Map<string, FileClass>>;
+  crossFileCalls(generationId: string): Promise<{ srcPath: string; dstPath: string }[]>;
+}
+
+export const STORED_STRUCTURE_READS: StructureReads = {
+  files: (generationId) => loadWikiFiles(generationId),
+  imports: (generationId) => loadImportEdges(generationId),
+  classified: classifiedPaths,
+  crossFileCalls,
+};
+
+/**
  * The structure of a scope (null: the whole repository). `keepPath` says which files count:
  * a question that is not about tests, examples or vendored code leaves them out of every
  * figure (their imports and calls too), so they neither top a ranking nor close a cycle.
@@ -249,11 +270,12 @@ export async function analyzeStructure(
   generationId: string,
   scope: string | null,
   keepPath: (path: string) => boolean = () => true,
+  reads: StructureReads = STORED_STRUCTURE_READS,
 ): Promise<StructureReport> {
   const [files, allImports, classified] = await Promise.all([
-    loadWikiFiles(generationId),
-    loadImportEdges(generationId),
-    classifiedPaths(generationId),
+    reads.files(generationId),
+    reads.imports(generationId),
+    reads.classified(generationId),
   ]);
   // Vendored, generated and minified code as stored (by path, content or the repository's
   // attributes) is not the repository's structure, whatever its path says.
@@ -273,7 +295,8 @@ export async function analyzeStructure(
     ? (await loadCallsTouching(generationId, scopedFiles)).filter((c) => keep(c.srcPath) && keep(c.dstPath))
     : null;
   const calls =
-    scopedCalls ?? (await crossFileCalls(generationId)).filter((c) => keep(c.srcPath) && keep(c.dstPath));
+    scopedCalls ??
+    (await reads.crossFileCalls(generationId)).filter((c) => keep(c.srcPath) && keep(c.dstPath));
   const edges = [
     ...imports.map((e) => ({ kind: "imports" as const, srcPath: e.srcPath, dstPath: e.dstPath })),
     ...calls.map((c) => ({ kind: "calls" as const, srcPath: c.srcPath, dstPath: c.dstPath })),

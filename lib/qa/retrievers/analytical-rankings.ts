@@ -17,6 +17,7 @@ import { splitIdentifier } from "../../db/tokenize.ts";
 import { loadCallsTouching, loadImportEdges, loadWikiFiles } from "../../db/wiki-inputs.ts";
 import { analyzeStructure, inScope, moduleOf } from "../../wiki/structure.ts";
 import { ranksFolders } from "./analytical-intent.ts";
+import { QUESTION_STRUCTURE_READS } from "./structure-reads.ts";
 import {
   cite,
   code,
@@ -287,7 +288,7 @@ async function importHub(f: Focus): Promise<{ path: string; imports: number; imp
 }
 
 export async function overview(f: Focus): Promise<Analysis> {
-  const report = await analyzeStructure(f.generationId, f.scope, f.keep);
+  const report = await analyzeStructure(f.generationId, f.scope, f.keep, QUESTION_STRUCTURE_READS);
   const imported = report.topImported.slice(0, 3);
   const anchor = await fileAnchors(
     f.generationId,

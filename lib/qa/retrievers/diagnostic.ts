@@ -6,7 +6,7 @@
  */
 import "server-only";
 import {
-  callersOf,
+  callEdgesOfMany,
   filesBySuffix,
   nameFrequencies,
   symbolsByName,
@@ -419,12 +419,21 @@ async function callerWalk(
   const seen = new Set(frontier.map((s) => s.qualifiedId));
   for (let hop = 1; hop <= Math.min(config.maxCallGraphHops, 3) && frontier.length; hop++) {
     const next: SymbolRecord[] = [];
+    // One read of the hop's callers and their symbols (not two per site); each site then
+    // takes its own, in the order a read of its own gives, less those an earlier site took.
+    const { callers: edgesTo } = await callEdgesOfMany(
+      generationId,
+      frontier.map((s) => s.qualifiedId),
+      { callees: 0, callers: 20 },
+    );
+    const hopCallers = await symbolsByQualifiedIds(generationId, [
+      ...new Set([...edgesTo.values()].flat().flatMap((e) => (seen.has(e.srcId) ? [] : [e.srcId]))),
+    ]);
     for (const site of frontier) {
-      const edges = await callersOf(generationId, site.qualifiedId, 20);
-      const callers = await symbolsByQualifiedIds(
-        generationId,
-        edges.map((e) => e.srcId).filter((id) => !seen.has(id)),
+      const ids = new Set(
+        (edgesTo.get(site.qualifiedId) ?? []).map((e) => e.srcId).filter((id) => !seen.has(id)),
       );
+      const callers = hopCallers.filter((c) => ids.has(c.qualifiedId));
       const ordered = callers
         .sort((a, b) => mutationWeight(b, config) - mutationWeight(a, config))
         .slice(0, config.maxCallersPerHop);
