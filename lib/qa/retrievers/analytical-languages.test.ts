@@ -408,15 +408,6 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).not.toMatch(/\/(?:tests?|spec)\b|_test\.|Tests?\.\w+/);
   });
 
-  it("the functions of one file with the most callers: ranked inside that file", async () => {
-    const file = shop.store.replace(/\.h$/, ".c");
-    const { opening } = await ask(language, `Which functions in ${file} have the most callers?`);
-    expect(opening).toMatch(
-      new RegExp(`^The functions with the most callers in \`${file.replace(/\./g, "\\.")}\``),
-    );
-    expect(opening).toContain(`\`${shop.saveName}\` (`);
-  });
-
   it("the functions with the most callers", async () => {
     const { opening } = await ask(language, "Which functions have the most callers?");
     expect(opening).toMatch(/^The functions with the most callers in the repository/);

@@ -430,15 +430,11 @@ async function focusOf(
   );
   // A file name written with its extension ("shop/pricing.py?") names that file, not a library function.
   const paths = subjects.flatMap((s) => (s.path ? [s.path] : []));
-  // A dotted name read only inside a written path (`Acme.Shop` in src/Acme.Shop/Core/Store.cs) is that path's folder.
-  const onlyInPath = (name: string) =>
-    written.some((p) => mentionedOutside(p, name)) && !mentionedOutside(outsidePaths, name);
   const external = subjects.flatMap((s) =>
     s.mention.kind === "symbol" &&
     s.symbols.length === 0 &&
     !s.path &&
-    !paths.some((p) => p.endsWith(s.mention.text.replace(/[?!.,:;]+$/, ""))) &&
-    !onlyInPath(s.mention.parts.at(-1) ?? s.mention.text)
+    !paths.some((p) => p.endsWith(s.mention.text.replace(/[?!.,:;]+$/, "")))
       ? [s.mention.parts.at(-1) ?? ""]
       : [],
   );
@@ -533,16 +529,6 @@ async function analyze(f: Focus): Promise<Analysis> {
     return callersInto(f, into);
   if (f.files.length >= 2 && has("coupling", "layering", "dependencies"))
     return between(f, f.files[0] as string, f.files.slice(1));
-  // "Which functions in lib/command.js have the most callers?": the file is where to rank its
-  // functions (the question's scope), not a part whose importers are counted.
-  if (
-    f.files.length === 1 &&
-    f.scope === f.files[0] &&
-    has("most-imported", "fan-in") &&
-    !has("dependencies", "coupling") &&
-    asksAboutFunctions(f.question)
-  )
-    return fanIn(f);
   if (f.files.length === 1 && has("dependencies", "callers", "most-imported", "fan-in", "coupling")) {
     const file = f.files[0] as string;
     const neighbours = await fileNeighbours(f, file);
