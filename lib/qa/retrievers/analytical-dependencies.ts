@@ -97,22 +97,7 @@ export async function withPairByStem(f: Focus): Promise<Focus> {
   const { pair, folders } = named;
   const keep = (p: string) => f.keep(p) && inScope(p, f.scope);
   const parts: { path: string; folder: boolean; word: string }[] = [];
-  for (const written of pair) {
-    const word = written.replace(/\.+$/, "");
-    // A path written out ("thor/base", "src/net/client.c"): the file or folder it ends.
-    if (/[/.]/.test(word)) {
-      const path = await pathEnding(f, word);
-      if (!path) return f;
-      parts.push({
-        ...path,
-        word:
-          word
-            .split("/")
-            .pop()
-            ?.replace(/\.\w+$/, "") ?? word,
-      });
-      continue;
-    }
+  for (const word of pair) {
     // In the question's scope if it has one there, else anywhere (the scope may be one of the two).
     const fileNamed = async () =>
       (await fileWithStem(f.generationId, word, keep)) ?? (await fileWithStem(f.generationId, word, f.keep));
@@ -139,34 +124,13 @@ export async function withPairByStem(f: Focus): Promise<Focus> {
   };
 }
 
-const PART_WORD = String.raw`(?:the\s+)?([A-Za-z_][\w/.-]{2,80})(?:\s+(?:module|package|file|folder|crate|namespace|directory|layer)s?)?`;
-
-/** The code file (its extension written or not) or folder whose path ends with the words written, shallowest first. */
-async function pathEnding(f: Focus, written: string): Promise<{ path: string; folder: boolean } | null> {
-  const wanted = written.replace(/^\.?\/+|\/+$/g, "").toLowerCase();
-  const ends = (p: string) => p.toLowerCase() === wanted || p.toLowerCase().endsWith(`/${wanted}`);
-  const code = (await loadWikiFiles(f.generationId)).filter((w) => w.kind === "code" && f.keep(w.path));
-  const shallow = (list: string[]) =>
-    list.sort((a, b) => a.split("/").length - b.split("/").length || a.length - b.length)[0] ?? null;
-  const file = shallow(code.map((w) => w.path).filter((p) => ends(p) || ends(p.replace(/\.\w+$/, ""))));
-  if (file) return { path: (await includedTwin(f, file)) ?? file, folder: false };
-  const folders = new Set<string>();
-  for (const w of code) {
-    const segments = w.path.split("/");
-    for (let i = 1; i < segments.length; i++) {
-      const folder = segments.slice(0, i).join("/");
-      if (ends(folder)) folders.add(folder);
-    }
-  }
-  const folder = shallow([...folders]);
-  return folder ? { path: folder, folder: true } : null;
-}
+const PART_WORD = String.raw`(?:the\s+)?([A-Za-z_][\w-]{2,40})(?:\.\w{1,4})?(?:\s+(?:module|package|file|folder|crate|namespace|directory|layer)s?)?`;
 
 /**
  * Asked about cycles, a C or C++ module named by its stem is the header of its source
  * (`client.c` → `client.h`): the file others include, through which a cycle runs.
  */
-export async function includedTwin(f: Focus, file: string | null): Promise<string | null> {
+async function includedTwin(f: Focus, file: string | null): Promise<string | null> {
   if (!file || !f.asks.includes("cycles") || !/\.(?:c|cc|cpp|cxx|m)$/.test(file)) return file;
   const stem = file.replace(/\.\w+$/, "");
   const headers = (await loadWikiFiles(f.generationId))

@@ -12,7 +12,7 @@ import { findCycles, cyclePath } from "../../wiki/graph.ts";
 import { inScope, moduleOf } from "../../wiki/structure.ts";
 import { asksConstruction, ranksFolders } from "./analytical-intent.ts";
 import { renderSubjectGraph, subjectDiagram, subjectGraph, type SubjectGraph } from "./subject-graph.ts";
-import { includedTwin, namespaceCallEdges } from "./analytical-dependencies.ts";
+import { namespaceCallEdges } from "./analytical-dependencies.ts";
 import {
   cite,
   code,
@@ -456,8 +456,7 @@ export async function cycles(f: Focus): Promise<Analysis> {
   );
   const edges = imports.map((e) => ({ from: e.srcPath, to: e.dstPath }));
   const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
-  const named =
-    f.files.length >= 2 ? await Promise.all(f.files.map(async (p) => (await includedTwin(f, p)) ?? p)) : null;
+  const named = f.files.length >= 2 ? f.files : null;
   const inArea = (p: string) => (named ? true : inScope(p, f.scope));
   // C# files import namespaces, not files: their calls into each other are their dependencies.
   const viaCalls = await namespaceCallEdges(f, wiki, (p) =>
@@ -479,7 +478,7 @@ export async function cycles(f: Focus): Promise<Analysis> {
   const through = viaCalls.length ? " (through calls: C# `using`s name namespaces, not files)" : "";
   const answer = loops.length
     ? `${loops.length === 1 ? `One ${noun} cycle` : `${loops.length} ${noun} cycles`}${through} ${named ? "among" : "in"} ${area}: ${loopText(loops[0]?.path ?? [])}${loops[0] && loops[0].files > (loops[0].path.length ?? 0) ? ` (one loop through ${loops[0].files} files that ${word.verb} each other)` : ""} (${(loops[0]?.path ?? []).map(anchor).join("; ")}).`
-    : `No ${noun} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).${oneWay(imports, named ? (p) => named.includes(p) : inArea, noun)}`;
+    : `No ${noun} cycle ${named ? "among" : "in"} ${area}: ${named ? "none of these files reaches another and is reached back" : `no file ${word.verb}s one that ${word.verb}s it back, directly or through others`} (${f.leftOut}).${oneWay(imports, inArea, noun)}`;
   const members = [...new Set(loops.flatMap((l) => l.path))];
   return {
     answer,

@@ -87,11 +87,6 @@ function methodsOf(found: Inheritor[]): string[] {
   return found[0]?.methods ?? [];
 }
 
-/** The kinds of type a type can meet without naming it. */
-const STRUCTURAL_KINDS = new Set(["interface", "trait"]);
-/** A Python class declaring a protocol or an abstract base (`class Sink(Protocol)`, `(ABC)`). */
-const PROTOCOL_BASE = /\b(?:Protocol|ABC)\b/;
-
 /** How many types with a method of the interface's names are read at most, per name. */
 const PER_METHOD = 200;
 
@@ -102,8 +97,6 @@ const PER_METHOD = 200;
  * where the index keeps none (Go and TypeScript interfaces).
  */
 async function structuralImplementers(f: Focus, target: SymbolRecord): Promise<Inheritor[]> {
-  // A class's methods are its own behaviour, not a contract others meet.
-  if (!STRUCTURAL_KINDS.has(target.kind) && !PROTOCOL_BASE.test(target.bases)) return [];
   const methods = await interfaceMethods(f.generationId, target);
   if (methods.length === 0) return [];
   const owners = new Map<string, { methods: Set<string>; first: SymbolRecord }>();
@@ -146,7 +139,7 @@ async function interfaceMethods(generationId: string, target: SymbolRecord): Pro
     .map((s) => s.name)
     .filter((n) => !/^(?:__\w+__|constructor)$/.test(n));
   if (members.length) return [...new Set(members)];
-  if (!STRUCTURAL_KINDS.has(target.kind)) return [];
+  if (target.kind !== "interface" && target.kind !== "trait") return [];
   const text = await getFileContent(generationId, target.path);
   if (!text) return [];
   const body = text.split("\n").slice(target.startLine, Math.max(target.startLine, target.endLine - 1));

