@@ -8,7 +8,9 @@
  * conditions are one caller. Asked what a method calls, its callees come by the work they
  * carry (its own longer helpers before a one-line utility everything calls) and fill the
  * diagram. Tests written inside a source file (Rust's `mod tests`) are no callers unless the
- * question asks about tests.
+ * question asks about tests. A method tests call far more often than the code does keeps
+ * the code's one call among its callers, and a receiver in the plural (`retries`) is named
+ * like its class (`Retry`).
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,6 +94,20 @@ describe("a named method's callers", () => {
         .map((s) => s.replace(/#\d+$/, ""))
         .sort(),
     ).toEqual(["webapp/routing.py::route_for", "webapp/static.py::static_routes"]);
+  });
+});
+
+describe("a method tests call far more often than the code does", () => {
+  it("Python: the code's call the resolver only guessed is still a caller, behind 45 calls from tests", async () => {
+    const { opening, symbols } = await ask(
+      "py",
+      "Which functions call Retry.increment, and in which files are they?",
+    );
+    expect(opening).toMatch(/^2 functions in 2 files call `Retry\.increment`/);
+    expect(opening).toContain("`urlopen` (webapp/pool.py:");
+    expect(opening).toContain("`main` (cli.py:");
+    expect(symbols.slice(0, 2).sort()).toEqual(["cli.py::main", "webapp/pool.py::urlopen"]);
+    expect(opening).not.toContain("test_increment");
   });
 });
 
@@ -208,5 +224,13 @@ describe("receiverNames", () => {
     expect(receiverNames("route", "Router")).toBe(false);
     expect(receiverNames("router", "Route")).toBe(false);
     expect(receiverNames("self", "Route")).toBe(false);
+  });
+
+  it("matches a receiver named in the plural of the class", () => {
+    expect(receiverNames("retries", "Retry")).toBe(true);
+    expect(receiverNames("self.handlers", "EventHandler")).toBe(true);
+    expect(receiverNames("matches", "Match")).toBe(true);
+    expect(receiverNames("routes", "Router")).toBe(false);
+    expect(receiverNames("status", "Statu")).toBe(false);
   });
 });

@@ -82,6 +82,113 @@ export async function withFileByStem(f: Focus): Promise<Focus> {
   return file ? { ...f, files: [file] } : f;
 }
 
+/**
+ * "How coupled are poolmanager and connectionpool?", "is there a cycle between the parser
+ * and the lexer?", "how do auth and session depend on each other?": two parts named as a
+ * pair by a file's stem or a folder's name, with no noun saying what they are, are the
+ * parts the question compares. Only when the question asks about cycles, coupling,
+ * layering or dependencies and does not already name two files or folders.
+ */
+export async function withPairByStem(f: Focus): Promise<Focus> {
+  const pairAsks = ["cycles", "coupling", "layering", "dependencies"] as const;
+  if (f.files.length + f.folders.length >= 2 || !pairAsks.some((a) => f.asks.includes(a))) return f;
+  const named = namedPair(f.question);
+  if (!named) return f;
+  const { pair, folders } = named;
+  const keep = (p: string) => f.keep(p) && inScope(p, f.scope);
+  const parts: { path: string; folder: boolean; word: string }[] = [];
+  for (const word of pair) {
+    // In the question's scope if it has one there, else anywhere (the scope may be one of the two).
+    const fileNamed = async () =>
+      (await fileWithStem(f.generationId, word, keep)) ?? (await fileWithStem(f.generationId, word, f.keep));
+    const folderNamed = async () =>
+      (await folderWithName(f.generationId, word, keep)) ??
+      (await folderWithName(f.generationId, word, f.keep));
+    // "The contrib and util packages": folders first, though a file is called util too.
+    const folder = folders ? await folderNamed() : null;
+    const file = folder ? null : await includedTwin(f, await fileNamed());
+    const path = folder ?? file ?? (folders ? null : await folderNamed());
+    if (!path) return f;
+    parts.push({ path, folder: path !== file, word });
+  }
+  if (parts[0]?.path === parts[1]?.path) return f;
+  // A class named like one of the parts (`PoolManager` in poolmanager.py) is that part here, not a subject.
+  const squashed = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, "");
+  const words = new Set(parts.map((p) => squashed(p.word)));
+  return {
+    ...f,
+    files: [...new Set([...parts.filter((p) => !p.folder).map((p) => p.path), ...f.files])],
+    folders: [...new Set([...parts.filter((p) => p.folder).map((p) => p.path), ...f.folders])],
+    symbols: f.symbols.filter((s) => !words.has(squashed(s.symbol.name))),
+    unpaired: { files: f.files, folders: f.folders, symbols: f.symbols },
+  };
+}
+
+const PART_WORD = String.raw`(?:the\s+)?([A-Za-z_][\w-]{2,40})(?:\.\w{1,4})?(?:\s+(?:module|package|file|folder|crate|namespace|directory|layer)s?)?`;
+
+/**
+ * Asked about cycles, a C or C++ module named by its stem is the header of its source
+ * (`client.c` → `client.h`): the file others include, through which a cycle runs.
+ */
+async function includedTwin(f: Focus, file: string | null): Promise<string | null> {
+  if (!file || !f.asks.includes("cycles") || !/\.(?:c|cc|cpp|cxx|m)$/.test(file)) return file;
+  const stem = file.replace(/\.\w+$/, "");
+  const headers = (await loadWikiFiles(f.generationId))
+    .map((w) => w.path)
+    .filter((p) => p.startsWith(`${stem}.`) && /\.(?:h|hh|hpp|hxx)$/.test(p));
+  return headers[0] ?? file;
+}
+
+/**
+ * The two words a question pairs ("between A and B", "are A and B", "do A and B depend…"),
+ * and whether it calls them packages, folders, crates or namespaces.
+ */
+export function namedPair(question: string): { pair: [string, string]; folders: boolean } | null {
+  const patterns = [
+    new RegExp(String.raw`\bbetween\s+${PART_WORD}\s+(?:and|&)\s+${PART_WORD}`, "i"),
+    new RegExp(
+      String.raw`\b(?:are|do|is)\s+${PART_WORD}\s+(?:and|&)\s+${PART_WORD}\s+(?:coupled|tangled|entangled|intertwined|dependent|interdependent|connected|linked|depend|import|use|call|rely|in\s+a\s+cycle)\b`,
+      "i",
+    ),
+    new RegExp(
+      String.raw`\bhow\s+(?:tightly\s+|closely\s+|strongly\s+|much\s+)?(?:coupled|tangled|entangled|dependent|interdependent|connected)\s+(?:are|is)\s+${PART_WORD}\s+(?:and|&|with|to)\s+${PART_WORD}`,
+      "i",
+    ),
+  ];
+  for (const re of patterns) {
+    const m = re.exec(question);
+    if (m?.[1] && m[2] && !FILLER.test(m[1]) && !FILLER.test(m[2]))
+      return {
+        pair: [m[1], m[2]],
+        folders: /\s(?:package|folder|crate|namespace|director(?:y|ie))s?\b/i.test(m[0]),
+      };
+  }
+  return null;
+}
+
+const FILLER =
+  /^(?:it|they|them|this|that|these|those|each|other|others|both|all|any|some|there|files?|modules?|packages?|folders?|classes|functions|parts?)$/i;
+
+/** The shallowest folder called `word` (without case or separators) that holds a file the question keeps. */
+async function folderWithName(
+  generationId: string,
+  word: string,
+  keep: (path: string) => boolean,
+): Promise<string | null> {
+  const wanted = word.toLowerCase().replace(/[\s_-]+/g, "");
+  if (wanted.length < 3) return null;
+  const folders = new Set<string>();
+  for (const w of await loadWikiFiles(generationId)) {
+    if (w.kind !== "code" || !keep(w.path)) continue;
+    const segments = w.path.split("/").slice(0, -1);
+    const at = segments.findIndex((s) => s.toLowerCase().replace(/[_-]+/g, "") === wanted);
+    if (at >= 0) folders.add(segments.slice(0, at + 1).join("/"));
+  }
+  return (
+    [...folders].sort((a, b) => a.split("/").length - b.split("/").length || a.length - b.length)[0] ?? null
+  );
+}
+
 /** Two or more folders named as places ("the core package", "the app package") are the parts the question compares. */
 export function withPlaces(f: Focus, places: string[]): Focus {
   if (places.length < 2 || f.folders.length + f.files.length >= 2) return f;

@@ -49,6 +49,12 @@ export interface Focus {
   keepName: (qualifiedName: string) => boolean;
   /** how the excluded code is described ("tests, examples and vendored code left out") */
   leftOut: string;
+  /**
+   * Two parts named as a pair by their stems ("a cycle between the middleware and the
+   * authenticator") answer the pair's figure; a second figure asked beside it ("which files
+   * does the authenticator depend on") is answered from the parts as they were before.
+   */
+  unpaired?: Pick<Focus, "files" | "folders" | "symbols">;
 }
 
 function moreNode(count: number): DiagramNode {

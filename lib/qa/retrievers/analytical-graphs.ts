@@ -532,8 +532,45 @@ const ONE_WAY_SHOWN = 3;
 
 /** The shortest loop through the named files of a cycle (so the answer shows the files asked about). */
 function shortestLoop(component: string[], edges: { from: string; to: string }[], named: string[]): string[] {
-  const start = named.find((n) => component.includes(n)) ?? component[0] ?? "";
+  const inside = named.filter((n) => component.includes(n));
+  const start = inside[0] ?? component[0] ?? "";
+  // Two named files in one cycle: the shortest way from the first to the second and back,
+  // so the loop shown passes through both.
+  const other = inside[1];
+  if (other) {
+    const within = new Set(component);
+    const there = shortestPath(start, other, edges, within);
+    const back = shortestPath(other, start, edges, within);
+    if (there && back) return [...there.slice(0, -1), ...back.slice(0, -1)];
+  }
   return cyclePath([start, ...component.filter((c) => c !== start)], edges);
+}
+
+/** The shortest chain of edges from one file to another inside a set of files (both ends included), or null. */
+function shortestPath(
+  from: string,
+  to: string,
+  edges: { from: string; to: string }[],
+  within: Set<string>,
+): string[] | null {
+  const next = new Map<string, string[]>();
+  for (const e of edges)
+    if (within.has(e.from) && within.has(e.to)) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const previous = new Map<string, string>([[from, from]]);
+  const queue = [from];
+  while (queue.length) {
+    const at = queue.shift() as string;
+    if (at === to) break;
+    for (const n of next.get(at) ?? [])
+      if (!previous.has(n)) {
+        previous.set(n, at);
+        queue.push(n);
+      }
+  }
+  if (!previous.has(to)) return null;
+  const path = [to];
+  while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
+  return path;
 }
 
 async function callCycles(f: Focus): Promise<Analysis> {

@@ -3,7 +3,8 @@
  * abstract class, a Python base class, a PHP interface and a Java interface, each with two
  * implementations and one user): asked which classes implement, extend or are built on
  * it, the answer lists those types from their declarations, and the ranked files are the
- * hierarchy's: the subject's file, then theirs. Asked who calls it, the answer stays its
+ * hierarchy's: the subject's file, then theirs. A Go or TypeScript interface no type names
+ * is met by the types defining all of its methods (one defining only some is not). Asked who calls it, the answer stays its
  * callers. Asked what a class's file depends on, the type it extends or implements counts,
  * imported or not.
  */
@@ -103,6 +104,40 @@ describe.each(CASES)("$language", ({ question, subject, built }) => {
     expect(diagram?.title).toMatch(/^Types built on /);
   });
 });
+
+const STRUCTURAL = [
+  {
+    language: "Go",
+    question: "Which types implement the Encoder interface?",
+    subject: "go/codec/encoder.go",
+    built: ["go/codec/csv.go", "go/codec/json.go"],
+    methods: "`Encode` and `Flush`",
+    partial: "Counter",
+  },
+  {
+    language: "TypeScript",
+    question: "Which implementations of the Cache interface exist, and in which files?",
+    subject: "ts-cache/cache.ts",
+    built: ["ts-cache/memory-cache.ts", "ts-cache/storage-cache.ts"],
+    methods: "`get`, `set` and `delete`",
+    partial: "ReadOnlyCache",
+  },
+];
+
+describe.each(STRUCTURAL)(
+  "$language, an interface met structurally",
+  ({ question, subject, built, methods, partial }) => {
+    it("lists the types defining every one of its methods, not those defining some", async () => {
+      const { opening, files } = await ask(question);
+      expect(opening).toMatch(/^2 types in 2 files build on `[^`]+` \(/);
+      expect(opening).toContain(`defining every one of its methods (${methods})`);
+      for (const f of built) expect(opening).toContain(f);
+      expect(opening).not.toContain(partial);
+      expect(files[0]).toBe(subject);
+      expect(files.slice(1, 3).sort()).toEqual(built);
+    });
+  },
+);
 
 describe("one level further down", () => {
   it("counts the types built on an implementation", async () => {

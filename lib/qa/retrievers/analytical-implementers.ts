@@ -7,7 +7,15 @@
  * answered from the declarations: the subject's file, then theirs.
  */
 import "server-only";
-import { inheritorsOf, symbolsByQualifiedIds, type SymbolRecord } from "../../db/code-graph.ts";
+import {
+  inheritorsOf,
+  symbolsByName,
+  symbolsByQualifiedIds,
+  symbolsByQualifiedName,
+  symbolsInFile,
+  type SymbolRecord,
+} from "../../db/code-graph.ts";
+import { getFileContent } from "../../db/index-reads.ts";
 import { escapeLabel } from "../../wiki/structure.ts";
 import type { DiagramNode, DiagramPart } from "../types.ts";
 import { cite, code, joinWords, named, type Analysis, type Focus } from "./analytical-focus.ts";
@@ -31,13 +39,19 @@ interface Inheritor {
   depth: 1 | 2;
   /** the type it builds on */
   base: SymbolRecord;
+  /** of a structural match: the interface's methods it defines */
+  methods?: string[];
 }
 
 /** The types built on the subject, or null when it is no type or nothing builds on it. */
 export async function implementers(f: Focus, target: SymbolRecord): Promise<Analysis | null> {
   if (!TYPE_KINDS.has(target.kind)) return null;
-  const found = await inheritorsTree(f, target);
+  const declared = await inheritorsTree(f, target);
+  // An interface nothing names as its base is implemented structurally (Go, TypeScript,
+  // Python protocols): the types defining every one of its methods.
+  const found = declared.length ? declared : await structuralImplementers(f, target);
   if (found.length === 0) return null;
+  const structural = declared.length === 0;
   const direct = found.filter((i) => i.depth === 1);
   const further = found.filter((i) => i.depth === 2);
   const files = [...new Set(direct.map((i) => i.symbol.path))];
@@ -52,8 +66,9 @@ export async function implementers(f: Focus, target: SymbolRecord): Promise<Anal
     : "";
   const answer =
     `${direct.length} type${direct.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} ` +
-    `${direct.length === 1 ? "builds" : "build"} on ${code(target.qualifiedName)} (${cite(target)}), naming it as ` +
-    `a base or interface: ${joinWords(withRest(listed, direct.length))}${furtherText}.`;
+    `${direct.length === 1 ? "builds" : "build"} on ${code(target.qualifiedName)} (${cite(target)}), ` +
+    `${structural ? `defining every one of its methods (${joinWords(methodsOf(found).map(code))})` : "naming it as a base or interface"}: ` +
+    `${joinWords(withRest(listed, direct.length))}${furtherText}.`;
   const lines = [
     `- Subject: ${target.qualifiedName} — ${cite(target)}`,
     `- Built on it: ${direct.length} in ${files.length} file${files.length === 1 ? "" : "s"}; ${further.length} more one level further`,
@@ -78,6 +93,78 @@ export async function implementers(f: Focus, target: SymbolRecord): Promise<Anal
 function withRest(listed: string[], total: number): string[] {
   return total > listed.length ? [...listed, `${total - listed.length} more`] : listed;
 }
+
+/** The methods a structural match was made on (kept on each match's `methods`). */
+function methodsOf(found: Inheritor[]): string[] {
+  return found[0]?.methods ?? [];
+}
+
+/** How many types with a method of the interface's names are read at most, per name. */
+const PER_METHOD = 200;
+
+/**
+ * The types whose methods cover an interface's (Go's `type Formatter interface { Format(…) }`
+ * met by `TextFormatter.Format` and `JSONFormatter.Format`), code kept (tests left out
+ * unless asked); the interface's methods are its member symbols, or read from its body
+ * where the index keeps none (Go and TypeScript interfaces).
+ */
+async function structuralImplementers(f: Focus, target: SymbolRecord): Promise<Inheritor[]> {
+  const methods = await interfaceMethods(f.generationId, target);
+  if (methods.length === 0) return [];
+  const owners = new Map<string, { methods: Set<string>; first: SymbolRecord }>();
+  for (const name of methods)
+    for (const s of await symbolsByName(f.generationId, name, PER_METHOD)) {
+      if (s.kind !== "method" || !f.keep(s.path) || !f.keepName(s.qualifiedName)) continue;
+      const owner = s.qualifiedName.split(".").slice(0, -1).join(".");
+      // A type by its name and folder: a Go type's methods may be in several files of its package.
+      const key = `${folderOf(s.path)}/${owner}`;
+      if (!owner || key === `${folderOf(target.path)}/${target.qualifiedName}`) continue;
+      const entry = owners.get(key) ?? { methods: new Set<string>(), first: s };
+      entry.methods.add(name);
+      owners.set(key, entry);
+    }
+  const complete = [...owners.values()].filter((o) => o.methods.size === methods.length);
+  const out: Inheritor[] = [];
+  for (const o of complete) {
+    const owner = o.first.qualifiedName.split(".").slice(0, -1).join(".");
+    const types = (await symbolsByQualifiedName(f.generationId, owner)).filter(
+      (t) => TYPE_KINDS.has(t.kind) && folderOf(t.path) === folderOf(o.first.path),
+    );
+    const symbol = types.find((t) => t.path === o.first.path) ?? types[0] ?? o.first;
+    out.push({ symbol, depth: 1, base: target, methods });
+  }
+  return out.sort(
+    (a, b) => a.symbol.path.localeCompare(b.symbol.path) || a.symbol.startLine - b.symbol.startLine,
+  );
+}
+
+function folderOf(path: string): string {
+  return path.split("/").slice(0, -1).join("/");
+}
+
+/** An interface's method names: its member symbols, else the names declared with parameters in its body. */
+async function interfaceMethods(generationId: string, target: SymbolRecord): Promise<string[]> {
+  const prefix = `${target.qualifiedName}.`;
+  const members = (await symbolsInFile(generationId, target.path))
+    .filter((s) => s.qualifiedName.startsWith(prefix) && !s.qualifiedName.slice(prefix.length).includes("."))
+    .filter((s) => s.kind === "method" || s.kind === "function")
+    .map((s) => s.name)
+    .filter((n) => !/^(?:__\w+__|constructor)$/.test(n));
+  if (members.length) return [...new Set(members)];
+  if (target.kind !== "interface" && target.kind !== "trait") return [];
+  const text = await getFileContent(generationId, target.path);
+  if (!text) return [];
+  const body = text.split("\n").slice(target.startLine, Math.max(target.startLine, target.endLine - 1));
+  const names = body.flatMap((line) => {
+    const m = METHOD_LINE.exec(line);
+    return m?.[1] ? [m[1]] : [];
+  });
+  return [...new Set(names)];
+}
+
+/** A method declared in an interface's body: `Format(*Entry) ([]byte, error)`, `fire(e: Entry): void;`, `fn name(&self)`. */
+const METHOD_LINE =
+  /^\s*(?:(?:readonly|public|abstract|fn|func|def)\s+)?([A-Za-z_]\w*)\s*\??\s*(?:<[^>]*>\s*)?\(/;
 
 /** The types naming the subject as a base, then those naming one of them, code kept (tests left out unless asked). */
 async function inheritorsTree(f: Focus, target: SymbolRecord): Promise<Inheritor[]> {

@@ -3,6 +3,8 @@
  * same shop written in Python, TypeScript, Go, Rust, Java, C#, C with `#include`, Ruby
  * `require` and PHP `use`; __fixtures__/polyglot): a named method's callers, where a
  * helper is used, the most imported files, import cycles, the coupling of two folders,
+ * two files or packages named as a pair by their stems ("how coupled are api and store?",
+ * "a cycle between client and codec?"),
  * a scoped ranking and a scope named in the language's own way, and a subject described
  * in prose. Each answer must keep to its scope, leave the tests out of a whole-repository
  * question, put the asked files first and state the figure in its first sentence.
@@ -231,6 +233,9 @@ async function ask(language: string, question: string) {
 const firstFile = (opening: string) => opening.match(/`([\w./-]+\.\w+)`/)?.[1];
 const isTest = (p: string) => /(^|\/)(tests?|spec)\/|_test\.\w+$|Tests?\.\w+$/.test(p);
 const under = (p: string, folder: string) => p.startsWith(`${folder}/`);
+/** A path without its extension (C's module is its source and its header), and its file's stem. */
+const noExt = (p: string) => p.replace(/\.\w+$/, "");
+const stem = (p: string) => noExt(p.split("/").pop() as string);
 
 describe.each(Object.keys(SHOPS))("%s", (language) => {
   const shop = SHOPS[language] as Shop;
@@ -328,6 +333,40 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect(opening).toContain(`\`${shop.core}\``);
     expect(files.slice(0, 5).some((f) => under(f, shop.app))).toBe(true);
     expect(files.slice(0, 5).some((f) => under(f, shop.core))).toBe(true);
+  });
+
+  it("two files named by their stems as a pair: the coupling between those two", async () => {
+    const { opening, files } = await ask(
+      language,
+      `How coupled are ${stem(shop.api)} and ${stem(shop.store)}?`,
+    );
+    expect(opening).toMatch(new RegExp(`^\`${noExt(shop.api)}\\.\\w+\` → \`${noExt(shop.store)}\\.\\w+\``));
+    expect(files.slice(0, 5).map(noExt)).toEqual(
+      expect.arrayContaining([noExt(shop.api), noExt(shop.store)]),
+    );
+  });
+
+  it("a cycle between two files named by their stems: the loop through both, or none", async () => {
+    const { opening } = await ask(
+      language,
+      `Is there an import cycle between ${stem(shop.client)} and ${stem(shop.codec)}?`,
+    );
+    if (shop.cycle) {
+      const loop = /^One \w+ cycle .*?among `[^`]+` and `[^`]+`: ([^(]+)/.exec(opening)?.[1] ?? "";
+      expect(loop).toContain(`\`${noExt(shop.client)}.`);
+      expect(loop).toContain(`\`${noExt(shop.codec)}.`);
+    } else expect(opening).toMatch(/^No \w+ cycle among `[^`]+` and `[^`]+`/);
+  });
+
+  it("two folders named as a pair of packages: the coupling between those two", async () => {
+    const [app, core] = [shop.app, shop.core].map((f) => f.split("/").pop() as string);
+    const { opening } = await ask(language, `How do the ${app} and ${core} packages depend on each other?`);
+    // Imports, or calls where the language's files import no files (C#'s namespaces).
+    expect(opening).toMatch(
+      new RegExp(
+        `^\`${shop.app}\` → \`${shop.core}\`: (?:[1-9]\\d* imports?|\\d+ imports? and [1-9]\\d* calls?)`,
+      ),
+    );
   });
 
   it("whether one package depends on another, both named as places", async () => {

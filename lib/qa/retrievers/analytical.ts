@@ -86,6 +86,7 @@ import {
   fileWithStem,
   ownPart,
   withFileByStem,
+  withPairByStem,
   withPlaces,
 } from "./analytical-dependencies.ts";
 
@@ -115,12 +116,14 @@ export async function retrieveAnalytical(input: RetrievalInput): Promise<Retriev
   const scope = used || places.length >= 2 ? null : resolved;
   const focus = await withDescribedSubject(
     await withFileByStem(
-      withPlaces(
-        {
-          ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
-          used,
-        },
-        places,
+      await withPairByStem(
+        withPlaces(
+          {
+            ...(await focusOf(generationId, question, subjects, scope, keep, topics)),
+            used,
+          },
+          places,
+        ),
       ),
     ),
   );
@@ -475,7 +478,9 @@ const SECOND_ASKS: AnalyticalAsk[] = [
 async function withSecondAsk(f: Focus, first: Analysis): Promise<Analysis> {
   const rest = f.asks.filter((a) => SECOND_ASKS.includes(a));
   if (rest.length === 0) return first;
-  const second = await analyze({ ...f, asks: rest });
+  // The pair named for the cycle check is not what the second figure is about.
+  const parts = f.unpaired ? await withFileByStem({ ...f, ...f.unpaired, unpaired: undefined }) : f;
+  const second = await analyze({ ...parts, asks: rest });
   return {
     answer: `${first.answer} ${second.answer}`,
     lines: [...first.lines, ...second.lines],

@@ -56,6 +56,9 @@ const MAX_MEMBERS = 80;
 const CONSTRUCTOR = /^(?:constructor|__init__|__new__|initialize|new|__construct)$/;
 const PER_SYMBOL = { callers: 40, callees: 25 };
 const PER_HOP2 = { callers: 16, callees: 6 };
+/** callers read over all the subject's members, and at most per member */
+const CALLERS_READ = 2000;
+const MAX_CALLERS_READ = 400;
 
 /**
  * `constructions`: only the code that creates the subject counts ("where is a code writer
@@ -85,7 +88,15 @@ export async function subjectGraph(
       }
   }
   const memberSet = new Set(members);
-  const first = await callEdgesOfMany(generationId, members, PER_SYMBOL);
+  // Callers come most confident first, so a method tests call a hundred times would have
+  // its one guessed call from the library cut off: a few members read all their callers.
+  const first = await callEdgesOfMany(generationId, members, {
+    callers: Math.min(
+      MAX_CALLERS_READ,
+      Math.max(PER_SYMBOL.callers, Math.floor(CALLERS_READ / members.length)),
+    ),
+    callees: PER_SYMBOL.callees,
+  });
   // Calls between the subject's own members are how it works inside, not who uses it.
   const otherOwner = await rivalReceiver(generationId, subject);
   const incoming = [...first.callers.values()]
@@ -370,8 +381,9 @@ async function rivalReceiver(
 
 /**
  * Whether a receiver is named like a class: its last part's words end the class's words
- * (`pool` for `HTTPConnectionPool`, `route` for `Route`), or it shortens the class's last
- * word (`conn` for `Connection`: at least three letters, and two fewer, so `route` is not a `Router`).
+ * (`pool` for `HTTPConnectionPool`, `route` for `Route`, in the plural too: `retries` for
+ * `Retry`, `handlers` for `Handler`), or it shortens the class's last word (`conn` for
+ * `Connection`: at least three letters, and two fewer, so `route` is not a `Router`).
  */
 export function receiverNames(receiver: string, owner: string): boolean {
   const last =
@@ -379,8 +391,8 @@ export function receiverNames(receiver: string, owner: string): boolean {
       .split(/\.|->|::/)
       .pop()
       ?.replace(/^[@$&*]+|\(\)$/g, "") ?? "";
-  const words = splitIdentifier(last).map((w) => w.toLowerCase());
-  const ownerWords = splitIdentifier(owner).map((w) => w.toLowerCase());
+  const words = splitIdentifier(last).map((w) => singular(w.toLowerCase()));
+  const ownerWords = splitIdentifier(owner).map((w) => singular(w.toLowerCase()));
   if (words.length === 0 || ownerWords.length === 0) return false;
   if (
     words.length <= ownerWords.length &&
@@ -390,6 +402,14 @@ export function receiverNames(receiver: string, owner: string): boolean {
   const tail = ownerWords.at(-1) as string;
   const word = words.length === 1 ? (words[0] as string) : "";
   return word.length >= 3 && tail.length - word.length >= 2 && tail.startsWith(word);
+}
+
+/** An English plural's singular (`retries` → `retry`, `matches` → `match`, `pools` → `pool`); other words as they are. */
+function singular(word: string): string {
+  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(?:ss|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !/(?:ss|us|is)$/.test(word)) return word.slice(0, -1);
+  return word;
 }
 
 /** A symbol's edges counted: how many, the nearer end of the first, and its earliest call line. */
