@@ -369,10 +369,12 @@ function exploratorySection(input: AnswerInput, symbols: ContextItem[]): string 
 function treeLines(text: string): string[] {
   const lines: string[] = [];
   for (const raw of text.split("\n").slice(0, 24)) {
-    const m = raw.match(/^(\s*)(?:[→←⇒]\s*)?(.+?)\(\)\s+\[(.+?):(\d+)-(\d+)\]$/);
+    const m = raw.match(/^(\s*)(?:([→←⇒↪])\s*)?(.+?)\(\)\s+\[(.+?):(\d+)-(\d+)\]$/);
     if (!m) continue;
     const depth = Math.floor((m[1] ?? "").length / 4);
-    lines.push(`${"  ".repeat(depth)}- ${code(m[2] ?? "")} — ${m[3]}:${m[4]}-${m[5]}`);
+    // A call under a check or in an error handler, beside the flow's main line.
+    const side = m[2] === "↪" ? " *(under a check or on an error)*" : "";
+    lines.push(`${"  ".repeat(depth)}- ${code(m[3] ?? "")} — ${m[4]}:${m[5]}-${m[6]}${side}`);
   }
   return lines;
 }

@@ -350,18 +350,21 @@ export interface FlowStep {
   descendants: number;
   /** drawn `⇒`: on the line to where the question says the flow ends */
   endward: boolean;
+  /** drawn `↪`: called only under a check or in an error handler, beside the main line */
+  side?: boolean;
 }
 
 /**
  * The nodes of the traced flow (`name()  [path:a-b]`, four spaces a level, `→` a callee, `⇒` a
- * callee on the line to where the question says the flow ends), in order.
+ * callee on the line to where the question says the flow ends, `↪` one called only under a check
+ * or in an error handler), in order.
  */
 export function flowNodes(input: AnswerInput, key = "flow:"): FlowStep[] {
   const flow = input.context.find((i) => i.kind === "flow" && i.key.startsWith(key));
   if (!flow) return [];
   const steps: FlowStep[] = [];
   for (const raw of flow.text.split("\n")) {
-    const m = raw.match(/^(\s*)(?:([→←⇒])\s*)?(.+?)\(\)\s+\[(.+?):(\d+-\d+)\]$/);
+    const m = raw.match(/^(\s*)(?:([→←⇒↪])\s*)?(.+?)\(\)\s+\[(.+?):(\d+-\d+)\]$/);
     if (m)
       steps.push({
         name: m[3] ?? "",
@@ -370,6 +373,7 @@ export function flowNodes(input: AnswerInput, key = "flow:"): FlowStep[] {
         depth: Math.floor((m[1] ?? "").length / 4),
         descendants: 0,
         endward: m[2] === "⇒",
+        side: m[2] === "↪",
       });
   }
   for (let i = 0; i < steps.length; i++) {

@@ -20,6 +20,9 @@ import { ERROR_WORDS, whenAsked } from "./question-clauses.ts";
 /** What a step on the line to where the flow ends weighs, more than any part of the tree. */
 const ENDWARD = 10_000;
 
+/** What a step called only under a check or in an error handler loses: the main line goes on elsewhere. */
+const SIDE = 1_000;
+
 /** The longest main line an opening lists when it runs to where the question says the flow ends. */
 const MAX_END_LINE = 7;
 
@@ -58,7 +61,7 @@ export function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): 
       return chain(
         happy(
           mainPath(part, roots.length > 2 ? 3 : 4, (i) =>
-            part[i]?.endward ? ENDWARD : 4 * (reach[at + i] ?? 0),
+            part[i]?.endward ? ENDWARD : part[i]?.side ? -SIDE : 4 * (reach[at + i] ?? 0),
           ),
         ),
       ).join(" → ");
@@ -69,7 +72,7 @@ export function exploratoryOpening(input: AnswerInput, symbols: ContextItem[]): 
   const toEnd = steps.filter((s) => s.endward).length;
   const path = happy(
     mainPath(steps, Math.min(MAX_END_LINE, 5 + Math.max(0, toEnd - 4)), (i) =>
-      steps[i]?.endward ? ENDWARD : 4 * (reach[i] ?? 0),
+      steps[i]?.endward ? ENDWARD : steps[i]?.side ? -SIDE : 4 * (reach[i] ?? 0),
     ),
   );
   const entry = path[0];

@@ -13,6 +13,76 @@ import { exploratoryFlow } from "../../../test-support/qa-flow.ts";
 import { factoryStart } from "./exploratory-factory.ts";
 import { hookBody } from "./exploratory-walk.ts";
 
+const LOGGER = `package logs
+
+// Logger writes entries at or above its level.
+type Logger struct {
+	level int
+	out   []string
+}
+
+// Info logs a message at the info level.
+func (logger *Logger) Info(args ...any) {
+	logger.Log(4, args...)
+}
+
+// Log logs a message at the given level when the logger is enabled for it.
+func (logger *Logger) Log(level int, args ...any) {
+	if logger.IsLevelEnabled(level) {
+		entry := logger.newEntry()
+		entry.Log(level, args...)
+		logger.releaseEntry(entry)
+	}
+}
+
+// IsLevelEnabled checks whether the logger writes at this level.
+func (logger *Logger) IsLevelEnabled(level int) bool {
+	return logger.currentLevel() >= level
+}
+
+func (logger *Logger) currentLevel() int {
+	return logger.level
+}
+
+func (logger *Logger) newEntry() *Entry {
+	return NewEntry(logger)
+}
+
+func (logger *Logger) releaseEntry(entry *Entry) {
+	entry.Data = nil
+}
+`;
+
+const ENTRY = `package logs
+
+import "fmt"
+
+// Entry is one message on its way out.
+type Entry struct {
+	Logger *Logger
+	Data   map[string]any
+}
+
+// NewEntry makes an entry for a logger.
+func NewEntry(logger *Logger) *Entry {
+	return &Entry{Logger: logger, Data: map[string]any{}}
+}
+
+// Log formats the message and writes it.
+func (entry *Entry) Log(level int, args ...any) {
+	entry.write(level, fmt.Sprint(args...))
+}
+
+func (entry *Entry) write(level int, msg string) {
+	line := entry.format(level, msg)
+	entry.Logger.out = append(entry.Logger.out, line)
+}
+
+func (entry *Entry) format(level int, msg string) string {
+	return fmt.Sprintf("%d %s", level, msg)
+}
+`;
+
 const BASE_RB = `module Cli
   module Base
     module ClassMethods
@@ -191,6 +261,9 @@ let repo: Awaited<ReturnType<typeof indexSources>>;
 
 beforeAll(async () => {
   repo = await indexSources("hooks", {
+    "go.mod": "module example.com/logs\n\ngo 1.21\n",
+    "logs/logger.go": LOGGER,
+    "logs/entry.go": ENTRY,
     "lib/cli/base.rb": BASE_RB,
     "lib/cli.rb": CLI_RB,
     "lib/cli/shell.rb": SHELL_RB,
@@ -222,6 +295,18 @@ beforeAll(async () => {
 afterAll(() => repo.close());
 
 describe("where a walk goes on past what the index links", () => {
+  it("Go: goes on in the work under a level check, the check drawn beside it if at all", async () => {
+    const { flow, opening } = await exploratoryFlow(
+      repo.repositoryId,
+      "Walk me through what happens when I call logger.Info(...)",
+    );
+    expect(flow).toMatch(/Logger\.Log\(\)[^\n]*\n\s+→ Logger\.newEntry\(\)/);
+    // The check is a side branch: drawn beside the flow if at all, never on its main line.
+    expect(flow).not.toMatch(/→ Logger\.IsLevelEnabled\(\)/);
+    expect(opening).toMatch(/`Logger\.Log` \([^)]*\) → `Logger\.newEntry`/);
+    expect(opening).not.toMatch(/IsLevelEnabled`? \(/);
+  });
+
   it("Ruby: a hook raising NotImplementedError goes on in the method filling it in", async () => {
     const { flow } = await exploratoryFlow(
       repo.repositoryId,

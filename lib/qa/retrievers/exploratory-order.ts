@@ -84,13 +84,14 @@ export const FLOW_LEAD = 5;
  * (logging, error wrapping) that the question does not name as one two levels further.
  */
 export function pivotScore(
-  n: Pick<FlowNode, "depth" | "children"> & { symbol: StepShape },
+  n: Pick<FlowNode, "depth" | "children" | "sideLine"> & { symbol: StepShape },
   relevance: number,
 ): number {
   if (n.depth === 0) return 100;
   const helper = relevance === 0 && n.symbol.fanIn >= HELPER_FAN_IN ? 6 : 0;
-  // A constructor or a one-line leaf on the way is a step of the flow, not one it runs along.
-  const minor = minorStep(n) ? 6 : 0;
+  // A constructor or a one-line leaf on the way is a step of the flow, not one it runs along, nor
+  // is a check or an error handler's call beside it.
+  const minor = minorStep(n) || n.sideLine ? 6 : 0;
   const named = minor ? Math.min(1, relevance) : Math.min(2, relevance);
   return 10 - 3 * n.depth + (n.children.length > 1 ? 1 : 0) + 6 * named - helper - minor;
 }
@@ -126,7 +127,7 @@ const MINOR_LINES = 2;
  * further.
  */
 export function spineOf<
-  N extends { children: N[]; symbol: StepShape; mainLine?: boolean; endward?: boolean },
+  N extends { children: N[]; symbol: StepShape; mainLine?: boolean; endward?: boolean; sideLine?: boolean },
 >(root: N, relevance: (n: N) => number, steps: (n: N) => boolean = () => true, passDeadEnds = false): N[] {
   const size = (n: N): number => 1 + n.children.reduce((t, c) => t + size(c), 0);
   const out: N[] = [root];
@@ -138,7 +139,8 @@ export function spineOf<
         c,
         order,
         key:
-          (c.endward ? ENDWARD : 0) +
+          (c.endward ? ENDWARD : 0) -
+          (c.sideLine ? SIDE_LINE : 0) +
           (minorStep(c) ? 0.25 : 1) * (relevance(c) + (c.mainLine ? MAIN_LINE_NAMING : 0)) * 100 +
           size(c),
       }))
@@ -170,6 +172,12 @@ function deadEnd(n: { children: unknown[]; symbol: StepShape }): boolean {
  * on there rather than in a side branch named alike.
  */
 const MAIN_LINE_NAMING = 1.5;
+
+/**
+ * A step called only in its caller's condition or error handler comes after every step of its
+ * caller's main line, whatever it is named: the flow goes on where the work is done.
+ */
+const SIDE_LINE = 10_000;
 
 /** A step on the line to where the question says the flow ends leads the spine whatever it is named. */
 const ENDWARD = 100_000;

@@ -21,6 +21,7 @@ import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import type { DiagramPart } from "../types.ts";
 import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../diagrams/graph.ts";
 import type { SourceReader } from "../context.ts";
+import { isCheck, sideCalls } from "./exploratory-branches.ts";
 import { isMacro, macroCallees, throughMacros } from "./exploratory-macros.ts";
 import { dirOf } from "./file-index.ts";
 import { isTestSymbol, storedCalls } from "./shared.ts";
@@ -36,6 +37,11 @@ export interface FlowNode {
   mainLine?: boolean;
   /** on the line to the step the question says the flow ends at (`walkToEnd`) */
   endward?: boolean;
+  /**
+   * called only off its caller's main line: in a condition, an error handler or a block that
+   * returns early (`exploratory-branches.ts`)
+   */
+  sideLine?: boolean;
 }
 
 /** Callers from this many places make a function a general helper rather than a step of one flow. */
@@ -56,6 +62,8 @@ interface WalkOptions {
   useGraph: boolean;
   /** how much a symbol's name bears on the question (0 = not at all) */
   relevant: (s: SymbolRecord) => number;
+  /** how much a symbol's own name, not its class's, bears on the question */
+  named?: (s: SymbolRecord) => number;
   /** whether the walk may go into a file (tests, docs and vendored code only when asked about) */
   walks: (path: string) => boolean;
   /**
@@ -532,8 +540,15 @@ export async function walkForward(
   const direct = await directCallees(generationId, symbol, options.reader, options.walks, seen);
   // Callees that bear on the question first, then the main line (what the step returns), then
   // the steps that carry the flow on, in call order.
-  const tails = mainLine(await tailCalls(symbol, options.reader), direct);
+  const written = await writtenLines(symbol, options.reader);
+  const tails = mainLine(written.tails, direct);
   const tail = (s: SymbolRecord) => (tails.has(s.name) ? 0 : 1);
+  // A call in a condition or an error handler is a side branch: the question naming it by its
+  // own name still puts it first, its class's name alone does not.
+  const side = (s: SymbolRecord) =>
+    (written.sides.handlers.has(s.name) || (written.sides.conditions.has(s.name) && isCheck(s))) &&
+    !options.named?.(s);
+  const relevance = (s: SymbolRecord) => (side(s) ? 0 : options.relevant(s));
   const callees = (
     await implemented(
       generationId,
@@ -543,10 +558,11 @@ export async function walkForward(
     )
   )
     .filter((s) => !options.only || options.only(s))
-    .map((s, order) => ({ s, order, relevance: options.relevant(s) }))
+    .map((s, order) => ({ s, order, relevance: relevance(s) }))
     .sort(
       (a, b) =>
         b.relevance - a.relevance ||
+        Number(side(a.s)) - Number(side(b.s)) ||
         tail(a.s) - tail(b.s) ||
         calleeRank(a.s) - calleeRank(b.s) ||
         a.order - b.order,
@@ -588,6 +604,7 @@ export async function walkForward(
       options,
     );
     if (tails.has(callee.name)) child.mainLine = true;
+    else if (side(callee)) child.sideLine = true;
     node.children.push(child);
   }
   return node;
@@ -762,12 +779,24 @@ function mainLine(tails: Set<string>, callees: SymbolRecord[]): Set<string> {
  * on, while a call under a guard before it (`if mx.handler == nil { mx.updateRouteHandler() }`)
  * is a side branch.
  */
-async function tailCalls(symbol: SymbolRecord, reader: SourceReader): Promise<Set<string>> {
-  const calls = storedCalls(symbol.calls);
-  if (calls.length === 0) return new Set();
-  const lines = await reader.lines(symbol.path);
-  if (!lines) return new Set();
+function tailCalls(lines: readonly string[], calls: { name: string; line: number }[]): Set<string> {
   return new Set(calls.filter((c) => /^return\b/.test((lines[c.line - 1] ?? "").trim())).map((c) => c.name));
+}
+
+/** The calls a step returns through (`tailCalls`), and those it makes only off its main line (`sideCalls`). */
+async function writtenLines(
+  symbol: SymbolRecord,
+  reader: SourceReader,
+): Promise<{ tails: Set<string>; sides: ReturnType<typeof sideCalls> }> {
+  const none = {
+    tails: new Set<string>(),
+    sides: { conditions: new Set<string>(), handlers: new Set<string>() },
+  };
+  const calls = storedCalls(symbol.calls);
+  if (calls.length === 0) return none;
+  const lines = await reader.lines(symbol.path);
+  if (!lines) return none;
+  return { tails: tailCalls(lines, calls), sides: sideCalls(lines, calls, symbol.startLine) };
 }
 
 /**
@@ -815,12 +844,14 @@ export function flatten(node: FlowNode): FlowNode[] {
 
 /**
  * A call tree as indented lines; `arrow` says how a child relates to its parent (→ callee, ←
- * caller; ⇒ a callee on the line to where the question says the flow ends).
+ * caller; ⇒ a callee on the line to where the question says the flow ends, ↪ one called only
+ * under a check or in an error handler).
  */
 export function renderFlow(node: FlowNode, indent = "", arrow = "→"): string {
   const s = node.symbol;
-  // A step on the line to where the question says the flow ends is drawn `⇒`.
-  const drawn = node.endward && arrow === "→" ? "⇒" : arrow;
+  // A step on the line to where the question says the flow ends is drawn `⇒`, one called only
+  // under a check or in an error handler `↪`.
+  const drawn = arrow !== "→" ? arrow : node.endward ? "⇒" : node.sideLine ? "↪" : arrow;
   const line = `${indent}${indent ? `${drawn} ` : ""}${s.qualifiedName}()  [${s.path}:${s.startLine}-${s.endLine}]`;
   return [line, ...node.children.map((c) => renderFlow(c, `${indent}    `, arrow))].join("\n");
 }

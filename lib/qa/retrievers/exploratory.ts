@@ -317,6 +317,7 @@ async function walkFlows(
     const options = {
       useGraph: config.features.useCallGraph,
       relevant,
+      named,
       walks,
       dispatch,
       reader: input.reader,
