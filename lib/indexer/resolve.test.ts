@@ -866,6 +866,41 @@ describe("ambiguous and generic names", () => {
     ).toEqual(["a.py::A.settle@0.5"]);
   });
 
+  it("guesses a method on an unknown receiver only among the caller's language family", () => {
+    const symbols = [
+      sym("source/request.ts", "Request", "class"),
+      sym("source/request.ts", "Request.send", "method"),
+      sym("src/main/java/com/acme/log/SocketSink.java", "SocketSink", "class"),
+      sym("src/main/java/com/acme/log/SocketSink.java", "SocketSink.write", "method"),
+      sym("src/main/java/com/acme/net/Channel.java", "Channel", "class"),
+      sym("src/main/java/com/acme/net/Channel.java", "Channel.deliver", "method"),
+      sym("web/client.js", "flushAll", "function"),
+    ];
+    const files = [
+      "source/request.ts",
+      "src/main/java/com/acme/log/SocketSink.java",
+      "src/main/java/com/acme/net/Channel.java",
+      "web/client.js",
+    ].map((p) => file(p));
+    // Java's `socket.send(…)` is no call of the TypeScript class's `send`…
+    expect(
+      resolveCalls(symbols, files, "src/main/java/com/acme/log/SocketSink.java::SocketSink.write", [
+        "socket.send",
+      ]),
+    ).toEqual([]);
+    // …while a Java method of that name is still guessed, and JavaScript reaches TypeScript.
+    expect(
+      targets(
+        resolveCalls(symbols, files, "src/main/java/com/acme/log/SocketSink.java::SocketSink.write", [
+          "channel.deliver",
+        ]),
+      ),
+    ).toEqual(["src/main/java/com/acme/net/Channel.java::Channel.deliver@0.5"]);
+    expect(targets(resolveCalls(symbols, files, "web/client.js::flushAll", ["req.send"]))).toEqual([
+      "source/request.ts::Request.send@0.5",
+    ]);
+  });
+
   it("never guesses a standard library method of the caller's language on an unknown receiver", () => {
     const symbols = [
       sym("lib/accept.rb", "AcceptEntry", "class"),

@@ -562,7 +562,10 @@ export class Resolver {
   private methodByName(name: string, caller: ResolverSymbol, base: number): Hit[] {
     if (STDLIB_METHODS[caller.language]?.has(name)) return [];
     const fromPath = caller.path;
-    const candidates = (this.byName.get(name) ?? []).filter((s) => s.kind === "method");
+    // A Java `socket.send(…)` is no call of a TypeScript class's `send`: only the caller's language family.
+    const candidates = (this.byName.get(name) ?? []).filter(
+      (s) => s.kind === "method" && compatibleLanguage(s.language, caller.language),
+    );
     if (candidates.length === 0 || candidates.length > RARE_METHOD_DEFINITIONS) return [];
     const sameFile = candidates.filter((c) => c.path === fromPath);
     if (sameFile.length === 1 && sameFile[0]) return [{ symbol: sameFile[0], confidence: base + 0.2 }];

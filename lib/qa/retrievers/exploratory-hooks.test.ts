@@ -344,6 +344,8 @@ describe("a receiver class named apart from the method", () => {
     );
     expect(flow).toMatch(/SocketSink\.write\(\)/);
     expect(flow).not.toMatch(/FileSink|ConsoleSink/);
+    // The Java call `socket.send(...)` is no call of the TypeScript class's `Request.send`.
+    expect(flow).not.toMatch(/Request\.send\(\)/);
   });
 });
 
