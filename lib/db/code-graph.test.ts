@@ -11,6 +11,7 @@ import {
   callEdgesOfMany,
   callersOf,
   calleesOf,
+  EDGE_SELECT,
   SYMBOL_SELECT,
   symbolsByName,
   symbolsByQualifiedIds,
@@ -176,16 +177,7 @@ describe("question reads on SQLite (straight from the connection, rows kept by i
     const helper = ids.find((id) => id.endsWith("helper"))!;
     const edges = await client.edge.findMany({
       where: { ...where, kind: "calls", dstId: helper },
-      select: {
-        srcId: true,
-        srcPath: true,
-        dstId: true,
-        dstPath: true,
-        raw: true,
-        confidence: true,
-        line: true,
-        kind: true,
-      },
+      select: EDGE_SELECT,
       orderBy: { confidence: "desc" },
       take: 5,
     });
@@ -200,12 +192,12 @@ describe("question reads on SQLite (straight from the connection, rows kept by i
     first!.name = "changed by a caller";
     const [again] = await symbolsByQualifiedIds(generationId, [helper]);
     expect(again!.name).toBe("helper");
-    await client.$executeRawUnsafe(`UPDATE "Symbol" SET "fanIn" = "fanIn" + 100 WHERE id = ?`, first!.id);
+    await client.symbol.update({ where: { id: first!.id }, data: { fanIn: { increment: 100 } } });
     try {
       const [updated] = await symbolsByQualifiedIds(generationId, [helper]);
       expect(updated!.fanIn).toBe(again!.fanIn + 100);
     } finally {
-      await client.$executeRawUnsafe(`UPDATE "Symbol" SET "fanIn" = "fanIn" - 100 WHERE id = ?`, first!.id);
+      await client.symbol.update({ where: { id: first!.id }, data: { fanIn: { decrement: 100 } } });
     }
   });
 

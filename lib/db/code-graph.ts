@@ -312,7 +312,7 @@ export async function symbolsMatching(
 /** A call, import, inherits or contains edge: the stored row without its generation bookkeeping. */
 export type EdgeRecord = Pick<EdgeModel, keyof typeof EDGE_SELECT>;
 
-const EDGE_SELECT = {
+export const EDGE_SELECT = {
   srcId: true,
   srcPath: true,
   dstId: true,
