@@ -13,4 +13,7 @@ rm -rf "$WAYFINDER_HOME" "$TEMPLATE"
 WAYFINDER_HOME="$TEMPLATE" node --conditions=react-server --import tsx lib/cli/main.ts \
   index e2e/fixtures/shop --name shop >/dev/null
 cp -a "$TEMPLATE" "$WAYFINDER_HOME"
-exec node_modules/.bin/next start --port "$PORT" --hostname 127.0.0.1
+# Idle connections stay open longer than any pause between one spec's requests: with Node's
+# 5 s default, a request sent on a kept-alive socket the server is closing fails with
+# ECONNRESET ("socket hang up") although the server is fine.
+exec node_modules/.bin/next start --port "$PORT" --hostname 127.0.0.1 --keepAliveTimeout 120000

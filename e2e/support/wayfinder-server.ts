@@ -39,7 +39,16 @@ export async function startWayfinder(options: {
   let log = "";
   const child: ChildProcess = spawn(
     "node_modules/.bin/next",
-    ["start", "--port", String(options.port), "--hostname", options.host ?? "127.0.0.1"],
+    [
+      "start",
+      "--port",
+      String(options.port),
+      "--hostname",
+      options.host ?? "127.0.0.1",
+      // As e2e/serve.sh: no kept-alive socket closed under a request between two steps.
+      "--keepAliveTimeout",
+      "120000",
+    ],
     { env, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
