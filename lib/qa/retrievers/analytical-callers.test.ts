@@ -19,6 +19,7 @@ import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
 import { listsCallersOf } from "./analytical-graphs.ts";
 import { receiverNames, subjectDiagram, type GraphSymbol, type SubjectGraph } from "./subject-graph.ts";
+import { symbolRecord } from "../../../test-support/symbol-record.ts";
 
 const RECEIVERS = fileURLToPath(new URL("./__fixtures__/receivers", import.meta.url));
 
@@ -146,29 +147,8 @@ describe("weak points", () => {
 });
 
 describe("subjectDiagram", () => {
-  const symbol = (name: string) => ({
-    id: 0,
-    path: "pool.py",
-    qualifiedId: `pool.py::${name}`,
-    name,
-    qualifiedName: name,
-    kind: "function",
-    language: "python",
-    startLine: 1,
-    endLine: 5,
-    signature: "",
-    docstring: "",
-    parentId: null,
-    exported: true,
-    calls: "[]",
-    raises: "[]",
-    mutates: "[]",
-    errorStrings: "[]",
-    decorators: "[]",
-    bases: "[]",
-    fanIn: 0,
-    fanOut: 0,
-  });
+  const symbol = (name: string) =>
+    symbolRecord("pool.py", name, { kind: "function", language: "python", endLine: 5, docstring: "" });
   const hop = (name: string): GraphSymbol => ({
     symbol: symbol(name),
     depth: 1,

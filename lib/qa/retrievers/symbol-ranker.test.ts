@@ -27,34 +27,9 @@ import {
   trainRanker,
   type RankingExample,
 } from "./symbol-ranker-train.ts";
+import { symbolRecord } from "../../../test-support/symbol-record.ts";
 
-function symbol(path: string, qualifiedName: string, extra: Partial<SymbolRecord> = {}): SymbolRecord {
-  const name = qualifiedName.split(".").pop() as string;
-  return {
-    id: 0,
-    path,
-    qualifiedId: `${path}::${qualifiedName}`,
-    name,
-    qualifiedName,
-    kind: qualifiedName.includes(".") ? "method" : "function",
-    language: "go",
-    startLine: 1,
-    endLine: 20,
-    signature: "",
-    docstring: null,
-    parentId: null,
-    exported: true,
-    calls: "[]",
-    raises: "[]",
-    mutates: "[]",
-    errorStrings: "[]",
-    decorators: "[]",
-    bases: "[]",
-    fanIn: 0,
-    fanOut: 0,
-    ...extra,
-  } as SymbolRecord;
-}
+const symbol = symbolRecord;
 
 function context(records: SymbolRecord[], extra: Partial<RankingContext> = {}): RankingContext {
   return {
