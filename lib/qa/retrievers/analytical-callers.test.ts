@@ -14,9 +14,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askOffline } from "../../../test-support/qa-flow.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
-import { PartLog } from "../../../test-support/qa-model.ts";
-import { askQuestion } from "../ask.ts";
 import { listsCallersOf } from "./analytical-graphs.ts";
 import { receiverNames, subjectDiagram, type GraphSymbol, type SubjectGraph } from "./subject-graph.ts";
 import { symbolRecord } from "../../../test-support/symbol-record.ts";
@@ -35,16 +34,7 @@ afterAll(() => cleanup());
 
 async function ask(language: string, question: string) {
   const repo = indexed.get(language) as IndexedFixture;
-  const result = await askQuestion(
-    { repository: repo.repositoryId, question, overrides: { mode: "analytical" } },
-    new PartLog(),
-    { model: null, ephemeral: true },
-  );
-  return {
-    opening: result.loop.answer.split(/\n\s*\n/)[0] ?? "",
-    symbols: result.loop.retrieval.rankedSymbols,
-    diagram: result.loop.retrieval.diagram,
-  };
+  return askOffline(repo.repositoryId, question, "analytical");
 }
 
 describe("a named method's callers", () => {

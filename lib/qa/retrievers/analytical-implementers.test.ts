@@ -10,10 +10,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askOffline } from "../../../test-support/qa-flow.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
-import { PartLog } from "../../../test-support/qa-model.ts";
-import { askQuestion } from "../ask.ts";
-import type { DiagramPart } from "../types.ts";
 import { asksImplementers } from "./analytical-implementers.ts";
 
 const INHERITANCE = fileURLToPath(new URL("./__fixtures__/inheritance", import.meta.url));
@@ -27,20 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-async function ask(question: string) {
-  const log = new PartLog();
-  const result = await askQuestion(
-    { repository: repo.repositoryId, question, overrides: { mode: "analytical" } },
-    log,
-    { model: null, ephemeral: true },
-  );
-  return {
-    opening: result.loop.answer.split(/\n\s*\n/)[0] ?? "",
-    answer: result.loop.answer,
-    files: result.loop.retrieval.rankedFiles,
-    diagram: log.data<DiagramPart>("data-diagram").at(-1)?.data,
-  };
-}
+const ask = (question: string) => askOffline(repo.repositoryId, question, "analytical");
 
 describe("asksImplementers", () => {
   it("reads questions about the types built on a type, not about its callers", () => {

@@ -11,9 +11,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { askOffline } from "../../../test-support/qa-flow.ts";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
-import { PartLog } from "../../../test-support/qa-model.ts";
-import { askQuestion } from "../ask.ts";
 
 const POLYGLOT = fileURLToPath(new URL("./__fixtures__/polyglot", import.meta.url));
 
@@ -219,14 +218,7 @@ afterAll(() => cleanup());
 
 async function ask(language: string, question: string) {
   const repo = indexed.get(language) as IndexedFixture;
-  const result = await askQuestion(
-    { repository: repo.repositoryId, question, overrides: { mode: "analytical" } },
-    new PartLog(),
-    { model: null, ephemeral: true },
-  );
-  const opening = result.loop.answer.split(/\n\s*\n/)[0] ?? "";
-  const cited = result.citations.map((c) => c.path);
-  return { opening, files: result.loop.retrieval.rankedFiles, cited };
+  return askOffline(repo.repositoryId, question, "analytical");
 }
 
 /** The first file an opening names in code (`src/core/util.ts`). */
