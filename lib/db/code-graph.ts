@@ -634,17 +634,26 @@ export async function countFilesUnder(generationId: string, prefix: string): Pro
 export async function topSymbolsBy(
   generationId: string,
   metric: "fanIn" | "fanOut",
-  options: { prefix?: string; limit?: number } = {},
+  options: {
+    prefix?: string;
+    limit?: number;
+    /** the lowest first, among symbols the metric counts at least once */
+    ascending?: boolean;
+    /** functions and methods only */
+    callable?: boolean;
+  } = {},
 ): Promise<SymbolRecord[]> {
   const [client, snapshot] = await Promise.all([db(), snapshotOf(generationId)]);
   return client.symbol.findMany({
     where: {
       ...visibleIn(snapshot),
       ...(options.prefix ? { path: textFilter("startsWith", options.prefix) } : {}),
+      ...(options.ascending ? { [metric]: { gte: 1 } } : {}),
+      ...(options.callable ? { kind: { in: ["function", "method"] } } : {}),
     },
     select: SYMBOL_SELECT,
     // Ties in the same order on every database (a limit would otherwise cut them differently).
-    orderBy: [{ [metric]: "desc" }, { qualifiedId: "asc" }],
+    orderBy: [{ [metric]: options.ascending ? "asc" : "desc" }, { qualifiedId: "asc" }],
     take: options.limit ?? 20,
   });
 }

@@ -74,6 +74,24 @@ describe("what an analytical question asks for", () => {
     expect(asksImportersOf("Which modules import from core/?")).toBe(false);
   });
 
+  it("reads the least used end of a ranking apart from the most used", () => {
+    for (const q of [
+      "Which files are depended on the least?",
+      "Which modules are imported by the fewest other modules?",
+      "What are the least used packages?",
+      "Which functions are called the least?",
+      "Which helpers have the fewest callers?",
+    ]) {
+      expect(analyticalAsks(q)).toContain("least-imported");
+      expect(analyticalAsks(q)).not.toContain("most-imported");
+    }
+    // "at least" is no ranking.
+    expect(analyticalAsks("Which functions have at least two callers?")).not.toContain("least-imported");
+    expect(analyticalAsks("Which files are imported by the most other files?")).not.toContain(
+      "least-imported",
+    );
+  });
+
   it("asks for an overview when nothing specific is named", () => {
     expect(analyticalAsks("Tell me about this package")).toEqual(["overview"]);
   });

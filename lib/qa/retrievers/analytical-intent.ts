@@ -12,6 +12,7 @@ export type AnalyticalAsk =
   | "callers"
   | "dependencies"
   | "most-imported"
+  | "least-imported"
   | "cycles"
   | "coupling"
   | "layering"
@@ -22,6 +23,11 @@ export type AnalyticalAsk =
   | "overview";
 
 const ASKS: [AnalyticalAsk, RegExp][] = [
+  // The other end of a ranking: "which files are depended on the least?", "the fewest callers".
+  [
+    "least-imported",
+    /(?<!\bat )\b(?:least|fewest|rarely|seldom)\b[^?.]{0,30}?\b(?:import|includ|requir|depend|us|referenc|call|importers|dependents|users)\w*|\b(?:imported|included|required|depended on|used|referenced|called) (?:by )?(?:the )?(?:least|fewest)\b/i,
+  ],
   ["cycles", /\bcycl(?:e|es|ic)\b|\bcircular\b/i],
   // Who uses a named part most: "which modules import core/logx the most", "depend most on X".
   [
@@ -71,6 +77,7 @@ export const SCOPE_ASKS: readonly AnalyticalAsk[] = [
   "cycles",
   "coupling",
   "most-imported",
+  "least-imported",
   "fan-in",
   "fan-out",
   "largest",
@@ -78,7 +85,9 @@ export const SCOPE_ASKS: readonly AnalyticalAsk[] = [
 
 /** The asks of a question, most specific first (a question may ask two: "cycles, and how coupled"). */
 export function analyticalAsks(question: string): AnalyticalAsk[] {
-  const found = ASKS.filter(([, re]) => re.test(question)).map(([ask]) => ask);
+  let found = ASKS.filter(([, re]) => re.test(question)).map(([ask]) => ask);
+  // "Which files are used the least?" is no ranking of the most used as well.
+  if (found.includes("least-imported")) found = found.filter((a) => a !== "most-imported" && a !== "fan-in");
   return found.length ? found : ["overview"];
 }
 

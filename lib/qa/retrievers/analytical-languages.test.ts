@@ -289,6 +289,24 @@ describe.each(Object.keys(SHOPS))("%s", (language) => {
     expect([...files.slice(0, 5), ...cited].filter(isTest)).toEqual([]);
   });
 
+  it("the least depended-on files: the other end of the ranking, not the most", async () => {
+    const { opening, files, cited } = await ask(language, "Which files are depended on the least?");
+    expect(opening).toMatch(/\b(?:used|imported|included|required) by no other\b|\bthe fewest dependents\b/);
+    // The application's files, which nothing else uses, come before the shared helper.
+    expect(files.slice(0, 4)).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^${shop.app}/`))]),
+    );
+    expect(files.indexOf(shop.util) === -1 || files.indexOf(shop.util) > files.indexOf(shop.api)).toBe(true);
+    expect(opening).not.toMatch(/\bthe most\b/);
+    expect([...files, ...cited].filter(isTest)).toEqual([]);
+  });
+
+  it("the functions with the fewest callers, uncalled ones first", async () => {
+    const { opening } = await ask(language, "Which functions are called the least?");
+    expect(opening).toMatch(/\bno resolved caller\b|\bthe fewest callers\b/);
+    expect(opening).not.toMatch(/\bthe most callers\b/);
+  });
+
   it("tests the question sets aside stay out of the figure", async () => {
     const { opening, files, cited } = await ask(
       language,

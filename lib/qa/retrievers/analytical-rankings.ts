@@ -37,7 +37,7 @@ import {
  * calls into it: in Java, Go or C# a file uses its package's other files without
  * importing them, so imports alone would undercount.
  */
-export async function mostImported(f: Focus): Promise<Analysis> {
+export async function mostImported(f: Focus, least = false): Promise<Analysis> {
   const wiki = await loadWikiFiles(f.generationId);
   const lines = new Map(wiki.map((w) => [w.path, Math.max(1, w.lines)]));
   const scoped = wiki
@@ -74,12 +74,13 @@ export async function mostImported(f: Focus): Promise<Analysis> {
   if (byImports && [...dependents.values()].every((d) => d.importers.size <= 1)) byImports = false;
   const mentions = byImports ? [] : await typeMentions(f, wiki, inside);
   for (const c of [...calls, ...mentions]) note(c.srcPath, c.dstPath, "callers");
-  const ranked = [...dependents]
-    .map(([name, d]) => ({
-      name,
-      importers: d.importers.size,
-      users: new Set([...d.importers, ...d.callers]).size,
-    }))
+  const counted = [...dependents].map(([name, d]) => ({
+    name,
+    importers: d.importers.size,
+    users: new Set([...d.importers, ...d.callers]).size,
+  }));
+  if (least) return leastDependedOn(f, { scoped, counted, unit, byImports, lines, kind: folders });
+  const ranked = counted
     // Asked what is imported the most, a file nothing imports is no part of the answer.
     .filter((r) => !byImports || r.importers > 0)
     .sort((a, b) =>
@@ -134,6 +135,77 @@ export async function mostImported(f: Focus): Promise<Analysis> {
   };
 }
 
+/**
+ * The other end of the ranking: the files (or folders) of the scope that the fewest others
+ * depend on. Those nothing uses (entry points, leftovers) come first, counted and named;
+ * then the ones used by the fewest others.
+ */
+async function leastDependedOn(
+  f: Focus,
+  d: {
+    scoped: string[];
+    counted: { name: string; importers: number; users: number }[];
+    unit: (path: string) => string;
+    byImports: boolean;
+    lines: Map<string, number>;
+    kind: boolean;
+  },
+): Promise<Analysis> {
+  const kind = d.kind ? (/\bpackages?\b/i.test(f.question) ? "packages" : "folders") : "files";
+  const word = importWord(f.question);
+  const measure = (r: { importers: number; users: number }) => (d.byImports ? r.importers : r.users);
+  const units = [...new Set(d.scoped.map(d.unit))];
+  const counts = new Map(d.counted.map((r) => [r.name, r]));
+  const ranked = units
+    .map((name) => counts.get(name) ?? { name, importers: 0, users: 0 })
+    .sort((a, b) => measure(a) - measure(b) || a.users - b.users || a.name.localeCompare(b.name));
+  // A folder is cited by its first file.
+  const fileOf = (name: string) => (d.kind ? (d.scoped.find((p) => d.unit(p) === name) ?? name) : name);
+  const unused = ranked.filter((r) => measure(r) === 0);
+  const used = ranked.filter((r) => measure(r) > 0).slice(0, 5);
+  const top = [...unused.slice(0, 5), ...used].slice(0, 8);
+  const anchor = await fileAnchors(
+    f.generationId,
+    top.map((r) => fileOf(r.name)),
+    d.lines,
+  );
+  const verb = d.byImports ? word.past : "used";
+  const none = unused.length
+    ? `${unused.length} of the ${ranked.length} ${kind} in ${where(f)} (${f.leftOut}) ${unused.length === 1 ? "is" : "are"} ${verb} by no other: ${joinWords(
+        [
+          ...unused.slice(0, 5).map((r) => `${code(r.name)} (${anchor(fileOf(r.name))})`),
+          ...(unused.length > 5 ? [`${unused.length - 5} more`] : []),
+        ],
+      )}`
+    : "";
+  const fewest = used.length
+    ? `${none ? "; of the rest, the fewest dependents:" : `The ${kind} in ${where(f)} (${f.leftOut}) with the fewest dependents are`} ${joinWords(
+        used
+          .slice(0, 4)
+          .map(
+            (r, i) =>
+              `${code(r.name)} (${measure(r)}${i === 0 ? ` other ${measure(r) === 1 ? kind.replace(/s$/, "") : kind}` : ""}; ${anchor(fileOf(r.name))})`,
+          ),
+      )}`
+    : "";
+  const answer = ranked.length
+    ? `${none}${fewest}.`
+    : `No ${kind.replace(/s$/, "")} in ${where(f)} to rank (${f.leftOut}).`;
+  const files = top.map((r) => fileOf(r.name));
+  return {
+    answer,
+    lines: top.map((r) => {
+      const file = fileOf(r.name);
+      return `- ${r.name}: ${r.users} dependent ${kind} (${r.importers} ${word.verb} it) [${file}:1-${d.lines.get(file) ?? 1}]`;
+    }),
+    files,
+    symbols: [],
+    diagram: null,
+    report: null,
+    ranksFiles: true,
+  };
+}
+
 /** Languages whose imports name a package (a folder), not a file. */
 const PACKAGE_IMPORTS = new Set(["go"]);
 
@@ -168,10 +240,17 @@ async function typeMentions(
   );
 }
 
-export async function fanIn(f: Focus): Promise<Analysis> {
-  const top = (await topSymbolsBy(f.generationId, "fanIn", { prefix: f.scope ?? undefined, limit: 60 }))
+export async function fanIn(f: Focus, least = false): Promise<Analysis> {
+  const top = (
+    await topSymbolsBy(f.generationId, "fanIn", {
+      prefix: f.scope ?? undefined,
+      limit: 60,
+      ...(least ? { ascending: true, callable: true } : {}),
+    })
+  )
     .filter((s) => f.keep(s.path) && s.fanIn > 0)
     .slice(0, 8);
+  if (least) return fewestCallers(f, top);
   const answer = top.length
     ? `The functions with the most callers in ${where(f)} (${f.leftOut}) are ${joinWords(top.slice(0, 4).map((s, i) => `${code(s.qualifiedName)} (${s.fanIn}${i === 0 ? " callers" : ""}; ${cite(s)})`))}.`
     : `No function in ${where(f)} is called through a resolved call.`;
@@ -180,6 +259,34 @@ export async function fanIn(f: Focus): Promise<Analysis> {
     lines: top.map((s) => `- ${named(s)}: fan-in ${s.fanIn}`),
     files: top.map((s) => s.path),
     symbols: top,
+    diagram: null,
+    report: null,
+  };
+}
+
+/**
+ * The functions of the scope with the fewest callers: those with no resolved caller first
+ * (counted, the longest named), then the called ones with the fewest.
+ */
+async function fewestCallers(f: Focus, called: SymbolRecord[]): Promise<Analysis> {
+  const uncalled = await uncalledKept(f, []);
+  const parts: string[] = [];
+  if (uncalled.length)
+    parts.push(
+      `${uncalled.length} function${uncalled.length === 1 ? "" : "s"} in ${where(f)} (${f.leftOut}) ${uncalled.length === 1 ? "has" : "have"} no resolved caller, among them ${joinWords(uncalled.slice(0, 3).map(named))}`,
+    );
+  if (called.length)
+    parts.push(
+      `${uncalled.length ? "of the called ones, the fewest callers:" : `The functions with the fewest callers in ${where(f)} (${f.leftOut}) are`} ${joinWords(called.slice(0, 4).map((s, i) => `${code(s.qualifiedName)} (${s.fanIn}${i === 0 ? ` caller${s.fanIn === 1 ? "" : "s"}` : ""}; ${cite(s)})`))}`,
+    );
+  const shown = [...uncalled.slice(0, 3), ...called].slice(0, 8);
+  return {
+    answer: parts.length
+      ? `${parts.join("; ")}.`
+      : `No function in ${where(f)} is called through a resolved call.`,
+    lines: [...uncalled.slice(0, 5), ...called].map((s) => `- ${named(s)}: fan-in ${s.fanIn}`),
+    files: [...new Set(shown.map((s) => s.path))],
+    symbols: shown,
     diagram: null,
     report: null,
   };
@@ -237,9 +344,12 @@ export async function largest(f: Focus): Promise<Analysis> {
 const IMPLICITLY_CALLED =
   /^(?:__\w+__|main|init|setup|teardown|run|handle|test\w*|Test\w*|constructor|initialize|new|default|render|toString|equals|hashCode|Dispose|ToString|Equals|GetHashCode|call|process|execute|invoke|apply)$/;
 
-export async function deadCode(f: Focus): Promise<Analysis> {
-  const namedFiles = [...f.files];
-  const uncalled = (await uncalledFunctions(f.generationId, f.scope ?? undefined))
+/**
+ * The scope's functions with no resolved caller that something outside the code would not
+ * call by convention (a constructor, a test, a decorated route), the longest first.
+ */
+async function uncalledKept(f: Focus, namedFiles: string[]): Promise<SymbolRecord[]> {
+  return (await uncalledFunctions(f.generationId, f.scope ?? undefined))
     .filter(
       (s) =>
         f.keep(s.path) &&
@@ -248,6 +358,11 @@ export async function deadCode(f: Focus): Promise<Analysis> {
         !/^@|route|app\.|register|fixture|override|property/i.test(s.decorators),
     )
     .sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine));
+}
+
+export async function deadCode(f: Focus): Promise<Analysis> {
+  const namedFiles = [...f.files];
+  const uncalled = await uncalledKept(f, namedFiles);
   const area = namedFiles.length ? joinWords(namedFiles.map(code)) : where(f);
   const answer = uncalled.length
     ? `${uncalled.length} function${uncalled.length === 1 ? "" : "s"} in ${area} ${uncalled.length === 1 ? "has" : "have"} no resolved caller in the index, among them ${joinWords(uncalled.slice(0, 3).map((s) => `${code(s.qualifiedName)} (${cite(s)})`))}; calls by name from outside (a framework, dynamic dispatch, other packages) are not seen.`

@@ -546,6 +546,7 @@ async function analyze(f: Focus): Promise<Analysis> {
   if (has("dead-code")) return deadCode(f);
   if (has("fan-out")) return fanOut(f);
   if (has("most-imported", "fan-in")) return asksAboutFunctions(f.question) ? fanIn(f) : mostImported(f);
+  if (has("least-imported")) return asksAboutFunctions(f.question) ? fanIn(f, true) : mostImported(f, true);
   return overview(f);
 }
 
