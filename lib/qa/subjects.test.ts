@@ -71,6 +71,20 @@ describe("subject mentions", () => {
     expect(chained).not.toContain("log");
   });
 
+  it("reads a decorator or annotation written with its sigil as code, not an address", () => {
+    const texts = (q: string) => subjectMentions(q).map((m) => m.text);
+    expect(subjectMentions("What happens when I call a function decorated with @retry?")).toContainEqual(
+      expect.objectContaining({ text: "retry", kind: "symbol", noun: "decorator" }),
+    );
+    expect(subjectMentions("Where is @Transactional handled?")[0]).toMatchObject({
+      text: "Transactional",
+      kind: "symbol",
+      noun: "decorator",
+    });
+    expect(texts("Mail me at ops@example.com about it")).not.toContain("example");
+    expect(texts("Does it import @scope/pkg?")).not.toContain("scope");
+  });
+
   it("reads a name owned by a crate or module in prose as its chain", () => {
     const mention = subjectMentions("Which parts use tracing_core's set_global_default, and how?").find((m) =>
       m.parts.includes("set_global_default"),

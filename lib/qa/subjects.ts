@@ -106,6 +106,14 @@ export function subjectMentions(question: string): SubjectMention[] {
     if (pathMention(t) || /^\d|^v?\d+\.\d/.test(t)) continue;
     add(t, "symbol", nounAfter(text.slice(m.index ?? 0), t));
   }
+  // A decorator or annotation written with its sigil (`@retry`, `@Transactional`) names code.
+  for (const m of text.matchAll(DECORATOR)) {
+    const name = m[1] ?? "";
+    const at = (m.index ?? 0) + m[0].indexOf("@");
+    if (covered.some(([from, to]) => at >= from && at < to)) continue;
+    covered.push([at, at + name.length + 1]);
+    add(name, "symbol", "decorator");
+  }
   for (const m of text.matchAll(CALL_WITH_ARGS)) {
     const name = m[1] ?? "";
     const at = (m.index ?? 0) + m[0].indexOf(name);
@@ -154,6 +162,9 @@ export function subjectMentions(question: string): SubjectMention[] {
     .map(({ m }) => m)
     .slice(0, 12);
 }
+
+// `@name` after a space or an opening mark, not inside an e-mail address or a scoped package.
+const DECORATOR = /(?:^|[\s(“"'])@([A-Za-z_][\w]*)\b(?![./@\w])/g;
 
 const CALLED_WORD =
   /\b(?:calls?|calling|call into|invokes?|invoking|uses?|using)\s+([A-Za-z_$][\w$]{2,})\b(?!\s*\()/gi;

@@ -105,6 +105,53 @@ export class Ring extends Shape {
 }
 `;
 
+/** A decorator declared for type checkers by two stubs before the one implementation. */
+const DECORATOR = `import functools
+import typing as t
+
+
+class Retrying:
+    def __init__(self, attempts: int = 3) -> None:
+        self.attempts = attempts
+
+    def wraps(self, f):
+        @functools.wraps(f)
+        def wrapped(*args, **kw):
+            return self.call(f, *args, **kw)
+
+        return wrapped
+
+    def call(self, f, *args, **kw):
+        for attempt in range(self.attempts):
+            try:
+                return f(*args, **kw)
+            except Exception:
+                self.pause(attempt)
+        return f(*args, **kw)
+
+    def pause(self, attempt: int) -> None:
+        pass
+
+
+@t.overload
+def retry(func: t.Callable) -> t.Callable: ...
+
+
+@t.overload
+def retry(*, attempts: int = 3) -> t.Callable: ...
+
+
+def retry(*dargs, **dkw):
+    """Wraps a function so that failed calls are tried again."""
+    if len(dargs) == 1 and callable(dargs[0]):
+        return retry()(dargs[0])
+    return build(**dkw)
+
+
+def build(**dkw):
+    return Retrying(**dkw).wraps
+`;
+
 let repo: Awaited<ReturnType<typeof indexSources>>;
 
 beforeAll(async () => {
@@ -113,6 +160,7 @@ beforeAll(async () => {
     "src/Client.php": CLIENT,
     "ts/jobs.ts": JOB,
     "ts/shapes.ts": SHAPES,
+    "py/retrying.py": DECORATOR,
   });
 });
 afterAll(() => repo.close());
@@ -142,5 +190,19 @@ describe("a walk through a declaration", () => {
     const flow = await flowOf("Walk me through Shape.describe");
     expect(flow).toMatch(/Shape\.describe\(\)[\s\S]*→ Shape\.area\(\)/);
     expect(flow).not.toMatch(/(?:Square|Circle|Ring)\.area\(\)/);
+  });
+});
+
+describe("a function declared by overload stubs", () => {
+  it("starts at the implementation that does the work, not at a stub", async () => {
+    const { flow, opening } = await exploratoryFlow(
+      repo.repositoryId,
+      "What happens when I call a function decorated with @retry?",
+    );
+    const lines = DECORATOR.split("\n");
+    const implementation = lines.findIndex((l) => l.startsWith("def retry(*dargs")) + 1;
+    expect(opening).toContain(`\`retry\` (py/retrying.py:${implementation}-`);
+    expect(flow.split("\n")[0]).toMatch(/^retry\(\)/);
+    expect(flow).toMatch(/→ build\(\)/);
   });
 });

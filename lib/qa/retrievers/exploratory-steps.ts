@@ -276,7 +276,7 @@ async function fittingOverload(
     calls.flatMap((m) => (m[2] ?? "").match(/[A-Za-z_]\w*/g) ?? []).map((w) => w.toLowerCase()),
   );
   const written = calls.map((m) => m[1] ?? "").find((n) => n !== method.name);
-  if (args.size === 0 && !written) return method;
+  if (args.size === 0 && !written) return method.fanOut > 0 ? method : workingOverload(generationId, method);
   const owner = method.qualifiedName.slice(0, method.qualifiedName.length - method.name.length);
   const overloads = await symbolsByQualifiedName(generationId, `${owner}${written ?? method.name}`, 40);
   if (overloads.length === 0) return method;
@@ -285,6 +285,21 @@ async function fittingOverload(
     .map((s) => ({ s, fit: fit(s) }))
     .sort((a, b) => b.fit - a.fit || a.s.startLine - b.s.startLine)[0] as { s: SymbolRecord; fit: number };
   return written || best.fit > fit(method) ? best.s : method;
+}
+
+/**
+ * For a function that calls nothing, its overload in the same file that does the work: typed
+ * declarations (Python's `@overload` stubs, TypeScript's overload signatures) come before
+ * the implementation and only declare it.
+ */
+async function workingOverload(generationId: string, method: SymbolRecord): Promise<SymbolRecord> {
+  const overloads = (await symbolsByQualifiedName(generationId, method.qualifiedName, 40)).filter(
+    (s) => s.path === method.path && s.kind === method.kind && s.fanOut > 0,
+  );
+  return (
+    overloads.sort((a, b) => b.fanOut - a.fanOut || b.endLine - b.startLine - (a.endLine - a.startLine))[0] ??
+    method
+  );
 }
 
 const CLASS_KINDS = new Set(["class", "struct", "interface", "trait", "type", "module"]);
