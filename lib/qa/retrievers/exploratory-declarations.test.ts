@@ -145,11 +145,12 @@ def retry(*dargs, **dkw):
     """Wraps a function so that failed calls are tried again."""
     if len(dargs) == 1 and callable(dargs[0]):
         return retry()(dargs[0])
-    return build(**dkw)
 
+    def wrap(f):
+        r = Retrying(**dkw)
+        return r.wraps(f)
 
-def build(**dkw):
-    return Retrying(**dkw).wraps
+    return wrap
 `;
 
 let repo: Awaited<ReturnType<typeof indexSources>>;
@@ -203,6 +204,17 @@ describe("a function declared by overload stubs", () => {
     const implementation = lines.findIndex((l) => l.startsWith("def retry(*dargs")) + 1;
     expect(opening).toContain(`\`retry\` (py/retrying.py:${implementation}-`);
     expect(flow.split("\n")[0]).toMatch(/^retry\(\)/);
-    expect(flow).toMatch(/→ build\(\)/);
+    // The stub `retry()` inside the implementation resolves to is no step.
+    expect(flow).not.toMatch(/→ retry\(\)/);
+  });
+
+  it("goes on in the functions a step hands back: the decorator's wrapper, then the wrapped call", async () => {
+    const { flow } = await exploratoryFlow(
+      repo.repositoryId,
+      "What happens when I call a function decorated with @retry?",
+    );
+    expect(flow).toMatch(
+      /retry\(\)[\s\S]*→ retry\.wrap\(\)[\s\S]*→ Retrying\.wraps\(\)[\s\S]*→ Retrying\.wraps\.wrapped\(\)/,
+    );
   });
 });

@@ -22,6 +22,7 @@ import type { DiagramPart } from "../types.ts";
 import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../diagrams/graph.ts";
 import type { SourceReader } from "../context.ts";
 import { isCheck, sideCalls } from "./exploratory-branches.ts";
+import { returnedClosures } from "./exploratory-closures.ts";
 import { isMacro, macroCallees, throughMacros } from "./exploratory-macros.ts";
 import { dirOf } from "./file-index.ts";
 import { isTestSymbol, storedCalls } from "./shared.ts";
@@ -515,6 +516,7 @@ async function directCallees(
     ...new Set([
       ...edges.map((e) => e.dstId as string),
       ...(await unresolvedCallees(generationId, symbol, edges, walks, reader)),
+      ...(await returnedClosures(generationId, symbol, reader)),
     ]),
   ].filter((id) => !seen.has(id));
   // A macro's calls are its caller's: the walk goes through it to the functions its body calls.
@@ -522,7 +524,19 @@ async function directCallees(
     ...(isMacro(symbol) ? await macroCallees(generationId, symbol, reader, walks) : []),
     ...(await symbolsInIdOrder(generationId, ids)),
   ];
-  return (await throughMacros(generationId, written, reader, walks)).filter((s) => !seen.has(s.qualifiedId));
+  return (await throughMacros(generationId, written, reader, walks)).filter(
+    (s) => !seen.has(s.qualifiedId) && !isOwnStub(s, symbol),
+  );
+}
+
+/** A declaration of the step's own name in its file that calls nothing (`retry()` inside `retry`, resolved to its `@overload` stub). */
+function isOwnStub(callee: SymbolRecord, step: SymbolRecord): boolean {
+  return (
+    callee.qualifiedName === step.qualifiedName &&
+    callee.path === step.path &&
+    callee.fanOut === 0 &&
+    callee.qualifiedId !== step.qualifiedId
+  );
 }
 
 export async function walkForward(
