@@ -263,6 +263,102 @@ export function claimsExpected(header: Header): boolean {
 }
 `;
 
+const JAVA_SNIFFER = `package text;
+
+final class CharsetSniffer {
+    private final byte[] head;
+    private int width = 1;
+
+    CharsetSniffer(byte[] head) {
+        this.head = head;
+    }
+
+    /** Works out the charset of the input from its first bytes. */
+    String detectCharset() {
+        int quad = (head[0] << 24) | (head[1] << 16) | (head[2] << 8) | head[3];
+        if (skipByteOrderMark(quad)) {
+            return width == 2 ? "UTF-16" : "UTF-8";
+        } else if (looksUtf32(quad)) {
+            return "UTF-32";
+        } else if (looksUtf16(quad >>> 16)) {
+            return "UTF-16";
+        }
+        return "UTF-8";
+    }
+
+    boolean skipByteOrderMark(int quad) {
+        if ((quad >>> 16) == 0xFEFF) {
+            width = 2;
+            return true;
+        }
+        return (quad >>> 8) == 0xEFBBBF;
+    }
+
+    boolean looksUtf32(int quad) {
+        return (quad >> 8) == 0 || (quad & 0x00FFFFFF) == 0;
+    }
+
+    boolean looksUtf16(int pair) {
+        return (pair & 0xFF00) == 0 || (pair & 0x00FF) == 0;
+    }
+
+    String describe() {
+        return "sniffer of " + head.length + " bytes";
+    }
+}
+`;
+
+const PYTHON_ROUTER = `from http import HTTPStatus
+
+
+def route_matches(route, path, method):
+    return route.path == path and method in route.methods
+
+
+def path_matches(route, request):
+    return route.path == request.path
+
+
+def dispatch(routes, request):
+    allowed = []
+    for route in routes:
+        if route_matches(route, request.path, request.method):
+            return route.handler(request)
+        if path_matches(route, request):
+            allowed.extend(route.methods)
+    if allowed:
+        return HTTPStatus.METHOD_NOT_ALLOWED, allowed
+    return HTTPStatus.NOT_FOUND, []
+
+
+def normalize(path):
+    return path.rstrip("/") or "/"
+
+
+def link(route):
+    if normalize(route.path) == "/":
+        return "index"
+    return route.path
+
+
+def mount(prefix, route):
+    if normalize(prefix) != "/":
+        route.path = prefix + route.path
+    return route
+
+
+def redirect_target(request):
+    if normalize(request.path) != request.path:
+        return normalize(request.path)
+    return None
+
+
+def strip(request):
+    if request.path.endswith("/"):
+        return normalize(request.path)
+    return request.path
+`;
+
 let t: TempEnv;
 let ruby: string;
 let csharp: string;
@@ -271,6 +367,8 @@ let rust: string;
 let java: string;
 let python: string;
 let ts: string;
+let sniffer: string;
+let router: string;
 beforeAll(async () => {
   t = await setupTempEnv();
   const index = async (files: Record<string, string>) =>
@@ -286,6 +384,8 @@ beforeAll(async () => {
   csharp = await index({ "src/Rules.cs": CSHARP_RULES });
   python = await index({ "walk/pool.py": PYTHON_POOL });
   ts = await index({ "src/parser.ts": TS_PARSER });
+  sniffer = await index({ "src/text/CharsetSniffer.java": JAVA_SNIFFER });
+  router = await index({ "web/routing.py": PYTHON_ROUTER });
 });
 afterAll(async () => {
   await t?.cleanup();
@@ -346,6 +446,40 @@ describe("the callee a condition on the question leads to comes up below its cal
   it("TypeScript: the predicate a long function tests after fifty other calls", async () => {
     const question = "Why does parse skip the claims of a nested token?";
     expect(await reranked(ts, ["src/parser.ts::parse"], question)).toEqual(["parse", "claimsExpected"]);
+  });
+});
+
+describe("the function calling a leading one under its conditions comes up below it", () => {
+  it("Java: detectCharset tests the three leading checks, so it chooses between them", async () => {
+    const ids = [
+      "src/text/CharsetSniffer.java::CharsetSniffer.skipByteOrderMark",
+      "src/text/CharsetSniffer.java::CharsetSniffer.looksUtf16",
+      "src/text/CharsetSniffer.java::CharsetSniffer.looksUtf32",
+      "src/text/CharsetSniffer.java::CharsetSniffer.describe",
+    ];
+    const question =
+      "How does it work out whether the input is UTF-16 or UTF-32, with or without a byte order mark?";
+    expect(await reranked(sniffer, ids, question)).toEqual([
+      "CharsetSniffer.skipByteOrderMark",
+      "CharsetSniffer.detectCharset",
+      "CharsetSniffer.looksUtf16",
+      "CharsetSniffer.looksUtf32",
+      "CharsetSniffer.describe",
+    ]);
+  });
+
+  it("Python: dispatch tests the leading route_matches on the path and method asked about", async () => {
+    const ids = ["web/routing.py::route_matches", "web/routing.py::link"];
+    const question =
+      "When the path matches but the method is not allowed, does the client get a 405 or a 404?";
+    expect(await reranked(router, ids, question)).toEqual(["route_matches", "dispatch", "link"]);
+  });
+
+  it("Python: a helper called from many places has no partner among its callers", async () => {
+    // normalize is called under a condition on the path by four functions (redirect_target
+    // among them): none of them is what the question asks more than the others.
+    const question = "How is a path normalized when it ends with a slash, and where is it redirected?";
+    expect(await reranked(router, ["web/routing.py::normalize"], question)).toEqual(["normalize"]);
   });
 });
 

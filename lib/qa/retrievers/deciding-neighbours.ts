@@ -15,6 +15,15 @@
  * interface's or abstract method, which calls nothing) gives way to its implementation
  * (at most two), which takes its place with the declaration kept just below.
  *
+ * The partner can also stand one call above: the function calling a leading one under its
+ * conditions (`if handleBOM(quad)` in `detectEncoding`, `if route.Match(req, match)` in the
+ * router's `Match`) chooses between the leading functions or decides when the leading one
+ * is taken. It comes up below the leading function it calls when it calls two or more of
+ * the leading few so (weighing its conditions' words once for each), or when the condition
+ * at the call carries question words besides the called function's own name. The callers
+ * of a function called from more than three places (a helper, a logger) are none of them
+ * its partner.
+ *
  * Among the leading few, a function that only passes the value along (an entry point the
  * question names as the user calls it, a constructor or factory, a getter, a wrapper) and
  * whose condition and formula lines carry little of the question decides little of what
@@ -24,11 +33,12 @@ import "server-only";
 import {
   callEdgesOfMany,
   inheritorsOf,
+  type EdgeRecord,
   symbolsByQualifiedIds,
   type SymbolRecord,
 } from "../../db/code-graph.ts";
 import { bodyStart } from "../../answerers/body-shape.ts";
-import { decidingWeight, lineWeight, type FocusQuery } from "../focus.ts";
+import { decidingWeight, lineWeight, wordStems, type FocusQuery } from "../focus.ts";
 import type { SourceReader } from "../context.ts";
 import { isCodeFunction, isTestSymbol, type Ranked } from "./shared.ts";
 
@@ -53,6 +63,9 @@ export interface Neighbour {
   untested?: boolean;
   /** the question's words on the conditions at the call (its line and the two above it) */
   site?: number;
+  /** calls the leading function (and `leaders` of the leading few in all) under one of its conditions */
+  calling?: boolean;
+  leaders?: number;
 }
 
 /**
@@ -73,8 +86,9 @@ export function decidingNeighbours(
   const chosen = new Map<string, { neighbour: Neighbour; weight: number }>();
   for (const n of neighbours) {
     const weight = weightOf(n.symbol);
-    const best = chosen.get(n.leader);
-    if (weight > 0 && (!best || weight > best.weight)) chosen.set(n.leader, { neighbour: n, weight });
+    const key = `${n.calling ? "caller" : "callee"} ${n.leader}`;
+    const best = chosen.get(key);
+    if (weight > 0 && (!best || weight > best.weight)) chosen.set(key, { neighbour: n, weight });
   }
   return [...chosen.values()].sort((a, b) => b.weight - a.weight).slice(0, ADDED);
 }
@@ -90,8 +104,8 @@ async function neighboursOf(
   ranked: Set<string>,
   query: FocusQuery,
 ): Promise<Neighbour[]> {
-  const [{ callees }, implementing] = await Promise.all([
-    callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: 0 }),
+  const [{ callees, callers }, implementing] = await Promise.all([
+    callEdgesOfMany(generationId, [...leaders.keys()], { callees: CALLEES, callers: CALLERS }),
     implementations(generationId, leaders, ranked),
   ]);
   const tested = new Map<string, string>();
@@ -114,8 +128,10 @@ async function neighboursOf(
       sites.set(e.dstId, Math.max(sites.get(e.dstId) ?? 0, site));
     }
   }
-  const ids = [...tested.keys(), ...untested.keys()];
+  const callingIds = [...new Set([...callers.values()].flat().map((e) => e.srcId))];
+  const ids = [...tested.keys(), ...untested.keys(), ...callingIds];
   const symbols = ids.length ? await symbolsByQualifiedIds(generationId, ids) : [];
+  const calling = await callingNeighbours(reader, leaders, callers, symbols, ranked, query);
   const called = symbols.flatMap((symbol): Neighbour[] => {
     const id = symbol.qualifiedId;
     const leader = tested.get(id) ?? untested.get(id);
@@ -124,7 +140,66 @@ async function neighboursOf(
       tested.has(id) ? { symbol, leader } : { symbol, leader, untested: true, site: sites.get(id) ?? 0 },
     ];
   });
-  return [...called, ...implementing];
+  return [...called, ...implementing, ...calling];
+}
+
+/** Callers read per leading function. */
+const CALLERS = 40;
+/** A function called from more places than this is a utility: none of its callers is its partner. */
+const CALLED_BY = 3;
+
+/**
+ * The functions calling a leading function under one of their conditions (`if
+ * handleBOM(quad)`, a call in the branch of an `if`): what chooses between the leading
+ * functions, or decides when the leading one runs. Each is counted below the best-ranked
+ * leading function it calls, with how many of the leading few it calls so.
+ */
+async function callingNeighbours(
+  reader: SourceReader,
+  leaders: Map<string, SymbolRecord>,
+  callers: Map<string, EdgeRecord[]>,
+  symbols: SymbolRecord[],
+  ranked: Set<string>,
+  query: FocusQuery,
+): Promise<Neighbour[]> {
+  const byId = new Map(symbols.map((s) => [s.qualifiedId, s]));
+  const found = new Map<string, { symbol: SymbolRecord; leaders: string[]; site: number }>();
+  for (const [leader, edges] of callers) {
+    const code = new Set(
+      edges.flatMap((e) => {
+        const s = byId.get(e.srcId);
+        return s && isCodeFunction(s) ? [s.qualifiedId] : [];
+      }),
+    );
+    if (code.size > CALLED_BY) continue;
+    for (const e of edges) {
+      const symbol = byId.get(e.srcId);
+      if (!symbol || ranked.has(e.srcId) || leaders.has(e.srcId)) continue;
+      if (!isCodeFunction(symbol) || !/[A-Za-z]/.test(symbol.name)) continue;
+      const lines = await reader.lines(symbol.path);
+      if (!lines || !underCondition(lines, symbol, e.line)) continue;
+      const entry = found.get(symbol.qualifiedId) ?? { symbol, leaders: [], site: 0 };
+      if (!entry.leaders.includes(leader)) entry.leaders.push(leader);
+      const own = new Set(wordStems(leaders.get(leader)?.name ?? ""));
+      entry.site = Math.max(entry.site, callingSite(lines, symbol, e.line, query, own));
+      found.set(symbol.qualifiedId, entry);
+    }
+  }
+  const order = [...leaders.keys()];
+  return [...found.values()].map(({ symbol, leaders: called, site }) => ({
+    symbol,
+    leader: called.sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] as string,
+    calling: true,
+    leaders: called.length,
+    site,
+  }));
+}
+
+/** Whether a call at `line` is tested, or made in the branch of a condition just above it, inside `caller`'s body. */
+function underCondition(lines: readonly string[], caller: SymbolRecord, line: number): boolean {
+  for (let l = Math.max(caller.startLine + 1, line - SITE_ABOVE); l <= line; l++)
+    if (TESTING.test(lines[l - 1] ?? "")) return true;
+  return false;
 }
 
 /** Lines above a call read for the conditions it is called under. */
@@ -139,6 +214,27 @@ function siteWeight(lines: readonly string[], caller: SymbolRecord, line: number
   for (let l = Math.max(caller.startLine + 1, line - SITE_ABOVE); l <= line; l++)
     if (TESTING.test(lines[l - 1] ?? "")) n += lineWeight(lines, query, l);
   return n;
+}
+
+/**
+ * The question's words on the condition lines at a call of a leading function, its own
+ * name's words aside: `if isQuoted(name)` says nothing more of a question about quoting
+ * than the leading `isQuoted` does.
+ */
+function callingSite(
+  lines: readonly string[],
+  caller: SymbolRecord,
+  line: number,
+  query: FocusQuery,
+  own: Set<string>,
+): number {
+  const words = new Set<string>();
+  for (let l = Math.max(caller.startLine + 1, line - SITE_ABOVE); l <= line; l++) {
+    const text = lines[l - 1] ?? "";
+    if (!TESTING.test(text)) continue;
+    for (const t of wordStems(text)) if (query.terms.has(t) && !own.has(t)) words.add(t);
+  }
+  return words.size;
 }
 
 /** A declaration with more implementations than this stands for too many to bring one up. */
@@ -264,11 +360,17 @@ export async function withDecidingNeighbours(
   // A callee called outside the conditions counts only under a condition carrying the
   // question's words, and weighs them besides its own.
   const site = new Map(
-    neighbours.flatMap((n) => (n.untested ? [[n.symbol.qualifiedId, n.site ?? 0] as const] : [])),
+    neighbours.flatMap((n) =>
+      n.untested || (n.calling && (n.leaders ?? 0) < 2) ? [[n.symbol.qualifiedId, n.site ?? 0] as const] : [],
+    ),
+  );
+  // A function calling several of the leading ones under its conditions chooses between them.
+  const calls = new Map(
+    neighbours.flatMap((n) => (n.calling ? [[n.symbol.qualifiedId, n.leaders ?? 1] as const] : [])),
   );
   const weightOf = (s: SymbolRecord) => {
     const at = site.get(s.qualifiedId);
-    return at === 0 ? 0 : (weights(s) ?? 0) + (at ?? 0);
+    return at === 0 ? 0 : ((weights(s) ?? 0) + (at ?? 0)) * (calls.get(s.qualifiedId) ?? 1);
   };
   const chosen = decidingNeighbours(neighbours, weightOf);
   if (chosen.length === 0) return ranked;
@@ -286,9 +388,11 @@ export async function withDecidingNeighbours(
     const name = neighbour.leader.split("::").pop() ?? neighbour.leader;
     const reason = neighbour.implements
       ? `implements ${name}`
-      : neighbour.untested
-        ? `called by ${name} under a condition carrying the question`
-        : `called by ${name}; its conditions carry the question`;
+      : neighbour.calling
+        ? `calls ${name} under a condition`
+        : neighbour.untested
+          ? `called by ${name} under a condition carrying the question`
+          : `called by ${name}; its conditions carry the question`;
     const existing = byId.get(neighbour.symbol.qualifiedId);
     if (existing) {
       if (existing.score < score) {
