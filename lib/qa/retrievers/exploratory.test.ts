@@ -142,10 +142,16 @@ describe("spineOf", () => {
       n("addHandlerClasses", [n("connectImplementations")]),
     ]);
     // "how do my handlers get registered": the check shares two words, the registering step one.
-    const named = (x: N) => (x.name === "checkHandlerRegistration" ? 1.5 : x.name === "addHandlerClasses" ? 1 : 0);
-    expect(names(spineOf(root, named))).toEqual(["AddHandlers", "addHandlerClasses", "connectImplementations"]);
+    const named = (x: N) =>
+      x.name === "checkHandlerRegistration" ? 1.5 : x.name === "addHandlerClasses" ? 1 : 0;
+    expect(names(spineOf(root, named))).toEqual([
+      "AddHandlers",
+      "addHandlerClasses",
+      "connectImplementations",
+    ]);
     // Named far better, the step that calls nothing still ends the chain.
-    const far = (x: N) => (x.name === "checkHandlerRegistration" ? 3 : x.name === "addHandlerClasses" ? 1 : 0);
+    const far = (x: N) =>
+      x.name === "checkHandlerRegistration" ? 3 : x.name === "addHandlerClasses" ? 1 : 0;
     expect(names(spineOf(root, far))).toEqual(["AddHandlers", "checkHandlerRegistration"]);
   });
 
