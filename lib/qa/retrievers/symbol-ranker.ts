@@ -140,10 +140,10 @@ export async function rankSymbols(
 }
 
 /**
- * How many of a traced chain's first steps keep their places (the entry and the next three): the
+ * How many of a traced chain's first steps keep their places (the entry and the next two): the
  * model still brings a later step or one of the flow's branches up past the chain's tail.
  */
-const CHAIN_KEPT = 4;
+const CHAIN_KEPT = 3;
 
 /** How many of the model's leading symbols the answer's context must hold. */
 const LEADS_IN_CONTEXT = 5;
