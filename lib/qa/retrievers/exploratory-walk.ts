@@ -23,7 +23,6 @@ import { capGraph, diagramPart, type GraphEdge, type GraphNode } from "../../dia
 import type { SourceReader } from "../context.ts";
 import { isCheck, sideCalls } from "./exploratory-branches.ts";
 import { isMacro, macroCallees, throughMacros } from "./exploratory-macros.ts";
-import { referencedMethods } from "./exploratory-references.ts";
 import { dirOf } from "./file-index.ts";
 import { isTestSymbol, storedCalls } from "./shared.ts";
 
@@ -152,10 +151,9 @@ const MAX_IMPLEMENTATIONS = 2;
 /**
  * Methods that call nothing (an abstract or interface method, a trait's required method,
  * a base class's empty hook) replaced by their implementations in the types that extend,
- * implement or use their type, when there are at most MAX_IMPLEMENTATIONS that do some work
- * where the walk goes (call further, or hold more than one statement; a test's fake
- * implementation is none): a call through the declaration runs one of them (`ClientTrait.get`
- * calls the trait's abstract `request`, which `Client` implements), so the flow goes on there.
+ * implement or use their type, when there are at most MAX_IMPLEMENTATIONS that do some
+ * work where the walk goes (a test's fake implementation is none): a call through the declaration runs one of them (`ClientTrait.get` calls the
+ * trait's abstract `request`, which `Client` implements), so the flow goes on there.
  */
 export async function implemented(
   generationId: string,
@@ -177,7 +175,7 @@ export async function implemented(
   );
   const working = new Map(
     (await symbolsByQualifiedIds(generationId, [...candidates.values()].flat()))
-      .filter((s) => (s.fanOut > 0 || implementsInBody(s)) && walks(s.path))
+      .filter((s) => s.fanOut > 0 && walks(s.path))
       .map((s) => [s.qualifiedId, s]),
   );
   const unimplemented = declared.filter((c) => !(candidates.get(c) ?? []).some((id) => working.has(id)));
@@ -189,17 +187,6 @@ export async function implemented(
   });
   return unimplemented.length ? namedImplementations(generationId, out, unimplemented, walks, reader) : out;
 }
-
-/**
- * An implementation that does its work with calls the index does not follow (a delegate it is
- * given, the standard library's `Task.WhenAll`): a body longer than one statement, outside tests.
- */
-function implementsInBody(s: SymbolRecord): boolean {
-  return s.endLine - s.startLine > ONE_STATEMENT_LINES && !isTestSymbol(s);
-}
-
-/** Signature, one statement, end. */
-const ONE_STATEMENT_LINES = 2;
 
 /**
  * Declarations no type is known to extend (a protocol or interface implemented structurally, as
@@ -325,7 +312,6 @@ async function unresolvedCallees(
       calls.filter((c) => !c.receiver).map((c) => c.name),
     )),
     ...(await storedCallees(generationId, symbol, calls, reader)),
-    ...(await referencedMethods(generationId, symbol, reader)),
   ];
   for (const name of names) {
     const here = (await symbolsByName(generationId, name, 20)).filter(
