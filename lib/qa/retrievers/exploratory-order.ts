@@ -120,9 +120,9 @@ const MINOR_LINES = 2;
 
 /**
  * The chain a flow mostly runs along, from the entry down: at each step the callee named
- * most like the question, else the one whose own walk goes furthest (a helper called from
- * everywhere never). Its steps are what "A → B → C" answers list in order, so they rank
- * before the other callees of the entry. With `passDeadEnds` (a request handed over by the
+ * most like the question (one that calls nothing counting half: the chain would end there),
+ * else the one whose own walk goes furthest (a helper called from everywhere never). Its steps
+ * are what "A → B → C" answers list in order, so they rank before the other callees of the entry. With `passDeadEnds` (a request handed over by the
  * server), a dead end keeps its place but the chain goes on past it in the callee that calls
  * further.
  */
@@ -141,7 +141,7 @@ export function spineOf<
         key:
           (c.endward ? ENDWARD : 0) -
           (c.sideLine ? SIDE_LINE : 0) +
-          (minorStep(c) ? 0.25 : 1) * (relevance(c) + (c.mainLine ? MAIN_LINE_NAMING : 0)) * 100 +
+          namingWeight(c) * (relevance(c) + (c.mainLine ? MAIN_LINE_NAMING : 0)) * 100 +
           size(c),
       }))
       .sort((a, b) => b.key - a.key || a.order - b.order)
@@ -155,6 +155,20 @@ export function spineOf<
     at = next;
   }
 }
+
+/**
+ * How much a callee's naming counts toward the spine: a constructor or one-line leaf little, a
+ * callee that calls nothing half, any other callee fully. The chain would end at one that calls
+ * nothing: for "how do my handlers get registered", a limits check named `checkHandlerRegistration`
+ * that calls nothing gives way to `addHandlerClasses`, which goes on to register them.
+ */
+function namingWeight(n: { children: unknown[]; symbol: StepShape }): number {
+  if (minorStep(n)) return 0.25;
+  return deadEnd(n) ? DEAD_END_NAMING : 1;
+}
+
+/** What the naming of a callee that calls nothing counts for, against one that carries the flow on. */
+const DEAD_END_NAMING = 0.5;
 
 /**
  * A callee that calls nothing the index knows (a value put in a request's context, a getter):

@@ -442,7 +442,8 @@ const GO_RECEIVER = /^\s*func\s*\(\s*([A-Za-z_]\w*)\s/;
  * Calls on the caller's own object to methods of its class (the index leaves a call to an
  * overloaded name unresolved): for each name, the overload whose parameters share the most
  * with the caller's (`createParser(InputStream in)` → `_createParser(InputStream in, IOContext
- * ctxt)`), the first declared on a tie.
+ * ctxt)`), the first declared on a tie; a name no method has, the asynchronous method a
+ * generator wrote it from (`syncName`).
  */
 async function ownClassCallees(
   generationId: string,
@@ -456,13 +457,13 @@ async function ownClassCallees(
       s.parentId === symbol.parentId &&
       (s.kind === "method" || s.kind === "function") &&
       s.qualifiedId !== symbol.qualifiedId &&
-      wanted.has(s.name),
+      (wanted.has(s.name) || wanted.has(syncName(s.name))),
   );
   const mine = parameterWords(symbol.signature);
   const out: string[] = [];
   for (const name of wanted) {
-    const best = siblings
-      .filter((s) => s.name === name)
+    const same = siblings.filter((s) => s.name === name);
+    const best = (same.length > 0 ? same : siblings.filter((s) => syncName(s.name) === name))
       .map((s, order) => ({ s, order, shared: sharedCount(mine, parameterWords(s.signature)) }))
       .sort((a, b) => b.shared - a.shared || a.order - b.order)[0];
     // A Go type's methods may live in any file of its package.
@@ -480,6 +481,15 @@ async function ownClassCallees(
 }
 
 const OWN_CALLS_PER_STEP = 6;
+
+/**
+ * The name of the synchronous twin a source generator writes from an asynchronous method
+ * (`ValidateInternalAsync` → `ValidateInternal`, `fetch_async` → `fetch`): the index holds only
+ * the method written in the source, so a call to the generated twin goes on in it.
+ */
+export function syncName(name: string): string {
+  return name.replace(/(?<=[a-z0-9])Async$|(?<=[a-z0-9])_async$/, "");
+}
 
 /** The words of a signature's parameter list (types and names), lower-cased. */
 export function parameterWords(signature: string): Set<string> {

@@ -135,6 +135,26 @@ describe("spineOf", () => {
     expect(names(spineOf(root, () => 0))).toEqual(["Start", "other", "c"]);
   });
 
+  it("goes on through a callee named like the question that calls further, before a better-named one that calls nothing", () => {
+    const end = (name: string): N => ({ name, children: [], symbol: { fanIn: 1, fanOut: 0 } as N["symbol"] });
+    const root = n("AddHandlers", [
+      end("checkHandlerRegistration"),
+      n("addHandlerClasses", [n("connectImplementations")]),
+    ]);
+    // "how do my handlers get registered": the check shares two words, the registering step one.
+    const named = (x: N) =>
+      x.name === "checkHandlerRegistration" ? 1.5 : x.name === "addHandlerClasses" ? 1 : 0;
+    expect(names(spineOf(root, named))).toEqual([
+      "AddHandlers",
+      "addHandlerClasses",
+      "connectImplementations",
+    ]);
+    // Named far better, the step that calls nothing still ends the chain.
+    const far = (x: N) =>
+      x.name === "checkHandlerRegistration" ? 3 : x.name === "addHandlerClasses" ? 1 : 0;
+    expect(names(spineOf(root, far))).toEqual(["AddHandlers", "checkHandlerRegistration"]);
+  });
+
   it("on a request's chain passes a dead end named like the question by; elsewhere ends there", () => {
     const end = (name: string): N => ({ name, children: [], symbol: { fanIn: 1, fanOut: 0 } as N["symbol"] });
     const root = n("ServeHTTP", [
@@ -241,7 +261,7 @@ describe("chainsFirst", () => {
 
   it("runs a chain by the steps' own names, not by the named function a helper is nested in", () => {
     const add = step("Dayjs.add", [
-      step("Dayjs.add.instanceFactorySet"),
+      step("Dayjs.add.instanceFactorySet", [step("wrapper")]),
       step("Dayjs.set", [step("Dayjs.$set", [step("Dayjs.daysInMonth")])]),
     ]);
     const terms = conceptTerms("What happens when I call dayjs().add(1, 'month')?");
