@@ -4,8 +4,9 @@
  * nothing about one repository), how its sentences start, character n-grams of its
  * words (`imported`, `imports`, `importers` share `impor`), the opener and verbs of the
  * sentence that asks (classify-clauses.ts), the hand-written signals of
- * classify-rules.ts, and the shape of what was pasted (a traceback, a log line, a long
- * report). Pure: the same question always gives the same features.
+ * classify-rules.ts, and the shape of what was pasted (a traceback, a log line, a long report). A call written out with its
+ * arguments is one `<call>` word: the values passed are the user's, not how they ask.
+ * Pure: the same question always gives the same features.
  */
 import { askingClause, verbClasses } from "./classify-clauses.ts";
 import { matchedSignals, prepare } from "./classify-rules.ts";
@@ -18,9 +19,15 @@ export type Features = Map<string, number>;
 export interface FeatureOptions {
   charNgrams: [number, number];
   charWeight: number;
+  /** a call written with its arguments ("ky.extend({ hooks })") read as one `<call>` word */
+  calls?: boolean;
 }
 
-export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = { charNgrams: [3, 5], charWeight: 0.2 };
+export const DEFAULT_FEATURE_OPTIONS: FeatureOptions = {
+  charNgrams: [3, 5],
+  charWeight: 0.2,
+  calls: true,
+};
 
 export function questionFeatures(
   question: string,
@@ -29,7 +36,7 @@ export function questionFeatures(
   const q = prepare(question);
   const out: Features = new Map();
   const add = (name: string, value = 1) => out.set(name, Math.max(out.get(name) ?? 0, value));
-  const sentences = proseSentences(q.prose);
+  const sentences = proseSentences(options.calls ? collapseCalls(q.prose) : q.prose);
   const all = sentences.flat();
   for (const token of all) add(`w:${token}`);
   for (const sentence of sentences) {
@@ -70,8 +77,51 @@ export function clauseFeatures(prose: string): string[] {
 }
 
 /**
+ * Each call written out with its arguments ("passport.authenticate(['bearer'])",
+ * "jwts.parser().verifywith(key).build()") as one `§call` mark, read as the word `<call>`:
+ * the words of its arguments are the user's values, not how they ask. Parentheses after a
+ * space ("a string (and its arguments)") are prose and stay.
+ */
+export function collapseCalls(prose: string): string {
+  let out = "";
+  let i = 0;
+  while (i < prose.length) {
+    const open = prose.indexOf("(", i);
+    if (open < 0) break;
+    const before = prose.slice(i, open);
+    const callee = CALLEE.exec(before);
+    const end = callee ? closing(prose, open) : -1;
+    if (callee && end > 0) {
+      // a chain of calls ("a.b(x).c(y)") is one call
+      const chained = before.slice(0, callee.index) === "." && out.endsWith("§call ");
+      if (!chained) out += `${before.slice(0, callee.index)} §call `;
+      i = end + 1;
+    } else {
+      out += prose.slice(i, open + 1);
+      i = open + 1;
+    }
+  }
+  return out + prose.slice(i);
+}
+
+// The name called, right before its parenthesis: `f`, `a.b`, `A::b`, `$x->y`, `as<int>`.
+const CALLEE = /[\w$][\w$.:<>#\\-]*(?<=[\w>])$/;
+
+/** The index of the parenthesis closing the one at `open` on the same line, or -1. */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let j = open; j < text.length && j - open <= 300; j++) {
+    const ch = text[j];
+    if (ch === "\n") return -1;
+    if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return j;
+  }
+  return -1;
+}
+
+/**
  * The prose as sentences of tokens: lower-case words, and `<code>`, `<path>`, `<num>`,
- * `<status>`, `<quote>` for what is written as code, a path, a number, an HTTP status or a
+ * `<status>`, `<quote>`, `<call>` for what is written as code, a path, a number, an HTTP status or a
  * quotation (the words inside a quotation are kept too: "Cannot index string" is an error).
  */
 export function proseSentences(prose: string): string[][] {
@@ -94,6 +144,7 @@ export function proseSentences(prose: string): string[][] {
 
 function tokenOf(raw: string): string | null {
   if (raw === "§code") return "<code>";
+  if (raw === "§call") return "<call>";
   if (raw === "§quote") return "<quote>";
   const t = raw.replace(/^["'<>]+|[?!.,;:"'>]+$/g, "");
   if (!t) return null;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { proseSentences, questionFeatures } from "./classify-features.ts";
+import {
+  collapseCalls,
+  DEFAULT_FEATURE_OPTIONS,
+  proseSentences,
+  questionFeatures,
+} from "./classify-features.ts";
 import { predictMode } from "./classify-model.ts";
 import {
   chooseDecision,
@@ -78,6 +83,33 @@ describe("question features", () => {
     expect(f.get("r:trace-request")).toBe(1);
     expect(f.get("x:no-evidence")).toBe(1);
     expect(questionFeatures("it raises ValueError: boom").get("x:evidence-exception")).toBe(1);
+  });
+
+  it("reads a call written with its arguments as one call, in every language's spelling", () => {
+    const words = (q: string) => [...questionFeatures(q).keys()].filter((k) => k.startsWith("w:"));
+    // the values passed are the user's: none of their words is a feature
+    const js = words(
+      "If I pass an array to passport.authenticate(['bearer', 'anonymous']), in what order are they tried?",
+    );
+    expect(js).toContain("w:<call>");
+    expect(js.some((w) => /bearer|anonymous/.test(w))).toBe(false);
+    // a chain of calls is one call; a call nested in the arguments too
+    expect(collapseCalls("walk me through jwts.parser().verifywith(key).build(): what runs?")).toBe(
+      "walk me through  §call : what runs?",
+    );
+    expect(collapseCalls("what does app.use(passport.initialize()) do?")).toBe("what does  §call  do?");
+    expect(collapseCalls("what does node.as<int>() do")).toContain("§call");
+    expect(collapseCalls("what does $dotenv->required(['db_host']) check")).toBe("what does  §call  check");
+    expect(collapseCalls("how does ns::parse(buf, len) split it")).toBe("how does  §call  split it");
+    // parentheses in prose, or left open, are not a call
+    expect(collapseCalls("how does a string (and its arguments) become text")).toBe(
+      "how does a string (and its arguments) become text",
+    );
+    expect(collapseCalls("what does f(x do")).toBe("what does f(x do");
+    // off, the arguments' words stay
+    expect([
+      ...questionFeatures("what does f(alpha) do?", { ...DEFAULT_FEATURE_OPTIONS, calls: false }).keys(),
+    ]).toContain("w:alpha");
   });
 });
 

@@ -7,6 +7,7 @@
  *                                       (folds by repository), for choosing options
  *   npm run train:modes -- --cv --misses  the same with the default options, listing what it gets wrong
  *   npm run train:modes -- --no-write   report without writing the weights
+ *   npm run train:modes -- --folds 10   as many folds (by repository) for the cross-validation
  *
  * The `test` split's repositories are held out: nothing is tuned on them, they are only
  * reported (the model alone, the offline classifier with its diagnostic and close-call
@@ -19,11 +20,12 @@ import { QUERY_MODE_LIST, type QueryMode } from "../../lib/answerers/contract.ts
 import { classifyOffline, CLOSE_RATIO } from "../../lib/qa/classify.ts";
 import { classifyByRules } from "../../lib/qa/classify-rules.ts";
 import { questionFeatures } from "../../lib/qa/classify-features.ts";
-import { scoreFeatures } from "../../lib/qa/classify-model.ts";
+import { decide, scoreFeatures } from "../../lib/qa/classify-model.ts";
 import {
   chooseDecision,
   closeCallTable,
   confusionMatrix,
+  type ConfusionMatrix,
   DEFAULT_TRAIN_OPTIONS,
   formatConfusion,
   modelMode,
@@ -107,19 +109,31 @@ function folds(rows: Row[], count = 5): Map<string, number> {
   return new Map(repos.map((r, i) => [r, i % count]));
 }
 
-/** Each training question's probabilities from a model that did not see its repository. */
+/**
+ * Each training question's probabilities from a model that did not see its repository, and
+ * the mode the offline classifier (that model with the rules over it) gives it.
+ */
 function crossPredictions(rows: Row[], options: TrainOptions, count = 5) {
   const foldOf = folds(rows, count);
-  const out: { expected: QueryMode; p: number[] }[] = [];
+  const out: { expected: QueryMode; p: number[]; offline: QueryMode }[] = [];
   for (let f = 0; f < count; f++) {
     const model = trainModeModel(
       rows.filter((r) => foldOf.get(r.repo) !== f),
       options,
     );
     for (const r of rows.filter((x) => foldOf.get(x.repo) === f))
-      out.push({ expected: r.mode, p: scoreFeatures(model, questionFeatures(r.question, model.options)) });
+      out.push({
+        expected: r.mode,
+        p: scoreFeatures(model, questionFeatures(r.question, model.options)),
+        offline: classifyOffline(r.question, model).mode,
+      });
   }
   return out;
+}
+
+/** How many conceptual questions went to exploratory and the other way round. */
+function boundary(matrix: ConfusionMatrix): string {
+  return `conceptual → exploratory ${matrix.conceptual.exploratory}, exploratory → conceptual ${matrix.exploratory.conceptual}`;
 }
 
 function crossValidate(rows: Row[], options: TrainOptions, folds = 5) {
@@ -173,6 +187,7 @@ function main(): void {
       misses: { type: "boolean" },
       "no-write": { type: "boolean" },
       data: { type: "string" },
+      folds: { type: "string" },
     },
   });
   const rows = loadRows(values.data ?? DATA);
@@ -184,10 +199,12 @@ function main(): void {
       `${new Set(rows.map((r) => r.language)).size} languages; train ${train.length}, held-out test ${test.length} ` +
       `(${new Set(test.map((r) => r.repo)).size} repositories)`,
   );
+  const foldCount = Number(values.folds ?? 5);
   if (values.cv) {
     const f = DEFAULT_TRAIN_OPTIONS.features;
     const grid: Partial<TrainOptions>[] = [
       {},
+      { features: { ...f, calls: false } },
       { features: { ...f, charWeight: 0 } },
       { features: { ...f, charWeight: 0.1 } },
       { l2: 0.02 },
@@ -195,15 +212,15 @@ function main(): void {
       { iterations: 150 },
     ];
     if (values.misses) {
-      const cv = crossValidate(train, DEFAULT_TRAIN_OPTIONS);
+      const cv = crossValidate(train, DEFAULT_TRAIN_OPTIONS, foldCount);
       say(`${formatConfusion(cv.matrix)}\n\ncross-validation misses (train split):\n${cv.misses.join("\n")}`);
       return;
     }
     for (const change of grid) {
       const options = { ...DEFAULT_TRAIN_OPTIONS, ...change };
-      const cv = crossValidate(train, options);
+      const cv = crossValidate(train, options, foldCount);
       say(
-        `cv ${JSON.stringify(change)}: model ${JSON.stringify(rounded(cv.model))}; offline ${JSON.stringify(rounded(cv.offline))}`,
+        `cv ${JSON.stringify(change)}: model ${JSON.stringify(rounded(cv.model))}; offline ${JSON.stringify(rounded(cv.offline))}; ${boundary(cv.matrix)}`,
       );
     }
     return;
@@ -211,12 +228,25 @@ function main(): void {
   // The model being replaced, measured on the same held-out split, so a retrain shows what it changed.
   const replaced = shippedOrNull();
   const before = replaced ? evaluate(test, (q) => classifyOffline(q, replaced).mode) : null;
-  const held = crossPredictions(train, DEFAULT_TRAIN_OPTIONS);
+  const held = crossPredictions(train, DEFAULT_TRAIN_OPTIONS, foldCount);
   const model: ModeModel = {
     ...trainModeModel(train, DEFAULT_TRAIN_OPTIONS),
     decision: chooseDecision([...QUERY_MODE_LIST], held),
   };
   say(`decision factors (cross-validated on the training split): ${JSON.stringify(model.decision)}`);
+  // Grouped cross-validation (folds by repository): how the classifier does on repositories it
+  // did not see, measured where tuning is allowed.
+  const crossModel = confusionMatrix(
+    held.map((x) => {
+      const p = decide(model, x.p);
+      return { expected: x.expected, predicted: model.modes[p.indexOf(Math.max(...p))] as QueryMode };
+    }),
+  );
+  const crossOffline = confusionMatrix(held.map((x) => ({ expected: x.expected, predicted: x.offline })));
+  say(
+    `\ngrouped cross-validation on the training split (${foldCount} folds by repository), offline classifier:\n${formatConfusion(crossOffline)}\n${boundary(crossOffline)}`,
+  );
+  say(`model alone: ${boundary(crossModel)}, accuracy ${(recallByMode(crossModel).all * 100).toFixed(1)}%`);
   // The close-call threshold (CLOSE_RATIO) checked where tuning is allowed: on the training
   // split's cross-validated predictions, never on the held-out split.
   const closeCalls = closeCallTable([...QUERY_MODE_LIST], held, model.decision ?? [], CLOSE_CALL_RATIOS);
@@ -256,6 +286,11 @@ function main(): void {
       rules: { confusion: rules.matrix, recall: rounded(rules.recall) },
       replaced: before ? { confusion: before.matrix, recall: rounded(before.recall) } : null,
       retrievedForTwoModes: secondary,
+    },
+    crossValidated: {
+      folds: foldCount,
+      offline: { confusion: crossOffline, recall: rounded(recallByMode(crossOffline)) },
+      model: { confusion: crossModel, recall: rounded(recallByMode(crossModel)) },
     },
     trainFit: rounded(trainFit.recall),
     closeCalls: { inUse: CLOSE_RATIO, crossValidated: closeCalls },
