@@ -14,6 +14,7 @@ import {
   messagePattern,
   PLACEHOLDER,
 } from "./evidence-reading.ts";
+import { holdsWords } from "../search/message-text.ts";
 
 /**
  * Where the value a message template wraps is written: "Failed to parse dotenv file. %s"
@@ -130,7 +131,9 @@ function coverage(literal: string, message: string): number {
   const own = letters(lower.replace(new RegExp(PLACEHOLDER.source, "g"), " "));
   if (pattern?.test(message)) return own >= 10 ? own : 0;
   const plain = lower.trim().replace(/[.!]$/, "");
-  return message.includes(plain) && (own >= 16 || own >= letters(message) * 0.5) ? own : 0;
+  // Its words in order, whatever quotes or brackets the question dropped or changed.
+  const holds = message.includes(plain) || holdsWords(message, plain);
+  return holds && (own >= 16 || own >= letters(message) * 0.5) ? own : 0;
 }
 
 /**

@@ -12,6 +12,12 @@ import "server-only";
 import { searchChunks, symbolsWithErrorString, type SymbolRecord } from "../../db/code-graph.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
 import {
+  messageTemplatePattern,
+  messageWords,
+  recallsMessage,
+  templatePieces,
+} from "../../search/message-text.ts";
+import {
   chunkCandidate,
   symbolCandidate,
   type Candidate,
@@ -52,6 +58,14 @@ export async function messageSignals(input: RetrievalInput): Promise<SignalList[
       messages = inner;
     }
   }
+
+  // 2d. A message written back without the code's quotes and brackets, or partly from
+  // memory: the error strings holding its longest words, kept when they write it word for
+  // word or share a long run of its words.
+  if (messageCandidates.length === 0)
+    for (const message of anchors.messages.slice(0, 4))
+      for (const { symbol, literal } of await writtenByWords(generationId, message))
+        messageCandidates.push(symbolCandidate(symbol, `emits the error "${truncate(literal, 60)}"`));
 
   // 2b. The message's words as a phrase in code: messages built in a variable, logged or
   // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
@@ -109,6 +123,26 @@ async function templatedSymbols(generationId: string): Promise<SymbolRecord[]> {
     ...(await symbolsWithErrorString(generationId, "%", 400)),
     ...(await symbolsWithErrorString(generationId, "{", 400)),
   ];
+}
+
+/** Words of a message looked up to find the error strings it was written from. */
+const LOOKUP_WORDS = 3;
+
+/** The symbols whose error strings hold a message's words (see `recallsMessage`), with the string. */
+async function writtenByWords(
+  generationId: string,
+  message: string,
+): Promise<{ symbol: SymbolRecord; literal: string }[]> {
+  const words = [...new Set(messageWords(message).filter((w) => w.length >= 5 && !/\d/.test(w)))]
+    .sort((a, b) => b.length - a.length)
+    .slice(0, LOOKUP_WORDS);
+  const found = new Map<string, SymbolRecord>();
+  for (const word of words)
+    for (const s of await symbolsWithErrorString(generationId, word, 60)) found.set(s.qualifiedId, s);
+  return [...found.values()].flatMap((symbol) => {
+    const literal = (JSON.parse(symbol.errorStrings) as string[]).find((e) => recallsMessage(e, message));
+    return literal ? [{ symbol, literal }] : [];
+  });
 }
 
 /** A symbol writing a template that produces one of the messages, and what its placeholders held. */
@@ -192,23 +226,13 @@ export function producers<T extends Pick<SymbolRecord, "errorStrings">>(found: T
   return exact.length ? exact : found;
 }
 
-const PLACEHOLDER = /%[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]+|\{[^{}]*\}/;
-
 /**
- * A template error string as a pattern, each placeholder a lazy capture matching
- * anything (the last one to the end of the message); null when too little is literal.
+ * A template error string as a pattern, each placeholder a lazy capture of what it held
+ * (the last one to the end of the message), its words matched whatever punctuation the
+ * report put between them; null for a plain literal or too little literal text.
  */
 export function templatePattern(template: string): RegExp | null {
-  const parts = template.split(new RegExp(PLACEHOLDER.source, "g"));
-  if (parts.length < 2 || parts.join("").replace(/\W/g, "").length < 10) return null;
-  const literal = parts.map(escapeRegExp);
-  const last = literal.length - 1;
-  const body = literal.map((p, i) => (i === 0 ? p : `${i === last && p === "" ? "(.*)" : "(.*?)"}${p}`));
-  return new RegExp(body.join(""), "i");
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return templatePieces(template).length < 2 ? null : messageTemplatePattern(template, 10);
 }
 
 /** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */

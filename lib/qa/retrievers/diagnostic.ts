@@ -125,6 +125,12 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const messagePlaces = lists
     .filter((l) => MESSAGE_LISTS.has(l.name))
     .flatMap((l) => l.candidates.flatMap((c) => [c.symbol ?? c.chunk].filter((p) => p !== null)));
+  // The functions writing the quoted message, as the message signals found them.
+  const writers = new Set(
+    lists
+      .filter((l) => MESSAGE_LISTS.has(l.name))
+      .flatMap((l) => l.candidates.flatMap((c) => (c.symbol ? [c.symbol.qualifiedId] : []))),
+  );
   lists.push({ name: "body", weight: 3, candidates: answering });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
@@ -175,6 +181,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
           answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
         ),
       ),
+      writers,
     ),
   ).then((ids) => ids.slice(0, 50));
 
