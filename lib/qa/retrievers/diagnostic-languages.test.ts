@@ -344,6 +344,13 @@ Aborted (core dumped)`;
     expect(symbols[0]).toBe("src/Routing/PathParser.php::Routing.PathParser.parse");
   });
 
+  it("finds a raise site from a message written into the question's sentence from memory", async () => {
+    const { signals } = await diagnose(
+      "Adding a path with optional parts fails, it says the number of opening and closing brackets differs",
+    );
+    expect(signals.messages).toEqual(["src/Routing/PathParser.php"]);
+  });
+
   it("reads a Go goroutine trace, the receiver naming the method's type", async () => {
     const report = `server does not start
 \`\`\`

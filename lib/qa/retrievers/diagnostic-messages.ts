@@ -67,6 +67,12 @@ export async function messageSignals(input: RetrievalInput): Promise<SignalList[
       for (const { symbol, literal } of await writtenByWords(generationId, message))
         messageCandidates.push(symbolCandidate(symbol, `emits the error "${truncate(literal, 60)}"`));
 
+  // 2e. No message quoted: one written into the question's own sentence, without quotes
+  // ("adding a route fails with number of opening and closing brackets differs").
+  if (anchors.messages.length === 0)
+    for (const { symbol, literal } of await writtenByWords(generationId, input.question))
+      messageCandidates.push(symbolCandidate(symbol, `emits the error "${truncate(literal, 60)}"`));
+
   // 2b. The message's words as a phrase in code: messages built in a variable, logged or
   // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
   // are not recorded as error strings, but their text is in the code.
