@@ -9,7 +9,6 @@ import { citeItem } from "./cite.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import {
   holdsWords,
-  messageTemplatePattern,
   messageWords,
   PLACEHOLDER,
   recallsMessage,
@@ -274,13 +273,13 @@ const LOGGING_CALL =
   /(?:^|[.:>])(?:log|logger|logging|console|warnings|LOG|Log|Logger)\b[\w.:>-]*$|(?:^|[.:>])(?:warn|warning|info|debug|critical|fatal|notice|trace|print|printf|println|eprintln|eprint|fprintf|puts|WriteLine|LogWarning|LogError|LogInformation)$/;
 
 /**
- * A message template as a pattern over the question's text, each placeholder standing
- * for the value it held ("fixture {argname!r} not found" matches "fixture 'db' not found"),
- * its words matched whatever punctuation stands between them; none for a plain literal or a
+ * Whether a message template makes a text's message, each placeholder standing for the
+ * value it held ("fixture {argname!r} not found" for "fixture 'db' not found"), its words
+ * matched whatever punctuation stands between them; never for a plain literal or a
  * template with too few literal letters to tell.
  */
-export function messagePattern(message: string): RegExp | null {
-  return templatePieces(message).length < 2 ? null : messageTemplatePattern(message, 8);
+export function templateMakes(template: string, text: string): boolean {
+  return templatePieces(template).length > 1 && writesMessage(template, text, 8);
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   conditionOf,
   escapeInline,
   isAuxiliary,
-  messagePattern,
+  templateMakes,
   PLACEHOLDER,
 } from "./evidence-reading.ts";
 import { holdsWords } from "../search/message-text.ts";
@@ -127,9 +127,9 @@ function letters(text: string): number {
  */
 function coverage(literal: string, message: string): number {
   const lower = asPrinted(literal, message).toLowerCase();
-  const pattern = messagePattern(lower);
+
   const own = letters(lower.replace(new RegExp(PLACEHOLDER.source, "g"), " "));
-  if (pattern?.test(message)) return own >= 10 ? own : 0;
+  if (templateMakes(lower, message)) return own >= 10 ? own : 0;
   const plain = lower.trim().replace(/[.!]$/, "");
   // Its words in order, whatever quotes or brackets the question dropped or changed.
   const holds = message.includes(plain) || holdsWords(message, plain);

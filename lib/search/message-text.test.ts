@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   holdsWords,
+  matchMessage,
   messageTemplatePattern,
   messageWords,
   sharedRun,
@@ -54,14 +55,17 @@ describe("a message of code matched to a message written back", () => {
   });
 
   it("captures what each placeholder held, a punctuation-only piece separating two of them", () => {
-    const wrapped = messageTemplatePattern("load config %s: %w")?.exec(
+    const wrapped = matchMessage(
+      "load config %s: %w",
       "load config /etc/app.yaml: open /etc/app.yaml: no such file",
     );
-    expect(wrapped?.slice(1)).toEqual(["/etc/app.yaml", "open /etc/app.yaml: no such file"]);
-    const sentence = messageTemplatePattern("Failed to parse dotenv file. %s")?.exec(
+    expect(wrapped).toEqual(["/etc/app.yaml", "open /etc/app.yaml: no such file"]);
+    const sentence = matchMessage(
+      "Failed to parse dotenv file. %s",
       "Failed to parse dotenv file. Encountered unexpected whitespace at [My Shop Name].",
     );
-    expect(sentence?.[1]).toBe("Encountered unexpected whitespace at [My Shop Name].");
+    // What a placeholder held comes back as the text writes it, not lower-cased.
+    expect(sentence).toEqual(["Encountered unexpected whitespace at [My Shop Name]."]);
     // Too little literal text to tell one template from another.
     expect(messageTemplatePattern("%s: %s")).toBeNull();
   });

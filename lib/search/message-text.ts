@@ -14,10 +14,14 @@ export const PLACEHOLDER =
   /%\([^)\n]*\)[-#+ 0-9.*]*[a-zA-Z]|[$#]?\{[^{}\n]*\}|%[-#+ 0-9.*]*(?:hh|ll|[hlLqjzt])?[a-zA-Z]/;
 
 const PLACEHOLDERS = new RegExp(PLACEHOLDER.source, "g");
-/** A word of a message: letters, digits and underscores of any script. */
-const WORD = /[\p{L}\p{N}_]+/gu;
-const WORD_CHAR = "[\\p{L}\\p{N}_]";
-const NOT_WORD = "[^\\p{L}\\p{N}_]";
+// A word of a message: digits, underscores and letters of any script, read in lower case.
+// Code-point ranges, not `\p{L}` with the `iu` flags: a pattern is compiled per template, and
+// those compile a hundred times slower.
+const WORD_CHARS = "0-9a-z_\\u00C0-\\u1FFF\\u2C00-\\u2DFF\\u3040-\\uFFEF";
+const WORD = new RegExp(`[${WORD_CHARS}]+`, "g");
+const WORD_CHAR = `[${WORD_CHARS}]`;
+const NOT_WORD = `[^${WORD_CHARS}]`;
+const WORD_CHAR_PATTERN = new RegExp(WORD_CHAR);
 
 /** The words of a text, lower-cased (placeholders and punctuation dropped). */
 export function messageWords(text: string): string[] {
@@ -29,7 +33,7 @@ export function templatePieces(template: string): string[] {
   return template.split(PLACEHOLDERS);
 }
 
-/** Regular-expression text of a literal, for a `u` pattern (which refuses needless escapes). */
+/** Regular-expression text of a literal. */
 function escaped(text: string): string {
   return text.replace(/[\^$\\.*+?()[\]{}|/]/g, "\\$&");
 }
@@ -51,7 +55,7 @@ function piecePattern(piece: string, first: boolean, last: boolean): string {
   const words = piece.match(WORD);
   // Quotes around a value that starts or ends the message are often left out.
   if (!words) return first || last ? `(?:${punctuation(piece)})?` : punctuation(piece);
-  const lead = piece.slice(0, piece.search(/[\p{L}\p{N}_]/u));
+  const lead = piece.slice(0, piece.search(WORD_CHAR_PATTERN));
   const lastWord = words[words.length - 1] as string;
   const tail = piece.slice(piece.lastIndexOf(lastWord) + lastWord.length);
   // A piece starting the template starts at a word's start; one glued to a placeholder
@@ -67,12 +71,13 @@ function piecePattern(piece: string, first: boolean, last: boolean): string {
 }
 
 /**
- * A message written in code as a pattern over text that may hold it: its words in order,
- * each placeholder a lazy capture of what it held (the last one, ending the template, to
- * the end of the line). Null when the template has fewer than `minLetters` literal letters.
+ * A message written in code as a pattern over lower-cased text that may hold it: its words
+ * in order, each placeholder a lazy capture of what it held (the last one, ending the
+ * template, to the end of the line). Null when the template has fewer than `minLetters`
+ * literal letters.
  */
 export function messageTemplatePattern(template: string, minLetters = 8): RegExp | null {
-  const pieces = templatePieces(template);
+  const pieces = templatePieces(template.toLowerCase());
   const letters = messageWords(template).join("").length;
   if (letters < minLetters) return null;
   const last = pieces.length - 1;
@@ -81,12 +86,30 @@ export function messageTemplatePattern(template: string, minLetters = 8): RegExp
     if (i === 0) return own;
     return `${i === last && !piece.trim() ? "(.*)" : "(.*?)"}${own}`;
   });
-  return new RegExp(body.join(""), "iu");
+  return new RegExp(body.join(""), "d");
+}
+
+/**
+ * What each placeholder of a template held in a text that holds its message (see
+ * messageTemplatePattern), as the text writes it; null when the text does not hold it.
+ * A text lacking one of the template's words is passed over before any pattern is built.
+ */
+export function matchMessage(template: string, text: string, minLetters = 8): string[] | null {
+  const lower = text.toLowerCase();
+  if (!messageWords(template).every((w) => lower.includes(w))) return null;
+  const hit = messageTemplatePattern(template, minLetters)?.exec(lower);
+  if (!hit) return null;
+  // Lower case keeps a text's length but for a few letters; the captures are read from the text as written.
+  const same = lower.length === text.length;
+  return hit.slice(1).map((held, i) => {
+    const at = hit.indices?.[i + 1];
+    return same && at ? text.slice(at[0], at[1]) : (held ?? "");
+  });
 }
 
 /** Whether a text holds the message a template (or plain literal) of code writes. */
 export function writesMessage(template: string, text: string, minLetters = 8): boolean {
-  return messageTemplatePattern(template, minLetters)?.test(text) ?? false;
+  return matchMessage(template, text, minLetters) !== null;
 }
 
 /** Whether `text` holds `piece`'s words, in order and next to each other. */

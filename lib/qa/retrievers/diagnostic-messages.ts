@@ -11,12 +11,7 @@
 import "server-only";
 import { searchChunks, symbolsWithErrorString, type SymbolRecord } from "../../db/code-graph.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
-import {
-  messageTemplatePattern,
-  messageWords,
-  recallsMessage,
-  templatePieces,
-} from "../../search/message-text.ts";
+import { matchMessage, messageWords, recallsMessage, templatePieces } from "../../search/message-text.ts";
 import {
   chunkCandidate,
   symbolCandidate,
@@ -169,11 +164,12 @@ export function templateMatches(
   for (const s of symbols) {
     if (seen.has(s.qualifiedId)) continue;
     for (const template of JSON.parse(s.errorStrings) as string[]) {
-      const re = templatePattern(template);
-      const hit = re && messages.map((m) => re.exec(m)).find((m) => m !== null);
-      if (!hit) continue;
+      const held = isTemplate(template)
+        ? messages.map((m) => matchMessage(template, m, TEMPLATE_LETTERS)).find((m) => m !== null)
+        : undefined;
+      if (!held) continue;
       seen.add(s.qualifiedId);
-      out.push({ symbol: s as SymbolRecord, template, filled: hit.slice(1).flatMap(innerMessage) });
+      out.push({ symbol: s as SymbolRecord, template, filled: held.flatMap(innerMessage) });
       break;
     }
   }
@@ -215,7 +211,7 @@ export function writtenPiece(code: string, message: string): string | null {
   for (const m of code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`/g)) {
     const literal = (m[1] ?? m[2] ?? m[3] ?? "").trim();
     if (innerMessage(literal).length === 0) continue;
-    if (lower.includes(literal.toLowerCase()) || templatePattern(literal)?.test(message)) return literal;
+    if (lower.includes(literal.toLowerCase()) || producesMessage(literal, message)) return literal;
   }
   return null;
 }
@@ -227,18 +223,25 @@ export function writtenPiece(code: string, message: string): string | null {
  */
 export function producers<T extends Pick<SymbolRecord, "errorStrings">>(found: T[], message: string): T[] {
   const produces = (s: T) =>
-    (JSON.parse(s.errorStrings) as string[]).some((t) => templatePattern(t)?.test(message) ?? false);
+    (JSON.parse(s.errorStrings) as string[]).some((t) => producesMessage(t, message));
   const exact = found.filter(produces);
   return exact.length ? exact : found;
 }
 
+/** Literal letters a template needs to tell the message it makes from others'. */
+const TEMPLATE_LETTERS = 10;
+
+function isTemplate(text: string): boolean {
+  return templatePieces(text).length > 1;
+}
+
 /**
- * A template error string as a pattern, each placeholder a lazy capture of what it held
- * (the last one to the end of the message), its words matched whatever punctuation the
- * report put between them; null for a plain literal or too little literal text.
+ * Whether a template error string makes the message: its words in order, whatever
+ * punctuation the report put between them, its placeholders standing for the values
+ * (see lib/search/message-text.ts); never for a plain literal or too little literal text.
  */
-export function templatePattern(template: string): RegExp | null {
-  return templatePieces(template).length < 2 ? null : messageTemplatePattern(template, 10);
+export function producesMessage(template: string, message: string): boolean {
+  return isTemplate(template) && matchMessage(template, message, TEMPLATE_LETTERS) !== null;
 }
 
 /** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */
