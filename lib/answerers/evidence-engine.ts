@@ -269,10 +269,12 @@ function diagnosticSection(
   const sites = errorSites(input).slice(0, 4);
   if (sites.length) {
     lines.push("**Where the error can originate**");
-    for (const { s, f } of sites) {
+    for (const { s, f, message } of sites) {
       const raises = f.raises.length ? ` raises ${f.raises.map(code).join(", ")}` : "";
-      const msgs = f.errorStrings.length
-        ? ` with ${f.errorStrings
+      // The message the question quotes first, among a site's several.
+      const messages = message ? [message, ...f.errorStrings.filter((m) => m !== message)] : f.errorStrings;
+      const msgs = messages.length
+        ? ` with ${messages
             .slice(0, 2)
             .map((m) => `"${escapeInline(m)}"`)
             .join(", ")}`

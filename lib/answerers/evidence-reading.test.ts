@@ -7,7 +7,14 @@
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
-import { code, escapeInline, firstSentence, isAuxiliary, liftProse } from "./evidence-reading.ts";
+import {
+  code,
+  conditionOf,
+  escapeInline,
+  firstSentence,
+  isAuxiliary,
+  liftProse,
+} from "./evidence-reading.ts";
 
 type Node = { type: string; value?: string; children?: Node[] };
 
@@ -145,4 +152,49 @@ describe("isAuxiliary", () => {
       expect(isAuxiliary(path)).toBe(false);
     },
   );
+});
+
+describe("the condition a raise is under", () => {
+  it("reads the test above a block opened on a line of its own (C#)", () => {
+    const source = [
+      "public Task<T> Send<T>(IRequest<T> request)",
+      "{",
+      "    if (handler == null)",
+      "    {",
+      '        throw new InvalidOperationException($"Handler was not found for request of type {request.GetType()}");',
+      "    }",
+      "}",
+    ].join("\n");
+    expect(conditionOf(source, "Handler was not found for request of type {…}")).toBe("handler == null");
+  });
+
+  it("finds an interpolated message by its longest piece, and claims no condition in an else branch (Python)", () => {
+    const source = [
+      "def formatrepr(self):",
+      "    if self.argname in available:",
+      "        msg = \" recursive dependency involving fixture '{}' detected\".format(self.argname)",
+      "    else:",
+      "        msg = f\"fixture '{self.argname}' not found\"",
+      "    if not tblines:",
+      '        raise LookupError(f"cannot find {self.argname!r} in any scope")',
+    ].join("\n");
+    expect(conditionOf(source, "fixture '{…}' not found")).toBeNull();
+    expect(conditionOf(source, "cannot find {…} in any scope")).toBe("not tblines");
+  });
+});
+
+describe("the condition of a message written over several lines", () => {
+  it("finds the message by a piece written on one line (Python)", () => {
+    const source = [
+      "def unique_variable(name, variables, compat):",
+      "    if not equals:",
+      "        raise MergeError(",
+      '            f"conflicting values for variable {name!r} on objects to be combined. "',
+      "            \"You can skip this check by specifying compat='override'.\"",
+      "        )",
+    ].join("\n");
+    const stored =
+      "conflicting values for variable {…} on objects to be combined. You can skip this check by specifying compat='override'.";
+    expect(conditionOf(source, stored)).toBe("not equals");
+  });
 });

@@ -7,6 +7,17 @@
  */
 import { citeItem } from "./cite.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
+import {
+  holdsWords,
+  messageWords,
+  PLACEHOLDER,
+  recallsMessage,
+  sharedRun,
+  templatePieces,
+  writesMessage,
+} from "../search/message-text.ts";
+
+export { PLACEHOLDER };
 
 /** An item's citation: its focus lines when it has them (see cite.ts). */
 export const cite = citeItem;
@@ -186,14 +197,19 @@ export function errorSites(input: AnswerInput): ErrorSite[] {
   const identifiers = new Set(input.anchors.identifiers);
   const anchorMessages = input.anchors.messages.map((m) => m.toLowerCase());
   const questionText = input.question.toLowerCase();
+  // Messages compared by their words: a question drops or changes the code's quotes and
+  // brackets (`opening [ and closing ]` for `opening '[' and closing ']'`).
+  const wordsOf = (text: string) => messageWords(text).join(" ");
+  const quotedWords = anchorMessages.map(wordsOf).filter((m) => m.length >= 8);
   const matchesMessage = (e: string) => {
-    const literal = e.toLowerCase().split(PLACEHOLDER)[0]?.trim() ?? "";
+    const literal = templatePieces(e)[0] ?? "";
+    const own = wordsOf(e);
     return (
-      (literal.length >= 8 && questionText.includes(literal)) ||
-      (messagePattern(e)?.test(questionText) ?? false) ||
-      anchorMessages.some(
-        (m) => m.includes(e.toLowerCase().slice(0, 30)) || e.toLowerCase().includes(m.slice(0, 30)),
-      )
+      (messageWords(literal).join("").length >= 8 && holdsWords(questionText, literal)) ||
+      writesMessage(e, input.question) ||
+      recallsMessage(e, input.question) ||
+      (own.length >= 8 &&
+        quotedWords.some((m) => m.includes(own.slice(0, 30)) || own.includes(m.slice(0, 30))))
     );
   };
   const quoted = anchorMessages.length ? anchorMessages.join(" ") : questionText;
@@ -256,24 +272,14 @@ export function loggedHere(text: string, message: string): boolean {
 const LOGGING_CALL =
   /(?:^|[.:>])(?:log|logger|logging|console|warnings|LOG|Log|Logger)\b[\w.:>-]*$|(?:^|[.:>])(?:warn|warning|info|debug|critical|fatal|notice|trace|print|printf|println|eprintln|eprint|fprintf|puts|WriteLine|LogWarning|LogError|LogInformation)$/;
 
-// Where a message template takes a value: `{name!r}`, `${x}`, `{}`, `%s`, `%-5d`, `%v`.
-export const PLACEHOLDER = /[$#]?\{[^}]*\}|%[-#+ 0-9.]*[a-zA-Z]/;
-
 /**
- * A message template as a pattern over the question's text, each placeholder standing
- * for a short value ("fixture {argname!r} not found" matches "fixture 'db' not found");
- * none for a template with too few literal characters to tell.
+ * Whether a message template makes a text's message, each placeholder standing for the
+ * value it held ("fixture {argname!r} not found" for "fixture 'db' not found"), its words
+ * matched whatever punctuation stands between them; never for a plain literal or a
+ * template with too few literal letters to tell.
  */
-export function messagePattern(message: string): RegExp | null {
-  const parts = message.toLowerCase().split(new RegExp(PLACEHOLDER.source, "g"));
-  if (parts.length < 2 || parts.join("").replace(/\W+/g, "").length < 8) return null;
-  const escaped = parts.map((p) =>
-    p
-      .trim()
-      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-      .replace(/\s+/g, "\\s+"),
-  );
-  return new RegExp(escaped.join("\\s*\\S.{0,80}?\\s*"));
+export function templateMakes(template: string, text: string): boolean {
+  return templatePieces(template).length > 1 && writesMessage(template, text, 8);
 }
 
 /**
@@ -297,12 +303,25 @@ function messageOverlap(message: string, quoted: string): number {
   return (shared / own.size + shared / asked.size) / 2;
 }
 
-/** The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")` → card declined). */
-export function raisedMessage(source: string, type: string): string | null {
+/**
+ * The string literal on the line that raises `type` (`raise PaymentDeclined("card declined")`
+ * → card declined); of several such lines, the one sharing the longest run of words with
+ * `quoted` (the question's message), else the first.
+ */
+export function raisedMessage(source: string, type: string, quoted = ""): string | null {
   const name = type.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const line = source.split("\n").find((l) => new RegExp(`\\b(?:raise|throw)\\b.*\\b${name}\\b`).test(l));
-  const literal = line ? /\(\s*[frbu]?["'`]([^"'`]{3,200})["'`]/.exec(line.slice(line.indexOf(type))) : null;
-  return literal?.[1] ?? null;
+  const raises = new RegExp(`\\b(?:raise|throw)\\b.*\\b${name}\\b`);
+  let best: { literal: string; run: number } | null = null;
+  for (const line of source.split("\n")) {
+    if (!raises.test(line)) continue;
+    const literal = /\(\s*[frbu]?(["'`])((?:\\.|(?!\1)[^\\]){3,200})\1/.exec(
+      line.slice(line.indexOf(type)),
+    )?.[2];
+    if (!literal) continue;
+    const run = quoted ? sharedRun(literal, quoted) : 0;
+    if (!best || run > best.run) best = { literal, run };
+  }
+  return best?.literal ?? null;
 }
 
 /**
@@ -312,7 +331,14 @@ export function raisedMessage(source: string, type: string): string | null {
 export function conditionOf(source: string, needle: string): string | null {
   if (!needle) return null;
   const lines = source.split("\n");
-  const probe = needle.slice(0, 40);
+  // A message stored with `{…}` for an interpolated value is found in the code by its
+  // longest piece written on one line (a message may be split over lines of code).
+  const pieces = templatePieces(needle)
+    .map((p) => p.trim().slice(0, 40))
+    .filter((p) => p.length >= 8)
+    .sort((a, b) => b.length - a.length);
+  const probe =
+    [...pieces, needle.slice(0, 40)].find((p) => lines.some((l) => l.includes(p))) ?? needle.slice(0, 40);
   const at = lines.findIndex((l) => l.includes(probe) && /\b(raise|throw|panic|Error|error)\b/.test(l));
   const index = at >= 0 ? at : lines.findIndex((l) => l.includes(probe));
   if (index <= 0) return null;
@@ -320,8 +346,11 @@ export function conditionOf(source: string, needle: string): string | null {
   let depth = indent(lines[index] as string);
   for (let i = index - 1; i >= 0 && index - i <= 12; i--) {
     const line = lines[i] as string;
-    if (!line.trim()) continue;
+    // A brace on a line of its own (C#, C++, Java in Allman style) opens the block of the line above.
+    if (!line.trim() || /^\s*\{\s*$/.test(line)) continue;
     if (indent(line) >= depth) continue;
+    // In an `else` branch the test above is the other branch's: no condition is claimed.
+    if (/^\s*(?:\}\s*)?else\s*(?::|\{)?\s*$/.test(line)) return null;
     const m = /^\s*(?:if|elif|else if|while|unless)\s*(.+?)\s*(?::|\{)?\s*$/.exec(line);
     if (m?.[1] && m[1].length <= 100) return withoutOuterParens(m[1].trim().replace(/\)\s*\{$/, ")"));
     depth = indent(line);

@@ -82,7 +82,8 @@ export function diagnosticOpening(
           ) + reached;
     return `The behaviour comes from ${where}${lead.lines.length ? `, where ${quote(lead.lines)}` : ""}.${reached}`;
   }
-  const sentences = [`${raisedAt(site)}.`];
+  const said = input.anchors.messages.join(" ") || input.question;
+  const sentences = [`${raisedAt(site, said)}.`];
   // An outer error the question names first leads; the cause it reports (the site whose
   // message the question quotes) follows, as the body lists them.
   const cause = sites[1];
@@ -90,8 +91,8 @@ export function diagnosticOpening(
     // The raised type's own constructor building the message is no cause: it words the error.
     const builds = !!site.raised && cause.f.qualifiedName.startsWith(`${site.raised}.`);
     sentences[0] = builds
-      ? `${raisedAt(site)}; its message "${escapeInline(cause.message)}" is built by ${code(cause.f.qualifiedName)} (${cite(cause.s)}).`
-      : `${raisedAt(site)}; the cause it reports: ${raisedAt(cause)}.`;
+      ? `${raisedAt(site, said)}; its message "${escapeInline(cause.message)}" is built by ${code(cause.f.qualifiedName)} (${cite(cause.s)}).`
+      : `${raisedAt(site, said)}; the cause it reports: ${raisedAt(cause, said)}.`;
   }
   // The detail the message wraps, and what that detail wraps when it is a template too.
   const [detail, inner] = site.message ? detailsWritten(site.message, input) : [];
@@ -222,14 +223,18 @@ function declaresOnly(item: ContextItem): boolean {
   return kind === "class" && /\.(?:h|hh|hpp|hxx)$/.test(item.path ?? "");
 }
 
-/** "`Type("message")` is raised by `site` (path:a-b) when `condition`" — what a site raises, where and when. */
-function raisedAt(site: ErrorSite): string {
+/**
+ * "`Type("message")` is raised by `site` (path:a-b) when `condition`" — what a site raises,
+ * where and when. A site raising its type on several lines is quoted by the line whose
+ * message comes closest to what the question `said`, and its condition is that line's.
+ */
+function raisedAt(site: ErrorSite, said: string): string {
   // The message raised with the type, read from the raise line when the question did not quote it.
-  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised) : null);
+  const message = site.message ?? (site.raised ? raisedMessage(site.s.text, site.raised, said) : null);
   const what = site.raised
     ? `${code(`${site.raised}(${message ? JSON.stringify(message) : "…"})`)} is raised`
     : `The message "${escapeInline(message ?? site.f.errorStrings[0] ?? "")}" is reported`;
-  const condition = siteCondition(site);
+  const condition = siteCondition(site, message);
   return `${what} by ${code(site.f.qualifiedName)} (${cite(site.s)})${condition ? ` ${condition}` : ""}`;
 }
 
@@ -245,9 +250,9 @@ const RAISE_BRANCH = /\b(?:raise|throw|fail)\s+(.+?)\s\?\s(.+?)\s:\s/;
  * else around the site's one raise line (a message held in a constant is not on it), or
  * the guard written after that raise.
  */
-function siteCondition(site: ErrorSite): string | null {
+function siteCondition(site: ErrorSite, message: string | null): string | null {
   const text = site.s.text;
-  const direct = conditionOf(text, site.message ?? site.raised ?? "");
+  const direct = (message ? conditionOf(text, message) : null) ?? conditionOf(text, site.raised ?? "");
   if (direct) return `when ${code(direct)}`;
   // A message a log call reports is not under the condition of the site's raise.
   if (!site.raised) return null;

@@ -4,6 +4,7 @@ import { queryTerms, stem } from "../db/tokenize.ts";
 import type { AnswerInput, ContextItem } from "./contract.ts";
 import { EvidenceEngine } from "./evidence-engine.ts";
 import { loggedHere } from "./evidence-reading.ts";
+import { extractAnchors } from "../search/anchors.ts";
 import { decidingLines, handsOn } from "./lead-definition.ts";
 import { openingFor } from "./opening.ts";
 import { storesOnly } from "./opening-diagnostic.ts";
@@ -279,6 +280,90 @@ describe("a diagnostic opening and the body", () => {
     expect(answer).toMatch(
       /^`HTTPError\(…\)` is raised by `Ky\.create\.function_` \(source\/core\/Ky\.ts:10-14\) when `!response\.ok && options\.throwHttpErrors`; its message "Request failed with \{…\}: \{…\} \{…\}" is built by `HTTPError\.constructor` \(source\/errors\/HTTPError\.ts:10-12\)\./,
     );
+  });
+
+  it("quote, of several raises in one function, the one whose message the question wrote without its quotes (PHP)", async () => {
+    const parse = raising(
+      "Router.PathParser.parse",
+      "src/PathParser.php",
+      ["BadPathException"],
+      ["Optional parts can only come at the end of a path", "Number of opening '[' and closing ']' differs"],
+      0.9,
+      [
+        "public function parse(string $path): array",
+        "{",
+        "    $trimmed = rtrim($path, ']');",
+        "    $segments = preg_split('~\\[~', $trimmed);",
+        "    if (strlen($path) - strlen($trimmed) !== count($segments) - 1) {",
+        "        if (preg_match('~\\]~', $trimmed) === 1) {",
+        "            throw new BadPathException('Optional parts can only come at the end of a path');",
+        "        }",
+        "        throw new BadPathException(\"Number of opening '[' and closing ']' differs\");",
+        "    }",
+        "    return $segments;",
+        "}",
+      ].join("\n"),
+    );
+    for (const question of [
+      "Why do I get BadPathException: Number of opening [ and closing ] differs when I add a path?",
+      "Adding a path fails with a BadPathException, number of opening and closing brackets differs. Why?",
+    ]) {
+      const given = { ...input(question, "diagnostic", [parse]), anchors: extractAnchors(question) };
+      const { answer } = await new EvidenceEngine().answer(given, () => {});
+      expect(answer).toMatch(
+        /^`BadPathException\("Number of opening '\[' and closing '\]' differs"\)` is raised by `Router\.PathParser\.parse` \(src\/PathParser\.php:10-21\) when `strlen\(\$path\) - strlen\(\$trimmed\) !== count\(\$segments\) - 1`/,
+      );
+      expect(answer).toContain(`with "Number of opening '[' and closing ']' differs"`);
+    }
+  });
+
+  it("match a message the question filled in, in each language's format strings", async () => {
+    const cases = [
+      {
+        site: raising(
+          "Mux.route",
+          "mux.go",
+          [],
+          ["route %q: unknown method %s"],
+          0.4,
+          'func (m *Mux) route(path, method string) error {\n\tif _, ok := m.methods[method]; !ok {\n\t\treturn fmt.Errorf("route %q: unknown method %s", path, method)\n\t}\n\treturn nil\n}',
+        ),
+        question: 'Our server logs error: route "/users": unknown method PROPFIND. Where does it come from?',
+        opening:
+          /^The message "route %q: unknown method %s" is reported by `Mux\.route` \(mux\.go:10-15\) when `_, ok := m\.methods\[method\]; !ok`/,
+      },
+      {
+        site: raising(
+          "Slab.get",
+          "src/slab.rs",
+          [],
+          ["slot {} out of range for a slab of {} entries"],
+          0.4,
+          'pub fn get(&self, key: usize) -> &T {\n    if key >= self.entries.len() {\n        panic!("slot {} out of range for a slab of {} entries", key, self.entries.len());\n    }\n    &self.entries[key]\n}',
+        ),
+        question: "thread 'main' panicked at 'slot 12 out of range for a slab of 8 entries', src/main.rs:4:5",
+        opening:
+          /^The message "slot \{\} out of range for a slab of \{\} entries" is reported by `Slab\.get` \(src\/slab\.rs:10-15\) when `key >= self\.entries\.len\(\)`/,
+      },
+      {
+        site: raising(
+          "Mediator.Send",
+          "src/Mediator.cs",
+          ["InvalidOperationException"],
+          ["Handler was not found for request of type {…}"],
+          0.4,
+          'public Task<T> Send<T>(IRequest<T> request)\n{\n    if (handler == null)\n    {\n        throw new InvalidOperationException($"Handler was not found for request of type {request.GetType()}");\n    }\n    return handler.Handle(request);\n}',
+        ),
+        question: "System.InvalidOperationException: Handler was not found for request of type Ping. Why?",
+        opening:
+          /^`InvalidOperationException\("Handler was not found for request of type \{…\}"\)` is raised by `Mediator\.Send` \(src\/Mediator\.cs:10-17\) when `handler == null`/,
+      },
+    ];
+    for (const { site, question, opening } of cases) {
+      const given = { ...input(question, "diagnostic", [site]), anchors: extractAnchors(question) };
+      const { answer } = await new EvidenceEngine().answer(given, () => {});
+      expect(answer).toMatch(opening);
+    }
   });
 
   it("say no site matches when none does, naming the body's first", async () => {

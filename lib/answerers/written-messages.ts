@@ -11,9 +11,10 @@ import {
   conditionOf,
   escapeInline,
   isAuxiliary,
-  messagePattern,
+  templateMakes,
   PLACEHOLDER,
 } from "./evidence-reading.ts";
+import { holdsWords } from "../search/message-text.ts";
 
 /**
  * Where the value a message template wraps is written: "Failed to parse dotenv file. %s"
@@ -126,11 +127,13 @@ function letters(text: string): number {
  */
 function coverage(literal: string, message: string): number {
   const lower = asPrinted(literal, message).toLowerCase();
-  const pattern = messagePattern(lower);
+
   const own = letters(lower.replace(new RegExp(PLACEHOLDER.source, "g"), " "));
-  if (pattern?.test(message)) return own >= 10 ? own : 0;
+  if (templateMakes(lower, message)) return own >= 10 ? own : 0;
   const plain = lower.trim().replace(/[.!]$/, "");
-  return message.includes(plain) && (own >= 16 || own >= letters(message) * 0.5) ? own : 0;
+  // Its words in order, whatever quotes or brackets the question dropped or changed.
+  const holds = message.includes(plain) || holdsWords(message, plain);
+  return holds && (own >= 16 || own >= letters(message) * 0.5) ? own : 0;
 }
 
 /**

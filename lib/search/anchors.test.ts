@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { extractAnchors, looksLikeCode, splitFences, withoutEnvironment } from "./anchors";
 import { isPathLike, normalizePath } from "./written-paths";
-import { frameFunction, framesInnermostFirst } from "./stack-frames";
+import { frameFunction, framesInnermostFirst, functionFrames } from "./stack-frames";
 
 const FENCE = "```";
 
@@ -643,5 +643,26 @@ describe("frameFunction", () => {
     ["jv_free", "jv_free"],
   ])("%s is %s", (raw, expected) => {
     expect(frameFunction(raw)).toBe(expected);
+  });
+});
+
+describe("frames that name a function without its file", () => {
+  it("reads glog, gdb without debug information, Rust entries without a place, and Java without line numbers", () => {
+    const glog = [
+      "*** Check failure stack trace: ***",
+      "    @     0x7f3a2c1b4a2d  google::LogMessage::Fail()",
+      "    @     0x7f3a2c1b9c9f  google::LogMessageFatal::~LogMessageFatal()",
+      "    @     0x7f3a2c1b9c9f  (unknown)",
+    ].join("\n");
+    expect(functionFrames(glog)).toEqual(["LogMessage.Fail", "LogMessageFatal.~LogMessageFatal"]);
+    const mixed = [
+      "#0  0x00007ffff7a42428 in __GI_raise (sig=6) at ../sysdeps/unix/sysv/linux/raise.c:54",
+      "#2  0x0000555555555189 in jv_free (j=...) from /usr/lib/libjq.so.1",
+      "   4: <tracing::fmt::Layer<S> as tracing::Subscribe>::on_event",
+      "\tat com.acme.pool.Pool.take(Unknown Source)",
+      "  1: error code 12",
+    ].join("\n");
+    // The frame with its file is read with the other frames, not here.
+    expect(functionFrames(mixed)).toEqual(["jv_free", "Layer.on_event", "Pool.take"]);
   });
 });

@@ -97,6 +97,34 @@ function parseFrameLine(line: string, previous: string): StackFrame | null {
   return null;
 }
 
+// Frames that name a function without its file: glog's failure trace (`@ 0x7f3a…
+// google::LogMessage::Fail()`), gdb without debug information (`#3 0x… in jq_next ()
+// from /usr/lib/libjq.so`), a Rust backtrace entry without its `at` line, a Java frame
+// of a class built without line numbers (`at com.acme.Pool.take(Unknown Source)`).
+const GLOG_FRAME = /^\s*@\s+0x[0-9a-f]+\s+(?!\(unknown\))(\S.*?)\s*$/;
+const GDB_BARE_FRAME = /^\s*#\d+\s+0x[0-9a-f]+\s+in\s+([\w:~]+)\s*\((?:(?!\)\s+at\s).)*$/;
+const RUST_ENTRY = /^\s*\d+:\s+(?:0x[0-9a-f]+\s+-\s+)?(<.+>::\S+|[A-Za-z_]\S*)\s*$/;
+const JAVA_BARE_FRAME = /\bat\s+([\w$.<>]+)\((?:Unknown Source|Native Method)\)/;
+
+/**
+ * The functions of frames printed without a file, innermost first as printed (every shape
+ * read here prints the innermost frame first), in the index's notation (see frameFunction).
+ */
+export function functionFrames(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    const java = JAVA_BARE_FRAME.exec(line)?.[1];
+    const raw =
+      GLOG_FRAME.exec(line)?.[1] ??
+      GDB_BARE_FRAME.exec(line)?.[1] ??
+      RUST_ENTRY.exec(line)?.[1] ??
+      (java ? javaFrame(java, "Unknown.java", "0").func : undefined);
+    const func = raw ? frameFunction(raw) : null;
+    if (func && !out.includes(func)) out.push(func);
+  }
+  return out;
+}
+
 /**
  * Frames ordered innermost first (where the error happened, then its callers). Python
  * prints tracebacks "most recent call last", and so does pytest's own failure report

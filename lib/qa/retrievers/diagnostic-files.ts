@@ -123,15 +123,17 @@ export function sourceFilesFirst(files: string[], namedPaths: string[], topics?:
  * Ranked symbol ids where each function and each error type holds one place: further
  * overloads of a function (`f#2`) and further members of one error type (its other
  * constructors, its message builder, an `isHTTPError` guard) move below the rest, so
- * they never crowd out the code that raises or handles the error.
+ * they never crowd out the code that raises or handles the error. A member writing the
+ * quoted message (one of `writers`: an error type's `fmt` or `__str__` formatting it)
+ * keeps its place beside the type's other members: it is where the message comes from.
  */
-export function oneSlotEach(ids: string[]): string[] {
+export function oneSlotEach(ids: string[], writers: ReadonlySet<string> = new Set()): string[] {
   const seen = new Set<string>();
   const first: string[] = [];
   const repeats: string[] = [];
   for (const id of ids) {
     const keys = [baseQualifiedId(id), errorOwner(id)].filter((k): k is string => k !== null);
-    if (keys.some((k) => seen.has(k))) repeats.push(id);
+    if ((writers.has(id) ? keys.slice(0, 1) : keys).some((k) => seen.has(k))) repeats.push(id);
     else first.push(id);
     for (const k of keys) seen.add(k);
   }

@@ -74,6 +74,51 @@ inline spec parse_spec(const char *s) {
 }  // namespace fmtx
 #include "format-inl.h"
 `,
+  "src/logging.cc": `#include <cstdlib>
+namespace logx {
+enum Severity { INFO, FATAL };
+
+class LogMessage {
+ public:
+  ~LogMessage();
+  void Flush();
+  static void Fail();
+ private:
+  Severity severity_;
+};
+
+void LogMessage::Fail() {
+  std::abort();
+}
+
+void LogMessage::Flush() {
+  if (severity_ == FATAL) Fail();
+}
+
+LogMessage::~LogMessage() {
+  Flush();
+}
+}  // namespace logx
+`,
+  "src/Routing/PathParser.php": `<?php
+namespace Routing;
+
+class PathParser
+{
+    public function parse(string $path): array
+    {
+        $trimmed = rtrim($path, ']');
+        $segments = preg_split('~\\[~', $trimmed);
+        if (strlen($path) - strlen($trimmed) !== count($segments) - 1) {
+            if (preg_match('~\\]~', $trimmed) === 1) {
+                throw new BadPathException('Optional parts can only come at the end of a path');
+            }
+            throw new BadPathException("Number of opening '[' and closing ']' differs");
+        }
+        return $segments;
+    }
+}
+`,
   "include/fmtx/base.h": `#include <stdexcept>
 namespace fmtx {
 class format_error : public std::runtime_error {
@@ -276,6 +321,34 @@ stack backtrace:
       'The app panics with "tried to clone 7, but no span exists with that ID"',
     );
     expect(signals.messages?.[0]).toBe("src/registry.rs");
+  });
+
+  it("reads frames that name a function without its file (a glog failure trace)", async () => {
+    const report = `The process dies with
+F20240612 10:22:31.123456  4211 session.cc:88] Check failed: conn != nullptr
+*** Check failure stack trace: ***
+    @     0x7f3a2c1b4a2d  logx::LogMessage::Fail()
+    @     0x7f3a2c1b46f3  logx::LogMessage::Flush()
+    @     0x55d1c0e2f1a4  Session::Open()
+Aborted (core dumped)`;
+    const { signals, symbols } = await diagnose(report);
+    expect(signals["error-site"]).toEqual(["src/logging.cc"]);
+    expect(symbols.slice(0, 3)).toContain("src/logging.cc::logx.LogMessage.Fail");
+  });
+
+  it("finds a raise site from a message quoted without the code's quotes and brackets (PHP)", async () => {
+    const { signals, symbols } = await diagnose(
+      "Why do I get BadPathException: Number of opening [ and closing ] differs when I add a path?",
+    );
+    expect(signals.messages).toEqual(["src/Routing/PathParser.php"]);
+    expect(symbols[0]).toBe("src/Routing/PathParser.php::Routing.PathParser.parse");
+  });
+
+  it("finds a raise site from a message written into the question's sentence from memory", async () => {
+    const { signals } = await diagnose(
+      "Adding a path with optional parts fails, it says the number of opening and closing brackets differs",
+    );
+    expect(signals.messages).toEqual(["src/Routing/PathParser.php"]);
   });
 
   it("reads a Go goroutine trace, the receiver naming the method's type", async () => {

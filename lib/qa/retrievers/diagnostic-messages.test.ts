@@ -9,7 +9,7 @@ import {
   producers,
   reportHeadings,
   templateMatches,
-  templatePattern,
+  producesMessage,
   writtenPiece,
 } from "./diagnostic-messages.ts";
 
@@ -66,7 +66,7 @@ describe("diagnostic messages", () => {
       "Encountered %s at [%s].",
     );
     expect(writtenPiece("return Error::create('unexpected escape');", message)).toBeNull();
-    expect(templatePattern("%s")).toBeNull();
+    expect(producesMessage("%s", "anything at all")).toBe(false);
   });
 
   it("reads the headings of a quoted report's layout after its message, not the prose's", () => {

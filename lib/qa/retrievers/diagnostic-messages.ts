@@ -11,6 +11,7 @@
 import "server-only";
 import { searchChunks, symbolsWithErrorString, type SymbolRecord } from "../../db/code-graph.ts";
 import { ftsMatchExpression } from "../../db/tokenize.ts";
+import { matchMessage, messageWords, recallsMessage, templatePieces } from "../../search/message-text.ts";
 import {
   chunkCandidate,
   symbolCandidate,
@@ -52,6 +53,20 @@ export async function messageSignals(input: RetrievalInput): Promise<SignalList[
       messages = inner;
     }
   }
+
+  // 2d. A message written back without the code's quotes and brackets, or partly from
+  // memory: the error strings holding its longest words, kept when they write it word for
+  // word or share a long run of its words.
+  if (messageCandidates.length === 0)
+    for (const message of anchors.messages.slice(0, 4))
+      for (const { symbol, literal } of await writtenByWords(generationId, message))
+        messageCandidates.push(symbolCandidate(symbol, `emits the error "${truncate(literal, 60)}"`));
+
+  // 2e. No message quoted: one written into the question's own sentence, without quotes
+  // ("adding a route fails with number of opening and closing brackets differs").
+  if (anchors.messages.length === 0)
+    for (const { symbol, literal } of await writtenByWords(generationId, input.question))
+      messageCandidates.push(symbolCandidate(symbol, `emits the error "${truncate(literal, 60)}"`));
 
   // 2b. The message's words as a phrase in code: messages built in a variable, logged or
   // formatted elsewhere (`err = f"Could not interpret value {v}"; raise ValueError(err)`)
@@ -111,6 +126,26 @@ async function templatedSymbols(generationId: string): Promise<SymbolRecord[]> {
   ];
 }
 
+/** Words of a message looked up to find the error strings it was written from. */
+const LOOKUP_WORDS = 3;
+
+/** The symbols whose error strings hold a message's words (see `recallsMessage`), with the string. */
+async function writtenByWords(
+  generationId: string,
+  message: string,
+): Promise<{ symbol: SymbolRecord; literal: string }[]> {
+  const words = [...new Set(messageWords(message).filter((w) => w.length >= 5 && !/\d/.test(w)))]
+    .sort((a, b) => b.length - a.length)
+    .slice(0, LOOKUP_WORDS);
+  const found = new Map<string, SymbolRecord>();
+  for (const word of words)
+    for (const s of await symbolsWithErrorString(generationId, word, 60)) found.set(s.qualifiedId, s);
+  return [...found.values()].flatMap((symbol) => {
+    const literal = (JSON.parse(symbol.errorStrings) as string[]).find((e) => recallsMessage(e, message));
+    return literal ? [{ symbol, literal }] : [];
+  });
+}
+
 /** A symbol writing a template that produces one of the messages, and what its placeholders held. */
 export interface TemplateMatch {
   symbol: SymbolRecord;
@@ -129,11 +164,12 @@ export function templateMatches(
   for (const s of symbols) {
     if (seen.has(s.qualifiedId)) continue;
     for (const template of JSON.parse(s.errorStrings) as string[]) {
-      const re = templatePattern(template);
-      const hit = re && messages.map((m) => re.exec(m)).find((m) => m !== null);
-      if (!hit) continue;
+      const held = isTemplate(template)
+        ? messages.map((m) => matchMessage(template, m, TEMPLATE_LETTERS)).find((m) => m !== null)
+        : undefined;
+      if (!held) continue;
       seen.add(s.qualifiedId);
-      out.push({ symbol: s as SymbolRecord, template, filled: hit.slice(1).flatMap(innerMessage) });
+      out.push({ symbol: s as SymbolRecord, template, filled: held.flatMap(innerMessage) });
       break;
     }
   }
@@ -175,7 +211,7 @@ export function writtenPiece(code: string, message: string): string | null {
   for (const m of code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`/g)) {
     const literal = (m[1] ?? m[2] ?? m[3] ?? "").trim();
     if (innerMessage(literal).length === 0) continue;
-    if (lower.includes(literal.toLowerCase()) || templatePattern(literal)?.test(message)) return literal;
+    if (lower.includes(literal.toLowerCase()) || producesMessage(literal, message)) return literal;
   }
   return null;
 }
@@ -187,28 +223,25 @@ export function writtenPiece(code: string, message: string): string | null {
  */
 export function producers<T extends Pick<SymbolRecord, "errorStrings">>(found: T[], message: string): T[] {
   const produces = (s: T) =>
-    (JSON.parse(s.errorStrings) as string[]).some((t) => templatePattern(t)?.test(message) ?? false);
+    (JSON.parse(s.errorStrings) as string[]).some((t) => producesMessage(t, message));
   const exact = found.filter(produces);
   return exact.length ? exact : found;
 }
 
-const PLACEHOLDER = /%[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]+|\{[^{}]*\}/;
+/** Literal letters a template needs to tell the message it makes from others'. */
+const TEMPLATE_LETTERS = 10;
 
-/**
- * A template error string as a pattern, each placeholder a lazy capture matching
- * anything (the last one to the end of the message); null when too little is literal.
- */
-export function templatePattern(template: string): RegExp | null {
-  const parts = template.split(new RegExp(PLACEHOLDER.source, "g"));
-  if (parts.length < 2 || parts.join("").replace(/\W/g, "").length < 10) return null;
-  const literal = parts.map(escapeRegExp);
-  const last = literal.length - 1;
-  const body = literal.map((p, i) => (i === 0 ? p : `${i === last && p === "" ? "(.*)" : "(.*?)"}${p}`));
-  return new RegExp(body.join(""), "i");
+function isTemplate(text: string): boolean {
+  return templatePieces(text).length > 1;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * Whether a template error string makes the message: its words in order, whatever
+ * punctuation the report put between them, its placeholders standing for the values
+ * (see lib/search/message-text.ts); never for a plain literal or too little literal text.
+ */
+export function producesMessage(template: string, message: string): boolean {
+  return isTemplate(template) && matchMessage(template, message, TEMPLATE_LETTERS) !== null;
 }
 
 /** The literal stretches of a message of three words or more, longest first (placeholders, quoted values and numbers cut it). */

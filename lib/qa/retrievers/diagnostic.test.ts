@@ -213,4 +213,34 @@ describe("the symbols a diagnostic answer puts forward", () => {
       "source/utils/type-guards.ts::isHTTPError",
     ]);
   });
+
+  it("keep the place of an error type's member that writes the quoted message (Rust, Python)", () => {
+    const ranked = [
+      "src/error.rs::Error.from_io",
+      "src/error.rs::Error.fmt",
+      "src/walk.rs::Walker.push",
+      "pkg/errors.py::FetchError.__init__",
+      "pkg/guards.py::isFetchError",
+      "pkg/errors.py::FetchError.__str__",
+    ];
+    const writers = new Set(["src/error.rs::Error.fmt", "pkg/errors.py::FetchError.__str__"]);
+    // The writers keep their places; another member of the type still waits below the rest.
+    expect(oneSlotEach(ranked, writers)).toEqual([
+      "src/error.rs::Error.from_io",
+      "src/error.rs::Error.fmt",
+      "src/walk.rs::Walker.push",
+      "pkg/errors.py::FetchError.__init__",
+      "pkg/errors.py::FetchError.__str__",
+      "pkg/guards.py::isFetchError",
+    ]);
+    // Without the message found there, a second member of each type waits below the rest.
+    expect(oneSlotEach(ranked)).toEqual([
+      "src/error.rs::Error.from_io",
+      "src/walk.rs::Walker.push",
+      "pkg/errors.py::FetchError.__init__",
+      "src/error.rs::Error.fmt",
+      "pkg/guards.py::isFetchError",
+      "pkg/errors.py::FetchError.__str__",
+    ]);
+  });
 });

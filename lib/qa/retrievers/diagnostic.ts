@@ -20,7 +20,7 @@ import {
 } from "../../db/code-graph.ts";
 import { withoutEnvironment } from "../../search/anchors.ts";
 import { normalizePath } from "../../search/written-paths.ts";
-import { framesInnermostFirst } from "../../search/stack-frames.ts";
+import { framesInnermostFirst, functionFrames } from "../../search/stack-frames.ts";
 import { hybridSearch, lexicalSearch } from "../../search/hybrid.ts";
 import { parseJsonList } from "../context.ts";
 import { answeringCandidates, questionFocus } from "./answering.ts";
@@ -125,6 +125,12 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
   const messagePlaces = lists
     .filter((l) => MESSAGE_LISTS.has(l.name))
     .flatMap((l) => l.candidates.flatMap((c) => [c.symbol ?? c.chunk].filter((p) => p !== null)));
+  // The functions writing the quoted message, as the message signals found them.
+  const writers = new Set(
+    lists
+      .filter((l) => MESSAGE_LISTS.has(l.name))
+      .flatMap((l) => l.candidates.flatMap((c) => (c.symbol ? [c.symbol.qualifiedId] : []))),
+  );
   lists.push({ name: "body", weight: 3, candidates: answering });
 
   let ranked = demoteAuxiliary(fuseSignals(lists), namedPaths, topics);
@@ -175,6 +181,7 @@ export async function retrieveDiagnostic(input: RetrievalInput): Promise<Retriev
           answering.flatMap((c) => (c.symbol ? [c.symbol] : [])),
         ),
       ),
+      writers,
     ),
   ).then((ids) => ids.slice(0, 50));
 
@@ -262,6 +269,23 @@ async function frameSignals(
       const reason = `in the stack trace (${file}${frame.line ? `:${frame.line}` : ""})`;
       // A frame in module-level code, or in a built copy whose lines differ, still names its file.
       frameCandidates.push(hit ? symbolCandidate(hit, reason) : chunkCandidate(fileChunk(file), reason));
+    }
+  }
+  // 1b. Frames naming a function without its file (a glog failure trace, gdb without debug
+  // information): the function of the repository's own code each names, innermost first.
+  const traced = new Set(frameCandidates.flatMap((c) => (c.symbol ? [c.symbol.qualifiedId] : [])));
+  for (const func of functionFrames(input.question).slice(0, MAX_FRAMES_READ)) {
+    if (resolvedFrames >= MAX_FRAMES_USED) break;
+    const name = func.split(".").pop() ?? func;
+    const hits = (await symbolsByName(generationId, name, 8)).filter(
+      (s) => s.kind !== "class" && namesFunction(s, func) && !traced.has(s.qualifiedId),
+    );
+    // A name several unrelated functions share says nothing about which one ran.
+    if (hits.length === 0 || hits.length > 2) continue;
+    resolvedFrames++;
+    for (const hit of hits) {
+      traced.add(hit.qualifiedId);
+      frameCandidates.push(symbolCandidate(hit, `in the stack trace (${func})`));
     }
   }
   // The innermost frame in the repository's own code is where the error surfaced: the
