@@ -294,6 +294,42 @@ describe("Python imports", () => {
   });
 });
 
+describe("Python imports of a package's submodules", () => {
+  it("links `from package import submodule` to the submodule's file, not the package's __init__.py", () => {
+    const files = [
+      file("pkg/__init__.py", [
+        [".", ["_utils"]],
+        [".wait", ["wait_fixed"]],
+      ]),
+      file("pkg/_utils.py"),
+      file("pkg/wait.py", [["pkg", ["_utils"]]]),
+      file("pkg/stop.py", [["pkg", ["_utils", "RetryState"]]]),
+      file("pkg/ns/__init__.py"),
+      file("pkg/ns/inner.py"),
+      file("app.py", [["pkg", ["ns"]]]),
+    ];
+    const symbols = [
+      sym("pkg/__init__.py", "RetryState", "class"),
+      sym("pkg/wait.py", "wait_fixed", "class"),
+    ];
+    const resolver = new Resolver(symbols, files);
+    const edges = (path: string) =>
+      resolver.importEdges(files.find((f) => f.path === path) as ResolverFile).map((e) => [e.raw, e.dstPath]);
+    // No package imports itself through `from . import _utils`.
+    expect(edges("pkg/__init__.py")).toEqual([
+      [".:_utils", "pkg/_utils.py"],
+      [".wait:wait_fixed", "pkg/wait.py"],
+    ]);
+    expect(edges("pkg/wait.py")).toEqual([["pkg:_utils", "pkg/_utils.py"]]);
+    // A name the package defines stays an import of the package.
+    expect(edges("pkg/stop.py")).toEqual([
+      ["pkg:_utils", "pkg/_utils.py"],
+      ["pkg:RetryState", "pkg/__init__.py"],
+    ]);
+    expect(edges("app.py")).toEqual([["pkg:ns", "pkg/ns/__init__.py"]]);
+  });
+});
+
 describe("TypeScript imports", () => {
   const symbols = [
     sym("src/lib/dates.ts", "formatDate", "function"),

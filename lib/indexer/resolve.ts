@@ -164,18 +164,34 @@ export class Resolver {
 
   /** Import edges of a file: one per import statement, resolved to a repository file or external. */
   importEdges(file: Pick<ResolverFile, "path" | "language" | "imports">): ResolvedEdge[] {
-    return file.imports.map((imp) => {
+    return file.imports.flatMap((imp) => {
       const targets = resolveModule(imp.module, file.path, file.language, this.maps);
-      return {
+      const edge = (target: string | null, names: string[]): ResolvedEdge => ({
         kind: "imports",
         srcId: file.path,
         srcPath: file.path,
-        dstId: targets[0] ?? null,
-        dstPath: targets[0] ?? null,
-        raw: imp.names.length ? `${imp.module}:${imp.names.join(",")}` : imp.module,
-        confidence: targets.length ? 1 : 0,
+        dstId: target,
+        dstPath: target,
+        raw: names.length ? `${imp.module}:${names.join(",")}` : imp.module,
+        confidence: target ? 1 : 0,
         line: imp.line,
-      };
+      });
+      // `from pkg import submodule` (`from . import utils`) imports the submodule's file, not
+      // the package's `__init__.py`; the names the package itself defines stay its import.
+      const submodules =
+        file.language === "python"
+          ? imp.names.flatMap((name) =>
+              submoduleFiles(imp.module, name, file, this.maps)
+                .slice(0, 1)
+                .map((p) => ({ name, path: p })),
+            )
+          : [];
+      if (submodules.length === 0) return [edge(targets[0] ?? null, imp.names)];
+      const own = imp.names.filter((n) => !submodules.some((s) => s.name === n));
+      return [
+        ...submodules.map((s) => edge(s.path, [s.name])),
+        ...(own.length ? [edge(targets[0] ?? null, own)] : []),
+      ];
     });
   }
 
