@@ -182,7 +182,25 @@ export function syntheticItem(
   };
 }
 
-/** Ordered, deduplicated set of context items; overlapping ranges of one file collapse. */
+/** Kinds of definitions that hold other definitions' lines. */
+const TYPE_KINDS = new Set([
+  "class",
+  "struct",
+  "interface",
+  "trait",
+  "enum",
+  "module",
+  "namespace",
+  "impl",
+  "record",
+  "object",
+]);
+const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
+
+/**
+ * Ordered, deduplicated set of context items; overlapping ranges of one file collapse, except
+ * that a function or method stays beside the class item holding its lines.
+ */
 export class ContextSet {
   private readonly items = new Map<string, ContextItem>();
 
@@ -198,9 +216,11 @@ export class ContextSet {
    * True when an item already holds these lines of a file. A file summary or a wiki page
    * describes a file without holding its lines, so it covers none of them.
    */
-  covers(path: string, start: number, end: number): boolean {
+  covers(path: string, start: number, end: number, member = false): boolean {
     for (const item of this.items.values()) {
       if (item.kind === "file" || item.kind === "wiki") continue;
+      // A class holds its methods' lines, but a method ranked on its own is evidence of its own.
+      if (member && item.facts && TYPE_KINDS.has(item.facts.kind)) continue;
       if (item.path === path && item.startLine <= start && item.endLine >= end) return true;
     }
     return false;
@@ -208,7 +228,8 @@ export class ContextSet {
 
   add(item: ContextItem): boolean {
     if (this.items.has(item.key)) return false;
-    if (item.path && item.kind !== "file" && this.covers(item.path, item.startLine, item.endLine))
+    const member = !!item.facts && CALLABLE_KINDS.has(item.facts.kind);
+    if (item.path && item.kind !== "file" && this.covers(item.path, item.startLine, item.endLine, member))
       return false;
     this.items.set(item.key, item);
     return true;

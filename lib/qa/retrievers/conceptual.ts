@@ -29,6 +29,7 @@ import {
   decidingWeights,
   withDecidingNeighbours,
 } from "./deciding-neighbours.ts";
+import { withNamedClassMembers } from "./deciding-members.ts";
 import { decidingRunnersUp, RUNNERS_UP } from "./deciding-runners-up.ts";
 import { baseQualifiedId } from "../../db/symbol-ids.ts";
 import { spanStatements } from "../../answerers/body-shape.ts";
@@ -193,7 +194,8 @@ async function decidingOrder(
 ): Promise<Ranked[]> {
   const query = questionFocus(input.reader, withoutEnvironment(input.question), input.anchors);
   if (thing) return onePerFamily(ranked, query.names);
-  const near = await withDecidingNeighbours(input.generationId, input.reader, ranked, query);
+  const members = await withNamedClassMembers(input.generationId, input.reader, ranked, query);
+  const near = await withDecidingNeighbours(input.generationId, input.reader, members, query);
   const leading = near.slice(0, DECIDING_PLACES).flatMap((r) => r.candidate.symbol ?? []);
   const [weight, single] = await Promise.all([
     decidingWeights(input.reader, leading, query),
