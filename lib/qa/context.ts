@@ -199,7 +199,7 @@ const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
 
 /**
  * Ordered, deduplicated set of context items; overlapping ranges of one file collapse, except
- * that a function or method stays beside the class item holding its lines.
+ * that a function or method stays beside the class or function item holding its lines.
  */
 export class ContextSet {
   private readonly items = new Map<string, ContextItem>();
@@ -219,8 +219,10 @@ export class ContextSet {
   covers(path: string, start: number, end: number, member = false): boolean {
     for (const item of this.items.values()) {
       if (item.kind === "file" || item.kind === "wiki") continue;
-      // A class holds its methods' lines, but a method ranked on its own is evidence of its own.
-      if (member && item.facts && TYPE_KINDS.has(item.facts.kind)) continue;
+      // A class holds its methods' lines and a function the functions it defines (a decorator's
+      // wrapper), but one ranked on its own is evidence of its own.
+      if (member && item.facts && (TYPE_KINDS.has(item.facts.kind) || CALLABLE_KINDS.has(item.facts.kind)))
+        continue;
       if (item.path === path && item.startLine <= start && item.endLine >= end) return true;
     }
     return false;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSources } from "../../../test-support/qa-env.ts";
-import { exploratoryFlow } from "../../../test-support/qa-flow.ts";
+import { askOffline, exploratoryFlow } from "../../../test-support/qa-flow.ts";
 
 const TRAIT = `<?php
 namespace Http;
@@ -216,5 +216,15 @@ describe("a function declared by overload stubs", () => {
     expect(flow).toMatch(
       /retry\(\)[\s\S]*→ retry\.wrap\(\)[\s\S]*→ Retrying\.wraps\(\)[\s\S]*→ Retrying\.wraps\.wrapped\(\)/,
     );
+  });
+
+  it("keeps the nested steps in the context beside the function defining them: none is reported missing", async () => {
+    const { answer } = await askOffline(
+      repo.repositoryId,
+      "What happens when I call a function decorated with @retry?",
+      "exploratory",
+    );
+    expect(answer).toContain("`retry.wrap` (py/retrying.py:");
+    expect(answer).not.toMatch(/Still looking for/);
   });
 });
