@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexFixture, setupQaHome, type IndexedFixture } from "../../../test-support/qa-env.ts";
 import { PartLog } from "../../../test-support/qa-model.ts";
 import { askQuestion } from "../ask.ts";
-import { parameterWords } from "./exploratory-walk.ts";
+import { parameterWords } from "./exploratory-unresolved.ts";
 
 const FACTORY = `package demo;
 

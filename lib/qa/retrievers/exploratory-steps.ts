@@ -17,7 +17,8 @@ import { splitIdentifier, stem } from "../../db/tokenize.ts";
 import { sameStem, type ConceptTerm } from "../concepts.ts";
 import { normalizeName, resolveSubjects } from "../subjects.ts";
 import { isTestPath, isTestSymbol, type Candidate } from "./shared.ts";
-import { ancestorTypes, flatten, implemented, parameterWords, type FlowNode } from "./exploratory-walk.ts";
+import { parameterWords } from "./exploratory-unresolved.ts";
+import { ancestorTypes, flatten, implemented, type FlowNode } from "./exploratory-walk.ts";
 import { isConstructor } from "./conceptual.ts";
 import { flowEndAt } from "../../answerers/question-clauses.ts";
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexSources } from "../../../test-support/qa-env.ts";
 import { exploratoryFlow } from "../../../test-support/qa-flow.ts";
-import { syncName } from "./exploratory-walk.ts";
+import { syncName } from "./exploratory-unresolved.ts";
 
 const VALIDATOR = `using System.Threading;
 using System.Threading.Tasks;
