@@ -182,21 +182,6 @@ export function syntheticItem(
   };
 }
 
-/** Kinds of definitions that hold other definitions' lines. */
-const TYPE_KINDS = new Set([
-  "class",
-  "struct",
-  "interface",
-  "trait",
-  "enum",
-  "module",
-  "namespace",
-  "impl",
-  "record",
-  "object",
-]);
-const CALLABLE_KINDS = new Set(["function", "method", "constructor"]);
-
 /**
  * Ordered, deduplicated set of context items; overlapping ranges of one file collapse, except
  * that a function or method stays beside the class or function item holding its lines.
@@ -221,8 +206,7 @@ export class ContextSet {
       if (item.kind === "file" || item.kind === "wiki") continue;
       // A class holds its methods' lines and a function the functions it defines (a decorator's
       // wrapper), but one ranked on its own is evidence of its own.
-      if (member && item.facts && (TYPE_KINDS.has(item.facts.kind) || CALLABLE_KINDS.has(item.facts.kind)))
-        continue;
+      if (member && item.facts) continue;
       if (item.path === path && item.startLine <= start && item.endLine >= end) return true;
     }
     return false;
@@ -230,7 +214,7 @@ export class ContextSet {
 
   add(item: ContextItem): boolean {
     if (this.items.has(item.key)) return false;
-    const member = !!item.facts && CALLABLE_KINDS.has(item.facts.kind);
+    const member = item.facts?.kind === "function" || item.facts?.kind === "method";
     if (item.path && item.kind !== "file" && this.covers(item.path, item.startLine, item.endLine, member))
       return false;
     this.items.set(item.key, item);

@@ -8,6 +8,9 @@ import "server-only";
 import { symbolsInFile, type SymbolRecord } from "../../db/code-graph.ts";
 import type { SourceReader } from "../context.ts";
 
+/** A `return` handing back a name as a value, not calling it. */
+const RETURNS_A_NAME = /\breturn\b[^\n]*?(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$]|\s*\()/;
+
 /** How many returned functions of one step the walk follows. */
 const RETURNED_PER_STEP = 2;
 
@@ -17,6 +20,11 @@ export async function returnedClosures(
   reader: SourceReader,
 ): Promise<string[]> {
   if (symbol.kind !== "function" && symbol.kind !== "method") return [];
+  const lines = await reader.lines(symbol.path);
+  if (!lines) return [];
+  const span = lines.slice(symbol.startLine - 1, symbol.endLine).join("\n");
+  // A step that returns no name as a value reads no symbols.
+  if (!RETURNS_A_NAME.test(span)) return [];
   const inner = (await symbolsInFile(generationId, symbol.path)).filter(
     (s) =>
       s.kind === "function" &&
@@ -25,8 +33,6 @@ export async function returnedClosures(
       s.endLine <= symbol.endLine,
   );
   if (inner.length === 0) return [];
-  const lines = await reader.lines(symbol.path);
-  if (!lines) return [];
   // The step's own lines, without the bodies of the functions it defines.
   const own = lines
     .slice(symbol.startLine - 1, symbol.endLine)
